@@ -1,0 +1,1 @@
+"""paili rule language: grammar, parser, IR, checker."""

@@ -1,0 +1,59 @@
+"""The compiler's API: a rule file's text -> a checked RuleSet plus diagnostics."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from .diagnostics import Diagnostic, Diagnostics
+from .ir import RuleSet
+from .span import Span
+
+
+@dataclass(frozen=True)
+class Result:
+    ruleset: RuleSet | None  # None when there are errors
+    diagnostics: tuple[Diagnostic, ...]
+    source: str
+
+    @property
+    def ok(self) -> bool:
+        return self.ruleset is not None
+
+    def render(self) -> str:
+        lines = self.source.splitlines()
+        return "\n".join(d.render(lines) for d in self.diagnostics)
+
+
+def compile_text(text: str, file: str = "<text>") -> Result:
+    from .build import Builder
+    from .checker import Checker
+    from .syntax import parse_source
+
+    diags = Diagnostics()
+    stmts = parse_source(text, file, diags)
+    rs = None
+    if stmts is not None:
+        built = Builder(diags, file).build(stmts)
+        if built is not None:
+            # Checking a structurally broken file would mostly repeat the same mistakes; check anyway
+            # so that every independent error is reported in one run.
+            try:
+                rs = Checker(built, diags).run()
+            except Exception as exc:  # never a traceback for the user; earlier errors explain most crashes
+                if not diags.has_errors:
+                    diags.error("E900", f"internal compiler error ({type(exc).__name__}: {exc}); please report "
+                                "it with this file", Span(file, 1, 1))
+    items = tuple(diags.sorted())
+    return Result(None if diags.has_errors else rs, items, text)
+
+
+def compile_file(path: str | Path) -> Result:
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        diags = Diagnostics()
+        reason = "not UTF-8 text" if isinstance(exc, UnicodeDecodeError) else (exc.strerror or str(exc))
+        diags.error("E104", f"cannot read {p}: {reason}", Span(str(p), 0, 0))
+        return Result(None, tuple(diags.items), "")
+    return compile_text(text, str(path))

@@ -1,0 +1,384 @@
+"""The typed, immutable intermediate representation of a rule set.
+
+Built by dsl/build.py from the parsed statements, checked by dsl/checker.py, serialised by
+dsl/serialize.py, and read by the runtime and the page generator. No Lark here: a game server loads a
+compiled JSON rule set with only this module, dsl/expr.py and dsl/span.py.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .expr import Expr
+from .span import NO_SPAN, Span
+
+FORMAT = "paili-ruleset"
+VERSION = 1
+
+
+@dataclass(frozen=True)
+class Node:
+    """Common to every IR node: where it was written, and the page text attached to it."""
+
+    span: Span = field(default=NO_SPAN, kw_only=True)
+    doc: str = field(default="", kw_only=True)
+    notes: tuple[str, ...] = field(default=(), kw_only=True)
+
+
+# ---------------------------------------------------------------- variant and tiles
+
+
+@dataclass(frozen=True)
+class Variant(Node):
+    id: str
+    title: str
+    seed: str = ""
+
+
+@dataclass(frozen=True)
+class Suit(Node):
+    name: str
+    lo: int
+    hi: int
+    copies: Expr
+    code: str = ""
+    chars: str = ""
+    names: tuple[str, ...] = ()
+    glyphs: str = ""
+    attrs: tuple[str, ...] = ()
+    enabled: Expr | None = None
+
+
+@dataclass(frozen=True)
+class TileKind(Node):
+    """One kind of tile or card (there are `copies` physical copies of it)."""
+
+    name: str
+    category: str  # suited | honor | flower | joker
+    copies: Expr
+    suit: str = ""
+    rank: int = 0
+    code: str = ""
+    char: str = ""
+    glyph: str = ""
+    attrs: tuple[str, ...] = ()
+    flower_class: str = ""
+    enabled: Expr | None = None
+
+
+@dataclass(frozen=True)
+class AttrDef(Node):
+    name: str
+    expr: Expr  # boolean over the tile `t`
+
+
+@dataclass(frozen=True)
+class Tiles(Node):
+    suits: tuple[Suit, ...]
+    kinds: tuple[TileKind, ...]  # every tile kind, suits expanded, in declaration order
+    attrs: tuple[AttrDef, ...]
+
+
+# ---------------------------------------------------------------- settings and table
+
+
+@dataclass(frozen=True)
+class Setting(Node):
+    """A room option (chosen at room creation) or a context value (a fact of the situation)."""
+
+    name: str
+    role: str  # option | context
+    type: str  # bool | int | num | tile | seat
+    default: Expr
+    values: tuple[Expr, ...] = ()
+    range: tuple[int, int] | None = None
+
+
+@dataclass(frozen=True)
+class Table(Node):
+    players: Expr
+    hand: int
+    dealer_extra: int = 1
+    first_dealer: str = "random"
+    next_dealer: Expr | None = None
+    exhaust_at: int = 0
+    replacement: str = "tail"
+
+
+@dataclass(frozen=True)
+class Reveal(Node):
+    name: str
+    source: str = "tail"
+    offset: int = 0
+    skip: str = ""
+    removes_copy: bool = False
+    visible: bool = True
+    moves_when: Expr | None = None
+
+
+@dataclass(frozen=True)
+class Wild(Node):
+    name: str
+    tiles: str  # a tile kind name or a reveal name
+    except_attr: str = ""
+    no_meld: tuple[str, ...] = ()
+    scope: str = "hand"  # hand | win_tile
+    active: Expr | None = None
+
+
+@dataclass(frozen=True)
+class Standin(Node):
+    name: str  # the tile kind that stands in
+    plays: Expr  # the tile it plays as
+    unless: Expr | None = None
+
+
+# ---------------------------------------------------------------- melds and winning forms
+
+
+@dataclass(frozen=True)
+class Shape(Node):
+    kind: str  # run | same | ranks | tiles | same_rank
+    size: int
+    ranks: tuple[int, ...] = ()
+    tiles: tuple[str, ...] = ()
+    mixed: bool = False
+
+
+@dataclass(frozen=True)
+class SuitValue(Node):
+    suit: str  # "" = any suit
+    value: Expr
+
+
+@dataclass(frozen=True)
+class MeldKind(Node):
+    name: str
+    shape: Shape
+    hand: bool = False
+    pair: bool = False
+    exposed: bool = False
+    kong: bool = False
+    upgrades: str = ""
+    grows: bool = False
+    values: tuple[SuitValue, ...] = ()
+
+
+@dataclass(frozen=True)
+class WinForm(Node):
+    name: str
+    melds: int | None = None
+    pairs: tuple[int, int] | None = None
+    groups: int | None = None
+    pair_when: Expr | None = None
+    orphans: str = ""
+    concealed: bool = False
+    instant: Expr | None = None
+    tiles: int | None = None
+
+
+@dataclass(frozen=True)
+class Requirement(Node):
+    name: str
+    expr: Expr
+    unless: Expr | None = None
+    forms: tuple[str, ...] = ()
+    reason: str = ""
+
+
+# ---------------------------------------------------------------- patterns and scoring
+
+
+@dataclass(frozen=True)
+class Unit(Node):
+    name: str
+    combine: str  # sum | product | max
+
+
+@dataclass(frozen=True)
+class Exclusion(Node):
+    pattern: str
+    decrement: int | None = None  # None: excluded entirely
+
+
+@dataclass(frozen=True)
+class Example(Node):
+    name: str = ""
+    hand: str = ""
+    win: str = ""
+    melds: tuple[tuple[str, str], ...] = ()
+    self_drawn: bool = False
+    sets: tuple[tuple[str, Expr], ...] = ()
+    expects: tuple[tuple[str, Expr], ...] = ()  # (what, value): score | total | win | fans | <quantity>
+
+
+@dataclass(frozen=True)
+class Pattern(Node):
+    name: str
+    value: Expr
+    unit: str
+    when: Expr | None = None
+    count: Expr | None = None
+    excludes: tuple[Exclusion, ...] = ()
+    group: str = ""
+    label: str = ""
+    enabled: Expr | None = None
+    examples: tuple[Example, ...] = ()
+    counterexamples: tuple[Example, ...] = ()
+
+
+@dataclass(frozen=True)
+class Combine(Node):
+    name: str
+    patterns: tuple[str, ...]
+    rule: str = "forest"
+    distinct: bool = True
+
+
+@dataclass(frozen=True)
+class Quantity(Node):
+    name: str
+    expr: Expr
+
+
+@dataclass(frozen=True)
+class Score(Node):
+    expr: Expr
+    best: Expr | None = None
+
+
+@dataclass(frozen=True)
+class Factor(Node):
+    name: str
+    value: Expr
+    when: Expr | None = None
+
+
+@dataclass(frozen=True)
+class Payment(Node):
+    name: str
+    on: str
+    payer: str
+    payee: str
+    amount: Expr
+    factors: tuple[Factor, ...] = ()
+    when: Expr | None = None
+
+
+@dataclass(frozen=True)
+class Fee(Node):
+    name: str
+    rate: Expr
+
+
+@dataclass(frozen=True)
+class Cap(Node):
+    kind: str  # balance
+
+
+@dataclass(frozen=True)
+class Task(Node):
+    name: str
+    factor: Expr
+    when: Expr
+
+
+# ---------------------------------------------------------------- game flow
+
+
+@dataclass(frozen=True)
+class StateVar(Node):
+    name: str
+    scope: str  # player | table
+    type: str  # bool | int | tile | seat | tiles
+    init: Expr
+
+
+@dataclass(frozen=True)
+class Trigger(Node):
+    event: str
+    cond: Expr | None = None
+
+
+@dataclass(frozen=True)
+class Phase(Node):
+    name: str
+    scope: str  # player | table
+    enter: tuple[Trigger, ...] = ()
+    leave: tuple[Trigger, ...] = ()
+    level: int = 0
+
+
+@dataclass(frozen=True)
+class Effect(Node):
+    op: str  # set | add | remove | clear | emit
+    target: tuple[str, ...]  # a dotted name: (`actor`, `过张`) or (`table`, `金限制`) or an event name
+    value: Expr | None = None
+
+
+@dataclass(frozen=True)
+class Action(Node):
+    name: str
+    on: str
+    by: str = "self"
+    forms: tuple[str, ...] = ()
+    then: str = "none"
+    compulsory: bool = False
+    when: Expr | None = None
+    effects: tuple[Effect, ...] = ()
+    decline: tuple[Effect, ...] = ()
+    choices: tuple[Expr, ...] = ()
+    instead_of: str = ""
+
+
+@dataclass(frozen=True)
+class Hook(Node):
+    event: str
+    when: Expr | None = None
+    effects: tuple[Effect, ...] = ()
+
+
+@dataclass(frozen=True)
+class Section(Node):
+    name: str
+    title: str
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    variant: Variant
+    tiles: Tiles
+    table: Table
+    settings: tuple[Setting, ...] = ()
+    reveals: tuple[Reveal, ...] = ()
+    wilds: tuple[Wild, ...] = ()
+    standins: tuple[Standin, ...] = ()
+    melds: tuple[MeldKind, ...] = ()
+    forms: tuple[WinForm, ...] = ()
+    requires: tuple[Requirement, ...] = ()
+    units: tuple[Unit, ...] = ()
+    patterns: tuple[Pattern, ...] = ()
+    combines: tuple[Combine, ...] = ()
+    quantities: tuple[Quantity, ...] = ()
+    score: Score | None = None
+    payments: tuple[Payment, ...] = ()
+    fees: tuple[Fee, ...] = ()
+    caps: tuple[Cap, ...] = ()
+    tasks: tuple[Task, ...] = ()
+    states: tuple[StateVar, ...] = ()
+    phases: tuple[Phase, ...] = ()
+    actions: tuple[Action, ...] = ()
+    priority: tuple[tuple[str, ...], ...] = ()
+    hooks: tuple[Hook, ...] = ()
+    examples: tuple[Example, ...] = ()
+    sections: tuple[Section, ...] = ()
+    source: str = ""
+
+    # Small lookups used everywhere; computed, never stored.
+    def pattern(self, name: str) -> Pattern | None:
+        return next((p for p in self.patterns if p.name == name), None)
+
+    def setting(self, name: str) -> Setting | None:
+        return next((s for s in self.settings if s.name == name), None)
+
+    def meld(self, name: str) -> MeldKind | None:
+        return next((m for m in self.melds if m.name == name), None)

@@ -1,0 +1,88 @@
+"""Versioned JSON for compiled rule sets: `{"format": "paili-ruleset", "version": 1, "ruleset": …}`.
+
+Every IR node is written as an object with its class under "_"; sequences are lists and load back
+as tuples; spans are compact lists. Loading needs only dsl.ir, dsl.expr and dsl.span (no Lark).
+"""
+from __future__ import annotations
+
+import dataclasses
+import json
+from typing import Any
+
+from . import expr as E
+from . import ir
+from .span import Span
+
+_CLASSES: dict[str, type] = {}
+for _mod in (ir, E):
+    for _name in dir(_mod):
+        _obj = getattr(_mod, _name)
+        if isinstance(_obj, type) and dataclasses.is_dataclass(_obj):
+            _CLASSES[_name] = _obj
+
+
+class FormatError(ValueError):
+    pass
+
+
+def to_data(obj: Any) -> Any:
+    if isinstance(obj, Span):
+        return [obj.file, obj.line, obj.col, obj.end_line, obj.end_col]
+    if dataclasses.is_dataclass(obj):
+        out: dict[str, Any] = {"_": type(obj).__name__}
+        for f in dataclasses.fields(obj):
+            v = getattr(obj, f.name)
+            if f.default is not dataclasses.MISSING and v == f.default and f.name != "span":
+                continue  # defaults are implied; keeps the JSON small and readable
+            out[f.name] = to_data(v)
+        return out
+    if isinstance(obj, (tuple, list)):
+        return [to_data(x) for x in obj]
+    return obj
+
+
+def from_data(data: Any, key: str = "") -> Any:
+    if isinstance(data, dict):
+        cls_name = data.get("_")
+        cls = _CLASSES.get(cls_name or "")
+        if cls is None:
+            raise FormatError(f"unknown node type {cls_name!r}")
+        kwargs = {}
+        for k, v in data.items():
+            if k == "_":
+                continue
+            kwargs[k] = _span(v) if k == "span" else from_data(v, k)
+        try:
+            return cls(**kwargs)
+        except TypeError as exc:
+            raise FormatError(f"bad {cls_name}: {exc}") from None
+    if isinstance(data, list):
+        return tuple(from_data(x) for x in data)
+    return data
+
+
+def _span(v) -> Span:
+    if not (isinstance(v, list) and len(v) == 5):
+        raise FormatError("bad span")
+    return Span(*v)
+
+
+def dumps(rs: ir.RuleSet) -> str:
+    doc = {"format": ir.FORMAT, "version": ir.VERSION, "ruleset": to_data(rs)}
+    return json.dumps(doc, ensure_ascii=False, indent=1, sort_keys=False) + "\n"
+
+
+def loads(text: str) -> ir.RuleSet:
+    try:
+        doc = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise FormatError(f"not JSON: {exc}") from None
+    if not isinstance(doc, dict) or doc.get("format") != ir.FORMAT:
+        raise FormatError("not a paili rule set (missing \"format\": \"paili-ruleset\")")
+    if doc.get("version") != ir.VERSION:
+        raise FormatError(f"rule set format version {doc.get('version')} is not supported (this paili reads "
+                          f"version {ir.VERSION}); recompile it with `paili compile`")
+    rs = from_data(doc.get("ruleset"))
+    if not isinstance(rs, ir.RuleSet):
+        raise FormatError("the rule set is malformed")
+    return rs

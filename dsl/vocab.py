@@ -1,0 +1,65 @@
+"""Closed vocabularies of the language: the words a field may take, the events the engine raises,
+and the built-in names of each expression scope. One table, so the checker, the docs and the runtime
+agree on them."""
+from __future__ import annotations
+
+SETTING_TYPES = ("bool", "int", "num", "tile", "seat")
+STATE_TYPES = ("bool", "int", "num", "tile", "seat", "tiles")
+SHAPE_KINDS = ("run", "same", "ranks", "tiles", "same_rank")
+UNIT_COMBINE = ("sum", "product", "max")
+COMBINE_RULES = ("forest",)
+FIRST_DEALER = ("random", "owner")
+WALL_ENDS = ("tail", "head")
+WILD_SCOPES = ("hand", "win_tile")
+SCOPES = ("player", "table")
+
+# Events the game engine raises; actions open on them, hooks and phases react to them.
+EVENTS = (
+    "deal",        # the deal (and reveals, flower replacement) is complete
+    "opening",     # the opening checks before the dealer's first discard
+    "turn",        # a player's own turn, before discarding
+    "draw",        # a player drew a tile (from the wall or as a replacement)
+    "reveal",      # a card turned from the stock and offered to the table
+    "discard",     # a tile was discarded
+    "claim",       # a claim was applied
+    "decline",     # a player declined an action offered to them
+    "kong",        # a kong was made
+    "added_kong",  # a tile was added to an exposed pung (may be robbed)
+    "win_offer",   # a player could win now (decisions offered instead of winning)
+    "ready",       # a player declared ready
+    "win",         # a hand was won
+    "exhaust",     # the wall ran out (流局 / 黄庄)
+    "hand_end",    # after settlement of a hand
+    "phase_enter", "phase_leave",
+)
+WHO = ("self", "others", "next", "previous", "any", "winner", "loser", "dealer", "non_dealer")
+THEN = ("discard", "replace", "none", "next_turn", "draw", "auto")
+PAYERS = ("each_loser", "discarder", "each_other", "each", "robbed", "winner", "actor", "dealer")
+PAYEES = ("winner", "each", "each_other", "actor", "dealer")
+EFFECT_OPS = ("set", "add", "remove", "clear", "emit")
+EXPECT_KEYS = ("score", "total", "win", "fans", "reason")
+
+# Built-in names of the reading scope (patterns, requirements, quantities, score) and their types.
+READING_BUILTINS: dict[str, str] = {
+    "melds": "list[meld]", "groups": "list[meld]", "pairs": "list[meld]", "pair": "meld?",
+    "runs": "list[meld]", "triplets": "list[meld]", "kongs": "list[meld]", "exposed": "list[meld]",
+    "tiles": "list[tile]", "hand": "list[tile]", "win_tile": "tile?", "self_drawn": "bool",
+    "waits": "list[tile]", "form": "str", "suits": "list[str]", "win_group": "meld?", "menqing": "bool",
+}
+# Built-in names of the game scope (actions, hooks, phases, payments, dealer rules).
+GAME_BUILTINS: dict[str, str] = {
+    "actor": "seat", "tile": "tile?", "dealer": "seat", "winner": "seat?", "discarder": "seat?",
+    "payer": "seat", "payee": "seat", "won": "bool", "last_drawer": "seat?", "wall_left": "int",
+    "turn": "int", "round": "int", "players": "int", "table": "table", "choice": "num", "robbed": "seat?",
+    "score": "num", "self_drawn": "bool",
+}
+TILE_FIELDS: dict[str, str] = {
+    "kind": "str", "suit": "str?", "rank": "int", "honor": "bool", "flower": "bool", "joker": "bool",
+    "wild": "bool", "name": "str",
+}
+MELD_FIELDS: dict[str, str] = {
+    "kind": "str", "size": "int", "tiles": "list[tile]", "tile": "tile", "suit": "str?", "rank": "int",
+    "start": "int", "end": "int", "run": "bool", "triplet": "bool", "kong": "bool", "pair": "bool",
+    "exposed": "bool", "concealed": "bool", "value": "num", "wilds": "int", "has_win": "bool",
+}
+FUNCTIONS = ("len", "distinct", "abs", "floor", "max", "min", "cn", "visible_count", "next", "held")

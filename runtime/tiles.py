@@ -1,0 +1,98 @@
+"""The tile catalog of a rule set under given option values: which kinds exist, how many copies,
+and every attribute of every kind (declared flags and computed `attr` definitions)."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field as dc_field
+
+from dsl import ir
+
+from .evaluate import compile_expr
+
+
+@dataclass(eq=False)
+class TileInfo:
+    """One tile kind as expressions see it (`t.rank`, `t.风`, …). Compared by kind name."""
+
+    name: str
+    index: int
+    category: str
+    suit: str | None
+    rank: int
+    copies: int
+    glyph: str
+    char: str
+    code: str
+    attrs: dict[str, bool] = dc_field(default_factory=dict)
+
+    def field(self, name: str):
+        match name:
+            case "kind":
+                return self
+            case "suit":
+                return self.suit
+            case "rank":
+                return self.rank
+            case "honor":
+                return self.category == "honor"
+            case "flower":
+                return self.category == "flower"
+            case "joker":
+                return self.category == "joker"
+            case "wild":
+                return False
+            case "name":
+                return self.name
+        return self.attrs.get(name, False)
+
+    def __eq__(self, other):
+        return isinstance(other, TileInfo) and other.name == self.name
+
+    def __hash__(self):
+        return hash(self.name)
+
+    def __repr__(self):
+        return f"<{self.name}>"
+
+
+def setting_defaults(rs: ir.RuleSet) -> dict:
+    """`option:NAME` / `context:NAME` -> default value (tile defaults left as None)."""
+    from .evaluate import compile_expr as _c
+
+    env: dict = {"tile-lookup": lambda name: None}
+    out = {}
+    for s in rs.settings:
+        try:
+            out[f"{s.role}:{s.name}"] = _c(s.default)(env)
+        except Exception:  # a default that needs tiles is resolved once the catalog exists
+            out[f"{s.role}:{s.name}"] = None
+    return out
+
+
+class Catalog:
+    def __init__(self, rs: ir.RuleSet, settings: dict | None = None):
+        self.rs = rs
+        env = dict(setting_defaults(rs))
+        env.update(settings or {})
+        env["tile-lookup"] = lambda name: self.by_name.get(name)
+        self.env = env
+        kinds: list[TileInfo] = []
+        for k in rs.tiles.kinds:
+            if k.enabled is not None and not compile_expr(k.enabled)(env):
+                continue
+            copies = int(compile_expr(k.copies)(env))
+            if copies <= 0:
+                continue
+            attrs = {a: True for a in k.attrs}
+            kinds.append(TileInfo(k.name, len(kinds), k.category, k.suit or None, k.rank, copies, k.glyph, k.char,
+                                  k.code, attrs))
+        self.kinds = kinds
+        self.by_name = {k.name: k for k in kinds}
+        for a in rs.tiles.attrs:
+            fn = compile_expr(a.expr)
+            for k in kinds:
+                env["builtin:t"] = k
+                k.attrs[a.name] = bool(fn(env))
+        env.pop("builtin:t", None)
+
+    def count(self, pred) -> int:
+        return sum(k.copies for k in self.kinds if pred(k))
