@@ -278,12 +278,12 @@ class Builder:
         return out
 
     def standin(self, s: Stmt) -> ir.Standin:
-        usage = "standin 白 { plays = 金牌 }"
+        usage = "standin TILE { plays = REVEAL }"
         name = self.decl_name(s, usage)
         self.no_extra(s, 1, usage)
         self.plain_stmt(s, block=True)
         f = self.fields(s, f"`standin {name}`")
-        out = ir.Standin(name, f.expr("plays", required=True, usage="plays = 金牌") or E.NoneLit(),
+        out = ir.Standin(name, f.expr("plays", required=True, usage="plays = REVEAL") or E.NoneLit(),
                          unless=f.expr("unless"), span=s.span, **f.docs())
         f.finish()
         return out
@@ -305,7 +305,7 @@ class Builder:
         return out
 
     def shape(self, f: Fields) -> ir.Shape:
-        usage = "shape run 3 | same 3 | ranks [1, 2, 3] | tiles '中发白' | same_rank 3 mixed"
+        usage = "shape run 3 | same 3 | ranks [1, 2, 3] | tiles 'TILES' | same_rank 3 mixed"
         s = f.one("shape", required=True, usage="shape same 3")
         if s is None:
             return ir.Shape("same", 3)
@@ -354,7 +354,7 @@ class Builder:
         return ()
 
     def win(self, s: Stmt) -> ir.WinForm:
-        usage = "win 标准 { melds 4; pairs 1 }"
+        usage = "win NAME { melds 4; pairs 1 }"
         name = self.decl_name(s, usage)
         self.no_extra(s, 1, usage)
         self.plain_stmt(s, block=True)
@@ -516,7 +516,7 @@ class Builder:
             elif len(a) == 1 and a[0].kind == "name" and st.expr is not None:
                 factors.append(ir.Factor(str(a[0].value), st.expr, st.cond, span=a[0].span))
             else:
-                f.bad(st, "factor 点炮 2 when payer == discarder")
+                f.bad(st, "factor NAME 2 when payer == discarder")
         out = ir.Payment(name, on=self.event(f, "on", required=True), payer=f.name("from", "each_loser",
                          words=V.PAYERS), payee=f.name("to", "winner", words=V.PAYEES),
                          amount=f.expr("amount", required=True, usage="amount = score") or E.Num("0"),
@@ -663,7 +663,7 @@ class Builder:
 
     def priority(self, s: Stmt) -> tuple[tuple[str, ...], ...]:
         self.plain_stmt(s)
-        usage = "priority [胡, [明杠, 碰], 吃]"
+        usage = "priority [A, [B, C], D]"
         if len(s.args) != 1 or s.args[0].kind != "list":
             self.diags.error("E204", "`priority` takes one list of action names, highest first", s.span,
                              f"write it as `{usage}`")
@@ -729,7 +729,7 @@ class Builder:
             if len(st.args) == 1 and st.args[0].kind == "name" and st.expr is not None:
                 sets.append((str(st.args[0].value), st.expr))
             else:
-                f.bad(st, "set 加倍次数 = 3")
+                f.bad(st, "set NAME = 3")
         expects = []
         for st in f.all("expect"):
             f.plain(st)
@@ -751,7 +751,7 @@ class Builder:
             return ""
         f.plain(s)
         if len(s.args) != 1 or s.args[0].kind != "tiles":
-            f.bad(s, f"{key} '123m 东东'")
+            f.bad(s, f"{key} '123m'")
             return ""
         return str(s.args[0].value)
 

@@ -327,8 +327,8 @@ class Checker:
 
     def tile_literals(self, e: E.Expr | None) -> E.Expr | None:
         """Fill every tile literal with the tile names it denotes."""
-        if e is None:
-            return None
+        if e is None or not any(isinstance(n, E.TileLit) for n in E.walk(e)):
+            return e
 
         def fix(node):
             if isinstance(node, E.TileLit):
@@ -470,8 +470,14 @@ class Checker:
         from .reach import unreachable_reason
 
         rs = self.rs
+        try:
+            from runtime.tiles import Catalog
+
+            catalog = Catalog(rs)
+        except Exception:  # a default that cannot be evaluated: nothing to prove
+            catalog = None
         for p in rs.patterns:
-            why = unreachable_reason(rs, p)
+            why = unreachable_reason(rs, p, catalog) if catalog else ""
             if why:
                 self.diags.warn("W601", f"pattern `{p.name}` can never match: {why}", p.span)
         values = {p.name: _const(p.value) for p in rs.patterns}
@@ -566,7 +572,8 @@ def _find_cycles(graph: dict[str, list[str]]) -> list[list[str]]:
 
 def _const(e: E.Expr) -> float | None:
     if isinstance(e, E.Num):
-        return float(e.text)
+        v = float(e.text)
+        return int(v) if v.is_integer() else v
     return None
 
 

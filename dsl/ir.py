@@ -311,7 +311,7 @@ class Phase(Node):
 @dataclass(frozen=True)
 class Effect(Node):
     op: str  # set | add | remove | clear | emit
-    target: tuple[str, ...]  # a dotted name: (`actor`, `过张`) or (`table`, `金限制`) or an event name
+    target: tuple[str, ...]  # a dotted name: (`actor`, NAME) or (`table`, NAME) or an event name
     value: Expr | None = None
 
 

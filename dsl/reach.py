@@ -23,14 +23,9 @@ def _conjuncts(e: E.Expr | None):
         yield e
 
 
-def unreachable_reason(rs: ir.RuleSet, p: ir.Pattern) -> str:
-    try:
-        from runtime.evaluate import compile_expr
-        from runtime.tiles import Catalog
-
-        cat = Catalog(rs)
-    except Exception:  # a rule set with errors elsewhere; nothing to prove
-        return ""
+def unreachable_reason(rs: ir.RuleSet, p: ir.Pattern, cat) -> str:
+    """Why pattern `p` can never match under the tile catalog `cat`, or "" when that is not proven."""
+    from runtime.evaluate import compile_expr
     hand = rs.table.hand + 1
     suits = {k.suit for k in cat.kinds if k.suit}
     for c in _conjuncts(p.when):

@@ -1,9 +1,9 @@
 """Name resolution and type checking of expressions.
 
 Every name is resolved at compile time to one declaration; the Name node records it in `ref` as
-`category:name` (e.g. `pattern:碰碰和`, `option:清一色`, `builtin:melds`, `binder:m`). A name declared
-in several categories (a pattern and an option both called 清一色) is resolved by the type the context
-expects (`m.kind == 暗杠` wants a meld kind); otherwise it must be qualified: `option.清一色`.
+`category:name` (e.g. `pattern:P`, `option:O`, `builtin:melds`, `binder:m`). A name declared
+in several categories (a pattern and a room option of one name) is resolved by the type the context
+expects (`m.kind == K` wants a meld kind); otherwise it must be qualified: `option.NAME`.
 """
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ CATEGORY_TYPES = {
     "tile": "tile", "suit": "suit", "meld": "meldkind", "form": "form", "pattern": "int", "unit": "num",
     "quantity": "num", "reveal": "tile?", "flowerclass": "str",
 }
-# Qualifiers a rule writer may use to pick a category: `option.清一色`, `pattern.清一色`.
+# Qualifiers a rule writer may use to pick a category: `option.NAME`, `pattern.NAME`.
 QUALIFIERS = {"option": "option", "context": "context", "pattern": "pattern", "quantity": "quantity",
               "unit": "unit", "tile": "tile", "meld": "meld", "suit": "suit", "form": "form",
               "reveal": "reveal"}
@@ -212,7 +212,7 @@ class Resolver:
         self.diags.error("E301", f"unknown name `{e.name}`", e.span, hint)
 
     def attr(self, e: E.Attr, scope: str, b: dict[str, str], hint: str | None) -> tuple[E.Expr, str]:
-        # qualified names: option.清一色, pattern.夹胡 …
+        # qualified names: option.NAME, pattern.NAME …
         if isinstance(e.obj, E.Name) and e.obj.name in QUALIFIERS and e.obj.name not in b \
                 and e.obj.name not in SCOPE_BUILTINS[scope]:
             cat = QUALIFIERS[e.obj.name]

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from lark import Lark, Token, Transformer, v_args
+from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 
 from . import expr as E
@@ -67,9 +67,13 @@ class _BracketNewlines:
 
 
 @lru_cache(maxsize=1)
-def _parser() -> Lark:
-    return Lark(GRAMMAR.read_text(encoding="utf-8"), parser="lalr", lexer="contextual",
-                postlex=_BracketNewlines(), propagate_positions=True, maybe_placeholders=True)
+def _parser() -> tuple[Lark, "_ToTree"]:
+    # The transformer runs inline while parsing (LALR only): no intermediate parse tree is built,
+    # which makes parsing several times faster. Its `file` is set before each parse.
+    transformer = _ToTree("<text>")
+    parser = Lark(GRAMMAR.read_text(encoding="utf-8"), parser="lalr", lexer="contextual",
+                  postlex=_BracketNewlines(), maybe_placeholders=True, transformer=transformer)
+    return parser, transformer
 
 
 def _unquote(s: str) -> str:
@@ -100,10 +104,12 @@ class _ToTree(Transformer):
     def _tok_span(self, t: Token) -> Span:
         return Span(self.file, t.line, t.column, t.end_line or t.line, t.end_column or t.column + 1)
 
-    def _meta_span(self, meta) -> Span:
-        if getattr(meta, "empty", True):
-            return Span(self.file, 0, 0)
-        return Span(self.file, meta.line, meta.column, meta.end_line, meta.end_column)
+    @staticmethod
+    def _join(a: Span, b: Span) -> Span:
+        return Span(a.file, a.line, a.col, b.end_line, b.end_col)
+
+    def _span_of(self, x) -> Span:
+        return self._tok_span(x) if isinstance(x, Token) else x.span
 
     # ---- statements ----
     def start(self, items):
@@ -139,8 +145,8 @@ class _ToTree(Transformer):
         return (str(t), self._tok_span(t))
 
     def negative(self, items):
-        t = items[0]
-        return ("-" + str(t), self._tok_span(t))
+        minus, t = items
+        return ("-" + str(t), self._join(self._tok_span(minus), self._tok_span(t)))
 
     def arg_number(self, items):
         text, span = items[0]
@@ -165,9 +171,10 @@ class _ToTree(Transformer):
     def arg_none(self, items):
         return Arg("none", None, self._tok_span(items[0]))
 
-    @v_args(meta=True)
-    def arg_list(self, meta, items):
-        return Arg("list", tuple(i for i in items if i is not None), self._meta_span(meta))
+    def arg_list(self, items):
+        lsqb, *inner, rsqb = items
+        return Arg("list", tuple(i for i in inner if isinstance(i, Arg)),
+                   self._join(self._tok_span(lsqb), self._tok_span(rsqb)))
 
     # ---- expressions ----
     def number(self, items):
@@ -191,39 +198,35 @@ class _ToTree(Transformer):
     def name(self, items):
         return E.Name(str(items[0]), span=self._tok_span(items[0]))
 
-    @v_args(meta=True)
-    def listlit(self, meta, items):
-        return E.ListLit(tuple(i for i in items if i is not None), span=self._meta_span(meta))
+    def listlit(self, items):
+        lsqb, *inner, rsqb = items
+        return E.ListLit(tuple(i for i in inner if isinstance(i, E.Expr)),
+                         span=self._join(self._tok_span(lsqb), self._tok_span(rsqb)))
 
-    @v_args(meta=True)
-    def ifexpr(self, meta, items):
-        return E.If(items[1], items[3], items[5], span=self._meta_span(meta))
+    def ifexpr(self, items):
+        return E.If(items[1], items[3], items[5], span=self._join(self._tok_span(items[0]), items[5].span))
 
-    @v_args(meta=True)
-    def or_(self, meta, items):
-        return E.Binary("or", items[0], items[2], span=self._meta_span(meta))
+    def or_(self, items):
+        return E.Binary("or", items[0], items[2], span=self._join(items[0].span, items[2].span))
 
-    @v_args(meta=True)
-    def and_(self, meta, items):
-        return E.Binary("and", items[0], items[2], span=self._meta_span(meta))
+    def and_(self, items):
+        return E.Binary("and", items[0], items[2], span=self._join(items[0].span, items[2].span))
 
-    @v_args(meta=True)
-    def not_(self, meta, items):
-        return E.Unary("not", items[1], span=self._meta_span(meta))
+    def not_(self, items):
+        return E.Unary("not", items[1], span=self._join(self._tok_span(items[0]), items[1].span))
 
     def comp_op(self, items):
         return " ".join(str(t) for t in items)
 
-    @v_args(meta=True)
-    def comparison(self, meta, items):
+    def comparison(self, items):
         operands = tuple(items[0::2])
         ops = tuple(items[1::2])
-        return E.Compare(ops, operands, span=self._meta_span(meta))
+        return E.Compare(ops, operands, span=self._join(operands[0].span, operands[-1].span))
 
     def _bin(op):  # noqa: N805 - a small factory used in the class body
-        @v_args(meta=True)
-        def f(self, meta, items):
-            return E.Binary(op, items[0], items[1], span=self._meta_span(meta))
+        def f(self, items):
+            left, right = items[0], items[-1]  # `sub` keeps its MINUS token in the middle
+            return E.Binary(op, left, right, span=self._join(left.span, right.span))
         return f
 
     add = _bin("+")
@@ -234,19 +237,17 @@ class _ToTree(Transformer):
     mod = _bin("%")
     pow = _bin("^")
 
-    @v_args(meta=True)
-    def neg(self, meta, items):
-        return E.Unary("-", items[0], span=self._meta_span(meta))
+    def neg(self, items):
+        minus, operand = items
+        return E.Unary("-", operand, span=self._join(self._tok_span(minus), operand.span))
 
-    @v_args(meta=True)
-    def getattr(self, meta, items):
-        return E.Attr(items[0], str(items[1]), span=self._meta_span(meta))
+    def getattr(self, items):
+        return E.Attr(items[0], str(items[1]), span=self._join(items[0].span, self._tok_span(items[1])))
 
     def callargs(self, items):
         return items
 
-    @v_args(meta=True)
-    def call(self, meta, items):
+    def call(self, items):
         func = str(items[0])
         span = self._tok_span(items[0])
         parts = items[1] or [None]
@@ -293,8 +294,18 @@ def parse_source(text: str, file: str, diags: Diagnostics) -> tuple[Stmt, ...] |
     """Parse one file. On a syntax error, report it and return None (one syntax error per file)."""
     from .span import Span as S
 
+    parser, transformer = _parser()
+    transformer.file = file
     try:
-        tree = _parser().parse(text)
+        return parser.parse(text)
+    except _CompError as exc:
+        diags.error("E404", exc.message, exc.span)
+        return None
+    except VisitError as exc:
+        if isinstance(exc.orig_exc, _CompError):
+            diags.error("E404", exc.orig_exc.message, exc.orig_exc.span)
+            return None
+        raise
     except UnexpectedCharacters as exc:
         ch = text[exc.pos_in_stream] if exc.pos_in_stream < len(text) else ""
         hint = "strings use double quotes, tile literals single quotes" if ch in "“”‘’" else ""
@@ -317,11 +328,3 @@ def parse_source(text: str, file: str, diags: Diagnostics) -> tuple[Stmt, ...] |
                     S(file, tok.line, tok.column, tok.end_line or tok.line,
                       tok.end_column or tok.column + 1))
         return None
-    try:
-        return _ToTree(file).transform(tree)
-    except VisitError as exc:
-        inner = exc.orig_exc
-        if isinstance(inner, _CompError):
-            diags.error("E404", inner.message, inner.span)
-            return None
-        raise

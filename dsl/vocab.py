@@ -28,7 +28,7 @@ EVENTS = (
     "win_offer",   # a player could win now (decisions offered instead of winning)
     "ready",       # a player declared ready
     "win",         # a hand was won
-    "exhaust",     # the wall ran out (流局 / 黄庄)
+    "exhaust",     # the wall ran out (an exhaustive draw)
     "hand_end",    # after settlement of a hand
     "phase_enter", "phase_leave",
 )

@@ -1,7 +1,7 @@
 """Expressions -> closures.
 
 Each expression is compiled once per rule set into a plain Python callable taking an environment: a
-dict from a resolved reference (`builtin:melds`, `option:清一色`, `binder:m`, …) to its value. Field
+dict from a resolved reference (`builtin:melds`, `option:NAME`, `binder:m`, …) to its value. Field
 access goes through `field(value, name)`, so tiles, melds and seats can be any object that provides
 `.field(name)` (or a dict). Numbers are ints or exact Fractions.
 """
@@ -17,7 +17,7 @@ from dsl import expr as E
 Env = dict
 Fn = Callable[[Env], Any]
 
-CN_DIGITS = "零一二三四五六七八九"
+CN_DIGITS = ("零", "一", "二", "三", "四", "五", "六", "七", "八", "九")
 
 
 def cn(n: int) -> str:

@@ -19,7 +19,7 @@ class NotationError(ValueError):
 class Notation:
     by_digit_letter: dict[tuple[str, str], str]  # ("5", "m") -> tile name
     by_char: dict[str, str]  # "东" -> tile name
-    by_name: dict[str, str]  # display name -> tile name (e.g. 五万)
+    by_name: dict[str, str]  # display name -> tile name 
 
     @classmethod
     def from_kinds(cls, kinds) -> "Notation":
