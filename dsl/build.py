@@ -497,7 +497,7 @@ class Builder:
         if s.expr is None:
             self.diags.error("E207", "`score` needs `= expression`", s.span, "write it as `score = 番 * 倍`")
         f = self.fields(s, "`score`")
-        out = ir.Score(s.expr or E.Num("0"), best=f.expr("best"), span=s.span, **f.docs())
+        out = ir.Score(s.expr or E.Num("0"), best=f.expr("best"), total=f.expr("total"), span=s.span, **f.docs())
         f.finish()
         return out
 

@@ -163,7 +163,8 @@ class Checker:
         quantities = tuple(R(q, expr=r(lit(q.expr), "reading", self.sym.by_category["quantity"][q.name]))
                            for q in rs.quantities)
         score = R(rs.score, expr=r(lit(rs.score.expr), "reading", "num"),
-                  best=r(lit(rs.score.best), "reading", "num")) if rs.score else None
+                  best=r(lit(rs.score.best), "reading", "num"),
+                  total=r(lit(rs.score.total), "reading", "num")) if rs.score else None
         payments = tuple(R(p, amount=r(lit(p.amount), "game", "num"), when=r(lit(p.when), "game", "bool"),
                            factors=tuple(R(fc, value=r(fc.value, "game", "num"), when=r(lit(fc.when), "game",
                                                                                           "bool"))

@@ -244,6 +244,7 @@ class Quantity(Node):
 class Score(Node):
     expr: Expr
     best: Expr | None = None
+    total: Expr | None = None  # the "total" reported beside the score (default: the first unit)
 
 
 @dataclass(frozen=True)

@@ -44,7 +44,7 @@ READING_BUILTINS: dict[str, str] = {
     "melds": "list[meld]", "groups": "list[meld]", "pairs": "list[meld]", "pair": "meld?",
     "runs": "list[meld]", "triplets": "list[meld]", "kongs": "list[meld]", "exposed": "list[meld]",
     "tiles": "list[tile]", "hand": "list[tile]", "win_tile": "tile?", "self_drawn": "bool",
-    "waits": "list[tile]", "form": "str", "suits": "list[str]", "win_group": "meld?", "menqing": "bool",
+    "waits": "list[tile]", "form": "form", "suits": "list[str]", "win_group": "meld?", "menqing": "bool",
 }
 # Built-in names of the game scope (actions, hooks, phases, payments, dealer rules).
 GAME_BUILTINS: dict[str, str] = {

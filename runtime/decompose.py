@@ -1,0 +1,252 @@
+"""Every way to split a hand's concealed tiles into the groups a winning form asks for.
+
+The search always takes the lowest-indexed natural tile still unplaced and tries every group shape
+that can contain it, filling missing members with wildcards. Tiles below it are all placed, so any
+member of lower index must be a wildcard; this makes each split come out once per choice of
+wildcard use. When only wildcards remain they form groups of their own ("pure-wild" groups), whose
+represented tiles are enumerated for scoring and only counted for a win check.
+
+Slots: a group's members are `(kind_index, wild)` pairs; for a wildcard, kind_index is the tile it
+stands for.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from dsl import ir
+
+from .tiles import Catalog
+
+Slot = tuple[int, bool]
+
+
+@dataclass(frozen=True)
+class ShapeSpec:
+    """A hand-formable group kind, compiled against the catalog."""
+
+    kind: str
+    shape: str  # run | same | ranks | tiles | same_rank
+    size: int
+    is_pair: bool
+    ranks: tuple[int, ...] = ()
+    tiles: tuple[int, ...] = ()  # kind indexes for `tiles` shapes (sorted)
+    mixed: bool = False
+
+
+class Decomposer:
+    def __init__(self, rs: ir.RuleSet, catalog: Catalog):
+        self.cat = catalog
+        kinds = catalog.kinds
+        self.n = len(kinds)
+        # suit -> {rank: index}
+        self.suit_index: dict[str, dict[int, int]] = {}
+        for k in kinds:
+            if k.suit:
+                self.suit_index.setdefault(k.suit, {})[k.rank] = k.index
+        self.specs: list[ShapeSpec] = []
+        for m in rs.melds:
+            if not m.hand:
+                continue
+            s = m.shape
+            tiles = tuple(sorted(catalog.by_name[t].index for t in s.tiles if t in catalog.by_name))
+            if s.kind == "tiles" and len(tiles) != len(s.tiles):
+                continue  # a shape over tiles that are not in play under these options
+            self.specs.append(ShapeSpec(m.name, s.kind, s.size, m.pair, s.ranks, tiles, s.mixed))
+        self.meld_specs = [s for s in self.specs if not s.is_pair]
+        self.pair_specs = [s for s in self.specs if s.is_pair]
+        # Representative tiles a pure-wild group may stand for (no flowers: wildcards never play as one).
+        self.wild_targets = [k.index for k in kinds if k.category in ("suited", "honor")]
+        self._can = lru_cache(maxsize=200_000)(self._can_uncached)
+
+    # ------------------------------------------------------------------ placements
+
+    def placements(self, spec: ShapeSpec, i: int, counts: list[int], wilds: int):
+        """Every way to build `spec` containing natural tile i (the lowest unplaced): lists of slots."""
+        k = self.cat.kinds[i]
+        if spec.shape == "same":
+            top = min(spec.size, counts[i])
+            for nat in range(top, 0, -1):
+                need = spec.size - nat
+                if need <= wilds:
+                    yield [(i, False)] * nat + [(i, True)] * need
+            return
+        if spec.shape in ("run", "ranks"):
+            if not k.suit:
+                return
+            idx = self.suit_index[k.suit]
+            if spec.shape == "run":
+                patterns = [tuple(range(start, start + spec.size)) for start in
+                            range(k.rank - spec.size + 1, k.rank + 1)]
+            else:
+                patterns = [tuple(sorted(spec.ranks))] if k.rank in spec.ranks else []
+            for ranks in patterns:
+                if any(r not in idx for r in ranks):
+                    continue
+                members = [idx[r] for r in ranks]
+                yield from self._fill(members, i, counts, wilds)
+            return
+        if spec.shape == "tiles":
+            if i not in spec.tiles:
+                return
+            yield from self._fill(list(spec.tiles), i, counts, wilds)
+            return
+        if spec.shape == "same_rank":
+            if not k.suit:
+                return
+            suits = [s for s, idx in self.suit_index.items() if k.rank in idx]
+            yield from self._same_rank(spec, i, k.rank, suits, counts, wilds)
+
+    def _fill(self, members: list[int], i: int, counts: list[int], wilds: int):
+        """Members is a multiset of kind indexes that must include i. Members below i are wildcards;
+        the first i is the natural tile; every other member is natural (when available) or a wildcard."""
+        members = sorted(members)
+        if i not in members:
+            return
+        first = members.index(i)
+        rest = members[:first] + members[first + 1:]
+        used: dict[int, int] = {i: 1}
+        out: list[Slot] = [(i, False)]
+
+        def rec(j: int, w: int):
+            if j == len(rest):
+                yield list(out)
+                return
+            m = rest[j]
+            if m > i or (m == i):
+                have = counts[m] - used.get(m, 0)
+                if have > 0:
+                    used[m] = used.get(m, 0) + 1
+                    out.append((m, False))
+                    yield from rec(j + 1, w)
+                    out.pop()
+                    used[m] -= 1
+            if w > 0:
+                out.append((m, True))
+                yield from rec(j + 1, w - 1)
+                out.pop()
+
+        if counts[i] <= 0:
+            return
+        yield from rec(0, wilds)
+
+    def _same_rank(self, spec: ShapeSpec, i: int, rank: int, suits: list[str], counts, wilds):
+        import itertools
+
+        seen = set()
+        for combo in itertools.combinations_with_replacement(sorted(suits), spec.size):
+            if spec.mixed and len(set(combo)) < 2:
+                continue
+            members = tuple(sorted(self.suit_index[s][rank] for s in combo))
+            if i not in members or members in seen:
+                continue
+            seen.add(members)
+            yield from self._fill(list(members), i, counts, wilds)
+
+    # ------------------------------------------------------------------ win check (structure only)
+
+    def can_split(self, counts: tuple[int, ...], wilds: int, melds: int, pairs: int) -> bool:
+        return self._can(counts, wilds, melds, pairs)
+
+    def _can_uncached(self, counts: tuple[int, ...], wilds: int, melds: int, pairs: int) -> bool:
+        i = next((j for j, c in enumerate(counts) if c), -1)
+        if i < 0:
+            return self._wild_only_fits(wilds, melds, pairs)
+        lst = list(counts)
+        for spec in (self.meld_specs if melds else []) + (self.pair_specs if pairs else []):
+            for slots in self.placements(spec, i, lst, wilds):
+                nat = [s for s, w in slots if not w]
+                nw = len(slots) - len(nat)
+                for s in nat:
+                    lst[s] -= 1
+                ok = self._can(tuple(lst), wilds - nw, melds - (not spec.is_pair), pairs - spec.is_pair)
+                for s in nat:
+                    lst[s] += 1
+                if ok:
+                    return True
+        return False
+
+    def _wild_only_fits(self, wilds: int, melds: int, pairs: int) -> bool:
+        if melds == 0 and pairs == 0:
+            return wilds == 0
+        sizes_m = {s.size for s in self.meld_specs}
+        sizes_p = {s.size for s in self.pair_specs}
+        if pairs and not sizes_p or melds and not sizes_m:
+            return False
+        return _sum_fits(wilds, melds, tuple(sorted(sizes_m)), pairs, tuple(sorted(sizes_p)))
+
+    # ------------------------------------------------------------------ enumeration (for scoring)
+
+    def splits(self, counts: list[int], wilds: int, melds: int, pairs: int, limit: int = 5000):
+        """Every split as a list of (spec, slots). Bounded by `limit` to keep pathological inputs finite."""
+        out: list[list[tuple[ShapeSpec, list[Slot]]]] = []
+        acc: list[tuple[ShapeSpec, list[Slot]]] = []
+
+        def rec(w: int, m: int, p: int):
+            if len(out) >= limit:
+                return
+            if not self._can(tuple(counts), w, m, p):
+                return
+            i = next((j for j, c in enumerate(counts) if c), -1)
+            if i < 0:
+                for extra in self._wild_groups(w, m, p):
+                    out.append(acc + extra)
+                return
+            for spec in (self.meld_specs if m else []) + (self.pair_specs if p else []):
+                for slots in self.placements(spec, i, counts, w):
+                    nat = [s for s, wild in slots if not wild]
+                    for s in nat:
+                        counts[s] -= 1
+                    acc.append((spec, slots))
+                    rec(w - (len(slots) - len(nat)), m - (not spec.is_pair), p - spec.is_pair)
+                    acc.pop()
+                    for s in nat:
+                        counts[s] += 1
+
+        rec(wilds, melds, pairs)
+        return out
+
+    def _wild_groups(self, w: int, m: int, p: int):
+        """Pure-wild groups filling what is left: every choice of shapes and represented tiles."""
+        if m == 0 and p == 0:
+            yield []
+            return
+        specs = self.meld_specs if m else self.pair_specs
+        for spec in specs:
+            if spec.size > w:
+                continue
+            for slots in self._wild_targets_for(spec):
+                for rest in self._wild_groups(w - spec.size, m - (not spec.is_pair), p - spec.is_pair):
+                    yield [(spec, slots)] + rest
+
+    def _wild_targets_for(self, spec: ShapeSpec):
+        if spec.shape == "same":
+            for t in self.wild_targets:
+                yield [(t, True)] * spec.size
+        elif spec.shape in ("run", "ranks"):
+            for suit, idx in self.suit_index.items():
+                if spec.shape == "run":
+                    ranks_list = [tuple(range(s, s + spec.size)) for s in sorted(idx)]
+                else:
+                    ranks_list = [tuple(sorted(spec.ranks))]
+                for ranks in ranks_list:
+                    if all(r in idx for r in ranks):
+                        yield [(idx[r], True) for r in ranks]
+        elif spec.shape == "tiles":
+            yield [(t, True) for t in spec.tiles]
+        elif spec.shape == "same_rank":
+            suits = sorted(self.suit_index)
+            if len(suits) >= 2 or not spec.mixed:
+                ranks = sorted(set.intersection(*(set(self.suit_index[s]) for s in suits[:2]))) if suits else []
+                for r in ranks:
+                    combo = (suits * spec.size)[: spec.size]
+                    yield [(self.suit_index[s][r], True) for s in sorted(combo)]
+
+
+@lru_cache(maxsize=4096)
+def _sum_fits(w: int, m: int, msizes: tuple[int, ...], p: int, psizes: tuple[int, ...]) -> bool:
+    if m == 0 and p == 0:
+        return w == 0
+    if m:
+        return any(s <= w and _sum_fits(w - s, m - 1, msizes, p, psizes) for s in msizes)
+    return any(s <= w and _sum_fits(w - s, 0, msizes, p - 1, psizes) for s in psizes)

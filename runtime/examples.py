@@ -1,0 +1,99 @@
+"""Running the examples written in a rule file: each pattern's `example` must score that pattern, each
+`counterexample` must not, and each top-level `example` must meet its `expect` lines."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from dsl import ir
+
+from .evaluate import compile_expr
+from .hand import HandError
+
+
+@dataclass
+class ExampleOutcome:
+    where: str  # "pattern 碰碰和 example 1" or "example NAME"
+    ok: bool
+    message: str
+    result: object = None  # the ScoreResult, when the hand could be scored
+
+
+def context_of(rules, ex: ir.Example) -> dict:
+    env = {"tile-lookup": lambda name: rules.catalog.by_name.get(name)}
+    return {name: compile_expr(value)(env) for name, value in ex.sets}
+
+
+def score_example(rules, ex: ir.Example):
+    return rules.score(ex.hand, [f"{k}:{t}" for k, t in ex.melds], ex.win or None, ex.self_drawn,
+                       context_of(rules, ex))
+
+
+def check_pattern_examples(rules, p: ir.Pattern) -> list[ExampleOutcome]:
+    out = []
+    for i, ex in enumerate(p.examples, 1):
+        where = f"pattern {p.name} example {i} (line {ex.span.line})"
+        try:
+            res = score_example(rules, ex)
+        except HandError as exc:
+            out.append(ExampleOutcome(where, False, f"invalid hand: {exc}"))
+            continue
+        fired = {f.pattern for f in res.fans}
+        if not res.win:
+            out.append(ExampleOutcome(where, False, f"does not win: {res.reason}", res))
+        elif p.name not in fired:
+            out.append(ExampleOutcome(where, False, f"scores {sorted(fired)} without {p.name}", res))
+        else:
+            out.append(ExampleOutcome(where, True, "", res))
+    for i, ex in enumerate(p.counterexamples, 1):
+        where = f"pattern {p.name} counterexample {i} (line {ex.span.line})"
+        try:
+            res = score_example(rules, ex)
+        except HandError as exc:
+            out.append(ExampleOutcome(where, False, f"invalid hand: {exc}"))
+            continue
+        fired = {f.pattern for f in res.fans}
+        if p.name in fired:
+            out.append(ExampleOutcome(where, False, f"scores {p.name} but must not", res))
+        else:
+            out.append(ExampleOutcome(where, True, "", res))
+    return out
+
+
+def check_example(rules, ex: ir.Example) -> ExampleOutcome:
+    where = f"example {ex.name} (line {ex.span.line})"
+    try:
+        res = score_example(rules, ex)
+    except HandError as exc:
+        return ExampleOutcome(where, False, f"invalid hand: {exc}")
+    problems = []
+    env = {"tile-lookup": lambda name: rules.catalog.by_name.get(name)}
+    for what, value in ex.expects:
+        if what == "fans":
+            want = {getattr(i, "name", None) for i in getattr(value, "items", ())}
+            got = {f.pattern for f in res.fans}
+            if want != got:
+                problems.append(f"fans {sorted(got)}, expected {sorted(want)}")
+            continue
+        expected = compile_expr(value)(env) if not hasattr(value, "name") else value.name
+        if what == "win":
+            actual = res.win
+        elif what == "score":
+            actual = res.score
+        elif what == "total":
+            actual = res.total
+        elif what == "reason":
+            actual = res.reason
+        else:
+            actual = res.evaluation.quantities.get(what) if res.evaluation else None
+        if actual != expected:
+            problems.append(f"{what} is {actual}, expected {expected}")
+    return ExampleOutcome(where, not problems, "; ".join(problems), res)
+
+
+def check_all(rules) -> list[ExampleOutcome]:
+    out = []
+    for p in rules.ir.patterns:
+        out.extend(check_pattern_examples(rules, p))
+    for ex in rules.ir.examples:
+        out.append(check_example(rules, ex))
+    return out

@@ -1,0 +1,86 @@
+"""A hand to score, parsed and validated against a rule set: concealed tiles, exposed melds, the
+winning tile, self-drawn or not, and situation values. Every problem is one sentence (HandError)."""
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from .notation import Notation, NotationError
+from .tiles import Catalog, TileInfo
+
+
+class HandError(ValueError):
+    """The hand or its context is invalid; the message is one sentence for the user."""
+
+
+@dataclass
+class Meld:
+    kind: str
+    tiles: list[TileInfo]
+
+
+@dataclass
+class Hand:
+    concealed: list[TileInfo]  # without the winning tile
+    melds: list[Meld] = field(default_factory=list)
+    win: TileInfo | None = None
+    self_drawn: bool = False
+
+    def all_tiles(self) -> list[TileInfo]:
+        out = list(self.concealed) + [t for m in self.melds for t in m.tiles]
+        if self.win is not None:
+            out.append(self.win)
+        return out
+
+
+def parse_tiles(notation: Notation, catalog: Catalog, text: str, what: str) -> list[TileInfo]:
+    try:
+        names = notation.parse(text)
+    except NotationError as exc:
+        raise HandError(f"{what} '{text}': {exc}") from None
+    out = []
+    for n in names:
+        k = catalog.by_name.get(n)
+        if k is None:
+            raise HandError(f"{what} '{text}': tile {n} is not in play under these room options")
+        out.append(k)
+    return out
+
+
+def build_hand(rules, hand: str, melds: list[str] | None = None, win: str | None = None,
+               self_drawn: bool = False, catalog: Catalog | None = None) -> Hand:
+    """Parse `--hand`, `--meld KIND:TILES`, `--win` and check them against the rule set."""
+    cat = catalog or rules.catalog
+    concealed = parse_tiles(rules.notation, cat, hand or "", "hand")
+    parsed_melds: list[Meld] = []
+    for text in melds or []:
+        if ":" not in text:
+            raise HandError(f"meld '{text}' must be written KIND:TILES, e.g. {_meld_example(rules)}")
+        kind, tiles_text = text.split(":", 1)
+        kind = kind.strip()
+        mk = rules.ir.meld(kind)
+        if mk is None:
+            known = ", ".join(m.name for m in rules.ir.melds if not m.hand or m.exposed or m.shape.size == 4)
+            raise HandError(f"unknown meld kind '{kind}' (this rule set has: {known})")
+        tiles = parse_tiles(rules.notation, cat, tiles_text, f"meld {kind}")
+        if not rules.meld_matches(mk, tiles):
+            raise HandError(f"meld {kind}:{tiles_text} is not a {kind} ({rules.shape_text(mk)})")
+        parsed_melds.append(Meld(kind, tiles))
+    win_tile = None
+    if win:
+        ws = parse_tiles(rules.notation, cat, win, "winning tile")
+        if len(ws) != 1:
+            raise HandError(f"--win takes one tile, got {len(ws)} in '{win}'")
+        win_tile = ws[0]
+    h = Hand(concealed, parsed_melds, win_tile, self_drawn)
+    counts = Counter(t.name for t in h.all_tiles())
+    for name, n in counts.items():
+        k = cat.by_name[name]
+        if n > k.copies:
+            raise HandError(f"the hand uses {n} of {name} but only {k.copies} exist")
+    return h
+
+
+def _meld_example(rules) -> str:
+    exposed = [m for m in rules.ir.melds if m.exposed]
+    return f"{exposed[0].name}:…" if exposed else "KIND:TILES"

@@ -1,0 +1,133 @@
+"""One reading of a hand: its tiles (wildcards resolved to what they play as) split into groups.
+
+These are the values expressions see in the reading scope: `t.rank`, `m.kind`, `win_group.pair`, …
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .tiles import TileInfo
+
+
+class RTile:
+    """A physical tile in a reading: what it is (`physical`) and what it plays as (`kind`)."""
+
+    __slots__ = ("kind", "physical", "wild", "is_win")
+
+    def __init__(self, kind: TileInfo, physical: TileInfo | None = None, wild: bool = False, is_win: bool = False):
+        self.kind = kind
+        self.physical = physical or kind
+        self.wild = wild
+        self.is_win = is_win
+
+    def field(self, name: str):
+        if name == "wild":
+            return self.wild
+        if name == "joker":
+            return self.physical.category == "joker"
+        return self.kind.field(name)
+
+    # Tiles compare by the kind they play as, so `t == 东` and `win_tile in waits` read naturally.
+    def __eq__(self, other):
+        if isinstance(other, RTile):
+            return self.kind.name == other.kind.name
+        if isinstance(other, TileInfo):
+            return self.kind.name == other.name
+        return NotImplemented
+
+    def __hash__(self):
+        return hash(self.kind.name)
+
+    def __repr__(self):
+        return f"{self.kind.name}*" if self.wild else self.kind.name
+
+
+# TileInfo must also compare equal to an RTile of its kind.
+def _tileinfo_eq(self, other):
+    if isinstance(other, TileInfo):
+        return other.name == self.name
+    if isinstance(other, RTile):
+        return other.kind.name == self.name
+    return NotImplemented
+
+
+TileInfo.__eq__ = _tileinfo_eq  # type: ignore[method-assign]
+TileInfo.__hash__ = lambda self: hash(self.name)  # type: ignore[method-assign]
+
+
+@dataclass(eq=False)
+class Group:
+    """A meld or a pair in a reading."""
+
+    kind: str  # the meld kind's name
+    tiles: list[RTile]
+    exposed: bool = False
+    concealed: bool = True
+    is_pair: bool = False
+    is_kong: bool = False
+    value: object = 0
+    has_win: bool = False
+
+    def field(self, name: str):
+        t = self.tiles
+        match name:
+            case "kind":
+                return self.kind
+            case "size":
+                return len(t)
+            case "tiles":
+                return t
+            case "tile":
+                return min(t, key=lambda x: (x.kind.index)) if t else None
+            case "suit":
+                return t[0].kind.suit if t else None
+            case "rank" | "start":
+                return min(x.kind.rank for x in t) if t else 0
+            case "end":
+                return max(x.kind.rank for x in t) if t else 0
+            case "run":
+                return self.is_run
+            case "triplet":
+                return len(t) >= 3 and all(x.kind is t[0].kind for x in t)
+            case "kong":
+                return self.is_kong
+            case "pair":
+                return self.is_pair
+            case "exposed":
+                return self.exposed
+            case "concealed":
+                return self.concealed
+            case "value":
+                return self.value
+            case "wilds":
+                return sum(1 for x in t if x.wild)
+            case "has_win":
+                return self.has_win
+        raise KeyError(name)
+
+    @property
+    def is_run(self) -> bool:
+        t = self.tiles
+        if len(t) < 3 or t[0].kind.suit is None:
+            return False
+        if any(x.kind.suit != t[0].kind.suit for x in t):
+            return False
+        ranks = sorted(x.kind.rank for x in t)
+        return all(b == a + 1 for a, b in zip(ranks, ranks[1:]))
+
+    def __repr__(self):
+        mark = "+" if self.has_win else ""
+        return f"{self.kind}[{''.join(map(repr, self.tiles))}]{mark}"
+
+
+@dataclass(eq=False)
+class Reading:
+    form: str
+    groups: list[Group]
+    tiles: list[RTile]  # every tile of the winner (hand and melds)
+    hand: list[RTile]  # the concealed tiles, winning tile included
+    win_tile: RTile | None
+    win_group: Group | None
+
+    def describe(self) -> str:
+        return " ".join(repr(g) for g in self.groups) if self.groups else " ".join(map(repr, self.hand))

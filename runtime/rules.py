@@ -1,0 +1,581 @@
+"""The runtime's entry point: a loaded rule set that scores hands and lists waits.
+
+    from runtime.rules import load
+    rules = load("rules/baijindao.pai")          # or a compiled .json rule set
+    result = rules.score("123m456m789m东东东白", win="白", self_drawn=True)
+"""
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from dsl import ir
+
+from .decompose import Decomposer
+from .evaluate import EvalError, compile_expr
+from .hand import Hand, HandError, build_hand, parse_tiles
+from .notation import Notation
+from .reading import Group, Reading, RTile
+from .scoring import CompiledPatterns, Evaluation, ReadingEvaluator
+from .tiles import Catalog, TileInfo, setting_defaults
+
+
+@dataclass
+class ScoreResult:
+    win: bool
+    reason: str = ""
+    evaluation: Evaluation | None = None
+    readings: int = 0
+    rejected: list[str] = field(default_factory=list)
+
+    @property
+    def fans(self):
+        return self.evaluation.fans if self.evaluation else []
+
+    @property
+    def score(self):
+        return self.evaluation.score if self.evaluation else 0
+
+    @property
+    def total(self):
+        return self.evaluation.total if self.evaluation else 0
+
+    def to_json(self) -> dict:
+        ev = self.evaluation
+        out: dict[str, Any] = {"win": self.win}
+        if not self.win:
+            out["reason"] = self.reason
+        out["fans"] = [{"name": f.name, "value": _plain(f.value), "count": f.count} for f in self.fans]
+        out["total"] = _plain(ev.total) if ev else 0
+        out["score"] = _plain(ev.score) if ev else 0
+        out["quantities"] = {k: _plain(v) for k, v in (ev.quantities.items() if ev else [])}
+        out["trace"] = {
+            "reading": ev.reading.describe() if ev else "",
+            "form": ev.reading.form if ev else "",
+            "readings_considered": self.readings,
+            "fired": [{"pattern": f.pattern, "unit": f.unit, "count": f.count} for f in self.fans],
+            "excluded": [{"pattern": p, "by": by} for p, by in (ev.excluded if ev else [])],
+            "units": {k: _plain(v) for k, v in (ev.units.items() if ev else [])},
+            "rejected": self.rejected[:10],
+        }
+        return out
+
+
+def _plain(v):
+    if isinstance(v, Fraction):
+        return int(v) if v.denominator == 1 else float(v)
+    if isinstance(v, TileInfo):
+        return v.name
+    return v
+
+
+class Rules:
+    def __init__(self, rs: ir.RuleSet):
+        self.ir = rs
+        self.notation = Notation.from_kinds(rs.tiles.kinds)
+        self.patterns = CompiledPatterns(rs)
+        self._catalogs: dict[tuple, tuple[Catalog, Decomposer]] = {}
+        self.catalog = self.catalog_for({})[0]
+        self._requires = [(q, compile_expr(q.expr), compile_expr(q.unless) if q.unless is not None else None)
+                          for q in rs.requires]
+        self._forms = [(f, compile_expr(f.instant) if f.instant is not None else None,
+                        compile_expr(f.pair_when) if f.pair_when is not None else None) for f in rs.forms]
+        self._wilds = [(w, compile_expr(w.active) if w.active is not None else None) for w in rs.wilds]
+        self._standins = [(s, compile_expr(s.plays), compile_expr(s.unless) if s.unless is not None else None)
+                          for s in rs.standins]
+        self._settings = {s.name: s for s in rs.settings}
+        self._reveals = {r.name for r in rs.reveals}
+
+    # ------------------------------------------------------------------ settings
+
+    def catalog_for(self, settings: dict) -> tuple[Catalog, Decomposer]:
+        key = tuple(sorted((k, str(v)) for k, v in settings.items() if k.startswith("option:")))
+        if key not in self._catalogs:
+            cat = Catalog(self.ir, {k: v for k, v in settings.items() if k.startswith("option:")})
+            self._catalogs[key] = (cat, Decomposer(self.ir, cat))
+        return self._catalogs[key]
+
+    def settings_env(self, values: dict[str, Any] | None) -> dict:
+        """`--set NAME=VALUE` values (strings or Python values) -> the expression environment."""
+        env = setting_defaults(self.ir)
+        for r in self._reveals:
+            env[f"reveal:{r}"] = None
+        for name, raw in (values or {}).items():
+            s = self._settings.get(name)
+            if s is not None:
+                env[f"{s.role}:{name}"] = self._convert(s, raw)
+            elif name in self._reveals:
+                env[f"reveal:{name}"] = self._tile_value(name, raw)
+            else:
+                names = sorted(list(self._settings) + list(self._reveals))
+                raise HandError(f"unknown name '{name}' in --set (this rule set knows: {', '.join(names)})")
+        return env
+
+    def _convert(self, s: ir.Setting, raw):
+        name = s.name
+        if s.type == "bool":
+            if isinstance(raw, bool):
+                v = raw
+            elif str(raw).lower() in ("true", "1", "yes", "是"):
+                v = True
+            elif str(raw).lower() in ("false", "0", "no", "否"):
+                v = False
+            else:
+                raise HandError(f"{name} takes true or false, not '{raw}'")
+        elif s.type in ("int", "num", "seat"):
+            try:
+                v = int(raw) if s.type != "num" else Fraction(str(raw))
+            except (ValueError, ZeroDivisionError):
+                raise HandError(f"{name} takes a number, not '{raw}'") from None
+            if s.range and not s.range[0] <= v <= s.range[1]:
+                raise HandError(f"{name} must be within {s.range[0]}..{s.range[1]}, not {v}")
+            if s.values:
+                allowed = [compile_expr(x)({}) for x in s.values]
+                if v not in allowed:
+                    raise HandError(f"{name} must be one of {', '.join(map(str, allowed))}, not {v}")
+        elif s.type == "tile":
+            v = self._tile_value(name, raw)
+        else:
+            v = raw
+        return v
+
+    def _tile_value(self, name: str, raw):
+        if raw is None or isinstance(raw, TileInfo):
+            return raw
+        tiles = parse_tiles(self.notation, self.catalog, str(raw), name)
+        if len(tiles) != 1:
+            raise HandError(f"{name} takes one tile, not '{raw}'")
+        return tiles[0]
+
+    # ------------------------------------------------------------------ scoring
+
+    def score(self, hand: str | Hand, melds: list[str] | None = None, win: str | None = None,
+              self_drawn: bool = False, context: dict[str, Any] | None = None) -> ScoreResult:
+        env = self.settings_env(context)
+        cat, dec = self.catalog_for(env)
+        env = self._retile(env, cat)
+        h = hand if isinstance(hand, Hand) else build_hand(self, hand, melds, win, self_drawn, cat)
+        return Scoring(self, cat, dec, env, h).run()
+
+    def waits(self, hand: str, melds: list[str] | None = None, self_drawn: bool = False,
+              context: dict[str, Any] | None = None) -> list[tuple[TileInfo, ScoreResult]]:
+        env = self.settings_env(context)
+        cat, dec = self.catalog_for(env)
+        env = self._retile(env, cat)
+        h = build_hand(self, hand, melds, None, self_drawn, cat)
+        out = []
+        for k in Scoring(self, cat, dec, env, h).wait_kinds():
+            h2 = Hand(h.concealed, h.melds, k, self_drawn)
+            res = Scoring(self, cat, dec, env, h2).run()
+            if res.win:
+                out.append((k, res))
+        return out
+
+    def _retile(self, env: dict, cat: Catalog) -> dict:
+        """Tile values must be the catalog's own objects (same options)."""
+        env = dict(env)
+        for k, v in env.items():
+            if isinstance(v, TileInfo):
+                env[k] = cat.by_name.get(v.name)
+        env["tile-lookup"] = lambda name: cat.by_name.get(name)
+        return env
+
+    # ------------------------------------------------------------------ meld checks for input
+
+    def meld_matches(self, mk: ir.MeldKind, tiles: list[TileInfo]) -> bool:
+        s = mk.shape
+        size_ok = len(tiles) == s.size or (mk.grows and len(tiles) == s.size + 1)
+        if not size_ok:
+            return False
+        if s.kind == "same":
+            return all(t.name == tiles[0].name for t in tiles)
+        if s.kind in ("run", "ranks"):
+            if tiles[0].suit is None or any(t.suit != tiles[0].suit for t in tiles):
+                return False
+            ranks = sorted(t.rank for t in tiles)
+            if s.kind == "run":
+                return all(b == a + 1 for a, b in zip(ranks, ranks[1:]))
+            return ranks == sorted(s.ranks)
+        if s.kind == "tiles":
+            base = Counter(s.tiles)
+            got = Counter(t.name for t in tiles)
+            if mk.grows and len(tiles) == s.size + 1:
+                return all(got[k] >= n for k, n in base.items()) and set(got) <= set(base)
+            return got == base
+        if s.kind == "same_rank":
+            if any(t.suit is None or t.rank != tiles[0].rank for t in tiles):
+                return False
+            return not s.mixed or len({t.suit for t in tiles}) > 1
+        return False
+
+    def shape_text(self, mk: ir.MeldKind) -> str:
+        s = mk.shape
+        return {"same": f"{s.size} identical tiles", "run": f"{s.size} consecutive tiles of one suit",
+                "ranks": f"the ranks {', '.join(map(str, s.ranks))} of one suit",
+                "tiles": "exactly " + "".join(s.tiles),
+                "same_rank": f"{s.size} tiles of one rank" + (" from more than one suit" if s.mixed else "")}[s.kind]
+
+
+class Scoring:
+    """One scoring run: a hand under one context."""
+
+    def __init__(self, rules: Rules, cat: Catalog, dec: Decomposer, env: dict, hand: Hand,
+                 natural_win: bool = False):
+        self.natural_win = natural_win  # a wait trial: the trial tile is never a wildcard
+        self.rules = rules
+        self.rs = rules.ir
+        self.cat = cat
+        self.dec = dec
+        self.env = env
+        self.hand = hand
+        self._waits = None
+
+    # ------------------------------------------------------------------ which tiles are wild
+
+    def _base_env(self) -> dict:
+        env = dict(self.env)
+        env["builtin:self_drawn"] = self.hand.self_drawn
+        return env
+
+    def classify(self, hand: Hand) -> tuple[list[RTile], list[RTile]]:
+        """Concealed tiles (winning tile included) -> (natural tiles, wild tiles)."""
+        env = self._base_env()
+        env["builtin:win_tile"] = hand.win
+        standin: dict[str, TileInfo] = {}
+        for s, plays, unless in self.rules._standins:
+            try:
+                target = plays(env)
+                if target is not None and not (unless and unless(env)):
+                    standin[s.name] = self.cat.by_name.get(target.name)
+            except (EvalError, KeyError):
+                continue
+        wild_hand: set[str] = set()
+        wild_win: set[str] = set()
+        for w, active in self.rules._wilds:
+            kind = self.cat.by_name.get(w.tiles)
+            if kind is None:
+                v = env.get(f"reveal:{w.tiles}")
+                kind = self.cat.by_name.get(v.name) if v is not None else None
+            if kind is None:
+                continue
+            try:
+                if active is not None and not active(env):
+                    continue
+            except (EvalError, KeyError):
+                continue
+            (wild_win if w.scope == "win_tile" else wild_hand).add(kind.name)
+        naturals: list[RTile] = []
+        wilds: list[RTile] = []
+        tiles = [(t, False) for t in hand.concealed] + ([(hand.win, True)] if hand.win is not None else [])
+        for t, is_win in tiles:
+            if (t.name in wild_hand or (is_win and t.name in wild_win)) and not (is_win and self.natural_win):
+                wilds.append(RTile(t, t, True, is_win))
+            elif t.name in standin:
+                naturals.append(RTile(standin[t.name], t, False, is_win))
+            else:
+                naturals.append(RTile(t, t, False, is_win))
+        return naturals, wilds
+
+    # ------------------------------------------------------------------ readings
+
+    def exposed_groups(self, hand: Hand) -> list[Group]:
+        out = []
+        for m in hand.melds:
+            mk = self.rs.meld(m.kind)
+            tiles = [RTile(t) for t in m.tiles]
+            out.append(Group(m.kind, tiles, exposed=mk.exposed, concealed=not mk.exposed, is_pair=mk.pair,
+                             is_kong=mk.kong, value=self.group_value(mk, tiles)))
+        return out
+
+    def group_value(self, mk, tiles):
+        if not mk.values:
+            return 0
+        suit = tiles[0].kind.suit if tiles else None
+        for v in mk.values:
+            if v.suit == suit:
+                return compile_expr(v.value)({})
+        for v in mk.values:
+            if not v.suit:
+                return compile_expr(v.value)({})
+        return 0
+
+    def readings(self, hand: Hand) -> tuple[list[Reading], str]:
+        """Every reading under every form, and why there is none when the list is empty."""
+        naturals, wilds = self.classify(hand)
+        exposed = self.exposed_groups(hand)
+        win_rtile = next((t for t in naturals + wilds if t.is_win), None)
+        all_tiles = naturals + wilds + [t for g in exposed for t in g.tiles]
+        concealed_n = len(naturals) + len(wilds)
+        out: list[Reading] = []
+        fits_any = False
+        for form, instant, pair_when in self.rules._forms:
+            if form.tiles is not None and concealed_n + sum(len(g.tiles) for g in exposed) not in (
+                    form.tiles, self.rs.table.hand + 1):
+                continue  # a form with `tiles N` also wins with N tiles (e.g. before one's own draw)
+            if form.concealed and any(g.exposed for g in exposed):
+                continue
+            if instant is not None:
+                fits_any = True
+                r = Reading(form.name, list(exposed), all_tiles, naturals + wilds, win_rtile, None)
+                if self._eval_bool(instant, r):
+                    out.append(r)
+                continue
+            if form.orphans:
+                fits_any |= concealed_n == sum(1 for k in self.cat.kinds if k.attrs.get(form.orphans)) + 1
+                r = self._orphans(form, naturals, wilds, exposed, all_tiles, win_rtile)
+                if r is not None:
+                    out.append(r)
+                continue
+            for m, p in self._targets(form, len(exposed)):
+                if not self._sizes_fit(concealed_n, m, p):
+                    continue
+                fits_any = True
+                counts = [0] * self.dec.n
+                for t in naturals:
+                    counts[t.kind.index] += 1
+                if not self.dec.can_split(tuple(counts), len(wilds), m, p):
+                    continue
+                for split in self.dec.splits(counts, len(wilds), m, p):
+                    out.extend(self._readings_of(form, split, naturals, wilds, exposed, all_tiles, hand, pair_when))
+        if not fits_any:
+            return [], "count"
+        return out, ""
+
+    def _targets(self, form: ir.WinForm, n_exposed: int):
+        lo, hi = form.pairs if form.pairs else (0, 0)
+        if form.groups is not None:
+            if not form.pairs:
+                lo, hi = 0, form.groups
+            for p in range(lo, hi + 1):
+                m = form.groups - p - n_exposed
+                if m >= 0:
+                    yield m, p
+        else:
+            for p in range(lo, hi + 1):
+                m = (form.melds or 0) - n_exposed
+                if m >= 0:
+                    yield m, p
+
+    def _sizes_fit(self, n: int, m: int, p: int) -> bool:
+        from .decompose import _sum_fits
+
+        ms = tuple(sorted({s.size for s in self.dec.meld_specs})) or (3,)
+        ps = tuple(sorted({s.size for s in self.dec.pair_specs})) or (2,)
+        return _sum_fits(n, m, ms, p, ps)
+
+    def _readings_of(self, form, split, naturals, wilds, exposed, all_tiles, hand, pair_when):
+        kinds = self.cat.kinds
+        wild_phys = [t.physical for t in wilds]
+        groups: list[Group] = []
+        wi = 0
+        nat_pool: dict[str, list[RTile]] = {}
+        for t in naturals:
+            nat_pool.setdefault(t.kind.name, []).append(t)
+        # Natural tiles of one kind are interchangeable except the winning tile; place ordinary ones
+        # first and the winning tile wherever each reading puts it (below).
+        for spec, slots in split:
+            tiles = []
+            for idx, wild in slots:
+                k = kinds[idx]
+                if wild:
+                    phys = wild_phys[wi] if wi < len(wild_phys) else k
+                    wi += 1
+                    tiles.append(RTile(k, phys, True))
+                else:
+                    tiles.append(RTile(k, k, False))
+            mk = self.rs.meld(spec.kind)
+            groups.append(Group(spec.kind, tiles, exposed=False, concealed=True, is_pair=spec.is_pair,
+                                is_kong=mk.kong, value=self.group_value(mk, tiles)))
+        # restore physical identity of standins (白 playing as the gold's tile)
+        for g in groups:
+            for t in g.tiles:
+                if not t.wild:
+                    pool = nat_pool.get(t.kind.name)
+                    if pool:
+                        src = pool.pop()
+                        t.physical = src.physical
+        win = next((t for t in naturals + wilds if t.is_win), None)
+        all_groups = exposed + groups
+        base_tiles = [t for g in all_groups for t in g.tiles]
+        hand_tiles = [t for g in groups for t in g.tiles]
+        if win is None:
+            r = Reading(form.name, all_groups, base_tiles, hand_tiles, None, None)
+            return [r] if self._pairs_allowed(r, pair_when) else []
+        out = []
+        seen = set()
+        for gi, g in enumerate(groups):
+            for ti, t in enumerate(g.tiles):
+                if t.wild != win.wild or (not t.wild and t.kind.name != win.kind.name) or \
+                        (t.wild and t.physical.name != win.physical.name):
+                    continue
+                sig = (g.kind, tuple(repr(x) for x in g.tiles))
+                if sig in seen:
+                    break
+                seen.add(sig)
+                new_groups = [Group(x.kind, [RTile(y.kind, y.physical, y.wild) for y in x.tiles], x.exposed,
+                                    x.concealed, x.is_pair, x.is_kong, x.value) for x in groups]
+                wg = new_groups[gi]
+                wg.tiles[ti].is_win = True
+                wg.has_win = True
+                if not hand.self_drawn and not wg.is_pair:
+                    wg.concealed = False  # completed by a claimed tile: not concealed
+                gs = exposed + new_groups
+                r = Reading(form.name, gs, [t for x in gs for t in x.tiles], [t for x in new_groups for t in x.tiles],
+                            wg.tiles[ti], wg)
+                if self._pairs_allowed(r, pair_when):
+                    out.append(r)
+                break
+        return out
+
+    def _pairs_allowed(self, r: Reading, pair_when) -> bool:
+        if pair_when is None or not any(g.is_pair for g in r.groups):
+            return True
+        return self._eval_bool(pair_when, r)
+
+    def _orphans(self, form, naturals, wilds, exposed, all_tiles, win_rtile):
+        if exposed:
+            return None
+        need = [k for k in self.cat.kinds if k.attrs.get(form.orphans)]
+        have = Counter(t.kind.name for t in naturals)
+        if any(name not in {k.name for k in need} for name in have):
+            return None
+        missing = sum(1 for k in need if have[k.name] == 0)
+        extra = sum(n - 1 for n in have.values() if n > 1)
+        if extra > 1 or missing + max(0, 1 - extra) != len(wilds):
+            return None
+        tiles = naturals + wilds
+        return Reading(form.name, [], all_tiles, tiles, win_rtile, None)
+
+    # ------------------------------------------------------------------ evaluation
+
+    def reading_env(self, r: Reading) -> dict:
+        env = self._base_env()
+        groups = r.groups
+        melds = [g for g in groups if not g.is_pair]
+        pairs = [g for g in groups if g.is_pair]
+        env.update({
+            "builtin:melds": melds, "builtin:groups": groups, "builtin:pairs": pairs,
+            "builtin:pair": pairs[0] if pairs else None,
+            "builtin:runs": [g for g in melds if g.is_run],
+            "builtin:triplets": [g for g in melds if g.field("triplet")],
+            "builtin:kongs": [g for g in melds if g.is_kong],
+            "builtin:exposed": [g for g in groups if g.exposed],
+            "builtin:tiles": r.tiles, "builtin:hand": r.hand, "builtin:win_tile": r.win_tile,
+            "builtin:form": r.form, "builtin:win_group": r.win_group,
+            "builtin:suits": sorted({t.kind.suit for t in r.tiles if t.kind.suit}),
+            "builtin:menqing": not any(g.exposed for g in groups),
+        })
+        return env
+
+    def _eval_bool(self, fn, r: Reading) -> bool:
+        ev = ReadingEvaluator(self.rules.patterns, self.reading_env(r), r, self.waits_of_hand, _resolver(self.rs))
+        try:
+            return bool(fn(ev.env))
+        except EvalError:
+            return False
+
+    def wait_kinds(self) -> list[TileInfo]:
+        """Tile kinds that complete the hand (winning tile removed); never one whose copies are all held."""
+        h = self.hand
+        base = Hand(h.concealed, h.melds, None, h.self_drawn)
+        held = Counter(t.name for t in base.all_tiles())
+        out = []
+        for k in self.cat.kinds:
+            if k.category == "flower" or held[k.name] >= k.copies:
+                continue
+            trial = Hand(h.concealed, h.melds, k, h.self_drawn)
+            sub = Scoring(self.rules, self.cat, self.dec, self.env, trial, natural_win=True)
+            rs, _ = sub.readings(trial)
+            if any(sub.requirements_ok(r)[0] for r in rs):
+                out.append(k)
+        return out
+
+    def waits_of_hand(self):
+        if self._waits is None:
+            self._waits = self.wait_kinds() if self.hand.win is not None else []
+        return self._waits
+
+    def requirements_ok(self, r: Reading) -> tuple[bool, str]:
+        ev = ReadingEvaluator(self.rules.patterns, self.reading_env(r), r, self.waits_of_hand, _resolver(self.rs))
+        for q, fn, unless in self.rules._requires:
+            if q.forms and r.form not in q.forms:
+                continue
+            try:
+                if fn(ev.env):
+                    continue
+                if unless is not None and unless(ev.env):
+                    continue
+            except EvalError:
+                pass
+            return False, q.reason or f"the hand does not meet 「{q.name}」"
+        return True, ""
+
+    def run(self) -> ScoreResult:
+        readings, why = self.readings(self.hand)
+        if why == "count":
+            n = len(self.hand.concealed) + (1 if self.hand.win is not None else 0)
+            raise HandError(f"the hand holds {n} concealed tiles besides {len(self.hand.melds)} meld(s), which no "
+                            f"winning form of this rule set can use (a full hand is {self.rs.table.hand} tiles "
+                            f"plus the winning tile)")
+        if not readings:
+            return ScoreResult(False, "the tiles do not form any winning hand of this rule set")
+        best: Evaluation | None = None
+        best_key = None
+        rejected = []
+        considered = 0
+        for r in readings:
+            ok, reason = self.requirements_ok(r)
+            if not ok:
+                rejected.append(f"{r.describe()}: {reason}")
+                continue
+            considered += 1
+            ev = ReadingEvaluator(self.rules.patterns, self.reading_env(r), r, self.waits_of_hand,
+                                  _resolver(self.rs))
+            try:
+                e = ev.evaluate()
+            except EvalError as exc:
+                rejected.append(f"{r.describe()}: {exc}")
+                continue
+            key = (e.best, e.score)
+            if best_key is None or key > best_key:
+                best, best_key = e, key
+        if best is None:
+            reason = rejected[0].split(": ", 1)[1] if rejected else "no reading could be scored"
+            return ScoreResult(False, reason, None, 0, rejected)
+        return ScoreResult(True, "", best, considered, rejected)
+
+
+_RESOLVERS: dict[int, Any] = {}
+
+
+def _resolver(rs: ir.RuleSet):
+    """Labels are compiled from text on demand; resolve their names against the rule set once."""
+    key = id(rs)
+    if key not in _RESOLVERS:
+        def resolve(e):
+            from dsl.checker import Checker
+            from dsl.diagnostics import Diagnostics
+
+            ch = Checker(rs, Diagnostics())
+            ch.declare()
+            return ch.res.check(e, "reading", None)
+        _RESOLVERS[key] = resolve
+    return _RESOLVERS[key]
+
+
+def load(path: str | Path) -> Rules:
+    """Load a `.pai` rule file (needs the compiler) or a compiled `.json` rule set (does not)."""
+    p = Path(path)
+    if p.suffix == ".json":
+        from dsl.serialize import loads
+
+        return Rules(loads(p.read_text(encoding="utf-8")))
+    from dsl.compiler import compile_file
+
+    res = compile_file(p)
+    if not res.ok:
+        raise ValueError(f"{p} does not compile:\n{res.render()}")
+    return Rules(res.ruleset)

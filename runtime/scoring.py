@@ -1,0 +1,326 @@
+"""Scoring one reading: patterns (raw counts, exclusions, the combination rule), units, quantities,
+the score; and choosing the reading that counts.
+
+Semantics (docs/language.md §10–12):
+- a pattern name in an expression is its raw count (its own condition, before exclusions);
+- `excludes Q` removes Q when this pattern fires; `excludes Q 3` lowers Q's count by 3 instead;
+- patterns in a `combine` block count combinations of melds; the combinations kept are the most
+  valuable set in which each one brings in a meld not yet combined (套算一次) and no meld forms the
+  same pattern twice (不得相同);
+- a unit's value combines its patterns' final values (sum / product / max);
+- the reading that counts is the one with the highest `best` (default: the score), ties broken by the
+  score, then by the order readings are found.
+"""
+from __future__ import annotations
+
+import itertools
+import re
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from dsl import expr as E
+from dsl import ir
+
+from .evaluate import EvalError, compile_expr, number
+from .reading import Reading
+
+
+@dataclass
+class FanLine:
+    name: str  # the pattern's display name (label applied)
+    pattern: str  # the declared pattern name
+    value: Any
+    count: int
+    unit: str
+
+
+@dataclass
+class Evaluation:
+    reading: Reading
+    fans: list[FanLine]
+    units: dict[str, Any]
+    quantities: dict[str, Any]
+    score: Any
+    total: Any
+    best: Any
+    excluded: list[tuple[str, str]] = field(default_factory=list)  # (pattern, by)
+
+
+class CompiledPatterns:
+    """Closures for every pattern, quantity and the score, compiled once per rule set."""
+
+    def __init__(self, rs: ir.RuleSet):
+        self.rs = rs
+        self.patterns = [p for p in rs.patterns]
+        self.when = {p.name: compile_expr(p.when) if p.when is not None else None for p in rs.patterns}
+        self.count = {p.name: compile_expr(p.count) if p.count is not None else None for p in rs.patterns}
+        self.value = {p.name: compile_expr(p.value) for p in rs.patterns}
+        self.enabled = {p.name: compile_expr(p.enabled) if p.enabled is not None else None for p in rs.patterns}
+        self.quantities = {q.name: compile_expr(q.expr) for q in rs.quantities}
+        self.units = {u.name: u.combine for u in rs.units}
+        self.unit_order = [u.name for u in rs.units]
+        self.score = compile_expr(rs.score.expr) if rs.score else (lambda env: 0)
+        self.best = compile_expr(rs.score.best) if rs.score and rs.score.best is not None else None
+        self.total = compile_expr(rs.score.total) if rs.score and rs.score.total is not None else None
+        self.combined = {}
+        for c in rs.combines:
+            for name in c.patterns:
+                self.combined[name] = c
+        self.combo_parts = {}
+        for name in self.combined:
+            p = rs.pattern(name)
+            comp = p.count
+            assert isinstance(comp, E.Comp)
+            self.combo_parts[name] = (compile_expr(comp.source), compile_expr(comp.body),
+                                      [f"binder:{b}" for b in comp.binders])
+        self.labels = {p.name: _label_parts(p.label) for p in rs.patterns if p.label}
+
+
+def _label_parts(label: str):
+    """Split a label into text and compiled `{expression}` parts (checked by the compiler)."""
+    from dsl.checker import parse_expression
+    from dsl.diagnostics import Diagnostics
+    from dsl.span import NO_SPAN
+
+    parts = []
+    pos = 0
+    for m in re.finditer(r"\{([^{}]*)\}", label):
+        parts.append(label[pos:m.start()])
+        e = parse_expression(m.group(1), NO_SPAN, Diagnostics())
+        parts.append(e)
+        pos = m.end()
+    parts.append(label[pos:])
+    return parts
+
+
+class LazyEnv(dict):
+    """The reading scope: fixed values up front, patterns / quantities / units / waits on demand."""
+
+    def __init__(self, base: dict, ev: "ReadingEvaluator"):
+        super().__init__(base)
+        self.ev = ev
+
+    def __missing__(self, key):
+        cat, _, name = key.partition(":")
+        if cat == "pattern":
+            v = self.ev.raw_count(name)
+        elif cat == "quantity":
+            v = self.ev.quantity(name)
+        elif cat == "unit":
+            v = self.ev.unit(name)
+        elif key == "builtin:waits":
+            v = self.ev.waits()
+        else:
+            raise KeyError(key)
+        self[key] = v
+        return v
+
+
+class ReadingEvaluator:
+    """Evaluates one reading. Created per reading; caches what it computes."""
+
+    def __init__(self, cp: CompiledPatterns, env_base: dict, reading: Reading, waits_fn, resolver):
+        self.cp = cp
+        self.reading = reading
+        self.waits_fn = waits_fn
+        self.resolver = resolver  # lets labels (compiled on demand) find names
+        self.env = LazyEnv(env_base, self)
+        self._raw: dict[str, int] = {}
+        self._final: dict[str, int] | None = None
+        self._combos: dict[str, list] = {}
+        self.excluded: list[tuple[str, str]] = []
+
+    def waits(self):
+        return self.waits_fn()
+
+    def raw_count(self, name: str) -> int:
+        if name in self._raw:
+            return self._raw[name]
+        cp, env = self.cp, self.env
+        self._raw[name] = 0  # guards against re-entry while computing
+        en = cp.enabled[name]
+        if en is not None and not en(env):
+            return 0
+        w = cp.when[name]
+        if w is not None and not w(env):
+            return 0
+        if name in cp.combined:
+            combos = self.combos(name)
+            n = len(combos)
+        else:
+            c = cp.count[name]
+            n = int(c(env)) if c is not None else 1
+        self._raw[name] = max(n, 0)
+        return self._raw[name]
+
+    def combos(self, name: str) -> list[tuple[int, ...]]:
+        if name not in self._combos:
+            src, body, keys = self.cp.combo_parts[name]
+            items = list(src(self.env) or [])
+            found = []
+            for combo in itertools.combinations(range(len(items)), len(keys)):
+                for k, i in zip(keys, combo):
+                    self.env[k] = items[i]
+                if body(self.env):
+                    found.append(tuple(id(items[i]) for i in combo))
+            self._combos[name] = found
+        return self._combos[name]
+
+    def quantity(self, name: str):
+        return self.cp.quantities[name](self.env)
+
+    def final_counts(self) -> dict[str, int]:
+        if self._final is not None:
+            return self._final
+        cp = self.cp
+        raw = {p.name: self.raw_count(p.name) for p in cp.patterns}
+        removed: dict[str, str] = {}
+        lowered: dict[str, int] = {}
+        for p in cp.patterns:
+            if raw[p.name] <= 0:
+                continue
+            for ex in p.excludes:
+                if ex.decrement is None:
+                    removed.setdefault(ex.pattern, p.name)
+                else:
+                    lowered[ex.pattern] = lowered.get(ex.pattern, 0) + ex.decrement * raw[p.name]
+        final = {}
+        for name, n in raw.items():
+            if n <= 0:
+                continue
+            if name in removed:
+                self.excluded.append((name, removed[name]))
+                continue
+            n -= lowered.get(name, 0)
+            if n > 0:
+                final[name] = n
+            elif lowered.get(name):
+                self.excluded.append((name, "count lowered"))
+        self._apply_combines(final)
+        self._final = final
+        return final
+
+    def _apply_combines(self, final: dict[str, int]) -> None:
+        by_rule: dict[str, list[str]] = {}
+        for name, c in self.cp.combined.items():
+            by_rule.setdefault(c.name, []).append(name)
+        for cname, names in by_rule.items():
+            c = self.cp.combined[names[0]]
+            edges = []
+            for name in names:
+                if final.get(name, 0) > 0:
+                    v = self.value(name)
+                    edges.extend((name, combo, v) for combo in self.combos(name))
+            if not edges:
+                continue
+            best = _best_combo_set(edges, c.distinct)
+            kept: dict[str, int] = {}
+            for name, _, _ in best:
+                kept[name] = kept.get(name, 0) + 1
+            for name in names:
+                if name in final:
+                    if kept.get(name, 0) < final[name]:
+                        self.excluded.append((name, f"{cname} ×{final[name] - kept.get(name, 0)}"))
+                    if kept.get(name):
+                        final[name] = kept[name]
+                    else:
+                        del final[name]
+
+    def value(self, name: str):
+        return self.cp.value[name](self.env)
+
+    def unit(self, uname: str):
+        final = self.final_counts()
+        how = self.cp.units[uname]
+        vals = [(self.value(p.name), final[p.name]) for p in self.cp.patterns if p.unit == uname and p.name in final]
+        if how == "sum":
+            return _norm(sum((v * n for v, n in vals), 0))
+        if how == "product":
+            out = 1
+            for v, n in vals:
+                out *= v ** n
+            return _norm(out)
+        return max((v for v, _ in vals), default=0)
+
+    def label(self, p: ir.Pattern) -> str:
+        parts = self.cp.labels.get(p.name)
+        if not parts:
+            return p.name
+        out = []
+        for part in parts:
+            if isinstance(part, str):
+                out.append(part)
+            elif part is not None:
+                resolved = self.resolver(part)
+                out.append(str(compile_expr(resolved)(self.env)))
+        return "".join(out)
+
+    def evaluate(self) -> Evaluation:
+        cp = self.cp
+        final = self.final_counts()
+        units = {u: self.unit(u) for u in cp.unit_order}
+        quantities = {}
+        for q in cp.rs.quantities:
+            try:
+                quantities[q.name] = self.env[f"quantity:{q.name}"]
+            except EvalError:
+                quantities[q.name] = None
+        score = cp.score(self.env)
+        total = cp.total(self.env) if cp.total else (units[cp.unit_order[0]] if cp.unit_order else score)
+        best = cp.best(self.env) if cp.best else score
+        fans = [FanLine(self.label(p), p.name, self.value(p.name), final[p.name], p.unit)
+                for p in cp.patterns if p.name in final]
+        return Evaluation(self.reading, fans, units, quantities, score, total, best, list(self.excluded))
+
+
+def _norm(v):
+    if isinstance(v, Fraction) and v.denominator == 1:
+        return int(v)
+    return v
+
+
+def _best_combo_set(edges, distinct: bool):
+    """The most valuable subset of combinations such that the set can be built one combination at a
+    time, each bringing in a meld not yet combined; with `distinct`, no meld forms one pattern twice."""
+    best, best_val = [], None
+    n = len(edges)
+    for r in range(n, 0, -1):
+        for subset in itertools.combinations(edges, r):
+            if distinct and not _distinct_ok(subset):
+                continue
+            if not _buildable(subset):
+                continue
+            val = sum(v for _, _, v in subset)
+            if best_val is None or val > best_val:
+                best, best_val = list(subset), val
+        if best and n > 10:  # keep very large inputs bounded: the largest buildable sets come first
+            break
+    return best
+
+
+def _distinct_ok(subset) -> bool:
+    seen = set()
+    for name, combo, _ in subset:
+        for m in combo:
+            if (name, m) in seen:
+                return False
+            seen.add((name, m))
+    return True
+
+
+def _buildable(subset) -> bool:
+    remaining = list(subset)
+    while remaining:
+        for k, (_, combo, _) in enumerate(remaining):
+            others = {m for j, (_, c, _) in enumerate(remaining) if j != k for m in c}
+            if any(m not in others for m in combo):
+                remaining.pop(k)
+                break
+        else:
+            return False
+    return True
+
+
+def parse_number(text: str):
+    return number(text)
