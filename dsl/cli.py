@@ -112,6 +112,132 @@ def cmd_build(args) -> int:
     return 0
 
 
+def _context(sets: list[str]) -> dict:
+    out = {}
+    for item in sets or []:
+        if "=" not in item:
+            raise UsageError(f"--set takes NAME=VALUE, not {item!r}")
+        name, value = item.split("=", 1)
+        out[name.strip()] = value.strip()
+    return out
+
+
+def _runtime(arg: str):
+    from runtime.rules import Rules
+
+    return Rules(load_ruleset(arg))
+
+
+def cmd_score(args) -> int:
+    import json
+
+    from runtime.hand import HandError
+
+    rules = _runtime(args.rules)
+    if args.batch:
+        return _score_batch(rules, args.batch)
+    if args.hand is None:
+        raise UsageError("score needs --hand TILES (or --batch FILE)")
+    try:
+        res = rules.score(args.hand, args.meld, args.win, args.self_drawn, _context(args.set))
+    except HandError as exc:
+        raise UsageError(str(exc)) from None
+    if args.json:
+        print(json.dumps(res.to_json(), ensure_ascii=False))
+    else:
+        from runtime.present import render_score
+
+        sys.stdout.write(render_score(rules, res))
+    return 0
+
+
+def _score_batch(rules, path: str) -> int:
+    import json
+
+    from runtime.hand import HandError
+
+    try:
+        stream = sys.stdin if path == "-" else open(path, encoding="utf-8")
+    except OSError as exc:
+        raise UsageError(f"cannot read {path}: {exc.strerror}") from None
+    with stream:
+        for n, line in enumerate(stream, 1):
+            if not line.strip():
+                continue
+            try:
+                item = json.loads(line)
+                if not isinstance(item, dict):
+                    raise ValueError("each line must be a JSON object")
+                ctx = item.get("set") or {}
+                if not isinstance(ctx, dict):
+                    raise ValueError("`set` must be an object")
+                melds = item.get("melds") or []
+                if not isinstance(melds, list):
+                    raise ValueError("`melds` must be a list of KIND:TILES strings")
+                res = rules.score(str(item.get("hand", "")), [str(m) for m in melds], item.get("win"),
+                                  bool(item.get("self_drawn", False)), {k: v for k, v in ctx.items()})
+                out = res.to_json()
+            except (HandError, ValueError) as exc:
+                out = {"error": f"line {n}: {exc}"}
+            print(json.dumps(out, ensure_ascii=False), flush=False)
+    return 0
+
+
+def cmd_waits(args) -> int:
+    import json
+
+    from runtime.hand import HandError
+
+    rules = _runtime(args.rules)
+    try:
+        waits = rules.waits(args.hand, args.meld, args.self_drawn, _context(args.set))
+    except HandError as exc:
+        raise UsageError(str(exc)) from None
+    if args.json:
+        print(json.dumps([{"tile": k.name, **res.to_json()} for k, res in waits], ensure_ascii=False))
+    else:
+        from runtime.present import render_waits
+
+        sys.stdout.write(render_waits(rules, waits))
+    return 0
+
+
+def cmd_describe(args) -> int:
+    import json
+
+    rules = _runtime(args.rules)
+    if args.json:
+        from runtime.evaluate import compile_expr
+        from runtime.rules import _plain
+
+        rs = rules.ir
+        env = {"tile-lookup": lambda n: n}
+        print(json.dumps({
+            "variant": rs.variant.id, "title": rs.variant.title,
+            "options": [{"name": s.name, "type": s.type, "default": _plain(compile_expr(s.default)(env))}
+                        for s in rs.settings if s.role == "option"],
+            "context": [{"name": s.name, "type": s.type, "default": _plain(compile_expr(s.default)(env))}
+                        for s in rs.settings if s.role == "context"] + [{"name": r.name, "type": "tile",
+                                                                        "default": None} for r in rs.reveals],
+            "patterns": [{"name": p.name, "unit": p.unit} for p in rs.patterns],
+        }, ensure_ascii=False))
+    else:
+        from runtime.present import render_describe
+
+        sys.stdout.write(render_describe(rules))
+    return 0
+
+
+def _hand_args(c) -> None:
+    c.add_argument("rules", help="a .pai file, a compiled .json rule set, or a bundled variant's name")
+    c.add_argument("--hand", help="concealed tiles, without the winning tile")
+    c.add_argument("--meld", action="append", default=[], metavar="KIND:TILES", help="an exposed meld")
+    c.add_argument("--self-drawn", action="store_true", help="the winning tile was self-drawn")
+    c.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
+                   help="a room option or context value, by the rule file's name")
+    c.add_argument("--json", action="store_true", help="print JSON")
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="paili", description="牌理 — rule language and runtime for mahjong and "
                                 "paper-card games")
@@ -127,6 +253,18 @@ def build_parser() -> argparse.ArgumentParser:
     c = sub.add_parser("build", help="compile every bundled rule file (and regenerate the pages)")
     c.add_argument("-o", "--output", help="directory for the compiled rule sets (default: build/)")
     c.set_defaults(func=cmd_build)
+    c = sub.add_parser("score", help="score a hand")
+    _hand_args(c)
+    c.add_argument("--win", help="the winning tile (omit for a hand that wins as it stands)")
+    c.add_argument("--batch", metavar="FILE", help="JSON lines, one hand per line; prints one result per line")
+    c.set_defaults(func=cmd_score)
+    c = sub.add_parser("waits", help="list the tiles a hand waits on, with the best score for each")
+    _hand_args(c)
+    c.set_defaults(func=cmd_waits)
+    c = sub.add_parser("describe", help="list a rule set's context names, options and patterns")
+    c.add_argument("rules")
+    c.add_argument("--json", action="store_true")
+    c.set_defaults(func=cmd_describe)
     return p
 
 
