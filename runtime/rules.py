@@ -174,6 +174,15 @@ class Rules:
                 out.append((k, res))
         return out
 
+    def wait_tiles(self, hand: str, melds: list[str] | None = None, self_drawn: bool = False,
+                   context: dict[str, Any] | None = None) -> list[TileInfo]:
+        """The tile kinds that complete the hand (without scoring each)."""
+        env = self.settings_env(context)
+        cat, dec = self.catalog_for(env)
+        env = self._retile(env, cat)
+        h = build_hand(self, hand, melds, None, self_drawn, cat)
+        return Scoring(self, cat, dec, env, h).wait_kinds()
+
     def _retile(self, env: dict, cat: Catalog) -> dict:
         """Tile values must be the catalog's own objects (same options)."""
         env = dict(env)

@@ -1,0 +1,126 @@
+"""Property tests (hypothesis) of hand evaluation."""
+import random
+from functools import lru_cache
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from dsl.compiler import compile_text
+from runtime.rules import Rules, load
+
+from .conftest import ROOT
+
+JOKER_RULES = '''
+variant jokertest "王牌测试" {}
+tiles {
+  suit 万 { code "m"; ranks 1..9; copies 4 }
+  suit 条 { code "s"; ranks 1..9; copies 4 }
+  honor 东 { code "1z" }
+  honor 中 { code "7z" }
+  joker 王 { copies 4 }
+}
+table { players 2; hand 13 }
+wild 王 { tiles 王 }
+meld 顺子 { shape run 3; hand true }
+meld 刻子 { shape same 3; hand true }
+meld 将 { shape same 2; pair true; hand true }
+win 标准 { melds 4; pairs 1 }
+unit 番 sum
+pattern 和 { value 1 番; when true }
+score = 番
+'''
+
+
+@lru_cache(maxsize=None)
+def baijindao():
+    return load(ROOT / "rules" / "baijindao.pai")
+
+
+@lru_cache(maxsize=None)
+def joker_rules():
+    res = compile_text(JOKER_RULES, "jokertest.pai")
+    assert res.ok, res.render()
+    return Rules(res.ruleset)
+
+
+def winning_hand(rules, rnd: random.Random) -> list[str]:
+    """A random standard winning hand (4 groups + a pair) as tile names, respecting copies."""
+    kinds = [k for k in rules.catalog.kinds if k.category in ("suited", "honor")]
+    left = {k.name: k.copies for k in kinds}
+    by_suit = {}
+    for k in kinds:
+        if k.suit:
+            by_suit.setdefault(k.suit, {})[k.rank] = k.name
+    tiles = []
+    while len(tiles) < 12:
+        if rnd.random() < 0.5 and by_suit:
+            suit = rnd.choice(sorted(by_suit))
+            ranks = by_suit[suit]
+            start = rnd.choice([r for r in ranks if r + 2 in ranks])
+            group = [ranks[start], ranks[start + 1], ranks[start + 2]]
+        else:
+            group = [rnd.choice(kinds).name] * 3
+        if all(left[t] >= group.count(t) for t in group):
+            for t in group:
+                left[t] -= 1
+            tiles += group
+    pair = rnd.choice([k for k, n in left.items() if n >= 2])
+    return tiles + [pair, pair]
+
+
+def text_of(rules, names):
+    # write each tile by its code or character; the notation accepts either
+    by = rules.catalog.by_name
+    return " ".join(by[n].code or by[n].char for n in names)
+
+
+SEEDS = st.integers(min_value=0, max_value=10**9)
+SETTINGS = settings(max_examples=40, deadline=None, derandomize=True,
+                    suppress_health_check=[HealthCheck.too_slow])
+
+
+@SETTINGS
+@given(SEEDS)
+def test_score_does_not_depend_on_tile_order(seed):
+    rules = baijindao()
+    rnd = random.Random(seed)
+    names = winning_hand(rules, rnd)
+    win = names.pop(rnd.randrange(len(names)))
+    a = rules.score(text_of(rules, names), None, text_of(rules, [win]))
+    shuffled = names[:]
+    rnd.shuffle(shuffled)
+    b = rules.score(text_of(rules, shuffled), None, text_of(rules, [win]))
+    assert a.win and b.win
+    assert a.to_json() == b.to_json()
+
+
+@SETTINGS
+@given(SEEDS)
+def test_winning_hand_minus_a_tile_waits_on_it(seed):
+    rules = baijindao()
+    rnd = random.Random(seed)
+    names = winning_hand(rules, rnd)
+    removed = names.pop(rnd.randrange(len(names)))
+    waits = {k.name for k in rules.wait_tiles(text_of(rules, names))}
+    assert removed in waits
+
+
+@SETTINGS
+@given(SEEDS)
+def test_a_joker_in_place_of_any_tile_keeps_the_win(seed):
+    rules = joker_rules()
+    rnd = random.Random(seed)
+    names = winning_hand(rules, rnd)
+    win = names.pop()
+    assert rules.score(text_of(rules, names), None, text_of(rules, [win])).win
+    i = rnd.randrange(len(names))
+    with_joker = names[:i] + ["王"] + names[i + 1:]
+    res = rules.score(text_of(rules, with_joker), None, text_of(rules, [win]))
+    assert res.win, (names, i)
+
+
+def test_joker_property_is_not_vacuous():
+    """A hand that does not win stays a non-win with a joker that cannot help it twice over."""
+    rules = joker_rules()
+    res = rules.score("1m 4m 7m 1s 4s 7s 东 中 2m 5m 8m 2s 5s", None, "王")
+    assert not res.win
