@@ -10,6 +10,7 @@ from . import ir
 from . import vocab as V
 from .diagnostics import Diagnostics
 from .fields import Fields, arg_to_expr, flatten
+from .span import NO_SPAN, Span
 from .syntax import Stmt
 
 TOP_LEVEL = ("variant", "tiles", "table", "option", "context", "reveal", "wild", "standin", "meld", "win",
@@ -55,7 +56,8 @@ class Builder:
             self.diags.error("E206", "a rule file must contain exactly one `variant` block"
                              + (f" (found {len(variants)})" if variants else ""), span,
                              'start the file with `variant ID "名称" { … }`')
-        variant = self.variant(variants[0]) if variants else ir.Variant("unknown", "unknown")
+        variant = self.variant(variants[0]) if variants else ir.Variant("unknown", "unknown",
+                                                                       span=_file_span(self.file))
         tiles_stmts = top.all("tiles")
         if not tiles_stmts:
             self.diags.error("E203", "the file needs a `tiles { … }` block", _file_span(self.file))
@@ -104,6 +106,7 @@ class Builder:
             examples=tuple(self.example(s, named=True) for s in top.all("example")),
             sections=tuple(self.section(s) for s in top.all("section")),
             source=self.file,
+            priority_span=priorities[0].span if priorities else _file_span(self.file),
         )
         top.finish()
         return rs
@@ -328,7 +331,7 @@ class Builder:
             return ir.Shape(kind, len(ranks), ranks=tuple(ranks), span=s.span)  # type: ignore[arg-type]
         if kind == "tiles" and len(a) == 2 and a[1].kind == "tiles":
             # the tile names are filled in by the checker, which knows the notation
-            return ir.Shape(kind, 0, tiles=(str(a[1].value),), span=s.span)
+            return ir.Shape(kind, 0, tiles=(str(a[1].value),), tiles_span=a[1].span, span=s.span)
         if kind and kind not in V.SHAPE_KINDS:
             self.diags.error("E204", f"unknown shape `{kind}`; use one of {', '.join(V.SHAPE_KINDS)}",
                              a[0].span)
@@ -433,6 +436,7 @@ class Builder:
                          group=f.string("group"), label=f.string("label"), enabled=f.expr("enabled"),
                          examples=tuple(self.example(x) for x in f.all("example")),
                          counterexamples=tuple(self.example(x) for x in f.all("counterexample")),
+                         label_span=next((st.args[0].span for st in f.all("label") if st.args), s.span),
                          span=s.span, **f.docs())
         f.finish()
         return out
@@ -714,13 +718,14 @@ class Builder:
         if not self.need_block(s, usage):
             return ir.Example(name, span=s.span)
         f = self.fields(s, f"`{s.key}`")
-        hand = self.tiles_arg(f, "hand", required=True)
-        win = self.tiles_arg(f, "win")
-        melds = []
+        hand, hand_span = self.tiles_arg(f, "hand", required=True)
+        win, win_span = self.tiles_arg(f, "win")
+        melds, meld_spans = [], []
         for st in f.all("meld"):
             f.plain(st)
             if len(st.args) == 2 and st.args[0].kind == "name" and st.args[1].kind == "tiles":
                 melds.append((str(st.args[0].value), str(st.args[1].value)))
+                meld_spans.append(st.args[1].span)
             else:
                 f.bad(st, "meld 碰 '555m'")
         sets = []
@@ -741,19 +746,21 @@ class Builder:
                     continue
             f.bad(st, "expect score 96")
         out = ir.Example(name, hand=hand, win=win, melds=tuple(melds), self_drawn=f.bool("self_drawn"),
-                         sets=tuple(sets), expects=tuple(expects), span=s.span, **f.docs())
+                         sets=tuple(sets), expects=tuple(expects), hand_span=hand_span, win_span=win_span,
+                         meld_spans=tuple(meld_spans), span=s.span, **f.docs())
         f.finish()
         return out
 
-    def tiles_arg(self, f: Fields, key: str, required=False) -> str:
+    def tiles_arg(self, f: Fields, key: str, required=False) -> tuple[str, Span]:
+        """The tile literal given to `key`, and where it is written."""
         s = f.one(key, required, f"{key} '123m'")
         if s is None:
-            return ""
+            return "", NO_SPAN
         f.plain(s)
         if len(s.args) != 1 or s.args[0].kind != "tiles":
             f.bad(s, f"{key} '123m'")
-            return ""
-        return str(s.args[0].value)
+            return "", NO_SPAN
+        return str(s.args[0].value), s.args[0].span
 
     def section(self, s: Stmt) -> ir.Section:
         usage = 'section NAME "标题" { doc "…" }'

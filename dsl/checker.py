@@ -200,7 +200,7 @@ class Checker:
     def meld(self, m: ir.MeldKind) -> ir.MeldKind:
         shape = m.shape
         if shape.kind == "tiles" and shape.tiles:
-            names = self.parse_tiles(shape.tiles[0], shape.span)
+            names = self.parse_tiles(shape.tiles[0], _written(shape.tiles_span, shape.span))
             shape = dataclasses.replace(shape, tiles=tuple(names), size=len(names))
         values = tuple(dataclasses.replace(v, value=self.res.check(v.value, "setup", "num")) for v in m.values)
         for v in values:
@@ -212,7 +212,7 @@ class Checker:
         r = self.res.check
         lit = self.tile_literals
         if p.label:
-            self.check_label(p.label, p.span)
+            self.check_label(p.label, _written(p.label_span, p.span))
         return dataclasses.replace(
             p, value=r(p.value, "reading", "num"), when=r(lit(p.when), "reading", "bool"),
             count=r(lit(p.count), "reading", "int"), enabled=r(p.enabled, "setup", "bool"),
@@ -283,14 +283,14 @@ class Checker:
         return None
 
     def example(self, x: ir.Example) -> ir.Example:
-        for text in (x.hand, x.win):
+        for text, span in ((x.hand, x.hand_span), (x.win, x.win_span)):
             if text:
-                self.parse_tiles(text, x.span)
+                self.parse_tiles(text, _written(span, x.span))
         melds = self.sym.by_category.get("meld", {})
-        for kind, tiles in x.melds:
+        for i, (kind, tiles) in enumerate(x.melds):
             if kind not in melds:
                 self.diags.error("E301", f"unknown meld kind `{kind}` in an example", x.span)
-            self.parse_tiles(tiles, x.span)
+            self.parse_tiles(tiles, _written(x.meld_spans[i] if i < len(x.meld_spans) else None, x.span))
         sets = []
         for name, value in x.sets:
             cands = [c for c in self.sym.lookup(name) if c[0] in ("option", "context", "reveal")]
@@ -400,10 +400,11 @@ class Checker:
         for level in rs.priority:
             for name in level:
                 if name not in actions:
-                    self.diags.error("E505", f"priority names unknown action `{name}`", rs.actions[0].span
-                                     if rs.actions else rs.variant.span, _close(name, actions))
+                    self.diags.error("E505", f"priority names unknown action `{name}`",
+                                     _written(rs.priority_span, rs.variant.span), _close(name, actions))
                 if name in seen_levels:
-                    self.diags.error("E505", f"priority lists `{name}` twice", rs.variant.span)
+                    self.diags.error("E505", f"priority lists `{name}` twice",
+                                     _written(rs.priority_span, rs.variant.span))
                 seen_levels.add(name)
         for a in rs.actions:
             self.check_event(a.on, a.span)
@@ -468,7 +469,7 @@ class Checker:
     # ------------------------------------------------------------------ warnings
 
     def warnings(self) -> None:
-        from .reach import unreachable_reason
+        from .reach import unreachable_reasons
 
         rs = self.rs
         try:
@@ -477,8 +478,10 @@ class Checker:
             catalog = Catalog(rs)
         except Exception:  # a default that cannot be evaluated: nothing to prove
             catalog = None
+        # The search evaluates patterns with the runtime: only on a rule set that checked cleanly.
+        reasons = unreachable_reasons(rs, catalog, search=not self.diags.has_errors) if catalog else {}
         for p in rs.patterns:
-            why = unreachable_reason(rs, p, catalog) if catalog else ""
+            why = reasons.get(p.name, "")
             if why:
                 self.diags.warn("W601", f"pattern `{p.name}` can never match: {why}", p.span)
         values = {p.name: _const(p.value) for p in rs.patterns}
@@ -584,6 +587,11 @@ def _same_literal(a: E.Expr, b: E.Expr) -> bool:
         return _map(a, strip) == _map(b, strip)
     except TypeError:
         return False
+
+
+def _written(span: Span | None, fallback: Span) -> Span:
+    """Where a part of a statement is written, when the IR recorded it; else the statement itself."""
+    return span if span is not None and span.line else fallback
 
 
 def _close(name: str, pool) -> str:

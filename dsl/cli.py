@@ -228,6 +228,19 @@ def cmd_describe(args) -> int:
     return 0
 
 
+def cmd_bench(args) -> int:
+    import importlib.util
+
+    path = ROOT / "bench" / "hand_speed.py"
+    if not path.exists():
+        raise UsageError(f"the benchmark script {path} is missing (paili bench runs from a source checkout)")
+    spec = importlib.util.spec_from_file_location("paili_hand_speed", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    argv = (["--quick"] if args.quick else []) + (["--json"] if args.json else [])
+    return mod.main(argv)
+
+
 def _hand_args(c) -> None:
     c.add_argument("rules", help="a .pai file, a compiled .json rule set, or a bundled variant's name")
     c.add_argument("--hand", help="concealed tiles, without the winning tile")
@@ -261,6 +274,10 @@ def build_parser() -> argparse.ArgumentParser:
     c = sub.add_parser("waits", help="list the tiles a hand waits on, with the best score for each")
     _hand_args(c)
     c.set_defaults(func=cmd_waits)
+    c = sub.add_parser("bench", help="hand-evaluation speed against mahjong and pymahjonggb (bench/hand_speed.py)")
+    c.add_argument("--quick", action="store_true", help="a few seconds instead of a minute")
+    c.add_argument("--json", action="store_true", help="one JSON object (keys documented in bench/hand_speed.py)")
+    c.set_defaults(func=cmd_bench)
     c = sub.add_parser("describe", help="list a rule set's context names, options and patterns")
     c.add_argument("rules")
     c.add_argument("--json", action="store_true")

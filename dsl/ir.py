@@ -142,6 +142,7 @@ class Shape(Node):
     ranks: tuple[int, ...] = ()
     tiles: tuple[str, ...] = ()
     mixed: bool = False
+    tiles_span: Span = NO_SPAN  # the tile literal of `shape tiles '…'`
 
 
 @dataclass(frozen=True)
@@ -209,6 +210,10 @@ class Example(Node):
     self_drawn: bool = False
     sets: tuple[tuple[str, Expr], ...] = ()
     expects: tuple[tuple[str, Expr], ...] = ()  # (what, value): score | total | win | fans | <quantity>
+    # where the tile literals are written (for diagnostics): hand, win, and one per meld
+    hand_span: Span = NO_SPAN
+    win_span: Span = NO_SPAN
+    meld_spans: tuple[Span, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -224,6 +229,7 @@ class Pattern(Node):
     enabled: Expr | None = None
     examples: tuple[Example, ...] = ()
     counterexamples: tuple[Example, ...] = ()
+    label_span: Span = NO_SPAN  # the `label "…"` string
 
 
 @dataclass(frozen=True)
@@ -373,6 +379,7 @@ class RuleSet:
     examples: tuple[Example, ...] = ()
     sections: tuple[Section, ...] = ()
     source: str = ""
+    priority_span: Span = NO_SPAN  # the `priority` statement
 
     # Small lookups used everywhere; computed, never stored.
     def pattern(self, name: str) -> Pattern | None:

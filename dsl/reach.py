@@ -6,6 +6,9 @@ It proves impossibility only in shapes it understands and stays silent otherwise
 - `len(suits) == k` / `>= k` / `> k` with more suits than the rule set declares;
 - `any(a, b … in L: … a.suit != b.suit … a.rank == b.rank …)` and similar requirements of two
   different suits when only one suit is declared.
+
+What these rules leave open, `dsl/reach_search.py` tries by a bounded exhaustive search over the
+winning readings the declared tiles allow (`unreachable_reasons` runs both, the fast rules first).
 """
 from __future__ import annotations
 
@@ -21,6 +24,20 @@ def _conjuncts(e: E.Expr | None):
         yield from _conjuncts(e.right)
     else:
         yield e
+
+
+def unreachable_reasons(rs: ir.RuleSet, cat, search: bool = True) -> dict[str, str]:
+    """pattern name -> why it can never match under the tile catalog `cat`, for every pattern proven so."""
+    out = {}
+    for p in rs.patterns:
+        why = unreachable_reason(rs, p, cat)
+        if why:
+            out[p.name] = why
+    if search:
+        from .reach_search import search_reasons
+
+        out.update(search_reasons(rs, cat, [p for p in rs.patterns if p.name not in out]))
+    return out
 
 
 def unreachable_reason(rs: ir.RuleSet, p: ir.Pattern, cat) -> str:
@@ -48,7 +65,8 @@ def unreachable_reason(rs: ir.RuleSet, p: ir.Pattern, cat) -> str:
                 return f"only {n} tiles satisfy its tile condition, a winning hand holds {hand}"
         # len(suits) compared with a number
         if isinstance(c, E.Compare) and len(c.ops) == 1 and isinstance(c.operands[0], E.Call) and \
-                c.operands[0].func == "len" and isinstance(c.operands[0].args[0], E.Name) and \
+                c.operands[0].func == "len" and len(c.operands[0].args) == 1 and \
+                isinstance(c.operands[0].args[0], E.Name) and \
                 c.operands[0].args[0].ref == "builtin:suits" and isinstance(c.operands[1], E.Num):
             k = float(c.operands[1].text)
             op = c.ops[0]

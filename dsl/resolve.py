@@ -276,6 +276,16 @@ class Resolver:
         return dataclasses.replace(e, args=tuple(o for o, _ in outs)), res
 
     def comp(self, e: E.Comp, scope: str, b: dict[str, str]) -> tuple[E.Expr, str]:
+        if e.func not in E.COMPREHENSIONS:  # `len(x in S: …)`, `cnt(x in S: …)`
+            if e.func in FUNC_SIGS:
+                self.diags.error("E404", f"`{e.func}` is a function, not a comprehension; it takes no "
+                                 "`x in LIST: …`", e.span, "comprehensions: " + ", ".join(E.COMPREHENSIONS))
+            else:
+                close = difflib.get_close_matches(e.func, E.COMPREHENSIONS, n=1)
+                self.diags.error("E305", f"unknown function `{e.func}`", e.span,
+                                 f"did you mean `{close[0]}`?" if close else
+                                 "comprehensions: " + ", ".join(E.COMPREHENSIONS))
+            return e, "any"
         src, st = self.expr(e.source, scope, b)
         if not T.is_list(st) and st != "any":
             self.diags.error("E401", f"`{e.func}(… in X: …)` needs a list, but X is {T.show(st)}", e.source.span)

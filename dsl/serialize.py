@@ -1,7 +1,8 @@
 """Versioned JSON for compiled rule sets: `{"format": "paili-ruleset", "version": 1, "ruleset": …}`.
 
 Every IR node is written as an object with its class under "_"; sequences are lists and load back
-as tuples; spans are compact lists. Loading needs only dsl.ir, dsl.expr and dsl.span (no Lark).
+as tuples; spans are compact lists (a field named `span` or `…_span` holds one, `…_spans` a tuple of
+them). Loading needs only dsl.ir, dsl.expr and dsl.span (no Lark).
 """
 from __future__ import annotations
 
@@ -51,7 +52,12 @@ def from_data(data: Any, key: str = "") -> Any:
         for k, v in data.items():
             if k == "_":
                 continue
-            kwargs[k] = _span(v) if k == "span" else from_data(v, k)
+            if k == "span" or k.endswith("_span"):
+                kwargs[k] = _span(v)
+            elif k.endswith("_spans") and isinstance(v, list):
+                kwargs[k] = tuple(_span(x) for x in v)
+            else:
+                kwargs[k] = from_data(v, k)
         try:
             return cls(**kwargs)
         except TypeError as exc:

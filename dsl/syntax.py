@@ -280,8 +280,15 @@ _EXPECT_NAMES = {
 }
 
 
+@lru_cache(maxsize=1)
+def _literal_terminals() -> dict[str, str]:
+    """Terminals that match one fixed text (`-`, `==`, `when`), shown as that text."""
+    return {t.name: f"`{t.pattern.value}`" for t in _parser()[0].terminals if t.pattern.type == "str"}
+
+
 def _expected(exc: UnexpectedInput) -> str:
-    names = sorted({_EXPECT_NAMES.get(t, f"`{t.lower()}`" if t.isupper() and t.isalpha() else t)
+    shown = {**_literal_terminals(), **_EXPECT_NAMES}
+    names = sorted({shown.get(t, f"`{t.lower()}`" if t.isupper() and t.isalpha() else t)
                     for t in (getattr(exc, "expected", None) or getattr(exc, "allowed", None) or ())})
     if not names:
         return ""

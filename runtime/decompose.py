@@ -58,6 +58,12 @@ class Decomposer:
         # Representative tiles a pure-wild group may stand for (no flowers: wildcards never play as one).
         self.wild_targets = [k.index for k in kinds if k.category in ("suited", "honor")]
         self._can = lru_cache(maxsize=200_000)(self._can_uncached)
+        self.fast = None  # a BlockWin (runtime/fastwin.py), attached by the rule set once built
+
+    def attach_fast(self, wild_cap: int) -> None:
+        from .fastwin import BlockWin
+
+        self.fast = BlockWin(self, wild_cap)
 
     # ------------------------------------------------------------------ placements
 
@@ -145,8 +151,10 @@ class Decomposer:
 
     # ------------------------------------------------------------------ win check (structure only)
 
-    def can_split(self, counts: tuple[int, ...], wilds: int, melds: int, pairs: int) -> bool:
-        return self._can(counts, wilds, melds, pairs)
+    def can_split(self, counts, wilds: int, melds: int, pairs: int) -> bool:
+        if self.fast is not None and wilds <= self.fast.cap:
+            return self.fast.can_split(counts, wilds, melds, pairs)
+        return self._can(tuple(counts), wilds, melds, pairs)
 
     def _can_uncached(self, counts: tuple[int, ...], wilds: int, melds: int, pairs: int) -> bool:
         i = next((j for j, c in enumerate(counts) if c), -1)
@@ -185,7 +193,7 @@ class Decomposer:
         def rec(w: int, m: int, p: int):
             if len(out) >= limit:
                 return
-            if not self._can(tuple(counts), w, m, p):
+            if not self.can_split(counts, w, m, p):
                 return
             i = next((j for j, c in enumerate(counts) if c), -1)
             if i < 0:

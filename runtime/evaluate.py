@@ -34,11 +34,12 @@ def number(text: str):
 
 
 def field(obj, name: str):
+    """Runtime values with fields (tiles, groups, seats) expose them as a mapping `obj.f`."""
     if obj is None:
         return None
-    f = getattr(obj, "field", None)
+    f = getattr(obj, "f", None)
     if f is not None:
-        return f(name)
+        return f[name]
     return obj[name]
 
 
@@ -141,7 +142,16 @@ def _compile(e: E.Expr, fns) -> Fn:  # noqa: C901 - one case per node type
             return get
         case E.Attr(obj=o, name=name):
             of = _compile(o, fns)
-            return lambda env: field(of(env), name)
+
+            def attr(env):
+                obj = of(env)
+                if obj is None:
+                    return None
+                try:
+                    return obj.f[name]
+                except AttributeError:
+                    return field(obj, name)
+            return attr
         case E.Call(func=func, args=args):
             f = fns[func]
             parts = [_compile(a, fns) for a in args]
@@ -175,6 +185,12 @@ def _compile(e: E.Expr, fns) -> Fn:  # noqa: C901 - one case per node type
             parts = [_compile(o, fns) for o in operands]
             if len(ops) == 1:
                 op, a, b = ops[0], parts[0], parts[1]
+                if op == "==":
+                    return lambda env: a(env) == b(env)
+                if op == "!=":
+                    return lambda env: a(env) != b(env)
+                if op == "in":
+                    return lambda env: a(env) in b(env)
                 return lambda env: _cmp(op, a(env), b(env))
 
             def chain(env):
@@ -192,26 +208,139 @@ def _compile(e: E.Expr, fns) -> Fn:  # noqa: C901 - one case per node type
     raise AssertionError(f"cannot compile {e!r}")
 
 
+PURE_FUNCS = {"len", "distinct", "abs", "floor", "max", "min", "cn"}
+
+
+def _free_binders(e: E.Comp) -> list[str] | None:
+    """When the body reads nothing but binders (its own, or those of enclosing comprehensions) and
+    constants, the binder references it reads freely; its value is then a function of those items
+    alone and can be remembered per item signature across readings. None otherwise."""
+    inner = set()
+    for n in E.walk(e.body):
+        if isinstance(n, E.Comp):
+            inner |= {f"binder:{b}" for b in n.binders}
+    free: list[str] = [f"binder:{b}" for b in e.binders]
+    for n in E.walk(e.body):
+        if isinstance(n, E.Name):
+            cat = n.ref.split(":", 1)[0]
+            if cat == "binder":
+                if n.ref not in inner and n.ref not in free:
+                    free.append(n.ref)
+            elif cat not in ("tile", "suit", "meld", "form", "flowerclass"):
+                return None
+        if isinstance(n, E.Call) and n.func not in PURE_FUNCS:
+            return None
+    return free
+
+
+def _memo_body(body: Fn, keys: list[str]) -> Fn:
+    """Wrap a body with a cache keyed by the signatures of the items it reads."""
+    memo: dict = {}
+
+    def sig_of(x):
+        s = getattr(x, "sig", None)
+        return s if s is not None else x
+
+    if len(keys) == 1:
+        k = keys[0]
+
+        def one(env):
+            sig = getattr(env[k], "sig", None)
+            if sig is None:
+                return body(env)
+            v = memo.get(sig)
+            if v is None:
+                v = memo[sig] = body(env)
+            return v
+        return one
+
+    def many(env):
+        try:
+            sig = tuple(sig_of(env[k]) for k in keys)
+            v = memo.get(sig)
+        except TypeError:  # an unhashable item: evaluate plainly
+            return body(env)
+        if v is None:
+            v = memo[sig] = body(env)
+        return v
+    return many
+
+
 def _comp(e: E.Comp, fns) -> Fn:
     src = _compile(e.source, fns)
     body = _compile(e.body, fns)
     keys = [f"binder:{b}" for b in e.binders]
+    func = e.func
+    free = _free_binders(e)
+    if free is not None:
+        body = _memo_body(body, free)
+    if len(keys) > 1:
+        return _comp_multi(func, src, body, keys)
+    k = keys[0]
+
+    if func == "count":
+        def count(env):
+            n = 0
+            for x in src(env) or ():
+                env[k] = x
+                if body(env):
+                    n += 1
+            return n
+        return count
+    if func == "any":
+        def any_(env):
+            for x in src(env) or ():
+                env[k] = x
+                if body(env):
+                    return True
+            return False
+        return any_
+    if func == "all":
+        def all_(env):
+            for x in src(env) or ():
+                env[k] = x
+                if not body(env):
+                    return False
+            return True
+        return all_
+    if func == "filter":
+        def filter_(env):
+            out = []
+            for x in src(env) or ():
+                env[k] = x
+                if body(env):
+                    out.append(x)
+            return out
+        return filter_
+    if func == "sum":
+        def sum_(env):
+            total = 0
+            for x in src(env) or ():
+                env[k] = x
+                total += body(env)
+            return _norm(total)
+        return sum_
+
+    def extreme(env):
+        vals = []
+        for x in src(env) or ():
+            env[k] = x
+            vals.append(body(env))
+        if not vals:
+            return 0
+        return max(vals) if func == "max" else min(vals)
+    return extreme
+
+
+def _comp_multi(func, src, body, keys) -> Fn:
     n = len(keys)
 
     def items(env):
-        xs = src(env) or []
-        if n == 1:
-            k = keys[0]
-            for x in xs:
+        for combo in itertools.combinations(src(env) or (), n):
+            for k, x in zip(keys, combo):
                 env[k] = x
-                yield x
-        else:
-            for combo in itertools.combinations(xs, n):
-                for k, x in zip(keys, combo):
-                    env[k] = x
-                yield combo
+            yield combo
 
-    func = e.func
     if func == "count":
         return lambda env: sum(1 for _ in items(env) if body(env))
     if func == "any":

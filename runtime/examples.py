@@ -12,7 +12,7 @@ from .hand import HandError
 
 @dataclass
 class ExampleOutcome:
-    where: str  # "pattern 碰碰和 example 1" or "example NAME"
+    where: str  # "pattern P example 1" or "example NAME"
     ok: bool
     message: str
     result: object = None  # the ScoreResult, when the hand could be scored
@@ -65,6 +65,12 @@ def check_example(rules, ex: ir.Example) -> ExampleOutcome:
         res = score_example(rules, ex)
     except HandError as exc:
         return ExampleOutcome(where, False, f"invalid hand: {exc}")
+    problems = expectation_problems(rules, ex, res)
+    return ExampleOutcome(where, not problems, "; ".join(problems), res)
+
+
+def expectation_problems(rules, ex: ir.Example, res) -> list[str]:
+    """The `expect` lines of `ex` that the scored result `res` does not meet (empty: all met)."""
     problems = []
     env = {"tile-lookup": lambda name: rules.catalog.by_name.get(name)}
     for what, value in ex.expects:
@@ -87,7 +93,7 @@ def check_example(rules, ex: ir.Example) -> ExampleOutcome:
             actual = res.evaluation.quantities.get(what) if res.evaluation else None
         if actual != expected:
             problems.append(f"{what} is {actual}, expected {expected}")
-    return ExampleOutcome(where, not problems, "; ".join(problems), res)
+    return problems
 
 
 def check_all(rules) -> list[ExampleOutcome]:

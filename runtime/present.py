@@ -52,9 +52,9 @@ def render_waits(rules, waits) -> str:
     out = StringIO()
     con = Console(file=out, width=100, color_system=None)
     if not waits:
-        con.print("没有听牌。")
+        con.print("没有可以和的牌。")
         return out.getvalue()
-    t = Table(title=f"{rules.ir.variant.title} · 听牌")
+    t = Table(title=f"{rules.ir.variant.title} · 和张")
     t.add_column("和张")
     t.add_column("番种 / 名堂")
     t.add_column("得分", justify="right")

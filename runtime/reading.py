@@ -12,13 +12,19 @@ from .tiles import TileInfo
 class RTile:
     """A physical tile in a reading: what it is (`physical`) and what it plays as (`kind`)."""
 
-    __slots__ = ("kind", "physical", "wild", "is_win")
+    __slots__ = ("kind", "physical", "wild", "is_win", "f", "sig")
 
     def __init__(self, kind: TileInfo, physical: TileInfo | None = None, wild: bool = False, is_win: bool = False):
         self.kind = kind
-        self.physical = physical or kind
+        self.physical = physical = physical or kind
         self.wild = wild
         self.is_win = is_win
+        joker = physical.category == "joker"
+        if wild or joker != (kind.category == "joker"):
+            self.f = {**kind.f, "wild": wild, "joker": joker}
+        else:
+            self.f = kind.f
+        self.sig = (kind.name, wild, physical.name)
 
     def field(self, name: str):
         if name == "wild":
@@ -115,9 +121,37 @@ class Group:
         ranks = sorted(x.kind.rank for x in t)
         return all(b == a + 1 for a, b in zip(ranks, ranks[1:]))
 
+    @property
+    def f(self):
+        f = self.__dict__.get("_f")
+        if f is None:
+            f = self.__dict__["_f"] = _GroupFields(self)
+        return f
+
+    @property
+    def sig(self):
+        s = self.__dict__.get("_sig")
+        if s is None:
+            s = self.__dict__["_sig"] = (self.kind, tuple(t.sig for t in self.tiles), self.exposed, self.concealed,
+                                         self.is_pair, self.is_kong, self.has_win, str(self.value))
+        return s
+
     def __repr__(self):
         mark = "+" if self.has_win else ""
         return f"{self.kind}[{''.join(map(repr, self.tiles))}]{mark}"
+
+
+class _GroupFields(dict):
+    """A group's fields, computed on first use."""
+
+    def __init__(self, g: "Group"):
+        super().__init__()
+        self.g = g
+
+    def __missing__(self, name):
+        v = self.g.field(name)
+        self[name] = v
+        return v
 
 
 @dataclass(eq=False)

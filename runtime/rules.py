@@ -1,7 +1,7 @@
 """The runtime's entry point: a loaded rule set that scores hands and lists waits.
 
     from runtime.rules import load
-    rules = load("rules/baijindao.pai")          # or a compiled .json rule set
+    rules = load("rules/VARIANT.pai")            # or a compiled .json rule set
     result = rules.score("123m456m789m东东东白", win="白", self_drawn=True)
 """
 from __future__ import annotations
@@ -95,8 +95,22 @@ class Rules:
         key = tuple(sorted((k, str(v)) for k, v in settings.items() if k.startswith("option:")))
         if key not in self._catalogs:
             cat = Catalog(self.ir, {k: v for k, v in settings.items() if k.startswith("option:")})
-            self._catalogs[key] = (cat, Decomposer(self.ir, cat))
+            dec = Decomposer(self.ir, cat)
+            dec.attach_fast(self.max_wilds(cat))
+            self._catalogs[key] = (cat, dec)
         return self._catalogs[key]
+
+    def max_wilds(self, cat: Catalog) -> int:
+        """The most wildcards one hand can hold under this catalog (bounds the per-block tables)."""
+        n = 0
+        for w in self.ir.wilds:
+            if w.scope == "win_tile":
+                n += 1
+            elif w.tiles in cat.by_name:
+                n += cat.by_name[w.tiles].copies
+            else:  # a revealed tile: any kind's copies
+                n += max((k.copies for k in cat.kinds), default=0)
+        return n
 
     def settings_env(self, values: dict[str, Any] | None) -> dict:
         """`--set NAME=VALUE` values (strings or Python values) -> the expression environment."""
@@ -173,6 +187,42 @@ class Rules:
             if res.win:
                 out.append((k, res))
         return out
+
+    def check_win(self, counts, wilds: int = 0, melds: int = 0, context: dict[str, Any] | None = None) -> bool:
+        """Fast win check of a concealed hand given as counts per tile kind (in catalog order) plus a
+        number of wildcards, with `melds` exposed melds. Structural only when the rule set has no
+        requirements or special forms; otherwise it falls back to full readings."""
+        cat, dec = self.catalog_for(self.settings_env(context) if context else {})
+        if self._structural_only:
+            n = sum(counts) + wilds
+            for f, _, _ in self._forms:
+                if f.concealed and melds:
+                    continue
+                lo, hi = f.pairs if f.pairs else (0, 0)
+                for p in range(lo, hi + 1):
+                    m = (f.melds or 0) - melds
+                    if m >= 0 and 3 * m + 2 * p == n and dec.can_split(counts, wilds, m, p):
+                        return True
+            return False
+        tiles = [k for k in cat.kinds for _ in range(counts[k.index])]
+        joker = next((k for k in cat.kinds if k.category == "joker"), None)
+        if wilds and joker is None:
+            raise HandError("this rule set has no fixed joker to stand for the wildcards")
+        tiles += [joker] * wilds
+        h = Hand(tiles[:-1], [], tiles[-1], True)
+        return self.score(h, context=context).win
+
+    @property
+    def _structural_only(self) -> bool:
+        """Only melds-and-pairs forms of three-tile melds, and no requirements: a win is a pure split."""
+        v = self.__dict__.get("_structural")
+        if v is None:
+            dec = self.catalog_for({})[1]
+            v = not self._requires and all(
+                f.instant is None and not f.orphans and f.pair_when is None and f.groups is None and not f.tiles
+                for f, _, _ in self._forms) and all(s.size == 3 for s in dec.meld_specs)
+            self.__dict__["_structural"] = v
+        return v
 
     def wait_tiles(self, hand: str, melds: list[str] | None = None, self_drawn: bool = False,
                    context: dict[str, Any] | None = None) -> list[TileInfo]:
@@ -398,14 +448,15 @@ class Scoring:
             mk = self.rs.meld(spec.kind)
             groups.append(Group(spec.kind, tiles, exposed=False, concealed=True, is_pair=spec.is_pair,
                                 is_kong=mk.kong, value=self.group_value(mk, tiles)))
-        # restore physical identity of standins (白 playing as the gold's tile)
+        # restore the physical identity of stand-in tiles (a tile playing as another)
         for g in groups:
-            for t in g.tiles:
+            for j, t in enumerate(g.tiles):
                 if not t.wild:
                     pool = nat_pool.get(t.kind.name)
                     if pool:
                         src = pool.pop()
-                        t.physical = src.physical
+                        if src.physical is not t.physical:
+                            g.tiles[j] = RTile(t.kind, src.physical, False)
         win = next((t for t in naturals + wilds if t.is_win), None)
         all_groups = exposed + groups
         base_tiles = [t for g in all_groups for t in g.tiles]
@@ -492,8 +543,13 @@ class Scoring:
         base = Hand(h.concealed, h.melds, None, h.self_drawn)
         held = Counter(t.name for t in base.all_tiles())
         out = []
+        plain = self._plain_wait_check()
         for k in self.cat.kinds:
             if k.category == "flower" or held[k.name] >= k.copies:
+                continue
+            if plain is not None:
+                if plain(k):
+                    out.append(k)
                 continue
             trial = Hand(h.concealed, h.melds, k, h.self_drawn)
             sub = Scoring(self.rules, self.cat, self.dec, self.env, trial, natural_win=True)
@@ -501,6 +557,35 @@ class Scoring:
             if any(sub.requirements_ok(r)[0] for r in rs):
                 out.append(k)
         return out
+
+    def _plain_wait_check(self):
+        """When the rule set has only melds-and-pairs forms and no requirements, a wait is a pure
+        structural question: answer it from the block tables without building readings."""
+        rules = self.rules
+        if rules._requires or any(f.instant is not None or f.orphans or f.pair_when is not None or f.tiles
+                                  for f, _, _ in rules._forms):
+            return None
+        h = self.hand
+        naturals, wilds = self.classify(Hand(h.concealed, h.melds, None, h.self_drawn))
+        counts = [0] * self.dec.n
+        for t in naturals:
+            counts[t.kind.index] += 1
+        n_exposed = len(h.melds)
+        concealed_n = len(naturals) + len(wilds) + 1
+        targets = [(m, p, f.concealed) for f, _, _ in rules._forms for m, p in self._targets(f, n_exposed)
+                   if self._sizes_fit(concealed_n, m, p)]
+        has_exposed = any(g.exposed for g in self.exposed_groups(h))
+        targets = [(m, p) for m, p, conc in targets if not (conc and has_exposed)]
+        w = len(wilds)
+        dec = self.dec
+
+        def check(k: TileInfo) -> bool:
+            counts[k.index] += 1
+            try:
+                return any(dec.can_split(counts, w, m, p) for m, p in targets)
+            finally:
+                counts[k.index] -= 1
+        return check
 
     def waits_of_hand(self):
         if self._waits is None:

@@ -23,6 +23,16 @@ class TileInfo:
     char: str
     code: str
     attrs: dict[str, bool] = dc_field(default_factory=dict)
+    f: dict = dc_field(default_factory=dict)  # every field by name, filled by the catalog
+
+    @property
+    def sig(self) -> str:
+        return self.name
+
+    def fill_fields(self, attr_names) -> None:
+        self.f = {a: self.attrs.get(a, False) for a in attr_names}
+        for name in ("kind", "suit", "rank", "honor", "flower", "joker", "wild", "name"):
+            self.f[name] = self.field(name)
 
     def field(self, name: str):
         match name:
@@ -87,11 +97,15 @@ class Catalog:
                                   k.code, attrs))
         self.kinds = kinds
         self.by_name = {k.name: k for k in kinds}
+        attr_names = {a for k in rs.tiles.kinds for a in k.attrs} | {a.name for a in rs.tiles.attrs}
+        for k in kinds:
+            k.fill_fields(attr_names)
+        # Computed attributes, in order (one may use an earlier one).
         for a in rs.tiles.attrs:
             fn = compile_expr(a.expr)
             for k in kinds:
                 env["builtin:t"] = k
-                k.attrs[a.name] = bool(fn(env))
+                k.attrs[a.name] = k.f[a.name] = bool(fn(env))
         env.pop("builtin:t", None)
 
     def count(self, pred) -> int:
