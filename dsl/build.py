@@ -15,7 +15,7 @@ from .syntax import Stmt
 
 TOP_LEVEL = ("variant", "tiles", "table", "option", "context", "reveal", "wild", "standin", "meld", "win",
              "require", "unit", "pattern", "combine", "quantity", "score", "payment", "fee", "cap", "task",
-             "state", "phase", "action", "priority", "on", "example", "section")
+             "state", "phase", "action", "priority", "on", "restrict", "observe", "example", "section")
 
 
 class Builder:
@@ -103,6 +103,8 @@ class Builder:
             actions=tuple(self.action(s) for s in top.all("action")),
             priority=self.priority(priorities[0]) if priorities else (),
             hooks=tuple(self.hook(s) for s in top.all("on")),
+            restricts=tuple(self.restrict(s) for s in top.all("restrict")),
+            observes=tuple(self.observe(s) for s in top.all("observe")),
             examples=tuple(self.example(s, named=True) for s in top.all("example")),
             sections=tuple(self.section(s) for s in top.all("section")),
             source=self.file,
@@ -247,6 +249,7 @@ class Builder:
             hand=f.int("hand", 13, "hand 13", required=True, lo=1, hi=40),
             dealer_extra=f.int("dealer_extra", 1, lo=0, hi=4),
             first_dealer=f.name("first_dealer", "random", words=V.FIRST_DEALER),
+            rotation=f.name("rotation", "counter_clockwise", words=V.ROTATION),
             next_dealer=f.expr("next_dealer"),
             exhaust_at=f.int("exhaust_at", 0, lo=0),
             replacement=f.name("replacement", "tail", words=V.WALL_ENDS),
@@ -263,6 +266,7 @@ class Builder:
         out = ir.Reveal(name, source=f.name("from", "tail", words=V.WALL_ENDS), offset=f.int("offset", 0, lo=0),
                         skip=f.name("skip"), removes_copy=f.bool("removes_copy"),
                         visible=f.bool("visible", True), moves_when=f.expr("moves_when"),
+                        at=f.name("at", "deal", words=V.REVEAL_AT), unless=f.expr("unless"),
                         span=s.span, **f.docs())
         f.finish()
         return out
@@ -276,6 +280,7 @@ class Builder:
         out = ir.Wild(name, tiles=f.name("tiles", name, "tiles 王"), except_attr=f.name("except"),
                       no_meld=tuple(n for n, _ in f.names("no_meld")),
                       scope=f.name("scope", "hand", words=V.WILD_SCOPES), active=f.expr("active"),
+                      no_action=tuple(n for n, _ in f.names("no_action")),
                       span=s.span, **f.docs())
         f.finish()
         return out
@@ -302,7 +307,8 @@ class Builder:
         shape = self.shape(f)
         values = self.values(f)
         out = ir.MeldKind(name, shape, hand=f.bool("hand"), pair=f.bool("pair"), exposed=f.bool("exposed"),
-                          kong=f.bool("kong"), upgrades=f.name("upgrades"), grows=f.bool("grows"),
+                          kong=f.bool("kong"), upgrades=tuple(n for n, _ in f.names("upgrades")),
+                          grows=f.bool("grows"), shown=f.int("shown", None, lo=0, hi=8),
                           values=values, span=s.span, **f.docs())
         f.finish()
         return out
@@ -365,7 +371,8 @@ class Builder:
         out = ir.WinForm(name, melds=f.int("melds", None, lo=0, hi=10), pairs=f.range("pairs", "pairs 1"),
                          groups=f.int("groups", None, lo=1, hi=12), pair_when=f.expr("pair_when"),
                          orphans=f.name("orphans"), concealed=f.bool("concealed"), instant=f.expr("instant"),
-                         tiles=f.int("tiles", None, lo=1, hi=40), span=s.span, **f.docs())
+                         tiles=f.int("tiles", None, lo=1, hi=40), standins=f.bool("standins", True),
+                         span=s.span, **f.docs())
         if out.melds is None and out.pairs is None and out.groups is None and not out.orphans and \
                 out.instant is None:
             self.diags.error("E203", f"`win {name}` says nothing about what the hand is made of", s.span,
@@ -524,7 +531,8 @@ class Builder:
         out = ir.Payment(name, on=self.event(f, "on", required=True), payer=f.name("from", "each_loser",
                          words=V.PAYERS), payee=f.name("to", "winner", words=V.PAYEES),
                          amount=f.expr("amount", required=True, usage="amount = score") or E.Num("0"),
-                         factors=tuple(factors), when=f.cond("when"), span=s.span, **f.docs())
+                         factors=tuple(factors), when=f.cond("when"), after=tuple(n for n, _ in f.names("after")),
+                         span=s.span, **f.docs())
         f.finish()
         return out
 
@@ -552,7 +560,7 @@ class Builder:
         self.no_extra(s, 1, usage)
         self.plain_stmt(s, block=True)
         f = self.fields(s, "`cap`")
-        out = ir.Cap(kind, span=s.span, **f.docs())
+        out = ir.Cap(kind, of=f.name("of", "payer", words=V.CAP_OF), span=s.span, **f.docs())
         f.finish()
         return out
 
@@ -648,20 +656,81 @@ class Builder:
         self.plain_stmt(s, block=True)
         f = self.fields(s, f"`action {name}`")
         choices = []
+        choice_when = None
         cs = f.one("choices")
         if cs is not None:
-            f.plain(cs)
+            f.plain(cs, allow_cond=True)
+            choice_when = cs.cond
             for a in flatten(cs.args):
                 e = arg_to_expr(a)
                 if e is None:
                     f.bad(cs, "choices [2, 4, 8]")
                 else:
                     choices.append(e)
-        out = ir.Action(name, on=self.event(f, "on", required=True),
+        events = self.events(f)
+        win_forms: tuple[str, ...] = ()
+        wins = False
+        ws = f.one("wins")
+        if ws is not None:
+            f.plain(ws)
+            if len(ws.args) == 1 and ws.args[0].kind == "bool":
+                wins = bool(ws.args[0].value)
+            elif ws.args and all(a.kind == "name" for a in flatten(ws.args)):
+                wins, win_forms = True, tuple(str(a.value) for a in flatten(ws.args))
+            else:
+                f.bad(ws, "wins true   or   wins [FORM, FORM]")
+        out = ir.Action(name, on=events[0] if events else "", also_on=tuple(events[1:]),
                         by=f.name("by", "self", words=V.WHO), forms=tuple(n for n, _ in f.names("forms")),
                         then=f.name("then", "none", words=V.THEN), compulsory=f.bool("compulsory"),
                         when=f.cond("when"), effects=self.effects(f, "effect"), decline=self.effects(f, "decline"),
-                        choices=tuple(choices), instead_of=f.name("instead_of"), span=s.span, **f.docs())
+                        choices=tuple(choices), choice_when=choice_when, instead_of=f.name("instead_of"),
+                        wins=wins, win_forms=win_forms, win_tile=f.name("win_tile", "", words=V.WIN_TILE),
+                        order=f.name("order", "seat", words=V.ORDER), multiple=f.bool("multiple", True),
+                        follow=tuple(n for n, _ in f.names("follow")), span=s.span, **f.docs())
+        if not events:
+            self.diags.error("E203", f"`action {name}` needs `on EVENT`", s.span, "e.g. `on discard`")
+        f.finish()
+        return out
+
+    def events(self, f: Fields) -> list[str]:
+        """`on discard` or `on [reveal, discard]`."""
+        st = f.one("on")
+        if st is None:
+            return []
+        f.plain(st)
+        names = [a for a in flatten(st.args)]
+        if not names or any(a.kind != "name" for a in names):
+            f.bad(st, "on discard   or   on [reveal, discard]")
+            return []
+        return [str(a.value) for a in names]
+
+    def restrict(self, s: Stmt) -> ir.Restrict:
+        usage = "restrict NAME { actions [discard]; when … }"
+        name = self.decl_name(s, usage)
+        self.no_extra(s, 1, usage)
+        self.plain_stmt(s, block=True)
+        f = self.fields(s, f"`restrict {name}`")
+        actions = tuple(n for n, _ in f.names("actions"))
+        when = f.cond("when")
+        if not actions:
+            self.diags.error("E203", f"`restrict {name}` needs `actions [...]`", s.span)
+        if when is None:
+            self.diags.error("E203", f"`restrict {name}` needs `when …`", s.span)
+        out = ir.Restrict(name, actions, when or E.Bool(False), span=s.span, **f.docs())
+        f.finish()
+        return out
+
+    def observe(self, s: Stmt) -> ir.Observe:
+        usage = "observe NAME { what hand; when … }"
+        name = self.decl_name(s, usage)
+        self.no_extra(s, 1, usage)
+        self.plain_stmt(s, block=True)
+        f = self.fields(s, f"`observe {name}`")
+        what = f.name("what", "hand", "what hand", required=True, words=V.OBSERVE_WHAT)
+        when = f.cond("when")
+        if when is None:
+            self.diags.error("E203", f"`observe {name}` needs `when …`", s.span)
+        out = ir.Observe(name, what, when or E.Bool(False), span=s.span, **f.docs())
         f.finish()
         return out
 

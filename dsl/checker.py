@@ -150,7 +150,8 @@ class Checker:
         settings = tuple(self.setting(s) for s in rs.settings)
         table = R(rs.table, players=r(rs.table.players, "setup", "int"),
                   next_dealer=r(rs.table.next_dealer, "game", "seat"))
-        reveals = tuple(R(x, moves_when=r(lit(x.moves_when), "game", "bool")) for x in rs.reveals)
+        reveals = tuple(R(x, moves_when=r(lit(x.moves_when), "game", "bool"), unless=r(lit(x.unless), "game", "bool"))
+                        for x in rs.reveals)
         wilds = tuple(R(w, active=r(lit(w.active), "reading", "bool")) for w in rs.wilds)
         standins = tuple(R(s, plays=r(lit(s.plays), "setup", "tile?"), unless=r(lit(s.unless), "setup", "bool"))
                          for s in rs.standins)
@@ -175,14 +176,16 @@ class Checker:
         states = tuple(self.state(s) for s in rs.states)
         phases = tuple(R(p, enter=self.triggers(p.enter), leave=self.triggers(p.leave)) for p in rs.phases)
         actions = tuple(R(a, when=r(lit(a.when), "game", "bool"), effects=self.effects(a.effects),
-                          decline=self.effects(a.decline),
+                          decline=self.effects(a.decline), choice_when=r(lit(a.choice_when), "game", "bool"),
                           choices=tuple(r(c, "setup", None) for c in a.choices)) for a in rs.actions)
+        restricts = tuple(R(x, when=r(lit(x.when), "game", "bool")) for x in rs.restricts)
+        observes = tuple(R(x, when=r(lit(x.when), "game", "bool")) for x in rs.observes)
         hooks = tuple(R(h, when=r(lit(h.when), "game", "bool"), effects=self.effects(h.effects)) for h in rs.hooks)
         examples = tuple(self.example(x) for x in rs.examples)
         return R(rs, tiles=tiles, settings=settings, table=table, reveals=reveals, wilds=wilds, standins=standins,
                  melds=melds, forms=forms, requires=requires, patterns=patterns, quantities=quantities, score=score,
                  payments=payments, fees=fees, tasks=tasks, states=states, phases=phases, actions=actions,
-                 hooks=hooks, examples=examples)
+                 hooks=hooks, restricts=restricts, observes=observes, examples=examples)
 
     def setting(self, s: ir.Setting) -> ir.Setting:
         want = s.type + ("?" if s.type in ("tile", "seat") else "")
@@ -372,8 +375,10 @@ class Checker:
                     self.diags.error("E504", f"`{name}` must be counted per combination of melds to be combined",
                                      p.span, "write `count = count(a, b in runs: …)`")
         for m in rs.melds:
-            if m.upgrades and m.upgrades not in melds:
-                self.diags.error("E301", f"`meld {m.name}` upgrades unknown meld kind `{m.upgrades}`", m.span)
+            for up in m.upgrades:
+                if up not in melds:
+                    self.diags.error("E301", f"`meld {m.name}` upgrades unknown meld kind `{up}`", m.span,
+                                     _close(up, melds))
             self.meld_possible(m)
         for w in rs.wilds:
             if w.tiles not in tiles and w.tiles not in reveals:
@@ -383,6 +388,9 @@ class Checker:
             for k in w.no_meld:
                 if k not in melds:
                     self.diags.error("E301", f"`wild {w.name}`: unknown meld kind `{k}`", w.span)
+            for k in w.no_action:
+                if k not in actions:
+                    self.diags.error("E301", f"`wild {w.name}`: unknown action `{k}`", w.span, _close(k, actions))
         for s in rs.standins:
             if s.name not in tiles:
                 self.diags.error("E301", f"`standin {s.name}`: no tile of that name", s.span)
@@ -407,7 +415,19 @@ class Checker:
                                      _written(rs.priority_span, rs.variant.span))
                 seen_levels.add(name)
         for a in rs.actions:
-            self.check_event(a.on, a.span)
+            for ev in (a.on,) + a.also_on:
+                self.check_event(ev, a.span)
+            for name in a.win_forms:
+                if name not in forms:
+                    self.diags.error("E301", f"`action {a.name}` wins by unknown form `{name}`", a.span,
+                                     _close(name, forms))
+            for name in a.follow:
+                if name not in actions:
+                    self.diags.error("E301", f"`action {a.name}` follows with unknown action `{name}`", a.span,
+                                     _close(name, actions))
+            if (a.win_forms or a.win_tile) and not a.wins:
+                self.diags.error("E204", f"`action {a.name}` has `win_tile` but is not a win", a.span,
+                                 "add `wins true`")
             for k in a.forms:
                 if k not in melds:
                     self.diags.error("E301", f"`action {a.name}` forms unknown meld kind `{k}`", a.span,
@@ -419,6 +439,15 @@ class Checker:
             self.check_event(h.event, h.span)
         for p in rs.payments:
             self.check_event(p.on, p.span)
+            for name in p.after:
+                if name not in actions:
+                    self.diags.error("E301", f"`payment {p.name}` comes after unknown action `{name}`", p.span,
+                                     _close(name, actions))
+        for x in rs.restricts:
+            for name in x.actions:
+                if name not in actions and name not in V.BUILTIN_ACTIONS:
+                    self.diags.error("E301", f"`restrict {x.name}` names unknown action `{name}`", x.span,
+                                     _close(name, list(actions) + list(V.BUILTIN_ACTIONS)))
         if rs.score is None:
             self.diags.error("E203", "the file needs a `score = …` statement", rs.variant.span)
 

@@ -99,6 +99,7 @@ class Table(Node):
     hand: int
     dealer_extra: int = 1
     first_dealer: str = "random"
+    rotation: str = "counter_clockwise"
     next_dealer: Expr | None = None
     exhaust_at: int = 0
     replacement: str = "tail"
@@ -113,6 +114,8 @@ class Reveal(Node):
     removes_copy: bool = False
     visible: bool = True
     moves_when: Expr | None = None
+    at: str = "deal"  # deal | win: when the tile is flipped
+    unless: Expr | None = None  # no flip when this holds (the value is then set by a rule instead)
 
 
 @dataclass(frozen=True)
@@ -123,6 +126,7 @@ class Wild(Node):
     no_meld: tuple[str, ...] = ()
     scope: str = "hand"  # hand | win_tile
     active: Expr | None = None
+    no_action: tuple[str, ...] = ()  # actions whose groups it may not join
 
 
 @dataclass(frozen=True)
@@ -159,8 +163,9 @@ class MeldKind(Node):
     pair: bool = False
     exposed: bool = False
     kong: bool = False
-    upgrades: str = ""
+    upgrades: tuple[str, ...] = ()
     grows: bool = False
+    shown: int | None = None  # tiles shown face up (default: all when exposed, none otherwise)
     values: tuple[SuitValue, ...] = ()
 
 
@@ -175,6 +180,7 @@ class WinForm(Node):
     concealed: bool = False
     instant: Expr | None = None
     tiles: int | None = None
+    standins: bool = True  # stand-in tiles play as their target in this form
 
 
 @dataclass(frozen=True)
@@ -269,6 +275,7 @@ class Payment(Node):
     amount: Expr
     factors: tuple[Factor, ...] = ()
     when: Expr | None = None
+    after: tuple[str, ...] = ()  # settled only after these actions were decided
 
 
 @dataclass(frozen=True)
@@ -280,6 +287,7 @@ class Fee(Node):
 @dataclass(frozen=True)
 class Cap(Node):
     kind: str  # balance
+    of: str = "payer"  # whose balance bounds a payment: payer | payee
 
 
 @dataclass(frozen=True)
@@ -334,7 +342,15 @@ class Action(Node):
     effects: tuple[Effect, ...] = ()
     decline: tuple[Effect, ...] = ()
     choices: tuple[Expr, ...] = ()
+    choice_when: Expr | None = None  # which choices are open (with `choice` bound)
     instead_of: str = ""
+    also_on: tuple[str, ...] = ()  # further events that open the action
+    wins: bool = False  # the action is a win
+    win_forms: tuple[str, ...] = ()  # a win only by these winning forms (empty: any)
+    win_tile: str = ""  # drawn | claimed | last_dealt | best_wait | none
+    order: str = "seat"  # several claimants of one level: seat order starting after seat | robbed | discarder | actor | dealer
+    multiple: bool = True  # several claimants may all take it (一炮多响-like); false: only the first
+    follow: tuple[str, ...] = ()  # compulsory follow-up actions done before `then`
 
 
 @dataclass(frozen=True)
@@ -342,6 +358,24 @@ class Hook(Node):
     event: str
     when: Expr | None = None
     effects: tuple[Effect, ...] = ()
+
+
+@dataclass(frozen=True)
+class Restrict(Node):
+    """Actions a player may not take while `when` holds (`actor`, `tile` bound)."""
+
+    name: str
+    actions: tuple[str, ...]
+    when: Expr
+
+
+@dataclass(frozen=True)
+class Observe(Node):
+    """What a player sees beyond the default: `what` of `owner` is shown to `viewer` when `when` holds."""
+
+    name: str
+    what: str  # hand | drawn | melds | kong_tiles
+    when: Expr
 
 
 @dataclass(frozen=True)
@@ -376,6 +410,8 @@ class RuleSet:
     actions: tuple[Action, ...] = ()
     priority: tuple[tuple[str, ...], ...] = ()
     hooks: tuple[Hook, ...] = ()
+    restricts: tuple[Restrict, ...] = ()
+    observes: tuple[Observe, ...] = ()
     examples: tuple[Example, ...] = ()
     sections: tuple[Section, ...] = ()
     source: str = ""

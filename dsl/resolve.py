@@ -34,7 +34,7 @@ SCOPE_BUILTINS = {
 }
 SEAT_BUILTIN_FIELDS = {"hand": "list[tile]", "melds": "list[meld]", "concealed": "bool", "dealer": "bool",
                        "wilds": "int", "balance": "num", "discards": "list[tile]", "ready": "bool",
-                       "seat": "int"}
+                       "seat": "int", "waits": "list[tile]"}
 FUNC_SIGS = {
     # name: (arg types, result type or a rule)
     "len": (("list|str",), "int"),
@@ -148,7 +148,8 @@ class Resolver:
                 fo, ft = self.expr(f, scope, b, hint or tt)
                 res = tt if tt == ft else (
                     "num" if T.is_num(tt) and T.is_num(ft) else
-                    (T.base(tt) + "?" if ft == "none" else T.base(ft) + "?" if tt == "none" else "any"))
+                    (T.base(tt) + "?" if ft == "none" else T.base(ft) + "?" if tt == "none" else
+                     T.base(tt) + "?" if T.base(tt) == T.base(ft) else "any"))
                 if res == "any" and "any" not in (tt, ft):
                     self.diags.error("E401", f"the two branches differ: {T.show(tt)} and {T.show(ft)}", e.span)
                 return dataclasses.replace(e, cond=co, then=to, orelse=fo), res

@@ -29,11 +29,20 @@ EVENTS = (
     "ready",       # a player declared ready
     "win",         # a hand was won
     "exhaust",     # the wall ran out (an exhaustive draw)
-    "hand_end",    # after settlement of a hand
+    "hand_end",    # the hand is over (won or drawn), before settlement
+    "settled",     # after the hand's payments
     "phase_enter", "phase_leave",
 )
 WHO = ("self", "others", "next", "previous", "any", "winner", "loser", "dealer", "non_dealer")
 THEN = ("discard", "replace", "none", "next_turn", "draw", "auto")
+WIN_TILE = ("drawn", "claimed", "last_dealt", "best_wait", "none")
+ORDER = ("seat", "robbed", "discarder", "actor", "dealer")
+ROTATION = ("counter_clockwise", "clockwise")
+OBSERVE_WHAT = ("hand", "drawn", "melds", "kong_tiles")
+CAP_OF = ("payer", "payee")
+REVEAL_AT = ("deal", "win")
+# Engine primitives that restrictions and priorities may name besides the declared actions.
+BUILTIN_ACTIONS = ("discard", "draw", "pass")
 PAYERS = ("each_loser", "discarder", "each_other", "each", "robbed", "winner", "actor", "dealer")
 PAYEES = ("winner", "each", "each_other", "actor", "dealer")
 EFFECT_OPS = ("set", "add", "remove", "clear", "emit")
@@ -51,7 +60,7 @@ GAME_BUILTINS: dict[str, str] = {
     "actor": "seat", "tile": "tile?", "dealer": "seat", "winner": "seat?", "discarder": "seat?",
     "payer": "seat", "payee": "seat", "won": "bool", "last_drawer": "seat?", "wall_left": "int",
     "turn": "int", "round": "int", "players": "int", "table": "table", "choice": "num", "robbed": "seat?",
-    "score": "num", "self_drawn": "bool",
+    "score": "num", "self_drawn": "bool", "task_factor": "num", "viewer": "seat", "owner": "seat",
 }
 TILE_FIELDS: dict[str, str] = {
     "kind": "str", "suit": "str?", "rank": "int", "honor": "bool", "flower": "bool", "joker": "bool",

@@ -266,7 +266,58 @@ def _memo_body(body: Fn, keys: list[str]) -> Fn:
     return many
 
 
+def _mentions(e: E.Expr, ref: str) -> bool:
+    return any(isinstance(n, E.Name) and n.ref == ref for n in E.walk(e))
+
+
+def _equality_lookup(e: E.Comp, fns) -> Fn | None:
+    """`count(x in L: x.F == V)` / `any(…)` over a list the environment holds, with V not reading x:
+    answered from a tally of L by F, built once per environment (per reading) instead of a scan."""
+    if e.func not in ("count", "any") or len(e.binders) != 1 or not isinstance(e.source, E.Name) \
+            or not e.source.ref.startswith("builtin:"):
+        return None
+    body = e.body
+    if not (isinstance(body, E.Compare) and body.ops == ("==",)):
+        return None
+    ref = f"binder:{e.binders[0]}"
+    a, b = body.operands
+    if _mentions(a, ref) and not _mentions(b, ref):
+        item, other = a, b
+    elif _mentions(b, ref) and not _mentions(a, ref):
+        item, other = b, a
+    else:
+        return None
+    if isinstance(item, E.Name) and item.ref == ref:
+        fname = None
+    elif isinstance(item, E.Attr) and isinstance(item.obj, E.Name) and item.obj.ref == ref:
+        fname = item.name
+    else:
+        return None
+    src_key = e.source.ref
+    value = _compile(other, fns)
+    tally_key = ("#tally", src_key, fname)
+    want_count = e.func == "count"
+
+    def lookup(env):
+        tally = env.get(tally_key)
+        if tally is None:
+            tally = {}
+            for x in env[src_key] or ():
+                k = x if fname is None else (x.f[fname] if hasattr(x, "f") else field(x, fname))
+                tally[k] = tally.get(k, 0) + 1
+            env[tally_key] = tally
+        try:
+            n = tally.get(value(env), 0)
+        except TypeError:  # an unhashable value: no tally possible
+            n = sum(1 for x in env[src_key] or () if (x if fname is None else field(x, fname)) == value(env))
+        return n if want_count else n > 0
+    return lookup
+
+
 def _comp(e: E.Comp, fns) -> Fn:
+    fast = _equality_lookup(e, fns)
+    if fast is not None:
+        return fast
     src = _compile(e.source, fns)
     body = _compile(e.body, fns)
     keys = [f"binder:{b}" for b in e.binders]

@@ -204,3 +204,41 @@ class BlockWin:
         sid = self.hand_id(counts)
         a = self._answers.get((sid, wilds, melds, pairs))
         return a if a is not None else self.fits(sid, wilds, melds, pairs)
+
+    # ------------------------------------------------------------------ waits
+
+    def completing_kinds(self, counts, wilds: int, targets: tuple[tuple[int, int], ...]) -> list[int]:
+        """Kind indexes whose addition lets the hand split into one of `targets` (melds, pairs).
+        Cached per block by (its key, the other blocks' combined option set): a hand's waits only
+        change where its tiles change."""
+        nb = len(self.blocks)
+        keys = []
+        ids = []
+        for b in range(nb):
+            sl = self.slices[b]
+            key = tuple(counts[sl[0]:sl[1]]) if sl is not None else tuple(counts[k] for k in self.blocks[b])
+            keys.append(key)
+            i = self._opts[b].get(key)
+            ids.append(i if i is not None else self.block_id(b, key))
+        out: list[int] = []
+        cache = self.__dict__.setdefault("_wait_cache", {})
+        for b in range(nb):
+            others = self.combine(tuple(ids[:b] + ids[b + 1:]))
+            ck = (b, keys[b], others, wilds, targets)
+            got = cache.get(ck)
+            if got is None:
+                got = []
+                key = list(keys[b])
+                for pos, k in enumerate(self.blocks[b]):
+                    key[pos] += 1
+                    kt = tuple(key)
+                    i = self._opts[b].get(kt)
+                    if i is None:
+                        i = self.block_id(b, kt)
+                    both = self.combine((others, i))
+                    if any(self.fits(both, wilds, m, p) for m, p in targets):
+                        got.append(k)
+                    key[pos] -= 1
+                cache[ck] = got
+            out.extend(got)
+        return out

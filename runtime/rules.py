@@ -578,6 +578,9 @@ class Scoring:
         targets = [(m, p) for m, p, conc in targets if not (conc and has_exposed)]
         w = len(wilds)
         dec = self.dec
+        if dec.fast is not None and w <= dec.fast.cap:
+            good = set(dec.fast.completing_kinds(counts, w, tuple(targets)))
+            return lambda k: k.index in good
 
         def check(k: TileInfo) -> bool:
             counts[k.index] += 1
