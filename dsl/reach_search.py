@@ -214,6 +214,11 @@ class Cand:
         return Group(self.kind, [RTile(t) for t in self.tiles], exposed=self.exposed, concealed=not self.exposed,
                      is_pair=self.is_pair, is_kong=self.is_kong, value=self.value)
 
+    def plain(self, Group):
+        """A fresh group object in the state without the winning tile (its tile objects shared)."""
+        g = self.variants[0]
+        return Group(g.kind, g.tiles, g.exposed, g.concealed, g.is_pair, g.is_kong, g.value)
+
 
 def _need(tiles) -> tuple:
     out: dict[int, int] = {}
@@ -249,12 +254,10 @@ class World:
             for tiles in self._shapes(spec.shape, spec.size, spec.ranks, [kinds[i] for i in spec.tiles], spec.mixed,
                                       False):
                 self._add(self.hand_cands, mk, tiles, False, probe)
-        # The meld kinds a hand may show (runtime.hand lists these for `--meld`): the ones that are not
-        # formed in the hand, exposed ones, and four-tile ones (kongs).
+        # Melds shown beside the hand: the runtime accepts a meld of any kind whose shape fits
+        # (runtime.hand.build_hand), so every kind is a candidate, grown by one tile where it `grows`.
         self.shown_cands: list[Cand] = []
         for mk in rs.melds:
-            if mk.hand and not mk.exposed and mk.shape.size != 4:
-                continue
             s = mk.shape
             base = [self.cat.by_name[t] for t in s.tiles if t in self.cat.by_name]
             if s.kind == "tiles" and len(base) != len(s.tiles):
@@ -400,6 +403,33 @@ class Plan:
     estimate: int = 0
 
 
+LIST_BUILTINS = {f"builtin:{n}" for n in GROUP_LISTS} | {"builtin:tiles", "builtin:hand", "builtin:waits"}
+
+
+def _is_list(e: E.Expr) -> bool:
+    """Whether an expression yields a list whose order follows the reading's group order."""
+    match e:
+        case E.Name(ref=ref):
+            return ref in LIST_BUILTINS
+        case E.Comp(func="filter"):
+            return True
+        case E.Call(func="distinct"):
+            return True
+        case E.Attr(name="tiles"):
+            return True
+    return False
+
+
+def order_sensitive(e: E.Expr) -> bool:
+    """A comparison of whole lists (`==`, `!=`) can see the order of groups and tiles, which the search
+    does not reproduce; `pair` (the first pair) is handled separately."""
+    for n in E.walk(e):
+        if isinstance(n, E.Compare) and any(op in ("==", "!=") for op in n.ops) and \
+                any(_is_list(o) for o in n.operands):
+            return True
+    return False
+
+
 def _closure(rs: ir.RuleSet, p: ir.Pattern) -> tuple[set, set]:
     """References and field names the pattern's raw count can read, through patterns, quantities, units."""
     refs: set[str] = set()
@@ -411,6 +441,8 @@ def _closure(rs: ir.RuleSet, p: ir.Pattern) -> tuple[set, set]:
     while todo:
         e = todo.pop()
         fields |= _fields(e)
+        if order_sensitive(e):
+            refs.add("order:lists")
         for r in _names(e):
             if r in seen:
                 continue
@@ -439,7 +471,7 @@ def _contexts(rs: ir.RuleSet, refs: set) -> list[dict] | None:
     axes = []
     for r in sorted(refs):
         cat, _, name = r.partition(":")
-        if cat == "reveal" or cat == "call":
+        if cat in ("reveal", "call", "order"):
             return None
         if cat not in ("option", "context"):
             continue
@@ -543,11 +575,14 @@ def make_plan(world: World, p: ir.Pattern) -> Plan | None:
             t.B = [c for c in world.hand_cands if c.is_pair] if sb else []
             t.A = [mine[id(c)] for c in t.A if allowed[id(c)]]
             t.B = [mine[id(c)] for c in t.B if allowed[id(c)]]
-            if t.sb == 1 and not any(c.is_pair for c in t.A) and pair_checks:
-                t.B = [c for c in t.B if _all_ok(pair_checks, {**env, "builtin:pairs": [c.variants[0]],
-                                                               "builtin:pair": c.variants[0]})]
             if not _tighten(t, counts):
                 continue
+            if t.sb == 1 and not any(c.is_pair for c in t.A) and pair_checks:
+                # the hand pair is the only pair: conditions on the pairs apply to it alone
+                t.B = [c for c in t.B if _all_ok(pair_checks, {**env, "builtin:pairs": [c.variants[0]],
+                                                               "builtin:pair": c.variants[0]})]
+                if not _tighten(t, counts):
+                    continue
             t.estimate = _estimate(t)
             total += t.estimate
             plan.targets.append(t)
@@ -692,7 +727,6 @@ class Search:
         self.hands = 0
         self.win_sensitive = bool(plan.refs & WIN_BUILTINS or plan.fields & WIN_FIELDS)
         self.uses_pair = "builtin:pair" in plan.refs
-        self.uses_waits = "builtin:waits" in plan.refs
         from runtime.evaluate import EvalError
         from runtime.rules import _resolver
         from runtime.scoring import ReadingEvaluator
@@ -824,8 +858,9 @@ class Search:
         pairs = [c for c in chosen if c.is_pair]
         shown = [c for c in pairs if c.shown]
         ordered = shown + [c for c in pairs if not c.shown]
+        G = self.w.Group
         for order in self._pair_orders(ordered):
-            gs = [c.variants[0] for c in order]
+            gs = [c.plain(G) for c in order]
             env = dict(self.w.env)
             env["builtin:pairs"] = gs
             env["builtin:pair"] = gs[0] if gs else None
@@ -872,9 +907,10 @@ class Search:
         from runtime.reading import Reading
 
         if self.plan.struct_checks:
-            # Conditions on the groups alone: the shared group objects will do (nothing reads identities).
-            shown = [c.variants[0] for c in chosen if c.shown]
-            hand = [c.variants[0] for c in chosen if not c.shown]
+            # Conditions on the groups alone: the state without the winning tile will do.
+            G = self.w.Group
+            shown = [c.plain(G) for c in chosen if c.shown]
+            hand = [c.plain(G) for c in chosen if not c.shown]
             hand_tiles = [t for g in hand for t in g.tiles]
             for gs in self._orders(shown, hand):
                 r = Reading(form.name, gs, [t for g in gs for t in g.tiles], hand_tiles, None, None)
@@ -1007,7 +1043,10 @@ def search_reasons(rs: ir.RuleSet, cat, patterns: list[ir.Pattern], budget: floa
     except Exception:
         return {}
     plans = []
+    deadline = start + budget
     for p in todo:
+        if time.perf_counter() > deadline:
+            return {}
         try:
             plan = make_plan(world, p)
         except Exception:
@@ -1016,7 +1055,6 @@ def search_reasons(rs: ir.RuleSet, cat, patterns: list[ir.Pattern], budget: floa
             plans.append(plan)
     plans.sort(key=lambda pl: pl.estimate)
     out: dict[str, str] = {}
-    deadline = start + budget
     for plan in plans:
         if time.perf_counter() > deadline:
             break

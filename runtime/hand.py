@@ -59,9 +59,11 @@ def build_hand(rules, hand: str, melds: list[str] | None = None, win: str | None
         kind, tiles_text = text.split(":", 1)
         kind = kind.strip()
         mk = rules.ir.meld(kind)
+        known = ", ".join(m.name for m in rules.ir.melds if not m.pair)
         if mk is None:
-            known = ", ".join(m.name for m in rules.ir.melds if not m.hand or m.exposed or m.shape.size == 4)
             raise HandError(f"unknown meld kind '{kind}' (this rule set has: {known})")
+        if mk.pair:
+            raise HandError(f"'{kind}' is a pair, not a meld that can be laid down (melds: {known})")
         tiles = parse_tiles(rules.notation, cat, tiles_text, f"meld {kind}")
         if not rules.meld_matches(mk, tiles):
             raise HandError(f"meld {kind}:{tiles_text} is not a {kind} ({rules.shape_text(mk)})")
