@@ -187,6 +187,8 @@ class Decomposer:
 
     def splits(self, counts: list[int], wilds: int, melds: int, pairs: int, limit: int = 5000):
         """Every split as a list of (spec, slots). Bounded by `limit` to keep pathological inputs finite."""
+        if wilds == 0 and self.fast is not None:
+            return self.fast.splits_plain(counts, melds, pairs)[:limit]
         out: list[list[tuple[ShapeSpec, list[Slot]]]] = []
         acc: list[tuple[ShapeSpec, list[Slot]]] = []
 

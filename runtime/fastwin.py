@@ -242,3 +242,64 @@ class BlockWin:
                 cache[ck] = got
             out.extend(got)
         return out
+
+    # ------------------------------------------------------------------ splits without wildcards
+
+    def block_splits(self, b: int, key: tuple) -> list[tuple[int, int, tuple]]:
+        """Every split of one block's tiles (no wildcards): (melds, pairs, groups), where groups is a
+        tuple of (spec, slots). Cached per block key; a hand's splits are products over its blocks."""
+        cache = self.__dict__.setdefault("_block_split_cache", {})
+        ck = (b, key)
+        got = cache.get(ck)
+        if got is None:
+            full = [0] * self.dec.n
+            for k, c in zip(self.blocks[b], key):
+                full[k] = c
+            got = []
+            acc: list = []
+
+            def rec(m: int, p: int):
+                i = next((j for j, c in enumerate(full) if c), -1)
+                if i < 0:
+                    got.append((m, p, tuple(acc)))
+                    return
+                for spec in self.dec.specs:
+                    for slots in self.dec.placements(spec, i, full, 0):
+                        for s_, _ in slots:
+                            full[s_] -= 1
+                        acc.append((spec, tuple(slots)))
+                        rec(m + (not spec.is_pair), p + spec.is_pair)
+                        acc.pop()
+                        for s_, _ in slots:
+                            full[s_] += 1
+            rec(0, 0)
+            cache[ck] = got
+        return got
+
+    def splits_plain(self, counts, melds: int, pairs: int) -> list[list]:
+        """Every split of a hand without wildcards into exactly `melds` melds and `pairs` pairs."""
+        parts = []
+        for b in range(len(self.blocks)):
+            sl = self.slices[b]
+            key = tuple(counts[sl[0]:sl[1]]) if sl is not None else tuple(counts[k] for k in self.blocks[b])
+            if not any(key):
+                continue
+            opts = self.block_splits(b, key)
+            if not opts:
+                return []
+            parts.append(opts)
+        out: list[list] = []
+
+        def rec(j: int, m: int, p: int, acc: list):
+            if m > melds or p > pairs:
+                return
+            if j == len(parts):
+                if m == melds and p == pairs:
+                    out.append(list(acc))
+                return
+            for bm, bp, groups in parts[j]:
+                acc.extend(groups)
+                rec(j + 1, m + bm, p + bp, acc)
+                del acc[len(acc) - len(groups):]
+        rec(0, 0, 0, [])
+        return out

@@ -353,13 +353,13 @@ class Scoring:
         if not mk.values:
             return 0
         suit = tiles[0].kind.suit if tiles else None
-        for v in mk.values:
-            if v.suit == suit:
-                return compile_expr(v.value)({})
-        for v in mk.values:
-            if not v.suit:
-                return compile_expr(v.value)({})
-        return 0
+        cache = self.rules.__dict__.setdefault("_group_values", {})
+        key = (mk.name, suit)
+        if key not in cache:
+            chosen = next((v for v in mk.values if v.suit == suit), None) or next(
+                (v for v in mk.values if not v.suit), None)
+            cache[key] = compile_expr(chosen.value)({}) if chosen else 0
+        return cache[key]
 
     def readings(self, hand: Hand) -> tuple[list[Reading], str]:
         """Every reading under every form, and why there is none when the list is empty."""
@@ -425,7 +425,54 @@ class Scoring:
         ps = tuple(sorted({s.size for s in self.dec.pair_specs})) or (2,)
         return _sum_fits(n, m, ms, p, ps)
 
+    def _cached_group(self, kind: str, slots: tuple, win_pos: int, concealed: bool) -> Group:
+        """Groups of natural tiles are immutable: one object per (kind, tiles, winning position,
+        concealment) serves every reading of every hand, and keeps its memoised fields."""
+        cache = self.dec.__dict__.setdefault("_group_cache", {})
+        key = (kind, slots, win_pos, concealed)
+        g = cache.get(key)
+        if g is None:
+            kinds = self.cat.kinds
+            tiles = [RTile(kinds[idx], None, False, j == win_pos) for j, (idx, _) in enumerate(slots)]
+            mk = self.rs.meld(kind)
+            g = Group(kind, tiles, exposed=False, concealed=concealed, is_pair=mk.pair, is_kong=mk.kong,
+                      value=self.group_value(mk, tiles), has_win=win_pos >= 0)
+            cache[key] = g
+        return g
+
+    def _readings_plain(self, form, split, win, exposed, hand, pair_when):
+        """Readings of a split with no wildcards and no stand-ins, from cached groups."""
+        groups = [self._cached_group(spec.kind, slots, -1, True) for spec, slots in split]
+        if win is None:
+            all_groups = exposed + groups
+            r = Reading(form.name, all_groups, [t for g in all_groups for t in g.tiles],
+                        [t for g in groups for t in g.tiles], None, None)
+            return [r] if self._pairs_allowed(r, pair_when) else []
+        out = []
+        seen = set()
+        widx = win.kind.index
+        for gi, (spec, slots) in enumerate(split):
+            for ti, (idx, _) in enumerate(slots):
+                if idx != widx:
+                    continue
+                if (spec.kind, slots) in seen:
+                    break
+                seen.add((spec.kind, slots))
+                concealed = hand.self_drawn or spec.is_pair  # completed by a claimed tile: not concealed
+                wg = self._cached_group(spec.kind, slots, ti, concealed)
+                hand_groups = groups[:gi] + [wg] + groups[gi + 1:]
+                gs = exposed + hand_groups
+                r = Reading(form.name, gs, [t for x in gs for t in x.tiles], [t for x in hand_groups for t in x.tiles],
+                            wg.tiles[ti], wg)
+                if self._pairs_allowed(r, pair_when):
+                    out.append(r)
+                break
+        return out
+
     def _readings_of(self, form, split, naturals, wilds, exposed, all_tiles, hand, pair_when):
+        if not wilds and all(t.physical is t.kind for t in naturals):
+            win = next((t for t in naturals if t.is_win), None)
+            return self._readings_plain(form, split, win, exposed, hand, pair_when)
         kinds = self.cat.kinds
         wild_phys = [t.physical for t in wilds]
         groups: list[Group] = []

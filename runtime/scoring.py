@@ -158,12 +158,20 @@ class ReadingEvaluator:
         if name not in self._combos:
             src, body, keys = self.cp.combo_parts[name]
             items = list(src(self.env) or [])
+            # A meld is identified by the object and its occurrence: two equal melds of one reading may
+            # be one shared object (groups are cached), and still count as two melds.
+            seen: dict[int, int] = {}
+            tokens = []
+            for x in items:
+                n = seen.get(id(x), 0)
+                seen[id(x)] = n + 1
+                tokens.append((id(x), n))
             found = []
             for combo in itertools.combinations(range(len(items)), len(keys)):
                 for k, i in zip(keys, combo):
                     self.env[k] = items[i]
                 if body(self.env):
-                    found.append(tuple(id(items[i]) for i in combo))
+                    found.append(tuple(tokens[i] for i in combo))
             self._combos[name] = found
         return self._combos[name]
 
