@@ -50,7 +50,7 @@ def compile_text(text: str, file: str = "<text>") -> Result:
 def compile_file(path: str | Path) -> Result:
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
+        text = p.read_text(encoding="utf-8-sig")  # a byte-order mark (some editors write one) is not text
     except (OSError, UnicodeDecodeError) as exc:
         diags = Diagnostics()
         reason = "not UTF-8 text" if isinstance(exc, UnicodeDecodeError) else (exc.strerror or str(exc))

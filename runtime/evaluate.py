@@ -157,6 +157,12 @@ def _compile(e: E.Expr, fns) -> Fn:  # noqa: C901 - one case per node type
             parts = [_compile(a, fns) for a in args]
             if func in ("visible_count", "held", "next"):
                 return lambda env: env["game-functions"][func](*(p(env) for p in parts))
+            if len(parts) == 1:
+                a = parts[0]
+                return lambda env: f(a(env))
+            if len(parts) == 2:
+                a, b = parts
+                return lambda env: f(a(env), b(env))
             return lambda env: f(*(p(env) for p in parts))
         case E.Comp():
             return _comp(e, fns)
@@ -323,7 +329,8 @@ def _comp(e: E.Comp, fns) -> Fn:
     keys = [f"binder:{b}" for b in e.binders]
     func = e.func
     free = _free_binders(e)
-    if free is not None:
+    # Memoise only bodies worth more than the cache lookup itself (building a key from several items).
+    if free is not None and (len(free) == 1 or sum(1 for _ in E.walk(e.body)) >= 12):
         body = _memo_body(body, free)
     if len(keys) > 1:
         return _comp_multi(func, src, body, keys)

@@ -114,9 +114,13 @@ class Rules:
 
     def settings_env(self, values: dict[str, Any] | None) -> dict:
         """`--set NAME=VALUE` values (strings or Python values) -> the expression environment."""
-        env = setting_defaults(self.ir)
-        for r in self._reveals:
-            env[f"reveal:{r}"] = None
+        base = self.__dict__.get("_default_env")
+        if base is None:
+            base = setting_defaults(self.ir)
+            for r in self._reveals:
+                base[f"reveal:{r}"] = None
+            self.__dict__["_default_env"] = base
+        env = dict(base)
         for name, raw in (values or {}).items():
             s = self._settings.get(name)
             if s is not None:
@@ -166,11 +170,22 @@ class Rules:
 
     # ------------------------------------------------------------------ scoring
 
-    def score(self, hand: str | Hand, melds: list[str] | None = None, win: str | None = None,
-              self_drawn: bool = False, context: dict[str, Any] | None = None) -> ScoreResult:
+    def _env_for(self, context: dict[str, Any] | None):
+        """(catalog, decomposer, expression environment) for a context; the no-context case is cached."""
+        if not context:
+            got = self.__dict__.get("_plain_env")
+            if got is None:
+                env = self.settings_env(None)
+                cat, dec = self.catalog_for(env)
+                got = self.__dict__["_plain_env"] = (cat, dec, self._retile(env, cat))
+            return got
         env = self.settings_env(context)
         cat, dec = self.catalog_for(env)
-        env = self._retile(env, cat)
+        return cat, dec, self._retile(env, cat)
+
+    def score(self, hand: str | Hand, melds: list[str] | None = None, win: str | None = None,
+              self_drawn: bool = False, context: dict[str, Any] | None = None) -> ScoreResult:
+        cat, dec, env = self._env_for(context)
         h = hand if isinstance(hand, Hand) else build_hand(self, hand, melds, win, self_drawn, cat)
         return Scoring(self, cat, dec, env, h).run()
 
