@@ -73,6 +73,7 @@ class Group:
     is_kong: bool = False
     value: object = 0
     has_win: bool = False
+    declared: bool = False  # laid down before the win (given as a meld), not formed from the hand
 
     def field(self, name: str):
         t = self.tiles

@@ -361,7 +361,7 @@ class Scoring:
             mk = self.rs.meld(m.kind)
             tiles = [RTile(t) for t in m.tiles]
             out.append(Group(m.kind, tiles, exposed=mk.exposed, concealed=not mk.exposed, is_pair=mk.pair,
-                             is_kong=mk.kong, value=self.group_value(mk, tiles)))
+                             is_kong=mk.kong, value=self.group_value(mk, tiles), declared=True))
         return out
 
     def group_value(self, mk, tiles):

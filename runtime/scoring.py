@@ -75,6 +75,9 @@ class CompiledPatterns:
             self.combo_parts[name] = (compile_expr(comp.source), compile_expr(comp.body),
                                       [f"binder:{b}" for b in comp.binders])
         self.labels = {p.name: _label_parts(p.label) for p in rs.patterns if p.label}
+        from .prefilter import Prefilter
+
+        self.prefilter = Prefilter(rs.patterns)
 
 
 def _label_parts(label: str):
@@ -130,6 +133,11 @@ class ReadingEvaluator:
         self._final: dict[str, int] | None = None
         self._combos: dict[str, list] = {}
         self.excluded: list[tuple[str, str]] = []
+        # The prefilter applies when the reading's groups hold all its tiles (not instant forms).
+        groups = reading.groups
+        self.packed = None
+        if cp.prefilter.tests and sum(len(g.tiles) for g in groups) == len(reading.tiles):
+            self.packed = cp.prefilter.counts(groups)
 
     def waits(self):
         return self.waits_fn()
@@ -139,6 +147,8 @@ class ReadingEvaluator:
             return self._raw[name]
         cp, env = self.cp, self.env
         self._raw[name] = 0  # guards against re-entry while computing
+        if self.packed is not None and not cp.prefilter.passes(name, self.packed):
+            return 0
         en = cp.enabled[name]
         if en is not None and not en(env):
             return 0

@@ -124,3 +124,41 @@ def test_joker_property_is_not_vacuous():
     rules = joker_rules()
     res = rules.score("1m 4m 7m 1s 4s 7s 东 中 2m 5m 8m 2s 5s", None, "王")
     assert not res.win
+
+
+PREFILTER_RULES = JOKER_RULES.replace("wild 王 { tiles 王 }\n", "").replace(
+    "pattern 和 { value 1 番; when true }", """
+pattern 四刻 { value 2 番; when count(m in melds: m.triplet) == 4 }
+pattern 无刻 { value 3 番; when count(m in triplets: m.tile.rank > 0) >= 0 and not any(m in triplets: true) }
+pattern 双顺 { value 5 番; count = count(a, b in runs: a.suit == b.suit) }
+pattern 总有 { value 7 番; when count(a, b in runs: true) >= 0 }
+pattern 全万 { value 11 番; when all(t in tiles: t.suit == 万) }
+pattern 七组 { value 13 番; when len(groups) == 5 and len(pairs) <= 1 }""")
+
+
+@lru_cache(maxsize=None)
+def prefilter_rules():
+    res = compile_text(PREFILTER_RULES, "prefilter.pai")
+    assert res.ok, res.render()
+    return Rules(res.ruleset)
+
+
+@SETTINGS
+@given(SEEDS)
+def test_prefilter_never_changes_a_result(seed):
+    """Scoring with the exact prefilter equals scoring with it switched off."""
+    rules = prefilter_rules()
+    rnd = random.Random(seed)
+    names = winning_hand(rules, rnd)
+    win = names.pop()
+    hand, w = text_of(rules, names), text_of(rules, [win])
+    with_filter = rules.score(hand, None, w).to_json()
+    tests = rules.patterns.prefilter.tests
+    saved = dict(tests)
+    tests.clear()
+    try:
+        without = rules.score(hand, None, w).to_json()
+    finally:
+        tests.update(saved)
+    assert with_filter == without
+    assert saved  # the rule set really exercises the prefilter

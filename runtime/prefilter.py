@@ -1,0 +1,176 @@
+"""An exact prefilter for pattern conditions, from per-group bit vectors.
+
+Most conditions open with conjuncts like `count(m in melds: m.triplet) == 4`, `any(m in runs: …)`,
+`all(t in tiles: …)` or `len(pairs) == 7` whose predicate reads only the item. Each distinct
+(list, predicate) of such a conjunct becomes a 6-bit field; every group contributes, once per group
+signature (cached), how many of its items are in that list and satisfy the predicate. A reading's
+counts are then the integer sum of its groups' vectors, and a pattern whose conjunct fails on those
+counts is skipped without evaluating it. The counts are exact, so the prefilter never changes a result.
+"""
+from __future__ import annotations
+
+import operator
+
+from dsl import expr as E
+
+from .evaluate import EvalError, compile_expr
+
+FIELD = 6
+MASK = (1 << FIELD) - 1
+GROUP_LISTS = ("melds", "groups", "pairs", "runs", "triplets", "kongs", "exposed")
+TILE_LISTS = ("tiles", "hand")
+OPS = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt,
+       ">=": operator.ge}
+FLIP = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "==", "!=": "!="}
+
+
+def _conjuncts(e):
+    if isinstance(e, E.Binary) and e.op == "and":
+        yield from _conjuncts(e.left)
+        yield from _conjuncts(e.right)
+    else:
+        yield e
+
+
+def _binder_only(body: E.Expr, binder: str) -> bool:
+    for n in E.walk(body):
+        if isinstance(n, E.Name):
+            cat = n.ref.split(":", 1)[0]
+            if n.ref != f"binder:{binder}" and cat not in ("tile", "suit", "meld", "form", "flowerclass"):
+                return False
+        if isinstance(n, (E.Comp, E.Call)) and not (isinstance(n, E.Call) and n.func in ("abs", "floor")):
+            return False
+    return True
+
+
+def _list_name(e: E.Expr) -> str | None:
+    if isinstance(e, E.Name) and e.ref.startswith("builtin:"):
+        name = e.ref.split(":", 1)[1]
+        if name in GROUP_LISTS or name in TILE_LISTS:
+            return name
+    return None
+
+
+class Prefilter:
+    def __init__(self, patterns):
+        self.atoms: list[tuple[str, E.Expr | None, str, bool]] = []  # (list, predicate, binder, negate)
+        self._atom_ids: dict = {}
+        self.tests: dict[str, list[tuple[int, object, int]]] = {}  # pattern -> [(field, op, k)]
+        for p in patterns:
+            tests = []
+            for c in _conjuncts(p.when) if p.when is not None else ():
+                t = self._test(c)
+                if t is not None:
+                    tests.append(t)
+            # A pattern with `count = count(…)` fires only when that count is positive.
+            if isinstance(p.count, E.Comp) and p.count.func == "count":
+                t = self._test(E.Compare((">=",), (p.count, E.Num("1"))))
+                if t is not None:
+                    tests.append(t)
+            if tests:
+                self.tests[p.name] = tests
+        self.preds = [(lst, compile_expr(pred) if pred is not None else None, f"binder:{b}", neg)
+                      for lst, pred, b, neg in self.atoms]
+        self._vectors: dict = {}
+
+    def _atom(self, lst: str, pred: E.Expr | None, binder: str, negate: bool) -> int:
+        from dsl.checker import _map  # structural key without positions
+        from dsl.span import NO_SPAN
+        import dataclasses
+
+        key_pred = _map(pred, lambda n: dataclasses.replace(n, span=NO_SPAN)) if pred is not None else None
+        # binder names differ between patterns; rename to one so equal predicates share a field
+        key = (lst, repr(key_pred).replace(f"binder:{binder}", "binder:_"), negate)
+        i = self._atom_ids.get(key)
+        if i is None:
+            i = len(self.atoms)
+            self.atoms.append((lst, pred, binder, negate))
+            self._atom_ids[key] = i
+        return i
+
+    def _test(self, c: E.Expr):
+        """(field, op, k) when conjunct c is a count comparison the prefilter can decide exactly."""
+        negate_any = False
+        if isinstance(c, E.Unary) and c.op == "not" and isinstance(c.operand, E.Comp) and c.operand.func == "any":
+            c, negate_any = c.operand, True
+        if isinstance(c, E.Comp) and len(c.binders) > 1 and c.func == "any":
+            lst = _list_name(c.source)  # combinations of n distinct items need n items
+            return None if lst is None else (self._atom(lst, None, "_", False), OPS[">="], len(c.binders))
+        if isinstance(c, E.Comp) and len(c.binders) == 1 and c.func in ("any", "all"):
+            lst = _list_name(c.source)
+            if lst is None or not _binder_only(c.body, c.binders[0]):
+                return None
+            if c.func == "any":
+                i = self._atom(lst, c.body, c.binders[0], False)
+                return (i, OPS["=="], 0) if negate_any else (i, OPS[">="], 1)
+            i = self._atom(lst, c.body, c.binders[0], True)  # all(P) == count(not P) == 0
+            return i, OPS["=="], 0
+        if isinstance(c, E.Compare) and len(c.ops) == 1 and c.ops[0] in OPS:
+            a, b = c.operands
+            op = c.ops[0]
+            if isinstance(a, E.Num) and not isinstance(b, E.Num):
+                a, b, op = b, a, FLIP[op]
+            if not isinstance(b, E.Num) or "." in b.text:
+                return None
+            k = int(b.text)
+            positive = (op == ">" and k >= 0) or (op == ">=" and k >= 1)
+            if isinstance(a, E.Comp) and a.func == "count" and len(a.binders) > 1 and positive:
+                lst = _list_name(a.source)  # a positive count of combinations needs enough items
+                return None if lst is None else (self._atom(lst, None, "_", False), OPS[">="], len(a.binders))
+            if isinstance(a, E.Comp) and a.func == "count" and len(a.binders) == 1:
+                lst = _list_name(a.source)
+                if lst is None or not _binder_only(a.body, a.binders[0]):
+                    return None
+                return self._atom(lst, a.body, a.binders[0], False), OPS[op], k
+            if isinstance(a, E.Call) and a.func == "len" and len(a.args) == 1:
+                lst = _list_name(a.args[0])
+                if lst is None:
+                    return None
+                return self._atom(lst, None, "_", False), OPS[op], k
+        return None
+
+    # ------------------------------------------------------------------ per reading
+
+    def vector(self, g, declared: bool) -> int:
+        key = (g.sig, declared)
+        v = self._vectors.get(key)
+        if v is None:
+            v = 0
+            env = {}
+            in_list = {
+                "groups": True, "pairs": g.is_pair, "melds": not g.is_pair,
+                "runs": not g.is_pair and g.is_run, "triplets": not g.is_pair and g.field("triplet"),
+                "kongs": not g.is_pair and g.is_kong, "exposed": g.exposed,
+                "tiles": True, "hand": not declared,
+            }
+            for i, (lst, pred, key_b, neg) in enumerate(self.preds):
+                if not in_list[lst]:
+                    continue
+                items = g.tiles if lst in TILE_LISTS else (g,)
+                n = 0
+                for x in items:
+                    if pred is None:
+                        n += 1
+                        continue
+                    env[key_b] = x
+                    ok = bool(pred(env))
+                    n += (not ok) if neg else ok
+                v |= n << (FIELD * i)
+            self._vectors[key] = v
+        return v
+
+    def counts(self, groups) -> int | None:
+        """The reading's packed counts, or None when it cannot be computed (the caller evaluates fully)."""
+        total = 0
+        try:
+            for g in groups:
+                total += self.vector(g, g.declared)
+        except (EvalError, KeyError, TypeError):
+            return None
+        return total
+
+    def passes(self, name: str, packed: int) -> bool:
+        for i, op, k in self.tests.get(name, ()):
+            if not op((packed >> (FIELD * i)) & MASK, k):
+                return False
+        return True
