@@ -78,6 +78,13 @@ class CompiledPatterns:
         from .prefilter import Prefilter
 
         self.prefilter = Prefilter(rs.patterns)
+        self.deps = {p.name: _projection(p) for p in rs.patterns}
+        self.memo: dict = {}
+        # Patterns that read the same things are looked up together: one key answers them all.
+        groups: dict = {}
+        for p in rs.patterns:
+            groups.setdefault(self.deps[p.name], []).append(p.name)
+        self.by_projection = [(proj, tuple(names)) for proj, names in groups.items()]
 
 
 def _label_parts(label: str):
@@ -95,6 +102,35 @@ def _label_parts(label: str):
         pos = m.end()
     parts.append(label[pos:])
     return parts
+
+
+# Reading builtins a pattern's raw count may be remembered by (their signatures form the key).
+MEMO_LISTS = ("melds", "groups", "pairs", "runs", "triplets", "kongs", "exposed", "tiles", "hand")
+MEMO_VALUES = ("pair", "suits", "menqing", "form")
+MEMO_LIMIT = 500_000
+
+
+def _projection(p: ir.Pattern):
+    """What a pattern's raw count depends on, when that is only reading lists, simple reading values
+    and settings: (builtins, setting refs). None when it reads anything else (the winning tile, waits,
+    other patterns, quantities…), which must be evaluated every time."""
+    builtins, settings = set(), set()
+    for e in (p.when, p.count, p.enabled):
+        if e is None:
+            continue
+        for n in E.walk(e):
+            if not isinstance(n, E.Name):
+                continue
+            cat, _, name = n.ref.partition(":")
+            if cat == "builtin":
+                if name not in MEMO_LISTS and name not in MEMO_VALUES:
+                    return None
+                builtins.add(name)
+            elif cat in ("option", "context", "reveal"):
+                settings.add(n.ref)
+            elif cat not in ("binder", "tile", "suit", "meld", "form", "flowerclass"):
+                return None
+    return tuple(sorted(builtins)), tuple(sorted(settings))
 
 
 class LazyEnv(dict):
@@ -149,6 +185,27 @@ class ReadingEvaluator:
         self._raw[name] = 0  # guards against re-entry while computing
         if self.packed is not None and not cp.prefilter.passes(name, self.packed):
             return 0
+        return self._raw_count(name)
+
+    def key_of(self, builtin: str):
+        """A hashable signature of one reading builtin (lists by their items' signatures)."""
+        k = "#sig:" + builtin
+        v = self.env.get(k)
+        if v is None:
+            x = self.env["builtin:" + builtin]
+            if builtin in MEMO_LISTS:
+                v = tuple(i.sig for i in x)
+            elif builtin == "pair":
+                v = x.sig if x is not None else ()
+            elif builtin == "suits":
+                v = tuple(x)
+            else:
+                v = x
+            self.env[k] = v
+        return v
+
+    def _raw_count(self, name: str) -> int:
+        cp, env = self.cp, self.env
         en = cp.enabled[name]
         if en is not None and not en(env):
             return 0
@@ -188,11 +245,33 @@ class ReadingEvaluator:
     def quantity(self, name: str):
         return self.cp.quantities[name](self.env)
 
+    def all_raw_counts(self) -> dict[str, int]:
+        """Every pattern's raw count; patterns of one dependency projection share one memo entry."""
+        cp, env = self.cp, self.env
+        raw = self._raw
+        for gi, (proj, names) in enumerate(cp.by_projection):
+            if proj is None:
+                for name in names:
+                    if name not in raw:
+                        self.raw_count(name)
+                continue
+            key = (gi,) + tuple(self.key_of(b) for b in proj[0]) + tuple(env[r] for r in proj[1])
+            got = cp.memo.get(key)
+            if got is None:
+                got = tuple(self.raw_count(name) for name in names)
+                if len(cp.memo) > MEMO_LIMIT:
+                    cp.memo.clear()
+                cp.memo[key] = got
+            else:
+                for name, n in zip(names, got):
+                    raw.setdefault(name, n)
+        return raw
+
     def final_counts(self) -> dict[str, int]:
         if self._final is not None:
             return self._final
         cp = self.cp
-        raw = {p.name: self.raw_count(p.name) for p in cp.patterns}
+        raw = self.all_raw_counts()
         removed: dict[str, str] = {}
         lowered: dict[str, int] = {}
         for p in cp.patterns:
