@@ -687,8 +687,6 @@ class Builder:
                         wins=wins, win_forms=win_forms, win_tile=f.name("win_tile", "", words=V.WIN_TILE),
                         order=f.name("order", "seat", words=V.ORDER), multiple=f.bool("multiple", True),
                         follow=tuple(n for n, _ in f.names("follow")), span=s.span, **f.docs())
-        if not events:
-            self.diags.error("E203", f"`action {name}` needs `on EVENT`", s.span, "e.g. `on discard`")
         f.finish()
         return out
 

@@ -414,7 +414,11 @@ class Checker:
                     self.diags.error("E505", f"priority lists `{name}` twice",
                                      _written(rs.priority_span, rs.variant.span))
                 seen_levels.add(name)
+        followers = {name for a in rs.actions for name in a.follow}
         for a in rs.actions:
+            if not a.on and a.name not in followers:
+                self.diags.error("E203", f"`action {a.name}` needs `on EVENT`", a.span,
+                                 "e.g. `on discard` (an action only used in another's `follow` needs none)")
             for ev in (a.on,) + a.also_on:
                 self.check_event(ev, a.span)
             for name in a.win_forms:

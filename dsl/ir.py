@@ -348,7 +348,9 @@ class Action(Node):
     wins: bool = False  # the action is a win
     win_forms: tuple[str, ...] = ()  # a win only by these winning forms (empty: any)
     win_tile: str = ""  # drawn | claimed | last_dealt | best_wait | none
-    order: str = "seat"  # several claimants of one level: seat order starting after seat | robbed | discarder | actor | dealer
+    # Several claimants of one priority level are asked in seat order starting WITH this seat (itself
+    # first when it is a claimant): seat = the seat after the event's actor; robbed, discarder, actor, dealer.
+    order: str = "seat"
     multiple: bool = True  # several claimants may all take it (一炮多响-like); false: only the first
     follow: tuple[str, ...] = ()  # compulsory follow-up actions done before `then`
 

@@ -47,6 +47,7 @@ FUNC_SIGS = {
     "visible_count": (("tile",), "int"),
     "next": (("seat",), "seat"),
     "held": (("seat", "tile"), "int"),
+    "waits_without": (("seat", "tile"), "list[tile]"),
 }
 
 

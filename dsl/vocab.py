@@ -71,4 +71,5 @@ MELD_FIELDS: dict[str, str] = {
     "start": "int", "end": "int", "run": "bool", "triplet": "bool", "kong": "bool", "pair": "bool",
     "exposed": "bool", "concealed": "bool", "value": "num", "wilds": "int", "has_win": "bool",
 }
-FUNCTIONS = ("len", "distinct", "abs", "floor", "max", "min", "cn", "visible_count", "next", "held")
+FUNCTIONS = ("len", "distinct", "abs", "floor", "max", "min", "cn", "visible_count", "next", "held",
+             "waits_without")

@@ -153,9 +153,9 @@ def _compile(e: E.Expr, fns) -> Fn:  # noqa: C901 - one case per node type
                     return field(obj, name)
             return attr
         case E.Call(func=func, args=args):
-            f = fns[func]
+            f = fns.get(func)
             parts = [_compile(a, fns) for a in args]
-            if func in ("visible_count", "held", "next"):
+            if func in ("visible_count", "held", "next", "waits_without"):
                 return lambda env: env["game-functions"][func](*(p(env) for p in parts))
             if len(parts) == 1:
                 a = parts[0]

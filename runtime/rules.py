@@ -314,12 +314,13 @@ class Scoring:
         env["builtin:self_drawn"] = self.hand.self_drawn
         return env
 
-    def classify(self, hand: Hand) -> tuple[list[RTile], list[RTile]]:
-        """Concealed tiles (winning tile included) -> (natural tiles, wild tiles)."""
+    def classify(self, hand: Hand, standins: bool = True) -> tuple[list[RTile], list[RTile]]:
+        """Concealed tiles (winning tile included) -> (natural tiles, wild tiles). With `standins`
+        false (a form that declares `standins false`), stand-in tiles are just themselves."""
         env = self._base_env()
         env["builtin:win_tile"] = hand.win
         standin: dict[str, TileInfo] = {}
-        for s, plays, unless in self.rules._standins:
+        for s, plays, unless in self.rules._standins if standins else ():
             try:
                 target = plays(env)
                 if target is not None and not (unless and unless(env)):
@@ -378,14 +379,17 @@ class Scoring:
 
     def readings(self, hand: Hand) -> tuple[list[Reading], str]:
         """Every reading under every form, and why there is none when the list is empty."""
-        naturals, wilds = self.classify(hand)
+        classified = {True: self.classify(hand)}
         exposed = self.exposed_groups(hand)
-        win_rtile = next((t for t in naturals + wilds if t.is_win), None)
-        all_tiles = naturals + wilds + [t for g in exposed for t in g.tiles]
-        concealed_n = len(naturals) + len(wilds)
         out: list[Reading] = []
         fits_any = False
         for form, instant, pair_when in self.rules._forms:
+            if form.standins not in classified:
+                classified[form.standins] = self.classify(hand, form.standins)
+            naturals, wilds = classified[form.standins]
+            win_rtile = next((t for t in naturals + wilds if t.is_win), None)
+            all_tiles = naturals + wilds + [t for g in exposed for t in g.tiles]
+            concealed_n = len(naturals) + len(wilds)
             if form.tiles is not None and concealed_n + sum(len(g.tiles) for g in exposed) not in (
                     form.tiles, self.rs.table.hand + 1):
                 continue  # a form with `tiles N` also wins with N tiles (e.g. before one's own draw)

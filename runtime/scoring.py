@@ -295,8 +295,23 @@ class ReadingEvaluator:
             elif lowered.get(name):
                 self.excluded.append((name, "count lowered"))
         self._apply_combines(final)
+        self._keep_highest(final)
         self._final = final
         return final
+
+    def _keep_highest(self, final: dict[str, int]) -> None:
+        """In a `max` unit only the highest-valued pattern counts (ties: the one declared first)."""
+        for uname, how in self.cp.units.items():
+            if how != "max":
+                continue
+            fired = [p.name for p in self.cp.patterns if p.unit == uname and p.name in final]
+            if len(fired) < 2:
+                continue
+            best = max(fired, key=lambda n: (self.value(n), -fired.index(n)))
+            for n in fired:
+                if n != best:
+                    del final[n]
+                    self.excluded.append((n, best))
 
     def _apply_combines(self, final: dict[str, int]) -> None:
         by_rule: dict[str, list[str]] = {}
