@@ -41,7 +41,8 @@ unit 番 sum
 
 PATTERN = '''pattern P{i} {{
   value {v} 番
-  when count(m in melds: m.triplet and m.tile.幺九) >= {k} or any(a, b in runs: a.suit == b.suit and a.start + {k} == b.start)
+  when (count(m in melds: m.triplet and m.tile.幺九) >= {k}
+        or any(a, b in runs: a.suit == b.suit and a.start + {k} == b.start))
 {ex}  doc "第{i}个番种"
   example {{ hand '123m 456p 789s 东东东 5m'; win '5m' }}
 }}

@@ -407,7 +407,7 @@ class Checker:
         seen_levels: set[str] = set()
         for level in rs.priority:
             for name in level:
-                if name not in actions:
+                if name not in actions and name not in V.BUILTIN_ACTIONS:
                     self.diags.error("E505", f"priority names unknown action `{name}`",
                                      _written(rs.priority_span, rs.variant.span), _close(name, actions))
                 if name in seen_levels:

@@ -55,7 +55,7 @@ def unreachable_reason(rs: ir.RuleSet, p: ir.Pattern, cat) -> str:
                 env = dict(cat.env)
                 key = f"binder:{c.binders[0]}"
 
-                def ok(k):
+                def ok(k, env=env, key=key, fn=fn):
                     env[key] = k
                     return bool(fn(env))
                 n = cat.count(ok)

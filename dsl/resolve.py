@@ -215,15 +215,21 @@ class Resolver:
 
     def attr(self, e: E.Attr, scope: str, b: dict[str, str], hint: str | None) -> tuple[E.Expr, str]:
         # qualified names: option.NAME, pattern.NAME …
-        if isinstance(e.obj, E.Name) and e.obj.name in QUALIFIERS and e.obj.name not in b \
-                and e.obj.name not in SCOPE_BUILTINS[scope]:
+        if isinstance(e.obj, E.Name) and e.obj.name in QUALIFIERS and e.obj.name not in b:
             cat = QUALIFIERS[e.obj.name]
-            typ = self.sym.by_category.get(cat, {}).get(e.name)
-            if typ is None:
-                self.diags.error("E301", f"there is no {cat} named `{e.name}`", e.span)
-                return e, "any"
-            return E.Name(e.name, ref=f"{cat}:{e.name}", span=e.span), CATEGORY_TYPES.get(cat, typ) \
-                if cat not in ("option", "context") else typ
+            declared = self.sym.by_category.get(cat, {})
+            builtin = SCOPE_BUILTINS[scope].get(e.obj.name)
+            # A builtin of the same name (`form`, `tile`) wins only when it has that field.
+            shadowed = builtin is not None and (e.name not in (self.fields_of(T.base(builtin)) or {})
+                                                or e.name in declared)
+            if builtin is None or (shadowed and e.name in declared):
+                typ = declared.get(e.name)
+                if typ is None:
+                    self.diags.error("E301", f"there is no {cat} named `{e.name}`", e.span)
+                    return e, "any"
+                # options, contexts and quantities keep their own (declared or inferred) type
+                own = cat in ("option", "context", "quantity")
+                return E.Name(e.name, ref=f"{cat}:{e.name}", span=e.span), typ if own else CATEGORY_TYPES.get(cat, typ)
         obj, ot = self.expr(e.obj, scope, b)
         fields = self.fields_of(T.base(ot))
         if fields is None:
@@ -266,7 +272,7 @@ class Resolver:
             self.diags.error("E403", f"`{e.func}` takes {len(params)} argument(s), got {len(e.args)}", e.span)
             return e, "any"
         outs = [self.expr(a, scope, b) for a in e.args]
-        for (o, t), p, a in zip(outs, params, e.args):
+        for (_, t), p, a in zip(outs, params, e.args):
             ok = (t == "any" or (p == "num" and T.is_num(t)) or (p == "list" and T.is_list(t))
                   or (p == "list|str" and (T.is_list(t) or T.base(t) == "str")) or T.base(t) == p)
             if not ok:

@@ -38,7 +38,7 @@ class Stmt:
     args: tuple[Arg, ...]
     expr: E.Expr | None
     cond: E.Expr | None
-    block: tuple["Stmt", ...] | None
+    block: tuple[Stmt, ...] | None
     span: Span  # the key's position
 
     @property
@@ -67,7 +67,7 @@ class _BracketNewlines:
 
 
 @lru_cache(maxsize=1)
-def _parser() -> tuple[Lark, "_ToTree"]:
+def _parser() -> tuple[Lark, _ToTree]:
     # The transformer runs inline while parsing (LALR only): no intermediate parse tree is built,
     # which makes parsing several times faster. Its `file` is set before each parse.
     transformer = _ToTree("<text>")

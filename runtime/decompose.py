@@ -55,8 +55,13 @@ class Decomposer:
             self.specs.append(ShapeSpec(m.name, s.kind, s.size, m.pair, s.ranks, tiles, s.mixed))
         self.meld_specs = [s for s in self.specs if not s.is_pair]
         self.pair_specs = [s for s in self.specs if s.is_pair]
-        # Representative tiles a pure-wild group may stand for (no flowers: wildcards never play as one).
-        self.wild_targets = [k.index for k in kinds if k.category in ("suited", "honor")]
+        # What a wildcard may stand for: no flower, nothing a `wild … { except ATTR }` rules out (when a
+        # rule set has several wildcards, every one's exceptions apply), and no meld kind in `no_meld`.
+        excepts = {w.except_attr for w in rs.wilds if w.except_attr}
+        self.wild_ok = [k.category in ("suited", "honor") and not any(k.field(a) for a in excepts)
+                        for k in kinds]
+        self.no_wild_kinds = {name for w in rs.wilds for name in w.no_meld}
+        self.wild_targets = [k.index for k in kinds if self.wild_ok[k.index]]
         self._can = lru_cache(maxsize=200_000)(self._can_uncached)
         self.fast = None  # a BlockWin (runtime/fastwin.py), attached by the rule set once built
 
@@ -69,6 +74,17 @@ class Decomposer:
 
     def placements(self, spec: ShapeSpec, i: int, counts: list[int], wilds: int):
         """Every way to build `spec` containing natural tile i (the lowest unplaced): lists of slots."""
+        if spec.kind in self.no_wild_kinds:
+            wilds = 0
+        if wilds:
+            ok = self.wild_ok
+            for slots in self._placements(spec, i, counts, wilds):
+                if all(ok[idx] for idx, w in slots if w):
+                    yield slots
+            return
+        yield from self._placements(spec, i, counts, wilds)
+
+    def _placements(self, spec: ShapeSpec, i: int, counts: list[int], wilds: int):
         k = self.cat.kinds[i]
         if spec.shape == "same":
             top = min(spec.size, counts[i])
@@ -230,11 +246,18 @@ class Decomposer:
                     yield [(spec, slots)] + rest
 
     def _wild_targets_for(self, spec: ShapeSpec):
+        if spec.kind in self.no_wild_kinds:
+            return
+        for slots in self._wild_targets_all(spec):
+            if all(self.wild_ok[idx] for idx, _ in slots):
+                yield slots
+
+    def _wild_targets_all(self, spec: ShapeSpec):
         if spec.shape == "same":
             for t in self.wild_targets:
                 yield [(t, True)] * spec.size
         elif spec.shape in ("run", "ranks"):
-            for suit, idx in self.suit_index.items():
+            for idx in self.suit_index.values():
                 if spec.shape == "run":
                     ranks_list = [tuple(range(s, s + spec.size)) for s in sorted(idx)]
                 else:

@@ -38,10 +38,13 @@ def check_pattern_examples(rules, p: ir.Pattern) -> list[ExampleOutcome]:
             out.append(ExampleOutcome(where, False, f"invalid hand: {exc}"))
             continue
         fired = {f.pattern for f in res.fans}
+        problems = expectation_problems(rules, ex, res)
         if not res.win:
             out.append(ExampleOutcome(where, False, f"does not win: {res.reason}", res))
         elif p.name not in fired:
             out.append(ExampleOutcome(where, False, f"scores {sorted(fired)} without {p.name}", res))
+        elif problems:  # an example may also state its score or quantities
+            out.append(ExampleOutcome(where, False, "; ".join(problems), res))
         else:
             out.append(ExampleOutcome(where, True, "", res))
     for i, ex in enumerate(p.counterexamples, 1):

@@ -135,11 +135,8 @@ class BlockWin:
         got = memo.get(counts)
         if got is not None:
             return got
-        i = 0
-        for i, c in enumerate(counts):
-            if c:
-                break
-        else:
+        i = next((j for j, c in enumerate(counts) if c), -1)
+        if i < 0:
             return _EMPTY
         out = set()
         cap = self.cap

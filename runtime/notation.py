@@ -19,10 +19,10 @@ class NotationError(ValueError):
 class Notation:
     by_digit_letter: dict[tuple[str, str], str]  # ("5", "m") -> tile name
     by_char: dict[str, str]  # "东" -> tile name
-    by_name: dict[str, str]  # display name -> tile name 
+    by_name: dict[str, str]  # display name -> tile name
 
     @classmethod
-    def from_kinds(cls, kinds) -> "Notation":
+    def from_kinds(cls, kinds) -> Notation:
         dl: dict[tuple[str, str], str] = {}
         ch: dict[str, str] = {}
         names: dict[str, str] = {}

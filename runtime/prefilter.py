@@ -74,9 +74,10 @@ class Prefilter:
         self._vectors: dict = {}
 
     def _atom(self, lst: str, pred: E.Expr | None, binder: str, negate: bool) -> int:
+        import dataclasses
+
         from dsl.checker import _map  # structural key without positions
         from dsl.span import NO_SPAN
-        import dataclasses
 
         key_pred = _map(pred, lambda n: dataclasses.replace(n, span=NO_SPAN)) if pred is not None else None
         # binder names differ between patterns; rename to one so equal predicates share a field

@@ -145,7 +145,7 @@ class Group:
 class _GroupFields(dict):
     """A group's fields, computed on first use."""
 
-    def __init__(self, g: "Group"):
+    def __init__(self, g: Group):
         super().__init__()
         self.g = g
 

@@ -136,7 +136,7 @@ def _projection(p: ir.Pattern):
 class LazyEnv(dict):
     """The reading scope: fixed values up front, patterns / quantities / units / waits on demand."""
 
-    def __init__(self, base: dict, ev: "ReadingEvaluator"):
+    def __init__(self, base: dict, ev: ReadingEvaluator):
         super().__init__(base)
         self.ev = ev
 
@@ -181,7 +181,7 @@ class ReadingEvaluator:
     def raw_count(self, name: str) -> int:
         if name in self._raw:
             return self._raw[name]
-        cp, env = self.cp, self.env
+        cp = self.cp
         self._raw[name] = 0  # guards against re-entry while computing
         if self.packed is not None and not cp.prefilter.passes(name, self.packed):
             return 0

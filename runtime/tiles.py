@@ -2,7 +2,8 @@
 and every attribute of every kind (declared flags and computed `attr` definitions)."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field as dc_field
+from dataclasses import dataclass
+from dataclasses import field as dc_field
 
 from dsl import ir
 

@@ -1,6 +1,6 @@
 """Every example written in a bundled rule file is executed: a pattern's examples must score it, its
 counterexamples must not, and every top-level example must meet its `expect` lines."""
-from functools import lru_cache
+from functools import cache
 
 import pytest
 
@@ -10,7 +10,7 @@ from runtime.rules import load
 from .conftest import RULES
 
 
-@lru_cache(maxsize=None)
+@cache
 def rules_for(path):
     return load(path)
 

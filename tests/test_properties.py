@@ -1,6 +1,6 @@
 """Property tests (hypothesis) of hand evaluation."""
 import random
-from functools import lru_cache
+from functools import cache
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -31,12 +31,12 @@ score = 番
 '''
 
 
-@lru_cache(maxsize=None)
+@cache
 def baijindao():
     return load(ROOT / "rules" / "baijindao.pai")
 
 
-@lru_cache(maxsize=None)
+@cache
 def joker_rules():
     res = compile_text(JOKER_RULES, "jokertest.pai")
     assert res.ok, res.render()
@@ -136,7 +136,7 @@ pattern 全万 { value 11 番; when all(t in tiles: t.suit == 万) }
 pattern 七组 { value 13 番; when len(groups) == 5 and len(pairs) <= 1 }""")
 
 
-@lru_cache(maxsize=None)
+@cache
 def prefilter_rules():
     res = compile_text(PREFILTER_RULES, "prefilter.pai")
     assert res.ok, res.render()

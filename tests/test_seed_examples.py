@@ -1,6 +1,6 @@
 """The worked examples of the seeds, checked through the public API (independently of the examples
 written inside the rule files)."""
-from functools import lru_cache
+from functools import cache
 
 import pytest
 
@@ -9,7 +9,7 @@ from runtime.rules import load
 from .conftest import ROOT
 
 
-@lru_cache(maxsize=None)
+@cache
 def rules(stem):
     return load(ROOT / "rules" / f"{stem}.pai")
 

@@ -1,0 +1,176 @@
+"""Moves, and the melds a player can make.
+
+A `Move` is what a player answers when asked: an action name (a declared action, or the engine's own
+`discard` and `pass`), the tiles it uses (the discarded tile; a meld's tiles; the winning tile) and,
+for actions with `choices`, the chosen value. Moves are plain values: equal moves are the same move.
+
+`meld_options` lists the melds of one kind a seat can lay down, from its concealed tiles and
+optionally a tile it does not hold (a claimed discard, a robbed kong tile):
+
+- a kind with `upgrades U` is made by adding one tile to a meld of a kind in U the seat already has
+  (the tile must make the shape of the new kind);
+- a kind with `grows` is formed anew from the hand, and also extends a meld of that same kind the seat
+  already has by one more tile;
+- any other kind is formed anew: its shape, the required tile included when there is one.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from itertools import combinations_with_replacement
+from typing import Any
+
+from dsl import ir
+
+from ..tiles import TileInfo
+
+
+@dataclass(frozen=True)
+class Move:
+    action: str
+    tiles: tuple[str, ...] = ()
+    choice: Any = None
+
+    def __str__(self) -> str:
+        out = self.action
+        if self.tiles:
+            out += " " + "".join(self.tiles)
+        if self.choice is not None:
+            out += f" ={self.choice}"
+        return out
+
+    def to_json(self) -> dict:
+        d: dict[str, Any] = {"action": self.action}
+        if self.tiles:
+            d["tiles"] = list(self.tiles)
+        if self.choice is not None:
+            d["choice"] = self.choice if isinstance(self.choice, (int, str)) else str(self.choice)
+        return d
+
+    @staticmethod
+    def from_json(d: dict) -> "Move":
+        choice = d.get("choice")
+        if isinstance(choice, str):
+            from fractions import Fraction
+
+            try:
+                choice = Fraction(choice)
+            except ValueError:
+                pass
+        return Move(d["action"], tuple(d.get("tiles", ())), choice)
+
+
+PASS = Move("pass")
+
+
+def discard(tile: TileInfo) -> Move:
+    return Move("discard", (tile.name,))
+
+
+@dataclass(frozen=True)
+class MeldOption:
+    """One way to lay down a meld of `kind`."""
+
+    kind: str
+    tiles: tuple[TileInfo, ...]  # the whole meld, sorted
+    from_hand: tuple[TileInfo, ...]  # the tiles that leave the concealed hand
+    extends: int | None  # index of the seat's meld this one replaces (upgrade / growth), or None
+    key: TileInfo  # the tile the action uses (`tile` in guards): the required or added tile, else the lowest
+
+
+def _sorted(tiles) -> tuple[TileInfo, ...]:
+    return tuple(sorted(tiles, key=lambda t: t.index))
+
+
+def meld_options(rules, cat, seat, mk: ir.MeldKind, required: TileInfo | None,
+                 unusable: frozenset[str] = frozenset()) -> list[MeldOption]:
+    """Every distinct meld of kind `mk` the seat can make (with `required` in it when given).
+    Tiles whose kind is in `unusable` (wildcards barred from this meld) never come from the hand."""
+    avail = Counter(t.name for t in seat.hand if t.name not in unusable)
+    out: list[MeldOption] = []
+    seen: set = set()
+
+    def add(opt: MeldOption):
+        sig = (opt.kind, tuple(t.name for t in opt.tiles), opt.extends)
+        if sig not in seen:
+            seen.add(sig)
+            out.append(opt)
+
+    if mk.upgrades or mk.grows:
+        bases = [i for i, m in enumerate(seat.melds) if
+                 (m.kind in mk.upgrades if mk.upgrades else m.kind == mk.name)]
+        adds = [required] if required is not None else [cat.by_name[n] for n in sorted(avail)]
+        for i in bases:
+            m = seat.melds[i]
+            for t in adds:
+                tiles = list(m.tiles) + [t]
+                if rules.meld_matches(mk, tiles):
+                    add(MeldOption(mk.name, _sorted(tiles), () if required is not None else (t,), i, t))
+        if mk.upgrades:
+            return out
+    for tiles in _fresh(cat, mk.shape, avail, required):
+        need = Counter(t.name for t in tiles)
+        if required is not None:
+            need[required.name] -= 1
+        if all(avail[n] >= c for n, c in need.items()):
+            from_hand = [cat.by_name[n] for n, c in need.items() for _ in range(c)]
+            key = required if required is not None else min(tiles, key=lambda t: t.index)
+            add(MeldOption(mk.name, _sorted(tiles), _sorted(from_hand), None, key))
+    return out
+
+
+def _fresh(cat, s: ir.Shape, avail: Counter, required: TileInfo | None):
+    """Candidate tile lists of a shape (counts checked by the caller)."""
+    by_name = cat.by_name
+    size = s.size
+    if s.kind == "same":
+        names = [required.name] if required is not None else [n for n, c in avail.items() if c >= size]
+        for n in names:
+            yield [by_name[n]] * size
+        return
+    if s.kind in ("run", "ranks"):
+        suits = [required.suit] if required is not None else sorted({by_name[n].suit for n in avail
+                                                                     if by_name[n].suit})
+        for suit in suits:
+            if suit is None:
+                continue
+            ranks_of = {k.rank: k for k in cat.kinds if k.suit == suit}
+            if s.kind == "run":
+                starts = range(min(ranks_of, default=0), max(ranks_of, default=0) + 1)
+                patterns = [list(range(a, a + size)) for a in starts]
+            else:
+                patterns = [list(s.ranks)]
+            for ranks in patterns:
+                if not all(r in ranks_of for r in ranks):
+                    continue
+                if required is not None and required.rank not in ranks:
+                    continue
+                yield [ranks_of[r] for r in ranks]
+        return
+    if s.kind == "tiles":
+        if all(n in by_name for n in s.tiles) and (required is None or required.name in s.tiles):
+            yield [by_name[n] for n in s.tiles]
+        return
+    if s.kind == "same_rank":
+        ranks = [required.rank] if required is not None else sorted({by_name[n].rank for n in avail
+                                                                     if by_name[n].suit})
+        for r in ranks:
+            kinds = [k for k in cat.kinds if k.suit and k.rank == r]
+            for combo in combinations_with_replacement(kinds, size):
+                if required is not None and required not in combo:
+                    continue
+                if s.mixed and len({k.suit for k in combo}) < 2:
+                    continue
+                yield list(combo)
+
+
+def neighbours(hand: list[TileInfo], t: TileInfo) -> int:
+    """How many other tiles of the hand could join `t` in a group: copies of it, and suited tiles of
+    its suit within two ranks (the greedy bot's measure of a useless tile)."""
+    n = -1
+    for x in hand:
+        if x.name == t.name:
+            n += 2
+        elif t.suit is not None and x.suit == t.suit and abs(x.rank - t.rank) <= 2:
+            n += 1
+    return n

@@ -1,0 +1,204 @@
+"""The state of one hand: seats (concealed tiles, melds, discards, tiles set aside, player states and
+phases), the wall, the table's states and phases, the hand's context values and reveals, counters,
+and the money moved so far. Plain data plus the views expressions read (`actor.hand`, `table.X`).
+
+Tiles are the catalog's `TileInfo` objects (one object per kind); only the wall keeps physical
+identities (ints), so that a revealed copy that stays in the wall can be told apart from its twins.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from ..tiles import TileInfo
+
+
+@dataclass
+class GMeld:
+    """A meld laid down during the hand."""
+
+    kind: str
+    tiles: list[TileInfo]
+    exposed: bool
+    source: int | None = None  # the seat the claimed tile came from (None: formed from the own hand)
+    claimed: TileInfo | None = None
+
+
+class Seat:
+    """One player in one hand. Compared by identity, so `actor == dealer` compares seats."""
+
+    def __init__(self, index: int, game):
+        self.index = index
+        self.game = game
+        self.hand: list[TileInfo] = []
+        self.melds: list[GMeld] = []
+        self.discards: list[TileInfo] = []
+        self.aside: list[TileInfo] = []  # flowers set aside (visible to everyone)
+        self.vars: dict[str, Any] = {}  # player states and player phases
+        self.drawn: TileInfo | None = None  # the tile just drawn (still in `hand`), if any
+        self.auto = False  # `then auto`: the engine plays for this seat (only wins are asked)
+        self.ready = False
+        self.balance: Any = 0
+        self.version = 0  # bumped whenever the concealed tiles or melds change
+        self.f = SeatFields(self)
+
+    def changed(self) -> None:
+        self.version += 1
+
+    def held(self, kind: TileInfo) -> int:
+        name = kind.name
+        return sum(1 for t in self.hand if t.name == name)
+
+    def __repr__(self):
+        return f"seat{self.index}"
+
+
+class SeatFields:
+    """A seat's fields as expressions see them (`actor.hand`, `actor.STATE`, …), computed on use."""
+
+    __slots__ = ("seat",)
+
+    def __init__(self, seat: Seat):
+        self.seat = seat
+
+    def __getitem__(self, name: str):
+        s = self.seat
+        v = s.vars.get(name, _MISSING)
+        if v is not _MISSING:
+            return v
+        g = s.game
+        match name:
+            case "hand":
+                return list(s.hand)
+            case "melds":
+                return g.meld_groups(s)
+            case "concealed":
+                return not any(m.exposed for m in s.melds)
+            case "dealer":
+                return s.index == g.st.dealer
+            case "wilds":
+                wild = g.hand_wild_names
+                return sum(1 for t in s.hand if t.name in wild)
+            case "balance":
+                return s.balance
+            case "discards":
+                return list(s.discards)
+            case "ready":
+                return s.ready
+            case "seat":
+                return s.index
+            case "waits":
+                return g.waits(s)
+        raise KeyError(name)
+
+
+_MISSING = object()
+
+
+class TableFields:
+    """The `table` value: its fields are the table states and table phases."""
+
+    __slots__ = ("f",)
+
+    def __init__(self, values: dict):
+        self.f = values
+
+
+@dataclass
+class Payment:
+    name: str  # the payment's (or fee's) name
+    event: str
+    payer: int | None  # None: the house (a fee)
+    payee: int | None
+    amount: Any
+    fee: Any = 0  # withheld from the payee
+
+    def to_json(self) -> dict:
+        return {"name": self.name, "event": self.event, "payer": self.payer, "payee": self.payee,
+                "amount": plain(self.amount), "fee": plain(self.fee)}
+
+
+@dataclass
+class HandState:
+    n: int
+    dealer: int
+    kind_of: list[TileInfo]  # physical tile id -> kind
+    wall: list[int]  # physical ids; index 0 is the head, the last is the tail
+    seats: list[Seat]
+    pinned: set[int] = field(default_factory=set)  # revealed copies that stay in the wall
+    out: list[TileInfo] = field(default_factory=list)  # copies taken out of play or set aside by reveals
+    table: dict[str, Any] = field(default_factory=dict)  # table states and phases
+    context: dict[str, Any] = field(default_factory=dict)  # context values of this hand
+    reveals: dict[str, TileInfo | None] = field(default_factory=dict)
+    reveal_ids: dict[str, list[int]] = field(default_factory=dict)  # physical copies each reveal turned
+    task: str = ""
+    turn: int = 0
+    last_drawer: int | None = None
+    last_dealt: TileInfo | None = None
+    winners: list[int] = field(default_factory=list)
+    discarder: int | None = None  # who released the winning tile (a discard or a robbed kong)
+    robbed: int | None = None
+    exhausted: bool = False
+    over: bool = False
+    next_dealer: int | None = None
+    payments: list[Payment] = field(default_factory=list)
+    fees: Any = 0
+    deltas: list[Any] = field(default_factory=list)
+    events: Counter = field(default_factory=Counter)
+    results: dict[int, dict] = field(default_factory=dict)  # winner -> scoring summary
+
+    # ------------------------------------------------------------------ tiles
+
+    def tiles_everywhere(self) -> Counter:
+        """Every copy by kind name, wherever it is: wall, hands, melds, discards, set aside."""
+        c: Counter = Counter(self.kind_of[i].name for i in self.wall)
+        for s in self.seats:
+            c.update(t.name for t in s.hand)
+            c.update(t.name for m in s.melds for t in m.tiles)
+            c.update(t.name for t in s.discards)
+            c.update(t.name for t in s.aside)
+        c.update(t.name for t in self.out)
+        return c
+
+    # ------------------------------------------------------------------ a full, comparable picture
+
+    def snapshot(self) -> dict:
+        def seat_json(s: Seat) -> dict:
+            return {"hand": [t.name for t in s.hand], "drawn": s.drawn.name if s.drawn else None,
+                    "melds": [{"kind": m.kind, "tiles": [t.name for t in m.tiles], "exposed": m.exposed,
+                               "source": m.source, "claimed": m.claimed.name if m.claimed else None}
+                              for m in s.melds],
+                    "discards": [t.name for t in s.discards], "aside": [t.name for t in s.aside],
+                    "vars": {k: plain(v) for k, v in s.vars.items()}, "auto": s.auto, "ready": s.ready,
+                    "balance": plain(s.balance)}
+
+        return {
+            "dealer": self.dealer, "wall": [self.kind_of[i].name for i in self.wall],
+            "wall_ids": list(self.wall), "pinned": sorted(self.pinned), "out": [t.name for t in self.out],
+            "seats": [seat_json(s) for s in self.seats],
+            "table": {k: plain(v) for k, v in self.table.items()},
+            "context": {k: plain(v) for k, v in self.context.items()},
+            "reveals": {k: plain(v) for k, v in self.reveals.items()}, "task": self.task, "turn": self.turn,
+            "last_drawer": self.last_drawer, "winners": list(self.winners), "discarder": self.discarder,
+            "robbed": self.robbed, "exhausted": self.exhausted, "over": self.over,
+            "next_dealer": self.next_dealer, "payments": [p.to_json() for p in self.payments],
+            "fees": plain(self.fees), "deltas": [plain(d) for d in self.deltas],
+            "events": dict(sorted(self.events.items())),
+        }
+
+
+def plain(v):
+    """A JSON-friendly value: tiles by name, seats by number, exact numbers as int or str."""
+    if isinstance(v, TileInfo):
+        return v.name
+    if isinstance(v, Seat):
+        return {"seat": v.index}
+    if isinstance(v, Fraction):
+        return int(v) if v.denominator == 1 else str(v)
+    if isinstance(v, list):
+        return [plain(x) for x in v]
+    if isinstance(v, bool) or v is None or isinstance(v, (int, str)):
+        return v
+    return str(v)

@@ -1,0 +1,213 @@
+"""The language reference (docs/language.md) is runnable: every ```pai block in it compiles.
+
+A block that contains a `variant` statement is a complete rule file and is compiled on its own. Any
+other block is a fragment: it is compiled after the PRELUDE below (which the document prints verbatim
+in its section "Running the examples"). A fragment that declares a singleton (`tiles`, `table`, `score`,
+`priority`) or a prelude name again with the same key (`meld 碰 { … }`) replaces the prelude's statement.
+
+Every block must compile with no error and no warning, and the examples written inside a block
+(`example` / `counterexample` of a pattern, top-level `example … { expect … }`) must hold when the
+runtime scores them. Further tests keep the document from falling behind the schema: every top-level
+key of dsl/build.py, every engine event, every diagnostic code and every word of the closed
+vocabularies must appear in it.
+"""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from dsl import vocab as V
+from dsl.build import TOP_LEVEL
+from dsl.compiler import compile_text
+from dsl.diagnostics import CODES, Diagnostics
+from dsl.resolve import FUNC_SIGS, QUALIFIERS, SEAT_BUILTIN_FIELDS
+from dsl.syntax import parse_source
+
+from .conftest import ROOT
+
+DOC = ROOT / "docs" / "language.md"
+
+PRELUDE = """\
+variant 示例 "示例麻将" {
+  doc "语言参考里各段示例共用的前提"
+}
+tiles {
+  suit 万 { code "m"; ranks 1..9; copies 4 }
+  honor 东 { code "1z"; attrs 风 }
+  honor 南 { code "2z"; attrs 风 }
+  honor 白 { code "5z"; attrs 箭 }
+  honor 中 { code "7z"; attrs 箭 }
+  attr 幺九 = t.rank in [1, 9] or t.honor
+}
+table { players 4; hand 13 }
+option 底分 int = 1 { range 1..100 }
+state player 报听 bool = false
+meld 顺子 { shape run 3; hand true }
+meld 刻子 { shape same 3; hand true }
+meld 将 { shape same 2; pair true; hand true }
+meld 碰 { shape same 3; exposed true }
+meld 明杠 { shape same 4; exposed true; kong true }
+meld 暗杠 { shape same 4; kong true }
+meld 补杠 { shape same 4; exposed true; kong true; upgrades [碰] }
+win 标准 { melds 4; pairs 1 }
+unit 番 sum
+score = 番
+"""
+
+SINGLETONS = ("variant", "tiles", "table", "score", "priority")
+
+
+def pai_blocks(text: str) -> list[tuple[int, str]]:
+    """(line of the opening fence, code) of every ```pai block."""
+    out = []
+    for m in re.finditer(r"^```pai[ \t]*\n(.*?)^```[ \t]*$", text, re.DOTALL | re.MULTILINE):
+        out.append((text.count("\n", 0, m.start()) + 1, m.group(1)))
+    return out
+
+
+def statements(text: str) -> list[tuple[str, object, str]]:
+    """Top-level statements of a rule text: (key, declared name or None for singletons, its text)."""
+    stmts = parse_source(text, "<block>", Diagnostics())
+    assert stmts is not None, f"does not parse:\n{text}"
+    lines = text.splitlines(keepends=True)
+    out = []
+    for i, s in enumerate(stmts):
+        end = stmts[i + 1].span.line - 1 if i + 1 < len(stmts) else len(lines)
+        if s.key in SINGLETONS:
+            name = None
+        elif s.key == "state":  # `state player NAME TYPE`: the name is the second argument
+            name = f"{s.args[0].value} {s.args[1].value}" if len(s.args) > 1 else s.name
+        elif s.key == "on":  # hooks declare nothing: a fragment's hook never replaces one
+            name = object()
+        else:
+            name = s.name
+        out.append((s.key, name, "".join(lines[s.span.line - 1:end])))
+    return out
+
+
+def is_complete(code: str) -> bool:
+    return any(k == "variant" for k, _, _ in statements(code))
+
+
+def assemble(code: str) -> str:
+    """The text to compile for a block: the block itself, or the prelude (less what it replaces) + it."""
+    if is_complete(code):
+        return code
+    mine = {(k, n) for k, n, _ in statements(code)}
+    kept = "".join(t for k, n, t in statements(PRELUDE) if (k, n) not in mine)
+    return kept + "\n" + code
+
+
+DOC_TEXT = DOC.read_text(encoding="utf-8")
+BLOCKS = pai_blocks(DOC_TEXT)
+
+
+def _block_id(block: tuple[int, str]) -> str:
+    line, code = block
+    first = next((ln.strip() for ln in code.splitlines() if ln.strip()), "")
+    return f"line {line}: {first[:40]}"
+
+
+def test_the_document_has_blocks():
+    assert len(BLOCKS) >= 30
+
+
+def test_prelude_is_printed_in_the_document():
+    assert any(code == PRELUDE for _, code in BLOCKS), \
+        "docs/language.md must print the test's PRELUDE verbatim in a ```pai block"
+
+
+def test_prelude_compiles_cleanly():
+    res = compile_text(PRELUDE, "prelude.pai")
+    assert res.ok and not res.diagnostics, res.render()
+
+
+@pytest.mark.parametrize("block", BLOCKS, ids=[_block_id(b) for b in BLOCKS])
+def test_block_compiles(block):
+    line, code = block
+    text = assemble(code)
+    res = compile_text(text, f"<block at docs/language.md:{line}, with the prelude>")
+    first = code.strip().splitlines()[0]
+    errors = [d for d in res.diagnostics if d.is_error]
+    assert not errors, f"block at docs/language.md line {line} (`{first}`) does not compile:\n{res.render()}"
+    assert not res.diagnostics, f"block at docs/language.md line {line} (`{first}`) warns:\n{res.render()}"
+
+
+@pytest.mark.parametrize("block", BLOCKS, ids=[_block_id(b) for b in BLOCKS])
+def test_block_examples_hold(block):
+    from runtime.examples import check_all
+    from runtime.rules import Rules
+
+    line, code = block
+    if "example" not in code:
+        return
+    res = compile_text(assemble(code), f"language.md:{line}")
+    assert res.ok, res.render()
+    failed = [f"{o.where}: {o.message}" for o in check_all(Rules(res.ruleset)) if not o.ok]
+    first = code.strip().splitlines()[0]
+    assert not failed, f"block at docs/language.md line {line} (`{first}`):\n" + "\n".join(failed)
+
+
+def test_every_top_level_key_has_an_example():
+    used = {k for _, code in BLOCKS for k, _, _ in statements(code)}
+    missing = [k for k in TOP_LEVEL if k not in used]
+    assert not missing, f"no ```pai example uses these top-level keys: {missing}"
+
+
+def test_every_top_level_key_has_a_heading():
+    headings = re.findall(r"^#+ .*$", DOC_TEXT, re.MULTILINE)
+    missing = [k for k in TOP_LEVEL if not any(f"`{k}" in h for h in headings)]
+    assert not missing, f"no heading names these top-level keys: {missing}"
+
+
+def _table_rows(text: str) -> set[str]:
+    """The first cell of every table row written as `| `word` | …`."""
+    return set(re.findall(r"^\|\s*`([^`]+)`", text, re.MULTILINE))
+
+
+def test_every_event_is_described():
+    rows = _table_rows(DOC_TEXT)
+    missing = [e for e in V.EVENTS if e not in rows]
+    assert not missing, f"the events table lacks: {missing}"
+
+
+def test_every_diagnostic_code_is_listed():
+    rows = _table_rows(DOC_TEXT)
+    missing = [c for c in CODES if c not in rows]
+    assert not missing, f"the diagnostics table lacks: {missing}"
+
+
+def test_every_vocabulary_word_appears():
+    words = set(re.findall(r"`([^`\n]+)`", DOC_TEXT))
+    # one backticked word may be a phrase: `by others`; split those too
+    words |= {w for phrase in list(words) for w in re.split(r"[\s\[\],.()=:]+", phrase) if w}
+    vocab = {
+        "WHO": V.WHO, "THEN": V.THEN, "WIN_TILE": V.WIN_TILE, "ORDER": V.ORDER, "ROTATION": V.ROTATION,
+        "OBSERVE_WHAT": V.OBSERVE_WHAT, "CAP_OF": V.CAP_OF, "REVEAL_AT": V.REVEAL_AT, "PAYERS": V.PAYERS,
+        "PAYEES": V.PAYEES, "EFFECT_OPS": V.EFFECT_OPS, "EXPECT_KEYS": V.EXPECT_KEYS,
+        "SETTING_TYPES": V.SETTING_TYPES, "STATE_TYPES": V.STATE_TYPES, "SHAPE_KINDS": V.SHAPE_KINDS,
+        "UNIT_COMBINE": V.UNIT_COMBINE, "COMBINE_RULES": V.COMBINE_RULES, "FIRST_DEALER": V.FIRST_DEALER,
+        "WALL_ENDS": V.WALL_ENDS, "WILD_SCOPES": V.WILD_SCOPES, "SCOPES": V.SCOPES,
+        "BUILTIN_ACTIONS": V.BUILTIN_ACTIONS, "READING_BUILTINS": tuple(V.READING_BUILTINS),
+        "GAME_BUILTINS": tuple(V.GAME_BUILTINS), "TILE_FIELDS": tuple(V.TILE_FIELDS),
+        "MELD_FIELDS": tuple(V.MELD_FIELDS), "SEAT_FIELDS": tuple(SEAT_BUILTIN_FIELDS),
+        "FUNCTIONS": V.FUNCTIONS + tuple(FUNC_SIGS), "QUALIFIERS": tuple(QUALIFIERS),
+    }
+    missing = {name: [w for w in ws if w not in words] for name, ws in vocab.items()}
+    missing = {k: v for k, v in missing.items() if v}
+    assert not missing, f"docs/language.md does not mention (in `code`): {missing}"
+
+
+def _slug(heading: str) -> str:
+    """The anchor of a heading, as the help page (dsl/pages/language.py) makes it; the document's headings
+    are written so that GitHub's anchors agree."""
+    return re.sub(r"[^\w\u4e00-\u9fff]+", "-", heading).strip("-").lower()
+
+
+def test_internal_links_resolve():
+    anchors = {_slug(h) for h in re.findall(r"^#+ (.*)$", DOC_TEXT, re.MULTILINE)}
+    links = re.findall(r"\]\(#([^)]+)\)", DOC_TEXT)
+    assert links
+    broken = [a for a in links if a not in anchors]
+    assert not broken, f"links to no heading: {broken}"
