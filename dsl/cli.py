@@ -8,6 +8,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 RULES_DIR = ROOT / "rules"
 BUILD_DIR = ROOT / "build"
+DOCS_DIR = ROOT / "generated_docs"
+LANGUAGE_MD = ROOT / "docs" / "language.md"
 
 
 class UsageError(Exception):
@@ -109,6 +111,40 @@ def cmd_build(args) -> int:
     if failed:
         print(f"{failed} rule file(s) did not compile", file=sys.stderr)
         return 1
+    return _docs(bundled_rules(), DOCS_DIR, check=False, full=True)
+
+
+def cmd_docs(args) -> int:
+    files = [resolve_rules_arg(f) for f in args.rules] if args.rules else bundled_rules()
+    out_dir = Path(args.output) if args.output else DOCS_DIR
+    return _docs(files, out_dir, check=args.check, full=not args.rules)
+
+
+def _docs(files: list[Path], out_dir: Path, check: bool, full: bool) -> int:
+    """Render the help pages of `files` into `out_dir`, or (check) compare them with what is there."""
+    from .pages.site import PageError, check_pages, render_site, write_pages
+
+    for f in files:
+        if f.suffix != ".pai":
+            raise UsageError(f"{f}: pages are rendered from .pai rule files (their page text and examples)")
+    try:
+        pages, problems = render_site(files, LANGUAGE_MD, ROOT)
+    except PageError as exc:
+        print(str(exc), file=sys.stderr)
+        return 1
+    for p in problems:
+        print(f"warning: example result differs from the rule file: {p}", file=sys.stderr)
+    if check:
+        diffs = check_pages(pages, out_dir, stale=full)
+        for d in diffs:
+            print(d, file=sys.stderr)
+        if diffs:
+            print(f"{len(diffs)} page(s) out of date; run `paili docs` to regenerate them", file=sys.stderr)
+            return 1
+        print(f"{len(pages)} page(s) in {out_dir} are up to date")
+        return 0
+    for target in write_pages(pages, out_dir):
+        print(f"wrote {target}")
     return 0
 
 
@@ -266,6 +302,12 @@ def build_parser() -> argparse.ArgumentParser:
     c = sub.add_parser("build", help="compile every bundled rule file (and regenerate the pages)")
     c.add_argument("-o", "--output", help="directory for the compiled rule sets (default: build/)")
     c.set_defaults(func=cmd_build)
+    c = sub.add_parser("docs", help="render the Chinese help pages (HTML and Markdown) from the rule files")
+    c.add_argument("rules", nargs="*", metavar="RULES", help="rule files (default: every bundled rule file)")
+    c.add_argument("-o", "--output", help="directory for the pages (default: generated_docs/)")
+    c.add_argument("--check", action="store_true",
+                   help="do not write; exit 1 naming every page that differs from what the rule files produce")
+    c.set_defaults(func=cmd_docs)
     c = sub.add_parser("score", help="score a hand")
     _hand_args(c)
     c.add_argument("--win", help="the winning tile (omit for a hand that wins as it stands)")

@@ -15,8 +15,7 @@ from __future__ import annotations
 import re
 
 from pygments.lexer import RegexLexer, bygroups, include
-from pygments.token import (Comment, Keyword, Name, Number, Operator, Punctuation, String, Text,
-                            Whitespace)
+from pygments.token import Comment, Keyword, Name, Number, Operator, Punctuation, String, Text, Whitespace
 
 from . import vocab
 
@@ -29,24 +28,24 @@ _FUNCTIONS = tuple(sorted(set(vocab.FUNCTIONS) | set(_COMPREHENSIONS), key=lambd
 
 
 def _words(words) -> str:
-    return r"(?:%s)(?!\w)" % "|".join(re.escape(w) for w in words)
+    return r"(?:{})(?!\w)".format("|".join(re.escape(w) for w in words))
 
 
 class PaiLexer(RegexLexer):
     """Lexer for paili rule files (牌理规则文件)."""
 
     name = "Paili"
-    aliases = ["pai", "paili"]
-    filenames = ["*.pai"]
-    mimetypes = ["text/x-pai"]
+    aliases = ("pai", "paili")
+    filenames = ("*.pai",)
+    mimetypes = ("text/x-pai",)
     url = "https://example.invalid/paili"
     flags = re.MULTILINE | re.UNICODE
 
-    tokens = {
+    tokens = {  # noqa: RUF012 — the Pygments lexer protocol
         "root": [
             # the key of a statement: first word on a line, or after `{` / `;`
-            (r"^([ \t]*)(%s)" % _WORD, bygroups(Whitespace, Keyword)),
-            (r"([{;])([ \t]*)(%s)" % _WORD, bygroups(Punctuation, Whitespace, Keyword)),
+            (rf"^([ \t]*)({_WORD})", bygroups(Whitespace, Keyword)),
+            (rf"([{{;])([ \t]*)({_WORD})", bygroups(Punctuation, Whitespace, Keyword)),
             (r"[(\[]", Punctuation, "nested"),
             include("common"),
         ],
@@ -72,7 +71,7 @@ class PaiLexer(RegexLexer):
             (r"\.", Punctuation),
             (_words(_OPERATOR_WORDS), Operator.Word),
             (_words(_CONSTANTS), Keyword.Constant),
-            (r"%s(?=\s*\()" % _words(_FUNCTIONS), Name.Builtin),
+            (_words(_FUNCTIONS) + r"(?=\s*\()", Name.Builtin),
             (_words(_BUILTINS), Name.Builtin.Pseudo),
             (_WORD, Name),
             (r".", Text),

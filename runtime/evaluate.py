@@ -82,7 +82,7 @@ def _floordiv(a, b):
 
 def _norm(v):
     """Fractions that are whole become ints, so results print and compare plainly."""
-    if isinstance(v, Fraction) and v.denominator == 1:
+    if type(v) is Fraction and v.denominator == 1:  # an exact type test: isinstance goes through ABCs
         return int(v)
     return v
 

@@ -387,7 +387,7 @@ class ReadingEvaluator:
 
 
 def _norm(v):
-    if isinstance(v, Fraction) and v.denominator == 1:
+    if type(v) is Fraction and v.denominator == 1:  # an exact type test: isinstance goes through ABCs
         return int(v)
     return v
 

@@ -1,0 +1,143 @@
+"""Every page of a set of rule files: `<stem>.md` and `<stem>.html` per variant, `index.md`,
+`index.html`, and `language.html` (the rule language). Rendering is deterministic — no timestamps,
+no absolute paths, orders taken from the source or sorted — so `paili docs --check` can compare the
+committed pages byte for byte.
+"""
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from pathlib import Path
+
+from .render import render_html, render_md
+from .tiles import TileView
+
+# Pages rendered in this process, by (file name, source text): the same source gives the same page.
+_CACHE: dict[tuple[str, str], Rendered] = {}
+
+
+@dataclass
+class Rendered:
+    stem: str
+    title: str
+    summary: list
+    pattern_count: int
+    sample: list[TileView]
+    html: str
+    md: str
+    problems: list[str]
+
+
+class PageError(Exception):
+    """A rule file that cannot be turned into a page (it does not compile)."""
+
+
+def _display_path(path: Path, root: Path | None) -> str:
+    p = Path(path)
+    if root is not None:
+        try:
+            return p.resolve().relative_to(root.resolve()).as_posix()
+        except ValueError:
+            pass
+    return p.name
+
+
+def render_variant(path: Path, root: Path | None = None) -> Rendered:
+    from dsl.compiler import compile_file
+    from runtime.rules import Rules
+
+    from .variant import build_page
+
+    path = Path(path)
+    source = path.read_text(encoding="utf-8")
+    shown = _display_path(path, root)
+    key = (shown, hashlib.sha256(source.encode("utf-8")).hexdigest())
+    if key in _CACHE:
+        return _CACHE[key]
+    res = compile_file(path)
+    if not res.ok:
+        raise PageError(f"{path} does not compile:\n{res.render()}")
+    rules = Rules(res.ruleset)
+    page = build_page(rules, path.stem)
+    html = render_html("variant.html.j2", page=page, source=shown)
+    md = render_md("variant.md.j2", page=page, source=shown)
+    sample = _sample(page)
+    out = Rendered(path.stem, page.title, page.summary, page.pattern_count, sample, html, md, page.problems)
+    _CACHE[key] = out
+    return out
+
+
+def _sample(page) -> list[TileView]:
+    """A few tiles of the variant for the index: one of each row of the tile table."""
+    ch = next((c for c in page.chapters if c.key == "tiles"), None)
+    if ch is None:
+        return []
+    out = []
+    for row in ch.data["rows"]:
+        out.extend(row.tiles[:3])
+    return out[:12]
+
+
+def render_language_page(path: Path, root: Path | None = None) -> str:
+    from .language import render_language
+
+    page = render_language(Path(path).read_text(encoding="utf-8"))
+    return render_html("language.html.j2", page=page, source=_display_path(path, root))
+
+
+def render_site(rule_files: list[Path], language_md: Path | None = None, root: Path | None = None
+                ) -> tuple[dict[str, str], list[str]]:
+    """{file name: text} of every page, and the examples whose result differs from the rule file."""
+    pages: dict[str, str] = {}
+    problems: list[str] = []
+    done = []
+    for f in sorted(rule_files, key=lambda p: Path(p).stem):
+        r = render_variant(Path(f), root)
+        pages[f"{r.stem}.html"] = r.html
+        pages[f"{r.stem}.md"] = r.md
+        problems.extend(f"{r.stem}: {p}" for p in r.problems)
+        done.append(r)
+    has_language = language_md is not None and Path(language_md).exists()
+    if has_language:
+        pages["language.html"] = render_language_page(Path(language_md), root)
+    pages["index.html"] = render_html("index.html.j2", pages=done, language=has_language)
+    pages["index.md"] = render_md("index.md.j2", pages=done, language=has_language)
+    return pages, problems
+
+
+def write_pages(pages: dict[str, str], out_dir: Path) -> list[Path]:
+    out_dir.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name, text in sorted(pages.items()):
+        target = out_dir / name
+        if not target.exists() or target.read_text(encoding="utf-8") != text:
+            target.write_text(text, encoding="utf-8", newline="\n")
+        written.append(target)
+    return written
+
+
+def check_pages(pages: dict[str, str], out_dir: Path, stale: bool = False) -> list[str]:
+    """One line per page that differs from what the rule files produce (missing, changed, or — with
+    `stale` — a page no rule file produces any more)."""
+    out = []
+    for name, text in sorted(pages.items()):
+        target = out_dir / name
+        if not target.exists():
+            out.append(f"{target}: missing")
+            continue
+        have = target.read_text(encoding="utf-8")
+        if have != text:
+            out.append(f"{target}: differs from what the rule files produce ({_first_difference(have, text)})")
+    if stale and out_dir.exists():
+        for p in sorted(out_dir.iterdir()):
+            if p.suffix in (".html", ".md") and p.name not in pages:
+                out.append(f"{p}: no rule file produces this page")
+    return out
+
+
+def _first_difference(have: str, want: str) -> str:
+    a, b = have.splitlines(), want.splitlines()
+    for i, (x, y) in enumerate(zip(a, b), 1):
+        if x != y:
+            return f"first difference at line {i}"
+    return f"{len(a)} lines, expected {len(b)}"

@@ -1,0 +1,515 @@
+"""The Chinese help pages (`paili docs`): generated from the rule files, checked against the seeds.
+
+- Every fan / 名堂 / 牌型 of each seed, with its value, is on that variant's page; the names and values
+  are read from the seed text itself, not listed here.
+- The seeds' key numbers (tile counts, hand sizes, the doubling table, score formulas, payments) appear.
+- Examples on the pages are computed by the runtime while the pages are generated.
+- `paili docs --check` passes on the committed generated_docs/ and names a page that was modified.
+- The HTML pages render in headless Chromium: no console errors, not blank, the tiles visible.
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import struct
+import subprocess
+import zlib
+from pathlib import Path
+
+import pytest
+
+from dsl import cli
+from dsl.pages import site
+
+from .conftest import ROOT, RULES
+
+SEEDS = Path(os.environ.get("PAILI_SEEDS", "/work/shared/seeds"))
+SEED_OF = {"baijindao": "000_a458ac2558942afe.txt", "chehuzi": "001_6853749061b3e1b4.txt",
+           "baicheng": "003_1e3c70aff3ac880a.txt", "longyan": "004_b433142e63c93c06.txt"}
+DOCS = ROOT / "generated_docs"
+LANGUAGE = ROOT / "docs" / "language.md"
+
+
+# ---------------------------------------------------------------------- helpers
+
+
+@pytest.fixture(scope="session")
+def pages() -> dict[str, str]:
+    out, _ = site.render_site(RULES, LANGUAGE, ROOT)
+    return out
+
+
+def seed(stem: str) -> str:
+    path = SEEDS / SEED_OF[stem]
+    if not path.exists():
+        pytest.skip(f"seed {path} is not available")
+    return path.read_text(encoding="utf-8").replace("<br />", "\n")
+
+
+CN = {"零": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
+
+
+def cn_int(s: str) -> int:
+    """Chinese numerals up to 99: 六, 十二, 二十四, 八十八."""
+    if s.isdigit():
+        return int(s)
+    if "十" in s:
+        tens, _, ones = s.partition("十")
+        return (CN[tens] if tens else 1) * 10 + (CN[ones] if ones else 0)
+    return CN[s]
+
+
+def line_with(page: str, *parts: str) -> str | None:
+    """The first line of the page holding every part (numbers not glued to other digits)."""
+    pats = [re.compile(r"(?<![\d.])" + re.escape(p) if p[:1].isdigit() or p[:1] in "+×" else re.escape(p))
+            for p in parts]
+    for line in page.splitlines():
+        if all(p.search(line) for p in pats):
+            return line
+    return None
+
+
+def md_table(page: str, heading: str) -> list[list[str]]:
+    """The rows (cells) of the first Markdown table after `### heading`."""
+    lines = page.splitlines()
+    i = lines.index(f"### {heading}")
+    rows = []
+    for line in lines[i + 1:]:
+        if line.startswith("|"):
+            cells = [c.strip() for c in line.strip().strip("|").split("|")]
+            if not all(set(c) <= set("-:") for c in cells):
+                rows.append(cells)
+        elif rows:
+            break
+    return rows
+
+
+# ---------------------------------------------------------------------- names and values from the seeds
+
+
+def baijindao_fans(text: str) -> list[tuple[str, int]]:
+    """`1）碰碰和：…` under `5.1 六番牌型` …, and under `5.10其他番种` the `一番` / `二番` / `四番` lists."""
+    out, value = [], None
+    for raw in text.splitlines():
+        line = raw.strip()
+        m = re.match(r"^5\.\d+\.?\s*(\S+?)番牌型", line)
+        if m:
+            value = cn_int(m.group(1))
+            continue
+        if re.match(r"^5\.10", line):
+            value = None
+            continue
+        m = re.match(r"^(\S{1,3})番$", line)
+        if m and all(c in CN or c == "十" for c in m.group(1)):
+            value = cn_int(m.group(1))
+            continue
+        if line.startswith(("六、", "★")):
+            value = None
+        m = re.match(r"^\d+）\s*([^：:]+)[：:]", line)
+        if m and value is not None:
+            out.append((m.group(1).strip(), value))
+    return out
+
+
+def test_seed_parsers_are_not_vacuous():
+    fans = baijindao_fans(seed("baijindao"))
+    assert len(fans) >= 60 and ("碰碰和", 6) in fans and ("加倍八次", 16) in fans and ("全带幺", 4) in fans
+
+
+def test_baijindao_every_fan_with_its_value(pages):
+    md = pages["baijindao.md"]
+    missing = [f"{n} {v}番" for n, v in baijindao_fans(seed("baijindao")) if not line_with(md, n, f"{v}番")]
+    assert not missing, "fans not on the page with their value: " + ", ".join(missing)
+
+
+def test_baijindao_doubling_table(pages):
+    """加倍一次：底番+2番，赢×2倍 … 加倍八次：底番+16番，赢×256倍 — one table row each."""
+    md = pages["baijindao.md"]
+    rows = re.findall(r"(加倍\S次)：底番\+(\d+)番，赢×(\d+)倍", seed("baijindao"))
+    assert len(rows) == 8
+    bad = [r for r in rows if not line_with(md, "| ", r[0], f"+{r[1]}番", f"×{r[2]}")]
+    assert not bad, f"doubling rows missing: {bad}"
+
+
+def test_baijindao_key_numbers(pages):
+    text = seed("baijindao")
+    md = pages["baijindao.md"]
+    total = re.search(r"所有牌共计(\d+)张", text).group(1)
+    assert f"全副牌共{total}张" in md
+    m = re.search(r"庄家可得到(\S+?)张牌，对家(\S+?)张", text)
+    dealer, other = cn_int(m.group(1)), cn_int(m.group(2))
+    assert line_with(md, f"{other}张", f"{dealer}张")
+    # 输赢的手气值=房间倍率*总番数*加倍倍数*起始加倍倍数*任务加倍倍数*（1-0.0125）
+    formula = re.search(r"输赢的手气值=(\S+)", text).group(1)
+    rate = re.search(r"（1-([\d.]+)）", formula).group(1)
+    assert "房间倍率 × 番 × 2^加倍次数 × 起始加倍 × 任务加倍" in md
+    assert f"{float(rate) * 100:g}%" in md and rate in md
+    # the worked example: 碰碰胡6番, 加倍3次 → (6+6)*8=96番
+    m = re.search(r"（6\+6）\*8=(\d+)番", text)
+    assert line_with(md, "碰碰和", "加倍三次", f"得分 {m.group(1)}")
+    assert line_with(md, "得分 80")  # 10番 以8倍开始 → 80番
+
+
+def chehuzi_mingtang(text: str) -> dict[str, int]:
+    """`点胡：…，3番` (七、牌型名堂) and `点胡：3番` (牌型计番); `自摸：番` has lost its number."""
+    out: dict[str, int] = {}
+    for line in text.splitlines():
+        m = re.match(r"^\s*([^\s：]{2,3})：(?:.*?[，,])?\s*(\d*)番\s*$", line)
+        if m and m.group(2):
+            out.setdefault(m.group(1), int(m.group(2)))
+    return out
+
+
+def test_chehuzi_every_mingtang_with_its_value(pages):
+    md = pages["chehuzi.md"]
+    names = chehuzi_mingtang(seed("chehuzi"))
+    assert len(names) == 10 and names["王炸王"] == 32 and names["自摸"] == 2
+    missing = [f"{n} {v}番" for n, v in names.items() if not line_with(md, f"#### {n} · {v}番")]
+    assert not missing, "名堂 not on the page with their value: " + ", ".join(missing)
+
+
+def test_chehuzi_huxi_table(pages):
+    """`大字倾：  12    小字倾：  9`, `大贰柒拾： 6` …: the value table of the groups, by suit."""
+    text = seed("chehuzi")
+    section = text[text.index("六、牌型"):text.index("七、牌型名堂")]
+    table = md_table(pages["chehuzi.md"], "胡息表")
+    head, rows = table[0], {r[0]: r for r in table[1:]}
+    pairs = re.findall(r"([大小])(字?)(\S+?)：\s*(\d+)", section)
+    assert len(pairs) == 14
+    for suit, zi, what, value in pairs:
+        if zi:  # 大字倾 → the row 倾, the column 大
+            assert rows[what][head.index(suit)] == value, (suit, what, value)
+        else:  # 大贰柒拾 → the cell that shows those cards
+            assert any(f"{what} {value}" == c for r in table for c in r), (suit, what, value)
+    for name in re.findall(r"^\s*(?:普通)?(\S+?)：.*无\s*胡息", section, re.MULTILINE):
+        assert rows[name][1:] == ["0", "0"], name
+
+
+def test_chehuzi_key_numbers(pages):
+    text = seed("chehuzi")
+    md = pages["chehuzi.md"]
+    total = re.search(r"共(\d+)张", text).group(1)
+    assert f"全副牌共{total}张" in md
+    each, dealer = re.search(r"每人抓牌(\d+)张、庄家(\d+)张", text).groups()
+    assert line_with(md, f"开局每人{each}张", f"共{dealer}张")
+    assert "（囤 ＋ 醒） × 番" in md  # 计分公式：（囤数+醒牌）*胡牌番数
+    assert "⌊（胡息 − 15） ÷ 3⌋" in md  # 15胡时=2屯,以后每多3胡息加1屯
+    result = re.search(r"\*2\*2=(\d+)", text).group(1)  # the 21胡 红胡 自摸 翻醒1 example: 20
+    assert line_with(md, "页面例子红胡自摸翻醒") and line_with(md, "胡息 21", f"得分 {result}")
+    per_wang = re.search(r"一张王霸赔付(\d+)倍基础分", text).group(1)
+    assert f"× {per_wang} × 底分" in md
+
+
+def baicheng_values(text: str) -> list[tuple[str, str]]:
+    """`1）屁胡（1分）：…`, `5）庄家（×2）：…` under 番数计算."""
+    section = text[text.index("【风雷白城麻将番数计算】"):text.index("【风雷白城麻将房间选项】")]
+    return re.findall(r"\d+）(\S+?)（(\d+分|×\d+)）", section)
+
+
+def test_baicheng_every_value(pages):
+    md = pages["baicheng.md"]
+    values = baicheng_values(seed("baicheng"))
+    assert len(values) == 14
+    missing = [f"{n}（{v}）" for n, v in values if not line_with(md, n, v)]
+    assert not missing, "not on the page with their value: " + ", ".join(missing)
+
+
+def test_baicheng_key_numbers_and_payments(pages):
+    text = seed("baicheng")
+    md = pages["baicheng.md"]
+    total = re.search(r"共(\d+)张牌", text).group(1)
+    assert f"全副牌共{total}张" in md
+    dealer, other = re.search(r"庄家起手(\d+)张手牌，其余玩家(\d+)张", text).groups()
+    assert line_with(md, f"{other}张", f"{dealer}张")
+    # 9）明杠：+3分/人 … 13）补杠：…每补1次杠+3分/人
+    kongs = re.findall(r"\d+）(\S+?)(?:（\S+?）)?：.*?\+(\d+)分/(?:人|个)", text)
+    assert len(kongs) == 5
+    missing = [f"{n} {v}" for n, v in kongs if not line_with(md, n, v)]
+    assert not missing, "payments not on the page: " + ", ".join(missing)
+    options = re.findall(r"\d+）(\S+?)：选择后", text)
+    assert len(options) == 6
+    for name in options:
+        assert line_with(md, f"| **{name}** |"), name
+
+
+def longyan_hand_types(text: str) -> list[str]:
+    """The named hands under 【胡牌牌型】: `天胡：…`, `三金倒：…`, `9、十三幺胡牌类型…`, `…都算盖宝抢金`."""
+    section = text[text.index("【胡牌牌型】"):text.index("打金牌和做双游打出金牌的限制")]
+    # `天胡：…` lines; not a remark (`备注：…`) nor a sentence leading into a list (`优先级为：…`)
+    names = [n for n in re.findall(r"^([\u4e00-\u9fff]{2,4})：", section, re.MULTILINE) if n != "备注" and not n.endswith("为")]
+    names += re.findall(r"\d+、(\S+?)胡牌类型", section)
+    names += re.findall(r"都算(\S+?)：", section)
+    return names
+
+
+def test_longyan_every_hand_type(pages):
+    md = pages["longyan.md"]
+    names = longyan_hand_types(seed("longyan"))
+    assert {"天胡", "三金倒", "抢金", "游金", "双游", "三游", "七对", "十三幺", "盖宝抢金"} <= set(names)
+    from runtime.rules import load
+
+    patterns = {p.name for p in load(ROOT / "rules" / "longyan.pai").ir.patterns}
+    for n in names:
+        assert n in md, n
+        if n in patterns:  # a scored hand type: its heading shows its value
+            assert re.search(rf"^#### {n} · \d+分$", md, re.MULTILINE), n
+
+
+def test_longyan_key_numbers(pages):
+    text = seed("longyan")
+    md = pages["longyan.md"]
+    tiles, flowers = re.findall(r"共(\d+)张", text)[:2]
+    assert f"全副牌共{tiles}张，另有花{flowers}张" in md
+    assert "2、3或4人" in md
+    for amount in re.findall(r"庄家出(\d+)分", text):  # 抢杠胡: 12 / 8 / 4
+        assert f"{amount}分" in md
+
+
+# ---------------------------------------------------------------------- examples are computed
+
+
+def test_examples_are_computed_while_rendering(tmp_path):
+    """Change a pattern's value in a copy of a rule file: the page's numbers follow."""
+    src = (ROOT / "rules" / "baijindao.pai").read_text(encoding="utf-8")
+    changed = re.sub(r"(pattern 碰碰和 \{\s*value )6( 番)", r"\g<1>7\g<2>", src, count=1)
+    assert changed != src
+    path = tmp_path / "baijindao.pai"
+    path.write_text(changed, encoding="utf-8")
+    before, _ = site.render_site([ROOT / "rules" / "baijindao.pai"], None, ROOT)
+    after, problems = site.render_site([path], None, tmp_path)
+    assert "#### 碰碰和 · 6番" in before["baijindao.md"]
+    assert "#### 碰碰和 · 7番" in after["baijindao.md"]
+    # the seed's worked example: (6+6)×8 = 96 becomes (7+6)×8 = 104, computed by the runtime
+    worked = [line for line in after["baijindao.md"].splitlines() if "加倍三次 6番" in line and "碰碰和" in line]
+    assert worked and all("得分 104" in w for w in worked)
+    assert line_with(before["baijindao.md"], "碰碰和 6番", "加倍三次", "得分 96")
+    assert any("碰碰和加倍三次" in p and "96" in p for p in problems)  # the file still expects 96
+    assert 'data-score="104"' in after["baijindao.html"]
+
+
+def test_pages_are_deterministic():
+    path = ROOT / "rules" / "baicheng.pai"
+    first = site.render_variant(path, ROOT)
+    for key in [k for k in site._CACHE if k[0].endswith(path.name)]:
+        del site._CACHE[key]  # render again from scratch
+    second = site.render_variant(path, ROOT)
+    assert first.html == second.html and first.md == second.md
+    assert not re.search(r"20\d\d-\d\d-\d\d|/work/|/tmp/", first.html + first.md)
+
+
+# ---------------------------------------------------------------------- paili docs --check
+
+
+def test_check_passes_on_the_committed_pages(capsys):
+    assert cli.main(["docs", "--check"]) == 0, capsys.readouterr().err
+
+
+def test_check_names_a_modified_page(tmp_path, capsys):
+    out = tmp_path / "docs"
+    assert cli.main(["docs", "-o", str(out)]) == 0
+    assert cli.main(["docs", "--check", "-o", str(out)]) == 0
+    page = out / "baicheng.html"
+    page.write_text(page.read_text(encoding="utf-8").replace("</body>", "<p>手改</p></body>"), encoding="utf-8")
+    assert cli.main(["docs", "--check", "-o", str(out)]) == 1
+    err = capsys.readouterr().err
+    assert "baicheng.html" in err and "baijindao.html" not in err
+    (out / "index.md").unlink()
+    assert cli.main(["docs", "--check", "-o", str(out)]) == 1
+    assert "index.md: missing" in capsys.readouterr().err
+
+
+def test_build_renders_the_pages():
+    src = (ROOT / "dsl" / "cli.py").read_text(encoding="utf-8")
+    body = src[src.index("def cmd_build"):src.index("def cmd_docs")]
+    assert "_docs(" in body and "DOCS_DIR" in body
+    assert "paili docs --check" in (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+
+
+# ---------------------------------------------------------------------- generic templates, the lexer
+
+
+def test_templates_and_page_code_are_generic():
+    from .test_generic_runtime import declared_names
+
+    names = declared_names() | {"白金岛", "扯胡子", "白城", "龙岩", "baijindao", "chehuzi", "baicheng", "longyan"}
+    files = sorted((ROOT / "dsl" / "templates").iterdir()) + sorted((ROOT / "dsl" / "pages").glob("*.py"))
+    files.append(ROOT / "dsl" / "pygments_lexer.py")
+    hits = [f"{f.name}: {n}" for f in files for n in names if n in f.read_text(encoding="utf-8")]
+    assert not hits, "variant knowledge in the page generator:\n" + "\n".join(hits)
+
+
+def test_pai_lexer_is_registered_and_used(pages):
+    from pygments.lexers import get_lexer_by_name, get_lexer_for_filename
+
+    assert get_lexer_by_name("pai").__class__.__name__ == "PaiLexer"
+    assert get_lexer_for_filename("x.pai").__class__.__name__ == "PaiLexer"
+    html = pages["language.html"]
+    assert html.count('<pre class="highlight">') >= 10
+    assert '<span class="k">pattern</span>' in html and '<span class="sc">' in html
+
+
+def test_pages_are_self_contained(pages):
+    for name, text in pages.items():
+        if name.endswith(".html"):
+            assert not re.search(r"""(src|href)=["']?(https?:)?//""", text), name
+            assert "<link" not in text and "<script" not in text and "@import" not in text, name
+
+
+# ---------------------------------------------------------------------- headless Chromium
+
+CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
+def _apt_install(*packages: str) -> bool:
+    if os.geteuid() != 0 or not shutil.which("apt-get"):
+        return False
+    env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+    try:
+        subprocess.run(["apt-get", "update", "-q"], env=env, capture_output=True, timeout=300, check=True)
+        subprocess.run(["apt-get", "install", "-y", "-q", *packages], env=env, capture_output=True, timeout=600,
+                       check=True)
+    except (subprocess.SubprocessError, OSError):
+        return False
+    return True
+
+
+@pytest.fixture(scope="session")
+def chromium() -> str:
+    exe = shutil.which("chromium") or ("/usr/bin/chromium" if Path("/usr/bin/chromium").exists() else None)
+    if exe is None:
+        _apt_install("chromium", "fonts-symbola")
+        exe = shutil.which("chromium") or ("/usr/bin/chromium" if Path("/usr/bin/chromium").exists() else None)
+    if exe is None:
+        pytest.skip("no Chromium, and it could not be installed (apt-get install chromium)")
+    return exe
+
+
+@pytest.fixture(scope="session")
+def tile_font() -> bool:
+    """Whether a font with the mahjong tile glyphs is installed (installing one if it can)."""
+    def has() -> bool:
+        try:
+            r = subprocess.run(["fc-list", ":charset=1f000"], capture_output=True, text=True, timeout=30,
+                               check=False)
+        except (OSError, subprocess.SubprocessError):
+            return False
+        return bool(r.stdout.strip())
+    return has() or (_apt_install("fonts-symbola") and has())
+
+
+def _run(chromium: str, tmp: Path, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([chromium, *CHROMIUM_FLAGS, f"--user-data-dir={tmp / 'profile'}", *args],
+                          capture_output=True, text=True, timeout=60, check=False)
+
+
+def decode_png(data: bytes) -> tuple[int, int, int, bytes]:
+    """(width, height, channels, raw pixels) of an 8-bit RGB/RGBA PNG, with the stdlib only."""
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    pos, idat, width = 8, b"", 0
+    while pos < len(data):
+        n, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        chunk = data[pos + 8:pos + 8 + n]
+        if kind == b"IHDR":
+            width, height, depth, color = struct.unpack(">IIBB", chunk[:10])
+            assert depth == 8 and color in (2, 6), (depth, color)
+            ch = 3 if color == 2 else 4
+        elif kind == b"IDAT":
+            idat += chunk
+        pos += 12 + n
+    raw = zlib.decompress(idat)
+    stride = width * ch
+    out = bytearray()
+    prev = bytearray(stride)
+    for y in range(height):
+        f = raw[y * (stride + 1)]
+        line = bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        for i in range(stride):
+            a = line[i - ch] if i >= ch else 0
+            b = prev[i]
+            c = prev[i - ch] if i >= ch else 0
+            if f == 1:
+                line[i] = (line[i] + a) & 255
+            elif f == 2:
+                line[i] = (line[i] + b) & 255
+            elif f == 3:
+                line[i] = (line[i] + (a + b) // 2) & 255
+            elif f == 4:
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        out += line
+        prev = line
+    return width, height, ch, bytes(out)
+
+
+def ink_fraction(png: bytes) -> float:
+    """The share of pixels that differ clearly from the page's background colour."""
+    _, _, ch, px = decode_png(png)
+    from collections import Counter
+
+    sample = Counter(px[i:i + 3] for i in range(0, len(px), ch * 97))
+    bg = sample.most_common(1)[0][0]
+    inked = sum(1 for i in range(0, len(px), ch * 7)
+                if sum(abs(px[i + k] - bg[k]) for k in range(3)) > 60)
+    return inked / (len(px) // (ch * 7))
+
+
+PROBE = """<script>
+addEventListener("load", () => {
+  const tiles = [...document.querySelectorAll(".tile")];
+  const sizes = tiles.map(t => { const r = t.getBoundingClientRect(); return [r.width, r.height]; });
+  const glyph = document.querySelector(".tile.glyph");
+  let distinct = null, ink = 0;
+  if (glyph) {
+    const family = getComputedStyle(glyph).fontFamily;
+    const draw = (s) => { const c = document.createElement("canvas"); c.width = c.height = 64;
+      const x = c.getContext("2d"); x.font = "48px " + family; x.fillText(s, 4, 52);
+      return x.getImageData(0, 0, 64, 64).data; };
+    const a = draw("\\u{1F007}"), b = draw("\\u{1F008}"), t = draw("\\u{10FFFD}");
+    for (let i = 3; i < a.length; i += 4) if (a[i] > 0) ink++;
+    distinct = a.some((v, i) => v !== b[i]) && a.some((v, i) => v !== t[i]);
+  }
+  const pre = document.createElement("pre"); pre.id = "paili-probe";
+  pre.textContent = JSON.stringify({count: tiles.length, sizes, distinct, ink});
+  document.body.appendChild(pre);
+});
+</script>"""
+
+
+HTML_PAGES = ["baijindao.html", "chehuzi.html", "baicheng.html", "longyan.html", "index.html", "language.html"]
+
+
+def test_html_pages_render_in_chromium(chromium, tile_font, pages, tmp_path):
+    for name in HTML_PAGES:
+        page = tmp_path / name
+        page.write_text(pages[name], encoding="utf-8")
+        shot = tmp_path / (name + ".png")
+        # a quarter-scale screenshot of the 1200×2000 layout keeps the stdlib PNG decoding fast
+        r = _run(chromium, tmp_path, "--enable-logging=stderr", "--v=0", f"--screenshot={shot}",
+                 "--window-size=1200,2000", "--force-device-scale-factor=0.25", page.as_uri())
+        console = [line for line in r.stderr.splitlines() if "CONSOLE" in line or "Uncaught" in line]
+        assert not console, f"{name}: console messages:\n" + "\n".join(console)
+        assert shot.exists(), f"{name}: no screenshot\n{r.stderr[-2000:]}"
+        ink = ink_fraction(shot.read_bytes())
+        assert ink > 0.02, f"{name}: the screenshot is (nearly) blank ({ink:.3%} inked)"
+
+
+def test_tiles_are_visible_in_chromium(chromium, tile_font, pages, tmp_path):
+    for name in ("baijindao.html", "chehuzi.html"):
+        page = tmp_path / name
+        page.write_text(pages[name].replace("</body>", PROBE + "</body>"), encoding="utf-8")
+        r = _run(chromium, tmp_path, "--window-size=1200,2000", "--virtual-time-budget=5000", "--dump-dom",
+                 page.as_uri())
+        m = re.search(r'<pre id="paili-probe">(.*?)</pre>', r.stdout, re.DOTALL)
+        assert m, f"{name}: the probe did not run\n{r.stderr[-2000:]}"
+        probe = json.loads(m.group(1).replace("&quot;", '"').replace("&amp;", "&"))
+        assert probe["count"] > 100, probe["count"]
+        small = [s for s in probe["sizes"] if s[0] < 8 or s[1] < 8]
+        assert not small, f"{name}: {len(small)} tiles have (almost) no size"
+        if name == "baijindao.html":
+            if not tile_font:
+                pytest.skip("no font with the mahjong tile glyphs could be installed (fonts-symbola)")
+            assert probe["ink"] > 50 and probe["distinct"], f"{name}: the tile glyphs do not render: {probe}"
