@@ -17,12 +17,23 @@ class LanguagePage:
 
 
 def highlight_pai(code: str) -> str:
-    from pygments import highlight
-    from pygments.formatters import HtmlFormatter
+    """Tokens of our own lexer, written with Pygments' short class names and our own escaping, so the
+    page depends only on this project's code (Pygments' HTML formatter escapes differently across
+    versions, which would make `paili docs --check` depend on the installed version)."""
+    from html import escape
+
+    from pygments.token import STANDARD_TYPES
 
     from ..pygments_lexer import PaiLexer
 
-    body = highlight(code, PaiLexer(), HtmlFormatter(nowrap=True))
+    parts = []
+    for ttype, value in PaiLexer().get_tokens(code):
+        while ttype not in STANDARD_TYPES:
+            ttype = ttype.parent
+        cls = STANDARD_TYPES[ttype]
+        text = escape(value, quote=False)
+        parts.append(f'<span class="{cls}">{text}</span>' if cls else text)
+    body = "".join(parts)
     return f'<pre class="highlight"><code class="language-pai">{body}</code></pre>\n'
 
 

@@ -70,7 +70,7 @@ def settle(game, event: str, bind: dict, deferred: bool | None = None) -> None:
             continue
         per_winner = [bind]
         uses_winner = "winner" in (p.ir.payer, p.ir.payee) or p.ir.payer == "each_loser"
-        if uses_winner and bind.get("winner") is None and len(st.winners) >= 1:
+        if uses_winner and st.winners and (bind.get("winner") is None or (event != "win" and len(st.winners) > 1)):
             per_winner = [{**bind, **game.winner_binding(w)} for w in st.winners]
         for b in per_winner:
             for payer, payee in pairs(game, p.ir.payer, p.ir.payee, b):

@@ -1,0 +1,1702 @@
+"""The game engine: one hand of a rule set as a state machine.
+
+    game = Game(rules, {"OPTION": value}, seed=7)
+    while not game.is_over():
+        seat = game.current_seats()[0]
+        game.apply(seat, game.legal_moves(seat)[0])
+    game.result()
+
+The model below is the contract between a rule file and the engine; docs/engine.md states the same
+model with the reasons for each choice.
+
+Hand start
+    The catalog's tiles (every kind × its copies under the room options) are shuffled with
+    random.Random(seed). Each `reveal … at deal` flips a tile from its declared end (after `offset`
+    tiles): a tile with its `skip` attribute is set aside face up and the next one flipped; with
+    `removes_copy` the flipped copy leaves play, otherwise it stays in the wall, pinned (draws from the
+    replacement end pass over it; a draw from the head takes it when the head reaches it). Its kind is
+    the reveal's value (a context value for scoring). Then `table.hand` tiles go to each player,
+    dealer first in play order, and `dealer_extra` more to the dealer (the last of them is the "last
+    dealt" tile). Flowers (category flower) are set aside and replaced from the replacement end, in
+    rounds, dealer first, until nobody holds one. One `task`, if the rule set declares any, is drawn at
+    random for the hand. Player states and context values start from their initial values every hand;
+    table states keep their values across the hands of a session.
+Seats and rotation
+    Seats are numbered 0..players-1 in counter-clockwise order; `next(s)` is s+1 (s-1 when the table's
+    rotation is clockwise). The first dealer is seat 0 (`first_dealer owner`) or drawn at random.
+Deal and opening
+    The `deal` event is raised; then each player in turn, dealer first, is offered the actions opened by
+    `deal` (by self / any / dealer / non_dealer): melds formed from the hand (kongs take a replacement
+    tile and the player is asked again), wins (`win_tile last_dealt`: the dealer's last dealt tile,
+    self-drawn; `none`: the hand as it stands), or pass. The same for `opening`.
+Turn
+    The player to move draws from the head of the wall (`draw`), except on the dealer's first turn,
+    which starts with the last dealt tile as its drawn tile; then `turn` is raised. Legal moves: a
+    `discard` of each distinct concealed tile that no `restrict` on `discard` forbids (`actor`, `tile`
+    bound); every action opened by `turn` or `draw` for the player (by self or any) whose guard holds,
+    that no `restrict` forbids, and that can be done: a `wins` action when the hand with the drawn tile
+    as winning tile, self-drawn, wins (Rules' scoring, after a fast structural test); a `forms K`
+    action for every meld of kind K the hand can make (runtime/game/moves.py), with `tile` bound to the
+    tile the meld uses (an added tile, else its lowest tile). Actions with `instead_of W` are offered
+    beside W and mean declining W (the turn goes on without the win). Compulsory actions are taken
+    without asking. A player with no allowed discard may `pass` (the turn passes without a discard).
+    After `then replace` the player draws a replacement from the `table.replacement` end (`draw`) and
+    is asked again; after `then discard` (and after a claim) only discards are offered; `then
+    next_turn` ends the turn without a discard; `then auto` hands the seat to the engine (below).
+Discard and claims
+    A discard raises `discard`. The discarder is first offered the actions `discard` opens `by self`
+    (declarations such as readiness). Then every other player gets, at once, the actions `discard`
+    opens for it (`by others`, `next` = the discarder's next seat only, `previous`, `any`) that apply
+    to the tile: a meld of the action's kinds made of the tile and concealed tiles; a win with the hand
+    plus the tile (not self-drawn, `win_tile claimed`); plus `pass`. When everyone has answered, the
+    answers are resolved by `priority` (an unlisted action ranks below every listed one), then by the
+    action's `order` (seat order starting after the discarder — or after the robbed player, the actor,
+    the dealer); the first answer wins; several wins at the top level all stand when their action has
+    `multiple` (一炮多响). Answers that neither win nor lay down a meld (an `instead_of` choice) are
+    applied and count as passes. Every action a player was offered and did not choose is declined:
+    its `decline` effects run and `decline` is raised. A claim moves the tile from the discarder's
+    discards into the claimant's new meld, runs the action's effects, raises `claim`, the action's name
+    and (for a kong kind) `kong`, and continues by its `then`. Without a claim the next player draws;
+    when the wall holds no more than `table.exhaust_at` tiles the hand is an exhaustive draw.
+Added kong
+    A meld that grows by one tile on the own turn (a kind with `upgrades`, or a `grows` kind
+    extending its meld) first raises `added_kong`: the other players may rob the tile with the actions
+    it opens (wins, and melds such as a robbing pung). A robbed kong is not made (its action's name and
+    `kong` are not raised, so their payments are not made); its effects already ran. The robbed player
+    is also the `discarder` of the winning tile.
+Wins
+    `win_offer` is raised when a player could win; the offered moves are the wins actions open in the
+    situation and the `instead_of` actions naming them. A win runs the action's effects, raises its
+    name, flips the `at win` reveals (unless their `unless` holds), scores the hand provisionally (for
+    hooks that read the reading or `task_factor`), raises `win` (its hooks may set context values), scores
+    it again with the final context, and makes the payments on `win` with `score` and the reading of the
+    winner bound. With several winners each goes through these steps in order. The winning tile stays
+    where it was (the discarder's discards, or the player's own hand).
+Hand end
+    `exhaust` (an exhaustive draw) or the wins, then `hand_end`: its hooks, its payments, the decisions
+    it opens (`by winner`, `loser`, …; an action's name opens further decisions, e.g. an answer by the
+    other player; compulsory ones are taken), then the payments with `after`, then `settled`. The next
+    dealer is `table.next_dealer` evaluated at the end (`won`, `winner`, `dealer`, `last_drawer`,
+    `next(seat)`); without it the dealer stays.
+Events
+    Within one event: phase triggers are evaluated against the state before any of them changes (player
+    phases for the event's actor), then phases change (raising `phase_enter` / `phase_leave`), then the
+    hooks run in file order, then the event's payments, then the actions it opens. `emit NAME` raises
+    NAME after the current hook (hooks and payments). Every action taken raises its own name.
+Auto seats
+    A seat under `then auto` is asked only about wins (and their `instead_of` alternatives); otherwise
+    the engine discards its drawn tile (or its first allowed tile) and it never claims.
+Effects
+    `set/add/remove/clear` on a player state of a bound seat (`actor.X`, `winner.X`, …), a table state
+    (`table.X`) or a context value (kept for the hand and passed to scoring); `add`/`remove` on a list
+    state append/remove an element or a list. A failing expression is recorded (`Game.errors`) and the
+    effect skipped; a failing guard is false.
+"""
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import dataclass, field
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from dsl import ir
+
+from ..evaluate import EvalError
+from ..hand import Hand, HandError, Meld
+from ..reading import Group, RTile
+from ..rules import Rules, ScoreResult, Scoring, _resolver, load
+from ..scoring import ReadingEvaluator
+from ..tiles import TileInfo
+from . import settle
+from .moves import PASS, MeldOption, Move, meld_options
+from .program import ENGINE_OFFERED, CAction, program_for
+from .scope import GAME_DEFAULTS, GameEnv
+from .state import GMeld, HandState, Seat, TableFields, plain
+
+DEFAULT_BALANCE = 1000
+_EVAL_ERRORS = (EvalError, TypeError, KeyError, AttributeError, ValueError, ZeroDivisionError)
+
+
+class GameError(Exception):
+    """The rule set or the room options cannot be played by this engine (one sentence)."""
+
+
+class IllegalMove(ValueError):
+    """A move that is not allowed now; the state is unchanged (one sentence)."""
+
+
+@dataclass
+class Ask:
+    """A decision point: the seats asked and each one's legal moves."""
+
+    kind: str  # deal | turn | self | claim | rob | window
+    options: dict[int, list[Move]]
+    event: str = ""
+    actor: int | None = None
+    tile: TileInfo | None = None
+
+
+@dataclass
+class WinInfo:
+    seat: int
+    tile: TileInfo | None
+    self_drawn: bool
+    concealed: list[TileInfo]  # without the winning tile
+    result: ScoreResult
+    scoring: Scoring
+    discarder: int | None = None
+    robbed: int | None = None
+    action: str = ""
+    _reading: Any = None
+
+    def reading_env(self, game: "Game"):
+        if self._reading is None and self.result.evaluation is not None:
+            r = self.result.evaluation.reading
+            sc = self.scoring
+            self._reading = ReadingEvaluator(game.rules.patterns, sc.reading_env(r), r, sc.waits_of_hand,
+                                             _resolver(game.rs)).env
+        return self._reading
+
+
+@dataclass
+class _Offer:
+    """What a move stands for, beside the move itself."""
+
+    action: CAction | None
+    meld: MeldOption | None = None
+    win: WinInfo | None = None
+    compulsory: bool = False
+
+
+# the situations a win can happen in, and which declared actions open a win in each
+_WIN_CTX_EVENTS = {"self": ("turn", "draw"), "discard": ("discard",), "added_kong": ("added_kong",),
+                   "deal": ("deal",), "opening": ("opening",)}
+_WIN_TILE_OK = {"self": ("", "drawn"), "discard": ("", "claimed"), "added_kong": ("", "claimed"),
+                "deal": ("", "last_dealt", "none", "best_wait"),
+                "opening": ("", "last_dealt", "none", "best_wait")}
+
+
+def unsupported(rs: ir.RuleSet) -> list[str]:
+    """What this rule set asks of the engine that it does not execute yet, as sentence fragments."""
+    out = []
+    uses_reveal_event = any("reveal" in (a.on, *a.also_on) for a in rs.actions) or any(
+        h.event == "reveal" for h in rs.hooks)
+    if uses_reveal_event:
+        out.append("the `reveal` event (cards turned from the stock and offered to the table)")
+    if any(a.follow for a in rs.actions):
+        out.append("`follow` (compulsory follow-up actions)")
+    return out
+
+
+class Game:
+    """One hand. `options` are room options by name; `seed` decides the shuffle and every random draw.
+
+    Keyword arguments: `dealer` (seat), `balances` (per seat, default 1000 each), `table` (table state
+    values carried from an earlier hand), `wall` / `tail` (tile notation lists fixing the first and the
+    last tiles of the wall, for scenarios), `check` (verify invariants after every move)."""
+
+    def __init__(self, rules: Rules | str | Path, options: dict | None = None, seed: int = 0, *,
+                 dealer: int | None = None, balances: list | None = None, table: dict | None = None,
+                 wall: list[str] | str | None = None, tail: list[str] | str | None = None, check: bool = True):
+        if not isinstance(rules, Rules):
+            rules = load(rules)
+        self.rules = rules
+        self.rs = rs = rules.ir
+        self.prog = program_for(rules)
+        missing = unsupported(rs)
+        if missing:
+            raise GameError(f"this engine does not yet execute {'; '.join(missing)}, which {rs.variant.id} uses")
+        self.options = dict(options or {})
+        self.seed = seed
+        self.settings = self._settings(self.options)
+        self.cat, self.dec = rules.catalog_for(self.settings)
+        cat = self.cat
+        self.setup_env = dict(self.settings)
+        self.setup_env["tile-lookup"] = lambda name: cat.by_name.get(name)
+        n = int(self.prog.players(self.setup_env))
+        if n < 2:
+            raise GameError(f"a game needs at least two players, and these options give {n}")
+        self.n = n
+        self.step = -1 if rs.table.rotation == "clockwise" else 1
+        self.rng = random.Random(seed)
+        if dealer is None:
+            dealer = 0 if rs.table.first_dealer == "owner" else self.rng.randrange(n)
+        self.check = check
+        self.errors: list[str] = []
+        self.violations: list[str] = []
+        self.moves: list[tuple[int, Move]] = []
+        self.fee_rate = sum((Fraction(f(self.setup_env)) for _, f in self.prog.fees), Fraction(0))
+        self.start_balances = list(balances) if balances is not None else [DEFAULT_BALANCE] * n
+        # tiles
+        kind_of = [k for k in cat.kinds for _ in range(k.copies)]
+        self.initial_counts = Counter(k.name for k in kind_of)
+        ids = self._shuffled_wall(kind_of, wall, tail)
+        seats = [Seat(i, self) for i in range(n)]
+        self.st = st = HandState(n=n, dealer=dealer, kind_of=kind_of, wall=ids, seats=seats)
+        st.deltas = [0] * n
+        for s, b in zip(seats, self.start_balances):
+            s.balance = b
+        # states, phases, context values
+        for sv, init in self.prog.states:
+            if sv.scope == "player":
+                for s in seats:
+                    s.vars[sv.name] = self._init_value(sv, init)
+            elif table is not None and sv.name in table:
+                st.table[sv.name] = self._carried(table[sv.name])
+            else:
+                st.table[sv.name] = self._init_value(sv, init)
+        for ph in rs.phases:
+            if ph.scope == "player":
+                for s in seats:
+                    s.vars[ph.name] = False
+            else:
+                st.table[ph.name] = False
+        for s in rs.settings:
+            if s.role == "context":
+                st.context[s.name] = self.settings.get(f"context:{s.name}")
+        for r in rs.reveals:
+            st.reveals[r.name] = None
+        self._hand_wild: set[str] = set()
+        self._win_wild: set[str] = set()
+        self._ctx_version = 0
+        self._score_env_cache: tuple[int, dict] | None = None
+        self._base = self._base_env()
+        self._win_actions = self._index_win_actions()
+        self._instead = [a for a in self.prog.actions.values() if a.ir.instead_of]
+        self._precheck = self._precheck_targets()
+        self._restrict_cache: dict[str, list] = {}
+        self._forms_rules: dict[tuple, Rules] = {}
+        self._win_cache: dict[tuple, WinInfo | None] = {}
+        self.infos: dict[int, WinInfo] = {}
+        self.pending: Ask | None = None
+        self.answers: dict[int, Move] = {}
+        self._flow = self._hand()
+        self._advance(None)
+
+    # ================================================================== public API
+
+    def current_seats(self) -> list[int]:
+        if self.pending is None:
+            return []
+        return [s for s in sorted(self.pending.options) if s not in self.answers]
+
+    def legal_moves(self, seat: int) -> list[Move]:
+        if self.pending is None or seat in self.answers:
+            return []
+        return list(self.pending.options.get(seat, []))
+
+    def apply(self, seat: int, move: Move) -> None:
+        if self.st.over:
+            raise IllegalMove("the hand is over, so no move can be applied")
+        ask = self.pending
+        assert ask is not None
+        if seat not in ask.options or seat in self.answers:
+            raise IllegalMove(f"seat {seat} may not act now (waiting for seat "
+                              f"{', '.join(map(str, self.current_seats()))})")
+        legal = ask.options[seat]
+        if move not in legal:
+            shown = ", ".join(map(str, legal[:12])) + (f" and {len(legal) - 12} more" if len(legal) > 12 else "")
+            raise IllegalMove(f"`{move}` is not a legal move for seat {seat} now (legal: {shown})")
+        self.answers[seat] = move
+        self.moves.append((seat, move))
+        if len(self.answers) == len(ask.options):
+            answers, self.answers, self.pending = self.answers, {}, None
+            self._advance(answers)
+        if self.check:
+            problems = self.check_invariants()
+            if problems:
+                self.violations.extend(problems)
+
+    def is_over(self) -> bool:
+        return self.st.over
+
+    def observation(self, seat: int) -> dict:
+        from .observe import observation
+
+        return observation(self, seat)
+
+    def result(self) -> dict:
+        st = self.st
+        return {
+            "over": st.over, "winners": list(st.winners), "exhausted": st.exhausted, "dealer": st.dealer,
+            "discarder": st.discarder, "robbed": st.robbed, "next_dealer": st.next_dealer, "task": st.task,
+            "scores": {w: st.results[w] for w in st.winners if w in st.results},
+            "payments": [p.to_json() for p in st.payments], "deltas": [plain(d) for d in st.deltas],
+            "fees": plain(st.fees), "balances": [plain(s.balance) for s in st.seats],
+            "events": dict(sorted(st.events.items())),
+        }
+
+    def snapshot(self) -> dict:
+        """Everything about the hand, as plain data (equal snapshots: equal states)."""
+        out = self.st.snapshot()
+        out["pending"] = None if self.pending is None else {
+            "kind": self.pending.kind, "event": self.pending.event,
+            "options": {s: [str(m) for m in ms] for s, ms in self.pending.options.items()}}
+        out["answers"] = {s: str(m) for s, m in self.answers.items()}
+        out["moves"] = [(s, str(m)) for s, m in self.moves]
+        out["errors"] = list(self.errors)
+        return out
+
+    def table_values(self) -> dict:
+        """Table states to carry into the next hand (seats as numbers)."""
+        names = {s.name for s in self.rs.states if s.scope == "table"}
+        return {k: ({"seat": v.index} if isinstance(v, Seat) else v) for k, v in self.st.table.items() if k in names}
+
+    def check_invariants(self) -> list[str]:
+        st = self.st
+        out = []
+        now = st.tiles_everywhere()
+        if now != self.initial_counts:
+            diff = (now - self.initial_counts) + (self.initial_counts - now)
+            out.append(f"tiles not conserved: {dict(diff)}")
+        if sum(st.deltas) + st.fees != 0:
+            out.append(f"payments do not balance: deltas {st.deltas}, fees {st.fees}")
+        for s, b in zip(st.seats, self.start_balances):
+            if s.balance != b + st.deltas[s.index]:
+                out.append(f"seat {s.index}'s balance {s.balance} is not its start {b} plus its payments")
+        return out
+
+    def note_error(self, text: str) -> None:
+        if len(self.errors) < 100:
+            self.errors.append(text)
+
+    # ================================================================== setup
+
+    def _settings(self, options: dict) -> dict:
+        rules = self.rules
+        for name in options:
+            s = self.rs.setting(name)
+            if s is None or s.role != "option":
+                known = ", ".join(x.name for x in self.rs.settings if x.role == "option") or "none"
+                raise GameError(f"'{name}' is not a room option of this rule set (its options: {known})")
+        try:
+            return rules.settings_env(options)
+        except HandError as exc:
+            raise GameError(str(exc)) from None
+
+    def _shuffled_wall(self, kind_of, head, tail) -> list[int]:
+        ids = list(range(len(kind_of)))
+        self.rng.shuffle(ids)
+        if not head and not tail:
+            return ids
+        from ..hand import parse_tiles
+
+        def take(text):
+            names = [t.name for t in parse_tiles(self.rules.notation, self.cat, "".join(text), "wall")]
+            picked = []
+            for name in names:
+                i = next((x for x in ids if kind_of[x].name == name), None)
+                if i is None:
+                    raise GameError(f"the wall asks for more copies of {name} than there are")
+                ids.remove(i)
+                picked.append(i)
+            return picked
+
+        first = take(head) if head else []
+        last = take(tail) if tail else []
+        return first + ids + last
+
+    def _init_value(self, sv: ir.StateVar, init):
+        v = init(self.setup_env) if init is not None else None
+        if v is None:
+            v = {"bool": False, "int": 0, "num": 0, "tiles": []}.get(sv.type)
+        return list(v) if isinstance(v, list) else v
+
+    def _carried(self, v):
+        if isinstance(v, dict) and "seat" in v:
+            return self.st.seats[v["seat"]]
+        return v
+
+    def _base_env(self) -> dict:
+        cat = self.cat
+        st = self.st
+        base = dict(self.settings)
+        base.update(GAME_DEFAULTS)
+        base["tile-lookup"] = lambda name: cat.by_name.get(name)
+        base["game-functions"] = {
+            "visible_count": self.visible_count,
+            "next": lambda s: st.seats[(s.index + self.step) % self.n] if s is not None else None,
+            "held": lambda s, t: s.held(t) if s is not None and t is not None else 0,
+        }
+        base["builtin:dealer"] = st.seats[st.dealer]
+        base["builtin:players"] = self.n
+        base["builtin:table"] = TableFields(st.table)
+        return base
+
+    def env(self, reading=None, **bind) -> GameEnv:
+        e = GameEnv(self._base)
+        e.game = self
+        e.reading = reading
+        for k, v in bind.items():
+            e["builtin:" + k] = v
+        return e
+
+    def _true(self, fn, reading=None, **bind) -> bool:
+        if fn is None:
+            return True
+        try:
+            return bool(fn(self.env(reading, **bind)))
+        except _EVAL_ERRORS as exc:
+            self.note_error(f"condition: {exc}")
+            return False
+
+    def _set_context(self, name: str, value) -> None:
+        self.st.context[name] = value
+        self._base[f"context:{name}"] = value
+        self._ctx_version += 1
+
+    def _set_reveal(self, name: str, value) -> None:
+        self.st.reveals[name] = value
+        self._base[f"reveal:{name}"] = value
+        self._ctx_version += 1
+        self._update_wilds()
+
+    def _update_wilds(self) -> None:
+        hand, win = set(), set()
+        for w in self.rs.wilds:
+            kind = self.cat.by_name.get(w.tiles)
+            if kind is None:
+                kind = self.st.reveals.get(w.tiles)
+            if kind is not None:
+                (win if w.scope == "win_tile" else hand).add(kind.name)
+        self._hand_wild, self._win_wild = hand, win
+
+    @property
+    def hand_wild_names(self) -> set[str]:
+        return self._hand_wild
+
+    def tv(self, t: TileInfo | None):
+        """A tile as game rules see it: `t.wild` holds for the copies of a wildcard kind."""
+        if t is None or t.name not in self._hand_wild:
+            return t
+        cache = self.__dict__.setdefault("_wild_tiles", {})
+        w = cache.get(t.name)
+        if w is None:
+            w = cache[t.name] = TileInfo(t.name, t.index, t.category, t.suit, t.rank, t.copies, t.glyph,
+                                         t.char, t.code, dict(t.attrs), {**t.f, "wild": True})
+        return w
+
+    # ================================================================== values expressions read
+
+    def seat_of(self, i: int | None) -> Seat | None:
+        return self.st.seats[i] if i is not None else None
+
+    def next_seat(self, s: int) -> int:
+        return (s + self.step) % self.n
+
+    def order_from(self, start: int, include_start: bool = True) -> list[int]:
+        seq = [(start + self.step * k) % self.n for k in range(self.n)]
+        return seq if include_start else seq[1:] + seq[:1]
+
+    def distance(self, ref: int, s: int) -> int:
+        d = ((s - ref) * self.step) % self.n
+        return d or self.n
+
+    def visible_count(self, t: TileInfo | None) -> int:
+        if t is None:
+            return 0
+        name = t.name
+        st = self.st
+        n = sum(1 for x in st.out if x.name == name)
+        for s in st.seats:
+            n += sum(1 for x in s.discards if x.name == name)
+            n += sum(1 for x in s.aside if x.name == name)
+            for m in s.melds:
+                shown = m.tiles if m.exposed else self._shown(m)
+                n += sum(1 for x in shown if x.name == name)
+        for r in self.rs.reveals:
+            if r.visible:
+                n += sum(1 for i in st.reveal_ids.get(r.name, ()) if i in st.pinned and st.kind_of[i].name == name)
+        return n
+
+    def _shown(self, m: GMeld) -> list[TileInfo]:
+        mk = self.rs.meld(m.kind)
+        k = mk.shown if mk is not None and mk.shown is not None else 0
+        return sorted(m.tiles, key=lambda t: t.index)[:k]
+
+    def meld_groups(self, seat: Seat) -> list[Group]:
+        key = ("groups", seat.version)
+        cached = seat.__dict__.get("_groups")
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        out = []
+        for m in seat.melds:
+            mk = self.rs.meld(m.kind)
+            tiles = [RTile(t) for t in m.tiles]
+            out.append(Group(m.kind, tiles, exposed=mk.exposed, concealed=not mk.exposed, is_pair=mk.pair,
+                             is_kong=mk.kong, declared=True))
+        seat.__dict__["_groups"] = (key, out)
+        return out
+
+    def waits(self, seat: Seat) -> list[TileInfo]:
+        key = (seat.version, self._ctx_version)
+        cached = seat.__dict__.get("_waits")
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        env = self._score_env()
+        h = Hand(list(seat.hand), [Meld(m.kind, list(m.tiles)) for m in seat.melds], None, False)
+        try:
+            kinds = Scoring(self.rules, self.cat, self.dec, env, h).wait_kinds()
+        except (HandError, *_EVAL_ERRORS):
+            kinds = []
+        seat.__dict__["_waits"] = (key, kinds)
+        return kinds
+
+    # ================================================================== scoring
+
+    def _score_env(self) -> dict:
+        c = self._score_env_cache
+        if c is not None and c[0] == self._ctx_version:
+            return c[1]
+        env = dict(self.settings)
+        for k, v in self.st.context.items():
+            env[f"context:{k}"] = v
+        for k, v in self.st.reveals.items():
+            env[f"reveal:{k}"] = v
+        env = self.rules._retile(env, self.cat)
+        self._score_env_cache = (self._ctx_version, env)
+        return env
+
+    def _rules_for(self, forms: tuple[str, ...]) -> Rules:
+        r = self._forms_rules.get(forms)
+        if r is None:
+            import copy
+
+            r = copy.copy(self.rules)
+            r.__dict__ = dict(self.rules.__dict__)
+            for k in ("_structural", "_plain_env"):
+                r.__dict__.pop(k, None)
+            r._forms = [x for x in self.rules._forms if x[0].name in forms]
+            self._forms_rules[forms] = r
+        return r
+
+    def _precheck_targets(self):
+        """For rule sets whose forms are all melds-and-pairs splits: a structural test that rejects hands
+        that cannot win under any reading (wildcards and stand-ins counted as free tiles)."""
+        forms = self.rules._forms
+        if any(f.instant is not None or f.orphans or f.tiles for f, _, _ in forms):
+            return None
+        return True
+
+    def _could_win(self, concealed: list[TileInfo], melds: list[GMeld], win: TileInfo | None,
+                   self_drawn: bool, forms: tuple[str, ...] = ()) -> bool:
+        if self._precheck is None:
+            return True
+        dec = self.dec
+        counts = [0] * dec.n
+        wilds = 0
+        free = self._hand_wild | {s.name for s in self.rs.standins}
+        for t in concealed:
+            if t.name in free:
+                wilds += 1
+            else:
+                counts[t.index] += 1
+        if win is not None:
+            if win.name in free or (win.name in self._win_wild):
+                wilds += 1
+            else:
+                counts[win.index] += 1
+        n = len(concealed) + (1 if win is not None else 0)
+        has_exposed = any(m.exposed for m in melds)
+        tup = tuple(counts)
+        probe = Scoring(self.rules, self.cat, dec, {}, Hand([], [], None, False))
+        for f, _, _ in self.rules._forms:
+            if forms and f.name not in forms:
+                continue
+            if f.concealed and has_exposed:
+                continue
+            for m, p in probe._targets(f, len(melds)):
+                if probe._sizes_fit(n, m, p) and dec.can_split(tup, wilds, m, p):
+                    return True
+        return False
+
+    def score(self, seat: Seat, win: TileInfo | None, self_drawn: bool, concealed: list[TileInfo] | None = None,
+              forms: tuple[str, ...] = ()) -> tuple[ScoreResult | None, Scoring | None]:
+        conc = list(seat.hand) if concealed is None else concealed
+        if not self._could_win(conc, seat.melds, win, self_drawn, forms):
+            return None, None
+        rules = self._rules_for(forms) if forms else self.rules
+        h = Hand(conc, [Meld(m.kind, list(m.tiles)) for m in seat.melds], win, self_drawn)
+        sc = Scoring(rules, self.cat, self.dec, self._score_env(), h)
+        try:
+            res = sc.run()
+        except (HandError, *_EVAL_ERRORS):
+            return None, None
+        return res, sc
+
+    def _win_info(self, s: int, mode: str, tile: TileInfo | None, forms: tuple[str, ...] = (),
+                  discarder: int | None = None, robbed: int | None = None) -> WinInfo | None:
+        """Whether seat s wins now. mode: drawn (the tile is in the hand, self-drawn), claimed (the tile
+        is not in the hand), none (the hand as it stands), best_wait (the best tile the hand waits on)."""
+        seat = self.st.seats[s]
+        key = (s, seat.version, self._ctx_version, mode, tile.name if tile else None, forms)
+        if key in self._win_cache:
+            return self._win_cache[key]
+        info = None
+        if mode == "drawn" and tile is not None:
+            conc = list(seat.hand)
+            conc.remove(tile)
+            res, sc = self.score(seat, tile, True, conc, forms)
+            if res is not None and res.win:
+                info = WinInfo(s, tile, True, conc, res, sc)
+        elif mode == "claimed" and tile is not None:
+            res, sc = self.score(seat, tile, False, list(seat.hand), forms)
+            if res is not None and res.win:
+                info = WinInfo(s, tile, False, list(seat.hand), res, sc, discarder, robbed)
+        elif mode == "none":
+            rules = self._rules_for(forms) if forms else self.rules
+            h = Hand(list(seat.hand), [Meld(m.kind, list(m.tiles)) for m in seat.melds], None, False)
+            sc = Scoring(rules, self.cat, self.dec, self._score_env(), h)
+            try:
+                res = sc.run()
+            except (HandError, *_EVAL_ERRORS):
+                res = None
+            if res is not None and res.win:
+                info = WinInfo(s, None, False, list(seat.hand), res, sc)
+        elif mode == "best_wait":
+            best = None
+            for k in self.waits(seat):
+                res, sc = self.score(seat, k, False, list(seat.hand), forms)
+                if res is not None and res.win and (best is None or
+                                                    (res.evaluation.best, res.score) > (best[0].evaluation.best,
+                                                                                        best[0].score)):
+                    best = (res, sc, k)
+            if best is not None:
+                info = WinInfo(s, best[2], False, list(seat.hand), best[0], best[1])
+        if len(self._win_cache) > 512:
+            self._win_cache.clear()
+        self._win_cache[key] = info
+        return info
+
+    def winner_binding(self, w: int) -> dict:
+        info = self.infos.get(w)
+        st = self.st
+        b = {"winner": st.seats[w]}
+        if info is not None:
+            b.update(score=info.result.score, self_drawn=info.self_drawn, discarder=self.seat_of(info.discarder),
+                     robbed=self.seat_of(info.robbed), task_factor=self._task_factor(info),
+                     reading=info.reading_env(self))
+        return b
+
+    def _task_factor(self, info: WinInfo):
+        st = self.st
+        for t, factor, when in self.prog.tasks:
+            if t.name != st.task:
+                continue
+            env = info.reading_env(self)
+            try:
+                if env is not None and when(env):
+                    return factor(self.setup_env)
+            except _EVAL_ERRORS as exc:
+                self.note_error(f"task {t.name}: {exc}")
+        return 1
+
+    # ================================================================== the wall
+
+    def _draw(self, s: int, end: str) -> TileInfo | None:
+        """Seat s draws from `end` (head | tail); flowers are set aside and replaced. None: the wall is
+        exhausted (no more than `exhaust_at` tiles left)."""
+        st = self.st
+        seat = st.seats[s]
+        while True:
+            if len(st.wall) <= self.rs.table.exhaust_at:
+                return None
+            if end == "head":
+                i = 0
+            else:
+                i = next((j for j in range(len(st.wall) - 1, -1, -1) if st.wall[j] not in st.pinned),
+                         len(st.wall) - 1)
+            tid = st.wall.pop(i)
+            st.pinned.discard(tid)
+            t = st.kind_of[tid]
+            st.last_drawer = s
+            if t.category == "flower":
+                seat.aside.append(t)
+                self._flower_effects(s, t)
+                end = self.rs.table.replacement
+                continue
+            seat.hand.append(t)
+            seat.drawn = t
+            seat.changed()
+            return t
+
+    def _flower_effects(self, s: int, t: TileInfo) -> None:
+        """A flower set aside: compulsory actions `draw` opens for it (replacing a flower) run their
+        effects and raise their name; the engine itself does the replacement."""
+        seat = self.st.seats[s]
+        for a in self.prog.actions_on.get("draw", ()):
+            if a.ir.compulsory and not a.forms and not a.wins and not a.description and \
+                    self._true(a.when, actor=seat, tile=t):
+                self._run_effects(a.effects, actor=seat, tile=t)
+                self._hooks_only(a.name, {"actor": seat, "tile": t})
+
+    def _flip(self, r: ir.Reveal) -> None:
+        st = self.st
+        order = list(range(len(st.wall) - 1, -1, -1)) if r.source == "tail" else list(range(len(st.wall)))
+        skipped = 0
+        chosen = None
+        aside = []
+        for j in order:
+            tid = st.wall[j]
+            if tid in st.pinned:
+                continue
+            if skipped < r.offset:
+                skipped += 1
+                continue
+            t = st.kind_of[tid]
+            if r.skip and (t.attrs.get(r.skip) or t.f.get(r.skip) or t.category == r.skip):
+                aside.append(tid)
+                continue
+            chosen = tid
+            break
+        for tid in aside:
+            st.wall.remove(tid)
+            st.out.append(st.kind_of[tid])
+        if chosen is None:
+            return
+        st.reveal_ids.setdefault(r.name, []).append(chosen)
+        if r.removes_copy:
+            st.wall.remove(chosen)
+            st.out.append(st.kind_of[chosen])
+        else:
+            st.pinned.add(chosen)
+        self._set_reveal(r.name, st.kind_of[chosen])
+
+    def _reveals(self, at: str) -> None:
+        for r, _, unless in self.prog.reveals:
+            if r.at != at:
+                continue
+            if unless is not None and self._true(unless):
+                continue
+            self._flip(r)
+
+    def _moves_reveals(self) -> None:
+        for r, moves_when, _ in self.prog.reveals:
+            if moves_when is None or self.st.reveals.get(r.name) is None:
+                continue
+            guard = 0
+            while guard < 8 and self._true(moves_when):
+                before = self.st.reveals.get(r.name)
+                n_ids = len(self.st.reveal_ids.get(r.name, []))
+                self._flip(r)
+                guard += 1
+                if len(self.st.reveal_ids.get(r.name, [])) == n_ids and self.st.reveals.get(r.name) is before:
+                    break
+
+    # ================================================================== effects, hooks, events
+
+    def _target(self, ef, bind: dict):
+        t = ef.target
+        if len(t) == 2 and t[0] == "table":
+            return self.st.table, t[1]
+        if len(t) == 2:
+            seat = bind.get(t[0])
+            if seat is None and t[0] == "dealer":
+                seat = self.st.seats[self.st.dealer]
+            if seat is None and t[0] == "winner" and self.st.winners:
+                seat = self.st.seats[self.st.winners[0]]
+            if seat is None:
+                raise EvalError(f"`{t[0]}` has no value here")
+            return seat.vars, t[1]
+        return None, t[0]
+
+    def _initial(self, name: str, scope: str):
+        for sv, init in self.prog.states:
+            if sv.name == name and sv.scope == scope:
+                return self._init_value(sv, init)
+        s = self.rs.setting(name)
+        if s is not None:
+            return self.rules.settings_env(None).get(f"context:{name}")
+        return False  # a phase
+
+    def _run_effects(self, effects, reading=None, **bind) -> list[str]:
+        """Run effects; returns the events they emit."""
+        emitted = []
+        for ef in effects:
+            if ef.op == "emit":
+                emitted.append(ef.target[0])
+                continue
+            try:
+                holder, name = self._target(ef, bind)
+                value = ef.value(self.env(reading, **bind)) if ef.value is not None else None
+            except _EVAL_ERRORS as exc:
+                self.note_error(f"effect {ef.op} {'.'.join(ef.target)}: {exc}")
+                continue
+            if holder is None:
+                cur = self.st.context.get(name)
+            else:
+                cur = holder.get(name)
+            if ef.op == "set":
+                new = value
+            elif ef.op == "clear":
+                new = self._initial(name, "table" if holder is self.st.table else "player") if holder is not None \
+                    else self.rules.settings_env(None).get(f"context:{name}")
+            elif isinstance(cur, list):
+                new = list(cur)
+                items = value if isinstance(value, list) else [value]
+                for x in items:
+                    if ef.op == "add":
+                        new.append(x)
+                    elif x in new:
+                        new.remove(x)
+            else:
+                try:
+                    new = (cur or 0) + value if ef.op == "add" else (cur or 0) - value
+                except TypeError as exc:
+                    self.note_error(f"effect {ef.op} {'.'.join(ef.target)}: {exc}")
+                    continue
+                if isinstance(new, Fraction) and new.denominator == 1:
+                    new = int(new)
+            if holder is None:
+                self._set_context(name, new)
+            else:
+                holder[name] = new
+        return emitted
+
+    def _phases(self, event: str, bind: dict) -> None:
+        st = self.st
+        changes = []
+        actor = bind.get("actor")
+        for ph in self.prog.phases:
+            enter, leave = ph.enter.get(event), ph.leave.get(event)
+            if not enter and not leave:
+                continue
+            if ph.scope == "table":
+                holder = st.table
+            elif actor is not None:
+                holder = actor.vars
+            else:
+                continue
+            cur = holder.get(ph.name, False)
+            conds = leave if cur else enter
+            if conds and any(c is None or self._true(c, bind.get("reading"), **_b(bind)) for c in conds):
+                changes.append((holder, ph, not cur))
+        for holder, ph, value in changes:
+            holder[ph.name] = value
+            st.events["phase_enter" if value else "phase_leave"] += 1
+            sub = {"actor": actor if ph.scope == "player" else None}
+            self._hooks_only("phase_enter" if value else "phase_leave", sub)
+
+    def _hooks_only(self, event: str, bind: dict, pay: bool | None = None, between=None) -> None:
+        """Phases, hooks and payments of an event (no decisions). `between` runs after the hooks and
+        before the payments (a win's final scoring)."""
+        st = self.st
+        st.events[event] += 1
+        self._phases(event, bind)
+        reading = bind.get("reading")
+        b = _b(bind)
+        for h in self.prog.hooks_on.get(event, ()):
+            if h.when is not None and not self._true(h.when, reading, **b):
+                continue
+            for name in self._run_effects(h.effects, reading, **b):
+                self._hooks_only(name, dict(bind))
+        if between is not None:
+            between()
+        settle.settle(self, event, bind, deferred=pay)
+        if self.prog.reveals:
+            self._moves_reveals()
+
+    def _event(self, event: str, bind: dict, between=None):
+        """Raise an event: phases, hooks, payments, then the decisions it opens (generator)."""
+        self._hooks_only(event, bind, pay=False, between=between)
+        if event not in ENGINE_OFFERED and self.prog.actions_on.get(event):
+            yield from self._window(event, bind)
+        settle.settle(self, event, bind, deferred=True)
+
+    def _ask(self, kind: str, options: dict[int, list[Move]], event: str = "", actor: int | None = None,
+             tile: TileInfo | None = None):
+        opts = {s: ms for s, ms in options.items() if ms}
+        if not opts:
+            return {}
+        answers = yield Ask(kind, opts, event, actor, tile)
+        return answers
+
+    def _advance(self, value) -> None:
+        try:
+            self.pending = self._flow.send(value)
+        except StopIteration:
+            self.pending = None
+            self.st.over = True
+
+    # ================================================================== offering actions
+
+    def _by_ok(self, word: str, c: int, actor: int | None) -> bool:
+        st = self.st
+        match word:
+            case "self":
+                return c == actor
+            case "others":
+                return actor is not None and c != actor
+            case "next":
+                return actor is not None and c == self.next_seat(actor)
+            case "previous":
+                return actor is not None and self.next_seat(c) == actor
+            case "any":
+                return True
+            case "winner":
+                return c in st.winners
+            case "loser":
+                return bool(st.winners) and c not in st.winners
+            case "dealer":
+                return c == st.dealer
+            case "non_dealer":
+                return c != st.dealer
+        return False
+
+    def _restricted(self, action: str, seat: Seat, tile: TileInfo | None, reading=None) -> bool:
+        fns = self._restrict_cache.get(action)
+        if fns is None:
+            fns = self._restrict_cache[action] = self.prog.restricted(action)
+        return any(self._true(fn, reading, actor=seat, tile=self.tv(tile)) for fn in fns)
+
+    def _index_win_actions(self) -> dict[str, list[CAction]]:
+        out: dict[str, list[CAction]] = {}
+        for ctx, events in _WIN_CTX_EVENTS.items():
+            acts = []
+            for a in self.prog.actions.values():
+                if not a.wins or a.ir.win_tile not in _WIN_TILE_OK[ctx]:
+                    continue
+                if any(e in a.events for e in events) or (ctx in ("self", "discard", "added_kong")
+                                                          and "win_offer" in a.events):
+                    acts.append(a)
+            out[ctx] = acts
+        return out
+
+    def _win_moves(self, c: int, ctx: str, tile: TileInfo | None, actor: int | None,
+                   discarder: int | None = None, robbed: int | None = None) -> list[tuple[Move, _Offer]]:
+        seat = self.st.seats[c]
+        out: list[tuple[Move, _Offer]] = []
+        for a in self._win_actions[ctx]:
+            word = a.ir.by
+            if "win_offer" in a.events and not any(e in a.events for e in _WIN_CTX_EVENTS[ctx]):
+                ok = word in ("any", "self") if ctx == "self" else word in ("any", "others")
+            else:
+                ok = self._by_ok(word, c, actor)
+            if not ok:
+                continue
+            mode = a.ir.win_tile or ("drawn" if ctx == "self" else "claimed" if ctx in ("discard", "added_kong")
+                                     else "drawn")
+            if mode == "last_dealt":
+                mode = "drawn"
+                tile = self.st.last_dealt if c == self.st.dealer and self.st.last_dealt in seat.hand else None
+                if tile is None:
+                    continue
+            info = self._win_info(c, mode, tile, tuple(a.ir.win_forms), discarder, robbed)
+            if info is None:
+                continue
+            reading = info.reading_env(self)
+            b = dict(actor=seat, tile=self.tv(info.tile), self_drawn=info.self_drawn,
+                     discarder=self.seat_of(discarder), robbed=self.seat_of(robbed), score=info.result.score)
+            if not self._true(a.when, reading, **b) or self._restricted(a.name, seat, info.tile, reading):
+                continue
+            info = WinInfo(**{**info.__dict__, "action": a.name})
+            out.append((Move(a.name, (info.tile.name,) if info.tile else ()), _Offer(a, win=info,
+                                                                                     compulsory=a.ir.compulsory)))
+        if out:
+            self._hooks_only("win_offer", {"actor": seat, "tile": self.tv(tile)})
+            offered = {m.action for m, _ in out}
+            for a in self._instead:
+                if a.ir.instead_of in offered and self._by_ok_offer(a, c, actor, ctx) and \
+                        self._true(a.when, actor=seat, tile=self.tv(tile)) and \
+                        not self._restricted(a.name, seat, tile):
+                    out.extend(self._plain_moves(a, seat, tile))
+        return out
+
+    def _by_ok_offer(self, a: CAction, c: int, actor: int | None, ctx: str) -> bool:
+        if "win_offer" in a.events:
+            return a.ir.by in ("any", "self") if ctx == "self" else a.ir.by in ("any", "others", "self")
+        return self._by_ok(a.ir.by, c, actor)
+
+    def _plain_moves(self, a: CAction, seat: Seat, tile: TileInfo | None, reading=None,
+                     **bind) -> list[tuple[Move, _Offer]]:
+        """An action without a meld or a win: one move, or one per open choice."""
+        if not a.choices:
+            return [(Move(a.name), _Offer(a, compulsory=a.ir.compulsory))]
+        out = []
+        for ch in a.choices:
+            try:
+                v = ch(self.setup_env)
+            except _EVAL_ERRORS:
+                continue
+            if a.choice_when is not None and not self._true(a.choice_when, reading, actor=seat, tile=tile,
+                                                            choice=v, **bind):
+                continue
+            if a.when is not None and not self._true(a.when, reading, actor=seat, tile=tile, choice=v, **bind):
+                continue
+            out.append((Move(a.name, (), v), _Offer(a, compulsory=a.ir.compulsory)))
+        return out
+
+    def _unusable(self, a: CAction, kind: str) -> frozenset[str]:
+        bad = set()
+        for w in self.rs.wilds:
+            if w.scope != "hand":
+                continue
+            if kind in w.no_meld or a.name in w.no_action:
+                k = self.cat.by_name.get(w.tiles) or self.st.reveals.get(w.tiles)
+                if k is not None:
+                    bad.add(k.name)
+        return frozenset(bad)
+
+    def _meld_moves(self, a: CAction, seat: Seat, required: TileInfo | None, reading=None,
+                    **bind) -> list[tuple[Move, _Offer]]:
+        out = []
+        for kind in a.forms:
+            mk = self.rs.meld(kind)
+            if mk is None:
+                continue
+            for opt in meld_options(self.rules, self.cat, seat, mk, required, self._unusable(a, kind)):
+                t = self.tv(opt.key)
+                if a.when is not None and not self._true(a.when, reading, actor=seat, tile=t, **bind):
+                    continue
+                if self._restricted(a.name, seat, opt.key):
+                    continue
+                out.append((Move(a.name, tuple(x.name for x in opt.tiles)),
+                            _Offer(a, meld=opt, compulsory=a.ir.compulsory)))
+        return out
+
+    def _action_moves(self, a: CAction, seat: Seat, tile: TileInfo | None, required: TileInfo | None,
+                      reading=None, **bind) -> list[tuple[Move, _Offer]]:
+        """Moves of a non-win action (meld or plain) for a seat."""
+        if a.description or a.wins or a.ir.instead_of:
+            return []
+        if a.forms:
+            return self._meld_moves(a, seat, required, reading, **bind)
+        if a.choices:
+            return [x for x in self._plain_moves(a, seat, self.tv(tile), reading, **bind)
+                    if not self._restricted(a.name, seat, tile)]
+        if not self._true(a.when, reading, actor=seat, tile=self.tv(tile), **bind) or \
+                self._restricted(a.name, seat, tile):
+            return []
+        return self._plain_moves(a, seat, tile, reading, **bind)
+
+    def _discard_moves(self, seat: Seat) -> list[tuple[Move, _Offer]]:
+        out = []
+        seen = set()
+        for t in sorted(seat.hand, key=lambda x: x.index):
+            if t.name in seen:
+                continue
+            seen.add(t.name)
+            if not self._restricted("discard", seat, t):
+                out.append((Move("discard", (t.name,)), _Offer(None)))
+        return out
+
+    # ================================================================== the hand
+
+    def _hand(self):
+        st = self.st
+        rs = self.rs
+        if self.prog.tasks:
+            st.task = self.rng.choice(self.prog.tasks)[0].name
+        self._reveals("deal")
+        self._deal()
+        self._flowers_at_deal()
+        yield from self._event("deal", {})
+        for ev in ("deal", "opening"):
+            if ev == "opening":
+                yield from self._event("opening", {})
+            for s in self.order_from(st.dealer):
+                yield from self._start_decisions(ev, s)
+                if st.winners and not st.exhausted:
+                    yield from self._hand_end()
+                if st.winners or st.exhausted:
+                    return
+        nxt = (st.dealer, "first")
+        while True:
+            s, how = nxt
+            seat = st.seats[s]
+            if how in ("draw", "replace"):
+                t = self._draw(s, "head" if how == "draw" else rs.table.replacement)
+                if t is None:
+                    yield from self._exhaust()
+                    return
+                yield from self._event("draw", {"actor": seat, "tile": self.tv(t)})
+            if how != "claimed":
+                st.turn += 1
+                yield from self._event("turn", {"actor": seat, "tile": self.tv(seat.drawn)})
+            out = yield from self._play_turn(s, claimed=(how == "claimed"))
+            if st.winners or st.exhausted:
+                if not st.exhausted:
+                    yield from self._hand_end()
+                return
+            kind, val = out
+            if kind == "pass":
+                nxt = (self.next_seat(s), "draw")
+            elif kind == "goto":
+                nxt = val
+            else:
+                nxt = yield from self._after_discard(s, val)
+                if st.winners or st.exhausted:
+                    if not st.exhausted:
+                        yield from self._hand_end()
+                    return
+
+    def _deal(self) -> None:
+        st = self.st
+        hand = self.rs.table.hand
+        for s in self.order_from(st.dealer):
+            seat = st.seats[s]
+            for _ in range(hand):
+                seat.hand.append(st.kind_of[st.wall.pop(0)])
+        dealer = st.seats[st.dealer]
+        for _ in range(self.rs.table.dealer_extra):
+            t = st.kind_of[st.wall.pop(0)]
+            dealer.hand.append(t)
+            st.last_dealt = t
+        if st.last_dealt is not None:
+            dealer.drawn = st.last_dealt
+        for seat in st.seats:
+            seat.changed()
+
+    def _flowers_at_deal(self) -> None:
+        st = self.st
+        end = self.rs.table.replacement
+        for _ in range(64):
+            found = False
+            for s in self.order_from(st.dealer):
+                seat = st.seats[s]
+                flowers = [t for t in seat.hand if t.category == "flower"]
+                for t in flowers:
+                    found = True
+                    seat.hand.remove(t)
+                    seat.aside.append(t)
+                    self._flower_effects(s, t)
+                for _ in flowers:
+                    if len(st.wall) <= self.rs.table.exhaust_at:
+                        break
+                    i = next((j for j in range(len(st.wall) - 1, -1, -1) if st.wall[j] not in st.pinned),
+                             len(st.wall) - 1) if end == "tail" else 0
+                    t = st.kind_of[st.wall.pop(i)]
+                    seat.hand.append(t)
+                    if s == st.dealer and st.last_dealt is not None and flowers:
+                        st.last_dealt = t
+                        seat.drawn = t
+                seat.changed()
+            if not found:
+                return
+
+    def _start_decisions(self, event: str, s: int):
+        """The deal (or opening) decisions of one seat: melds, wins, or pass; asked again after a kong."""
+        st = self.st
+        seat = st.seats[s]
+        acts = [a for a in self.prog.actions_on.get(event, ()) if self._by_ok(a.ir.by, s, s)
+                or a.ir.by in ("dealer", "non_dealer", "any") and self._by_ok(a.ir.by, s, None)]
+        if not acts:
+            return
+        while True:
+            moves = self._win_moves(s, event, None, s)
+            for a in acts:
+                moves.extend(self._action_moves(a, seat, None, None))
+            if not moves:
+                return
+            chosen = self._compulsory(moves)
+            if chosen is None:
+                ans = yield from self._ask("deal", {s: [m for m, _ in moves] + [PASS]}, event, s)
+                mv = ans[s]
+                chosen = next(((m, o) for m, o in moves if m == mv), (PASS, _Offer(None)))
+            yield from self._declines(s, moves, chosen[0], {"actor": seat})
+            mv, offer = chosen
+            if mv == PASS:
+                return
+            if offer.win is not None:
+                yield from self._win([offer.win])
+                return
+            then = yield from self._take(s, offer, mv, {"actor": seat})
+            if st.winners or st.exhausted:
+                return
+            if then == "replace":
+                t = self._draw(s, self.rs.table.replacement)
+                if t is None:
+                    yield from self._exhaust()
+                    return
+                if s == st.dealer:
+                    st.last_dealt = t
+                yield from self._event("draw", {"actor": seat, "tile": self.tv(t)})
+
+    @staticmethod
+    def _compulsory(moves):
+        return next(((m, o) for m, o in moves if o.compulsory), None)
+
+    def _turn_moves(self, s: int, claimed: bool, allow_win: bool) -> list[tuple[Move, _Offer]]:
+        st = self.st
+        seat = st.seats[s]
+        moves: list[tuple[Move, _Offer]] = []
+        if not claimed:
+            if allow_win and seat.drawn is not None:
+                moves.extend(self._win_moves(s, "self", seat.drawn, s))
+            if not seat.auto:
+                seen = set()
+                for ev in ("turn", "draw"):
+                    for a in self.prog.actions_on.get(ev, ()):
+                        if a.name in seen or a.ir.by not in ("self", "any"):
+                            continue
+                        seen.add(a.name)
+                        moves.extend(self._action_moves(a, seat, seat.drawn, None))
+        if seat.auto and not any(o.compulsory for _, o in moves):
+            return moves
+        moves.extend(self._discard_moves(seat))
+        return moves
+
+    def _play_turn(self, s: int, claimed: bool):
+        """The decisions of one turn. Returns ("discarded", tile) | ("pass", None) | ("goto", (seat, how))
+        | ("over", None)."""
+        st = self.st
+        seat = st.seats[s]
+        allow_win = True
+        while True:
+            moves = self._turn_moves(s, claimed, allow_win)
+            chosen = self._compulsory(moves)
+            if chosen is None and seat.auto:
+                if moves:
+                    ans = yield from self._ask("turn", {s: [m for m, _ in moves] + [PASS]}, "turn", s)
+                    chosen = next(((m, o) for m, o in moves if m == ans[s]), (PASS, _Offer(None)))
+                    yield from self._declines(s, moves, chosen[0], {"actor": seat, "tile": self.tv(seat.drawn)})
+                    if chosen[0] == PASS:
+                        allow_win = False
+                        continue
+                else:
+                    t = self._auto_discard(seat)
+                    if t is None:
+                        return ("pass", None)
+                    self._discard(s, t)
+                    return ("discarded", t)
+            elif chosen is None:
+                if not moves:
+                    return ("pass", None)
+                options = [m for m, _ in moves]
+                if not any(m.action == "discard" for m in options):
+                    options.append(PASS)
+                ans = yield from self._ask("turn", {s: options}, "turn", s, seat.drawn)
+                mv = ans[s]
+                chosen = next(((m, o) for m, o in moves if m == mv), (PASS, _Offer(None)))
+                yield from self._declines(s, moves, mv, {"actor": seat, "tile": self.tv(seat.drawn)})
+            mv, offer = chosen
+            if mv == PASS:
+                return ("pass", None)
+            if mv.action == "discard":
+                t = self.cat.by_name[mv.tiles[0]]
+                self._discard(s, t)
+                return ("discarded", t)
+            if offer.win is not None:
+                yield from self._win([offer.win])
+                return ("over", None)
+            a = offer.action
+            if a.ir.instead_of:
+                yield from self._take(s, offer, mv, {"actor": seat, "tile": self.tv(seat.drawn)})
+                allow_win = False
+                continue
+            if offer.meld is not None and offer.meld.extends is not None:
+                out = yield from self._added_kong(s, offer, mv)
+                if out is not None:
+                    return out
+                then = a.ir.then
+            else:
+                then = yield from self._take(s, offer, mv, {"actor": seat, "tile": self.tv(seat.drawn)})
+            if st.winners or st.exhausted:
+                return ("over", None)
+            match then:
+                case "replace" | "draw":
+                    t = self._draw(s, self.rs.table.replacement if then == "replace" else "head")
+                    if t is None:
+                        yield from self._exhaust()
+                        return ("over", None)
+                    yield from self._event("draw", {"actor": seat, "tile": self.tv(t)})
+                    claimed, allow_win = False, True
+                case "discard":
+                    claimed = True
+                case "next_turn":
+                    return ("pass", None)
+                case "auto":
+                    seat.auto = True
+                case _:
+                    if seat.drawn is not None and seat.drawn not in seat.hand:
+                        seat.drawn = None
+
+    def _auto_discard(self, seat: Seat) -> TileInfo | None:
+        if seat.drawn is not None and seat.drawn in seat.hand and not self._restricted("discard", seat, seat.drawn):
+            return seat.drawn
+        for t in seat.hand:
+            if not self._restricted("discard", seat, t):
+                return t
+        return None
+
+    def _discard(self, s: int, t: TileInfo) -> None:
+        seat = self.st.seats[s]
+        seat.hand.remove(t)
+        seat.discards.append(t)
+        seat.drawn = None
+        seat.changed()
+
+    def _take(self, s: int, offer: _Offer, mv: Move, bind: dict):
+        """Apply a non-win action for seat s (a meld from the hand, or a plain action). Returns its `then`."""
+        st = self.st
+        seat = st.seats[s]
+        a = offer.action
+        bind = dict(bind)
+        if mv.choice is not None:
+            bind["choice"] = mv.choice
+        opt = offer.meld
+        if opt is not None:
+            for t in opt.from_hand:
+                seat.hand.remove(t)
+            mk = self.rs.meld(opt.kind)
+            if opt.extends is not None:
+                seat.melds[opt.extends] = GMeld(opt.kind, list(opt.tiles), mk.exposed,
+                                                seat.melds[opt.extends].source, seat.melds[opt.extends].claimed)
+            else:
+                seat.melds.append(GMeld(opt.kind, list(opt.tiles), mk.exposed))
+            if seat.drawn is not None and seat.drawn not in seat.hand:
+                seat.drawn = None
+            seat.changed()
+            bind["tile"] = self.tv(opt.key)
+        for name in self._run_effects(a.effects, **_b(bind)):
+            self._hooks_only(name, bind)
+        yield from self._event(a.name, bind)
+        if opt is not None and self.rs.meld(opt.kind).kong:
+            yield from self._event("kong", bind)
+        if a.ir.then == "auto":
+            seat.auto = True
+        return a.ir.then
+
+    def _declines(self, s: int, moves, chosen: Move, bind: dict):
+        """Every action offered to seat s and not chosen is declined."""
+        chosen_action = chosen.action
+        done = set()
+        for m, o in moves:
+            a = o.action
+            if a is None or a.name == chosen_action or a.name in done or o.compulsory:
+                continue
+            done.add(a.name)
+            if a.decline:
+                for name in self._run_effects(a.decline, **_b(bind)):
+                    self._hooks_only(name, bind)
+            yield from self._event("decline", bind)
+
+    # ------------------------------------------------------------------ discards and claims
+
+    def _after_discard(self, s: int, t: TileInfo):
+        st = self.st
+        seat = st.seats[s]
+        tile = self.tv(t)
+        yield from self._event("discard", {"actor": seat, "tile": tile})
+        if st.winners or st.exhausted:
+            return None
+        # the discarder's own declarations
+        own = []
+        for a in self.prog.actions_on.get("discard", ()):
+            if a.ir.by == "self" and not a.wins:
+                own.extend(self._action_moves(a, seat, t, None))
+        if own and not seat.auto:
+            chosen = self._compulsory(own)
+            if chosen is None:
+                ans = yield from self._ask("self", {s: [m for m, _ in own] + [PASS]}, "discard", s, t)
+                chosen = next(((m, o) for m, o in own if m == ans[s]), (PASS, _Offer(None)))
+            yield from self._declines(s, own, chosen[0], {"actor": seat, "tile": tile})
+            if chosen[0] != PASS:
+                yield from self._take(s, chosen[1], chosen[0], {"actor": seat, "tile": tile})
+        # the others' claims
+        offers: dict[int, list[tuple[Move, _Offer]]] = {}
+        for c in range(self.n):
+            if c == s:
+                continue
+            cs = st.seats[c]
+            ms = self._win_moves(c, "discard", t, s, discarder=s)
+            if not cs.auto:
+                for a in self.prog.actions_on.get("discard", ()):
+                    if a.wins or a.ir.by == "self" or not self._by_ok(a.ir.by, c, s):
+                        continue
+                    ms.extend(self._action_moves(a, cs, t, t, discarder=seat))
+            if ms:
+                offers[c] = ms
+        if not offers:
+            return (self.next_seat(s), "draw")
+        result = yield from self._window_resolve("claim", "discard", s, t, offers, {"discarder": seat})
+        if st.winners or st.exhausted:
+            return None
+        if result is None:
+            return (self.next_seat(s), "draw")
+        return result
+
+    def _window_resolve(self, kind: str, event: str, s: int, t: TileInfo, offers, extra: dict):
+        """Ask the seats with offers, resolve by priority; apply the outcome. Returns the next (seat, how),
+        or None when nothing was claimed (or the hand ended)."""
+        st = self.st
+        answers: dict[int, tuple[Move, _Offer]] = {}
+        ask = {}
+        for c, ms in offers.items():
+            comp = self._compulsory(ms)
+            if comp is not None:
+                answers[c] = comp
+            else:
+                ask[c] = [m for m, _ in ms] + [PASS]
+        if ask:
+            got = yield from self._ask(kind, ask, event, s, t)
+            for c, mv in got.items():
+                answers[c] = next(((m, o) for m, o in offers[c] if m == mv), (PASS, _Offer(None)))
+        tile = self.tv(t)
+        for c in sorted(answers, key=lambda x: self.distance(s, x)):
+            yield from self._declines(c, offers[c], answers[c][0], {"actor": st.seats[c], "tile": tile, **extra})
+        claims = []
+        for c in sorted(answers, key=lambda x: self.distance(s, x)):
+            mv, o = answers[c]
+            if mv == PASS:
+                continue
+            if o.win is None and o.meld is None:
+                yield from self._take(c, o, mv, {"actor": st.seats[c], "tile": tile, **extra})
+                continue
+            claims.append((c, mv, o))
+        if not claims:
+            return None
+
+        def rank(item):
+            c, _, o = item
+            a = o.action
+            ref = {"discarder": s, "robbed": s, "actor": s, "seat": s, "dealer": st.dealer}.get(a.ir.order, s)
+            return (a.level, self.distance(ref, c))
+
+        claims.sort(key=rank)
+        top = claims[0]
+        if top[2].win is not None:
+            wins = [top[2].win]
+            if top[2].action.ir.multiple:
+                wins += [o.win for c, _, o in claims[1:] if o.win is not None and o.action.level == top[2].action.level
+                         and o.action.ir.multiple]
+            yield from self._win(wins)
+            return None
+        c, mv, o = top
+        return (yield from self._claim(c, s, o, mv, t))
+
+    def _claim(self, c: int, s: int, o: _Offer, mv: Move, t: TileInfo):
+        st = self.st
+        claimant, giver = st.seats[c], st.seats[s]
+        opt = o.meld
+        giver.discards.pop(len(giver.discards) - 1 - giver.discards[::-1].index(t))
+        for x in opt.from_hand:
+            claimant.hand.remove(x)
+        mk = self.rs.meld(opt.kind)
+        if opt.extends is not None:
+            old = claimant.melds[opt.extends]
+            claimant.melds[opt.extends] = GMeld(opt.kind, list(opt.tiles), mk.exposed, s, t)
+            del old
+        else:
+            claimant.melds.append(GMeld(opt.kind, list(opt.tiles), mk.exposed, s, t))
+        claimant.drawn = None
+        claimant.changed()
+        giver.changed()
+        bind = {"actor": claimant, "tile": self.tv(t), "discarder": giver}
+        for name in self._run_effects(o.action.effects, **bind):
+            self._hooks_only(name, bind)
+        yield from self._event("claim", bind)
+        yield from self._event(o.action.name, bind)
+        if mk.kong:
+            yield from self._event("kong", bind)
+        if st.winners or st.exhausted:
+            return None
+        then = o.action.ir.then
+        match then:
+            case "replace":
+                return (c, "replace")
+            case "draw":
+                return (c, "draw")
+            case "next_turn":
+                return (self.next_seat(c), "draw")
+            case "none":
+                return (self.next_seat(s), "draw")
+            case "auto":
+                claimant.auto = True
+                return (c, "claimed")
+        return (c, "claimed")
+
+    def _added_kong(self, s: int, offer: _Offer, mv: Move):
+        """A meld grows by a tile on the own turn: others may rob it first. Returns None when the kong
+        stands (its events raised), or the turn's outcome when it was robbed."""
+        st = self.st
+        seat = st.seats[s]
+        opt = offer.meld
+        a = offer.action
+        t = opt.from_hand[0]
+        seat.hand.remove(t)
+        seat.discards.append(t)  # in the open while it may be robbed
+        if seat.drawn is not None and seat.drawn not in seat.hand:
+            seat.drawn = None
+        seat.changed()
+        bind = {"actor": seat, "tile": self.tv(t)}
+        for name in self._run_effects(a.effects, **bind):
+            self._hooks_only(name, bind)
+        yield from self._event("added_kong", bind)
+        offers = {}
+        for c in range(self.n):
+            if c == s:
+                continue
+            cs = st.seats[c]
+            ms = self._win_moves(c, "added_kong", t, s, discarder=s, robbed=s)
+            if not cs.auto:
+                for b in self.prog.actions_on.get("added_kong", ()):
+                    if b.wins or not self._by_ok(b.ir.by, c, s):
+                        continue
+                    ms.extend(self._action_moves(b, cs, t, t, discarder=seat, robbed=seat))
+            if ms:
+                offers[c] = ms
+        result = None
+        if offers:
+            result = yield from self._window_resolve("rob", "added_kong", s, t, offers,
+                                                     {"discarder": seat, "robbed": seat})
+        if st.winners or st.exhausted:
+            return ("over", None)
+        if result is not None:
+            return ("goto", result)
+        # the kong stands
+        seat.discards.pop()
+        mk = self.rs.meld(opt.kind)
+        old = seat.melds[opt.extends]
+        seat.melds[opt.extends] = GMeld(opt.kind, list(opt.tiles), mk.exposed, old.source, old.claimed)
+        seat.changed()
+        yield from self._event(a.name, bind)
+        if mk.kong:
+            yield from self._event("kong", bind)
+        return None
+
+    # ------------------------------------------------------------------ generic decisions
+
+    def _window(self, event: str, bind: dict):
+        """The decisions an event opens outside the turn and the claims (hand end, an action's name…)."""
+        st = self.st
+        actor = bind.get("actor")
+        ai = actor.index if actor is not None else None
+        tile = bind.get("tile")
+        reading = bind.get("reading")
+        if reading is None and st.winners:
+            reading = self.winner_binding(st.winners[0]).get("reading")
+        offers: dict[int, list[tuple[Move, _Offer]]] = {}
+        for a in self.prog.actions_on.get(event, ()):
+            if a.description:
+                continue
+            for c in range(self.n):
+                if not self._by_ok(a.ir.by, c, ai):
+                    continue
+                extra = {k: v for k, v in _b(bind).items() if k not in ("actor", "tile")}
+                ms = self._action_moves(a, st.seats[c], tile, tile if a.forms and tile is not None else None,
+                                        reading, **extra)
+                if ms:
+                    offers.setdefault(c, []).extend(ms)
+        if not offers:
+            return
+        answers = {}
+        ask = {}
+        for c, ms in offers.items():
+            comp = self._compulsory(ms)
+            if comp is not None:
+                answers[c] = comp
+            else:
+                ask[c] = [m for m, _ in ms] + [PASS]
+        if ask:
+            got = yield from self._ask("window", ask, event, ai, tile)
+            for c, mv in got.items():
+                answers[c] = next(((m, o) for m, o in offers[c] if m == mv), (PASS, _Offer(None)))
+        order = sorted(answers, key=lambda c: (answers[c][1].action.level if answers[c][1].action else 1 << 30,
+                                               self.distance(ai if ai is not None else st.dealer, c)))
+        for c in order:
+            mv, o = answers[c]
+            cb = {**bind, "actor": st.seats[c]}
+            cb.pop("reading", None)
+            yield from self._declines(c, offers[c], mv, _b(cb))
+            if mv == PASS:
+                continue
+            if o.meld is not None and tile is not None:
+                self.note_error(f"{o.action.name}: melds on `{event}` are not executed")
+                continue
+            yield from self._take(c, o, mv, _b(cb))
+
+    # ------------------------------------------------------------------ the end of the hand
+
+    def _win(self, infos: list[WinInfo]):
+        st = self.st
+        st.winners = [i.seat for i in infos]
+        st.discarder = infos[0].discarder
+        st.robbed = infos[0].robbed
+        base = self._base
+        base["builtin:winner"] = st.seats[infos[0].seat]
+        base["builtin:discarder"] = self.seat_of(infos[0].discarder)
+        base["builtin:robbed"] = self.seat_of(infos[0].robbed)
+        for info in infos:
+            seat = st.seats[info.seat]
+            a = self.prog.actions[info.action]
+            b = {"actor": seat, "winner": seat, "tile": self.tv(info.tile), "self_drawn": info.self_drawn,
+                 "discarder": self.seat_of(info.discarder), "robbed": self.seat_of(info.robbed)}
+            for name in self._run_effects(a.effects, info.reading_env(self), **b):
+                self._hooks_only(name, b)
+            yield from self._event(a.name, {**b, "reading": info.reading_env(self)})
+            self._reveals("win")
+            final = self._rescore(info)
+            self.infos[info.seat] = final
+            wb = {**b, **self.winner_binding(info.seat)}
+
+            def rescore(info=info, seat=seat):
+                f = self._rescore(info)
+                self.infos[seat.index] = f
+                wb.update(self.winner_binding(seat.index))
+
+            yield from self._event("win", wb, between=rescore)
+            self._record(self.infos[info.seat])
+        first = self.infos[infos[0].seat]
+        base["builtin:self_drawn"] = first.self_drawn
+        base["builtin:score"] = first.result.score
+        base["builtin:task_factor"] = self._task_factor(first)
+
+    def _rescore(self, info: WinInfo) -> WinInfo:
+        seat = self.st.seats[info.seat]
+        forms = tuple(self.prog.actions[info.action].ir.win_forms)
+        rules = self._rules_for(forms) if forms else self.rules
+        h = Hand(list(info.concealed), [Meld(m.kind, list(m.tiles)) for m in seat.melds], info.tile,
+                 info.self_drawn)
+        sc = Scoring(rules, self.cat, self.dec, self._score_env(), h)
+        try:
+            res = sc.run()
+        except (HandError, *_EVAL_ERRORS) as exc:
+            self.note_error(f"scoring the win: {exc}")
+            return info
+        if not res.win:
+            self.note_error(f"the win no longer scores after the win's effects: {res.reason}")
+            return info
+        return WinInfo(info.seat, info.tile, info.self_drawn, info.concealed, res, sc, info.discarder,
+                       info.robbed, info.action)
+
+    def _record(self, info: WinInfo) -> None:
+        res = info.result
+        ev = res.evaluation
+        self.st.results[info.seat] = {
+            "action": info.action, "tile": info.tile.name if info.tile else None, "self_drawn": info.self_drawn,
+            "score": plain(res.score), "total": plain(res.total), "form": ev.reading.form if ev else "",
+            "fans": [{"name": f.name, "pattern": f.pattern, "value": plain(f.value), "count": f.count}
+                     for f in res.fans],
+            "task_factor": plain(self._task_factor(info)),
+        }
+
+    def _exhaust(self):
+        st = self.st
+        st.exhausted = True
+        yield from self._event("exhaust", {"actor": self.seat_of(st.last_drawer)})
+        yield from self._hand_end()
+
+    def _hand_end(self):
+        st = self.st
+        bind: dict[str, Any] = {}
+        if st.winners:
+            bind.update(self.winner_binding(st.winners[0]))
+        yield from self._event("hand_end", bind)
+        yield from self._event("settled", bind)
+        nd = st.dealer
+        if self.prog.next_dealer is not None:
+            try:
+                v = self.prog.next_dealer(self.env())
+                if isinstance(v, Seat):
+                    nd = v.index
+            except _EVAL_ERRORS as exc:
+                self.note_error(f"next_dealer: {exc}")
+        st.next_dealer = nd
+
+
+def _b(bind: dict) -> dict:
+    """Bindings without the reading (passed separately to `env`)."""
+    return {k: v for k, v in bind.items() if k != "reading"}
