@@ -134,3 +134,14 @@ def walk(e: Expr):
             yield from walk(c)
             yield from walk(t)
             yield from walk(f)
+
+
+def conjuncts(e: Expr | None):
+    """The parts of a conjunction `a and b and c` (nothing for None, the expression itself otherwise)."""
+    if e is None:
+        return
+    if isinstance(e, Binary) and e.op == "and":
+        yield from conjuncts(e.left)
+        yield from conjuncts(e.right)
+    else:
+        yield e

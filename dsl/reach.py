@@ -16,15 +16,6 @@ from dsl import expr as E
 from dsl import ir
 
 
-def _conjuncts(e: E.Expr | None):
-    if e is None:
-        return
-    if isinstance(e, E.Binary) and e.op == "and":
-        yield from _conjuncts(e.left)
-        yield from _conjuncts(e.right)
-    else:
-        yield e
-
 
 def unreachable_reasons(rs: ir.RuleSet, cat, search: bool = True) -> dict[str, str]:
     """pattern name -> why it can never match under the tile catalog `cat`, for every pattern proven so."""
@@ -45,7 +36,7 @@ def unreachable_reason(rs: ir.RuleSet, p: ir.Pattern, cat) -> str:
     from runtime.evaluate import compile_expr
     hand = rs.table.hand + 1
     suits = {k.suit for k in cat.kinds if k.suit}
-    for c in _conjuncts(p.when):
+    for c in E.conjuncts(p.when):
         # all(t in tiles: P)
         if isinstance(c, E.Comp) and c.func == "all" and len(c.binders) == 1 and \
                 isinstance(c.source, E.Name) and c.source.ref in ("builtin:tiles", "builtin:hand") and \
@@ -94,7 +85,7 @@ def _only_tile(e: E.Expr, binder: str) -> bool:
 def _requires_two_suits(body: E.Expr, binders: set[str]) -> bool:
     """`x.suit != y.suit` together with `x.rank == y.rank` (so neither can be an honor) in a conjunction."""
     neq, eq_rank = set(), set()
-    for c in _conjuncts(body):
+    for c in E.conjuncts(body):
         if isinstance(c, E.Compare) and len(c.ops) == 1:
             a, b = c.operands
             if isinstance(a, E.Attr) and isinstance(b, E.Attr) and isinstance(a.obj, E.Name) and \

@@ -59,15 +59,6 @@ class _GiveUp(Exception):
 # ---------------------------------------------------------------------------- expression helpers
 
 
-def conjuncts(e: E.Expr | None):
-    if e is None:
-        return
-    if isinstance(e, E.Binary) and e.op == "and":
-        yield from conjuncts(e.left)
-        yield from conjuncts(e.right)
-    else:
-        yield e
-
 
 def _names(e: E.Expr) -> set[str]:
     """Every reference an expression reads that is not a constant or a binder."""
@@ -521,7 +512,7 @@ def make_plan(world: World, p: ir.Pattern) -> Plan | None:
     if ctxs is None:
         return None
     counts, tile_rules, pair_checks, struct_checks = [], [], [], []
-    conj = list(conjuncts(p.when))
+    conj = list(E.conjuncts(p.when))
     for c in conj:
         k = constraint_of(c)
         if isinstance(k, Count):
@@ -1024,7 +1015,7 @@ class Search:
 
 def _worth_planning(p: ir.Pattern) -> bool:
     """A pattern with nothing to prune with has a candidate space far beyond the bounds: skip it cheaply."""
-    for c in conjuncts(p.when):
+    for c in E.conjuncts(p.when):
         if constraint_of(c) is not None:
             return True
     return p.count is not None and _group_count(p.count) is not None

@@ -32,10 +32,8 @@ def check_pattern_examples(rules, p: ir.Pattern) -> list[ExampleOutcome]:
     out = []
     for i, ex in enumerate(p.examples, 1):
         where = f"pattern {p.name} example {i} (line {ex.span.line})"
-        try:
-            res = score_example(rules, ex)
-        except HandError as exc:
-            out.append(ExampleOutcome(where, False, f"invalid hand: {exc}"))
+        res = _scored(rules, ex, where, out)
+        if res is None:
             continue
         fired = {f.pattern for f in res.fans}
         problems = expectation_problems(rules, ex, res)
@@ -49,10 +47,8 @@ def check_pattern_examples(rules, p: ir.Pattern) -> list[ExampleOutcome]:
             out.append(ExampleOutcome(where, True, "", res))
     for i, ex in enumerate(p.counterexamples, 1):
         where = f"pattern {p.name} counterexample {i} (line {ex.span.line})"
-        try:
-            res = score_example(rules, ex)
-        except HandError as exc:
-            out.append(ExampleOutcome(where, False, f"invalid hand: {exc}"))
+        res = _scored(rules, ex, where, out)
+        if res is None:
             continue
         fired = {f.pattern for f in res.fans}
         if p.name in fired:
@@ -60,6 +56,15 @@ def check_pattern_examples(rules, p: ir.Pattern) -> list[ExampleOutcome]:
         else:
             out.append(ExampleOutcome(where, True, "", res))
     return out
+
+
+def _scored(rules, ex: ir.Example, where: str, out: list[ExampleOutcome]):
+    """The example's score, or None after recording why its hand is invalid."""
+    try:
+        return score_example(rules, ex)
+    except HandError as exc:
+        out.append(ExampleOutcome(where, False, f"invalid hand: {exc}"))
+        return None
 
 
 def check_example(rules, ex: ir.Example) -> ExampleOutcome:

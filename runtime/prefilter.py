@@ -24,13 +24,6 @@ OPS = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le
 FLIP = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "==", "!=": "!="}
 
 
-def _conjuncts(e):
-    if isinstance(e, E.Binary) and e.op == "and":
-        yield from _conjuncts(e.left)
-        yield from _conjuncts(e.right)
-    else:
-        yield e
-
 
 def _binder_only(body: E.Expr, binder: str) -> bool:
     for n in E.walk(body):
@@ -58,7 +51,7 @@ class Prefilter:
         self.tests: dict[str, list[tuple[int, object, int]]] = {}  # pattern -> [(field, op, k)]
         for p in patterns:
             tests = []
-            for c in _conjuncts(p.when) if p.when is not None else ():
+            for c in E.conjuncts(p.when) if p.when is not None else ():
                 t = self._test(c)
                 if t is not None:
                     tests.append(t)
