@@ -16,7 +16,6 @@ from dsl import expr as E
 from dsl import ir
 
 
-
 def unreachable_reasons(rs: ir.RuleSet, cat, search: bool = True) -> dict[str, str]:
     """pattern name -> why it can never match under the tile catalog `cat`, for every pattern proven so."""
     out = {}

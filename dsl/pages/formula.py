@@ -191,27 +191,27 @@ class _Run:
             return self.comp(o, negated=True)
         return "并非" + f"（{self.go(o)[0]}）"
 
-    def binary(self, op: str, l: E.Expr, r: E.Expr) -> tuple[str, int]:
+    def binary(self, op: str, left: E.Expr, right: E.Expr) -> tuple[str, int]:
         lv = _BIN[op]
         if op in ("and", "or"):
             word = "且" if op == "and" else "或"
             sides = []
-            for x in (l, r):
+            for x in (left, right):
                 part = self.cond(x)
                 same = isinstance(x, E.Binary) and x.op == op
                 sides.append(part[0] if same else self.wrap(part, _NOT))  # an `and` inside `or` is bracketed
             return f"{sides[0]}，{word}{sides[1]}", lv
         if op == "^":
-            base = self.wrap(self.go(l), _ATOM)
-            exp = self.go(r)
+            base = self.wrap(self.go(left), _ATOM)
+            exp = self.go(right)
             return (f"{base}<sup>{exp[0]}</sup>" if self.html else f"{base}^{self.wrap(exp, _ATOM)}"), _POW
         if op == "//":
-            return f"⌊{self.wrap(self.go(l), _MUL)} ÷ {self.wrap(self.go(r), _POW)}⌋", _ATOM
+            return f"⌊{self.wrap(self.go(left), _MUL)} ÷ {self.wrap(self.go(right), _POW)}⌋", _ATOM
         sym = {"+": "＋", "-": "−", "*": "×", "/": "÷", "%": "除以…的余数"}[op]
         if op == "%":
-            return f"{self.wrap(self.go(l), _MUL)} 除以 {self.wrap(self.go(r), _POW)} 的余数", _MUL
+            return f"{self.wrap(self.go(left), _MUL)} 除以 {self.wrap(self.go(right), _POW)} 的余数", _MUL
         right_need = lv + 1 if op in ("-", "/") else lv
-        return f"{self.wrap(self.go(l), lv)} {sym} {self.wrap(self.go(r), right_need)}", lv
+        return f"{self.wrap(self.go(left), lv)} {sym} {self.wrap(self.go(right), right_need)}", lv
 
     def compare(self, ops, operands) -> str:
         self.depth += 1

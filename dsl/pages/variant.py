@@ -378,7 +378,8 @@ class PageBuilder:
             if uses:
                 alt = not self.defaults.get(s.name)
                 n2, extra2 = self.tile_totals({s.name: alt})
-                totals.append(f"{'选' if alt else '不选'}「{s.name}」时共{n2}张" + "".join(f"，另有{x}" for x in extra2))
+                totals.append(f"{'选' if alt else '不选'}「{s.name}」时共{n2}张"
+                              + "".join(f"，另有{x}" for x in extra2))
         attrs: list[AttrRow] = []
         from runtime.tiles import Catalog
 
@@ -427,7 +428,8 @@ class PageBuilder:
         facts.append(Fact("首局", W.FIRST_DEALER.get(t.first_dealer, t.first_dealer)))
         rotation = getattr(t, "rotation", "")
         if rotation:
-            facts.append(Fact("方向", f"出牌和轮流坐庄都按{W.ROTATION.get(rotation, rotation)}方向，「下家」即{W.ROTATION.get(rotation, rotation)}方向的下一位"))
+            way = W.ROTATION.get(rotation, rotation)
+            facts.append(Fact("方向", f"出牌和轮流坐庄都按{way}方向，「下家」即{way}方向的下一位"))
         if t.next_dealer is not None:
             cases = self.w.cases(t.next_dealer)
             parts_t, parts_h = [], []
@@ -486,7 +488,8 @@ class PageBuilder:
         for s in rs.standins:
             self.place("wilds", s)
             plays = self.w.both(s.plays)
-            facts = [Fact("当作", f"「{s.name}」当作{plays.text}使用", _markup(f"「{s.name}」当作", plays.html, "使用"))]
+            facts = [Fact("当作", f"「{s.name}」当作{plays.text}使用",
+                          _markup(f"「{s.name}」当作", plays.html, "使用"))]
             if s.unless is not None:
                 u = self.w.both(s.unless, True)
                 facts.append(Fact("除非", u.text, u.html))
