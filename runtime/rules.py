@@ -661,8 +661,14 @@ class Scoring:
             self._waits = self.wait_kinds() if self.hand.win is not None else []
         return self._waits
 
-    def requirements_ok(self, r: Reading) -> tuple[bool, str]:
-        ev = ReadingEvaluator(self.rules.patterns, self.reading_env(r), r, self.waits_of_hand, _resolver(self.rs))
+    def evaluator(self, r: Reading) -> ReadingEvaluator:
+        return ReadingEvaluator(self.rules.patterns, self.reading_env(r), r, self.waits_of_hand, _resolver(self.rs))
+
+    def requirements_ok(self, r: Reading, ev: ReadingEvaluator | None = None) -> tuple[bool, str]:
+        """Whether reading r meets every requirement of its form (and the first reason it does not)."""
+        if not self.rules._requires:
+            return True, ""
+        ev = ev or self.evaluator(r)
         for q, fn, unless in self.rules._requires:
             if q.forms and r.form not in q.forms:
                 continue
@@ -690,13 +696,12 @@ class Scoring:
         rejected = []
         considered = 0
         for r in readings:
-            ok, reason = self.requirements_ok(r)
+            ev = self.evaluator(r)  # one environment serves the requirements and the patterns
+            ok, reason = self.requirements_ok(r, ev)
             if not ok:
                 rejected.append(f"{r.describe()}: {reason}")
                 continue
             considered += 1
-            ev = ReadingEvaluator(self.rules.patterns, self.reading_env(r), r, self.waits_of_hand,
-                                  _resolver(self.rs))
             try:
                 e = ev.evaluate()
             except EvalError as exc:
