@@ -320,6 +320,9 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--quick", action="store_true", help="a few seconds instead of a minute")
     c.add_argument("--json", action="store_true", help="one JSON object (keys documented in bench/hand_speed.py)")
     c.set_defaults(func=cmd_bench)
+    from runtime.game.cli import add_commands
+
+    add_commands(sub)  # paili simulate, paili replay
     c = sub.add_parser("describe", help="list a rule set's context names, options and patterns")
     c.add_argument("rules")
     c.add_argument("--json", action="store_true")

@@ -1,6 +1,8 @@
 """docs/seed-coverage.md lists every section of every seed with the construct that encodes it."""
 import re
 
+import pytest
+
 from .conftest import ROOT
 
 SEEDS = ROOT.parent / "shared" / "seeds"
@@ -31,6 +33,12 @@ def key_of(line: str) -> str:
     m = re.match(r"^([^：:（(，,。；;]{1,16})", body)
     text = m.group(1) if m else body
     return norm(text)[:8]
+
+
+@pytest.fixture(autouse=True)
+def seeds_present():
+    if not SEEDS.is_dir():
+        pytest.skip(f"the seed documents are not beside this checkout ({SEEDS})")
 
 
 def test_every_seed_heading_is_covered():

@@ -39,7 +39,9 @@ Turn
     action for every meld of kind K the hand can make (runtime/game/moves.py), with `tile` bound to the
     tile the meld uses (an added tile, else its lowest tile). Actions with `instead_of W` are offered
     beside W and mean declining W (the turn goes on without the win). Compulsory actions are taken
-    without asking. A player with no allowed discard may `pass` (the turn passes without a discard).
+    without asking — except one with no meld, win, choice, effect, follow-up or guard opened only by
+    `turn`/`draw`: it restates the engine's own draw or discard and is not taken. A player with no
+    allowed discard may `pass` (the turn passes without a discard) unless a `restrict` forbids `pass`.
     After `then replace` the player draws a replacement from the `table.replacement` end (`draw`) and
     is asked again; after `then discard` (and after a claim) only discards are offered; `then
     next_turn` ends the turn without a discard; `then auto` hands the seat to the engine (below).
@@ -52,7 +54,7 @@ Discard and claims
     answers are resolved by `priority` (an unlisted action ranks below every listed one), then by the
     action's `order` (seat order starting after the discarder — or after the robbed player, the actor,
     the dealer); the first answer wins; several wins at the top level all stand when their action has
-    `multiple` (一炮多响). Answers that neither win nor lay down a meld (an `instead_of` choice) are
+    `multiple` (one discard, several winners). Answers that neither win nor lay down a meld (an `instead_of` choice) are
     applied and count as passes. Every action a player was offered and did not choose is declined:
     its `decline` effects run and `decline` is raised. A claim moves the tile from the discarder's
     discards into the claimant's new meld, runs the action's effects, raises `claim`, the action's name
@@ -96,7 +98,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -116,6 +118,7 @@ from .scope import GAME_DEFAULTS, GameEnv
 from .state import GMeld, HandState, Seat, TableFields, plain
 
 DEFAULT_BALANCE = 1000
+_MAX_DEPTH = 16  # events raised by events (emit, decisions on an action's name) nest at most this deep
 _EVAL_ERRORS = (EvalError, TypeError, KeyError, AttributeError, ValueError, ZeroDivisionError)
 
 
@@ -151,7 +154,7 @@ class WinInfo:
     action: str = ""
     _reading: Any = None
 
-    def reading_env(self, game: "Game"):
+    def reading_env(self, game: Game):
         if self._reading is None and self.result.evaluation is not None:
             r = self.result.evaluation.reading
             sc = self.scoring
@@ -266,12 +269,15 @@ class Game:
         self._win_actions = self._index_win_actions()
         self._instead = [a for a in self.prog.actions.values() if a.ir.instead_of]
         self._precheck = self._precheck_targets()
+        self._target_cache: dict[tuple, list] = {}
         self._restrict_cache: dict[str, list] = {}
+        self.mk = {m.name: m for m in rs.melds}
         self._forms_rules: dict[tuple, Rules] = {}
         self._win_cache: dict[tuple, WinInfo | None] = {}
         self.infos: dict[int, WinInfo] = {}
         self.pending: Ask | None = None
         self.answers: dict[int, Move] = {}
+        self._depth = self._emit_depth = 0
         self._flow = self._hand()
         self._advance(None)
 
@@ -512,7 +518,7 @@ class Game:
         return n
 
     def _shown(self, m: GMeld) -> list[TileInfo]:
-        mk = self.rs.meld(m.kind)
+        mk = self.mk.get(m.kind)
         k = mk.shown if mk is not None and mk.shown is not None else 0
         return sorted(m.tiles, key=lambda t: t.index)[:k]
 
@@ -523,7 +529,7 @@ class Game:
             return cached[1]
         out = []
         for m in seat.melds:
-            mk = self.rs.meld(m.kind)
+            mk = self.mk.get(m.kind)
             tiles = [RTile(t) for t in m.tiles]
             out.append(Group(m.kind, tiles, exposed=mk.exposed, concealed=not mk.exposed, is_pair=mk.pair,
                              is_kong=mk.kong, declared=True))
@@ -536,15 +542,39 @@ class Game:
         if cached is not None and cached[0] == key:
             return cached[1]
         env = self._score_env()
-        h = Hand(list(seat.hand), [Meld(m.kind, list(m.tiles)) for m in seat.melds], None, False)
+        h = self.hand_of(seat, list(seat.hand), None, False)
         try:
-            kinds = Scoring(self.rules, self.cat, self.dec, env, h).wait_kinds()
+            sc = Scoring(self.rules, self.cat, self.dec, env, h)
+            plain = sc._plain_wait_check()  # the same question as Scoring.wait_kinds, asked once
+            held = Counter(t.name for t in h.all_tiles())
+            kinds = []
+            for k in self.cat.kinds:
+                if k.category == "flower" or held[k.name] >= k.copies:
+                    continue
+                if plain is not None:
+                    if plain(k):
+                        kinds.append(k)
+                else:  # kind by kind, each first put to the cheap test
+                    if not self._could_win(h.concealed, seat.melds, k, False):
+                        continue
+                    trial = self.hand_of(seat, h.concealed, k, False)
+                    sub = Scoring(self.rules, self.cat, self.dec, env, trial, natural_win=True)
+                    rs, _ = sub.readings(trial)
+                    if any(_wait_ok(sub, r) for r in rs):
+                        kinds.append(k)
         except (HandError, *_EVAL_ERRORS):
             kinds = []
         seat.__dict__["_waits"] = (key, kinds)
         return kinds
 
     # ================================================================== scoring
+
+    def hand_of(self, seat: Seat, concealed: list[TileInfo], win: TileInfo | None, self_drawn: bool) -> Hand:
+        """A seat's hand as scoring takes it (its melds, and the flowers it set aside)."""
+        h = Hand(concealed, [Meld(m.kind, list(m.tiles)) for m in seat.melds], win, self_drawn)
+        if hasattr(h, "flowers"):
+            h.flowers = [t for t in seat.aside if t.category == "flower"]
+        return h
 
     def _score_env(self) -> dict:
         c = self._score_env_cache
@@ -573,43 +603,61 @@ class Game:
         return r
 
     def _precheck_targets(self):
-        """For rule sets whose forms are all melds-and-pairs splits: a structural test that rejects hands
-        that cannot win under any reading (wildcards and stand-ins counted as free tiles)."""
-        forms = self.rules._forms
-        if any(f.instant is not None or f.orphans or f.tiles for f, _, _ in forms):
-            return None
-        return True
+        """A cheap test that rejects hands that cannot win under any reading, form by form: split forms
+        by the block tables (wildcards and stand-ins counted as free tiles), `orphans` forms by their
+        tiles' attribute, `instant` forms by scoring under those forms alone."""
+        return {"instant": tuple(f.name for f, _, _ in self.rules._forms if f.instant is not None)}
 
     def _could_win(self, concealed: list[TileInfo], melds: list[GMeld], win: TileInfo | None,
                    self_drawn: bool, forms: tuple[str, ...] = ()) -> bool:
-        if self._precheck is None:
-            return True
         dec = self.dec
         counts = [0] * dec.n
         wilds = 0
         free = self._hand_wild | {s.name for s in self.rs.standins}
+        naturals = []
         for t in concealed:
             if t.name in free:
                 wilds += 1
             else:
                 counts[t.index] += 1
+                naturals.append(t)
         if win is not None:
             if win.name in free or (win.name in self._win_wild):
                 wilds += 1
             else:
                 counts[win.index] += 1
+                naturals.append(win)
         n = len(concealed) + (1 if win is not None else 0)
         has_exposed = any(m.exposed for m in melds)
+        key = (n, len(melds), has_exposed, forms)
+        plan = self._target_cache.get(key)
+        if plan is None:
+            probe = Scoring(self.rules, self.cat, dec, {}, Hand([], [], None, False))
+            targets, orphans = [], []
+            for f, _, _ in self.rules._forms:
+                if (forms and f.name not in forms) or (f.concealed and has_exposed) or f.instant is not None:
+                    continue
+                if f.orphans:
+                    need = sum(1 for k in self.cat.kinds if k.attrs.get(f.orphans))
+                    if not melds and n == need + 1:
+                        orphans.append(f.orphans)
+                    continue
+                targets.extend((m, p) for m, p in probe._targets(f, len(melds)) if probe._sizes_fit(n, m, p))
+            plan = self._target_cache[key] = (list(dict.fromkeys(targets)), orphans)
+        targets, orphans = plan
         tup = tuple(counts)
-        probe = Scoring(self.rules, self.cat, dec, {}, Hand([], [], None, False))
-        for f, _, _ in self.rules._forms:
-            if forms and f.name not in forms:
-                continue
-            if f.concealed and has_exposed:
-                continue
-            for m, p in probe._targets(f, len(melds)):
-                if probe._sizes_fit(n, m, p) and dec.can_split(tup, wilds, m, p):
-                    return True
+        if any(dec.can_split(tup, wilds, m, p) for m, p in targets):
+            return True
+        if any(all(t.attrs.get(attr) for t in naturals) for attr in orphans):
+            return True
+        instant = tuple(x for x in self._precheck["instant"] if not forms or x in forms)
+        if instant:
+            h = Hand(list(concealed), [Meld(m.kind, list(m.tiles)) for m in melds], win, self_drawn)
+            try:
+                res = Scoring(self._rules_for(instant), self.cat, dec, self._score_env(), h).run()
+            except (HandError, *_EVAL_ERRORS):
+                return False
+            return res.win
         return False
 
     def score(self, seat: Seat, win: TileInfo | None, self_drawn: bool, concealed: list[TileInfo] | None = None,
@@ -618,7 +666,7 @@ class Game:
         if not self._could_win(conc, seat.melds, win, self_drawn, forms):
             return None, None
         rules = self._rules_for(forms) if forms else self.rules
-        h = Hand(conc, [Meld(m.kind, list(m.tiles)) for m in seat.melds], win, self_drawn)
+        h = self.hand_of(seat, conc, win, self_drawn)
         sc = Scoring(rules, self.cat, self.dec, self._score_env(), h)
         try:
             res = sc.run()
@@ -647,7 +695,7 @@ class Game:
                 info = WinInfo(s, tile, False, list(seat.hand), res, sc, discarder, robbed)
         elif mode == "none":
             rules = self._rules_for(forms) if forms else self.rules
-            h = Hand(list(seat.hand), [Meld(m.kind, list(m.tiles)) for m in seat.melds], None, False)
+            h = self.hand_of(seat, list(seat.hand), None, False)
             sc = Scoring(rules, self.cat, self.dec, self._score_env(), h)
             try:
                 res = sc.run()
@@ -882,6 +930,16 @@ class Game:
     def _hooks_only(self, event: str, bind: dict, pay: bool | None = None, between=None) -> None:
         """Phases, hooks and payments of an event (no decisions). `between` runs after the hooks and
         before the payments (a win's final scoring)."""
+        if self._emit_depth >= _MAX_DEPTH:
+            self.note_error(f"`{event}` emitted inside {_MAX_DEPTH} nested events: not raised")
+            return
+        self._emit_depth += 1
+        try:
+            self._hooks_body(event, bind, pay, between)
+        finally:
+            self._emit_depth -= 1
+
+    def _hooks_body(self, event: str, bind: dict, pay, between) -> None:
         st = self.st
         st.events[event] += 1
         self._phases(event, bind)
@@ -902,7 +960,14 @@ class Game:
         """Raise an event: phases, hooks, payments, then the decisions it opens (generator)."""
         self._hooks_only(event, bind, pay=False, between=between)
         if event not in ENGINE_OFFERED and self.prog.actions_on.get(event):
-            yield from self._window(event, bind)
+            if self._depth >= _MAX_DEPTH:
+                self.note_error(f"`{event}` raised inside {_MAX_DEPTH} nested decisions: not offered again")
+            else:
+                self._depth += 1
+                try:
+                    yield from self._window(event, bind)
+                finally:
+                    self._depth -= 1
         settle.settle(self, event, bind, deferred=True)
 
     def _ask(self, kind: str, options: dict[int, list[Move]], event: str = "", actor: int | None = None,
@@ -1039,19 +1104,36 @@ class Game:
                     bad.add(k.name)
         return frozenset(bad)
 
+    def _avail(self, seat: Seat, unusable: frozenset[str]) -> Counter:
+        key = (seat.version, unusable)
+        c = seat.__dict__.get("_avail")
+        if c is not None and c[0] == key:
+            return c[1]
+        got = Counter(t.name for t in seat.hand if t.name not in unusable)
+        seat.__dict__["_avail"] = (key, got)
+        return got
+
     def _meld_moves(self, a: CAction, seat: Seat, required: TileInfo | None, reading=None,
                     **bind) -> list[tuple[Move, _Offer]]:
         out = []
+        if required is not None:  # a claim: the tile is known before any meld is tried
+            t = self.tv(required)
+            if (a.when is not None and not self._true(a.when, reading, actor=seat, tile=t, **bind)) or \
+                    self._restricted(a.name, seat, required):
+                return out
         for kind in a.forms:
-            mk = self.rs.meld(kind)
+            mk = self.mk.get(kind)
             if mk is None:
                 continue
-            for opt in meld_options(self.rules, self.cat, seat, mk, required, self._unusable(a, kind)):
-                t = self.tv(opt.key)
-                if a.when is not None and not self._true(a.when, reading, actor=seat, tile=t, **bind):
-                    continue
-                if self._restricted(a.name, seat, opt.key):
-                    continue
+            unusable = self._unusable(a, kind)
+            for opt in meld_options(self.rules, self.cat, seat, mk, required, unusable,
+                                    self._avail(seat, unusable)):
+                if required is None:
+                    t = self.tv(opt.key)
+                    if a.when is not None and not self._true(a.when, reading, actor=seat, tile=t, **bind):
+                        continue
+                    if self._restricted(a.name, seat, opt.key):
+                        continue
                 out.append((Move(a.name, tuple(x.name for x in opt.tiles)),
                             _Offer(a, meld=opt, compulsory=a.ir.compulsory)))
         return out
@@ -1184,15 +1266,19 @@ class Game:
                 or a.ir.by in ("dealer", "non_dealer", "any") and self._by_ok(a.ir.by, s, None)]
         if not acts:
             return
+        taken: set[Move] = set()
         while True:
             moves = self._win_moves(s, event, None, s)
             for a in acts:
                 moves.extend(self._action_moves(a, seat, None, None))
+            moves = [(m, o) for m, o in moves if not (o.compulsory and m in taken)]
             if not moves:
                 return
             chosen = self._compulsory(moves)
+            if chosen is not None:
+                taken.add(chosen[0])
             if chosen is None:
-                ans = yield from self._ask("deal", {s: [m for m, _ in moves] + [PASS]}, event, s)
+                ans = yield from self._ask("deal", {s: self._with_pass(s, moves)}, event, s)
                 mv = ans[s]
                 chosen = next(((m, o) for m, o in moves if m == mv), (PASS, _Offer(None)))
             yield from self._declines(s, moves, chosen[0], {"actor": seat})
@@ -1213,6 +1299,13 @@ class Game:
                 if s == st.dealer:
                     st.last_dealt = t
                 yield from self._event("draw", {"actor": seat, "tile": self.tv(t)})
+
+    def _with_pass(self, s: int, moves) -> list[Move]:
+        """The moves offered plus `pass`, unless a `restrict` forbids passing (and there is a choice)."""
+        out = [m for m, _ in moves]
+        if not out or not self._restricted("pass", self.st.seats[s], None):
+            out.append(PASS)
+        return out
 
     @staticmethod
     def _compulsory(moves):
@@ -1244,12 +1337,13 @@ class Game:
         st = self.st
         seat = st.seats[s]
         allow_win = True
+        taken: set[Move] = set()  # a move taken this turn is not offered again in it
         while True:
-            moves = self._turn_moves(s, claimed, allow_win)
+            moves = [(m, o) for m, o in self._turn_moves(s, claimed, allow_win) if m not in taken]
             chosen = self._compulsory(moves)
             if chosen is None and seat.auto:
                 if moves:
-                    ans = yield from self._ask("turn", {s: [m for m, _ in moves] + [PASS]}, "turn", s)
+                    ans = yield from self._ask("turn", {s: self._with_pass(s, moves)}, "turn", s)
                     chosen = next(((m, o) for m, o in moves if m == ans[s]), (PASS, _Offer(None)))
                     yield from self._declines(s, moves, chosen[0], {"actor": seat, "tile": self.tv(seat.drawn)})
                     if chosen[0] == PASS:
@@ -1266,12 +1360,13 @@ class Game:
                     return ("pass", None)
                 options = [m for m, _ in moves]
                 if not any(m.action == "discard" for m in options):
-                    options.append(PASS)
+                    options = self._with_pass(s, moves)
                 ans = yield from self._ask("turn", {s: options}, "turn", s, seat.drawn)
                 mv = ans[s]
                 chosen = next(((m, o) for m, o in moves if m == mv), (PASS, _Offer(None)))
                 yield from self._declines(s, moves, mv, {"actor": seat, "tile": self.tv(seat.drawn)})
             mv, offer = chosen
+            taken.add(mv)
             if mv == PASS:
                 return ("pass", None)
             if mv.action == "discard":
@@ -1340,7 +1435,7 @@ class Game:
         if opt is not None:
             for t in opt.from_hand:
                 seat.hand.remove(t)
-            mk = self.rs.meld(opt.kind)
+            mk = self.mk.get(opt.kind)
             if opt.extends is not None:
                 seat.melds[opt.extends] = GMeld(opt.kind, list(opt.tiles), mk.exposed,
                                                 seat.melds[opt.extends].source, seat.melds[opt.extends].claimed)
@@ -1353,7 +1448,7 @@ class Game:
         for name in self._run_effects(a.effects, **_b(bind)):
             self._hooks_only(name, bind)
         yield from self._event(a.name, bind)
-        if opt is not None and self.rs.meld(opt.kind).kong:
+        if opt is not None and self.mk.get(opt.kind).kong:
             yield from self._event("kong", bind)
         if a.ir.then == "auto":
             seat.auto = True
@@ -1363,7 +1458,7 @@ class Game:
         """Every action offered to seat s and not chosen is declined."""
         chosen_action = chosen.action
         done = set()
-        for m, o in moves:
+        for _m, o in moves:
             a = o.action
             if a is None or a.name == chosen_action or a.name in done or o.compulsory:
                 continue
@@ -1390,7 +1485,7 @@ class Game:
         if own and not seat.auto:
             chosen = self._compulsory(own)
             if chosen is None:
-                ans = yield from self._ask("self", {s: [m for m, _ in own] + [PASS]}, "discard", s, t)
+                ans = yield from self._ask("self", {s: self._with_pass(s, own)}, "discard", s, t)
                 chosen = next(((m, o) for m, o in own if m == ans[s]), (PASS, _Offer(None)))
             yield from self._declines(s, own, chosen[0], {"actor": seat, "tile": tile})
             if chosen[0] != PASS:
@@ -1429,7 +1524,7 @@ class Game:
             if comp is not None:
                 answers[c] = comp
             else:
-                ask[c] = [m for m, _ in ms] + [PASS]
+                ask[c] = self._with_pass(c, ms)
         if ask:
             got = yield from self._ask(kind, ask, event, s, t)
             for c, mv in got.items():
@@ -1474,7 +1569,7 @@ class Game:
         giver.discards.pop(len(giver.discards) - 1 - giver.discards[::-1].index(t))
         for x in opt.from_hand:
             claimant.hand.remove(x)
-        mk = self.rs.meld(opt.kind)
+        mk = self.mk.get(opt.kind)
         if opt.extends is not None:
             old = claimant.melds[opt.extends]
             claimant.melds[opt.extends] = GMeld(opt.kind, list(opt.tiles), mk.exposed, s, t)
@@ -1548,7 +1643,7 @@ class Game:
             return ("goto", result)
         # the kong stands
         seat.discards.pop()
-        mk = self.rs.meld(opt.kind)
+        mk = self.mk.get(opt.kind)
         old = seat.melds[opt.extends]
         seat.melds[opt.extends] = GMeld(opt.kind, list(opt.tiles), mk.exposed, old.source, old.claimed)
         seat.changed()
@@ -1589,7 +1684,7 @@ class Game:
             if comp is not None:
                 answers[c] = comp
             else:
-                ask[c] = [m for m, _ in ms] + [PASS]
+                ask[c] = self._with_pass(c, ms)
         if ask:
             got = yield from self._ask("window", ask, event, ai, tile)
             for c, mv in got.items():
@@ -1632,7 +1727,7 @@ class Game:
             self.infos[info.seat] = final
             wb = {**b, **self.winner_binding(info.seat)}
 
-            def rescore(info=info, seat=seat):
+            def rescore(info=info, seat=seat, wb=wb):
                 f = self._rescore(info)
                 self.infos[seat.index] = f
                 wb.update(self.winner_binding(seat.index))
@@ -1648,8 +1743,7 @@ class Game:
         seat = self.st.seats[info.seat]
         forms = tuple(self.prog.actions[info.action].ir.win_forms)
         rules = self._rules_for(forms) if forms else self.rules
-        h = Hand(list(info.concealed), [Meld(m.kind, list(m.tiles)) for m in seat.melds], info.tile,
-                 info.self_drawn)
+        h = self.hand_of(seat, list(info.concealed), info.tile, info.self_drawn)
         sc = Scoring(rules, self.cat, self.dec, self._score_env(), h)
         try:
             res = sc.run()
@@ -1695,6 +1789,15 @@ class Game:
             except _EVAL_ERRORS as exc:
                 self.note_error(f"next_dealer: {exc}")
         st.next_dealer = nd
+
+
+def _wait_ok(sub: Scoring, r) -> bool:
+    """A wait trial's requirements (those that depend on the waits themselves left out, where the
+    scoring runtime knows them)."""
+    try:
+        return sub.requirements_ok(r, for_waits=True)[0]
+    except TypeError:
+        return sub.requirements_ok(r)[0]
 
 
 def _b(bind: dict) -> dict:

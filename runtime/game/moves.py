@@ -48,7 +48,7 @@ class Move:
         return d
 
     @staticmethod
-    def from_json(d: dict) -> "Move":
+    def from_json(d: dict) -> Move:
         choice = d.get("choice")
         if isinstance(choice, str):
             from fractions import Fraction
@@ -83,10 +83,20 @@ def _sorted(tiles) -> tuple[TileInfo, ...]:
 
 
 def meld_options(rules, cat, seat, mk: ir.MeldKind, required: TileInfo | None,
-                 unusable: frozenset[str] = frozenset()) -> list[MeldOption]:
+                 unusable: frozenset[str] = frozenset(), avail: Counter | None = None) -> list[MeldOption]:
     """Every distinct meld of kind `mk` the seat can make (with `required` in it when given).
-    Tiles whose kind is in `unusable` (wildcards barred from this meld) never come from the hand."""
-    avail = Counter(t.name for t in seat.hand if t.name not in unusable)
+    Tiles whose kind is in `unusable` (wildcards barred from this meld) never come from the hand;
+    `avail` (the usable concealed tiles by name) may be given when the caller has it."""
+    if avail is None:
+        avail = Counter(t.name for t in seat.hand if t.name not in unusable)
+    s = mk.shape
+    if not (mk.upgrades or mk.grows):  # quick refusals for the common claims
+        if s.kind == "same":
+            if required is not None and avail.get(required.name, 0) < s.size - 1:
+                return []
+        elif s.kind == "run" and required is not None:
+            if required.suit is None:
+                return []
     out: list[MeldOption] = []
     seen: set = set()
 

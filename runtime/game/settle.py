@@ -2,11 +2,11 @@
 
 For each `payment` on an event that happened and whose `when` holds (evaluated per payer–payee pair,
 with `payer` and `payee` bound): every pair the `from` and `to` words give — never a player to
-themself — moves `amount` × every `factor` whose `when` holds. Zero amounts are skipped. A `cap
-balance` bounds the amount by the payer's (or, `of payee`, the payee's) balance at that moment, never
-below zero. Every `fee` withholds its rate of each amount from what the payee receives; the house
-keeps it. So the balances always move by the payments' sum minus the fees: they balance apart from the
-fee.
+themself — moves `amount` × every `factor` whose `when` holds. Zero amounts are skipped; a negative
+amount is paid the other way. A `cap balance` bounds the amount by the payer's (or, `of payee`, the
+payee's) balance at that moment, never below zero. Every `fee` withholds its rate of each amount from
+what the payee receives; the house keeps it. So the balances always move by the payments' sum minus
+the fees: they balance apart from the fee.
 
 Payments whose event concerns a winner (`winner` in `from`/`to`, or a hand end with several winners)
 are made once per winner, with `winner` and `score` bound to that winner.
@@ -17,6 +17,8 @@ from fractions import Fraction
 
 from ..evaluate import EvalError
 from .state import Payment
+
+_ERRORS = (EvalError, TypeError, KeyError, AttributeError, ValueError, ZeroDivisionError)
 
 
 def _norm(v):
@@ -82,10 +84,13 @@ def settle(game, event: str, bind: dict, deferred: bool | None = None) -> None:
                     for f in p.factors:
                         if f.when is None or f.when(env):
                             amount = amount * f.value(env)
-                except EvalError as exc:
+                except _ERRORS as exc:
                     game.note_error(f"payment {p.name}: {exc}")
                     continue
-                transfer(game, p.name, event, payer.index, payee.index, _norm(amount))
+                amount = _norm(amount)
+                if amount < 0:  # a negative amount flows the other way
+                    payer, payee, amount = payee, payer, -amount
+                transfer(game, p.name, event, payer.index, payee.index, amount)
 
 
 def transfer(game, name: str, event: str, payer: int, payee: int, amount) -> None:

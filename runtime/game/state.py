@@ -153,14 +153,16 @@ class HandState:
 
     def tiles_everywhere(self) -> Counter:
         """Every copy by kind name, wherever it is: wall, hands, melds, discards, set aside."""
-        c: Counter = Counter(self.kind_of[i].name for i in self.wall)
+        kind_of = self.kind_of
+        tiles = [kind_of[i] for i in self.wall]
         for s in self.seats:
-            c.update(t.name for t in s.hand)
-            c.update(t.name for m in s.melds for t in m.tiles)
-            c.update(t.name for t in s.discards)
-            c.update(t.name for t in s.aside)
-        c.update(t.name for t in self.out)
-        return c
+            tiles += s.hand
+            tiles += s.discards
+            tiles += s.aside
+            for m in s.melds:
+                tiles += m.tiles
+        tiles += self.out
+        return Counter(t.name for t in tiles)
 
     # ------------------------------------------------------------------ a full, comparable picture
 

@@ -1,0 +1,5 @@
+"""The game engine: a rule set played as a state machine (see flow.py and docs/engine.md)."""
+from .flow import Game, GameError, IllegalMove
+from .moves import PASS, Move
+
+__all__ = ["Game", "GameError", "IllegalMove", "Move", "PASS"]

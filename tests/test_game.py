@@ -1,0 +1,416 @@
+"""The game engine (runtime/game): complete bot games with invariants checked after every move, and
+rigged-wall scenarios for claims, kongs, robbing, exhaustive draws, payments and observations."""
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+
+import pytest
+
+from runtime.game import PASS, Game, GameError, IllegalMove, Move
+from runtime.game.bots import GreedyBot, RandomBot, play
+from runtime.game.log import ReplayError, lines, replay
+from runtime.game.session import Session
+from runtime.game.simulate import simulate
+from runtime.rules import load
+
+from .conftest import ROOT
+
+_RULES: dict = {}
+
+
+def rules(name: str):
+    if name not in _RULES:
+        _RULES[name] = load(ROOT / "rules" / f"{name}.pai")
+    return _RULES[name]
+
+
+def names(r, text: str) -> tuple[str, ...]:
+    """Tile notation -> tile names (the form moves use)."""
+    return tuple(r.notation.parse(text))
+
+
+def move(g: Game, seat: int, action: str, tiles: str | None = None) -> Move:
+    """The legal move of `seat` with this action (and these tiles, when given)."""
+    want = names(g.rules, tiles) if tiles else None
+    for m in g.legal_moves(seat):
+        if m.action == action and (want is None or sorted(m.tiles) == sorted(want)):
+            return m
+    raise AssertionError(f"seat {seat} has no legal {action} {tiles or ''}: {list(map(str, g.legal_moves(seat)))}")
+
+
+def discard(g: Game, seat: int, tile: str) -> None:
+    g.apply(seat, Move("discard", names(g.rules, tile)))
+
+
+# ---------------------------------------------------------------------- complete games
+
+@pytest.mark.parametrize("variant", ["baijindao", "baicheng"])
+def test_random_bot_games_keep_every_invariant(variant):
+    summary = simulate(rules(variant), 200, seed=1, bots="random")
+    assert summary["invariant_violations"] == 0, summary["violations"]
+    assert summary["wins"] >= 1
+    assert summary["draws"] >= 1
+    assert summary["event_counts"]["exhaust"] == summary["draws"]
+    assert summary["event_counts"]["hand_end"] == 200
+
+
+@pytest.mark.parametrize("variant", ["baijindao", "baicheng"])
+def test_greedy_bots_win_often_and_payments_balance(variant):
+    r = rules(variant)
+    wins = 0
+    for seed in range(30):
+        g = Game(r, {}, seed)
+        res = play(g, [GreedyBot(seed + i) for i in range(g.n)])
+        assert not g.violations and not g.errors
+        fees = Fraction(str(res["fees"]))
+        assert sum(Fraction(str(d)) for d in res["deltas"]) + fees == 0
+        paid = sum(Fraction(str(p["amount"])) for p in res["payments"])
+        assert fees == sum(Fraction(str(p["fee"])) for p in res["payments"]) and (paid > 0) == bool(res["payments"])
+        wins += bool(res["winners"])
+    assert wins >= 10
+
+
+def test_same_seed_same_game():
+    r = rules("baicheng")
+    a = Game(r, {}, 42)
+    b = Game(r, {}, 42)
+    play(a, [RandomBot(i) for i in range(4)])
+    play(b, [RandomBot(i) for i in range(4)])
+    assert a.snapshot() == b.snapshot()
+
+
+def test_rule_sets_the_engine_cannot_play_are_refused_clearly():
+    with pytest.raises(GameError, match="does not yet execute"):
+        Game(rules("chehuzi"), {}, 0)
+
+
+def test_unknown_option_is_refused():
+    with pytest.raises(GameError, match="not a room option"):
+        Game(rules("baicheng"), {"没有这个选项": True}, 0)
+
+
+# ---------------------------------------------------------------------- the deal
+
+def test_deal_gives_the_dealer_the_extra_tile():
+    g = Game(rules("baicheng"), {}, 3)
+    sizes = [len(s.hand) + sum(len(m.tiles) for m in s.melds) for s in g.st.seats]
+    assert len(g.st.seats[g.st.dealer].hand) >= 14 or g.st.seats[g.st.dealer].melds
+    assert sorted(sizes)[-1] >= 14
+    assert g.st.reveals["宝牌"] is not None  # flipped from the tail, still in the wall
+    assert len(g.st.pinned) == 1
+
+
+# ---------------------------------------------------------------------- illegal moves
+
+def test_an_illegal_move_is_refused_and_changes_nothing():
+    g = Game(rules("baijindao"), {}, 5)
+    for _ in range(7):  # play into the hand
+        s = g.current_seats()[0]
+        g.apply(s, g.legal_moves(s)[-1])
+    before = json.dumps(g.snapshot(), ensure_ascii=False, sort_keys=True)
+    seat = g.current_seats()[0]
+    other = 1 - seat
+    held = {t.name for t in g.st.seats[seat].hand}
+    missing = next(k.name for k in g.cat.kinds if k.name not in held)
+    for who, mv in ((other, g.legal_moves(seat)[0]), (seat, Move("discard", (missing,))),
+                    (seat, Move("碰", ())), (seat, Move("no such action"))):
+        with pytest.raises(IllegalMove) as exc:
+            g.apply(who, mv)
+        assert "\n" not in str(exc.value)
+    assert json.dumps(g.snapshot(), ensure_ascii=False, sort_keys=True) == before
+    play(g, [RandomBot(1), RandomBot(2)])
+    with pytest.raises(IllegalMove, match="over"):
+        g.apply(0, PASS)
+
+
+# ---------------------------------------------------------------------- rigged walls
+# Hands are dealt in play order from the dealer (seat 0 here): the dealer's 13, the next seat's 13, …,
+# then the dealer's extra tile; the tiles after that are the draws.
+
+def rig(variant: str, hands: list[str], extra: str, draws: str = "", tail: str = "", **kw) -> Game:
+    return Game(rules(variant), {}, 11, dealer=0, wall=["".join(hands) + extra + draws],
+                tail=[tail] if tail else None, **kw)
+
+
+# 风雷白城: seat 3's hand wins on 2s (111m 567p 789s 234s 55m); seat 2's too in the second case.
+BC_DEALER = "2s3m6m8m2p4p8p6s8s7m3p4m6p"
+BC_PUNG = "2s2s3m6m8m2p4p8p6s8s7m3p4m"
+BC_PLAIN = "3m6m8m2p4p8p6s8s7m3p4m7p7s"
+BC_WIN = "111m567p789s55m34s"
+BC_WIN2 = "999p567m789s55p34s"
+
+
+def test_claim_priority_a_win_beats_a_pung_of_a_nearer_seat():
+    g = rig("baicheng", [BC_DEALER, BC_PUNG, BC_PLAIN, BC_WIN], "白", tail="9m")
+    discard(g, 0, "2s")
+    assert g.current_seats() == [1, 3]  # seat 2 has nothing to claim and is not asked
+    g.apply(1, move(g, 1, "碰"))
+    assert not g.is_over()  # decisions are resolved only when every claimant has answered
+    g.apply(3, move(g, 3, "胡"))
+    res = g.result()
+    assert res["winners"] == [3] and res["discarder"] == 0
+    assert g.st.seats[1].melds == []  # the pung was not applied
+    assert res["scores"][3]["fans"][0]["pattern"] in ("屁胡", "夹胡")
+    # every loser pays; the discarder pays double, and the dealer (seat 0, also the discarder) double again
+    paid = {p["payer"]: p["amount"] for p in res["payments"] if p["name"] == "胡牌"}
+    assert set(paid) == {0, 1, 2} and paid[0] == 4 * paid[1] and paid[1] == paid[2]
+    assert not g.violations
+
+
+def test_several_winners_on_one_discard():
+    g = rig("baicheng", [BC_DEALER, BC_PUNG, BC_WIN2, BC_WIN], "白", tail="9m")
+    discard(g, 0, "2s")
+    assert g.current_seats() == [1, 2, 3]
+    g.apply(1, move(g, 1, "碰"))
+    g.apply(2, move(g, 2, "胡"))
+    g.apply(3, move(g, 3, "胡"))
+    res = g.result()
+    assert res["winners"] == [2, 3]
+    assert {p["payee"] for p in res["payments"]} == {2, 3}
+    assert not g.violations
+
+
+def test_a_pass_lets_the_pung_through():
+    g = rig("baicheng", [BC_DEALER, BC_PUNG, BC_PLAIN, BC_WIN], "白", tail="9m")
+    discard(g, 0, "2s")
+    g.apply(1, move(g, 1, "碰", "2s2s2s"))
+    g.apply(3, PASS)
+    assert g.current_seats() == [1]
+    assert [m.kind for m in g.st.seats[1].melds] == ["碰"]
+    assert all(m.action == "discard" for m in g.legal_moves(1))  # after a pung: discard only
+    assert g.st.seats[0].discards == []  # the claimed tile left the discards
+
+
+def test_chow_only_by_the_next_seat():
+    dealer = "5m2p3p4p6s7s8s2s3s4s7p8p9p"
+    both = "4m6m2p3p6s7s2s3s7p8p8m3m发"
+    both2 = "4m6m2p3p6s7s2s3s7p8p8m3m中"
+    other = "1p1p5p5p5s5s9s9s1s2m7m9m白"
+    g = rig("baicheng", [dealer, both, both2, other], "白", tail="9m")
+    discard(g, 0, "5m")
+    assert g.current_seats() == [1]
+    assert g.legal_moves(2) == []
+    chow = move(g, 1, "吃", "4m5m6m")
+    g.apply(1, chow)
+    assert [m.kind for m in g.st.seats[1].melds] == ["吃"]
+    assert g.st.seats[1].melds[0].source == 0
+
+
+def test_concealed_kong_takes_a_replacement_from_the_tail():
+    g = rig("baijindao", ["东东东东123m456m789m", "22m33m44m66m77m88m9m"], "南", tail="5m")
+    wall = len(g.st.wall)
+    kong = move(g, 0, "暗杠", "东东东东")
+    g.apply(0, kong)
+    s0 = g.st.seats[0]
+    assert [m.kind for m in s0.melds] == ["暗杠"] and not s0.melds[0].exposed
+    assert len(g.st.wall) == wall - 1
+    assert s0.drawn is not None and s0.drawn.name == names(g.rules, "5m")[0]
+    assert g.current_seats() == [0]
+    assert g.st.events["kong"] == 1 and g.st.events["暗杠"] == 1 and g.st.events["draw"] == 1
+    assert any(m.action == "discard" for m in g.legal_moves(0))
+
+
+def test_exposed_kong_on_a_discard_then_replacement():
+    g = rig("baijindao", ["东123m456m789m南西北", "东东东22m33m44m66m7m"], "白", tail="5m")
+    discard(g, 0, "东")
+    g.apply(1, move(g, 1, "明杠"))
+    s1 = g.st.seats[1]
+    assert [m.kind for m in s1.melds] == ["明杠"] and s1.melds[0].exposed
+    assert s1.drawn.name == names(g.rules, "5m")[0]
+    assert g.current_seats() == [1]
+
+
+def test_robbing_an_added_kong_with_cap_and_fee():
+    dealer = "5m5m1m9m东西白发中2m3m7m8m"
+    robber = "123m789m46m南南南北5m"
+    g = rig("baijindao", [dealer, robber], "东", draws="西北5m", balances=[5, 5])
+    discard(g, 0, "东")
+    discard(g, 1, "5m")  # drew 西; gives up a 5m
+    g.apply(0, move(g, 0, "碰", "5m5m5m"))
+    discard(g, 0, "发")
+    discard(g, 1, "西")  # drew 北: now waiting on 5m
+    assert {m.action for m in g.legal_moves(1)} == {"报听", "立直", "pass"}  # may declare ready
+    g.apply(1, PASS)
+    g.apply(0, move(g, 0, "补杠"))  # drew the last 5m and adds it to the pung
+    assert g.current_seats() == [1]  # the other player may rob it
+    assert {m.action for m in g.legal_moves(1)} >= {"胡", "pass"}
+    g.apply(1, move(g, 1, "胡"))
+    # at the hand's end the winner of a small hand may propose to start the next hand doubled
+    assert not g.is_over() and g.current_seats() == [1]
+    assert [(m.action, m.choice) for m in g.legal_moves(1)] == [("起始加倍", 2), ("起始加倍", 4),
+                                                              ("起始加倍", 8), ("pass", None)]
+    g.apply(1, PASS)
+    assert g.is_over()
+    res = g.result()
+    assert res["winners"] == [1] and res["robbed"] == 0 and res["discarder"] == 0
+    assert [m.kind for m in g.st.seats[0].melds] == ["碰"]  # the kong was not made
+    assert g.st.events["补杠"] == 0 and g.st.events["added_kong"] == 1
+    # the win is worth far more than 5: capped by the payer's balance, and the house keeps 1.25%
+    assert res["payments"] == [{"name": "胡牌", "event": "hand_end", "payer": 0, "payee": 1, "amount": 5,
+                                "fee": "1/16"}]
+    assert res["balances"] == [0, "159/16"]
+    assert not g.violations
+
+
+def test_doubling_instead_of_winning():
+    g = rig("baijindao", ["123m456m789m东东东南", "22m33m44m66m77m88m9m"], "南")
+    offered = {m.action for m in g.legal_moves(0)}
+    assert {"胡", "加倍"} <= offered
+    g.apply(0, move(g, 0, "加倍"))
+    s0 = g.st.seats[0]
+    assert s0.vars["已加倍"] == 1
+    assert not g.is_over() and g.current_seats() == [0]
+    assert all(m.action not in ("胡", "加倍") for m in g.legal_moves(0))  # the win was declined this turn
+
+
+def test_exhaustive_draw():
+    class Passive:
+        def choose(self, game, seat, moves):
+            if PASS in moves:
+                return PASS
+            drawn = game.st.seats[seat].drawn
+            ds = [m for m in moves if m.action == "discard"]
+            return next((m for m in ds if drawn is not None and m.tiles[0] == drawn.name), ds[0])
+
+    for variant in ("baijindao", "baicheng"):
+        g = Game(rules(variant), {}, 9, dealer=0)
+        res = play(g, [Passive() for _ in range(g.n)])
+        assert res["exhausted"] and res["winners"] == []
+        assert len(g.st.wall) <= g.rs.table.exhaust_at
+        assert res["events"]["exhaust"] == 1 and res["events"]["hand_end"] == 1
+        assert not g.violations and sum(Fraction(str(d)) for d in res["deltas"]) + Fraction(str(res["fees"])) == 0
+        if variant == "baijindao":  # `next_dealer = if won then winner else last_drawer`
+            assert res["next_dealer"] == g.st.last_drawer
+        else:  # the dealer stays after a draw
+            assert res["next_dealer"] == 0
+
+
+# ---------------------------------------------------------------------- observations
+
+def test_observation_hides_other_hands_and_the_wall():
+    g = Game(rules("baicheng"), {}, 4)
+    for _ in range(10):
+        s = g.current_seats()[0]
+        g.apply(s, g.legal_moves(s)[0])
+    for seat in range(g.n):
+        obs = g.observation(seat)
+        text = json.dumps(obs, ensure_ascii=False)
+        assert "wall" not in {k for k in obs} and "wall_ids" not in text
+        assert obs["hand"] == sorted((t.name for t in g.st.seats[seat].hand),
+                                     key=lambda n: g.cat.by_name[n].index)
+        for other in obs["seats"]:
+            assert other["hand_size"] == len(g.st.seats[other["seat"]].hand)
+            if other["seat"] != seat:
+                assert "hand" not in other and "drawn" not in other
+        assert obs["reveals"] == {"宝牌": g.st.reveals["宝牌"].name}
+
+
+def test_an_observe_rule_shows_the_other_hand_after_declaring_ready():
+    g = rig("baijindao", ["123m456m789m东东东南", "22m33m44m66m77m88m9m"], "西")
+    discard(g, 0, "西")
+    g.apply(0, move(g, 0, "报听"))
+    assert g.st.seats[0].auto
+    seen = g.observation(0)["seats"][1]
+    assert sorted(seen["hand"]) == sorted(t.name for t in g.st.seats[1].hand)
+    assert "hand" not in g.observation(1)["seats"][0]
+
+
+# ---------------------------------------------------------------------- sessions and logs
+
+def test_session_carries_balances_dealer_and_table_states():
+    s = Session(rules("baijindao"), {}, seed=7, hands=4)
+    bots = [GreedyBot(1), GreedyBot(2)]
+    prev = None
+    while (g := s.new_hand()) is not None:
+        if prev is not None:
+            assert [str(x.balance) for x in g.st.seats] == [str(b) for b in prev["balances"]]
+            assert g.st.dealer == prev["next_dealer"]
+        play(g, bots)
+        prev = s.finish(g)
+    assert len(s.played) == 4
+
+
+def test_log_replays_to_the_identical_state():
+    s = Session(rules("baicheng"), {}, seed=3, hands=2)
+    s.play([RandomBot(i) for i in range(4)])
+    log = json.loads(json.dumps(lines(s, "rules/baicheng.pai"), ensure_ascii=False))
+    again = replay(log, rules("baicheng"))
+    assert [h["result"] for h in again.played] == [h["result"] for h in s.played]
+    bad = [dict(e) for e in log]
+    last_move = max(i for i, e in enumerate(bad) if e["type"] == "move")
+    bad[last_move] = {**bad[last_move], "move": {"action": "discard", "tiles": ["没有这张牌"]}}
+    with pytest.raises(ReplayError):
+        replay(bad, rules("baicheng"))
+
+
+def test_a_decision_at_the_hand_end_and_its_answer():
+    """起始加倍 by the winner is answered (compulsorily) by the loser: the hand's payment is given up and
+    the next hand starts doubled (a table state carried by the session)."""
+    dealer = "5m5m1m9m东西白发中2m3m7m8m"
+    robber = "123m789m46m南南南北5m"
+    g = rig("baijindao", [dealer, robber], "东", draws="西白北5m")
+    discard(g, 0, "东")
+    discard(g, 1, "5m")
+    g.apply(0, PASS)  # no pung this time: seat 0 draws 白
+    discard(g, 0, "发")
+    discard(g, 1, "西")
+    g.apply(1, PASS)
+    discard(g, 0, "5m")  # drew the last 5m and throws it: seat 1 wins on it
+    g.apply(1, move(g, 1, "胡"))
+    g.apply(1, Move("起始加倍", (), 4))
+    assert g.is_over()
+    res = g.result()
+    assert res["winners"] == [1] and res["discarder"] == 0 and res["payments"] == []
+    assert res["events"]["应答起始加倍"] == 1
+    assert g.table_values()["下局起始加倍"] == 4
+
+
+def test_a_win_at_the_deal():
+    g = rig("baicheng", [BC_WIN, BC_PLAIN, BC_PUNG, BC_DEALER], "2s", tail="9m")
+    assert g.current_seats() == [0]
+    assert {m.action for m in g.legal_moves(0)} == {"天胡", "pass"}
+    g.apply(0, move(g, 0, "天胡"))
+    res = g.result()
+    assert res["winners"] == [0] and res["scores"][0]["self_drawn"] and res["scores"][0]["tile"] == "二条"
+    assert res["next_dealer"] == 0
+
+
+def test_a_revealed_tile_moves_when_its_copies_are_seen():
+    g = rig("baicheng", [BC_DEALER, BC_PUNG, BC_PLAIN, BC_WIN], "白", tail="8m9m")
+    st = g.st
+    nine = g.cat.by_name[names(g.rules, "9m")[0]]
+    assert st.reveals["宝牌"] == nine and len(st.pinned) == 1
+    g._moves_reveals()
+    assert st.reveals["宝牌"] == nine  # one copy seen (the flipped one): it stays
+    st.seats[1].discards += [nine, nine]  # two more copies in the open
+    g._moves_reveals()
+    assert st.reveals["宝牌"].name == names(g.rules, "8m")[0]  # the next tile from the tail
+    assert len(st.pinned) == 2  # the first copy stays in the wall, passed over by replacements
+    st.seats[1].discards = st.seats[1].discards[:-2]
+
+
+def test_flowers_are_replaced_and_the_gold_leaves_play():
+    g = Game(rules("longyan"), {}, 2)
+    st = g.st
+    assert all(t.category != "flower" for s in st.seats for t in s.hand)
+    assert sum(len(s.aside) for s in st.seats) == sum(len(s.vars["花牌"]) for s in st.seats)
+    gold = st.reveals["金牌"]
+    assert gold is not None and gold.category != "flower"
+    assert gold in st.out and not st.pinned  # removes_copy: the flipped copy left the wall
+    assert g.check_invariants() == []
+
+
+def test_simulate_command_prints_the_summary_and_logs_replay(tmp_path, capsys):
+    from runtime.game.cli import main
+
+    assert main(["simulate", "baijindao", "--games", "3", "--seed", "2", "--json", "--log", str(tmp_path)]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    for key in ("games", "wins", "draws", "pattern_counts", "event_counts", "score_mean", "invariant_violations"):
+        assert key in summary
+    assert summary["games"] == 3 and summary["wins"] + summary["draws"] == 3
+    logs = sorted(tmp_path.glob("*.jsonl"))
+    assert len(logs) == 3
+    assert main(["replay", str(logs[0])]) == 0
+    assert "identical" in capsys.readouterr().out
+    assert main(["simulate", "baijindao", "--games", "1", "--set", "没有=1"]) == 2
