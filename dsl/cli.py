@@ -279,7 +279,7 @@ def cmd_bench(args) -> int:
 
 def _hand_args(c) -> None:
     c.add_argument("rules", help="a .pai file, a compiled .json rule set, or a bundled variant's name")
-    c.add_argument("--hand", help="concealed tiles, without the winning tile")
+    c.add_argument("--hand", help="concealed tiles, without the winning tile (flowers written here are set aside)")
     c.add_argument("--meld", action="append", default=[], metavar="KIND:TILES", help="an exposed meld")
     c.add_argument("--self-drawn", action="store_true", help="the winning tile was self-drawn")
     c.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",

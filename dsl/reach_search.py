@@ -42,7 +42,8 @@ GROUP_LISTS = ("groups", "melds", "pairs", "runs", "triplets", "kongs", "exposed
 STRUCT_BUILTINS = {f"builtin:{n}" for n in GROUP_LISTS} | {
     "builtin:pair", "builtin:tiles", "builtin:hand", "builtin:suits", "builtin:menqing", "builtin:form"}
 PAIR_BUILTINS = {"builtin:pairs", "builtin:pair"}
-WIN_BUILTINS = {"builtin:win_tile", "builtin:win_group", "builtin:self_drawn", "builtin:waits"}
+WIN_BUILTINS = {"builtin:win_tile", "builtin:win_group", "builtin:self_drawn", "builtin:waits",
+                "builtin:shape_waits"}
 WIN_FIELDS = {"concealed", "has_win"}  # group fields that change with where the winning tile sits
 CONST_CATS = {"binder", "tile", "suit", "meld", "form", "flowerclass"}
 GAME_FUNCTIONS = {"visible_count", "held", "next"}
@@ -394,7 +395,8 @@ class Plan:
     estimate: int = 0
 
 
-LIST_BUILTINS = {f"builtin:{n}" for n in GROUP_LISTS} | {"builtin:tiles", "builtin:hand", "builtin:waits"}
+LIST_BUILTINS = {f"builtin:{n}" for n in GROUP_LISTS} | {"builtin:tiles", "builtin:hand", "builtin:waits",
+                                                          "builtin:shape_waits"}
 
 
 def _is_list(e: E.Expr) -> bool:
@@ -448,7 +450,7 @@ def _closure(rs: ir.RuleSet, p: ir.Pattern) -> tuple[set, set]:
             elif cat == "unit":
                 for q in rs.patterns:
                     todo += [x for x in (q.enabled, q.when, q.count, q.value) if x is not None]
-            elif r == "builtin:waits":
+            elif r in ("builtin:waits", "builtin:shape_waits"):
                 for q in rs.requires:
                     todo += [x for x in (q.expr, q.unless) if x is not None]
                 todo += [f.pair_when for f in rs.forms if f.pair_when is not None]
@@ -508,6 +510,8 @@ def make_plan(world: World, p: ir.Pattern) -> Plan | None:
 
     rs = world.rs
     refs, fields = _closure(rs, p)
+    if "builtin:flowers" in refs:
+        return None  # the search lays down no flowers
     ctxs = _contexts(rs, refs)
     if ctxs is None:
         return None

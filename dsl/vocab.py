@@ -54,6 +54,7 @@ READING_BUILTINS: dict[str, str] = {
     "runs": "list[meld]", "triplets": "list[meld]", "kongs": "list[meld]", "exposed": "list[meld]",
     "tiles": "list[tile]", "hand": "list[tile]", "win_tile": "tile?", "self_drawn": "bool",
     "waits": "list[tile]", "form": "form", "suits": "list[str]", "win_group": "meld?", "menqing": "bool",
+    "flowers": "list[tile]", "shape_waits": "list[tile]",
 }
 # Built-in names of the game scope (actions, hooks, phases, payments, dealer rules).
 GAME_BUILTINS: dict[str, str] = {

@@ -25,9 +25,10 @@ class Hand:
     melds: list[Meld] = field(default_factory=list)
     win: TileInfo | None = None
     self_drawn: bool = False
+    flowers: list[TileInfo] = field(default_factory=list)  # flower tiles set aside (in no group)
 
     def all_tiles(self) -> list[TileInfo]:
-        out = list(self.concealed) + [t for m in self.melds for t in m.tiles]
+        out = list(self.concealed) + [t for m in self.melds for t in m.tiles] + list(self.flowers)
         if self.win is not None:
             out.append(self.win)
         return out
@@ -49,9 +50,12 @@ def parse_tiles(notation: Notation, catalog: Catalog, text: str, what: str) -> l
 
 def build_hand(rules, hand: str, melds: list[str] | None = None, win: str | None = None,
                self_drawn: bool = False, catalog: Catalog | None = None) -> Hand:
-    """Parse `--hand`, `--meld KIND:TILES`, `--win` and check them against the rule set."""
+    """Parse `--hand`, `--meld KIND:TILES`, `--win` and check them against the rule set. Flower tiles
+    written in the hand are set aside: they join no group and are listed as the reading's `flowers`."""
     cat = catalog or rules.catalog
     concealed = parse_tiles(rules.notation, cat, hand or "", "hand")
+    flowers = [t for t in concealed if t.category == "flower"]
+    concealed = [t for t in concealed if t.category != "flower"]
     parsed_melds: list[Meld] = []
     for text in melds or []:
         if ":" not in text:
@@ -74,7 +78,9 @@ def build_hand(rules, hand: str, melds: list[str] | None = None, win: str | None
         if len(ws) != 1:
             raise HandError(f"--win takes one tile, got {len(ws)} in '{win}'")
         win_tile = ws[0]
-    h = Hand(concealed, parsed_melds, win_tile, self_drawn)
+        if win_tile.category == "flower":
+            raise HandError(f"--win {win}: a flower is set aside, never a winning tile (write it in --hand)")
+    h = Hand(concealed, parsed_melds, win_tile, self_drawn, flowers)
     counts = Counter(t.name for t in h.all_tiles())
     for name, n in counts.items():
         k = cat.by_name[name]

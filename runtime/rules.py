@@ -81,6 +81,11 @@ class Rules:
         self.catalog = self.catalog_for({})[0]
         self._requires = [(q, compile_expr(q.expr), compile_expr(q.unless) if q.unless is not None else None)
                           for q in rs.requires]
+        # A requirement that depends on the waits (a minimum value that counts a wait pattern) cannot
+        # decide what the hand waits on: the waits apply every other requirement.
+        reads_waits = _reads_waits(rs)
+        self._wait_requires = [x for x in self._requires
+                               if not any(reads_waits(e) for e in (x[0].expr, x[0].unless) if e is not None)]
         self._forms = [(f, compile_expr(f.instant) if f.instant is not None else None,
                         compile_expr(f.pair_when) if f.pair_when is not None else None) for f in rs.forms]
         self._wilds = [(w, compile_expr(w.active) if w.active is not None else None) for w in rs.wilds]
@@ -117,6 +122,14 @@ class Rules:
         base = self.__dict__.get("_default_env")
         if base is None:
             base = setting_defaults(self.ir)
+            lookup = {"tile-lookup": lambda name: self.catalog.by_name.get(name)}
+            for st in self.ir.settings:  # tile defaults ('东') need the catalog
+                key = f"{st.role}:{st.name}"
+                if st.type == "tile" and base.get(key) is None and st.default is not None:
+                    try:
+                        base[key] = compile_expr(st.default)(lookup)
+                    except (EvalError, KeyError, TypeError):
+                        pass
             for r in self._reveals:
                 base[f"reveal:{r}"] = None
             self.__dict__["_default_env"] = base
@@ -197,7 +210,7 @@ class Rules:
         h = build_hand(self, hand, melds, None, self_drawn, cat)
         out = []
         for k in Scoring(self, cat, dec, env, h).wait_kinds():
-            h2 = Hand(h.concealed, h.melds, k, self_drawn)
+            h2 = Hand(h.concealed, h.melds, k, self_drawn, h.flowers)
             res = Scoring(self, cat, dec, env, h2).run()
             if res.win:
                 out.append((k, res))
@@ -306,6 +319,7 @@ class Scoring:
         self.env = env
         self.hand = hand
         self._waits = None
+        self._shape_waits = None
 
     # ------------------------------------------------------------------ which tiles are wild
 
@@ -377,13 +391,16 @@ class Scoring:
             cache[key] = compile_expr(chosen.value)({}) if chosen else 0
         return cache[key]
 
-    def readings(self, hand: Hand) -> tuple[list[Reading], str]:
-        """Every reading under every form, and why there is none when the list is empty."""
+    def readings(self, hand: Hand, only: set[str] | None = None) -> tuple[list[Reading], str]:
+        """Every reading under every form (or only the forms named in `only`), and why there is none
+        when the list is empty."""
         classified = {True: self.classify(hand)}
         exposed = self.exposed_groups(hand)
         out: list[Reading] = []
         fits_any = False
         for form, instant, pair_when in self.rules._forms:
+            if only is not None and form.name not in only:
+                continue
             if form.standins not in classified:
                 classified[form.standins] = self.classify(hand, form.standins)
             naturals, wilds = classified[form.standins]
@@ -593,8 +610,15 @@ class Scoring:
             "builtin:form": r.form, "builtin:win_group": r.win_group,
             "builtin:suits": sorted({t.kind.suit for t in r.tiles if t.kind.suit}),
             "builtin:menqing": not any(g.exposed for g in groups),
+            "builtin:flowers": self._flowers(),
         })
         return env
+
+    def _flowers(self) -> list[RTile]:
+        f = self.__dict__.get("_flower_tiles")
+        if f is None:
+            f = self.__dict__["_flower_tiles"] = [RTile(t) for t in self.hand.flowers]
+        return f
 
     def _eval_bool(self, fn, r: Reading) -> bool:
         ev = ReadingEvaluator(self.rules.patterns, self.reading_env(r), r, self.waits_of_hand, _resolver(self.rs))
@@ -603,34 +627,53 @@ class Scoring:
         except EvalError:
             return False
 
-    def wait_kinds(self) -> list[TileInfo]:
-        """Tile kinds that complete the hand (winning tile removed); never one whose copies are all held."""
+    def wait_kinds(self, shape: bool = False) -> list[TileInfo]:
+        """Tile kinds that complete the hand (winning tile removed); never one whose copies are all held,
+        unless `shape` (the hand's shape alone decides: `shape_waits`)."""
         h = self.hand
         base = Hand(h.concealed, h.melds, None, h.self_drawn)
         held = Counter(t.name for t in base.all_tiles())
         out = []
-        plain = self._plain_wait_check()
+        rules = self.rules
+        plain = None
+        if not rules._wait_requires and all(f.instant is None and not f.orphans and f.pair_when is None and
+                                            not f.tiles for f, _, _ in rules._forms):
+            plain = self._plain_wait_check()
+        # Otherwise readings decide, but only a kind that completes a melds-and-pairs form by structure
+        # (a necessary condition) needs them for those forms; the other forms (instant, orphans, `tiles N`)
+        # build no splits and are tried for every kind. (Not with stand-ins: a trial tile may play as another.)
+        split_forms = {f.name for f, _, _ in rules._forms if f.instant is None and not f.orphans and not f.tiles}
+        structural = None
+        if plain is None and split_forms and not rules._standins:
+            structural = self._plain_wait_check(split_forms)
+        exposed = any(self.rs.meld(m.kind).exposed for m in h.melds)
+        size = len(h.concealed) + 1 + sum(len(m.tiles) for m in h.melds)
+        others = [f for f, _, _ in rules._forms if f.name not in split_forms and not (f.concealed and exposed)
+                  and not (f.orphans and h.melds) and not (f.tiles and size not in (f.tiles, self.rs.table.hand + 1))]
         for k in self.cat.kinds:
-            if k.category == "flower" or held[k.name] >= k.copies:
+            if k.category == "flower" or (held[k.name] >= k.copies and not shape):
                 continue
             if plain is not None:
                 if plain(k):
                     out.append(k)
                 continue
-            trial = Hand(h.concealed, h.melds, k, h.self_drawn)
+            only = None
+            if structural is not None and not structural(k):
+                only = {f.name for f in others if not f.orphans or k.attrs.get(f.orphans)}
+                if not only:
+                    continue
+            trial = Hand(h.concealed, h.melds, k, h.self_drawn, h.flowers)
             sub = Scoring(self.rules, self.cat, self.dec, self.env, trial, natural_win=True)
-            rs, _ = sub.readings(trial)
-            if any(sub.requirements_ok(r)[0] for r in rs):
+            rs, _ = sub.readings(trial, only)
+            if any(sub.requirements_ok(r, for_waits=True)[0] for r in rs):
                 out.append(k)
         return out
 
-    def _plain_wait_check(self):
-        """When the rule set has only melds-and-pairs forms and no requirements, a wait is a pure
-        structural question: answer it from the block tables without building readings."""
+    def _plain_wait_check(self, forms: set[str] | None = None):
+        """Which kinds complete the hand by structure alone under the melds-and-pairs forms (`forms`:
+        only these), from the block tables without building readings. With no requirements and only
+        such forms, that is exactly the waits."""
         rules = self.rules
-        if rules._requires or any(f.instant is not None or f.orphans or f.pair_when is not None or f.tiles
-                                  for f, _, _ in rules._forms):
-            return None
         h = self.hand
         naturals, wilds = self.classify(Hand(h.concealed, h.melds, None, h.self_drawn))
         counts = [0] * self.dec.n
@@ -638,8 +681,8 @@ class Scoring:
             counts[t.kind.index] += 1
         n_exposed = len(h.melds)
         concealed_n = len(naturals) + len(wilds) + 1
-        targets = [(m, p, f.concealed) for f, _, _ in rules._forms for m, p in self._targets(f, n_exposed)
-                   if self._sizes_fit(concealed_n, m, p)]
+        targets = [(m, p, f.concealed) for f, _, _ in rules._forms if forms is None or f.name in forms
+                   for m, p in self._targets(f, n_exposed) if self._sizes_fit(concealed_n, m, p)]
         has_exposed = any(g.exposed for g in self.exposed_groups(h))
         targets = [(m, p) for m, p, conc in targets if not (conc and has_exposed)]
         w = len(wilds)
@@ -656,7 +699,12 @@ class Scoring:
                 counts[k.index] -= 1
         return check
 
-    def waits_of_hand(self):
+    def waits_of_hand(self, shape: bool = False):
+        """`waits` (or with `shape`, `shape_waits`) of the hand without its winning tile, computed once."""
+        if shape:
+            if self._shape_waits is None:
+                self._shape_waits = self.wait_kinds(shape=True) if self.hand.win is not None else []
+            return self._shape_waits
         if self._waits is None:
             self._waits = self.wait_kinds() if self.hand.win is not None else []
         return self._waits
@@ -664,12 +712,15 @@ class Scoring:
     def evaluator(self, r: Reading) -> ReadingEvaluator:
         return ReadingEvaluator(self.rules.patterns, self.reading_env(r), r, self.waits_of_hand, _resolver(self.rs))
 
-    def requirements_ok(self, r: Reading, ev: ReadingEvaluator | None = None) -> tuple[bool, str]:
-        """Whether reading r meets every requirement of its form (and the first reason it does not)."""
-        if not self.rules._requires:
+    def requirements_ok(self, r: Reading, ev: ReadingEvaluator | None = None,
+                        for_waits: bool = False) -> tuple[bool, str]:
+        """Whether reading r meets every requirement of its form (and the first reason it does not).
+        For a wait trial (`for_waits`), requirements that depend on the waits themselves are left out."""
+        requires = self.rules._wait_requires if for_waits else self.rules._requires
+        if not requires:
             return True, ""
         ev = ev or self.evaluator(r)
-        for q, fn, unless in self.rules._requires:
+        for q, fn, unless in requires:
             if q.forms and r.form not in q.forms:
                 continue
             try:
@@ -714,6 +765,39 @@ class Scoring:
             reason = rejected[0].split(": ", 1)[1] if rejected else "no reading could be scored"
             return ScoreResult(False, reason, None, 0, rejected)
         return ScoreResult(True, "", best, considered, rejected)
+
+
+def _reads_waits(rs: ir.RuleSet):
+    """A test: does an expression read `waits`, directly or through patterns, quantities or units?"""
+    from dsl import expr as E
+
+    patterns = {p.name: p for p in rs.patterns}
+    quantities = {q.name: q for q in rs.quantities}
+    memo: dict[str, bool] = {}
+
+    def deps(ref: str) -> list:
+        cat, _, name = ref.partition(":")
+        if cat == "pattern" and name in patterns:
+            p = patterns[name]
+            return [p.when, p.count, p.enabled, p.value]
+        if cat == "quantity" and name in quantities:
+            return [quantities[name].expr]
+        if cat == "unit":
+            return [e for p in rs.patterns if p.unit == name for e in (p.when, p.count, p.enabled, p.value)]
+        return []
+
+    def ref_reads(ref: str) -> bool:
+        if ref in ("builtin:waits", "builtin:shape_waits"):
+            return True
+        if ref not in memo:
+            memo[ref] = False  # a cycle is reported by the compiler; here it only ends the walk
+            memo[ref] = any(reads(e) for e in deps(ref) if e is not None)
+        return memo[ref]
+
+    def reads(e) -> bool:
+        return any(ref_reads(n.ref) for n in E.walk(e) if isinstance(n, E.Name) and n.ref)
+
+    return reads
 
 
 _RESOLVERS: dict[int, Any] = {}

@@ -150,6 +150,8 @@ class LazyEnv(dict):
             v = self.ev.unit(name)
         elif key == "builtin:waits":
             v = self.ev.waits()
+        elif key == "builtin:shape_waits":
+            v = self.ev.shape_waits()
         else:
             raise KeyError(key)
         self[key] = v
@@ -177,6 +179,9 @@ class ReadingEvaluator:
 
     def waits(self):
         return self.waits_fn()
+
+    def shape_waits(self):
+        return self.waits_fn(shape=True)
 
     def raw_count(self, name: str) -> int:
         if name in self._raw:
@@ -422,11 +427,15 @@ def _distinct_ok(subset) -> bool:
 
 
 def _buildable(subset) -> bool:
+    """The combinations can be taken one at a time so that each shares at most one meld with those
+    taken before it (all its other melds are new): a forest of combinations. For combinations of two
+    melds this is "each brings in a meld not yet combined". Checked by removing, while possible, a
+    combination that shares at most one meld with all the others."""
     remaining = list(subset)
     while remaining:
         for k, (_, combo, _) in enumerate(remaining):
             others = {m for j, (_, c, _) in enumerate(remaining) if j != k for m in c}
-            if any(m not in others for m in combo):
+            if sum(1 for m in combo if m in others) <= 1:
                 remaining.pop(k)
                 break
         else:

@@ -238,7 +238,8 @@ def longyan_hand_types(text: str) -> list[str]:
     """The named hands under 【胡牌牌型】: `天胡：…`, `三金倒：…`, `9、十三幺胡牌类型…`, `…都算盖宝抢金`."""
     section = text[text.index("【胡牌牌型】"):text.index("打金牌和做双游打出金牌的限制")]
     # `天胡：…` lines; not a remark (`备注：…`) nor a sentence leading into a list (`优先级为：…`)
-    names = [n for n in re.findall(r"^([\u4e00-\u9fff]{2,4})：", section, re.MULTILINE) if n != "备注" and not n.endswith("为")]
+    names = [n for n in re.findall(r"^([\u4e00-\u9fff]{2,4})：", section, re.MULTILINE)
+             if n != "备注" and not n.endswith("为")]
     names += re.findall(r"\d+、(\S+?)胡牌类型", section)
     names += re.findall(r"都算(\S+?)：", section)
     return names

@@ -383,11 +383,14 @@ def test_a_revealed_tile_moves_when_its_copies_are_seen():
     assert st.reveals["宝牌"] == nine and len(st.pinned) == 1
     g._moves_reveals()
     assert st.reveals["宝牌"] == nine  # one copy seen (the flipped one): it stays
-    st.seats[1].discards += [nine, nine]  # two more copies in the open
+    st.seats[1].discards += [nine, nine]  # two more copies in the open: three of four seen
+    g._moves_reveals()
+    assert st.reveals["宝牌"] == nine  # the rule moves it only when all four copies are visible
+    st.seats[1].discards += [nine]  # the last copy in the open
     g._moves_reveals()
     assert st.reveals["宝牌"].name == names(g.rules, "8m")[0]  # the next tile from the tail
     assert len(st.pinned) == 2  # the first copy stays in the wall, passed over by replacements
-    st.seats[1].discards = st.seats[1].discards[:-2]
+    st.seats[1].discards = st.seats[1].discards[:-3]
 
 
 def test_flowers_are_replaced_and_the_gold_leaves_play():

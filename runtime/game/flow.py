@@ -425,6 +425,7 @@ class Game:
             "visible_count": self.visible_count,
             "next": lambda s: st.seats[(s.index + self.step) % self.n] if s is not None else None,
             "held": lambda s, t: s.held(t) if s is not None and t is not None else 0,
+            "waits_without": self.waits_without,
         }
         base["builtin:dealer"] = st.seats[st.dealer]
         base["builtin:players"] = self.n
@@ -541,8 +542,27 @@ class Game:
         cached = seat.__dict__.get("_waits")
         if cached is not None and cached[0] == key:
             return cached[1]
+        kinds = self._waits_of(seat, list(seat.hand))
+        seat.__dict__["_waits"] = (key, kinds)
+        return kinds
+
+    def waits_without(self, seat: Seat | None, tile) -> list[TileInfo]:
+        """What the seat's concealed hand would wait on after giving up one `tile`."""
+        if seat is None or tile is None:
+            return []
+        name = tile.kind.name if isinstance(getattr(tile, "kind", None), TileInfo) else tile.name
+        hand = list(seat.hand)
+        for i, t in enumerate(hand):
+            if t.name == name:
+                del hand[i]
+                break
+        else:
+            return []
+        return self._waits_of(seat, hand)
+
+    def _waits_of(self, seat: Seat, concealed: list[TileInfo]) -> list[TileInfo]:
         env = self._score_env()
-        h = self.hand_of(seat, list(seat.hand), None, False)
+        h = self.hand_of(seat, concealed, None, False)
         try:
             sc = Scoring(self.rules, self.cat, self.dec, env, h)
             plain = sc._plain_wait_check()  # the same question as Scoring.wait_kinds, asked once
@@ -564,7 +584,6 @@ class Game:
                         kinds.append(k)
         except (HandError, *_EVAL_ERRORS):
             kinds = []
-        seat.__dict__["_waits"] = (key, kinds)
         return kinds
 
     # ================================================================== scoring
@@ -923,7 +942,6 @@ class Game:
                 changes.append((holder, ph, not cur))
         for holder, ph, value in changes:
             holder[ph.name] = value
-            st.events["phase_enter" if value else "phase_leave"] += 1
             sub = {"actor": actor if ph.scope == "player" else None}
             self._hooks_only("phase_enter" if value else "phase_leave", sub)
 

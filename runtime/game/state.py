@@ -47,8 +47,9 @@ class Seat:
     def changed(self) -> None:
         self.version += 1
 
-    def held(self, kind: TileInfo) -> int:
-        name = kind.name
+    def held(self, kind) -> int:
+        """How many tiles of this kind the seat holds concealed (a tile of a reading counts as its kind)."""
+        name = kind.kind.name if isinstance(getattr(kind, "kind", None), TileInfo) else kind.name
         return sum(1 for t in self.hand if t.name == name)
 
     def __repr__(self):
