@@ -25,7 +25,9 @@ def render_score(rules, res) -> str:
     title = rules.ir.variant.title
     if not res.win:
         con.print(f"{title}：不能和牌 — {res.reason}")
-        return out.getvalue()
+        if res.evaluation is None:
+            return out.getvalue()
+        con.print("（下面是这手牌最好的拆法能得到的番种与合计）")
     ev = res.evaluation
     units = {u.name: u.combine for u in rules.ir.units}
     t = Table(title=f"{title} · 计分", show_lines=False)

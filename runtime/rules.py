@@ -746,11 +746,13 @@ class Scoring:
         best_key = None
         rejected = []
         considered = 0
+        refused: list[tuple[ReadingEvaluator, str]] = []  # readings that fail a requirement
         for r in readings:
             ev = self.evaluator(r)  # one environment serves the requirements and the patterns
             ok, reason = self.requirements_ok(r, ev)
             if not ok:
                 rejected.append(f"{r.describe()}: {reason}")
+                refused.append((ev, reason))
                 continue
             considered += 1
             try:
@@ -763,8 +765,23 @@ class Scoring:
                 best, best_key = e, key
         if best is None:
             reason = rejected[0].split(": ", 1)[1] if rejected else "no reading could be scored"
-            return ScoreResult(False, reason, None, 0, rejected)
+            return ScoreResult(False, reason, self._best_refused(refused), 0, rejected)
         return ScoreResult(True, "", best, considered, rejected)
+
+    @staticmethod
+    def _best_refused(refused) -> Evaluation | None:
+        """For a hand that fails only a requirement (say a minimum score), what its best reading
+        would score: the result then still shows the patterns and the total it falls short with."""
+        best, best_key = None, None
+        for ev, _ in refused:
+            try:
+                e = ev.evaluate()
+            except EvalError:
+                continue
+            key = (e.best, e.score)
+            if best_key is None or key > best_key:
+                best, best_key = e, key
+        return best
 
 
 def _reads_waits(rs: ir.RuleSet):
