@@ -75,6 +75,7 @@ class CompiledPatterns:
             self.combo_parts[name] = (compile_expr(comp.source), compile_expr(comp.body),
                                       [f"binder:{b}" for b in comp.binders])
         self.labels = {p.name: _label_parts(p.label) for p in rs.patterns if p.label}
+        self.label_fns: dict[str, list] = {}
         from .prefilter import Prefilter
 
         self.prefilter = Prefilter(rs.patterns)
@@ -364,14 +365,12 @@ class ReadingEvaluator:
         parts = self.cp.labels.get(p.name)
         if not parts:
             return p.name
-        out = []
-        for part in parts:
-            if isinstance(part, str):
-                out.append(part)
-            elif part is not None:
-                resolved = self.resolver(part)
-                out.append(str(compile_expr(resolved)(self.env)))
-        return "".join(out)
+        compiled = self.cp.label_fns.get(p.name)
+        if compiled is None:  # resolved and compiled once per rule set, on first use
+            compiled = [part if isinstance(part, str) else compile_expr(self.resolver(part))
+                        for part in parts if part is not None]
+            self.cp.label_fns[p.name] = compiled
+        return "".join(part if isinstance(part, str) else str(part(self.env)) for part in compiled)
 
     def evaluate(self) -> Evaluation:
         cp = self.cp
