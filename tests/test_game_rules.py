@@ -203,3 +203,117 @@ def test_bao_moves_only_when_all_three_other_copies_are_seen(bc):
     st.seats[2].discards += [nine]
     g._moves_reveals()
     assert st.reveals["宝牌"].name == names(bc, "8m")[0]  # all four seen: the next tile from the tail
+
+
+# ---------------------------------------------------------------------- 白金岛: situation fans in play
+# rules/baijindao.pai sets 海底, 杠上, 抢杠, 天和, 地和, 人和 and 和绝张 in an `on win` hook, so the fans
+# 妙手回春, 海底捞月, 杠上开花, 抢杠和, 天和, 地和, 人和 and 和绝张 happen in simulated games too.
+
+@pytest.fixture(scope="module")
+def bjd():
+    return load(ROOT / "rules" / "baijindao.pai")
+
+
+class PatientBot(GreedyBot):
+    """The greedy bot, but it neither wins nor doubles while the wall still holds tiles."""
+
+    def choose(self, game, seat, moves):
+        if game.st.wall:
+            keep = [m for m in moves if m.action not in ("胡", "加倍")]
+            moves = keep or moves
+        return super().choose(game, seat, moves)
+
+
+def visible(g: Game, tile: str) -> int:
+    """Copies of `tile` in the discards and the exposed melds (a concealed kong shows nothing)."""
+    return sum(t.name == tile for s in g.st.seats for t in s.discards) + sum(
+        t.name == tile for s in g.st.seats for m in s.melds if m.exposed for t in m.tiles)
+
+
+def test_baijindao_kong_robbing_and_last_copy_contexts_in_greedy_play(bjd):
+    seen: dict[str, int] = {}
+    for seed in range(300):
+        g = Game(bjd, {}, seed)
+        res = play(g, [GreedyBot(seed * 7 + i) for i in range(g.n)])
+        assert not g.violations and not g.errors
+        ctx = g.st.context
+        for w, sc in res["scores"].items():
+            fans = {f["pattern"] for f in sc["fans"]}
+            for f in fans & {"杠上开花", "抢杠和", "和绝张", "妙手回春", "海底捞月"}:
+                seen[f] = seen.get(f, 0) + 1
+            robbed = res["robbed"] is not None
+            assert ctx["抢杠"] == robbed and ("抢杠和" in fans) == robbed
+            assert ctx["海底"] == (not g.st.wall and not robbed)
+            if ctx["杠上"]:
+                assert sc["self_drawn"] and any(m.kind in ("明杠", "暗杠", "补杠") for m in g.st.seats[int(w)].melds)
+                assert "杠上开花" in fans
+            if not robbed:
+                assert ctx["和绝张"] == (visible(g, sc["tile"]) == (3 if sc["self_drawn"] else 4))
+            else:
+                assert "和绝张" not in fans
+            assert not (ctx["天和"] or ctx["地和"] or ctx["人和"]) or g.st.turn <= 2
+    assert seen.get("杠上开花", 0) >= 3 and seen.get("和绝张", 0) >= 3 and seen.get("抢杠和", 0) >= 1
+
+
+def test_baijindao_last_tile_wins_in_play(bjd):
+    self_drawn = claimed = 0
+    for seed in range(40):
+        g = Game(bjd, {}, seed)
+        res = play(g, [PatientBot(seed * 7 + i) for i in range(g.n)])
+        assert not g.violations and not g.errors
+        for sc in res["scores"].values():
+            fans = {f["pattern"] for f in sc["fans"]}
+            assert not g.st.wall and g.st.context["海底"]
+            if sc["self_drawn"]:
+                self_drawn += 1
+                assert "妙手回春" in fans and "自摸" not in fans and "海底捞月" not in fans
+            else:
+                claimed += 1
+                assert "海底捞月" in fans and "妙手回春" not in fans
+    assert self_drawn >= 1 and claimed >= 1
+
+
+def _rigged(r, hands: list[str], extra: str, draws: str = "", **kw) -> Game:
+    return Game(r, {}, 11, dealer=0, wall=["".join(hands) + extra + draws], **kw)
+
+
+def _fans(g: Game, seat: int) -> set[str]:
+    return {f["pattern"] for f in g.result()["scores"][seat]["fans"]}
+
+
+def test_baijindao_heavenly_earthly_and_human_wins(bjd):
+    # 天和: the dealer wins with the fourteen tiles dealt; the table's 死听保护 is reset at the deal
+    g = _rigged(bjd, ["123m456m789m东东东南", "22m33m44m66m77m88m9m"], "南", table={"死听保护": True})
+    assert g.st.table["死听保护"] is False
+    g.apply(0, move(g, 0, "胡"))
+    assert g.is_over()
+    fans = _fans(g, 0)
+    assert "天和" in fans and not fans & {"地和", "人和", "自摸", "杠上开花", "妙手回春"}
+
+    # 人和: the other player wins on the dealer's first discard
+    g = _rigged(bjd, ["123m456m789m东东东南", "22m33m44m66m77m88m西"], "西")
+    g.apply(0, move(g, 0, "discard", "西"))
+    if 0 in g.current_seats():  # the dealer may declare ready now
+        g.apply(0, move(g, 0, "pass"))
+    g.apply(1, move(g, 1, "胡"))
+    fans = _fans(g, 1)
+    assert "人和" in fans and not fans & {"天和", "地和", "海底捞月", "和绝张"}
+
+    # 地和: the other player wins on the first tile it draws
+    g = _rigged(bjd, ["123m456m789m东东南西", "22m33m44m66m77m88m西"], "北", draws="西")
+    g.apply(0, move(g, 0, "discard", "北"))
+    assert g.current_seats() == [1]
+    g.apply(1, move(g, 1, "胡"))
+    fans = _fans(g, 1)
+    assert "地和" in fans and not fans & {"天和", "人和", "自摸"}
+
+    # the dealer's second discard is no longer 人和
+    g = _rigged(bjd, ["123m456m789m东东南西", "22m33m44m66m77m88m北"], "中", draws="白北")
+    g.apply(0, move(g, 0, "discard", "中"))
+    g.apply(1, move(g, 1, "discard", "白"))
+    if 1 in g.current_seats():  # seat 1 may declare ready now
+        g.apply(1, move(g, 1, "pass"))
+    g.apply(0, move(g, 0, "discard", "北"))
+    g.apply(1, move(g, 1, "胡"))
+    fans = _fans(g, 1)
+    assert not fans & {"天和", "地和", "人和"}
