@@ -417,3 +417,28 @@ def test_simulate_command_prints_the_summary_and_logs_replay(tmp_path, capsys):
     assert main(["replay", str(logs[0])]) == 0
     assert "identical" in capsys.readouterr().out
     assert main(["simulate", "baijindao", "--games", "1", "--set", "没有=1"]) == 2
+
+
+def test_workers_give_the_same_result_as_one_process():
+    from runtime.game.simulate import simulate
+
+    one = simulate(rules("baicheng"), 8, 11, "greedy")
+    two = simulate(rules("baicheng"), 8, 11, "greedy", workers=2)
+    for timing in ("seconds", "games_per_second"):
+        one.pop(timing)
+        two.pop(timing)
+    assert one == two
+    assert one["games"] == 8 and one["wins"] + one["draws"] == 8
+
+
+def test_a_seeded_sample_of_logged_games_replays_identically(tmp_path):
+    """A small seeded sample of `bench/replay_logs.py` (which replays 1,000 games)."""
+    from runtime.game.log import replay
+    from runtime.game.simulate import simulate
+
+    summary = simulate(rules("baicheng"), 30, 5, "greedy", log_dir=tmp_path)
+    logs = sorted(tmp_path.glob("*.jsonl"))
+    assert len(logs) == 30 and summary["invariant_violations"] == 0
+    for log in logs:
+        session = replay(log, rules("baicheng"))
+        assert len(session.played) == 1

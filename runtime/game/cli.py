@@ -34,7 +34,16 @@ def cmd_simulate(args) -> int:
 
     rules = _rules(args.rules)
     try:
-        summary = simulate(rules, args.games, args.seed, args.bots, _sets(args.set), args.log, args.rules)
+        if args.json or args.games < 200:
+            summary = simulate(rules, args.games, args.seed, args.bots, _sets(args.set), args.log, args.rules,
+                               workers=args.workers)
+        else:  # a progress bar on long runs (on stderr, so the summary stays clean)
+            from rich.progress import Progress
+
+            with Progress(transient=True, console=_stderr_console()) as bar:
+                task = bar.add_task("simulating", total=args.games)
+                summary = simulate(rules, args.games, args.seed, args.bots, _sets(args.set), args.log,
+                                   args.rules, workers=args.workers, progress=lambda: bar.advance(task))
     except GameError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
@@ -49,6 +58,12 @@ def cmd_simulate(args) -> int:
             print("patterns: " + ", ".join(f"{k} {v}" for k, v in top))
         print("events: " + ", ".join(f"{k} {v}" for k, v in summary["event_counts"].items()))
     return 1 if summary["invariant_violations"] else 0
+
+
+def _stderr_console():
+    from rich.console import Console
+
+    return Console(stderr=True)
 
 
 def cmd_replay(args) -> int:
@@ -81,6 +96,8 @@ def add_commands(sub) -> None:
     c.add_argument("--set", action="append", metavar="OPTION=VALUE")
     c.add_argument("--json", action="store_true")
     c.add_argument("--log", metavar="DIR")
+    c.add_argument("--workers", type=int, default=1,
+                   help="spread the games over N processes (the same result as one process for the same seed)")
     c.set_defaults(func=cmd_simulate)
     c = sub.add_parser("replay", help="re-run a JSON-lines game log and check it reaches the same state")
     c.add_argument("log")
