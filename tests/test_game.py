@@ -80,8 +80,12 @@ def test_same_seed_same_game():
     assert a.snapshot() == b.snapshot()
 
 
-def test_rule_sets_the_engine_cannot_play_are_refused_clearly():
-    with pytest.raises(GameError, match="does not yet execute"):
+def test_rule_sets_the_engine_cannot_play_are_refused_clearly(monkeypatch):
+    from runtime.game import flow
+
+    assert flow.unsupported(rules("chehuzi").ir) == []
+    monkeypatch.setattr(flow, "unsupported", lambda rs: ["`something` (not executed)"])
+    with pytest.raises(GameError, match="does not yet execute `something`"):
         Game(rules("chehuzi"), {}, 0)
 
 

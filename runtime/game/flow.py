@@ -45,6 +45,17 @@ Turn
     After `then replace` the player draws a replacement from the `table.replacement` end (`draw`) and
     is asked again; after `then discard` (and after a claim) only discards are offered; `then
     next_turn` ends the turn without a discard; `then auto` hands the seat to the engine (below).
+Turned cards
+    When actions are opened by `reveal`, a draw from the head lies face up on the drawer's discard
+    pile: the drawer alone is offered its `draw`/`turn` melds with the card; otherwise
+    `reveal` is raised and every seat is asked at once (wins — self-drawn for the drawer —, melds with
+    the card, plain actions that take it into the hand), resolved by priority then `order` (`order
+    actor`: the drawer first); unclaimed, the card stays on the pile and the next seat draws. A
+    compulsory move is taken unasked only when nothing the seat is offered ranks higher. The dealer's
+    first turn offers discards only.
+Follow-ups
+    After an action with `follow`, its follow-ups (melds with the action's tile wholly from the hand,
+    or plain actions) are offered to the same player while legal, compulsory ones taken, before `then`.
 Discard and claims
     A discard raises `discard`. The discarder is first offered the actions `discard` opens `by self`
     (declarations such as readiness). Then every other player gets, at once, the actions `discard`
@@ -175,22 +186,17 @@ class _Offer:
 
 # the situations a win can happen in, and which declared actions open a win in each
 _WIN_CTX_EVENTS = {"self": ("turn", "draw"), "discard": ("discard",), "added_kong": ("added_kong",),
-                   "deal": ("deal",), "opening": ("opening",)}
+                   "reveal": ("reveal",), "deal": ("deal",), "opening": ("opening",)}
 _WIN_TILE_OK = {"self": ("", "drawn"), "discard": ("", "claimed"), "added_kong": ("", "claimed"),
+                "reveal": ("", "drawn", "claimed"),
                 "deal": ("", "last_dealt", "none", "best_wait"),
                 "opening": ("", "last_dealt", "none", "best_wait")}
 
 
 def unsupported(rs: ir.RuleSet) -> list[str]:
-    """What this rule set asks of the engine that it does not execute yet, as sentence fragments."""
-    out = []
-    uses_reveal_event = any("reveal" in (a.on, *a.also_on) for a in rs.actions) or any(
-        h.event == "reveal" for h in rs.hooks)
-    if uses_reveal_event:
-        out.append("the `reveal` event (cards turned from the stock and offered to the table)")
-    if any(a.follow for a in rs.actions):
-        out.append("`follow` (compulsory follow-up actions)")
-    return out
+    """What this rule set asks of the engine that it does not execute yet, as sentence fragments
+    (nothing, at present: the `reveal` event and `follow` are executed)."""
+    return []
 
 
 class Game:
@@ -708,6 +714,10 @@ class Game:
             res, sc = self.score(seat, tile, True, conc, forms)
             if res is not None and res.win:
                 info = WinInfo(s, tile, True, conc, res, sc)
+        elif mode == "revealed" and tile is not None:  # own turned card: self-drawn, not in the hand
+            res, sc = self.score(seat, tile, True, list(seat.hand), forms)
+            if res is not None and res.win:
+                info = WinInfo(s, tile, True, list(seat.hand), res, sc)
         elif mode == "claimed" and tile is not None:
             res, sc = self.score(seat, tile, False, list(seat.hand), forms)
             if res is not None and res.win:
@@ -1059,8 +1069,11 @@ class Game:
                 ok = self._by_ok(word, c, actor)
             if not ok:
                 continue
-            mode = a.ir.win_tile or ("drawn" if ctx == "self" else "claimed" if ctx in ("discard", "added_kong")
-                                     else "drawn")
+            if ctx == "reveal":
+                mode = "revealed" if c == actor else "claimed"
+            else:
+                mode = a.ir.win_tile or ("drawn" if ctx == "self" else "claimed" if ctx in ("discard", "added_kong")
+                                         else "drawn")
             if mode == "last_dealt":
                 mode = "drawn"
                 tile = self.st.last_dealt if c == self.st.dealer and self.st.last_dealt in seat.hand else None
@@ -1203,9 +1216,20 @@ class Game:
                 if st.winners or st.exhausted:
                     return
         nxt = (st.dealer, "first")
+        turned = bool(self.prog.actions_on.get("reveal"))
         while True:
             s, how = nxt
             seat = st.seats[s]
+            if turned and how == "draw":
+                nxt = yield from self._turn_card(s)
+                if st.winners or st.exhausted:
+                    if not st.exhausted:
+                        yield from self._hand_end()
+                    return
+                if nxt is not None:
+                    continue
+                nxt = (self.next_seat(s), "draw")
+                continue
             if how in ("draw", "replace"):
                 t = self._draw(s, "head" if how == "draw" else rs.table.replacement)
                 if t is None:
@@ -1215,7 +1239,7 @@ class Game:
             if how != "claimed":
                 st.turn += 1
                 yield from self._event("turn", {"actor": seat, "tile": self.tv(seat.drawn)})
-            out = yield from self._play_turn(s, claimed=(how == "claimed"))
+            out = yield from self._play_turn(s, claimed=(how == "claimed" or (turned and how == "first")))
             if st.winners or st.exhausted:
                 if not st.exhausted:
                     yield from self._hand_end()
@@ -1468,6 +1492,8 @@ class Game:
         yield from self._event(a.name, bind)
         if opt is not None and self.mk.get(opt.kind).kong:
             yield from self._event("kong", bind)
+        if a.ir.follow and not (st.winners or st.exhausted):
+            yield from self._follow(s, a, bind.get("tile"))
         if a.ir.then == "auto":
             seat.auto = True
         return a.ir.then
@@ -1485,6 +1511,167 @@ class Game:
                 for name in self._run_effects(a.decline, **_b(bind)):
                     self._hooks_only(name, bind)
             yield from self._event("decline", bind)
+
+    # ------------------------------------------------------------------ turned cards (the `reveal` event)
+
+    def _turn_card(self, s: int):
+        """A draw when the rule set has actions opened by `reveal`: the card drawn is not taken into
+        the hand. It lies face up on the drawer's discard pile while it is offered: first to the drawer
+        alone (the actions `draw`/`turn` open by self: melds with the card), then, turned
+        over (`reveal`), to every seat at once (wins, melds, plain actions), resolved by priority.
+        Unclaimed, it stays on the drawer's pile and the next seat draws. Returns the next (seat, how),
+        or None (nothing claimed, or the hand ended)."""
+        st = self.st
+        seat = st.seats[s]
+        t = self._draw(s, "head")
+        if t is None:
+            yield from self._exhaust()
+            return None
+        seat.hand.remove(t)
+        seat.discards.append(t)
+        seat.drawn = None
+        seat.changed()
+        st.turn += 1
+        tile = self.tv(t)
+        for ev in ("draw", "turn"):
+            yield from self._event(ev, {"actor": seat, "tile": tile})
+            if st.winners or st.exhausted:
+                return None
+        if not seat.auto:
+            own: list[tuple[Move, _Offer]] = []
+            seen = set()
+            for ev in ("draw", "turn"):
+                for a in self.prog.actions_on.get(ev, ()):
+                    if a.name in seen or a.ir.by not in ("self", "any"):
+                        continue
+                    seen.add(a.name)
+                    own.extend(self._action_moves(a, seat, t, t if a.forms else None, discarder=None))
+            if own:
+                res = yield from self._tile_window("self", "draw", s, t, {s: own})
+                if res is not None or st.winners or st.exhausted:
+                    return res
+        yield from self._event("reveal", {"actor": seat, "tile": tile})
+        if st.winners or st.exhausted:
+            return None
+        offers: dict[int, list[tuple[Move, _Offer]]] = {}
+        for c in range(self.n):
+            cs = st.seats[c]
+            ms = self._win_moves(c, "reveal", t, s)
+            if not cs.auto:
+                for a in self.prog.actions_on.get("reveal", ()):
+                    if a.wins or not self._by_ok(a.ir.by, c, s):
+                        continue
+                    ms.extend(self._action_moves(a, cs, t, t if a.forms else None, discarder=None))
+            if ms:
+                offers[c] = ms
+        if not offers:
+            return None
+        return (yield from self._tile_window("window", "reveal", s, t, offers))
+
+    def _tile_window(self, kind: str, event: str, s: int, t: TileInfo, offers):
+        """Offer a turned card (lying on seat s's discard pile) to the seats with offers; resolve by
+        priority, then `order`. A seat's compulsory move is taken without asking when nothing it is
+        offered ranks higher; otherwise it is asked without `pass`. Every answer is a claim: a win, a
+        meld with the card, or a plain action (the card goes into the claimant's hand)."""
+        st = self.st
+        answers: dict[int, tuple[Move, _Offer]] = {}
+        ask = {}
+        for c, ms in offers.items():
+            comp = self._compulsory(ms)
+            if comp is not None and comp[1].action.level <= min(o.action.level for _, o in ms if o.action):
+                answers[c] = comp
+            elif comp is not None:
+                ask[c] = [m for m, _ in ms]
+            else:
+                ask[c] = self._with_pass(c, ms)
+        if ask:
+            got = yield from self._ask(kind, ask, event, s, t)
+            for c, mv in got.items():
+                answers[c] = next(((m, o) for m, o in offers[c] if m == mv), (PASS, _Offer(None)))
+        tile = self.tv(t)
+        for c in sorted(answers, key=lambda x: self._order_key_plain(s, x)):
+            yield from self._declines(c, offers[c], answers[c][0],
+                                      {"actor": st.seats[c], "tile": tile, "discarder": None})
+        claims = [(c, mv, o) for c, (mv, o) in answers.items() if mv != PASS and o.action is not None]
+        if not claims:
+            return None
+        claims.sort(key=lambda it: (it[2].action.level, self._order_key(it[2].action, s, it[0])))
+        c, mv, o = claims[0]
+        if o.win is not None:
+            wins = [o.win]
+            if o.action.ir.multiple:
+                wins += [x.win for cc, _, x in claims[1:] if x.win is not None and x.action.level == o.action.level
+                         and x.action.ir.multiple]
+            yield from self._win(wins)
+            return None
+        if o.meld is not None:
+            return (yield from self._claim(c, s, o, mv, t, turned=True))
+        # a plain action: the card goes into the claimant's hand
+        giver, claimant = st.seats[s], st.seats[c]
+        giver.discards.pop(len(giver.discards) - 1 - giver.discards[::-1].index(t))
+        claimant.hand.append(t)
+        claimant.drawn = t
+        giver.changed()
+        claimant.changed()
+        then = yield from self._take(c, o, mv, {"actor": claimant, "tile": tile, "discarder": None})
+        if st.winners or st.exhausted:
+            return None
+        return self._after_claim(then, c, s)
+
+    def _order_key_plain(self, s: int, c: int) -> int:
+        return ((c - s) * self.step) % self.n
+
+    def _follow(self, c: int, a: CAction, t: TileInfo | None):
+        """`follow [X…]`: after action a, its follow-ups are offered to the same seat, repeatedly while
+        one is legal (compulsory ones taken), before a's `then`. A follow-up's meld uses the tile of a
+        (`tile` in its guard) from the hand."""
+        if not a.ir.follow or t is None:
+            return
+        st = self.st
+        seat = st.seats[c]
+        for _ in range(16):
+            moves: list[tuple[Move, _Offer]] = []
+            for name in a.ir.follow:
+                b = self.prog.actions.get(name)
+                if b is not None:
+                    moves.extend(self._follow_moves(b, seat, t))
+            if not moves:
+                return
+            chosen = self._compulsory(moves)
+            if chosen is None:
+                ans = yield from self._ask("self", {c: self._with_pass(c, moves)}, a.name, c, t)
+                chosen = next(((m, o) for m, o in moves if m == ans[c]), (PASS, _Offer(None)))
+                yield from self._declines(c, moves, chosen[0], {"actor": seat, "tile": self.tv(t)})
+            if chosen[0] == PASS:
+                return
+            yield from self._take(c, chosen[1], chosen[0], {"actor": seat, "tile": self.tv(t)})
+            if st.winners or st.exhausted:
+                return
+
+    def _follow_moves(self, b: CAction, seat: Seat, t: TileInfo) -> list[tuple[Move, _Offer]]:
+        if b.wins or b.ir.instead_of:
+            return []
+        if not b.forms:
+            return self._action_moves(b, seat, t, None)
+        tv = self.tv(t)
+        if (b.when is not None and not self._true(b.when, actor=seat, tile=tv)) or self._restricted(b.name, seat, t):
+            return []
+        out = []
+        for kind in b.forms:
+            mk = self.mk.get(kind)
+            if mk is None:
+                continue
+            unusable = self._unusable(b, kind)
+            avail = self._avail(seat, unusable)
+            for opt in meld_options(self.rules, self.cat, seat, mk, t, unusable, avail):
+                if opt.extends is not None:
+                    continue
+                need = Counter(x.name for x in opt.tiles)
+                if all(avail[n] >= k for n, k in need.items()):
+                    full = MeldOption(opt.kind, opt.tiles, opt.tiles, None, t)
+                    out.append((Move(b.name, tuple(x.name for x in opt.tiles)),
+                                _Offer(b, meld=full, compulsory=b.ir.compulsory)))
+        return out
 
     # ------------------------------------------------------------------ discards and claims
 
@@ -1564,9 +1751,7 @@ class Game:
 
         def rank(item):
             c, _, o = item
-            a = o.action
-            ref = {"discarder": s, "robbed": s, "actor": s, "seat": s, "dealer": st.dealer}.get(a.ir.order, s)
-            return (a.level, self.distance(ref, c))
+            return (o.action.level, self._order_key(o.action, s, c))
 
         claims.sort(key=rank)
         top = claims[0]
@@ -1580,7 +1765,17 @@ class Game:
         c, mv, o = top
         return (yield from self._claim(c, s, o, mv, t))
 
-    def _claim(self, c: int, s: int, o: _Offer, mv: Move, t: TileInfo):
+    def _order_key(self, a: CAction, s: int, c: int) -> int:
+        """Seat order among claimants of one priority level: after the event's player `s` (or the
+        dealer); under `order actor` the event's player itself comes first."""
+        if a.ir.order == "actor":
+            return ((c - s) * self.step) % self.n
+        ref = self.st.dealer if a.ir.order == "dealer" else s
+        return self.distance(ref, c)
+
+    def _claim(self, c: int, s: int, o: _Offer, mv: Move, t: TileInfo, turned: bool = False):
+        """Seat c claims tile t from seat s's discards into a meld. `turned`: a card turned from the
+        stock (no discarder)."""
         st = self.st
         claimant, giver = st.seats[c], st.seats[s]
         opt = o.meld
@@ -1597,7 +1792,7 @@ class Game:
         claimant.drawn = None
         claimant.changed()
         giver.changed()
-        bind = {"actor": claimant, "tile": self.tv(t), "discarder": giver}
+        bind = {"actor": claimant, "tile": self.tv(t), "discarder": None if turned else giver}
         for name in self._run_effects(o.action.effects, **bind):
             self._hooks_only(name, bind)
         yield from self._event("claim", bind)
@@ -1606,7 +1801,13 @@ class Game:
             yield from self._event("kong", bind)
         if st.winners or st.exhausted:
             return None
-        then = o.action.ir.then
+        yield from self._follow(c, o.action, t)
+        if st.winners or st.exhausted:
+            return None
+        return self._after_claim(o.action.ir.then, c, s)
+
+    def _after_claim(self, then: str, c: int, s: int):
+        claimant = self.st.seats[c]
         match then:
             case "replace":
                 return (c, "replace")
@@ -1682,8 +1883,10 @@ class Game:
         if reading is None and st.winners:
             reading = self.winner_binding(st.winners[0]).get("reading")
         offers: dict[int, list[tuple[Move, _Offer]]] = {}
+        lead = self.prog.actions.get(event)
+        followers = set(lead.ir.follow) if lead is not None else set()
         for a in self.prog.actions_on.get(event, ()):
-            if a.description:
+            if a.description or a.name in followers:
                 continue
             for c in range(self.n):
                 if not self._by_ok(a.ir.by, c, ai):

@@ -16,7 +16,7 @@ from ..evaluate import compile_expr
 
 # Events whose actions the engine offers through its own steps (the turn, the claim windows, the deal),
 # not through the generic per-event window.
-ENGINE_OFFERED = frozenset({"turn", "draw", "discard", "added_kong", "win_offer", "deal", "opening"})
+ENGINE_OFFERED = frozenset({"turn", "draw", "reveal", "discard", "added_kong", "win_offer", "deal", "opening"})
 
 
 def _c(e):
