@@ -1353,6 +1353,26 @@ class Game:
     def _compulsory(moves):
         return next(((m, o) for m, o in moves if o.compulsory), None)
 
+    def _answers(self, kind: str, offers: dict, event: str, s: int, t):
+        """Each claimant's answer in a claim window (generator). A compulsory option is taken without
+        asking when nothing else the seat is offered ranks higher; otherwise the seat chooses, without
+        `pass` when something compulsory is among its options."""
+        answers: dict[int, tuple[Move, _Offer]] = {}
+        ask = {}
+        for c, ms in offers.items():
+            comp = self._compulsory(ms)
+            if comp is not None and comp[1].action.level <= min(o.action.level for _, o in ms if o.action):
+                answers[c] = comp
+            elif comp is not None:
+                ask[c] = [m for m, _ in ms]
+            else:
+                ask[c] = self._with_pass(c, ms)
+        if ask:
+            got = yield from self._ask(kind, ask, event, s, t)
+            for c, mv in got.items():
+                answers[c] = next(((m, o) for m, o in offers[c] if m == mv), (PASS, _Offer(None)))
+        return answers
+
     def _turn_moves(self, s: int, claimed: bool, allow_win: bool) -> list[tuple[Move, _Offer]]:
         st = self.st
         seat = st.seats[s]
@@ -1574,20 +1594,7 @@ class Game:
         offered ranks higher; otherwise it is asked without `pass`. Every answer is a claim: a win, a
         meld with the card, or a plain action (the card goes into the claimant's hand)."""
         st = self.st
-        answers: dict[int, tuple[Move, _Offer]] = {}
-        ask = {}
-        for c, ms in offers.items():
-            comp = self._compulsory(ms)
-            if comp is not None and comp[1].action.level <= min(o.action.level for _, o in ms if o.action):
-                answers[c] = comp
-            elif comp is not None:
-                ask[c] = [m for m, _ in ms]
-            else:
-                ask[c] = self._with_pass(c, ms)
-        if ask:
-            got = yield from self._ask(kind, ask, event, s, t)
-            for c, mv in got.items():
-                answers[c] = next(((m, o) for m, o in offers[c] if m == mv), (PASS, _Offer(None)))
+        answers = yield from self._answers(kind, offers, event, s, t)
         tile = self.tv(t)
         for c in sorted(answers, key=lambda x: self._order_key_plain(s, x)):
             yield from self._declines(c, offers[c], answers[c][0],
@@ -1722,18 +1729,7 @@ class Game:
         """Ask the seats with offers, resolve by priority; apply the outcome. Returns the next (seat, how),
         or None when nothing was claimed (or the hand ended)."""
         st = self.st
-        answers: dict[int, tuple[Move, _Offer]] = {}
-        ask = {}
-        for c, ms in offers.items():
-            comp = self._compulsory(ms)
-            if comp is not None:
-                answers[c] = comp
-            else:
-                ask[c] = self._with_pass(c, ms)
-        if ask:
-            got = yield from self._ask(kind, ask, event, s, t)
-            for c, mv in got.items():
-                answers[c] = next(((m, o) for m, o in offers[c] if m == mv), (PASS, _Offer(None)))
+        answers = yield from self._answers(kind, offers, event, s, t)
         tile = self.tv(t)
         for c in sorted(answers, key=lambda x: self.distance(s, x)):
             yield from self._declines(c, offers[c], answers[c][0], {"actor": st.seats[c], "tile": tile, **extra})
