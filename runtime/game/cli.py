@@ -87,7 +87,28 @@ def cmd_replay(args) -> int:
     return 0
 
 
+def cmd_play(args) -> int:
+    from .flow import GameError
+    from .play import play_terminal
+
+    rules = _rules(args.rules)
+    try:
+        return play_terminal(rules, _sets(args.set), seat=args.seat, seed=args.seed, hands=args.hands,
+                             bots=args.bots, inp=sys.stdin, out=sys.stdout)
+    except (GameError, ValueError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+
+
 def add_commands(sub) -> None:
+    c = sub.add_parser("play", help="play a seat in the terminal against bots")
+    c.add_argument("rules")
+    c.add_argument("--seat", type=int, default=0, help="your seat (0 is the first dealer)")
+    c.add_argument("--set", action="append", metavar="OPTION=VALUE")
+    c.add_argument("--seed", type=int, help="the game's seed (shown at the start; the same seed replays the deal)")
+    c.add_argument("--hands", type=int, default=1, help="hands to play, balances carried from one to the next")
+    c.add_argument("--bots", choices=["random", "greedy"], default="greedy")
+    c.set_defaults(func=cmd_play)
     c = sub.add_parser("simulate", help="play many hands with bots and check the engine's invariants")
     c.add_argument("rules")
     c.add_argument("--games", type=int, default=100)
