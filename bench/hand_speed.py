@@ -16,10 +16,14 @@ paili keeps the per-block tables it builds (runtime/fastwin.py) for the life of 
 server does; each measurement is taken after one untimed pass over the same hands, which builds them.
 The first, cold pass is reported too (`*_cold_per_s`).
 
+Scoring uses the rule set's generated evaluator (runtime/fastscore.py); `scoring.paili_fallbacks`
+counts the readings it handed to the reference evaluator during the run (0 expected on these hands).
+No result is cached across hands: every pass parses each hand and evaluates its readings and patterns.
+
 JSON keys: win_check.{paili_per_s, paili_cold_per_s, mahjong_is_agari_per_s, ratio};
 scoring.{paili_per_s, paili_cold_per_s, mahjong_hand_calculator_per_s, pymahjonggb_per_s,
-ratio_vs_mahjong, ratio_vs_pymahjonggb}; wild4_win_check.{paili_per_s, paili_cold_per_s, target_per_s,
-ratio_to_target}; hands; seed; quick.
+ratio_vs_mahjong, ratio_vs_pymahjonggb, paili_fallbacks}; wild4_win_check.{paili_per_s,
+paili_cold_per_s, target_per_s, ratio_to_target}; hands; seed; quick.
 """
 from __future__ import annotations
 
@@ -149,6 +153,7 @@ def run(n_hands: int, seed: int, repeat: int, n_score: int) -> dict:
           "paili_cold_per_s": cold,
           "mahjong_hand_calculator_per_s": rate(lambda it: calc.estimate_hand_value(it[0], it[1]), mj_s, 1),
           "pymahjonggb_per_s": rate(gb_fan, gb_s, repeat)}
+    sc["paili_fallbacks"] = bjd.fast.fallbacks if bjd.fast is not None else None
     sc["ratio_vs_mahjong"] = sc["paili_per_s"] / sc["mahjong_hand_calculator_per_s"]
     sc["ratio_vs_pymahjonggb"] = sc["paili_per_s"] / sc["pymahjonggb_per_s"]
 

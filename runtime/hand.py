@@ -2,7 +2,6 @@
 winning tile, self-drawn or not, and situation values. Every problem is one sentence (HandError)."""
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass, field
 
 from .notation import Notation, NotationError
@@ -39,13 +38,12 @@ def parse_tiles(notation: Notation, catalog: Catalog, text: str, what: str) -> l
         names = notation.parse(text)
     except NotationError as exc:
         raise HandError(f"{what} '{text}': {exc}") from None
-    out = []
-    for n in names:
-        k = catalog.by_name.get(n)
-        if k is None:
-            raise HandError(f"{what} '{text}': tile {n} is not in play under these room options")
-        out.append(k)
-    return out
+    by_name = catalog.by_name
+    try:
+        return [by_name[n] for n in names]
+    except KeyError:
+        n = next(n for n in names if n not in by_name)
+        raise HandError(f"{what} '{text}': tile {n} is not in play under these room options") from None
 
 
 def build_hand(rules, hand: str, melds: list[str] | None = None, win: str | None = None,
@@ -54,8 +52,12 @@ def build_hand(rules, hand: str, melds: list[str] | None = None, win: str | None
     written in the hand are set aside: they join no group and are listed as the reading's `flowers`."""
     cat = catalog or rules.catalog
     concealed = parse_tiles(rules.notation, cat, hand or "", "hand")
-    flowers = [t for t in concealed if t.category == "flower"]
-    concealed = [t for t in concealed if t.category != "flower"]
+    has_flowers = cat.__dict__.get("_has_flowers")
+    if has_flowers is None:
+        has_flowers = cat.__dict__["_has_flowers"] = any(k.category == "flower" for k in cat.kinds)
+    flowers = [t for t in concealed if t.category == "flower"] if has_flowers else []
+    if flowers:
+        concealed = [t for t in concealed if t.category != "flower"]
     parsed_melds: list[Meld] = []
     for text in melds or []:
         if ":" not in text:
@@ -81,11 +83,14 @@ def build_hand(rules, hand: str, melds: list[str] | None = None, win: str | None
         if win_tile.category == "flower":
             raise HandError(f"--win {win}: a flower is set aside, never a winning tile (write it in --hand)")
     h = Hand(concealed, parsed_melds, win_tile, self_drawn, flowers)
-    counts = Counter(t.name for t in h.all_tiles())
-    for name, n in counts.items():
-        k = cat.by_name[name]
-        if n > k.copies:
-            raise HandError(f"the hand uses {n} of {name} but only {k.copies} exist")
+    counts = [0] * len(cat.kinds)
+    every = h.all_tiles()
+    for t in every:
+        counts[t.index] += 1
+    for t in every:
+        n = counts[t.index]
+        if n > t.copies:
+            raise HandError(f"the hand uses {n} of {t.name} but only {t.copies} exist")
     return h
 
 

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+TOKEN_MEMO = 10_000
+
 
 class NotationError(ValueError):
     def __init__(self, message: str, offset: int = 0):
@@ -39,8 +41,34 @@ class Notation:
     def letters(self) -> set[str]:
         return {letter for _, letter in self.by_digit_letter}
 
+    @property
+    def _letters(self) -> set[str]:
+        got = self.__dict__.get("_letter_set")
+        if got is None:
+            got = self.__dict__["_letter_set"] = self.letters
+        return got
+
     def parse(self, text: str) -> list[str]:
-        """Tile names in the order written."""
+        """Tile names in the order written. Whitespace-separated tokens parse independently (digits
+        never carry over a space), so each token's names are remembered (a bounded table: hands are
+        written with few distinct tokens); on any error the whole text is parsed again for the message."""
+        memo = self.__dict__.get("_tokens")
+        if memo is None:
+            memo = self.__dict__["_tokens"] = {}
+        out: list[str] = []
+        for tok in text.split():
+            got = memo.get(tok)
+            if got is None:
+                try:
+                    got = tuple(self._parse(tok))
+                except NotationError:
+                    return self._parse(text)
+                if len(memo) < TOKEN_MEMO:
+                    memo[tok] = got
+            out += got
+        return out
+
+    def _parse(self, text: str) -> list[str]:
         out: list[str] = []
         digits: list[tuple[str, int]] = []
         for i, c in enumerate(text):
@@ -51,7 +79,7 @@ class Notation:
             if c.isdigit() and c.isascii():
                 digits.append((c, i))
                 continue
-            if c.isascii() and c.isalpha() and c in self.letters:
+            if c.isascii() and c.isalpha() and c in self._letters:
                 if not digits:
                     raise NotationError(f"suit letter {c!r} has no digits before it", i)
                 for d, pos in digits:

@@ -36,6 +36,15 @@ def _binder_only(body: E.Expr, binder: str) -> bool:
     return True
 
 
+def _item_part(body: E.Expr, binder: str) -> E.Expr | None:
+    """The conjuncts of a comprehension body that read only the item, as one condition (None if none)."""
+    out = None
+    for c in E.conjuncts(body):
+        if _binder_only(c, binder):
+            out = c if out is None else E.Binary("and", out, c)
+    return out
+
+
 def _list_name(e: E.Expr) -> str | None:
     if isinstance(e, E.Name) and e.ref.startswith("builtin:"):
         name = e.ref.split(":", 1)[1]
@@ -44,15 +53,33 @@ def _list_name(e: E.Expr) -> str | None:
     return None
 
 
+def atom_spec(e: E.Expr):
+    """(list, predicate, binder, negate, how) when e is `count/any/all(x in L: P)` or `len(L)` over a
+    reading list, with P reading only x; None otherwise."""
+    if isinstance(e, E.Comp) and len(e.binders) == 1 and e.func in ("count", "any", "all"):
+        lst = _list_name(e.source)
+        if lst is None or not _binder_only(e.body, e.binders[0]):
+            return None
+        return lst, e.body, e.binders[0], e.func == "all", e.func
+    if isinstance(e, E.Call) and e.func == "len" and len(e.args) == 1:
+        lst = _list_name(e.args[0])
+        if lst is not None:
+            return lst, None, "_", False, "count"
+    return None
+
+
 class Prefilter:
-    def __init__(self, patterns):
+    def __init__(self, patterns, extra=()):
         self.atoms: list[tuple[str, E.Expr | None, str, bool]] = []  # (list, predicate, binder, negate)
         self._atom_ids: dict = {}
         self.tests: dict[str, list[tuple[int, object, int]]] = {}  # pattern -> [(field, op, k)]
+        self.exact: dict[str, list[bool]] = {}  # pattern -> per conjunct of `when`: decided by its test
         for p in patterns:
             tests = []
+            exact = []
             for c in E.conjuncts(p.when) if p.when is not None else ():
                 t = self._test(c)
+                exact.append(t is not None and self._exact(c))
                 if t is not None:
                     tests.append(t)
             # A pattern with `count = count(…)` fires only when that count is positive.
@@ -62,11 +89,20 @@ class Prefilter:
                     tests.append(t)
             if tests:
                 self.tests[p.name] = tests
+            self.exact[p.name] = exact
+        # Every other count / any / all / len over a reading list with a predicate of the item alone
+        # (anywhere in the given expressions) gets a field too: generated code reads it from the sum.
+        for e in [x for p in patterns for x in (p.when, p.count, p.enabled, p.value)] + list(extra):
+            for n in E.walk(e) if e is not None else ():
+                spec = atom_spec(n)
+                if spec is not None:
+                    self._atom(*spec[:4])
         self.preds = [(lst, compile_expr(pred) if pred is not None else None, f"binder:{b}", neg)
                       for lst, pred, b, neg in self.atoms]
         self._vectors: dict = {}
 
-    def _atom(self, lst: str, pred: E.Expr | None, binder: str, negate: bool) -> int:
+    @staticmethod
+    def _key(lst: str, pred: E.Expr | None, binder: str, negate: bool):
         import dataclasses
 
         from dsl.checker import _map  # structural key without positions
@@ -74,13 +110,38 @@ class Prefilter:
 
         key_pred = _map(pred, lambda n: dataclasses.replace(n, span=NO_SPAN)) if pred is not None else None
         # binder names differ between patterns; rename to one so equal predicates share a field
-        key = (lst, repr(key_pred).replace(f"binder:{binder}", "binder:_"), negate)
+        return lst, repr(key_pred).replace(f"binder:{binder}", "binder:_"), negate
+
+    def _atom(self, lst: str, pred: E.Expr | None, binder: str, negate: bool) -> int:
+        key = self._key(lst, pred, binder, negate)
         i = self._atom_ids.get(key)
         if i is None:
             i = len(self.atoms)
             self.atoms.append((lst, pred, binder, negate))
             self._atom_ids[key] = i
         return i
+
+    def field_of(self, e: E.Expr) -> tuple[int, str] | None:
+        """(field, how) when e's value is read from one registered field: how is count (the field),
+        any (field > 0) or all (field == 0, the field counting items that fail)."""
+        spec = atom_spec(e)
+        if spec is None:
+            return None
+        key = self._key(*spec[:4])
+        i = self._atom_ids.get(key)
+        return None if i is None else (i, spec[4])
+
+    @staticmethod
+    def _exact(c: E.Expr) -> bool:
+        """Whether the test made for conjunct c decides it (not only a necessary condition)."""
+        if isinstance(c, E.Unary):
+            c = c.operand
+        if isinstance(c, E.Comp):
+            return len(c.binders) == 1 and _binder_only(c.body, c.binders[0])
+        if isinstance(c, E.Compare):
+            return all(len(x.binders) == 1 and _binder_only(x.body, x.binders[0])
+                       for x in c.operands if isinstance(x, E.Comp))
+        return False
 
     def _test(self, c: E.Expr):
         """(field, op, k) when conjunct c is a count comparison the prefilter can decide exactly."""
@@ -92,8 +153,17 @@ class Prefilter:
             return None if lst is None else (self._atom(lst, None, "_", False), OPS[">="], len(c.binders))
         if isinstance(c, E.Comp) and len(c.binders) == 1 and c.func in ("any", "all"):
             lst = _list_name(c.source)
-            if lst is None or not _binder_only(c.body, c.binders[0]):
+            if lst is None:
                 return None
+            if not _binder_only(c.body, c.binders[0]):
+                # A necessary condition from the body's conjuncts that read only the item: any(x: P and Q)
+                # needs an item with P; all(x: P and Q) needs P of every item.
+                part = _item_part(c.body, c.binders[0])
+                if part is None or negate_any:
+                    return None
+                if c.func == "any":
+                    return self._atom(lst, part, c.binders[0], False), OPS[">="], 1
+                return self._atom(lst, part, c.binders[0], True), OPS["=="], 0
             if c.func == "any":
                 i = self._atom(lst, c.body, c.binders[0], False)
                 return (i, OPS["=="], 0) if negate_any else (i, OPS[">="], 1)
@@ -107,14 +177,21 @@ class Prefilter:
             if not isinstance(b, E.Num) or "." in b.text:
                 return None
             k = int(b.text)
-            positive = (op == ">" and k >= 0) or (op == ">=" and k >= 1)
+            positive = (op == ">" and k >= 0) or (op in (">=", "==") and k >= 1)
             if isinstance(a, E.Comp) and a.func == "count" and len(a.binders) > 1 and positive:
                 lst = _list_name(a.source)  # a positive count of combinations needs enough items
                 return None if lst is None else (self._atom(lst, None, "_", False), OPS[">="], len(a.binders))
             if isinstance(a, E.Comp) and a.func == "count" and len(a.binders) == 1:
                 lst = _list_name(a.source)
-                if lst is None or not _binder_only(a.body, a.binders[0]):
+                if lst is None:
                     return None
+                if not _binder_only(a.body, a.binders[0]):
+                    # count(x: P and Q) >= m needs m items with P
+                    least = k if op in ("==", ">=") else k + 1 if op == ">" else 0
+                    part = _item_part(a.body, a.binders[0])
+                    if part is None or least < 1:
+                        return None
+                    return self._atom(lst, part, a.binders[0], False), OPS[">="], least
                 return self._atom(lst, a.body, a.binders[0], False), OPS[op], k
             if isinstance(a, E.Call) and a.func == "len" and len(a.args) == 1:
                 lst = _list_name(a.args[0])
@@ -151,6 +228,14 @@ class Prefilter:
                     n += (not ok) if neg else ok
                 v |= n << (FIELD * i)
             self._vectors[key] = v
+        return v
+
+    def group_vector(self, g) -> int:
+        """A group's vector, kept on the group itself (groups are shared across readings and hands)."""
+        d = g.__dict__
+        v = d.get("_pv")
+        if v is None:
+            v = d["_pv"] = self.vector(g, g.declared)  # `g._pv` from now on
         return v
 
     def counts(self, groups) -> int | None:

@@ -112,6 +112,10 @@ class Group:
                 return self.has_win
         raise KeyError(name)
 
+    def all_fields(self) -> dict:
+        """Every field by name (for a group that will not change)."""
+        return {name: self.field(name) for name in GROUP_FIELDS}
+
     @property
     def is_run(self) -> bool:
         t = self.tiles
@@ -122,12 +126,9 @@ class Group:
         ranks = sorted(x.kind.rank for x in t)
         return all(b == a + 1 for a, b in zip(ranks, ranks[1:]))
 
-    @property
-    def f(self):
-        f = self.__dict__.get("_f")
-        if f is None:
-            f = self.__dict__["_f"] = _GroupFields(self)
-        return f
+    def __post_init__(self):
+        # The fields by name, computed on first use (a plain attribute: expressions read it often).
+        self.f = _GroupFields(self)
 
     @property
     def sig(self):
@@ -140,6 +141,10 @@ class Group:
     def __repr__(self):
         mark = "+" if self.has_win else ""
         return f"{self.kind}[{''.join(map(repr, self.tiles))}]{mark}"
+
+
+GROUP_FIELDS = ("kind", "size", "tiles", "tile", "suit", "rank", "start", "end", "run", "triplet", "kong", "pair",
+                "exposed", "concealed", "value", "wilds", "has_win")
 
 
 class _GroupFields(dict):
@@ -155,14 +160,57 @@ class _GroupFields(dict):
         return v
 
 
-@dataclass(eq=False)
 class Reading:
-    form: str
-    groups: list[Group]
-    tiles: list[RTile]  # every tile of the winner (hand and melds)
-    hand: list[RTile]  # the concealed tiles, winning tile included
-    win_tile: RTile | None
-    win_group: Group | None
+    """One reading: its form, its groups (declared melds first), every tile of the winner (`tiles`:
+    hand and melds), the concealed tiles (`hand`: winning tile included), the winning tile and the
+    group it completes. `tiles` and `hand` may be left None when the groups hold every tile: they are
+    then gathered from the groups on first use."""
+
+    __slots__ = ("form", "groups", "_tiles", "_hand", "win_tile", "win_group", "shared", "shape")
+
+    def __init__(self, form: str, groups: list[Group], tiles: list[RTile] | None, hand: list[RTile] | None,
+                 win_tile: RTile | None, win_group: Group | None):
+        self.form = form
+        self.groups = groups
+        self._tiles = tiles
+        self._hand = hand
+        self.win_tile = win_tile
+        self.win_group = win_group
+        # Set on the readings of one hand made only of natural tiles: there, a tile list holds the same
+        # tiles in every reading (in another order), so its order-free summaries can be kept here.
+        self.shared: dict | None = None
+        # Shared by the readings of one split of natural tiles (they differ only in where the winning
+        # tile is): what does not depend on that is kept here once.
+        self.shape: dict | None = None
+
+    @property
+    def tiles(self) -> list[RTile]:
+        t = self._tiles
+        if t is None:
+            t = []
+            for g in self.groups:
+                t += g.tiles
+            self._tiles = t
+        return t
+
+    @property
+    def hand(self) -> list[RTile]:
+        h = self._hand
+        if h is None:
+            h = []
+            for g in self.groups:
+                if not g.declared:
+                    h += g.tiles
+            self._hand = h
+        return h
+
+    @property
+    def complete(self) -> bool:
+        """Whether the groups hold every tile (not so for instant and orphan forms)."""
+        return self._tiles is None or sum(len(g.tiles) for g in self.groups) == len(self._tiles)
 
     def describe(self) -> str:
         return " ".join(repr(g) for g in self.groups) if self.groups else " ".join(map(repr, self.hand))
+
+    def __repr__(self):
+        return f"Reading({self.form}: {self.describe()})"

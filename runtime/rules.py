@@ -19,7 +19,7 @@ from .evaluate import EvalError, compile_expr
 from .hand import Hand, HandError, build_hand, parse_tiles
 from .notation import Notation
 from .reading import Group, Reading, RTile
-from .scoring import CompiledPatterns, Evaluation, ReadingEvaluator
+from .scoring import CompiledPatterns, Evaluation, FanLine, LazyEvaluation, ReadingEvaluator
 from .tiles import Catalog, TileInfo, setting_defaults
 
 
@@ -93,6 +93,10 @@ class Rules:
                           for s in rs.standins]
         self._settings = {s.name: s for s in rs.settings}
         self._reveals = {r.name for r in rs.reveals}
+        from .fastscore import build
+
+        # the generated reading evaluator (runtime/fastscore.py)
+        self.fast = build(rs, self._requires, self._wait_requires)
 
     # ------------------------------------------------------------------ settings
 
@@ -239,6 +243,16 @@ class Rules:
         tiles += [joker] * wilds
         h = Hand(tiles[:-1], [], tiles[-1], True)
         return self.score(h, context=context).win
+
+    @property
+    def _plain_waits(self) -> bool:
+        """No requirement decides the waits and every form is melds and pairs: waits by structure."""
+        got = self.__dict__.get("_plain_waits_v")  # (the forms it was computed for, the answer)
+        if got is None or got[0] is not self._forms:  # a copy of the rules with fewer forms asks again
+            got = self.__dict__["_plain_waits_v"] = (self._forms, not self._wait_requires and all(
+                f.instant is None and not f.orphans and f.pair_when is None and not f.tiles
+                for f, _, _ in self._forms))
+        return got[1]
 
     @property
     def _structural_only(self) -> bool:
@@ -394,6 +408,8 @@ class Scoring:
     def readings(self, hand: Hand, only: set[str] | None = None) -> tuple[list[Reading], str]:
         """Every reading under every form (or only the forms named in `only`), and why there is none
         when the list is empty."""
+        if not self.rules._wilds and not self.rules._standins:
+            return self._readings_natural(hand, only)
         classified = {True: self.classify(hand)}
         exposed = self.exposed_groups(hand)
         out: list[Reading] = []
@@ -415,7 +431,7 @@ class Scoring:
             if instant is not None:
                 fits_any = True
                 r = Reading(form.name, list(exposed), all_tiles, naturals + wilds, win_rtile, None)
-                if self._eval_bool(instant, r):
+                if self._eval_bool(instant, r, ("instant", form.name)):
                     out.append(r)
                 continue
             if form.orphans:
@@ -439,6 +455,94 @@ class Scoring:
             return [], "count"
         return out, ""
 
+    def _readings_natural(self, hand: Hand, only: set[str] | None) -> tuple[list[Reading], str]:
+        """`readings` for a rule set without wildcards or stand-ins: every tile is itself, so splits
+        come straight from the tile counts and groups from the shared cache."""
+        exposed = self.exposed_groups(hand) if hand.melds else []
+        win = hand.win
+        counts = [0] * self.dec.n
+        for t in hand.concealed:
+            counts[t.index] += 1
+        if win is not None:
+            counts[win.index] += 1
+        concealed_n = len(hand.concealed) + (win is not None)
+        key = tuple(counts)
+        has_exposed = any(g.exposed for g in exposed)
+        naturals = None
+        out: list[Reading] = []
+        fits_any = False
+        dec = self.dec
+        tcache = dec.__dict__.setdefault("_form_targets", {})  # (form, exposed melds, tiles) -> (melds, pairs)
+        for form, instant, pair_when in self.rules._forms:
+            if only is not None and form.name not in only:
+                continue
+            if form.tiles is not None and concealed_n + sum(len(g.tiles) for g in exposed) not in (
+                    form.tiles, self.rs.table.hand + 1):
+                continue
+            if form.concealed and has_exposed:
+                continue
+            if instant is not None or form.orphans:
+                if naturals is None:
+                    # natural tiles never change once made, so one object per kind (and winning flag)
+                    # serves every hand
+                    rt = dec.__dict__.setdefault("_rtiles", {})
+                    base = self.__dict__.get("_naturals_base")  # set by `wait_kinds` for its trials
+                    if base is not None and base[0] is hand.concealed:
+                        naturals = list(base[1])
+                    else:
+                        naturals = []
+                        for t in hand.concealed:
+                            x = rt.get((t.index, False))
+                            if x is None:
+                                x = rt[(t.index, False)] = RTile(t)
+                            naturals.append(x)
+                        self.__dict__["_naturals_base"] = (hand.concealed, list(naturals))
+                    if win is not None:
+                        x = rt.get((win.index, True))
+                        if x is None:
+                            x = rt[(win.index, True)] = RTile(win, win, False, True)
+                        naturals.append(x)
+                win_rtile = naturals[-1] if win is not None else None
+                all_tiles = naturals + [t for g in exposed for t in g.tiles]
+                if instant is not None:
+                    fits_any = True
+                    r = Reading(form.name, list(exposed), all_tiles, list(naturals), win_rtile, None)
+                    if self._eval_bool(instant, r, ("instant", form.name)):
+                        out.append(r)
+                    continue
+                oc = dec.__dict__.setdefault("_orphan_counts", {})
+                n_orphans = oc.get(form.orphans)
+                if n_orphans is None:
+                    n_orphans = oc[form.orphans] = sum(1 for k in self.cat.kinds if k.attrs.get(form.orphans))
+                fits_any |= concealed_n == n_orphans + 1
+                r = self._orphans(form, naturals, [], exposed, all_tiles, win_rtile)
+                if r is not None:
+                    out.append(r)
+                continue
+            tk = (form.name, len(exposed), concealed_n)
+            targets = tcache.get(tk)
+            if targets is None:
+                targets = tcache[tk] = [(m, p) for m, p in self._targets(form, len(exposed))
+                                        if self._sizes_fit(concealed_n, m, p)]
+            for m, p in targets:
+                fits_any = True
+                if not dec.can_split(key, 0, m, p):
+                    continue
+                for split in dec.splits(counts, 0, m, p):
+                    out.extend(self._readings_plain(form, split, win, exposed, hand, pair_when))
+        if not fits_any:
+            return [], "count"
+        # The tile counts of the hand (`hand`: concealed and winning tile; `tiles`: with the melds), from
+        # which per-hand summaries of those lists are made (runtime/fastscore.py).
+        every = list(counts)
+        for g in exposed:
+            for t in g.tiles:
+                every[t.kind.index] += 1
+        shared: dict = {"counts:hand": counts, "counts:tiles": every}
+        for r in out:
+            r.shared = shared
+        return out, ""
+
     def _targets(self, form: ir.WinForm, n_exposed: int):
         lo, hi = form.pairs if form.pairs else (0, 0)
         if form.groups is not None:
@@ -457,9 +561,11 @@ class Scoring:
     def _sizes_fit(self, n: int, m: int, p: int) -> bool:
         from .decompose import _sum_fits
 
-        ms = tuple(sorted({s.size for s in self.dec.meld_specs})) or (3,)
-        ps = tuple(sorted({s.size for s in self.dec.pair_specs})) or (2,)
-        return _sum_fits(n, m, ms, p, ps)
+        sizes = self.dec.__dict__.get("_sizes")
+        if sizes is None:
+            sizes = self.dec.__dict__["_sizes"] = (tuple(sorted({s.size for s in self.dec.meld_specs})) or (3,),
+                                                   tuple(sorted({s.size for s in self.dec.pair_specs})) or (2,))
+        return _sum_fits(n, m, sizes[0], p, sizes[1])
 
     def _cached_group(self, kind: str, slots: tuple, win_pos: int, concealed: bool) -> Group:
         """Groups of natural tiles are immutable: one object per (kind, tiles, winning position,
@@ -473,36 +579,55 @@ class Scoring:
             mk = self.rs.meld(kind)
             g = Group(kind, tiles, exposed=False, concealed=concealed, is_pair=mk.pair, is_kong=mk.kong,
                       value=self.group_value(mk, tiles), has_win=win_pos >= 0)
+            g.f = g.all_fields()  # a plain dict: read often, and this group never changes
             cache[key] = g
         return g
 
     def _readings_plain(self, form, split, win, exposed, hand, pair_when):
-        """Readings of a split with no wildcards and no stand-ins, from cached groups."""
-        groups = [self._cached_group(spec.kind, slots, -1, True) for spec, slots in split]
+        """Readings of a split with no wildcards and no stand-ins, from cached groups. A split's items
+        are the block tables' own tuples, kept for the life of the rule set, so their groups are found
+        by the item's identity (checked) instead of hashing its slots each time."""
+        cache = self.dec.__dict__.setdefault("_item_groups", {})
+        groups = []
+        info = []
+        for item in split:
+            got = cache.get(id(item))
+            if got is None or got[0] is not item:
+                spec, slots = item
+                got = (item, self._cached_group(spec.kind, tuple(slots), -1, True), tuple(i for i, _ in slots))
+                if isinstance(slots, tuple):
+                    cache[id(item)] = got
+            groups.append(got[1])
+            info.append(got)
         if win is None:
-            all_groups = exposed + groups
-            r = Reading(form.name, all_groups, [t for g in all_groups for t in g.tiles],
-                        [t for g in groups for t in g.tiles], None, None)
+            r = Reading(form.name, exposed + groups, None, None, None, None)
             return [r] if self._pairs_allowed(r, pair_when) else []
         out = []
         seen = set()
-        widx = win.kind.index
-        for gi, (spec, slots) in enumerate(split):
-            for ti, (idx, _) in enumerate(slots):
-                if idx != widx:
-                    continue
-                if (spec.kind, slots) in seen:
-                    break
-                seen.add((spec.kind, slots))
-                concealed = hand.self_drawn or spec.is_pair  # completed by a claimed tile: not concealed
-                wg = self._cached_group(spec.kind, slots, ti, concealed)
-                hand_groups = groups[:gi] + [wg] + groups[gi + 1:]
-                gs = exposed + hand_groups
-                r = Reading(form.name, gs, [t for x in gs for t in x.tiles], [t for x in hand_groups for t in x.tiles],
-                            wg.tiles[ti], wg)
-                if self._pairs_allowed(r, pair_when):
-                    out.append(r)
-                break
+        widx = win.kind.index if isinstance(win, RTile) else win.index
+        wcache = self.dec.__dict__.setdefault("_win_groups", {})
+        shape: dict = {}
+        for gi, (item, g, idxs) in enumerate(info):
+            if widx not in idxs:
+                continue
+            if id(g) in seen:  # an identical group (the same cached object) was tried already
+                continue
+            seen.add(id(g))
+            spec, slots = item
+            concealed = hand.self_drawn or spec.is_pair  # completed by a claimed tile: not concealed
+            ti = idxs.index(widx)
+            wkey = (id(item), widx, concealed)
+            got = wcache.get(wkey)
+            if got is None or got[0] is not item:
+                got = (item, self._cached_group(spec.kind, tuple(slots), ti, concealed))
+                if isinstance(slots, tuple):
+                    wcache[wkey] = got
+            wg = got[1]
+            gs = exposed + groups[:gi] + [wg] + groups[gi + 1:]
+            r = Reading(form.name, gs, None, None, wg.tiles[ti], wg)
+            r.shape = shape
+            if self._pairs_allowed(r, pair_when):
+                out.append(r)
         return out
 
     def _readings_of(self, form, split, naturals, wilds, exposed, all_tiles, hand, pair_when):
@@ -576,14 +701,19 @@ class Scoring:
     def _pairs_allowed(self, r: Reading, pair_when) -> bool:
         if pair_when is None or not any(g.is_pair for g in r.groups):
             return True
-        return self._eval_bool(pair_when, r)
+        return self._eval_bool(pair_when, r, ("pair_when", r.form))
 
     def _orphans(self, form, naturals, wilds, exposed, all_tiles, win_rtile):
         if exposed:
             return None
-        need = [k for k in self.cat.kinds if k.attrs.get(form.orphans)]
+        cache = self.dec.__dict__.setdefault("_orphan_kinds", {})
+        got = cache.get(form.orphans)
+        if got is None:
+            need = [k for k in self.cat.kinds if k.attrs.get(form.orphans)]
+            got = cache[form.orphans] = (need, {k.name for k in need})
+        need, need_names = got
         have = Counter(t.kind.name for t in naturals)
-        if any(name not in {k.name for k in need} for name in have):
+        if any(name not in need_names for name in have):
             return None
         missing = sum(1 for k in need if have[k.name] == 0)
         extra = sum(n - 1 for n in have.values() if n > 1)
@@ -620,7 +750,17 @@ class Scoring:
             f = self.__dict__["_flower_tiles"] = [RTile(t) for t in self.hand.flowers]
         return f
 
-    def _eval_bool(self, fn, r: Reading) -> bool:
+    def _eval_bool(self, fn, r: Reading, key: tuple[str, str] | None = None) -> bool:
+        fast = self.rules.fast
+        name = fast.form_fns.get(key) if fast is not None and key is not None else None
+        if name is not None:
+            try:
+                return fast.eval_form(self, r, name)
+            except Exception:  # noqa: BLE001 - the reference decides every unusual case
+                fast.fallbacks += 1
+        return self._eval_bool_reference(fn, r)
+
+    def _eval_bool_reference(self, fn, r: Reading) -> bool:
         ev = ReadingEvaluator(self.rules.patterns, self.reading_env(r), r, self.waits_of_hand, _resolver(self.rs))
         try:
             return bool(fn(ev.env))
@@ -631,13 +771,18 @@ class Scoring:
         """Tile kinds that complete the hand (winning tile removed); never one whose copies are all held,
         unless `shape` (the hand's shape alone decides: `shape_waits`)."""
         h = self.hand
-        base = Hand(h.concealed, h.melds, None, h.self_drawn)
-        held = Counter(t.name for t in base.all_tiles())
+        held = [0] * len(self.cat.kinds)
+        for t in h.concealed:
+            held[t.index] += 1
+        for m in h.melds:
+            for t in m.tiles:
+                held[t.index] += 1
+        for t in h.flowers:
+            held[t.index] += 1
         out = []
         rules = self.rules
         plain = None
-        if not rules._wait_requires and all(f.instant is None and not f.orphans and f.pair_when is None and
-                                            not f.tiles for f, _, _ in rules._forms):
+        if rules._plain_waits:
             plain = self._plain_wait_check()
         # Otherwise readings decide, but only a kind that completes a melds-and-pairs form by structure
         # (a necessary condition) needs them for those forms; the other forms (instant, orphans, `tiles N`)
@@ -650,8 +795,12 @@ class Scoring:
         size = len(h.concealed) + 1 + sum(len(m.tiles) for m in h.melds)
         others = [f for f, _, _ in rules._forms if f.name not in split_forms and not (f.concealed and exposed)
                   and not (f.orphans and h.melds) and not (f.tiles and size not in (f.tiles, self.rs.table.hand + 1))]
+        if not rules._wilds and not rules._standins:
+            # every tile is itself: an orphans form needs every held tile to have its attribute, so a
+            # held tile without it rules the form out whatever tile is added
+            others = [f for f in others if not f.orphans or all(t.attrs.get(f.orphans) for t in h.concealed)]
         for k in self.cat.kinds:
-            if k.category == "flower" or (held[k.name] >= k.copies and not shape):
+            if k.category == "flower" or (held[k.index] >= k.copies and not shape):
                 continue
             if plain is not None:
                 if plain(k):
@@ -664,7 +813,12 @@ class Scoring:
                     continue
             trial = Hand(h.concealed, h.melds, k, h.self_drawn, h.flowers)
             sub = Scoring(self.rules, self.cat, self.dec, self.env, trial, natural_win=True)
+            base = self.__dict__.get("_naturals_base")
+            if base is not None:
+                sub._naturals_base = base  # the trials share the hand's concealed tiles
             rs, _ = sub.readings(trial, only)
+            if base is None and "_naturals_base" in sub.__dict__:
+                self._naturals_base = sub._naturals_base
             if any(sub.requirements_ok(r, for_waits=True)[0] for r in rs):
                 out.append(k)
         return out
@@ -675,20 +829,32 @@ class Scoring:
         such forms, that is exactly the waits."""
         rules = self.rules
         h = self.hand
-        naturals, wilds = self.classify(Hand(h.concealed, h.melds, None, h.self_drawn))
         counts = [0] * self.dec.n
-        for t in naturals:
-            counts[t.kind.index] += 1
+        if not rules._wilds and not rules._standins:  # every tile is itself
+            for t in h.concealed:
+                counts[t.index] += 1
+            w = 0
+        else:
+            naturals, wilds = self.classify(Hand(h.concealed, h.melds, None, h.self_drawn))
+            for t in naturals:
+                counts[t.kind.index] += 1
+            w = len(wilds)
         n_exposed = len(h.melds)
-        concealed_n = len(naturals) + len(wilds) + 1
-        targets = [(m, p, f.concealed) for f, _, _ in rules._forms if forms is None or f.name in forms
-                   for m, p in self._targets(f, n_exposed) if self._sizes_fit(concealed_n, m, p)]
-        has_exposed = any(g.exposed for g in self.exposed_groups(h))
-        targets = [(m, p) for m, p, conc in targets if not (conc and has_exposed)]
-        w = len(wilds)
+        concealed_n = len(h.concealed) + 1
+        has_exposed = any(self.rs.meld(m.kind).exposed for m in h.melds)
+        tkey = (id(rules._forms), forms is None or frozenset(forms), n_exposed, concealed_n, has_exposed)
+        cache = rules.__dict__.setdefault("_wait_targets", {})
+        got = cache.get(tkey)
+        if got is not None and got[0] is rules._forms:
+            targets = got[1]
+        else:
+            targets = [(m, p, f.concealed) for f, _, _ in rules._forms if forms is None or f.name in forms
+                       for m, p in self._targets(f, n_exposed) if self._sizes_fit(concealed_n, m, p)]
+            targets = tuple((m, p) for m, p, conc in targets if not (conc and has_exposed))
+            cache[tkey] = (rules._forms, targets)
         dec = self.dec
         if dec.fast is not None and w <= dec.fast.cap:
-            good = set(dec.fast.completing_kinds(counts, w, tuple(targets)))
+            good = set(dec.fast.completing_kinds(counts, w, targets))
             return lambda k: k.index in good
 
         def check(k: TileInfo) -> bool:
@@ -719,6 +885,16 @@ class Scoring:
         requires = self.rules._wait_requires if for_waits else self.rules._requires
         if not requires:
             return True, ""
+        fast = self.rules.fast
+        if for_waits and ev is None and fast is not None and fast.wait_req_fn is not None:
+            try:
+                bad = fast.wait_requirements(self, r)
+                if bad < 0:
+                    return True, ""
+                q = requires[bad][0]
+                return False, q.reason or f"the hand does not meet 「{q.name}」"
+            except Exception:  # noqa: BLE001 - the reference decides every unusual case
+                fast.fallbacks += 1
         ev = ev or self.evaluator(r)
         for q, fn, unless in requires:
             if q.forms and r.form not in q.forms:
@@ -742,6 +918,99 @@ class Scoring:
                             f"plus the winning tile)")
         if not readings:
             return ScoreResult(False, "the tiles do not form any winning hand of this rule set")
+        if self.rules.fast is not None:
+            return self._run_fast(readings)
+        return self._run_reference(readings)
+
+    def _run_fast(self, readings: list[Reading]) -> ScoreResult:
+        """Each reading by the generated evaluator (runtime/fastscore.py); a reading it cannot take
+        (groups that do not hold all its tiles, or anything unusual while evaluating) by the reference.
+        The same choice as `_run_reference`: the highest (best, score), the first found on ties."""
+        fast = self.rules.fast
+        ns = fast.bind(self.cat)
+        vec = fast.pre.group_vector
+        best = None  # ("fast", reading, result) or ("ref", Evaluation)
+        best_key = None
+        rejected: list[str] = []
+        considered = 0
+        refused: list = []
+        for r in readings:
+            res = None
+            if r.complete:
+                try:
+                    pv = 0
+                    try:
+                        for g in r.groups:
+                            pv += g._pv  # kept on the group by the prefilter
+                    except AttributeError:
+                        pv = 0
+                        for g in r.groups:
+                            pv += vec(g)
+                    res = fast.evaluate(self, r, ns, pv)
+                except Exception:  # noqa: BLE001 - the reference decides every unusual case
+                    fast.fallbacks += 1
+                    res = None
+            if res is None:
+                ev = self.evaluator(r)
+                ok, reason = self.requirements_ok(r, ev)
+                if not ok:
+                    rejected.append(f"{r.describe()}: {reason}")
+                    refused.append((None, ev))
+                    continue
+                considered += 1
+                try:
+                    e = ev.evaluate()
+                except EvalError as exc:
+                    rejected.append(f"{r.describe()}: {exc}")
+                    continue
+                key = (e.best, e.score)
+                if best_key is None or key > best_key:
+                    best, best_key = (None, e), key
+                continue
+            if res[6] is not None:
+                rejected.append(f"{r.describe()}: {res[6]}")
+                refused.append((r, res))
+                continue
+            considered += 1
+            key = (res[0], res[1])
+            if best_key is None or key > best_key:
+                best, best_key = (r, res), key
+        if best is None:
+            reason = rejected[0].split(": ", 1)[1] if rejected else "no reading could be scored"
+            chosen, chosen_key = None, None
+            for r, x in refused:
+                if r is None:
+                    try:
+                        e = x.evaluate()
+                    except EvalError:
+                        continue
+                    key, got = (e.best, e.score), (None, e)
+                else:
+                    key, got = (x[0], x[1]), (r, x)
+                if chosen_key is None or key > chosen_key:
+                    chosen, chosen_key = got, key
+            return ScoreResult(False, reason, self._evaluation_of(chosen) if chosen else None, 0, rejected)
+        return ScoreResult(True, "", self._evaluation_of(best), considered, rejected)
+
+    def _evaluation_of(self, chosen) -> Evaluation:
+        r, x = chosen
+        if r is None:
+            return x
+        fast = self.rules.fast
+        bst, score, total, units, final, value, _ = x
+        fans = []
+        ref = None
+        meta = fast.fan_meta
+        for i in sorted(final):
+            label, name, unit = meta[i]
+            if label is None:  # a label with expressions: the reference environment computes it
+                ref = ref or self.evaluator(r)
+                label = ref.label(fast.patterns[i])
+            fans.append(FanLine(label, name, value(i), final[i], unit))
+        return LazyEvaluation(r, fans, dict(zip(fast.unit_order, units)), score, total, bst,
+                              lambda: self.evaluator(r))
+
+    def _run_reference(self, readings: list[Reading]) -> ScoreResult:
         best: Evaluation | None = None
         best_key = None
         rejected = []

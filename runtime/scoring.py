@@ -47,6 +47,49 @@ class Evaluation:
     excluded: list[tuple[str, str]] = field(default_factory=list)  # (pattern, by)
 
 
+class LazyEvaluation(Evaluation):
+    """An evaluation whose explanations (quantities, the exclusions applied) are computed by the
+    reference evaluator when first asked for; the rest is given."""
+
+    def __init__(self, reading, fans, units, score, total, best, make_reference):
+        self.reading = reading
+        self.fans = fans
+        self.units = units
+        self.score = score
+        self.total = total
+        self.best = best
+        self._make = make_reference
+        self._ref = None
+        self._quantities = None
+        self._excluded = None
+
+    def _reference(self):
+        if self._ref is None:
+            self._ref = self._make()
+        return self._ref
+
+    @property
+    def quantities(self):
+        if self._quantities is None:
+            ref = self._reference()
+            out = {}
+            for q in ref.cp.rs.quantities:
+                try:
+                    out[q.name] = ref.env[f"quantity:{q.name}"]
+                except EvalError:
+                    out[q.name] = None
+            self._quantities = out
+        return self._quantities
+
+    @property
+    def excluded(self):
+        if self._excluded is None:
+            ref = self._reference()
+            ref.final_counts()
+            self._excluded = list(ref.excluded)
+        return self._excluded
+
+
 class CompiledPatterns:
     """Closures for every pattern, quantity and the score, compiled once per rule set."""
 
@@ -399,17 +442,20 @@ def _norm(v):
 def _best_combo_set(edges, distinct: bool):
     """The most valuable subset of combinations such that the set can be built one combination at a
     time, each bringing in a meld not yet combined; with `distinct`, no meld forms one pattern twice."""
-    best, best_val = [], None
     n = len(edges)
+    if n == 1:  # one combination is always buildable, and alone it repeats no meld
+        return list(edges)
+    best, best_val = [], None
     for r in range(n, 0, -1):
         for subset in itertools.combinations(edges, r):
+            val = sum(v for _, _, v in subset)
+            if best_val is not None and not val > best_val:
+                continue  # could not replace the best even if valid: the checks are skipped
             if distinct and not _distinct_ok(subset):
                 continue
             if not _buildable(subset):
                 continue
-            val = sum(v for _, _, v in subset)
-            if best_val is None or val > best_val:
-                best, best_val = list(subset), val
+            best, best_val = list(subset), val
         if best and n > 10:  # keep very large inputs bounded: the largest buildable sets come first
             break
     return best

@@ -1,0 +1,948 @@
+"""Scoring a reading with generated code (one Python function per rule set), exact to the closures.
+
+`runtime/scoring.py` (`ReadingEvaluator`) is the reference: an environment dict per reading, one
+closure call per expression node, patterns looked up by name. This module writes, once per rule set,
+a function that computes every pattern's raw count for a reading in one frame:
+
+- each pattern's prefilter tests (`runtime/prefilter.py`) are integer comparisons on the reading's
+  summed group vectors; a `when` conjunct that such a test decides exactly is not evaluated again, so
+  `count(m in melds: m.triplet) == 4` costs one shift, one mask and one comparison;
+- any other `count/any/all/len` over a reading list whose predicate reads only the item is read from
+  its field the same way, wherever it occurs;
+- `count/any(n in L: n.F == a and n.G == b)` over a reading list is one lookup in a count of L's
+  items by (F, G), made once per reading (once per hand for tile lists of natural tiles);
+- the rest is inlined Python (`runtime/codegen.py`); patterns that read other patterns come after them;
+- patterns that cannot depend on where the winning tile is placed (they read neither the winning tile,
+  its group, the waits, nor a group's `has_win` / `concealed`) are counted once per split: the
+  readings of one split differ only in that placement;
+- exclusions, `combine`, `max` units, units, requirements, the score, `total` and `best` follow, in the
+  same order and with the same arithmetic as the reference.
+
+Form conditions (`instant`, `pair_when`) and the requirements that decide the waits are generated too.
+
+If anything unusual happens while evaluating a reading (an exception anywhere: a field of `none`, a
+comparison with `none`, an error the closures would report), the generated result is dropped and the
+reference evaluates that reading, so the outcome is always the reference's. Readings whose groups do
+not hold all their tiles (instant and orphan forms) are always scored by the reference.
+"""
+from __future__ import annotations
+
+import dataclasses
+
+from dsl import expr as E
+from dsl import ir
+
+from .codegen import RUNTIME, Gen, Names
+from .prefilter import FIELD, MASK, Prefilter
+from .reading import RTile
+from .scoring import _best_combo_set, _norm
+
+
+class Unsupported(Exception):
+    """A construct the generator does not handle: the rule set is scored by the reference only."""
+
+
+class Ctx:
+    """The reading scope seen by generated code. Cheap values are set up front; lists derived from the
+    groups are built on first use (`__getattr__` runs only for attributes not yet set)."""
+
+    def __init__(self, reading, sc, pv: int):
+        self.r = reading
+        self.sc = sc
+        self.pv = pv
+        self.b_groups = reading.groups
+        self.b_win_tile = reading.win_tile
+        self.b_win_group = reading.win_group
+        self.b_form = reading.form
+        self.b_self_drawn = sc.hand.self_drawn
+
+    def __getattr__(self, name):
+        if name in _GROUP_LISTS:
+            _group_lists(self)
+            return self.__dict__[name]
+        make = _LAZY.get(name)
+        if make is None:
+            if name.startswith("tl_"):  # tl_<list>_<field index>: a tally (see _tally)
+                _, lst, k = name.split("_", 2)
+                v = self.tally(lst, TALLY_FIELDS[int(k)])
+                self.__dict__[name] = v
+                return v
+            raise AttributeError(name)
+        v = make(self)
+        self.__dict__[name] = v
+        return v
+
+    def _shared(self, lst: str) -> dict | None:
+        """Where a per-hand value of a tile list may be kept (`Reading.shared`): when every reading of the
+        hand is made of natural tiles, its `tiles` and `hand` lists hold the same tiles in another order
+        and tiles of one kind are indistinguishable, so counts and distinct kinds are the same."""
+        return self.r.shared if lst in ("tiles", "hand") else None
+
+    def distinct(self, lst: str, order_free: bool) -> list:
+        """`distinct` of a reading's tile list (always tiles of the reading, `RTile`). Tiles are equal
+        when they play as the same kind, so the first of each kind is kept by its name (as `_distinct`
+        does with ==, without comparing every pair). Where the order cannot matter (iterated over,
+        counted) the list of the hand's first reading serves all its readings."""
+        key = "_distinct_" + lst
+        shared = self._shared(lst) if order_free else None
+        store = shared if shared is not None else self.__dict__
+        d = store.get(key)
+        if d is None:
+            counts = shared.get("counts:" + lst) if shared is not None else None
+            if counts is not None:  # one natural tile of each kind held, in catalog order
+                natural = self._natural_tile
+                d = [natural(i) for i, c in enumerate(counts) if c]
+            else:
+                seen: dict = {}
+                for x in getattr(self, "b_" + lst):
+                    if x.kind.name not in seen:
+                        seen[x.kind.name] = x
+                d = list(seen.values())
+            store[key] = d
+        return d
+
+    def _natural_tile(self, i: int) -> RTile:
+        """The shared natural tile of kind i (natural tiles never change)."""
+        rt = self.sc.dec.__dict__.setdefault("_rtiles", {})
+        x = rt.get((i, False))
+        if x is None:
+            x = rt[(i, False)] = RTile(self.sc.cat.kinds[i])
+        return x
+
+    def tally(self, lst: str, fname) -> dict:
+        """How many items of a reading list have each value of field `fname` (None: the item itself;
+        a tuple of names: the tuple of those fields)."""
+        key = ("tally", lst, fname)
+        shared = self._shared(lst)
+        store = shared if shared is not None else self.__dict__
+        d = store.get(key)
+        if d is None and shared is not None and "counts:" + lst in shared:
+            # from the hand's counts per kind: a natural tile's fields are its kind's
+            d = {}
+            kinds = self.sc.cat.kinds
+            for i, c in enumerate(shared["counts:" + lst]):
+                if c:
+                    if fname is None:
+                        k = self._natural_tile(i)
+                    elif type(fname) is tuple:
+                        f = kinds[i].f
+                        k = tuple(self._natural_tile(i) if n is None else f[n] for n in fname)
+                    else:
+                        k = kinds[i].f[fname]
+                    d[k] = d.get(k, 0) + c
+            store[key] = d
+        if d is None:
+            d = {}
+            items = getattr(self, "b_" + lst)
+            if fname is None:
+                for x in items:
+                    d[x] = d.get(x, 0) + 1
+            elif type(fname) is tuple and len(fname) == 2 and None not in fname:
+                a, b = fname
+                for x in items:
+                    f = x.f
+                    k = (f[a], f[b])
+                    d[k] = d.get(k, 0) + 1
+            elif type(fname) is tuple:
+                for x in items:
+                    f = x.f
+                    k = tuple(x if n is None else f[n] for n in fname)
+                    d[k] = d.get(k, 0) + 1
+            else:
+                for x in items:
+                    k = x.f[fname]
+                    d[k] = d.get(k, 0) + 1
+            store[key] = d
+        return d
+
+
+def _group_lists(c: Ctx) -> None:
+    """The lists of groups `Scoring.reading_env` builds (melds, pairs, runs, triplets, kongs, exposed;
+    pair, menqing), all in one pass over the groups (each group's classes are kept on the group)."""
+    melds, pairs, runs, trips, kongs, exposed = [], [], [], [], [], []
+    for g in c.b_groups:
+        d = g.__dict__
+        k = d.get("_cls")
+        if k is None:
+            k = d["_cls"] = (1 if g.is_pair else 0) | (2 if g.f["run"] else 0) | (4 if g.f["triplet"] else 0) \
+                | (8 if g.is_kong else 0) | (16 if g.exposed else 0)
+        if k & 1:
+            pairs.append(g)
+        else:
+            melds.append(g)
+            if k & 2:
+                runs.append(g)
+            if k & 4:
+                trips.append(g)
+            if k & 8:
+                kongs.append(g)
+        if k & 16:
+            exposed.append(g)
+    d = c.__dict__
+    d["b_melds"], d["b_pairs"], d["b_runs"], d["b_triplets"], d["b_kongs"] = melds, pairs, runs, trips, kongs
+    d["b_exposed"] = exposed
+    d["b_pair"] = pairs[0] if pairs else None
+    d["b_menqing"] = not exposed
+
+
+def _suits(c: Ctx):
+    shared = c.r.shared  # the same tiles in every reading of a hand of natural tiles
+    if shared is not None:
+        got = shared.get("suits")
+        if got is None:
+            counts = shared.get("counts:tiles")
+            if counts is not None:
+                kinds = c.sc.cat.kinds
+                got = sorted({kinds[i].suit for i, n in enumerate(counts) if n and kinds[i].suit})
+            else:
+                got = sorted({t.kind.suit for t in c.r.tiles if t.kind.suit})
+            shared["suits"] = got
+        return got
+    return sorted({t.kind.suit for t in c.r.tiles if t.kind.suit})
+
+
+# Exactly the values `Scoring.reading_env` builds.
+_GROUP_LISTS = ("b_melds", "b_pairs", "b_pair", "b_runs", "b_triplets", "b_kongs", "b_exposed", "b_menqing")
+_LAZY = {
+    "b_tiles": lambda c: c.r.tiles,
+    "b_hand": lambda c: c.r.hand,
+    "b_suits": _suits,
+    "b_flowers": lambda c: c.sc._flowers(),
+    "b_waits": lambda c: c.sc.waits_of_hand(),
+    "b_shape_waits": lambda c: c.sc.waits_of_hand(shape=True),
+}
+
+
+class _ReadingNames(Names):
+    """Names in generated reading code. `phase` is "raw" (inside the raw-count function: pattern
+    counts are locals) or "post" (afterwards: raw counts in the list C, unit values in the list U)."""
+
+    def __init__(self, fs: FastScorer, phase: str):
+        self.fs = fs
+        self.phase = phase
+        self.inlining: list[str] = []
+        # Fields of the summed group vectors are valid only when the groups hold every tile, which
+        # form conditions and the waits' requirements cannot assume (instant and orphan readings).
+        self.fields = phase in ("raw", "post")
+
+    def name(self, ref: str, gen: Gen, ind: int) -> str:
+        cat, _, name = ref.partition(":")
+        fs = self.fs
+        if cat == "builtin":
+            return f"R.b_{name}"
+        if cat == "distinct":  # a comprehension's source (see `comp`)
+            return f"R.distinct({name!r}, True)"
+        if cat in ("pattern", "unit", "quantity") and not self.fields:
+            raise Unsupported("a form condition or wait requirement that reads patterns")
+        if cat == "pattern":
+            return f"C[{fs.index[name]}]"
+        if cat == "unit":
+            if self.phase == "raw":
+                raise Unsupported("a unit read while patterns are counted")
+            return f"U[{fs.unit_index[name]}]"
+        if cat == "quantity":  # written in place: pure, so the same value as the reference's cached one
+            if name in self.inlining:
+                raise Unsupported("a quantity that reads itself")
+            q = fs.quantities[name]
+            self.inlining.append(name)
+            try:
+                return gen.ex(q.expr, ind)
+            finally:
+                self.inlining.pop()
+        return f"S[{ref!r}]"
+
+
+    def comp(self, e: E.Comp, gen: Gen, ind: int) -> str | None:
+        got = self.fs.pre.field_of(e) if self.fields else None
+        if got is not None:
+            return _field(got)
+        got = _tally(e, gen, ind)
+        if got is not None:
+            return got
+        lst = _distinct_of(e.source)
+        if lst is not None:  # iterated over, its order does not matter: the per-hand list serves
+            return gen.comp(dataclasses.replace(e, source=E.Name("distinct", ref=f"distinct:{lst}")), ind)
+        return None
+
+    def call(self, e: E.Call, gen: Gen, ind: int) -> str | None:
+        got = self.fs.pre.field_of(e) if self.fields else None
+        if got is not None:
+            return _field(got)
+        if e.func == "len" and len(e.args) == 1 and _distinct_of(e.args[0]) is not None:
+            return f"len(R.distinct({_distinct_of(e.args[0])!r}, True))"
+        lst = _distinct_of(e)
+        if lst is not None:
+            return f"R.distinct({lst!r}, False)"
+        return None
+
+
+def _distinct_of(e: E.Expr) -> str | None:
+    """`distinct(L)` of a reading's tile list: the list's name."""
+    if isinstance(e, E.Call) and e.func == "distinct" and len(e.args) == 1 and isinstance(e.args[0], E.Name) \
+            and e.args[0].ref in ("builtin:tiles", "builtin:hand", "builtin:flowers"):
+        return e.args[0].ref.split(":", 1)[1]
+    return None
+
+
+def _field(got) -> str:
+    i, how = got
+    f = f"((v >> {FIELD * i}) & {MASK})" if i else f"(v & {MASK})"
+    if how == "count":
+        return f
+    return f"({f} != 0)" if how == "any" else f"({f} == 0)"
+
+
+def _mentions(e: E.Expr, ref: str) -> bool:
+    return any(isinstance(n, E.Name) and n.ref == ref for n in E.walk(e))
+
+
+def _tally(e: E.Comp, gen: Gen, ind: int) -> str | None:
+    """`count/any(x in L: x.F == V and x.G == W …)` over a reading list, V, W not reading x: looked
+    up in a count of L's items by (F, G, …), made once per reading (an equality join, not a scan)."""
+    if e.func not in ("count", "any") or len(e.binders) != 1 or not isinstance(e.source, E.Name) \
+            or not e.source.ref.startswith("builtin:"):
+        return None
+    lst = e.source.ref.split(":", 1)[1]
+    if not lst.isidentifier():
+        return None
+    ref = f"binder:{e.binders[0]}"
+    fields: list[str | None] = []
+    others: list[E.Expr] = []
+    for c in E.conjuncts(e.body):
+        if not (isinstance(c, E.Compare) and c.ops == ("==",)):
+            return None
+        a, b = c.operands
+        if _mentions(a, ref) and not _mentions(b, ref):
+            item, other = a, b
+        elif _mentions(b, ref) and not _mentions(a, ref):
+            item, other = b, a
+        else:
+            return None
+        if isinstance(item, E.Name) and item.ref == ref:
+            fields.append(None)
+        elif isinstance(item, E.Attr) and isinstance(item.obj, E.Name) and item.obj.ref == ref:
+            fields.append(item.name)
+        else:
+            return None
+        others.append(other)
+    key_fields = fields[0] if len(fields) == 1 else tuple(fields)
+    vals = gen.seq(others, ind)
+    val = vals[0] if len(vals) == 1 else "(" + ", ".join(vals) + ",)"
+    if key_fields not in TALLY_FIELDS:
+        TALLY_FIELDS.append(key_fields)
+    got = f"R.tl_{lst}_{TALLY_FIELDS.index(key_fields)}.get({val}, 0)"
+    return got if e.func == "count" else f"({got} > 0)"
+
+
+WIN_REFS = ("builtin:win_tile", "builtin:win_group", "builtin:waits", "builtin:shape_waits")
+WIN_FIELDS = ("has_win", "concealed")
+TALLY_FIELDS: list = []  # field names tallies are taken by (shared by every generated module)
+
+
+def _and_all(parts: list[E.Expr]) -> E.Expr | None:
+    out = None
+    for p in parts:
+        out = p if out is None else E.Binary("and", out, p)
+    return out
+
+
+class FastScorer:
+    """The generated evaluator of one rule set (bound per tile catalog)."""
+
+    def __init__(self, rs: ir.RuleSet, requires, wait_requires=()):
+        self.rs = rs
+        self.patterns = list(rs.patterns)
+        self.index = {p.name: i for i, p in enumerate(self.patterns)}
+        self.quantities = {q.name: q for q in rs.quantities}
+        self.unit_order = [u.name for u in rs.units]
+        self.unit_index = {u: i for i, u in enumerate(self.unit_order)}
+        self.unit_how = [u.combine for u in rs.units]
+        self.unit_patterns = [[i for i, p in enumerate(self.patterns) if p.unit == u] for u in self.unit_order]
+        self.unit_of = [self.unit_index.get(p.unit, -1) for p in self.patterns]
+        # (label or None when it has expressions, name, unit) of each pattern's line in a result
+        self.fan_meta = [(None if "{" in p.label else (p.label or p.name), p.name, p.unit) for p in self.patterns]
+        if -1 in self.unit_of:
+            raise Unsupported("a pattern of an undeclared unit")
+        extra = [q.expr for q in rs.quantities] + [x for r in rs.requires for x in (r.expr, r.unless)]
+        if rs.score:
+            extra += [rs.score.expr, rs.score.best, rs.score.total]
+        self.pre = Prefilter(self.patterns, [x for x in extra if x is not None])
+        self.excl = [[(self.index[x.pattern], x.decrement) for x in p.excludes if x.pattern in self.index]
+                     for p in self.patterns]
+        self.combines = []  # (combine, [pattern indexes])
+        for c in rs.combines:
+            self.combines.append((c, [self.index[n] for n in c.patterns if n in self.index]))
+        self.max_units = [j for j, how in enumerate(self.unit_how) if how == "max"]
+        self.single_sum = self.unit_how == ["sum"]
+        bound = self._win_bound()
+        self.combine_free = [not any(bound[i] or _mentions_win(self.patterns[i].value) for i in idxs)
+                             for _, idxs in self.combines]
+        self.requires = requires  # (Requirement, closure, unless closure) as the rule set keeps them
+        self.wait_requires = list(wait_requires)  # those that do not read the waits
+        self.form_fns: dict[tuple[str, str], str] = {}  # ("instant" | "pair_when", form) -> function
+        self.wait_req_fn: str | None = None
+        self.consts: dict = {}
+        self.hoisted: set[int] = set()
+        self.source = self._generate()
+        self.code = compile(self.source, "<paili generated scoring>", "exec")
+        self._bound: dict[int, dict] = {}
+        self.fallbacks = 0  # readings the reference had to evaluate (unusual values); for tests and benches
+
+    # ------------------------------------------------------------------ generation
+
+    def _generate(self) -> str:
+        out: list[str] = []
+        self.combo_fn = {i: f"_combos{i}" for _, idxs in self.combines for i in idxs
+                         if isinstance(self.patterns[i].count, E.Comp)}
+        out += self._raw_function()
+        if self.unit_reader is not None:
+            out += self._unit_reader_function()
+        self.const_values = [None] * len(self.patterns)
+        self.value_fn = [None] * len(self.patterns)
+        for i, p in enumerate(self.patterns):
+            if isinstance(p.value, E.Num):
+                self.const_values[i] = _norm(self._num(p.value))
+            else:
+                out += self._post_function(f"_value{i}", p.value, norm=True)
+                self.value_fn[i] = f"_value{i}"
+        for _, idxs in self.combines:
+            for i in idxs:
+                out += self._combos_function(i)
+        out += self._post_all()
+        for k, f in enumerate(self.rs.forms):
+            for what, e in (("instant", f.instant), ("pair_when", f.pair_when)):
+                if e is None:
+                    continue
+                try:
+                    g, _ = self._gen("form")
+                    g.emit(0, f"def _form{k}_{what}(R, S):")
+                    s = g.cond(e, 1)
+                    g.emit(1, f"return bool({s})")
+                except Unsupported:
+                    continue
+                out += g.lines
+                self.form_fns[(what, f.name)] = f"_form{k}_{what}"
+        if self.wait_requires:
+            try:
+                out += self._requirements("_wreq", self.wait_requires, "form")
+                self.wait_req_fn = "_wreq"
+            except Unsupported:
+                pass
+        return "\n".join(out) + "\n"
+
+    @staticmethod
+    def _num(e: E.Num):
+        from .evaluate import number
+
+        return number(e.text)
+
+    def _gen(self, phase: str) -> tuple[Gen, _ReadingNames]:
+        names = _ReadingNames(self, phase)
+        return Gen(self.consts, names), names
+
+    def _deps(self, p: ir.Pattern) -> set[int]:
+        """Patterns p reads (directly or through quantities)."""
+        return self._reads(p, "pattern", self.index)
+
+    def _units_read(self, p: ir.Pattern) -> set[int]:
+        """Units p reads (directly or through quantities)."""
+        return self._reads(p, "unit", self.unit_index)
+
+    def _reads(self, p: ir.Pattern, category: str, index: dict[str, int]) -> set[int]:
+        """Indexes (by `index`) of the names of `category` that p reads, directly or through quantities."""
+        seen_q: set[str] = set()
+        out: set[int] = set()
+
+        def walk(e):
+            for n in E.walk(e) if e is not None else ():
+                if isinstance(n, E.Name):
+                    cat, _, name = n.ref.partition(":")
+                    if cat == category and name in index:
+                        out.add(index[name])
+                    elif cat == "quantity" and name in self.quantities and name not in seen_q:
+                        seen_q.add(name)
+                        walk(self.quantities[name].expr)
+        for e in (p.when, p.count, p.enabled):
+            walk(e)
+        return out
+
+    def _order(self) -> list[int]:
+        """Patterns in declaration order, each after the patterns it reads."""
+        deps = [self._deps(p) for p in self.patterns]
+        readers = [i for i, p in enumerate(self.patterns) if self._units_read(p)]
+        if len(readers) > 1 or any(readers[0] in d for d in deps if readers):
+            raise Unsupported("several patterns that read units, or one that other patterns read")
+        self.unit_reader = readers[0] if readers else None
+        self.unit_reader_reads = self._units_read(self.patterns[readers[0]]) if readers else set()
+        done: list[int] = []
+        state = [0] * len(self.patterns)
+
+        def visit(i):
+            if state[i] == 2:
+                return
+            if state[i] == 1:
+                raise Unsupported("patterns that read each other")
+            state[i] = 1
+            for j in sorted(deps[i]):
+                visit(j)
+            state[i] = 2
+            done.append(i)
+        for i in range(len(self.patterns)):
+            visit(i)
+        return [i for i in done if i != self.unit_reader]
+
+    def _win_bound(self) -> list[bool]:
+        """Per pattern: whether its count can differ between two readings of one split that place the
+        winning tile in different groups. Those readings differ only in the winning tile, the group
+        it completes, and that group's `has_win` and `concealed`; a pattern reading none of these (nor
+        a pattern or quantity that does) counts the same in both."""
+        direct = []
+        for p in self.patterns:
+            hit = False
+            for e in (p.when, p.count, p.enabled):
+                for n in E.walk(e) if e is not None else ():
+                    if isinstance(n, E.Name) and n.ref in WIN_REFS:
+                        hit = True
+                    elif isinstance(n, E.Attr) and n.name in WIN_FIELDS:
+                        hit = True
+                    elif isinstance(n, E.Name) and n.ref.startswith(("quantity:", "unit:")):
+                        hit = True  # conservative: quantities and units read many things
+            direct.append(hit)
+        deps = [self._deps(p) for p in self.patterns]
+        out = list(direct)
+        changed = True
+        while changed:
+            changed = False
+            for i, d in enumerate(deps):
+                if not out[i] and any(out[j] for j in d):
+                    out[i] = changed = True
+        return out
+
+    def _raw_function(self) -> list[str]:
+        g, names = self._gen("raw")
+        n = len(self.patterns)
+        order = self._order()
+        bound = self._win_bound()
+        free = [i for i in order if not bound[i]]
+        g.emit(0, "def _raw(R, S):")
+        g.emit(1, "v = R.pv")
+        # Fields that several prefilter tests read are taken out of the sum once.
+        uses: dict[int, int] = {}
+        for i in order:
+            for f, _, _ in self.pre.tests.get(self.patterns[i].name, []):
+                uses[f] = uses.get(f, 0) + 1
+        self.hoisted = {f for f, k in uses.items() if k >= 3}
+        for f in sorted(self.hoisted):
+            g.emit(1, f"f{f} = ((v >> {FIELD * f}) & {MASK})")
+        # raw counts in the list C (0 unless a pattern fires), the firing patterns in F
+        if free:
+            # Patterns that do not depend on where the winning tile is: once per split (the readings of
+            # one split share `Reading.shape`), the other readings of the split take the same counts.
+            g.emit(1, "sh = R.r.shape")
+            g.emit(1, "got = sh.get('free') if sh is not None else None")
+            g.emit(1, "if got is None:")
+            g.emit(2, f"C = [0] * {n}")
+            g.emit(2, "F = []")
+            sub = Gen(self.consts, names)  # written at level 1, then indented under the `if`
+            sub.binders, sub.n = g.binders, g.n
+            self._patterns(sub, free, 1)
+            g.n = sub.n
+            g.lines += ["    " + ln for ln in sub.lines]
+            g.emit(2, "if sh is not None:")
+            g.emit(3, "sh['free'] = (C[:], F[:])")
+            g.emit(1, "else:")
+            g.emit(2, "C = got[0][:]")
+            g.emit(2, "F = got[1][:]")
+        else:
+            g.emit(1, f"C = [0] * {n}")
+            g.emit(1, "F = []")
+        self._patterns(g, [i for i in order if bound[i]], 1)
+        g.emit(1, "return C, F")
+        self.hoisted = set()  # other functions read fields from v
+        return g.lines
+
+    def _field_expr(self, f: int) -> str:
+        return f"f{f}" if f in self.hoisted else f"((v >> {FIELD * f}) & {MASK})"
+
+    def _patterns(self, g: Gen, idxs: list[int], ind: int) -> None:
+        """Patterns in order; those that neither read nor are read by other patterns may go in any
+        order, and are grouped under a shared gate: a field that each of their prefilter tests needs to
+        be nonzero (or zero), so one test skips the whole group."""
+        deps = [self._deps(p) for p in self.patterns]
+        linked = {i for i, d in enumerate(deps) if d} | {j for d in deps for j in d}
+        loose = [i for i in idxs if i not in linked]
+        gates: dict[tuple, list[int]] = {}
+        for i in loose:
+            for f, op, k in self.pre.tests.get(self.patterns[i].name, []):
+                lst, pred = self.pre.atoms[f][:2]
+                if pred is None and lst not in ("exposed", "kongs"):
+                    continue  # the length of a list most readings fill: a gate that rarely skips
+                sym = _OPSYM[op]
+                if (sym in ("==", ">=") and k >= 1) or (sym == ">" and k >= 0):
+                    gates.setdefault((f, True), []).append(i)
+                elif (sym == "==" and k == 0) or (sym == "<" and k == 1) or (sym == "<=" and k == 0):
+                    gates.setdefault((f, False), []).append(i)
+        placed: set[int] = set()
+        while True:  # greedily, the gate shared by the most patterns not yet placed
+            best = max(gates.items(), key=lambda kv: sum(1 for i in kv[1] if i not in placed), default=None)
+            members = [i for i in best[1] if i not in placed] if best else []
+            if len(members) < 2:
+                break
+            (f, nonzero), _ = best
+            field = self._field_expr(f)
+            g.emit(ind, f"if {field}:" if nonzero else f"if not {field}:")
+            for i in sorted(members):
+                g.emit(ind + 1, f"# {i}")
+                self._pattern(g, i, f"C[{i}]", "F.append", ind + 1)
+            placed.update(members)
+        for i in idxs:
+            if i not in placed:
+                g.emit(ind, f"# {i}")
+                self._pattern(g, i, f"C[{i}]", "F.append", ind)
+
+    def _pattern(self, g: Gen, i: int, var: str, fired: str, ind: int = 1) -> None:
+        """The statements that set `var` to pattern i's raw count (and call `fired(i)` when positive),
+        `var` being 0 beforehand: prefilter tests, `enabled`, what is left of `when`, the count."""
+        p = self.patterns[i]
+        tests = self.pre.tests.get(p.name, [])
+        if tests:
+            conds = [f"{self._field_expr(f)} {_OPSYM[op]} {k}" for f, op, k in tests]
+            g.emit(ind, "if " + " and ".join(conds) + ":")
+            ind += 1
+        if p.enabled is not None:
+            s = g.cond(p.enabled, ind)
+            g.emit(ind, f"if {s}:")
+            ind += 1
+        exact = self.pre.exact.get(p.name, [])
+        rest = [c for c, ex in zip(E.conjuncts(p.when), exact + [False] * 99) if not ex] \
+            if p.when is not None else []
+        # A conjunct that needs the waits (computed per hand, costly) and cannot fail goes last: the
+        # cheap ones usually decide first. (If a moved-up conjunct fails, the reference takes over.)
+        rest = [c for c in rest if not _late(c)] + [c for c in rest if _late(c)]
+        w = _and_all(rest)
+        if w is not None:
+            s = g.cond(w, ind)
+            g.emit(ind, f"if {s}:")
+            ind += 1
+        if p.count is None:
+            g.emit(ind, f"{var} = 1")
+            if fired:
+                g.emit(ind, f"{fired}({i})")
+            return
+        if i in self.combo_fn:  # a `combine` pattern: its combinations are listed once, and kept
+            s = f"len({self.combo_fn[i]}(R, S, C, None))"
+        else:
+            s = g.ex(p.count, ind)
+        if _is_count(p.count):
+            g.emit(ind, f"{var} = {s}")
+        else:
+            g.emit(ind, f"{var} = int({s})")
+            g.emit(ind, f"if {var} < 0:")
+            g.emit(ind + 1, f"{var} = 0")
+        if fired:
+            g.emit(ind, f"if {var}:")
+            g.emit(ind + 1, f"{fired}({i})")
+
+    def _unit_reader_function(self) -> list[str]:
+        g, _ = self._gen("post")
+        g.emit(0, "def _rawu(R, S, C, U):")
+        g.emit(1, "v = R.pv")
+        g.emit(1, "n = 0")
+        self._pattern(g, self.unit_reader, "n", "")
+        g.emit(1, "return n")
+        return g.lines
+
+    def _post_all(self) -> list[str]:
+        """`_post(R, S, C, U)` -> (index of the first requirement not met or -1, score, total, best),
+        evaluated as `Scoring.requirements_ok` and `ReadingEvaluator.evaluate` do."""
+        g, _ = self._gen("post")
+        g.emit(0, "def _post(R, S, C, U):")
+        g.emit(1, "v = R.pv")
+        g.emit(1, "bad = -1")
+        for j, (q, _, _) in enumerate(self.requires):
+            ind = 1
+            g.emit(ind, "if bad < 0:" if j else "if True:")
+            ind += 1
+            if q.forms:
+                g.emit(ind, f"if R.b_form in {tuple(q.forms)!r}:")
+                ind += 1
+            s = g.cond(q.expr, ind)
+            g.emit(ind, f"if not {s}:")
+            ind += 1
+            if q.unless is not None:
+                s = g.cond(q.unless, ind)
+                g.emit(ind, f"if not {s}:")
+                ind += 1
+            g.emit(ind, f"bad = {j}")
+        sc = self.rs.score
+        s = g.ex(sc.expr if sc else E.Num("0"), 1)
+        g.emit(1, f"score = _norm({s})")
+        if sc and sc.total is not None:
+            s = g.ex(sc.total, 1)
+            g.emit(1, f"total = _norm({s})")
+        else:
+            g.emit(1, "total = U[0]" if self.unit_order else "total = score")
+        if sc and sc.best is not None:
+            s = g.ex(sc.best, 1)
+            g.emit(1, f"best = _norm({s})")
+        else:
+            g.emit(1, "best = score")
+        g.emit(1, "return bad, score, total, best")
+        return g.lines
+
+    def _requirements(self, fname: str, requires, phase: str) -> list[str]:
+        """`fname(R, S)` -> the index of the first requirement not met, or -1."""
+        g, _ = self._gen(phase)
+        g.emit(0, f"def {fname}(R, S):")
+        for j, (q, _, _) in enumerate(requires):
+            ind = 1
+            if q.forms:
+                g.emit(ind, f"if R.b_form in {tuple(q.forms)!r}:")
+                ind += 1
+            s = g.cond(q.expr, ind)
+            g.emit(ind, f"if not {s}:")
+            ind += 1
+            if q.unless is not None:
+                s = g.cond(q.unless, ind)
+                g.emit(ind, f"if not {s}:")
+                ind += 1
+            g.emit(ind, f"return {j}")
+        g.emit(1, "return -1")
+        return g.lines
+
+    def eval_form(self, sc, r, fname: str) -> bool:
+        return self.bind(sc.cat)[fname](Ctx(r, sc, 0), sc.env)
+
+    def wait_requirements(self, sc, r) -> int:
+        return self.bind(sc.cat)[self.wait_req_fn](Ctx(r, sc, 0), sc.env)
+
+    def _post_function(self, fname: str, e: E.Expr, norm: bool) -> list[str]:
+        g, names = self._gen("post")
+        g.emit(0, f"def {fname}(R, S, C, U):")
+        g.emit(1, "v = R.pv")
+        s = g.ex(e, 1)
+        g.emit(1, f"return _norm({s})" if norm else f"return {s}")
+        return g.lines
+
+    def _combos_function(self, i: int) -> list[str]:
+        """The combinations a `combine` pattern counts, each as the tokens of its melds (object and
+        occurrence), exactly as `ReadingEvaluator.combos` lists them."""
+        p = self.patterns[i]
+        comp = p.count
+        if not isinstance(comp, E.Comp):
+            raise Unsupported("a combine pattern without a comprehension count")
+        g, names = self._gen("post")
+        g.emit(0, f"def _combos{i}(R, S, C, U):")
+        g.emit(1, "v = R.pv")
+        src = g.ex(comp.source, 1)
+        g.emit(1, f"items = list({src} or [])")
+        g.emit(1, "seen = {}")
+        g.emit(1, "tokens = []")
+        g.emit(1, "for x in items:")
+        g.emit(2, "n = seen.get(id(x), 0)")
+        g.emit(2, "seen[id(x)] = n + 1")
+        g.emit(2, "tokens.append((id(x), n))")
+        g.emit(1, "found = []")
+        k = len(comp.binders)
+        g.emit(1, f"for combo in _comb(range(len(items)), {k}):")
+        for j, b in enumerate(comp.binders):
+            g.emit(2, f"{g.binder('binder:' + b)} = items[combo[{j}]]")
+        s = g.cond(comp.body, 2)
+        g.emit(2, f"if {s}:")
+        g.emit(3, "found.append(tuple(tokens[j] for j in combo))")
+        g.emit(1, f"R.__dict__['_combos{i}'] = found  # for the combination choice after the counts")
+        g.emit(1, "return found")
+        return g.lines
+
+    def bind(self, catalog) -> dict:
+        """The generated functions with this catalog's tiles as constants."""
+        ns = self._bound.get(id(catalog))
+        if ns is None:
+            ns = dict(RUNTIME)
+            for key, name in list(self.consts.items()):
+                if isinstance(key, tuple) and key[0] == "tile":
+                    ns[name] = catalog.by_name.get(key[1])
+                elif isinstance(key, str):
+                    ns[key] = name
+            exec(self.code, ns)  # noqa: S102 - our own generated source
+            ns["__catalog"] = catalog  # keeps the id unique while bound
+            self._bound[id(catalog)] = ns
+        return ns
+
+    # ------------------------------------------------------------------ evaluation
+
+    def evaluate(self, sc, r, ns: dict, pv: int):
+        """(best, score, total, units, final, value function, failed requirement reason or None) of
+        reading r; raises on anything unusual (the caller then uses the reference)."""
+        R = Ctx(r, sc, pv)
+        S = sc.env
+        C, F = ns["_raw"](R, S)
+        final, value, U = self._finish(R, S, C, F, ns)
+        k = self.unit_reader
+        if k is not None:
+            # The reference counts this pattern while the units it reads are computed from every other
+            # pattern (itself at 0), then counts the units again with it.
+            n = ns["_rawu"](R, S, C, U)
+            if n:
+                C[k] = n
+                final2, value, U2 = self._finish(R, S, C, F + [k], ns)
+                if any(U[j] != U2[j] for j in self.unit_reader_reads):
+                    raise ValueError("a pattern that reads a unit changes it")
+                final, U = final2, U2
+        bad, score, total, best = ns["_post"](R, S, C, U)
+        reason = None
+        if bad >= 0:
+            q = self.requires[bad][0]
+            reason = q.reason or f"the hand does not meet 「{q.name}」"
+        return best, score, total, U, final, value, reason
+
+    def _finish(self, R, S, C, F, ns):
+        """Exclusions, `combine`, `max` units and the units, as `ReadingEvaluator.final_counts` and
+        `unit` do them."""
+        removed = set()
+        lowered: dict[int, int] = {}
+        excl = self.excl
+        for i in F:
+            for j, dec in excl[i]:
+                if dec is None:
+                    removed.add(j)
+                else:
+                    lowered[j] = lowered.get(j, 0) + dec * C[i]
+        final: dict[int, int] = {}
+        for i in sorted(F):
+            if i in removed:
+                continue
+            n = C[i] - lowered[i] if i in lowered else C[i]
+            if n > 0:
+                final[i] = n
+        values: dict[int, object] = {}
+        const_values = self.const_values
+        vfn = self.value_fn
+
+        def value(i):
+            got = const_values[i]
+            if got is None:
+                got = values.get(i)
+                if got is None:
+                    got = values[i] = ns[vfn[i]](R, S, C, None)
+            return got
+
+        if self.combines:
+            self._apply_combines(R, S, C, final, value, ns)
+        for j in self.max_units:
+            fired = [i for i in self.unit_patterns[j] if i in final]
+            if len(fired) >= 2:
+                best = max(fired, key=lambda i: (value(i), -fired.index(i)))
+                for i in fired:
+                    if i != best:
+                        del final[i]
+        unit_of = self.unit_of
+        const = self.const_values
+        if self.single_sum:  # one unit, a sum: the common case, without the general bookkeeping
+            total = 0
+            for i, n in final.items():  # in pattern order, as the reference adds them
+                x = const[i]
+                total += (x if x is not None else value(i)) * n
+            return final, value, [_norm(total)]
+        per_unit: list[list] = [[] for _ in self.unit_how]
+        for i, n in final.items():  # in pattern order (inserted sorted; later steps only delete)
+            per_unit[unit_of[i]].append((value(i), n))
+        U = []
+        for how, vals in zip(self.unit_how, per_unit):
+            if how == "sum":
+                total = 0
+                for x, n in vals:
+                    total += x * n
+                U.append(_norm(total))
+            elif how == "product":
+                out = 1
+                for x, n in vals:
+                    out *= x ** n
+                U.append(_norm(out))
+            else:
+                U.append(max((x for x, _ in vals), default=0))
+        return final, value, U
+
+    def _apply_combines(self, R, S, C, final, value, ns) -> None:
+        shape = R.r.shape
+        for k, (c, idxs) in enumerate(self.combines):
+            fired = [i for i in idxs if i in final]  # final counts are positive
+            if not fired:
+                continue
+            # Readings of one split list the same combinations (up to which object is the winning group)
+            # for patterns that do not depend on the winning tile: the choice is made once per split.
+            key = None
+            if shape is not None and self.combine_free[k]:
+                key = (k,) + tuple((i, final[i], value(i)) for i in fired)
+                kept = shape.get(key)
+                if kept is not None:
+                    self._keep(idxs, kept, final)
+                    continue
+            edges = []
+            got = R.__dict__
+            for i in fired:
+                v = value(i)
+                combos = got.get(f"_combos{i}")
+                if combos is None:
+                    combos = ns[self.combo_fn[i]](R, S, C, None)
+                edges.extend((i, combo, v) for combo in combos)
+            if not edges:
+                continue
+            best = _best_combo_set(edges, c.distinct)
+            kept = {}
+            for i, _, _ in best:
+                kept[i] = kept.get(i, 0) + 1
+            if key is not None:
+                shape[key] = kept
+            self._keep(idxs, kept, final)
+
+    @staticmethod
+    def _keep(idxs, kept, final) -> None:
+        for i in idxs:
+            if i in final:
+                if kept.get(i):
+                    final[i] = kept[i]
+                else:
+                    del final[i]
+
+
+_OPSYM = {}
+
+
+def _init_ops():
+    import operator
+
+    for sym, fn in (("==", operator.eq), ("!=", operator.ne), ("<", operator.lt), ("<=", operator.le),
+                    (">", operator.gt), (">=", operator.ge)):
+        _OPSYM[fn] = sym
+
+
+_init_ops()
+
+
+def _mentions_win(e: E.Expr | None) -> bool:
+    return e is not None and any((isinstance(n, E.Name) and (n.ref in WIN_REFS or n.ref.startswith(
+        ("pattern:", "quantity:", "unit:")))) or (isinstance(n, E.Attr) and n.name in WIN_FIELDS) for n in E.walk(e))
+
+
+def _late(c: E.Expr) -> bool:
+    """`len(waits) == 1` and the like: reads the waits, and cannot raise (a length compared to a number)."""
+    names = [n for n in E.walk(c) if isinstance(n, E.Name)]
+    return any(n.ref in ("builtin:waits", "builtin:shape_waits") for n in names) and all(
+        isinstance(n, (E.Compare, E.Num)) or (isinstance(n, E.Call) and n.func == "len" and len(n.args) == 1)
+        or (isinstance(n, E.Name) and n.ref in ("builtin:waits", "builtin:shape_waits")) for n in E.walk(c))
+
+
+def _is_count(e: E.Expr) -> bool:
+    """A count that is never negative and already an int."""
+    return (isinstance(e, E.Comp) and e.func == "count") or (isinstance(e, E.Call) and e.func == "len")
+
+
+def build(rs: ir.RuleSet, requires, wait_requires=()) -> FastScorer | None:
+    try:
+        return FastScorer(rs, requires, wait_requires)
+    except Unsupported:
+        return None
+
+
+__all__ = ["FastScorer", "Ctx", "build"]
