@@ -7,6 +7,7 @@ compiled JSON rule set with only this module, dsl/expr.py and dsl/span.py.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from .expr import Expr
 from .span import NO_SPAN, Span
@@ -353,6 +354,7 @@ class Action(Node):
     order: str = "seat"
     multiple: bool = True  # several claimants may all take it (一炮多响-like); false: only the first
     follow: tuple[str, ...] = ()  # compulsory follow-up actions done before `then`
+    ready: bool = False  # taking it declares the actor ready (`seat.ready`, the `ready` event)
 
 
 @dataclass(frozen=True)
@@ -426,5 +428,13 @@ class RuleSet:
     def setting(self, name: str) -> Setting | None:
         return next((s for s in self.settings if s.name == name), None)
 
+    @cached_property
+    def _meld_index(self) -> dict[str, MeldKind]:
+        """Meld kinds by name, the first of a name winning (the game engine asks per offer)."""
+        index: dict[str, MeldKind] = {}
+        for m in self.melds:
+            index.setdefault(m.name, m)
+        return index
+
     def meld(self, name: str) -> MeldKind | None:
-        return next((m for m in self.melds if m.name == name), None)
+        return self._meld_index.get(name)

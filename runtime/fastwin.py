@@ -71,6 +71,8 @@ class BlockWin:
         self._answers: dict[tuple, bool] = {}
         self._tmpl: dict[int, list] = {}
         self._split_memo: dict[tuple, frozenset] = {}
+        self._opts0: list[dict[tuple, int]] = [dict() for _ in self.blocks]  # wildcard-free option sets
+        self._split0_memo: dict[tuple, frozenset] = {}
         self.empty_id = self._intern(frozenset({(0, 0, 0)}))
 
     @staticmethod
@@ -198,11 +200,164 @@ class BlockWin:
         return a
 
     def can_split(self, counts, wilds: int, melds: int, pairs: int) -> bool:
-        sid = self.hand_id(counts)
+        sid = self.hand_id(counts) if wilds else self.hand_id0(counts)
         a = self._answers.get((sid, wilds, melds, pairs))
         return a if a is not None else self.fits(sid, wilds, melds, pairs)
 
+    # ------------------------------------------------------------------ hands without wildcards
+
+    def hand_id0(self, counts) -> int:
+        """The interned option set of a hand without wildcards: its splits that use none. Enough for
+        `fits(…, 0, …)`, and cheaper to build when a block is large (see `block_id0`)."""
+        if not self.cap:
+            return self.hand_id(counts)  # no option set holds a wildcard
+        ids = []
+        opts = self._opts0
+        for b, sl in enumerate(self.slices):
+            key = tuple(counts[sl[0]:sl[1]]) if sl is not None else tuple(counts[k] for k in self.blocks[b])
+            i = opts[b].get(key)
+            ids.append(i if i is not None else self.block_id0(b, key))
+        ids = tuple(ids)
+        c = self._combined.get(ids)
+        return c if c is not None else self.combine(ids)
+
+    def block_id0(self, b: int, key: tuple) -> int:
+        """The wildcard-free option set of one block's tiles. Without wildcards a group is made only of
+        tiles the hand holds, so the kinds held fall into smaller components (kinds joined by a group
+        their tiles can form) that split independently: each component's splits are memoised by its
+        own counts, which recur across hands far more often than a whole large block's."""
+        if not self.cap:
+            return self.block_id(b, key)
+        cache = self._opts0[b]
+        i = cache.get(key)
+        if i is not None:
+            return i
+        if not any(key):
+            i = self.empty_id
+        else:
+            n = self.dec.n
+            full = [0] * n
+            for k, c in zip(self.blocks[b], key):
+                full[k] = c
+            groups = self._natural_groups()
+            parent = {k: k for k in self.blocks[b] if full[k]}
+
+            def find(x):
+                while parent[x] != x:
+                    parent[x] = parent[parent[x]]
+                    x = parent[x]
+                return x
+            for k in list(parent):
+                for members in groups[k]:
+                    if all(full[x] >= c for x, c in members):
+                        for x, _ in members:
+                            ra, rb = find(k), find(x)
+                            if ra != rb:
+                                parent[rb] = ra
+            comps: dict[int, list[int]] = {}
+            for k in parent:
+                comps.setdefault(find(k), []).append(k)
+            sub = []
+            for ks in comps.values():
+                vec = [0] * n
+                for k in ks:
+                    vec[k] = full[k]
+                sub.append(self._intern(self._splits0(tuple(vec))))
+            i = self.combine(tuple(sorted(sub)))
+        cache[key] = i
+        return i
+
+    def _natural_groups(self) -> list[list[tuple]]:
+        """Every group natural tiles can form, as its kinds with multiplicity, listed under each kind."""
+        got = self.__dict__.get("_nat_groups")
+        if got is None:
+            from collections import Counter
+
+            n = self.dec.n
+            got = [[] for _ in range(n)]
+            seen = set()
+            full = [max([4] + [s.size for s in self.dec.specs])] * n
+            for spec in self.dec.specs:
+                for i in range(n):
+                    for slots in self.dec.placements(spec, i, full, 0):
+                        members = tuple(sorted(Counter(k for k, _ in slots).items()))
+                        if members not in seen:
+                            seen.add(members)
+                            for k, _ in members:
+                                got[k].append(members)
+            self.__dict__["_nat_groups"] = got
+        return got
+
+    def _splits0(self, counts: tuple) -> frozenset:
+        """`_splits` restricted to splits that use no wildcard (memoised per count vector)."""
+        memo = self._split0_memo
+        got = memo.get(counts)
+        if got is not None:
+            return got
+        i = next((j for j, c in enumerate(counts) if c), -1)
+        if i < 0:
+            return _EMPTY
+        out = set()
+        lst = list(counts)
+        for nat, nw, dm, dp in self._templates(i):
+            if nw or any(lst[k] < c for k, c in nat):
+                continue
+            for k, c in nat:
+                lst[k] -= c
+            sub = self._splits0(tuple(lst))
+            for k, c in nat:
+                lst[k] += c
+            for m, p, _ in sub:
+                out.add((m + dm, p + dp, 0))
+        res = frozenset(out)
+        memo[counts] = res
+        return res
+
     # ------------------------------------------------------------------ waits
+
+    def _natural(self, set_id: int) -> bool:
+        """Whether an option set holds a split that uses no wildcard."""
+        ok = self.__dict__.setdefault("_natural_ok", {})
+        good = ok.get(set_id)
+        if good is None:
+            good = ok[set_id] = any(w == 0 for _, _, w in self._sets[set_id])
+        return good
+
+    def deficit(self, counts, limit: int) -> int:
+        """The fewest wildcards the blocks of these natural tiles need between them to split, each block
+        on its own (cap + 1 for a block that no split within the cap completes); counting stops at
+        `limit`."""
+        need = self.__dict__.setdefault("_min_wild", {})
+        total = 0
+        for b, sl in enumerate(self.slices):
+            key = tuple(counts[sl[0]:sl[1]]) if sl is not None else tuple(counts[k] for k in self.blocks[b])
+            i = self._opts[b].get(key)
+            if i is None:
+                i = self.block_id(b, key)
+            d = need.get(i)
+            if d is None:
+                d = need[i] = min((w for _, _, w in self._sets[i]), default=self.cap + 1)
+            total += d
+            if total >= limit:
+                break
+        return total
+
+    def unsplit_blocks(self, counts, limit: int = 2) -> list[int]:
+        """Blocks whose tiles (counts of natural tiles) cannot all be split into groups without
+        wildcards, at most `limit` of them. Every group lies inside one block, so each such block needs
+        a tile from outside these counts (a wildcard, or one more tile) to be completed."""
+        out = []
+        opts = self._opts0 if self.cap else self._opts
+        for b, sl in enumerate(self.slices):
+            key = tuple(counts[sl[0]:sl[1]]) if sl is not None else tuple(counts[k] for k in self.blocks[b])
+            i = opts[b].get(key)
+            if i is None:
+                i = self.block_id0(b, key)
+            if not self._natural(i):
+                out.append(b)
+                if len(out) >= limit:
+                    break
+        return out
 
     def completing_kinds(self, counts, wilds: int, targets: tuple[tuple[int, int], ...]) -> list[int]:
         """Kind indexes whose addition lets the hand split into one of `targets` (melds, pairs).
@@ -217,9 +372,16 @@ class BlockWin:
             keys.append(key)
             i = self._opts[b].get(key)
             ids.append(i if i is not None else self.block_id(b, key))
+        todo = range(nb)
+        if not wilds:  # a block that cannot be split alone must take the tile: only its kinds can complete
+            bad = [b for b in range(nb) if not self._natural(ids[b])]
+            if len(bad) > 1:
+                return []
+            if bad:
+                todo = bad
         out: list[int] = []
         cache = self.__dict__.setdefault("_wait_cache", {})
-        for b in range(nb):
+        for b in todo:
             others = self.combine(tuple(ids[:b] + ids[b + 1:]))
             ck = (b, keys[b], others, wilds, targets)
             got = cache.get(ck)

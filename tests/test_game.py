@@ -349,8 +349,8 @@ def test_log_replays_to_the_identical_state():
 
 
 def test_a_decision_at_the_hand_end_and_its_answer():
-    """起始加倍 by the winner is answered (compulsorily) by the loser: the hand's payment is given up and
-    the next hand starts doubled (a table state carried by the session)."""
+    """起始加倍 by the winner is answered by the loser: accepted, the hand's payment is given up and the
+    next hand starts doubled (a table state carried by the session)."""
     dealer = "5m5m1m9m东西白发中2m3m7m8m"
     robber = "123m789m46m南南南北5m"
     g = rig("baijindao", [dealer, robber], "东", draws="西白北5m")
@@ -363,6 +363,8 @@ def test_a_decision_at_the_hand_end_and_its_answer():
     discard(g, 0, "5m")  # drew the last 5m and throws it: seat 1 wins on it
     g.apply(1, move(g, 1, "胡"))
     g.apply(1, Move("起始加倍", (), 4))
+    assert g.current_seats() == [0] and {m.action for m in g.legal_moves(0)} == {"应答起始加倍", "pass"}
+    g.apply(0, move(g, 0, "应答起始加倍"))
     assert g.is_over()
     res = g.result()
     assert res["winners"] == [1] and res["discarder"] == 0 and res["payments"] == []

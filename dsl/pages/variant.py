@@ -675,6 +675,8 @@ class PageBuilder:
                 facts.append(Fact("可选条件", c.text, c.html))
             if getattr(a, "follow", ()):
                 facts.append(Fact("随后", "必须接着做" + "、".join(f"「{x}」" for x in a.follow)))
+            if getattr(a, "ready", False):
+                facts.append(Fact("宣布", "做了这个动作即宣布听和，进入听和状态"))
             if getattr(a, "order", "seat") != "seat" or not getattr(a, "multiple", True):
                 who = W.ORDER.get(a.order, a.order)
                 facts.append(Fact("多人可做", who + ("，只有第一位可以做" if not a.multiple else "")))

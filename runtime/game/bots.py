@@ -1,14 +1,27 @@
-"""Bots: a random one and a greedy one. A bot picks one of the legal moves it is given.
+"""Bots: a random one, a greedy one and a mix of the two. A bot picks one of the legal moves it is given.
 
 - `RandomBot(seed)`: uniform over the legal moves.
-- `GreedyBot(seed)`: wins whenever it can; lays down melds of identical tiles (pungs, kongs) — never
-  other melds; declines every other offer (plain actions, choices, alternatives to winning); discards
-  the tile with the fewest neighbours (copies of it, and suited tiles within two ranks), the
-  highest-indexed one on a tie; passes otherwise.
+- `GreedyBot(seed)`: wins whenever it can — except that on its own turn it gives up a self-drawn win
+  for a discard after which its hand wins on *any* tile (a hand with a wildcard left alone), when it did
+  not already win on any tile before this draw or when the drawn tile is itself a wildcard; lays down
+  melds of identical tiles (pungs, kongs) — never other melds; declines every other offer (plain
+  actions, choices, alternatives to winning); discards the tile with the fewest neighbours (copies of
+  it, suited tiles within two ranks, and tiles it forms a concealed fixed-set group with — a hand meld
+  of `tiles` shape), the highest-indexed one on a tie; passes otherwise.
+- `MixedBot(seed)`: greedy, but it declares ready when offered (an action with `ready true`, or one
+  that hands the seat to the engine, `then auto`; one of several at random); and at a decision
+  offering more than discards it picks, with probability 1/2, one of the kinds of move offered (each
+  action, `discard` and `pass`) uniformly at random — then the greedy discard if it picked `discard`,
+  else a random move of that kind. It reaches the choices greedy never makes (claims of every meld
+  kind, declining wins, alternatives to winning, hand-end decisions) while still building hands that
+  win. A hand that wins on any tile keeps waiting (gives up a self-drawn win on an ordinary tile,
+  throwing that tile) with probability 3/4, hoping for a wildcard, until it has thrown a wildcard
+  itself. Seeded: the same seed, the same moves.
 """
 from __future__ import annotations
 
 import random
+from collections import Counter
 
 from .moves import PASS, Move, neighbours
 
@@ -23,19 +36,52 @@ class RandomBot:
         return moves[self.rng.randrange(len(moves))]
 
 
+def _wins_on_anything(game, seat, without: str) -> bool:
+    """Whether the seat's concealed hand, after giving up one `without`, waits on every tile kind it
+    could still draw (every non-flower kind of which not all copies are its own)."""
+    cat = game.cat
+    waits = game.waits_without(seat, cat.by_name[without])
+    if not waits:
+        return False
+    held = Counter(t.name for t in seat.hand)
+    for m in seat.melds:
+        held.update(t.name for t in m.tiles)
+    held[without] -= 1
+    drawable = sum(1 for k in cat.kinds if k.category != "flower" and held[k.name] < k.copies)
+    return len(waits) >= drawable
+
+
+def _set_partners(rs) -> dict[str, set[str]]:
+    """For each tile name, the other names it forms a concealed group of a fixed tile set with (a hand
+    meld kind of `tiles` shape): such tiles count as neighbours too, so a set is not broken up."""
+    out: dict[str, set[str]] = {}
+    for mk in rs.melds:
+        if mk.hand and mk.shape.kind == "tiles":
+            for name in mk.shape.tiles:
+                out.setdefault(name, set()).update(x for x in mk.shape.tiles if x != name)
+    return out
+
+
 class GreedyBot:
     name = "greedy"
+    declares_ready = False  # an auto seat makes no kongs and claims nothing: greedy stays in control
 
     def __init__(self, seed: int = 0):
         self.rng = random.Random(seed)
+        self._partners = None
 
     def choose(self, game, seat: int, moves: list[Move]) -> Move:
         prog = game.prog
         rs = game.rs
-        for m in moves:
-            a = prog.actions.get(m.action)
-            if a is not None and a.wins:
-                return m
+        wins = [m for m in moves if (a := prog.actions.get(m.action)) is not None and a.wins]
+        if wins:
+            better = self._wait_for_any(game, seat, moves)
+            return better if better is not None else wins[0]
+        if self.declares_ready:
+            ready = [m for m in moves if (a := prog.actions.get(m.action)) is not None and not a.forms
+                     and (getattr(a.ir, "ready", False) or a.ir.then == "auto")]
+            if ready:
+                return ready[self.rng.randrange(len(ready))]
         for m in moves:
             a = prog.actions.get(m.action)
             if a is None or not a.forms or not m.tiles:
@@ -45,19 +91,87 @@ class GreedyBot:
                 return m
         discards = [m for m in moves if m.action == "discard"]
         if discards:
-            hand = game.st.seats[seat].hand
-            cat = game.cat
-
-            def key(m):
-                t = cat.by_name[m.tiles[0]]
-                return (neighbours(hand, t), -t.index)
-            return min(discards, key=key)
+            return self.discard(game, seat, discards)
         if PASS in moves:
             return PASS
         return moves[0]
 
+    def discard(self, game, seat: int, discards: list[Move]) -> Move:
+        hand = game.st.seats[seat].hand
+        cat = game.cat
+        if self._partners is None or self._partners[0] is not game.rs:
+            self._partners = (game.rs, _set_partners(game.rs))
+        partners = self._partners[1]
+        names = {t.name for t in hand}
 
-BOTS = {"random": RandomBot, "greedy": GreedyBot}
+        def key(m):
+            t = cat.by_name[m.tiles[0]]
+            return (neighbours(hand, t) + len(partners.get(t.name, set()) & names), -t.index)
+        return min(discards, key=key)
+
+    @staticmethod
+    def _wait_for_any(game, seat: int, moves: list[Move]) -> Move | None:
+        """On the own turn with a self-drawn win offered: a discard after which the hand wins on any
+        tile, if giving up the win for it is worth it (see the module docstring); else None."""
+        s = game.st.seats[seat]
+        wild = game.hand_wild_names
+        drawn = s.drawn
+        if drawn is None or not wild or not any(t.name in wild for t in s.hand):
+            return None
+        discards = [m for m in moves if m.action == "discard"]
+        if not discards:
+            return None
+        if drawn.name not in wild and _wins_on_anything(game, s, drawn.name):
+            return None  # it already won on anything: waiting again gains nothing
+        for m in sorted(discards, key=lambda m: m.tiles[0] not in wild):  # a wildcard first
+            if _wins_on_anything(game, s, m.tiles[0]):
+                return m
+        return None
+
+
+class MixedBot(GreedyBot):
+    name = "mixed"
+    declares_ready = True
+
+    def __init__(self, seed: int = 0):
+        super().__init__(seed)
+        self.mix = random.Random(seed ^ 0x5EED)
+        self.patience = 0.75  # the chance of passing a win while waiting on any tile
+
+    def choose(self, game, seat: int, moves: list[Move]) -> Move:
+        kinds = list(dict.fromkeys(m.action for m in moves))
+        patient = self._keep_waiting(game, seat, moves)
+        if patient is not None:
+            return patient
+        if kinds == ["discard"] or self.mix.random() >= 0.5:
+            return super().choose(game, seat, moves)
+        kind = kinds[self.mix.randrange(len(kinds))]
+        if kind == "discard":
+            return self.discard(game, seat, [m for m in moves if m.action == "discard"])
+        of_kind = [m for m in moves if m.action == kind]
+        return of_kind[self.mix.randrange(len(of_kind))]
+
+
+    def _keep_waiting(self, game, seat: int, moves: list[Move]) -> Move | None:
+        """A hand that wins on any tile, offered a self-drawn win on an ordinary tile, gives it up (and
+        throws the drawn tile) with probability 3/4, until it has thrown a wildcard itself: it waits for
+        a wildcard to improve on (passing a win while waiting is a choice greedy never makes)."""
+        s = game.st.seats[seat]
+        drawn = s.drawn
+        wild = game.hand_wild_names
+        if drawn is None or not wild or drawn.name in wild or not any(t.name in wild for t in s.hand):
+            return None
+        if any(t.name in wild for t in s.discards):
+            return None  # it has already given up a wildcard to wait: it takes the next win
+        if not any((a := game.prog.actions.get(m.action)) is not None and a.wins for m in moves):
+            return None
+        throw = Move("discard", (drawn.name,))
+        if throw not in moves or self.mix.random() >= self.patience or not _wins_on_anything(game, s, drawn.name):
+            return None
+        return throw
+
+
+BOTS = {"random": RandomBot, "greedy": GreedyBot, "mixed": MixedBot}
 
 
 def play(game, bots) -> dict:

@@ -113,7 +113,9 @@ def add_commands(sub) -> None:
     c.add_argument("rules")
     c.add_argument("--games", type=int, default=100)
     c.add_argument("--seed", type=int, default=0)
-    c.add_argument("--bots", choices=["random", "greedy"], default="random")
+    c.add_argument("--bots", choices=["random", "greedy", "mixed"], default="random",
+                   help="random: uniform; greedy: wins, pungs and kongs; mixed: greedy with random choices at "
+                        "half the decisions that offer more than discards (docs/engine.md)")
     c.add_argument("--set", action="append", metavar="OPTION=VALUE")
     c.add_argument("--json", action="store_true")
     c.add_argument("--log", metavar="DIR")

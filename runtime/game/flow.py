@@ -25,10 +25,13 @@ Seats and rotation
     Seats are numbered 0..players-1 in counter-clockwise order; `next(s)` is s+1 (s-1 when the table's
     rotation is clockwise). The first dealer is seat 0 (`first_dealer owner`) or drawn at random.
 Deal and opening
-    The `deal` event is raised; then each player in turn, dealer first, is offered the actions opened by
-    `deal` (by self / any / dealer / non_dealer): melds formed from the hand (kongs take a replacement
-    tile and the player is asked again), wins (`win_tile last_dealt`: the dealer's last dealt tile,
-    self-drawn; `none`: the hand as it stands), or pass. The same for `opening`.
+    The `deal` event is raised; then the wins it opens are offered to every seat at once and resolved
+    like a claim window (priority, then order after the dealer). If nobody wins, each player in turn,
+    dealer first, is offered the other actions opened by `deal` (by self / any / dealer / non_dealer):
+    melds formed from the hand (kongs take a replacement tile and the player is asked again, its wins
+    included), or pass. Wins: `win_tile last_dealt` (the dealer's last dealt tile, self-drawn), `none`
+    (the hand as it stands), `best_wait` (the best tile waited on; a dealer holding its extra tile gives
+    one up first). The same for `opening`.
 Turn
     The player to move draws from the head of the wall (`draw`), except on the dealer's first turn,
     which starts with the last dealt tile as its drawn tile; then `turn` is raised. Legal moves: a
@@ -107,10 +110,13 @@ Effects
 """
 from __future__ import annotations
 
+import math
 import random
 from collections import Counter
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
+from operator import attrgetter
 from pathlib import Path
 from typing import Any
 
@@ -131,6 +137,10 @@ from .state import GMeld, HandState, Seat, TableFields, plain
 DEFAULT_BALANCE = 1000
 _MAX_DEPTH = 16  # events raised by events (emit, decisions on an action's name) nest at most this deep
 _EVAL_ERRORS = (EvalError, TypeError, KeyError, AttributeError, ValueError, ZeroDivisionError)
+_MISSING = object()
+_PLAIN = (bool, int, str, Fraction)
+_BUILTIN_KEYS: dict[str, str] = {}  # binding name -> its environment key ("builtin:actor"), made once
+_NAME = attrgetter("name")
 
 
 class GameError(Exception):
@@ -164,6 +174,7 @@ class WinInfo:
     robbed: int | None = None
     action: str = ""
     _reading: Any = None
+    scored_at: int = -1  # the context version it was scored under (the same version scores the same)
 
     def reading_env(self, game: Game):
         if self._reading is None and self.result.evaluation is not None:
@@ -183,6 +194,8 @@ class _Offer:
     win: WinInfo | None = None
     compulsory: bool = False
 
+
+_NO_OFFER = _Offer(None)  # a discard or a pass: no action behind it (offers are never changed)
 
 # the situations a win can happen in, and which declared actions open a win in each
 _WIN_CTX_EVENTS = {"self": ("turn", "draw"), "discard": ("discard",), "added_kong": ("added_kong",),
@@ -205,6 +218,10 @@ class Game:
     Keyword arguments: `dealer` (seat), `balances` (per seat, default 1000 each), `table` (table state
     values carried from an earlier hand), `wall` / `tail` (tile notation lists fixing the first and the
     last tiles of the wall, for scenarios), `check` (verify invariants after every move)."""
+
+    # Exact shortcuts (a hand that cannot be ready, a seat that cannot claim, …) taken before the full
+    # computation they stand for; turned off only to show that play is identical without them.
+    shortcuts = True
 
     def __init__(self, rules: Rules | str | Path, options: dict | None = None, seed: int = 0, *,
                  dealer: int | None = None, balances: list | None = None, table: dict | None = None,
@@ -241,6 +258,7 @@ class Game:
         # tiles
         kind_of = [k for k in cat.kinds for _ in range(k.copies)]
         self.initial_counts = Counter(k.name for k in kind_of)
+        self._n_tiles = len(kind_of)
         ids = self._shuffled_wall(kind_of, wall, tail)
         seats = [Seat(i, self) for i in range(n)]
         self.st = st = HandState(n=n, dealer=dealer, kind_of=kind_of, wall=ids, seats=seats)
@@ -269,14 +287,25 @@ class Game:
             st.reveals[r.name] = None
         self._hand_wild: set[str] = set()
         self._win_wild: set[str] = set()
+        self._update_wilds()  # a wildcard kind of the catalog (not a reveal) is wild from the start
         self._ctx_version = 0
         self._score_env_cache: tuple[int, dict] | None = None
         self._base = self._base_env()
-        self._win_actions = self._index_win_actions()
+        self._win_actions = self.prog.__dict__.get("_win_index")  # the same for every game of a rule set
+        if self._win_actions is None:
+            self._win_actions = self.prog.__dict__["_win_index"] = self._index_win_actions()
         self._instead = [a for a in self.prog.actions.values() if a.ir.instead_of]
         self._precheck = self._precheck_targets()
         self._target_cache: dict[tuple, list] = {}
         self._restrict_cache: dict[str, list] = {}
+        self._discard_cache: dict[str, Move] = {}  # moves are immutable values: one per tile kind
+        self._offerable_cache: dict[str, list[CAction]] = {}
+        self._unusable_cache: dict[tuple[str, str], frozenset[str]] = {}
+        self._restrict_plans: dict[str, list] = {}
+        self._instant_of: dict[tuple, tuple] = {}
+        # what each event can touch, so that an event with no phase trigger or moving reveal skips them
+        self._phase_events = {e for ph in self.prog.phases for e in (*ph.enter, *ph.leave)}
+        self._moving_reveals = any(moves_when is not None for _, moves_when, _ in self.prog.reveals)
         self.mk = {m.name: m for m in rs.melds}
         self._forms_rules: dict[tuple, Rules] = {}
         self._win_cache: dict[tuple, WinInfo | None] = {}
@@ -317,7 +346,7 @@ class Game:
             answers, self.answers, self.pending = self.answers, {}, None
             self._advance(answers)
         if self.check:
-            problems = self.check_invariants()
+            problems = self._check_move()
             if problems:
                 self.violations.extend(problems)
 
@@ -363,6 +392,28 @@ class Game:
         if now != self.initial_counts:
             diff = (now - self.initial_counts) + (self.initial_counts - now)
             out.append(f"tiles not conserved: {dict(diff)}")
+        if sum(st.deltas) + st.fees != 0:
+            out.append(f"payments do not balance: deltas {st.deltas}, fees {st.fees}")
+        for s, b in zip(st.seats, self.start_balances):
+            if s.balance != b + st.deltas[s.index]:
+                out.append(f"seat {s.index}'s balance {s.balance} is not its start {b} plus its payments")
+        return out
+
+    def _check_move(self) -> list[str]:
+        """The invariants after one move: the number of tiles and the money every move, the full count
+        by kind (`check_invariants`) when the count is off and once the hand is over. A tile lost or
+        duplicated shows at once; one turned into another kind shows by the end of the hand at the latest."""
+        st = self.st
+        if not self.shortcuts or st.over:
+            return self.check_invariants()
+        n = len(st.wall) + len(st.out)
+        for s in st.seats:
+            n += len(s.hand) + len(s.discards) + len(s.aside)
+            for m in s.melds:
+                n += len(m.tiles)
+        if n != self._n_tiles:
+            return self.check_invariants()
+        out = []
         if sum(st.deltas) + st.fees != 0:
             out.append(f"payments do not balance: deltas {st.deltas}, fees {st.fees}")
         for s, b in zip(st.seats, self.start_balances):
@@ -442,8 +493,12 @@ class Game:
         e = GameEnv(self._base)
         e.game = self
         e.reading = reading
+        keys = _BUILTIN_KEYS
         for k, v in bind.items():
-            e["builtin:" + k] = v
+            key = keys.get(k)
+            if key is None:
+                key = keys[k] = "builtin:" + k
+            e[key] = v
         return e
 
     def _true(self, fn, reading=None, **bind) -> bool:
@@ -456,12 +511,18 @@ class Game:
             return False
 
     def _set_context(self, name: str, value) -> None:
+        old = self.st.context.get(name, _MISSING)
         self.st.context[name] = value
         self._base[f"context:{name}"] = value
-        self._ctx_version += 1
+        # Caches of waits, wins and the scoring environment are keyed by this version: setting a value
+        # it already has (a plain value, or the very same object) leaves them valid.
+        if not (self.shortcuts and (old is value or (type(old) is type(value) and type(value) in _PLAIN
+                                                     and old == value))):
+            self._ctx_version += 1
 
     def _set_reveal(self, name: str, value) -> None:
         self.st.reveals[name] = value
+        self._unusable_cache.clear()  # a wildcard named by a reveal may have changed
         self._base[f"reveal:{name}"] = value
         self._ctx_version += 1
         self._update_wilds()
@@ -510,15 +571,29 @@ class Game:
     def visible_count(self, t: TileInfo | None) -> int:
         if t is None:
             return 0
-        name = t.name
+        if not self.shortcuts:
+            return self._visible_count(t.name)
+        # Asked after every event (a reveal's `moves_when`): kept until a tile could have moved in or
+        # out of sight — every such move changes a seat's version or a length below.
         st = self.st
-        n = sum(1 for x in st.out if x.name == name)
+        key = (len(st.out), len(st.pinned), len(st.wall), sum(map(len, st.reveal_ids.values())),
+               tuple((s.version, len(s.discards), len(s.aside)) for s in st.seats))
+        c = self.__dict__.get("_visible")
+        if c is None or c[0] != key:
+            c = self.__dict__["_visible"] = (key, {})
+        n = c[1].get(t.name)
+        if n is None:
+            n = c[1][t.name] = self._visible_count(t.name)
+        return n
+
+    def _visible_count(self, name: str) -> int:
+        st = self.st
+        n = list(map(_NAME, st.out)).count(name)
         for s in st.seats:
-            n += sum(1 for x in s.discards if x.name == name)
-            n += sum(1 for x in s.aside if x.name == name)
+            n += list(map(_NAME, s.discards)).count(name) + list(map(_NAME, s.aside)).count(name)
             for m in s.melds:
                 shown = m.tiles if m.exposed else self._shown(m)
-                n += sum(1 for x in shown if x.name == name)
+                n += list(map(_NAME, shown)).count(name)
         for r in self.rs.reveals:
             if r.visible:
                 n += sum(1 for i in st.reveal_ids.get(r.name, ()) if i in st.pinned and st.kind_of[i].name == name)
@@ -548,7 +623,12 @@ class Game:
         cached = seat.__dict__.get("_waits")
         if cached is not None and cached[0] == key:
             return cached[1]
-        kinds = self._waits_of(seat, list(seat.hand))
+        if self.shortcuts and self.dec.fast is not None and \
+                (self._natural_blocks() >= 2 or self._wildcards_play_anything()) and \
+                self._seat_unmendable(seat) >= 2:
+            kinds = []  # not ready (`_not_ready`)
+        else:
+            kinds = self._waits_of(seat, list(seat.hand))
         seat.__dict__["_waits"] = (key, kinds)
         return kinds
 
@@ -567,6 +647,8 @@ class Game:
         return self._waits_of(seat, hand)
 
     def _waits_of(self, seat: Seat, concealed: list[TileInfo]) -> list[TileInfo]:
+        if self.shortcuts and self._not_ready(concealed):
+            return []
         env = self._score_env()
         h = self.hand_of(seat, concealed, None, False)
         try:
@@ -591,6 +673,98 @@ class Game:
         except (HandError, *_EVAL_ERRORS):
             kinds = []
         return kinds
+
+    def _free_names(self) -> set[str]:
+        """Kinds that may play as another kind in a hand: the hand's wildcards and the stand-ins."""
+        c = self.__dict__.get("_free")
+        if c is None or c[0] is not self._hand_wild:
+            c = self.__dict__["_free"] = (self._hand_wild, self._hand_wild | {s.name for s in self.rs.standins})
+        return c[1]
+
+    def _unmendable(self, tiles: list[TileInfo]) -> int:
+        """How many tiles these tiles lack, at least, to split into groups (runtime/fastwin.py), beyond
+        those of them that may play as another (wildcards, stand-ins): 0 when they might be complete,
+        capped at 3. Every group lies in one block. A tile that plays as another — a wildcard, a
+        stand-in, or just itself — joins one block; so a hand with d more unsplittable blocks than such
+        tiles needs d more tiles. Where a wildcard may play any tile of any hand group, a block needing
+        k wildcards at least (its option sets) counts k."""
+        free = self._free_names()
+        counts = [0] * self.dec.n
+        f = 0
+        for t in tiles:
+            if t.name in free:
+                f += 1
+            else:
+                counts[t.index] += 1
+        fast = self.dec.fast
+        bad = fast.unsplit_blocks(counts, f + 3)
+        if len(bad) - f >= 2 or not bad:
+            return len(bad) - f
+        if self._wildcards_play_anything():
+            return min(3, fast.deficit(counts, f + 3) - f)
+        return len(bad) - f
+
+    def _wildcards_play_anything(self) -> bool:
+        """Whether a wildcard may stand for any (non-flower) kind in any hand group: then a tile in a
+        split can always be swapped for a wildcard, and block deficits (`BlockWin.deficit`) bound how
+        many tiles a hand lacks."""
+        v = self.__dict__.get("_wild_any")
+        if v is None:
+            dec = self.dec
+            v = dec.fast.cap > 0 and all(dec.wild_ok[k.index] for k in self.cat.kinds if k.category != "flower") \
+                and not (dec.no_wild_kinds & {sp.kind for sp in dec.specs})
+            self.__dict__["_wild_any"] = v
+        return v
+
+    def _natural_blocks(self) -> int:
+        """How many blocks hold a kind that is not a wildcard or stand-in: `_unmendable` counts no other,
+        so it never exceeds this (a shortcut that needs more is not worth its lookups)."""
+        free = self._free_names()
+        c = self.__dict__.get("_nat_blocks")
+        if c is None or c[0] is not free:
+            kinds = self.cat.kinds
+            n = sum(1 for blk in self.dec.fast.blocks if any(kinds[k].name not in free for k in blk))
+            c = self.__dict__["_nat_blocks"] = (free, n)
+        return c[1]
+
+    def _seat_unmendable(self, seat: Seat) -> int:
+        """`_unmendable` of the seat's concealed tiles, kept until they change."""
+        free = self._free_names()
+        key = (seat.version, id(free))
+        c = seat.__dict__.get("_unmendable")
+        if c is None or c[0] != key:
+            c = seat.__dict__["_unmendable"] = (key, self._unmendable(seat.hand))
+        return c[1]
+
+    def _hopeless(self, seat: Seat, tile: TileInfo, in_hand: bool, forms: tuple[str, ...]) -> bool:
+        """An exact shortcut before `_could_win`: the seat's concealed tiles with the winning tile (among
+        them when `in_hand`, else beside them) cannot be split into groups, whatever the forms ask.
+        A tile added beside them supplies at most one missing tile (`_unmendable`). Forms that build no
+        split (instant, orphans) are never short-cut."""
+        fast = self.dec.fast
+        if fast is None or self._special_forms(forms):
+            return False
+        if in_hand and tile.name in self._win_wild and tile.name not in self._free_names():
+            return False  # a wildcard only as the winning tile: rare, and not bounded by deficits
+        need = 1 if in_hand else 2
+        if need > self._natural_blocks() and not self._wildcards_play_anything():
+            return False
+        return self._seat_unmendable(seat) >= need
+
+    def _special_forms(self, forms: tuple[str, ...]) -> bool:
+        c = self.__dict__.setdefault("_special", {})
+        v = c.get(forms)
+        if v is None:
+            v = c[forms] = any((f.instant is not None or f.orphans) and (not forms or f.name in forms)
+                               for f, _, _ in self.rules._forms)
+        return v
+
+    def _not_ready(self, concealed: list[TileInfo]) -> bool:
+        """An exact shortcut for most hands that wait on nothing: one more tile mends at most one block
+        (`_unmendable`), so a hand short by two blocks is completed by no single tile."""
+        fast = self.dec.fast
+        return fast is not None and (self._natural_blocks() >= 2 or self._wildcards_play_anything()) and \
+            self._unmendable(concealed) >= 2
 
     # ================================================================== scoring
 
@@ -638,7 +812,7 @@ class Game:
         dec = self.dec
         counts = [0] * dec.n
         wilds = 0
-        free = self._hand_wild | {s.name for s in self.rs.standins}
+        free = self._free_names()
         naturals = []
         for t in concealed:
             if t.name in free:
@@ -671,12 +845,21 @@ class Game:
             plan = self._target_cache[key] = (list(dict.fromkeys(targets)), orphans)
         targets, orphans = plan
         tup = tuple(counts)
-        if any(dec.can_split(tup, wilds, m, p) for m, p in targets):
+        fast = dec.fast
+        if targets and fast is not None and wilds <= fast.cap:  # one block lookup for every target
+            sid = fast.hand_id(tup) if wilds else fast.hand_id0(tup)
+            if any(fast.fits(sid, wilds, m, p) for m, p in targets):
+                return True
+        elif any(dec.can_split(tup, wilds, m, p) for m, p in targets):
             return True
         if any(all(t.attrs.get(attr) for t in naturals) for attr in orphans):
             return True
-        instant = tuple(x for x in self._precheck["instant"] if not forms or x in forms)
+        instant = self._instant_of.get(forms)
+        if instant is None:
+            instant = self._instant_of[forms] = tuple(x for x in self._precheck["instant"] if not forms or x in forms)
         if instant:
+            if self.shortcuts and wilds < self._instant_wilds(instant):
+                return False  # every instant form asks for more wildcards than the hand could hold
             h = Hand(list(concealed), [Meld(m.kind, list(m.tiles)) for m in melds], win, self_drawn)
             try:
                 res = Scoring(self._rules_for(instant), self.cat, dec, self._score_env(), h).run()
@@ -684,6 +867,15 @@ class Game:
                 return False
             return res.win
         return False
+
+    def _instant_wilds(self, names: tuple[str, ...]) -> int:
+        """The fewest wildcards a hand must hold for one of these instant forms to hold (`_wilds_needed`)."""
+        c = self.__dict__.setdefault("_instant_need", {})
+        got = c.get(names)
+        if got is None:
+            got = c[names] = min((_wilds_needed(f.instant) for f, _, _ in self.rules._forms if f.name in names),
+                                 default=0)
+        return got
 
     def score(self, seat: Seat, win: TileInfo | None, self_drawn: bool, concealed: list[TileInfo] | None = None,
               forms: tuple[str, ...] = ()) -> tuple[ScoreResult | None, Scoring | None]:
@@ -704,6 +896,9 @@ class Game:
         """Whether seat s wins now. mode: drawn (the tile is in the hand, self-drawn), claimed (the tile
         is not in the hand), none (the hand as it stands), best_wait (the best tile the hand waits on)."""
         seat = self.st.seats[s]
+        if self.shortcuts and tile is not None and mode in ("drawn", "claimed", "revealed") and \
+                self._hopeless(seat, tile, mode == "drawn", forms):
+            return None
         key = (s, seat.version, self._ctx_version, mode, tile.name if tile else None, forms)
         if key in self._win_cache:
             return self._win_cache[key]
@@ -734,18 +929,35 @@ class Game:
                 info = WinInfo(s, None, False, list(seat.hand), res, sc)
         elif mode == "best_wait":
             best = None
-            for k in self.waits(seat):
-                res, sc = self.score(seat, k, False, list(seat.hand), forms)
-                if res is not None and res.win and (best is None or
-                                                    (res.evaluation.best, res.score) > (best[0].evaluation.best,
-                                                                                        best[0].score)):
-                    best = (res, sc, k)
+            for conc, kinds in self._wait_hands(seat):
+                for k in kinds:
+                    res, sc = self.score(seat, k, False, conc, forms)
+                    if res is not None and res.win and (best is None or
+                                                        (res.evaluation.best, res.score) > (best[0].evaluation.best,
+                                                                                            best[0].score)):
+                        best = (res, sc, k, conc)
             if best is not None:
-                info = WinInfo(s, best[2], False, list(seat.hand), best[0], best[1])
+                info = WinInfo(s, best[2], False, best[3], best[0], best[1])
+        if info is not None:
+            info.scored_at = self._ctx_version
         if len(self._win_cache) > 512:
             self._win_cache.clear()
         self._win_cache[key] = info
         return info
+
+    def _wait_hands(self, seat: Seat) -> list[tuple[list[TileInfo], list[TileInfo]]]:
+        """The concealed hands a `best_wait` win may wait with, each with its waits: the hand as it
+        stands, or — for the dealer still holding its extra dealt tile — the hand without each distinct
+        tile it could give up (the tile is not really discarded)."""
+        st = self.st
+        if not (seat.index == st.dealer and self.rs.table.dealer_extra and st.last_dealt in seat.hand):
+            return [(list(seat.hand), self.waits(seat))]
+        out = []
+        for name in dict.fromkeys(t.name for t in seat.hand):
+            conc = list(seat.hand)
+            conc.remove(next(t for t in conc if t.name == name))
+            out.append((conc, self._waits_of(seat, conc)))
+        return out
 
     def winner_binding(self, w: int) -> dict:
         info = self.infos.get(w)
@@ -831,8 +1043,11 @@ class Game:
         for tid in aside:
             st.wall.remove(tid)
             st.out.append(st.kind_of[tid])
+        if aside:  # tallied (not raised) so that simulations show how often a skip tile was passed over
+            st.events[f"reveal_skip:{r.name}"] += len(aside)
         if chosen is None:
             return
+        st.events[f"reveal:{r.name}"] += 1  # a tally, not an event: no hooks run on it
         st.reveal_ids.setdefault(r.name, []).append(chosen)
         if r.removes_copy:
             st.wall.remove(chosen)
@@ -861,6 +1076,7 @@ class Game:
                 guard += 1
                 if len(self.st.reveal_ids.get(r.name, [])) == n_ids and self.st.reveals.get(r.name) is before:
                     break
+                self.st.events[f"reveal_move:{r.name}"] += 1
 
     # ================================================================== effects, hooks, events
 
@@ -929,6 +1145,8 @@ class Game:
             if holder is None:
                 self._set_context(name, new)
             else:
+                if new is True and cur is not True:  # a flag state turning on: tallied for simulations
+                    self.st.events[f"state:{name}"] += 1
                 holder[name] = new
         return emitted
 
@@ -952,6 +1170,8 @@ class Game:
                 changes.append((holder, ph, not cur))
         for holder, ph, value in changes:
             holder[ph.name] = value
+            if value:  # per-phase tally beside the generic phase_enter event
+                st.events[f"phase_enter:{ph.name}"] += 1
             sub = {"actor": actor if ph.scope == "player" else None}
             self._hooks_only("phase_enter" if value else "phase_leave", sub)
 
@@ -970,18 +1190,23 @@ class Game:
     def _hooks_body(self, event: str, bind: dict, pay, between) -> None:
         st = self.st
         st.events[event] += 1
-        self._phases(event, bind)
-        reading = bind.get("reading")
-        b = _b(bind)
-        for h in self.prog.hooks_on.get(event, ()):
-            if h.when is not None and not self._true(h.when, reading, **b):
-                continue
-            for name in self._run_effects(h.effects, reading, **b):
-                self._hooks_only(name, dict(bind))
+        prog = self.prog
+        if event in self._phase_events:
+            self._phases(event, bind)
+        hooks = prog.hooks_on.get(event)
+        if hooks:
+            reading = bind.get("reading")
+            b = _b(bind)
+            for h in hooks:
+                if h.when is not None and not self._true(h.when, reading, **b):
+                    continue
+                for name in self._run_effects(h.effects, reading, **b):
+                    self._hooks_only(name, dict(bind))
         if between is not None:
             between()
-        settle.settle(self, event, bind, deferred=pay)
-        if self.prog.reveals:
+        if event in prog.payments_on:
+            settle.settle(self, event, bind, deferred=pay)
+        if self._moving_reveals:
             self._moves_reveals()
 
     def _event(self, event: str, bind: dict, between=None):
@@ -996,7 +1221,8 @@ class Game:
                     yield from self._window(event, bind)
                 finally:
                     self._depth -= 1
-        settle.settle(self, event, bind, deferred=True)
+        if event in self.prog.payments_on:
+            settle.settle(self, event, bind, deferred=True)
 
     def _ask(self, kind: str, options: dict[int, list[Move]], event: str = "", actor: int | None = None,
              tile: TileInfo | None = None):
@@ -1042,6 +1268,8 @@ class Game:
         fns = self._restrict_cache.get(action)
         if fns is None:
             fns = self._restrict_cache[action] = self.prog.restricted(action)
+        if not fns:
+            return False
         return any(self._true(fn, reading, actor=seat, tile=self.tv(tile)) for fn in fns)
 
     def _index_win_actions(self) -> dict[str, list[CAction]]:
@@ -1125,6 +1353,13 @@ class Game:
         return out
 
     def _unusable(self, a: CAction, kind: str) -> frozenset[str]:
+        key = (a.name, kind)
+        got = self._unusable_cache.get(key)
+        if got is None:
+            got = self._unusable_cache[key] = self._unusable_now(a, kind)
+        return got
+
+    def _unusable_now(self, a: CAction, kind: str) -> frozenset[str]:
         bad = set()
         for w in self.rs.wilds:
             if w.scope != "hand":
@@ -1140,25 +1375,116 @@ class Game:
         c = seat.__dict__.get("_avail")
         if c is not None and c[0] == key:
             return c[1]
-        got = Counter(t.name for t in seat.hand if t.name not in unusable)
+        got = Counter([t.name for t in seat.hand if t.name not in unusable] if unusable else map(_NAME, seat.hand))
         seat.__dict__["_avail"] = (key, got)
+        return got
+
+    def _may_claim(self, seat: Seat, a: CAction, t: TileInfo) -> bool:
+        """False when action a cannot make a meld of the tile t with this seat's concealed tiles: every
+        kind it forms is a `same` shape formed anew (no upgrade, no growth) and the seat holds fewer than
+        size − 1 usable copies of t. The names it could claim are listed once per seat version, so a
+        seat asked about several discards between its turns answers each with one lookup."""
+        key = (seat.version, self._ctx_version)  # a reveal (a context change) may change the wildcards
+        c = seat.__dict__.get("_claimable")
+        if c is None or c[0] != key:
+            c = seat.__dict__["_claimable"] = (key, {})
+        names = c[1].get(a.name, _MISSING)
+        if names is _MISSING:
+            names = set()
+            for kind in a.forms:
+                mk = self.mk.get(kind)
+                if mk is None:
+                    continue
+                sh = mk.shape
+                if sh.kind != "same" or mk.upgrades or mk.grows or sh.size < 2:
+                    names = None  # no quick list for this kind: always ask
+                    break
+                avail = self._avail(seat, self._unusable(a, kind))
+                names.update(n for n, k in avail.items() if k >= sh.size - 1)
+            c[1][a.name] = names
+        return names is None or t.name in names
+
+    def _meld_options(self, seat: Seat, mk: ir.MeldKind, required: TileInfo | None,
+                      unusable: frozenset[str]) -> list[MeldOption]:
+        """`meld_options`, kept per seat until its tiles or melds change (several actions form the same
+        kind: a meld that grows is both formed and extended)."""
+        c = seat.__dict__.get("_meld_opts")
+        if c is None or c[0] != seat.version:
+            c = seat.__dict__["_meld_opts"] = (seat.version, {})
+        key = (mk.name, required.name if required is not None else None, unusable)
+        got = c[1].get(key)
+        if got is None:
+            avail = self._avail(seat, unusable)
+            got = c[1][key] = [] if self.shortcuts and self._no_meld(seat, mk, required, avail) else \
+                meld_options(self.rules, self.cat, seat, mk, required, unusable, avail)
+        return got
+
+    def _no_meld(self, seat: Seat, mk: ir.MeldKind, required: TileInfo | None, avail: Counter) -> bool:
+        """An exact refusal before `meld_options` for the common cases: an upgrade with no meld to
+        upgrade (and no concealed `hand` kind among those it upgrades); a growing kind of fixed tiles with
+        no meld of its kind and not all its tiles held; too few copies for a `same` shape; for a run
+        with the required tile, no run through it whose other tiles are held."""
+        sh = mk.shape
+        if mk.upgrades:
+            if any(m.kind in mk.upgrades for m in seat.melds):
+                return False
+            return not any((k := self.mk.get(u)) is not None and k.hand for u in mk.upgrades)
+        if mk.grows:
+            if required is not None or sh.kind != "tiles" or any(m.kind == mk.name for m in seat.melds):
+                return False
+            return any(avail.get(n, 0) < c for n, c in _tally(sh.tiles))
+        if sh.kind == "same":
+            if required is not None:
+                return avail.get(required.name, 0) < sh.size - 1
+            return not avail or max(avail.values()) < sh.size
+        if sh.kind == "run" and required is not None:
+            if required.suit is None:
+                return True
+            names = self._rank_names(required.suit)
+            r, size = required.rank, sh.size
+            for start in range(r - size + 1, r + 1):
+                if all(x == r or avail.get(names.get(x), 0) > 0 for x in range(start, start + size)) and \
+                        all(x in names for x in range(start, start + size)):
+                    return False
+            return True
+        return False
+
+    def _rank_names(self, suit: str) -> dict[int, str]:
+        c = self.__dict__.setdefault("_ranks", {})
+        got = c.get(suit)
+        if got is None:
+            got = c[suit] = {k.rank: k.name for k in self.cat.kinds if k.suit == suit}
         return got
 
     def _meld_moves(self, a: CAction, seat: Seat, required: TileInfo | None, reading=None,
                     **bind) -> list[tuple[Move, _Offer]]:
         out = []
         if required is not None:  # a claim: the tile is known before any meld is tried
+            opts = []
+            for kind in a.forms:  # the melds first: most claimants have none, and then no guard is read
+                mk = self.mk.get(kind)
+                if mk is not None:
+                    unusable = self._unusable(a, kind)
+                    avail = self._avail(seat, unusable)
+                    sh = mk.shape
+                    if sh.kind == "same" and not (mk.upgrades or mk.grows) and \
+                            avail.get(required.name, 0) < sh.size - 1:
+                        continue  # `meld_options` would refuse at once: too few copies held
+                    opts.extend(self._meld_options(seat, mk, required, unusable))
+            if not opts:
+                return out
             t = self.tv(required)
             if (a.when is not None and not self._true(a.when, reading, actor=seat, tile=t, **bind)) or \
                     self._restricted(a.name, seat, required):
                 return out
+            return [(Move(a.name, tuple(x.name for x in opt.tiles)), _Offer(a, meld=opt, compulsory=a.ir.compulsory))
+                    for opt in opts]
         for kind in a.forms:
             mk = self.mk.get(kind)
             if mk is None:
                 continue
             unusable = self._unusable(a, kind)
-            for opt in meld_options(self.rules, self.cat, seat, mk, required, unusable,
-                                    self._avail(seat, unusable)):
+            for opt in self._meld_options(seat, mk, required, unusable):
                 if required is None:
                     t = self.tv(opt.key)
                     if a.when is not None and not self._true(a.when, reading, actor=seat, tile=t, **bind):
@@ -1184,15 +1510,64 @@ class Game:
             return []
         return self._plain_moves(a, seat, tile, reading, **bind)
 
+    def _offerable(self, event: str) -> list[CAction]:
+        """The actions `event` opens that `_action_moves` can offer (not descriptions, wins or
+        `instead_of` choices, for which it offers nothing), in file order; computed once."""
+        c = self._offerable_cache.get(event)
+        if c is None:
+            c = self._offerable_cache[event] = [a for a in self.prog.actions_on.get(event, ())
+                                                if not (a.description or a.wins or a.ir.instead_of)]
+        return c
+
+    def _own_turn_actions(self) -> list[CAction]:
+        """The actions `turn` or `draw` open by self / any, each once (turn's first)."""
+        c = self._offerable_cache.get(" own turn")
+        if c is None:
+            seen: dict[str, CAction] = {}
+            for ev in ("turn", "draw"):
+                for a in self._offerable(ev):
+                    if a.name not in seen and a.ir.by in ("self", "any"):
+                        seen[a.name] = a
+            c = self._offerable_cache[" own turn"] = list(seen.values())
+        return c
+
+    def _live_restrictions(self, action: str, seat: Seat) -> list:
+        """The restrictions on `action` that may hold for some tile of this seat now: one whose leading
+        conditions do not read `tile` and are false now (`restrict … when PHASE and …` outside the phase)
+        holds for no tile, so it is not asked tile by tile. Exact: the closures stop at the first false
+        condition too; when those conditions fail to evaluate, the restriction is asked per tile as before."""
+        plan = self._restrict_plans.get(action)
+        if plan is None:
+            plan = self._restrict_plans[action] = [(_tile_free_prefix(r.when), fn) for r, fn in self.prog.restricts
+                                                   if action in r.actions]
+        live = []
+        for pre, fn in plan:
+            if pre is not None and self.shortcuts:
+                try:
+                    if not pre(self.env(None, actor=seat)):
+                        continue
+                except _EVAL_ERRORS:
+                    pass
+            live.append(fn)
+        return live
+
     def _discard_moves(self, seat: Seat) -> list[tuple[Move, _Offer]]:
+        """A discard of each distinct concealed tile, in catalog order, that no `restrict` forbids."""
+        first: dict[int, TileInfo] = {}
+        for t in seat.hand:
+            if t.index not in first:
+                first[t.index] = t
+        cache = self._discard_cache
+        live = self._live_restrictions("discard", seat)
         out = []
-        seen = set()
-        for t in sorted(seat.hand, key=lambda x: x.index):
-            if t.name in seen:
+        for i in sorted(first):
+            t = first[i]
+            if live and any(self._true(fn, None, actor=seat, tile=self.tv(t)) for fn in live):
                 continue
-            seen.add(t.name)
-            if not self._restricted("discard", seat, t):
-                out.append((Move("discard", (t.name,)), _Offer(None)))
+            mv = cache.get(t.name)
+            if mv is None:
+                mv = cache[t.name] = Move("discard", (t.name,))
+            out.append((mv, _NO_OFFER))
         return out
 
     # ================================================================== the hand
@@ -1209,6 +1584,11 @@ class Game:
         for ev in ("deal", "opening"):
             if ev == "opening":
                 yield from self._event("opening", {})
+            yield from self._start_wins(ev)
+            if st.winners and not st.exhausted:
+                yield from self._hand_end()
+            if st.winners or st.exhausted:
+                return
             for s in self.order_from(st.dealer):
                 yield from self._start_decisions(ev, s)
                 if st.winners and not st.exhausted:
@@ -1300,6 +1680,39 @@ class Game:
             if not found:
                 return
 
+    def _start_wins(self, event: str):
+        """The wins `event` (deal or opening) offers, for every seat at once, resolved like a claim
+        window: by `priority`, then `order` (after the dealer); several with `multiple`. A seat that
+        passes declines them (its `decline` effects run)."""
+        st = self.st
+        offers: dict[int, list[tuple[Move, _Offer]]] = {}
+        for s in self.order_from(st.dealer):
+            ms = self._win_moves(s, event, None, s)
+            if ms:
+                offers[s] = ms
+        if not offers:
+            return
+        answers = yield from self._answers("deal", offers, event, st.dealer, None)
+        for c in sorted(answers, key=lambda x: self.distance(st.dealer, x)):
+            yield from self._declines(c, offers[c], answers[c][0], {"actor": st.seats[c]})
+        claims = []
+        for c in sorted(answers, key=lambda x: self.distance(st.dealer, x)):
+            mv, o = answers[c]
+            if mv == PASS or o.action is None:
+                continue
+            if o.win is None:  # an `instead_of` choice: applied, counts as a pass
+                yield from self._take(c, o, mv, {"actor": st.seats[c]})
+                continue
+            claims.append((c, o))
+        if not claims:
+            return
+        claims.sort(key=lambda it: (it[1].action.level, self._order_key(it[1].action, st.dealer, it[0])))
+        top = claims[0][1]
+        wins = [top.win]
+        if top.action.ir.multiple:
+            wins += [o.win for _, o in claims[1:] if o.action.level == top.action.level and o.action.ir.multiple]
+        yield from self._win(wins)
+
     def _start_decisions(self, event: str, s: int):
         """The deal (or opening) decisions of one seat: melds, wins, or pass; asked again after a kong."""
         st = self.st
@@ -1309,8 +1722,9 @@ class Game:
         if not acts:
             return
         taken: set[Move] = set()
+        melded = False  # the seat's wins were resolved with everyone's (`_start_wins`) until it melds
         while True:
-            moves = self._win_moves(s, event, None, s)
+            moves = self._win_moves(s, event, None, s) if melded else []
             for a in acts:
                 moves.extend(self._action_moves(a, seat, None, None))
             moves = [(m, o) for m, o in moves if not (o.compulsory and m in taken)]
@@ -1331,6 +1745,7 @@ class Game:
                 yield from self._win([offer.win])
                 return
             then = yield from self._take(s, offer, mv, {"actor": seat})
+            melded = True
             if st.winners or st.exhausted:
                 return
             if then == "replace":
@@ -1370,7 +1785,7 @@ class Game:
         if ask:
             got = yield from self._ask(kind, ask, event, s, t)
             for c, mv in got.items():
-                answers[c] = next(((m, o) for m, o in offers[c] if m == mv), (PASS, _Offer(None)))
+                answers[c] = _pick(offers[c], mv)
         return answers
 
     def _turn_moves(self, s: int, claimed: bool, allow_win: bool) -> list[tuple[Move, _Offer]]:
@@ -1381,13 +1796,8 @@ class Game:
             if allow_win and seat.drawn is not None:
                 moves.extend(self._win_moves(s, "self", seat.drawn, s))
             if not seat.auto:
-                seen = set()
-                for ev in ("turn", "draw"):
-                    for a in self.prog.actions_on.get(ev, ()):
-                        if a.name in seen or a.ir.by not in ("self", "any"):
-                            continue
-                        seen.add(a.name)
-                        moves.extend(self._action_moves(a, seat, seat.drawn, None))
+                for a in self._own_turn_actions():
+                    moves.extend(self._action_moves(a, seat, seat.drawn, None))
         if seat.auto and not any(o.compulsory for _, o in moves):
             return moves
         moves.extend(self._discard_moves(seat))
@@ -1401,7 +1811,9 @@ class Game:
         allow_win = True
         taken: set[Move] = set()  # a move taken this turn is not offered again in it
         while True:
-            moves = [(m, o) for m, o in self._turn_moves(s, claimed, allow_win) if m not in taken]
+            moves = self._turn_moves(s, claimed, allow_win)
+            if taken:
+                moves = [(m, o) for m, o in moves if m not in taken]
             chosen = self._compulsory(moves)
             if chosen is None and seat.auto:
                 if moves:
@@ -1425,7 +1837,7 @@ class Game:
                     options = self._with_pass(s, moves)
                 ans = yield from self._ask("turn", {s: options}, "turn", s, seat.drawn)
                 mv = ans[s]
-                chosen = next(((m, o) for m, o in moves if m == mv), (PASS, _Offer(None)))
+                chosen = _pick(moves, mv)
                 yield from self._declines(s, moves, mv, {"actor": seat, "tile": self.tv(seat.drawn)})
             mv, offer = chosen
             taken.add(mv)
@@ -1512,6 +1924,9 @@ class Game:
         yield from self._event(a.name, bind)
         if opt is not None and self.mk.get(opt.kind).kong:
             yield from self._event("kong", bind)
+        if a.ir.ready and not seat.ready:
+            seat.ready = True
+            yield from self._event("ready", bind)
         if a.ir.follow and not (st.winners or st.exhausted):
             yield from self._follow(s, a, bind.get("tile"))
         if a.ir.then == "auto":
@@ -1530,6 +1945,7 @@ class Game:
             if a.decline:
                 for name in self._run_effects(a.decline, **_b(bind)):
                     self._hooks_only(name, bind)
+            self.st.events[f"decline:{a.name}"] += 1  # per-action tally beside the generic decline event
             yield from self._event("decline", bind)
 
     # ------------------------------------------------------------------ turned cards (the `reveal` event)
@@ -1580,6 +1996,8 @@ class Game:
             if not cs.auto:
                 for a in self.prog.actions_on.get("reveal", ()):
                     if a.wins or not self._by_ok(a.ir.by, c, s):
+                        continue
+                    if self.shortcuts and a.forms and not self._may_claim(cs, a, t):
                         continue
                     ms.extend(self._action_moves(a, cs, t, t if a.forms else None, discarder=None))
             if ms:
@@ -1691,9 +2109,10 @@ class Game:
             return None
         # the discarder's own declarations
         own = []
-        for a in self.prog.actions_on.get("discard", ()):
-            if a.ir.by == "self" and not a.wins:
-                own.extend(self._action_moves(a, seat, t, None))
+        if not seat.auto:  # an auto seat declares nothing: its offers are not even worked out
+            for a in self._offerable("discard"):
+                if a.ir.by == "self":
+                    own.extend(self._action_moves(a, seat, t, None))
         if own and not seat.auto:
             chosen = self._compulsory(own)
             if chosen is None:
@@ -1710,8 +2129,10 @@ class Game:
             cs = st.seats[c]
             ms = self._win_moves(c, "discard", t, s, discarder=s)
             if not cs.auto:
-                for a in self.prog.actions_on.get("discard", ()):
-                    if a.wins or a.ir.by == "self" or not self._by_ok(a.ir.by, c, s):
+                for a in self._offerable("discard"):
+                    if a.ir.by == "self" or not self._by_ok(a.ir.by, c, s):
+                        continue
+                    if self.shortcuts and a.forms and not self._may_claim(cs, a, t):
                         continue
                     ms.extend(self._action_moves(a, cs, t, t, discarder=seat))
             if ms:
@@ -1957,6 +2378,12 @@ class Game:
         base["builtin:task_factor"] = self._task_factor(first)
 
     def _rescore(self, info: WinInfo) -> WinInfo:
+        if self.shortcuts:
+            if info.scored_at == self._ctx_version:
+                return info  # nothing the scoring reads has changed since
+            last = self.__dict__.get("_last_rescore")
+            if last is not None and last[0] is info and last[1] == self._ctx_version:
+                return last[2]  # asked again (after the `win` hooks) with no context value changed
         seat = self.st.seats[info.seat]
         forms = tuple(self.prog.actions[info.action].ir.win_forms)
         rules = self._rules_for(forms) if forms else self.rules
@@ -1970,8 +2397,10 @@ class Game:
         if not res.win:
             self.note_error(f"the win no longer scores after the win's effects: {res.reason}")
             return info
-        return WinInfo(info.seat, info.tile, info.self_drawn, info.concealed, res, sc, info.discarder,
-                       info.robbed, info.action)
+        out = WinInfo(info.seat, info.tile, info.self_drawn, info.concealed, res, sc, info.discarder,
+                      info.robbed, info.action, scored_at=self._ctx_version)
+        self.__dict__["_last_rescore"] = (info, self._ctx_version, out)
+        return out
 
     def _record(self, info: WinInfo) -> None:
         res = info.result
@@ -2015,6 +2444,81 @@ def _wait_ok(sub: Scoring, r) -> bool:
         return sub.requirements_ok(r, for_waits=True)[0]
     except TypeError:
         return sub.requirements_ok(r)[0]
+
+
+@lru_cache(maxsize=256)
+def _tally(names: tuple[str, ...]) -> tuple[tuple[str, int], ...]:
+    """(name, copies) of a fixed tile list, once per list."""
+    return tuple(Counter(names).items())
+
+
+def _pick(moves: list[tuple[Move, _Offer]], mv: Move) -> tuple[Move, _Offer]:
+    """The offer behind an answer: the first one with an equal move (a log replays moves by value),
+    or a pass."""
+    for item in moves:
+        m = item[0]
+        if m is mv or m == mv:
+            return item
+    return PASS, _Offer(None)
+
+
+def _wilds_needed(e) -> int:
+    """The fewest wildcards in the hand an `instant` condition can hold with: it says
+    `count(t in hand: t.wild) >= N` (or `> N`, `== N`, either way round), alone or as a conjunct of an
+    `and`. 0 when it says nothing of the kind. (`hand` holds the concealed tiles and the winning tile;
+    only tiles of a wildcard kind can be wild there.)"""
+    from dsl import expr as E
+
+    def counts_wilds(x) -> bool:
+        return (isinstance(x, E.Comp) and x.func == "count" and len(x.binders) == 1
+                and isinstance(x.source, E.Name) and x.source.ref == "builtin:hand"
+                and isinstance(x.body, E.Attr) and x.body.name == "wild" and isinstance(x.body.obj, E.Name)
+                and x.body.obj.ref == f"binder:{x.binders[0]}")
+
+    if isinstance(e, E.Binary) and e.op == "and":
+        return max(_wilds_needed(e.left), _wilds_needed(e.right))
+    if isinstance(e, E.Compare) and len(e.ops) == 1:
+        (op,), (a, b) = e.ops, e.operands
+        if counts_wilds(b) and isinstance(a, E.Num):
+            a, b, op = b, a, {"<=": ">=", "<": ">", "==": "=="}.get(op, "")
+        if counts_wilds(a) and isinstance(b, E.Num):
+            n = Fraction(b.text)
+            if op == ">=" or (op == "==" and n.denominator == 1):
+                return max(0, math.ceil(n))
+            if op == ">":
+                return max(0, math.floor(n) + 1)
+    return 0
+
+
+def _tile_free_prefix(e):
+    """The leading `and` conditions of a guard that do not read `tile`, as one compiled closure (None:
+    the first condition reads `tile`)."""
+    from dsl import expr as E
+
+    from ..evaluate import compile_expr
+
+    if e is None:
+        return None
+    conjuncts = []
+
+    def flatten(x):
+        if isinstance(x, E.Binary) and x.op == "and":
+            flatten(x.left)
+            flatten(x.right)
+        else:
+            conjuncts.append(x)
+    flatten(e)
+    lead = []
+    for c in conjuncts:
+        if any(isinstance(n, E.Name) and n.ref == "builtin:tile" for n in E.walk(c)):
+            break
+        lead.append(c)
+    if not lead:
+        return None
+    pre = lead[0]
+    for c in lead[1:]:
+        pre = E.Binary(op="and", left=pre, right=c, span=pre.span)
+    return compile_expr(pre)
 
 
 def _b(bind: dict) -> dict:

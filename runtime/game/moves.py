@@ -8,7 +8,8 @@ for actions with `choices`, the chosen value. Moves are plain values: equal move
 optionally a tile it does not hold (a claimed discard, a robbed kong tile):
 
 - a kind with `upgrades U` is made by adding one tile to a meld of a kind in U the seat already has
-  (the tile must make the shape of the new kind);
+  (the tile must make the shape of the new kind) — or, for a `hand` kind in U (one that is never laid
+  down), to concealed tiles of that kind's shape;
 - a kind with `grows` is formed anew from the hand, and also extends a meld of that same kind the seat
   already has by one more tile;
 - any other kind is formed anew: its shape, the required tile included when there is one.
@@ -113,10 +114,30 @@ def meld_options(rules, cat, seat, mk: ir.MeldKind, required: TileInfo | None,
         for i in bases:
             m = seat.melds[i]
             for t in adds:
+                if s.kind == "same" and t.name != m.tiles[0].name:
+                    continue  # a `same` shape grows only by its own kind (meld_matches would refuse)
                 tiles = list(m.tiles) + [t]
                 if rules.meld_matches(mk, tiles):
                     add(MeldOption(mk.name, _sorted(tiles), () if required is not None else (t,), i, t))
         if mk.upgrades:
+            # an upgraded `hand` kind is still concealed: its tiles plus the added one, from the hand
+            concealed = [rules.ir.meld(k) for k in mk.upgrades]
+            concealed = [k for k in concealed if k is not None and k.hand]
+            if concealed:
+                for tiles in _fresh(cat, mk.shape, avail, required):
+                    need = Counter(t.name for t in tiles)
+                    if required is not None:
+                        need[required.name] -= 1
+                    if not all(avail[n] >= c for n, c in need.items()):
+                        continue
+                    added = [required] if required is not None else list(dict.fromkeys(tiles))
+                    for t in added:
+                        rest = list(tiles)
+                        rest.remove(t)
+                        if any(rules.meld_matches(k, rest) for k in concealed):
+                            from_hand = [cat.by_name[n] for n, c in need.items() for _ in range(c)]
+                            add(MeldOption(mk.name, _sorted(tiles), _sorted(from_hand), None, t))
+                            break
             return out
     for tiles in _fresh(cat, mk.shape, avail, required):
         need = Counter(t.name for t in tiles)

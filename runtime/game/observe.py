@@ -28,10 +28,12 @@ def observation(game, seat: int) -> dict:
         out = []
         for m in s.melds:
             mk = game.rs.meld(m.kind)
-            if full or m.exposed or (kong_tiles and mk.kong):
+            if full or m.exposed:
                 out.append({"kind": m.kind, "tiles": [t.name for t in m.tiles], "exposed": m.exposed})
             else:
                 shown = game._shown(m)
+                if kong_tiles and mk.kong and not shown:  # `observe … kong_tiles`: the top tile only
+                    shown = m.tiles[-1:]
                 out.append({"kind": m.kind, "tiles": [t.name for t in shown],
                             "hidden": len(m.tiles) - len(shown), "exposed": False})
         return out

@@ -5,8 +5,8 @@ what the rules hide: other players' concealed tiles, the wall, a concealed meld'
 moves are announced by action only, with tiles only for discards (a concealed meld's tiles would
 otherwise leak; the table shown next shows each meld as the rules let it be seen).
 
-Input, at each decision: the number of a listed move, the move as listed (`碰 五万五万五万`), or for a
-discard just the tile (`五万` or its code `5m`); `?` lists the moves again, `q` ends the game. Anything
+Input, at each decision: the number of a listed move, the move as listed (the action's name, a space, its
+tiles), or for a discard just the tile (its name or its code); `?` lists the moves again, `q` ends the game. Anything
 else gets one sentence saying what is wrong and the question again. End of input ends the game too.
 """
 from __future__ import annotations
@@ -148,7 +148,7 @@ def show_result(term: Terminal, game) -> None:
     if r["winners"]:
         for w in r["winners"]:
             info = r["scores"].get(w, {})
-            how = "自摸" if info.get("self_drawn") else "和牌"
+            how = "和牌（自己摸到）" if info.get("self_drawn") else "和牌"
             term.say(f"{seat_name(w, term.seat, r['dealer'])} {how}"
                      + (f" {info['tile']}" if info.get("tile") else "")
                      + (f"，{info['form']}" if info.get("form") else "")

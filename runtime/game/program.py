@@ -43,13 +43,10 @@ class CAction:
     level: int = 0  # priority level: lower is stronger
     description: bool = False  # restates an engine step (see `is_description`)
 
-    @property
-    def forms(self):
-        return self.ir.forms
-
-    @property
-    def wins(self) -> bool:
-        return self.ir.wins
+    def __post_init__(self):
+        # read on every offer: plain attributes, not properties
+        self.forms = self.ir.forms
+        self.wins = self.ir.wins
 
 
 @dataclass

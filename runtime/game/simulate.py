@@ -3,7 +3,10 @@
 Summary keys: games, wins, draws, pattern_counts (patterns in the winning hands), event_counts,
 score_mean (mean score of the winning hands), invariant_violations (tiles not conserved, payments not
 balancing, a bot's move refused as illegal or out of turn), plus eval_errors (rule expressions that
-failed at run time), seconds and games_per_second.
+failed at run time), seconds and games_per_second, and for mechanism coverage: payment_counts (hands in
+which each named payment moved money), draw_payment_counts (the same over the drawn hands only) and
+multiple_wins (hands won by more than one player) and task_counts (hands won with the hand's task
+completed, by task).
 """
 from __future__ import annotations
 
@@ -29,6 +32,10 @@ def _play(rules: Rules, indexed_seeds: list[tuple[int, int]], bots: str, options
     scores: list = []
     violations: list[str] = []
     errors: Counter = Counter()
+    paid: Counter = Counter()
+    draw_paid: Counter = Counter()
+    multiple = 0
+    tasks: Counter = Counter()
     for k, game_seed in indexed_seeds:
         session = Session(rules, options, game_seed, 1)
         g = session.new_hand()
@@ -46,6 +53,13 @@ def _play(rules: Rules, indexed_seeds: list[tuple[int, int]], bots: str, options
         violations.extend(f"game {k}: {v}" for v in g.violations)
         errors.update(g.errors)
         events.update(res["events"])
+        names = {p["name"] for p in res["payments"]}
+        paid.update(names)
+        if not res["winners"]:
+            draw_paid.update(names)
+        multiple += len(res["winners"]) > 1
+        if any(sc.get("task_factor", 1) != 1 for sc in res["scores"].values()):
+            tasks[res["task"]] += 1
         if res["winners"]:
             wins += 1
             for sc in res["scores"].values():
@@ -59,7 +73,8 @@ def _play(rules: Rules, indexed_seeds: list[tuple[int, int]], bots: str, options
         if progress is not None:
             progress()
     return {"wins": wins, "draws": draws, "patterns": patterns, "events": events, "scores": scores,
-            "violations": violations, "errors": errors}
+            "violations": violations, "errors": errors, "paid": paid, "draw_paid": draw_paid, "multiple": multiple,
+            "tasks": tasks}
 
 
 _WORKER_RULES: Rules | None = None
@@ -120,7 +135,13 @@ def simulate(rules: Rules | str | Path, games: int, seed: int = 0, bots: str = "
     errors: Counter = Counter()
     scores: list = []
     violations: list[str] = []
+    paid: Counter = Counter()
+    draw_paid: Counter = Counter()
+    tasks: Counter = Counter()
     for part in parts:
+        tasks.update(part["tasks"])
+        paid.update(part["paid"])
+        draw_paid.update(part["draw_paid"])
         patterns.update(part["patterns"])
         events.update(part["events"])
         errors.update(part["errors"])
@@ -133,4 +154,6 @@ def simulate(rules: Rules | str | Path, games: int, seed: int = 0, bots: str = "
         "score_mean": round(float(mean), 3), "invariant_violations": len(violations),
         "violations": violations[:20], "eval_errors": dict(list(_by_count(errors).items())[:20]),
         "seconds": round(dt, 3), "games_per_second": round(games / dt, 1) if dt else None,
+        "payment_counts": _by_count(paid), "draw_payment_counts": _by_count(draw_paid),
+        "multiple_wins": sum(p["multiple"] for p in parts), "task_counts": _by_count(tasks),
     }

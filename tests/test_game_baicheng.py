@@ -1,0 +1,165 @@
+"""风雷白城麻将 (rules/baicheng.pai) in the game engine: rigged-wall scenarios written from the seed text
+(/work/shared/seeds/003_1e3c70aff3ac880a.txt) for what tests/test_game.py and tests/test_game_rules.py do
+not cover yet: robbing a top-up kong (抢碰, 抢胡), kong payments (责任制), the next dealer."""
+from __future__ import annotations
+
+from runtime.game import Game
+
+from .test_game import discard, move, rules
+
+DEALER = "3m6m8m2p4p8p6s8s7m3p4m7p7s"
+OTHER2 = "2s3m6m8m2p4p8p6s8s7m3p4m6p"
+YAO = "1m1p1s234m567p99p78s"  # lays 幺杠 at the deal
+
+
+def rig(seat1: str, seat3: str, draws: str, options: dict | None = None, dealer_hand: str = DEALER,
+        extra: str = "白") -> Game:
+    return Game(rules("baicheng"), options or {}, 11, dealer=0,
+                wall=[dealer_hand + seat1 + OTHER2 + seat3 + extra + draws], tail=["6s9m"])
+
+
+def paid(g: Game, name: str) -> dict[tuple[int, int], int]:
+    return {(p["payer"], p["payee"]): p["amount"] for p in g.result()["payments"] if p["name"] == name}
+
+
+def top_up(g: Game) -> None:
+    """Seat 1 lays its 幺杠 at the deal, the dealer throws 白, seat 1 draws 1m and tops the kong up."""
+    g.apply(1, move(g, 1, "幺杠"))
+    discard(g, 0, "白")
+    g.apply(1, move(g, 1, "补杠"))
+
+
+def test_qiangpeng_a_pung_robs_the_top_up_tile():
+    """“抢碰：补杠时，如果有人可以碰这张牌，则可以被碰的人抢走，被抢的这张牌将不在算补杠。”"""
+    g = rig(YAO, "1m1m5m5m7p7p9s9s2p2p3s3s4s", draws="1m")
+    top_up(g)
+    assert g.current_seats() == [3] and {m.action for m in g.legal_moves(3)} == {"抢碰", "pass"}
+    g.apply(3, move(g, 3, "抢碰"))
+    assert [(m.kind, len(m.tiles)) for m in g.st.seats[1].melds] == [("幺杠", 3)]
+    assert [m.kind for m in g.st.seats[3].melds] == ["碰"]
+    assert g.current_seats() == [3] and all(m.action == "discard" for m in g.legal_moves(3))
+    assert paid(g, "补杠分") == {}  # the robbed top-up is not a kong
+    assert paid(g, "幺杠分") == {(0, 1): 3, (2, 1): 3, (3, 1): 3}
+
+
+def test_qianghu_the_robbed_player_pays_as_the_discarder():
+    """“抢胡：补杠和碰牌自摸明杠时，如果有人胡这张牌，则可以被胡的人抢走”; “点炮（×2）”;
+    “庄家（×2）：庄家胜负时都额外乘2”;
+    “下庄：本局为庄家以外的人胡牌，则下一局按照逆时针的方向，轮到本局庄家的下一家坐庄”."""
+    g = rig(YAO, "222s567p789s55m23m", draws="1m")  # seat 3 waits on 1m / 4m
+    top_up(g)
+    g.apply(3, move(g, 3, "抢胡"))
+    res = g.result()
+    assert res["winners"] == [3] and res["robbed"] == 1 and res["discarder"] == 1
+    score = res["scores"][3]["score"]
+    assert paid(g, "胡牌") == {(1, 3): 2 * score, (0, 3): 2 * score, (2, 3): score}
+    assert paid(g, "补杠分") == {}
+    assert res["next_dealer"] == 1
+
+
+def test_exposed_kong_points_each_or_all_from_the_discarder_under_zerenzhi():
+    """“明杠：+3分/人，如果是责任制，则点杠的人要包杠分。”"""
+    seat1 = "7s7s7s1m5m9p2s5p9s3s4s4s4s"
+    for options, expect in (({}, {(0, 1): 3, (2, 1): 3, (3, 1): 3}), ({"责任制": True}, {(0, 1): 9})):
+        g = rig(seat1, "1m1m5m5m7p7p9s9s2p2p3s3s4s", draws="", options=options,
+                dealer_hand="3m6m8m2p4p8p6s8s7m3p4m7p5m", extra="7s")
+        discard(g, 0, "7s")
+        g.apply(1, move(g, 1, "明杠"))
+        assert paid(g, "明杠分") | paid(g, "明杠包杠") == expect
+
+
+def test_concealed_kong_five_from_each_with_a_replacement_from_the_tail():
+    """“暗杠：+5分/人”; kongs replace from the back of the wall, passing over the 宝 tile."""
+    g = rig("7s1m5m9p2s5p9s3s白白白1p2m", "1m1m5m5m7p7p9s9s2p2p3s3s4s", draws="",
+            dealer_hand="5s5s5s5s6m8m2p4p8p6s8s7m3p", extra="7p")
+    g.apply(0, move(g, 0, "暗杠"))
+    assert g.st.seats[0].drawn.name == "六条"  # the tile before the 宝 (九万) at the end
+    assert g.st.reveals["宝牌"].name == "九万"
+    assert paid(g, "暗杠分") == {(1, 0): 5, (2, 0): 5, (3, 0): 5}
+
+
+def test_bao_gang_on_a_thrown_bao_is_paid_at_the_end_and_the_bao_moves():
+    """“宝杠：玩家叉的宝牌算一个明杠…杠牌后不能在牌墙后提牌，只是最后计算结果的时候算分”;
+    “换宝：当剩余的3张宝牌全部打出后，系统将选择牌墙中倒数第二张牌为宝牌”."""
+    seat1 = "9m9m1p3p5p7p1s3s5s7s2m4m2s"
+    g = Game(rules("baicheng"), {}, 11, dealer=0,
+             wall=["2s3m6m8m2p4p8p6s8s7m3p4m6p" + seat1 + OTHER2 + "111m567p789s55m34s" + "9m"], tail=["8m9m"])
+    assert g.st.reveals["宝牌"].name == "九万"
+    wall = len(g.st.wall)
+    discard(g, 0, "9m")
+    assert "碰" not in {m.action for m in g.legal_moves(1)}  # a thrown 宝 is taken as 宝杠, not pung
+    g.apply(1, move(g, 1, "宝明杠"))
+    assert [(m.kind, len(m.tiles)) for m in g.st.seats[1].melds] == [("宝明杠", 3)]
+    assert len(g.st.wall) == wall and all(m.action == "discard" for m in g.legal_moves(1))  # no replacement
+    assert g.st.reveals["宝牌"].name == "八万"  # all four 九万 are seen: the 宝 moves to the next tail tile
+    discard(g, 1, "2s")
+    for s in g.current_seats():
+        g.apply(s, move(g, s, "胡") if s == 3 else move(g, s, "pass"))
+    res = g.result()
+    assert res["winners"] == [3]
+    assert paid(g, "宝明杠分") == {(0, 1): 3, (2, 1): 3, (3, 1): 3}
+
+
+SEAT3_46S = "111m234m789p55p46s"  # 三色, 幺九, a 刻牌; waits on 5s alone (46夹5)
+QUIET1 = "2m2m5m5m7p7p9s9s2p2p3s3s4s"
+
+
+def win_on_5s(options: dict) -> Game:
+    g = rig(QUIET1, SEAT3_46S, draws="", options=options, extra="5s")
+    discard(g, 0, "5s")
+    for s in g.current_seats():
+        g.apply(s, move(g, s, "胡") if s == 3 else move(g, s, "pass"))
+    return g
+
+
+def test_jiawu_doubles_the_win_on_a_five_in_the_middle():
+    """“夹五（×2）：夹胡时，胡的牌是5条、5万、5饼中的任意一张。”; “夹五：选择后，…46夹胡5的时候，胡分加倍。”"""
+    plain, doubled = win_on_5s({}), win_on_5s({"夹五": True})
+    assert plain.result()["winners"] == doubled.result()["winners"] == [3]
+    assert "夹五" not in {f["name"] for f in plain.result()["scores"][3]["fans"]}
+    assert "夹五" in {f["name"] for f in doubled.result()["scores"][3]["fans"]}
+    assert doubled.result()["scores"][3]["score"] == 2 * plain.result()["scores"][3]["score"] == 8
+    # the dealer threw the tile: discarder ×2 and dealer ×2
+    assert paid(doubled, "胡牌") == {(0, 3): 32, (1, 3): 8, (2, 3): 8}
+
+
+def test_beikaobei_doubles_what_a_closed_loser_pays_only():
+    """“背靠背（×2）：别人胡牌时，如果自己也没有吃、碰或明杠牌，则算门清，输的分数要再*2。”;
+    “背靠背：选择后，输分的人门清时，输分加倍。如果不选，则门清输分不加倍。”"""
+    closed = win_on_5s({"背靠背": True})
+    assert paid(closed, "胡牌") == {(0, 3): 32, (1, 3): 8, (2, 3): 8}  # everyone closed: all doubled
+
+    def seat1_pungs_then_throws_5s(options):
+        g = rig("2m2m5m5m7p7p9s9s2p2p3s5s4s", SEAT3_46S, draws="", options=options, extra="7p",
+                dealer_hand="3m6m8m2p4p8p6s8s7m3p4m6p7s")
+        discard(g, 0, "7p")
+        g.apply(1, move(g, 1, "碰"))
+        discard(g, 1, "5s")
+        g.apply(3, move(g, 3, "胡"))
+        assert g.result()["winners"] == [3] and g.result()["scores"][3]["score"] == 4
+        return g
+
+    # seat 1 has a pung (not closed) and threw the tile (×2); the dealer ×2; seat 2 plain
+    assert paid(seat1_pungs_then_throws_5s({}), "胡牌") == {(0, 3): 8, (1, 3): 8, (2, 3): 4}
+    assert paid(seat1_pungs_then_throws_5s({"背靠背": True}), "胡牌") == {(0, 3): 16, (1, 3): 8, (2, 3): 8}
+
+
+def test_bao_angang_three_drawn_bao_no_replacement_paid_at_the_end():
+    """“宝杠：…手中自己摸到的三张宝牌可以进行暗杠…杠牌后不能在牌墙后提牌，只是最后计算结果的时候算分。”"""
+    g = rig("9m9m2m5m8p2s5p8s3s4s4s4s7s", QUIET1, draws="9m", extra="白")
+    assert g.st.reveals["宝牌"].name == "九万"
+    discard(g, 0, "白")
+    assert g.current_seats() == [1] and "宝暗杠 九万九万九万" in map(str, g.legal_moves(1))
+    wall = len(g.st.wall)
+    g.apply(1, move(g, 1, "宝暗杠"))
+    assert [(m.kind, m.exposed, len(m.tiles)) for m in g.st.seats[1].melds] == [("宝暗杠", False, 3)]
+    assert len(g.st.wall) == wall and all(m.action == "discard" for m in g.legal_moves(1))  # no replacement
+    assert paid(g, "宝暗杠分") == {}  # nothing yet: it is settled at the end
+    discard(g, 1, "2m")
+    while not g.is_over():  # everyone passes and throws their first tile until the wall runs out
+        s = g.current_seats()[0]
+        moves = g.legal_moves(s)
+        g.apply(s, next((m for m in moves if m.action == "pass"), None)
+                or next(m for m in moves if m.action == "discard"))
+    assert g.result()["exhausted"] and g.result()["winners"] == []
+    assert paid(g, "宝暗杠分") == {(0, 1): 5, (2, 1): 5, (3, 1): 5}  # settled even when nobody wins
