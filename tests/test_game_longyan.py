@@ -496,3 +496,18 @@ def test_after_two_golds_in_a_row_only_a_concealed_kong_replacement_may_win():
     """“同一玩家连续打出2张金牌和做三游时打出金牌的限制…其他玩家不能自摸胡…不能游金或者杠上自摸胡。可以杠牌，只能暗暗后自摸”."""
     g = gold_kong_game(third_gold=True)
     assert "自摸" not in actions(g, 2)  # an exposed kong's replacement does not count
+
+
+def test_shisanyao_self_drawn_scores_as_sanyou():
+    """“十三幺胡牌类型（自摸与全自摸）：13张牌必须包含19万，19筒，19条和东南西北中发白，再加上上述13张牌里的任意
+    一张，即可胡十三幺，为三游分数。”"""
+    seat1 = "1m9m1p9p1s9s1z2z3z4z5z6z7z"  # one of each: waits on all thirteen
+    g = rig(["2m4m6m3p5p7p2s4s6s8s3m5m7m", seat1], "6s", draws="1m", players=2)
+    discard(g, 0, "6s")
+    assert "自摸" in actions(g, 1)
+    g.apply(1, move(g, 1, "自摸"))
+    res = g.result()
+    sc = res["scores"][1]
+    assert res["winners"] == [1] and sc["form"] == "十三幺"
+    assert [(f["pattern"], f["value"]) for f in sc["fans"]] == [("十三幺", 20)]  # 三游分 20
+    assert paid(g, "胡牌") == {(0, 1): 80}  # as the 三游 win of test_shuangyou_and_sanyou_by_discarding_drawn_golds
