@@ -951,21 +951,13 @@ class Scoring:
                     fast.fallbacks += 1
                     res = None
             if res is None:
-                ev = self.evaluator(r)
-                ok, reason = self.requirements_ok(r, ev)
+                ev, ok, e = self._by_reference(r, rejected)
                 if not ok:
-                    rejected.append(f"{r.describe()}: {reason}")
                     refused.append((None, ev))
                     continue
                 considered += 1
-                try:
-                    e = ev.evaluate()
-                except EvalError as exc:
-                    rejected.append(f"{r.describe()}: {exc}")
-                    continue
-                key = (e.best, e.score)
-                if best_key is None or key > best_key:
-                    best, best_key = (None, e), key
+                if e is not None and (best_key is None or (e.best, e.score) > best_key):
+                    best, best_key = (None, e), (e.best, e.score)
                 continue
             if res[6] is not None:
                 rejected.append(f"{r.describe()}: {res[6]}")
@@ -1010,28 +1002,34 @@ class Scoring:
         return LazyEvaluation(r, fans, dict(zip(fast.unit_order, units)), score, total, bst,
                               lambda: self.evaluator(r))
 
+    def _by_reference(self, r: Reading, rejected: list[str]) -> tuple[ReadingEvaluator, bool, Evaluation | None]:
+        """One reading by the reference evaluator: (its evaluator, whether it meets the requirements, its
+        evaluation or None when evaluating it failed). Why a reading is rejected goes into `rejected`."""
+        ev = self.evaluator(r)  # one environment serves the requirements and the patterns
+        ok, reason = self.requirements_ok(r, ev)
+        if not ok:
+            rejected.append(f"{r.describe()}: {reason}")
+            return ev, False, None
+        try:
+            return ev, True, ev.evaluate()
+        except EvalError as exc:
+            rejected.append(f"{r.describe()}: {exc}")
+            return ev, True, None
+
     def _run_reference(self, readings: list[Reading]) -> ScoreResult:
         best: Evaluation | None = None
         best_key = None
         rejected = []
         considered = 0
-        refused: list[tuple[ReadingEvaluator, str]] = []  # readings that fail a requirement
+        refused: list[ReadingEvaluator] = []  # readings that fail a requirement
         for r in readings:
-            ev = self.evaluator(r)  # one environment serves the requirements and the patterns
-            ok, reason = self.requirements_ok(r, ev)
+            ev, ok, e = self._by_reference(r, rejected)
             if not ok:
-                rejected.append(f"{r.describe()}: {reason}")
-                refused.append((ev, reason))
+                refused.append(ev)
                 continue
             considered += 1
-            try:
-                e = ev.evaluate()
-            except EvalError as exc:
-                rejected.append(f"{r.describe()}: {exc}")
-                continue
-            key = (e.best, e.score)
-            if best_key is None or key > best_key:
-                best, best_key = e, key
+            if e is not None and (best_key is None or (e.best, e.score) > best_key):
+                best, best_key = e, (e.best, e.score)
         if best is None:
             reason = rejected[0].split(": ", 1)[1] if rejected else "no reading could be scored"
             return ScoreResult(False, reason, self._best_refused(refused), 0, rejected)
@@ -1042,7 +1040,7 @@ class Scoring:
         """For a hand that fails only a requirement (say a minimum score), what its best reading
         would score: the result then still shows the patterns and the total it falls short with."""
         best, best_key = None, None
-        for ev, _ in refused:
+        for ev in refused:
             try:
                 e = ev.evaluate()
             except EvalError:
