@@ -1,7 +1,7 @@
 """Game-engine speed (issue 5): complete hands per second for each bundled variant, one process.
 
     python bench/game_speed.py [--variants baijindao,baicheng,longyan,chehuzi] [--games N]
-                               [--seed 1] [--bots random|greedy] [--no-check] [--json]
+                               [--seed 1] [--bots random|greedy|mixed] [--no-check] [--json]
 
 Each variant plays `--games` hands (default: 1,000 for 白金岛, 300 for the others) with the given bots
 through `runtime.game.simulate.simulate` in this process (`workers=1`), invariant checks on unless

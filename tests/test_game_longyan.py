@@ -368,14 +368,14 @@ def test_no_guoshoupeng_a_passed_pung_is_offered_again():
 
 # ---------------------------------------------------------------------- 分饼 (four players only)
 
-FB_DEALER = "5m1z1m9m1p9p1s9s2z3z4z5z6z"
+FB_DEALER = "5m1z1m9m1p9p1s9s2z3z4z5z6z"  # with its 14th tile 6m: twelve orphan kinds, not ready
 FB_SEATS = ["5m1z2m7m2p7p2s7s3p3s2z3z4z", "5m1z3m6m4p6p4s6s5z6z7z1m9m", "5m1z4m7m5p9p5s8s2z3z4z5z6z"]
 
 
 def test_fenbing_the_dealer_pays_when_everyone_follows_doubling_each_round():
     """“分饼：类似跟庄，仅限第一轮开始，在第一轮庄家出牌，其他家均打出同一张牌…第一轮，跟的是序数牌，庄家每家每家支付2分，
     跟的是字牌，庄家每家给1分。以后每轮翻倍”."""
-    g = rig([FB_DEALER, *FB_SEATS], "7z", draws="3m4m6m" "2m" "2m3m4m")
+    g = rig([FB_DEALER, *FB_SEATS], "6m", draws="3m4m6m" "2m" "2m3m4m")
     discard(g, 0, "5m")
     for s in (1, 2):
         discard(g, s, "5m")
@@ -392,7 +392,7 @@ def test_fenbing_the_dealer_pays_when_everyone_follows_doubling_each_round():
 
 def test_fenbing_stops_for_good_once_a_round_breaks():
     """“从A-D为一圈，只要BCD任意一圈出现和打出和A不一样的牌，则分饼效果中止，之前分饼分生效，后续再出现分饼效果则无效”."""
-    g = rig([FB_DEALER, *FB_SEATS], "7z", draws="3m4m6m" "2m" "2m3m4m")
+    g = rig([FB_DEALER, *FB_SEATS], "6m", draws="3m4m6m" "2m" "2m3m4m")
     discard(g, 0, "5m")
     discard(g, 1, "5m")
     discard(g, 2, "3m")  # breaks the round
@@ -406,7 +406,7 @@ def test_fenbing_stops_for_good_once_a_round_breaks():
 
 def test_no_fenbing_with_three_players():
     """“三人和二人模式没有分饼玩法”."""
-    g = rig([FB_DEALER, *FB_SEATS[:2]], "7z", draws="3m4m", players=3)
+    g = rig([FB_DEALER, *FB_SEATS[:2]], "6m", draws="3m4m", players=3)
     for s in (0, 1, 2):
         discard(g, s, "5m")
     assert g.result()["payments"] == []
@@ -503,6 +503,8 @@ def test_shisanyao_self_drawn_scores_as_sanyou():
     一张，即可胡十三幺，为三游分数。”"""
     seat1 = "1m9m1p9p1s9s1z2z3z4z5z6z7z"  # one of each: waits on all thirteen
     g = rig(["2m4m6m3p5p7p2s4s6s8s3m5m7m", seat1], "6s", draws="1m", players=2)
+    assert g.current_seats() == [1] and actions(g, 1) == {"闲家抢金", "pass"}  # ready from the deal (天听)
+    g.apply(1, PASS)
     discard(g, 0, "6s")
     assert "自摸" in actions(g, 1)
     g.apply(1, move(g, 1, "自摸"))
@@ -511,3 +513,11 @@ def test_shisanyao_self_drawn_scores_as_sanyou():
     assert res["winners"] == [1] and sc["form"] == "十三幺"
     assert [(f["pattern"], f["value"]) for f in sc["fans"]] == [("十三幺", 20)]  # 三游分 20
     assert paid(g, "胡牌") == {(0, 1): 80}  # as the 三游 win of test_shuangyou_and_sanyou_by_discarding_drawn_golds
+
+
+def test_a_thirteen_orphans_hand_one_short_waits_on_the_missing_kind():
+    """The engine's waits are the scoring runtime's: a 十三幺 hand missing 中 waits on 中 (a form that is not
+    melds and pairs, so the waits cannot be read from the block tables alone)."""
+    seat1 = "1m9m1p9p1s9s1z2z3z4z5z6z1m"
+    g = rig(["2m4m6m3p5p7p2s4s6s8s3m5m7m", seat1], "6s", players=2)
+    assert [t.name for t in g.waits(g.st.seats[1])] == ["中"]

@@ -50,7 +50,7 @@ def test_the_terminal_game_equals_the_engine_game_with_the_same_choices(bjd):
 
     s = Session(bjd, {}, 11, 1)
     g = s.new_hand()
-    bots = [First(), RandomBot(11 * 31 + 1)]
+    bots = [First(), RandomBot(g.seed * 31 + 1)]
     while not g.is_over():
         seat = g.current_seats()[0]
         g.apply(seat, bots[seat].choose(g, seat, g.legal_moves(seat)))
@@ -106,6 +106,16 @@ def test_the_terminal_shows_the_other_hand_only_when_a_rule_shows_it(bjd):
     assert concealed not in table() and "亮明的手牌" not in table()
     g.st.seats[0].vars["已报听"] = True  # the viewer has declared ready
     assert f"亮明的手牌：{concealed}" in table()
+
+
+def test_odd_digits_and_bad_hand_counts_are_answered_in_one_sentence(bjd, capsys, monkeypatch):
+    g = Session(bjd, {}, 5, 1).new_hand()
+    moves = g.legal_moves(g.current_seats()[0])
+    assert parse_choice("²", moves, g.cat) == (None, "看不懂“²”：请输入编号、列出的操作，或要打出的牌。")
+    assert parse_choice("１", moves, g.cat) == (moves[0], "")  # full-width digits, as a Chinese keyboard types
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    assert main(["play", "baijindao", "--hands", "0"]) == 2
+    assert capsys.readouterr().err.strip() == "error: --hands must be at least 1, not 0"
 
 
 def test_amounts_read_as_decimals():

@@ -29,9 +29,13 @@ def _rules(arg: str):
 
 
 def cmd_simulate(args) -> int:
+    from dsl.cli import UsageError
+
     from .flow import GameError
     from .simulate import simulate
 
+    if args.games < 1 or args.workers < 1:
+        raise UsageError(f"--games and --workers must be at least 1 (got {args.games} and {args.workers})")
     rules = _rules(args.rules)
     try:
         if args.json or args.games < 200:
@@ -89,13 +93,13 @@ def cmd_replay(args) -> int:
 
 def cmd_play(args) -> int:
     from .flow import GameError
-    from .play import play_terminal
+    from .play import PlayError, play_terminal
 
     rules = _rules(args.rules)
     try:
         return play_terminal(rules, _sets(args.set), seat=args.seat, seed=args.seed, hands=args.hands,
                              bots=args.bots, inp=sys.stdin, out=sys.stdout)
-    except (GameError, ValueError) as exc:
+    except (GameError, PlayError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
 
@@ -107,7 +111,7 @@ def add_commands(sub) -> None:
     c.add_argument("--set", action="append", metavar="OPTION=VALUE")
     c.add_argument("--seed", type=int, help="the game's seed (shown at the start; the same seed replays the deal)")
     c.add_argument("--hands", type=int, default=1, help="hands to play, balances carried from one to the next")
-    c.add_argument("--bots", choices=["random", "greedy"], default="greedy")
+    c.add_argument("--bots", choices=["random", "greedy", "mixed"], default="greedy")
     c.set_defaults(func=cmd_play)
     c = sub.add_parser("simulate", help="play many hands with bots and check the engine's invariants")
     c.add_argument("rules")

@@ -623,10 +623,8 @@ class Game:
         cached = seat.__dict__.get("_waits")
         if cached is not None and cached[0] == key:
             return cached[1]
-        if self.shortcuts and self.dec.fast is not None and \
-                (self._natural_blocks() >= 2 or self._wildcards_play_anything()) and \
-                self._seat_unmendable(seat) >= 2:
-            kinds = []  # not ready (`_not_ready`)
+        if self.shortcuts and self._not_ready(seat.hand, seat.melds, seat):
+            kinds = []
         else:
             kinds = self._waits_of(seat, list(seat.hand))
         seat.__dict__["_waits"] = (key, kinds)
@@ -647,13 +645,16 @@ class Game:
         return self._waits_of(seat, hand)
 
     def _waits_of(self, seat: Seat, concealed: list[TileInfo]) -> list[TileInfo]:
-        if self.shortcuts and self._not_ready(concealed):
+        if self.shortcuts and self._not_ready(concealed, seat.melds):
             return []
         env = self._score_env()
         h = self.hand_of(seat, concealed, None, False)
         try:
             sc = Scoring(self.rules, self.cat, self.dec, env, h)
-            plain = sc._plain_wait_check()  # the same question as Scoring.wait_kinds, asked once
+            # The scoring runtime's waits (Scoring.wait_kinds): by structure from the block tables when no
+            # requirement decides them and every form is melds and pairs; otherwise kind by kind, each
+            # first put to the engine's cheap necessary test, then tried in full, requirements included.
+            plain = sc._plain_wait_check() if self.rules._plain_waits else None
             held = Counter(t.name for t in h.all_tiles())
             kinds = []
             for k in self.cat.kinds:
@@ -662,14 +663,14 @@ class Game:
                 if plain is not None:
                     if plain(k):
                         kinds.append(k)
-                else:  # kind by kind, each first put to the cheap test
-                    if not self._could_win(h.concealed, seat.melds, k, False):
-                        continue
-                    trial = self.hand_of(seat, h.concealed, k, False)
-                    sub = Scoring(self.rules, self.cat, self.dec, env, trial, natural_win=True)
-                    rs, _ = sub.readings(trial)
-                    if any(_wait_ok(sub, r) for r in rs):
-                        kinds.append(k)
+                    continue
+                if not self._could_win(h.concealed, seat.melds, k, False):
+                    continue
+                trial = self.hand_of(seat, h.concealed, k, False)
+                sub = Scoring(self.rules, self.cat, self.dec, env, trial, natural_win=True)
+                rs, _ = sub.readings(trial)
+                if any(sub.requirements_ok(r, for_waits=True)[0] for r in rs):
+                    kinds.append(k)
         except (HandError, *_EVAL_ERRORS):
             kinds = []
         return kinds
@@ -730,11 +731,10 @@ class Game:
     def _seat_unmendable(self, seat: Seat) -> int:
         """`_unmendable` of the seat's concealed tiles, kept until they change."""
         free = self._free_names()
-        key = (seat.version, id(free))
-        c = seat.__dict__.get("_unmendable")
-        if c is None or c[0] != key:
-            c = seat.__dict__["_unmendable"] = (key, self._unmendable(seat.hand))
-        return c[1]
+        c = seat.__dict__.get("_unmendable")  # (version, the free-names set it was counted with, count)
+        if c is None or c[0] != seat.version or c[1] is not free:  # `is`: a freed set's id may be reused
+            c = seat.__dict__["_unmendable"] = (seat.version, free, self._unmendable(seat.hand))
+        return c[2]
 
     def _hopeless(self, seat: Seat, tile: TileInfo, in_hand: bool, forms: tuple[str, ...]) -> bool:
         """An exact shortcut before `_could_win`: the seat's concealed tiles with the winning tile (among
@@ -759,12 +759,30 @@ class Game:
                                for f, _, _ in self.rules._forms)
         return v
 
-    def _not_ready(self, concealed: list[TileInfo]) -> bool:
+    def _not_ready(self, concealed: list[TileInfo], melds: list[GMeld], seat: Seat | None = None) -> bool:
         """An exact shortcut for most hands that wait on nothing: one more tile mends at most one block
-        (`_unmendable`), so a hand short by two blocks is completed by no single tile."""
-        fast = self.dec.fast
-        return fast is not None and (self._natural_blocks() >= 2 or self._wildcards_play_anything()) and \
-            self._unmendable(concealed) >= 2
+        (`_unmendable`; of `seat`'s hand, kept per version, when the concealed tiles are its hand), so a
+        hand short by two blocks is completed by no single tile — unless a form that builds no split
+        could still be completed (`_no_special_win`)."""
+        if self.dec.fast is None or not (self._natural_blocks() >= 2 or self._wildcards_play_anything()):
+            return False
+        if (self._seat_unmendable(seat) if seat is not None else self._unmendable(concealed)) < 2:
+            return False
+        return not self._special_forms(()) or self._no_special_win(concealed, melds)
+
+    def _no_special_win(self, concealed: list[TileInfo], melds: list[GMeld]) -> bool:
+        """No form that builds no split is completed by one more tile, by the necessary tests of
+        `_could_win`: an orphans form needs no melds and every tile that is not free to have its
+        attribute; an instant form needs at least `_instant_wilds` wildcards, and one tile adds at most one."""
+        free = self._free_names()
+        for f, _, _ in self.rules._forms:
+            if f.orphans:
+                if not melds and all(t.attrs.get(f.orphans) for t in concealed if t.name not in free):
+                    return False
+            elif f.instant is not None:
+                if sum(1 for t in concealed if t.name in free) + 1 >= self._instant_wilds((f.name,)):
+                    return False
+        return True
 
     # ================================================================== scoring
 
@@ -1665,6 +1683,7 @@ class Game:
                     found = True
                     seat.hand.remove(t)
                     seat.aside.append(t)
+                    seat.changed()  # before the hooks: they may ask for the seat's waits or melds
                     self._flower_effects(s, t)
                 for _ in flowers:
                     if len(st.wall) <= self.rs.table.exhaust_at:
@@ -2435,15 +2454,6 @@ class Game:
             except _EVAL_ERRORS as exc:
                 self.note_error(f"next_dealer: {exc}")
         st.next_dealer = nd
-
-
-def _wait_ok(sub: Scoring, r) -> bool:
-    """A wait trial's requirements (those that depend on the waits themselves left out, where the
-    scoring runtime knows them)."""
-    try:
-        return sub.requirements_ok(r, for_waits=True)[0]
-    except TypeError:
-        return sub.requirements_ok(r)[0]
 
 
 @lru_cache(maxsize=256)

@@ -27,6 +27,10 @@ class Quit(Exception):
     """The player ended the game (`q` or end of input)."""
 
 
+class PlayError(ValueError):
+    """The game cannot be played as asked (one sentence)."""
+
+
 def amount(v) -> str:
     """A balance or payment as a player reads it: `1165.9`, not `11659/10`."""
     if isinstance(v, str) and "/" in v:
@@ -117,7 +121,7 @@ def parse_choice(text: str, moves: list[Move], cat) -> tuple[Move | None, str]:
     """The move a line of input names, or None and one sentence saying why not."""
     if not text:
         return None, f"请输入 1 到 {len(moves)} 之间的编号，或输入 ? 查看可选的操作。"
-    if text.isdigit():
+    if text.isdecimal():  # also full-width digits; not "²", which int() refuses
         n = int(text)
         if 1 <= n <= len(moves):
             return moves[n - 1], ""
@@ -169,15 +173,17 @@ def show_result(term: Terminal, game) -> None:
 def play_terminal(rules, options: dict, *, seat: int = 0, seed: int | None = None, hands: int = 1,
                   bots: str = "greedy", inp: TextIO, out: TextIO) -> int:
     """Play `hands` hands with the person at `seat`; returns 0 when they are played, 1 when the player quit."""
+    if hands < 1:
+        raise PlayError(f"--hands must be at least 1, not {hands}")
     seed = random.randrange(1 << 31) if seed is None else seed
     session = Session(rules, options, seed, hands)
     term = Terminal(seat, inp, out)
     game = session.new_hand()
     if game is not None and not 0 <= seat < game.st.n:
-        raise ValueError(f"this game has seats 0 to {game.st.n - 1}, so --seat {seat} is not one of them")
+        raise PlayError(f"this game has seats 0 to {game.st.n - 1}, so --seat {seat} is not one of them")
     term.say(f"{rules.ir.variant.title} — 你坐 {seat} 号位；种子 {seed}（用 --seed {seed} 可重玩这一局）")
     while game is not None:
-        robots = [BOTS[bots](seed * 31 + i) for i in range(game.st.n)]
+        robots = [BOTS[bots](game.seed * 31 + i) for i in range(game.st.n)]  # each hand its own bot seeds
         term.say(f"\n=== 第 {len(session.played) + 1} 局 ===")
         try:
             while not game.is_over():
