@@ -7,7 +7,9 @@
   melds of identical tiles (pungs, kongs) — never other melds; declines every other offer (plain
   actions, choices, alternatives to winning); discards the tile with the fewest neighbours (copies of
   it, suited tiles within two ranks, and tiles it forms a concealed fixed-set group with — a hand meld
-  of `tiles` shape), the highest-indexed one on a tie; passes otherwise.
+  of `tiles` shape), the highest-indexed one on a tie — except that a hand without melds holding all
+  but `ORPHANS_GAP` of an `orphans` form's kinds discards towards that form (`_orphans_discard`);
+  passes otherwise.
 - `MixedBot(seed)`: greedy, but it declares ready when offered (an action with `ready true`, or one
   that hands the seat to the engine, `then auto`; one of several at random); and at a decision
   offering more than discards it picks, with probability 1/2, one of the kinds of move offered (each
@@ -62,6 +64,39 @@ def _set_partners(rs) -> dict[str, set[str]]:
     return out
 
 
+ORPHANS_GAP = 4  # chase an orphans form when the hand lacks at most this many of its kinds
+
+
+def _orphans_discard(game, seat, discards: list[Move]) -> Move | None:
+    """A discard towards an `orphans` form (one of each kind with an attribute, plus one more of them)
+    when the seat has no melds and already holds all but `ORPHANS_GAP` of those kinds: first a tile
+    without the attribute, then a surplus copy (a third one, or a second pair); never a wildcard nor the
+    only copy of a kind. None when no form is worth chasing or nothing is spare."""
+    if seat.melds:
+        return None
+    wild = game.hand_wild_names
+    held = Counter(t.name for t in seat.hand)
+    for f, _, _ in game.rules._forms:
+        if not f.orphans:
+            continue
+        members = [k.name for k in game.cat.kinds if k.attrs.get(f.orphans)]
+        if sum(1 for n in members if held[n]) < len(members) - ORPHANS_GAP:
+            continue
+        pairs = sum(1 for n in members if held[n] >= 2)
+
+        def spare(m: Move, members=frozenset(members), pairs=pairs) -> int:  # 0: not wanted, 1: surplus, 2: keep
+            n = m.tiles[0]
+            if n in wild:
+                return 2
+            if n not in members:
+                return 0
+            return 1 if held[n] >= 3 or (held[n] == 2 and pairs > 1) else 2
+        best = min(discards, key=lambda m: (spare(m), -game.cat.by_name[m.tiles[0]].index))
+        if spare(best) < 2:
+            return best
+    return None
+
+
 class GreedyBot:
     name = "greedy"
     declares_ready = False  # an auto seat makes no kongs and claims nothing: greedy stays in control
@@ -97,6 +132,9 @@ class GreedyBot:
         return moves[0]
 
     def discard(self, game, seat: int, discards: list[Move]) -> Move:
+        chase = _orphans_discard(game, game.st.seats[seat], discards)
+        if chase is not None:
+            return chase
         hand = game.st.seats[seat].hand
         cat = game.cat
         if self._partners is None or self._partners[0] is not game.rs:
