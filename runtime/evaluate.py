@@ -277,17 +277,12 @@ def _mentions(e: E.Expr, ref: str) -> bool:
     return any(isinstance(n, E.Name) and n.ref == ref for n in E.walk(e))
 
 
-def _equality_lookup(e: E.Comp, fns) -> Fn | None:
-    """`count(x in L: x.F == V)` / `any(…)` over a list the environment holds, with V not reading x:
-    answered from a tally of L by F, built once per environment (per reading) instead of a scan."""
-    if e.func not in ("count", "any") or len(e.binders) != 1 or not isinstance(e.source, E.Name) \
-            or not e.source.ref.startswith("builtin:"):
+def binder_equality(c: E.Expr, ref: str) -> tuple[str | None, E.Expr] | None:
+    """`x == V` or `x.F == V` (either way round) with V not reading the binder `ref`: (F, or None for
+    the item itself; V). None for any other expression."""
+    if not (isinstance(c, E.Compare) and c.ops == ("==",)):
         return None
-    body = e.body
-    if not (isinstance(body, E.Compare) and body.ops == ("==",)):
-        return None
-    ref = f"binder:{e.binders[0]}"
-    a, b = body.operands
+    a, b = c.operands
     if _mentions(a, ref) and not _mentions(b, ref):
         item, other = a, b
     elif _mentions(b, ref) and not _mentions(a, ref):
@@ -295,11 +290,22 @@ def _equality_lookup(e: E.Comp, fns) -> Fn | None:
     else:
         return None
     if isinstance(item, E.Name) and item.ref == ref:
-        fname = None
-    elif isinstance(item, E.Attr) and isinstance(item.obj, E.Name) and item.obj.ref == ref:
-        fname = item.name
-    else:
+        return None, other
+    if isinstance(item, E.Attr) and isinstance(item.obj, E.Name) and item.obj.ref == ref:
+        return item.name, other
+    return None
+
+
+def _equality_lookup(e: E.Comp, fns) -> Fn | None:
+    """`count(x in L: x.F == V)` / `any(…)` over a list the environment holds, with V not reading x:
+    answered from a tally of L by F, built once per environment (per reading) instead of a scan."""
+    if e.func not in ("count", "any") or len(e.binders) != 1 or not isinstance(e.source, E.Name) \
+            or not e.source.ref.startswith("builtin:"):
         return None
+    eq = binder_equality(e.body, f"binder:{e.binders[0]}")
+    if eq is None:
+        return None
+    fname, other = eq
     src_key = e.source.ref
     value = _compile(other, fns)
     tally_key = ("#tally", src_key, fname)

@@ -33,6 +33,7 @@ from dsl import expr as E
 from dsl import ir
 
 from .codegen import RUNTIME, Gen, Names
+from .evaluate import binder_equality
 from .prefilter import FIELD, MASK, Prefilter
 from .reading import RTile
 from .scoring import _best_combo_set, _norm
@@ -296,6 +297,20 @@ def _mentions(e: E.Expr, ref: str) -> bool:
     return any(isinstance(n, E.Name) and n.ref == ref for n in E.walk(e))
 
 
+def _emit_unmet(g: Gen, q: ir.Requirement, ind: int, then: str) -> None:
+    """Emit `then`, guarded so that it runs when requirement q is not met: on one of its forms (if it
+    names forms), its condition false, and its `unless` false too."""
+    if q.forms:
+        g.emit(ind, f"if R.b_form in {tuple(q.forms)!r}:")
+        ind += 1
+    g.emit(ind, f"if not {g.cond(q.expr, ind)}:")
+    ind += 1
+    if q.unless is not None:
+        g.emit(ind, f"if not {g.cond(q.unless, ind)}:")
+        ind += 1
+    g.emit(ind, then)
+
+
 def _tally(e: E.Comp, gen: Gen, ind: int) -> str | None:
     """`count/any(x in L: x.F == V and x.G == W …)` over a reading list, V, W not reading x: looked
     up in a count of L's items by (F, G, …), made once per reading (an equality join, not a scan)."""
@@ -309,22 +324,11 @@ def _tally(e: E.Comp, gen: Gen, ind: int) -> str | None:
     fields: list[str | None] = []
     others: list[E.Expr] = []
     for c in E.conjuncts(e.body):
-        if not (isinstance(c, E.Compare) and c.ops == ("==",)):
+        eq = binder_equality(c, ref)
+        if eq is None:
             return None
-        a, b = c.operands
-        if _mentions(a, ref) and not _mentions(b, ref):
-            item, other = a, b
-        elif _mentions(b, ref) and not _mentions(a, ref):
-            item, other = b, a
-        else:
-            return None
-        if isinstance(item, E.Name) and item.ref == ref:
-            fields.append(None)
-        elif isinstance(item, E.Attr) and isinstance(item.obj, E.Name) and item.obj.ref == ref:
-            fields.append(item.name)
-        else:
-            return None
-        others.append(other)
+        fields.append(eq[0])
+        others.append(eq[1])
     key_fields = fields[0] if len(fields) == 1 else tuple(fields)
     vals = gen.seq(others, ind)
     val = vals[0] if len(vals) == 1 else "(" + ", ".join(vals) + ",)"
@@ -660,20 +664,8 @@ class FastScorer:
         g.emit(1, "v = R.pv")
         g.emit(1, "bad = -1")
         for j, (q, _, _) in enumerate(self.requires):
-            ind = 1
-            g.emit(ind, "if bad < 0:" if j else "if True:")
-            ind += 1
-            if q.forms:
-                g.emit(ind, f"if R.b_form in {tuple(q.forms)!r}:")
-                ind += 1
-            s = g.cond(q.expr, ind)
-            g.emit(ind, f"if not {s}:")
-            ind += 1
-            if q.unless is not None:
-                s = g.cond(q.unless, ind)
-                g.emit(ind, f"if not {s}:")
-                ind += 1
-            g.emit(ind, f"bad = {j}")
+            g.emit(1, "if bad < 0:" if j else "if True:")
+            _emit_unmet(g, q, 2, f"bad = {j}")
         sc = self.rs.score
         s = g.ex(sc.expr if sc else E.Num("0"), 1)
         g.emit(1, f"score = _norm({s})")
@@ -695,18 +687,7 @@ class FastScorer:
         g, _ = self._gen(phase)
         g.emit(0, f"def {fname}(R, S):")
         for j, (q, _, _) in enumerate(requires):
-            ind = 1
-            if q.forms:
-                g.emit(ind, f"if R.b_form in {tuple(q.forms)!r}:")
-                ind += 1
-            s = g.cond(q.expr, ind)
-            g.emit(ind, f"if not {s}:")
-            ind += 1
-            if q.unless is not None:
-                s = g.cond(q.unless, ind)
-                g.emit(ind, f"if not {s}:")
-                ind += 1
-            g.emit(ind, f"return {j}")
+            _emit_unmet(g, q, 1, f"return {j}")
         g.emit(1, "return -1")
         return g.lines
 

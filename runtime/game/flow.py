@@ -392,6 +392,12 @@ class Game:
         if now != self.initial_counts:
             diff = (now - self.initial_counts) + (self.initial_counts - now)
             out.append(f"tiles not conserved: {dict(diff)}")
+        return out + self._money_problems()
+
+    def _money_problems(self) -> list[str]:
+        """The payments balance apart from the fee, and every balance is its start plus its payments."""
+        st = self.st
+        out = []
         if sum(st.deltas) + st.fees != 0:
             out.append(f"payments do not balance: deltas {st.deltas}, fees {st.fees}")
         for s, b in zip(st.seats, self.start_balances):
@@ -413,13 +419,7 @@ class Game:
                 n += len(m.tiles)
         if n != self._n_tiles:
             return self.check_invariants()
-        out = []
-        if sum(st.deltas) + st.fees != 0:
-            out.append(f"payments do not balance: deltas {st.deltas}, fees {st.fees}")
-        for s, b in zip(st.seats, self.start_balances):
-            if s.balance != b + st.deltas[s.index]:
-                out.append(f"seat {s.index}'s balance {s.balance} is not its start {b} plus its payments")
-        return out
+        return self._money_problems()
 
     def note_error(self, text: str) -> None:
         if len(self.errors) < 100:
