@@ -502,6 +502,7 @@ class Checker:
     # ------------------------------------------------------------------ warnings
 
     def warnings(self) -> None:
+        from .engine_limits import unexecuted
         from .reach import unreachable_reasons
 
         rs = self.rs
@@ -526,6 +527,9 @@ class Checker:
                         and ex.decrement is None:
                     self.diags.warn("W602", f"`{p.name}` ({v}) excludes the higher-valued `{ex.pattern}` ({w})",
                                     ex.span, "check the seed; the page will show this exclusion as written")
+        for what, span in unexecuted(rs):
+            self.diags.warn("W605", f"the game engine does not execute {what}",
+                            span, "scoring works; creating a game from this file is refused")
 
 
 # ---------------------------------------------------------------------- helpers

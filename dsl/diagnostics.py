@@ -51,6 +51,7 @@ CODES: dict[str, str] = {
     "W602": "a lower-valued pattern excludes a higher-valued one",
     "W603": "pattern has no example hand",
     "W604": "pattern excludes itself",
+    "W605": "the game engine does not execute this construct",
 }
 
 

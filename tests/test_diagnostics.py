@@ -264,6 +264,10 @@ CASES = [
     case("W601-too-many-suits", add("pattern 两色 { value 2 番; when len(suits) == 2 }\n"), "W601", 32, 1),
     case("W602-lower-excludes-higher", mut("value 2 番;", "value 2 番; excludes 碰碰和;"), "W602", 25, 34),
     case("W604-excludes-itself", mut("value 2 番;", "value 2 番; excludes 暗杠;"), "W604", 25, 34),
+    case("W605-restrict-on-draw", add("restrict 不摸 { actions [draw]; when wall_left < 3 }\n"), "W605", 32, 1),
+    case("W605-emit-an-event-that-opens-actions",
+         add(ACTION + "action 叫 { on 叫牌; by self; then discard }\non discard {\n  emit 叫牌\n}\n"),
+         "W605", 35, 8),
 ]
 
 
@@ -283,7 +287,7 @@ def test_the_table_covers_enough():
     assert len(CASES) >= 45
     assert codes >= {"E101", "E102", "E103", "E201", "E202", "E203", "E204", "E205", "E206", "E207", "E301",
                      "E302", "E303", "E304", "E305", "E306", "E401", "E402", "E403", "E404", "E405", "E406",
-                     "E501", "E502", "E503", "E504", "E505", "E507", "W601", "W602", "W604"}
+                     "E501", "E502", "E503", "E504", "E505", "E507", "W601", "W602", "W604", "W605"}
     assert len({p.values[0] for p in CASES}) == len(CASES), "two cases have the same source"
 
 

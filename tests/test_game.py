@@ -19,6 +19,12 @@ from .conftest import ROOT
 _RULES: dict = {}
 
 
+def flow_unsupported(r):
+    from runtime.game import flow
+
+    return flow.unsupported(r.ir)
+
+
 def rules(name: str):
     if name not in _RULES:
         _RULES[name] = load(ROOT / "rules" / f"{name}.pai")
@@ -80,13 +86,50 @@ def test_same_seed_same_game():
     assert a.snapshot() == b.snapshot()
 
 
-def test_rule_sets_the_engine_cannot_play_are_refused_clearly(monkeypatch):
+def test_rule_sets_the_engine_cannot_play_are_refused_clearly(tmp_path):
+    """A construct games do not execute (the checker's W605) refuses the game, naming it and its place,
+    instead of playing the variant wrongly; scoring from the same file still works."""
     from runtime.game import flow
 
-    assert flow.unsupported(rules("chehuzi").ir) == []
-    monkeypatch.setattr(flow, "unsupported", lambda rs: ["`something` (not executed)"])
-    with pytest.raises(GameError, match="does not yet execute `something`"):
-        Game(rules("chehuzi"), {}, 0)
+    for v in ("baijindao", "chehuzi", "baicheng", "longyan"):
+        assert flow.unsupported(rules(v).ir) == []
+    text = (ROOT / "rules" / "chehuzi.pai").read_text(encoding="utf-8")
+    lines_before = text.count("\n")
+    f = tmp_path / "no_draw.pai"
+    f.write_text(text + "restrict 不摸 { actions [draw]; when wall_left < 3 }\n", encoding="utf-8")
+    r = load(f)
+    where = rf"\(.*no_draw.pai:{lines_before + 1}:1\)"
+    with pytest.raises(GameError, match=rf"does not execute `restrict 不摸` on `draw` {where}"):
+        Game(r, {}, 0)
+
+
+def test_a_meld_opened_by_an_action_is_made_from_the_seats_own_tiles(tmp_path):
+    """An action with `forms` opened by another action's name is offered right after it, with melds of
+    the seat's own tiles, and is made as offered (no claim of the event's tile)."""
+    text = (ROOT / "rules" / "baijindao.pai").read_text(encoding="utf-8")
+    f = tmp_path / "pung_then_kong.pai"
+    f.write_text(text + "action 碰后暗杠 { on 碰; by self; forms 暗杠 }\n", encoding="utf-8")
+    r = load(f)
+    assert flow_unsupported(r) == []
+    dealer = "南1m4m7m2m5m8m3m6m发西北白"
+    g = Game(r, {}, 11, dealer=0, wall=[dealer + "南南9m9m9m9m1m2m3m4m5m东中" + "中"])
+    discard(g, 0, "南")
+    g.apply(1, move(g, 1, "碰"))
+    assert {m.action for m in g.legal_moves(1)} == {"碰后暗杠", "pass"}
+    g.apply(1, move(g, 1, "碰后暗杠"))
+    kinds = [(m.kind, "".join(t.name for t in m.tiles)) for m in g.st.seats[1].melds]
+    assert kinds == [("碰", "南南南"), ("暗杠", "九万" * 4)] and not g.errors
+    assert g.current_seats() == [1] and {m.action for m in g.legal_moves(1)} == {"discard"}
+
+
+def test_a_continuation_a_decision_cannot_make_is_refused(tmp_path):
+    """`then replace` on an action opened by another action's name would interrupt that action's own
+    continuation: W605, and games are refused."""
+    text = (ROOT / "rules" / "baijindao.pai").read_text(encoding="utf-8")
+    f = tmp_path / "pung_then_replace.pai"
+    f.write_text(text + "action 碰后补 { on 碰; by self; forms 暗杠; then replace }\n", encoding="utf-8")
+    with pytest.raises(GameError, match="`then replace` of `action 碰后补`, opened by `碰`"):
+        Game(load(f), {}, 0)
 
 
 def test_unknown_option_is_refused():

@@ -6,7 +6,7 @@ dealer's 14th tile; the tiles after that are the draws. `tail` fixes the last ti
 (金牌) is flipped from the very end, and flower replacements are taken from the end too."""
 from __future__ import annotations
 
-from runtime.game import PASS, Game
+from runtime.game import PASS, Game, Move
 from runtime.game.bots import play
 
 from .test_game import discard, move, names, rules
@@ -534,3 +534,24 @@ def test_bots_discard_towards_thirteen_orphans_when_close():
     assert _orphans_discard(g, g.st.seats[0], discards).tiles == names(g.rules, "7s")
     far = rig(["1m9m1p9p1s2m5m6m3p4p5s6s7s", *JUNK], "8s")  # five kinds: not worth chasing
     assert _orphans_discard(far, far.st.seats[0], [m for m in far.legal_moves(0) if m.action == "discard"]) is None
+
+
+def test_mixed_bot_keeps_swimming_while_a_gold_can_still_come():
+    """The coverage bot (`--bots mixed`) passes an ordinary self-drawn win while it wins on any tile and a
+    gold may still be drawn, until it has thrown a gold: in 双游 it takes the next win, since passing
+    there falls back to 游金 (“双游时，若玩家过胡，则后面胡牌只算游金”)."""
+    from runtime.game.bots import MixedBot
+
+    bot = MixedBot(0)
+    bot.patience = 1.0  # always wait when waiting is worth it (the coverage runs use 19/20)
+    g = youjin_game(GOLD + "7z3s")
+    to_youjin(g)
+    discard(g, 0, "7z")  # seat 1 draws 3s in 游金: two golds are still unseen
+    assert "自摸" in actions(g, 1)
+    assert bot._keep_waiting(g, 1, g.legal_moves(1)) == Move("discard", ("三条",))
+    g = youjin_game(GOLD + "7z" + GOLD + "6z" + "3s")
+    to_youjin(g)
+    for seat, tile in ((0, "7z"), (1, GOLD), (0, "6z")):
+        discard(g, seat, tile)  # 双游, then seat 1 draws 3s
+    assert "自摸" in actions(g, 1)
+    assert bot._keep_waiting(g, 1, g.legal_moves(1)) is None

@@ -17,8 +17,9 @@
   else a random move of that kind. It reaches the choices greedy never makes (claims of every meld
   kind, declining wins, alternatives to winning, hand-end decisions) while still building hands that
   win. A hand that wins on any tile keeps waiting (gives up a self-drawn win on an ordinary tile,
-  throwing that tile) with probability 3/4, hoping for a wildcard, until it has thrown a wildcard
-  itself. Seeded: the same seed, the same moves.
+  throwing that tile) with probability `patience` (19/20), hoping for a wildcard, until it has thrown a
+  wildcard itself and while a wildcard can still be drawn (not every copy is in sight or in its own
+  hand). Seeded: the same seed, the same moves.
 """
 from __future__ import annotations
 
@@ -95,6 +96,13 @@ def _orphans_discard(game, seat, discards: list[Move]) -> Move | None:
         if spare(best) < 2:
             return best
     return None
+
+
+def _wildcard_to_come(game, s, wild) -> bool:
+    """Whether a copy of a wildcard kind may still be drawn: not all of them are in sight (discards,
+    melds, shown reveals) or in the seat's own hand."""
+    own = Counter(t.name for t in s.hand)
+    return any(game.visible_count(game.cat.by_name[n]) + own[n] < game.cat.by_name[n].copies for n in wild)
 
 
 class GreedyBot:
@@ -174,7 +182,9 @@ class MixedBot(GreedyBot):
     def __init__(self, seed: int = 0):
         super().__init__(seed)
         self.mix = random.Random(seed ^ 0x5EED)
-        self.patience = 0.75  # the chance of passing a win while waiting on any tile
+        # The chance of passing a win while waiting on any tile: high, so that a wildcard often comes
+        # (a wildcard thrown on the very next draw after another is the rarest mechanism of all).
+        self.patience = 0.95
 
     def choose(self, game, seat: int, moves: list[Move]) -> Move:
         kinds = list(dict.fromkeys(m.action for m in moves))
@@ -192,15 +202,18 @@ class MixedBot(GreedyBot):
 
     def _keep_waiting(self, game, seat: int, moves: list[Move]) -> Move | None:
         """A hand that wins on any tile, offered a self-drawn win on an ordinary tile, gives it up (and
-        throws the drawn tile) with probability 3/4, until it has thrown a wildcard itself: it waits for
-        a wildcard to improve on (passing a win while waiting is a choice greedy never makes)."""
+        throws the drawn tile) with probability `patience`, until it has thrown a wildcard itself and
+        while a wildcard can still be drawn: it waits for a wildcard to improve on (greedy then throws
+        that wildcard, and again if the very next draw is one). Once it has thrown a wildcard it takes
+        the next win: passing then can only lose what the thrown wildcard gained. Passing a win while
+        waiting is a choice greedy never makes."""
         s = game.st.seats[seat]
         drawn = s.drawn
         wild = game.hand_wild_names
         if drawn is None or not wild or drawn.name in wild or not any(t.name in wild for t in s.hand):
             return None
-        if any(t.name in wild for t in s.discards):
-            return None  # it has already given up a wildcard to wait: it takes the next win
+        if any(t.name in wild for t in s.discards) or not _wildcard_to_come(game, s, wild):
+            return None  # it has thrown a wildcard already, or none can come: it takes the win
         if not any((a := game.prog.actions.get(m.action)) is not None and a.wins for m in moves):
             return None
         throw = Move("discard", (drawn.name,))

@@ -121,6 +121,7 @@ from pathlib import Path
 from typing import Any
 
 from dsl import ir
+from dsl.engine_limits import unexecuted
 
 from ..evaluate import EvalError
 from ..hand import Hand, HandError, Meld
@@ -207,9 +208,9 @@ _WIN_TILE_OK = {"self": ("", "drawn"), "discard": ("", "claimed"), "added_kong":
 
 
 def unsupported(rs: ir.RuleSet) -> list[str]:
-    """What this rule set asks of the engine that it does not execute yet, as sentence fragments
-    (nothing, at present: the `reveal` event and `follow` are executed)."""
-    return []
+    """What this rule set asks of the engine that it does not execute, as sentence fragments with their
+    place (the checker's W605 list: `dsl/engine_limits.py`)."""
+    return [f"{what} ({span})" for what, span in unexecuted(rs)]
 
 
 class Game:
@@ -233,7 +234,7 @@ class Game:
         self.prog = program_for(rules)
         missing = unsupported(rs)
         if missing:
-            raise GameError(f"this engine does not yet execute {'; '.join(missing)}, which {rs.variant.id} uses")
+            raise GameError(f"this engine does not execute {'; '.join(missing)}, which {rs.variant.id} uses")
         self.options = dict(options or {})
         self.seed = seed
         self.settings = self._settings(self.options)
@@ -2328,8 +2329,9 @@ class Game:
                 if not self._by_ok(a.ir.by, c, ai):
                     continue
                 extra = {k: v for k, v in _b(bind).items() if k not in ("actor", "tile")}
-                ms = self._action_moves(a, st.seats[c], tile, tile if a.forms and tile is not None else None,
-                                        reading, **extra)
+                # a meld here is made from the seat's own tiles: the event's tile lies wherever the
+                # event left it (the engine claims tiles only in the discard, added-kong and reveal windows)
+                ms = self._action_moves(a, st.seats[c], tile, None, reading, **extra)
                 if ms:
                     offers.setdefault(c, []).extend(ms)
         if not offers:
@@ -2354,9 +2356,6 @@ class Game:
             cb.pop("reading", None)
             yield from self._declines(c, offers[c], mv, _b(cb))
             if mv == PASS:
-                continue
-            if o.meld is not None and tile is not None:
-                self.note_error(f"{o.action.name}: melds on `{event}` are not executed")
                 continue
             yield from self._take(c, o, mv, _b(cb))
 

@@ -11,12 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from dsl import ir
+from dsl.engine_limits import ENGINE_OFFERED  # noqa: F401  (events offered by the engine's own steps)
 
 from ..evaluate import compile_expr
-
-# Events whose actions the engine offers through its own steps (the turn, the claim windows, the deal),
-# not through the generic per-event window.
-ENGINE_OFFERED = frozenset({"turn", "draw", "reveal", "discard", "added_kong", "win_offer", "deal", "opening"})
 
 
 def _c(e):
