@@ -686,7 +686,8 @@ class Builder:
                         choices=tuple(choices), choice_when=choice_when, instead_of=f.name("instead_of"),
                         wins=wins, win_forms=win_forms, win_tile=f.name("win_tile", "", words=V.WIN_TILE),
                         order=f.name("order", "seat", words=V.ORDER), multiple=f.bool("multiple", True),
-                        follow=tuple(n for n, _ in f.names("follow")), ready=f.bool("ready"), span=s.span,
+                        follow=tuple(n for n, _ in f.names("follow")), ready=f.bool("ready"),
+                        grow=f.name("grow", "any", words=V.GROW), span=s.span,
                         **f.docs())
         f.finish()
         return out

@@ -439,6 +439,9 @@ class Checker:
             if a.instead_of and a.instead_of not in actions:
                 self.diags.error("E301", f"`action {a.name}`: instead_of names unknown action `{a.instead_of}`",
                                  a.span)
+            if a.grow != "any" and not any((m := rs.meld(k)) is not None and m.grows for k in a.forms):
+                self.diags.error("E204", f"`action {a.name}` has `grow {a.grow}` but forms no kind that grows",
+                                 a.span, "`grow` chooses between forming and extending a `grows` meld kind")
         for h in rs.hooks:
             self.check_event(h.event, h.span)
         for p in rs.payments:

@@ -21,7 +21,7 @@ def unexecuted(rs: ir.RuleSet) -> list[tuple[str, Span]]:
     """(sentence fragment, where) for each construct of `rs` that games do not execute."""
     out: list[tuple[str, Span]] = []
     opening = {e for a in rs.actions for e in (a.on, *a.also_on)}
-    bodies = [(f"`action {a.name}`", a.effects) for a in rs.actions]
+    bodies = [(f"`action {a.name}`", a.effects + a.decline) for a in rs.actions]
     bodies += [(f"the `on {h.event}` hook", h.effects) for h in rs.hooks]
     for where, effects in bodies:
         for ef in effects:

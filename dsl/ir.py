@@ -355,6 +355,7 @@ class Action(Node):
     multiple: bool = True  # several claimants may all take it (一炮多响-like); false: only the first
     follow: tuple[str, ...] = ()  # compulsory follow-up actions done before `then`
     ready: bool = False  # taking it declares the actor ready (`seat.ready`, the `ready` event)
+    grow: str = "any"  # of the kinds it forms that grow: `new` forms one anew only, `extend` only adds to one
 
 
 @dataclass(frozen=True)

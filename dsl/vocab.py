@@ -35,6 +35,8 @@ EVENTS = (
 )
 WHO = ("self", "others", "next", "previous", "any", "winner", "loser", "dealer", "non_dealer")
 THEN = ("discard", "replace", "none", "next_turn", "draw", "auto")
+# for a kind that grows: form it anew, extend one already laid down, or either
+GROW = ("any", "new", "extend")
 WIN_TILE = ("drawn", "claimed", "last_dealt", "best_wait", "none")
 ORDER = ("seat", "robbed", "discarder", "actor", "dealer")
 ROTATION = ("counter_clockwise", "clockwise")

@@ -246,6 +246,8 @@ CASES = [
     case("E503-pattern-value-uses-its-own-unit", mut("value = 2 * 加倍次数", "value = 番 * 加倍次数"),
          "E503", 27, 1),
     case("E504-combine-on-a-plain-pattern", mut("patterns [一般高]", "patterns [碰碰和]"), "E504", 20, 1),
+    case("E204-grow-without-a-growing-kind",
+         add("action 碰 { on discard; by others; forms 碰; grow new; then discard }\n"), "E204", 32, 1),
     case("E505-priority-without-actions", add("priority [胡, 碰]\n"), "E505", 32, 1),
     case("E505-priority-unknown-action",
          add(ACTION + "priority [胡, 碰]\n"), "E505", 33, 1),

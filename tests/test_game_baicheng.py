@@ -163,3 +163,15 @@ def test_bao_angang_three_drawn_bao_no_replacement_paid_at_the_end():
                 or next(m for m in moves if m.action == "discard"))
     assert g.result()["exhausted"] and g.result()["winners"] == []
     assert paid(g, "宝暗杠分") == {(0, 1): 5, (2, 1): 5, (3, 1): 5}  # settled even when nobody wins
+
+
+def test_top_up_only_extends_a_laid_kong_never_lays_a_new_one():
+    """“补杠：幺九杠和喜杠杠出后，再摸到杠中的牌可以补杠” — `grow extend`: with a whole second 一万、一饼、幺鸡 in
+    hand, 补杠 offers adding each of them to the laid 幺杠, not laying a second 幺杠."""
+    g = rig("1m1p1s1m1p234m567p78s", "1m5m5m7p7p9s9s2p2p3s3s4s4m", draws="1s")
+    g.apply(1, move(g, 1, "幺杠"))
+    discard(g, 0, "白")
+    tops = sorted(m.tiles for m in g.legal_moves(1) if m.action == "补杠")
+    assert len(tops) == 3 and all(len(t) == 4 for t in tops)  # + 一万, + 一饼, + the drawn 幺鸡
+    g.apply(1, next(m for m in g.legal_moves(1) if m.action == "补杠"))
+    assert [(m.kind, len(m.tiles)) for m in g.st.seats[1].melds] == [("幺杠", 4)]

@@ -666,6 +666,11 @@ class PageBuilder:
                 facts.append(Fact("条件", c.text, c.html))
             if a.forms:
                 facts.append(Fact("组成", "、".join(a.forms)))
+            grow = getattr(a, "grow", "any")
+            if grow == "new":
+                facts.append(Fact("只新亮", "只能从手里新亮出一副，不能加到已亮出的同种牌组上"))
+            elif grow == "extend":
+                facts.append(Fact("只加张", "只能把一张牌加到已亮出的同种牌组上，不能新亮出一副"))
             if a.instead_of:
                 facts.append(Fact("代替", f"选择它就不做「{a.instead_of}」"))
             if a.choices:

@@ -1468,6 +1468,15 @@ class Game:
             return True
         return False
 
+    @staticmethod
+    def _grown(a: CAction, mk: ir.MeldKind, opts: list[MeldOption]) -> list[MeldOption]:
+        """The options of a growing kind that the action's `grow` allows: formed anew (`new`), added to
+        a meld already laid down (`extend`), or both (`any`)."""
+        if not mk.grows or a.ir.grow == "any":
+            return opts
+        extend = a.ir.grow == "extend"
+        return [o for o in opts if (o.extends is not None) == extend]
+
     def _rank_names(self, suit: str) -> dict[int, str]:
         c = self.__dict__.setdefault("_ranks", {})
         got = c.get(suit)
@@ -1489,7 +1498,7 @@ class Game:
                     if sh.kind == "same" and not (mk.upgrades or mk.grows) and \
                             avail.get(required.name, 0) < sh.size - 1:
                         continue  # `meld_options` would refuse at once: too few copies held
-                    opts.extend(self._meld_options(seat, mk, required, unusable))
+                    opts.extend(self._grown(a, mk, self._meld_options(seat, mk, required, unusable)))
             if not opts:
                 return out
             t = self.tv(required)
@@ -1503,7 +1512,7 @@ class Game:
             if mk is None:
                 continue
             unusable = self._unusable(a, kind)
-            for opt in self._meld_options(seat, mk, required, unusable):
+            for opt in self._grown(a, mk, self._meld_options(seat, mk, required, unusable)):
                 if required is None:
                     t = self.tv(opt.key)
                     if a.when is not None and not self._true(a.when, reading, actor=seat, tile=t, **bind):
