@@ -468,6 +468,26 @@ def test_simulate_command_prints_the_summary_and_logs_replay(tmp_path, capsys):
     assert main(["simulate", "baijindao", "--games", "1", "--set", "没有=1"]) == 2
 
 
+def test_simulate_summary_gives_win_rate_by_seat_and_the_spread_of_scores(tmp_path):
+    """The summary's per-seat and spread figures agree with the logged hands they summarise."""
+    import statistics
+
+    from runtime.game.log import read
+    from runtime.game.simulate import simulate
+
+    s = simulate(rules("baijindao"), 12, 4, "greedy", log_dir=tmp_path)
+    winners, scores = [], []
+    for f in sorted(tmp_path.glob("*.jsonl")):
+        end = read(f)[-1]
+        winners += end["result"]["winners"]
+        scores += [sc["score"] for sc in end["result"]["scores"].values()]
+    assert s["wins_by_seat"] == [winners.count(0), winners.count(1)] and sum(s["wins_by_seat"]) >= s["wins"] > 0
+    assert s["win_rate_by_seat"] == [round(w / 12, 4) for w in s["wins_by_seat"]]
+    assert s["draw_rate"] == round(s["draws"] / 12, 4)
+    assert s["score_stdev"] == round(statistics.pstdev(scores), 3)
+    assert (s["score_min"], s["score_max"]) == (min(scores), max(scores))
+
+
 def test_workers_give_the_same_result_as_one_process():
     from runtime.game.simulate import simulate
 

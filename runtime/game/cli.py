@@ -57,6 +57,11 @@ def cmd_simulate(args) -> int:
         print(f"games {summary['games']}  wins {summary['wins']}  draws {summary['draws']}  "
               f"score_mean {summary['score_mean']}  invariant_violations {summary['invariant_violations']}  "
               f"({summary['games_per_second']} games/s)")
+        rates = "  ".join(f"seat {i} {r:.1%}" for i, r in enumerate(summary["win_rate_by_seat"]))
+        print(f"win rate by seat: {rates}  draw rate {summary['draw_rate']:.1%}")
+        if summary["score_min"] is not None:
+            print(f"winning scores: mean {summary['score_mean']}  stdev {summary['score_stdev']}  "
+                  f"min {summary['score_min']}  max {summary['score_max']}")
         top = list(summary["pattern_counts"].items())[:12]
         if top:
             print("patterns: " + ", ".join(f"{k} {v}" for k, v in top))

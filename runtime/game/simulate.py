@@ -2,14 +2,17 @@
 
 Summary keys: games, wins, draws, pattern_counts (patterns in the winning hands), event_counts,
 score_mean (mean score of the winning hands), invariant_violations (tiles not conserved, payments not
-balancing, a bot's move refused as illegal or out of turn), plus eval_errors (rule expressions that
-failed at run time), seconds and games_per_second, and for mechanism coverage: payment_counts (hands in
-which each named payment moved money), draw_payment_counts (the same over the drawn hands only) and
-multiple_wins (hands won by more than one player) and task_counts (hands won with the hand's task
-completed, by task).
+balancing, a bot's move refused as illegal or out of turn), plus wins_by_seat and win_rate_by_seat (hands
+each seat won, and that over games; with several winners of one hand each counts), draw_rate, the spread
+of the winning scores (score_stdev, the population standard deviation; score_min, score_max), eval_errors
+(rule expressions that failed at run time), seconds and games_per_second, and for mechanism coverage:
+payment_counts (hands in which each named payment moved money), draw_payment_counts (the same over the
+drawn hands only) and multiple_wins (hands won by more than one player) and task_counts (hands won with
+the hand's task completed, by task).
 """
 from __future__ import annotations
 
+import math
 import random
 import time
 from collections import Counter
@@ -36,6 +39,8 @@ def _play(rules: Rules, indexed_seeds: list[tuple[int, int]], bots: str, options
     draw_paid: Counter = Counter()
     multiple = 0
     tasks: Counter = Counter()
+    by_seat: Counter = Counter()
+    seats = 0
     for k, game_seed in indexed_seeds:
         session = Session(rules, options, game_seed, 1)
         g = session.new_hand()
@@ -50,6 +55,8 @@ def _play(rules: Rules, indexed_seeds: list[tuple[int, int]], bots: str, options
                 violations.append(f"game {k}: {exc}")
                 g.apply(seat, legal[0])
         res = session.finish(g)
+        seats = g.n
+        by_seat.update(res["winners"])
         violations.extend(f"game {k}: {v}" for v in g.violations)
         errors.update(g.errors)
         events.update(res["events"])
@@ -74,7 +81,7 @@ def _play(rules: Rules, indexed_seeds: list[tuple[int, int]], bots: str, options
             progress()
     return {"wins": wins, "draws": draws, "patterns": patterns, "events": events, "scores": scores,
             "violations": violations, "errors": errors, "paid": paid, "draw_paid": draw_paid, "multiple": multiple,
-            "tasks": tasks}
+            "tasks": tasks, "by_seat": by_seat, "seats": seats}
 
 
 _WORKER_RULES: Rules | None = None
@@ -138,7 +145,9 @@ def simulate(rules: Rules | str | Path, games: int, seed: int = 0, bots: str = "
     paid: Counter = Counter()
     draw_paid: Counter = Counter()
     tasks: Counter = Counter()
+    by_seat: Counter = Counter()
     for part in parts:
+        by_seat.update(part["by_seat"])
         tasks.update(part["tasks"])
         paid.update(part["paid"])
         draw_paid.update(part["draw_paid"])
@@ -148,6 +157,9 @@ def simulate(rules: Rules | str | Path, games: int, seed: int = 0, bots: str = "
         scores.extend(part["scores"])
         violations.extend(part["violations"])
     mean = sum(scores) / len(scores) if scores else 0
+    stdev = math.sqrt(sum((x - mean) ** 2 for x in scores) / len(scores)) if scores else 0.0
+    seats = max(p["seats"] for p in parts)
+    wins_by_seat = [by_seat[i] for i in range(seats)]
     return {
         "games": games, "wins": sum(p["wins"] for p in parts), "draws": sum(p["draws"] for p in parts),
         "pattern_counts": _by_count(patterns), "event_counts": dict(sorted(events.items())),
@@ -156,4 +168,13 @@ def simulate(rules: Rules | str | Path, games: int, seed: int = 0, bots: str = "
         "seconds": round(dt, 3), "games_per_second": round(games / dt, 1) if dt else None,
         "payment_counts": _by_count(paid), "draw_payment_counts": _by_count(draw_paid),
         "multiple_wins": sum(p["multiple"] for p in parts), "task_counts": _by_count(tasks),
+        "wins_by_seat": wins_by_seat, "win_rate_by_seat": [round(w / games, 4) for w in wins_by_seat],
+        "draw_rate": round(sum(p["draws"] for p in parts) / games, 4),
+        "score_stdev": round(stdev, 3), "score_min": _plain(min(scores)) if scores else None,
+        "score_max": _plain(max(scores)) if scores else None,
     }
+
+
+def _plain(x: Fraction):
+    """A score as JSON shows it: a whole number as an int, else a float."""
+    return int(x) if x.denominator == 1 else float(x)
