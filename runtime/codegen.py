@@ -117,11 +117,11 @@ class Gen:
             out.append(s)
         return out
 
-    def branch(self, e: E.Expr, ind: int) -> tuple[list[str], str]:
-        """Compile e as the body of a branch (its statements kept apart)."""
+    def branch(self, e: E.Expr, ind: int, compile=None) -> tuple[list[str], str]:
+        """Compile e (by `compile`, default `ex`) as the body of a branch (its statements kept apart)."""
         saved = self.lines
         self.lines = []
-        s = self.ex(e, ind)
+        s = (compile or self.ex)(e, ind)
         lines, self.lines = self.lines, saved
         return lines, s
 
@@ -145,11 +145,7 @@ class Gen:
         return self.ex(e, ind)
 
     def branch_cond(self, e: E.Expr, ind: int) -> tuple[list[str], str]:
-        saved = self.lines
-        self.lines = []
-        s = self.cond(e, ind)
-        lines, self.lines = self.lines, saved
-        return lines, s
+        return self.branch(e, ind, self.cond)
 
     def ex(self, e: E.Expr, ind: int) -> str:  # noqa: C901 - one case per node type
         match e:

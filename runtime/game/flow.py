@@ -2517,17 +2517,8 @@ def _tile_free_prefix(e):
 
     if e is None:
         return None
-    conjuncts = []
-
-    def flatten(x):
-        if isinstance(x, E.Binary) and x.op == "and":
-            flatten(x.left)
-            flatten(x.right)
-        else:
-            conjuncts.append(x)
-    flatten(e)
     lead = []
-    for c in conjuncts:
+    for c in E.conjuncts(e):
         if any(isinstance(n, E.Name) and n.ref == "builtin:tile" for n in E.walk(c)):
             break
         lead.append(c)
