@@ -175,3 +175,38 @@ def test_top_up_only_extends_a_laid_kong_never_lays_a_new_one():
     assert len(tops) == 3 and all(len(t) == 4 for t in tops)  # + 一万, + 一饼, + the drawn 幺鸡
     g.apply(1, next(m for m in g.legal_moves(1) if m.action == "补杠"))
     assert [(m.kind, len(m.tiles)) for m in g.st.seats[1].melds] == [("幺杠", 4)]
+
+
+# ---------------------------------------------------------------------- 清一色 adds one-suit hands only
+
+def test_qingyise_option_adds_one_suit_hands_and_never_two_suit_ones():
+    """“清一色：选择后可以一色胡牌，不选必须三色全胡牌”; “如果有中、发、白，可以胡一色，但是不按清一色算番”:
+    the option lets a one-suit hand win besides the three-suit ones; a hand of two suits never wins."""
+    r = rules("baicheng")
+    two_suits = ("234m678p99p55m", ["碰:111m"], "5m")
+    one_suit = ("234m567m99m55m", ["碰:111m"], "5m")
+    one_suit_dragons = ("234m567m55m中中", ["碰:111m"], "中")
+    three_suits = ("234m567p789s5m", ["碰:111m"], "5m")
+    for on in (False, True):
+        ctx = {"清一色": on}
+        assert not r.score(*two_suits, context=ctx).win
+        assert r.score(*three_suits, context=ctx).win
+        assert r.score(*one_suit, context=ctx).win == on
+        assert r.score(*one_suit_dragons, context=ctx).win == on
+        # a two-suit hand is not ready either (“必须三色全才能听牌或胡牌”)
+        assert r.waits("234m678p99p55m", ["碰:111m"], context=ctx) == []
+    on = {"清一色": True}
+    assert "清一色" in {f.name for f in r.score(*one_suit, context=on).fans}
+    assert "清一色" not in {f.name for f in r.score(*one_suit_dragons, context=on).fans}
+
+
+def test_qingyise_option_in_play_offers_no_win_to_a_two_suit_hand():
+    """The same in a game with 清一色 chosen: the dealer throws 5m; seat 3 holding two suits (万 and 筒) is
+    not offered 胡, seat 1 holding one suit (万) is."""
+    for seat1, seat3, winner in (("111m234m678m99m55m", "1p1p1p2p3p4p6p7p9p9p2s2s3s", 1),
+                                 ("1s1s2s2s3s3s4s4s5s5s7s7s8p", "111m234m678p99p55m", None)):
+        g = rig(seat1, seat3, draws="", options={"清一色": True},
+                dealer_hand="3m6m8m2p4p8p6s8s7m3p4m7p7s", extra="5m")
+        discard(g, 0, "5m")
+        offered = {s for s in g.current_seats() if "胡" in {m.action for m in g.legal_moves(s)}}
+        assert offered == ({winner} if winner is not None else set())
