@@ -308,10 +308,25 @@ class Builder:
         values = self.values(f)
         out = ir.MeldKind(name, shape, hand=f.bool("hand"), pair=f.bool("pair"), exposed=f.bool("exposed"),
                           kong=f.bool("kong"), upgrades=tuple(n for n, _ in f.names("upgrades")),
-                          grows=f.bool("grows"), shown=f.int("shown", None, lo=0, hi=8),
-                          values=values, span=s.span, **f.docs())
+                          shown=f.int("shown", None, lo=0, hi=8), values=values, span=s.span,
+                          **self.grows(f), **f.docs())
         f.finish()
         return out
+
+    def grows(self, f: Fields) -> dict:
+        """`grows true` (one further tile) or `grows N` (up to N further tiles, one at a time)."""
+        s = f.one("grows")
+        if s is None:
+            return {}
+        f.plain(s)
+        a = s.args
+        if len(a) == 1 and a[0].kind == "number":
+            n = f.check_int(a[0], 1, 1, 32)
+            return {"grows": True, "grow_limit": n}
+        if not a or (len(a) == 1 and a[0].kind == "bool"):
+            return {"grows": bool(a[0].value) if a else True}
+        f.bad(s, "grows true | grows 3")
+        return {}
 
     def shape(self, f: Fields) -> ir.Shape:
         usage = "shape run 3 | same 3 | ranks [1, 2, 3] | tiles 'TILES' | same_rank 3 mixed"

@@ -166,6 +166,7 @@ class MeldKind(Node):
     kong: bool = False
     upgrades: tuple[str, ...] = ()
     grows: bool = False
+    grow_limit: int = 1  # with `grows`: the most tiles it may take beyond its shape, one at a time
     shown: int | None = None  # tiles shown face up (default: all when exposed, none otherwise)
     values: tuple[SuitValue, ...] = ()
 

@@ -247,14 +247,15 @@ class World:
                                       False):
                 self._add(self.hand_cands, mk, tiles, False, probe)
         # Melds shown beside the hand: the runtime accepts a meld of any kind whose shape fits
-        # (runtime.hand.build_hand), so every kind is a candidate, grown by one tile where it `grows`.
+        # (runtime.hand.build_hand), so every kind is a candidate, grown by up to its `grow_limit` tiles
+        # where it `grows` (the copies of the tiles bound it: `_add`).
         self.shown_cands: list[Cand] = []
         for mk in rs.melds:
             s = mk.shape
             base = [self.cat.by_name[t] for t in s.tiles if t in self.cat.by_name]
             if s.kind == "tiles" and len(base) != len(s.tiles):
                 continue
-            for size in (s.size, s.size + 1) if mk.grows else (s.size,):
+            for size in range(s.size, s.size + (mk.grow_limit if mk.grows else 0) + 1):
                 for tiles in self._shapes(s.kind, size, s.ranks, base, s.mixed, size != s.size):
                     if self.rules.meld_matches(mk, list(tiles)):
                         self._add(self.shown_cands, mk, tiles, True, probe)
@@ -288,8 +289,8 @@ class World:
             if not grown:
                 emit(base)
             else:
-                for extra in base:
-                    emit(list(base) + [extra])
+                for extra in itertools.combinations_with_replacement(base, size - len(base)):
+                    emit(list(base) + list(extra))
         elif shape == "same_rank":
             all_ranks = sorted({r for idx in self.suits.values() for r in idx})
             for r in all_ranks:

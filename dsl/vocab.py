@@ -60,7 +60,8 @@ READING_BUILTINS: dict[str, str] = {
 }
 # Built-in names of the game scope (actions, hooks, phases, payments, dealer rules).
 GAME_BUILTINS: dict[str, str] = {
-    "actor": "seat", "tile": "tile?", "dealer": "seat", "winner": "seat?", "discarder": "seat?",
+    "actor": "seat", "tile": "tile?", "dealer": "seat", "winner": "seat?", "winners": "list[seat]",
+    "discarder": "seat?",
     "payer": "seat", "payee": "seat", "won": "bool", "last_drawer": "seat?", "wall_left": "int",
     "turn": "int", "round": "int", "players": "int", "table": "table", "choice": "num", "robbed": "seat?",
     "score": "num", "self_drawn": "bool", "task_factor": "num", "viewer": "seat", "owner": "seat",

@@ -288,7 +288,7 @@ class Rules:
 
     def meld_matches(self, mk: ir.MeldKind, tiles: list[TileInfo]) -> bool:
         s = mk.shape
-        size_ok = len(tiles) == s.size or (mk.grows and len(tiles) == s.size + 1)
+        size_ok = len(tiles) == s.size or (mk.grows and s.size < len(tiles) <= s.size + mk.grow_limit)
         if not size_ok:
             return False
         if s.kind == "same":
@@ -303,7 +303,7 @@ class Rules:
         if s.kind == "tiles":
             base = Counter(s.tiles)
             got = Counter(t.name for t in tiles)
-            if mk.grows and len(tiles) == s.size + 1:
+            if len(tiles) > s.size:  # grown: the shape's tiles plus further ones of the same
                 return all(got[k] >= n for k, n in base.items()) and set(got) <= set(base)
             return got == base
         if s.kind == "same_rank":

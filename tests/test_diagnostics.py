@@ -248,6 +248,11 @@ CASES = [
     case("E504-combine-on-a-plain-pattern", mut("patterns [一般高]", "patterns [碰碰和]"), "E504", 20, 1),
     case("E204-grow-without-a-growing-kind",
          add("action 碰 { on discard; by others; forms 碰; grow new; then discard }\n"), "E204", 32, 1),
+    case("E402-grows-no-further-tile", mut("meld 碰 { shape same 3; exposed true }",
+                                           "meld 碰 { shape same 3; exposed true; grows 0 }"), "E402", 16, 44),
+    case("E204-grows-not-a-number-or-bool",
+         mut("meld 碰 { shape same 3; exposed true }", "meld 碰 { shape same 3; exposed true; grows \"多\" }"),
+         "E204", 16, 44),
     case("E505-priority-without-actions", add("priority [胡, 碰]\n"), "E505", 32, 1),
     case("E505-priority-unknown-action",
          add(ACTION + "priority [胡, 碰]\n"), "E505", 33, 1),
@@ -419,3 +424,28 @@ def test_damaged_files_never_crash_the_compiler(text):
         built = Builder(diags, FILE).build(stmts)
         if built is not None:
             Checker(built, diags).run()
+
+
+def test_grows_n_bounds_how_many_further_tiles_a_meld_takes():
+    """`grows N`: a meld of that kind may take up to N tiles beyond its shape, of the shape's own tiles."""
+    from runtime.rules import Rules
+
+    src = mut("meld 碰 { shape same 3; exposed true }",
+              "meld 碰 { shape same 3; exposed true }\nmeld 风中 { shape tiles '东中'; exposed true; grows 2 }")
+    res = compile_text(src, FILE)
+    assert res.ruleset is not None, res.diagnostics
+    r = Rules(res.ruleset)
+    mk = r.ir.meld("风中")
+    assert mk.grows and mk.grow_limit == 2
+    t = r.catalog_for({})[0].by_name
+    east, red, one = t["东"], t["中"], t["1万"]
+    assert r.meld_matches(mk, [east, red])
+    assert r.meld_matches(mk, [east, red, red])
+    assert r.meld_matches(mk, [east, red, east, red])
+    assert not r.meld_matches(mk, [east, red, east, red, east])  # a third further tile: over the limit
+    assert not r.meld_matches(mk, [east, red, one])  # only the shape's own tiles
+    assert not r.meld_matches(mk, [east, east, east])  # the shape's tiles must all be there
+    plain = compile_text(mut("meld 碰 { shape same 3; exposed true }",
+                             "meld 碰 { shape same 3; exposed true }\nmeld 风中 { shape tiles '东中'; grows }"),
+                         FILE).ruleset
+    assert plain.meld("风中").grow_limit == 1  # a bare `grows` (= `grows true`) takes one further tile

@@ -210,3 +210,81 @@ def test_qingyise_option_in_play_offers_no_win_to_a_two_suit_hand():
         discard(g, 0, "5m")
         offered = {s for s in g.current_seats() if "胡" in {m.action for m in g.legal_moves(s)}}
         assert offered == ({winner} if winner is not None else set())
+
+
+# ---------------------------------------------------------------------- 补杠 may be repeated
+
+def paid_total(g: Game, name: str) -> dict[tuple[int, int], int]:
+    out: dict[tuple[int, int], int] = {}
+    for p in g.result()["payments"]:
+        if p["name"] == name:
+            out[(p["payer"], p["payee"])] = out.get((p["payer"], p["payee"]), 0) + p["amount"]
+    return out
+
+
+def test_top_up_may_be_repeated_and_each_one_pays_three_from_each():
+    """“补杠：可以对喜杠和幺九杠进行补杠，每补1次杠+3分/人”: the same 幺杠 takes 幺鸡, then 一万, then 一饼,
+    each a 补杠 of its own with a replacement from the wall and 3 points from every other player."""
+    g = rig("1m1p1s1m1p234m567p78s", QUIET1, draws="1s")
+    g.apply(1, move(g, 1, "幺杠"))
+    discard(g, 0, "白")
+    added = ""
+    for n, tile in enumerate(("1s", "1m", "1p"), start=1):
+        wall = len(g.st.wall)
+        added += tile
+        g.apply(1, move(g, 1, "补杠", "1m1p1s" + added))
+        assert [(m.kind, len(m.tiles)) for m in g.st.seats[1].melds] == [("幺杠", 3 + n)]
+        assert len(g.st.wall) == wall - 1  # a replacement each time
+        assert paid_total(g, "补杠分") == {(0, 1): 3 * n, (2, 1): 3 * n, (3, 1): 3 * n}
+    assert g.current_seats() == [1]
+
+
+def test_each_repeated_top_up_may_be_robbed():
+    """“抢碰：补杠时，如果有人可以碰这张牌，则可以被碰的人抢走，被抢的这张牌将不在算补杠” — also on a
+    second 补杠 of the same kong: the first one stands and is paid, the robbed one is not."""
+    g = rig("1m1p1s1m1p234m567p78s", "1p1p5m5m7p7p9s9s2p2p3s3s4s", draws="1s")
+    g.apply(1, move(g, 1, "幺杠"))
+    discard(g, 0, "白")
+    g.apply(1, move(g, 1, "补杠", "1m1p1s1s"))
+    g.apply(1, move(g, 1, "补杠", "1m1p1s1s1p"))
+    assert g.current_seats() == [3] and "抢碰" in {m.action for m in g.legal_moves(3)}
+    g.apply(3, move(g, 3, "抢碰"))
+    assert [(m.kind, len(m.tiles)) for m in g.st.seats[1].melds] == [("幺杠", 4)]
+    assert paid_total(g, "补杠分") == {(0, 1): 3, (2, 1): 3, (3, 1): 3}
+
+
+def test_a_grown_kong_of_several_further_tiles_scores():
+    """A hand showing a 喜杠 topped up twice (中发白 + 中 + 发) is a legal meld for the scorer too."""
+    r = rules("baicheng")
+    res = r.score("123m456p789s5s", ["喜杠:中发白中发"], "5s")
+    assert res.win and {f.name for f in res.fans} == {"夹胡"}
+
+
+# ---------------------------------------------------------------------- several winners on one discard
+
+def test_two_winners_on_one_discard_and_the_dealer_among_them_keeps_the_deal():
+    """一炮多响 is allowed (a `note` says so: the seed is silent). Seat 1 throws 5s, on which seat 3 and the dealer
+    both wait (46s夹5); both win. “连庄：本局庄家胡牌…则下一局开始后庄家继续坐庄” — although seat 3, nearer the
+    discarder, is asked first. Each winner is paid by the players who did not win: “点炮（×2）”, “庄家（×2）”."""
+    g = rig(QUIET1, "999m123p789p55m46s", draws="5s", dealer_hand=SEAT3_46S, extra="白")
+    discard(g, 0, "白")
+    discard(g, 1, "5s")
+    assert g.current_seats() == [0, 3]
+    for s in (0, 3):
+        g.apply(s, move(g, s, "胡"))
+    res = g.result()
+    assert sorted(res["winners"]) == [0, 3] and res["discarder"] == 1
+    # 46s夹5 = 夹胡 2分, no meld = 站立 ×2: 4 each
+    assert res["scores"][0]["score"] == res["scores"][3]["score"] == 4
+    assert paid_total(g, "胡牌") == {(1, 3): 8, (2, 3): 4, (1, 0): 16, (2, 0): 8}
+    assert res["next_dealer"] == 0
+
+
+def test_a_non_dealer_winning_alone_passes_the_deal():
+    """“下庄：本局为庄家以外的人胡牌，则下一局…轮到本局庄家的下一家坐庄。”"""
+    g = rig(QUIET1, "999m345p789p55m46s", draws="5s", extra="白")
+    discard(g, 0, "白")
+    discard(g, 1, "5s")
+    assert g.current_seats() == [3]
+    g.apply(3, move(g, 3, "胡"))
+    assert g.result()["winners"] == [3] and g.result()["next_dealer"] == 1

@@ -544,7 +544,8 @@ class PageBuilder:
                 ups = [m.upgrades] if isinstance(m.upgrades, str) else list(m.upgrades)
                 flags.append(f"在{'或'.join(f'「{u}」' for u in ups)}上加第四张而成")
             if m.grows:
-                flags.append("可再加一张其中的牌")
+                flags.append("可再加一张其中的牌" if m.grow_limit == 1 else
+                             f"可一次一张地再加其中的牌，最多再加{W.cn_count(m.grow_limit)}张")
             if getattr(m, "shown", None) is not None:
                 flags.append(f"亮出{W.cn_count(m.shown)}张" if m.shown else "全部扣着")
             shape, tiles = self.shape(m)

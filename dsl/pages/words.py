@@ -123,7 +123,8 @@ BUILTIN = {
     "win_tile": "和的那张牌", "self_drawn": "自己摸到", "waits": "所听的牌", "form": "和牌形式",
     "suits": "花色", "win_group": "和张所在的一组", "menqing": "门前没有副露",
     # game scope
-    "actor": "行动者", "tile": "这张牌", "dealer": "庄", "winner": "赢家", "discarder": "打出这张牌的人",
+    "actor": "行动者", "tile": "这张牌", "dealer": "庄", "winner": "赢家", "winners": "和牌的各家",
+    "discarder": "打出这张牌的人",
     "payer": "付分者", "payee": "收分者", "won": "有玩家和牌", "last_drawer": "最后摸到牌的人",
     "wall_left": "牌墙剩余张数", "turn": "轮次", "round": "圈数", "players": "玩家数", "table": "整桌",
     "choice": "所选的倍数", "robbed": "被抢的人", "score": "得分", "task_factor": "任务倍数",

@@ -11,7 +11,7 @@ optionally a tile it does not hold (a claimed discard, a robbed kong tile):
   (the tile must make the shape of the new kind) — or, for a `hand` kind in U (one that is never laid
   down), to concealed tiles of that kind's shape;
 - a kind with `grows` is formed anew from the hand, and also extends a meld of that same kind the seat
-  already has by one more tile;
+  already has by one more tile while it is within its `grow_limit` (`rules.meld_matches` bounds the size);
 - any other kind is formed anew: its shape, the required tile included when there is one.
 """
 from __future__ import annotations

@@ -33,6 +33,8 @@ class GameEnv(dict):
                 return st.seats[st.last_drawer] if st.last_drawer is not None else None
             case "builtin:won":
                 return bool(st.winners)
+            case "builtin:winners":  # every winner of the hand (several on one discard), in claim order
+                return [st.seats[w] for w in st.winners]
         if key.startswith("table:"):
             return st.table[key[6:]]
         r = self.reading
