@@ -479,7 +479,9 @@ class Checker:
     def cycles(self) -> None:
         rs = self.rs
         # exclusion cycles
-        graph = {p.name: [x.pattern for x in p.excludes if x.decrement is None and x.pattern != p.name]
+        # Lowering a count is an exclusion too: the order patterns are decided in (only a counted
+        # pattern excludes, docs/language.md §37) needs every exclusion to point one way.
+        graph = {p.name: [x.pattern for x in p.excludes if x.pattern != p.name]
                  for p in rs.patterns}
         for cyc in _find_cycles(graph):
             p = rs.pattern(cyc[0])

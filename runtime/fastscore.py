@@ -15,8 +15,9 @@ a function that computes every pattern's raw count for a reading in one frame:
 - patterns that cannot depend on where the winning tile is placed (they read neither the winning tile,
   its group, the waits, nor a group's `has_win` / `concealed`) are counted once per split: the
   readings of one split differ only in that placement;
-- exclusions, `combine`, `max` units, units, requirements, the score, `total` and `best` follow, in the
-  same order and with the same arithmetic as the reference.
+- exclusions (`runtime/exclusions.py`, the reference's own function), `combine`, `max` units, units,
+  requirements, the score, `total` and `best` follow, in the same order and with the same arithmetic as
+  the reference.
 
 Form conditions (`instant`, `pair_when`) and the requirements that decide the waits are generated too.
 
@@ -34,6 +35,7 @@ from dsl import ir
 
 from .codegen import RUNTIME, Gen, Names
 from .evaluate import binder_equality
+from .exclusions import Exclusions
 from .prefilter import FIELD, MASK, Prefilter
 from .reading import RTile
 from .scoring import _best_combo_set, _norm
@@ -371,8 +373,7 @@ class FastScorer:
         if rs.score:
             extra += [rs.score.expr, rs.score.best, rs.score.total]
         self.pre = Prefilter(self.patterns, [x for x in extra if x is not None])
-        self.excl = [[(self.index[x.pattern], x.decrement) for x in p.excludes if x.pattern in self.index]
-                     for p in self.patterns]
+        self.exclusions = Exclusions(self.patterns)
         self.combines = []  # (combine, [pattern indexes])
         for c in rs.combines:
             self.combines.append((c, [self.index[n] for n in c.patterns if n in self.index]))
@@ -780,22 +781,7 @@ class FastScorer:
     def _finish(self, R, S, C, F, ns):
         """Exclusions, `combine`, `max` units and the units, as `ReadingEvaluator.final_counts` and
         `unit` do them."""
-        removed = set()
-        lowered: dict[int, int] = {}
-        excl = self.excl
-        for i in F:
-            for j, dec in excl[i]:
-                if dec is None:
-                    removed.add(j)
-                else:
-                    lowered[j] = lowered.get(j, 0) + dec * C[i]
-        final: dict[int, int] = {}
-        for i in sorted(F):
-            if i in removed:
-                continue
-            n = C[i] - lowered[i] if i in lowered else C[i]
-            if n > 0:
-                final[i] = n
+        final, _ = self.exclusions.apply(C, F)  # the reference's own function
         values: dict[int, object] = {}
         const_values = self.const_values
         vfn = self.value_fn

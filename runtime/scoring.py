@@ -3,7 +3,8 @@ the score; and choosing the reading that counts.
 
 Semantics (docs/language.md §10–12):
 - a pattern name in an expression is its raw count (its own condition, before exclusions);
-- `excludes Q` removes Q when this pattern fires; `excludes Q 3` lowers Q's count by 3 instead;
+- `excludes Q` removes Q when this pattern is counted; `excludes Q 3` lowers Q's count by 3 instead;
+  a pattern that is not counted (removed, or lowered to nothing) excludes nothing (`runtime/exclusions.py`);
 - patterns in a `combine` block count combinations of melds; the combinations kept are the most
   valuable set in which each one brings in a meld not yet combined (套算一次) and no meld forms the
   same pattern twice (不得相同);
@@ -23,6 +24,7 @@ from dsl import expr as E
 from dsl import ir
 
 from .evaluate import EvalError, compile_expr, number
+from .exclusions import Exclusions
 from .reading import Reading
 
 
@@ -96,6 +98,8 @@ class CompiledPatterns:
     def __init__(self, rs: ir.RuleSet):
         self.rs = rs
         self.patterns = [p for p in rs.patterns]
+        self.pattern_names = [p.name for p in rs.patterns]
+        self.exclusions = Exclusions(self.patterns)
         self.when = {p.name: compile_expr(p.when) if p.when is not None else None for p in rs.patterns}
         self.count = {p.name: compile_expr(p.count) if p.count is not None else None for p in rs.patterns}
         self.value = {p.name: compile_expr(p.value) for p in rs.patterns}
@@ -321,28 +325,13 @@ class ReadingEvaluator:
             return self._final
         cp = self.cp
         raw = self.all_raw_counts()
-        removed: dict[str, str] = {}
-        lowered: dict[str, int] = {}
-        for p in cp.patterns:
-            if raw[p.name] <= 0:
-                continue
-            for ex in p.excludes:
-                if ex.decrement is None:
-                    removed.setdefault(ex.pattern, p.name)
-                else:
-                    lowered[ex.pattern] = lowered.get(ex.pattern, 0) + ex.decrement * raw[p.name]
-        final = {}
-        for name, n in raw.items():
-            if n <= 0:
-                continue
-            if name in removed:
-                self.excluded.append((name, removed[name]))
-                continue
-            n -= lowered.get(name, 0)
-            if n > 0:
-                final[name] = n
-            elif lowered.get(name):
-                self.excluded.append((name, "count lowered"))
+        names = cp.pattern_names
+        counts = [raw.get(n, 0) for n in names]
+        counted, dropped = cp.exclusions.apply(counts, [i for i, n in enumerate(counts) if n > 0])
+        for j in sorted(dropped):
+            by = dropped[j]
+            self.excluded.append((names[j], names[by] if by is not None else "count lowered"))
+        final = {names[i]: n for i, n in counted.items()}
         self._apply_combines(final)
         self._keep_highest(final)
         self._final = final
