@@ -32,8 +32,9 @@ def resolve_rules_arg(arg: str) -> Path:
     raise UsageError(f"no rule file {arg!r} (give a .pai file, a compiled .json, or one of: {stems})")
 
 
-def load_ruleset(arg: str):
-    """Load a rule set from any RULES argument; UsageError with the diagnostics when it does not compile."""
+def load_ruleset(arg: str, examples: bool = False):
+    """Load a rule set from any RULES argument; UsageError with the diagnostics when it does not compile
+    (with `examples`, a .pai file's examples must hold too: E506, E508)."""
     from .compiler import compile_file
     from .serialize import FormatError, loads
 
@@ -43,7 +44,7 @@ def load_ruleset(arg: str):
             return loads(p.read_text(encoding="utf-8"))
         except (OSError, UnicodeDecodeError, FormatError) as exc:
             raise UsageError(f"{p}: {exc}") from None
-    res = compile_file(p)
+    res = compile_file(p, examples)
     if not res.ok:
         sys.stderr.write(res.render() + "\n")
         raise UsageError(f"{p} does not compile")
@@ -59,7 +60,7 @@ def cmd_check(args) -> int:
     files = [resolve_rules_arg(f) for f in args.files] if args.files else bundled_rules()
     errors = warnings = 0
     for f in files:
-        res = compile_file(f)
+        res = compile_file(f, examples=True)
         ws = [d for d in res.diagnostics if not d.is_error]
         es = [d for d in res.diagnostics if d.is_error]
         errors += len(es)
@@ -80,7 +81,7 @@ def cmd_check(args) -> int:
 def cmd_compile(args) -> int:
     from .serialize import dumps
 
-    rs = load_ruleset(args.file)
+    rs = load_ruleset(args.file, examples=True)
     text = dumps(rs)
     if args.output and args.output != "-":
         out = Path(args.output)
@@ -100,7 +101,7 @@ def cmd_build(args) -> int:
     out_dir.mkdir(parents=True, exist_ok=True)
     failed = 0
     for f in bundled_rules():
-        res = compile_file(f)
+        res = compile_file(f, examples=True)
         if not res.ok:
             print(res.render(), file=sys.stderr)
             failed += 1

@@ -24,7 +24,9 @@ class Result:
         return "\n".join(d.render(lines) for d in self.diagnostics)
 
 
-def compile_text(text: str, file: str = "<text>") -> Result:
+def compile_text(text: str, file: str = "<text>", examples: bool = False) -> Result:
+    """Parse, build and check `text`. With `examples`, a file without other errors also has its examples
+    scored by the runtime, and each one that does not hold is an error (E506, E508; dsl/example_check.py)."""
     from .build import Builder
     from .checker import Checker
     from .syntax import parse_source
@@ -43,11 +45,15 @@ def compile_text(text: str, file: str = "<text>") -> Result:
                 if not diags.has_errors:
                     diags.error("E900", f"internal compiler error ({type(exc).__name__}: {exc}); please report "
                                 "it with this file", Span(file, 1, 1))
+    if examples and rs is not None and not diags.has_errors:
+        from .example_check import example_diagnostics
+
+        diags.items.extend(example_diagnostics(rs, text, file))
     items = tuple(diags.sorted())
     return Result(None if diags.has_errors else rs, items, text)
 
 
-def compile_file(path: str | Path) -> Result:
+def compile_file(path: str | Path, examples: bool = False) -> Result:
     p = Path(path)
     try:
         text = p.read_text(encoding="utf-8-sig")  # a byte-order mark (some editors write one) is not text
@@ -56,4 +62,4 @@ def compile_file(path: str | Path) -> Result:
         reason = "not UTF-8 text" if isinstance(exc, UnicodeDecodeError) else (exc.strerror or str(exc))
         diags.error("E104", f"cannot read {p}: {reason}", Span(str(p), 0, 0))
         return Result(None, tuple(diags.items), "")
-    return compile_text(text, str(path))
+    return compile_text(text, str(path), examples)

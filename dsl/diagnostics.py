@@ -44,6 +44,7 @@ CODES: dict[str, str] = {
     "E505": "priority names an unknown action",
     "E506": "an example hand is malformed",
     "E507": "meld shape is impossible with the declared tiles",
+    "E508": "an example does not hold: its `expect` lines, or the pattern it must (not) score",
     # E9xx: the compiler itself
     "E900": "internal compiler error",
     # W6xx: warnings

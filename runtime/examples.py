@@ -16,6 +16,8 @@ class ExampleOutcome:
     ok: bool
     message: str
     result: object = None  # the ScoreResult, when the hand could be scored
+    span: object = None  # where the file says what does not hold: the `expect` value, the example, its hand
+    invalid: bool = False  # the hand itself cannot be scored (malformed), rather than scoring otherwise
 
 
 def context_of(rules, ex: ir.Example) -> dict:
@@ -36,13 +38,13 @@ def check_pattern_examples(rules, p: ir.Pattern) -> list[ExampleOutcome]:
         if res is None:
             continue
         fired = {f.pattern for f in res.fans}
-        problems = expectation_problems(rules, ex, res)
+        failures = expectation_failures(rules, ex, res)
         if not res.win:
-            out.append(ExampleOutcome(where, False, f"does not win: {res.reason}", res))
+            out.append(ExampleOutcome(where, False, f"does not win: {res.reason}", res, ex.span))
         elif p.name not in fired:
-            out.append(ExampleOutcome(where, False, f"scores {sorted(fired)} without {p.name}", res))
-        elif problems:  # an example may also state its score or quantities
-            out.append(ExampleOutcome(where, False, "; ".join(problems), res))
+            out.append(ExampleOutcome(where, False, f"scores {sorted(fired)} without {p.name}", res, ex.span))
+        elif failures:  # an example may also state its score or quantities
+            out.append(ExampleOutcome(where, False, "; ".join(m for _, m in failures), res, failures[0][0]))
         else:
             out.append(ExampleOutcome(where, True, "", res))
     for i, ex in enumerate(p.counterexamples, 1):
@@ -52,7 +54,7 @@ def check_pattern_examples(rules, p: ir.Pattern) -> list[ExampleOutcome]:
             continue
         fired = {f.pattern for f in res.fans}
         if p.name in fired:
-            out.append(ExampleOutcome(where, False, f"scores {p.name} but must not", res))
+            out.append(ExampleOutcome(where, False, f"scores {p.name} but must not", res, ex.span))
         else:
             out.append(ExampleOutcome(where, True, "", res))
     return out
@@ -63,7 +65,7 @@ def _scored(rules, ex: ir.Example, where: str, out: list[ExampleOutcome]):
     try:
         return score_example(rules, ex)
     except HandError as exc:
-        out.append(ExampleOutcome(where, False, f"invalid hand: {exc}"))
+        out.append(ExampleOutcome(where, False, f"invalid hand: {exc}", span=_hand_span(ex), invalid=True))
         return None
 
 
@@ -72,13 +74,24 @@ def check_example(rules, ex: ir.Example) -> ExampleOutcome:
     try:
         res = score_example(rules, ex)
     except HandError as exc:
-        return ExampleOutcome(where, False, f"invalid hand: {exc}")
-    problems = expectation_problems(rules, ex, res)
-    return ExampleOutcome(where, not problems, "; ".join(problems), res)
+        return ExampleOutcome(where, False, f"invalid hand: {exc}", span=_hand_span(ex), invalid=True)
+    failures = expectation_failures(rules, ex, res)
+    return ExampleOutcome(where, not failures, "; ".join(m for _, m in failures), res,
+                          failures[0][0] if failures else None)
+
+
+def _hand_span(ex: ir.Example):
+    return ex.hand_span if ex.hand_span.line else ex.span
 
 
 def expectation_problems(rules, ex: ir.Example, res) -> list[str]:
     """The `expect` lines of `ex` that the scored result `res` does not meet (empty: all met)."""
+    return [m for _, m in expectation_failures(rules, ex, res)]
+
+
+def expectation_failures(rules, ex: ir.Example, res) -> list[tuple[object, str]]:
+    """(where the `expect` value is written, what does not hold) for each `expect` line of `ex` that the
+    scored result `res` does not meet."""
     problems = []
     env = {"tile-lookup": lambda name: rules.catalog.by_name.get(name)}
     for what, value in ex.expects:
@@ -86,7 +99,7 @@ def expectation_problems(rules, ex: ir.Example, res) -> list[str]:
             want = {getattr(i, "name", None) for i in getattr(value, "items", ())}
             got = {f.pattern for f in res.fans}
             if want != got:
-                problems.append(f"fans {sorted(got)}, expected {sorted(want)}")
+                problems.append((_span(ex, value), f"fans {sorted(got)}, expected {sorted(want)}"))
             continue
         expected = compile_expr(value)(env) if not hasattr(value, "name") else value.name
         if what == "win":
@@ -100,8 +113,13 @@ def expectation_problems(rules, ex: ir.Example, res) -> list[str]:
         else:
             actual = res.evaluation.quantities.get(what) if res.evaluation else None
         if actual != expected:
-            problems.append(f"{what} is {actual}, expected {expected}")
+            problems.append((_span(ex, value), f"{what} is {actual}, expected {expected}"))
     return problems
+
+
+def _span(ex: ir.Example, value):
+    span = getattr(value, "span", None)
+    return span if span is not None and span.line else ex.span
 
 
 def check_all(rules) -> list[ExampleOutcome]:

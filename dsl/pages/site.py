@@ -54,7 +54,7 @@ def render_variant(path: Path, root: Path | None = None) -> Rendered:
     key = (shown, hashlib.sha256(source.encode("utf-8")).hexdigest())
     if key in _CACHE:
         return _CACHE[key]
-    res = compile_file(path)
+    res = compile_file(path, examples=True)  # an example that does not hold is an error, not page text
     if not res.ok:
         raise PageError(f"{path} does not compile:\n{res.render()}")
     rules = Rules(res.ruleset)
