@@ -24,7 +24,7 @@ EVENTS = (
     "claim",       # a claim was applied
     "decline",     # a player declined an action offered to them
     "kong",        # a kong was made
-    "added_kong",  # a tile was added to an exposed pung (may be robbed)
+    "added_kong",  # a tile was added to a meld laid down: a pung's fourth, a growing kind's next (may be robbed)
     "win_offer",   # a player could win now (decisions offered instead of winning)
     "ready",       # a player declared ready
     "win",         # a hand was won

@@ -3,7 +3,7 @@
 not cover yet: robbing a top-up kong (抢碰, 抢胡), kong payments (责任制), the next dealer."""
 from __future__ import annotations
 
-from runtime.game import Game
+from runtime.game import PASS, Game
 
 from .test_game import discard, move, rules
 
@@ -288,3 +288,58 @@ def test_a_non_dealer_winning_alone_passes_the_deal():
     assert g.current_seats() == [3]
     g.apply(3, move(g, 3, "胡"))
     assert g.result()["winners"] == [3] and g.result()["next_dealer"] == 1
+
+
+# ---------------------------------------------------------------------- 宝 on the first draw of a ready hand
+
+def first_draw_is_the_bao(seat1: str, lay_kong: bool) -> Game:
+    g = rig(seat1, QUIET1.replace("5m5m", "6m6m"), draws="9m", extra="白")  # 宝牌 = 九万 (the tail)
+    assert g.st.reveals["宝牌"].name == "九万"
+    if lay_kong:
+        g.apply(1, move(g, 1, "幺杠"))
+    discard(g, 0, "白")
+    assert g.current_seats() == [1] and g.st.seats[1].drawn.name == "九万"
+    return g
+
+
+def test_bao_on_the_first_draw_of_a_hand_dealt_ready_with_or_without_a_kong_at_the_deal():
+    """“作用：玩家听牌后，摸到宝牌可以代替任何玩家所胡牌进行自摸胡牌”; “摸宝胡：玩家听牌后，只要摸到宝牌就可以胡牌”:
+    seat 1 is dealt a hand waiting on 5s and draws the 宝 as its first tile — it wins by 摸宝 whether it laid its
+    一万、一饼、幺鸡 as a 幺杠 at the deal or holds 一万 as a pung in hand."""
+    for seat1, kong, fans, score in (("1m1p1s234m567p789s5s", True, {"夹胡", "自摸", "摸宝"}, 8),
+                                     ("111m234m567p789s5s", False, {"夹胡", "自摸", "摸宝", "站立"}, 16)):
+        g = first_draw_is_the_bao(seat1, kong)
+        g.apply(1, move(g, 1, "自摸"))
+        res = g.result()
+        assert res["winners"] == [1]
+        # 单吊5条 = 夹胡 2分; ×2 自摸, ×2 摸宝 (the 宝 is no 5条: no 宝中宝); a closed hand also 站立 ×2
+        assert {f["name"] for f in res["scores"][1]["fans"]} == fans and res["scores"][1]["score"] == score
+
+
+def test_bao_on_the_first_draw_is_an_ordinary_tile_for_a_hand_not_dealt_ready():
+    """“而上听前摸到的宝牌…没有这种特殊作用”: dealt one tile short of ready, the same first draw cannot win."""
+    for seat1, kong in (("1m1p1s234m567p79s4s3p", True), ("111m234m567p78s5s4s", False)):
+        g = first_draw_is_the_bao(seat1, kong)
+        assert "自摸" not in {m.action for m in g.legal_moves(1)}
+
+
+def test_qianghu_also_robs_the_fourth_tile_added_to_a_pung():
+    """“抢胡：补杠和碰牌自摸明杠时，如果有人胡这张牌，则可以被胡的人抢走”: seat 1 pungs 7s, later draws the last 7s
+    and adds it (加杠); seat 3, waiting on 7s, robs it. No one could pung that tile: 抢碰 is not offered."""
+    g = rig("7s7s1m5m9p2s5p9s3s4s4s4s2m", "111m234m789p55p68s", draws="白白白7s",
+            dealer_hand="3m6m8m2p4p8p6s8s7m3p4m7p5m", extra="7s")
+    discard(g, 0, "7s")
+    for s in g.current_seats():
+        g.apply(s, move(g, s, "碰") if s == 1 else PASS)
+    discard(g, 1, "9p")
+    for s in (2, 3, 0):
+        assert g.current_seats() == [s]
+        discard(g, s, "白")
+        while g.current_seats() and g.current_seats() != [(s + 1) % 4]:
+            g.apply(g.current_seats()[0], PASS)
+    g.apply(1, move(g, 1, "加杠"))
+    assert g.current_seats() == [3] and {m.action for m in g.legal_moves(3)} == {"抢胡", "pass"}
+    g.apply(3, move(g, 3, "抢胡"))
+    res = g.result()
+    assert res["winners"] == [3] and res["robbed"] == 1
+    assert paid(g, "加杠分") == {}

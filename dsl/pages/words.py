@@ -25,7 +25,7 @@ EVENT = {
     "claim": "有玩家吃碰杠之后",
     "decline": "有玩家放弃可做的动作时",
     "kong": "开杠时",
-    "added_kong": "有玩家在碰出的三张上加第四张时",
+    "added_kong": "有玩家把一张牌加到自己已亮出的牌组上时（如碰后加第四张）",
     "win_offer": "可以和牌时",
     "ready": "有玩家宣告待和时",
     "win": "和牌时",
@@ -135,7 +135,7 @@ FIELD = {
     "kind": "种类", "suit": "花色", "rank": "点数", "honor": "字牌", "flower": "花", "joker": "万能牌",
     "wild": "万能牌", "name": "名称", "size": "张数", "tile": "牌", "start": "起点", "end": "终点",
     "run": "连牌", "triplet": "三张同牌", "kong": "杠", "pair": "对子", "exposed": "副露", "concealed": "暗",
-    "value": "数值", "wilds": "万能牌张数", "has_win": "含和张", "melds": "副露", "hand": "手牌",
+    "value": "数值", "wilds": "万能牌张数", "has_win": "含和张", "melds": "副露", "hand": "手牌", "tiles": "其中的牌",
 }
 # A builtin condition, negated.
 NEGATED = {"won": "没有玩家和牌", "self_drawn": "不是自己摸到", "menqing": "门前有副露"}
