@@ -160,9 +160,14 @@ def _context(sets: list[str]) -> dict:
 
 
 def _runtime(arg: str):
+    from runtime.backend import BackendError
     from runtime.rules import Rules
 
-    return Rules(load_ruleset(arg))
+    rs = load_ruleset(arg)
+    try:
+        return Rules(rs)
+    except BackendError as exc:
+        raise UsageError(str(exc)) from None
 
 
 def cmd_score(args) -> int:
@@ -288,9 +293,31 @@ def _hand_args(c) -> None:
     c.add_argument("--json", action="store_true", help="print JSON")
 
 
+def _version() -> str:
+    """`paili --version`: the package version and the hand-evaluation backend in use."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    from runtime.backend import describe
+
+    try:
+        v = version("paili")
+    except PackageNotFoundError:
+        v = "unknown (not installed)"
+    return f"paili {v}; {describe()}"
+
+
+class _Version(argparse.Action):
+    """Like argparse's version action, but the line is printed as written (not re-wrapped)."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        print(_version())
+        parser.exit()
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="paili", description="牌理 — rule language and runtime for mahjong and "
                                 "paper-card games")
+    p.add_argument("--version", action=_Version, nargs=0, help="print the version and the active backend")
     sub = p.add_subparsers(dest="command", required=True)
     c = sub.add_parser("check", help="check rule files and report every mistake")
     c.add_argument("files", nargs="*", help="rule files (default: every bundled rule file)")

@@ -64,11 +64,17 @@ class Decomposer:
         self.wild_targets = [k.index for k in kinds if self.wild_ok[k.index]]
         self._can = lru_cache(maxsize=200_000)(self._can_uncached)
         self.fast = None  # a BlockWin (runtime/fastwin.py), attached by the rule set once built
+        # What answers `can_split` / `completing_kinds` (runtime/backend.py `Structure`): the BlockWin,
+        # or the native core's tables for this catalog.
+        self.structure = None
 
     def attach_fast(self, wild_cap: int) -> None:
         from .fastwin import BlockWin
 
-        self.fast = BlockWin(self, wild_cap)
+        self.fast = self.structure = BlockWin(self, wild_cap)
+
+    def attach_structure(self, structure) -> None:
+        self.structure = structure
 
     # ------------------------------------------------------------------ placements
 
@@ -168,9 +174,17 @@ class Decomposer:
     # ------------------------------------------------------------------ win check (structure only)
 
     def can_split(self, counts, wilds: int, melds: int, pairs: int) -> bool:
-        if self.fast is not None and wilds <= self.fast.cap:
-            return self.fast.can_split(counts, wilds, melds, pairs)
+        s = self.structure
+        if s is not None and wilds <= s.cap:
+            return s.can_split(counts, wilds, melds, pairs)
         return self._can(tuple(counts), wilds, melds, pairs)
+
+    def can_split_any(self, counts, wilds: int, targets) -> bool:
+        """Whether any of `targets` ((melds, pairs) pairs) fits; one native call for all of them."""
+        s = self.structure
+        if s is not None and wilds <= s.cap and hasattr(s, "can_split_any"):
+            return s.can_split_any(counts, wilds, targets)
+        return any(self.can_split(counts, wilds, m, p) for m, p in targets)
 
     def _can_uncached(self, counts: tuple[int, ...], wilds: int, melds: int, pairs: int) -> bool:
         i = next((j for j, c in enumerate(counts) if c), -1)

@@ -14,6 +14,8 @@ from typing import Any
 
 from dsl import ir
 
+from .backend import choose as choose_backend
+from .backend import native_structure
 from .decompose import Decomposer
 from .evaluate import EvalError, compile_expr
 from .hand import Hand, HandError, build_hand, parse_tiles
@@ -73,8 +75,15 @@ def _plain(v):
 
 
 class Rules:
-    def __init__(self, rs: ir.RuleSet):
+    def __init__(self, rs: ir.RuleSet, backend: str | None = None, ruleset_json: str | None = None):
+        """`backend`: 'native', 'python' or 'auto' (None: the PAILI_BACKEND environment variable, see
+        runtime/backend.py); `ruleset_json`: the rule set's JSON text when the caller has it (the native
+        core reads nothing else; without it the IR is serialised once, when the native core is first
+        needed)."""
         self.ir = rs
+        self.backend = choose_backend(backend)
+        self._ruleset_json = ruleset_json
+        self.native_declined = ""  # why the native core does not take this rule set (empty: it does)
         self.notation = Notation.from_kinds(rs.tiles.kinds)
         self.patterns = CompiledPatterns(rs)
         self._catalogs: dict[tuple, tuple[Catalog, Decomposer]] = {}
@@ -103,11 +112,32 @@ class Rules:
     def catalog_for(self, settings: dict) -> tuple[Catalog, Decomposer]:
         key = tuple(sorted((k, str(v)) for k, v in settings.items() if k.startswith("option:")))
         if key not in self._catalogs:
-            cat = Catalog(self.ir, {k: v for k, v in settings.items() if k.startswith("option:")})
+            options = {k: v for k, v in settings.items() if k.startswith("option:")}
+            cat = Catalog(self.ir, options)
             dec = Decomposer(self.ir, cat)
             dec.attach_fast(self.max_wilds(cat))
+            if self.backend == "native":
+                structure, why = native_structure(self.ruleset_json(), options, cat, dec)
+                if structure is not None:
+                    dec.attach_structure(structure)
+                else:
+                    self.native_declined = why
             self._catalogs[key] = (cat, dec)
         return self._catalogs[key]
+
+    def ruleset_json(self) -> str:
+        """The versioned JSON of this rule set (the native core's input)."""
+        if self._ruleset_json is None:
+            from dsl.serialize import dumps
+
+            self._ruleset_json = dumps(self.ir)
+        return self._ruleset_json
+
+    @property
+    def structure_backend(self) -> str:
+        """'native' when the native core answers this rule set's win checks and waits, else 'python'."""
+        dec = self.catalog_for({})[1]
+        return getattr(dec.structure, "name", "python")
 
     def max_wilds(self, cat: Catalog) -> int:
         """The most wildcards one hand can hold under this catalog (bounds the per-block tables)."""
@@ -227,15 +257,21 @@ class Rules:
         cat, dec = self.catalog_for(self.settings_env(context) if context else {})
         if self._structural_only:
             n = sum(counts) + wilds
-            for f, _, _ in self._forms:
-                if f.concealed and melds:
-                    continue
-                lo, hi = f.pairs if f.pairs else (0, 0)
-                for p in range(lo, hi + 1):
-                    m = (f.melds or 0) - melds
-                    if m >= 0 and 3 * m + 2 * p == n and dec.can_split(counts, wilds, m, p):
-                        return True
-            return False
+            key = (melds, n)
+            got = self.__dict__.setdefault("_check_targets", {})
+            targets = got.get(key)
+            if targets is None or targets[0] is not self._forms:  # a copy with fewer forms asks again
+                out = []
+                for f, _, _ in self._forms:
+                    if f.concealed and melds:
+                        continue
+                    lo, hi = f.pairs if f.pairs else (0, 0)
+                    for p in range(lo, hi + 1):
+                        m = (f.melds or 0) - melds
+                        if m >= 0 and 3 * m + 2 * p == n:
+                            out.append((m, p))
+                targets = got[key] = (self._forms, list(dict.fromkeys(out)))
+            return dec.can_split_any(counts, wilds, targets[1]) if targets[1] else False
         tiles = [k for k in cat.kinds for _ in range(counts[k.index])]
         joker = next((k for k in cat.kinds if k.category == "joker"), None)
         if wilds and joker is None:
@@ -853,8 +889,8 @@ class Scoring:
             targets = tuple((m, p) for m, p, conc in targets if not (conc and has_exposed))
             cache[tkey] = (rules._forms, targets)
         dec = self.dec
-        if dec.fast is not None and w <= dec.fast.cap:
-            good = set(dec.fast.completing_kinds(counts, w, targets))
+        if dec.structure is not None and w <= dec.structure.cap:
+            good = set(dec.structure.completing_kinds(counts, w, targets))
             return lambda k: k.index in good
 
         def check(k: TileInfo) -> bool:
@@ -1102,16 +1138,18 @@ def _resolver(rs: ir.RuleSet):
     return _RESOLVERS[key]
 
 
-def load(path: str | Path) -> Rules:
-    """Load a `.pai` rule file (needs the compiler) or a compiled `.json` rule set (does not)."""
+def load(path: str | Path, backend: str | None = None) -> Rules:
+    """Load a `.pai` rule file (needs the compiler) or a compiled `.json` rule set (does not).
+    `backend`: 'native', 'python' or 'auto' (None: the PAILI_BACKEND environment variable)."""
     p = Path(path)
     if p.suffix == ".json":
         from dsl.serialize import loads
 
-        return Rules(loads(p.read_text(encoding="utf-8")))
+        text = p.read_text(encoding="utf-8")
+        return Rules(loads(text), backend, text)
     from dsl.compiler import compile_file
 
     res = compile_file(p)
     if not res.ok:
         raise ValueError(f"{p} does not compile:\n{res.render()}")
-    return Rules(res.ruleset)
+    return Rules(res.ruleset, backend)

@@ -27,7 +27,9 @@ def declared_names():
 
 
 def code_text(folder):
-    for path in sorted((ROOT / folder).rglob("*.py")):
+    # Python, and the native core's Rust (runtime/native/src), whose build output is not scanned
+    paths = sorted(p for pattern in ("*.py", "*.rs") for p in (ROOT / folder).rglob(pattern) if "target" not in p.parts)
+    for path in paths:
         text = path.read_text(encoding="utf-8")
         yield path, text
 

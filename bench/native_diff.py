@@ -1,0 +1,261 @@
+"""Differential test of the native core (runtime/native/) against the Python reference.
+
+    python bench/native_diff.py [--hands 100000] [--seed 1] [--rules-hands 2000] [RULES...]
+
+For every bundled rule file and bench/rules/joker.pai (or the RULES given), seeded random hands —
+winning, near-winning (a tile taken away or swapped) and holding wildcards, with exposed melds — are
+asked of both backends:
+- structure: `can_split` for every (melds, pairs) a form allows and a few others, and the kinds that
+  complete the hand with one tile less (`completing_kinds`), native tables against runtime/fastwin.py;
+- whole rule set: `Rules.wait_tiles` and the full `Rules.score(...).to_json()` of the hand with one of
+  its tiles as the winning tile, `load(…, backend="native")` against `load(…, backend="python")`, and
+  `Rules.check_win` where the rule set's win check is structural.
+
+Prints one line per file and exits 1 on any difference (each is printed, at most 20 a file). The test
+suite runs a small seeded sample of the same (tests/test_native.py).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from runtime.backend import available  # noqa: E402
+from runtime.rules import load  # noqa: E402
+
+FILES = sorted((ROOT / "rules").glob("*.pai")) + [ROOT / "bench" / "rules" / "joker.pai"]
+
+
+def form_targets(rules, dec, n_exposed: int):
+    """Every (melds, pairs) the rule set's melds-and-pairs forms ask of the concealed tiles."""
+    out = []
+    for f, _, _ in rules._forms:
+        if f.instant is not None or f.orphans:
+            continue
+        lo, hi = f.pairs if f.pairs else (0, 0)
+        if f.groups is not None:
+            if not f.pairs:
+                lo, hi = 0, f.groups
+            out += [(f.groups - p - n_exposed, p) for p in range(lo, hi + 1) if f.groups - p - n_exposed >= 0]
+        else:
+            out += [((f.melds or 0) - n_exposed, p) for p in range(lo, hi + 1) if (f.melds or 0) >= n_exposed]
+    return list(dict.fromkeys(out))
+
+
+def random_groups(dec, rnd: random.Random, left: list[int], melds: int, pairs: int):
+    """Natural groups (slots) of random hand shapes, respecting the copies left; None when stuck."""
+    groups = []
+    for is_pair, count in ((False, melds), (True, pairs)):
+        specs = dec.pair_specs if is_pair else dec.meld_specs
+        for _ in range(count):
+            for _try in range(40):
+                spec = rnd.choice(specs)
+                i = rnd.randrange(dec.n)
+                if left[i] <= 0:
+                    continue
+                options = list(dec.placements(spec, i, left, 0))
+                if not options:
+                    continue
+                slots = rnd.choice(options)
+                need = {}
+                for k, _ in slots:
+                    need[k] = need.get(k, 0) + 1
+                if all(left[k] >= c for k, c in need.items()):
+                    for k, c in need.items():
+                        left[k] -= c
+                    groups.append((spec, slots))
+                    break
+            else:
+                return None
+    return groups
+
+
+def structural_case(rules, dec, rnd: random.Random):
+    """(counts of natural tiles, wildcards, exposed melds, targets) of one random hand."""
+    cat = rules.catalog_for({})[0]
+    left = [k.copies if k.category in ("suited", "honor") else 0 for k in cat.kinds]
+    all_targets = form_targets(rules, dec, 0)
+    m, p = rnd.choice(all_targets) if all_targets else (4, 1)
+    exposed = rnd.randint(0, min(m, 2)) if rnd.random() < 0.4 else 0
+    groups = random_groups(dec, rnd, left, m - exposed, p) or []
+    counts = [0] * dec.n
+    for _, slots in groups:
+        for k, _ in slots:
+            counts[k] += 1
+    cap = dec.fast.cap
+    wilds = 0
+    roll = rnd.random()
+    if cap and roll < 0.5:  # wildcards in place of some tiles
+        for _ in range(rnd.randint(1, cap)):
+            held = [k for k in range(dec.n) if counts[k]]
+            if held:
+                counts[rnd.choice(held)] -= 1
+                wilds += 1
+    elif roll < 0.7:  # a tile swapped for another kind
+        held = [k for k in range(dec.n) if counts[k]]
+        if held:
+            counts[rnd.choice(held)] -= 1
+            k = rnd.randrange(dec.n)
+            if counts[k] < cat.kinds[k].copies:
+                counts[k] += 1
+    elif roll < 0.8:  # random tiles
+        counts = [0] * dec.n
+        for _ in range(sum(len(s) for _, s in groups)):
+            k = rnd.randrange(dec.n)
+            if counts[k] < min(4, cat.kinds[k].copies):
+                counts[k] += 1
+    targets = form_targets(rules, dec, exposed)
+    extra = [(rnd.randint(0, 5), rnd.randint(0, 2)) for _ in range(2)]
+    return counts, wilds, exposed, list(dict.fromkeys(targets + extra))
+
+
+def compare_structure(rules, rnd: random.Random, n: int, diffs: list) -> int:
+    dec = rules.catalog_for({})[1]
+    native, reference = dec.structure, dec.fast
+    checks = 0
+    for _ in range(n):
+        counts, wilds, exposed, targets = structural_case(rules, dec, rnd)
+        tup = tuple(counts)
+        for m, p in targets:
+            a = native.can_split(tup, wilds, m, p)
+            b = reference.can_split(tup, wilds, m, p)
+            checks += 1
+            if a != b:
+                diffs.append(f"can_split({counts}, wilds={wilds}, melds={m}, pairs={p}): native {a}, python {b}")
+        held = [k for k in range(dec.n) if counts[k]]
+        if held:
+            less = list(counts)
+            less[rnd.choice(held)] -= 1
+            a = sorted(native.completing_kinds(tuple(less), wilds, tuple(targets)))
+            b = sorted(set(reference.completing_kinds(tuple(less), wilds, tuple(targets))))
+            checks += 1
+            if a != b:
+                diffs.append(f"completing_kinds({less}, wilds={wilds}, targets={targets}): native {a}, python {b}")
+    return checks
+
+
+def tile_text(k) -> str:
+    return k.code or k.char
+
+
+def rules_case(rules, rnd: random.Random):
+    """A random hand as text for `Rules` (tiles, melds, context): winning, near-winning or with wildcards."""
+    cat, dec = rules.catalog_for({})
+    context = {}
+    wild_kinds = []
+    for w in rules.ir.wilds:
+        if w.tiles in cat.by_name:
+            wild_kinds.append(cat.by_name[w.tiles])
+        elif any(r.name == w.tiles for r in rules.ir.reveals) and rnd.random() < 0.7:
+            k = rnd.choice([k for k in cat.kinds if k.category == "suited"])
+            context[w.tiles] = k.name
+            wild_kinds.append(k)
+    left = [k.copies if k.category in ("suited", "honor") else 0 for k in cat.kinds]
+    targets = form_targets(rules, dec, 0)
+    m, p = rnd.choice(targets) if targets else (4, 1)
+    groups = random_groups(dec, rnd, left, m, p) or []
+    tiles = [cat.kinds[k] for _, slots in groups for k, _ in slots]
+    melds = []
+    exposed_kinds = [mk for mk in rules.ir.melds if mk.exposed and not mk.hand]
+    for spec, slots in groups:
+        if spec.is_pair or rnd.random() > 0.2 or len(melds) >= 2:
+            continue
+        ts = [cat.kinds[k] for k, _ in slots]
+        mk = next((x for x in exposed_kinds if rules.meld_matches(x, ts)), None)
+        if mk is not None:
+            for t in ts:
+                tiles.remove(t)
+            melds.append(f"{mk.name}:{''.join(tile_text(t) for t in ts)}")
+    if tiles and wild_kinds and rnd.random() < 0.5:
+        wk = rnd.choice(wild_kinds)
+        for _ in range(rnd.randint(1, 3)):
+            held = sum(1 for t in tiles if t.name == wk.name)
+            if held < wk.copies and tiles:
+                tiles[rnd.randrange(len(tiles))] = wk
+    if tiles and rnd.random() < 0.3:
+        tiles[rnd.randrange(len(tiles))] = rnd.choice([k for k in cat.kinds if k.category in ("suited", "honor")])
+    if not tiles:
+        return None
+    rnd.shuffle(tiles)
+    win = tiles.pop()
+    return " ".join(tile_text(t) for t in tiles), melds, tile_text(win), context, rnd.random() < 0.3
+
+
+def compare_rules(path: Path, nat, ref, rnd: random.Random, n: int, diffs: list) -> int:
+    checks = 0
+    for _ in range(n):
+        case = rules_case(ref, rnd)
+        if case is None:
+            continue
+        hand, melds, win, context, self_drawn = case
+
+        def ask(r, hand=hand, melds=melds, win=win, context=context, self_drawn=self_drawn):
+            try:
+                waits = [k.name for k in r.wait_tiles(hand, melds, self_drawn, context)]
+                score = r.score(hand, melds, win, self_drawn, context).to_json()
+                return waits, score
+            except ValueError as exc:  # an invalid hand (more copies than exist): the same sentence
+                return str(exc), None
+        a, b = ask(nat), ask(ref)
+        checks += 1
+        if a != b:
+            diffs.append(f"{path.name}: hand {hand!r} melds {melds} win {win} context {context} "
+                         f"self_drawn {self_drawn}: native {json.dumps(a, ensure_ascii=False)[:300]} "
+                         f"python {json.dumps(b, ensure_ascii=False)[:300]}")
+    if ref._structural_only:
+        dec = ref.catalog_for({})[1]
+        for _ in range(n):
+            counts, wilds, exposed, _ = structural_case(ref, dec, rnd)
+            a, b = nat.check_win(counts, wilds, exposed), ref.check_win(counts, wilds, exposed)
+            checks += 1
+            if a != b:
+                diffs.append(f"{path.name}: check_win({counts}, {wilds}, {exposed}): native {a}, python {b}")
+    return checks
+
+
+def run_file(path: Path, hands: int, rules_hands: int, seed: int) -> tuple[int, list[str], str]:
+    nat = load(path, backend="native")
+    ref = load(path, backend="python")
+    if nat.structure_backend != "native":
+        return 0, [], f"native core not used: {nat.native_declined}"
+    rnd = random.Random(f"{seed}:{path.name}")
+    diffs: list[str] = []
+    checks = compare_structure(nat, rnd, hands, diffs)
+    checks += compare_rules(path, nat, ref, rnd, rules_hands, diffs)
+    failures = nat.catalog_for({})[1].structure.failures
+    if failures:
+        diffs.append(f"{path.name}: {failures} native errors answered by the reference")
+    return checks, diffs, ""
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("rules", nargs="*", help="rule files (default: the bundled ones and bench/rules/joker.pai)")
+    ap.add_argument("--hands", type=int, default=100_000, help="structural cases per file")
+    ap.add_argument("--rules-hands", type=int, default=2_000, help="whole-rule-set cases per file")
+    ap.add_argument("--seed", type=int, default=1)
+    args = ap.parse_args(argv)
+    if not available():
+        print("the native core is not built (pip install -e . with a Rust toolchain)", file=sys.stderr)
+        return 2
+    bad = 0
+    for path in [Path(p) for p in args.rules] or FILES:
+        checks, diffs, why = run_file(path, args.hands, args.rules_hands, args.seed)
+        if why:
+            print(f"{path.name}: {why}")
+            bad += 1
+            continue
+        print(f"{path.name}: {checks:,} checks, {len(diffs)} differences")
+        for d in diffs[:20]:
+            print("  " + d)
+        bad += bool(diffs)
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,151 @@
+"""Which backend evaluates hands: the native core (runtime/native/, Rust, built as the extension module
+named by NATIVE_MODULE) where it is built, else the pure-Python reference.
+
+The native core answers the structural questions — can these tiles and wildcards form so many melds
+and pairs (`can_split`), which kinds complete a hand (`completing_kinds`) — from the JSON rule set
+alone; everything else is the Python runtime's. The reference (runtime/fastwin.py `BlockWin`) answers
+the same two questions and stays the specification: the differential tests compare the two.
+
+    PAILI_BACKEND=python      the reference everywhere (also `load(path, backend="python")`)
+    PAILI_BACKEND=native      the native core, an error where it is not built
+    (unset, or auto)          the native core where it is built, else the reference
+
+A rule set or input the native core does not take (a construct its catalog does not evaluate, more
+wildcards than its tables hold) is answered by the reference, so results never depend on the backend.
+"""
+from __future__ import annotations
+
+import importlib
+import os
+from fractions import Fraction
+from typing import Protocol
+
+NATIVE_MODULE = "runtime._native"  # the one place the extension module is named (pyproject.toml builds it)
+ENV = "PAILI_BACKEND"
+CHOICES = ("auto", "native", "python")
+
+_MODULE: list = []  # [module or None], imported once
+
+
+class BackendError(ValueError):
+    """An unknown backend name, or the native backend asked for where it is not built."""
+
+
+def native_module():
+    """The extension module, or None when it is not built (or cannot be loaded)."""
+    if not _MODULE:
+        try:
+            _MODULE.append(importlib.import_module(NATIVE_MODULE))
+        except ImportError:
+            _MODULE.append(None)
+    return _MODULE[0]
+
+
+def available() -> bool:
+    return native_module() is not None
+
+
+def choose(backend: str | None = None) -> str:
+    """'native' or 'python' for a requested backend (None: the PAILI_BACKEND environment variable)."""
+    name = (backend or os.environ.get(ENV) or "auto").strip().lower()
+    if name not in CHOICES:
+        raise BackendError(f"unknown backend '{name}' (choose one of: {', '.join(CHOICES)})")
+    if name == "python":
+        return "python"
+    if name == "native" and not available():
+        raise BackendError("the native backend is not built here (install with a Rust toolchain, or use "
+                           "PAILI_BACKEND=python)")
+    return "native" if available() else "python"
+
+
+def describe(backend: str | None = None) -> str:
+    """One line for `paili --version`: the active backend and what it covers."""
+    try:
+        active = choose(backend)
+    except BackendError as exc:
+        return f"backend: none ({exc})"
+    mod = native_module()
+    if active == "native":
+        return f"backend: native ({NATIVE_MODULE} {mod.VERSION}: win checks and waits; the rest in Python)"
+    why = "selected by PAILI_BACKEND" if mod is not None else "the native core is not built"
+    return f"backend: python ({why})"
+
+
+class Structure(Protocol):
+    """The structural questions a backend answers (runtime/fastwin.py `BlockWin` is the reference)."""
+
+    cap: int  # the most wildcards it takes; more go to the decomposer's own search
+
+    def can_split(self, counts, wilds: int, melds: int, pairs: int) -> bool: ...
+
+    def completing_kinds(self, counts, wilds: int, targets: tuple[tuple[int, int], ...]) -> list[int]: ...
+
+
+class NativeStructure:
+    """The native tables of one catalog, with the reference answering whatever they do not take."""
+
+    name = "native"
+
+    def __init__(self, tables, reference):
+        self.tables = tables
+        self.reference = reference
+        self.cap = reference.cap
+        mod = native_module()
+        self._declined = (mod.NotCovered, mod.NativeError)
+        self.failures = 0  # native errors answered by the reference (0 expected; the tests check)
+
+    def _fallback(self, exc: Exception) -> None:
+        if isinstance(exc, native_module().NativeError):
+            self.failures += 1
+
+    def can_split(self, counts, wilds: int, melds: int, pairs: int) -> bool:
+        try:
+            return self.tables.can_split(counts, wilds, melds, pairs)
+        except self._declined as exc:
+            self._fallback(exc)
+            return self.reference.can_split(counts, wilds, melds, pairs)
+
+    def can_split_any(self, counts, wilds: int, targets) -> bool:
+        try:
+            return self.tables.can_split_any(counts, wilds, targets)
+        except self._declined as exc:
+            self._fallback(exc)
+            return any(self.reference.can_split(counts, wilds, m, p) for m, p in targets)
+
+    def completing_kinds(self, counts, wilds: int, targets) -> list[int]:
+        try:
+            return self.tables.completing_kinds(counts, wilds, list(targets))
+        except self._declined as exc:
+            self._fallback(exc)
+            return self.reference.completing_kinds(counts, wilds, targets)
+
+
+def _option_value(v):
+    """A room option's value as the native catalog takes it (None when it does not)."""
+    if v is None or isinstance(v, (bool, int, str)):
+        return v
+    if isinstance(v, Fraction) and v.denominator == 1:
+        return int(v)
+    raise TypeError(type(v).__name__)
+
+
+def native_structure(ruleset_json: str, options: dict, cat, dec) -> tuple[NativeStructure | None, str]:
+    """The native tables for one catalog (options: `option:NAME` -> value), or None and the reason
+    when the native core does not take this rule set or these options. The native catalog must list
+    the same kinds, copies and wildcard targets as the Python one; otherwise it is not used."""
+    mod = native_module()
+    if mod is None or dec.fast is None:
+        return None, "the native core is not built"
+    try:
+        values = {k.split(":", 1)[1]: _option_value(v) for k, v in options.items() if k.startswith("option:")}
+    except TypeError as exc:
+        return None, f"a room option of type {exc} is not taken by the native catalog"
+    try:
+        tables = mod.Tables(ruleset_json, values, dec.fast.cap)
+    except mod.NotCovered as exc:
+        return None, str(exc)
+    except (mod.NativeError, ValueError) as exc:
+        return None, f"the native core refused the rule set: {exc}"
+    if tables.kinds() != [(k.name, k.copies) for k in cat.kinds] or tables.wild_ok() != dec.wild_ok:
+        return None, "the native catalog differs from the Python one"
+    return NativeStructure(tables, dec.fast), ""

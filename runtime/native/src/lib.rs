@@ -1,0 +1,245 @@
+//! paili's native core, bound with PyO3. Its only input is the versioned JSON rule set; the Python
+//! runtime (runtime/backend.py) asks it for structural win checks and waits, and keeps the pure-Python
+//! implementation as the reference every answer here is tested against.
+//!
+//! No panic reaches Python: every entry point runs under `catch_unwind`, and a panic becomes
+//! `NativeError` with one sentence (the tables are then started afresh). Input the core does not take
+//! (a construct it does not evaluate, more wildcards than its tables hold) is `NotCovered`, and the
+//! caller answers with the Python backend instead.
+
+mod blocks;
+mod catalog;
+mod expr;
+mod ruleset;
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::Mutex;
+
+use pyo3::create_exception;
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyBytes, PyDict, PyInt, PyString, PyTuple};
+
+use crate::blocks::Tables as Core;
+use crate::catalog::Catalog;
+use crate::expr::{Settings, Val};
+
+create_exception!(_native, NotCovered, PyValueError, "The native core does not take this input; ask the Python backend.");
+create_exception!(_native, NativeError, PyRuntimeError, "The native core failed (an internal error).");
+
+pub enum Error {
+    Input(String),      // bad input: the caller's mistake, one sentence
+    NotCovered(String), // valid, but outside what the native core evaluates
+    Internal(String),   // a bug
+}
+
+impl From<Error> for PyErr {
+    fn from(e: Error) -> PyErr {
+        match e {
+            Error::Input(m) => PyValueError::new_err(m),
+            Error::NotCovered(m) => NotCovered::new_err(m),
+            Error::Internal(m) => NativeError::new_err(format!("the native core failed: {m}")),
+        }
+    }
+}
+
+fn guarded<T>(f: impl FnOnce() -> Result<T, Error>) -> Result<T, Error> {
+    match catch_unwind(AssertUnwindSafe(f)) {
+        Ok(r) => r,
+        Err(_) => Err(Error::Internal("a panic on this input".into())),
+    }
+}
+
+/// Counts per tile kind, from bytes or a sequence of small non-negative ints.
+fn counts_of(obj: &Bound<'_, PyAny>, buf: &mut Vec<u8>) -> PyResult<()> {
+    buf.clear();
+    if let Ok(b) = obj.cast::<PyBytes>() {
+        buf.extend_from_slice(b.as_bytes());
+        return Ok(());
+    }
+    if let Ok(t) = obj.cast::<PyTuple>() {
+        for x in t.iter() {
+            buf.push(small(&x)?);
+        }
+        return Ok(());
+    }
+    for x in obj.try_iter()? {
+        buf.push(small(&x?)?);
+    }
+    Ok(())
+}
+
+fn small(x: &Bound<'_, PyAny>) -> PyResult<u8> {
+    let v: i64 = x.extract().map_err(|_| PyValueError::new_err("a tile count must be a whole number"))?;
+    if v < 0 {
+        return Err(PyValueError::new_err("a tile count cannot be negative"));
+    }
+    Ok(v.min(255) as u8)
+}
+
+fn setting_value(v: &Bound<'_, PyAny>) -> PyResult<Val> {
+    if v.is_none() {
+        return Ok(Val::None);
+    }
+    if let Ok(b) = v.cast::<PyBool>() {
+        return Ok(Val::Bool(b.is_true()));
+    }
+    if v.cast::<PyInt>().is_ok() {
+        return Ok(Val::Int(v.extract()?));
+    }
+    if let Ok(s) = v.cast::<PyString>() {
+        return Ok(Val::Str(s.to_str()?.to_owned()));
+    }
+    Err(NotCovered::new_err("the native catalog takes room options that are none, true/false, whole numbers or text"))
+}
+
+struct State {
+    core: Core,
+    buf: Vec<u8>,
+}
+
+/// The structural tables of one rule set under one choice of room options.
+#[pyclass(module = "_native")]
+struct Tables {
+    state: Mutex<State>,
+    kinds: Vec<(String, i64)>,
+    blocks: Vec<Vec<usize>>,
+}
+
+impl Tables {
+    /// Run `f` on the tables (and the counts, when given) under the lock, with panics caught; after
+    /// a panic whatever it left half-built is dropped.
+    fn with<T>(&self, counts: Option<&Bound<'_, PyAny>>, f: impl FnOnce(&mut Core, &[u8]) -> Result<T, Error>) -> PyResult<T> {
+        let mut st = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        let mut buf = std::mem::take(&mut st.buf);
+        if let Some(c) = counts {
+            counts_of(c, &mut buf)?;
+        }
+        let r = guarded(|| f(&mut st.core, &buf));
+        st.buf = buf;
+        if let Err(Error::Internal(_)) = &r {
+            st.core.reset();
+        }
+        r.map_err(PyErr::from)
+    }
+}
+
+#[pymethods]
+impl Tables {
+    /// `ruleset_json`: the versioned JSON rule set; `options`: room option values by name (the others
+    /// take their defaults); `wild_cap`: the most wildcards a hand can hold (bounds the tables).
+    #[new]
+    #[pyo3(signature = (ruleset_json, options=None, wild_cap=0))]
+    fn new(ruleset_json: &str, options: Option<&Bound<'_, PyDict>>, wild_cap: usize) -> PyResult<Self> {
+        let mut settings = Settings::new();
+        if let Some(d) = options {
+            for (k, v) in d.iter() {
+                let name: String = k.extract()?;
+                settings.insert(format!("option:{name}"), setting_value(&v)?);
+            }
+        }
+        let (core, kinds) = guarded(|| {
+            let rs = ruleset::parse(ruleset_json)?;
+            let cat = Catalog::build(&rs, &settings)?;
+            let core = Core::build(&rs, &cat, wild_cap)?;
+            Ok((core, cat.kinds.iter().map(|k| (k.name.clone(), k.copies)).collect::<Vec<_>>()))
+        })
+        .map_err(PyErr::from)?;
+        let blocks = core.block_kinds();
+        Ok(Tables { state: Mutex::new(State { core, buf: Vec::new() }), kinds, blocks })
+    }
+
+    /// The tile kinds in play, in catalog order: (name, copies).
+    fn kinds(&self) -> Vec<(String, i64)> {
+        self.kinds.clone()
+    }
+
+    /// Per kind: whether a wildcard may stand for it.
+    fn wild_ok(&self) -> PyResult<Vec<bool>> {
+        self.with(None, |core, _| Ok(core.wild_ok.clone()))
+    }
+
+    /// The independent blocks of kinds (catalog indexes).
+    fn blocks(&self) -> Vec<Vec<usize>> {
+        self.blocks.clone()
+    }
+
+    /// The most wildcards the tables hold; more is `NotCovered`.
+    #[getter]
+    fn cap(&self) -> PyResult<usize> {
+        self.with(None, |core, _| Ok(core.cap))
+    }
+
+    /// Can these natural tiles (counts per kind) and `wilds` wildcards form exactly `melds` melds and
+    /// `pairs` pairs?
+    fn can_split(&self, counts: &Bound<'_, PyAny>, wilds: usize, melds: usize, pairs: usize) -> PyResult<bool> {
+        self.with(Some(counts), |core, c| core.can_split(c, wilds, melds, pairs))
+    }
+
+    /// Whether any of `targets` ((melds, pairs) pairs) fits: one call for a whole win check.
+    fn can_split_any(&self, counts: &Bound<'_, PyAny>, wilds: usize, targets: Vec<(usize, usize)>) -> PyResult<bool> {
+        self.with(Some(counts), |core, c| {
+            for &(m, p) in &targets {
+                if core.can_split(c, wilds, m, p)? {
+                    return Ok(true);
+                }
+            }
+            Ok(false)
+        })
+    }
+
+    /// Many win checks in one call (for batches and benchmarks): `hands` is one bytes object of
+    /// `len(kinds)` counts per hand; returns one bool per hand.
+    fn can_split_many(&self, hands: &Bound<'_, PyBytes>, wilds: usize, targets: Vec<(usize, usize)>) -> PyResult<Vec<bool>> {
+        let n = self.kinds.len();
+        let data = hands.as_bytes();
+        if n == 0 || data.len() % n != 0 {
+            return Err(PyValueError::new_err(format!("the hands must be {n} counts each")));
+        }
+        self.with(None, |core, _| {
+            data.chunks(n)
+                .map(|c| {
+                    for &(m, p) in &targets {
+                        if core.can_split(c, wilds, m, p)? {
+                            return Ok(true);
+                        }
+                    }
+                    Ok(false)
+                })
+                .collect()
+        })
+    }
+
+    /// The kinds (catalog indexes) whose one more natural tile lets the hand split into one of
+    /// `targets`; flowers and kinds held in full are not left out (the caller does that).
+    fn completing_kinds(&self, counts: &Bound<'_, PyAny>, wilds: usize, targets: Vec<(usize, usize)>) -> PyResult<Vec<usize>> {
+        self.with(Some(counts), |core, c| core.completing_kinds(c, wilds, &targets))
+    }
+
+    /// Forget the memoised option sets.
+    fn reset(&self) -> PyResult<()> {
+        self.with(None, |core, _| {
+            core.reset();
+            Ok(())
+        })
+    }
+}
+
+impl std::fmt::Display for Error {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Error::Input(m) | Error::NotCovered(m) | Error::Internal(m) => f.write_str(m),
+        }
+    }
+}
+
+/// paili's native core: structural win checks and waits from the JSON rule set.
+#[pymodule]
+fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<Tables>()?;
+    m.add("NotCovered", m.py().get_type::<NotCovered>())?;
+    m.add("NativeError", m.py().get_type::<NativeError>())?;
+    m.add("VERSION", env!("CARGO_PKG_VERSION"))?;
+    m.add("FORMAT_VERSION", ruleset::VERSION)?;
+    Ok(())
+}

@@ -1,0 +1,191 @@
+"""The native core (runtime/native/, Rust) against the Python reference, and the backend seam.
+
+The differential tests run a seeded sample of bench/native_diff.py (which runs 100,000 hands a file);
+they need the extension module, built by `pip install -e .` where a Rust toolchain exists (CI builds it).
+"""
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+from functools import cache
+
+import pytest
+
+from runtime import backend
+from runtime.rules import load
+
+from .conftest import ROOT
+
+sys.path.insert(0, str(ROOT / "bench"))
+import native_diff  # noqa: E402
+
+NOT_BUILT = "the native core is not built here (installed without a Rust toolchain); the Python backend is in use"
+needs_native = pytest.mark.skipif(not backend.available(), reason=NOT_BUILT)
+
+# Structural cases and whole-rule-set cases per file. 扯胡子's wildcard hands (20-tile hands, one block
+# of 20 kinds, four kings) cost the Python reference about a fifth of a second each, so it gets fewer.
+SAMPLE = {"chehuzi.pai": (40, 12)}
+DEFAULT_SAMPLE = (500, 60)
+
+
+@cache
+def rules(path, name):
+    return load(path, backend=name)
+
+
+# ---------------------------------------------------------------- the seam (runs everywhere)
+
+
+def test_python_backend_is_selected_by_name_and_environment(monkeypatch):
+    monkeypatch.setenv("PAILI_BACKEND", "python")
+    assert backend.choose() == "python"
+    assert backend.choose("python") == "python"
+    r = load(ROOT / "bench" / "rules" / "joker.pai")
+    assert r.backend == "python" and r.structure_backend == "python"
+    monkeypatch.setenv("PAILI_BACKEND", "auto")
+    assert backend.choose() == ("native" if backend.available() else "python")
+
+
+def test_unknown_backend_is_one_sentence(monkeypatch):
+    with pytest.raises(backend.BackendError, match="unknown backend 'fast'"):
+        backend.choose("fast")
+    monkeypatch.setenv("PAILI_BACKEND", "fast")
+    p = subprocess.run([sys.executable, "-m", "dsl.cli", "score", "baijindao", "--hand", "123m"],
+                       capture_output=True, text=True, cwd=ROOT)
+    assert p.returncode == 2 and p.stderr.strip().startswith("paili: unknown backend 'fast'")
+    assert "Traceback" not in p.stderr
+
+
+@pytest.mark.skipif(backend.available(), reason="the native core is built here; this checks a machine without it")
+def test_native_backend_asked_for_where_not_built():
+    with pytest.raises(backend.BackendError, match="not built"):
+        backend.choose("native")
+
+
+@pytest.mark.parametrize("env", ["python", "auto"])
+def test_version_names_the_backend(env):
+    p = subprocess.run([sys.executable, "-m", "dsl.cli", "--version"], capture_output=True, text=True, cwd=ROOT,
+                       env={**__import__("os").environ, "PAILI_BACKEND": env})
+    assert p.returncode == 0
+    line = p.stdout.strip()
+    assert line.startswith("paili ")
+    expect = "native" if env == "auto" and backend.available() else "python"
+    assert f"backend: {expect} (" in line
+
+
+# ---------------------------------------------------------------- native against the reference
+
+
+@needs_native
+@pytest.mark.parametrize("path", native_diff.FILES, ids=lambda p: p.name)
+def test_native_takes_every_bundled_rule_set(path):
+    r = rules(path, "native")
+    assert r.structure_backend == "native", r.native_declined
+
+
+@needs_native
+@pytest.mark.parametrize("path", native_diff.FILES, ids=lambda p: p.name)
+def test_native_answers_equal_the_reference(path):
+    hands, rules_hands = SAMPLE.get(path.name, DEFAULT_SAMPLE)
+    checks, diffs, why = native_diff.run_file(path, hands, rules_hands, seed=7)
+    assert not why
+    assert not diffs, "\n".join(diffs[:10])
+    assert checks >= hands
+
+
+@needs_native
+@pytest.mark.parametrize("path", [p for p in native_diff.FILES if p.name != "chehuzi.pai"], ids=lambda p: p.name)
+def test_the_sample_is_not_vacuous(path):
+    """The random cases hold wins and non-wins, with and without wildcards, and hands with waits."""
+    r = rules(path, "native")
+    dec = r.catalog_for({})[1]
+    rnd = random.Random(3)
+    seen = set()
+    waits = 0
+    for _ in range(300):
+        counts, wilds, _, targets = native_diff.structural_case(r, dec, rnd)
+        for m, p in targets:
+            seen.add((dec.structure.can_split(tuple(counts), wilds, m, p), wilds > 0))
+        held = [k for k in range(dec.n) if counts[k]]
+        if held:
+            less = list(counts)
+            less[held[0]] -= 1
+            waits += bool(dec.structure.completing_kinds(tuple(less), wilds, tuple(targets)))
+    assert (True, False) in seen and (False, False) in seen
+    if dec.fast.cap:
+        assert (True, True) in seen and (False, True) in seen
+    assert waits >= 30
+
+
+# ---------------------------------------------------------------- from the rules, not from the program
+
+
+@needs_native
+def test_four_wildcards_complete_what_a_seed_sentence_says():
+    """bench/rules/joker.pai: 王牌可以代替任何牌 — four jokers stand for any four tiles of a hand of four
+    melds and a pair; a hand whose natural tiles need more than four stays a non-win."""
+    r = rules(ROOT / "bench" / "rules" / "joker.pai", "native")
+    cat, dec = r.catalog_for({})
+    idx = {k.code: k.index for k in cat.kinds if k.code}
+
+    def counts(codes):
+        c = [0] * len(cat.kinds)
+        for code in codes.split():
+            c[idx[code]] += 1
+        return c
+
+    # three runs and an honor triplet: two jokers are the pair
+    assert r.check_win(counts("1m 2m 3m 4p 5p 6p 7s 8s 9s 1z 1z 1z"), 2, 0)
+    # 1m_3m, 5p_7p take one each, 9s9s and 1z1z one each as triplets, 2z2z is the pair: exactly four
+    assert r.check_win(counts("1m 3m 5p 7p 9s 9s 1z 1z 2z 2z"), 4, 0)
+    # three lone honors need at least one joker each besides 1m_3m and 5p_7p: more than four
+    assert not r.check_win(counts("1m 3m 5p 7p 9s 1z 1z 2z 3z 4z"), 4, 0)
+    # waits: 1m2m3m 4p5p6p 7s8s9s 1z1z1z 5z waits on 5z alone (a pair), with no joker
+    waits = dec.structure.completing_kinds(tuple(counts("1m 2m 3m 4p 5p 6p 7s 8s 9s 1z 1z 1z 5z")), 0, ((4, 1),))
+    assert [cat.kinds[i].code for i in waits] == ["5z"]
+
+
+@needs_native
+def test_catalog_follows_room_options():
+    """龙岩 有筒子=false leaves out the 筒 suit; 扯胡子 王数=0 has no king: the native catalog is the Python one."""
+    for path, options in ((ROOT / "rules" / "longyan.pai", {"option:有筒子": False}),
+                          (ROOT / "rules" / "chehuzi.pai", {"option:王数": 0}),
+                          (ROOT / "rules" / "chehuzi.pai", {"option:王数": 2})):
+        r = rules(path, "native")
+        cat, dec = r.catalog_for(options)
+        assert dec.structure.name == "native", r.native_declined
+        assert dec.structure.tables.kinds() == [(k.name, k.copies) for k in cat.kinds]
+    short = rules(ROOT / "rules" / "longyan.pai", "native").catalog_for({"option:有筒子": False})[0]
+    assert not any(k.suit == "筒" for k in short.kinds)
+
+
+# ---------------------------------------------------------------- safety
+
+
+@needs_native
+def test_bad_input_is_one_sentence_never_a_panic():
+    mod = backend.native_module()
+    text = (ROOT / "rules" / "baijindao.pai")
+    js = rules(text, "native").ruleset_json()
+    with pytest.raises(ValueError, match="not valid JSON"):
+        mod.Tables("{", {}, 0)
+    with pytest.raises(ValueError, match="format version 99"):
+        mod.Tables(js.replace('"version": 1', '"version": 99', 1), {}, 0)
+    with pytest.raises(ValueError, match="not a valid paili rule set"):
+        mod.Tables(json.dumps({"format": "paili-ruleset", "version": 1, "ruleset": {}}), {}, 0)
+    t = mod.Tables(js, {}, 0)
+    n = len(t.kinds())
+    with pytest.raises(ValueError, match="tile kinds, but this catalog has"):
+        t.can_split([1, 2, 3], 0, 4, 1)
+    with pytest.raises(ValueError, match="cannot be negative"):
+        t.can_split([-1] * n, 0, 4, 1)
+    with pytest.raises(mod.NotCovered, match="wildcards"):
+        t.can_split([0] * n, 3, 1, 0)
+    with pytest.raises(mod.NotCovered):
+        t.can_split([9] + [0] * (n - 1), 0, 3, 0)
+    # the seam answers what the tables do not take with the reference: the same answer either way
+    nat, ref = rules(text, "native"), rules(text, "python")
+    assert nat.check_win([3] + [0] * (n - 1), 3, 0) == ref.check_win([3] + [0] * (n - 1), 3, 0)
+    assert nat.catalog_for({})[1].structure.failures == 0
