@@ -182,7 +182,7 @@ class Decomposer:
     def can_split_any(self, counts, wilds: int, targets) -> bool:
         """Whether any of `targets` ((melds, pairs) pairs) fits; one native call for all of them."""
         s = self.structure
-        if s is not None and wilds <= s.cap and hasattr(s, "can_split_any"):
+        if s is not None and s is not self.fast and wilds <= s.cap:
             return s.can_split_any(counts, wilds, targets)
         return any(self.can_split(counts, wilds, m, p) for m, p in targets)
 

@@ -254,7 +254,13 @@ class Rules:
         """Fast win check of a concealed hand given as counts per tile kind (in catalog order) plus a
         number of wildcards, with `melds` exposed melds. Structural only when the rule set has no
         requirements or special forms; otherwise it falls back to full readings."""
-        cat, dec = self.catalog_for(self.settings_env(context) if context else {})
+        if context:
+            cat, dec = self.catalog_for(self.settings_env(context))
+        else:  # the common case, asked millions of times: no settings to read
+            got = self.__dict__.get("_no_context_catalog")
+            if got is None:
+                got = self.__dict__["_no_context_catalog"] = self.catalog_for({})
+            cat, dec = got
         if self._structural_only:
             n = sum(counts) + wilds
             key = (melds, n)

@@ -1,0 +1,146 @@
+"""Win-check speed of the native core, side by side with `mahjong`'s `Agari.is_agari` and the Python
+backend, on the same hands in one run.
+
+    python bench/native_speed.py [--hands 20000] [--seed 1] [--repeat 3] [--json]
+
+- standard: random 白金岛 winning 14-tile hands (bench/hand_speed.py's generator), as counts per kind;
+  `is_agari` gets the same hands as 34-count arrays.
+- wild4: random bench/rules/joker.pai winning hands with four tiles replaced by jokers (10 natural
+  tiles + 4 wildcards).
+
+Each paili rate is measured three ways: `Rules.check_win(counts[, 4])` (the public call, one per hand),
+the native tables' `can_split_any` (one extension call per hand, no Rules layer), and
+`can_split_many` (one call for all hands: the core's own rate, as a batch path would see it).
+Best of --repeat passes after one untimed pass (paili keeps its block tables for the life of a rule
+set, as a server does). JSON keys: standard.*, wild4.* with `*_per_s`, and ratio keys.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from hand_speed import MJ34_HONOR, random_winning_hand  # noqa: E402
+
+from runtime.rules import load  # noqa: E402
+
+
+def rate(fn, items, repeat: int) -> float:
+    fn_items = list(items)
+    for it in fn_items:  # untimed pass: builds the tables
+        fn(it)
+    best = 0.0
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        for it in fn_items:
+            fn(it)
+        best = max(best, len(fn_items) / (time.perf_counter() - t0))
+    return best
+
+
+def batch_rate(tables, data: bytes, n: int, wilds: int, targets, repeat: int) -> float:
+    tables.can_split_many(data, wilds, targets)
+    best = 0.0
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        out = tables.can_split_many(data, wilds, targets)
+        best = max(best, n / (time.perf_counter() - t0))
+    assert all(out)
+    return best
+
+
+def counts_of(rules, names) -> tuple:
+    cat = rules.catalog
+    c = [0] * len(cat.kinds)
+    for t in names:
+        if t is not None:
+            c[cat.by_name[rules.notation.parse(t)[0]].index] += 1
+    return tuple(c)
+
+
+def run(n: int, seed: int, repeat: int) -> dict:
+    rnd = random.Random(seed)
+    out: dict = {"hands": n, "seed": seed}
+    # ---- standard hands
+    nat = load(ROOT / "rules" / "baijindao.pai", backend="native")
+    ref = load(ROOT / "rules" / "baijindao.pai", backend="python")
+    hands = [random_winning_hand(rnd) for _ in range(n)]
+    ours = [counts_of(nat, h) for h in hands]
+
+    def mj34(h):
+        a = [0] * 34
+        for t in h:
+            a[int(t[0]) - 1 if t[-1] == "m" else MJ34_HONOR[t]] += 1
+        return a
+
+    theirs = [mj34(h) for h in hands]
+    from mahjong.agari import Agari
+
+    agari = Agari()
+    tables = nat.catalog_for({})[1].structure.tables
+    targets = [(4, 1), (0, 7)]
+    assert all(nat.check_win(c) for c in ours[:200]) and all(agari.is_agari(a) for a in theirs[:200])
+    std = {
+        "native_check_win_per_s": rate(nat.check_win, ours, repeat),
+        "native_call_per_s": rate(lambda c: tables.can_split_any(c, 0, targets), ours, repeat),
+        "native_batch_per_s": batch_rate(tables, b"".join(bytes(c) for c in ours), n, 0, targets, repeat),
+        "python_check_win_per_s": rate(ref.check_win, ours, repeat),
+        "mahjong_is_agari_per_s": rate(agari.is_agari, theirs, repeat),
+    }
+    for k in ("native_check_win", "native_call", "native_batch"):
+        std[f"{k}_ratio_to_is_agari"] = std[f"{k}_per_s"] / std["mahjong_is_agari_per_s"]
+    out["standard"] = std
+    # ---- four wildcards
+    jn = load(ROOT / "bench" / "rules" / "joker.pai", backend="native")
+    jp = load(ROOT / "bench" / "rules" / "joker.pai", backend="python")
+    wild = []
+    for _ in range(n):
+        h = random_winning_hand(rnd, ("m", "p", "s"))
+        for i in rnd.sample(range(14), 4):
+            h[i] = None
+        wild.append(counts_of(jn, h))
+    jt = jn.catalog_for({})[1].structure.tables
+    assert all(jn.check_win(c, 4) for c in wild[:200])
+    w4 = {
+        "native_check_win_per_s": rate(lambda c: jn.check_win(c, 4), wild, repeat),
+        "native_call_per_s": rate(lambda c: jt.can_split_any(c, 4, [(4, 1)]), wild, repeat),
+        "native_batch_per_s": batch_rate(jt, b"".join(bytes(c) for c in wild), n, 4, [(4, 1)], repeat),
+        "python_check_win_per_s": rate(lambda c: jp.check_win(c, 4), wild, repeat),
+        "target_per_s": 1_000_000,
+    }
+    out["wild4"] = w4
+    return out
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--hands", type=int, default=20000)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args(argv)
+    from runtime.backend import available
+
+    if not available():
+        print("the native core is not built (pip install -e . with a Rust toolchain)", file=sys.stderr)
+        return 2
+    out = run(args.hands, args.seed, args.repeat)
+    if args.json:
+        print(json.dumps(out))
+        return 0
+    for name in ("standard", "wild4"):
+        print(name)
+        for k, v in out[name].items():
+            print(f"  {k:40} {v:>14,.2f}" if "ratio" in k else f"  {k:40} {v:>14,.0f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
