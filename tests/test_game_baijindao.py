@@ -58,7 +58,7 @@ def test_baoting_hands_the_seat_to_the_engine_tianting_and_the_fee():
     assert acts(g, 0) == {"胡", "加倍", "pass"}  # a ready seat is still asked about its wins
     g.apply(0, move(g, 0, "胡"))
     got = fans(g, 0)
-    assert got["天听"] == 16 and got["报听"] == 1 and "立直" not in got
+    assert got["天听"] == 16 and "报听" not in got and "立直" not in got  # 天听 is the first-hand 报听 (不重复)
     score = g.result()["scores"][0]["score"]
     assert score == sum(got.values())  # 房间倍率 1, no doubling, no 起始加倍, no task
     settle_without_doubling(g)
