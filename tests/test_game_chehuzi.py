@@ -148,7 +148,7 @@ def test_chouxiao_after_refusing_a_pung():
     “过张：…选择了放弃时…不能再吃碰该牌”."""
     g = rig([H0, H1, H2], "十", draws="四")
     discard(g, 0, "四")
-    assert {str(m) for m in g.legal_moves(1)} >= {"碰 4小4小4小", "吃 3小4小5小", "pass"}
+    assert {str(m) for m in g.legal_moves(1)} >= {"碰 4小4小4小", "吃 3小4小5小 [一句话]", "pass"}
     g.apply(1, PASS)
     four = g.cat.by_name[card(g, "四")]
     assert four in g.st.seats[1].vars["过张"] and g.st.seats[1].vars["忍碰"] == [four]
@@ -301,3 +301,46 @@ def test_haidi_the_last_stock_card_won_is_the_xing_card():
     # 15 胡息 = 2 囤; the won 五 is the 醒牌 and seat 1 holds no other 五: 1 醒; 自摸 ×2
     assert sc["score"] == (2 + 1) * 2
     assert {(p["payer"], p["payee"]): p["amount"] for p in res["payments"]} == {(0, 1): 6, (2, 1): 6}
+
+
+# 一二三 is also a run: 吃 and 比牌 must lay it down as the kind the rules value (“大壹贰叁：6 小一二三：3”)
+YI_DEALER = "一贰贰贰叁叁叁拾拾拾玖玖玖四四四五五五柒"
+YI_SEAT1 = "二三壹壹壹捌捌捌四五六七八九肆伍陆伍陆十"  # 壹坎6 + 捌坎6 + runs; 吃一 gives 一二三 3: 15 胡息
+YI_SEAT2 = "二二二三三三六六七七七八八八十十十肆肆肆"
+
+
+def test_chi_of_yi_er_san_is_an_yi_er_san_worth_its_huxi_and_wins():
+    """“小一二三：3”; “七门子,满15胡息即可胡牌”: after 吃 一 with 二三 the meld is 一二三 (3 胡息), offered once,
+    and with 壹坎 6 + 捌坎 6 the hand reaches 15 胡息 and wins on a turned 柒 (as 一句话 it would have 12)."""
+    g = rig([YI_DEALER, YI_SEAT1, YI_SEAT2], "六", draws="柒九")
+    discard(g, 0, "一")
+    chi = [m for m in g.legal_moves(1) if m.action == "吃" and sorted(m.tiles) == sorted(card(g, x) for x in "一二三")]
+    assert [m.meld for m in chi] == ["一二三"]  # one move, naming the kind
+    g.apply(1, chi[0])
+    assert melds(g, 1) == [("一二三", card(g, "一") + card(g, "二") + card(g, "三"))]
+    discard(g, 1, "十")
+    g.apply(2, PASS)  # seat 2 could 跑 the 十
+    assert "胡" in acts(g, 1)  # seat 2 turned over 柒
+    for s in g.current_seats():
+        g.apply(s, move(g, 1, "胡") if s == 1 else PASS)
+    res = g.result()
+    sc = res["scores"][1]
+    assert res["winners"] == [1] and not sc["self_drawn"] and sc["fans"] == []
+    # 15 胡息 = 2 囤; the 醒 card 九: seat 1 holds one; no 名堂: (2 + 1) × 1
+    assert g.st.reveals["醒牌"].name == card(g, "九") and sc["score"] == 3
+    assert g.violations == []
+
+
+def test_bipai_of_da_yi_er_san_is_also_yi_er_san():
+    """“大壹贰叁：6”; “比牌：当吃的牌手里还有凑成一句话时，必须要将手中与该牌组成一句话的组合放到桌面”."""
+    dealer = "壹肆肆肆伍伍伍陆陆九九玖四拾拾七七八八三"
+    seat1 = "壹贰贰叁叁一一一六六六捌捌捌十十柒柒四五"  # 壹 贰贰 叁叁: 吃 a thrown 壹, then 比牌 壹贰叁
+    seat2 = "七七二二二三三三八八九玖六陆拾柒拾伍贰十"
+    g = rig([dealer, seat1, seat2], "十")
+    discard(g, 0, "壹")
+    chi = [m for m in g.legal_moves(1) if m.action == "吃" and sorted(m.tiles) == sorted(card(g, x) for x in "壹贰叁")]
+    assert [m.meld for m in chi] == ["一二三"]
+    g.apply(1, chi[0])
+    big = card(g, "壹") + card(g, "贰") + card(g, "叁")
+    assert melds(g, 1) == [("一二三", big), ("一二三", big)] and g.st.events["比牌"] == 1
+    assert all(m.action == "discard" for m in g.legal_moves(1)) and g.violations == []

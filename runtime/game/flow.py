@@ -123,14 +123,14 @@ from typing import Any
 from dsl import ir
 from dsl.engine_limits import unexecuted
 
-from ..evaluate import EvalError
+from ..evaluate import EvalError, compile_expr
 from ..hand import Hand, HandError, Meld
 from ..reading import Group, RTile
 from ..rules import Rules, ScoreResult, Scoring, _resolver, load
 from ..scoring import ReadingEvaluator
 from ..tiles import TileInfo
 from . import settle
-from .moves import PASS, MeldOption, Move, meld_options
+from .moves import PASS, MeldOption, Move, meld_options, one_kind_per_meld
 from .program import ENGINE_OFFERED, CAction, program_for
 from .scope import GAME_DEFAULTS, GameEnv
 from .state import GMeld, HandState, Seat, TableFields, plain
@@ -338,6 +338,12 @@ class Game:
             raise IllegalMove(f"seat {seat} may not act now (waiting for seat "
                               f"{', '.join(map(str, self.current_seats()))})")
         legal = ask.options[seat]
+        if move not in legal and move.meld is None:
+            # a move without its meld kind (a log written before moves named it, or a caller that
+            # leaves it out) stands for the one legal move with the same action, tiles and choice
+            same = [m for m in legal if m.meld is not None and m.without_meld() == move]
+            if len(same) == 1:
+                move = same[0]
         if move not in legal:
             shown = ", ".join(map(str, legal[:12])) + (f" and {len(legal) - 12} more" if len(legal) > 12 else "")
             raise IllegalMove(f"`{move}` is not a legal move for seat {seat} now (legal: {shown})")
@@ -1505,8 +1511,9 @@ class Game:
             if (a.when is not None and not self._true(a.when, reading, actor=seat, tile=t, **bind)) or \
                     self._restricted(a.name, seat, required):
                 return out
-            return [(Move(a.name, tuple(x.name for x in opt.tiles)), _Offer(a, meld=opt, compulsory=a.ir.compulsory))
-                    for opt in opts]
+            return [(self._meld_move(a, opt), _Offer(a, meld=opt, compulsory=a.ir.compulsory))
+                    for opt in self._one_kind(a, opts)]
+        found = []
         for kind in a.forms:
             mk = self.mk.get(kind)
             if mk is None:
@@ -1519,9 +1526,32 @@ class Game:
                         continue
                     if self._restricted(a.name, seat, opt.key):
                         continue
-                out.append((Move(a.name, tuple(x.name for x in opt.tiles)),
-                            _Offer(a, meld=opt, compulsory=a.ir.compulsory)))
-        return out
+                found.append(opt)
+        return [(self._meld_move(a, opt), _Offer(a, meld=opt, compulsory=a.ir.compulsory))
+                for opt in self._one_kind(a, found)]
+
+    def _one_kind(self, a: CAction, opts: list[MeldOption]) -> list[MeldOption]:
+        """One kind per set of tiles (`one_kind_per_meld`): only an action forming several kinds can
+        offer the same tiles twice."""
+        return one_kind_per_meld(opts, self._meld_value) if len(a.forms) > 1 else opts
+
+    @staticmethod
+    def _meld_move(a: CAction, opt: MeldOption) -> Move:
+        """The move laying down `opt`; it names the kind when the action forms several (so that the log
+        and the player see which one, and two kinds of equal value are two moves)."""
+        return Move(a.name, tuple(x.name for x in opt.tiles), None, opt.kind if len(a.forms) > 1 else None)
+
+    def _meld_value(self, opt: MeldOption):
+        """The kind's declared `value` for the option's suit (a constant per kind and suit), 0 without one."""
+        cache = self.__dict__.setdefault("_meld_values", {})
+        suit = opt.tiles[0].suit if opt.tiles else None
+        key = (opt.kind, suit)
+        if key not in cache:
+            mk = self.mk[opt.kind]
+            chosen = next((v for v in mk.values if v.suit == suit), None) or next(
+                (v for v in mk.values if not v.suit), None)
+            cache[key] = compile_expr(chosen.value)({}) if chosen is not None else 0
+        return cache[key]
 
     def _action_moves(self, a: CAction, seat: Seat, tile: TileInfo | None, required: TileInfo | None,
                       reading=None, **bind) -> list[tuple[Move, _Offer]]:
@@ -2110,7 +2140,7 @@ class Game:
         tv = self.tv(t)
         if (b.when is not None and not self._true(b.when, actor=seat, tile=tv)) or self._restricted(b.name, seat, t):
             return []
-        out = []
+        found = []
         for kind in b.forms:
             mk = self.mk.get(kind)
             if mk is None:
@@ -2122,10 +2152,9 @@ class Game:
                     continue
                 need = Counter(x.name for x in opt.tiles)
                 if all(avail[n] >= k for n, k in need.items()):
-                    full = MeldOption(opt.kind, opt.tiles, opt.tiles, None, t)
-                    out.append((Move(b.name, tuple(x.name for x in opt.tiles)),
-                                _Offer(b, meld=full, compulsory=b.ir.compulsory)))
-        return out
+                    found.append(MeldOption(opt.kind, opt.tiles, opt.tiles, None, t))
+        return [(self._meld_move(b, opt), _Offer(b, meld=opt, compulsory=b.ir.compulsory))
+                for opt in self._one_kind(b, found)]
 
     # ------------------------------------------------------------------ discards and claims
 

@@ -1,8 +1,14 @@
 """Moves, and the melds a player can make.
 
 A `Move` is what a player answers when asked: an action name (a declared action, or the engine's own
-`discard` and `pass`), the tiles it uses (the discarded tile; a meld's tiles; the winning tile) and,
-for actions with `choices`, the chosen value. Moves are plain values: equal moves are the same move.
+`discard` and `pass`), the tiles it uses (the discarded tile; a meld's tiles; the winning tile),
+for actions with `choices`, the chosen value, and for an action that `forms` several meld kinds, the
+kind the meld is laid down as. Moves are plain values: equal moves are the same move.
+
+One set of tiles may have the shape of several kinds an action forms (a run 1-2-3 and a kind of the
+ranks 1, 2, 3). `one_kind_per_meld` keeps, of such options, the kind whose declared `value` is highest
+(the one the rules value most; the others would only lose the player points); kinds of equal value
+all stay, as distinct moves, since only the player can tell which one is meant.
 
 `meld_options` lists the melds of one kind a seat can lay down, from its concealed tiles and
 optionally a tile it does not hold (a claimed discard, a robbed kong tile):
@@ -31,11 +37,14 @@ class Move:
     action: str
     tiles: tuple[str, ...] = ()
     choice: Any = None
+    meld: str | None = None  # the meld kind laid down, for an action that forms several kinds
 
     def __str__(self) -> str:
         out = self.action
         if self.tiles:
             out += " " + "".join(self.tiles)
+        if self.meld is not None:
+            out += f" [{self.meld}]"
         if self.choice is not None:
             out += f" ={self.choice}"
         return out
@@ -46,6 +55,8 @@ class Move:
             d["tiles"] = list(self.tiles)
         if self.choice is not None:
             d["choice"] = self.choice if isinstance(self.choice, (int, str)) else str(self.choice)
+        if self.meld is not None:
+            d["meld"] = self.meld
         return d
 
     @staticmethod
@@ -58,7 +69,12 @@ class Move:
                 choice = Fraction(choice)
             except ValueError:
                 pass
-        return Move(d["action"], tuple(d.get("tiles", ())), choice)
+        meld = d.get("meld")
+        return Move(d["action"], tuple(d.get("tiles", ())), choice, meld if isinstance(meld, str) else None)
+
+    def without_meld(self) -> Move:
+        """The move as written before moves named their meld kind (older logs, callers that leave it out)."""
+        return Move(self.action, self.tiles, self.choice) if self.meld is not None else self
 
 
 PASS = Move("pass")
@@ -77,6 +93,18 @@ class MeldOption:
     from_hand: tuple[TileInfo, ...]  # the tiles that leave the concealed hand
     extends: int | None  # index of the seat's meld this one replaces (upgrade / growth), or None
     key: TileInfo  # the tile the action uses (`tile` in guards): the required or added tile, else the lowest
+
+
+def one_kind_per_meld(opts: list[MeldOption], value) -> list[MeldOption]:
+    """Of options laying down the same tiles in the same place (the same meld extended, or none) as
+    different kinds, those whose `value(option)` is highest; the order of the first of each is kept."""
+    best: dict[tuple, Any] = {}
+    for o in opts:
+        key = (tuple(t.name for t in o.tiles), o.extends)
+        v = value(o)
+        if key not in best or v > best[key]:
+            best[key] = v
+    return [o for o in opts if value(o) == best[(tuple(t.name for t in o.tiles), o.extends)]]
 
 
 def _sorted(tiles) -> tuple[TileInfo, ...]:

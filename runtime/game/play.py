@@ -44,6 +44,8 @@ def move_text(m: Move) -> str:
     out = ENGINE_WORDS.get(m.action, m.action)
     if m.tiles:
         out += " " + "".join(m.tiles)
+    if m.meld is not None:  # the kind the meld is laid down as, when the action forms several
+        out += f" [{m.meld}]"
     if m.choice is not None:
         out += f"（{amount(m.choice) if isinstance(m.choice, Fraction) else m.choice}）"
     return out
