@@ -158,7 +158,20 @@ class Builder:
                 continue
             attrs.append(ir.AttrDef(name, st.expr, span=st.span))
         del order
-        out = ir.Tiles(tuple(suits), tuple(kinds), tuple(attrs), span=s.span, **f.docs())
+        inks = []
+        usage = "ink red 红"
+        for st in f.all("ink"):
+            self.plain_stmt(st)
+            if len(st.args) != 2 or any(a.kind != "name" for a in st.args):
+                f.bad(st, usage, "`ink` takes a colour and a tile attribute")
+                continue
+            colour, attr = (str(a.value) for a in st.args)
+            if colour not in ir.INK_COLOURS:
+                self.diags.error("E204", f"`ink` colour must be one of: {', '.join(ir.INK_COLOURS)}",
+                                 st.args[0].span)
+                continue
+            inks.append(ir.Ink(colour, attr, span=st.span))
+        out = ir.Tiles(tuple(suits), tuple(kinds), tuple(attrs), tuple(inks), span=s.span, **f.docs())
         f.finish()
         return out
 

@@ -394,6 +394,10 @@ class Checker:
         for s in rs.standins:
             if s.name not in tiles:
                 self.diags.error("E301", f"`standin {s.name}`: no tile of that name", s.span)
+        for ink in rs.tiles.inks:
+            if ink.attr not in attrs and ink.attr not in ("flower", "honor", "joker"):
+                self.diags.error("E301", f"`ink {ink.colour}`: unknown tile attribute `{ink.attr}`", ink.span,
+                                 _close(ink.attr, attrs))
         for r in rs.reveals:
             if r.skip and r.skip not in attrs and r.skip not in ("flower", "honor", "joker"):
                 self.diags.error("E301", f"`reveal {r.name}`: unknown attribute `{r.skip}`", r.span)

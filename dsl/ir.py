@@ -73,10 +73,22 @@ class AttrDef(Node):
 
 
 @dataclass(frozen=True)
+class Ink(Node):
+    """Pages draw the tiles that have `attr` (an attribute, or flower / honor / joker) in `colour`."""
+
+    colour: str  # one of INK_COLOURS
+    attr: str
+
+
+INK_COLOURS = ("red", "green", "blue")
+
+
+@dataclass(frozen=True)
 class Tiles(Node):
     suits: tuple[Suit, ...]
     kinds: tuple[TileKind, ...]  # every tile kind, suits expanded, in declaration order
     attrs: tuple[AttrDef, ...]
+    inks: tuple[Ink, ...] = ()  # print colours by attribute, for pages only
 
 
 # ---------------------------------------------------------------- settings and table

@@ -112,6 +112,12 @@ CASES = [
                                     "  example { hand '111m 222m 333m 东东东 5m'; win '5m' }\n"),
          "E103", 30, 84),
     # ------------------------------------------------------------------ E2xx structure
+    case("E204-ink-colour", mut("  attr 幺九 = t.rank in [1, 9] or t.honor\n",
+                                "  attr 幺九 = t.rank in [1, 9] or t.honor\n  ink pink 幺九\n"),
+         "E204", 9, 7),
+    case("E301-ink-unknown-attribute", mut("  attr 幺九 = t.rank in [1, 9] or t.honor\n",
+                                           "  attr 幺九 = t.rank in [1, 9] or t.honor\n  ink red 红\n"),
+         "E301", 9, 3),
     case("E201-unknown-key-in-table", mut("hand 13 }", "hand 13; hands 4 }"), "E201", 10, 29),
     case("E201-unknown-top-level-key", mut("unit 番 sum", "unit 番 sum\npatern 空 { value 1 番 }"),
          "E201", 20, 1),

@@ -202,6 +202,45 @@ def test_chehuzi_key_numbers(pages):
     assert f"× {per_wang} × 底分" in md
 
 
+def test_chehuzi_page_says_the_drawer_or_thrower_comes_first(pages):
+    """“摸牌：…在别人不碰不跑的情况下，才可以吃牌”, and the notes of 胡 / 吃: the player who turned the card
+    is asked first (`order actor`), not the next seat."""
+    md = pages["chehuzi.md"]
+    for action in ("胡", "吃"):
+        part = md[md.index(f"#### {action}\n"):]
+        line = line_with(part[:part.index("\n#### ")], "**多人可做**")
+        assert "本人起" in line and "下家起" not in line, line
+
+
+def test_pages_state_replacement_draws_and_a_rotating_deal_only_where_the_rules_have_them(pages):
+    """Paper cards have no replacement draw and 扯胡子's winner deals next: no 补牌从牌墙尾部, no 轮流坐庄."""
+    che = pages["chehuzi.md"]
+    assert "补牌" not in che and "轮流坐庄" not in che
+    assert line_with(che, "**方向**", "出牌按")
+    for stem in ("baicheng", "longyan", "guobiao"):  # kongs draw a replacement; the deal passes on (next(dealer))
+        assert line_with(pages[f"{stem}.md"], "**补牌**", "牌墙尾部"), stem
+        assert line_with(pages[f"{stem}.md"], "**方向**", "出牌和轮流坐庄"), stem
+
+
+def test_chehuzi_king_compensation_formula_reads_as_the_seed(pages):
+    """“王多赔差值给王少的，一张王霸赔付5倍基础分”: the difference, never below 0, × 5 × base."""
+    line = line_with(pages["chehuzi.md"], "流局时，每位玩家付给其他每位玩家")
+    assert "（付分者的万能牌张数 − 收分者的万能牌张数，不足0按0计） × 5 × 底分" in line, line
+
+
+def test_chehuzi_red_cards_are_drawn_red(pages):
+    """二七十 / 贰柒拾 are the red cards (notes/domain.md); `ink red 红` prints them red, the others not."""
+    html = pages["chehuzi.html"]
+    inked: dict[str, set[bool]] = {}  # card name -> whether each of its drawings is red
+    for c, name in re.findall(r'<span class="([^"]*)" title="[^"]*" data-tile="([^"]*)"', html):
+        inked.setdefault(name, set()).add("ink-red" in c.split())
+    red = {f"{r}{s}" for r in (2, 7, 10) for s in "小大"}
+    assert red <= inked.keys() and len(inked) == 21  # every card and 王 is drawn somewhere
+    for name, seen in inked.items():
+        assert seen == {name in red}, name
+    assert ".tile.ink-red" in html
+
+
 def baicheng_values(text: str) -> list[tuple[str, str]]:
     """`1）屁胡（1分）：…`, `5）庄家（×2）：…` under 番数计算."""
     section = text[text.index("【风雷白城麻将番数计算】"):text.index("【风雷白城麻将房间选项】")]

@@ -239,10 +239,18 @@ class _Run:
         return "".join(parts)
 
     def call(self, f: str, args) -> tuple[str, int]:
-        a = [self.go(x)[0] for x in args]
-        if f in ("max", "min") and len(a) == 2:
+        if f in ("max", "min") and len(args) == 2:
+            # max(0, X) is X never below 0: say so, instead of 「0与X中的较大者」 with X's parts run together
+            bound = next((i for i, x in enumerate(args) if isinstance(x, E.Num)), None)
+            if bound is not None and not isinstance(args[1 - bound], E.Num):
+                x = self.go(args[1 - bound])[0]
+                limit = self.go(args[bound])[0]
+                side = "不足" if f == "max" else "超过"
+                return f"（{x}，{side}{limit}按{limit}计）", _ATOM
             word = "较大者" if f == "max" else "较小者"
+            a = [self.wrap(self.go(x), _ATOM) for x in args]
             return f"{a[0]}与{a[1]}中的{word}", _CMP
+        a = [self.go(x)[0] for x in args]
         pattern = W.FUNCTION.get(f)
         if pattern is not None and len(a) >= pattern.count("{"):
             return pattern.format(*a), _ATOM

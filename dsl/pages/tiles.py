@@ -17,6 +17,7 @@ class TileView:
     win: bool = False  # the winning tile
     wild: bool = False  # a wildcard in this reading
     plays: str = ""  # for a wildcard or stand-in: the tile it plays as
+    ink: str = ""  # the print colour the rule set declares for this kind (`ink`), else the default
 
     @property
     def title(self) -> str:
@@ -36,6 +37,8 @@ class TileView:
             out.append("win")
         if self.wild:
             out.append("wild")
+        if self.ink:
+            out.append(f"ink-{self.ink}")
         return " ".join(out)
 
 
@@ -44,13 +47,21 @@ class TileBook:
 
     def __init__(self, rs: ir.RuleSet):
         self.kinds = {k.name: k for k in rs.tiles.kinds}
+        self.inks: dict[str, str] = {}
+        if rs.tiles.inks:
+            from runtime.tiles import Catalog
+
+            for k in Catalog(rs, {}).kinds:  # computed attributes under the default room options
+                for ink in rs.tiles.inks:  # the first `ink` that applies wins
+                    if k.name not in self.inks and (k.attrs.get(ink.attr) or k.category == ink.attr):
+                        self.inks[k.name] = ink.colour
 
     def view(self, name: str, win: bool = False, wild: bool = False, plays: str = "") -> TileView:
         k = self.kinds.get(name)
         if k is None:
             return TileView(name, name, "suited", False, win, wild, plays)
         text = k.glyph or k.char or k.name
-        return TileView(k.name, text, k.category, bool(k.glyph), win, wild, plays)
+        return TileView(k.name, text, k.category, bool(k.glyph), win, wild, plays, self.inks.get(k.name, ""))
 
     def views(self, names) -> list[TileView]:
         return [self.view(n) for n in names]

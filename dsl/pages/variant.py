@@ -429,7 +429,11 @@ class PageBuilder:
         rotation = getattr(t, "rotation", "")
         if rotation:
             way = W.ROTATION.get(rotation, rotation)
-            facts.append(Fact("方向", f"出牌和轮流坐庄都按{way}方向，「下家」即{way}方向的下一位"))
+            # the deal passes round the table only when the next dealer is someone's next seat
+            rotates = t.next_dealer is not None and any(
+                isinstance(n, E.Call) and n.func == "next" for n in E.walk(t.next_dealer))
+            what = "出牌和轮流坐庄都" if rotates else "出牌"
+            facts.append(Fact("方向", f"{what}按{way}方向，「下家」即{way}方向的下一位"))
         if t.next_dealer is not None:
             cases = self.w.cases(t.next_dealer)
             parts_t, parts_h = [], []
@@ -444,7 +448,10 @@ class PageBuilder:
             facts.append(Fact("下一局", "；".join(parts_t), Markup("；".join(parts_h))))
         facts.append(Fact("流局", "牌墙摸完仍没有玩家和牌，即为流局" if t.exhaust_at == 0
                           else f"牌墙只剩{t.exhaust_at}张时仍没有玩家和牌，即为流局"))
-        facts.append(Fact("补牌", f"开杠等需要补牌时，从{W.WALL_END.get(t.replacement, t.replacement)}摸取"))
+        # replacement draws exist only after an action with `then replace` or for a flower set aside
+        if any(a.then == "replace" for a in self.rs.actions) or \
+                any(k.category == "flower" for k in self.rs.tiles.kinds):
+            facts.append(Fact("补牌", f"开杠等需要补牌时，从{W.WALL_END.get(t.replacement, t.replacement)}摸取"))
         return Chapter("table", "玩家、坐庄与发牌", {"facts": facts, "text": Text.of(t)})
 
     # ------------------------------------------------------------------ reveals and wildcards
