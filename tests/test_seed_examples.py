@@ -61,6 +61,44 @@ def test_chehuzi_15_and_19_huxi_hands():
     assert res19.evaluation.quantities["胡息"] == 19 and res19.evaluation.quantities["囤"] == 3
 
 
+@pytest.mark.parametrize("hand,melds,win,mingtang,fan", [
+    ("三三三 四四四 伍陆柒 六六陆 捌捌八 王", ["跑:拾拾拾拾"], "九", "王钓", 4),
+    ("三三三 四四四 伍陆柒 六六陆 捌捌八 王", ["跑:拾拾拾拾"], "王", "王钓王", 8),
+    ("壹贰叁 二七十 肆肆肆 四五六 捌玖拾 五五伍 王王", None, "九", "王闯", 8),
+])
+def test_chehuzi_wang_mingtang_multiply_with_zimo(hand, melds, win, mingtang, fan):
+    """“自摸：…2番”; “多个番型存在的情况下：红胡王钓 点胡王闯等，番数相乘” — nothing exempts a 王 hand from
+    自摸: by default 番 = the 王 名堂 × 2. The regional reading (王 名堂 include 自摸) is the room option
+    王牌含自摸, off by default; with it the 王 名堂 stands alone. (王闯王, 王炸, 王炸王: the rule file's examples,
+    with three and four 王 too slow to score here twice.)"""
+    r = rules("chehuzi")
+    res = r.score(hand, melds, win, True, {"醒牌": "王"})
+    assert res.win and fans(res) == {mingtang, "自摸"} and res.total == fan * 2
+    q = res.evaluation.quantities
+    assert res.score == (q["囤"] + 5) * fan * 2  # a flipped 王 is 5 醒
+    option = r.score(hand, melds, win, True, {"醒牌": "王", "王牌含自摸": True})
+    assert fans(option) == {mingtang} and option.total == fan and option.score * 2 == res.score
+
+
+def test_chehuzi_wangdiao_needs_a_qing_or_pao_laid_down():
+    """“王钓：在手里有王霸的情况下，必须提或者跑后…” with “（开局手里有四张不用倾出去）”: four alike kept in the hand
+    since the deal were never 提 (倾) — the same cards with 拾拾拾拾 laid down as 倾 or 跑 are 王钓."""
+    r = rules("chehuzi")
+    kept = r.score("拾拾拾拾 三三三 四四四 伍陆柒 六六陆 捌捌八 王", None, "九", True, {"醒牌": "一"})
+    assert kept.win and fans(kept) == {"自摸"}
+    for laid in ("倾", "跑"):
+        res = r.score("三三三 四四四 伍陆柒 六六陆 捌捌八 王", [f"{laid}:拾拾拾拾"], "九", True, {"醒牌": "一"})
+        assert fans(res) == {"王钓", "自摸"}, laid
+
+
+def test_chehuzi_a_wang_may_be_a_fifth_copy_and_counts_for_xing():
+    """“王霸…可以替代任何牌”; “如果王也是当这张牌使用，也算醒牌”: with all four 拾 in a 跑, the 王 in 捌玖王
+    may still be 拾 (a fifth), and with 醒牌 拾 it counts: 5 醒 (as 柒 it would give 4)."""
+    res = rules("chehuzi").score("捌玖王 壹壹壹 二七十 四五 叁叁叁 八八", ["跑:拾拾拾拾"], "六", True, {"醒牌": "拾"})
+    q = res.evaluation.quantities
+    assert res.win and q["胡息"] == 24 and q["醒"] == 5 and res.score == (5 + 5) * 2
+
+
 def base_pattern(res):
     """白城's base-point pattern of a scored hand (屁胡 / 夹胡 / 双飘 / 单飘)."""
     return fans(res) & {"屁胡", "夹胡", "双飘", "单飘"}
