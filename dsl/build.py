@@ -418,7 +418,7 @@ class Builder:
         f = self.fields(s, f"`require {name}`")
         out = ir.Requirement(name, s.expr or E.Bool(True), unless=f.expr("unless"),
                              forms=tuple(n for n, _ in f.names("forms")), reason=f.string("reason"),
-                             span=s.span, **f.docs())
+                             decides_waits=f.bool("waits", True), span=s.span, **f.docs())
         f.finish()
         return out
 
@@ -623,7 +623,8 @@ class Builder:
         init = s.expr or _respan({"bool": E.Bool(False), "int": E.Num("0"), "num": E.Num("0"),
                                   "tiles": E.ListLit(())}.get(typ, E.NoneLit()), s.span)
         f = self.fields(s, f"`state {name}`")
-        out = ir.StateVar(name, scope, typ, init, span=a[1].span, **f.docs())
+        out = ir.StateVar(name, scope, typ, init, lives=f.name("lives", "hand", words=V.LIFETIMES),
+                          span=a[1].span, **f.docs())
         f.finish()
         return out
 

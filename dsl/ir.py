@@ -204,6 +204,7 @@ class Requirement(Node):
     unless: Expr | None = None
     forms: tuple[str, ...] = ()
     reason: str = ""
+    decides_waits: bool = True  # `waits false`: about how the tile is won, not which tiles complete the hand
 
 
 # ---------------------------------------------------------------- patterns and scoring
@@ -320,6 +321,7 @@ class StateVar(Node):
     scope: str  # player | table
     type: str  # bool | int | tile | seat | tiles
     init: Expr
+    lives: str = "hand"  # hand: back to INIT at every hand's start | session: carried to the next hand
 
 
 @dataclass(frozen=True)

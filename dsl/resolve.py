@@ -34,7 +34,7 @@ SCOPE_BUILTINS = {
 }
 SEAT_BUILTIN_FIELDS = {"hand": "list[tile]", "melds": "list[meld]", "concealed": "bool", "dealer": "bool",
                        "wilds": "int", "balance": "num", "discards": "list[tile]", "ready": "bool",
-                       "seat": "int", "waits": "list[tile]"}
+                       "seat": "int", "waits": "list[tile]", "group_waits": "list[tile]"}
 FUNC_SIGS = {
     # name: (arg types, result type or a rule)
     "len": (("list|str",), "int"),
@@ -48,6 +48,7 @@ FUNC_SIGS = {
     "next": (("seat",), "seat"),
     "held": (("seat", "tile"), "int"),
     "waits_without": (("seat", "tile"), "list[tile]"),
+    "group_waits_without": (("seat", "tile"), "list[tile]"),
 }
 
 

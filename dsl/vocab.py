@@ -12,6 +12,9 @@ FIRST_DEALER = ("random", "owner")
 WALL_ENDS = ("tail", "head")
 WILD_SCOPES = ("hand", "win_tile")
 SCOPES = ("player", "table")
+# How long a state keeps its value: one hand (reset to its initial value when a hand starts; the default)
+# or the whole session (carried from each hand into the next).
+LIFETIMES = ("hand", "session")
 
 # Events the game engine raises; actions open on them, hooks and phases react to them.
 EVENTS = (
@@ -76,4 +79,4 @@ MELD_FIELDS: dict[str, str] = {
     "exposed": "bool", "concealed": "bool", "value": "num", "wilds": "int", "has_win": "bool",
 }
 FUNCTIONS = ("len", "distinct", "abs", "floor", "max", "min", "cn", "visible_count", "next", "held",
-             "waits_without")
+             "waits_without", "group_waits_without")

@@ -23,7 +23,7 @@ from dsl import expr as E
 from .evaluate import BINARY, EvalError, _distinct, _norm, cn, number
 
 CONST_CATS = ("suit", "meld", "form", "flowerclass")
-GAME_FUNCS = ("visible_count", "held", "next", "waits_without")
+GAME_FUNCS = ("visible_count", "held", "next", "waits_without", "group_waits_without")
 
 
 def _arith(op, a, b):

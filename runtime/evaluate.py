@@ -156,7 +156,7 @@ def _compile(e: E.Expr, fns) -> Fn:  # noqa: C901 - one case per node type
         case E.Call(func=func, args=args):
             f = fns.get(func)
             parts = [_compile(a, fns) for a in args]
-            if func in ("visible_count", "held", "next", "waits_without"):
+            if func in ("visible_count", "held", "next", "waits_without", "group_waits_without"):
                 return lambda env: env["game-functions"][func](*(p(env) for p in parts))
             if len(parts) == 1:
                 a = parts[0]

@@ -93,8 +93,10 @@ class Rules:
         # A requirement that depends on the waits (a minimum value that counts a wait pattern) cannot
         # decide what the hand waits on: the waits apply every other requirement.
         reads_waits = _reads_waits(rs)
-        self._wait_requires = [x for x in self._requires
-                               if not any(reads_waits(e) for e in (x[0].expr, x[0].unless) if e is not None)]
+        # Nor does one declared `waits false` (how the tile is won, e.g. only by self-draw): waits are the
+        # tiles that complete the hand, however they come.
+        self._wait_requires = [x for x in self._requires if x[0].decides_waits
+                               and not any(reads_waits(e) for e in (x[0].expr, x[0].unless) if e is not None)]
         self._forms = [(f, compile_expr(f.instant) if f.instant is not None else None,
                         compile_expr(f.pair_when) if f.pair_when is not None else None) for f in rs.forms]
         self._wilds = [(w, compile_expr(w.active) if w.active is not None else None) for w in rs.wilds]
@@ -234,7 +236,9 @@ class Rules:
               self_drawn: bool = False, context: dict[str, Any] | None = None) -> ScoreResult:
         cat, dec, env = self._env_for(context)
         h = hand if isinstance(hand, Hand) else build_hand(self, hand, melds, win, self_drawn, cat)
-        return Scoring(self, cat, dec, env, h).run()
+        sc = Scoring(self, cat, dec, env, h)
+        sc.refuse_wild_melds()
+        return sc.run()
 
     def waits(self, hand: str, melds: list[str] | None = None, self_drawn: bool = False,
               context: dict[str, Any] | None = None) -> list[tuple[TileInfo, ScoreResult]]:
@@ -243,7 +247,9 @@ class Rules:
         env = self._retile(env, cat)
         h = build_hand(self, hand, melds, None, self_drawn, cat)
         out = []
-        for k in Scoring(self, cat, dec, env, h).wait_kinds():
+        base = Scoring(self, cat, dec, env, h)
+        base.refuse_wild_melds()
+        for k in base.wait_kinds():
             h2 = Hand(h.concealed, h.melds, k, self_drawn, h.flowers)
             res = Scoring(self, cat, dec, env, h2).run()
             if res.win:
@@ -399,18 +405,7 @@ class Scoring:
                 continue
         wild_hand: set[str] = set()
         wild_win: set[str] = set()
-        for w, active in self.rules._wilds:
-            kind = self.cat.by_name.get(w.tiles)
-            if kind is None:
-                v = env.get(f"reveal:{w.tiles}")
-                kind = self.cat.by_name.get(v.name) if v is not None else None
-            if kind is None:
-                continue
-            try:
-                if active is not None and not active(env):
-                    continue
-            except (EvalError, KeyError):
-                continue
+        for w, kind in self._active_wilds(env):
             (wild_win if w.scope == "win_tile" else wild_hand).add(kind.name)
         naturals: list[RTile] = []
         wilds: list[RTile] = []
@@ -423,6 +418,37 @@ class Scoring:
             else:
                 naturals.append(RTile(t, t, False, is_win))
         return naturals, wilds
+
+    def _active_wilds(self, env: dict) -> list[tuple[ir.Wild, TileInfo]]:
+        """Each wildcard declaration in force in this context, with the tile kind it makes wild."""
+        out = []
+        for w, active in self.rules._wilds:
+            kind = self.cat.by_name.get(w.tiles)
+            if kind is None:
+                v = env.get(f"reveal:{w.tiles}")
+                kind = self.cat.by_name.get(v.name) if v is not None else None
+            if kind is None:
+                continue
+            try:
+                if active is not None and not active(env):
+                    continue
+            except (EvalError, KeyError):
+                continue
+            out.append((w, kind))
+        return out
+
+    def refuse_wild_melds(self) -> None:
+        """A laid-down meld of a kind a hand wildcard may not join (`no_meld`) cannot hold that wildcard:
+        such a hand cannot occur, so it is refused (HandError) rather than scored."""
+        if not self.hand.melds or not self.rules._wilds:
+            return
+        for w, kind in self._active_wilds(self._base_env()):
+            if w.scope != "hand" or not w.no_meld:
+                continue
+            for m in self.hand.melds:
+                if m.kind in w.no_meld and any(t.name == kind.name for t in m.tiles):
+                    raise HandError(f"the meld {m.kind}:{''.join(t.name for t in m.tiles)} holds {kind.name}, "
+                                    f"a wildcard ({w.name}), which never joins a {m.kind}")
 
     # ------------------------------------------------------------------ readings
 

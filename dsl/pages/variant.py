@@ -495,8 +495,13 @@ class PageBuilder:
         for s in rs.standins:
             self.place("wilds", s)
             plays = self.w.both(s.plays)
-            facts = [Fact("当作", f"「{s.name}」当作{plays.text}使用",
-                          _markup(f"「{s.name}」当作", plays.html, "使用"))]
+            # A stand-in plays as one tile kind (for a reveal: the kind flipped, its 本牌), never as a wildcard.
+            ref = getattr(s.plays, "ref", "") or ""
+            if ref.startswith("reveal:"):
+                pre, post = f"「{s.name}」当作翻出的", "那种牌本身（本牌）：只当这一种牌，不是万能牌"
+            else:
+                pre, post = f"「{s.name}」当作", "：只当这一种牌，不是万能牌"
+            facts = [Fact("当作", f"{pre}{plays.text}{post}", _markup(pre, plays.html, post))]
             if s.unless is not None:
                 u = self.w.both(s.unless, True)
                 facts.append(Fact("除非", u.text, u.html))
@@ -647,6 +652,8 @@ class PageBuilder:
                 facts.append(Fact("适用于", "、".join(q.forms)))
             if q.reason:
                 facts.append(Fact("不满足时", q.reason))
+            if not q.decides_waits:
+                facts.append(Fact("听牌", "只管怎样胡到这张牌，不影响听哪些牌"))
             reqs.append(Item(q.name, facts, Text.of(q), anchor=f"require-{q.name}"))
         return Chapter("winning", "和牌", {"forms": forms, "requires": reqs})
 
@@ -1024,7 +1031,8 @@ class PageBuilder:
             if not (s.doc or s.notes):
                 continue
             self.place("special", s)
-            states.append(Item(s.name, [Fact("记录", W.SCOPE.get(s.scope, s.scope))], Text.of(s)))
+            states.append(Item(s.name, [Fact("记录", W.SCOPE.get(s.scope, s.scope)),
+                                        Fact("保留", W.LIFETIME.get(s.lives, s.lives))], Text.of(s)))
         if not (phases or hooks or states):
             return None
         return Chapter("special", "特殊规则", {"phases": phases, "hooks": hooks, "states": states})

@@ -108,6 +108,8 @@ UNIT_COMBINE = {
 }
 # `state` / `phase` scope
 SCOPE = {"player": "每位玩家各自", "table": "整桌"}
+# how long a state keeps its value (`state … { lives }`)
+LIFETIME = {"hand": "只管本局：每局开始时恢复初始值", "session": "整场保留：带到下一局"}
 # setting types
 TYPE = {"bool": "是/否", "int": "整数", "num": "数", "tile": "一张牌", "seat": "座位", "tiles": "若干张牌"}
 # tile categories
@@ -136,12 +138,14 @@ FIELD = {
     "wild": "万能牌", "name": "名称", "size": "张数", "tile": "牌", "start": "起点", "end": "终点",
     "run": "连牌", "triplet": "三张同牌", "kong": "杠", "pair": "对子", "exposed": "副露", "concealed": "暗",
     "value": "数值", "wilds": "万能牌张数", "has_win": "含和张", "melds": "副露", "hand": "手牌", "tiles": "其中的牌",
+    "waits": "所听的牌", "group_waits": "按成组牌型所听的牌",
 }
 # A builtin condition, negated.
 NEGATED = {"won": "没有玩家和牌", "self_drawn": "不是自己摸到", "menqing": "门前有副露"}
 FUNCTION = {
     "len": "{0}的个数", "distinct": "{0}（不重复）", "abs": "|{0}|", "floor": "⌊{0}⌋",
     "visible_count": "{0}已亮明的张数", "next": "{0}的下家", "held": "{0}手中{1}的张数", "cn": "{0}",
+    "waits_without": "{0}打出{1}后所听的牌", "group_waits_without": "{0}打出{1}后按成组牌型所听的牌",
 }
 COMPARE = {"==": "＝", "!=": "≠", "<": "＜", "<=": "≤", ">": "＞", ">=": "≥", "in": "属于", "not in": "不属于"}
 

@@ -41,9 +41,10 @@ class RandomBot:
 
 def _wins_on_anything(game, seat, without: str) -> bool:
     """Whether the seat's concealed hand, after giving up one `without`, waits on every tile kind it
-    could still draw (every non-flower kind of which not all copies are its own)."""
+    could still draw (every non-flower kind of which not all copies are its own), by the forms that split
+    the hand into groups (`group_waits`): a wildcard left alone, not an instant form that wins anyway."""
     cat = game.cat
-    waits = game.waits_without(seat, cat.by_name[without])
+    waits = game.waits_without(seat, cat.by_name[without], groups=True)
     if not waits:
         return False
     held = Counter(t.name for t in seat.hand)

@@ -19,8 +19,9 @@ Hand start
     dealer first in play order, and `dealer_extra` more to the dealer (the last of them is the "last
     dealt" tile). Flowers (category flower) are set aside and replaced from the replacement end, in
     rounds, dealer first, until nobody holds one. One `task`, if the rule set declares any, is drawn at
-    random for the hand. Player states and context values start from their initial values every hand;
-    table states keep their values across the hands of a session.
+    random for the hand. Player and table states start from their initial values every hand, except those
+    declared `lives session`, which keep their values across the hands of a session; phases and context
+    values always start afresh.
 Seats and rotation
     Seats are numbered 0..players-1 in counter-clockwise order; `next(s)` is s+1 (s-1 when the table's
     rotation is clockwise). The first dealer is seat 0 (`first_dealer owner`) or drawn at random.
@@ -217,8 +218,10 @@ class Game:
     """One hand. `options` are room options by name; `seed` decides the shuffle and every random draw.
 
     Keyword arguments: `dealer` (seat), `balances` (per seat, default 1000 each), `table` (table state
-    values carried from an earlier hand), `wall` / `tail` (tile notation lists fixing the first and the
-    last tiles of the wall, for scenarios), `check` (verify invariants after every move)."""
+    values carried from an earlier hand), `players` (per seat, player state values carried likewise;
+    only states declared `lives session` take a carried value), `wall` / `tail` (tile notation lists
+    fixing the first and the last tiles of the wall, for scenarios), `check` (verify invariants after
+    every move)."""
 
     # Exact shortcuts (a hand that cannot be ready, a seat that cannot claim, …) taken before the full
     # computation they stand for; turned off only to show that play is identical without them.
@@ -226,7 +229,8 @@ class Game:
 
     def __init__(self, rules: Rules | str | Path, options: dict | None = None, seed: int = 0, *,
                  dealer: int | None = None, balances: list | None = None, table: dict | None = None,
-                 wall: list[str] | str | None = None, tail: list[str] | str | None = None, check: bool = True):
+                 wall: list[str] | str | None = None, tail: list[str] | str | None = None, check: bool = True,
+                 players: list[dict] | None = None):
         if not isinstance(rules, Rules):
             rules = load(rules)
         self.rules = rules
@@ -266,12 +270,19 @@ class Game:
         st.deltas = [0] * n
         for s, b in zip(seats, self.start_balances):
             s.balance = b
-        # states, phases, context values
+        # states, phases, context values: a state that lives for the session takes the value carried from
+        # the hand before; every other one (and every phase) starts from its initial value
         for sv, init in self.prog.states:
+            session = sv.lives == "session"
             if sv.scope == "player":
                 for s in seats:
-                    s.vars[sv.name] = self._init_value(sv, init)
-            elif table is not None and sv.name in table:
+                    carried = players[s.index] if session and players is not None and s.index < len(players) \
+                        else None
+                    if carried is not None and sv.name in carried:
+                        s.vars[sv.name] = self._carried(carried[sv.name])
+                    else:
+                        s.vars[sv.name] = self._init_value(sv, init)
+            elif session and table is not None and sv.name in table:
                 st.table[sv.name] = self._carried(table[sv.name])
             else:
                 st.table[sv.name] = self._init_value(sv, init)
@@ -388,9 +399,18 @@ class Game:
         return out
 
     def table_values(self) -> dict:
-        """Table states to carry into the next hand (seats as numbers)."""
-        names = {s.name for s in self.rs.states if s.scope == "table"}
-        return {k: ({"seat": v.index} if isinstance(v, Seat) else v) for k, v in self.st.table.items() if k in names}
+        """Table states to carry into the next hand (those that live for the session; seats as numbers)."""
+        names = {s.name for s in self.rs.states if s.scope == "table" and s.lives == "session"}
+        return {k: self._plain_carry(v) for k, v in self.st.table.items() if k in names}
+
+    def player_values(self) -> list[dict]:
+        """Per seat, the player states to carry into the next hand (those that live for the session)."""
+        names = [s.name for s in self.rs.states if s.scope == "player" and s.lives == "session"]
+        return [{k: self._plain_carry(seat.vars[k]) for k in names} for seat in self.st.seats]
+
+    @staticmethod
+    def _plain_carry(v):
+        return {"seat": v.index} if isinstance(v, Seat) else (list(v) if isinstance(v, list) else v)
 
     def check_invariants(self) -> list[str]:
         st = self.st
@@ -490,6 +510,7 @@ class Game:
             "next": lambda s: st.seats[(s.index + self.step) % self.n] if s is not None else None,
             "held": lambda s, t: s.held(t) if s is not None and t is not None else 0,
             "waits_without": self.waits_without,
+            "group_waits_without": lambda seat, tile: self.waits_without(seat, tile, groups=True),
         }
         base["builtin:dealer"] = st.seats[st.dealer]
         base["builtin:players"] = self.n
@@ -625,20 +646,37 @@ class Game:
         seat.__dict__["_groups"] = (key, out)
         return out
 
-    def waits(self, seat: Seat) -> list[TileInfo]:
+    def waits(self, seat: Seat, groups: bool = False) -> list[TileInfo]:
+        """The kinds the seat's concealed hand waits on; with `groups`, only by the forms that split the
+        hand into melds and pairs (`group_waits`: not by an `instant` or `orphans` form)."""
+        if groups and not self._group_forms_differ():
+            groups = False
+        slot = "_group_waits" if groups else "_waits"
         key = (seat.version, self._ctx_version)
-        cached = seat.__dict__.get("_waits")
+        cached = seat.__dict__.get(slot)
         if cached is not None and cached[0] == key:
             return cached[1]
         if self.shortcuts and self._not_ready(seat.hand, seat.melds, seat):
             kinds = []
         else:
-            kinds = self._waits_of(seat, list(seat.hand))
-        seat.__dict__["_waits"] = (key, kinds)
+            kinds = self._waits_of(seat, list(seat.hand), groups)
+        seat.__dict__[slot] = (key, kinds)
         return kinds
 
-    def waits_without(self, seat: Seat | None, tile) -> list[TileInfo]:
-        """What the seat's concealed hand would wait on after giving up one `tile`."""
+    def _group_forms(self) -> tuple[str, ...]:
+        """The winning forms that split a hand into melds and pairs (not `instant`, not `orphans`)."""
+        got = self.prog.__dict__.get("_group_forms")
+        if got is None:
+            got = self.prog.__dict__["_group_forms"] = tuple(
+                f.name for f, _, _ in self.rules._forms if f.instant is None and not f.orphans)
+        return got
+
+    def _group_forms_differ(self) -> bool:
+        return len(self._group_forms()) != len(self.rules._forms)
+
+    def waits_without(self, seat: Seat | None, tile, groups: bool = False) -> list[TileInfo]:
+        """What the seat's concealed hand would wait on after giving up one `tile` (with `groups`: by the
+        forms that split the hand into melds and pairs only)."""
         if seat is None or tile is None:
             return []
         name = tile.kind.name if isinstance(getattr(tile, "kind", None), TileInfo) else tile.name
@@ -649,11 +687,12 @@ class Game:
                 break
         else:
             return []
-        return self._waits_of(seat, hand)
+        return self._waits_of(seat, hand, groups and self._group_forms_differ())
 
-    def _waits_of(self, seat: Seat, concealed: list[TileInfo]) -> list[TileInfo]:
+    def _waits_of(self, seat: Seat, concealed: list[TileInfo], groups: bool = False) -> list[TileInfo]:
         if self.shortcuts and self._not_ready(concealed, seat.melds):
             return []
+        only = self._group_forms() if groups else ()
         env = self._score_env()
         h = self.hand_of(seat, concealed, None, False)
         try:
@@ -661,7 +700,7 @@ class Game:
             # The scoring runtime's waits (Scoring.wait_kinds): by structure from the block tables when no
             # requirement decides them and every form is melds and pairs; otherwise kind by kind, each
             # first put to the engine's cheap necessary test, then tried in full, requirements included.
-            plain = sc._plain_wait_check() if self.rules._plain_waits else None
+            plain = sc._plain_wait_check() if self.rules._plain_waits and not groups else None
             held = Counter(t.name for t in h.all_tiles())
             kinds = []
             for k in self.cat.kinds:
@@ -671,11 +710,11 @@ class Game:
                     if plain(k):
                         kinds.append(k)
                     continue
-                if not self._could_win(h.concealed, seat.melds, k, False):
+                if not self._could_win(h.concealed, seat.melds, k, False, only):
                     continue
                 trial = self.hand_of(seat, h.concealed, k, False)
                 sub = Scoring(self.rules, self.cat, self.dec, env, trial, natural_win=True)
-                rs, _ = sub.readings(trial)
+                rs, _ = sub.readings(trial, set(only) if only else None)
                 if any(sub.requirements_ok(r, for_waits=True)[0] for r in rs):
                     kinds.append(k)
         except (HandError, *_EVAL_ERRORS):

@@ -1,5 +1,6 @@
-"""A session: many hands of one rule set, with balances, the dealer and the table's states carried from
-each hand to the next. Each hand's seed is drawn from the session's seed."""
+"""A session: many hands of one rule set, with balances, the dealer and the states declared `lives session`
+(table and player states) carried from each hand to the next; every other state starts each hand afresh.
+Each hand's seed is drawn from the session's seed."""
 from __future__ import annotations
 
 import random
@@ -21,6 +22,7 @@ class Session:
         self.balances = list(balances) if balances is not None else None
         self.dealer: int | None = None
         self.table: dict | None = None
+        self.players: list[dict] | None = None  # player states that live for the session, per seat
         self.played: list[dict] = []  # per hand: seed, dealer, moves, result
         self.game: Game | None = None
 
@@ -30,7 +32,7 @@ class Session:
             return None
         hand_seed = self.rng.randrange(1 << 31)
         self.game = Game(self.rules, self.options, hand_seed, dealer=self.dealer, balances=self.balances,
-                         table=self.table, check=self.check)
+                         table=self.table, players=self.players, check=self.check)
         return self.game
 
     def finish(self, game: Game) -> dict:
@@ -42,6 +44,7 @@ class Session:
         self.balances = [s.balance for s in game.st.seats]
         self.dealer = game.st.next_dealer
         self.table = game.table_values()
+        self.players = game.player_values()
         self.game = None
         return result
 

@@ -92,6 +92,8 @@ class SeatFields:
                 return s.index
             case "waits":
                 return g.waits(s)
+            case "group_waits":
+                return g.waits(s, groups=True)
         raise KeyError(name)
 
 
