@@ -555,3 +555,202 @@ def test_mixed_bot_keeps_swimming_while_a_gold_can_still_come():
         discard(g, seat, tile)  # 双游, then seat 1 draws 3s
     assert "自摸" in actions(g, 1)
     assert bot._keep_waiting(g, 1, g.legal_moves(1)) is None
+
+
+# ---------------------------------------------------------------------- 游金 is a state reached by discarding
+
+def test_a_single_wait_drawing_the_gold_is_an_ordinary_self_draw():
+    """“游金：当可以胡牌时，如果金牌刚好可以当做对子中的其中一张，可以将对子中的另一张牌打出，下一圈到自己摸牌时
+    将金牌现开，称为游金”: a hand waiting on 北 alone that draws the gold has discarded nothing to swim — an
+    ordinary 自摸 (平胡), not 单游."""
+    seat1 = "234m567m345p678s4z"  # ready on 北 only, no gold
+    g = rig([YJ_DEALER, seat1], "5z", draws=GOLD, players=2)
+    assert g.current_seats() == [1]
+    g.apply(1, PASS)  # 抢金 declined
+    discard(g, 0, "5z")
+    assert phases(g, 1) == (False, False, False) and "自摸" in actions(g, 1)
+    g.apply(1, move(g, 1, "自摸"))
+    sc = g.result()["scores"][1]
+    assert [f["pattern"] for f in sc["fans"]] == ["平胡"] and sc["score"] == 1
+    assert paid(g, "胡牌") == {(0, 1): 4}  # 底分 2 × 1, doubled: the dealer loses
+
+
+def test_seven_pairs_drawing_the_gold_is_qidui_and_discarding_the_seventh_swims():
+    """“七对：手上牌型为11、22、33、44、55、66、7，自己摸到7，算自摸；若摸到金牌，打出7后，则进入游金状态”."""
+    seat1 = "1m1m2m2m3p3p4p4p5s5s6s6s7s"
+    g = rig([YJ_DEALER, seat1], "5z", draws=GOLD, players=2)
+    g.apply(1, PASS)  # 抢金 declined (ready on 7s)
+    discard(g, 0, "5z")
+    g.apply(1, move(g, 1, "自摸"))  # drew the gold and won at once: 七对
+    sc = g.result()["scores"][1]
+    assert sc["form"] == "七对" and [f["pattern"] for f in sc["fans"]] == ["七对"] and sc["score"] == 3
+    # the same hand throws its 7s instead: it is in 游金, and the next draw of any tile is 单游
+    g = rig([YJ_DEALER, seat1], "5z", draws=GOLD + "6z" + "9s", players=2)
+    g.apply(1, PASS)
+    discard(g, 0, "5z")
+    discard(g, 1, "7s")
+    assert phases(g, 1) == (True, False, False)
+    discard(g, 0, "6z")
+    g.apply(1, move(g, 1, "自摸"))
+    sc = g.result()["scores"][1]
+    assert [f["pattern"] for f in sc["fans"]] == ["单游"] and sc["score"] == 5
+
+
+def test_three_golds_are_sanjindao_not_gaibao_qiangjin():
+    """“庄家天胡、闲家三金倒，庄家天胡优先”: a non-dealer dealt three golds (and nothing else) is offered 三金倒,
+    not 盖宝抢金 (“闲家起手就是游金状态” — three golds win on any tile only by 三金倒, not by 单吊金)."""
+    g = rig([TIANHU, JUNK[0], SANJIN, JUNK[1]], "5s")
+    assert "闲家盖宝抢金" not in actions(g, 2) and "闲家三金倒" in actions(g, 2)
+    g.apply(2, move(g, 2, "闲家三金倒"))
+    g.apply(0, move(g, 0, "天胡"))
+    assert g.result()["winners"] == [0]  # 天胡 > 闲家三金倒
+
+
+def test_the_dealers_opening_sanjindao_is_tianhu_not_gaibao_qiangjin():
+    """“三金倒：玩家起手…只要手里握着3张金牌…直接胡牌”; “庄家起手就胡牌…即为天胡”; 盖宝抢金 is a dealer's 14 tiles
+    that are “去掉一张是游金状态” — three golds and nothing else are not."""
+    g = rig([SANJIN + "4z", JUNK[0], JUNK[1], JUNK[2]], "5z")
+    assert "天胡" in actions(g, 0) and "庄家盖宝抢金" not in actions(g, 0)
+    g.apply(0, move(g, 0, "天胡"))
+    sc = g.result()["scores"][0]
+    assert sc["form"] == "三金倒" and [f["pattern"] for f in sc["fans"]] == ["天胡"] and sc["score"] == 4
+
+
+# ---------------------------------------------------------------------- 双游: pung, giving the gold up
+
+SY_SEAT1 = "111m456m789m23p1z2z"  # like YJ_SEAT1, with a pung's pair of 1m
+
+
+def to_shuangyou(g: Game) -> None:
+    discard(g, 0, "5z")
+    discard(g, 1, "2z")
+    discard(g, 0, "6z")
+    discard(g, 1, "1z")  # drew the gold: 游金
+    discard(g, 0, "7z")
+    discard(g, 1, GOLD)  # drew another gold and threw it: 双游
+    assert phases(g, 1) == (True, True, False)
+
+
+def test_a_shuangyou_player_who_pungs_keeps_shuangyou():
+    """“有玩家双游时，做双游玩家依然可碰，开杠、杠后也算双游。所有玩家均不可碰牌”."""
+    g = rig([YJ_DEALER, SY_SEAT1], "5z", draws="4p6z" + GOLD + "7z" + GOLD + "3z" + "6z" + "9s", players=2)
+    to_shuangyou(g)
+    discard(g, 0, "1m")  # the dealer throws a 1m: the 双游 player may pung it
+    assert "碰" in actions(g, 1)
+    g.apply(1, move(g, 1, "碰"))
+    discard(g, 1, "1m")  # the lone gold stays
+    assert phases(g, 1) == (True, True, False)
+    discard(g, 0, "6z")
+    g.apply(1, move(g, 1, "自摸"))
+    sc = g.result()["scores"][1]
+    assert [f["pattern"] for f in sc["fans"]] == ["双游"] and sc["score"] == 10
+    assert paid(g, "胡牌") == {(0, 1): 40}
+
+
+def test_in_shuangyou_the_gold_may_be_thrown_and_play_goes_on_as_usual():
+    """“双游时需要告诉其他人，但也可以将金牌打掉，不再算双游，但可以胡普通牌”; in 单游 only a discard that keeps
+    the lone gold is allowed (“点游金之后，只能打可构成单吊金牌的牌”)."""
+    g = rig([YJ_DEALER, SY_SEAT1], "5z", draws="4p6z" + GOLD + "7z" + GOLD + "3z" + "9s" + "6z" + "9s", players=2)
+    discard(g, 0, "5z")
+    discard(g, 1, "2z")
+    discard(g, 0, "6z")
+    discard(g, 1, "1z")  # 游金
+    discard(g, 0, "7z")
+    gold = names(g.rules, GOLD)[0]
+    # 游金 and drew a second gold: both golds are the same kind, so throwing one keeps the other alone
+    discard(g, 1, GOLD)
+    discard(g, 0, "3z")
+    # 双游, drew 9s: the lone gold may now be thrown as well as the 9s
+    allowed = {m.tiles[0] for m in g.legal_moves(1) if m.action == "discard"}
+    assert allowed == {gold, names(g.rules, "9s")[0]}
+    discard(g, 1, GOLD)
+    assert phases(g, 1) == (False, False, False)
+    discard(g, 0, "6z")
+    g.apply(1, move(g, 1, "自摸"))  # drew the second 9s: an ordinary hand
+    sc = g.result()["scores"][1]
+    assert [f["pattern"] for f in sc["fans"]] == ["平胡"] and sc["score"] == 1
+
+
+def test_in_danyou_the_lone_gold_may_not_be_thrown():
+    """“点游金之后，只能打可构成单吊金牌的牌”."""
+    g = youjin_game(GOLD + "7z9s")
+    to_youjin(g)
+    discard(g, 0, "7z")
+    allowed = {m.tiles[0] for m in g.legal_moves(1) if m.action == "discard"}
+    assert allowed == {names(g.rules, "9s")[0]}
+
+
+def test_robbing_a_kong_in_danyou_is_paid_as_an_ordinary_self_draw():
+    """“单游的抢杠就算平常自摸的 ,被抢杠的玩家包自摸分”; “3人的抢杠胡…闲家抢闲家的杠得6分”."""
+    dealer = "3s147m257p69s1z2z3z4z"
+    robbed = "3s3s258m369p1s7s4z5z6z"
+    g = rig([dealer, YJ_SEAT1, robbed], "5z", draws="7z" "4p" "9m" "1p" + GOLD + "3s", players=3)
+    discard(g, 0, "3s")
+    g.apply(2, move(g, 2, "碰"))
+    discard(g, 2, "4z")
+    discard(g, 0, "7z")
+    discard(g, 1, "2z")
+    discard(g, 2, "9m")
+    discard(g, 0, "1p")
+    discard(g, 1, "1z")  # drew the gold: 游金
+    assert phases(g, 1) == (True, False, False)
+    g.apply(2, move(g, 2, "补杠"))  # drew the last 3s
+    assert "抢杠胡" in actions(g, 1)
+    g.apply(1, move(g, 1, "抢杠胡"))
+    res = g.result()
+    sc = res["scores"][1]
+    assert res["winners"] == [1] and [f["pattern"] for f in sc["fans"]] == ["平胡"] and sc["score"] == 1
+    assert paid(g, "抢杠全赔") == {(2, 1): 6}
+
+
+# ---------------------------------------------------------------------- the scorer: only self-draw and 抢杠
+
+def test_the_scorer_refuses_a_win_on_a_discard_and_a_gold_pung():
+    """“胡牌方式：自摸胡牌，抢杠胡”; “金牌不可以和其他牌一起参与碰、杠”; a discarded gold is no third gold."""
+    import pytest
+
+    from runtime.hand import HandError
+
+    r = rules("longyan")
+    res = r.score("123m456m789p234s5s", win="5s", context={"金牌": "东"})
+    assert not res.win and res.reason == "龙岩麻将只能自摸胡牌或抢杠胡，不能胡别人打出的牌"
+    assert r.score("123m456m789p234s5s", win="5s", self_drawn=True, context={"金牌": "东"}).win
+    assert r.score("123m456m789p234s5s", win="5s", context={"金牌": "东", "抢杠": True}).win
+    assert not r.score("8p8p147m25p147s东南西", win="8p", context={"金牌": "8p"}).win  # 三金倒 needs 3 in hand
+    with pytest.raises(HandError, match="never joins a 碰"):
+        r.score("234m567m3p北北", melds=["碰:8p8p8p"], win="北", self_drawn=True, context={"金牌": "8p"})
+
+
+def test_the_scorer_reads_youjin_from_the_state():
+    """A single wait that draws the gold is 平胡 unless the hand is in 游金 (`--set 游金级数=1`); 单游 robbing a kong
+    is an ordinary self-draw; equal 三金倒 and 抢金 show 三金倒 (“胡牌分数相同按照天胡>三金倒>抢金计算”)."""
+    r = rules("longyan")
+    base = {"金牌": "1s"}
+    fans = lambda res: [f.pattern for f in res.evaluation.fans]  # noqa: E731
+    assert fans(r.score("234m567m345p678s北", win="1s", self_drawn=True, context=base)) == ["平胡"]
+    assert fans(r.score("234m567m345p678s北", win="1s", self_drawn=True, context={**base, "游金级数": 1})) == ["单游"]
+    assert fans(r.score("234m567m345p678s北", win="1s", context={**base, "游金级数": 1, "抢杠": True})) == ["平胡"]
+    assert not r.score("234m567m345p678s北", win="1s", context={**base, "游金级数": 2, "抢杠": True}).win
+    tie = {"金牌": "8p", "天听": True, "三金倒分": 4, "双游分": 1}
+    assert fans(r.score("8p8p8p123m456m78m东东", win="9m", context=tie)) == ["三金倒"]
+
+
+# ---------------------------------------------------------------------- a session: states live for one hand
+
+def test_fenbing_and_the_gold_restrictions_do_not_leak_into_the_next_hand():
+    """“分饼：类似跟庄，仅限第一轮开始”; “轮到打金牌出去的玩家打牌了…则牌局恢复正常”: 分饼 and the gold
+    restrictions are states of one hand (`lives hand`). In this seeded session the second hand ends while a
+    thrown gold still restricts the table, and every hand starts with 分饼 open and no restriction."""
+    from runtime.game.bots import MixedBot
+    from runtime.game.session import Session
+
+    s = Session(rules("longyan"), {}, seed=2, hands=3)
+    ended = []
+    while (g := s.new_hand()) is not None:
+        t = g.st.table
+        assert t["分饼"] is True and t["金限制"] is None and t["严金限制"] is None and t["饼牌"] is None
+        play(g, [MixedBot(20 + i) for i in range(4)])
+        ended.append(dict(g.st.table))
+        s.finish(g)
+    assert all(not t["分饼"] for t in ended)  # 分饼 had stopped in every hand…
+    assert ended[1]["金限制"] is not None  # …and the second hand ended under a gold restriction
