@@ -754,3 +754,17 @@ def test_fenbing_and_the_gold_restrictions_do_not_leak_into_the_next_hand():
         s.finish(g)
     assert all(not t["分饼"] for t in ended)  # 分饼 had stopped in every hand…
     assert ended[1]["金限制"] is not None  # …and the second hand ended under a gold restriction
+
+
+def test_under_a_gold_restriction_a_drawn_gold_completing_a_plain_wait_does_not_win():
+    """“打出金牌后，其他玩家：…不能自摸胡…只能胡游金及游金以上的牌型”: 游金 is the state, so drawing the third gold
+    into a plain wait is no 游金 win while another player's thrown gold restricts the table."""
+    dealer = "159m159p1s3s3s1z2z3z4z"
+    seat2 = "234m567m234p99p12s"  # waits on 3s; the gold completes it as 3s
+    draws = "4p7z6z" + GOLD + "7z6z" + GOLD + GOLD
+    g = rig([dealer, YJ_SEAT1, seat2], "5z", draws=draws, players=3)
+    g.apply(2, PASS)
+    for seat, tile in ((0, "5z"), (1, "2z"), (2, "7z"), (0, "6z"), (1, "1z"), (2, "7z"), (0, "6z"), (1, GOLD)):
+        discard(g, seat, tile)
+    assert g.current_seats() == [2] and g.st.seats[2].drawn.name == names(g.rules, GOLD)[0]
+    assert phases(g, 2) == (False, False, False) and "自摸" not in actions(g, 2)

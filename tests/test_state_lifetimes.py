@@ -64,9 +64,10 @@ def test_carried_values_reach_only_states_that_live_for_the_session():
 
 def test_the_page_says_how_long_each_state_lives():
     """The committed pages are current (`paili docs --check`); each documented state says its lifetime."""
-    longyan = (ROOT / "generated_docs" / "longyan.md").read_text(encoding="utf-8")
-    part = longyan[longyan.index("分饼仍在进行"):]
-    assert "只管本局：每局开始时恢复初始值" in part[:400]
-    guobiao = (ROOT / "generated_docs" / "guobiao.md").read_text(encoding="utf-8")
-    part = guobiao[guobiao.index("已经打完的局数"):]
-    assert "整场保留：带到下一局" in part[:400]
+    def facts_before(page: str, doc: str) -> str:  # a state's facts come just before its text
+        text = (ROOT / "generated_docs" / page).read_text(encoding="utf-8")
+        i = text.index(doc)
+        return text[text.rindex("####", 0, i):i]
+
+    assert "只管本局：每局开始时恢复初始值" in facts_before("longyan.md", "分饼仍在进行")
+    assert "整场保留：带到下一局" in facts_before("guobiao.md", "已经打完的局数")

@@ -653,7 +653,7 @@ class PageBuilder:
             if q.reason:
                 facts.append(Fact("不满足时", q.reason))
             if not q.decides_waits:
-                facts.append(Fact("听牌", "只管怎样胡到这张牌，不影响听哪些牌"))
+                facts.append(Fact("所听的牌", "不受此限：只管怎样胡到这张牌，不影响听哪些牌"))
             reqs.append(Item(q.name, facts, Text.of(q), anchor=f"require-{q.name}"))
         return Chapter("winning", "和牌", {"forms": forms, "requires": reqs})
 
