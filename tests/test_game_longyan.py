@@ -597,13 +597,19 @@ def test_seven_pairs_drawing_the_gold_is_qidui_and_discarding_the_seventh_swims(
 
 
 def test_three_golds_are_sanjindao_not_gaibao_qiangjin():
-    """“庄家天胡、闲家三金倒，庄家天胡优先”: a non-dealer dealt three golds (and nothing else) is offered 三金倒,
-    not 盖宝抢金 (“闲家起手就是游金状态” — three golds win on any tile only by 三金倒, not by 单吊金)."""
-    g = rig([TIANHU, JUNK[0], SANJIN, JUNK[1]], "5s")
-    assert "闲家盖宝抢金" not in actions(g, 2) and "闲家三金倒" in actions(g, 2)
+    """“庄家天胡、闲家三金倒，庄家天胡优先”; “闲家起手就是游金状态，算盖宝抢金”: a non-dealer dealt three golds
+    and a hand ready on a few tiles (not four sets and a lone gold) wins on any tile only by 三金倒 — it is
+    offered 三金倒 and 抢金, not 盖宝抢金, and the dealer's 天胡 outranks both."""
+    ready = GOLD * 3 + "123m456m78m9p1z"  # ready on 1z, 9p, 6m/9m …; removing a gold leaves no four sets
+    g = rig([TIANHU, JUNK[0], ready, JUNK[1]], "5s")
+    assert actions(g, 2) == {"闲家三金倒", "闲家抢金", "pass"}
     g.apply(2, move(g, 2, "闲家三金倒"))
     g.apply(0, move(g, 0, "天胡"))
     assert g.result()["winners"] == [0]  # 天胡 > 闲家三金倒
+    # with three golds that do leave four sets and a lone gold, 盖宝抢金 is offered (and beats 天胡)
+    swim = GOLD * 3 + "123m456m789m1p"
+    g = rig([TIANHU, JUNK[0], swim, JUNK[1]], "5s")
+    assert "闲家盖宝抢金" in actions(g, 2)
 
 
 def test_the_dealers_opening_sanjindao_is_tianhu_not_gaibao_qiangjin():
