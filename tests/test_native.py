@@ -189,3 +189,47 @@ def test_bad_input_is_one_sentence_never_a_panic():
     nat, ref = rules(text, "native"), rules(text, "python")
     assert nat.check_win([3] + [0] * (n - 1), 3, 0) == ref.check_win([3] + [0] * (n - 1), 3, 0)
     assert nat.catalog_for({})[1].structure.failures == 0
+
+
+# ---------------------------------------------------------------- notation and the copies check
+
+
+@needs_native
+@pytest.mark.parametrize("path", native_diff.FILES, ids=lambda p: p.name)
+def test_notation_equals_the_reference(path):
+    """Random text over the rule set's own codes and characters, digits, letters, commas, white space and
+    stray characters: the native notation reads the same tiles as runtime/notation.py, and refuses
+    exactly the text it refuses (the sentence is then the Python one)."""
+    from runtime.hand import HandError, build_hand, parse_tiles
+
+    r = rules(path, "native")
+    cat, dec = r.catalog_for({})
+    tables = dec.structure.tables
+    alphabet = sorted({k.code for k in cat.kinds if k.code} | {k.char for k in cat.kinds if k.char})
+    pieces = alphabet + list("0123456789mpsz ,，x\t\u3000") + ["\x1c", "10", "  "]
+    rnd = random.Random(11)
+    valid = invalid = over = 0
+    for _ in range(3000):
+        text = "".join(rnd.choice(pieces) for _ in range(rnd.randint(0, 16)))
+        if rnd.random() < 0.1:  # one tile written more often than it has copies, now and then
+            text += " " + rnd.choice(alphabet) * rnd.randint(3, 6)
+        try:
+            expect = [k.index for k in parse_tiles(r.notation, cat, text, "hand")]
+        except HandError:
+            expect = None
+        assert tables.parse(text) == expect, repr(text)
+        valid += expect is not None
+        invalid += expect is None
+        if expect is not None:  # the copies check of a hand, as build_hand makes it
+            try:
+                build_hand(r, text, None, None, False, cat)
+                fits = True
+            except HandError as exc:
+                assert "only" in str(exc) and "exist" in str(exc)
+                fits = False
+            counts = tables.tile_counts([text])
+            assert (counts is not None) == fits, repr(text)
+            over += not fits
+            if counts is not None:
+                assert list(counts) == [expect.count(i) for i in range(len(cat.kinds))]
+    assert valid > 300 and invalid > 300 and over > 0

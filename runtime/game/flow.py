@@ -910,7 +910,10 @@ class Game:
         targets, orphans = plan
         tup = tuple(counts)
         fast = dec.fast
-        if targets and fast is not None and wilds <= fast.cap:  # one block lookup for every target
+        if targets and dec.structure is not fast and wilds <= dec.structure.cap:
+            if dec.can_split_any(tup, wilds, targets):  # the native core: one call for every target
+                return True
+        elif targets and fast is not None and wilds <= fast.cap:  # one block lookup for every target
             sid = fast.hand_id(tup) if wilds else fast.hand_id0(tup)
             if any(fast.fits(sid, wilds, m, p) for m, p in targets):
                 return True

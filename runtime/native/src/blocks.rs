@@ -11,6 +11,7 @@
 use std::collections::HashMap;
 
 use crate::catalog::Catalog;
+use crate::hash::{map, Map};
 use crate::ruleset::RuleSet;
 use crate::Error;
 
@@ -53,7 +54,7 @@ struct Template {
 struct Block {
     kinds: Vec<usize>,               // catalog indexes, ascending
     templates: Vec<Vec<Template>>,   // per local position
-    memo: HashMap<u128, u32>,        // block key -> interned option set
+    memo: Map<u128, u32>,            // block key -> interned option set
 }
 
 #[inline]
@@ -73,8 +74,11 @@ pub struct Tables {
     blocks: Vec<Block>,
     place: Vec<(usize, u32)>, // per kind: (block, bit shift of its nibble)
     sets: Vec<Box<[u32]>>,
-    set_ids: HashMap<Box<[u32]>, u32>,
+    set_ids: Map<Box<[u32]>, u32>,
+    combined: Map<Box<[u32]>, u32>, // the blocks' option set ids of a hand -> their interned sum
     memo_size: usize,
+    keys: Vec<u128>, // per block, reused by every call
+    ids: Vec<u32>,
     fits_table: Vec<bool>, // [w][m][p] for w <= cap, m, p <= MAX_GROUPS: wildcards alone form m melds and p pairs
 }
 
@@ -352,7 +356,7 @@ impl Tables {
             for (j, &k) in kinds.iter().enumerate() {
                 place[k] = (bi, 4 * j as u32);
             }
-            blocks.push(Block { kinds, templates: Vec::new(), memo: HashMap::new() });
+            blocks.push(Block { kinds, templates: Vec::new(), memo: map() });
         }
         // Templates: every group whose lowest natural member is kind i (Python `BlockWin._templates`).
         for i in 0..n {
@@ -393,8 +397,11 @@ impl Tables {
             blocks,
             place,
             sets: Vec::new(),
-            set_ids: HashMap::new(),
+            set_ids: map(),
+            combined: map(),
             memo_size: 0,
+            keys: Vec::new(),
+            ids: Vec::new(),
             fits_table,
         };
         t.intern(vec![0]);
@@ -421,6 +428,7 @@ impl Tables {
         }
         self.sets.clear();
         self.set_ids.clear();
+        self.combined.clear();
         self.memo_size = 0;
         self.intern(vec![0]);
     }
@@ -531,14 +539,66 @@ impl Tables {
         Ok(())
     }
 
+    /// The interned sum of the blocks' option sets of a hand (Python `BlockWin.hand_id`, kept within
+    /// `cap` wildcards and MAX_GROUPS melds and pairs), remembered by the blocks' set ids.
+    fn hand_set(&mut self, counts: &[u8]) -> Result<u32, Error> {
+        if counts.len() != self.n {
+            return Err(Error::Input(format!(
+                "the counts list {} tile kinds, but this catalog has {}",
+                counts.len(),
+                self.n
+            )));
+        }
+        if self.memo_size > MEMO_LIMIT {
+            self.reset();
+        }
+        let mut keys = std::mem::take(&mut self.keys);
+        keys.clear();
+        keys.resize(self.blocks.len(), 0);
+        for (k, &c) in counts.iter().enumerate() {
+            if c > MAX_COUNT {
+                self.keys = keys;
+                return Err(Error::NotCovered(format!("{c} tiles of one kind")));
+            }
+            let (b, shift) = self.place[k];
+            keys[b] |= (c as u128) << shift;
+        }
+        let mut ids = std::mem::take(&mut self.ids);
+        ids.clear();
+        for (b, &key) in keys.iter().enumerate() {
+            ids.push(self.block_set(b, key));
+        }
+        self.keys = keys;
+        let id = match self.combined.get(ids.as_slice()) {
+            Some(&id) => id,
+            None => {
+                let acc = self.combine(ids.iter().copied(), MAX_GROUPS, MAX_GROUPS, self.cap);
+                let id = self.intern(acc);
+                self.combined.insert(ids.clone().into_boxed_slice(), id);
+                self.memo_size += 1;
+                id
+            }
+        };
+        self.ids = ids;
+        Ok(id)
+    }
+
     /// Python `Decomposer.can_split` (for at most `cap` wildcards): can these natural tiles and
     /// `wilds` wildcards form exactly `melds` melds and `pairs` pairs?
     pub fn can_split(&mut self, counts: &[u8], wilds: usize, melds: usize, pairs: usize) -> Result<bool, Error> {
         self.check_bounds(wilds, melds, pairs)?;
-        let keys = self.keys(counts)?;
-        let ids = self.ids(&keys);
-        let acc = self.combine(ids.into_iter(), melds, pairs, wilds);
-        Ok(self.fits(&acc, wilds, melds, pairs))
+        let id = self.hand_set(counts)?;
+        Ok(self.fits(&self.sets[id as usize], wilds, melds, pairs))
+    }
+
+    /// Whether any of `targets` fits (one hand set for all of them).
+    pub fn can_split_any(&mut self, counts: &[u8], wilds: usize, targets: &[(usize, usize)]) -> Result<bool, Error> {
+        for &(m, p) in targets {
+            self.check_bounds(wilds, m, p)?;
+        }
+        let id = self.hand_set(counts)?;
+        let set = &self.sets[id as usize];
+        Ok(targets.iter().any(|&(m, p)| self.fits(set, wilds, m, p)))
     }
 
     /// Python `BlockWin.completing_kinds`: the kinds whose one more natural tile lets the hand split

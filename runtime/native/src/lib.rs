@@ -10,6 +10,8 @@
 mod blocks;
 mod catalog;
 mod expr;
+mod hash;
+mod notation;
 mod ruleset;
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -23,6 +25,7 @@ use pyo3::types::{PyBool, PyBytes, PyDict, PyInt, PyString, PyTuple};
 use crate::blocks::Tables as Core;
 use crate::catalog::Catalog;
 use crate::expr::{Settings, Val};
+use crate::notation::Notation;
 
 create_exception!(_native, NotCovered, PyValueError, "The native core does not take this input; ask the Python backend.");
 create_exception!(_native, NativeError, PyRuntimeError, "The native core failed (an internal error).");
@@ -104,6 +107,8 @@ struct Tables {
     state: Mutex<State>,
     kinds: Vec<(String, i64)>,
     blocks: Vec<Vec<usize>>,
+    notation: Notation,
+    catalog_index: Vec<Option<usize>>, // declared kind -> catalog index (None: not in play)
 }
 
 impl Tables {
@@ -138,15 +143,20 @@ impl Tables {
                 settings.insert(format!("option:{name}"), setting_value(&v)?);
             }
         }
-        let (core, kinds) = guarded(|| {
+        let (core, kinds, notation, catalog_index) = guarded(|| {
             let rs = ruleset::parse(ruleset_json)?;
             let cat = Catalog::build(&rs, &settings)?;
             let core = Core::build(&rs, &cat, wild_cap)?;
-            Ok((core, cat.kinds.iter().map(|k| (k.name.clone(), k.copies)).collect::<Vec<_>>()))
+            let mut index = vec![None; rs.kinds.len()];
+            for (i, k) in cat.kinds.iter().enumerate() {
+                index[k.decl] = Some(i);
+            }
+            let kinds = cat.kinds.iter().map(|k| (k.name.clone(), k.copies)).collect::<Vec<_>>();
+            Ok((core, kinds, Notation::new(&rs), index))
         })
         .map_err(PyErr::from)?;
         let blocks = core.block_kinds();
-        Ok(Tables { state: Mutex::new(State { core, buf: Vec::new() }), kinds, blocks })
+        Ok(Tables { state: Mutex::new(State { core, buf: Vec::new() }), kinds, blocks, notation, catalog_index })
     }
 
     /// The tile kinds in play, in catalog order: (name, copies).
@@ -178,14 +188,7 @@ impl Tables {
 
     /// Whether any of `targets` ((melds, pairs) pairs) fits: one call for a whole win check.
     fn can_split_any(&self, counts: &Bound<'_, PyAny>, wilds: usize, targets: Vec<(usize, usize)>) -> PyResult<bool> {
-        self.with(Some(counts), |core, c| {
-            for &(m, p) in &targets {
-                if core.can_split(c, wilds, m, p)? {
-                    return Ok(true);
-                }
-            }
-            Ok(false)
-        })
+        self.with(Some(counts), |core, c| core.can_split_any(c, wilds, &targets))
     }
 
     /// Many win checks in one call (for batches and benchmarks): `hands` is one bytes object of
@@ -197,16 +200,7 @@ impl Tables {
             return Err(PyValueError::new_err(format!("the hands must be {n} counts each")));
         }
         self.with(None, |core, _| {
-            data.chunks(n)
-                .map(|c| {
-                    for &(m, p) in &targets {
-                        if core.can_split(c, wilds, m, p)? {
-                            return Ok(true);
-                        }
-                    }
-                    Ok(false)
-                })
-                .collect()
+            data.chunks(n).map(|c| core.can_split_any(c, wilds, &targets)).collect()
         })
     }
 
@@ -214,6 +208,35 @@ impl Tables {
     /// `targets`; flowers and kinds held in full are not left out (the caller does that).
     fn completing_kinds(&self, counts: &Bound<'_, PyAny>, wilds: usize, targets: Vec<(usize, usize)>) -> PyResult<Vec<usize>> {
         self.with(Some(counts), |core, c| core.completing_kinds(c, wilds, &targets))
+    }
+
+    /// The tiles written in `text` as catalog indexes, in order; None when the text has a mistake or
+    /// names a tile not in play (runtime/notation.py then says which).
+    fn parse(&self, text: &str) -> PyResult<Option<Vec<usize>>> {
+        guarded(|| {
+            Ok(self.notation.parse(text).and_then(|decl| decl.iter().map(|&d| self.catalog_index[d]).collect()))
+        })
+        .map_err(PyErr::from)
+    }
+
+    /// Counts per catalog kind of every tile in `texts` (a hand, its melds, its winning tile), or None
+    /// when one has a mistake, names a tile not in play, or uses more copies of a kind than exist.
+    fn tile_counts(&self, texts: Vec<String>) -> PyResult<Option<Vec<u8>>> {
+        guarded(|| {
+            let mut counts = vec![0i64; self.kinds.len()];
+            for t in &texts {
+                let Some(decl) = self.notation.parse(t) else { return Ok(None) };
+                for d in decl {
+                    let Some(i) = self.catalog_index[d] else { return Ok(None) };
+                    counts[i] += 1;
+                    if counts[i] > self.kinds[i].1 {
+                        return Ok(None);
+                    }
+                }
+            }
+            Ok(Some(counts.into_iter().map(|c| c as u8).collect()))
+        })
+        .map_err(PyErr::from)
     }
 
     /// Forget the memoised option sets.

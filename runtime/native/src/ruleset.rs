@@ -15,6 +15,8 @@ pub struct TileKind {
     pub suit: String,
     pub rank: i64,
     pub attrs: Vec<String>,
+    pub code: String,
+    pub char_: String,
     pub copies: Value,
     pub enabled: Option<Value>,
 }
@@ -138,6 +140,8 @@ pub fn parse(text: &str) -> Result<RuleSet, Error> {
             suit: string(k, "suit", "a tile kind's suit")?,
             rank: int(k, "rank", "a tile kind's rank")?,
             attrs: strings(k.get("attrs"), "a tile kind's attrs")?,
+            code: string(k, "code", "a tile kind's code")?,
+            char_: string(k, "char", "a tile kind's char")?,
             copies: k.get("copies").cloned().ok_or_else(|| bad("a tile kind without copies"))?,
             enabled: k.get("enabled").filter(|v| !v.is_null()).cloned(),
         });
