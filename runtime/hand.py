@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from .limits import MAX_HAND_TILES, MAX_MELDS, MAX_TILE_TEXT
 from .notation import Notation, NotationError
 from .tiles import Catalog, TileInfo
 
@@ -34,6 +35,10 @@ class Hand:
 
 
 def parse_tiles(notation: Notation, catalog: Catalog, text: str, what: str) -> list[TileInfo]:
+    if not isinstance(text, str):
+        raise HandError(f"{what} must be text (tiles in the variant's notation), not {type(text).__name__}")
+    if len(text) > MAX_TILE_TEXT:  # refused before any parsing: its cost grows with the text
+        raise HandError(f"{what} is {len(text)} characters long; at most {MAX_TILE_TEXT} are read")
     try:
         names = notation.parse(text)
     except NotationError as exc:
@@ -59,7 +64,11 @@ def build_hand(rules, hand: str, melds: list[str] | None = None, win: str | None
     if flowers:
         concealed = [t for t in concealed if t.category != "flower"]
     parsed_melds: list[Meld] = []
+    if len(melds or ()) > MAX_MELDS:
+        raise HandError(f"{len(melds)} melds given; a hand has at most {MAX_MELDS}")
     for text in melds or []:
+        if not isinstance(text, str):
+            raise HandError(f"a meld must be text KIND:TILES, not {type(text).__name__}")
         if ":" not in text:
             raise HandError(f"meld '{text}' must be written KIND:TILES, e.g. {_meld_example(rules)}")
         kind, tiles_text = text.split(":", 1)
@@ -85,6 +94,8 @@ def build_hand(rules, hand: str, melds: list[str] | None = None, win: str | None
     h = Hand(concealed, parsed_melds, win_tile, self_drawn, flowers)
     counts = [0] * len(cat.kinds)
     every = h.all_tiles()
+    if len(every) > MAX_HAND_TILES:
+        raise HandError(f"the hand has {len(every)} tiles; at most {MAX_HAND_TILES} are scored")
     for t in every:
         counts[t.index] += 1
     for t in every:

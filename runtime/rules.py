@@ -6,6 +6,8 @@
 """
 from __future__ import annotations
 
+import math
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -14,6 +16,7 @@ from typing import Any
 
 from dsl import ir
 
+from . import limits
 from .backend import choose as choose_backend
 from .backend import native_structure
 from .decompose import Decomposer
@@ -64,6 +67,41 @@ class ScoreResult:
             "rejected": self.rejected[:10],
         }
         return out
+
+
+def _short(raw) -> str:
+    """A value echoed in an error message, cut to a few dozen characters."""
+    text = str(raw) if isinstance(raw, (str, int, float, Fraction)) and not isinstance(raw, bool) else repr(raw)
+    return text if len(text) <= 40 else text[:37] + "…"
+
+
+_NUMBER_TEXT = re.compile(r"-?\d+(\.\d+)?(/\d+)?")
+
+
+def _setting_number(name: str, raw, whole: bool):
+    """A setting's number from text or a Python number: a whole number for int and seat settings, an
+    exact decimal or fraction for num ones, within the limits of runtime/limits.py; HandError otherwise."""
+    if isinstance(raw, bool) or not isinstance(raw, (str, int, float, Fraction)):
+        raise HandError(f"{name} takes a number, not {_short(raw)!r}")
+    if isinstance(raw, float) and not math.isfinite(raw):
+        raise HandError(f"{name} takes a finite number, not {raw}")
+    text = raw.strip() if isinstance(raw, str) else str(raw) if not isinstance(raw, Fraction) else None
+    if text is not None:
+        if len(text) > limits.MAX_NUMBER_DIGITS + 3 or not _NUMBER_TEXT.fullmatch(text):
+            raise HandError(f"{name} takes a number, not '{_short(raw)}'")
+        try:
+            v = Fraction(text)
+        except ZeroDivisionError:
+            raise HandError(f"{name} takes a number, not '{_short(raw)}'") from None
+    else:
+        v = raw
+    if limits.too_big(v):
+        raise HandError(f"{name} is too large (more than {limits.MAX_VALUE_DIGITS} digits)")
+    if whole:
+        if v.denominator != 1:
+            raise HandError(f"{name} takes a whole number, not {_short(raw)}")
+        return int(v)
+    return int(v) if v.denominator == 1 else v
 
 
 def _plain(v):
@@ -191,12 +229,9 @@ class Rules:
             elif str(raw).lower() in ("false", "0", "no", "否"):
                 v = False
             else:
-                raise HandError(f"{name} takes true or false, not '{raw}'")
+                raise HandError(f"{name} takes true or false, not '{_short(raw)}'")
         elif s.type in ("int", "num", "seat"):
-            try:
-                v = int(raw) if s.type != "num" else Fraction(str(raw))
-            except (ValueError, ZeroDivisionError):
-                raise HandError(f"{name} takes a number, not '{raw}'") from None
+            v = _setting_number(name, raw, whole=s.type != "num")
             if s.range and not s.range[0] <= v <= s.range[1]:
                 raise HandError(f"{name} must be within {s.range[0]}..{s.range[1]}, not {v}")
             if s.values:

@@ -73,7 +73,7 @@ def test_batch_scores_in_order_and_survives_a_bad_line(tmp_path):
                     "set": {"起始加倍": 8}}),
     ]) + "\n", encoding="utf-8")
     p = paili("score", "baijindao", "--batch", str(f), "--json")
-    assert p.returncode == 0, p.stderr
+    assert p.returncode == 1, p.stderr  # some line failed (docs: 0 all ok, 1 some line failed, 2 usage)
     rows = [json.loads(x) for x in p.stdout.splitlines()]
     assert len(rows) == 4
     assert rows[0]["score"] == 96

@@ -1,0 +1,42 @@
+"""The stated limits on input size and work (docs/language.md, "Limits").
+
+Rule files, hands and batch lines come from users, so every size that could make the compiler or the
+runtime work without bound has a limit here, checked before the work starts. Each one is refused with
+its own diagnostic (rule files) or one sentence (hands, batch lines). The checker (dsl/) and the runtime
+both read these numbers, so they live in the runtime, which does not depend on the compiler.
+"""
+from __future__ import annotations
+
+# ---- rule files (checked by the compiler; codes E7xx)
+MAX_RULE_FILE_BYTES = 1_000_000  # E701: the bundled files are 30-50 KB
+MAX_NUMBER_DIGITS = 30  # E702: digits of one number literal (integer and fraction parts together)
+MAX_EXPONENT = 1000  # E702: a constant exponent of `^`
+MAX_EXPR_DEPTH = 64  # E703: nesting of one expression (operators, calls, parentheses)
+MAX_COMP_DEPTH = 8  # E703: comprehensions nested in one another
+MAX_BLOCK_DEPTH = 16  # E703: `{ … }` blocks nested in one another
+MAX_EXPR_NODES = 2000  # E704: nodes of one expression
+MAX_COMP_WORK = 200_000  # E705: body evaluations of one expression per reading (product of list bounds)
+MAX_COPIES = 64  # E706: copies of one tile kind
+MAX_KINDS = 512  # E706: tile kinds in play (ranks × suits + honors + …)
+MAX_TABLE_SIZE = 256  # E706: players, hand size and the other counts of `table`
+MAX_WILDS_HELD = 8  # E706 at compile time (the most wildcards one hand can hold); HandError at run time
+
+# ---- values at run time (a reading whose arithmetic passes them is rejected, like a division by zero)
+MAX_VALUE_DIGITS = 100  # a number of more than 100 digits (numerator or denominator)
+MAX_VALUE = 10 ** MAX_VALUE_DIGITS
+
+# ---- hands and batch lines (checked by the runtime and the CLI; one-sentence errors)
+MAX_TILE_TEXT = 1000  # characters of one hand, meld or winning-tile text
+MAX_MELDS = 32  # exposed melds given with one hand
+MAX_HAND_TILES = 64  # tiles of one hand, melds and winning tile included
+MAX_BATCH_LINE = 65_536  # bytes of one `score --batch` line
+
+
+def too_big(v) -> bool:
+    """Whether a number passes MAX_VALUE (ints and Fractions; anything else is not a number here)."""
+    if type(v) is int:
+        return not -MAX_VALUE < v < MAX_VALUE
+    num = getattr(v, "numerator", None)
+    if num is None or isinstance(v, bool):
+        return False
+    return not (-MAX_VALUE < num < MAX_VALUE and v.denominator < MAX_VALUE)
