@@ -3,7 +3,10 @@
 Name resolution and type checking of expressions happen afterwards, in dsl/checker.py, once every
 declaration is known.
 """
+
 from __future__ import annotations
+
+from runtime.limits import MAX_KINDS
 
 from . import expr as E
 from . import ir
@@ -182,6 +185,11 @@ class Builder:
         self.plain_stmt(s, block=True)
         f = self.fields(s, f"`suit {name}`")
         rng = f.range("ranks", "ranks 1..9", required=True) or (1, 1)
+        if rng[1] - rng[0] + 1 > MAX_KINDS:  # refused before the suit is expanded into one kind per rank
+            st = f.one("ranks")
+            self.diags.error("E706", f"a suit of {rng[1] - rng[0] + 1:,} ranks; the limit is {MAX_KINDS} tile kinds",
+                             st.args[0].span if st and st.args else s.span)
+            rng = (rng[0], rng[0])
         copies = f.expr("copies", usage="copies 4") or E.Num("4")
         names_text = f.string("names")
         names = tuple(names_text.split()) if names_text else ()

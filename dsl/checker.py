@@ -36,6 +36,10 @@ class Checker:
         self.rs = rs
         self.cross_refs()
         self.cycles()
+        if not self.diags.has_errors:  # the limits of dsl/limits.py need a checked, acyclic rule set
+            from .limits import check_ruleset
+
+            check_ruleset(rs, self.diags)
         self.warnings()
         return rs
 

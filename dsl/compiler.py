@@ -29,12 +29,14 @@ def compile_text(text: str, file: str = "<text>", examples: bool = False) -> Res
     scored by the runtime, and each one that does not hold is an error (E506, E508; dsl/example_check.py)."""
     from .build import Builder
     from .checker import Checker
+    from .limits import check_source_size, check_syntax
     from .syntax import parse_source
 
     diags = Diagnostics()
-    stmts = parse_source(text, file, diags)
+    # The limits come first (dsl/limits.py): the passes after them assume a file of bounded size and depth.
+    stmts = parse_source(text, file, diags) if check_source_size(text, file, diags) else None
     rs = None
-    if stmts is not None:
+    if stmts is not None and check_syntax(stmts, diags):
         built = Builder(diags, file).build(stmts)
         if built is not None:
             # Checking a structurally broken file would mostly repeat the same mistakes; check anyway

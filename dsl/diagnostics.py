@@ -45,6 +45,14 @@ CODES: dict[str, str] = {
     "E506": "an example hand is malformed",
     "E507": "meld shape is impossible with the declared tiles",
     "E508": "an example does not hold: its `expect` lines, or the pattern it must (not) score",
+    # E7xx: stated limits (runtime/limits.py, docs/language.md §40)
+    "E701": "the rule file is too large",
+    "E702": "a number is too large",
+    "E703": "nested too deeply",
+    "E704": "an expression is too large",
+    "E705": "too much work per reading",
+    "E706": "too many tiles, copies, players or wildcards",
+    "E707": "a constant divisor is zero",
     # E9xx: the compiler itself
     "E900": "internal compiler error",
     # W6xx: warnings

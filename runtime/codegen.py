@@ -21,6 +21,7 @@ from fractions import Fraction
 from dsl import expr as E
 
 from .evaluate import BINARY, EvalError, _distinct, _norm, cn, number
+from .limits import MAX_EXPONENT, power_too_big
 
 CONST_CATS = ("suit", "meld", "form", "flowerclass")
 GAME_FUNCS = ("visible_count", "held", "next", "waits_without", "group_waits_without")
@@ -35,7 +36,7 @@ def _arith(op, a, b):
 
 def _pow(a, b):
     """`^`: whole powers of whole numbers directly (the same value the closures compute by Fractions)."""
-    if type(a) is int and type(b) is int and b >= 0:
+    if type(a) is int and type(b) is int and 0 <= b <= MAX_EXPONENT and not power_too_big(a, b):
         return a ** b
     return _arith("^", a, b)
 

@@ -15,6 +15,8 @@ from typing import Any
 
 from dsl import expr as E
 
+from .limits import MAX_EXPONENT, MAX_VALUE, MAX_VALUE_DIGITS, power_too_big, too_big
+
 Env = dict
 Fn = Callable[[Env], Any]
 
@@ -77,20 +79,47 @@ def _div(a, b):
 def _floordiv(a, b):
     if b == 0:
         raise EvalError("division by zero")
-    return math.floor(Fraction(a) / Fraction(b))
+    return _norm(math.floor(Fraction(a) / Fraction(b)))
 
 
 def _norm(v):
-    """Fractions that are whole become ints, so results print and compare plainly."""
-    if type(v) is Fraction and v.denominator == 1:  # an exact type test: isinstance goes through ABCs
-        return int(v)
+    """Fractions that are whole become ints, so results print and compare plainly. Every operator's result
+    and every value leaving a generated expression passes here, so this is also where a number past the
+    stated size (runtime/limits.py) becomes an error of the reading: numbers cannot grow without bound
+    through a chain of quantities."""
+    if type(v) is int:  # exact type tests: isinstance goes through ABCs
+        if not -MAX_VALUE < v < MAX_VALUE:
+            raise EvalError(f"a number of more than {MAX_VALUE_DIGITS} digits")
+    elif type(v) is Fraction:
+        if v.denominator == 1:
+            return _norm(int(v))
+        if too_big(v):
+            raise EvalError(f"a number of more than {MAX_VALUE_DIGITS} digits")
     return v
+
+
+def _mod(a, b):
+    if b == 0:
+        raise EvalError("division by zero")
+    return _norm(a % b)
+
+
+def _power(a, b):
+    """`^` with a whole exponent, bounded (runtime/limits.py): a power too large to hold is an error of the
+    reading, like a division by zero, never a computation without end."""
+    b = int(b)
+    if abs(b) > MAX_EXPONENT:
+        raise EvalError(f"an exponent larger than {MAX_EXPONENT}")
+    if a == 0 and b < 0:
+        raise EvalError("division by zero")
+    if power_too_big(a, b):
+        raise EvalError(f"a power of more than {MAX_VALUE_DIGITS} digits")
+    return _norm(Fraction(a) ** b)
 
 
 BINARY = {
     "+": lambda a, b: _norm(a + b), "-": lambda a, b: _norm(a - b), "*": lambda a, b: _norm(a * b),
-    "/": lambda a, b: _norm(_div(a, b)), "//": _floordiv, "%": lambda a, b: a % b,
-    "^": lambda a, b: _norm(Fraction(a) ** int(b)),
+    "/": lambda a, b: _norm(_div(a, b)), "//": _floordiv, "%": _mod, "^": _power,
 }
 
 

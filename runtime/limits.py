@@ -15,14 +15,15 @@ MAX_EXPR_DEPTH = 64  # E703: nesting of one expression (operators, calls, parent
 MAX_COMP_DEPTH = 8  # E703: comprehensions nested in one another
 MAX_BLOCK_DEPTH = 16  # E703: `{ … }` blocks nested in one another
 MAX_EXPR_NODES = 2000  # E704: nodes of one expression
-MAX_COMP_WORK = 200_000  # E705: body evaluations of one expression per reading (product of list bounds)
+MAX_COMP_WORK = 100_000  # E705: body evaluations of one expression per reading (product of list bounds)
 MAX_COPIES = 64  # E706: copies of one tile kind
 MAX_KINDS = 512  # E706: tile kinds in play (ranks × suits + honors + …)
 MAX_TABLE_SIZE = 256  # E706: players, hand size and the other counts of `table`
 MAX_WILDS_HELD = 8  # E706 at compile time (the most wildcards one hand can hold); HandError at run time
 
-# ---- values at run time (a reading whose arithmetic passes them is rejected, like a division by zero)
-MAX_VALUE_DIGITS = 100  # a number of more than 100 digits (numerator or denominator)
+# ---- values at run time: a power whose value would pass this is an error of the reading (the reading is
+# rejected, like a division by zero), in the closures and in the generated code alike
+MAX_VALUE_DIGITS = 100  # digits of a power's numerator or denominator
 MAX_VALUE = 10 ** MAX_VALUE_DIGITS
 
 # ---- hands and batch lines (checked by the runtime and the CLI; one-sentence errors)
@@ -40,3 +41,19 @@ def too_big(v) -> bool:
     if num is None or isinstance(v, bool):
         return False
     return not (-MAX_VALUE < num < MAX_VALUE and v.denominator < MAX_VALUE)
+
+
+def power_too_big(base, exp: int) -> bool:
+    """Whether base ^ exp passes MAX_VALUE, decided without computing a huge power: an estimate from bit
+    lengths first, the exact value only when it is small enough to compute at once."""
+    if exp == 0:
+        return False
+    num, den = abs(getattr(base, "numerator", base)), getattr(base, "denominator", 1)
+    if exp < 0:
+        num, den = den, num
+    if num <= 1 and den <= 1:
+        return False
+    bits = max(num.bit_length(), den.bit_length()) * abs(exp)
+    if bits > 4 * 4 * MAX_VALUE_DIGITS:  # more than 4 × log2(10^MAX_VALUE_DIGITS): certainly too big
+        return True
+    return num ** abs(exp) >= MAX_VALUE or den ** abs(exp) >= MAX_VALUE

@@ -1,0 +1,138 @@
+"""The stated limits (docs/language.md §40, runtime/limits.py): each exceeded limit is refused with its own
+diagnostic at the construct (or one sentence for a hand), before any unbounded work; what compiles runs."""
+import pytest
+
+from dsl.compiler import compile_text
+from runtime import limits as L
+from runtime.hand import HandError
+from runtime.rules import Rules
+
+from .test_diagnostics import BASE
+
+SCORE = "score = 番 * 2 ^ 加倍次数"
+WHEN = "when 加倍次数 > 0"
+HAND = ("111m 222m 333m 东东东 5m", "5m")  # 碰碰和 (6 番) in BASE
+
+
+def codes(src: str):
+    res = compile_text(src, "case.pai")
+    return res, [(d.code, d.span.line) for d in res.diagnostics if d.is_error]
+
+
+def one_error(src: str, code: str, line: int):
+    res, errs = codes(src)
+    assert not res.ok
+    assert errs and all(c == code for c, _ in errs), errs
+    assert errs[0][1] == line, errs
+    assert "E900" not in res.render()
+    return res
+
+
+def test_base_compiles_and_scores():
+    res, errs = codes(BASE)
+    assert res.ok and not errs
+    assert Rules(res.ruleset).score(HAND[0], [], HAND[1]).score == 6
+
+
+def test_rule_file_size():
+    res = one_error(BASE + "#" * L.MAX_RULE_FILE_BYTES, "E701", 1)
+    assert f"{L.MAX_RULE_FILE_BYTES:,}" in res.render()
+
+
+@pytest.mark.parametrize("text", ["1" + "0" * 5000, "1" * 31, "0." + "0" * 40 + "1"])
+def test_number_literal_digits(text):
+    one_error(BASE.replace(SCORE, f"score = 番 * {text}"), "E702", 30)
+
+
+def test_range_with_a_huge_bound_is_a_diagnostic_not_a_traceback():
+    one_error(BASE.replace("range 0..8", "range 1..1" + "0" * 5000), "E702", 12)
+
+
+def test_constant_exponent_and_power():
+    res = one_error(BASE.replace(SCORE, "score = 番 * 2 ^ 1000000000"), "E702", 30)
+    assert "30:17" in res.render()  # at the exponent
+    one_error(BASE.replace(SCORE, "score = 番 * 10 ^ 200"), "E702", 30)  # 201 digits
+
+
+@pytest.mark.parametrize("expr", ["0 ^ -1", "番 / 0", "番 // (1 - 1)", "番 % 0"])
+def test_constant_division_by_zero(expr):
+    one_error(BASE.replace(SCORE, f"score = {expr}"), "E707", 30)
+
+
+def test_expression_depth_and_a_long_or_chain():
+    chain = " or ".join(f"加倍次数 > {i}" for i in range(201))
+    one_error(BASE.replace(WHEN, f"when {chain}"), "E703", 27)
+    one_error(BASE.replace(SCORE, "score = " + "-" * 3000 + "番"), "E703", 30)
+    # 60 terms are within the limit, compile, and run
+    chain = " or ".join(f"加倍次数 == {i}" for i in range(1, 61))
+    res, errs = codes(BASE.replace(WHEN, f"when {chain}"))
+    assert res.ok, errs
+    r = Rules(res.ruleset).score(HAND[0], [], HAND[1], context={"加倍次数": 3})
+    assert r.score == (6 + 6) * 8
+
+
+def test_nested_comprehensions_and_blocks():
+    nested = "any(t in tiles: " * 25 + "t.rank > 0" + ")" * 25
+    one_error(BASE.replace(WHEN, f"when {nested}"), "E703", 27)
+    one_error(BASE + "section 深 { " * 40 + "}" * 40 + "\n", "E703", 31 + 1)
+
+
+def test_expression_size_with_quantities_written_out():
+    qs = "quantity q0 = 加倍次数 + 2\n" + "".join(f"quantity q{i} = q{i - 1} * q{i - 1}\n" for i in range(1, 40))
+    res = one_error(BASE.replace(SCORE, qs + "score = 番 * q39"), "E704", 30 + 9)
+    assert len([d for d in res.diagnostics if d.code == "E704"]) == 1  # the first link over the limit only
+
+
+def test_work_per_reading_of_nested_comprehensions():
+    six = "".join(f"any(t{i} in tiles: " for i in range(6)) + " + ".join(f"t{i}.rank" for i in range(6)) + \
+        " == 100" + ")" * 6
+    res = one_error(BASE.replace(WHEN, f"when {six}"), "E705", 27)
+    assert f"{L.MAX_COMP_WORK:,}" in res.render()
+    # two nested comprehensions over the tiles are well within the limit
+    two = "any(a in tiles: any(b in tiles: a.rank + b.rank == 18))"
+    res, errs = codes(BASE.replace(WHEN, f"when {two}"))
+    assert res.ok, errs
+
+
+def test_copies_ranks_players_and_wildcards():
+    res = one_error(BASE.replace("copies 4", "copies 100000000"), "E706", 5)
+    assert len(res.diagnostics) == 1  # one error for the suit, not one per rank
+    res, errs = codes(BASE.replace("ranks 1..9", "ranks 1..100000000"))  # refused before 10^8 kinds are made
+    assert errs[0] == ("E706", 5)  # (the suit is kept with one rank, so its tiles' uses are errors too)
+    one_error(BASE.replace("players 2", "players 100000"), "E706", 10)
+    wild = BASE.replace('honor 中 { code "7z"; attrs 箭 }', 'honor 中 { code "7z"; attrs 箭 }\n  joker 王 { copies 9 }')
+    one_error(wild + "wild 王 { tiles 王 }\n", "E706", 33)
+    res, errs = codes(wild.replace("copies 9 }", "copies 8 }") + "wild 王 { tiles 王 }\n")
+    assert res.ok, errs
+
+
+@pytest.mark.parametrize("score, value", [
+    ("番 * 2 ^ (加倍次数 * 100)", None),            # 2^800 at 加倍次数 8: past 100 digits, the reading is rejected
+    ("番 * 2 ^ (加倍次数 * 10)", (6 + 2 * 8) * 2 ** 80),  # 碰碰和 6 + 加倍 2×8
+])
+def test_power_at_run_time_is_bounded(score, value):
+    res, errs = codes(BASE.replace(SCORE, f"score = {score}"))
+    assert res.ok, errs
+    r = Rules(res.ruleset).score(HAND[0], [], HAND[1], context={"加倍次数": 8})
+    if value is None:
+        assert not r.win and any("digits" in x for x in r.rejected)
+    else:
+        assert r.win and r.score == value
+
+
+def test_chained_products_cannot_grow_without_bound():
+    qs = "quantity q0 = 加倍次数 + 10\n" + "".join(f"quantity q{i} = q{i - 1} * q{i - 1}\n" for i in range(1, 9))
+    res, errs = codes(BASE.replace(SCORE, qs + "score = 番 * q8"))
+    assert res.ok, errs
+    r = Rules(res.ruleset).score(HAND[0], [], HAND[1])  # 10^256: past the 100-digit limit
+    assert not r.win and any("digits" in x for x in r.rejected)
+
+
+def test_hand_text_and_size_limits():
+    rules = Rules(compile_text(BASE, "case.pai").ruleset)
+    with pytest.raises(HandError, match="characters long"):
+        rules.score("1m" * 50_000_000, [], "5m")
+    with pytest.raises(HandError, match="melds given"):
+        rules.score("5m", ["碰:111m"] * 40, "5m")
+    with pytest.raises(HandError, match="must be text"):
+        rules.score(["1m"], [], "5m")
