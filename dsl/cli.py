@@ -161,6 +161,7 @@ def _context(sets: list[str]) -> dict:
 
 def _runtime(arg: str):
     from runtime.backend import BackendError
+    from runtime.hand import HandError
     from runtime.rules import Rules
 
     rs = load_ruleset(arg)
@@ -168,6 +169,8 @@ def _runtime(arg: str):
         return Rules(rs)
     except BackendError as exc:
         raise UsageError(str(exc)) from None
+    except HandError as exc:  # e.g. the default options set up more tiles than the limits allow
+        raise UsageError(f"{arg}: {exc}") from None
 
 
 def cmd_score(args) -> int:

@@ -261,6 +261,16 @@ def check_ruleset(rs, diags: Diagnostics) -> None:
                         k.copies.span if k.copies.span.line else k.span)
     if len(t.kinds) > L.MAX_KINDS:
         diags.error("E706", f"{len(t.kinds)} tile kinds; the limit is {L.MAX_KINDS}", t.span)
+    elif not diags.has_errors:  # copies written as expressions: set the tiles up under the default options
+        from runtime.evaluate import EvalError
+        from runtime.tiles import Catalog
+
+        try:
+            Catalog(rs)
+        except L.LimitError as exc:
+            diags.error("E706", f"with the default options: {exc}", _point(t.span))
+        except EvalError as exc:
+            diags.error("E402", f"the tiles cannot be set up with the default options: {exc}", _point(t.span))
     players = _const_int(rs.table.players)
     if players is not None and players > L.MAX_TABLE_SIZE:
         diags.error("E706", f"{players} players; the limit is {L.MAX_TABLE_SIZE}", rs.table.span)

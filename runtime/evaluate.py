@@ -24,8 +24,10 @@ CN_DIGITS = ("零", "一", "二", "三", "四", "五", "六", "七", "八", "九
 
 
 def cn(n: int) -> str:
-    """Chinese numerals for the small counts shown in labels (0–99)."""
+    """Chinese numerals for the small counts shown in labels (0–99); other whole numbers in digits."""
     n = int(n)
+    if not 0 <= n < 100:
+        return str(n)
     if n < 10:
         return CN_DIGITS[n]
     tens, ones = divmod(n, 10)
@@ -128,7 +130,20 @@ def compile_expr(e: E.Expr, functions: dict[str, Callable] | None = None) -> Fn:
     (visible_count, next, held); the pure ones are built in."""
     fns = {"len": len, "distinct": _distinct, "abs": abs, "floor": lambda x: math.floor(x),
            "max": lambda a, b: max(a, b), "min": lambda a, b: min(a, b), "cn": cn, **(functions or {})}
-    return _compile(e, fns)
+    f = _compile(e, fns)
+
+    # The checker lets an optional value (`if C then X else none`) reach a function, a list operation or
+    # an ordering; at run time `none` there is an error of the reading (docs/language.md §32.1), like
+    # arithmetic on none: one exception type for every caller, never a Python error escaping.
+    def guarded(env):
+        try:
+            return f(env)
+        except _VALUE_ERRORS as exc:
+            raise EvalError(f"a value the expression cannot use ({type(exc).__name__}: {exc})") from None
+    return guarded
+
+
+_VALUE_ERRORS = (TypeError, ValueError, ArithmeticError, IndexError, KeyError, AttributeError)
 
 
 def _distinct(xs):

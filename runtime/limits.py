@@ -33,6 +33,10 @@ MAX_HAND_TILES = 64  # tiles of one hand, melds and winning tile included
 MAX_BATCH_LINE = 65_536  # bytes of one `score --batch` line
 
 
+class LimitError(ValueError):
+    """A limit exceeded at run time; the message is one sentence for the user."""
+
+
 def too_big(v) -> bool:
     """Whether a number passes MAX_VALUE (ints and Fractions; anything else is not a number here)."""
     if type(v) is int:

@@ -153,7 +153,14 @@ class Rules:
         key = tuple(sorted((k, str(v)) for k, v in settings.items() if k.startswith("option:")))
         if key not in self._catalogs:
             options = {k: v for k, v in settings.items() if k.startswith("option:")}
-            cat = Catalog(self.ir, options)
+            try:
+                cat = Catalog(self.ir, options)
+            except (limits.LimitError, EvalError) as exc:
+                raise HandError(f"the tiles cannot be set up under these room options: {exc}") from None
+            held = self.max_wilds(cat)
+            if held > limits.MAX_WILDS_HELD:
+                raise HandError(f"under these room options a hand could hold {held} wildcards; the limit is "
+                                f"{limits.MAX_WILDS_HELD}")
             dec = Decomposer(self.ir, cat)
             dec.attach_fast(self.max_wilds(cat))
             if self.backend == "native":

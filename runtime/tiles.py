@@ -8,6 +8,7 @@ from dataclasses import field as dc_field
 from dsl import ir
 
 from .evaluate import compile_expr
+from .limits import MAX_COPIES, MAX_KINDS, LimitError
 
 
 @dataclass(eq=False)
@@ -93,9 +94,13 @@ class Catalog:
             copies = int(compile_expr(k.copies)(env))
             if copies <= 0:
                 continue
+            if copies > MAX_COPIES:  # a wall of that many tiles could not be held (docs/language.md §40)
+                raise LimitError(f"{copies} copies of {k.name} under these room options; the limit is {MAX_COPIES}")
             attrs = {a: True for a in k.attrs}
             kinds.append(TileInfo(k.name, len(kinds), k.category, k.suit or None, k.rank, copies, k.glyph, k.char,
                                   k.code, attrs))
+        if len(kinds) > MAX_KINDS:
+            raise LimitError(f"{len(kinds)} tile kinds under these room options; the limit is {MAX_KINDS}")
         self.kinds = kinds
         self.by_name = {k.name: k for k in kinds}
         attr_names = {a for k in rs.tiles.kinds for a in k.attrs} | {a.name for a in rs.tiles.attrs}

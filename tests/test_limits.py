@@ -136,3 +136,32 @@ def test_hand_text_and_size_limits():
         rules.score("5m", ["碰:111m"] * 40, "5m")
     with pytest.raises(HandError, match="must be text"):
         rules.score(["1m"], [], "5m")
+
+
+@pytest.mark.parametrize("score", [
+    "番 + floor(if self_drawn then 1 else none)",
+    "番 + len(if self_drawn then tiles else none)",
+    "番 + sum(t in tiles: if t.honor then none else 1)",
+    "番 + max(t in tiles: if t.honor then none else 1)",
+    "番 + count(t in tiles: t in (if self_drawn then tiles else none))",
+    "番 * (加倍次数 - 3) ^ (0 - 1)",
+    "番 % (加倍次数 - 3)",
+])
+def test_none_and_zero_at_run_time_reject_the_reading(score):
+    """What compiles runs: a value the operation cannot use rejects the reading (§32.1), never a traceback."""
+    res, errs = codes(BASE.replace(SCORE, f"score = {score}"))
+    assert res.ok, errs
+    rules = Rules(res.ruleset)
+    r = rules.score(HAND[0], [], HAND[1], False, {"加倍次数": 3})
+    assert not r.win and r.rejected and "\n" not in r.reason
+
+
+def test_labels_count_past_99_in_digits():
+    res, errs = codes(BASE.replace('label "加倍{cn(加倍次数)}次"', 'label "加倍{cn(加倍次数 * 100)}次"'))
+    assert res.ok, errs
+    r = Rules(res.ruleset).score(HAND[0], [], HAND[1], context={"加倍次数": 3})
+    assert "加倍300次" in {f.name for f in r.fans}
+
+
+def test_copies_from_an_expression_are_set_up_under_the_default_options():
+    one_error(BASE.replace("copies 4", "copies = if 清一色 then 4 else 100000"), "E706", 4)
