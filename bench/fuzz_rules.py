@@ -196,7 +196,7 @@ def make_case(seed: int, index: int, seeds: list[tuple[str, str]], small: list[t
     return f"mutated {name}", mutate(rng, text)
 
 
-def run_case(text: str, rng: random.Random) -> str:
+def run_case(text: str, rng: random.Random, play: bool = True) -> str:
     """One case's outcome; raises on a failure the caller classifies as a traceback."""
     from dsl.compiler import compile_text
     from dsl.serialize import dumps, loads
@@ -229,6 +229,14 @@ def run_case(text: str, rng: random.Random) -> str:
         rules.wait_tiles(hand, [], False, {})
     except HandError:
         pass
+    if play:
+        from runtime.game import GameError
+        from runtime.game.simulate import simulate
+
+        try:  # one hand by random bots (the engine checks its invariants as it plays)
+            simulate(rules, 1, rng.randrange(1000), "random")
+        except GameError:
+            pass
     return "ran"
 
 

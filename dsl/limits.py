@@ -316,3 +316,12 @@ def check_ruleset(rs, diags: Diagnostics) -> None:
                         f"{L.MAX_EXPR_NODES:,} parts", _point(e.span), "read fewer quantities, or fewer times")
         if n <= L.MAX_EXPR_NODES:  # the work estimate walks the written-out expression
             check_work(e, work, diags)
+
+
+def check_ir_expressions(rs, diags: Diagnostics) -> bool:
+    """The depth, size and number limits of check_syntax on a rule set's expressions as they are held in
+    the IR (a compiled JSON rule set never went through the parser): run it before any recursive pass."""
+    ok = True
+    for e in expressions(rs):
+        ok &= check_expr(e, diags)
+    return ok

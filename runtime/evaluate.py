@@ -110,7 +110,7 @@ def _power(a, b):
     """`^` with a whole exponent, bounded (runtime/limits.py): a power too large to hold is an error of the
     reading, like a division by zero, never a computation without end."""
     b = int(b)
-    if abs(b) > MAX_EXPONENT:
+    if abs(b) > MAX_EXPONENT and a not in (0, 1, -1):  # 0, 1 and -1 stay small whatever the exponent
         raise EvalError(f"an exponent larger than {MAX_EXPONENT}")
     if a == 0 and b < 0:
         raise EvalError("division by zero")
@@ -118,6 +118,10 @@ def _power(a, b):
         raise EvalError(f"a power of more than {MAX_VALUE_DIGITS} digits")
     return _norm(Fraction(a) ** b)
 
+
+# The public names other modules use: the bounded normaliser and power (docs/language.md §40).
+norm = _norm
+power = _power
 
 BINARY = {
     "+": lambda a, b: _norm(a + b), "-": lambda a, b: _norm(a - b), "*": lambda a, b: _norm(a * b),

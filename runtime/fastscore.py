@@ -34,7 +34,7 @@ from dsl import expr as E
 from dsl import ir
 
 from .codegen import RUNTIME, Gen, Names
-from .evaluate import binder_equality
+from .evaluate import binder_equality, power
 from .exclusions import Exclusions
 from .prefilter import FIELD, MASK, Prefilter
 from .reading import RTile
@@ -824,8 +824,8 @@ class FastScorer:
             elif how == "product":
                 out = 1
                 for x, n in vals:
-                    out *= x ** n
-                U.append(_norm(out))
+                    out = _norm(out * power(x, n))  # bounded: a count may be large (docs/language.md §40)
+                U.append(out)
             else:
                 U.append(max((x for x, _ in vals), default=0))
         return final, value, U

@@ -17,13 +17,12 @@ from __future__ import annotations
 import itertools
 import re
 from dataclasses import dataclass, field
-from fractions import Fraction
 from typing import Any
 
 from dsl import expr as E
 from dsl import ir
 
-from .evaluate import EvalError, compile_expr, number
+from .evaluate import EvalError, compile_expr, norm, number, power
 from .exclusions import Exclusions
 from .reading import Reading
 
@@ -389,8 +388,8 @@ class ReadingEvaluator:
         if how == "product":
             out = 1
             for v, n in vals:
-                out *= v ** n
-            return _norm(out)
+                out = _norm(out * power(v, n))  # bounded: a count may be large (docs/language.md §40)
+            return out
         return max((v for v, _ in vals), default=0)
 
     def label(self, p: ir.Pattern) -> str:
@@ -423,9 +422,8 @@ class ReadingEvaluator:
 
 
 def _norm(v):
-    if type(v) is Fraction and v.denominator == 1:  # an exact type test: isinstance goes through ABCs
-        return int(v)
-    return v
+    """A whole Fraction as an int; a number past the stated size is an error of the reading (evaluate.py)."""
+    return norm(v)
 
 
 def _best_combo_set(edges, distinct: bool):

@@ -165,3 +165,51 @@ def test_labels_count_past_99_in_digits():
 
 def test_copies_from_an_expression_are_set_up_under_the_default_options():
     one_error(BASE.replace("copies 4", "copies = if 清一色 then 4 else 100000"), "E706", 4)
+
+
+@pytest.mark.parametrize("change", [("players 2", "players 200"), ("hand 13", "hand 40"), ("copies 4", "copies 0")])
+def test_a_game_whose_wall_cannot_deal_is_refused_in_one_sentence(change):
+    from runtime.game import Game, GameError
+
+    res, errs = codes(BASE.replace(*change))
+    assert res.ok, errs
+    with pytest.raises(GameError, match="the wall has .* tiles and the deal needs"):
+        Game(Rules(res.ruleset), seed=1)
+
+
+def test_ir_expressions_are_checked_without_recursion():
+    """A rule set's expressions as held in the IR (what a JSON loader rebuilds) are checked by an explicit
+    stack: a tree far deeper than Python's recursion limit is reported, not a RecursionError."""
+    import dataclasses
+
+    from dsl import expr as E
+    from dsl.diagnostics import Diagnostics
+    from dsl.limits import check_ir_expressions
+
+    rs = compile_text(BASE, "case.pai").ruleset
+    deep = E.Num("1")
+    for _ in range(50_000):
+        deep = E.Unary("-", deep)
+    bad = dataclasses.replace(rs, patterns=(dataclasses.replace(rs.patterns[0], when=deep),) + rs.patterns[1:])
+    diags = Diagnostics()
+    assert check_ir_expressions(rs, diags) and not diags.items
+    assert not check_ir_expressions(bad, diags)
+    assert [d.code for d in diags.items] == ["E703"]
+
+
+@pytest.mark.parametrize("value, count, score", [
+    ("10 ^ 60", "10 ^ 20", None),   # (10^60)^(10^20): refused before it is computed
+    ("10 ^ 60", "2", None),         # 10^120: past 100 digits
+    ("1", "10 ^ 20", 6),            # 1 to any power is 1: 碰碰和 6 × 1
+    ("3", "2", 6 * 9),
+])
+def test_a_product_unit_is_bounded(value, count, score):
+    src = BASE.replace(SCORE, "") + f"unit 倍 product\npattern X {{ value = {value}; unit 倍; count = {count} }}\n" \
+        "score = 番 * 倍\n"
+    res, errs = codes(src.replace("set 加倍次数 = 3; expect score 96", "set 加倍次数 = 0"))
+    assert res.ok, errs
+    r = Rules(res.ruleset).score(HAND[0], [], HAND[1])
+    if score is None:
+        assert not r.win and r.rejected
+    else:
+        assert r.win and r.score == score

@@ -126,6 +126,7 @@ from dsl.engine_limits import unexecuted
 
 from ..evaluate import EvalError, compile_expr
 from ..hand import Hand, HandError, Meld
+from ..limits import MAX_TABLE_SIZE
 from ..reading import Group, RTile
 from ..rules import Rules, ScoreResult, Scoring, _resolver, load
 from ..scoring import ReadingEvaluator
@@ -242,13 +243,18 @@ class Game:
         self.options = dict(options or {})
         self.seed = seed
         self.settings = self._settings(self.options)
-        self.cat, self.dec = rules.catalog_for(self.settings)
+        try:
+            self.cat, self.dec = rules.catalog_for(self.settings)
+        except HandError as exc:  # the options set up more tiles or wildcards than the limits allow
+            raise GameError(str(exc)) from None
         cat = self.cat
         self.setup_env = dict(self.settings)
         self.setup_env["tile-lookup"] = lambda name: cat.by_name.get(name)
         n = int(self.prog.players(self.setup_env))
         if n < 2:
             raise GameError(f"a game needs at least two players, and these options give {n}")
+        if n > MAX_TABLE_SIZE:
+            raise GameError(f"these options give {n} players; the limit is {MAX_TABLE_SIZE}")
         self.n = n
         self.step = -1 if rs.table.rotation == "clockwise" else 1
         self.rng = random.Random(seed)
@@ -264,6 +270,10 @@ class Game:
         kind_of = [k for k in cat.kinds for _ in range(k.copies)]
         self.initial_counts = Counter(k.name for k in kind_of)
         self._n_tiles = len(kind_of)
+        deal = n * rs.table.hand + rs.table.dealer_extra
+        if self._n_tiles < deal:  # refused before dealing from a wall that runs out
+            raise GameError(f"the wall has {self._n_tiles} tiles and the deal needs {deal} ({n} players × "
+                            f"{rs.table.hand}, and {rs.table.dealer_extra} more for the dealer)")
         ids = self._shuffled_wall(kind_of, wall, tail)
         seats = [Seat(i, self) for i in range(n)]
         self.st = st = HandState(n=n, dealer=dealer, kind_of=kind_of, wall=ids, seats=seats)
