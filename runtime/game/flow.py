@@ -41,7 +41,9 @@ Turn
     that no `restrict` forbids, and that can be done: a `wins` action when the hand with the drawn tile
     as winning tile, self-drawn, wins (Rules' scoring, after a fast structural test); a `forms K`
     action for every meld of kind K the hand can make (runtime/game/moves.py), with `tile` bound to the
-    tile the meld uses (an added tile, else its lowest tile). Actions with `instead_of W` are offered
+    tile the meld uses (an added tile, else its lowest tile); tiles fitting several kinds the action
+    forms are offered as the kind of highest `value` (equal values: one move per kind, each naming it),
+    so no two legal moves are equal. Actions with `instead_of W` are offered
     beside W and mean declining W (the turn goes on without the win). Compulsory actions are taken
     without asking — except one with no meld, win, choice, effect, follow-up or guard opened only by
     `turn`/`draw`: it restates the engine's own draw or discard and is not taken. A player with no
