@@ -723,6 +723,7 @@ def test_the_scorer_refuses_a_win_on_a_discard_and_a_gold_pung():
     assert r.score("123m456m789p234s5s", win="5s", self_drawn=True, context={"金牌": "东"}).win
     assert r.score("123m456m789p234s5s", win="5s", context={"金牌": "东", "抢杠": True}).win
     assert not r.score("8p8p147m25p147s东南西", win="8p", context={"金牌": "8p"}).win  # 三金倒 needs 3 in hand
+    assert r.score("8p8p8p147m25p147s东南", context={"金牌": "8p"}).win  # 13 tiles, no winning tile: 三金倒
     with pytest.raises(HandError, match="never joins a 碰"):
         r.score("234m567m3p北北", melds=["碰:8p8p8p"], win="北", self_drawn=True, context={"金牌": "8p"})
 
