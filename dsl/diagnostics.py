@@ -64,6 +64,9 @@ CODES: dict[str, str] = {
 }
 
 
+SHOWN_LINE = 160  # characters of a source line shown under a diagnostic
+
+
 @dataclass(frozen=True)
 class Diagnostic:
     code: str
@@ -80,15 +83,23 @@ class Diagnostic:
         out = [f"{self.span}: {kind} {self.code}: {self.message}"]
         if source_lines is not None and 1 <= self.span.line <= len(source_lines):
             text = source_lines[self.span.line - 1].rstrip("\n")
+            col = max(self.span.col - 1, 0)
+            ranged = self.span.end_line == self.span.line and self.span.end_col > self.span.col
+            end = self.span.end_col - 1 if ranged else col + 1
+            # A long line is shown as a window around the column (so rendering costs the same for any
+            # line length), and a long span's caret is cut to the window.
+            start = 0
+            if len(text) > SHOWN_LINE:
+                start = max(0, col - SHOWN_LINE // 2)
+                text = ("…" if start else "") + text[start:start + SHOWN_LINE] + \
+                    ("…" if start + SHOWN_LINE < len(text) else "")
+                shift = 1 if start else 0
+                col, end = col - start + shift, min(end - start, SHOWN_LINE) + shift
             gutter = f"{self.span.line:>4} | "
             out.append(gutter + text)
             # Wide (CJK) characters take two columns in a terminal; pad the caret to match.
-            prefix = text[: max(self.span.col - 1, 0)]
-            pad = sum(2 if _is_wide(ch) else 1 for ch in prefix)
-            width = 1
-            if self.span.end_line == self.span.line and self.span.end_col > self.span.col:
-                seg = text[self.span.col - 1 : self.span.end_col - 1]
-                width = max(1, sum(2 if _is_wide(ch) else 1 for ch in seg))
+            pad = sum(2 if _is_wide(ch) else 1 for ch in text[:col])
+            width = max(1, sum(2 if _is_wide(ch) else 1 for ch in text[col:end])) if ranged else 1
             out.append(" " * len(gutter) + " " * pad + "^" * width)
         if self.hint:
             out.append(f"  = help: {self.hint}")

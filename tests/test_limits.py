@@ -213,3 +213,16 @@ def test_a_product_unit_is_bounded(value, count, score):
         assert not r.win and r.rejected
     else:
         assert r.win and r.score == score
+
+
+def test_a_diagnostic_on_a_long_line_shows_a_window_of_it():
+    """Rendering costs the same for any line length: a long line is shown around the column."""
+    from dsl.diagnostics import SHOWN_LINE, Diagnostic
+    from dsl.span import Span
+
+    line = "a" * 500_000 + "错" + "b" * 500_000
+    text = Diagnostic("E101", "unexpected", Span("f.pai", 1, 500_001, 1, 500_002)).render([line])
+    shown, caret = text.splitlines()[1:3]
+    assert len(shown) < SHOWN_LINE + 20 and "错" in shown
+    assert caret.index("^") == shown.index("错")  # under the character, in the window
+    assert caret.count("^") == 2
