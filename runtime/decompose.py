@@ -21,6 +21,16 @@ from .tiles import Catalog
 Slot = tuple[int, bool]
 
 
+# The work one hand's decomposition may take (docs/language.md, limits): table entries made by
+# `signature_splits`, and splits listed by `splits` where every split is read.
+SIGNATURE_WORK = 2_000_000
+SPLIT_LIMIT = 200_000
+
+
+class SplitLimit(Exception):
+    """The work a hand's decomposition may take was used up (the caller reports it in one sentence)."""
+
+
 @dataclass(frozen=True)
 class ShapeSpec:
     """A hand-formable group kind, compiled against the catalog."""
@@ -215,16 +225,19 @@ class Decomposer:
 
     # ------------------------------------------------------------------ enumeration (for scoring)
 
-    def splits(self, counts: list[int], wilds: int, melds: int, pairs: int, limit: int = 5000):
-        """Every split as a list of (spec, slots). Bounded by `limit` to keep pathological inputs finite."""
+    def splits(self, counts: list[int], wilds: int, melds: int, pairs: int, limit: int = SPLIT_LIMIT):
+        """Every split as a list of (spec, slots); more than `limit` of them raises `SplitLimit`."""
         if wilds == 0 and self.fast is not None:
-            return self.fast.splits_plain(counts, melds, pairs)[:limit]
+            got = self.fast.splits_plain(counts, melds, pairs)
+            if len(got) > limit:
+                raise SplitLimit
+            return got
         out: list[list[tuple[ShapeSpec, list[Slot]]]] = []
         acc: list[tuple[ShapeSpec, list[Slot]]] = []
 
         def rec(w: int, m: int, p: int):
-            if len(out) >= limit:
-                return
+            if len(out) > limit:
+                raise SplitLimit
             if not self.can_split(counts, w, m, p):
                 return
             i = next((j for j, c in enumerate(counts) if c), -1)
@@ -246,10 +259,185 @@ class Decomposer:
         rec(wilds, melds, pairs)
         return out
 
+    def templates(self, spec: ShapeSpec, i: int) -> list:
+        """Every placement of `spec` holding natural tile i as its lowest natural member, whatever the
+        counts: (slots, natural members with multiplicity, wildcards, the slot of the winning tile if it
+        is a wildcard, and by kind if it is natural). `placements` for given counts and
+        wildcards are exactly those whose members are held, in this same order (the search there only
+        drops branches)."""
+        cache = self.__dict__.setdefault("_templates", {})
+        key = (spec.kind, i)
+        got = cache.get(key)
+        if got is None:
+            full = [max(4, spec.size)] * self.n
+            got = []
+            for slots in self.placements(spec, i, full, spec.size):
+                nat: dict[int, int] = {}
+                for k, wild in slots:
+                    if not wild:
+                        nat[k] = nat.get(k, 0) + 1
+                # where the winning tile goes if this group holds it: the first wildcard, or the first
+                # natural tile of its kind (as `Scoring` places it)
+                first_wild = next((j for j, (_, wild) in enumerate(slots) if wild), -1)
+                first_natural: dict[int, int] = {}
+                for j, (k, wild) in enumerate(slots):
+                    if not wild:
+                        first_natural.setdefault(k, j)
+                got.append((tuple(slots), tuple(nat.items()), sum(1 for _, wild in slots if wild), first_wild,
+                            first_natural))
+            cache[key] = got
+        return got
+
+    def signature_splits(self, counts: list[int], wilds: int, melds: int, pairs: int, win, part, join, unit,
+                         memo: dict, budget: list[int]):
+        """The splits of a hand that holds wildcards, one per **signature** (`runtime/observe.py`): what
+        scoring can observe of a reading. Readings of equal signature score alike, so only the first
+        of each (in the order `splits` would find them, the winning tile placed as `Scoring` places it)
+        is returned, as (signature, groups, index of the group holding the winning tile).
+
+        A dynamic programme over the same search as `splits`: a state is (the natural tiles left,
+        wildcards left, melds and pairs left, whether the winning tile is still to be placed), and its
+        value is a table from the signature of the groups still to come to the first way of forming
+        them. States recur across splits (and across hands: `memo` is kept by the caller for one
+        observer, and a state whose winning tile is placed does not depend on which tile it is), so
+        the work is polynomial in the states and the distinct signatures rather than exponential in
+        the wildcards. `win` is None, ("nat", kind index) or ("wild",). `part(spec,
+        slots, win_pos)` is the signature part of one group; `join(a, b)` joins parts, a first; `unit`
+        is the part of no group. `budget[0]` counts down the table entries made; at 0 `SplitLimit` is
+        raised (never a silent truncation).
+
+        Keys: the order in which `splits` and `Scoring` find readings is lexicographic in the choices
+        made at each depth (an index over shapes and placements), then the depth of the group holding
+        the winning tile; keys are those tuples, relative to the state, so the smallest key of a
+        signature is its first reading."""
+        specs_m = self.meld_specs
+        specs_p = self.pair_specs
+        wild_win = win is not None and win[0] == "wild"
+        win_kind = win[1] if win is not None and win[0] == "nat" else -1
+
+        def spend(n: int) -> None:
+            budget[0] -= n
+            if budget[0] < 0:
+                raise SplitLimit
+
+        def win_pos(first_wild: int, first_natural: dict) -> int:
+            return first_wild if wild_win else first_natural.get(win_kind, -1)
+
+        def merge(out: dict, c: int, pt: tuple, sub: dict, mode: int, item) -> None:
+            # mode 0: the win is placed already (keys are paths); 1: still to place below (keys end in
+            # its relative depth); 2: this group holds it (sub keys are paths)
+            spend(len(sub))
+            get = out.get
+            for sig, (key, wit) in sub.items():
+                s2 = join(pt, sig)
+                old = get(s2)
+                if old is not None and old[0][0] < c:  # found first by an earlier choice at this depth
+                    continue
+                if mode == 1:
+                    k2 = (c,) + key[:-1] + (key[-1] + 1,)
+                elif mode == 2:
+                    k2 = (c,) + key + (0,)
+                else:
+                    k2 = (c,) + key
+                if old is None or k2 < old[0]:
+                    out[s2] = (k2, (item, wit))
+
+        def pure(w: int, m: int, p: int, need: bool) -> dict:
+            mk = ("w", w, m, p, win if need else None)
+            got = memo.get(mk)
+            if got is not None:
+                return got
+            out: dict = {}
+            if m == 0 and p == 0:
+                if w == 0 and not need:
+                    out[unit] = ((), None)
+            elif self._wild_only_fits(w, m, p):
+                c = 0
+                for spec in (specs_m if m else specs_p):
+                    if spec.size > w:
+                        continue
+                    for slots in self._wild_targets_for(spec):
+                        slots = tuple(slots)
+                        args = (w - spec.size, m - (not spec.is_pair), p - spec.is_pair)
+                        sub = pure(*args, need)
+                        if sub:
+                            merge(out, c, part(spec, slots, -1), sub, 1 if need else 0, (spec, slots, -1))
+                        if need and wild_win:
+                            sub = pure(*args, False)
+                            if sub:
+                                merge(out, c, part(spec, slots, 0), sub, 2, (spec, slots, 0))
+                        c += 1
+            memo[mk] = out
+            return out
+
+        def rec(key: tuple, w: int, m: int, p: int, need: bool) -> dict:
+            mk = (key, w, m, p, win if need else None)
+            got = memo.get(mk)
+            if got is not None:
+                return got
+            i = next((j for j, c in enumerate(key) if c), -1)
+            if i < 0:
+                out = pure(w, m, p, need)
+                memo[mk] = out
+                return out
+            out = {}
+            for c, (spec, slots, args, fw, fn) in enumerate(options(key, i, w, m, p)):
+                sub = rec(*args, need)
+                if sub:
+                    merge(out, c, part(spec, slots, -1), sub, 1 if need else 0, (spec, slots, -1))
+                if need:
+                    wp = win_pos(fw, fn)
+                    if wp >= 0:
+                        sub = rec(*args, False)
+                        if sub:
+                            merge(out, c, part(spec, slots, wp), sub, 2, (spec, slots, wp))
+            memo[mk] = out
+            return out
+
+        def options(key: tuple, i: int, w: int, m: int, p: int) -> list:
+            """The groups that can hold natural tile i, in the order `splits` tries them, with the state
+            each leaves (shared by every placement of the winning tile)."""
+            ok = ("o", key, w, m, p)
+            got = memo.get(ok)
+            if got is not None:
+                return got
+            got = []
+            if self.can_split(key, w, m, p):
+                lst = list(key)
+                for spec in (specs_m if m else []) + (specs_p if p else []):
+                    for slots, nat, nw, fw, fn in self.templates(spec, i):
+                        if nw > w or any(lst[k] < c for k, c in nat):
+                            continue
+                        for k, c in nat:
+                            lst[k] -= c
+                        sub_key = tuple(lst)
+                        for k, c in nat:
+                            lst[k] += c
+                        got.append((spec, slots, (sub_key, w - nw, m - (not spec.is_pair), p - spec.is_pair),
+                                    fw, fn))
+            memo[ok] = got
+            return got
+
+        top = rec(tuple(counts), wilds, melds, pairs, win is not None)
+        out = []
+        for sig, (key, wit) in top.items():
+            groups = []
+            win_gi = -1
+            while wit is not None:
+                (spec, slots, wp), wit = wit
+                if wp >= 0:
+                    win_gi = len(groups)
+                groups.append((spec, list(slots)))
+            out.append((key, sig, groups, win_gi))
+        out.sort(key=lambda x: x[0])
+        return [(sig, groups, win_gi) for _, sig, groups, win_gi in out]
+
     def _wild_groups(self, w: int, m: int, p: int):
-        """Pure-wild groups filling what is left: every choice of shapes and represented tiles."""
+        """Pure-wild groups filling what is left: every choice of shapes and represented tiles that uses
+        every wildcard left (a wildcard is never left out of the reading)."""
         if m == 0 and p == 0:
-            yield []
+            if w == 0:
+                yield []
             return
         specs = self.meld_specs if m else self.pair_specs
         for spec in specs:

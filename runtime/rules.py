@@ -19,10 +19,11 @@ from dsl import ir
 from . import limits
 from .backend import choose as choose_backend
 from .backend import native_structure
-from .decompose import Decomposer
+from .decompose import SIGNATURE_WORK, SPLIT_LIMIT, Decomposer, SplitLimit
 from .evaluate import EvalError, compile_expr
 from .hand import Hand, HandError, build_hand, parse_tiles
 from .notation import Notation
+from .observe import Observer, Unobservable, varying_refs
 from .reading import Group, Reading, RTile
 from .scoring import CompiledPatterns, Evaluation, FanLine, LazyEvaluation, ReadingEvaluator
 from .tiles import Catalog, TileInfo, setting_defaults
@@ -102,6 +103,19 @@ def _setting_number(name: str, raw, whole: bool):
             raise HandError(f"{name} takes a whole number, not {_short(raw)}")
         return int(v)
     return int(v) if v.denominator == 1 else v
+
+
+_LIMIT_SENTENCE = ("this hand has more ways to read its wildcards than paili examines for one hand "
+                   f"({SIGNATURE_WORK:,} table entries, or {SPLIT_LIMIT:,} splits when every split is read)")
+
+
+def _hashable(v):
+    """A context value as part of a cache key."""
+    if isinstance(v, list | tuple):
+        return tuple(_hashable(x) for x in v)
+    if isinstance(v, dict):
+        return tuple(sorted((k, _hashable(x)) for k, x in v.items()))
+    return v
 
 
 def _plain(v):
@@ -282,20 +296,57 @@ class Rules:
         sc.refuse_wild_melds()
         return sc.run()
 
-    def waits(self, hand: str, melds: list[str] | None = None, self_drawn: bool = False,
+    def waits(self, hand: str | Hand, melds: list[str] | None = None, self_drawn: bool = False,
               context: dict[str, Any] | None = None) -> list[tuple[TileInfo, ScoreResult]]:
+        """Every tile kind whose draw (or claim) wins, with its best score — a wildcard tile too."""
         env = self.settings_env(context)
         cat, dec = self.catalog_for(env)
         env = self._retile(env, cat)
-        h = build_hand(self, hand, melds, None, self_drawn, cat)
-        out = []
+        h = hand if isinstance(hand, Hand) else build_hand(self, hand, melds, None, self_drawn, cat)
+        self_drawn = h.self_drawn
+        # The kinds that pass the waits' necessary tests, each then scored in full: a kind is a wait
+        # exactly when its full score wins (winning meets every requirement the waits apply).
         base = Scoring(self, cat, dec, env, h)
         base.refuse_wild_melds()
-        for k in base.wait_kinds():
+        kinds = base.wait_kinds(candidates=True)
+        # Drawing a wildcard tile may win too (it then plays as whatever completes the hand); the
+        # natural waits above never hold it, as the tile plays as itself there.
+        held = Counter(t.name for t in h.all_tiles())
+        for k in self._wild_kinds(cat, env):
+            if k not in kinds and held[k.name] < k.copies:
+                kinds.append(k)
+        out = []
+        for k in sorted(kinds, key=lambda k: k.index):
             h2 = Hand(h.concealed, h.melds, k, self_drawn, h.flowers)
             res = Scoring(self, cat, dec, env, h2).run()
             if res.win:
                 out.append((k, res))
+        return out
+
+    def _derived(self) -> dict:
+        """What each pattern, quantity and unit name reads: the expressions that define it."""
+        got = self.__dict__.get("_derived_v")
+        if got is None:
+            rs = self.ir
+            got = {}
+            for p in rs.patterns:
+                got[f"pattern:{p.name}"] = [p.when, p.count, p.enabled, p.value]
+                got.setdefault(f"unit:{p.unit}", []).extend([p.when, p.count, p.enabled, p.value])
+            for q in rs.quantities:
+                got[f"quantity:{q.name}"] = [q.expr]
+            self.__dict__["_derived_v"] = got
+        return got
+
+    def _wild_kinds(self, cat: Catalog, env: dict) -> list[TileInfo]:
+        """The tile kinds a `wild` names under this context (fixed, or the value of a reveal)."""
+        out = []
+        for w, _ in self._wilds:
+            kind = cat.by_name.get(w.tiles)
+            if kind is None:
+                v = env.get(f"reveal:{w.tiles}")
+                kind = cat.by_name.get(v.name) if v is not None else None
+            if kind is not None and kind not in out:
+                out.append(kind)
         return out
 
     def check_win(self, counts, wilds: int = 0, melds: int = 0, context: dict[str, Any] | None = None) -> bool:
@@ -424,6 +475,9 @@ class Scoring:
         self.hand = hand
         self._waits = None
         self._shape_waits = None
+        # What the readings are for: "score" (everything scoring reads), or "waits" (only the
+        # requirements that decide the waits): the signatures of hands with wildcards observe that.
+        self.purpose = "score"
 
     # ------------------------------------------------------------------ which tiles are wild
 
@@ -522,6 +576,7 @@ class Scoring:
             return self._readings_natural(hand, only)
         classified = {True: self.classify(hand)}
         exposed = self.exposed_groups(hand)
+        budget = [SIGNATURE_WORK]  # table entries the decomposition of this hand may make
         out: list[Reading] = []
         fits_any = False
         for form, instant, pair_when in self.rules._forms:
@@ -559,7 +614,17 @@ class Scoring:
                     counts[t.kind.index] += 1
                 if not self.dec.can_split(tuple(counts), len(wilds), m, p):
                     continue
-                for split in self.dec.splits(counts, len(wilds), m, p):
+                if wilds:
+                    got = self._signature_readings(form, m, p, counts, naturals, wilds, exposed, all_tiles, hand,
+                                                   pair_when, budget)
+                    if got is not None:
+                        out.extend(got)
+                        continue
+                try:
+                    splits = self.dec.splits(counts, len(wilds), m, p, limit=SPLIT_LIMIT)
+                except SplitLimit:
+                    raise HandError(_LIMIT_SENTENCE) from None
+                for split in splits:
                     out.extend(self._readings_of(form, split, naturals, wilds, exposed, all_tiles, hand, pair_when))
         if not fits_any:
             return [], "count"
@@ -740,7 +805,131 @@ class Scoring:
                 out.append(r)
         return out
 
-    def _readings_of(self, form, split, naturals, wilds, exposed, all_tiles, hand, pair_when):
+    def _signature_readings(self, form, m, p, counts, naturals, wilds, exposed, all_tiles, hand, pair_when,
+                            budget) -> list[Reading] | None:
+        """The readings of a hand holding wildcards under one form and (melds, pairs): one per signature
+        (`runtime/observe.py`), the first of each in the order `splits` and `_readings_of` find them
+        (`Decomposer.signature_splits`), so the best reading and its trace are the ones full
+        enumeration gives. None when the hand's wildcards are of several kinds (each tile's identity
+        then matters) or a site cannot be evaluated on a group: full enumeration decides."""
+        phys = {t.physical.name for t in wilds}
+        if len(phys) != 1:
+            return None
+        win = next((t for t in naturals + wilds if t.is_win), None)
+        obs = self._observer(form, win, wilds[0].physical)
+        if obs is None:
+            return None
+        kinds = self.cat.kinds
+        wild_phys = wilds[0].physical
+        self_drawn = hand.self_drawn
+        rs = self.rs
+
+        def part(spec, slots, wp):
+            key = (spec.kind, slots, wp)
+            got = obs._contrib.get(key)
+            if got is not None:
+                return got
+            tiles = [RTile(kinds[idx], wild_phys if wild else kinds[idx], wild) for idx, wild in slots]
+            mk = rs.meld(spec.kind)
+            g = Group(spec.kind, tiles, exposed=False, concealed=True, is_pair=spec.is_pair, is_kong=mk.kong,
+                      value=self.group_value(mk, tiles))
+            if wp >= 0:
+                tiles[wp].is_win = True
+                g.has_win = True
+                if not self_drawn and not g.is_pair:
+                    g.concealed = False
+            return obs.contribution(g, wp >= 0, key)
+
+        wkey = None if win is None else (("wild",) if win.wild else ("nat", win.kind.index))
+        memo = obs.memo
+        if len(memo) > 200_000:  # kept across hands, bounded
+            memo.clear()
+        try:
+            found = self.dec.signature_splits(counts, len(wilds), m, p, wkey, part, obs.join, obs.unit, memo,
+                                              budget)
+        except Unobservable:
+            return None
+        except SplitLimit:
+            raise HandError(_LIMIT_SENTENCE) from None
+        out = []
+        if any(t.physical is not t.kind for t in naturals):  # stand-ins: their identity is restored
+            for _, groups, win_gi in found:
+                out.extend(self._readings_of(form, groups, naturals, wilds, exposed, all_tiles, hand, pair_when,
+                                             only_gi=win_gi))
+            return out
+        # Otherwise each group is what its slots say: groups are shared, like the natural ones
+        # (`_cached_group`), the wildcards' physical tile being part of the key.
+        cache = self.dec.__dict__.setdefault("_wild_group_cache", {})
+        for _, groups, win_gi in found:
+            gs = list(exposed)
+            wg = None
+            for gi, (spec, slots) in enumerate(groups):
+                slots = tuple(slots)
+                wp = -1
+                if gi == win_gi:
+                    wp = next(j for j, (idx, wild) in enumerate(slots)
+                              if (wild if win.wild else (not wild and idx == win.kind.index)))
+                conc = wp < 0 or self_drawn or spec.is_pair
+                ck = (spec.kind, slots, wp, conc, wild_phys.name)
+                g = cache.get(ck)
+                if g is None:
+                    if len(cache) > 100_000:
+                        cache.clear()
+                    tiles = [RTile(kinds[idx], wild_phys if wild else kinds[idx], wild, j == wp)
+                             for j, (idx, wild) in enumerate(slots)]
+                    mk = rs.meld(spec.kind)
+                    g = Group(spec.kind, tiles, exposed=False, concealed=conc, is_pair=spec.is_pair,
+                              is_kong=mk.kong, value=self.group_value(mk, tiles), has_win=wp >= 0)
+                    g.f = g.all_fields()  # a plain dict: this group never changes
+                    cache[ck] = g
+                if wp >= 0:
+                    wg = g
+                gs.append(g)
+            r = Reading(form.name, gs, None, None, wg.tiles[next(j for j, t in enumerate(wg.tiles) if t.is_win)]
+                        if wg is not None else None, wg)
+            if self._pairs_allowed(r, pair_when):
+                out.append(r)
+        return out
+
+    def _observer(self, form: ir.WinForm, win: RTile | None, wild_phys: TileInfo):
+        """The observation sites of a form under this hand's shared values (`runtime/observe.py`),
+        kept on the rule set by those values."""
+        const = self._base_env()
+        const["builtin:form"] = form.name
+        win_wild = win is not None and win.wild
+        if win is not None and not win.wild:
+            const["builtin:win_tile"] = win
+        shared = tuple(sorted((k, _hashable(v)) for k, v in const.items()
+                              if k not in ("tile-lookup", "builtin:win_tile")))
+        key = (self.purpose, form.name, win_wild, None if win is None or win_wild else win.sig, wild_phys.name,
+               shared)
+        cache = self.rules.__dict__.setdefault("_observers", {})
+        key0 = (self.purpose, form.name, win_wild, wild_phys.name, shared)  # observers that never read a natural win
+        obs = cache.get(key0)
+        if obs is not None:
+            return obs
+        obs = cache.get(key)
+        if obs is None:
+            if len(cache) > 2000:
+                cache.clear()
+            rs = self.rs
+            if self.purpose == "waits":
+                roots = [x for q, _, _ in self.rules._wait_requires if not q.forms or form.name in q.forms
+                         for x in (q.expr, q.unless)]
+            else:
+                roots = [x for pt in rs.patterns for x in (pt.when, pt.count, pt.enabled, pt.value)]
+                roots += [q.expr for q in rs.quantities]
+                roots += [x for q in rs.requires if not q.forms or form.name in q.forms for x in (q.expr, q.unless)]
+                if rs.score is not None:
+                    roots += [rs.score.expr, rs.score.best, rs.score.total]
+            roots.append(form.pair_when)
+            obs = Observer([x for x in roots if x is not None], self.rules._derived(), const,
+                           varying_refs(win_wild), exact=not rs.combines)
+            obs.memo = {}
+            cache[key0 if not obs.uses_win else key] = obs
+        return obs
+
+    def _readings_of(self, form, split, naturals, wilds, exposed, all_tiles, hand, pair_when, only_gi=None):
         if not wilds and all(t.physical is t.kind for t in naturals):
             win = next((t for t in naturals if t.is_win), None)
             return self._readings_plain(form, split, win, exposed, hand, pair_when)
@@ -785,6 +974,8 @@ class Scoring:
         out = []
         seen = set()
         for gi, g in enumerate(groups):
+            if only_gi is not None and gi != only_gi:
+                continue
             for ti, t in enumerate(g.tiles):
                 if t.wild != win.wild or (not t.wild and t.kind.name != win.kind.name) or \
                         (t.wild and t.physical.name != win.physical.name):
@@ -877,9 +1068,11 @@ class Scoring:
         except EvalError:
             return False
 
-    def wait_kinds(self, shape: bool = False) -> list[TileInfo]:
+    def wait_kinds(self, shape: bool = False, candidates: bool = False) -> list[TileInfo]:
         """Tile kinds that complete the hand (winning tile removed); never one whose copies are all held,
-        unless `shape` (the hand's shape alone decides: `shape_waits`)."""
+        unless `shape` (the hand's shape alone decides: `shape_waits`). With `candidates`, the kinds
+        that pass the necessary tests (by structure) without reading the hand: a superset the caller
+        decides by scoring each."""
         h = self.hand
         held = [0] * len(self.cat.kinds)
         for t in h.concealed:
@@ -921,8 +1114,12 @@ class Scoring:
                 only = {f.name for f in others if not f.orphans or k.attrs.get(f.orphans)}
                 if not only:
                     continue
+            if candidates:
+                out.append(k)
+                continue
             trial = Hand(h.concealed, h.melds, k, h.self_drawn, h.flowers)
-            sub = Scoring(self.rules, self.cat, self.dec, self.env, trial, natural_win=True)
+            sub = type(self)(self.rules, self.cat, self.dec, self.env, trial, natural_win=True)
+            sub.purpose = "waits"  # its readings only decide the waits' requirements
             base = self.__dict__.get("_naturals_base")
             if base is not None:
                 sub._naturals_base = base  # the trials share the hand's concealed tiles
