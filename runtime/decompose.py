@@ -320,9 +320,6 @@ class Decomposer:
             if budget[0] < 0:
                 raise SplitLimit
 
-        def win_pos(first_wild: int, first_natural: dict) -> int:
-            return first_wild if wild_win else first_natural.get(win_kind, -1)
-
         def merge(out: dict, c: int, pt: tuple, sub: dict, mode: int, item) -> None:
             # mode 0: the win is placed already (keys are paths); 1: still to place below (keys end in
             # its relative depth); 2: this group holds it (sub keys are paths)
@@ -343,6 +340,8 @@ class Decomposer:
                     out[s2] = (k2, (item, wit))
 
         def pure(w: int, m: int, p: int, need: bool) -> dict:
+            if need and not wild_win:
+                return {}  # a natural winning tile left unplaced
             mk = ("w", w, m, p, win if need else None)
             got = memo.get(mk)
             if got is not None:
@@ -375,18 +374,20 @@ class Decomposer:
             got = memo.get(mk)
             if got is not None:
                 return got
-            i = next((j for j, c in enumerate(key) if c), -1)
-            if i < 0:
+            if need and (key[win_kind] == 0 if win_kind >= 0 else w == 0):
+                return {}  # the winning tile can no longer be placed
+            opts = options(key, w, m, p)
+            if opts is None:  # no natural tile left
                 out = pure(w, m, p, need)
                 memo[mk] = out
                 return out
             out = {}
-            for c, (spec, slots, args, fw, fn) in enumerate(options(key, i, w, m, p)):
+            for c, (spec, slots, args, pt, fw, fn) in enumerate(opts):
                 sub = rec(*args, need)
                 if sub:
-                    merge(out, c, part(spec, slots, -1), sub, 1 if need else 0, (spec, slots, -1))
+                    merge(out, c, pt, sub, 1 if need else 0, (spec, slots, -1))
                 if need:
-                    wp = win_pos(fw, fn)
+                    wp = fw if wild_win else fn.get(win_kind, -1)
                     if wp >= 0:
                         sub = rec(*args, False)
                         if sub:
@@ -394,27 +395,33 @@ class Decomposer:
             memo[mk] = out
             return out
 
-        def options(key: tuple, i: int, w: int, m: int, p: int) -> list:
-            """The groups that can hold natural tile i, in the order `splits` tries them, with the state
-            each leaves (shared by every placement of the winning tile)."""
+        def options(key: tuple, w: int, m: int, p: int) -> list | None:
+            """The groups that can hold the lowest natural tile, in the order `splits` tries them, with
+            the state each leaves and its signature part (shared by every placement of the winning
+            tile); None when no natural tile is left."""
             ok = ("o", key, w, m, p)
-            got = memo.get(ok)
-            if got is not None:
+            got = memo.get(ok, memo)
+            if got is not memo:
                 return got
+            i = next((j for j, c in enumerate(key) if c), -1)
+            if i < 0:
+                memo[ok] = None
+                return None
             got = []
             if self.can_split(key, w, m, p):
-                lst = list(key)
                 for spec in (specs_m if m else []) + (specs_p if p else []):
+                    dm, dp = m - (not spec.is_pair), p - spec.is_pair
                     for slots, nat, nw, fw, fn in self.templates(spec, i):
-                        if nw > w or any(lst[k] < c for k, c in nat):
+                        if nw > w:
                             continue
                         for k, c in nat:
-                            lst[k] -= c
-                        sub_key = tuple(lst)
-                        for k, c in nat:
-                            lst[k] += c
-                        got.append((spec, slots, (sub_key, w - nw, m - (not spec.is_pair), p - spec.is_pair),
-                                    fw, fn))
+                            if key[k] < c:
+                                break
+                        else:
+                            lst = list(key)
+                            for k, c in nat:
+                                lst[k] -= c
+                            got.append((spec, slots, (tuple(lst), w - nw, dm, dp), part(spec, slots, -1), fw, fn))
             memo[ok] = got
             return got
 

@@ -842,7 +842,7 @@ class Scoring:
 
         wkey = None if win is None else (("wild",) if win.wild else ("nat", win.kind.index))
         memo = obs.memo
-        if len(memo) > 200_000:  # kept across hands, bounded
+        if len(memo) > 50_000:  # kept across hands, bounded
             memo.clear()
         try:
             found = self.dec.signature_splits(counts, len(wilds), m, p, wkey, part, obs.join, obs.unit, memo,
@@ -910,7 +910,7 @@ class Scoring:
             return obs
         obs = cache.get(key)
         if obs is None:
-            if len(cache) > 2000:
+            if len(cache) > 64:  # one per context seen; each keeps its own tables
                 cache.clear()
             rs = self.rs
             if self.purpose == "waits":
