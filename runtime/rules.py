@@ -105,6 +105,10 @@ def _setting_number(name: str, raw, whole: bool):
     return int(v) if v.denominator == 1 else v
 
 
+# The fewest wildcards whose hands are read by signature: a single one gives few splits, and reading
+# each of them is cheaper than finding the signatures.
+SIGNATURE_FROM = 2
+
 _LIMIT_SENTENCE = ("this hand has more ways to read its wildcards than paili examines for one hand "
                    f"({SIGNATURE_WORK:,} table entries, or {SPLIT_LIMIT:,} splits when every split is read)")
 
@@ -614,7 +618,7 @@ class Scoring:
                     counts[t.kind.index] += 1
                 if not self.dec.can_split(tuple(counts), len(wilds), m, p):
                     continue
-                if wilds:
+                if len(wilds) >= SIGNATURE_FROM:
                     got = self._signature_readings(form, m, p, counts, naturals, wilds, exposed, all_tiles, hand,
                                                    pair_when, budget)
                     if got is not None:
