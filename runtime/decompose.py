@@ -16,15 +16,12 @@ from functools import lru_cache
 
 from dsl import ir
 
+from .limits import SPLIT_LIMIT
 from .tiles import Catalog
 
 Slot = tuple[int, bool]
 
 
-# The work one hand's decomposition may take (docs/language.md, limits): table entries made by
-# `signature_splits`, and splits listed by `splits` where every split is read.
-SIGNATURE_WORK = 2_000_000
-SPLIT_LIMIT = 200_000
 
 
 class SplitLimit(Exception):

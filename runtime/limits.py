@@ -32,6 +32,10 @@ MAX_MELDS = 32  # exposed melds given with one hand
 MAX_HAND_TILES = 64  # tiles of one hand, melds and winning tile included
 MAX_BATCH_LINE = 65_536  # bytes of one `score --batch` line
 
+# ---- work of one hand's decomposition (runtime/decompose.py; a one-sentence HandError)
+SIGNATURE_WORK = 2_000_000  # table entries the signature decomposition of a hand with wildcards makes
+SPLIT_LIMIT = 200_000  # splits of one hand read one by one (where signatures are not used)
+
 
 class LimitError(ValueError):
     """A limit exceeded at run time; the message is one sentence for the user."""

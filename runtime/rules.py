@@ -19,9 +19,10 @@ from dsl import ir
 from . import limits
 from .backend import choose as choose_backend
 from .backend import native_structure
-from .decompose import SIGNATURE_WORK, SPLIT_LIMIT, Decomposer, SplitLimit
+from .decompose import Decomposer, SplitLimit
 from .evaluate import EvalError, compile_expr
 from .hand import Hand, HandError, build_hand, parse_tiles
+from .limits import SIGNATURE_WORK, SPLIT_LIMIT
 from .notation import Notation
 from .observe import Observer, Unobservable, varying_refs
 from .reading import Group, Reading, RTile
