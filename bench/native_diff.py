@@ -26,6 +26,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from runtime.backend import available  # noqa: E402
+from runtime.evaluate import compile_expr  # noqa: E402
 from runtime.rules import load  # noqa: E402
 
 FILES = sorted((ROOT / "rules").glob("*.pai")) + [ROOT / "bench" / "rules" / "joker.pai"]
@@ -75,9 +76,25 @@ def random_groups(dec, rnd: random.Random, left: list[int], melds: int, pairs: i
     return groups
 
 
-def structural_case(rules, dec, rnd: random.Random):
+def random_options(rules, rnd: random.Random) -> dict:
+    """Room options at random (about half of them): every bool option, and int options with listed
+    values or a small range — some change the tile catalog or what is wild."""
+    out = {}
+    for s in rules.ir.settings:
+        if s.role != "option" or rnd.random() < 0.5:
+            continue
+        if s.type == "bool":
+            out[s.name] = rnd.random() < 0.5
+        elif s.type == "int" and s.values:
+            out[s.name] = rnd.choice([compile_expr(v)({}) for v in s.values])
+        elif s.type == "int" and s.range and s.range[1] - s.range[0] <= 8:
+            out[s.name] = rnd.randint(*s.range)
+    return out
+
+
+def structural_case(rules, dec, rnd: random.Random, cat=None):
     """(counts of natural tiles, wildcards, exposed melds, targets) of one random hand."""
-    cat = rules.catalog_for({})[0]
+    cat = cat or rules.catalog_for({})[0]
     left = [k.copies if k.category in ("suited", "honor") else 0 for k in cat.kinds]
     all_targets = form_targets(rules, dec, 0)
     m, p = rnd.choice(all_targets) if all_targets else (4, 1)
@@ -115,18 +132,23 @@ def structural_case(rules, dec, rnd: random.Random):
 
 
 def compare_structure(rules, rnd: random.Random, n: int, diffs: list) -> int:
-    dec = rules.catalog_for({})[1]
-    native, reference = dec.structure, dec.fast
     checks = 0
-    for _ in range(n):
-        counts, wilds, exposed, targets = structural_case(rules, dec, rnd)
+    for case in range(n):
+        options = random_options(rules, rnd) if case % 4 == 3 else {}  # a quarter under other options
+        cat, dec = rules.catalog_for(rules.settings_env(options))
+        native, reference = dec.structure, dec.fast
+        if native is reference:
+            diffs.append(f"options {options}: the native core is not used ({rules.native_declined})")
+            continue
+        counts, wilds, exposed, targets = structural_case(rules, dec, rnd, cat)
         tup = tuple(counts)
         for m, p in targets:
             a = native.can_split(tup, wilds, m, p)
             b = reference.can_split(tup, wilds, m, p)
             checks += 1
             if a != b:
-                diffs.append(f"can_split({counts}, wilds={wilds}, melds={m}, pairs={p}): native {a}, python {b}")
+                diffs.append(f"can_split({counts}, wilds={wilds}, melds={m}, pairs={p}) options {options}: "
+                             f"native {a}, python {b}")
         held = [k for k in range(dec.n) if counts[k]]
         if held:
             less = list(counts)
@@ -144,9 +166,10 @@ def tile_text(k) -> str:
 
 
 def rules_case(rules, rnd: random.Random):
-    """A random hand as text for `Rules` (tiles, melds, context): winning, near-winning or with wildcards."""
-    cat, dec = rules.catalog_for({})
-    context = {}
+    """A random hand as text for `Rules` (tiles, melds, context): winning, near-winning or with wildcards,
+    under random room options a third of the time."""
+    context = random_options(rules, rnd) if rnd.random() < 1 / 3 else {}
+    cat, dec = rules.catalog_for(rules.settings_env(context))
     wild_kinds = []
     for w in rules.ir.wilds:
         if w.tiles in cat.by_name:
@@ -227,7 +250,7 @@ def run_file(path: Path, hands: int, rules_hands: int, seed: int) -> tuple[int, 
     diffs: list[str] = []
     checks = compare_structure(nat, rnd, hands, diffs)
     checks += compare_rules(path, nat, ref, rnd, rules_hands, diffs)
-    failures = nat.catalog_for({})[1].structure.failures
+    failures = sum(getattr(dec.structure, "failures", 0) for _, dec in nat._catalogs.values())
     if failures:
         diffs.append(f"{path.name}: {failures} native errors answered by the reference")
     return checks, diffs, ""

@@ -181,6 +181,11 @@ def test_bad_input_is_one_sentence_never_a_panic():
         t.can_split([1, 2, 3], 0, 4, 1)
     with pytest.raises(ValueError, match="cannot be negative"):
         t.can_split([-1] * n, 0, 4, 1)
+    with pytest.raises(ValueError, match="cannot be negative"):
+        t.can_split(tuple([-1] * n), 0, 4, 1)
+    for bad in ([1.5] * n, tuple([1.5] * n), ("1",) * n):
+        with pytest.raises(ValueError, match="must be a whole number"):
+            t.can_split(bad, 0, 4, 1)
     with pytest.raises(mod.NotCovered, match="wildcards"):
         t.can_split([0] * n, 3, 1, 0)
     with pytest.raises(mod.NotCovered):
