@@ -2,7 +2,8 @@
 
     python bench/native_diff.py [--hands 100000] [--seed 1] [--rules-hands 2000] [RULES...]
 
-For every bundled rule file and bench/rules/joker.pai (or the RULES given), seeded random hands —
+For every bundled rule file, bench/rules/joker.pai and bench/rules/shapes.pai (every group shape; or
+the RULES given), seeded random hands —
 winning, near-winning (a tile taken away or swapped) and holding wildcards, with exposed melds — are
 asked of both backends:
 - structure: `can_split` for every (melds, pairs) a form allows and a few others, and the kinds that
@@ -29,7 +30,8 @@ from runtime.backend import available  # noqa: E402
 from runtime.evaluate import compile_expr  # noqa: E402
 from runtime.rules import load  # noqa: E402
 
-FILES = sorted((ROOT / "rules").glob("*.pai")) + [ROOT / "bench" / "rules" / "joker.pai"]
+FILES = sorted((ROOT / "rules").glob("*.pai")) + [ROOT / "bench" / "rules" / "joker.pai",
+                                                  ROOT / "bench" / "rules" / "shapes.pai"]
 
 
 def form_targets(rules, dec, n_exposed: int):
