@@ -343,3 +343,20 @@ def test_qianghu_also_robs_the_fourth_tile_added_to_a_pung():
     res = g.result()
     assert res["winners"] == [3] and res["robbed"] == 1
     assert paid(g, "加杠分") == {}
+
+
+def test_bot_games_with_qingyise_win_with_one_or_three_suits_only():
+    """A seeded sample of bot hands with 清一色 chosen (the 300-hand check is in docs/engine-coverage.md): every
+    winning hand has all three suits or one suit — a 宝 counted as the tile it plays — never two."""
+    from runtime.game.bots import MixedBot, play
+
+    r = rules("baicheng")
+    suits_seen = []
+    for seed in range(40):
+        g = Game(r, {"清一色": True}, seed)
+        play(g, [MixedBot(seed * 31 + i) for i in range(g.n)])
+        for w in g.st.winners:
+            reading = g.infos[w].result.evaluation.reading
+            suits_seen.append(len({t.kind.suit for t in reading.tiles if t.kind.suit}))
+    assert suits_seen and set(suits_seen) <= {1, 3}
+    assert 1 in suits_seen  # the option does let one-suit hands win
