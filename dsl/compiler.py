@@ -4,6 +4,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from runtime.limits import MAX_RULE_FILE_BYTES
+
 from .diagnostics import Diagnostic, Diagnostics
 from .ir import RuleSet
 from .span import Span
@@ -58,6 +60,12 @@ def compile_text(text: str, file: str = "<text>", examples: bool = False) -> Res
 def compile_file(path: str | Path, examples: bool = False) -> Result:
     p = Path(path)
     try:
+        size = p.stat().st_size if p.is_file() else 0
+        if size > MAX_RULE_FILE_BYTES:  # refused before reading: the file could be of any size
+            diags = Diagnostics()
+            diags.error("E701", f"the rule file is {size:,} bytes; the limit is {MAX_RULE_FILE_BYTES:,}",
+                        Span(str(p), 1, 1))
+            return Result(None, tuple(diags.items), "")
         text = p.read_text(encoding="utf-8-sig")  # a byte-order mark (some editors write one) is not text
     except (OSError, UnicodeDecodeError) as exc:
         diags = Diagnostics()

@@ -226,3 +226,12 @@ def test_a_diagnostic_on_a_long_line_shows_a_window_of_it():
     assert len(shown) < SHOWN_LINE + 20 and "错" in shown
     assert caret.index("^") == shown.index("错")  # under the character, in the window
     assert caret.count("^") == 2
+
+
+def test_a_rule_file_over_the_limit_is_refused_before_it_is_read(tmp_path):
+    from dsl.compiler import compile_file
+
+    f = tmp_path / "big.pai"
+    f.write_text(BASE + "#" * L.MAX_RULE_FILE_BYTES, encoding="utf-8")
+    res = compile_file(f)
+    assert not res.ok and [d.code for d in res.diagnostics] == ["E701"] and res.source == ""
