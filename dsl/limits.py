@@ -142,14 +142,26 @@ def const_value(e: E.Expr):
             if x is None or y is None:
                 return None
             return x + y if op == "+" else x - y if op == "-" else x * y
+        case E.Binary(op="^", left=a, right=b):
+            x, y = const_value(a), const_value(b)
+            if x is None or y is None or y.denominator != 1 or abs(y) > L.MAX_EXPONENT or (x == 0 and y < 0) \
+                    or L.power_too_big(x, int(y)):
+                return None  # reported by check_arith
+            return x ** int(y)
     return None
 
 
 def check_arith(root: E.Expr, diags: Diagnostics) -> None:
     """Constant operands that make an operator fail whatever the hand: located errors at compile time."""
+    too_big_at = None
     for e in E.walk(root):
         if not isinstance(e, E.Binary):
             continue
+        if too_big_at is None and e.op in ("+", "-", "*"):
+            v = const_value(e)
+            if v is not None and L.too_big(v):  # the outermost such node (walk goes parents first)
+                too_big_at = e
+                diags.error("E702", f"the constant value has more than {L.MAX_VALUE_DIGITS} digits", _point(e.span))
         if e.op in ("/", "//", "%") and const_value(e.right) == 0:
             diags.error("E707", f"`{e.op}` by zero: the divisor is the constant 0", e.right.span)
         elif e.op == "^":

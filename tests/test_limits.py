@@ -235,3 +235,8 @@ def test_a_rule_file_over_the_limit_is_refused_before_it_is_read(tmp_path):
     f.write_text(BASE + "#" * L.MAX_RULE_FILE_BYTES, encoding="utf-8")
     res = compile_file(f)
     assert not res.ok and [d.code for d in res.diagnostics] == ["E701"] and res.source == ""
+
+
+@pytest.mark.parametrize("expr", ["10 ^ 99 * 10 ^ 99", "番 + 10 ^ 60 * 10 ^ 60"])
+def test_a_constant_past_100_digits_is_refused(expr):
+    one_error(BASE.replace(SCORE, f"score = {expr}"), "E702", 30)
