@@ -404,7 +404,8 @@ class Builder:
         self.no_extra(s, 1, usage)
         self.plain_stmt(s, block=True)
         f = self.fields(s, f"`win {name}`")
-        out = ir.WinForm(name, melds=f.int("melds", None, lo=0, hi=10), pairs=f.range("pairs", "pairs 1"),
+        out = ir.WinForm(name, melds=f.int("melds", None, lo=0, hi=10),
+                         pairs=f.range("pairs", "pairs 1", lo_bound=0, hi_bound=20),
                          groups=f.int("groups", None, lo=1, hi=12), pair_when=f.expr("pair_when"),
                          orphans=f.name("orphans"), concealed=f.bool("concealed"), instant=f.expr("instant"),
                          tiles=f.int("tiles", None, lo=1, hi=40), standins=f.bool("standins", True),

@@ -123,7 +123,9 @@ class Fields:
             return default
         return v
 
-    def range(self, key: str, usage="", required=False) -> tuple[int, int] | None:
+    def range(self, key: str, usage="", required=False, lo_bound=None, hi_bound=None) -> tuple[int, int] | None:
+        """`key LO..HI` or `key N`; with bounds, a range reaching outside them is E402 (a range the runtime
+        iterates over must be small)."""
         s = self.one(key, required, usage)
         if s is None:
             return None
@@ -136,9 +138,12 @@ class Fields:
             if int(lo) > int(hi):
                 self.diags.error("E402", f"empty range {lo}..{hi}", s.args[0].span)
                 return None
+            if (lo_bound is not None and int(lo) < lo_bound) or (hi_bound is not None and int(hi) > hi_bound):
+                self.diags.error("E402", f"{lo}..{hi} is out of range {lo_bound}..{hi_bound}", s.args[0].span)
+                return None
             return int(lo), int(hi)
         if len(s.args) == 1 and s.args[0].kind == "number":
-            v = self.check_int(s.args[0])
+            v = self.check_int(s.args[0], lo=lo_bound, hi=hi_bound)
             return None if v is None else (v, v)
         self.bad(s, usage or f"{key} 1..9")
         return None

@@ -240,3 +240,10 @@ def test_a_rule_file_over_the_limit_is_refused_before_it_is_read(tmp_path):
 @pytest.mark.parametrize("expr", ["10 ^ 99 * 10 ^ 99", "番 + 10 ^ 60 * 10 ^ 60"])
 def test_a_constant_past_100_digits_is_refused(expr):
     one_error(BASE.replace(SCORE, f"score = {expr}"), "E702", 30)
+
+
+def test_a_winning_form_counts_through_a_bounded_range_of_pairs():
+    """Found by bench/fuzz_rules.py: `pairs 0..10^29` compiled and the runtime counted through it."""
+    res = one_error(BASE.replace("win 标准 { melds 4; pairs 1 }", "win 标准 { melds 4; pairs 0..100000000000 }"),
+                    "E402", 18)
+    assert "0..20" in res.render()
