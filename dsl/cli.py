@@ -356,6 +356,38 @@ def cmd_bench(args) -> int:
     return mod.main(argv)
 
 
+def cmd_explain(args) -> int:
+    """`paili explain CODE`: a diagnostic code's explanation and example (the registry, dsl/codes.py)."""
+    from .codes import BY_CODE, REGISTRY, closest, markdown_table, replace_table
+
+    if args.markdown:
+        if args.write:
+            path = Path(args.write)
+            try:
+                text = path.read_text(encoding="utf-8")
+                new = replace_table(text)
+            except (OSError, UnicodeDecodeError, ValueError) as exc:
+                raise UsageError(f"{path}: {exc}") from None
+            if new != text:
+                path.write_text(new, encoding="utf-8")
+                print(f"{path}: diagnostic table updated")
+            return 0
+        print(markdown_table())
+        return 0
+    if args.write:
+        raise UsageError("--write goes with --markdown")
+    if not args.code:
+        for c in REGISTRY:
+            print(f"{c.code}  {c.title}")
+        return 0
+    entry = BY_CODE.get(args.code.strip().upper())
+    if entry is None:
+        raise UsageError(f"unknown diagnostic code {args.code!r} (the closest is {closest(args.code)}; "
+                         "`paili explain` lists them all)")
+    print(entry.render())
+    return 0
+
+
 def _hand_args(c) -> None:
     c.add_argument("rules", help="a .pai file, a compiled .json rule set, or a bundled variant's name")
     c.add_argument("--hand", help="concealed tiles, without the winning tile (flowers written here are set aside)")
@@ -409,6 +441,11 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--check", action="store_true",
                    help="do not write; exit 1 naming every page that differs from what the rule files produce")
     c.set_defaults(func=cmd_docs)
+    c = sub.add_parser("explain", help="explain a diagnostic code, with an example that triggers it")
+    c.add_argument("code", nargs="?", help="a code such as E301 (default: list every code)")
+    c.add_argument("--markdown", action="store_true", help="print the code table of docs/language.md §39")
+    c.add_argument("--write", metavar="FILE", help="with --markdown: replace the generated table in FILE")
+    c.set_defaults(func=cmd_explain)
     c = sub.add_parser("score", help="score a hand")
     _hand_args(c)
     c.add_argument("--win", help="the winning tile (omit for a hand that wins as it stands)")

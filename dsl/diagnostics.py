@@ -3,65 +3,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .codes import REGISTRY
 from .span import Span
 
-# Every code the compiler can emit, with a one-line description. Codes are a public contract:
-# never renumber; retire a code by leaving it here unused.
-CODES: dict[str, str] = {
-    # E1xx: syntax
-    "E101": "syntax error: unexpected token",
-    "E102": "syntax error: unexpected character",
-    "E103": "syntax error: unexpected end of file",
-    "E104": "file cannot be read or is not UTF-8",
-    # E2xx: structure (schema)
-    "E201": "unknown key in this block",
-    "E202": "key given more than once",
-    "E203": "missing required key",
-    "E204": "wrong arguments for this key",
-    "E205": "this key takes no block / needs a block",
-    "E206": "missing or extra `variant` block",
-    "E207": "this key takes no expression / needs an expression",
-    "E208": "a `when` condition is not allowed here",
-    # E3xx: names
-    "E301": "unknown name",
-    "E302": "duplicate name",
-    "E303": "unknown tile in a tile literal",
-    "E304": "unknown field",
-    "E305": "unknown function",
-    "E306": "name used as the wrong kind of thing",
-    # E4xx: types and values
-    "E401": "type mismatch",
-    "E402": "value out of range",
-    "E403": "wrong number of arguments",
-    "E404": "malformed comprehension",
-    "E405": "default value not allowed by the option's values",
-    "E406": "bad label template",
-    # E5xx: rule semantics
-    "E501": "exclusion names an unknown pattern",
-    "E502": "exclusion cycle",
-    "E503": "dependency cycle between quantities, patterns and the score",
-    "E504": "combine names a pattern that is not counted per combination",
-    "E505": "priority names an unknown action",
-    "E506": "an example hand is malformed",
-    "E507": "meld shape is impossible with the declared tiles",
-    "E508": "an example does not hold: its `expect` lines, or the pattern it must (not) score",
-    # E7xx: stated limits (runtime/limits.py, docs/language.md §40)
-    "E701": "the rule file is too large",
-    "E702": "a number is too large",
-    "E703": "nested too deeply",
-    "E704": "an expression is too large",
-    "E705": "too much work per reading",
-    "E706": "too many tiles, copies, players or wildcards",
-    "E707": "a constant divisor is zero",
-    # E9xx: the compiler itself
-    "E900": "internal compiler error",
-    # W6xx: warnings
-    "W601": "pattern can never match with the declared tiles",
-    "W602": "a lower-valued pattern excludes a higher-valued one",
-    "W603": "pattern has no example hand",
-    "W604": "pattern excludes itself",
-    "W605": "the game engine does not execute this construct",
-}
+# Every code the compiler can emit, with its one-line title. The registry (dsl/codes.py) is the one source:
+# an entry there per code, with an explanation and an example (`paili explain CODE`).
+CODES: dict[str, str] = {c.code: c.title for c in REGISTRY}
 
 
 SHOWN_LINE = 160  # characters of a source line shown under a diagnostic
