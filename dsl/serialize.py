@@ -27,8 +27,11 @@ class FormatError(ValueError):
 
 
 def to_data(obj: Any) -> Any:
+    # A compiled rule set carries no path of the machine that built it: source files by their name only.
     if isinstance(obj, Span):
-        return [obj.file, obj.line, obj.col, obj.end_line, obj.end_col]
+        return [_file_name(obj.file), obj.line, obj.col, obj.end_line, obj.end_col]
+    if isinstance(obj, ir.RuleSet) and obj.source:
+        obj = dataclasses.replace(obj, source=_file_name(obj.source))
     if dataclasses.is_dataclass(obj):
         out: dict[str, Any] = {"_": type(obj).__name__}
         for f in dataclasses.fields(obj):
@@ -40,6 +43,10 @@ def to_data(obj: Any) -> Any:
     if isinstance(obj, (tuple, list)):
         return [to_data(x) for x in obj]
     return obj
+
+
+def _file_name(path: str) -> str:
+    return path.replace("\\", "/").rsplit("/", 1)[-1]
 
 
 def from_data(data: Any, key: str = "") -> Any:

@@ -1,5 +1,5 @@
 """白金岛二人麻将 items of issue 11, each written from the seed sentence it checks
-(/work/shared/seeds/000_a458ac2558942afe.txt) and scored by both backends."""
+(../shared/seeds/000_a458ac2558942afe.txt) and scored by both backends."""
 from __future__ import annotations
 
 import itertools

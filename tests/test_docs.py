@@ -23,9 +23,8 @@ import pytest
 from dsl import cli
 from dsl.pages import site
 
-from .conftest import ROOT, RULES
+from .conftest import ROOT, RULES, SEEDS
 
-SEEDS = Path(os.environ.get("PAILI_SEEDS", "/work/shared/seeds"))
 SEED_OF = {"baijindao": "000_a458ac2558942afe.txt", "chehuzi": "001_6853749061b3e1b4.txt",
            "baicheng": "003_1e3c70aff3ac880a.txt", "longyan": "004_b433142e63c93c06.txt"}
 DOCS = ROOT / "generated_docs"

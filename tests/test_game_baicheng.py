@@ -1,5 +1,5 @@
 """风雷白城麻将 (rules/baicheng.pai) in the game engine: rigged-wall scenarios written from the seed text
-(/work/shared/seeds/003_1e3c70aff3ac880a.txt) for what tests/test_game.py and tests/test_game_rules.py do
+(../shared/seeds/003_1e3c70aff3ac880a.txt) for what tests/test_game.py and tests/test_game_rules.py do
 not cover yet: robbing a top-up kong (抢碰, 抢胡), kong payments (责任制), the next dealer."""
 from __future__ import annotations
 

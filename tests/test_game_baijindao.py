@@ -1,5 +1,5 @@
 """白金岛二人麻将 (rules/baijindao.pai) in the game engine: rigged-wall scenarios written from the seed
-text (/work/shared/seeds/000_a458ac2558942afe.txt) for the ready declarations, the doubling decisions,
+text (../shared/seeds/000_a458ac2558942afe.txt) for the ready declarations, the doubling decisions,
 the tasks and the money. Each test quotes the sentence it checks.
 
 Walls: the dealer (seat 0) is dealt 13, seat 1 13, then the dealer's 14th; the tiles after that are

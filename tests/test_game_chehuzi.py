@@ -91,7 +91,7 @@ def test_a_session_of_turned_card_hands_replays():
 
 
 # ---------------------------------------------------------------------- rigged scenarios from the seed
-# /work/shared/seeds/001_6853749061b3e1b4.txt. Hands are dealt dealer (seat 0) first, 20 cards each, then
+# ../shared/seeds/001_6853749061b3e1b4.txt. Hands are dealt dealer (seat 0) first, 20 cards each, then
 # the dealer's 21st; the cards after that are drawn from the stock in turn.
 
 def rig(hands: list[str], extra: str, draws: str = "", kings: int = 0, **kw) -> Game:

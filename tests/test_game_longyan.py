@@ -1,5 +1,5 @@
 """龙岩麻将 (rules/longyan.pai) in the game engine: rigged-wall scenarios written from the seed text
-(/work/shared/seeds/004_b433142e63c93c06.txt). Each test quotes the sentence it checks.
+(../shared/seeds/004_b433142e63c93c06.txt). Each test quotes the sentence it checks.
 
 Walls: hands are dealt in play order from the dealer (seat 0): seat 0's 13, seat 1's 13, …, then the
 dealer's 14th tile; the tiles after that are the draws. `tail` fixes the last tiles of the wall: the gold

@@ -10,10 +10,8 @@
 """
 from __future__ import annotations
 
-import os
 import sys
 from functools import cache
-from pathlib import Path
 
 import pytest
 
@@ -21,12 +19,11 @@ from runtime.game import Game
 from runtime.game.simulate import simulate
 from runtime.rules import load
 
-from .conftest import ROOT
+from .conftest import ROOT, SEEDS
 
 sys.path.insert(0, str(ROOT / "bench"))
 import mechanisms  # noqa: E402
 
-SEEDS = Path(os.environ.get("PAILI_SEEDS", "/work/shared/seeds"))
 SEED_OF = {"baijindao": "000_a458ac2558942afe.txt", "chehuzi": "001_6853749061b3e1b4.txt",
            "baicheng": "003_1e3c70aff3ac880a.txt", "longyan": "004_b433142e63c93c06.txt"}
 

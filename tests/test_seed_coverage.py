@@ -3,9 +3,8 @@ import re
 
 import pytest
 
-from .conftest import ROOT
+from .conftest import ROOT, SEEDS
 
-SEEDS = ROOT.parent / "shared" / "seeds"
 DOC = ROOT / "docs" / "seed-coverage.md"
 # Headings and numbered rules in the seeds' own styles: 一、… / 【…】 / 5.1 … / 1）… / ★… / I.… / 1、…
 HEADING = re.compile(r"^\s*(?:[一二三四五六七八九十]+、|【[^】]+】|\d+(?:\.\d+)+\.?|\d+[）)]|★|[IVX]+\.|\d+、|[a-e]\.)")
