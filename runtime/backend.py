@@ -91,7 +91,7 @@ class NativeStructure:
         self.reference = reference
         self.cap = reference.cap
         mod = native_module()
-        self._declined = (mod.NotCovered, mod.NativeError)
+        self.declined = (mod.NotCovered, mod.NativeError)
         self.failures = 0  # native errors answered by the reference (0 expected; the tests check)
 
     def _fallback(self, exc: Exception) -> None:
@@ -101,21 +101,21 @@ class NativeStructure:
     def can_split(self, counts, wilds: int, melds: int, pairs: int) -> bool:
         try:
             return self.tables.can_split(counts, wilds, melds, pairs)
-        except self._declined as exc:
+        except self.declined as exc:
             self._fallback(exc)
             return self.reference.can_split(counts, wilds, melds, pairs)
 
     def can_split_any(self, counts, wilds: int, targets) -> bool:
         try:
             return self.tables.can_split_any(counts, wilds, targets)
-        except self._declined as exc:
+        except self.declined as exc:
             self._fallback(exc)
             return any(self.reference.can_split(counts, wilds, m, p) for m, p in targets)
 
     def completing_kinds(self, counts, wilds: int, targets) -> list[int]:
         try:
             return self.tables.completing_kinds(counts, wilds, list(targets))
-        except self._declined as exc:
+        except self.declined as exc:
             self._fallback(exc)
             return self.reference.completing_kinds(counts, wilds, targets)
 

@@ -361,27 +361,17 @@ class Rules:
         if context:
             cat, dec = self.catalog_for(self.settings_env(context))
         else:  # the common case, asked millions of times: no settings to read
-            got = self.__dict__.get("_no_context_catalog")
-            if got is None:
-                got = self.__dict__["_no_context_catalog"] = self.catalog_for({})
-            cat, dec = got
+            fast = self.__dict__.get("_check_fast")
+            if fast is not None and fast[0] is self._forms:  # a copy with fewer forms asks again
+                return fast[1](counts, wilds, melds)
+            cat, dec = self.catalog_for({})
         if self._structural_only:
-            n = sum(counts) + wilds
-            key = (melds, n)
-            got = self.__dict__.setdefault("_check_targets", {})
-            targets = got.get(key)
-            if targets is None or targets[0] is not self._forms:  # a copy with fewer forms asks again
-                out = []
-                for f, _, _ in self._forms:
-                    if f.concealed and melds:
-                        continue
-                    lo, hi = f.pairs if f.pairs else (0, 0)
-                    for p in range(lo, hi + 1):
-                        m = (f.melds or 0) - melds
-                        if m >= 0 and 3 * m + 2 * p == n:
-                            out.append((m, p))
-                targets = got[key] = (self._forms, list(dict.fromkeys(out)))
-            return dec.can_split_any(counts, wilds, targets[1]) if targets[1] else False
+            if not context:
+                fn = self._structural_check(dec)
+                self.__dict__["_check_fast"] = (self._forms, fn)
+                return fn(counts, wilds, melds)
+            targets = self._win_targets(self._forms, melds, sum(counts) + wilds)
+            return dec.can_split_any(counts, wilds, targets) if targets else False
         tiles = [k for k in cat.kinds for _ in range(counts[k.index])]
         joker = next((k for k in cat.kinds if k.category == "joker"), None)
         if wilds and joker is None:
@@ -389,6 +379,46 @@ class Rules:
         tiles += [joker] * wilds
         h = Hand(tiles[:-1], [], tiles[-1], True)
         return self.score(h, context=context).win
+
+    @staticmethod
+    def _win_targets(forms, melds: int, n: int) -> list[tuple[int, int]]:
+        """The (melds, pairs) of concealed tiles that `check_win`'s forms accept for n tiles."""
+        out = []
+        for f, _, _ in forms:
+            if f.concealed and melds:
+                continue
+            lo, hi = f.pairs if f.pairs else (0, 0)
+            for p in range(lo, hi + 1):
+                m = (f.melds or 0) - melds
+                if m >= 0 and 3 * m + 2 * p == n:
+                    out.append((m, p))
+        return list(dict.fromkeys(out))
+
+    def _structural_check(self, dec):
+        """`check_win` without a context as one function: the form targets by (melds, tiles), then one
+        question to the structure backend (the native tables directly when they answer)."""
+        forms = self._forms
+        targets_of: dict[tuple[int, int], list] = {}
+        s = dec.structure
+        tables = getattr(s, "tables", None)
+        declined = getattr(s, "declined", ())
+        cap = s.cap if s is not None else -1
+        slow = dec.can_split_any
+
+        def check(counts, wilds: int, melds: int) -> bool:
+            key = (melds, sum(counts) + wilds)
+            targets = targets_of.get(key)
+            if targets is None:
+                targets = targets_of[key] = self._win_targets(forms, melds, key[1])
+            if not targets:
+                return False
+            if tables is not None and wilds <= cap:
+                try:
+                    return tables.can_split_any(counts, wilds, targets)
+                except declined:  # the seam decides: the reference answers, a native error is counted
+                    pass
+            return slow(counts, wilds, targets)
+        return check
 
     @property
     def _plain_waits(self) -> bool:

@@ -92,7 +92,7 @@ def _worker_init(ruleset_json: str) -> None:
     global _WORKER_RULES
     from dsl.serialize import loads
 
-    _WORKER_RULES = Rules(loads(ruleset_json))
+    _WORKER_RULES = Rules(loads(ruleset_json), ruleset_json=ruleset_json)  # the text is the native core's input
 
 
 def _worker_play(args) -> dict:
