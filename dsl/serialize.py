@@ -3,11 +3,17 @@
 Every IR node is written as an object with its class under "_"; sequences are lists and load back
 as tuples; spans are compact lists (a field named `span` or `…_span` holds one, `…_spans` a tuple of
 them). Loading needs only dsl.ir, dsl.expr and dsl.span (no Lark).
+
+A loaded file is data from anyone: before anything reads it, it is validated against the format's JSON
+Schema (`dsl/schema/ruleset-v1.schema.json`, made by `dsl/ruleset_schema.py`, checked by the small
+validator of `dsl/jsonvalidate.py`), and the rebuilt rule set goes through the checker's semantic
+passes (`dsl/ruleset_check.py`). A bad file is refused with one sentence naming the JSON path.
 """
 from __future__ import annotations
 
 import dataclasses
 import json
+from pathlib import Path
 from typing import Any
 
 from . import expr as E
@@ -24,6 +30,22 @@ for _mod in (ir, E):
 
 class FormatError(ValueError):
     pass
+
+
+_SCHEMA_FILE = Path(__file__).parent / "schema" / f"ruleset-v{ir.VERSION}.schema.json"
+_SCHEMA: dict | None = None
+
+
+def schema() -> dict:
+    """The shipped JSON Schema of the format (read once)."""
+    global _SCHEMA
+    if _SCHEMA is None:
+        _SCHEMA = json.loads(_SCHEMA_FILE.read_text(encoding="utf-8"))
+    return _SCHEMA
+
+
+def _no_constant(name: str):
+    raise FormatError(f"not JSON: {name} is not a JSON number")
 
 
 def to_data(obj: Any) -> Any:
@@ -85,17 +107,41 @@ def dumps(rs: ir.RuleSet) -> str:
     return json.dumps(doc, ensure_ascii=False, indent=1, sort_keys=False) + "\n"
 
 
-def loads(text: str) -> ir.RuleSet:
+def loads(text: str, semantic: bool = True) -> ir.RuleSet:
+    """A compiled rule set from its JSON text, validated (FormatError with one sentence otherwise).
+    `semantic=False` skips the checker's passes (only for text this process wrote itself)."""
+    from .jsonvalidate import SchemaError, validate
+
     try:
-        doc = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise FormatError(f"not JSON: {exc}") from None
+        doc = json.loads(text, parse_constant=_no_constant)
+    except RecursionError:
+        raise FormatError("not JSON this paili reads: nested too deeply") from None
+    except ValueError as exc:  # JSONDecodeError, and integers too long to convert
+        raise FormatError(f"not JSON: {str(exc)[:200]}") from None
     if not isinstance(doc, dict) or doc.get("format") != ir.FORMAT:
         raise FormatError("not a paili rule set (missing \"format\": \"paili-ruleset\")")
     if doc.get("version") != ir.VERSION:
-        raise FormatError(f"rule set format version {doc.get('version')} is not supported (this paili reads "
-                          f"version {ir.VERSION}); recompile it with `paili compile`")
-    rs = from_data(doc.get("ruleset"))
+        raise FormatError(f"rule set format version {str(doc.get('version'))[:20]} is not supported (this paili "
+                          f"reads version {ir.VERSION}); recompile it with `paili compile`")
+    try:
+        validate(doc, schema())
+        rs = from_data(doc.get("ruleset"))
+    except SchemaError as exc:
+        raise FormatError(str(exc)) from None
+    except RecursionError:
+        raise FormatError("the rule set is nested too deeply") from None
     if not isinstance(rs, ir.RuleSet):
         raise FormatError("the rule set is malformed")
+    if semantic:
+        try:
+            from .ruleset_check import check
+        except ImportError:  # a server with only the IR modules: the schema has been checked
+            check = None
+        if check is not None:
+            try:
+                problem = check(rs)
+            except RecursionError:
+                problem = "the rule set is nested too deeply"
+            if problem:
+                raise FormatError(problem)
     return rs

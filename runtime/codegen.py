@@ -26,6 +26,43 @@ from .limits import MAX_EXPONENT, power_too_big
 CONST_CATS = ("suit", "meld", "form", "flowerclass")
 GAME_FUNCS = ("visible_count", "held", "next", "waits_without", "group_waits_without")
 
+# Closed tables: the language's own operator and function names -> the Python text written for them.
+# Nothing else from the IR ever becomes source text: a word not in a table is refused (Unsupported,
+# so the rule set is scored by the closures, which look operators up in their own tables and raise on
+# an unknown one), names of the generated code are made here (`_b0`, `_t1`, `_k2`), and literals are
+# written only as the repr of an exact int, bool, str or None (see `lit`). A compiled JSON rule set is
+# validated when loaded (dsl/serialize.py); these tables keep generated code safe even for an IR that
+# was never validated.
+COMPARE_OPS = {"==": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">=", "in": "in",
+               "not in": "not in"}
+INLINE_ARITH = {"+": "+", "-": "-", "*": "*"}
+ARITH_OPS = {"/": "'/'", "//": "'//'", "%": "'%'"}  # through _arith, named by a literal of this table
+LOGIC_OPS = {"and": "and", "or": "or"}
+PURE_CALLS = {"len": "len", "distinct": "_distinct", "abs": "abs", "floor": "_floor", "max": "max",
+              "min": "min", "cn": "_cn"}
+GAME_CALLS = {"visible_count": "'visible_count'", "held": "'held'", "next": "'next'",
+              "waits_without": "'waits_without'"}
+COMP_FUNCS = ("count", "any", "all", "filter", "sum", "max", "min")
+COMP_REDUCE = {"max": "max", "min": "min"}
+
+
+class Refused(Exception):
+    """The IR holds a word or value that no table maps (never written into source)."""
+
+
+def lit(v) -> str:
+    """The source text of a literal: only exact ints, bools, strs and None, whose repr is a literal."""
+    if v is None or type(v) in (int, bool, str):
+        return repr(v)
+    raise Refused(f"a literal of type {type(v).__name__}")
+
+
+def word(table: dict, key) -> str:
+    """The Python text a table gives for a language word; anything else is refused."""
+    if type(key) is not str or key not in table:
+        raise Refused(f"an unknown word {str(key)[:40]!r}")
+    return table[key]
+
 
 def _arith(op, a, b):
     """The closures' binary operator (none raises, whole Fractions become ints)."""
@@ -54,7 +91,7 @@ class Names:
     """What the generated code writes for a name; subclasses decide per category."""
 
     def name(self, ref: str, gen: Gen, ind: int) -> str:
-        return f"S[{ref!r}]"
+        return f"S[{lit(ref)}]"
 
     def comp(self, e: E.Comp, gen: Gen, ind: int) -> str | None:
         """A shortcut for a whole comprehension (or None to write the loop)."""
@@ -131,6 +168,7 @@ class Gen:
         `not` need no `bool()` there, since Python's truth of `a and b` is that of `bool(a) and bool(b)`."""
         match e:
             case E.Binary(op="and" | "or" as op, left=l, right=r):
+                op = word(LOGIC_OPS, op)
                 a = self.cond(l, ind)
                 lines, b = self.branch_cond(r, ind + 1)
                 if not lines:
@@ -151,10 +189,12 @@ class Gen:
     def ex(self, e: E.Expr, ind: int) -> str:  # noqa: C901 - one case per node type
         match e:
             case E.Num(text=text):
+                if type(text) is not str:
+                    raise Refused("a number that is not text")
                 v = number(text)
-                return repr(v) if isinstance(v, int) else self.const(v)
+                return lit(v) if type(v) is int else self.const(v)
             case E.Str(value=v) | E.Bool(value=v):
-                return repr(v)
+                return lit(v)
             case E.NoneLit():
                 return "None"
             case E.TileLit(tiles=tiles, single=single):
@@ -164,26 +204,26 @@ class Gen:
             case E.ListLit(items=items):
                 return "[" + ", ".join(self.seq(list(items), ind)) + "]"
             case E.Name(ref=ref, name=name):
+                if type(ref) is not str:
+                    raise Refused("a reference that is not text")
                 cat = ref.split(":", 1)[0]
                 if cat == "tile":
                     return self.tile(name)
                 if cat in CONST_CATS:
-                    return repr(name)
+                    return lit(name)
                 if cat == "binder":
                     return self.binder(ref)
                 return self.names.name(ref, self, ind)
             case E.Attr(obj=o, name=name):
-                return f"{self.ex(o, ind)}.f[{name!r}]"
+                return f"{self.ex(o, ind)}.f[{lit(name)}]"
             case E.Call(func=func, args=args):
                 got = self.names.call(e, self, ind)
                 if got is not None:
                     return got
                 parts = self.seq(list(args), ind)
                 if func in GAME_FUNCS:
-                    return f"S['game-functions'][{func!r}]({', '.join(parts)})"
-                fn = {"len": "len", "distinct": "_distinct", "abs": "abs", "floor": "_floor", "max": "max",
-                      "min": "min", "cn": "_cn"}[func]
-                return f"{fn}({', '.join(parts)})"
+                    return f"S['game-functions'][{word(GAME_CALLS, func)}]({', '.join(parts)})"
+                return f"{word(PURE_CALLS, func)}({', '.join(parts)})"
             case E.Comp():
                 got = self.names.comp(e, self, ind)
                 if got is not None:
@@ -194,6 +234,7 @@ class Gen:
             case E.Unary(op="-", operand=o):
                 return f"(-{self.ex(o, ind)})"
             case E.Binary(op="and" | "or" as op, left=l, right=r):
+                op = word(LOGIC_OPS, op)
                 a = self.ex(l, ind)
                 lines, b = self.branch(r, ind + 1)
                 if not lines:
@@ -210,12 +251,15 @@ class Gen:
                 return t
             case E.Binary(op=op, left=l, right=r):
                 a, b = self.seq([l, r], ind)
-                if op in ("+", "-", "*"):
-                    return f"({a} {op} {b})"
+                if op in INLINE_ARITH:
+                    return f"({a} {word(INLINE_ARITH, op)} {b})"
                 if op == "^":
                     return f"_pow({a}, {b})"
-                return f"_arith({op!r}, {a}, {b})"
+                return f"_arith({word(ARITH_OPS, op)}, {a}, {b})"
             case E.Compare(ops=ops, operands=operands):
+                ops = [word(COMPARE_OPS, op) for op in ops]
+                if len(ops) != len(operands) - 1:
+                    raise Refused("a comparison chain whose operators and operands do not match")
                 if len(ops) == 1:
                     a, b = self.seq(list(operands), ind)
                     return f"({a} {ops[0]} {b})"
@@ -252,13 +296,15 @@ class Gen:
                 self.lines += fl
                 self.emit(ind + 1, f"{t} = {fs}")
                 return t
-        raise AssertionError(f"cannot compile {e!r}")
+        raise Refused(f"cannot compile a {type(e).__name__}")
 
     def comp(self, e: E.Comp, ind: int) -> str:
         src = self.ex(e.source, ind)
         if not _never_none(e.source):
             src = f"({src} or ())"
         vars_ = [self.binder(f"binder:{b}") for b in e.binders]
+        if not vars_:
+            raise Refused("a comprehension without binders")
         if len(vars_) == 1:
             head = f"for {vars_[0]} in {src}:"
             item = vars_[0]
@@ -267,6 +313,8 @@ class Gen:
             item = "(" + ", ".join(vars_) + ",)"
         t = self.tmp()
         func = e.func
+        if type(func) is not str or func not in COMP_FUNCS:
+            raise Refused(f"an unknown comprehension {str(func)[:40]!r}")
         if func in ("count", "any", "all", "filter"):
             lines, body = self.branch_cond(e.body, ind + 1)
         else:
@@ -295,7 +343,7 @@ class Gen:
             return f"_norm({t})"
         else:  # max / min of the values; 0 for none
             self.emit(i1, f"{t}.append({body})")
-            return f"({func}({t}) if {t} else 0)"
+            return f"({word(COMP_REDUCE, func)}({t}) if {t} else 0)"
         return t
 
 

@@ -33,7 +33,7 @@ import dataclasses
 from dsl import expr as E
 from dsl import ir
 
-from .codegen import RUNTIME, Gen, Names
+from .codegen import RUNTIME, Gen, Names, Refused, lit
 from .evaluate import binder_equality, power
 from .exclusions import Exclusions
 from .prefilter import FIELD, MASK, Prefilter
@@ -204,6 +204,13 @@ def _suits(c: Ctx):
     return sorted({t.kind.suit for t in c.r.tiles if t.kind.suit})
 
 
+# The reading builtins generated code reads, each with the attribute of `Ctx` that holds it: a closed
+# table, so an attribute name in generated code is always one of these, never text from the IR.
+BUILTIN_ATTRS = {n: "b_" + n for n in (
+    "groups", "win_tile", "win_group", "form", "self_drawn", "melds", "pairs", "pair", "runs", "triplets",
+    "kongs", "exposed", "menqing", "tiles", "hand", "suits", "flowers", "waits", "shape_waits")}
+TILE_LISTS = {"tiles": "tiles", "hand": "hand", "flowers": "flowers"}  # the lists `distinct` is kept for
+
 # Exactly the values `Scoring.reading_env` builds.
 _GROUP_LISTS = ("b_melds", "b_pairs", "b_pair", "b_runs", "b_triplets", "b_kongs", "b_exposed", "b_menqing")
 _LAZY = {
@@ -232,18 +239,28 @@ class _ReadingNames(Names):
         cat, _, name = ref.partition(":")
         fs = self.fs
         if cat == "builtin":
-            return f"R.b_{name}"
+            # through the closed table of reading builtins: the attribute name is the table's, not the IR's
+            attr = BUILTIN_ATTRS.get(name)
+            if attr is None:
+                raise Unsupported(f"the builtin {name[:40]!r} in generated code")
+            return f"R.{attr}"
         if cat == "distinct":  # a comprehension's source (see `comp`)
-            return f"R.distinct({name!r}, True)"
+            return f"R.distinct({lit(TILE_LISTS[name])}, True)"
         if cat in ("pattern", "unit", "quantity") and not self.fields:
             raise Unsupported("a form condition or wait requirement that reads patterns")
         if cat == "pattern":
+            if name not in fs.index:
+                raise Unsupported("an undeclared pattern")
             return f"C[{fs.index[name]}]"
         if cat == "unit":
             if self.phase == "raw":
                 raise Unsupported("a unit read while patterns are counted")
+            if name not in fs.unit_index:
+                raise Unsupported("an undeclared unit")
             return f"U[{fs.unit_index[name]}]"
         if cat == "quantity":  # written in place: pure, so the same value as the reference's cached one
+            if name not in fs.quantities:
+                raise Unsupported("an undeclared quantity")
             if name in self.inlining:
                 raise Unsupported("a quantity that reads itself")
             q = fs.quantities[name]
@@ -252,8 +269,7 @@ class _ReadingNames(Names):
                 return gen.ex(q.expr, ind)
             finally:
                 self.inlining.pop()
-        return f"S[{ref!r}]"
-
+        return f"S[{lit(ref)}]"
 
     def comp(self, e: E.Comp, gen: Gen, ind: int) -> str | None:
         got = self.fs.pre.field_of(e) if self.fields else None
@@ -272,10 +288,10 @@ class _ReadingNames(Names):
         if got is not None:
             return _field(got)
         if e.func == "len" and len(e.args) == 1 and _distinct_of(e.args[0]) is not None:
-            return f"len(R.distinct({_distinct_of(e.args[0])!r}, True))"
+            return f"len(R.distinct({lit(TILE_LISTS[_distinct_of(e.args[0])])}, True))"
         lst = _distinct_of(e)
         if lst is not None:
-            return f"R.distinct({lst!r}, False)"
+            return f"R.distinct({lit(TILE_LISTS[lst])}, False)"
         return None
 
 
@@ -303,7 +319,7 @@ def _emit_unmet(g: Gen, q: ir.Requirement, ind: int, then: str) -> None:
     """Emit `then`, guarded so that it runs when requirement q is not met: on one of its forms (if it
     names forms), its condition false, and its `unless` false too."""
     if q.forms:
-        g.emit(ind, f"if R.b_form in {tuple(q.forms)!r}:")
+        g.emit(ind, f"if R.b_form in ({''.join(lit(f) + ', ' for f in q.forms)}):")
         ind += 1
     g.emit(ind, f"if not {g.cond(q.expr, ind)}:")
     ind += 1
@@ -320,8 +336,8 @@ def _tally(e: E.Comp, gen: Gen, ind: int) -> str | None:
             or not e.source.ref.startswith("builtin:"):
         return None
     lst = e.source.ref.split(":", 1)[1]
-    if not lst.isidentifier():
-        return None
+    if lst not in BUILTIN_ATTRS or "_" in lst:  # `tl_<list>_<k>` is split at its underscores
+        return None  # only the reading lists of the closed table have tallies
     ref = f"binder:{e.binders[0]}"
     fields: list[str | None] = []
     others: list[E.Expr] = []
@@ -336,7 +352,7 @@ def _tally(e: E.Comp, gen: Gen, ind: int) -> str | None:
     val = vals[0] if len(vals) == 1 else "(" + ", ".join(vals) + ",)"
     if key_fields not in TALLY_FIELDS:
         TALLY_FIELDS.append(key_fields)
-    got = f"R.tl_{lst}_{TALLY_FIELDS.index(key_fields)}.get({val}, 0)"
+    got = f"R.tl_{BUILTIN_ATTRS[lst][2:]}_{TALLY_FIELDS.index(key_fields)}.get({val}, 0)"
     return got if e.func == "count" else f"({got} > 0)"
 
 
@@ -908,7 +924,7 @@ def _is_count(e: E.Expr) -> bool:
 def build(rs: ir.RuleSet, requires, wait_requires=()) -> FastScorer | None:
     try:
         return FastScorer(rs, requires, wait_requires)
-    except Unsupported:
+    except (Unsupported, Refused):
         return None
 
 

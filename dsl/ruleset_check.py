@@ -1,0 +1,125 @@
+"""The checker's semantic passes over a rule set rebuilt from JSON (`dsl/serialize.py` runs them).
+
+A compiled rule set was checked when it was compiled, but the file may have been edited since (or
+written by hand): after the schema (the shape of every value), this re-runs what can be re-run on a
+resolved rule set — declarations and duplicates, cross references, cycles — and checks that every
+resolved name refers to something the rule set declares (a builtin of the language, a binder of an
+enclosing comprehension, a declared pattern, option, meld kind, …). Name resolution itself is not run
+again (its input is source text); the rule set's own examples and warnings are the compiler's business.
+
+The first error is one sentence naming the JSON path of the node it is about.
+"""
+from __future__ import annotations
+
+import dataclasses
+
+from . import expr as E
+from . import vocab as V
+from .span import Span
+
+# Categories whose names the checker's symbol table holds: a reference to one must name a declared item.
+_DECLARED = ("pattern", "quantity", "unit", "meld", "form", "suit", "tile", "reveal", "option", "context",
+             "flowerclass", "table")
+_BUILTINS = set(V.READING_BUILTINS) | set(V.GAME_BUILTINS) | {"t"}
+
+
+def _walk(obj, path: str, spans: dict, out: list) -> None:
+    """Every IR node with its JSON path (parents first); the first path of each span is remembered."""
+    if isinstance(obj, Span):
+        return
+    if dataclasses.is_dataclass(obj):
+        sp = getattr(obj, "span", None)
+        if sp is not None and sp not in spans:
+            spans[sp] = path
+        out.append((obj, path))
+        for f in dataclasses.fields(obj):
+            v = getattr(obj, f.name)
+            if isinstance(v, (tuple, list)) or dataclasses.is_dataclass(v):
+                _walk(v, f"{path}.{f.name}", spans, out)
+    elif isinstance(obj, (tuple, list)):
+        for i, x in enumerate(obj):
+            _walk(x, f"{path}[{i}]", spans, out)
+
+
+def _names(e: E.Expr, path: str, bound: tuple[str, ...], out: list) -> None:
+    """(Name, path, binders in scope) of every name of an expression."""
+    match e:
+        case E.Name():
+            out.append((e, path, bound))
+        case E.ListLit(items=items):
+            for i, x in enumerate(items):
+                _names(x, f"{path}.items[{i}]", bound, out)
+        case E.Attr(obj=o):
+            _names(o, f"{path}.obj", bound, out)
+        case E.Call(args=args):
+            for i, x in enumerate(args):
+                _names(x, f"{path}.args[{i}]", bound, out)
+        case E.Comp(source=s, body=b, binders=bs):
+            _names(s, f"{path}.source", bound, out)
+            _names(b, f"{path}.body", bound + tuple(bs), out)
+        case E.Unary(operand=o):
+            _names(o, f"{path}.operand", bound, out)
+        case E.Binary(left=lt, right=rt):
+            _names(lt, f"{path}.left", bound, out)
+            _names(rt, f"{path}.right", bound, out)
+        case E.Compare(operands=ops):
+            for i, x in enumerate(ops):
+                _names(x, f"{path}.operands[{i}]", bound, out)
+        case E.If(cond=c, then=t, orelse=f):
+            _names(c, f"{path}.cond", bound, out)
+            _names(t, f"{path}.then", bound, out)
+            _names(f, f"{path}.orelse", bound, out)
+
+
+def check(rs) -> str | None:
+    """The first semantic error of a loaded rule set as one sentence, or None."""
+    from .checker import Checker
+    from .diagnostics import Diagnostics
+
+    spans: dict = {}
+    nodes: list = []
+    _walk(rs, "ruleset", spans, nodes)
+    for node, path in nodes:
+        if isinstance(node, E.Compare) and len(node.ops) != len(node.operands) - 1:
+            return f"{path}: a comparison with {len(node.ops)} operators needs {len(node.ops) + 1} operands"
+        if isinstance(node, E.Comp) and not node.binders:
+            return f"{path}: a comprehension needs at least one binder"
+        if isinstance(node, E.Call) and node.func in _ARITY and len(node.args) != _ARITY[node.func]:
+            return f"{path}: `{node.func}` takes {_ARITY[node.func]} argument(s), got {len(node.args)}"
+    diags = Diagnostics()
+    ch = Checker(rs, diags)
+    ch.declare()
+    ch.cross_refs()
+    ch.cycles()
+    errors = [d for d in diags.items if d.code.startswith("E")]
+    if errors:
+        d = errors[0]
+        where = spans.get(d.span, "ruleset")
+        msg = " ".join(d.message.split())  # one line, however the names in it are written
+        if len(msg) > 160:
+            msg = msg[:157] + "…"
+        return f"{where}: {msg} ({d.code})"
+    declared = ch.sym.by_category
+    roots = [(n, p) for n, p in nodes if isinstance(n, E.Expr)]
+    inner = {id(x) for n, _ in roots for x in E.walk(n) if x is not n}
+    for node, path in roots:
+        if id(node) in inner:
+            continue  # reached through its root expression (with the binders in scope there)
+        found: list = []
+        _names(node, path, (), found)
+        for name, npath, bound in found:
+            cat, sep, what = name.ref.partition(":")
+            if not sep:
+                continue  # an unresolved name (an example's expected pattern list): data, never evaluated as a name
+            if cat == "builtin" and what not in _BUILTINS:
+                return f"{npath}.ref: unknown builtin {what[:40]!r}"
+            if cat == "binder" and what not in bound:
+                return f"{npath}.ref: {what[:40]!r} is not bound by an enclosing comprehension"
+            if cat in _DECLARED and what not in declared.get(cat, {}):
+                return f"{npath}.ref: the rule set declares no {cat} {what[:40]!r}"
+    return None
+
+
+# Functions of a fixed number of arguments (the checker's signatures, dsl/resolve.py FUNC_SIGS).
+_ARITY = {"len": 1, "distinct": 1, "abs": 1, "floor": 1, "max": 2, "min": 2, "cn": 1, "visible_count": 1,
+          "next": 1, "held": 2, "waits_without": 2}
