@@ -134,7 +134,7 @@ from ..rules import Rules, ScoreResult, Scoring, _resolver, load
 from ..scoring import ReadingEvaluator
 from ..tiles import TileInfo
 from . import settle
-from .moves import PASS, MeldOption, Move, meld_options, one_kind_per_meld
+from .moves import PASS, MeldOption, Move, check_move, describe, meld_options, one_kind_per_meld
 from .program import ENGINE_OFFERED, CAction, program_for
 from .scope import GAME_DEFAULTS, GameEnv
 from .state import GMeld, HandState, Seat, TableFields, plain
@@ -150,6 +150,44 @@ _NAME = attrgetter("name")
 
 class GameError(Exception):
     """The rule set or the room options cannot be played by this engine (one sentence)."""
+
+
+def _kind_of(v) -> str:
+    """What a value is, for a message that must not echo it."""
+    if v is None:
+        return "null"
+    if isinstance(v, bool):
+        return "true or false"
+    return {int: "a number", float: "a number", str: "text", list: "a list", dict: "a dict",
+            tuple: "a tuple"}.get(type(v), type(v).__name__)
+
+
+def _option_value_problem(s: ir.Setting, v) -> str | None:
+    """Why a room option's value cannot be taken (a value as a caller or a log gives it), or None.
+    Numbers are exact: a float is taken only where the option is a number (`num`) and it is finite."""
+    if isinstance(v, str):
+        return None if len(v) <= 100 else "the value is too long"
+    if s.type == "bool":
+        return None if isinstance(v, bool) else f"takes true or false, not {_kind_of(v)}"
+    if isinstance(v, bool):
+        return f"takes {'a number' if s.type in ('int', 'num', 'seat') else 'a tile'}, not true or false"
+    if s.type in ("int", "seat"):
+        if isinstance(v, int):
+            return None if v.bit_length() <= 64 else "the number is too large"
+        if isinstance(v, Fraction) and v.denominator == 1:
+            return None
+        return f"takes a whole number, not {_kind_of(v) if not isinstance(v, (float, Fraction)) else v}"
+    if s.type == "num":
+        if isinstance(v, Fraction) or (isinstance(v, int) and v.bit_length() <= 64):
+            return None
+        if isinstance(v, float):
+            return None if math.isfinite(v) else f"takes a finite number, not {v}"
+        return f"takes a number, not {_kind_of(v)}"
+    return f"takes a tile name, not {_kind_of(v)}"
+
+
+def _num_text(n: int) -> str:
+    return str(n) if n.bit_length() <= 64 else "a very large number"
 
 
 class IllegalMove(ValueError):
@@ -224,7 +262,8 @@ class Game:
     values carried from an earlier hand), `players` (per seat, player state values carried likewise;
     only states declared `lives session` take a carried value), `wall` / `tail` (tile notation lists
     fixing the first and the last tiles of the wall, for scenarios), `check` (verify invariants after
-    every move)."""
+    every move), `require_decision` (refuse a move that does not say which decision it answers: for
+    servers relaying moves from clients; see `apply`)."""
 
     # Exact shortcuts (a hand that cannot be ready, a seat that cannot claim, …) taken before the full
     # computation they stand for; turned off only to show that play is identical without them.
@@ -233,7 +272,7 @@ class Game:
     def __init__(self, rules: Rules | str | Path, options: dict | None = None, seed: int = 0, *,
                  dealer: int | None = None, balances: list | None = None, table: dict | None = None,
                  wall: list[str] | str | None = None, tail: list[str] | str | None = None, check: bool = True,
-                 players: list[dict] | None = None):
+                 players: list[dict] | None = None, require_decision: bool = False):
         if not isinstance(rules, Rules):
             rules = load(rules)
         self.rules = rules
@@ -242,8 +281,12 @@ class Game:
         missing = unsupported(rs)
         if missing:
             raise GameError(f"this engine does not execute {'; '.join(missing)}, which {rs.variant.id} uses")
+        if options is not None and not isinstance(options, dict):
+            raise GameError(f"room options are given by name (a dict), not as {type(options).__name__}")
         self.options = dict(options or {})
         self.seed = seed
+        self.require_decision = require_decision
+        self.decision = 0  # the number of the decision now asked (1 for the first), see `apply`
         self.settings = self._settings(self.options)
         try:
             self.cat, self.dec = rules.catalog_for(self.settings)
@@ -347,16 +390,44 @@ class Game:
             return []
         return [s for s in sorted(self.pending.options) if s not in self.answers]
 
+    def _seat_arg(self, seat) -> int:
+        """A seat given by a caller: an int (not a bool, not a float) of this game; IllegalMove otherwise."""
+        if not isinstance(seat, int) or isinstance(seat, bool):
+            raise IllegalMove(f"a seat is a whole number from 0 to {self.n - 1}, not {_kind_of(seat)}")
+        if not 0 <= seat < self.n:
+            shown = seat if seat.bit_length() <= 64 else "a very large number"
+            raise IllegalMove(f"seat {shown} is not a seat of this game (seats 0 to {self.n - 1})")
+        return int(seat)
+
     def legal_moves(self, seat: int) -> list[Move]:
+        """The moves seat may make now, each carrying the number of the decision it answers."""
+        seat = self._seat_arg(seat)
         if self.pending is None or seat in self.answers:
             return []
         return list(self.pending.options.get(seat, []))
 
     def apply(self, seat: int, move: Move) -> None:
+        """Apply seat's answer to the decision now asked. Refused (IllegalMove, one short sentence, the
+        state unchanged): a seat that is not an int of this game, a value that is not a well-formed
+        Move, a move stamped with an earlier decision (stale, even if an equal move is legal again), a
+        move without a decision when the game requires one, and any move not legal now. A move without
+        a decision (`Move("discard", ("5m",))`, a log line written before decisions were numbered) is
+        taken as an answer to the current decision: safe for a caller that applies moves in order."""
+        seat = self._seat_arg(seat)
+        bad = check_move(move)
+        if bad is not None:
+            raise IllegalMove(bad)
         if self.st.over:
             raise IllegalMove("the hand is over, so no move can be applied")
         ask = self.pending
-        assert ask is not None
+        if ask is None:
+            raise IllegalMove("no decision is asked now")
+        if move.decision is None and self.require_decision:
+            raise IllegalMove("this game requires each move to say which decision it answers (take the moves "
+                              "from legal_moves)")
+        if move.decision is not None and move.decision != self.decision:
+            raise IllegalMove(f"`{describe(move)}` answers decision {_num_text(move.decision)}, which is over "
+                              f"(the decision now asked is {self.decision})")
         if seat not in ask.options or seat in self.answers:
             raise IllegalMove(f"seat {seat} may not act now (waiting for seat "
                               f"{', '.join(map(str, self.current_seats()))})")
@@ -369,7 +440,7 @@ class Game:
                 move = same[0]
         if move not in legal:
             shown = ", ".join(map(str, legal[:12])) + (f" and {len(legal) - 12} more" if len(legal) > 12 else "")
-            raise IllegalMove(f"`{move}` is not a legal move for seat {seat} now (legal: {shown})")
+            raise IllegalMove(f"`{describe(move)}` is not a legal move for seat {seat} now (legal: {shown})")
         self.answers[seat] = move
         self.moves.append((seat, move))
         if len(self.answers) == len(ask.options):
@@ -386,7 +457,7 @@ class Game:
     def observation(self, seat: int) -> dict:
         from .observe import observation
 
-        return observation(self, seat)
+        return observation(self, self._seat_arg(seat))
 
     def result(self) -> dict:
         st = self.st
@@ -472,7 +543,10 @@ class Game:
             s = self.rs.setting(name)
             if s is None or s.role != "option":
                 known = ", ".join(x.name for x in self.rs.settings if x.role == "option") or "none"
-                raise GameError(f"'{name}' is not a room option of this rule set (its options: {known})")
+                raise GameError(f"'{str(name)[:40]}' is not a room option of this rule set (its options: {known})")
+            problem = _option_value_problem(s, options[name])
+            if problem:
+                raise GameError(f"room option {name}: {problem}")
         try:
             return rules.settings_env(options)
         except HandError as exc:
@@ -1313,10 +1387,16 @@ class Game:
 
     def _advance(self, value) -> None:
         try:
-            self.pending = self._flow.send(value)
+            ask = self._flow.send(value)
         except StopIteration:
             self.pending = None
             self.st.over = True
+            return
+        # a new decision: its moves carry its number, so an answer to an earlier one is recognised
+        self.decision += 1
+        d = self.decision
+        ask.options = {s: [m.stamped(d) for m in ms] for s, ms in ask.options.items()}
+        self.pending = ask
 
     # ================================================================== offering actions
 

@@ -4,6 +4,9 @@ A `Move` is what a player answers when asked: an action name (a declared action,
 `discard` and `pass`), the tiles it uses (the discarded tile; a meld's tiles; the winning tile),
 for actions with `choices`, the chosen value, and for an action that `forms` several meld kinds, the
 kind the meld is laid down as. Moves are plain values: equal moves are the same move.
+A move offered by `Game.legal_moves` also carries `decision`, the number of the decision it answers
+(not part of its value: equal moves of different decisions compare equal), so that the game can refuse
+a stale move — one offered at an earlier decision — even when an equal move is legal again now.
 
 One set of tiles may have the shape of several kinds an action forms (a run 1-2-3 and a kind of the
 ranks 1, 2, 3). `one_kind_per_meld` keeps, of such options, the kind whose declared `value` is highest
@@ -23,7 +26,8 @@ optionally a tile it does not hold (a claimed discard, a robbed kong tile):
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from fractions import Fraction
 from itertools import combinations_with_replacement
 from typing import Any
 
@@ -38,6 +42,7 @@ class Move:
     tiles: tuple[str, ...] = ()
     choice: Any = None
     meld: str | None = None  # the meld kind laid down, for an action that forms several kinds
+    decision: int | None = field(default=None, compare=False)  # the decision it answers (see Game.apply)
 
     def __str__(self) -> str:
         out = self.action
@@ -57,24 +62,98 @@ class Move:
             d["choice"] = self.choice if isinstance(self.choice, (int, str)) else str(self.choice)
         if self.meld is not None:
             d["meld"] = self.meld
+        if self.decision is not None:
+            d["decision"] = self.decision
         return d
 
     @staticmethod
     def from_json(d: dict) -> Move:
+        """A move from its JSON object; MoveError (one short sentence) when it is not one."""
+        if not isinstance(d, dict):
+            raise MoveError(f"a move is a JSON object, not {_kind(d)}")
+        extra = set(d) - {"action", "tiles", "choice", "meld", "decision"}
+        if extra:
+            raise MoveError(f"a move has no field {_short(sorted(map(str, extra))[0])}")
+        action = d.get("action")
+        if type(action) is not str:
+            raise MoveError(f"a move's action is text, not {_kind(action)}")
+        tiles = d.get("tiles", [])
+        if not isinstance(tiles, list) or any(type(t) is not str for t in tiles):
+            raise MoveError("a move's tiles are a list of tile names")
         choice = d.get("choice")
         if isinstance(choice, str):
-            from fractions import Fraction
-
             try:
                 choice = Fraction(choice)
-            except ValueError:
+            except (ValueError, ZeroDivisionError):
                 pass
+        elif choice is not None and type(choice) is not int:
+            raise MoveError(f"a move's choice is a number or text, not {_kind(choice)}")
         meld = d.get("meld")
-        return Move(d["action"], tuple(d.get("tiles", ())), choice, meld if isinstance(meld, str) else None)
+        if meld is not None and type(meld) is not str:
+            raise MoveError(f"a move's meld kind is text, not {_kind(meld)}")
+        decision = d.get("decision")
+        if decision is not None and type(decision) is not int:
+            raise MoveError(f"a move's decision is a whole number, not {_kind(decision)}")
+        return Move(action, tuple(tiles), choice, meld, decision=decision)
 
     def without_meld(self) -> Move:
         """The move as written before moves named their meld kind (older logs, callers that leave it out)."""
         return Move(self.action, self.tiles, self.choice) if self.meld is not None else self
+
+    def stamped(self, decision: int) -> Move:
+        """This move as offered at `decision` (a copy; moves are immutable)."""
+        m = object.__new__(Move)
+        m.__dict__.update(self.__dict__)
+        m.__dict__["decision"] = decision
+        return m
+
+
+class MoveError(ValueError):
+    """A value that is not a move (one short sentence, never echoing more than a few dozen characters)."""
+
+
+def _short(v: Any) -> str:
+    if type(v) is int and v.bit_length() > 64:
+        return "a very large number"
+    s = repr(v)
+    return s if len(s) <= 40 else s[:37] + "…"
+
+
+def _kind(v: Any) -> str:
+    if v is None:
+        return "null"
+    if isinstance(v, bool):
+        return "true or false"
+    return {int: "a number", float: "a number", str: "text", list: "a list", dict: "an object",
+            tuple: "a tuple"}.get(type(v), type(v).__name__)
+
+
+def check_move(move: Any) -> str | None:
+    """Why a value is not a well-formed Move (a short sentence), or None."""
+    if not isinstance(move, Move):
+        return f"a move is a Move, not {_kind(move)}"
+    if type(move.action) is not str:
+        return f"a move's action is text, not {_kind(move.action)}"
+    if len(move.action) > 200:
+        return "a move's action is too long to be an action name"
+    if not isinstance(move.tiles, tuple) or any(type(t) is not str for t in move.tiles):
+        return "a move's tiles are a tuple of tile names"
+    if len(move.tiles) > 64:
+        return "a move uses more tiles than any meld has"
+    c = move.choice
+    if c is not None and type(c) not in (int, bool, str, Fraction):
+        return f"a move's choice is a number or text, not {_kind(c)}"
+    if move.meld is not None and type(move.meld) is not str:
+        return f"a move's meld kind is text, not {_kind(move.meld)}"
+    if move.decision is not None and type(move.decision) is not int:
+        return f"a move's decision is a whole number, not {_kind(move.decision)}"
+    return None
+
+
+def describe(move: Move) -> str:
+    """A move as an error message shows it: at most a few dozen characters."""
+    s = str(move)
+    return s if len(s) <= 40 else s[:37] + "…"
 
 
 PASS = Move("pass")

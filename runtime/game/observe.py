@@ -53,7 +53,8 @@ def observation(game, seat: int) -> dict:
         seats.append(d)
     visible = {r.name for r in game.rs.reveals if r.visible}
     return {
-        "seat": seat, "players": st.n, "dealer": st.dealer, "turn": st.turn, "wall_left": len(st.wall),
+        "seat": seat, "decision": game.decision, "players": st.n, "dealer": st.dealer, "turn": st.turn,
+        "wall_left": len(st.wall),
         "hand": sorted((t.name for t in me.hand), key=lambda n: game.cat.by_name[n].index),
         "drawn": me.drawn.name if me.drawn else None,
         "state": {k: plain(v) for k, v in me.vars.items()},
