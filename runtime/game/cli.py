@@ -75,20 +75,39 @@ def _stderr_console():
     return Console(stderr=True)
 
 
+def _bundled_of(ref) -> str | None:
+    """The bundled rule file a log names by its stem (`NAME`, or `rules/NAME.pai`: the stem is
+    taken, the path never opened), or None."""
+    from pathlib import PurePosixPath, PureWindowsPath
+
+    from dsl.cli import bundled_rules
+
+    if not isinstance(ref, str) or not ref or len(ref) > 300:
+        return None
+    stem = PureWindowsPath(PurePosixPath(ref).name).stem
+    return next((str(p) for p in bundled_rules() if p.stem == stem), None)
+
+
 def cmd_replay(args) -> int:
-    from .log import ReplayError, read, replay
+    from .log import ReplayError, read_numbered, replay
 
     try:
-        entries = read(args.log)
-    except (OSError, ValueError) as exc:
-        print(f"error: cannot read {args.log}: {exc}", file=sys.stderr)
-        return 2
-    ref = args.rules or (entries[0].get("rules") if entries else None)
+        entries = read_numbered(args.log)
+    except ReplayError as exc:
+        print(f"error: {args.log}: {exc}", file=sys.stderr)
+        return 1
+    head = entries[0][1] if entries else None
+    ref = args.rules
     if not ref:
-        print("error: the log names no rule file; give --rules", file=sys.stderr)
-        return 2
+        named = head.get("rules") if isinstance(head, dict) else None
+        ref = _bundled_of(named)
+        if ref is None:
+            shown = repr(named) if isinstance(named, str) and len(named) <= 60 else "no bundled rule file"
+            print(f"error: the log names {shown}, which is not a bundled variant; give the rules with --rules "
+                  "(a rule file named by a log is never loaded)", file=sys.stderr)
+            return 2
     try:
-        s = replay(entries, _rules(ref))
+        s = replay([e for _, e in entries], _rules(ref), numbers=[n for n, _ in entries])
     except ReplayError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1

@@ -6,13 +6,17 @@
     …
     {"type": "result", "hand": 1, "result": {…}}
 
-`replay` re-creates the session from the first line, applies every move (each must be legal) and
-compares each hand's result with the logged one.
+`replay` re-creates the session from the first line with rules the caller gives (never a file the log
+names), checks every line's shape, applies every move (each must be legal), compares each hand's result
+with the logged one and the number of hands with the session's; anything else is a ReplayError naming
+the line. It fails closed: a missing result line, a missing hand, an unknown line type or field, an
+inflated `hands` — each is an error, never "identical".
 """
 from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 from .moves import Move
 from .session import Session
@@ -40,41 +44,167 @@ def write(path: str | Path, session: Session, rules_ref: str = "") -> None:
 
 
 def read(path: str | Path) -> list[dict]:
-    with open(path, encoding="utf-8") as f:
-        return [json.loads(x) for x in f if x.strip()]
+    """The lines of a log file as JSON values; ReplayError naming the line when one is not JSON."""
+    return [e for _, e in read_numbered(path)]
 
 
-def replay(log: str | Path | list[dict], rules=None) -> Session:
-    """Re-run a log; returns the replayed session. ReplayError when anything differs."""
-    from ..game.flow import IllegalMove
+def read_numbered(path: str | Path) -> list[tuple[int, Any]]:
+    try:
+        with open(path, "rb") as f:
+            raw = f.read(MAX_LOG_BYTES + 1)
+    except OSError as exc:
+        raise ReplayError(f"cannot read {path}: {exc.strerror or exc}") from None
+    if len(raw) > MAX_LOG_BYTES:
+        raise ReplayError(f"the log is larger than {MAX_LOG_BYTES // 1_000_000} MB")
+    out = []
+    for n, line in enumerate(raw.split(b"\n"), 1):
+        if not line.strip():
+            continue
+        try:
+            out.append((n, json.loads(line.decode("utf-8"), parse_constant=_no_constant)))
+        except UnicodeDecodeError:
+            raise ReplayError(f"line {n}: not UTF-8 text") from None
+        except RecursionError:
+            raise ReplayError(f"line {n}: nested too deeply") from None
+        except ValueError as exc:
+            raise ReplayError(f"line {n}: not JSON ({str(exc)[:80]})") from None
+    return out
 
-    entries = read(log) if not isinstance(log, list) else log
-    if not entries or entries[0].get("type") != "session":
-        raise ReplayError("the log does not start with a session line")
-    head = entries[0]
+
+def _no_constant(name: str):
+    raise ValueError(f"{name} is not a JSON number")
+
+
+MAX_LOG_BYTES = 200_000_000
+# The fields of each line type (all required): a line with another field, or without one, is refused.
+LINE_FIELDS = {
+    "session": ("rules", "variant", "options", "seed", "hands"),
+    "hand": ("hand", "seed", "dealer"),
+    "move": ("hand", "seat", "move"),
+    "result": ("hand", "result"),
+}
+
+
+def _is_int(v) -> bool:
+    return type(v) is int
+
+
+def _shape(n: int, e) -> str:
+    """The line's type after checking its shape (ReplayError naming the line otherwise)."""
+    if not isinstance(e, dict):
+        raise ReplayError(f"line {n}: a log line is a JSON object")
+    t = e.get("type")
+    if not isinstance(t, str) or t not in LINE_FIELDS:
+        shown = repr(t) if isinstance(t, str) and len(t) <= 30 else "that is not one of session, hand, move, result"
+        raise ReplayError(f"line {n}: unknown line type {shown}")
+    want = set(LINE_FIELDS[t]) | {"type"}
+    missing = sorted(want - set(e))
+    if missing:
+        raise ReplayError(f"line {n}: a {t} line needs the field {missing[0]!r}")
+    extra = sorted(str(k)[:30] for k in set(e) - want)
+    if extra:
+        raise ReplayError(f"line {n}: a {t} line has no field {extra[0]!r}")
+    for k in ("hand", "seed", "dealer", "seat", "hands"):
+        if k in e and not _is_int(e[k]):
+            raise ReplayError(f"line {n}: {k} is a whole number")
+    if t == "session":
+        if not isinstance(e["rules"], str) or not isinstance(e["variant"], str):
+            raise ReplayError(f"line {n}: rules and variant are text")
+        if not isinstance(e["options"], dict):
+            raise ReplayError(f"line {n}: options are a JSON object")
+        if e["hands"] < 1:
+            raise ReplayError(f"line {n}: a session has at least one hand")
+    if t == "move" and not isinstance(e["move"], dict):
+        raise ReplayError(f"line {n}: a move is a JSON object")
+    if t == "result" and not isinstance(e["result"], dict):
+        raise ReplayError(f"line {n}: a result is a JSON object")
+    return t
+
+
+def replay(log: str | Path | list[dict], rules=None, numbers: list[int] | None = None) -> Session:
+    """Re-run a log with `rules` (a Rules, or a rule file the caller chose): every line's shape, every
+    move (each must be legal, and answer the decision now asked when it says which), the number of
+    hands and each hand's result (its payments and balances included) must be as logged. Returns the
+    replayed session; ReplayError (one sentence naming the line) when anything differs. The rule file a
+    log names is never loaded from here: the caller resolves it (`paili replay` takes `--rules` or the
+    bundled rule file of the log's stem). `numbers` gives the file line of each entry of a list."""
+    from ..game.flow import GameError, IllegalMove
+    from .moves import MoveError
+
+    if not isinstance(log, list):
+        entries = read_numbered(log)
+    else:  # numbers: the line number of each entry in its file (default: one entry per line)
+        entries = list(zip(numbers, log)) if numbers is not None else list(enumerate(log, 1))
+    if not entries:
+        raise ReplayError("the log is empty")
+    n0, head = entries[0]
+    if _shape(n0, head) != "session":
+        raise ReplayError(f"line {n0}: the log does not start with a session line")
     if rules is None:
-        rules = head["rules"]
-    session = Session(rules, head.get("options") or {}, head["seed"], head["hands"])
+        raise ReplayError("give the rules to replay with (a log's rule file is never loaded from the log)")
+    try:
+        session = Session(rules, head["options"], head["seed"], head["hands"])
+    except GameError as exc:
+        raise ReplayError(f"line {n0}: {exc}") from None
+    if session.rules.ir.variant.id != head["variant"]:
+        raise ReplayError(f"line {n0}: the log is of variant {head['variant'][:40]!r}, the rules are of "
+                          f"{session.rules.ir.variant.id!r}")
     game = None
-    for e in entries[1:]:
-        t = e.get("type")
+    k = 0  # the hand now replayed (1, 2, …)
+    for n, e in entries[1:]:
+        t = _shape(n, e)
+        if t == "session":
+            raise ReplayError(f"line {n}: a second session line")
         if t == "hand":
-            game = session.new_hand()
+            if game is not None:
+                raise ReplayError(f"line {n}: hand {k + 1} starts before hand {k} has its result line")
+            if e["hand"] != k + 1:
+                raise ReplayError(f"line {n}: expected hand {k + 1}, the line says hand {_num(e['hand'])}")
+            if k + 1 > head["hands"]:
+                raise ReplayError(f"line {n}: hand {k + 1} is more than the session's {head['hands']} hands")
+            k += 1
+            try:
+                game = session.new_hand()
+            except GameError as exc:  # the options of the session line (the first hand is where they are read)
+                raise ReplayError(f"line {n0 if k == 1 else n}: {exc}") from None
             if game is None or game.seed != e["seed"] or game.st.dealer != e["dealer"]:
-                raise ReplayError(f"hand {e['hand']} does not start as logged (seed or dealer differs)")
-        elif t == "move":
-            if game is None:
-                raise ReplayError("a move comes before its hand line")
+                raise ReplayError(f"line {n}: hand {k} does not start as logged (seed or dealer differs)")
+            continue
+        if game is None:
+            raise ReplayError(f"line {n}: a {t} line outside a hand (after a result line or before a hand line)")
+        if e["hand"] != k:
+            raise ReplayError(f"line {n}: a {t} line of hand {_num(e['hand'])} inside hand {k}")
+        if t == "move":
             try:
                 game.apply(e["seat"], Move.from_json(e["move"]))
-            except IllegalMove as exc:
-                raise ReplayError(f"hand {e['hand']}: {exc}") from None
-        elif t == "result":
-            if game is None or not game.is_over():
-                raise ReplayError(f"hand {e['hand']} is not over where the log ends it")
+            except (IllegalMove, MoveError) as exc:
+                raise ReplayError(f"line {n}: hand {k}: {exc}") from None
+        else:  # result
+            if not game.is_over():
+                raise ReplayError(f"line {n}: hand {k} is not over where the log ends it")
             got = json.loads(json.dumps(game.result(), ensure_ascii=False))
             if got != e["result"]:
-                raise ReplayError(f"hand {e['hand']} replays to a different result")
+                raise ReplayError(f"line {n}: hand {k} replays to a different result{_first_diff(got, e['result'])}")
             session.finish(game)
             game = None
+    last = entries[-1][0]
+    if game is not None:
+        raise ReplayError(f"line {last}: the log ends inside hand {k} (its result line is missing)")
+    if k != head["hands"]:
+        raise ReplayError(f"line {n0}: the session has {_num(head['hands'])} hands, the log records {k}")
     return session
+
+
+def _num(v: int) -> str:
+    return str(v) if v.bit_length() <= 64 else "a very large number"
+
+
+def _first_diff(got: dict, want: dict) -> str:
+    """Where two results differ first (a key of the result), for the message."""
+    for key in list(got) + [x for x in want if x not in got]:
+        if got.get(key, _MISSING) != want.get(key, _MISSING):
+            return f" ({str(key)[:30]} differs)"
+    return ""
+
+
+_MISSING = object()
