@@ -100,6 +100,17 @@ def check(rs) -> str | None:
             msg = msg[:157] + "…"
         return f"{where}: {msg} ({d.code})"
     declared = ch.sym.by_category
+    from .resolve import SEAT_BUILTIN_FIELDS
+
+    sym = ch.sym
+    # every field a value of the language can have (tiles, melds, seats, the table, declared attributes):
+    # a field outside them has no value anywhere, so it can only be a mistake (or an edit of the file)
+    fields = (set(V.TILE_FIELDS) | set(V.MELD_FIELDS) | set(SEAT_BUILTIN_FIELDS) | set(sym.tile_attrs)
+              | set(sym.player_fields) | set(sym.table_fields) | {a for s in rs.tiles.suits for a in s.attrs}
+              | {a for k in rs.tiles.kinds for a in k.attrs} | {m.name for m in rs.melds})
+    for node, path in nodes:
+        if isinstance(node, E.Attr) and node.name not in fields:
+            return f"{path}.name: no value of the language has the field {node.name[:40]!r}"
     roots = [(n, p) for n, p in nodes if isinstance(n, E.Expr)]
     inner = {id(x) for n, _ in roots for x in E.walk(n) if x is not n}
     for node, path in roots:
@@ -111,13 +122,29 @@ def check(rs) -> str | None:
             cat, sep, what = name.ref.partition(":")
             if not sep:
                 continue  # an unresolved name (an example's expected pattern list): data, never evaluated as a name
-            if cat == "builtin" and what not in _BUILTINS:
-                return f"{npath}.ref: unknown builtin {what[:40]!r}"
+            if cat == "builtin" and what not in _scope_builtins(npath):
+                return f"{npath}.ref: unknown builtin {what[:40]!r} (or not one of this place)"
             if cat == "binder" and what not in bound:
                 return f"{npath}.ref: {what[:40]!r} is not bound by an enclosing comprehension"
             if cat in _DECLARED and what not in declared.get(cat, {}):
                 return f"{npath}.ref: the rule set declares no {cat} {what[:40]!r}"
     return None
+
+
+_READING_PLACES = ("ruleset.patterns", "ruleset.quantities", "ruleset.requires", "ruleset.score", "ruleset.forms",
+                   "ruleset.combines", "ruleset.units")
+
+
+def _scope_builtins(path: str) -> set[str]:
+    """The builtins an expression at this JSON path may read (the checker's scopes, dsl/resolve.py): a
+    tile attribute only `t`, the tile and setting declarations none, the reading rules the reading's."""
+    if path.startswith("ruleset.tiles.attrs"):
+        return {"t"}
+    if path.startswith(("ruleset.tiles", "ruleset.settings")):
+        return set()
+    if path.startswith(_READING_PLACES) and ".examples[" not in path and ".counterexamples[" not in path:
+        return set(V.READING_BUILTINS)
+    return _BUILTINS
 
 
 # Functions of a fixed number of arguments (the checker's signatures, dsl/resolve.py FUNC_SIGS).

@@ -200,6 +200,8 @@ def _compile(e: E.Expr, fns) -> Fn:  # noqa: C901 - one case per node type
                     return obj.f[name]
                 except AttributeError:
                     return field(obj, name)
+                except KeyError:  # a field this kind of value lacks (a checked rule set never asks for one)
+                    raise EvalError(f"a value here has no field {name[:40]!r}") from None
             return attr
         case E.Call(func=func, args=args):
             f = fns.get(func)

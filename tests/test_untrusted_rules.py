@@ -58,7 +58,7 @@ pattern 加倍 { value = 2 * 加倍次数; unit 番; label "加倍{cn(加倍次�
 pattern 大数 { value = max(sum(m in melds: m.rank) // 3, 1); unit 番; when any(m in runs: m.start % 2 == 0) }
 score = 番 * 2 ^ 加倍次数
 """
-HAND = dict(hand="111m 222m 333m 东东东 5m", win="5m", settings={"加倍次数": 1})
+HAND = dict(hand="111m 222m 333m 东东东 5m", win="5m", context={"加倍次数": 1})
 
 
 @pytest.fixture(scope="module")
@@ -104,7 +104,7 @@ def _score_all_ways(rs, sentinel) -> None:
     try:
         rules = Rules(rs)
         rules.score(**HAND)
-        rules.waits(hand="111m 222m 333m 东东东 5m", settings={"加倍次数": 1})
+        rules.waits(hand="111m 222m 333m 东东东 5m", context={"加倍次数": 1})
     except Exception:  # noqa: BLE001 - a refused hand or an evaluation error is fine; running the payload is not
         pass
     assert not sentinel.exists()
@@ -285,3 +285,17 @@ def test_tricks_in_rule_files_are_refused_or_inert(old, new, tmp_path):
         assert "49" not in text  # a template expression in rule text is never evaluated
         if "{{ 7*7 }}" in new:
             assert "{{ 7*7 }}" in text or "{{ 7\\*7 }}" in text  # shown as written (Markdown escapes `*`)
+
+
+def test_mutated_json_rule_sets_seeded_sample():
+    """A seeded sample of bench/fuzz_json.py (10,000 cases): every mutation refused with one sentence or
+    run, never a traceback, a hang or a code execution."""
+    import sys
+
+    sys.path.insert(0, str(ROOT / "bench"))
+    import fuzz_json
+
+    counts, failures = fuzz_json.fuzz(150, seed=7, bundled=False)
+    assert not failures, failures
+    assert counts["refused"] > 80 and counts["ran"] > 10
+    assert counts["traceback"] == counts["hang"] == counts["executed"] == 0

@@ -1,0 +1,228 @@
+"""Mutated compiled JSON rule sets: loading refuses what is not a valid rule set with one sentence, and no
+text of a file ever runs as code (issue 12, point 1).
+
+    python bench/fuzz_json.py [--cases 10000] [--seed 1] [--budget 20]
+
+Compiled rule sets (a small one written for this, and every bundled variant) are mutated: a value
+replaced (wrong JSON types, huge numbers, Python text that would create a sentinel file if it ever ran,
+dunder names, format strings, template syntax), a field removed or added, a node's class changed, a
+subtree moved elsewhere, a list item duplicated or dropped. Each case is loaded with
+`dsl.serialize.loads`; a loaded rule set is built (`runtime.rules.Rules`) and scores a hand and lists
+its waits (the small rule set) — what `paili score / waits` do with such a file. Outcomes:
+
+- `refused`: FormatError, one line naming the JSON path;
+- `ran`: loaded and scored (or refused the hand with a HandError / EvalError, one sentence);
+- `traceback`: any other exception while loading or scoring (a failure);
+- `hang`: a case over the time budget (a failure);
+- `executed`: the sentinel file exists after the case (a failure).
+
+`fuzz(n, seed)` is what the suite's seeded sample calls (tests/test_untrusted_rules.py).
+"""
+from __future__ import annotations
+
+import argparse
+import copy
+import json
+import random
+import signal
+import sys
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from dsl.compiler import compile_file, compile_text  # noqa: E402
+from dsl.serialize import FormatError, dumps, loads  # noqa: E402
+from runtime.evaluate import EvalError  # noqa: E402
+from runtime.hand import HandError  # noqa: E402
+from runtime.rules import Rules  # noqa: E402
+
+SMALL = """\
+variant demo "示例" { doc "说明" }
+tiles {
+  suit 万 { code "m"; ranks 1..9; copies 4 }
+  honor 东 { code "1z"; attrs 风 }
+  attr 幺九 = t.rank in [1, 9] or t.honor
+}
+table { players 2; hand 13 }
+option 清一色 bool = false
+context 加倍次数 int = 0 { range 0..8 }
+meld 顺子 { shape run 3; hand true }
+meld 刻子 { shape same 3; hand true }
+meld 将 { shape same 2; pair true; hand true }
+meld 碰 { shape same 3; exposed true }
+win 标准 { melds 4; pairs 1 }
+unit 番 sum
+pattern 碰碰和 { value 6 番; when count(m in melds: m.triplet) == 4 and 1 <= len(tiles) <= 18 }
+pattern 清一色 { value 24 番; when len(suits) == 1 and all(t in tiles: not t.honor) and option.清一色 }
+pattern 加倍 { value = 2 * 加倍次数; unit 番; label "加倍{cn(加倍次数)}次"; when 加倍次数 > 0 }
+pattern 大数 { value = max(sum(m in melds: m.rank) // 3, 1); unit 番; when any(m in runs: m.start % 2 == 0) }
+quantity 底 = if menqing then 2 else 1
+score = 番 * 底 * 2 ^ 加倍次数
+"""
+HAND = dict(hand="111m 222m 333m 东东东 5m", win="5m", context={"加倍次数": 1})
+
+
+class Hang(Exception):
+    pass
+
+
+def _payloads(sentinel: Path) -> list:
+    cmd = f"open({str(sentinel)!r}, 'w').write('ran')"
+    return [
+        f"__import__('builtins').exec({cmd!r})", f"x') or {cmd} or ('", f"\") or {cmd} or (\"", f"\n{cmd}\n",
+        f"== {cmd} ==", f"({cmd})", f"{cmd} and max", f"builtin:x or {cmd}", "__class__", "__globals__",
+        "{0.__class__}", "%s%(x)s", "{{ 7*7 }}", "{% for x in [1] %}{% endfor %}",
+    ]
+
+
+POOL = [None, True, False, 0, 1, -1, 2, 10 ** 6, 10 ** 30, 1.5, "", "x", "9" * 5000, "1" * 50, [], [1], {},
+        {"_": "Num", "text": "1"}, {"_": "Nope"}, {"_": "Name", "name": "melds", "ref": "builtin:melds"},
+        ["a", 1, 1, 1, 1]]
+
+
+def _paths(o, p=()):
+    yield p
+    if isinstance(o, dict):
+        for k, v in o.items():
+            yield from _paths(v, p + (k,))
+    elif isinstance(o, list):
+        for i, v in enumerate(o):
+            yield from _paths(v, p + (i,))
+
+
+def _get(o, path):
+    for k in path:
+        o = o[k]
+    return o
+
+
+def mutate(doc: dict, rng: random.Random, paths: list, payloads: list, classes: list[str]) -> tuple[str, dict]:
+    d = copy.deepcopy(doc)
+    kind = rng.choice(["value", "value", "payload", "payload", "payload", "delete", "add", "class", "move",
+                       "dup", "drop"])
+    path = rng.choice(paths)
+    if not path:
+        return kind, d
+    parent, key = _get(d, path[:-1]), path[-1]
+    if kind == "value":
+        parent[key] = copy.deepcopy(rng.choice(POOL))
+    elif kind == "payload":
+        strings = [p for p in paths if p and isinstance(_get(doc, p), str)]
+        p = rng.choice(strings)
+        _get(d, p[:-1])[p[-1]] = rng.choice(payloads)
+    elif kind == "delete":
+        if isinstance(parent, dict):
+            del parent[key]
+        else:
+            parent.pop(key)
+    elif kind == "add":
+        if isinstance(parent, dict):
+            parent[rng.choice(["extra", "__class__", "code", "_"])] = rng.choice(payloads + POOL[:6])
+        else:
+            parent.insert(key, copy.deepcopy(rng.choice(POOL)))
+    elif kind == "class":
+        nodes = [p for p in paths if isinstance(_get(doc, p), dict) and "_" in _get(doc, p)]
+        _get(d, rng.choice(nodes))["_"] = rng.choice(classes + ["Exec", "__import__"])
+    elif kind == "move":
+        parent[key] = copy.deepcopy(_get(doc, rng.choice(paths)))
+    elif kind == "dup":
+        lists = [p for p in paths if isinstance(_get(doc, p), list) and _get(doc, p)]
+        if lists:
+            lst = _get(d, rng.choice(lists))
+            lst.append(copy.deepcopy(lst[rng.randrange(len(lst))]))
+    elif kind == "drop":
+        lists = [p for p in paths if isinstance(_get(doc, p), list) and _get(doc, p)]
+        if lists:
+            lst = _get(d, rng.choice(lists))
+            lst.pop(rng.randrange(len(lst)))
+    return kind, d
+
+
+def _alarm(signum, frame):
+    raise Hang()
+
+
+def run_case(text: str, small: bool, budget: float) -> tuple[str, str]:
+    signal.signal(signal.SIGALRM, _alarm)
+    signal.setitimer(signal.ITIMER_REAL, budget)
+    try:
+        try:
+            rs = loads(text)
+        except FormatError as exc:
+            msg = str(exc)
+            return ("refused" if "\n" not in msg and len(msg) < 400 else "bad message"), msg[:200]
+        rules = Rules(rs)
+        if small:
+            try:
+                rules.score(**HAND)
+                rules.waits(hand=HAND["hand"], context=HAND["context"])
+            except (HandError, EvalError):
+                pass
+        return "ran", ""
+    except Hang:
+        return "hang", ""
+    except RecursionError:
+        return "traceback", "RecursionError"
+    except Exception as exc:  # noqa: BLE001 - the point: count any other exception
+        return "traceback", f"{type(exc).__name__}: {str(exc)[:160]}"
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+
+
+def fuzz(n: int, seed: int, bundled: bool = True, budget: float = 20.0) -> tuple[Counter, list[str]]:
+    from dsl import expr as E
+    from dsl import ir
+
+    rng = random.Random(seed)
+    counts: Counter = Counter()
+    failures: list[str] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        sentinel = Path(tmp) / "sentinel"
+        payloads = _payloads(sentinel)
+        small = compile_text(SMALL, "small.pai")
+        assert small.ok, small.render()
+        bases = [(True, json.loads(dumps(small.ruleset)))]
+        if bundled:
+            bases += [(False, json.loads(dumps(compile_file(p).ruleset)))
+                      for p in sorted((ROOT / "rules").glob("*.pai"))]
+        classes = sorted({n for m in (ir, E) for n in dir(m) if isinstance(getattr(m, n), type)})
+        prepared = [(sm, doc, list(_paths(doc))) for sm, doc in bases]
+        for k in range(n):
+            # most cases on the small rule set (scored); one in five on a bundled one (loaded and built)
+            sm, doc, paths = prepared[0] if (not bundled or k % 5) else prepared[1 + (k // 5) % (len(prepared) - 1)]
+            kind, bad = mutate(doc, rng, paths, payloads, classes)
+            outcome, detail = run_case(json.dumps(bad, ensure_ascii=False), sm, budget)
+            if sentinel.exists():
+                outcome = "executed"
+                sentinel.unlink()
+            counts[outcome] += 1
+            counts[f"{kind}:{outcome}"] += 1
+            if outcome not in ("refused", "ran") and len(failures) < 30:
+                failures.append(f"case {k} ({'small' if sm else 'bundled'}, {kind}): {outcome} {detail}")
+    return counts, failures
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--cases", type=int, default=10_000)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--budget", type=float, default=20.0, help="seconds per case before it counts as a hang")
+    args = ap.parse_args(argv)
+    t0 = time.perf_counter()
+    counts, failures = fuzz(args.cases, args.seed, budget=args.budget)
+    t = time.perf_counter() - t0
+    main_counts = {k: counts[k] for k in ("refused", "ran", "traceback", "hang", "executed", "bad message")}
+    print(f"{args.cases} mutated JSON rule sets (seed {args.seed}) in {t:.0f} s: {main_counts}")
+    for k in sorted(c for c in counts if ":" in c):
+        print(f"  {k} {counts[k]}")
+    for f in failures:
+        print("  FAIL " + f)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
