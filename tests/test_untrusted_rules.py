@@ -299,3 +299,29 @@ def test_mutated_json_rule_sets_seeded_sample():
     assert not failures, failures
     assert counts["refused"] > 80 and counts["ran"] > 10
     assert counts["traceback"] == counts["hang"] == counts["executed"] == 0
+
+
+def test_rule_file_text_is_escaped_in_markdown_pages_as_in_html(tmp_path):
+    """`<script>` (and Markdown syntax) in a title, a group heading, a table cell and prose reaches the
+    Markdown page as text, as it does the HTML page (issue 12, point 7)."""
+    from dsl.pages.site import render_variant
+
+    src = (MINI.replace('variant demo "示例麻将"', 'variant demo "<script>alert(1)</script>标题"')
+           .replace('option 清一色 bool = false',
+                    'option 清一色 bool = false { doc "<script>x</script> | [链接](javascript:alert(1)) *粗*" }')
+           .replace("pattern 碰碰和 {\n", 'pattern 碰碰和 {\n  group "<img src=x onerror=alert(1)>组"\n'))
+    res = compile_text(src, "page.pai")
+    assert res.ok, res.render()
+    f = tmp_path / "page.pai"
+    f.write_text(src, encoding="utf-8")
+    page = render_variant(f, tmp_path)
+    import re
+
+    for text in (page.md, page.html):  # no payload as markup: each `<` of it escaped (`\<`, `&lt;`)
+        assert not re.search(r"(?<!\\)<(script>alert|script>x|img src=x)", text)
+    md = page.md
+    assert "\\<script\\>alert(1)\\</script\\>标题" in md  # the title, as written
+    assert "\\<img src=x onerror=alert(1)\\>组" in md  # the group heading
+    row = next(line for line in md.splitlines() if line.startswith("| **清一色**"))
+    assert "\\<script\\>x\\</script\\> \\| \\[链接\\](javascript:alert(1)) \\*粗\\*" in row  # one cell, inert
+    assert len(re.split(r"(?<!\\)\|", row)) == 6  # four cells: the text's own `|` does not split the row
