@@ -1,7 +1,7 @@
 """Mutated compiled JSON rule sets: loading refuses what is not a valid rule set with one sentence, and no
 text of a file ever runs as code (issue 12, point 1).
 
-    python bench/fuzz_json.py [--cases 10000] [--seed 1] [--budget 20]
+    python bench/fuzz_json.py [--cases 10000] [--seed 1] [--budget 60]
 
 Compiled rule sets (a small one written for this, and every bundled variant) are mutated: a value
 replaced (wrong JSON types, huge numbers, Python text that would create a sentinel file if it ever ran,
@@ -173,7 +173,7 @@ def run_case(text: str, small: bool, budget: float) -> tuple[str, str]:
         signal.setitimer(signal.ITIMER_REAL, 0)
 
 
-def fuzz(n: int, seed: int, bundled: bool = True, budget: float = 20.0) -> tuple[Counter, list[str]]:
+def fuzz(n: int, seed: int, bundled: bool = True, budget: float = 60.0) -> tuple[Counter, list[str]]:
     from dsl import expr as E
     from dsl import ir
 
@@ -210,7 +210,7 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--cases", type=int, default=10_000)
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--budget", type=float, default=20.0, help="seconds per case before it counts as a hang")
+    ap.add_argument("--budget", type=float, default=60.0, help="seconds per case before it counts as a hang")
     args = ap.parse_args(argv)
     t0 = time.perf_counter()
     counts, failures = fuzz(args.cases, args.seed, budget=args.budget)

@@ -58,8 +58,9 @@ def hostile(g: Game, seat: int, rng: random.Random, stale: list[Move], tiles: li
         bad = rng.choice([
             Move(3), Move(None), Move(HUGE), Move(mv.action, list(mv.tiles)), Move(mv.action, (1, 2)),
             Move(mv.action, mv.tiles, [1]), Move(mv.action, (HUGE,)), Move(mv.action, ("1m",) * 1000),
-            {"action": mv.action}, mv.action, None, 7, (mv.action, mv.tiles), Move(mv.action, mv.tiles, None, 1.5),
-            Move(mv.action, mv.tiles, None, True), Move(mv.action, mv.tiles, float("inf")),
+            {"action": mv.action}, mv.action, None, 7, (mv.action, mv.tiles),
+            Move(mv.action, mv.tiles, None, decision=1.5), Move(mv.action, mv.tiles, None, 7),
+            Move(mv.action, mv.tiles, None, decision=True), Move(mv.action, mv.tiles, float("inf")),
         ])
         return kind, seat, bad
     if kind == "stale" and stale:

@@ -108,7 +108,14 @@ def check(rs) -> str | None:
     fields = (set(V.TILE_FIELDS) | set(V.MELD_FIELDS) | set(SEAT_BUILTIN_FIELDS) | set(sym.tile_attrs)
               | set(sym.player_fields) | set(sym.table_fields) | {a for s in rs.tiles.suits for a in s.attrs}
               | {a for k in rs.tiles.kinds for a in k.attrs} | {m.name for m in rs.melds})
+    for obj, path in nodes:  # a number or a condition of a declaration is not written as a tile, text or list
+        for fname in _SETUP_SLOTS.get(type(obj).__name__, ()):
+            e = getattr(obj, fname, None)
+            if isinstance(e, _NOT_IN_SETUP):
+                return f"{path}.{fname}: a {type(e).__name__} cannot be this number or condition"
     for node, path in nodes:
+        if isinstance(node, E.Attr) and isinstance(node.obj, (E.Num, E.Str, E.Bool, E.NoneLit, E.ListLit)):
+            return f"{path}.obj: a {type(node.obj).__name__} has no fields"
         if isinstance(node, E.Attr) and node.name not in fields:
             return f"{path}.name: no value of the language has the field {node.name[:40]!r}"
     roots = [(n, p) for n, p in nodes if isinstance(n, E.Expr)]
@@ -130,6 +137,11 @@ def check(rs) -> str | None:
                 return f"{npath}.ref: the rule set declares no {cat} {what[:40]!r}"
     return None
 
+
+# Declaration fields the checker types as a number or a condition of the setup scope (dsl/checker.py).
+_SETUP_SLOTS = {"Suit": ("copies", "enabled"), "TileKind": ("copies", "enabled"), "Table": ("players",),
+                "Fee": ("rate",), "Task": ("factor",)}
+_NOT_IN_SETUP = (E.TileLit, E.Str, E.ListLit, E.NoneLit)
 
 _READING_PLACES = ("ruleset.patterns", "ruleset.quantities", "ruleset.requires", "ruleset.score", "ruleset.forms",
                    "ruleset.combines", "ruleset.units")

@@ -215,7 +215,10 @@ class Gen:
                     return self.binder(ref)
                 return self.names.name(ref, self, ind)
             case E.Attr(obj=o, name=name):
-                return f"{self.ex(o, ind)}.f[{lit(name)}]"
+                obj = self.ex(o, ind)
+                if not obj.isidentifier():  # `1.f` would not even parse; a checked rule set never asks
+                    obj = f"({obj})"
+                return f"{obj}.f[{lit(name)}]"
             case E.Call(func=func, args=args):
                 got = self.names.call(e, self, ind)
                 if got is not None:

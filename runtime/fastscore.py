@@ -924,7 +924,7 @@ def _is_count(e: E.Expr) -> bool:
 def build(rs: ir.RuleSet, requires, wait_requires=()) -> FastScorer | None:
     try:
         return FastScorer(rs, requires, wait_requires)
-    except (Unsupported, Refused):
+    except (Unsupported, Refused, SyntaxError):  # SyntaxError: never for a checked rule set; the closures score
         return None
 
 

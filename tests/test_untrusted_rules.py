@@ -325,3 +325,13 @@ def test_rule_file_text_is_escaped_in_markdown_pages_as_in_html(tmp_path):
     row = next(line for line in md.splitlines() if line.startswith("| **清一色**"))
     assert "\\<script\\>x\\</script\\> \\| \\[链接\\](javascript:alert(1)) \\*粗\\*" in row  # one cell, inert
     assert len(re.split(r"(?<!\\)\|", row)) == 6  # four cells: the text's own `|` does not split the row
+
+
+def test_fields_and_declaration_numbers_of_an_edited_file_are_checked(mini_doc):
+    d = copy.deepcopy(mini_doc)
+    d["ruleset"]["tiles"]["kinds"][0]["copies"] = {"_": "TileLit", "text": "东", "tiles": ["东"]}
+    with pytest.raises(FormatError, match=r"^ruleset\.tiles\.kinds\[0\]\.copies: a TileLit cannot be this number"):
+        loads(json.dumps(d))
+    path = next(p for p, v in _leaves(mini_doc) if p[-1] == "name" and v == "triplet")
+    with pytest.raises(FormatError, match=r"\.name: no value of the language has the field '__class__'$"):
+        loads(json.dumps(_set(mini_doc, path, "__class__")))
