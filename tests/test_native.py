@@ -190,6 +190,11 @@ def test_bad_input_is_one_sentence_never_a_panic():
         t.can_split([0] * n, 3, 1, 0)
     with pytest.raises(mod.NotCovered):
         t.can_split([9] + [0] * (n - 1), 0, 3, 0)
+    # a panic inside the core is NativeError with one sentence, and the tables still answer after it
+    before = t.can_split([3] + [0] * (n - 1), 0, 1, 0)
+    with pytest.raises(mod.NativeError, match="^the native core failed: a panic on this input$"):
+        t._panic_for_test()
+    assert t.can_split([3] + [0] * (n - 1), 0, 1, 0) == before is True
     # the seam answers what the tables do not take with the reference: the same answer either way
     nat, ref = rules(text, "native"), rules(text, "python")
     assert nat.check_win([3] + [0] * (n - 1), 3, 0) == ref.check_win([3] + [0] * (n - 1), 3, 0)

@@ -249,6 +249,12 @@ impl Tables {
         .map_err(PyErr::from)
     }
 
+    /// Panics inside the guard every call runs under: the tests check that this is `NativeError` with
+    /// one sentence and that the tables answer correctly afterwards.
+    fn _panic_for_test(&self) -> PyResult<()> {
+        self.with(None, |_, _| -> Result<(), Error> { panic!("a test of the panic guard") })
+    }
+
     /// Forget the memoised option sets.
     fn reset(&self) -> PyResult<()> {
         self.with(None, |core, _| {
