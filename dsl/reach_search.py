@@ -323,24 +323,6 @@ class World:
         out.append(c)
 
 
-def _member(g, lst: str) -> bool:
-    if lst == "groups":
-        return True
-    if lst == "pairs":
-        return g.is_pair
-    if lst == "exposed":
-        return g.exposed
-    if g.is_pair:
-        return False
-    if lst == "melds":
-        return True
-    if lst == "runs":
-        return g.is_run
-    if lst == "triplets":
-        return bool(g.field("triplet"))
-    return g.is_kong  # kongs
-
-
 # ---------------------------------------------------------------------------- the rule-set gate
 
 
@@ -638,11 +620,12 @@ def _binder_keys(e: E.Expr) -> tuple:
 def _counts_of(c: Cand, counts: list[Count], env):
     """(mn, mx): how much c adds to each count at least / at most; None when no match can contain c."""
     from runtime.evaluate import EvalError
+    from runtime.observe import in_list
 
     mn, mx = [], []
     g0 = c.variants[0]
     for k in counts:
-        if not _member(g0, k.lst):
+        if not in_list(g0, k.lst):
             mn.append(0)
             mx.append(0)
             continue

@@ -34,11 +34,11 @@ from dsl import expr as E
 from dsl import ir
 
 from .codegen import RUNTIME, Gen, Names, Refused, lit
-from .evaluate import binder_equality, power
+from .evaluate import binder_equality, norm, power
 from .exclusions import Exclusions
 from .prefilter import FIELD, MASK, Prefilter
 from .reading import RTile
-from .scoring import _best_combo_set, _norm
+from .scoring import best_combo_set
 
 
 class Unsupported(Exception):
@@ -422,7 +422,7 @@ class FastScorer:
         self.value_fn = [None] * len(self.patterns)
         for i, p in enumerate(self.patterns):
             if isinstance(p.value, E.Num):
-                self.const_values[i] = _norm(self._num(p.value))
+                self.const_values[i] = norm(self._num(p.value))
             else:
                 out += self._post_function(f"_value{i}", p.value, norm=True)
                 self.value_fn[i] = f"_value{i}"
@@ -826,7 +826,7 @@ class FastScorer:
             for i, n in final.items():  # in pattern order, as the reference adds them
                 x = const[i]
                 total += (x if x is not None else value(i)) * n
-            return final, value, [_norm(total)]
+            return final, value, [norm(total)]
         per_unit: list[list] = [[] for _ in self.unit_how]
         for i, n in final.items():  # in pattern order (inserted sorted; later steps only delete)
             per_unit[unit_of[i]].append((value(i), n))
@@ -836,11 +836,11 @@ class FastScorer:
                 total = 0
                 for x, n in vals:
                     total += x * n
-                U.append(_norm(total))
+                U.append(norm(total))
             elif how == "product":
                 out = 1
                 for x, n in vals:
-                    out = _norm(out * power(x, n))  # bounded: a count may be large (docs/language.md §40)
+                    out = norm(out * power(x, n))  # bounded: a count may be large (docs/language.md §40)
                 U.append(out)
             else:
                 U.append(max((x for x, _ in vals), default=0))
@@ -871,7 +871,7 @@ class FastScorer:
                 edges.extend((i, combo, v) for combo in combos)
             if not edges:
                 continue
-            best = _best_combo_set(edges, c.distinct)
+            best = best_combo_set(edges, c.distinct)
             kept = {}
             for i, _, _ in best:
                 kept[i] = kept.get(i, 0) + 1

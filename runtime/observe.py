@@ -1,6 +1,6 @@
 """What scoring can observe of a reading: a signature that groups readings scored alike.
 
-A hand holding wildcards has a great many readings (a 王 may complete almost any group), but the
+A hand holding wildcards has a great many readings (a wildcard may complete almost any group), but the
 rule set reads each reading only through its expressions: the patterns' conditions, counts and
 values, the quantities, the requirements, the score, and the form's `pair_when`. This module walks
 those expressions once per (form, context, winning tile) and finds their **observation sites** —
@@ -30,6 +30,7 @@ the signature then also holds every group's identity (nothing is merged that dif
 from __future__ import annotations
 
 import dataclasses
+from fractions import Fraction
 
 from dsl import expr as E
 
@@ -337,7 +338,7 @@ class Observer:
             return all(vals)
         if f == "sum":
             for v in vals:
-                if not isinstance(v, int | float) and type(v).__name__ != "Fraction":
+                if not isinstance(v, int | float | Fraction):
                     raise Unobservable("a sum over a value that is not a number")
             return sum(vals, 0)
         if not vals:

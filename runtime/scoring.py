@@ -363,7 +363,7 @@ class ReadingEvaluator:
                     edges.extend((name, combo, v) for combo in self.combos(name))
             if not edges:
                 continue
-            best = _best_combo_set(edges, c.distinct)
+            best = best_combo_set(edges, c.distinct)
             kept: dict[str, int] = {}
             for name, _, _ in best:
                 kept[name] = kept.get(name, 0) + 1
@@ -384,11 +384,11 @@ class ReadingEvaluator:
         how = self.cp.units[uname]
         vals = [(self.value(p.name), final[p.name]) for p in self.cp.patterns if p.unit == uname and p.name in final]
         if how == "sum":
-            return _norm(sum((v * n for v, n in vals), 0))
+            return norm(sum((v * n for v, n in vals), 0))
         if how == "product":
             out = 1
             for v, n in vals:
-                out = _norm(out * power(v, n))  # bounded: a count may be large (docs/language.md §40)
+                out = norm(out * power(v, n))  # bounded: a count may be large (docs/language.md §40)
             return out
         return max((v for v, _ in vals), default=0)
 
@@ -421,14 +421,10 @@ class ReadingEvaluator:
         return Evaluation(self.reading, fans, units, quantities, score, total, best, list(self.excluded))
 
 
-def _norm(v):
-    """A whole Fraction as an int; a number past the stated size is an error of the reading (evaluate.py)."""
-    return norm(v)
-
-
-def _best_combo_set(edges, distinct: bool):
+def best_combo_set(edges, distinct: bool):
     """The most valuable subset of combinations such that the set can be built one combination at a
-    time, each bringing in a meld not yet combined; with `distinct`, no meld forms one pattern twice."""
+    time, each bringing in a meld not yet combined; with `distinct`, no meld forms one pattern twice.
+    Shared with the generated scorer (fastscore.py) so that both choose the same set."""
     n = len(edges)
     if n == 1:  # one combination is always buildable, and alone it repeats no meld
         return list(edges)
