@@ -21,9 +21,10 @@ MAX_KINDS = 512  # E706: tile kinds in play (ranks × suits + honors + …)
 MAX_TABLE_SIZE = 256  # E706: players, hand size and the other counts of `table`
 MAX_WILDS_HELD = 8  # E706 at compile time (the most wildcards one hand can hold); HandError at run time
 
-# ---- values at run time: a power whose value would pass this is an error of the reading (the reading is
-# rejected, like a division by zero), in the closures and in the generated code alike
-MAX_VALUE_DIGITS = 100  # digits of a power's numerator or denominator
+# ---- values at run time: a number that would pass this is an error of the reading (the reading is rejected,
+# like a division by zero), in the closures and in the generated code alike; a power is refused before it
+# is computed
+MAX_VALUE_DIGITS = 100  # digits of a number's numerator or denominator
 MAX_VALUE = 10 ** MAX_VALUE_DIGITS
 
 # ---- hands and batch lines (checked by the runtime and the CLI; one-sentence errors)
