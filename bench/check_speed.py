@@ -16,7 +16,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from dsl.compiler import compile_text  # noqa: E402
+from paili.dsl.compiler import compile_text  # noqa: E402
 
 HEAD = '''variant bench "基准" {
   doc "A synthetic rule file for timing the checker."

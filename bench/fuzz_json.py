@@ -32,13 +32,12 @@ from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 
-from dsl.compiler import compile_file, compile_text  # noqa: E402
-from dsl.serialize import FormatError, dumps, loads  # noqa: E402
-from runtime.evaluate import EvalError  # noqa: E402
-from runtime.hand import HandError  # noqa: E402
-from runtime.rules import Rules  # noqa: E402
+from paili.dsl.compiler import compile_file, compile_text  # noqa: E402
+from paili.dsl.serialize import FormatError, dumps, loads  # noqa: E402
+from paili.runtime.evaluate import EvalError  # noqa: E402
+from paili.runtime.hand import HandError  # noqa: E402
+from paili.runtime.rules import Rules  # noqa: E402
 
 SMALL = """\
 variant demo "示例" { doc "说明" }
@@ -174,8 +173,8 @@ def run_case(text: str, small: bool, budget: float) -> tuple[str, str]:
 
 
 def fuzz(n: int, seed: int, bundled: bool = True, budget: float = 60.0) -> tuple[Counter, list[str]]:
-    from dsl import expr as E
-    from dsl import ir
+    from paili.dsl import expr as E
+    from paili.dsl import ir
 
     rng = random.Random(seed)
     counts: Counter = Counter()

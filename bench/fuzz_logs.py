@@ -29,12 +29,11 @@ from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 
-from runtime.game.bots import RandomBot  # noqa: E402
-from runtime.game.log import ReplayError, lines, replay  # noqa: E402
-from runtime.game.session import Session  # noqa: E402
-from runtime.rules import load  # noqa: E402
+from paili.runtime.game.bots import RandomBot  # noqa: E402
+from paili.runtime.game.log import ReplayError, lines, replay  # noqa: E402
+from paili.runtime.game.session import Session  # noqa: E402
+from paili.runtime.rules import load  # noqa: E402
 
 VARIANTS = ("baicheng", "baijindao", "chehuzi", "longyan")
 POOL = [None, True, False, 0, 1, -1, 1.0, 2.5, 10 ** 9, 10 ** 30, "", "x", "0", [], [1], {}, {"a": 1},
@@ -54,7 +53,7 @@ def base_logs(variants=VARIANTS, sessions: int = 2, hands: int = 2, seed: int = 
 
 
 def _bots(rules):
-    from runtime.game.flow import Game
+    from paili.runtime.game.flow import Game
 
     n = Game(rules, {}, 0, check=False).n
     return [RandomBot(i) for i in range(n)]

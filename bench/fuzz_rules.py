@@ -33,7 +33,6 @@ from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 
 CANARY = Path(tempfile.gettempdir()) / "paili-fuzz-canary"
 
@@ -199,11 +198,11 @@ def make_case(seed: int, index: int, seeds: list[tuple[str, str]], small: list[t
 
 def run_case(text: str, rng: random.Random, play: bool = True) -> str:
     """One case's outcome; raises on a failure the caller classifies as a traceback."""
-    from dsl.compiler import compile_text
-    from dsl.serialize import dumps, loads
-    from runtime.examples import check_all
-    from runtime.hand import HandError
-    from runtime.rules import Rules
+    from paili.dsl.compiler import compile_text
+    from paili.dsl.serialize import dumps, loads
+    from paili.runtime.examples import check_all
+    from paili.runtime.hand import HandError
+    from paili.runtime.rules import Rules
 
     res = compile_text(text, "fuzz.pai")
     for d in res.diagnostics:
@@ -231,8 +230,8 @@ def run_case(text: str, rng: random.Random, play: bool = True) -> str:
     except HandError:
         pass
     if play and rng.random() < 0.25:
-        from runtime.game import GameError
-        from runtime.game.simulate import simulate
+        from paili.runtime.game import GameError
+        from paili.runtime.game.simulate import simulate
 
         try:  # one hand by random bots (the engine checks its invariants as it plays)
             simulate(rules, 1, rng.randrange(1000), "random")

@@ -21,12 +21,11 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 
-from runtime.game.bots import BOTS  # noqa: E402
-from runtime.game.session import Session  # noqa: E402
-from runtime.game.simulate import simulate  # noqa: E402
-from runtime.rules import load  # noqa: E402
+from paili.runtime.game.bots import BOTS  # noqa: E402
+from paili.runtime.game.session import Session  # noqa: E402
+from paili.runtime.game.simulate import simulate  # noqa: E402
+from paili.runtime.rules import load  # noqa: E402
 
 VARIANTS = ["baijindao", "baicheng", "longyan", "chehuzi"]
 DEFAULT_GAMES = {"baijindao": 1000}
@@ -55,7 +54,7 @@ def run(variant: str, games: int, seed: int, bots: str, check: bool) -> dict:
     rules = load(ROOT / "rules" / f"{variant}.pai")
     simulate(rules, 100, seed + 1000, bots)  # warm-up: block tables, compiled closures
     if not check:
-        from runtime.game import flow
+        from paili.runtime.game import flow
 
         orig = flow.Game.__init__
 

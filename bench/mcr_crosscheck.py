@@ -34,9 +34,8 @@ from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 
-from runtime.rules import load  # noqa: E402
+from paili.runtime.rules import load  # noqa: E402
 
 SUITS = {"m": "W", "s": "T", "p": "B"}
 HONORS = ["东", "南", "西", "北", "中", "发", "白"]

@@ -20,7 +20,6 @@ import tomllib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 
 CHECKLIST = Path(__file__).resolve().parent / "mechanisms.toml"
 _SUMMARY_KEYS = {"event": "event_counts", "pattern": "pattern_counts", "payment": "payment_counts",
@@ -55,7 +54,7 @@ def count(summary: dict, check: str) -> int:
 def player_counts(rules) -> list[int]:
     """The player counts a rule set allows: the values of the option `table.players` names, or its one
     number."""
-    from dsl import expr as ir
+    from paili.dsl import expr as ir
 
     p = rules.ir.table.players
     if isinstance(p, ir.Name):
@@ -70,7 +69,7 @@ def player_counts(rules) -> list[int]:
 def run_players(rules, options: dict) -> int | None:
     """The player count of a run: the option `table.players` names as set (else its default), or the
     table's number."""
-    from dsl import expr as ir
+    from paili.dsl import expr as ir
 
     p = rules.ir.table.players
     if isinstance(p, ir.Num):
@@ -145,11 +144,11 @@ def main(argv=None) -> int:
             return 2
         return 0
 
-    from dsl.cli import UsageError, load_ruleset
-    from runtime.game.bots import BOTS
-    from runtime.game.flow import GameError
-    from runtime.game.simulate import simulate
-    from runtime.rules import Rules
+    from paili.dsl.cli import UsageError, load_ruleset
+    from paili.runtime.game.bots import BOTS
+    from paili.runtime.game.flow import GameError
+    from paili.runtime.game.simulate import simulate
+    from paili.runtime.rules import Rules
 
     if args.bots not in BOTS:
         p.error(f"--bots must be one of {', '.join(sorted(BOTS))}")

@@ -24,11 +24,10 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 
-from runtime.backend import available  # noqa: E402
-from runtime.evaluate import compile_expr  # noqa: E402
-from runtime.rules import load  # noqa: E402
+from paili.runtime.backend import available  # noqa: E402
+from paili.runtime.evaluate import compile_expr  # noqa: E402
+from paili.runtime.rules import load  # noqa: E402
 
 FILES = sorted((ROOT / "rules").glob("*.pai")) + [ROOT / "bench" / "rules" / "joker.pai",
                                                   ROOT / "bench" / "rules" / "shapes.pai"]

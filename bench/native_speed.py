@@ -25,12 +25,11 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 from hand_speed import MJ34_HONOR, random_winning_hand  # noqa: E402
 
-from runtime.rules import load  # noqa: E402
+from paili.runtime.rules import load  # noqa: E402
 
 
 def rate(fn, items, repeat: int) -> float:
@@ -127,7 +126,7 @@ def main(argv=None) -> int:
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
-    from runtime.backend import available
+    from paili.runtime.backend import available
 
     if not available():
         print("the native core is not built (pip install -e . with a Rust toolchain)", file=sys.stderr)

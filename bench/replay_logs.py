@@ -12,11 +12,10 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 
-from runtime.game.log import ReplayError, replay  # noqa: E402
-from runtime.game.simulate import simulate  # noqa: E402
-from runtime.rules import load  # noqa: E402
+from paili.runtime.game.log import ReplayError, replay  # noqa: E402
+from paili.runtime.game.simulate import simulate  # noqa: E402
+from paili.runtime.rules import load  # noqa: E402
 
 
 def main(argv=None) -> int:

@@ -65,7 +65,7 @@ def rlcard_game_rate(games: int, seed: int) -> float:
 
 
 def paili_rate(rules, games: int, seed: int) -> tuple[float, dict]:
-    from runtime.game.simulate import simulate
+    from paili.runtime.game.simulate import simulate
 
     t0 = time.perf_counter()
     s = simulate(rules, games, seed=seed, bots="random")
@@ -83,8 +83,8 @@ def main(argv=None) -> int:
     if args.games < 1 or args.repeat < 1:
         p.error("--games and --repeat must be at least 1")
 
-    from dsl.cli import UsageError, load_ruleset
-    from runtime.rules import Rules
+    from paili.dsl.cli import UsageError, load_ruleset
+    from paili.runtime.rules import Rules
 
     try:
         rules = {v: Rules(load_ruleset(v)) for v in args.variants}

@@ -6,7 +6,7 @@ declaration is known.
 
 from __future__ import annotations
 
-from runtime.limits import MAX_KINDS
+from ..runtime.limits import MAX_KINDS
 
 from . import expr as E
 from . import ir

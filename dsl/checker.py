@@ -24,7 +24,7 @@ class Checker:
         self.diags = diags
         self.sym = Symbols()
         self.res = Resolver(self.sym, diags)
-        from runtime.notation import Notation
+        from ..runtime.notation import Notation
 
         self.notation = Notation.from_kinds(rs.tiles.kinds)
 
@@ -324,7 +324,7 @@ class Checker:
     # ------------------------------------------------------------------ tiles
 
     def parse_tiles(self, text: str, span: Span) -> list[str]:
-        from runtime.notation import NotationError
+        from ..runtime.notation import NotationError
 
         try:
             return self.notation.parse(text)
@@ -520,7 +520,7 @@ class Checker:
 
         rs = self.rs
         try:
-            from runtime.tiles import Catalog
+            from ..runtime.tiles import Catalog
 
             catalog = Catalog(rs)
         except Exception:  # a default that cannot be evaluated: nothing to prove

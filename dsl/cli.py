@@ -160,9 +160,9 @@ def _context(sets: list[str]) -> dict:
 
 
 def _runtime(arg: str):
-    from runtime.backend import BackendError
-    from runtime.hand import HandError
-    from runtime.rules import Rules
+    from ..runtime.backend import BackendError
+    from ..runtime.hand import HandError
+    from ..runtime.rules import Rules
 
     rs = load_ruleset(arg)
     try:
@@ -176,7 +176,7 @@ def _runtime(arg: str):
 def cmd_score(args) -> int:
     import json
 
-    from runtime.hand import HandError
+    from ..runtime.hand import HandError
 
     rules = _runtime(args.rules)
     if args.batch:
@@ -190,7 +190,7 @@ def cmd_score(args) -> int:
     if args.json:
         print(json.dumps(res.to_json(), ensure_ascii=False))
     else:
-        from runtime.present import render_score
+        from ..runtime.present import render_score
 
         sys.stdout.write(render_score(rules, res))
     return 0
@@ -204,8 +204,8 @@ def _score_batch(rules, path: str) -> int:
     and the run goes on; exit status 1 when any line failed (docs/language.md, "score --batch")."""
     import json
 
-    from runtime.hand import HandError
-    from runtime.limits import MAX_BATCH_LINE
+    from ..runtime.hand import HandError
+    from ..runtime.limits import MAX_BATCH_LINE
 
     try:
         stream = sys.stdin.buffer if path == "-" else open(path, "rb")
@@ -251,7 +251,7 @@ def _batch_item(text: str) -> tuple:
     import json
     import math
 
-    from runtime.limits import MAX_NUMBER_DIGITS
+    from ..runtime.limits import MAX_NUMBER_DIGITS
 
     def no_constant(name):
         raise ValueError(f"{name} is not a JSON number")
@@ -301,7 +301,7 @@ def _batch_item(text: str) -> tuple:
 def cmd_waits(args) -> int:
     import json
 
-    from runtime.hand import HandError
+    from ..runtime.hand import HandError
 
     rules = _runtime(args.rules)
     try:
@@ -311,7 +311,7 @@ def cmd_waits(args) -> int:
     if args.json:
         print(json.dumps([{"tile": k.name, **res.to_json()} for k, res in waits], ensure_ascii=False))
     else:
-        from runtime.present import render_waits
+        from ..runtime.present import render_waits
 
         sys.stdout.write(render_waits(rules, waits))
     return 0
@@ -322,8 +322,8 @@ def cmd_describe(args) -> int:
 
     rules = _runtime(args.rules)
     if args.json:
-        from runtime.evaluate import compile_expr
-        from runtime.rules import _plain
+        from ..runtime.evaluate import compile_expr
+        from ..runtime.rules import _plain
 
         rs = rules.ir
         env = {"tile-lookup": lambda n: n}
@@ -337,7 +337,7 @@ def cmd_describe(args) -> int:
             "patterns": [{"name": p.name, "unit": p.unit} for p in rs.patterns],
         }, ensure_ascii=False))
     else:
-        from runtime.present import render_describe
+        from ..runtime.present import render_describe
 
         sys.stdout.write(render_describe(rules))
     return 0
@@ -402,7 +402,7 @@ def _version() -> str:
     """`paili --version`: the package version and the hand-evaluation backend in use."""
     from importlib.metadata import PackageNotFoundError, version
 
-    from runtime.backend import describe
+    from ..runtime.backend import describe
 
     try:
         v = version("paili")
@@ -458,7 +458,7 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--quick", action="store_true", help="a few seconds instead of a minute")
     c.add_argument("--json", action="store_true", help="one JSON object (keys documented in bench/hand_speed.py)")
     c.set_defaults(func=cmd_bench)
-    from runtime.game.cli import add_commands
+    from ..runtime.game.cli import add_commands
 
     add_commands(sub)  # paili simulate, paili replay
     c = sub.add_parser("describe", help="list a rule set's context names, options and patterns")

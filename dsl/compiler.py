@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from runtime.limits import MAX_RULE_FILE_BYTES
+from ..runtime.limits import MAX_RULE_FILE_BYTES
 
 from .diagnostics import Diagnostic, Diagnostics
 from .ir import RuleSet

@@ -32,8 +32,8 @@ def example_diagnostics(rs: RuleSet, text: str, file: str) -> tuple[Diagnostic, 
 
 
 def _run(rs: RuleSet, file: str) -> list[Diagnostic]:
-    from runtime.examples import check_all
-    from runtime.rules import Rules
+    from ..runtime.examples import check_all
+    from ..runtime.rules import Rules
 
     try:
         outcomes = check_all(Rules(rs))

@@ -14,7 +14,7 @@ from __future__ import annotations
 from fractions import Fraction
 from math import comb
 
-from runtime import limits as L
+from ..runtime import limits as L
 
 from . import expr as E
 from .diagnostics import Diagnostics
@@ -274,8 +274,8 @@ def check_ruleset(rs, diags: Diagnostics) -> None:
     if len(t.kinds) > L.MAX_KINDS:
         diags.error("E706", f"{len(t.kinds)} tile kinds; the limit is {L.MAX_KINDS}", t.span)
     elif not diags.has_errors:  # copies written as expressions: set the tiles up under the default options
-        from runtime.evaluate import EvalError
-        from runtime.tiles import Catalog
+        from ..runtime.evaluate import EvalError
+        from ..runtime.tiles import Catalog
 
         try:
             Catalog(rs)

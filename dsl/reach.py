@@ -12,8 +12,8 @@ winning readings the declared tiles allow (`unreachable_reasons` runs both, the 
 """
 from __future__ import annotations
 
-from dsl import expr as E
-from dsl import ir
+from . import expr as E
+from . import ir
 
 
 def unreachable_reasons(rs: ir.RuleSet, cat, search: bool = True) -> dict[str, str]:
@@ -32,7 +32,7 @@ def unreachable_reasons(rs: ir.RuleSet, cat, search: bool = True) -> dict[str, s
 
 def unreachable_reason(rs: ir.RuleSet, p: ir.Pattern, cat) -> str:
     """Why pattern `p` can never match under the tile catalog `cat`, or "" when that is not proven."""
-    from runtime.evaluate import compile_expr
+    from ..runtime.evaluate import compile_expr
     hand = rs.table.hand + 1
     suits = {k.suit for k in cat.kinds if k.suit}
     for c in E.conjuncts(p.when):

@@ -223,8 +223,8 @@ class World:
     """What the search needs from one rule set, built once (lazily) and shared by its patterns."""
 
     def __init__(self, rs: ir.RuleSet):
-        from runtime.reading import Group, RTile
-        from runtime.rules import Rules, Scoring
+        from ..runtime.reading import Group, RTile
+        from ..runtime.rules import Rules, Scoring
 
         self.rs = rs
         self.rules = Rules(rs)
@@ -237,7 +237,7 @@ class World:
         for k in kinds:
             if k.suit:
                 self.suits.setdefault(k.suit, {})[k.rank] = k
-        from runtime.hand import Hand
+        from ..runtime.hand import Hand
 
         probe = Scoring(self.rules, self.cat, self.dec, self.env, Hand([], [], None, False))
         self.hand_cands: list[Cand] = []
@@ -442,7 +442,7 @@ def _closure(rs: ir.RuleSet, p: ir.Pattern) -> tuple[set, set]:
 
 def _contexts(rs: ir.RuleSet, refs: set) -> list[dict] | None:
     """Every combination of the settings the pattern reads, or None when one cannot be enumerated."""
-    from runtime.evaluate import compile_expr
+    from ..runtime.evaluate import compile_expr
 
     axes = []
     for r in sorted(refs):
@@ -489,7 +489,7 @@ def _targets(rs: ir.RuleSet, form: ir.WinForm):
 
 
 def make_plan(world: World, p: ir.Pattern) -> Plan | None:
-    from runtime.evaluate import compile_expr
+    from ..runtime.evaluate import compile_expr
 
     rs = world.rs
     refs, fields = _closure(rs, p)
@@ -569,7 +569,7 @@ def make_plan(world: World, p: ir.Pattern) -> Plan | None:
 
 
 def _all_ok(checks, env) -> bool:
-    from runtime.evaluate import EvalError
+    from ..runtime.evaluate import EvalError
 
     for fn in checks:
         try:
@@ -593,7 +593,7 @@ def _allowed(c: Cand, tile_rules, env) -> bool:
 
 
 def _eval_local(tr: TileRule, t, env) -> bool:
-    from runtime.evaluate import EvalError
+    from ..runtime.evaluate import EvalError
 
     try:
         for key in tr.keys:
@@ -619,8 +619,8 @@ def _binder_keys(e: E.Expr) -> tuple:
 
 def _counts_of(c: Cand, counts: list[Count], env):
     """(mn, mx): how much c adds to each count at least / at most; None when no match can contain c."""
-    from runtime.evaluate import EvalError
-    from runtime.observe import in_list
+    from ..runtime.evaluate import EvalError
+    from ..runtime.observe import in_list
 
     mn, mx = [], []
     g0 = c.variants[0]
@@ -706,12 +706,12 @@ class Search:
         self.hands = 0
         self.win_sensitive = bool(plan.refs & WIN_BUILTINS or plan.fields & WIN_FIELDS)
         self.uses_pair = "builtin:pair" in plan.refs
-        from runtime.evaluate import EvalError
-        from runtime.rules import _resolver
-        from runtime.scoring import ReadingEvaluator
+        from ..runtime.evaluate import EvalError
+        from ..runtime.rules import _resolver
+        from ..runtime.scoring import ReadingEvaluator
 
         self.EvalError, self.ReadingEvaluator, self.resolver = EvalError, ReadingEvaluator, _resolver(world.rs)
-        from runtime.hand import Hand
+        from ..runtime.hand import Hand
 
         self.probe = world.Scoring(world.rules, world.cat, world.dec, world.env, Hand([], [], None, False))
         self.envs = []
@@ -881,7 +881,7 @@ class Search:
 
     def _complete(self, form: ir.WinForm, chosen: list) -> None:
         self.hands += 1
-        from runtime.reading import Reading
+        from ..runtime.reading import Reading
 
         if self.plan.struct_checks:
             # Conditions on the groups alone: the state without the winning tile will do.
@@ -899,7 +899,7 @@ class Search:
         self._exact(form, shown, hand)
 
     def _scoring(self, env, shown, hand_groups, win, self_drawn):
-        from runtime.hand import Hand, Meld
+        from ..runtime.hand import Hand, Meld
 
         concealed = [t.kind for g in hand_groups for t in g.tiles]
         if win is not None:
@@ -922,7 +922,7 @@ class Search:
                 yield t.kind, gi
 
     def _exact(self, form, shown, hand) -> None:
-        from runtime.reading import Reading
+        from ..runtime.reading import Reading
 
         G, T = self.w.Group, self.w.RTile
         name = self.plan.pattern.name
@@ -958,7 +958,7 @@ class Search:
 
     def _orphans(self, form: ir.WinForm) -> None:
         """Readings of a thirteen-orphans-like form: each marked kind once, one of them twice, no melds."""
-        from runtime.reading import Reading
+        from ..runtime.reading import Reading
 
         T = self.w.RTile
         need = [k for k in self.w.cat.kinds if k.attrs.get(form.orphans)]
@@ -984,7 +984,7 @@ class Search:
                         concealed = [t.kind for t in tiles]
                         if win is not None:
                             concealed.remove(win)
-                        from runtime.hand import Hand
+                        from ..runtime.hand import Hand
 
                         sc = self.w.Scoring(self.w.rules, self.w.cat, self.w.dec, env, Hand(concealed, [], win, sd))
                         r = Reading(form.name, [], tiles, tiles, wt, None)

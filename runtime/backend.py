@@ -20,7 +20,7 @@ import os
 from fractions import Fraction
 from typing import Protocol
 
-NATIVE_MODULE = "runtime._native"  # the one place the extension module is named (pyproject.toml builds it)
+NATIVE_MODULE = f"{__package__}._native"  # the one place the extension module is named (pyproject.toml builds it)
 ENV = "PAILI_BACKEND"
 CHOICES = ("auto", "native", "python")
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from dsl import ir
+from ..dsl import ir
 
 from .limits import SPLIT_LIMIT
 from .tiles import Catalog

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from dsl import ir
+from ..dsl import ir
 
 from .evaluate import compile_expr
 from .hand import HandError

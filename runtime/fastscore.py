@@ -30,8 +30,8 @@ from __future__ import annotations
 
 import dataclasses
 
-from dsl import expr as E
-from dsl import ir
+from ..dsl import expr as E
+from ..dsl import ir
 
 from .codegen import RUNTIME, Gen, Names, Refused, lit
 from .evaluate import binder_equality, norm, power

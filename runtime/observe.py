@@ -32,7 +32,7 @@ from __future__ import annotations
 import dataclasses
 from fractions import Fraction
 
-from dsl import expr as E
+from ..dsl import expr as E
 
 from .evaluate import EvalError, compile_expr
 from .reading import Group, RTile

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import operator
 
-from dsl import expr as E
+from ..dsl import expr as E
 
 from .evaluate import EvalError, compile_expr
 
@@ -105,8 +105,8 @@ class Prefilter:
     def _key(lst: str, pred: E.Expr | None, binder: str, negate: bool):
         import dataclasses
 
-        from dsl.checker import _map  # structural key without positions
-        from dsl.span import NO_SPAN
+        from ..dsl.checker import _map  # structural key without positions
+        from ..dsl.span import NO_SPAN
 
         key_pred = _map(pred, lambda n: dataclasses.replace(n, span=NO_SPAN)) if pred is not None else None
         # binder names differ between patterns; rename to one so equal predicates share a field

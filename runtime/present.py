@@ -90,7 +90,7 @@ def render_describe(rules) -> str:
     t = Table(title="番种 / 名堂")
     for col in ("名称", "数值", "不计"):
         t.add_column(col)
-    from dsl import expr as E
+    from ..dsl import expr as E
 
     for p in rs.patterns:
         v = p.value.text if isinstance(p.value, E.Num) else "按公式"

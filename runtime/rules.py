@@ -1,6 +1,6 @@
 """The runtime's entry point: a loaded rule set that scores hands and lists waits.
 
-    from runtime.rules import load
+    from .rules import load
     rules = load("rules/VARIANT.pai")            # or a compiled .json rule set
     result = rules.score("123m456m789m东东东白", win="白", self_drawn=True)
 """
@@ -14,7 +14,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from dsl import ir
+from ..dsl import ir
 
 from . import limits
 from .backend import choose as choose_backend
@@ -194,7 +194,7 @@ class Rules:
     def ruleset_json(self) -> str:
         """The versioned JSON of this rule set (the native core's input)."""
         if self._ruleset_json is None:
-            from dsl.serialize import dumps
+            from ..dsl.serialize import dumps
 
             self._ruleset_json = dumps(self.ir)
         return self._ruleset_json
@@ -1395,7 +1395,7 @@ class Scoring:
 
 def _reads_waits(rs: ir.RuleSet):
     """A test: does an expression read `waits`, directly or through patterns, quantities or units?"""
-    from dsl import expr as E
+    from ..dsl import expr as E
 
     patterns = {p.name: p for p in rs.patterns}
     quantities = {q.name: q for q in rs.quantities}
@@ -1434,8 +1434,8 @@ def _resolver(rs: ir.RuleSet):
     key = id(rs)
     if key not in _RESOLVERS:
         def resolve(e):
-            from dsl.checker import Checker
-            from dsl.diagnostics import Diagnostics
+            from ..dsl.checker import Checker
+            from ..dsl.diagnostics import Diagnostics
 
             ch = Checker(rs, Diagnostics())
             ch.declare()
@@ -1449,11 +1449,11 @@ def load(path: str | Path, backend: str | None = None) -> Rules:
     `backend`: 'native', 'python' or 'auto' (None: the PAILI_BACKEND environment variable)."""
     p = Path(path)
     if p.suffix == ".json":
-        from dsl.serialize import loads
+        from ..dsl.serialize import loads
 
         text = p.read_text(encoding="utf-8")
         return Rules(loads(text), backend, text)
-    from dsl.compiler import compile_file
+    from ..dsl.compiler import compile_file
 
     res = compile_file(p)
     if not res.ok:

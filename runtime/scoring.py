@@ -19,8 +19,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from dsl import expr as E
-from dsl import ir
+from ..dsl import expr as E
+from ..dsl import ir
 
 from .evaluate import EvalError, compile_expr, norm, number, power
 from .exclusions import Exclusions
@@ -136,9 +136,9 @@ class CompiledPatterns:
 
 def _label_parts(label: str):
     """Split a label into text and compiled `{expression}` parts (checked by the compiler)."""
-    from dsl.checker import parse_expression
-    from dsl.diagnostics import Diagnostics
-    from dsl.span import NO_SPAN
+    from ..dsl.checker import parse_expression
+    from ..dsl.diagnostics import Diagnostics
+    from ..dsl.span import NO_SPAN
 
     parts = []
     pos = 0

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from dataclasses import field as dc_field
 
-from dsl import ir
+from ..dsl import ir
 
 from .evaluate import compile_expr
 from .limits import MAX_COPIES, MAX_KINDS, LimitError

@@ -6,11 +6,11 @@ import itertools
 
 import pytest
 
-from runtime.game import PASS, Move
-from runtime.rules import load
+from paili.runtime.game import PASS, Move
+from paili.runtime.rules import load
 
-from .conftest import ROOT
-from .test_game import move, rig
+from conftest import ROOT
+from test_game import move, rig
 
 
 @pytest.fixture(scope="module")
@@ -175,7 +175,7 @@ def test_a_kong_before_the_last_tile_is_still_allowed():
 def test_the_page_says_who_bears_the_fee():
     """“输赢的手气值=房间倍率*总番数*…*（1-0.0125）”, “每局爱心奉献为输赢值的1.25%”: the page's computed
     formula has no fee in it, so the page says that the loser pays it in full and the winner gets 98.75%."""
-    from dsl.pages import site
+    from paili.dsl.pages import site
 
     md = site.render_variant(ROOT / "rules" / "baijindao.pai", ROOT).md
     assert "输家全额付出" in md and "赢家实得其中的98.75%" in md

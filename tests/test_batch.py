@@ -4,7 +4,7 @@ import json
 import subprocess
 import sys
 
-from .conftest import ROOT
+from conftest import ROOT
 
 # 碰碰和 (6 番) with 碰 222m and 444m, winning on 8m; 白金岛 scores 番 × 2^加倍次数.
 GOOD = {"hand": "666m 88m 东东", "melds": ["碰:222m", "碰:444m"], "win": "8m"}
@@ -13,7 +13,7 @@ GOOD = {"hand": "666m 88m 东东", "melds": ["碰:222m", "碰:444m"], "win": "8m
 def batch(tmp_path, lines: list[bytes | str]):
     f = tmp_path / "hands.jsonl"
     f.write_bytes(b"".join((x if isinstance(x, bytes) else x.encode("utf-8")) + b"\n" for x in lines))
-    p = subprocess.run([sys.executable, "-m", "dsl.cli", "score", "baijindao", "--batch", str(f), "--json"],
+    p = subprocess.run([sys.executable, "-m", "paili", "score", "baijindao", "--batch", str(f), "--json"],
                        capture_output=True, text=True, cwd=ROOT)
     assert "Traceback" not in p.stderr, p.stderr
     return p.returncode, [json.loads(x) for x in p.stdout.splitlines()]
@@ -79,6 +79,6 @@ def test_an_overlong_line_is_refused_without_stopping(tmp_path):
 
 
 def test_usage_errors_exit_2(tmp_path):
-    p = subprocess.run([sys.executable, "-m", "dsl.cli", "score", "baijindao", "--batch",
+    p = subprocess.run([sys.executable, "-m", "paili", "score", "baijindao", "--batch",
                         str(tmp_path / "missing.jsonl")], capture_output=True, text=True, cwd=ROOT)
     assert p.returncode == 2 and "cannot read" in p.stderr and "Traceback" not in p.stderr

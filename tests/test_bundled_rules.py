@@ -5,10 +5,10 @@ import sys
 
 import pytest
 
-from dsl.compiler import compile_file, compile_text
-from dsl.serialize import dumps, loads
+from paili.dsl.compiler import compile_file, compile_text
+from paili.dsl.serialize import dumps, loads
 
-from .conftest import ROOT, RULES
+from conftest import ROOT, RULES
 
 BUNDLED = ("baijindao", "chehuzi", "baicheng", "longyan", "guobiao")
 
@@ -38,7 +38,7 @@ def test_json_round_trip(path):
 
 
 def test_cli_check_all_bundled_exits_zero():
-    proc = subprocess.run([sys.executable, "-m", "dsl.cli", "check", *map(str, RULES)], capture_output=True,
+    proc = subprocess.run([sys.executable, "-m", "paili", "check", *map(str, RULES)], capture_output=True,
                           text=True, cwd=ROOT)
     assert proc.returncode == 0, proc.stderr
     assert "error" not in proc.stderr.lower()
@@ -46,7 +46,7 @@ def test_cli_check_all_bundled_exits_zero():
 
 def test_cli_compile_writes_loadable_json(tmp_path):
     out = tmp_path / "r.json"
-    proc = subprocess.run([sys.executable, "-m", "dsl.cli", "compile", str(RULES[0]), "-o", str(out)],
+    proc = subprocess.run([sys.executable, "-m", "paili", "compile", str(RULES[0]), "-o", str(out)],
                           capture_output=True, text=True, cwd=ROOT)
     assert proc.returncode == 0, proc.stderr
     assert loads(out.read_text(encoding="utf-8")) == compile_text(RULES[0].read_text(encoding="utf-8"),
@@ -64,8 +64,8 @@ def test_runtime_loads_json_without_lark(tmp_path):
         "        if name == 'lark' or name.startswith('lark.'):\n"
         "            raise ImportError('lark is blocked')\n"
         "sys.meta_path.insert(0, Block())\n"
-        "from dsl.serialize import loads\n"
-        "from runtime.tiles import Catalog\n"
+        "from paili.dsl.serialize import loads\n"
+        "from paili.runtime.tiles import Catalog\n"
         f"rs = loads(open({str(out)!r}, encoding='utf-8').read())\n"
         "cat = Catalog(rs)\n"
         "assert 'lark' not in sys.modules\n"
@@ -82,7 +82,7 @@ def test_loading_a_wrong_version_is_a_clear_error(tmp_path):
     doc["version"] = 99
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps(doc), encoding="utf-8")
-    proc = subprocess.run([sys.executable, "-m", "dsl.cli", "compile", str(bad)], capture_output=True, text=True,
+    proc = subprocess.run([sys.executable, "-m", "paili", "compile", str(bad)], capture_output=True, text=True,
                           cwd=ROOT)
     assert proc.returncode == 2
     assert "version 99" in proc.stderr and "Traceback" not in proc.stderr

@@ -5,11 +5,11 @@ import sys
 
 import pytest
 
-from .conftest import ROOT
+from conftest import ROOT
 
 
 def paili(*args, stdin=None):
-    return subprocess.run([sys.executable, "-m", "dsl.cli", *args], capture_output=True, text=True, cwd=ROOT,
+    return subprocess.run([sys.executable, "-m", "paili", *args], capture_output=True, text=True, cwd=ROOT,
                           input=stdin)
 
 

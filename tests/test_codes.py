@@ -9,10 +9,10 @@ import sys
 
 import pytest
 
-from dsl.codes import BY_CODE, EXAMPLE_CODES, PRELUDE, REGISTRY, replace_table
-from dsl.compiler import compile_text
+from paili.dsl.codes import BY_CODE, EXAMPLE_CODES, PRELUDE, REGISTRY, replace_table
+from paili.dsl.compiler import compile_text
 
-from .conftest import ROOT
+from conftest import ROOT
 
 # A code written as a string literal ("E301" or 'W605') in the compiler or the runtime: what they emit.
 EMITTED = re.compile(r"""["']([EW]\d{3})["']""")
@@ -65,7 +65,7 @@ def test_language_doc_table_is_generated_from_the_registry():
 
 
 def paili(*args):
-    return subprocess.run([sys.executable, "-m", "dsl.cli", *args], capture_output=True, text=True, cwd=ROOT,
+    return subprocess.run([sys.executable, "-m", "paili", *args], capture_output=True, text=True, cwd=ROOT,
                           timeout=120, check=False)
 
 

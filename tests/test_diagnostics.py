@@ -16,13 +16,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from dsl.build import Builder
-from dsl.checker import Checker
-from dsl.compiler import compile_text
-from dsl.diagnostics import Diagnostics
-from dsl.syntax import parse_source
+from paili.dsl.build import Builder
+from paili.dsl.checker import Checker
+from paili.dsl.compiler import compile_text
+from paili.dsl.diagnostics import Diagnostics
+from paili.dsl.syntax import parse_source
 
-from .conftest import ROOT
+from conftest import ROOT
 
 FILE = "case.pai"
 
@@ -351,7 +351,7 @@ def test_cli_check(tmp_path, name):
     src, code, line, col = next(p.values for p in CASES if p.id == name)
     path = tmp_path / "case.pai"
     path.write_text(src, encoding="utf-8")
-    p = subprocess.run([sys.executable, "-m", "dsl.cli", "check", str(path)], capture_output=True, text=True,
+    p = subprocess.run([sys.executable, "-m", "paili", "check", str(path)], capture_output=True, text=True,
                        cwd=ROOT, timeout=60, check=False)
     assert p.returncode == CLI_CASES[name], p.stdout + p.stderr
     assert "Traceback" not in p.stdout and "Traceback" not in p.stderr
@@ -364,7 +364,7 @@ def test_cli_check_clean_file(tmp_path):
     plain, bom = tmp_path / "base.pai", tmp_path / "bom.pai"
     plain.write_text(BASE, encoding="utf-8")
     bom.write_text("\ufeff" + BASE, encoding="utf-8")  # as some editors save it
-    p = subprocess.run([sys.executable, "-m", "dsl.cli", "check", str(plain), str(bom)], capture_output=True,
+    p = subprocess.run([sys.executable, "-m", "paili", "check", str(plain), str(bom)], capture_output=True,
                        text=True, cwd=ROOT, timeout=60, check=False)
     assert p.returncode == 0 and p.stderr == "", p.stderr
     assert "Traceback" not in p.stdout
@@ -372,7 +372,7 @@ def test_cli_check_clean_file(tmp_path):
 
 def test_recorded_positions_survive_json_round_trip():
     """The positions kept for diagnostics (labels, example tiles, priority) load back as positions."""
-    from dsl.serialize import dumps, loads
+    from paili.dsl.serialize import dumps, loads
 
     src = add(ACTION + "priority [碰]\n")
     src = src.replace("win '5m'; set", "win '5m'; meld 碰 '999m'; set")
@@ -434,7 +434,7 @@ def test_damaged_files_never_crash_the_compiler(text):
 
 def test_grows_n_bounds_how_many_further_tiles_a_meld_takes():
     """`grows N`: a meld of that kind may take up to N tiles beyond its shape, of the shape's own tiles."""
-    from runtime.rules import Rules
+    from paili.runtime.rules import Rules
 
     src = mut("meld 碰 { shape same 3; exposed true }",
               "meld 碰 { shape same 3; exposed true }\nmeld 风中 { shape tiles '东中'; exposed true; grows 2 }")

@@ -20,10 +20,10 @@ from pathlib import Path
 
 import pytest
 
-from dsl import cli
-from dsl.pages import site
+from paili.dsl import cli
+from paili.dsl.pages import site
 
-from .conftest import ROOT, RULES, SEEDS
+from conftest import ROOT, RULES, SEEDS
 
 SEED_OF = {"baijindao": "000_a458ac2558942afe.txt", "chehuzi": "001_6853749061b3e1b4.txt",
            "baicheng": "003_1e3c70aff3ac880a.txt", "longyan": "004_b433142e63c93c06.txt"}
@@ -287,7 +287,7 @@ def test_longyan_every_hand_type(pages):
     md = pages["longyan.md"]
     names = longyan_hand_types(seed("longyan"))
     assert {"天胡", "三金倒", "抢金", "游金", "双游", "三游", "七对", "十三幺", "盖宝抢金"} <= set(names)
-    from runtime.rules import load
+    from paili.runtime.rules import load
 
     patterns = {p.name for p in load(ROOT / "rules" / "longyan.pai").ir.patterns}
     for n in names:
@@ -376,7 +376,7 @@ def test_build_renders_the_pages():
 
 
 def test_templates_and_page_code_are_generic():
-    from .test_generic_runtime import declared_names
+    from test_generic_runtime import declared_names
 
     names = declared_names() | {"白金岛", "扯胡子", "白城", "龙岩", "baijindao", "chehuzi", "baicheng", "longyan"}
     files = sorted((ROOT / "dsl" / "templates").iterdir()) + sorted((ROOT / "dsl" / "pages").glob("*.py"))

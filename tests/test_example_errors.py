@@ -7,10 +7,10 @@ import sys
 
 import pytest
 
-from dsl.compiler import compile_text
-from dsl.pages import site
+from paili.dsl.compiler import compile_text
+from paili.dsl.pages import site
 
-from .conftest import ROOT
+from conftest import ROOT
 
 SMALL = """\
 variant 小例 "小例" { doc "测试用" }
@@ -40,7 +40,7 @@ example 四刻 {
 
 
 def paili(*args):
-    return subprocess.run([sys.executable, "-m", "dsl.cli", *args], capture_output=True, text=True, cwd=ROOT,
+    return subprocess.run([sys.executable, "-m", "paili", *args], capture_output=True, text=True, cwd=ROOT,
                           timeout=120, check=False)
 
 

@@ -4,10 +4,10 @@ from functools import cache
 
 import pytest
 
-from runtime.examples import check_example, check_pattern_examples
-from runtime.rules import load
+from paili.runtime.examples import check_example, check_pattern_examples
+from paili.runtime.rules import load
 
-from .conftest import RULES
+from conftest import RULES
 
 
 @cache
@@ -48,7 +48,7 @@ def test_worked_examples(path, name):
 
 def test_every_reachable_pattern_has_an_example():
     """W601 marks patterns that cannot occur with the declared tiles; every other pattern shows a hand."""
-    from dsl.compiler import compile_file
+    from paili.dsl.compiler import compile_file
 
     missing = []
     for path in RULES:
@@ -68,7 +68,7 @@ def test_a_wrong_example_is_caught(tmp_path):
     ex = next(e for e in rules.ir.examples if any(w == "score" for w, _ in e.expects))
     import dataclasses
 
-    from dsl import expr as E
+    from paili.dsl import expr as E
 
     wrong = dataclasses.replace(ex, expects=tuple((w, E.Num("123456") if w == "score" else v) for w, v in ex.expects))
     assert not check_example(rules, wrong).ok

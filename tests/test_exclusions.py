@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from runtime.examples import check_all
-from runtime.rules import load
+from paili.runtime.examples import check_all
+from paili.runtime.rules import load
 
-from .conftest import ROOT
+from conftest import ROOT
 
 CHAIN = ROOT / "tests" / "rules" / "exclusion_chain.pai"
 

@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from dsl import expr as E
-from runtime.codegen import Gen, Names
-from runtime.evaluate import compile_expr
-from runtime.hand import HandError
-from runtime.rules import load
+from paili.dsl import expr as E
+from paili.runtime.codegen import Gen, Names
+from paili.runtime.evaluate import compile_expr
+from paili.runtime.hand import HandError
+from paili.runtime.rules import load
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
@@ -104,7 +104,7 @@ def _generated(e: E.Expr):
     g.emit(0, "def f(S):")
     s = g.ex(e, 1)
     g.emit(1, f"return _norm({s})")  # as every value leaving generated code
-    from runtime.codegen import RUNTIME
+    from paili.runtime.codegen import RUNTIME
 
     ns = dict(RUNTIME)
     ns.update({k: v for k, v in consts.items() if isinstance(k, str)})

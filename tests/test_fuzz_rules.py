@@ -2,7 +2,7 @@
 and mutated rule files never give a traceback, an internal compiler error or a code execution."""
 import importlib.util
 
-from .conftest import ROOT
+from conftest import ROOT
 
 
 def _fuzz():

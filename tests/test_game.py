@@ -7,20 +7,20 @@ from fractions import Fraction
 
 import pytest
 
-from runtime.game import PASS, Game, GameError, IllegalMove, Move
-from runtime.game.bots import GreedyBot, RandomBot, play
-from runtime.game.log import ReplayError, lines, replay
-from runtime.game.session import Session
-from runtime.game.simulate import simulate
-from runtime.rules import load
+from paili.runtime.game import PASS, Game, GameError, IllegalMove, Move
+from paili.runtime.game.bots import GreedyBot, RandomBot, play
+from paili.runtime.game.log import ReplayError, lines, replay
+from paili.runtime.game.session import Session
+from paili.runtime.game.simulate import simulate
+from paili.runtime.rules import load
 
-from .conftest import ROOT
+from conftest import ROOT
 
 _RULES: dict = {}
 
 
 def flow_unsupported(r):
-    from runtime.game import flow
+    from paili.runtime.game import flow
 
     return flow.unsupported(r.ir)
 
@@ -89,7 +89,7 @@ def test_same_seed_same_game():
 def test_rule_sets_the_engine_cannot_play_are_refused_clearly(tmp_path):
     """A construct games do not execute (the checker's W605) refuses the game, naming it and its place,
     instead of playing the variant wrongly; scoring from the same file still works."""
-    from runtime.game import flow
+    from paili.runtime.game import flow
 
     for v in ("baijindao", "chehuzi", "baicheng", "longyan"):
         assert flow.unsupported(rules(v).ir) == []
@@ -454,7 +454,7 @@ def test_flowers_are_replaced_and_the_gold_leaves_play():
 
 
 def test_simulate_command_prints_the_summary_and_logs_replay(tmp_path, capsys):
-    from runtime.game.cli import main
+    from paili.runtime.game.cli import main
 
     assert main(["simulate", "baijindao", "--games", "3", "--seed", "2", "--json", "--log", str(tmp_path)]) == 0
     summary = json.loads(capsys.readouterr().out)
@@ -472,8 +472,8 @@ def test_simulate_summary_gives_win_rate_by_seat_and_the_spread_of_scores(tmp_pa
     """The summary's per-seat and spread figures agree with the logged hands they summarise."""
     import statistics
 
-    from runtime.game.log import read
-    from runtime.game.simulate import simulate
+    from paili.runtime.game.log import read
+    from paili.runtime.game.simulate import simulate
 
     s = simulate(rules("baijindao"), 12, 4, "greedy", log_dir=tmp_path)
     winners, scores = [], []
@@ -489,7 +489,7 @@ def test_simulate_summary_gives_win_rate_by_seat_and_the_spread_of_scores(tmp_pa
 
 
 def test_workers_give_the_same_result_as_one_process():
-    from runtime.game.simulate import simulate
+    from paili.runtime.game.simulate import simulate
 
     one = simulate(rules("baicheng"), 8, 11, "greedy")
     two = simulate(rules("baicheng"), 8, 11, "greedy", workers=2)
@@ -502,8 +502,8 @@ def test_workers_give_the_same_result_as_one_process():
 
 def test_a_seeded_sample_of_logged_games_replays_identically(tmp_path):
     """A small seeded sample of `bench/replay_logs.py` (which replays 1,000 games)."""
-    from runtime.game.log import replay
-    from runtime.game.simulate import simulate
+    from paili.runtime.game.log import replay
+    from paili.runtime.game.simulate import simulate
 
     summary = simulate(rules("baicheng"), 30, 5, "greedy", log_dir=tmp_path)
     logs = sorted(tmp_path.glob("*.jsonl"))

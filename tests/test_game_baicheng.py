@@ -3,9 +3,9 @@
 not cover yet: robbing a top-up kong (抢碰, 抢胡), kong payments (责任制), the next dealer."""
 from __future__ import annotations
 
-from runtime.game import PASS, Game
+from paili.runtime.game import PASS, Game
 
-from .test_game import discard, move, rules
+from test_game import discard, move, rules
 
 DEALER = "3m6m8m2p4p8p6s8s7m3p4m7p7s"
 OTHER2 = "2s3m6m8m2p4p8p6s8s7m3p4m6p"
@@ -348,7 +348,7 @@ def test_qianghu_also_robs_the_fourth_tile_added_to_a_pung():
 def test_bot_games_with_qingyise_win_with_one_or_three_suits_only():
     """A seeded sample of bot hands with 清一色 chosen (the 300-hand check is in docs/engine-coverage.md): every
     winning hand has all three suits or one suit — a 宝 counted as the tile it plays — never two."""
-    from runtime.game.bots import MixedBot, play
+    from paili.runtime.game.bots import MixedBot, play
 
     r = rules("baicheng")
     suits_seen = []

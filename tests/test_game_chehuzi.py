@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import json
 
-from runtime.game import PASS, Game
-from runtime.game.bots import GreedyBot, RandomBot, play
-from runtime.game.log import lines, replay
-from runtime.game.session import Session
+from paili.runtime.game import PASS, Game
+from paili.runtime.game.bots import GreedyBot, RandomBot, play
+from paili.runtime.game.log import lines, replay
+from paili.runtime.game.session import Session
 
-from .test_game import discard, move, rules
+from test_game import discard, move, rules
 
 
 def _hands(bot, n):

@@ -9,12 +9,12 @@ import random
 
 import pytest
 
-from runtime.game import Game
-from runtime.game.bots import RandomBot
-from runtime.game.simulate import simulate
-from runtime.rules import load
+from paili.runtime.game import Game
+from paili.runtime.game.bots import RandomBot
+from paili.runtime.game.simulate import simulate
+from paili.runtime.rules import load
 
-from .conftest import ROOT
+from conftest import ROOT
 
 VARIANTS = ["baijindao", "baicheng", "longyan", "chehuzi"]
 _RULES: dict = {}
@@ -166,7 +166,7 @@ def test_check_invariants_stays_the_full_check():
 
 
 def test_instant_forms_are_scored_only_when_the_hand_holds_enough_wildcards():
-    from runtime.game.flow import _wilds_needed
+    from paili.runtime.game.flow import _wilds_needed
 
     g = Game(rules("longyan"), {}, 6)
     needs = {f.name: _wilds_needed(f.instant) for f, _, _ in g.rules._forms if f.instant is not None}

@@ -6,10 +6,10 @@ dealer's 14th tile; the tiles after that are the draws. `tail` fixes the last ti
 (金牌) is flipped from the very end, and flower replacements are taken from the end too."""
 from __future__ import annotations
 
-from runtime.game import PASS, Game, Move
-from runtime.game.bots import play
+from paili.runtime.game import PASS, Game, Move
+from paili.runtime.game.bots import play
 
-from .test_game import discard, move, names, rules
+from test_game import discard, move, names, rules
 
 GOLD = "8p"
 # Hands that are far from ready and hold no 8p (the gold) — fillers for seats a scenario does not use.
@@ -526,7 +526,7 @@ def test_a_thirteen_orphans_hand_one_short_waits_on_the_missing_kind():
 def test_bots_discard_towards_thirteen_orphans_when_close():
     """The bots chase an `orphans` form (十三幺) when the hand lacks at most four of its kinds: they throw
     the tiles that are not terminals or honours first, and keep every kind's only copy."""
-    from runtime.game.bots import _orphans_discard
+    from paili.runtime.game.bots import _orphans_discard
 
     g = rig(["1m9m1p9p1s9s1z2z3z4z5m6m3p", *JUNK], "7s")  # ten of the thirteen kinds, no melds
     assert g.current_seats() == [0]
@@ -540,7 +540,7 @@ def test_mixed_bot_keeps_swimming_while_a_gold_can_still_come():
     """The coverage bot (`--bots mixed`) passes an ordinary self-drawn win while it wins on any tile and a
     gold may still be drawn, until it has thrown a gold: in 双游 it takes the next win, since passing
     there falls back to 游金 (“双游时，若玩家过胡，则后面胡牌只算游金”)."""
-    from runtime.game.bots import MixedBot
+    from paili.runtime.game.bots import MixedBot
 
     bot = MixedBot(0)
     bot.patience = 1.0  # always wait when waiting is worth it (the coverage runs use 19/20)
@@ -715,7 +715,7 @@ def test_the_scorer_refuses_a_win_on_a_discard_and_a_gold_pung():
     """“胡牌方式：自摸胡牌，抢杠胡”; “金牌不可以和其他牌一起参与碰、杠”; a discarded gold is no third gold."""
     import pytest
 
-    from runtime.hand import HandError
+    from paili.runtime.hand import HandError
 
     r = rules("longyan")
     res = r.score("123m456m789p234s5s", win="5s", context={"金牌": "东"})
@@ -748,8 +748,8 @@ def test_fenbing_and_the_gold_restrictions_do_not_leak_into_the_next_hand():
     """“分饼：类似跟庄，仅限第一轮开始”; “轮到打金牌出去的玩家打牌了…则牌局恢复正常”: 分饼 and the gold
     restrictions are states of one hand (`lives hand`). In this seeded session the second hand ends while a
     thrown gold still restricts the table, and every hand starts with 分饼 open and no restriction."""
-    from runtime.game.bots import MixedBot
-    from runtime.game.session import Session
+    from paili.runtime.game.bots import MixedBot
+    from paili.runtime.game.session import Session
 
     s = Session(rules("longyan"), {}, seed=2, hands=3)
     ended = []

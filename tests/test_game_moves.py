@@ -7,15 +7,15 @@ from collections import Counter
 
 import pytest
 
-from dsl.compiler import compile_text
-from runtime.game import Game, IllegalMove, Move
-from runtime.game.bots import MixedBot, RandomBot
-from runtime.game.log import lines, replay
-from runtime.game.session import Session
-from runtime.rules import Rules
+from paili.dsl.compiler import compile_text
+from paili.runtime.game import Game, IllegalMove, Move
+from paili.runtime.game.bots import MixedBot, RandomBot
+from paili.runtime.game.log import lines, replay
+from paili.runtime.game.session import Session
+from paili.runtime.rules import Rules
 
-from .conftest import RULES
-from .test_game import rules
+from conftest import RULES
+from test_game import rules
 
 
 @pytest.mark.parametrize("path", RULES, ids=lambda p: p.stem)
@@ -109,6 +109,6 @@ def test_of_two_kinds_the_one_the_rules_value_most_is_the_only_move():
 
 
 def test_paili_play_lists_the_meld_kind():
-    from runtime.game.play import move_text
+    from paili.runtime.game.play import move_text
 
     assert move_text(Move("吃", ("1小", "2小", "3小"), None, "一二三")) == "吃 1小2小3小 [一二三]"

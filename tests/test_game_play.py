@@ -6,10 +6,10 @@ from fractions import Fraction
 
 import pytest
 
-from dsl.cli import main
-from runtime.game.play import amount, parse_choice, play_terminal
-from runtime.game.session import Session
-from runtime.rules import load
+from paili.dsl.cli import main
+from paili.runtime.game.play import amount, parse_choice, play_terminal
+from paili.runtime.game.session import Session
+from paili.runtime.rules import load
 
 RULES = "rules/baijindao.pai"
 
@@ -42,7 +42,7 @@ def test_the_terminal_game_equals_the_engine_game_with_the_same_choices(bjd):
     out = io.StringIO()
     play_terminal(bjd, {}, seat=0, seed=11, bots="random", inp=first_move_always(), out=out)
 
-    from runtime.game.bots import RandomBot
+    from paili.runtime.game.bots import RandomBot
 
     class First:
         def choose(self, game, seat, moves):
@@ -92,7 +92,7 @@ def test_a_discard_can_be_named_by_tile_name_or_code(bjd):
 
 def test_the_terminal_shows_the_other_hand_only_when_a_rule_shows_it(bjd):
     """白金岛: "只有听牌（报听）的情况下才能看见对方的手牌。" The terminal shows what the observation shows."""
-    from runtime.game.play import Terminal
+    from paili.runtime.game.play import Terminal
 
     g = Session(bjd, {}, 8, 1).new_hand()
     other = g.st.seats[1]

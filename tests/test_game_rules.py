@@ -8,11 +8,11 @@ from fractions import Fraction
 
 import pytest
 
-from runtime.game import Game
-from runtime.game.bots import GreedyBot, play
-from runtime.rules import load
+from paili.runtime.game import Game
+from paili.runtime.game.bots import GreedyBot, play
+from paili.runtime.rules import load
 
-from .conftest import ROOT
+from conftest import ROOT
 
 SPECIAL = ("幺杠", "九杠", "喜杠")
 

@@ -6,11 +6,11 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
-from runtime.game.flow import Game, IllegalMove
-from runtime.game.moves import Move
-from runtime.rules import load
+from paili.runtime.game.flow import Game, IllegalMove
+from paili.runtime.game.moves import Move
+from paili.runtime.rules import load
 
-from .conftest import ROOT
+from conftest import ROOT
 
 
 @cache

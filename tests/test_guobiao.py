@@ -12,11 +12,11 @@ from functools import cache
 
 import pytest
 
-from dsl.compiler import compile_file
-from runtime.evaluate import compile_expr
-from runtime.rules import load
+from paili.dsl.compiler import compile_file
+from paili.runtime.evaluate import compile_expr
+from paili.runtime.rules import load
 
-from .conftest import ROOT
+from conftest import ROOT
 
 GUOBIAO = ROOT / "rules" / "guobiao.pai"
 DIFFERENCES = ROOT / "docs" / "guobiao-differences.md"
@@ -33,7 +33,7 @@ def rules():
 
 
 def paili(*args, stdin=None):
-    return subprocess.run([sys.executable, "-m", "dsl.cli", *args], capture_output=True, text=True, cwd=ROOT,
+    return subprocess.run([sys.executable, "-m", "paili", *args], capture_output=True, text=True, cwd=ROOT,
                           input=stdin)
 
 
@@ -182,13 +182,13 @@ def test_seeded_sample_agrees_with_pymahjonggb():
 def test_the_crosscheck_would_catch_a_wrong_fan():
     """Guard against a vacuous comparison: a rule set with one wrong value disagrees."""
     pytest.importorskip("MahjongGB")
-    from dsl.compiler import compile_text
+    from paili.dsl.compiler import compile_text
 
     text = GUOBIAO.read_text(encoding="utf-8")
     text = text.replace("pattern 门前清 {\n  value 2 番", "pattern 门前清 {\n  value 3 番")
     res = compile_text(text, "wrong.pai")
     assert res.ok
-    from runtime.rules import Rules
+    from paili.runtime.rules import Rules
 
     out = crosscheck.run(200, SAMPLE_SEED, rules=Rules(res.ruleset), quiet=True)
     assert out["summary"]["undocumented"] > 0
@@ -200,8 +200,8 @@ def test_wait_pruning_is_exact(monkeypatch):
     every kind in full."""
     import random
 
-    from runtime.hand import build_hand
-    from runtime.rules import Scoring
+    from paili.runtime.hand import build_hand
+    from paili.runtime.rules import Scoring
 
     r = rules()
     cat, dec, env = r._env_for(None)

@@ -17,14 +17,14 @@ import re
 
 import pytest
 
-from dsl import vocab as V
-from dsl.build import TOP_LEVEL
-from dsl.compiler import compile_text
-from dsl.diagnostics import CODES, Diagnostics
-from dsl.resolve import FUNC_SIGS, QUALIFIERS, SEAT_BUILTIN_FIELDS
-from dsl.syntax import parse_source
+from paili.dsl import vocab as V
+from paili.dsl.build import TOP_LEVEL
+from paili.dsl.compiler import compile_text
+from paili.dsl.diagnostics import CODES, Diagnostics
+from paili.dsl.resolve import FUNC_SIGS, QUALIFIERS, SEAT_BUILTIN_FIELDS
+from paili.dsl.syntax import parse_source
 
-from .conftest import ROOT
+from conftest import ROOT
 
 DOC = ROOT / "docs" / "language.md"
 
@@ -136,8 +136,8 @@ def test_block_compiles(block):
 
 @pytest.mark.parametrize("block", BLOCKS, ids=[_block_id(b) for b in BLOCKS])
 def test_block_examples_hold(block):
-    from runtime.examples import check_all
-    from runtime.rules import Rules
+    from paili.runtime.examples import check_all
+    from paili.runtime.rules import Rules
 
     line, code = block
     if "example" not in code:

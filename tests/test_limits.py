@@ -2,12 +2,12 @@
 diagnostic at the construct (or one sentence for a hand), before any unbounded work; what compiles runs."""
 import pytest
 
-from dsl.compiler import compile_text
-from runtime import limits as L
-from runtime.hand import HandError
-from runtime.rules import Rules
+from paili.dsl.compiler import compile_text
+from paili.runtime import limits as L
+from paili.runtime.hand import HandError
+from paili.runtime.rules import Rules
 
-from .test_diagnostics import BASE
+from test_diagnostics import BASE
 
 SCORE = "score = 番 * 2 ^ 加倍次数"
 WHEN = "when 加倍次数 > 0"
@@ -169,7 +169,7 @@ def test_copies_from_an_expression_are_set_up_under_the_default_options():
 
 @pytest.mark.parametrize("change", [("players 2", "players 200"), ("hand 13", "hand 40"), ("copies 4", "copies 0")])
 def test_a_game_whose_wall_cannot_deal_is_refused_in_one_sentence(change):
-    from runtime.game import Game, GameError
+    from paili.runtime.game import Game, GameError
 
     res, errs = codes(BASE.replace(*change))
     assert res.ok, errs
@@ -182,9 +182,9 @@ def test_ir_expressions_are_checked_without_recursion():
     stack: a tree far deeper than Python's recursion limit is reported, not a RecursionError."""
     import dataclasses
 
-    from dsl import expr as E
-    from dsl.diagnostics import Diagnostics
-    from dsl.limits import check_ir_expressions
+    from paili.dsl import expr as E
+    from paili.dsl.diagnostics import Diagnostics
+    from paili.dsl.limits import check_ir_expressions
 
     rs = compile_text(BASE, "case.pai").ruleset
     deep = E.Num("1")
@@ -217,8 +217,8 @@ def test_a_product_unit_is_bounded(value, count, score):
 
 def test_a_diagnostic_on_a_long_line_shows_a_window_of_it():
     """Rendering costs the same for any line length: a long line is shown around the column."""
-    from dsl.diagnostics import SHOWN_LINE, Diagnostic
-    from dsl.span import Span
+    from paili.dsl.diagnostics import SHOWN_LINE, Diagnostic
+    from paili.dsl.span import Span
 
     line = "a" * 500_000 + "错" + "b" * 500_000
     text = Diagnostic("E101", "unexpected", Span("f.pai", 1, 500_001, 1, 500_002)).render([line])
@@ -229,7 +229,7 @@ def test_a_diagnostic_on_a_long_line_shows_a_window_of_it():
 
 
 def test_a_rule_file_over_the_limit_is_refused_before_it_is_read(tmp_path):
-    from dsl.compiler import compile_file
+    from paili.dsl.compiler import compile_file
 
     f = tmp_path / "big.pai"
     f.write_text(BASE + "#" * L.MAX_RULE_FILE_BYTES, encoding="utf-8")

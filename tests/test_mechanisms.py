@@ -15,11 +15,11 @@ from functools import cache
 
 import pytest
 
-from runtime.game import Game
-from runtime.game.simulate import simulate
-from runtime.rules import load
+from paili.runtime.game import Game
+from paili.runtime.game.simulate import simulate
+from paili.runtime.rules import load
 
-from .conftest import ROOT, SEEDS
+from conftest import ROOT, SEEDS
 
 sys.path.insert(0, str(ROOT / "bench"))
 import mechanisms  # noqa: E402

@@ -13,10 +13,10 @@ from functools import cache
 
 import pytest
 
-from runtime import backend
-from runtime.rules import load
+from paili.runtime import backend
+from paili.runtime.rules import load
 
-from .conftest import ROOT
+from conftest import ROOT
 
 sys.path.insert(0, str(ROOT / "bench"))
 import native_diff  # noqa: E402
@@ -52,7 +52,7 @@ def test_unknown_backend_is_one_sentence(monkeypatch):
     with pytest.raises(backend.BackendError, match="unknown backend 'fast'"):
         backend.choose("fast")
     monkeypatch.setenv("PAILI_BACKEND", "fast")
-    p = subprocess.run([sys.executable, "-m", "dsl.cli", "score", "baijindao", "--hand", "123m"],
+    p = subprocess.run([sys.executable, "-m", "paili", "score", "baijindao", "--hand", "123m"],
                        capture_output=True, text=True, cwd=ROOT)
     assert p.returncode == 2 and p.stderr.strip().startswith("paili: unknown backend 'fast'")
     assert "Traceback" not in p.stderr
@@ -66,7 +66,7 @@ def test_native_backend_asked_for_where_not_built():
 
 @pytest.mark.parametrize("env", ["python", "auto"])
 def test_version_names_the_backend(env):
-    p = subprocess.run([sys.executable, "-m", "dsl.cli", "--version"], capture_output=True, text=True, cwd=ROOT,
+    p = subprocess.run([sys.executable, "-m", "paili", "--version"], capture_output=True, text=True, cwd=ROOT,
                        env={**__import__("os").environ, "PAILI_BACKEND": env})
     assert p.returncode == 0
     line = p.stdout.strip()
@@ -210,7 +210,7 @@ def test_notation_equals_the_reference(path):
     """Random text over the rule set's own codes and characters, digits, letters, commas, white space and
     stray characters: the native notation reads the same tiles as runtime/notation.py, and refuses
     exactly the text it refuses (the sentence is then the Python one)."""
-    from runtime.hand import HandError, build_hand, parse_tiles
+    from paili.runtime.hand import HandError, build_hand, parse_tiles
 
     r = rules(path, "native")
     cat, dec = r.catalog_for({})

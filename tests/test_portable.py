@@ -5,10 +5,10 @@ from __future__ import annotations
 import re
 import subprocess
 
-from dsl.compiler import compile_file
-from dsl.serialize import dumps, loads
+from paili.dsl.compiler import compile_file
+from paili.dsl.serialize import dumps, loads
 
-from .conftest import ROOT, RULES
+from conftest import ROOT, RULES
 
 # A path under a machine's own folders (a checkout, a home, a temporary directory), written out: the folder
 # name follows a slash that starts the path and is followed by a further name. System paths such as

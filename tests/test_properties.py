@@ -5,10 +5,10 @@ from functools import cache
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from dsl.compiler import compile_text
-from runtime.rules import Rules, load
+from paili.dsl.compiler import compile_text
+from paili.runtime.rules import Rules, load
 
-from .conftest import ROOT
+from conftest import ROOT
 
 JOKER_RULES = '''
 variant jokertest "王牌测试" {}

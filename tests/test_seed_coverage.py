@@ -3,7 +3,7 @@ import re
 
 import pytest
 
-from .conftest import ROOT, SEEDS
+from conftest import ROOT, SEEDS
 
 DOC = ROOT / "docs" / "seed-coverage.md"
 # Headings and numbered rules in the seeds' own styles: 一、… / 【…】 / 5.1 … / 1）… / ★… / I.… / 1、…

@@ -4,9 +4,9 @@ from functools import cache
 
 import pytest
 
-from runtime.rules import load
+from paili.runtime.rules import load
 
-from .conftest import ROOT
+from conftest import ROOT
 
 
 @cache
@@ -46,7 +46,7 @@ def test_chehuzi_21_huxi_red_self_drawn_one_xing_is_20():
 @pytest.mark.parametrize("huxi,tun", [(15, 2), (18, 3), (19, 3), (21, 4)])
 def test_chehuzi_tun_from_huxi(huxi, tun):
     """囤 = 2 + floor((胡息 − 15) / 3), evaluated by the rule file's own formula."""
-    from runtime.evaluate import compile_expr
+    from paili.runtime.evaluate import compile_expr
 
     rs = rules("chehuzi").ir
     q = next(q for q in rs.quantities if q.name == "囤")

@@ -2,14 +2,14 @@
 the checker's word list, the engine at each hand's start, the session, and the page."""
 from __future__ import annotations
 
-from dsl.compiler import compile_text
-from runtime.game import Game
-from runtime.game.bots import GreedyBot
-from runtime.game.session import Session
-from runtime.rules import Rules
+from paili.dsl.compiler import compile_text
+from paili.runtime.game import Game
+from paili.runtime.game.bots import GreedyBot
+from paili.runtime.game.session import Session
+from paili.runtime.rules import Rules
 
-from .conftest import ROOT
-from .test_game import rules
+from conftest import ROOT
+from test_game import rules
 
 LONGYAN = (ROOT / "rules" / "longyan.pai").read_text(encoding="utf-8")
 
@@ -42,7 +42,7 @@ def test_a_session_state_is_carried_and_a_hand_state_is_not():
     seen = []
     while (g := s.new_hand()) is not None:
         seen.append(g.st.table["局数"])
-        from runtime.game.bots import play
+        from paili.runtime.game.bots import play
 
         play(g, [GreedyBot(i) for i in range(4)])
         s.finish(g)

@@ -13,14 +13,14 @@ from fractions import Fraction
 
 import pytest
 
-from runtime.game.bots import RandomBot
-from runtime.game.flow import Game, GameError, IllegalMove
-from runtime.game.log import ReplayError, lines, replay
-from runtime.game.moves import Move
-from runtime.game.session import Session
-from runtime.rules import load
+from paili.runtime.game.bots import RandomBot
+from paili.runtime.game.flow import Game, GameError, IllegalMove
+from paili.runtime.game.log import ReplayError, lines, replay
+from paili.runtime.game.moves import Move
+from paili.runtime.game.session import Session
+from paili.runtime.rules import load
 
-from .conftest import ROOT
+from conftest import ROOT
 
 sys.path.insert(0, str(ROOT / "bench"))
 
@@ -195,7 +195,7 @@ def test_a_log_file_that_is_not_json_lines(tmp_path, baicheng, logged):
 
 
 def test_replay_command_never_loads_a_rule_file_the_log_names(tmp_path, logged, capsys):
-    from runtime.game.cli import main
+    from paili.runtime.game.cli import main
 
     good = tmp_path / "good.jsonl"
     good.write_text("".join(json.dumps(e, ensure_ascii=False) + "\n" for e in logged), encoding="utf-8")

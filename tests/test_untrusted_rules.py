@@ -18,15 +18,15 @@ import random
 import jsonschema
 import pytest
 
-from dsl import expr as E
-from dsl.compiler import compile_file, compile_text
-from dsl.jsonvalidate import SchemaError, Validator
-from dsl.ruleset_schema import SCHEMA_PATH, schema_text
-from dsl.serialize import FormatError, dumps, loads, schema
-from runtime.codegen import Gen, Names, Refused
-from runtime.rules import Rules
+from paili.dsl import expr as E
+from paili.dsl.compiler import compile_file, compile_text
+from paili.dsl.jsonvalidate import SchemaError, Validator
+from paili.dsl.ruleset_schema import SCHEMA_PATH, schema_text
+from paili.dsl.serialize import FormatError, dumps, loads, schema
+from paili.runtime.codegen import Gen, Names, Refused
+from paili.runtime.rules import Rules
 
-from .conftest import ROOT
+from conftest import ROOT
 
 RULES = sorted((ROOT / "rules").glob("*.pai"))
 
@@ -266,7 +266,7 @@ TRICKS_PAI = [
 
 @pytest.mark.parametrize("old,new", TRICKS_PAI)
 def test_tricks_in_rule_files_are_refused_or_inert(old, new, tmp_path):
-    from dsl.pages.site import render_variant
+    from paili.dsl.pages.site import render_variant
 
     src = MINI.replace(old, new)
     assert src != MINI
@@ -304,7 +304,7 @@ def test_mutated_json_rule_sets_seeded_sample():
 def test_rule_file_text_is_escaped_in_markdown_pages_as_in_html(tmp_path):
     """`<script>` (and Markdown syntax) in a title, a group heading, a table cell and prose reaches the
     Markdown page as text, as it does the HTML page (issue 12, point 7)."""
-    from dsl.pages.site import render_variant
+    from paili.dsl.pages.site import render_variant
 
     src = (MINI.replace('variant demo "示例麻将"', 'variant demo "<script>alert(1)</script>标题"')
            .replace('option 清一色 bool = false',

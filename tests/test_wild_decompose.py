@@ -11,12 +11,12 @@ from functools import cache
 
 import pytest
 
-from runtime import rules as rules_module
-from runtime.hand import Hand, HandError
-from runtime.rules import load
+from paili.runtime import rules as rules_module
+from paili.runtime.hand import Hand, HandError
+from paili.runtime.rules import load
 
-from .conftest import ROOT
-from .wild_oracle import full_waits, outcome, random_hand
+from conftest import ROOT
+from wild_oracle import full_waits, outcome, random_hand
 
 
 @cache

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import random
 
-from runtime.hand import Hand, HandError
-from runtime.rules import Rules, Scoring
+from paili.runtime.hand import Hand, HandError
+from paili.runtime.rules import Rules, Scoring
 
 
 class FullScoring(Scoring):

@@ -82,8 +82,8 @@ class ExampleRunner:
         return value_text(value, unit, self.units.get(unit, "sum"))
 
     def run(self, ex: ir.Example, role: str, pattern: ir.Pattern | None = None) -> ExampleView:
-        from runtime.examples import expectation_problems, score_example
-        from runtime.hand import HandError
+        from ...runtime.examples import expectation_problems, score_example
+        from ...runtime.hand import HandError
 
         notation = self.rules.notation
         view = ExampleView(

@@ -49,7 +49,7 @@ class TileBook:
         self.kinds = {k.name: k for k in rs.tiles.kinds}
         self.inks: dict[str, str] = {}
         if rs.tiles.inks:
-            from runtime.tiles import Catalog
+            from ...runtime.tiles import Catalog
 
             for k in Catalog(rs, {}).kinds:  # computed attributes under the default room options
                 for ink in rs.tiles.inks:  # the first `ink` that applies wins

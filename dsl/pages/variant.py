@@ -257,7 +257,7 @@ class PageBuilder:
 
     def eval_setup(self, e: E.Expr, extra: dict | None = None):
         """The value of a setup expression under the default settings (None when it needs more)."""
-        from runtime.evaluate import compile_expr
+        from ...runtime.evaluate import compile_expr
 
         env = {f"{s.role}:{s.name}": self.defaults.get(s.name) for s in self.rs.settings}
         env["tile-lookup"] = lambda name: None
@@ -317,7 +317,7 @@ class PageBuilder:
     # ------------------------------------------------------------------ tiles
 
     def tile_totals(self, options: dict) -> tuple[int, list[str]]:
-        from runtime.tiles import Catalog
+        from ...runtime.tiles import Catalog
 
         cat = Catalog(self.rs, {f"option:{k}": v for k, v in options.items()})
         main = sum(k.copies for k in cat.kinds if k.category in ("suited", "honor"))
@@ -381,7 +381,7 @@ class PageBuilder:
                 totals.append(f"{'选' if alt else '不选'}「{s.name}」时共{n2}张"
                               + "".join(f"，另有{x}" for x in extra2))
         attrs: list[AttrRow] = []
-        from runtime.tiles import Catalog
+        from ...runtime.tiles import Catalog
 
         cat = Catalog(rs, {})
         declared = []
@@ -765,7 +765,7 @@ class PageBuilder:
     def setting_tables(self) -> tuple[dict[str, SettingTable], list[SettingTable]]:
         """Tables of what each value of a small int setting does: the patterns it names (label, value)
         and the factor of the score it is part of. Returns ({pattern: table}, tables for the score)."""
-        from runtime.evaluate import compile_expr
+        from ...runtime.evaluate import compile_expr
 
         by_pattern: dict[str, SettingTable] = {}
         loose: list[SettingTable] = []
@@ -839,7 +839,7 @@ class PageBuilder:
     def label(self, p: ir.Pattern, env: dict) -> str:
         import re
 
-        from runtime.evaluate import compile_expr
+        from ...runtime.evaluate import compile_expr
 
         from ..checker import Checker, parse_expression
         from ..diagnostics import Diagnostics
@@ -1139,7 +1139,7 @@ def _sort_number(v) -> float:
 
 
 def _setting_defaults(rs: ir.RuleSet) -> dict:
-    from runtime.tiles import setting_defaults
+    from ...runtime.tiles import setting_defaults
 
     return {k.partition(":")[2]: v for k, v in setting_defaults(rs).items()}
 

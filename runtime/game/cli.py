@@ -9,7 +9,7 @@ import sys
 
 def _sets(items: list[str]) -> dict:
     out = {}
-    from dsl.cli import UsageError
+    from ...dsl.cli import UsageError
 
     for s in items or []:
         if "=" not in s:
@@ -21,7 +21,7 @@ def _sets(items: list[str]) -> dict:
 
 def _rules(arg: str):
     """A rule file, a compiled JSON rule set or a bundled variant's stem (dsl.cli.UsageError if not)."""
-    from dsl.cli import load_ruleset
+    from ...dsl.cli import load_ruleset
 
     from ..rules import Rules
 
@@ -29,7 +29,7 @@ def _rules(arg: str):
 
 
 def cmd_simulate(args) -> int:
-    from dsl.cli import UsageError
+    from ...dsl.cli import UsageError
 
     from .flow import GameError
     from .simulate import simulate
@@ -80,7 +80,7 @@ def _bundled_of(ref) -> str | None:
     taken, the path never opened), or None."""
     from pathlib import PurePosixPath, PureWindowsPath
 
-    from dsl.cli import bundled_rules
+    from ...dsl.cli import bundled_rules
 
     if not isinstance(ref, str) or not ref or len(ref) > 300:
         return None
@@ -161,7 +161,7 @@ def main(argv=None) -> int:
     sub = p.add_subparsers(dest="cmd", required=True)
     add_commands(sub)
     args = p.parse_args(argv)
-    from dsl.cli import UsageError
+    from ...dsl.cli import UsageError
 
     try:
         return args.func(args)

@@ -123,8 +123,8 @@ from operator import attrgetter
 from pathlib import Path
 from typing import Any
 
-from dsl import ir
-from dsl.engine_limits import unexecuted
+from ...dsl import ir
+from ...dsl.engine_limits import unexecuted
 
 from ..evaluate import EvalError, compile_expr
 from ..hand import Hand, HandError, Meld
@@ -2648,7 +2648,7 @@ def _wilds_needed(e) -> int:
     `count(t in hand: t.wild) >= N` (or `> N`, `== N`, either way round), alone or as a conjunct of an
     `and`. 0 when it says nothing of the kind. (`hand` holds the concealed tiles and the winning tile;
     only tiles of a wildcard kind can be wild there.)"""
-    from dsl import expr as E
+    from ...dsl import expr as E
 
     def counts_wilds(x) -> bool:
         return (isinstance(x, E.Comp) and x.func == "count" and len(x.binders) == 1
@@ -2674,7 +2674,7 @@ def _wilds_needed(e) -> int:
 def _tile_free_prefix(e):
     """The leading `and` conditions of a guard that do not read `tile`, as one compiled closure (None:
     the first condition reads `tile`)."""
-    from dsl import expr as E
+    from ...dsl import expr as E
 
     from ..evaluate import compile_expr
 
