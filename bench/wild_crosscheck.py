@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 import random
-import sys
 import time
 from pathlib import Path
 
@@ -20,6 +19,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 from paili.runtime import rules as rules_module  # noqa: E402
 from paili.runtime.rules import load  # noqa: E402
+
 from tests.test_wild_decompose import context_of  # noqa: E402
 from tests.wild_oracle import outcome, random_hand  # noqa: E402
 

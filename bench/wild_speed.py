@@ -13,7 +13,6 @@ import argparse
 import json
 import random
 import resource
-import sys
 import time
 from pathlib import Path
 

@@ -7,7 +7,6 @@ declaration is known.
 from __future__ import annotations
 
 from ..runtime.limits import MAX_KINDS
-
 from . import expr as E
 from . import ir
 from . import vocab as V

@@ -5,7 +5,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..runtime.limits import MAX_RULE_FILE_BYTES
-
 from .diagnostics import Diagnostic, Diagnostics
 from .ir import RuleSet
 from .span import Span

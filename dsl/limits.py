@@ -15,7 +15,6 @@ from fractions import Fraction
 from math import comb
 
 from ..runtime import limits as L
-
 from . import expr as E
 from .diagnostics import Diagnostics
 from .span import Span

@@ -19,7 +19,6 @@ import math
 from fractions import Fraction
 
 from ..dsl import expr as E
-
 from .evaluate import BINARY, EvalError, _distinct, _norm, cn, number
 from .limits import MAX_EXPONENT, power_too_big
 

@@ -15,7 +15,6 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ..dsl import ir
-
 from .limits import SPLIT_LIMIT
 from .tiles import Catalog
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..dsl import ir
-
 from .evaluate import compile_expr
 from .hand import HandError
 

@@ -32,7 +32,6 @@ import dataclasses
 
 from ..dsl import expr as E
 from ..dsl import ir
-
 from .codegen import RUNTIME, Gen, Names, Refused, lit
 from .evaluate import binder_equality, norm, power
 from .exclusions import Exclusions

@@ -33,7 +33,6 @@ import dataclasses
 from fractions import Fraction
 
 from ..dsl import expr as E
-
 from .evaluate import EvalError, compile_expr
 from .reading import Group, RTile
 from .tiles import TileInfo

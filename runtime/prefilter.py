@@ -12,7 +12,6 @@ from __future__ import annotations
 import operator
 
 from ..dsl import expr as E
-
 from .evaluate import EvalError, compile_expr
 
 FIELD = 6

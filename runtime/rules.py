@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import Any
 
 from ..dsl import ir
-
 from . import limits
 from .backend import choose as choose_backend
 from .backend import native_structure

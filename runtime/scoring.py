@@ -21,7 +21,6 @@ from typing import Any
 
 from ..dsl import expr as E
 from ..dsl import ir
-
 from .evaluate import EvalError, compile_expr, norm, number, power
 from .exclusions import Exclusions
 from .reading import Reading

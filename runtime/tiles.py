@@ -6,7 +6,6 @@ from dataclasses import dataclass
 from dataclasses import field as dc_field
 
 from ..dsl import ir
-
 from .evaluate import compile_expr
 from .limits import MAX_COPIES, MAX_KINDS, LimitError
 

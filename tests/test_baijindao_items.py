@@ -5,11 +5,9 @@ from __future__ import annotations
 import itertools
 
 import pytest
-
+from conftest import ROOT
 from paili.runtime.game import PASS, Move
 from paili.runtime.rules import load
-
-from conftest import ROOT
 from test_game import move, rig
 
 

@@ -4,11 +4,9 @@ import subprocess
 import sys
 
 import pytest
-
+from conftest import ROOT, RULES
 from paili.dsl.compiler import compile_file, compile_text
 from paili.dsl.serialize import dumps, loads
-
-from conftest import ROOT, RULES
 
 BUNDLED = ("baijindao", "chehuzi", "baicheng", "longyan", "guobiao")
 

@@ -8,11 +8,9 @@ import subprocess
 import sys
 
 import pytest
-
+from conftest import ROOT
 from paili.dsl.codes import BY_CODE, EXAMPLE_CODES, PRELUDE, REGISTRY, replace_table
 from paili.dsl.compiler import compile_text
-
-from conftest import ROOT
 
 # A code written as a string literal ("E301" or 'W605') in the compiler or the runtime: what they emit.
 EMITTED = re.compile(r"""["']([EW]\d{3})["']""")

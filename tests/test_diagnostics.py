@@ -13,16 +13,14 @@ import sys
 import unicodedata
 
 import pytest
+from conftest import ROOT
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
 from paili.dsl.build import Builder
 from paili.dsl.checker import Checker
 from paili.dsl.compiler import compile_text
 from paili.dsl.diagnostics import Diagnostics
 from paili.dsl.syntax import parse_source
-
-from conftest import ROOT
 
 FILE = "case.pai"
 

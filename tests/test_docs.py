@@ -19,11 +19,9 @@ import zlib
 from pathlib import Path
 
 import pytest
-
+from conftest import ROOT, RULES, SEEDS
 from paili.dsl import cli
 from paili.dsl.pages import site
-
-from conftest import ROOT, RULES, SEEDS
 
 SEED_OF = {"baijindao": "000_a458ac2558942afe.txt", "chehuzi": "001_6853749061b3e1b4.txt",
            "baicheng": "003_1e3c70aff3ac880a.txt", "longyan": "004_b433142e63c93c06.txt"}

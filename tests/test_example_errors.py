@@ -6,11 +6,9 @@ import subprocess
 import sys
 
 import pytest
-
+from conftest import ROOT
 from paili.dsl.compiler import compile_text
 from paili.dsl.pages import site
-
-from conftest import ROOT
 
 SMALL = """\
 variant 小例 "小例" { doc "测试用" }

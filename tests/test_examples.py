@@ -3,11 +3,9 @@ counterexamples must not, and every top-level example must meet its `expect` lin
 from functools import cache
 
 import pytest
-
+from conftest import RULES
 from paili.runtime.examples import check_example, check_pattern_examples
 from paili.runtime.rules import load
-
-from conftest import RULES
 
 
 @cache

@@ -5,11 +5,9 @@ Derived from 国标's 不重复: a fan that is not counted brings no 不计 list
 from __future__ import annotations
 
 import pytest
-
+from conftest import ROOT
 from paili.runtime.examples import check_all
 from paili.runtime.rules import load
-
-from conftest import ROOT
 
 CHAIN = ROOT / "tests" / "rules" / "exclusion_chain.pai"
 

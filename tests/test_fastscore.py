@@ -9,7 +9,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from paili.dsl import expr as E
 from paili.runtime.codegen import Gen, Names
 from paili.runtime.evaluate import compile_expr

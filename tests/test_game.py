@@ -6,15 +6,13 @@ import json
 from fractions import Fraction
 
 import pytest
-
+from conftest import ROOT
 from paili.runtime.game import PASS, Game, GameError, IllegalMove, Move
 from paili.runtime.game.bots import GreedyBot, RandomBot, play
 from paili.runtime.game.log import ReplayError, lines, replay
 from paili.runtime.game.session import Session
 from paili.runtime.game.simulate import simulate
 from paili.runtime.rules import load
-
-from conftest import ROOT
 
 _RULES: dict = {}
 

@@ -4,7 +4,6 @@ not cover yet: robbing a top-up kong (抢碰, 抢胡), kong payments (责任制)
 from __future__ import annotations
 
 from paili.runtime.game import PASS, Game
-
 from test_game import discard, move, rules
 
 DEALER = "3m6m8m2p4p8p6s8s7m3p4m7p7s"

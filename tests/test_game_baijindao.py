@@ -9,7 +9,6 @@ from __future__ import annotations
 from fractions import Fraction
 
 from paili.runtime.game import PASS, Game, Move
-
 from test_game import discard, move, rig, rules
 
 # The dealer throws its 14th tile (西) and waits on 南 alone: 123m 456m 789m 东东东 南.

@@ -8,7 +8,6 @@ from paili.runtime.game import PASS, Game
 from paili.runtime.game.bots import GreedyBot, RandomBot, play
 from paili.runtime.game.log import lines, replay
 from paili.runtime.game.session import Session
-
 from test_game import discard, move, rules
 
 

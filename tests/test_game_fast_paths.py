@@ -8,13 +8,11 @@ import json
 import random
 
 import pytest
-
+from conftest import ROOT
 from paili.runtime.game import Game
 from paili.runtime.game.bots import RandomBot
 from paili.runtime.game.simulate import simulate
 from paili.runtime.rules import load
-
-from conftest import ROOT
 
 VARIANTS = ["baijindao", "baicheng", "longyan", "chehuzi"]
 _RULES: dict = {}

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from paili.runtime.game import PASS, Game, Move
 from paili.runtime.game.bots import play
-
 from test_game import discard, move, names, rules
 
 GOLD = "8p"
@@ -714,7 +713,6 @@ def test_robbing_a_kong_in_danyou_is_paid_as_an_ordinary_self_draw():
 def test_the_scorer_refuses_a_win_on_a_discard_and_a_gold_pung():
     """“胡牌方式：自摸胡牌，抢杠胡”; “金牌不可以和其他牌一起参与碰、杠”; a discarded gold is no third gold."""
     import pytest
-
     from paili.runtime.hand import HandError
 
     r = rules("longyan")

@@ -6,15 +6,13 @@ import json
 from collections import Counter
 
 import pytest
-
+from conftest import RULES
 from paili.dsl.compiler import compile_text
 from paili.runtime.game import Game, IllegalMove, Move
 from paili.runtime.game.bots import MixedBot, RandomBot
 from paili.runtime.game.log import lines, replay
 from paili.runtime.game.session import Session
 from paili.runtime.rules import Rules
-
-from conftest import RULES
 from test_game import rules
 
 

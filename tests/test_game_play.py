@@ -5,7 +5,6 @@ import io
 from fractions import Fraction
 
 import pytest
-
 from paili.dsl.cli import main
 from paili.runtime.game.play import amount, parse_choice, play_terminal
 from paili.runtime.game.session import Session

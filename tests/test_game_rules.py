@@ -7,12 +7,10 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
-
+from conftest import ROOT
 from paili.runtime.game import Game
 from paili.runtime.game.bots import GreedyBot, play
 from paili.runtime.rules import load
-
-from conftest import ROOT
 
 SPECIAL = ("幺杠", "九杠", "喜杠")
 

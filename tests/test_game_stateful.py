@@ -2,15 +2,13 @@
 the engine's invariants, and that a refused move leaves the state exactly as it was."""
 from functools import cache
 
+from conftest import ROOT
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
-
 from paili.runtime.game.flow import Game, IllegalMove
 from paili.runtime.game.moves import Move
 from paili.runtime.rules import load
-
-from conftest import ROOT
 
 
 @cache

@@ -1,9 +1,8 @@
 """The language and runtime stay generic: no variant, pattern or card name in dsl/ or runtime/ code."""
 import re
 
-from paili.dsl.compiler import compile_file
-
 from conftest import ROOT, RULES
+from paili.dsl.compiler import compile_file
 
 # Words too generic to count as a variant's own vocabulary even though a rule file declares them
 # (single tile characters like 万 or 东 are the notation's letters, not a variant's knowledge).

@@ -11,12 +11,10 @@ import sys
 from functools import cache
 
 import pytest
-
+from conftest import ROOT
 from paili.dsl.compiler import compile_file
 from paili.runtime.evaluate import compile_expr
 from paili.runtime.rules import load
-
-from conftest import ROOT
 
 GUOBIAO = ROOT / "rules" / "guobiao.pai"
 DIFFERENCES = ROOT / "docs" / "guobiao-differences.md"

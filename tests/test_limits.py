@@ -1,12 +1,10 @@
 """The stated limits (docs/language.md §40, runtime/limits.py): each exceeded limit is refused with its own
 diagnostic at the construct (or one sentence for a hand), before any unbounded work; what compiles runs."""
 import pytest
-
 from paili.dsl.compiler import compile_text
 from paili.runtime import limits as L
 from paili.runtime.hand import HandError
 from paili.runtime.rules import Rules
-
 from test_diagnostics import BASE
 
 SCORE = "score = 番 * 2 ^ 加倍次数"

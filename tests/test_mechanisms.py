@@ -14,12 +14,10 @@ import sys
 from functools import cache
 
 import pytest
-
+from conftest import ROOT, SEEDS
 from paili.runtime.game import Game
 from paili.runtime.game.simulate import simulate
 from paili.runtime.rules import load
-
-from conftest import ROOT, SEEDS
 
 sys.path.insert(0, str(ROOT / "bench"))
 import mechanisms  # noqa: E402

@@ -12,11 +12,9 @@ import sys
 from functools import cache
 
 import pytest
-
+from conftest import ROOT
 from paili.runtime import backend
 from paili.runtime.rules import load
-
-from conftest import ROOT
 
 sys.path.insert(0, str(ROOT / "bench"))
 import native_diff  # noqa: E402

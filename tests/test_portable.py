@@ -5,14 +5,14 @@ from __future__ import annotations
 import re
 import subprocess
 
+from conftest import ROOT, RULES
 from paili.dsl.compiler import compile_file
 from paili.dsl.serialize import dumps, loads
 
-from conftest import ROOT, RULES
-
 # A path under a machine's own folders (a checkout, a home, a temporary directory), written out: the folder
 # name follows a slash that starts the path and is followed by a further name. System paths such as
-# /usr/bin/env are not machine-specific and are not matched; neither is the temporary folder's name quoted as a pattern to look for.
+# /usr/bin/env are not machine-specific and are not matched; neither is the temporary folder's name quoted
+# as a pattern to look for.
 ABSOLUTE = re.compile(r"(?<![\w.$~-])/(?:work|root|home|tmp|Users|mnt)/[\w.-]|\b[A-Za-z]:\\(?:Users|home)\\")
 
 

@@ -2,13 +2,11 @@
 import random
 from functools import cache
 
+from conftest import ROOT
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
 from paili.dsl.compiler import compile_text
 from paili.runtime.rules import Rules, load
-
-from conftest import ROOT
 
 JOKER_RULES = '''
 variant jokertest "王牌测试" {}

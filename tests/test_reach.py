@@ -1,9 +1,8 @@
 """Warning W601 (a pattern can never match): the search in dsl/reach_search.py proves what the syntactic
 rules in dsl/reach.py cannot, and stays silent whenever a hand could match."""
+from conftest import RULES
 from paili.dsl import reach_search
 from paili.dsl.compiler import compile_file, compile_text
-
-from conftest import RULES
 
 BASE = '''
 variant reachtest "可达测试" {}

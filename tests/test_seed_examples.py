@@ -3,10 +3,8 @@ written inside the rule files)."""
 from functools import cache
 
 import pytest
-
-from paili.runtime.rules import load
-
 from conftest import ROOT
+from paili.runtime.rules import load
 
 
 @cache

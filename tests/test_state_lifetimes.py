@@ -2,13 +2,12 @@
 the checker's word list, the engine at each hand's start, the session, and the page."""
 from __future__ import annotations
 
+from conftest import ROOT
 from paili.dsl.compiler import compile_text
 from paili.runtime.game import Game
 from paili.runtime.game.bots import GreedyBot
 from paili.runtime.game.session import Session
 from paili.runtime.rules import Rules
-
-from conftest import ROOT
 from test_game import rules
 
 LONGYAN = (ROOT / "rules" / "longyan.pai").read_text(encoding="utf-8")

@@ -12,15 +12,13 @@ import sys
 from fractions import Fraction
 
 import pytest
-
+from conftest import ROOT
 from paili.runtime.game.bots import RandomBot
 from paili.runtime.game.flow import Game, GameError, IllegalMove
 from paili.runtime.game.log import ReplayError, lines, replay
 from paili.runtime.game.moves import Move
 from paili.runtime.game.session import Session
 from paili.runtime.rules import load
-
-from conftest import ROOT
 
 sys.path.insert(0, str(ROOT / "bench"))
 

@@ -17,7 +17,7 @@ import random
 
 import jsonschema
 import pytest
-
+from conftest import ROOT
 from paili.dsl import expr as E
 from paili.dsl.compiler import compile_file, compile_text
 from paili.dsl.jsonvalidate import SchemaError, Validator
@@ -25,8 +25,6 @@ from paili.dsl.ruleset_schema import SCHEMA_PATH, schema_text
 from paili.dsl.serialize import FormatError, dumps, loads, schema
 from paili.runtime.codegen import Gen, Names, Refused
 from paili.runtime.rules import Rules
-
-from conftest import ROOT
 
 RULES = sorted((ROOT / "rules").glob("*.pai"))
 

@@ -10,12 +10,10 @@ import random
 from functools import cache
 
 import pytest
-
+from conftest import ROOT
 from paili.runtime import rules as rules_module
 from paili.runtime.hand import Hand, HandError
 from paili.runtime.rules import load
-
-from conftest import ROOT
 from wild_oracle import full_waits, outcome, random_hand
 
 

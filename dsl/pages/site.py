@@ -43,9 +43,8 @@ def _display_path(path: Path, root: Path | None) -> str:
 
 
 def render_variant(path: Path, root: Path | None = None) -> Rendered:
-    from ..compiler import compile_file
     from ...runtime.rules import Rules
-
+    from ..compiler import compile_file
     from .variant import build_page
 
     path = Path(path)

@@ -840,7 +840,6 @@ class PageBuilder:
         import re
 
         from ...runtime.evaluate import compile_expr
-
         from ..checker import Checker, parse_expression
         from ..diagnostics import Diagnostics
 

@@ -22,7 +22,6 @@ def _sets(items: list[str]) -> dict:
 def _rules(arg: str):
     """A rule file, a compiled JSON rule set or a bundled variant's stem (dsl.cli.UsageError if not)."""
     from ...dsl.cli import load_ruleset
-
     from ..rules import Rules
 
     return Rules(load_ruleset(arg))
@@ -30,7 +29,6 @@ def _rules(arg: str):
 
 def cmd_simulate(args) -> int:
     from ...dsl.cli import UsageError
-
     from .flow import GameError
     from .simulate import simulate
 

@@ -125,7 +125,6 @@ from typing import Any
 
 from ...dsl import ir
 from ...dsl.engine_limits import unexecuted
-
 from ..evaluate import EvalError, compile_expr
 from ..hand import Hand, HandError, Meld
 from ..limits import MAX_TABLE_SIZE
@@ -2675,7 +2674,6 @@ def _tile_free_prefix(e):
     """The leading `and` conditions of a guard that do not read `tile`, as one compiled closure (None:
     the first condition reads `tile`)."""
     from ...dsl import expr as E
-
     from ..evaluate import compile_expr
 
     if e is None:

@@ -32,7 +32,6 @@ from itertools import combinations_with_replacement
 from typing import Any
 
 from ...dsl import ir
-
 from ..tiles import TileInfo
 
 

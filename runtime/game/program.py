@@ -12,7 +12,6 @@ from dataclasses import dataclass, field
 
 from ...dsl import ir
 from ...dsl.engine_limits import ENGINE_OFFERED  # noqa: F401  (events offered by the engine's own steps)
-
 from ..evaluate import compile_expr
 
 
