@@ -5,11 +5,14 @@ import argparse
 import sys
 from pathlib import Path
 
+# ROOT is the package: the checkout, or site-packages/paili once installed. It is only read from (bundled
+# rule files, the language reference); what `build` and `docs` write goes to the current directory or -o,
+# never into the installed package.
 ROOT = Path(__file__).resolve().parent.parent
 RULES_DIR = ROOT / "rules"
-BUILD_DIR = ROOT / "build"
-DOCS_DIR = ROOT / "generated_docs"
 LANGUAGE_MD = ROOT / "docs" / "language.md"
+BUILD_DIR = Path("build")  # relative: under the directory the command runs in
+DOCS_DIR = Path("generated_docs")
 
 
 class UsageError(Exception):
@@ -433,11 +436,11 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("-o", "--output", help="output file (default: standard output)")
     c.set_defaults(func=cmd_compile)
     c = sub.add_parser("build", help="compile every bundled rule file (and regenerate the pages)")
-    c.add_argument("-o", "--output", help="directory for the compiled rule sets (default: build/)")
+    c.add_argument("-o", "--output", help="directory for the compiled rule sets (default: ./build)")
     c.set_defaults(func=cmd_build)
     c = sub.add_parser("docs", help="render the Chinese help pages (HTML and Markdown) from the rule files")
     c.add_argument("rules", nargs="*", metavar="RULES", help="rule files (default: every bundled rule file)")
-    c.add_argument("-o", "--output", help="directory for the pages (default: generated_docs/)")
+    c.add_argument("-o", "--output", help="directory for the pages (default: ./generated_docs)")
     c.add_argument("--check", action="store_true",
                    help="do not write; exit 1 naming every page that differs from what the rule files produce")
     c.set_defaults(func=cmd_docs)

@@ -15,6 +15,7 @@ import re
 import shutil
 import struct
 import subprocess
+import sys
 import zlib
 from pathlib import Path
 
@@ -363,10 +364,23 @@ def test_check_names_a_modified_page(tmp_path, capsys):
     assert "index.md: missing" in capsys.readouterr().err
 
 
-def test_build_renders_the_pages():
-    src = (ROOT / "dsl" / "cli.py").read_text(encoding="utf-8")
-    body = src[src.index("def cmd_build"):src.index("def cmd_docs")]
-    assert "_docs(" in body and "DOCS_DIR" in body
+def test_build_writes_into_the_current_directory_never_the_package(tmp_path):
+    """`paili build` compiles every bundled rule file into -o and renders the pages into ./generated_docs of
+    the directory it runs in; the package's own files (the checkout here, site-packages once installed) are
+    left as they were."""
+    def package_files():
+        return {p: p.stat().st_mtime_ns for p in ROOT.rglob("*") if p.is_file() and ".git" not in p.parts
+                and "target" not in p.parts and "__pycache__" not in p.parts and ".pytest_cache" not in p.parts}
+
+    before = package_files()
+    p = subprocess.run([sys.executable, "-m", "paili", "build", "-o", "out"], capture_output=True, text=True,
+                       cwd=tmp_path, timeout=600)
+    assert p.returncode == 0, p.stderr
+    assert sorted(f.name for f in (tmp_path / "out").iterdir()) == sorted(f"{r.stem}.json" for r in RULES)
+    pages = {f.name for f in (tmp_path / "generated_docs").iterdir()}
+    assert {"index.html", "index.md", "language.html"} <= pages
+    assert {f"{r.stem}.html" for r in RULES} <= pages
+    assert package_files() == before
     assert "paili docs --check" in (ROOT / ".ci" / "run").read_text(encoding="utf-8")
 
 

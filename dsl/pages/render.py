@@ -67,9 +67,14 @@ def _common(env: Environment) -> Environment:
     return env
 
 
+# the package that holds templates/ (paili.dsl): named from this module's place, not spelled out, so the
+# templates are found however the package is installed
+COMPILER_PACKAGE = __package__.rpartition(".")[0]
+
+
 @cache
 def html_env() -> Environment:
-    return _common(Environment(loader=PackageLoader("dsl", "templates"), autoescape=True,
+    return _common(Environment(loader=PackageLoader(COMPILER_PACKAGE, "templates"), autoescape=True,
                                undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True,
                                keep_trailing_newline=True))
 
@@ -78,7 +83,7 @@ def html_env() -> Environment:
 def md_env() -> Environment:
     # autoescape makes macros return Markup (not escaped again); `finalize` does the Markdown escaping
     # of every other value before autoescape would apply HTML escaping (it leaves Markup alone).
-    return _common(Environment(loader=PackageLoader("dsl", "templates"), autoescape=True,
+    return _common(Environment(loader=PackageLoader(COMPILER_PACKAGE, "templates"), autoescape=True,
                                finalize=_md_finalize, undefined=StrictUndefined, trim_blocks=True,
                                lstrip_blocks=True, keep_trailing_newline=True))
 

@@ -1,0 +1,54 @@
+"""The public face, `import paili`: one import gives loading (by name, .pai or compiled JSON), compiling,
+scoring and playing; the three ways to load a rule set agree."""
+from __future__ import annotations
+
+import paili
+import pytest
+from conftest import ROOT, RULES
+from paili.dsl.serialize import dumps
+
+HAND = dict(hand="666m 88m 东东", melds=["碰:222m", "碰:444m"], win="8m")
+
+
+def test_the_face_names_the_public_api():
+    for name in ("load", "compile", "Rules", "ScoreResult", "Game", "Session", "IllegalMove", "Move", "bundled"):
+        assert name in paili.__all__ and hasattr(paili, name), name
+    assert paili.__version__ and paili.__version__[0].isdigit()
+
+
+def test_bundled_lists_the_rule_files():
+    assert paili.bundled() == sorted(p.stem for p in RULES)
+
+
+def test_a_name_a_rule_file_and_its_compiled_json_load_alike(tmp_path):
+    compiled = paili.compile(ROOT / "rules" / "baijindao.pai")
+    assert compiled.ok
+    (tmp_path / "b.json").write_text(dumps(compiled.ruleset), encoding="utf-8")
+    results = [paili.load(src).score(**HAND) for src in
+               ("baijindao", ROOT / "rules" / "baijindao.pai", tmp_path / "b.json")]
+    assert all(isinstance(r, paili.ScoreResult) and r.win for r in results)
+    assert {(r.total, r.score, tuple(f.name for f in r.fans)) for r in results} == \
+        {(results[0].total, results[0].score, tuple(f.name for f in results[0].fans))}
+    assert results[0].total > 0
+
+
+def test_compile_reports_diagnostics_with_a_location(tmp_path):
+    bad = tmp_path / "bad.pai"
+    bad.write_text('game "x" {\n  tiles 1m..9m x4\n  oops\n}\n', encoding="utf-8")
+    res = paili.compile(bad)
+    assert not res.ok
+    assert "bad.pai:" in res.render()
+
+
+def test_an_unknown_name_is_one_clear_error():
+    with pytest.raises(FileNotFoundError, match="no rule file 'nosuch'.*baijindao"):
+        paili.load("nosuch")
+
+
+def test_a_game_plays_from_the_face():
+    game = paili.Game(paili.load("baijindao"), seed=3)
+    seat = game.current_seats()[0]
+    move = game.legal_moves(seat)[0]
+    game.apply(seat, move)
+    with pytest.raises(paili.IllegalMove):
+        game.apply(seat, paili.Move("no-such-action"))
