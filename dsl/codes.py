@@ -3,7 +3,7 @@ triggers it and how to fix it.
 
 Codes are a public contract (tools and users match on them): never renumber one, and retire a code by
 keeping its entry with `retired` set. `paili explain CODE` prints an entry, and the code table of
-docs/language.md §39 is generated from this registry (`python -m dsl.cli explain --markdown --write
+docs/language.md §39 is generated from this registry (`python -m paili explain --markdown --write
 docs/language.md`; a test checks it is current). Each example is a fragment read after PRELUDE (a
 minimal rule file) unless it is `standalone`; a test compiles every example and checks it
 reports its code, so the examples cannot fall behind the compiler.
@@ -346,7 +346,7 @@ def closest(code: str) -> str:
 
 # Markdown link-reference definitions: invisible on the rendered page (an HTML comment would show there).
 MARK_BEGIN = '[//]: # "BEGIN diagnostic codes: generated from dsl/codes.py by ' \
-             '`python -m dsl.cli explain --markdown --write docs/language.md`"'
+             '`python -m paili explain --markdown --write docs/language.md`"'
 MARK_END = '[//]: # "END diagnostic codes"'
 
 

@@ -162,7 +162,7 @@ def schema_text() -> str:
     return json.dumps(build_schema(), ensure_ascii=False, indent=1, sort_keys=True) + "\n"
 
 
-if __name__ == "__main__":  # python -m dsl.ruleset_schema: rewrite the shipped file
+if __name__ == "__main__":  # python -m paili.dsl.ruleset_schema: rewrite the shipped file
     SCHEMA_PATH.parent.mkdir(exist_ok=True)
     SCHEMA_PATH.write_text(schema_text(), encoding="utf-8")
     print(f"wrote {SCHEMA_PATH}")

@@ -59,7 +59,7 @@ def test_prelude_is_clean():
 def test_language_doc_table_is_generated_from_the_registry():
     text = (ROOT / "docs" / "language.md").read_text(encoding="utf-8")
     assert replace_table(text) == text, ("docs/language.md §39 is stale: run "
-                                         "`python -m dsl.cli explain --markdown --write docs/language.md`")
+                                         "`python -m paili explain --markdown --write docs/language.md`")
 
 
 def paili(*args):

@@ -110,7 +110,7 @@ def _score_all_ways(rs, sentinel) -> None:
 
 def test_shipped_schema_is_current():
     assert SCHEMA_PATH.read_text(encoding="utf-8") == schema_text(), \
-        "dsl/schema is out of date: run `python -m dsl.ruleset_schema`"
+        "dsl/schema is out of date: run `python -m paili.dsl.ruleset_schema`"
 
 
 @pytest.mark.parametrize("path", RULES, ids=[p.stem for p in RULES])
