@@ -83,11 +83,6 @@ def _hand_span(ex: ir.Example):
     return ex.hand_span if ex.hand_span.line else ex.span
 
 
-def expectation_problems(rules, ex: ir.Example, res) -> list[str]:
-    """The `expect` lines of `ex` that the scored result `res` does not meet (empty: all met)."""
-    return [m for _, m in expectation_failures(rules, ex, res)]
-
-
 def expectation_failures(rules, ex: ir.Example, res) -> list[tuple[object, str]]:
     """(where the `expect` value is written, what does not hold) for each `expect` line of `ex` that the
     scored result `res` does not meet."""

@@ -25,7 +25,6 @@ class Rendered:
     sample: list[TileView]
     html: str
     md: str
-    problems: list[str]
 
 
 class PageError(Exception):
@@ -61,7 +60,7 @@ def render_variant(path: Path, root: Path | None = None) -> Rendered:
     html = render_html("variant.html.j2", page=page, source=shown)
     md = render_md("variant.md.j2", page=page, source=shown)
     sample = _sample(page)
-    out = Rendered(path.stem, page.title, page.summary, page.pattern_count, sample, html, md, page.problems)
+    out = Rendered(path.stem, page.title, page.summary, page.pattern_count, sample, html, md)
     _CACHE[key] = out
     return out
 
@@ -85,23 +84,22 @@ def render_language_page(path: Path, root: Path | None = None) -> str:
 
 
 def render_site(rule_files: list[Path], language_md: Path | None = None, root: Path | None = None
-                ) -> tuple[dict[str, str], list[str]]:
-    """{file name: text} of every page, and the examples whose result differs from the rule file."""
+                ) -> dict[str, str]:
+    """{file name: text} of every page (PageError for a rule file that does not compile, examples
+    included)."""
     pages: dict[str, str] = {}
-    problems: list[str] = []
     done = []
     for f in sorted(rule_files, key=lambda p: Path(p).stem):
         r = render_variant(Path(f), root)
         pages[f"{r.stem}.html"] = r.html
         pages[f"{r.stem}.md"] = r.md
-        problems.extend(f"{r.stem}: {p}" for p in r.problems)
         done.append(r)
     has_language = language_md is not None and Path(language_md).exists()
     if has_language:
         pages["language.html"] = render_language_page(Path(language_md), root)
     pages["index.html"] = render_html("index.html.j2", pages=done, language=has_language)
     pages["index.md"] = render_md("index.md.j2", pages=done, language=has_language)
-    return pages, problems
+    return pages
 
 
 def write_pages(pages: dict[str, str], out_dir: Path) -> list[Path]:

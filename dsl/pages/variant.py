@@ -206,7 +206,6 @@ class VariantPage:
     seed: str
     summary: list[Fact]
     chapters: list[Chapter]
-    problems: list[str]  # examples whose computed result differs from what the rule file expects
 
     @property
     def pattern_count(self) -> int:
@@ -227,7 +226,6 @@ class PageBuilder:
         self.units = {u.name: u.combine for u in self.rs.units}
         self.defaults = _setting_defaults(self.rs)
         self.runner = ExampleRunner(rules, self.w, self.book, self.score_quantities())
-        self.problems: list[str] = []
         self.placed: list[tuple[str, ir.Node | ir.Span]] = []  # (chapter key, construct) for sections
 
     # ------------------------------------------------------------------ helpers
@@ -297,8 +295,7 @@ class PageBuilder:
         self.attach_sections(chapters)
         for i, c in enumerate(chapters, 1):
             c.number = W.cn_ordinal(i)
-        return VariantPage(self.stem, rs.variant.id, rs.variant.title, rs.variant.seed, self.summary(), chapters,
-                           self.problems)
+        return VariantPage(self.stem, rs.variant.id, rs.variant.title, rs.variant.seed, self.summary(), chapters)
 
     def summary(self) -> list[Fact]:
         out = [Fact("玩家", self.players_text())]
@@ -901,11 +898,7 @@ class PageBuilder:
                        {"units": units, "groups": ordered, "combines": combines})
 
     def example(self, ex: ir.Example, role: str, p: ir.Pattern | None = None) -> ExampleView:
-        v = self.runner.run(ex, role, p)
-        if v.problems:
-            where = f"{p.name} 的{'例子' if role == 'example' else '反例'}" if p else f"例子「{ex.name}」"
-            self.problems.append(f"{where}（第{ex.span.line}行）：" + "；".join(v.problems))
-        return v
+        return self.runner.run(ex, role, p)
 
     # ------------------------------------------------------------------ scoring and settlement
 
