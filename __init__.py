@@ -56,9 +56,17 @@ def load(source: str | Path, backend: str | None = None) -> Rules:
     """A rule set ready to score and play: a bundled variant's name, a `.pai` file (compiled here, with
     its diagnostics in the error if it does not compile) or a compiled `.json` rule set (validated on
     load, never executed). `backend`: 'native', 'python' or 'auto' (None: $PAILI_BACKEND)."""
-    from .runtime.rules import load as load_rules
+    p = _source(source)
+    if p.suffix == ".json":
+        from .runtime.rules import load as load_json
 
-    return load_rules(_source(source), backend)
+        return load_json(p, backend)
+    from .dsl.compiler import compile_file
+
+    res = compile_file(p)
+    if not res.ok:
+        raise ValueError(f"{p} does not compile:\n{res.render()}")
+    return Rules(res.ruleset, backend)
 
 
 def compile(source: str | Path, examples: bool = False):  # noqa: A001 - the language's own verb

@@ -7,7 +7,7 @@ Compiled rule sets (a small one written for this, and every bundled variant) are
 replaced (wrong JSON types, huge numbers, Python text that would create a sentinel file if it ever ran,
 dunder names, format strings, template syntax), a field removed or added, a node's class changed, a
 subtree moved elsewhere, a list item duplicated or dropped. Each case is loaded with
-`dsl.serialize.loads`; a loaded rule set is built (`runtime.rules.Rules`) and scores a hand and lists
+`runtime.ir.serialize.loads`; a loaded rule set is built (`runtime.rules.Rules`) and scores a hand and lists
 its waits (the small rule set) — what `paili score / waits` do with such a file. Outcomes:
 
 - `refused`: FormatError, one line naming the JSON path;
@@ -34,9 +34,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 from paili.dsl.compiler import compile_file, compile_text  # noqa: E402
-from paili.dsl.serialize import FormatError, dumps, loads  # noqa: E402
 from paili.runtime.evaluate import EvalError  # noqa: E402
 from paili.runtime.hand import HandError  # noqa: E402
+from paili.runtime.ir.serialize import FormatError, dumps, loads  # noqa: E402
 from paili.runtime.rules import Rules  # noqa: E402
 
 SMALL = """\
@@ -173,8 +173,8 @@ def run_case(text: str, small: bool, budget: float) -> tuple[str, str]:
 
 
 def fuzz(n: int, seed: int, bundled: bool = True, budget: float = 60.0) -> tuple[Counter, list[str]]:
-    from paili.dsl import expr as E
-    from paili.dsl import ir
+    from paili.runtime.ir import expr as E
+    from paili.runtime.ir import nodes as ir
 
     rng = random.Random(seed)
     counts: Counter = Counter()

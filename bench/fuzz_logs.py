@@ -30,10 +30,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
+from paili import load  # noqa: E402
 from paili.runtime.game.bots import RandomBot  # noqa: E402
 from paili.runtime.game.log import ReplayError, lines, replay  # noqa: E402
 from paili.runtime.game.session import Session  # noqa: E402
-from paili.runtime.rules import load  # noqa: E402
 
 VARIANTS = ("baicheng", "baijindao", "chehuzi", "longyan")
 POOL = [None, True, False, 0, 1, -1, 1.0, 2.5, 10 ** 9, 10 ** 30, "", "x", "0", [], [1], {}, {"a": 1},

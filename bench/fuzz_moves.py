@@ -33,10 +33,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
+from paili import load  # noqa: E402
 from paili.runtime.game.bots import RandomBot  # noqa: E402
 from paili.runtime.game.flow import Game, GameError, IllegalMove  # noqa: E402
 from paili.runtime.game.moves import Move  # noqa: E402
-from paili.runtime.rules import load  # noqa: E402
 
 VARIANTS = ("baicheng", "baijindao", "chehuzi", "longyan")
 HUGE = "x" * 100_000

@@ -199,9 +199,9 @@ def make_case(seed: int, index: int, seeds: list[tuple[str, str]], small: list[t
 def run_case(text: str, rng: random.Random, play: bool = True) -> str:
     """One case's outcome; raises on a failure the caller classifies as a traceback."""
     from paili.dsl.compiler import compile_text
-    from paili.dsl.serialize import dumps, loads
     from paili.runtime.examples import check_all
     from paili.runtime.hand import HandError
+    from paili.runtime.ir.serialize import dumps, loads
     from paili.runtime.rules import Rules
 
     res = compile_text(text, "fuzz.pai")

@@ -22,10 +22,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
+from paili import load  # noqa: E402
 from paili.runtime.game.bots import BOTS  # noqa: E402
 from paili.runtime.game.session import Session  # noqa: E402
 from paili.runtime.game.simulate import simulate  # noqa: E402
-from paili.runtime.rules import load  # noqa: E402
 
 VARIANTS = ["baijindao", "baicheng", "longyan", "chehuzi"]
 DEFAULT_GAMES = {"baijindao": 1000}

@@ -36,7 +36,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
-from paili.runtime.rules import load  # noqa: E402
+from paili import load  # noqa: E402
 
 HONORS = ["东", "南", "西", "北", "白", "发", "中"]
 MJ34_HONOR = {"东": 27, "南": 28, "西": 29, "北": 30, "白": 31, "发": 32, "中": 33}

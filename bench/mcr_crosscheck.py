@@ -35,7 +35,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
-from paili.runtime.rules import load  # noqa: E402
+from paili import load  # noqa: E402
 
 SUITS = {"m": "W", "s": "T", "p": "B"}
 HONORS = ["东", "南", "西", "北", "中", "发", "白"]

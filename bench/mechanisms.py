@@ -54,7 +54,7 @@ def count(summary: dict, check: str) -> int:
 def player_counts(rules) -> list[int]:
     """The player counts a rule set allows: the values of the option `table.players` names, or its one
     number."""
-    from paili.dsl import expr as ir
+    from paili.runtime.ir import expr as ir
 
     p = rules.ir.table.players
     if isinstance(p, ir.Name):
@@ -69,7 +69,7 @@ def player_counts(rules) -> list[int]:
 def run_players(rules, options: dict) -> int | None:
     """The player count of a run: the option `table.players` names as set (else its default), or the
     table's number."""
-    from paili.dsl import expr as ir
+    from paili.runtime.ir import expr as ir
 
     p = rules.ir.table.players
     if isinstance(p, ir.Num):
@@ -144,7 +144,7 @@ def main(argv=None) -> int:
             return 2
         return 0
 
-    from paili.dsl.cli import UsageError, load_ruleset
+    from paili.dsl.cli_args import UsageError, load_ruleset
     from paili.runtime.game.bots import BOTS
     from paili.runtime.game.flow import GameError
     from paili.runtime.game.simulate import simulate

@@ -25,9 +25,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
+from paili import load  # noqa: E402
 from paili.runtime.backend import available  # noqa: E402
 from paili.runtime.evaluate import compile_expr  # noqa: E402
-from paili.runtime.rules import load  # noqa: E402
 
 FILES = sorted((ROOT / "rules").glob("*.pai")) + [ROOT / "bench" / "rules" / "joker.pai",
                                                   ROOT / "bench" / "rules" / "shapes.pai"]

@@ -28,7 +28,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
 
 from hand_speed import MJ34_HONOR, random_winning_hand  # noqa: E402
-from paili.runtime.rules import load  # noqa: E402
+from paili import load  # noqa: E402
 
 
 def rate(fn, items, repeat: int) -> float:

@@ -13,9 +13,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
+from paili import load  # noqa: E402
 from paili.runtime.game.log import ReplayError, replay  # noqa: E402
 from paili.runtime.game.simulate import simulate  # noqa: E402
-from paili.runtime.rules import load  # noqa: E402
 
 
 def main(argv=None) -> int:

@@ -83,7 +83,7 @@ def main(argv=None) -> int:
     if args.games < 1 or args.repeat < 1:
         p.error("--games and --repeat must be at least 1")
 
-    from paili.dsl.cli import UsageError, load_ruleset
+    from paili.dsl.cli_args import UsageError, load_ruleset
     from paili.runtime.rules import Rules
 
     try:

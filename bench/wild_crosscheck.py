@@ -17,8 +17,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
+from paili import load  # noqa: E402
 from paili.runtime import rules as rules_module  # noqa: E402
-from paili.runtime.rules import load  # noqa: E402
 
 from tests.test_wild_decompose import context_of  # noqa: E402
 from tests.wild_oracle import outcome, random_hand  # noqa: E402

@@ -18,9 +18,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
+from paili import Rules, load  # noqa: E402
 from paili.dsl.compiler import compile_text  # noqa: E402
 from paili.runtime.hand import Hand  # noqa: E402
-from paili.runtime.rules import Rules, load  # noqa: E402
 
 CHEHUZI = [
     ("waits, four 王 (cold)", "waits", "贰贰六六六七八九七七柒十拾拾二二王王王王", None),

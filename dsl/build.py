@@ -6,13 +6,13 @@ declaration is known.
 
 from __future__ import annotations
 
+from ..runtime.ir import expr as E
+from ..runtime.ir import nodes as ir
+from ..runtime.ir import vocab as V
+from ..runtime.ir.span import NO_SPAN, Span
 from ..runtime.limits import MAX_KINDS
-from . import expr as E
-from . import ir
-from . import vocab as V
 from .diagnostics import Diagnostics
 from .fields import Fields, arg_to_expr, flatten
-from .span import NO_SPAN, Span
 from .syntax import Stmt
 
 TOP_LEVEL = ("variant", "tiles", "table", "option", "context", "reveal", "wild", "standin", "meld", "win",
@@ -895,7 +895,7 @@ def expand_suit(suit: ir.Suit) -> list[ir.TileKind]:
 
 
 def _file_span(file: str):
-    from .span import Span
+    from ..runtime.ir.span import Span
 
     return Span(file, 1, 1)
 

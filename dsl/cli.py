@@ -5,53 +5,12 @@ import argparse
 import sys
 from pathlib import Path
 
-# ROOT is the package: the checkout, or site-packages/paili once installed. It is only read from (bundled
-# rule files, the language reference); what `build` and `docs` write goes to the current directory or -o,
-# never into the installed package.
-ROOT = Path(__file__).resolve().parent.parent
-RULES_DIR = ROOT / "rules"
+from .cli_args import ROOT, UsageError, bundled_rules, load_ruleset, resolve_rules_arg
+from .cli_game import add_commands
+
 LANGUAGE_MD = ROOT / "docs" / "language.md"
 BUILD_DIR = Path("build")  # relative: under the directory the command runs in
 DOCS_DIR = Path("generated_docs")
-
-
-class UsageError(Exception):
-    """A user mistake on the command line: one line on stderr, exit status 2."""
-
-
-def bundled_rules() -> list[Path]:
-    return sorted(RULES_DIR.glob("*.pai"))
-
-
-def resolve_rules_arg(arg: str) -> Path:
-    """A .pai file, a compiled .json rule set, or a bundled variant's stem."""
-    p = Path(arg)
-    if p.exists():
-        return p
-    cand = RULES_DIR / f"{arg}.pai"
-    if cand.exists():
-        return cand
-    stems = ", ".join(x.stem for x in bundled_rules())
-    raise UsageError(f"no rule file {arg!r} (give a .pai file, a compiled .json, or one of: {stems})")
-
-
-def load_ruleset(arg: str, examples: bool = False):
-    """Load a rule set from any RULES argument; UsageError with the diagnostics when it does not compile
-    (with `examples`, a .pai file's examples must hold too: E506, E508)."""
-    from .compiler import compile_file
-    from .serialize import FormatError, loads
-
-    p = resolve_rules_arg(arg)
-    if p.suffix == ".json":
-        try:
-            return loads(p.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, FormatError) as exc:
-            raise UsageError(f"{p}: {exc}") from None
-    res = compile_file(p, examples)
-    if not res.ok:
-        sys.stderr.write(res.render() + "\n")
-        raise UsageError(f"{p} does not compile")
-    return res.ruleset
 
 
 # ---------------------------------------------------------------------- commands
@@ -82,7 +41,7 @@ def cmd_check(args) -> int:
 
 
 def cmd_compile(args) -> int:
-    from .serialize import dumps
+    from ..runtime.ir.serialize import dumps
 
     rs = load_ruleset(args.file, examples=True)
     text = dumps(rs)
@@ -97,8 +56,8 @@ def cmd_compile(args) -> int:
 
 
 def cmd_build(args) -> int:
+    from ..runtime.ir.serialize import dumps
     from .compiler import compile_file
-    from .serialize import dumps
 
     out_dir = Path(args.output) if args.output else BUILD_DIR
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -191,7 +150,7 @@ def cmd_score(args) -> int:
     if args.json:
         print(json.dumps(res.to_json(), ensure_ascii=False))
     else:
-        from ..runtime.present import render_score
+        from .present import render_score
 
         sys.stdout.write(render_score(rules, res))
     return 0
@@ -312,7 +271,7 @@ def cmd_waits(args) -> int:
     if args.json:
         print(json.dumps([{"tile": k.name, **res.to_json()} for k, res in waits], ensure_ascii=False))
     else:
-        from ..runtime.present import render_waits
+        from .present import render_waits
 
         sys.stdout.write(render_waits(rules, waits))
     return 0
@@ -338,7 +297,7 @@ def cmd_describe(args) -> int:
             "patterns": [{"name": p.name, "unit": p.unit} for p in rs.patterns],
         }, ensure_ascii=False))
     else:
-        from ..runtime.present import render_describe
+        from .present import render_describe
 
         sys.stdout.write(render_describe(rules))
     return 0
@@ -459,9 +418,7 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--quick", action="store_true", help="a few seconds instead of a minute")
     c.add_argument("--json", action="store_true", help="one JSON object (keys documented in bench/hand_speed.py)")
     c.set_defaults(func=cmd_bench)
-    from ..runtime.game.cli import add_commands
-
-    add_commands(sub)  # paili simulate, paili replay
+    add_commands(sub)  # paili play, paili simulate, paili replay
     c = sub.add_parser("describe", help="list a rule set's context names, options and patterns")
     c.add_argument("rules")
     c.add_argument("--json", action="store_true")

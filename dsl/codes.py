@@ -321,7 +321,7 @@ REGISTRY: tuple[Code, ...] = (
     Code("W605", "the game engine does not execute this construct (`emit` of an event that opens actions, "
                  "`restrict` on `draw`); games from the file are refused",
          "The construct compiles and scoring, pages and examples work, but the game engine cannot run it "
-         "(dsl/engine_limits.py lists these), so `paili simulate` and `Game` refuse the file.",
+         "(runtime/game/engine_limits.py lists these), so `paili simulate` and `Game` refuse the file.",
          "Express the rule another way if the file must be playable; scoring is unaffected.",
          example="restrict 甲 { actions [draw]; when wall_left < 3 }\n"),
 )

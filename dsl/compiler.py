@@ -4,10 +4,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..runtime.ir.nodes import RuleSet
+from ..runtime.ir.span import Span
 from ..runtime.limits import MAX_RULE_FILE_BYTES
 from .diagnostics import Diagnostic, Diagnostics
-from .ir import RuleSet
-from .span import Span
 
 
 @dataclass(frozen=True)

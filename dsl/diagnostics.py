@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..runtime.ir.span import Span
 from .codes import REGISTRY
-from .span import Span
 
 # Every code the compiler can emit, with its one-line title. The registry (dsl/codes.py) is the one source:
 # an entry there per code, with an explanation and an example (`paili explain CODE`).

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import hashlib
 
+from ..runtime.ir.nodes import RuleSet
+from ..runtime.ir.span import Span
 from .diagnostics import Diagnostic
-from .ir import RuleSet
-from .span import Span
 
 _CACHE: dict[tuple[str, str], tuple[Diagnostic, ...]] = {}
 _CACHE_LIMIT = 256

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import difflib
 
-from . import expr as E
+from ..runtime.ir import expr as E
+from ..runtime.ir.span import Span
 from .diagnostics import Diagnostics
-from .span import Span
 from .syntax import Arg, Stmt
 
 MISSING = object()

@@ -15,9 +15,9 @@ from fractions import Fraction
 from math import comb
 
 from ..runtime import limits as L
-from . import expr as E
+from ..runtime.ir import expr as E
+from ..runtime.ir.span import Span
 from .diagnostics import Diagnostics
-from .span import Span
 
 
 def children(e: E.Expr) -> tuple[E.Expr, ...]:

@@ -8,7 +8,7 @@ rule files:
 
 The lexer follows the generic statement syntax of dsl/grammar.lark: the first word of a statement (at
 the start of a line, or after `{` or `;`) is its key; inside `( … )` and `[ … ]` newlines do not start
-a statement. Builtin names and functions come from dsl/vocab.py, the one list the checker also uses.
+a statement. Builtin names and functions come from runtime/ir/vocab.py, the one list the checker also uses.
 """
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ import re
 from pygments.lexer import RegexLexer, bygroups, include
 from pygments.token import Comment, Keyword, Name, Number, Operator, Punctuation, String, Text, Whitespace
 
-from . import vocab
+from ..runtime.ir import vocab
 
 _WORD = r"[^\W\d]\w*"
 _OPERATOR_WORDS = ("and", "or", "not", "in", "if", "then", "else")

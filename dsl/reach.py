@@ -12,8 +12,8 @@ winning readings the declared tiles allow (`unreachable_reasons` runs both, the 
 """
 from __future__ import annotations
 
-from . import expr as E
-from . import ir
+from ..runtime.ir import expr as E
+from ..runtime.ir import nodes as ir
 
 
 def unreachable_reasons(rs: ir.RuleSet, cat, search: bool = True) -> dict[str, str]:

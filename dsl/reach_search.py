@@ -26,8 +26,8 @@ import itertools
 from dataclasses import dataclass, field
 from math import comb
 
-from . import expr as E
-from . import ir
+from ..runtime.ir import expr as E
+from ..runtime.ir import nodes as ir
 
 # ---------------------------------------------------------------------------- bounds
 
@@ -707,10 +707,9 @@ class Search:
         self.win_sensitive = bool(plan.refs & WIN_BUILTINS or plan.fields & WIN_FIELDS)
         self.uses_pair = "builtin:pair" in plan.refs
         from ..runtime.evaluate import EvalError
-        from ..runtime.rules import _resolver
         from ..runtime.scoring import ReadingEvaluator
 
-        self.EvalError, self.ReadingEvaluator, self.resolver = EvalError, ReadingEvaluator, _resolver(world.rs)
+        self.EvalError, self.ReadingEvaluator = EvalError, ReadingEvaluator
         from ..runtime.hand import Hand
 
         self.probe = world.Scoring(world.rules, world.cat, world.dec, world.env, Hand([], [], None, False))
@@ -947,8 +946,7 @@ class Search:
                         sc = self._scoring(env, shown, hg, win, sd)
                         r = Reading(form.name, gs, [t for g in gs for t in g.tiles], [t for g in hg for t in g.tiles],
                                     wt, wg)
-                        ev = self.ReadingEvaluator(self.w.rules.patterns, sc.reading_env(r), r, sc.waits_of_hand,
-                                                   self.resolver)
+                        ev = self.ReadingEvaluator(self.w.rules.patterns, sc.reading_env(r), r, sc.waits_of_hand)
                         try:
                             n = ev.raw_count(name)
                         except self.EvalError:
@@ -988,8 +986,7 @@ class Search:
 
                         sc = self.w.Scoring(self.w.rules, self.w.cat, self.w.dec, env, Hand(concealed, [], win, sd))
                         r = Reading(form.name, [], tiles, tiles, wt, None)
-                        ev = self.ReadingEvaluator(self.w.rules.patterns, sc.reading_env(r), r, sc.waits_of_hand,
-                                                   self.resolver)
+                        ev = self.ReadingEvaluator(self.w.rules.patterns, sc.reading_env(r), r, sc.waits_of_hand)
                         try:
                             n = ev.raw_count(self.plan.pattern.name)
                         except self.EvalError:

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
-from dataclasses import dataclass, field
 
-from . import expr as E
+from ..runtime.ir import expr as E
+from ..runtime.ir import vocab as V
+from ..runtime.ir.passes import Symbols
 from . import types as T
-from . import vocab as V
 from .diagnostics import Diagnostics
 
 # Category -> the type a bare name of that category has.
@@ -32,9 +32,7 @@ SCOPE_BUILTINS = {
     "reading": V.READING_BUILTINS,
     "game": {**V.READING_BUILTINS, **V.GAME_BUILTINS},
 }
-SEAT_BUILTIN_FIELDS = {"hand": "list[tile]", "melds": "list[meld]", "concealed": "bool", "dealer": "bool",
-                       "wilds": "int", "balance": "num", "discards": "list[tile]", "ready": "bool",
-                       "seat": "int", "waits": "list[tile]", "group_waits": "list[tile]"}
+SEAT_BUILTIN_FIELDS = V.SEAT_BUILTIN_FIELDS
 FUNC_SIGS = {
     # name: (arg types, result type or a rule)
     "len": (("list|str",), "int"),
@@ -50,25 +48,6 @@ FUNC_SIGS = {
     "waits_without": (("seat", "tile"), "list[tile]"),
     "group_waits_without": (("seat", "tile"), "list[tile]"),
 }
-
-
-@dataclass
-class Symbols:
-    """Everything a rule set declares, by category: name -> type."""
-
-    by_category: dict[str, dict[str, str]] = field(default_factory=dict)
-    tile_attrs: set[str] = field(default_factory=set)
-    player_fields: dict[str, str] = field(default_factory=dict)
-    table_fields: dict[str, str] = field(default_factory=dict)
-
-    def add(self, category: str, name: str, typ: str) -> None:
-        self.by_category.setdefault(category, {})[name] = typ
-
-    def lookup(self, name: str) -> list[tuple[str, str]]:
-        return [(cat, names[name]) for cat, names in self.by_category.items() if name in names]
-
-    def all_names(self) -> list[str]:
-        return [n for names in self.by_category.values() for n in names]
 
 
 class Resolver:

@@ -1,12 +1,12 @@
 """The JSON Schema of the compiled rule set format (`paili compile`), made from the IR's own classes.
 
-The schema is shipped as package data (`dsl/schema/ruleset-v1.schema.json`); `paili docs --check`'s
-sibling test compares it with what this module makes, so the file and the IR cannot drift apart. Every
+The schema is shipped as package data beside its loader (`runtime/ir/schema/ruleset-v2.schema.json`);
+a test compares it with what this module makes, so the file and the IR cannot drift apart. Every
 node is an object whose class is under "_" and whose fields are the dataclass's fields (no others);
 every field's JSON type follows its annotation; the closed vocabularies of the language (operators,
 functions, comprehensions, the words of `vocab.py`) are enums, and numbers and references have the
-shape the compiler writes. Loading (`dsl/serialize.py`) validates a file against this schema with the
-small validator of `dsl/jsonvalidate.py` (the runtime needs no jsonschema package).
+shape the compiler writes. Loading (`runtime/ir/serialize.py`) validates a file against this schema with
+the small validator of `runtime/ir/jsonvalidate.py` (the runtime needs no jsonschema package).
 """
 from __future__ import annotations
 
@@ -14,14 +14,14 @@ import dataclasses
 import json
 import types
 import typing
-from pathlib import Path
 
-from . import expr as E
-from . import ir
-from . import vocab as V
-from .span import Span
+from ..runtime.ir import expr as E
+from ..runtime.ir import nodes as ir
+from ..runtime.ir import vocab as V
+from ..runtime.ir.serialize import SCHEMA_FILE
+from ..runtime.ir.span import Span
 
-SCHEMA_PATH = Path(__file__).parent / "schema" / f"ruleset-v{ir.VERSION}.schema.json"
+SCHEMA_PATH = SCHEMA_FILE  # shipped beside the loader that reads it (runtime/ir/schema/)
 
 # The categories a resolved name's `ref` may have (`pattern:…`, `builtin:…`; "" when not resolved).
 REF_CATEGORIES = ("action", "binder", "builtin", "combine", "context", "example", "flowerclass", "form",
@@ -144,7 +144,7 @@ def build_schema() -> dict:
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "$id": f"https://paili.invalid/schema/ruleset-v{ir.VERSION}.schema.json",
         "title": f"paili compiled rule set, format version {ir.VERSION}",
-        "description": "Written by `paili compile`; loaded by runtime.rules.load and dsl.serialize.loads, which "
+        "description": "Written by `paili compile`; loaded by runtime.rules.load and runtime.ir.serialize.loads, which "
                        "validate a file against this schema before anything else reads it.",
         "type": "object",
         "properties": {

@@ -13,9 +13,9 @@ from pathlib import Path
 from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 
-from . import expr as E
+from ..runtime.ir import expr as E
+from ..runtime.ir.span import Span
 from .diagnostics import Diagnostics
-from .span import Span
 
 GRAMMAR = Path(__file__).with_name("grammar.lark")
 
@@ -299,7 +299,7 @@ def _expected(exc: UnexpectedInput) -> str:
 
 def parse_source(text: str, file: str, diags: Diagnostics) -> tuple[Stmt, ...] | None:
     """Parse one file. On a syntax error, report it and return None (one syntax error per file)."""
-    from .span import Span as S
+    from ..runtime.ir.span import Span as S
 
     parser, transformer = _parser()
     transformer.file = file

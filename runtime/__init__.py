@@ -1,2 +1,2 @@
-"""paili runtime: executes a compiled rule set (dsl.ir.RuleSet). Knows mahjong-family mechanics in
+"""paili runtime: executes a compiled rule set (runtime.ir.nodes.RuleSet). Knows mahjong-family mechanics in
 general, never a particular variant."""

@@ -18,8 +18,8 @@ import itertools
 import math
 from fractions import Fraction
 
-from ..dsl import expr as E
 from .evaluate import BINARY, EvalError, _distinct, _norm, cn, number
+from .ir import expr as E
 from .limits import MAX_EXPONENT, power_too_big
 
 CONST_CATS = ("suit", "meld", "form", "flowerclass")
@@ -30,7 +30,7 @@ GAME_FUNCS = ("visible_count", "held", "next", "waits_without", "group_waits_wit
 # so the rule set is scored by the closures, which look operators up in their own tables and raise on
 # an unknown one), names of the generated code are made here (`_b0`, `_t1`, `_k2`), and literals are
 # written only as the repr of an exact int, bool, str or None (see `lit`). A compiled JSON rule set is
-# validated when loaded (dsl/serialize.py); these tables keep generated code safe even for an IR that
+# validated when loaded (runtime/ir/serialize.py); these tables keep generated code safe even for an IR that
 # was never validated.
 COMPARE_OPS = {"==": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">=", "in": "in",
                "not in": "not in"}

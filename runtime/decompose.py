@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ..dsl import ir
+from .ir import nodes as ir
 from .limits import SPLIT_LIMIT
 from .tiles import Catalog
 
@@ -74,10 +74,10 @@ class Decomposer:
         # or the native core's tables for this catalog.
         self.structure = None
 
-    def attach_fast(self, wild_cap: int) -> None:
-        from .fastwin import BlockWin
-
-        self.fast = self.structure = BlockWin(self, wild_cap)
+    def attach_fast(self, fast) -> None:
+        """The block tables built over this decomposer (runtime/fastwin.py imports this module, so the
+        rule set builds them and attaches them here)."""
+        self.fast = self.structure = fast
 
     def attach_structure(self, structure) -> None:
         self.structure = structure
@@ -217,7 +217,7 @@ class Decomposer:
         sizes_p = {s.size for s in self.pair_specs}
         if pairs and not sizes_p or melds and not sizes_m:
             return False
-        return _sum_fits(wilds, melds, tuple(sorted(sizes_m)), pairs, tuple(sorted(sizes_p)))
+        return sum_fits(wilds, melds, tuple(sorted(sizes_m)), pairs, tuple(sorted(sizes_p)))
 
     # ------------------------------------------------------------------ enumeration (for scoring)
 
@@ -482,9 +482,10 @@ class Decomposer:
 
 
 @lru_cache(maxsize=4096)
-def _sum_fits(w: int, m: int, msizes: tuple[int, ...], p: int, psizes: tuple[int, ...]) -> bool:
+def sum_fits(w: int, m: int, msizes: tuple[int, ...], p: int, psizes: tuple[int, ...]) -> bool:
+    """Whether w wildcards alone form exactly m melds and p pairs of the given sizes."""
     if m == 0 and p == 0:
         return w == 0
     if m:
-        return any(s <= w and _sum_fits(w - s, m - 1, msizes, p, psizes) for s in msizes)
-    return any(s <= w and _sum_fits(w - s, 0, msizes, p - 1, psizes) for s in psizes)
+        return any(s <= w and sum_fits(w - s, m - 1, msizes, p, psizes) for s in msizes)
+    return any(s <= w and sum_fits(w - s, 0, msizes, p - 1, psizes) for s in psizes)

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
-from ..dsl import expr as E
+from .ir import expr as E
 from .limits import MAX_EXPONENT, MAX_VALUE, MAX_VALUE_DIGITS, power_too_big, too_big
 
 Env = dict

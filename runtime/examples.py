@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..dsl import ir
 from .evaluate import compile_expr
 from .hand import HandError
+from .ir import nodes as ir
 
 
 @dataclass

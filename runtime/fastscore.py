@@ -30,11 +30,11 @@ from __future__ import annotations
 
 import dataclasses
 
-from ..dsl import expr as E
-from ..dsl import ir
 from .codegen import RUNTIME, Gen, Names, Refused, lit
 from .evaluate import binder_equality, norm, power
 from .exclusions import Exclusions
+from .ir import expr as E
+from .ir import nodes as ir
 from .prefilter import FIELD, MASK, Prefilter
 from .reading import RTile
 from .scoring import best_combo_set

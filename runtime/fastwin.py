@@ -10,7 +10,7 @@ lookups; wildcards left over form groups of their own.
 """
 from __future__ import annotations
 
-from .decompose import Decomposer, _sum_fits
+from .decompose import Decomposer, sum_fits
 
 _EMPTY = frozenset({(0, 0, 0)})
 WILD_CAP = 8  # more wildcards than this in one hand are not tracked per block (they still combine)
@@ -194,7 +194,7 @@ class BlockWin:
         a = self._answers.get(key)
         if a is None:
             a = any(w <= wilds and m <= melds and p <= pairs and
-                    _sum_fits(wilds - w, melds - m, self.msizes, pairs - p, self.psizes)
+                    sum_fits(wilds - w, melds - m, self.msizes, pairs - p, self.psizes)
                     for m, p, w in self._sets[set_id])
             self._answers[key] = a
         return a

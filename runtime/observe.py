@@ -32,8 +32,8 @@ from __future__ import annotations
 import dataclasses
 from fractions import Fraction
 
-from ..dsl import expr as E
 from .evaluate import EvalError, compile_expr
+from .ir import expr as E
 from .reading import Group, RTile
 from .tiles import TileInfo
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import operator
 
-from ..dsl import expr as E
 from .evaluate import EvalError, compile_expr
+from .ir import expr as E
 
 FIELD = 6
 MASK = (1 << FIELD) - 1
@@ -104,10 +104,10 @@ class Prefilter:
     def _key(lst: str, pred: E.Expr | None, binder: str, negate: bool):
         import dataclasses
 
-        from ..dsl.checker import _map  # structural key without positions
-        from ..dsl.span import NO_SPAN
+        from .ir.span import NO_SPAN
 
-        key_pred = _map(pred, lambda n: dataclasses.replace(n, span=NO_SPAN)) if pred is not None else None
+        # a structural key without positions
+        key_pred = E.map_expr(pred, lambda n: dataclasses.replace(n, span=NO_SPAN)) if pred is not None else None
         # binder names differ between patterns; rename to one so equal predicates share a field
         return lst, repr(key_pred).replace(f"binder:{binder}", "binder:_"), negate
 

@@ -1,7 +1,7 @@
 """The runtime's entry point: a loaded rule set that scores hands and lists waits.
 
     from .rules import load
-    rules = load("rules/VARIANT.pai")            # or a compiled .json rule set
+    rules = load("VARIANT.json")                 # a compiled rule set (paili.load compiles a .pai)
     result = rules.score("123m456m789m东东东白", win="白", self_drawn=True)
 """
 from __future__ import annotations
@@ -14,13 +14,14 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from ..dsl import ir
 from . import limits
 from .backend import choose as choose_backend
 from .backend import native_structure
 from .decompose import Decomposer, SplitLimit
 from .evaluate import EvalError, compile_expr
+from .fastwin import BlockWin
 from .hand import Hand, HandError, build_hand, parse_tiles
+from .ir import nodes as ir
 from .limits import SIGNATURE_WORK, SPLIT_LIMIT
 from .notation import Notation
 from .observe import Observer, Unobservable, varying_refs
@@ -180,7 +181,7 @@ class Rules:
                 raise HandError(f"under these room options a hand could hold {held} wildcards; the limit is "
                                 f"{limits.MAX_WILDS_HELD}")
             dec = Decomposer(self.ir, cat)
-            dec.attach_fast(self.max_wilds(cat))
+            dec.attach_fast(BlockWin(dec, self.max_wilds(cat)))
             if self.backend == "native":
                 structure, why = native_structure(self.ruleset_json(), options, cat, dec)
                 if structure is not None:
@@ -193,7 +194,7 @@ class Rules:
     def ruleset_json(self) -> str:
         """The versioned JSON of this rule set (the native core's input)."""
         if self._ruleset_json is None:
-            from ..dsl.serialize import dumps
+            from .ir.serialize import dumps
 
             self._ruleset_json = dumps(self.ir)
         return self._ruleset_json
@@ -768,13 +769,13 @@ class Scoring:
                     yield m, p
 
     def _sizes_fit(self, n: int, m: int, p: int) -> bool:
-        from .decompose import _sum_fits
+        from .decompose import sum_fits
 
         sizes = self.dec.__dict__.get("_sizes")
         if sizes is None:
             sizes = self.dec.__dict__["_sizes"] = (tuple(sorted({s.size for s in self.dec.meld_specs})) or (3,),
                                                    tuple(sorted({s.size for s in self.dec.pair_specs})) or (2,))
-        return _sum_fits(n, m, sizes[0], p, sizes[1])
+        return sum_fits(n, m, sizes[0], p, sizes[1])
 
     def _cached_group(self, kind: str, slots: tuple, win_pos: int, concealed: bool) -> Group:
         """Groups of natural tiles are immutable: one object per (kind, tiles, winning position,
@@ -1096,7 +1097,7 @@ class Scoring:
         return self._eval_bool_reference(fn, r)
 
     def _eval_bool_reference(self, fn, r: Reading) -> bool:
-        ev = ReadingEvaluator(self.rules.patterns, self.reading_env(r), r, self.waits_of_hand, _resolver(self.rs))
+        ev = ReadingEvaluator(self.rules.patterns, self.reading_env(r), r, self.waits_of_hand)
         try:
             return bool(fn(ev.env))
         except EvalError:
@@ -1217,7 +1218,7 @@ class Scoring:
         return self._waits
 
     def evaluator(self, r: Reading) -> ReadingEvaluator:
-        return ReadingEvaluator(self.rules.patterns, self.reading_env(r), r, self.waits_of_hand, _resolver(self.rs))
+        return ReadingEvaluator(self.rules.patterns, self.reading_env(r), r, self.waits_of_hand)
 
     def requirements_ok(self, r: Reading, ev: ReadingEvaluator | None = None,
                         for_waits: bool = False) -> tuple[bool, str]:
@@ -1394,7 +1395,7 @@ class Scoring:
 
 def _reads_waits(rs: ir.RuleSet):
     """A test: does an expression read `waits`, directly or through patterns, quantities or units?"""
-    from ..dsl import expr as E
+    from .ir import expr as E
 
     patterns = {p.name: p for p in rs.patterns}
     quantities = {q.name: q for q in rs.quantities}
@@ -1425,36 +1426,15 @@ def _reads_waits(rs: ir.RuleSet):
     return reads
 
 
-_RESOLVERS: dict[int, Any] = {}
-
-
-def _resolver(rs: ir.RuleSet):
-    """Labels are compiled from text on demand; resolve their names against the rule set once."""
-    key = id(rs)
-    if key not in _RESOLVERS:
-        def resolve(e):
-            from ..dsl.checker import Checker
-            from ..dsl.diagnostics import Diagnostics
-
-            ch = Checker(rs, Diagnostics())
-            ch.declare()
-            return ch.res.check(e, "reading", None)
-        _RESOLVERS[key] = resolve
-    return _RESOLVERS[key]
-
-
 def load(path: str | Path, backend: str | None = None) -> Rules:
-    """Load a `.pai` rule file (needs the compiler) or a compiled `.json` rule set (does not).
+    """Load a compiled `.json` rule set (validated, never executed; the compiler is not needed).
+    A `.pai` rule file needs the compiler: `paili.load` reads both.
     `backend`: 'native', 'python' or 'auto' (None: the PAILI_BACKEND environment variable)."""
     p = Path(path)
-    if p.suffix == ".json":
-        from ..dsl.serialize import loads
+    if p.suffix != ".json":
+        raise ValueError(f"{p.name}: the runtime loads compiled .json rule sets; a rule file is compiled by "
+                         f"paili.load (or `paili compile`)")
+    from .ir.serialize import loads
 
-        text = p.read_text(encoding="utf-8")
-        return Rules(loads(text), backend, text)
-    from ..dsl.compiler import compile_file
-
-    res = compile_file(p)
-    if not res.ok:
-        raise ValueError(f"{p} does not compile:\n{res.render()}")
-    return Rules(res.ruleset, backend)
+    text = p.read_text(encoding="utf-8")
+    return Rules(loads(text), backend, text)

@@ -15,14 +15,13 @@ Semantics (docs/language.md §10–12):
 from __future__ import annotations
 
 import itertools
-import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..dsl import expr as E
-from ..dsl import ir
 from .evaluate import EvalError, compile_expr, norm, number, power
 from .exclusions import Exclusions
+from .ir import expr as E
+from .ir import nodes as ir
 from .reading import Reading
 
 
@@ -119,7 +118,7 @@ class CompiledPatterns:
             assert isinstance(comp, E.Comp)
             self.combo_parts[name] = (compile_expr(comp.source), compile_expr(comp.body),
                                       [f"binder:{b}" for b in comp.binders])
-        self.labels = {p.name: _label_parts(p.label) for p in rs.patterns if p.label}
+        self.labels = {p.name: _label_parts(p) for p in rs.patterns if p.label}
         self.label_fns: dict[str, list] = {}
         from .prefilter import Prefilter
 
@@ -133,20 +132,12 @@ class CompiledPatterns:
         self.by_projection = [(proj, tuple(names)) for proj, names in groups.items()]
 
 
-def _label_parts(label: str):
-    """Split a label into text and compiled `{expression}` parts (checked by the compiler)."""
-    from ..dsl.checker import parse_expression
-    from ..dsl.diagnostics import Diagnostics
-    from ..dsl.span import NO_SPAN
-
-    parts = []
-    pos = 0
-    for m in re.finditer(r"\{([^{}]*)\}", label):
-        parts.append(label[pos:m.start()])
-        e = parse_expression(m.group(1), NO_SPAN, Diagnostics())
-        parts.append(e)
-        pos = m.end()
-    parts.append(label[pos:])
+def _label_parts(p: ir.Pattern) -> list:
+    """A label as text and `{expression}` parts (parsed and resolved by the compiler: `label_exprs`)."""
+    texts = ir.LABEL_SLOT.split(p.label)[::2]  # the text around the slots
+    parts: list = [texts[0]]
+    for e, text in zip(p.label_exprs, texts[1:]):
+        parts += [e, text]
     return parts
 
 
@@ -207,11 +198,10 @@ class LazyEnv(dict):
 class ReadingEvaluator:
     """Evaluates one reading. Created per reading; caches what it computes."""
 
-    def __init__(self, cp: CompiledPatterns, env_base: dict, reading: Reading, waits_fn, resolver):
+    def __init__(self, cp: CompiledPatterns, env_base: dict, reading: Reading, waits_fn):
         self.cp = cp
         self.reading = reading
         self.waits_fn = waits_fn
-        self.resolver = resolver  # lets labels (compiled on demand) find names
         self.env = LazyEnv(env_base, self)
         self._raw: dict[str, int] = {}
         self._final: dict[str, int] | None = None
@@ -396,9 +386,8 @@ class ReadingEvaluator:
         if not parts:
             return p.name
         compiled = self.cp.label_fns.get(p.name)
-        if compiled is None:  # resolved and compiled once per rule set, on first use
-            compiled = [part if isinstance(part, str) else compile_expr(self.resolver(part))
-                        for part in parts if part is not None]
+        if compiled is None:  # compiled once per rule set, on first use
+            compiled = [part if isinstance(part, str) else compile_expr(part) for part in parts]
             self.cp.label_fns[p.name] = compiled
         return "".join(part if isinstance(part, str) else str(part(self.env)) for part in compiled)
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from dataclasses import field as dc_field
 
-from ..dsl import ir
 from .evaluate import compile_expr
+from .ir import nodes as ir
 from .limits import MAX_COPIES, MAX_KINDS, LimitError
 
 

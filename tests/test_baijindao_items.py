@@ -6,8 +6,8 @@ import itertools
 
 import pytest
 from conftest import ROOT
+from paili import load
 from paili.runtime.game import PASS, Move
-from paili.runtime.rules import load
 from test_game import move, rig
 
 

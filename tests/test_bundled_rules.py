@@ -6,9 +6,10 @@ import sys
 import pytest
 from conftest import ROOT, RULES
 from paili.dsl.compiler import compile_file, compile_text
-from paili.dsl.serialize import dumps, loads
+from paili.runtime.ir.serialize import dumps, loads
 
 BUNDLED = ("baijindao", "chehuzi", "baicheng", "longyan", "guobiao")
+NOT_PLAYED = ()  # bundled rule sets the engine refuses (none today)
 
 
 def test_all_bundled_variants_are_present():
@@ -29,7 +30,7 @@ def test_json_round_trip(path):
     rs = compile_text(path.read_text(encoding="utf-8"), path.name).ruleset
     text = dumps(rs)
     doc = json.loads(text)
-    assert doc["format"] == "paili-ruleset" and doc["version"] == 1
+    assert doc["format"] == "paili-ruleset" and doc["version"] == 2
     assert loads(text) == rs
     # and the text is stable: dumping the loaded rule set gives the same bytes
     assert dumps(loads(text)) == text
@@ -51,36 +52,57 @@ def test_cli_compile_writes_loadable_json(tmp_path):
                                                                    RULES[0].name).ruleset
 
 
-def test_runtime_loads_json_without_lark(tmp_path):
-    """A game server loads a compiled rule set with no Lark installed."""
-    out = tmp_path / "r.json"
-    out.write_text(dumps(compile_file(RULES[0]).ruleset), encoding="utf-8")
+@pytest.mark.parametrize("path", RULES, ids=lambda p: p.stem)
+def test_runtime_loads_json_without_the_compiler(path, tmp_path):
+    """A game server loads every bundled rule set's compiled JSON, scores its examples and plays, with
+    Lark, Jinja and the other compiler-side packages unimportable; the results are the compiler's."""
+    out = tmp_path / f"{path.stem}.json"
+    out.write_text(dumps(compile_file(path).ruleset), encoding="utf-8")
     code = (
         "import sys\n"
+        "BLOCKED = ('lark', 'jinja2', 'rich', 'markdown_it', 'pygments')\n"
         "class Block:\n"
         "    def find_spec(self, name, path=None, target=None):\n"
-        "        if name == 'lark' or name.startswith('lark.'):\n"
-        "            raise ImportError('lark is blocked')\n"
+        "        if name.split('.')[0] in BLOCKED:\n"
+        "            raise ImportError(name + ' is blocked')\n"
         "sys.meta_path.insert(0, Block())\n"
-        "from paili.dsl.serialize import loads\n"
-        "from paili.runtime.tiles import Catalog\n"
-        f"rs = loads(open({str(out)!r}, encoding='utf-8').read())\n"
-        "cat = Catalog(rs)\n"
-        "assert 'lark' not in sys.modules\n"
-        "print(len(cat.kinds))\n"
+        f"sys.path.insert(0, {str(ROOT / 'tests')!r})\n"
+        "import json\n"
+        "from server_run import run\n"
+        "from paili.runtime.rules import load\n"
+        f"res = run(load({str(out)!r}))\n"
+        "loaded = sorted(m for m in sys.modules if m.split('.')[0] in BLOCKED or m.startswith('paili.dsl'))\n"
+        "assert not loaded, loaded\n"
+        "print(json.dumps(res, ensure_ascii=False, default=str))\n"
     )
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
     assert proc.returncode == 0, proc.stderr
-    assert int(proc.stdout) > 0
+    served = json.loads(proc.stdout)
+    assert served["examples"] > 0 and served["failed"] == []
+    from paili import load
+    from server_run import run  # the same run on the rule set the compiler made in this process
+
+    direct = json.loads(json.dumps(run(load(path)), ensure_ascii=False, default=str))
+    assert served["moves"] or path.stem in NOT_PLAYED
+    assert served == direct
 
 
-def test_loading_a_wrong_version_is_a_clear_error(tmp_path):
+def test_the_runtime_refuses_a_rule_file_with_one_sentence(tmp_path):
+    from paili.runtime.rules import load
+
+    with pytest.raises(ValueError, match="compiled .json rule sets; a rule file is compiled by paili.load"):
+        load(RULES[0])
+
+
+@pytest.mark.parametrize("version", [1, 99])  # 1: written before labels carried their expressions
+def test_loading_a_wrong_version_is_a_clear_error(tmp_path, version):
     rs_text = dumps(compile_file(RULES[0]).ruleset)
     doc = json.loads(rs_text)
-    doc["version"] = 99
+    doc["version"] = version
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps(doc), encoding="utf-8")
     proc = subprocess.run([sys.executable, "-m", "paili", "compile", str(bad)], capture_output=True, text=True,
                           cwd=ROOT)
     assert proc.returncode == 2
-    assert "version 99" in proc.stderr and "Traceback" not in proc.stderr
+    assert f"version {version} is not supported" in proc.stderr and "recompile it" in proc.stderr
+    assert "Traceback" not in proc.stderr and len(proc.stderr.strip().splitlines()) == 1

@@ -370,7 +370,7 @@ def test_cli_check_clean_file(tmp_path):
 
 def test_recorded_positions_survive_json_round_trip():
     """The positions kept for diagnostics (labels, example tiles, priority) load back as positions."""
-    from paili.dsl.serialize import dumps, loads
+    from paili.runtime.ir.serialize import dumps, loads
 
     src = add(ACTION + "priority [碰]\n")
     src = src.replace("win '5m'; set", "win '5m'; meld 碰 '999m'; set")

@@ -286,7 +286,7 @@ def test_longyan_every_hand_type(pages):
     md = pages["longyan.md"]
     names = longyan_hand_types(seed("longyan"))
     assert {"天胡", "三金倒", "抢金", "游金", "双游", "三游", "七对", "十三幺", "盖宝抢金"} <= set(names)
-    from paili.runtime.rules import load
+    from paili import load
 
     patterns = {p.name for p in load(ROOT / "rules" / "longyan.pai").ir.patterns}
     for n in names:

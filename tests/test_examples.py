@@ -4,8 +4,8 @@ from functools import cache
 
 import pytest
 from conftest import RULES
+from paili import load
 from paili.runtime.examples import check_example, check_pattern_examples
-from paili.runtime.rules import load
 
 
 @cache
@@ -66,7 +66,7 @@ def test_a_wrong_example_is_caught(tmp_path):
     ex = next(e for e in rules.ir.examples if any(w == "score" for w, _ in e.expects))
     import dataclasses
 
-    from paili.dsl import expr as E
+    from paili.runtime.ir import expr as E
 
     wrong = dataclasses.replace(ex, expects=tuple((w, E.Num("123456") if w == "score" else v) for w, v in ex.expects))
     assert not check_example(rules, wrong).ok

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 from conftest import ROOT
+from paili import load
 from paili.runtime.examples import check_all
-from paili.runtime.rules import load
 
 CHAIN = ROOT / "tests" / "rules" / "exclusion_chain.pai"
 

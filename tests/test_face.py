@@ -5,7 +5,7 @@ from __future__ import annotations
 import paili
 import pytest
 from conftest import ROOT, RULES
-from paili.dsl.serialize import dumps
+from paili.runtime.ir.serialize import dumps
 
 HAND = dict(hand="666m 88m 东东", melds=["碰:222m", "碰:444m"], win="8m")
 

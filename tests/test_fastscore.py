@@ -9,11 +9,11 @@ import sys
 from pathlib import Path
 
 import pytest
-from paili.dsl import expr as E
+from paili import load
 from paili.runtime.codegen import Gen, Names
 from paili.runtime.evaluate import compile_expr
 from paili.runtime.hand import HandError
-from paili.runtime.rules import load
+from paili.runtime.ir import expr as E
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))

@@ -7,12 +7,12 @@ from fractions import Fraction
 
 import pytest
 from conftest import ROOT
+from paili import load
 from paili.runtime.game import PASS, Game, GameError, IllegalMove, Move
 from paili.runtime.game.bots import GreedyBot, RandomBot, play
 from paili.runtime.game.log import ReplayError, lines, replay
 from paili.runtime.game.session import Session
 from paili.runtime.game.simulate import simulate
-from paili.runtime.rules import load
 
 _RULES: dict = {}
 
@@ -452,7 +452,7 @@ def test_flowers_are_replaced_and_the_gold_leaves_play():
 
 
 def test_simulate_command_prints_the_summary_and_logs_replay(tmp_path, capsys):
-    from paili.runtime.game.cli import main
+    from paili.dsl.cli_game import main
 
     assert main(["simulate", "baijindao", "--games", "3", "--seed", "2", "--json", "--log", str(tmp_path)]) == 0
     summary = json.loads(capsys.readouterr().out)

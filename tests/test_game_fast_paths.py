@@ -9,10 +9,10 @@ import random
 
 import pytest
 from conftest import ROOT
+from paili import load
 from paili.runtime.game import Game
 from paili.runtime.game.bots import RandomBot
 from paili.runtime.game.simulate import simulate
-from paili.runtime.rules import load
 
 VARIANTS = ["baijindao", "baicheng", "longyan", "chehuzi"]
 _RULES: dict = {}

@@ -5,10 +5,10 @@ import io
 from fractions import Fraction
 
 import pytest
+from paili import load
 from paili.dsl.cli import main
 from paili.runtime.game.play import amount, parse_choice, play_terminal
 from paili.runtime.game.session import Session
-from paili.runtime.rules import load
 
 RULES = "rules/baijindao.pai"
 

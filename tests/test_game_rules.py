@@ -8,9 +8,9 @@ from fractions import Fraction
 
 import pytest
 from conftest import ROOT
+from paili import load
 from paili.runtime.game import Game
 from paili.runtime.game.bots import GreedyBot, play
-from paili.runtime.rules import load
 
 SPECIAL = ("幺杠", "九杠", "喜杠")
 

@@ -6,9 +6,9 @@ from conftest import ROOT
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
+from paili import load
 from paili.runtime.game.flow import Game, IllegalMove
 from paili.runtime.game.moves import Move
-from paili.runtime.rules import load
 
 
 @cache

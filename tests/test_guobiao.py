@@ -12,9 +12,9 @@ from functools import cache
 
 import pytest
 from conftest import ROOT
+from paili import load
 from paili.dsl.compiler import compile_file
 from paili.runtime.evaluate import compile_expr
-from paili.runtime.rules import load
 
 GUOBIAO = ROOT / "rules" / "guobiao.pai"
 DIFFERENCES = ROOT / "docs" / "guobiao-differences.md"

@@ -17,12 +17,12 @@ import re
 
 import pytest
 from conftest import ROOT
-from paili.dsl import vocab as V
 from paili.dsl.build import TOP_LEVEL
 from paili.dsl.compiler import compile_text
 from paili.dsl.diagnostics import CODES, Diagnostics
 from paili.dsl.resolve import FUNC_SIGS, QUALIFIERS, SEAT_BUILTIN_FIELDS
 from paili.dsl.syntax import parse_source
+from paili.runtime.ir import vocab as V
 
 DOC = ROOT / "docs" / "language.md"
 

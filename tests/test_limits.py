@@ -180,9 +180,9 @@ def test_ir_expressions_are_checked_without_recursion():
     stack: a tree far deeper than Python's recursion limit is reported, not a RecursionError."""
     import dataclasses
 
-    from paili.dsl import expr as E
     from paili.dsl.diagnostics import Diagnostics
     from paili.dsl.limits import check_ir_expressions
+    from paili.runtime.ir import expr as E
 
     rs = compile_text(BASE, "case.pai").ruleset
     deep = E.Num("1")
@@ -216,7 +216,7 @@ def test_a_product_unit_is_bounded(value, count, score):
 def test_a_diagnostic_on_a_long_line_shows_a_window_of_it():
     """Rendering costs the same for any line length: a long line is shown around the column."""
     from paili.dsl.diagnostics import SHOWN_LINE, Diagnostic
-    from paili.dsl.span import Span
+    from paili.runtime.ir.span import Span
 
     line = "a" * 500_000 + "错" + "b" * 500_000
     text = Diagnostic("E101", "unexpected", Span("f.pai", 1, 500_001, 1, 500_002)).render([line])

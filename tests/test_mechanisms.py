@@ -15,9 +15,9 @@ from functools import cache
 
 import pytest
 from conftest import ROOT, SEEDS
+from paili import load
 from paili.runtime.game import Game
 from paili.runtime.game.simulate import simulate
-from paili.runtime.rules import load
 
 sys.path.insert(0, str(ROOT / "bench"))
 import mechanisms  # noqa: E402

@@ -13,8 +13,8 @@ from functools import cache
 
 import pytest
 from conftest import ROOT
+from paili import load
 from paili.runtime import backend
-from paili.runtime.rules import load
 
 sys.path.insert(0, str(ROOT / "bench"))
 import native_diff  # noqa: E402
@@ -170,9 +170,9 @@ def test_bad_input_is_one_sentence_never_a_panic():
     with pytest.raises(ValueError, match="not valid JSON"):
         mod.Tables("{", {}, 0)
     with pytest.raises(ValueError, match="format version 99"):
-        mod.Tables(js.replace('"version": 1', '"version": 99', 1), {}, 0)
+        mod.Tables(js.replace('"version": 2', '"version": 99', 1), {}, 0)
     with pytest.raises(ValueError, match="not a valid paili rule set"):
-        mod.Tables(json.dumps({"format": "paili-ruleset", "version": 1, "ruleset": {}}), {}, 0)
+        mod.Tables(json.dumps({"format": "paili-ruleset", "version": 2, "ruleset": {}}), {}, 0)
     t = mod.Tables(js, {}, 0)
     n = len(t.kinds())
     with pytest.raises(ValueError, match="tile kinds, but this catalog has"):

@@ -7,7 +7,7 @@ import subprocess
 
 from conftest import ROOT, RULES
 from paili.dsl.compiler import compile_file
-from paili.dsl.serialize import dumps, loads
+from paili.runtime.ir.serialize import dumps, loads
 
 # A path under a machine's own folders (a checkout, a home, a temporary directory), written out: the folder
 # name follows a slash that starts the path and is followed by a further name. System paths such as

@@ -5,8 +5,8 @@ from functools import cache
 from conftest import ROOT
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from paili import Rules, load
 from paili.dsl.compiler import compile_text
-from paili.runtime.rules import Rules, load
 
 JOKER_RULES = '''
 variant jokertest "王牌测试" {}

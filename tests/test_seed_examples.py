@@ -4,7 +4,7 @@ from functools import cache
 
 import pytest
 from conftest import ROOT
-from paili.runtime.rules import load
+from paili import load
 
 
 @cache

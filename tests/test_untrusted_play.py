@@ -13,12 +13,12 @@ from fractions import Fraction
 
 import pytest
 from conftest import ROOT
+from paili import load
 from paili.runtime.game.bots import RandomBot
 from paili.runtime.game.flow import Game, GameError, IllegalMove
 from paili.runtime.game.log import ReplayError, lines, replay
 from paili.runtime.game.moves import Move
 from paili.runtime.game.session import Session
-from paili.runtime.rules import load
 
 sys.path.insert(0, str(ROOT / "bench"))
 
@@ -193,7 +193,7 @@ def test_a_log_file_that_is_not_json_lines(tmp_path, baicheng, logged):
 
 
 def test_replay_command_never_loads_a_rule_file_the_log_names(tmp_path, logged, capsys):
-    from paili.runtime.game.cli import main
+    from paili.dsl.cli_game import main
 
     good = tmp_path / "good.jsonl"
     good.write_text("".join(json.dumps(e, ensure_ascii=False) + "\n" for e in logged), encoding="utf-8")

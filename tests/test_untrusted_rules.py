@@ -18,12 +18,12 @@ import random
 import jsonschema
 import pytest
 from conftest import ROOT
-from paili.dsl import expr as E
 from paili.dsl.compiler import compile_file, compile_text
-from paili.dsl.jsonvalidate import SchemaError, Validator
 from paili.dsl.ruleset_schema import SCHEMA_PATH, schema_text
-from paili.dsl.serialize import FormatError, dumps, loads, schema
 from paili.runtime.codegen import Gen, Names, Refused
+from paili.runtime.ir import expr as E
+from paili.runtime.ir.jsonvalidate import SchemaError, Validator
+from paili.runtime.ir.serialize import FormatError, dumps, loads, schema
 from paili.runtime.rules import Rules
 
 RULES = sorted((ROOT / "rules").glob("*.pai"))
@@ -110,7 +110,7 @@ def _score_all_ways(rs, sentinel) -> None:
 
 def test_shipped_schema_is_current():
     assert SCHEMA_PATH.read_text(encoding="utf-8") == schema_text(), \
-        "dsl/schema is out of date: run `python -m paili.dsl.ruleset_schema`"
+        "runtime/ir/schema is out of date: run `python -m paili.dsl.ruleset_schema`"
 
 
 @pytest.mark.parametrize("path", RULES, ids=[p.stem for p in RULES])

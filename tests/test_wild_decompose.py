@@ -11,9 +11,9 @@ from functools import cache
 
 import pytest
 from conftest import ROOT
+from paili import load
 from paili.runtime import rules as rules_module
 from paili.runtime.hand import Hand, HandError
-from paili.runtime.rules import load
 from wild_oracle import full_waits, outcome, random_hand
 
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .. import expr as E
-from .. import ir
+from ...runtime.ir import expr as E
+from ...runtime.ir import nodes as ir
 from . import words as W
 from .formula import Writer
 from .tiles import TileBook, TileView

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from markupsafe import Markup, escape
 
-from .. import expr as E
-from .. import ir
-from .. import vocab as V
+from ...runtime.ir import expr as E
+from ...runtime.ir import nodes as ir
+from ...runtime.ir import vocab as V
 from . import words as W
 
 # binding strength, loosest first

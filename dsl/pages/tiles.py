@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .. import ir
+from ...runtime.ir import nodes as ir
 
 
 @dataclass(frozen=True)

@@ -13,8 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from .. import expr as E
-from .. import ir
+from ...runtime.ir import expr as E
+from ...runtime.ir import nodes as ir
 from . import words as W
 from .examples import ExampleRunner, ExampleView, value_text
 from .formula import Formula, Writer

@@ -1,4 +1,4 @@
-"""The Chinese words of the language itself: how the page names the closed vocabularies of dsl/vocab.py
+"""The Chinese words of the language itself: how the page names the closed vocabularies of runtime/ir/vocab.py
 (events, who acts, what follows an action, payers, meld shapes …) and how it writes numbers.
 
 Only words of the language live here — never a variant's own names (those come from the rule file).

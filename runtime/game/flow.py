@@ -123,16 +123,16 @@ from operator import attrgetter
 from pathlib import Path
 from typing import Any
 
-from ...dsl import ir
-from ...dsl.engine_limits import unexecuted
 from ..evaluate import EvalError, compile_expr
 from ..hand import Hand, HandError, Meld
+from ..ir import nodes as ir
 from ..limits import MAX_TABLE_SIZE
 from ..reading import Group, RTile
-from ..rules import Rules, ScoreResult, Scoring, _resolver, load
+from ..rules import Rules, ScoreResult, Scoring, load
 from ..scoring import ReadingEvaluator
 from ..tiles import TileInfo
 from . import settle
+from .engine_limits import unexecuted
 from .moves import PASS, MeldOption, Move, check_move, describe, meld_options, one_kind_per_meld
 from .program import ENGINE_OFFERED, CAction, program_for
 from .scope import GAME_DEFAULTS, GameEnv
@@ -222,8 +222,7 @@ class WinInfo:
         if self._reading is None and self.result.evaluation is not None:
             r = self.result.evaluation.reading
             sc = self.scoring
-            self._reading = ReadingEvaluator(game.rules.patterns, sc.reading_env(r), r, sc.waits_of_hand,
-                                             _resolver(game.rs)).env
+            self._reading = ReadingEvaluator(game.rules.patterns, sc.reading_env(r), r, sc.waits_of_hand).env
         return self._reading
 
 
@@ -250,7 +249,7 @@ _WIN_TILE_OK = {"self": ("", "drawn"), "discard": ("", "claimed"), "added_kong":
 
 def unsupported(rs: ir.RuleSet) -> list[str]:
     """What this rule set asks of the engine that it does not execute, as sentence fragments with their
-    place (the checker's W605 list: `dsl/engine_limits.py`)."""
+    place (the checker's W605 list: `runtime/game/engine_limits.py`)."""
     return [f"{what} ({span})" for what, span in unexecuted(rs)]
 
 
@@ -2647,7 +2646,7 @@ def _wilds_needed(e) -> int:
     `count(t in hand: t.wild) >= N` (or `> N`, `== N`, either way round), alone or as a conjunct of an
     `and`. 0 when it says nothing of the kind. (`hand` holds the concealed tiles and the winning tile;
     only tiles of a wildcard kind can be wild there.)"""
-    from ...dsl import expr as E
+    from ..ir import expr as E
 
     def counts_wilds(x) -> bool:
         return (isinstance(x, E.Comp) and x.func == "count" and len(x.binders) == 1
@@ -2673,8 +2672,8 @@ def _wilds_needed(e) -> int:
 def _tile_free_prefix(e):
     """The leading `and` conditions of a guard that do not read `tile`, as one compiled closure (None:
     the first condition reads `tile`)."""
-    from ...dsl import expr as E
     from ..evaluate import compile_expr
+    from ..ir import expr as E
 
     if e is None:
         return None

@@ -31,7 +31,7 @@ from fractions import Fraction
 from itertools import combinations_with_replacement
 from typing import Any
 
-from ...dsl import ir
+from ..ir import nodes as ir
 from ..tiles import TileInfo
 
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ...dsl import ir
-from ...dsl.engine_limits import ENGINE_OFFERED  # noqa: F401  (events offered by the engine's own steps)
 from ..evaluate import compile_expr
+from ..ir import nodes as ir
+from .engine_limits import ENGINE_OFFERED  # noqa: F401  (events offered by the engine's own steps)
 
 
 def _c(e):

@@ -90,7 +90,7 @@ _WORKER_RULES: Rules | None = None
 def _worker_init(ruleset_json: str) -> None:
     """Each worker process loads the rule set once, from its compiled JSON (closures do not pickle)."""
     global _WORKER_RULES
-    from ...dsl.serialize import loads
+    from ..ir.serialize import loads
 
     _WORKER_RULES = Rules(loads(ruleset_json), ruleset_json=ruleset_json)  # the text is the native core's input
 
@@ -122,7 +122,7 @@ def simulate(rules: Rules | str | Path, games: int, seed: int = 0, bots: str = "
         import multiprocessing
         from concurrent.futures import ProcessPoolExecutor
 
-        from ...dsl.serialize import dumps
+        from ..ir.serialize import dumps
 
         n = min(workers, games)
         size = -(-games // n)

@@ -1,13 +1,13 @@
-//! The versioned JSON rule set (dsl/serialize.py writes it), read into the few records the native
+//! The versioned JSON rule set (runtime/ir/serialize.py writes it), read into the few records the native
 //! core uses. Fields equal to their IR default are left out of the JSON, so every read has the IR's
-//! default (dsl/ir.py). Anything malformed is an `Error` with one sentence.
+//! default (runtime/ir/nodes.py). Anything malformed is an `Error` with one sentence.
 
 use serde_json::Value;
 
 use crate::Error;
 
 pub const FORMAT: &str = "paili-ruleset";
-pub const VERSION: i64 = 1;
+pub const VERSION: i64 = 2;
 
 pub struct TileKind {
     pub name: String,

@@ -1,4 +1,4 @@
-"""The checker's semantic passes over a rule set rebuilt from JSON (`dsl/serialize.py` runs them).
+"""The semantic checks of a rule set rebuilt from JSON (`runtime/ir/serialize.py` runs them).
 
 A compiled rule set was checked when it was compiled, but the file may have been edited since (or
 written by hand): after the schema (the shape of every value), this re-runs what can be re-run on a
@@ -15,6 +15,7 @@ import dataclasses
 
 from . import expr as E
 from . import vocab as V
+from .passes import Findings, RuleSetPasses
 from .span import Span
 
 # Categories whose names the checker's symbol table holds: a reference to one must name a declared item.
@@ -73,9 +74,6 @@ def _names(e: E.Expr, path: str, bound: tuple[str, ...], out: list) -> None:
 
 def check(rs) -> str | None:
     """The first semantic error of a loaded rule set as one sentence, or None."""
-    from .checker import Checker
-    from .diagnostics import Diagnostics
-
     spans: dict = {}
     nodes: list = []
     _walk(rs, "ruleset", spans, nodes)
@@ -86,8 +84,8 @@ def check(rs) -> str | None:
             return f"{path}: a comprehension needs at least one binder"
         if isinstance(node, E.Call) and node.func in _ARITY and len(node.args) != _ARITY[node.func]:
             return f"{path}: `{node.func}` takes {_ARITY[node.func]} argument(s), got {len(node.args)}"
-    diags = Diagnostics()
-    ch = Checker(rs, diags)
+    diags = Findings()
+    ch = RuleSetPasses(rs, diags)
     ch.declare()
     ch.cross_refs()
     ch.cycles()
@@ -100,12 +98,10 @@ def check(rs) -> str | None:
             msg = msg[:157] + "…"
         return f"{where}: {msg} ({d.code})"
     declared = ch.sym.by_category
-    from .resolve import SEAT_BUILTIN_FIELDS
-
     sym = ch.sym
     # every field a value of the language can have (tiles, melds, seats, the table, declared attributes):
     # a field outside them has no value anywhere, so it can only be a mistake (or an edit of the file)
-    fields = (set(V.TILE_FIELDS) | set(V.MELD_FIELDS) | set(SEAT_BUILTIN_FIELDS) | set(sym.tile_attrs)
+    fields = (set(V.TILE_FIELDS) | set(V.MELD_FIELDS) | set(V.SEAT_BUILTIN_FIELDS) | set(sym.tile_attrs)
               | set(sym.player_fields) | set(sym.table_fields) | {a for s in rs.tiles.suits for a in s.attrs}
               | {a for k in rs.tiles.kinds for a in k.attrs} | {m.name for m in rs.melds})
     for obj, path in nodes:  # a number or a condition of a declaration is not written as a tile, text or list
@@ -138,7 +134,7 @@ def check(rs) -> str | None:
     return None
 
 
-# Declaration fields the checker types as a number or a condition of the setup scope (dsl/checker.py).
+# Declaration fields the compiler types as a number or a condition of the setup scope (dsl/checker.py).
 _SETUP_SLOTS = {"Suit": ("copies", "enabled"), "TileKind": ("copies", "enabled"), "Table": ("players",),
                 "Fee": ("rate",), "Task": ("factor",)}
 _NOT_IN_SETUP = (E.TileLit, E.Str, E.ListLit, E.NoneLit)

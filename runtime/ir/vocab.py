@@ -80,3 +80,8 @@ MELD_FIELDS: dict[str, str] = {
 }
 FUNCTIONS = ("len", "distinct", "abs", "floor", "max", "min", "cn", "visible_count", "next", "held",
              "waits_without", "group_waits_without")
+
+# The fields every seat has (a rule set's `state player …` adds its own).
+SEAT_BUILTIN_FIELDS = {"hand": "list[tile]", "melds": "list[meld]", "concealed": "bool", "dealer": "bool",
+                       "wilds": "int", "balance": "num", "discards": "list[tile]", "ready": "bool",
+                       "seat": "int", "waits": "list[tile]", "group_waits": "list[tile]"}

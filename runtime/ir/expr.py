@@ -6,6 +6,7 @@ closures once per rule set (runtime/evaluate.py); nothing here evaluates them.
 """
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 
 from .span import NO_SPAN, Span
@@ -145,3 +146,17 @@ def conjuncts(e: Expr | None):
         yield from conjuncts(e.right)
     else:
         yield e
+
+
+def map_expr(e: Expr, fn):
+    """Rebuild an expression bottom-up, applying fn to every node."""
+    if not dataclasses.is_dataclass(e):
+        return e
+    changes = {}
+    for f in dataclasses.fields(e):
+        v = getattr(e, f.name)
+        if isinstance(v, Expr):
+            changes[f.name] = map_expr(v, fn)
+        elif isinstance(v, tuple) and v and isinstance(v[0], Expr):
+            changes[f.name] = tuple(map_expr(x, fn) for x in v)
+    return fn(dataclasses.replace(e, **changes) if changes else e)

@@ -76,7 +76,7 @@ def render_describe(rules) -> str:
     t = Table(title="可设定的名称（--set NAME=VALUE）")
     for col in ("名称", "种类", "类型", "默认", "说明"):
         t.add_column(col)
-    from .evaluate import compile_expr
+    from ..runtime.evaluate import compile_expr
 
     for s in rs.settings:
         try:
@@ -90,7 +90,7 @@ def render_describe(rules) -> str:
     t = Table(title="番种 / 名堂")
     for col in ("名称", "数值", "不计"):
         t.add_column(col)
-    from ..dsl import expr as E
+    from ..runtime.ir import expr as E
 
     for p in rs.patterns:
         v = p.value.text if isinstance(p.value, E.Num) else "按公式"

@@ -1,11 +1,12 @@
 """The typed, immutable intermediate representation of a rule set.
 
 Built by dsl/build.py from the parsed statements, checked by dsl/checker.py, serialised by
-dsl/serialize.py, and read by the runtime and the page generator. No Lark here: a game server loads a
-compiled JSON rule set with only this module, dsl/expr.py and dsl/span.py.
+runtime/ir/serialize.py, and read by the runtime and the page generator. No Lark here: a game server loads a
+compiled JSON rule set with only this module, runtime/ir/expr.py and runtime/ir/span.py.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -13,7 +14,7 @@ from .expr import Expr
 from .span import NO_SPAN, Span
 
 FORMAT = "paili-ruleset"
-VERSION = 1
+VERSION = 2  # 2: pattern labels carry their resolved `{…}` expressions (label_exprs)
 
 
 @dataclass(frozen=True)
@@ -237,6 +238,10 @@ class Example(Node):
     meld_spans: tuple[Span, ...] = ()
 
 
+# A `{expression}` slot of a pattern's label (the text between slots is shown as written).
+LABEL_SLOT = re.compile(r"\{([^{}]*)\}")
+
+
 @dataclass(frozen=True)
 class Pattern(Node):
     name: str
@@ -251,6 +256,8 @@ class Pattern(Node):
     examples: tuple[Example, ...] = ()
     counterexamples: tuple[Example, ...] = ()
     label_span: Span = NO_SPAN  # the `label "…"` string
+    # the label's `{…}` slots (LABEL_SLOT), parsed and resolved by the compiler, in order
+    label_exprs: tuple[Expr, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -6,8 +6,8 @@ and the engine refuses to create a game from such a rule set rather than play it
 """
 from __future__ import annotations
 
-from . import ir
-from .span import Span
+from ..ir import nodes as ir
+from ..ir.span import Span
 
 # Events whose actions the engine offers in its own steps (the turn, the claim windows, the deal and
 # the opening checks); actions opened by any other event (an action's name, `win`, `hand_end`, …) are

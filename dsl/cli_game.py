@@ -1,5 +1,5 @@
-"""`simulate` and `replay` commands (run as `python -m runtime.game …`; meant to become `paili
-simulate` / `paili replay`)."""
+"""The game commands of the command line: `paili play`, `paili simulate`, `paili replay` (the engine
+itself is `runtime/game/`)."""
 from __future__ import annotations
 
 import argparse
@@ -9,7 +9,7 @@ import sys
 
 def _sets(items: list[str]) -> dict:
     out = {}
-    from ...dsl.cli import UsageError
+    from .cli_args import UsageError
 
     for s in items or []:
         if "=" not in s:
@@ -21,16 +21,16 @@ def _sets(items: list[str]) -> dict:
 
 def _rules(arg: str):
     """A rule file, a compiled JSON rule set or a bundled variant's stem (dsl.cli.UsageError if not)."""
-    from ...dsl.cli import load_ruleset
-    from ..rules import Rules
+    from ..runtime.rules import Rules
+    from .cli_args import load_ruleset
 
     return Rules(load_ruleset(arg))
 
 
 def cmd_simulate(args) -> int:
-    from ...dsl.cli import UsageError
-    from .flow import GameError
-    from .simulate import simulate
+    from ..runtime.game.flow import GameError
+    from ..runtime.game.simulate import simulate
+    from .cli_args import UsageError
 
     if args.games < 1 or args.workers < 1:
         raise UsageError(f"--games and --workers must be at least 1 (got {args.games} and {args.workers})")
@@ -78,7 +78,7 @@ def _bundled_of(ref) -> str | None:
     taken, the path never opened), or None."""
     from pathlib import PurePosixPath, PureWindowsPath
 
-    from ...dsl.cli import bundled_rules
+    from .cli_args import bundled_rules
 
     if not isinstance(ref, str) or not ref or len(ref) > 300:
         return None
@@ -87,7 +87,7 @@ def _bundled_of(ref) -> str | None:
 
 
 def cmd_replay(args) -> int:
-    from .log import ReplayError, read_numbered, replay
+    from ..runtime.game.log import ReplayError, read_numbered, replay
 
     try:
         entries = read_numbered(args.log)
@@ -114,8 +114,8 @@ def cmd_replay(args) -> int:
 
 
 def cmd_play(args) -> int:
-    from .flow import GameError
-    from .play import PlayError, play_terminal
+    from ..runtime.game.flow import GameError
+    from ..runtime.game.play import PlayError, play_terminal
 
     rules = _rules(args.rules)
     try:
@@ -155,11 +155,11 @@ def add_commands(sub) -> None:
 
 
 def main(argv=None) -> int:
-    p = argparse.ArgumentParser(prog="python -m runtime.game")
+    p = argparse.ArgumentParser(prog="paili")
     sub = p.add_subparsers(dest="cmd", required=True)
     add_commands(sub)
     args = p.parse_args(argv)
-    from ...dsl.cli import UsageError
+    from .cli_args import UsageError
 
     try:
         return args.func(args)

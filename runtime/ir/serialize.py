@@ -1,13 +1,13 @@
-"""Versioned JSON for compiled rule sets: `{"format": "paili-ruleset", "version": 1, "ruleset": …}`.
+"""Versioned JSON for compiled rule sets: `{"format": "paili-ruleset", "version": 2, "ruleset": …}`.
 
 Every IR node is written as an object with its class under "_"; sequences are lists and load back
 as tuples; spans are compact lists (a field named `span` or `…_span` holds one, `…_spans` a tuple of
-them). Loading needs only dsl.ir, dsl.expr and dsl.span (no Lark).
+them). Loading needs only the standard library and this package (runtime/ir/: no Lark, no compiler).
 
 A loaded file is data from anyone: before anything reads it, it is validated against the format's JSON
-Schema (`dsl/schema/ruleset-v1.schema.json`, made by `dsl/ruleset_schema.py`, checked by the small
-validator of `dsl/jsonvalidate.py`), and the rebuilt rule set goes through the checker's semantic
-passes (`dsl/ruleset_check.py`). A bad file is refused with one sentence naming the JSON path.
+Schema (`runtime/ir/schema/ruleset-v2.schema.json`, made by `dsl/ruleset_schema.py`, checked by the small
+validator of `runtime/ir/jsonvalidate.py`), and the rebuilt rule set goes through the semantic passes
+that need no source (`runtime/ir/check.py`). A bad file is refused with one sentence naming the JSON path.
 """
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from . import expr as E
-from . import ir
+from . import nodes as ir
 from .span import Span
 
 _CLASSES: dict[str, type] = {}
@@ -32,7 +32,7 @@ class FormatError(ValueError):
     pass
 
 
-_SCHEMA_FILE = Path(__file__).parent / "schema" / f"ruleset-v{ir.VERSION}.schema.json"
+SCHEMA_FILE = Path(__file__).parent / "schema" / f"ruleset-v{ir.VERSION}.schema.json"
 _SCHEMA: dict | None = None
 
 
@@ -40,7 +40,7 @@ def schema() -> dict:
     """The shipped JSON Schema of the format (read once)."""
     global _SCHEMA
     if _SCHEMA is None:
-        _SCHEMA = json.loads(_SCHEMA_FILE.read_text(encoding="utf-8"))
+        _SCHEMA = json.loads(SCHEMA_FILE.read_text(encoding="utf-8"))
     return _SCHEMA
 
 
@@ -133,15 +133,12 @@ def loads(text: str, semantic: bool = True) -> ir.RuleSet:
     if not isinstance(rs, ir.RuleSet):
         raise FormatError("the rule set is malformed")
     if semantic:
+        from .check import check
+
         try:
-            from .ruleset_check import check
-        except ImportError:  # a server with only the IR modules: the schema has been checked
-            check = None
-        if check is not None:
-            try:
-                problem = check(rs)
-            except RecursionError:
-                problem = "the rule set is nested too deeply"
-            if problem:
-                raise FormatError(problem)
+            problem = check(rs)
+        except RecursionError:
+            problem = "the rule set is nested too deeply"
+        if problem:
+            raise FormatError(problem)
     return rs

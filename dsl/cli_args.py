@@ -1,0 +1,51 @@
+"""What the commands' arguments share: the bundled rule files, a RULES argument resolved and loaded, and
+the one exception a user's mistake on the command line raises."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+# ROOT is the package: the checkout, or site-packages/paili once installed. It is only read from (bundled
+# rule files, the language reference); what `build` and `docs` write goes to the current directory or -o,
+# never into the installed package.
+ROOT = Path(__file__).resolve().parent.parent
+RULES_DIR = ROOT / "rules"
+
+
+class UsageError(Exception):
+    """A user mistake on the command line: one line on stderr, exit status 2."""
+
+
+def bundled_rules() -> list[Path]:
+    return sorted(RULES_DIR.glob("*.pai"))
+
+
+def resolve_rules_arg(arg: str) -> Path:
+    """A .pai file, a compiled .json rule set, or a bundled variant's stem."""
+    p = Path(arg)
+    if p.exists():
+        return p
+    cand = RULES_DIR / f"{arg}.pai"
+    if cand.exists():
+        return cand
+    stems = ", ".join(x.stem for x in bundled_rules())
+    raise UsageError(f"no rule file {arg!r} (give a .pai file, a compiled .json, or one of: {stems})")
+
+
+def load_ruleset(arg: str, examples: bool = False):
+    """Load a rule set from any RULES argument; UsageError with the diagnostics when it does not compile
+    (with `examples`, a .pai file's examples must hold too: E506, E508)."""
+    from ..runtime.ir.serialize import FormatError, loads
+    from .compiler import compile_file
+
+    p = resolve_rules_arg(arg)
+    if p.suffix == ".json":
+        try:
+            return loads(p.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, FormatError) as exc:
+            raise UsageError(f"{p}: {exc}") from None
+    res = compile_file(p, examples)
+    if not res.ok:
+        sys.stderr.write(res.render() + "\n")
+        raise UsageError(f"{p} does not compile")
+    return res.ruleset
