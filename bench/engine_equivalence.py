@@ -1,0 +1,167 @@
+"""Engine equivalence: record seeded logged games with one engine, check another against them.
+
+    python bench/engine_equivalence.py record DIR [--games 1000] [--seed 1] [--bots random] [--configs …]
+    python bench/engine_equivalence.py check DIR [--limit N] [--configs …]
+
+`record` plays, for each configuration (every bundled variant; 龙岩 at each player count), `--games`
+hands the way `paili simulate` does (game k's seed is the k-th draw of random.Random(seed), seat i's bot
+is seeded game_seed * 31 + i) and writes per game the log exactly as `paili simulate --log` writes it
+(`CONFIG/game-NNNNN.jsonl`) and beside it the state record (`.state.json`): a digest of the state after
+every applied move, the final state and the result with its payments. States are compared as the
+fields of `Game.snapshot()` the engine had when the record was made (`STATE_KEYS`), so a later engine
+may add fields to its snapshot.
+
+`check` (with the engine now on the import path) replays every recorded log (`log.replay`, what
+`paili replay LOG` runs) and plays every game again from its seed: the log must be byte-identical, and
+so must every per-move state digest, the final state and the result. Exit status 1 on any difference.
+"""
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import random
+import sys
+import time
+from pathlib import Path
+
+from paili import load
+from paili.runtime.game import log as gamelog
+from paili.runtime.game.bots import BOTS
+from paili.runtime.game.log import ReplayError, replay
+from paili.runtime.game.session import Session
+
+ROOT = Path(__file__).resolve().parent.parent
+CONFIGS = {  # name -> (rule file stem, room options)
+    "baijindao": ("baijindao", {}),
+    "baicheng": ("baicheng", {}),
+    "chehuzi": ("chehuzi", {}),
+    "guobiao": ("guobiao", {}),
+    "longyan-4": ("longyan", {"人数": 4}),
+    "longyan-3": ("longyan", {"人数": 3}),
+    "longyan-2": ("longyan", {"人数": 2}),
+}
+# the snapshot fields the record was made with (the first engine's `Game.snapshot()`)
+STATE_KEYS = ("dealer", "wall", "wall_ids", "pinned", "out", "seats", "table", "context", "reveals", "task",
+              "turn", "last_drawer", "winners", "discarder", "robbed", "exhausted", "over", "next_dealer",
+              "payments", "fees", "deltas", "events", "pending", "answers", "moves", "errors")
+
+
+def state_view(game) -> dict:
+    """The compared state: the recorded snapshot fields, as JSON values."""
+    snap = game.snapshot()
+    return json.loads(json.dumps({k: snap[k] for k in STATE_KEYS}, ensure_ascii=False, default=str))
+
+
+def digest(view: dict) -> str:
+    return hashlib.sha1(json.dumps(view, ensure_ascii=False, sort_keys=True).encode()).hexdigest()[:16]
+
+
+def play_one(rules, options: dict, game_seed: int, bots: str):
+    """One game as `paili simulate` plays it; returns the session, per-move digests and the final state."""
+    session = Session(rules, options, game_seed, 1)
+    g = session.new_hand()
+    players = [BOTS[bots](game_seed * 31 + i) for i in range(g.n)]
+    digests = []
+    while not g.is_over():
+        seat = g.current_seats()[0]
+        legal = g.legal_moves(seat)
+        g.apply(seat, players[seat].choose(g, seat, legal))
+        digests.append(digest(state_view(g)))
+    final = state_view(g)
+    session.finish(g)
+    return session, digests, final
+
+
+def log_text(session, rules_ref: str) -> str:
+    return "".join(json.dumps(d, ensure_ascii=False) + "\n" for d in gamelog.lines(session, rules_ref))
+
+
+def seeds(seed: int, games: int) -> list[int]:
+    rng = random.Random(seed)
+    return [rng.randrange(1 << 31) for _ in range(games)]
+
+
+def record(args) -> int:
+    out = Path(args.dir)
+    for name in args.configs:
+        stem, options = CONFIGS[name]
+        rules = load(stem)
+        d = out / name
+        d.mkdir(parents=True, exist_ok=True)
+        t0 = time.perf_counter()
+        for k, s in enumerate(seeds(args.seed, args.games)):
+            session, digests, final = play_one(rules, options, s, args.bots)
+            base = d / f"game-{k + 1:05d}"
+            base.with_suffix(".jsonl").write_text(log_text(session, stem), encoding="utf-8")
+            base.with_suffix(".state.json").write_text(json.dumps(
+                {"seed": s, "bots": args.bots, "options": options, "digests": digests, "final": final,
+                 "result": session.played[0]["result"]}, ensure_ascii=False, default=str), encoding="utf-8")
+        (d / "config.json").write_text(json.dumps({"rules": stem, "options": options, "games": args.games,
+                                                   "seed": args.seed, "bots": args.bots}, ensure_ascii=False))
+        print(f"{name}: {args.games} games in {time.perf_counter() - t0:.1f} s", flush=True)
+    return 0
+
+
+def check(args) -> int:
+    root = Path(args.dir)
+    bad = 0
+    total = 0
+    for name in args.configs:
+        d = root / name
+        if not (d / "config.json").exists():
+            print(f"{name}: no record in {d}")
+            continue
+        conf = json.loads((d / "config.json").read_text(encoding="utf-8"))
+        rules = load(conf["rules"])
+        logs = sorted(d.glob("game-*.jsonl"))[:args.limit or None]
+        t0 = time.perf_counter()
+        diffs: list[str] = []
+        for path in logs:
+            rec = json.loads(path.with_suffix("").with_suffix(".state.json").read_text(encoding="utf-8"))
+            try:
+                replay(path, rules)
+            except ReplayError as exc:
+                diffs.append(f"{path.name}: replay: {exc}")
+                continue
+            session, digests, final = play_one(rules, rec["options"], rec["seed"], rec["bots"])
+            if log_text(session, conf["rules"]) != path.read_text(encoding="utf-8"):
+                diffs.append(f"{path.name}: the regenerated log differs")
+            elif digests != rec["digests"]:
+                at = next(i for i, (a, b) in enumerate(zip(digests + [None] * len(rec["digests"]), rec["digests"]))
+                          if a != b)
+                diffs.append(f"{path.name}: the state after move {at + 1} differs")
+            elif final != rec["final"]:
+                diffs.append(f"{path.name}: the final state differs")
+            elif json.loads(json.dumps(session.played[0]["result"], ensure_ascii=False)) != rec["result"]:
+                diffs.append(f"{path.name}: the result differs")
+        total += len(logs)
+        bad += len(diffs)
+        print(f"{name}: {len(logs)} games replayed and regenerated in {time.perf_counter() - t0:.1f} s: "
+              f"{len(logs) - len(diffs)} identical, {len(diffs)} different", flush=True)
+        for x in diffs[:10]:
+            print("  " + x)
+    print(f"total: {total} games, {bad} different")
+    return 1 if bad else 0
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("mode", choices=["record", "check"])
+    ap.add_argument("dir")
+    ap.add_argument("--games", type=int, default=1000)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--bots", default="random", choices=sorted(BOTS))
+    ap.add_argument("--limit", type=int, default=0, help="check: only the first N games of each configuration")
+    ap.add_argument("--configs", default=",".join(CONFIGS), help="comma-separated: " + ", ".join(CONFIGS))
+    args = ap.parse_args(argv)
+    args.configs = [c for c in args.configs.split(",") if c]
+    unknown = [c for c in args.configs if c not in CONFIGS]
+    if unknown:
+        print(f"unknown configuration {unknown[0]!r} (one of {', '.join(CONFIGS)})")
+        return 2
+    return record(args) if args.mode == "record" else check(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

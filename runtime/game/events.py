@@ -1,0 +1,203 @@
+"""Events and their effects: state changes, phase triggers, hooks, payments on an event, the decisions an
+event opens; asking a decision and resuming the hand with its answers.
+
+A part of `Game` (runtime/game/flow.py); the model is docs/engine.md."""
+from __future__ import annotations
+
+from fractions import Fraction
+
+from ..evaluate import EvalError
+from ..tiles import TileInfo
+from . import settle
+from .moves import Move
+from .program import ENGINE_OFFERED
+from .records import (
+    EVAL_ERRORS,
+    MAX_DEPTH,
+    Ask,
+    unbound,
+)
+
+
+class Events:
+    """The events steps of `Game`."""
+
+    def _target(self, ef, bind: dict):
+        t = ef.target
+        if len(t) == 2 and t[0] == "table":
+            return self.st.table, t[1]
+        if len(t) == 2:
+            seat = bind.get(t[0])
+            if seat is None and t[0] == "dealer":
+                seat = self.st.seats[self.st.dealer]
+            if seat is None and t[0] == "winner" and self.st.winners:
+                seat = self.st.seats[self.st.winners[0]]
+            if seat is None:
+                raise EvalError(f"`{t[0]}` has no value here")
+            return seat.vars, t[1]
+        return None, t[0]
+
+    def _initial(self, name: str, scope: str):
+        for sv, init in self.prog.states:
+            if sv.name == name and sv.scope == scope:
+                return self._init_value(sv, init)
+        s = self.rs.setting(name)
+        if s is not None:
+            return self.rules.settings_env(None).get(f"context:{name}")
+        return False  # a phase
+
+    def _run_effects(self, effects, reading=None, **bind) -> list[str]:
+        """Run effects; returns the events they emit."""
+        emitted = []
+        for ef in effects:
+            if ef.op == "emit":
+                emitted.append(ef.target[0])
+                continue
+            try:
+                holder, name = self._target(ef, bind)
+                value = ef.value(self.env(reading, **bind)) if ef.value is not None else None
+            except EVAL_ERRORS as exc:
+                self.note_error(f"effect {ef.op} {'.'.join(ef.target)}: {exc}")
+                continue
+            if holder is None:
+                cur = self.st.context.get(name)
+            else:
+                cur = holder.get(name)
+            if ef.op == "set":
+                new = value
+            elif ef.op == "clear":
+                new = self._initial(name, "table" if holder is self.st.table else "player") if holder is not None \
+                    else self.rules.settings_env(None).get(f"context:{name}")
+            elif isinstance(cur, list):
+                new = list(cur)
+                items = value if isinstance(value, list) else [value]
+                for x in items:
+                    if ef.op == "add":
+                        new.append(x)
+                    elif x in new:
+                        new.remove(x)
+            else:
+                try:
+                    new = (cur or 0) + value if ef.op == "add" else (cur or 0) - value
+                except TypeError as exc:
+                    self.note_error(f"effect {ef.op} {'.'.join(ef.target)}: {exc}")
+                    continue
+                if isinstance(new, Fraction) and new.denominator == 1:
+                    new = int(new)
+            if holder is None:
+                self._set_context(name, new)
+            else:
+                if new is True and cur is not True:  # a flag state turning on: tallied for simulations
+                    self.st.events[f"state:{name}"] += 1
+                holder[name] = new
+        return emitted
+
+    def _phases(self, event: str, bind: dict) -> None:
+        st = self.st
+        changes = []
+        actor = bind.get("actor")
+        for ph in self.prog.phases:
+            enter, leave = ph.enter.get(event), ph.leave.get(event)
+            if not enter and not leave:
+                continue
+            if ph.scope == "table":
+                holder = st.table
+            elif actor is not None:
+                holder = actor.vars
+            else:
+                continue
+            cur = holder.get(ph.name, False)
+            conds = leave if cur else enter
+            if conds and any(c is None or self._true(c, bind.get("reading"), **unbound(bind)) for c in conds):
+                changes.append((holder, ph, not cur))
+        for holder, ph, value in changes:
+            holder[ph.name] = value
+            if value:  # per-phase tally beside the generic phase_enter event
+                st.events[f"phase_enter:{ph.name}"] += 1
+            sub = {"actor": actor if ph.scope == "player" else None}
+            self._hooks_only("phase_enter" if value else "phase_leave", sub)
+
+    def _hooks_only(self, event: str, bind: dict, pay: bool | None = None, between=None) -> None:
+        """Phases, hooks and payments of an event (no decisions). `between` runs after the hooks and
+        before the payments (a win's final scoring)."""
+        if self._emit_depth >= MAX_DEPTH:
+            self.note_error(f"`{event}` emitted inside {MAX_DEPTH} nested events: not raised")
+            return
+        self._emit_depth += 1
+        try:
+            self._hooks_body(event, bind, pay, between)
+        finally:
+            self._emit_depth -= 1
+
+    def _hooks_body(self, event: str, bind: dict, pay, between) -> None:
+        st = self.st
+        st.events[event] += 1
+        prog = self.prog
+        if event in self._phase_events:
+            self._phases(event, bind)
+        hooks = prog.hooks_on.get(event)
+        if hooks:
+            reading = bind.get("reading")
+            b = unbound(bind)
+            for h in hooks:
+                if h.when is not None and not self._true(h.when, reading, **b):
+                    continue
+                for name in self._run_effects(h.effects, reading, **b):
+                    self._hooks_only(name, dict(bind))
+        if between is not None:
+            between()
+        if event in prog.payments_on:
+            settle.settle(self, event, bind, deferred=pay)
+        if self._moving_reveals:
+            self._moves_reveals()
+
+    def _event(self, event: str, bind: dict, between=None):
+        """Raise an event: phases, hooks, payments, then the decisions it opens (generator)."""
+        self._hooks_only(event, bind, pay=False, between=between)
+        if event not in ENGINE_OFFERED and self.prog.actions_on.get(event):
+            if self._depth >= MAX_DEPTH:
+                self.note_error(f"`{event}` raised inside {MAX_DEPTH} nested decisions: not offered again")
+            else:
+                self._depth += 1
+                try:
+                    yield from self._window(event, bind)
+                finally:
+                    self._depth -= 1
+        if event in self.prog.payments_on:
+            settle.settle(self, event, bind, deferred=True)
+
+    def _ask(self, kind: str, options: dict[int, list[Move]], event: str = "", actor: int | None = None,
+             tile: TileInfo | None = None):
+        opts = {s: ms for s, ms in options.items() if ms}
+        if not opts:
+            return {}
+        answers = yield Ask(kind, opts, event, actor, tile)
+        return answers
+
+    def _advance(self, value) -> None:
+        try:
+            ask = self._flow.send(value)
+        except StopIteration:
+            self.pending = None
+            self.st.over = True
+            return
+        # a new decision: its moves carry its number, so an answer to an earlier one is recognised
+        self.decision += 1
+        d = self.decision
+        ask.options = {s: [m.stamped(d) for m in ms] for s, ms in ask.options.items()}
+        self.pending = ask
+
+    def _declines(self, s: int, moves, chosen: Move, bind: dict):
+        """Every action offered to seat s and not chosen is declined."""
+        chosen_action = chosen.action
+        done = set()
+        for _m, o in moves:
+            a = o.action
+            if a is None or a.name == chosen_action or a.name in done or o.compulsory:
+                continue
+            done.add(a.name)
+            if a.decline:
+                for name in self._run_effects(a.decline, **unbound(bind)):
+                    self._hooks_only(name, bind)
+            self.st.events[f"decline:{a.name}"] += 1  # per-action tally beside the generic decline event
+            yield from self._event("decline", bind)

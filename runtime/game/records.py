@@ -1,0 +1,169 @@
+"""The records the engine's steps pass between them: a decision asked (`Ask`), what a move stands for
+(`Offer`), a win (`WinInfo`); the engine's errors; small helpers shared by the step modules."""
+from __future__ import annotations
+
+import math
+from collections import Counter
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+from operator import attrgetter
+from typing import Any
+
+from ..evaluate import EvalError, compile_expr
+from ..rules import ScoreResult, Scoring
+from ..scoring import ReadingEvaluator
+from ..tiles import TileInfo
+from .moves import PASS, MeldOption, Move
+from .program import CAction
+
+MAX_DEPTH = 16  # events raised by events (emit, decisions on an action's name) nest at most this deep
+
+EVAL_ERRORS = (EvalError, TypeError, KeyError, AttributeError, ValueError, ZeroDivisionError)
+
+MISSING = object()
+
+PLAIN_TYPES = (bool, int, str, Fraction)
+
+BUILTIN_KEYS: dict[str, str] = {}  # binding name -> its environment key ("builtin:actor"), made once
+
+BY_NAME = attrgetter("name")
+
+
+class GameError(Exception):
+    """The rule set or the room options cannot be played by this engine (one sentence)."""
+
+
+class IllegalMove(ValueError):
+    """A move that is not allowed now; the state is unchanged (one sentence)."""
+
+
+@dataclass
+
+
+class Ask:
+    """A decision point: the seats asked and each one's legal moves."""
+
+    kind: str  # deal | turn | self | claim | rob | window
+    options: dict[int, list[Move]]
+    event: str = ""
+    actor: int | None = None
+    tile: TileInfo | None = None
+
+
+@dataclass
+
+
+class WinInfo:
+    seat: int
+    tile: TileInfo | None
+    self_drawn: bool
+    concealed: list[TileInfo]  # without the winning tile
+    result: ScoreResult
+    scoring: Scoring
+    discarder: int | None = None
+    robbed: int | None = None
+    action: str = ""
+    _reading: Any = None
+    scored_at: int = -1  # the context version it was scored under (the same version scores the same)
+
+    def reading_env(self, game):
+        if self._reading is None and self.result.evaluation is not None:
+            r = self.result.evaluation.reading
+            sc = self.scoring
+            self._reading = ReadingEvaluator(game.rules.patterns, sc.reading_env(r), r, sc.waits_of_hand).env
+        return self._reading
+
+
+@dataclass
+
+
+class Offer:
+    """What a move stands for, beside the move itself."""
+
+    action: CAction | None
+    meld: MeldOption | None = None
+    win: WinInfo | None = None
+    compulsory: bool = False
+
+NO_OFFER = Offer(None)  # a discard or a pass: no action behind it (offers are never changed)
+
+# the situations a win can happen in, and which declared actions open a win in each
+WIN_CTX_EVENTS = {"self": ("turn", "draw"), "discard": ("discard",), "added_kong": ("added_kong",),
+                   "reveal": ("reveal",), "deal": ("deal",), "opening": ("opening",)}
+
+WIN_TILE_OK = {"self": ("", "drawn"), "discard": ("", "claimed"), "added_kong": ("", "claimed"),
+                "reveal": ("", "drawn", "claimed"),
+                "deal": ("", "last_dealt", "none", "best_wait"),
+                "opening": ("", "last_dealt", "none", "best_wait")}
+
+
+@lru_cache(maxsize=256)
+
+
+def tally(names: tuple[str, ...]) -> tuple[tuple[str, int], ...]:
+    """(name, copies) of a fixed tile list, once per list."""
+    return tuple(Counter(names).items())
+
+
+def pick(moves: list[tuple[Move, Offer]], mv: Move) -> tuple[Move, Offer]:
+    """The offer behind an answer: the first one with an equal move (a log replays moves by value),
+    or a pass."""
+    for item in moves:
+        m = item[0]
+        if m is mv or m == mv:
+            return item
+    return PASS, Offer(None)
+
+
+def wilds_needed(e) -> int:
+    """The fewest wildcards in the hand an `instant` condition can hold with: it says
+    `count(t in hand: t.wild) >= N` (or `> N`, `== N`, either way round), alone or as a conjunct of an
+    `and`. 0 when it says nothing of the kind. (`hand` holds the concealed tiles and the winning tile;
+    only tiles of a wildcard kind can be wild there.)"""
+    from ..ir import expr as E
+
+    def counts_wilds(x) -> bool:
+        return (isinstance(x, E.Comp) and x.func == "count" and len(x.binders) == 1
+                and isinstance(x.source, E.Name) and x.source.ref == "builtin:hand"
+                and isinstance(x.body, E.Attr) and x.body.name == "wild" and isinstance(x.body.obj, E.Name)
+                and x.body.obj.ref == f"binder:{x.binders[0]}")
+
+    if isinstance(e, E.Binary) and e.op == "and":
+        return max(wilds_needed(e.left), wilds_needed(e.right))
+    if isinstance(e, E.Compare) and len(e.ops) == 1:
+        (op,), (a, b) = e.ops, e.operands
+        if counts_wilds(b) and isinstance(a, E.Num):
+            a, b, op = b, a, {"<=": ">=", "<": ">", "==": "=="}.get(op, "")
+        if counts_wilds(a) and isinstance(b, E.Num):
+            n = Fraction(b.text)
+            if op == ">=" or (op == "==" and n.denominator == 1):
+                return max(0, math.ceil(n))
+            if op == ">":
+                return max(0, math.floor(n) + 1)
+    return 0
+
+
+def tile_free_prefix(e):
+    """The leading `and` conditions of a guard that do not read `tile`, as one compiled closure (None:
+    the first condition reads `tile`)."""
+    from ..ir import expr as E
+
+    if e is None:
+        return None
+    lead = []
+    for c in E.conjuncts(e):
+        if any(isinstance(n, E.Name) and n.ref == "builtin:tile" for n in E.walk(c)):
+            break
+        lead.append(c)
+    if not lead:
+        return None
+    pre = lead[0]
+    for c in lead[1:]:
+        pre = E.Binary(op="and", left=pre, right=c, span=pre.span)
+    return compile_expr(pre)
+
+
+def unbound(bind: dict) -> dict:
+    """Bindings without the reading (passed separately to `env`)."""
+    return {k: v for k, v in bind.items() if k != "reading"}

@@ -1,0 +1,178 @@
+"""The values expressions read during play: the environment, context values and reveals, wildcards, seats in
+play order, tiles in sight, a seat's melds as groups.
+
+A part of `Game` (runtime/game/flow.py); the model is docs/engine.md."""
+from __future__ import annotations
+
+from ..ir import nodes as ir
+from ..reading import Group, RTile
+from ..tiles import TileInfo
+from .records import (
+    BUILTIN_KEYS,
+    BY_NAME,
+    EVAL_ERRORS,
+    MISSING,
+    PLAIN_TYPES,
+)
+from .scope import GAME_DEFAULTS, GameEnv
+from .state import GMeld, Seat, TableFields
+
+
+class Values:
+    """The values steps of `Game`."""
+
+    def _init_value(self, sv: ir.StateVar, init):
+        v = init(self.setup_env) if init is not None else None
+        if v is None:
+            v = {"bool": False, "int": 0, "num": 0, "tiles": []}.get(sv.type)
+        return list(v) if isinstance(v, list) else v
+
+    def _carried(self, v):
+        if isinstance(v, dict) and "seat" in v:
+            return self.st.seats[v["seat"]]
+        return v
+
+    def _base_env(self) -> dict:
+        cat = self.cat
+        st = self.st
+        base = dict(self.settings)
+        base.update(GAME_DEFAULTS)
+        base["tile-lookup"] = lambda name: cat.by_name.get(name)
+        base["game-functions"] = {
+            "visible_count": self.visible_count,
+            "next": lambda s: st.seats[(s.index + self.step) % self.n] if s is not None else None,
+            "held": lambda s, t: s.held(t) if s is not None and t is not None else 0,
+            "waits_without": self.waits_without,
+            "group_waits_without": lambda seat, tile: self.waits_without(seat, tile, groups=True),
+        }
+        base["builtin:dealer"] = st.seats[st.dealer]
+        base["builtin:players"] = self.n
+        base["builtin:table"] = TableFields(st.table)
+        return base
+
+    def env(self, reading=None, **bind) -> GameEnv:
+        e = GameEnv(self._base)
+        e.game = self
+        e.reading = reading
+        keys = BUILTIN_KEYS
+        for k, v in bind.items():
+            key = keys.get(k)
+            if key is None:
+                key = keys[k] = "builtin:" + k
+            e[key] = v
+        return e
+
+    def _true(self, fn, reading=None, **bind) -> bool:
+        if fn is None:
+            return True
+        try:
+            return bool(fn(self.env(reading, **bind)))
+        except EVAL_ERRORS as exc:
+            self.note_error(f"condition: {exc}")
+            return False
+
+    def _set_context(self, name: str, value) -> None:
+        old = self.st.context.get(name, MISSING)
+        self.st.context[name] = value
+        self._base[f"context:{name}"] = value
+        # Caches of waits, wins and the scoring environment are keyed by this version: setting a value
+        # it already has (a plain value, or the very same object) leaves them valid.
+        if not (self.shortcuts and (old is value or (type(old) is type(value) and type(value) in PLAIN_TYPES
+                                                     and old == value))):
+            self._ctx_version += 1
+
+    def _set_reveal(self, name: str, value) -> None:
+        self.st.reveals[name] = value
+        self._unusable_cache.clear()  # a wildcard named by a reveal may have changed
+        self._base[f"reveal:{name}"] = value
+        self._ctx_version += 1
+        self._update_wilds()
+
+    def _update_wilds(self) -> None:
+        hand, win = set(), set()
+        for w in self.rs.wilds:
+            kind = self.cat.by_name.get(w.tiles)
+            if kind is None:
+                kind = self.st.reveals.get(w.tiles)
+            if kind is not None:
+                (win if w.scope == "win_tile" else hand).add(kind.name)
+        self._hand_wild, self._win_wild = hand, win
+
+    @property
+    def hand_wild_names(self) -> set[str]:
+        return self._hand_wild
+
+    def tv(self, t: TileInfo | None):
+        """A tile as game rules see it: `t.wild` holds for the copies of a wildcard kind."""
+        if t is None or t.name not in self._hand_wild:
+            return t
+        cache = self.__dict__.setdefault("_wild_tiles", {})
+        w = cache.get(t.name)
+        if w is None:
+            w = cache[t.name] = TileInfo(t.name, t.index, t.category, t.suit, t.rank, t.copies, t.glyph,
+                                         t.char, t.code, dict(t.attrs), {**t.f, "wild": True})
+        return w
+
+    def seat_of(self, i: int | None) -> Seat | None:
+        return self.st.seats[i] if i is not None else None
+
+    def next_seat(self, s: int) -> int:
+        return (s + self.step) % self.n
+
+    def order_from(self, start: int, include_start: bool = True) -> list[int]:
+        seq = [(start + self.step * k) % self.n for k in range(self.n)]
+        return seq if include_start else seq[1:] + seq[:1]
+
+    def distance(self, ref: int, s: int) -> int:
+        d = ((s - ref) * self.step) % self.n
+        return d or self.n
+
+    def visible_count(self, t: TileInfo | None) -> int:
+        if t is None:
+            return 0
+        if not self.shortcuts:
+            return self._visible_count(t.name)
+        # Asked after every event (a reveal's `moves_when`): kept until a tile could have moved in or
+        # out of sight — every such move changes a seat's version or a length below.
+        st = self.st
+        key = (len(st.out), len(st.pinned), len(st.wall), sum(map(len, st.reveal_ids.values())),
+               tuple((s.version, len(s.discards), len(s.aside)) for s in st.seats))
+        c = self.__dict__.get("_visible")
+        if c is None or c[0] != key:
+            c = self.__dict__["_visible"] = (key, {})
+        n = c[1].get(t.name)
+        if n is None:
+            n = c[1][t.name] = self._visible_count(t.name)
+        return n
+
+    def _visible_count(self, name: str) -> int:
+        st = self.st
+        n = list(map(BY_NAME, st.out)).count(name)
+        for s in st.seats:
+            n += list(map(BY_NAME, s.discards)).count(name) + list(map(BY_NAME, s.aside)).count(name)
+            for m in s.melds:
+                shown = m.tiles if m.exposed else self._shown(m)
+                n += list(map(BY_NAME, shown)).count(name)
+        for r in self.rs.reveals:
+            if r.visible:
+                n += sum(1 for i in st.reveal_ids.get(r.name, ()) if i in st.pinned and st.kind_of[i].name == name)
+        return n
+
+    def _shown(self, m: GMeld) -> list[TileInfo]:
+        mk = self.mk.get(m.kind)
+        k = mk.shown if mk is not None and mk.shown is not None else 0
+        return sorted(m.tiles, key=lambda t: t.index)[:k]
+
+    def meld_groups(self, seat: Seat) -> list[Group]:
+        key = ("groups", seat.version)
+        cached = seat.__dict__.get("_groups")
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        out = []
+        for m in seat.melds:
+            mk = self.mk.get(m.kind)
+            tiles = [RTile(t) for t in m.tiles]
+            out.append(Group(m.kind, tiles, exposed=mk.exposed, concealed=not mk.exposed, is_pair=mk.pair,
+                             is_kong=mk.kong, declared=True))
+        seat.__dict__["_groups"] = (key, out)
+        return out
