@@ -1,5 +1,6 @@
 """The game engine: a rule set played as a state machine (see flow.py and docs/engine.md)."""
 from .flow import Game, GameError, IllegalMove
 from .moves import PASS, Move
+from .snapshot import SnapshotError
 
-__all__ = ["Game", "GameError", "IllegalMove", "Move", "PASS"]
+__all__ = ["Game", "GameError", "IllegalMove", "Move", "PASS", "SnapshotError"]

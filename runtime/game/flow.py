@@ -2,6 +2,7 @@
 setup, events, offers, turn, claims, ending). The model is docs/engine.md."""
 from __future__ import annotations
 
+import copy
 import math
 import random
 from collections import Counter
@@ -12,6 +13,7 @@ from ..hand import HandError
 from ..ir import nodes as ir
 from ..limits import MAX_TABLE_SIZE
 from ..rules import Rules, load
+from . import snapshot as snapshots
 from .claims import Claims
 from .ending import Ending
 from .engine_limits import unexecuted
@@ -107,6 +109,10 @@ class Game(Values, Winning, Setup, Events, Offers, Turns, Claims, Ending):
             raise GameError(f"room options are given by name (a dict), not as {type(options).__name__}")
         self.options = dict(options or {})
         self.seed = seed
+        # what the hand was made with, as given (a snapshot or a clone rebuilds the hand from it)
+        self.setup_args = copy.deepcopy({
+            "options": self.options, "seed": seed, "dealer": dealer, "balances": balances, "table": table,
+            "players": players, "wall": wall, "tail": tail, "check": check, "require_decision": require_decision})
         self.require_decision = require_decision
         self.decision = 0  # the number of the decision now asked (1 for the first), see `apply`
         self.settings = self._settings(self.options)
@@ -291,15 +297,18 @@ class Game(Values, Winning, Setup, Events, Offers, Turns, Claims, Ending):
         }
 
     def snapshot(self) -> dict:
-        """Everything about the hand, as plain data (equal snapshots: equal states)."""
-        out = self.st.snapshot()
-        out["pending"] = None if self.pending is None else {
-            "kind": self.pending.kind, "event": self.pending.event,
-            "options": {s: [str(m) for m in ms] for s, ms in self.pending.options.items()}}
-        out["answers"] = {s: str(m) for s, m in self.answers.items()}
-        out["moves"] = [(s, str(m)) for s, m in self.moves]
-        out["errors"] = list(self.errors)
-        return out
+        """Everything about the hand, as JSON-exact plain data (equal snapshots: equal states), versioned;
+        `Game.restore(rules, snapshot)` gives the game back."""
+        return snapshots.snapshot(self)
+
+    @classmethod
+    def restore(cls, rules: Rules | str | Path, data: dict) -> Game:
+        """The game a snapshot records; SnapshotError (one sentence) for anything that is not one."""
+        return snapshots.restore(cls, rules if isinstance(rules, Rules) else load(rules), data)
+
+    def clone(self) -> Game:
+        """An independent game in the same state, which plays on exactly as this one would."""
+        return snapshots.clone(self)
 
     def table_values(self) -> dict:
         """Table states to carry into the next hand (those that live for the session; seats as numbers)."""

@@ -1,0 +1,160 @@
+"""Clones and snapshots (docs/engine.md, "Snapshots and clones"): a game cloned at a move plays on exactly
+as the original, a snapshot restores to the same state, a clone is independent of its original, and a
+tampered snapshot is refused with one sentence."""
+import json
+import random
+from functools import cache
+
+import pytest
+from paili import bundled, load
+from paili.runtime.game import Game, IllegalMove, Move, SnapshotError
+from paili.runtime.game.bots import BOTS
+
+# (variant, room options): every bundled variant, 龙岩 at each of its player counts
+TABLES = [(v, {}) for v in bundled() if v != "longyan"] + [("longyan", {"人数": n}) for n in (4, 3, 2)]
+IDS = [v + "".join(f"-{x}" for x in o.values()) for v, o in TABLES]
+
+
+@cache
+def rules(stem):
+    return load(stem)
+
+
+def played(stem, options, seed, bots="mixed"):
+    """A whole hand played by seeded bots: the game and its moves in order."""
+    g = Game(rules(stem), options, seed)
+    players = [BOTS[bots](seed * 31 + i) for i in range(g.n)]
+    while not g.is_over():
+        seat = g.current_seats()[0]
+        g.apply(seat, players[seat].choose(g, seat, g.legal_moves(seat)))
+    return g, list(g.moves)
+
+
+def finish(g, moves):
+    for seat, mv in moves:
+        g.apply(seat, mv)
+    return g
+
+
+def upto(stem, options, seed, moves, k):
+    return finish(Game(rules(stem), options, seed), moves[:k])
+
+
+@pytest.mark.parametrize("stem,options", TABLES, ids=IDS)
+@pytest.mark.parametrize("seed", [3, 41])
+def test_a_clone_plays_on_as_the_original(stem, options, seed):
+    whole, moves = played(stem, options, seed)
+    k = random.Random(seed).randrange(len(moves))  # the move to clone at
+    g = upto(stem, options, seed, moves, k)
+    c = g.clone()
+    assert c is not g and c.st is not g.st and c.st.seats[0] is not g.st.seats[0]
+    assert c.snapshot() == g.snapshot()
+    assert c.current_seats() == g.current_seats() and c.legal_moves(c.current_seats()[0]) == \
+        g.legal_moves(g.current_seats()[0])
+    finish(c, moves[k:])
+    assert c.is_over()
+    assert c.result() == whole.result()
+    assert c.snapshot() == whole.snapshot()  # the same moves, the same state: log and payments included
+
+
+@pytest.mark.parametrize("stem,options", TABLES, ids=IDS)
+def test_playing_a_clone_leaves_the_original_alone(stem, options):
+    seed = 17
+    whole, moves = played(stem, options, seed)
+    k = len(moves) // 2
+    g = upto(stem, options, seed, moves, k)
+    before = json.dumps(g.snapshot(), ensure_ascii=False, sort_keys=True)
+    c = g.clone()
+    finish(c, moves[k:])
+    c.st.seats[0].hand.clear()  # even a change by hand to the clone's state
+    c.st.table["x"] = 1
+    assert json.dumps(g.snapshot(), ensure_ascii=False, sort_keys=True) == before
+    finish(g, moves[k:])
+    assert g.result() == whole.result()
+
+
+@pytest.mark.parametrize("stem,options", TABLES, ids=IDS)
+def test_restore_of_a_snapshot_round_trips(stem, options):
+    seed = 29
+    whole, moves = played(stem, options, seed)
+    for k in (0, len(moves) // 3, len(moves) - 1, len(moves)):
+        g = upto(stem, options, seed, moves, k)
+        snap = g.snapshot()
+        text = json.dumps(snap, ensure_ascii=False)  # a snapshot is JSON and survives the trip
+        assert json.loads(text) == snap
+        assert snap["format"] == "paili.game" and snap["version"] == 1
+        r = Game.restore(rules(stem), json.loads(text))
+        assert r.snapshot() == snap
+        assert r.decision == g.decision and r.current_seats() == g.current_seats()
+        finish(r, moves[k:])
+        assert r.result() == whole.result()
+
+
+def test_restore_keeps_the_setup_of_the_hand():
+    """A hand made with carried balances, a fixed dealer, a rigged wall and require_decision restores
+    with each of them (the restored game refuses a move without a decision as the original does)."""
+    r = rules("baijindao")
+    g = Game(r, {}, 5, dealer=1, balances=[900, 1100], wall=["111m"], require_decision=True)
+    legal = g.legal_moves(g.current_seats()[0])
+    g.apply(g.current_seats()[0], legal[0])
+    back = Game.restore(r, json.loads(json.dumps(g.snapshot())))
+    assert back.st.dealer == 1 and [s.balance for s in back.st.seats] == [900, 1100]
+    dealer = back.st.seats[1]  # the rigged head of the wall went to the dealer: three 一万, one perhaps discarded
+    assert [t.name for t in dealer.hand + dealer.discards].count("一万") >= 3
+    seat = back.current_seats()[0]
+    with pytest.raises(IllegalMove, match="requires each move to say which decision"):
+        back.apply(seat, Move(back.legal_moves(seat)[0].action, back.legal_moves(seat)[0].tiles))
+
+
+def _tampered():
+    whole, moves = played("baicheng", {}, 8)
+    g = upto("baicheng", {}, 8, moves, 30)
+    base = json.loads(json.dumps(g.snapshot()))
+
+    def change(f):
+        s = json.loads(json.dumps(base))
+        f(s)
+        return s
+
+    def swap_wall(s):
+        s["wall"][0], s["wall"][-1] = s["wall"][-1], s["wall"][0]
+        if s["wall"][0] == base["wall"][0]:
+            s["wall"][0] = "一万" if s["wall"][0] != "一万" else "二万"
+
+    def illegal_move(s):
+        s["history"][5][1] = {"action": "discard", "tiles": ["不是牌"]}
+
+    return base, {
+        "a tile of the wall": swap_wall,
+        "a balance": lambda s: s["seats"][0].__setitem__("balance", 5000),
+        "a payment": lambda s: s["payments"].append({"name": "x", "event": "x", "payer": 0, "payee": 1,
+                                                     "amount": 1, "fee": 0}),
+        "an illegal move": illegal_move,
+        "a move of another seat": lambda s: s["history"][0].__setitem__(0, (s["history"][0][0] + 1) % 4),
+        "a seat number": lambda s: s["history"][0].__setitem__(0, 99),
+        "a move that is not one": lambda s: s["history"][0].__setitem__(1, ["discard"]),
+        "the seed": lambda s: s["setup"].__setitem__("seed", s["setup"]["seed"] + 1),
+        "a seed that is text": lambda s: s["setup"].__setitem__("seed", "7"),
+        "an unknown setup field": lambda s: s["setup"].__setitem__("code", "print(1)"),
+        "a room option": lambda s: s["setup"]["options"].__setitem__("__import__", "os"),
+        "a carried value that is not one": lambda s: s["setup"].__setitem__("table", {"x": {"code": "1"}}),
+        "the version": lambda s: s.__setitem__("version", 2),
+        "the variant": lambda s: s.__setitem__("variant", "baijindao"),
+        "the history": lambda s: s.__setitem__("history", "moves"),
+        "too many moves": lambda s: s.__setitem__("history", [[0, {"action": "pass"}]] * 20_001),
+        "a value JSON cannot hold": lambda s: s.__setitem__("errors", [object()]),
+    }, change
+
+
+def test_a_tampered_snapshot_is_refused_with_one_sentence():
+    base, cases, change = _tampered()
+    r = rules("baicheng")
+    assert Game.restore(r, base).snapshot() == base  # untouched, it restores
+    for what, f in cases.items():
+        with pytest.raises(SnapshotError) as e:
+            Game.restore(r, change(f))
+        msg = str(e.value)
+        assert msg and "\n" not in msg and len(msg) < 300 and "Traceback" not in msg, what
+    for junk in (None, [], "snapshot", {"format": "paili.game"}):
+        with pytest.raises(SnapshotError):
+            Game.restore(r, junk)
