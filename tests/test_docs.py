@@ -27,6 +27,7 @@ from paili.dsl.pages import site
 SEED_OF = {"baijindao": "000_a458ac2558942afe.txt", "chehuzi": "001_6853749061b3e1b4.txt",
            "baicheng": "003_1e3c70aff3ac880a.txt", "longyan": "004_b433142e63c93c06.txt"}
 DOCS = ROOT / "generated_docs"
+RULES_BY_STEM = {Path(p).stem: Path(p) for p in RULES}
 LANGUAGE = ROOT / "docs" / "language.md"
 
 
@@ -227,16 +228,84 @@ def test_chehuzi_king_compensation_formula_reads_as_the_seed(pages):
 
 
 def test_chehuzi_red_cards_are_drawn_red(pages):
-    """二七十 / 贰柒拾 are the red cards (notes/domain.md); `ink red 红` prints them red, the others not."""
+    """二七十 / 贰柒拾 are the red cards (notes/domain.md); `ink red 红` prints them red, the others not:
+    each card's face (the SVG symbol it draws) writes its character in red exactly for the red cards."""
     html = pages["chehuzi.html"]
+    symbols = dict(re.findall(r'<symbol id="([^"]+)"[^>]*>(.*?)</symbol>', html))
     inked: dict[str, set[bool]] = {}  # card name -> whether each of its drawings is red
-    for c, name in re.findall(r'<span class="([^"]*)" title="[^"]*" data-tile="([^"]*)"', html):
-        inked.setdefault(name, set()).add("ink-red" in c.split())
+    for c, name, face in re.findall(r'<span class="([^"]*)" title="[^"]*" data-tile="([^"]*)"[^>]*>'
+                                    r'<svg><use href="#([^"]+)"/></svg></span>', html):
+        red_face = 'fill="#c0261b"' in symbols[face]
+        assert red_face == ("ink-red" in c.split()), name
+        inked.setdefault(name, set()).add(red_face)
     red = {f"{r}{s}" for r in (2, 7, 10) for s in "小大"}
     assert red <= inked.keys() and len(inked) == 21  # every card and 王 is drawn somewhere
     for name, seen in inked.items():
         assert seen == {name in red}, name
-    assert ".tile.ink-red" in html
+
+
+MAHJONG_BLOCK = re.compile("[\U0001F000-\U0001F02F]")
+
+
+def _faces(html: str) -> tuple[dict[str, str], list[tuple[str, str]]]:
+    """({symbol id: its SVG}, [(tile name, symbol id) of every drawn tile]) of a page."""
+    ids = re.findall(r'<symbol id="([^"]+)"', html)
+    assert len(ids) == len(set(ids)), "a face is defined more than once"
+    symbols = dict(re.findall(r'<symbol id="([^"]+)"[^>]*>(.*?)</symbol>', html))
+    drawn = re.findall(r'<span class="tile [^"]*" title="[^"]*" data-tile="([^"]*)"[^>]*><svg><use href="#([^"]+)"/>'
+                       r'</svg></span>', html)
+    return symbols, drawn
+
+
+def test_tiles_are_drawn_as_svg_faces_defined_once(pages):
+    """Every tile on a variant page is an SVG face (no tile glyph is typed, so no tile font is needed):
+    one symbol per kind, each defined once and used by every drawing of that kind."""
+    from paili import load
+
+    for stem in ("baijindao", "chehuzi", "baicheng", "longyan", "guobiao"):
+        html = pages[f"{stem}.html"]
+        assert not MAHJONG_BLOCK.search(html), f"{stem}: a tile glyph is typed on the page"
+        symbols, drawn = _faces(html)
+        assert html.count('class="tile ') == len(drawn) > 100, stem  # every tile is a drawn face
+        by_kind: dict[str, set[str]] = {}
+        for name, face in drawn:
+            assert face in symbols, (stem, name)
+            by_kind.setdefault(name, set()).add(face)
+        assert all(len(f) == 1 for f in by_kind.values()), stem  # one face per kind
+        assert len(symbols) == len(by_kind), stem  # no face is defined that is not drawn
+        kinds = {k.name for k in load(RULES_BY_STEM[stem]).ir.tiles.kinds}
+        assert set(by_kind) == kinds, (stem, kinds ^ set(by_kind))  # every kind is drawn (the tile table)
+
+
+def test_standard_tiles_show_their_rank():
+    """A standard tile's face shows what the tile is: n rings for n of dots, n sticks for n (>1) of bamboo,
+    the rank's numeral over the suit's own name for characters; the wind / dragon by the kind's name."""
+    from paili import load
+    from paili.dsl.pages.tiles import TileBook
+
+    rs = load(RULES_BY_STEM["guobiao"]).ir
+    book = TileBook(rs)
+    numerals = "一二三四五六七八九"
+    seen = set()
+    for k in rs.tiles.kinds:
+        body = book.face(k.name).body
+        o = ord(k.glyph) - 0x1F000
+        if 25 <= o <= 33:  # dots
+            assert body.count('fill="none"') == k.rank, k.name
+            seen.add("dots")
+        elif 16 <= o <= 24:  # bamboo (the one is a single large stick)
+            assert body.count("<rect") == k.rank, k.name
+            seen.add("bamboo")
+        elif 7 <= o <= 15:  # characters
+            texts = re.findall(r">([^<>]+)</text>", body)
+            assert texts == [numerals[k.rank - 1], k.suit], k.name
+            seen.add("characters")
+        elif o in (0, 1, 2, 3, 4, 5):
+            assert re.findall(r">([^<>]+)</text>", body) == [k.name]
+            seen.add("honours")
+        elif o == 6:  # the white dragon: its frame, no text
+            assert "<text" not in body and "<rect" in body
+    assert seen == {"dots", "bamboo", "characters", "honours"}
 
 
 def baicheng_values(text: str) -> list[tuple[str, str]]:

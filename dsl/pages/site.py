@@ -9,6 +9,9 @@ import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 
+from markupsafe import Markup
+
+from .faces import sprite
 from .render import render_html, render_md
 from .tiles import TileView
 
@@ -97,7 +100,8 @@ def render_site(rule_files: list[Path], language_md: Path | None = None, root: P
     has_language = language_md is not None and Path(language_md).exists()
     if has_language:
         pages["language.html"] = render_language_page(Path(language_md), root)
-    pages["index.html"] = render_html("index.html.j2", pages=done, language=has_language)
+    faces = Markup(sprite(t.face for r in done for t in r.sample))
+    pages["index.html"] = render_html("index.html.j2", pages=done, language=has_language, sprite=faces)
     pages["index.md"] = render_md("index.md.j2", pages=done, language=has_language)
     return pages
 

@@ -1,23 +1,28 @@
-"""Tiles and cards as the page shows them: the kind's Unicode glyph when it has one (mahjong tiles),
-else its character (paper cards: 一, 壹, …), else its name; with the name as the tooltip, so a tile is
-readable even without a font that has the glyphs."""
+"""Tiles and cards as the page shows them: each kind drawn as an SVG face (dsl/pages/faces.py) defined
+once per page, with the kind's name as the title and the text alternative, so a tile reads the same
+with any font. The Markdown page, which cannot draw, writes the kind's glyph, character or name."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+import hashlib
+from dataclasses import dataclass, field
+
+from markupsafe import Markup
 
 from ...runtime.ir import nodes as ir
+from .faces import Face, card_face, plain_face, sprite, standard_tile, tile_face
 
 
 @dataclass(frozen=True)
 class TileView:
     name: str  # the kind's name
-    text: str  # what is drawn: glyph, character or name
+    text: str  # its text form (Markdown): glyph, character or name
     category: str  # suited | honor | flower | joker
-    glyph: bool  # `text` is a Unicode tile glyph
+    glyph: bool  # drawn as a standard mahjong tile (the face alone does not spell the name)
     win: bool = False  # the winning tile
     wild: bool = False  # a wildcard in this reading
     plays: str = ""  # for a wildcard or stand-in: the tile it plays as
     ink: str = ""  # the print colour the rule set declares for this kind (`ink`), else the default
+    face: Face | None = field(default=None, compare=False)  # the drawn face (its symbol on the page)
 
     @property
     def title(self) -> str:
@@ -27,7 +32,7 @@ class TileView:
 
     @property
     def caption(self) -> str:
-        """The name beside a glyph (a character already says what the card is)."""
+        """The name beside a drawn tile (a card's character already says what the card is)."""
         return self.name if self.glyph else ""
 
     @property
@@ -43,9 +48,10 @@ class TileView:
 
 
 class TileBook:
-    """The tile kinds of one rule set, by name."""
+    """The tile kinds of one rule set, by name, with their faces. `prefix` keeps the faces' ids apart
+    from another rule set's on a page that shows both (the index)."""
 
-    def __init__(self, rs: ir.RuleSet):
+    def __init__(self, rs: ir.RuleSet, prefix: str = ""):
         self.kinds = {k.name: k for k in rs.tiles.kinds}
         self.inks: dict[str, str] = {}
         if rs.tiles.inks:
@@ -55,16 +61,42 @@ class TileBook:
                 for ink in rs.tiles.inks:  # the first `ink` that applies wins
                     if k.name not in self.inks and (k.attrs.get(ink.attr) or k.category == ink.attr):
                         self.inks[k.name] = ink.colour
+        self.prefix = "t" + hashlib.sha1(prefix.encode("utf-8")).hexdigest()[:6]
+        self.faces: dict[str, Face] = {}  # by kind name, in the order first drawn
+
+    def face(self, name: str) -> Face:
+        f = self.faces.get(name)
+        if f is not None:
+            return f
+        k = self.kinds.get(name)
+        fid = f"{self.prefix}-{len(self.faces)}"
+        ink = self.inks.get(name, "")
+        if k is None:
+            f = plain_face(fid, name, ink)
+        else:
+            suit = k.suit if k.category == "suited" else ""
+            f = tile_face(fid, k.name, k.glyph, k.rank, suit) if k.glyph else None
+            if f is None:
+                f = card_face(fid, k.char or k.name, ink, k.category == "joker") if (
+                    k.char or k.category == "joker") else plain_face(fid, k.name, ink)
+        self.faces[name] = f
+        return f
 
     def view(self, name: str, win: bool = False, wild: bool = False, plays: str = "") -> TileView:
         k = self.kinds.get(name)
+        face = self.face(name)
         if k is None:
-            return TileView(name, name, "suited", False, win, wild, plays)
+            return TileView(name, name, "suited", False, win, wild, plays, face=face)
         text = k.glyph or k.char or k.name
-        return TileView(k.name, text, k.category, bool(k.glyph), win, wild, plays, self.inks.get(k.name, ""))
+        drawn = standard_tile(k.glyph) is not None
+        return TileView(k.name, text, k.category, drawn, win, wild, plays, self.inks.get(k.name, ""), face)
 
     def views(self, names) -> list[TileView]:
         return [self.view(n) for n in names]
+
+    def sprite(self) -> str:
+        """Every face drawn so far, as the page's symbol definitions."""
+        return Markup(sprite(self.faces.values()))
 
     def plain(self, names) -> str:
         """Tiles as one line of text (the Markdown page): glyphs or characters."""

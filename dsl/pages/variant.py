@@ -206,6 +206,7 @@ class VariantPage:
     seed: str
     summary: list[Fact]
     chapters: list[Chapter]
+    sprite: str = ""  # the SVG faces of every tile the page draws (dsl/pages/faces.py)
 
     @property
     def pattern_count(self) -> int:
@@ -222,7 +223,7 @@ class PageBuilder:
         self.rs: ir.RuleSet = rules.ir
         self.stem = stem
         self.w = Writer(self.rs)
-        self.book = TileBook(self.rs)
+        self.book = TileBook(self.rs, stem)
         self.units = {u.name: u.combine for u in self.rs.units}
         self.defaults = _setting_defaults(self.rs)
         self.runner = ExampleRunner(rules, self.w, self.book, self.score_quantities())
@@ -295,7 +296,9 @@ class PageBuilder:
         self.attach_sections(chapters)
         for i, c in enumerate(chapters, 1):
             c.number = W.cn_ordinal(i)
-        return VariantPage(self.stem, rs.variant.id, rs.variant.title, rs.variant.seed, self.summary(), chapters)
+        summary = self.summary()
+        return VariantPage(self.stem, rs.variant.id, rs.variant.title, rs.variant.seed, summary, chapters,
+                           self.book.sprite())
 
     def summary(self) -> list[Fact]:
         out = [Fact("玩家", self.players_text())]
