@@ -2,15 +2,21 @@
 
     python bench/native_diff.py [--hands 100000] [--seed 1] [--rules-hands 2000] [RULES...]
 
-For every bundled rule file, bench/rules/joker.pai and bench/rules/shapes.pai (every group shape; or
-the RULES given), seeded random hands —
+For every bundled rule file, bench/rules/joker.pai, bench/rules/shapes.pai (every group shape) and
+bench/rules/exprs.pai (every construct of the expression language; or the RULES given), seeded random
+hands —
 winning, near-winning (a tile taken away or swapped) and holding wildcards, with exposed melds — are
 asked of both backends:
 - structure: `can_split` for every (melds, pairs) a form allows and a few others, and the kinds that
   complete the hand with one tile less (`completing_kinds`), native tables against runtime/fastwin.py;
 - whole rule set: `Rules.wait_tiles` and the full `Rules.score(...).to_json()` of the hand with one of
   its tiles as the winning tile, `load(…, backend="native")` against `load(…, backend="python")`, and
-  `Rules.check_win` where the rule set's win check is structural.
+  `Rules.check_win` where the rule set's win check is structural;
+- pattern counts (`--count-hands`): every complete reading of such a hand (winning tile placed in
+  each group it can complete, with melds, self-drawn or not, context values), the native programs'
+  raw count of every pattern against the reference evaluator's (runtime/scoring.py); a reading the
+  native programs leave to the reference must be one the reference cannot count either, or is
+  reported as a fallback (counted, not a difference).
 
 Prints one line per file and exits 1 on any difference (each is printed, at most 20 a file). The test
 suite runs a small seeded sample of the same (tests/test_native.py).
@@ -27,10 +33,14 @@ ROOT = Path(__file__).resolve().parent.parent
 
 from paili import load  # noqa: E402
 from paili.runtime.backend import available  # noqa: E402
-from paili.runtime.evaluate import compile_expr  # noqa: E402
+from paili.runtime.evaluate import EvalError, compile_expr  # noqa: E402
+from paili.runtime.hand import HandError, build_hand  # noqa: E402
+from paili.runtime.rules import Scoring  # noqa: E402
+from paili.runtime.scoring import ReadingEvaluator  # noqa: E402
 
 FILES = sorted((ROOT / "rules").glob("*.pai")) + [ROOT / "bench" / "rules" / "joker.pai",
-                                                  ROOT / "bench" / "rules" / "shapes.pai"]
+                                                  ROOT / "bench" / "rules" / "shapes.pai",
+                                                  ROOT / "bench" / "rules" / "exprs.pai"]
 
 
 def form_targets(rules, dec, n_exposed: int):
@@ -242,15 +252,71 @@ def compare_rules(path: Path, nat, ref, rnd: random.Random, n: int, diffs: list)
     return checks
 
 
-def run_file(path: Path, hands: int, rules_hands: int, seed: int) -> tuple[int, list[str], str]:
+def compare_counts(path: Path, nat, rnd: random.Random, n: int, diffs: list, stats: dict) -> int:
+    """Raw pattern counts of every complete reading: the native programs against the reference."""
+    checks = 0
+    names = nat.patterns.pattern_names
+    for _ in range(n):
+        case = rules_case(nat, rnd)
+        if case is None:
+            continue
+        hand, melds, win, context, self_drawn = case
+        try:
+            cat, dec, env = nat._env_for(context)
+            h = build_hand(nat, hand, melds, win, self_drawn, cat)
+            sc = Scoring(nat, cat, dec, env, h)
+            sc.refuse_wild_melds()
+            readings, _ = sc.readings(h)
+        except (HandError, ValueError):
+            continue
+        nc = nat.native_counts_for(cat)
+        if nc is None:
+            diffs.append(f"{path.name}: context {context}: the native programs are not used ({nat.native_declined})")
+            continue
+        for r in readings:
+            if not r.complete:
+                continue
+            got = sc.native_raw(r)
+            ev = ReadingEvaluator(nat.patterns, sc.reading_env(r), r, sc.waits_of_hand, lambda e: e)
+            try:
+                want = ev.all_raw_counts()
+                want = [want.get(x, 0) for x in names]
+            except (EvalError, TypeError, ValueError) as exc:
+                want = f"error: {exc}"
+            checks += 1
+            stats["readings"] += 1
+            if got is None:
+                stats["fallbacks"] += 1
+                stats["needless"] += not isinstance(want, str)  # the reference counted it
+                continue
+            if isinstance(want, str):
+                diffs.append(f"{path.name}: {r!r} hand {hand!r} melds {melds} win {win} context {context}: native "
+                             f"counted, the reference raised ({want})")
+                continue
+            bad = [(names[i], a, b) for i, (a, b) in enumerate(zip(got, want)) if a != b and i not in nc.owned]
+            if bad:
+                diffs.append(f"{path.name}: {r!r} hand {hand!r} melds {melds} win {win} context {context} "
+                             f"self_drawn {self_drawn}: (pattern, native, python) {bad[:5]}")
+    return checks
+
+
+def run_file(path: Path, hands: int, rules_hands: int, seed: int, count_hands: int = 0,
+             stats: dict | None = None) -> tuple[int, list[str], str]:
     nat = load(path, backend="native")
     ref = load(path, backend="python")
     if nat.structure_backend != "native":
         return 0, [], f"native core not used: {nat.native_declined}"
+    if nat.counts_backend != "native":
+        return 0, [], f"native pattern programs not used: {nat.native_declined}"
     rnd = random.Random(f"{seed}:{path.name}")
     diffs: list[str] = []
+    stats = stats if stats is not None else {}
+    stats.setdefault("readings", 0)
+    stats.setdefault("fallbacks", 0)
+    stats.setdefault("needless", 0)
     checks = compare_structure(nat, rnd, hands, diffs)
     checks += compare_rules(path, nat, ref, rnd, rules_hands, diffs)
+    checks += compare_counts(path, nat, rnd, count_hands, diffs, stats)
     failures = sum(getattr(dec.structure, "failures", 0) for _, dec in nat._catalogs.values())
     if failures:
         diffs.append(f"{path.name}: {failures} native errors answered by the reference")
@@ -262,6 +328,7 @@ def main(argv=None) -> int:
     ap.add_argument("rules", nargs="*", help="rule files (default: the bundled ones and bench/rules/joker.pai)")
     ap.add_argument("--hands", type=int, default=100_000, help="structural cases per file")
     ap.add_argument("--rules-hands", type=int, default=2_000, help="whole-rule-set cases per file")
+    ap.add_argument("--count-hands", type=int, default=0, help="hands whose readings' raw counts are compared")
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args(argv)
     if not available():
@@ -269,12 +336,15 @@ def main(argv=None) -> int:
         return 2
     bad = 0
     for path in [Path(p) for p in args.rules] or FILES:
-        checks, diffs, why = run_file(path, args.hands, args.rules_hands, args.seed)
+        stats: dict = {}
+        checks, diffs, why = run_file(path, args.hands, args.rules_hands, args.seed, args.count_hands, stats)
         if why:
             print(f"{path.name}: {why}")
             bad += 1
             continue
-        print(f"{path.name}: {checks:,} checks, {len(diffs)} differences")
+        extra = f" ({stats['readings']:,} readings counted, {stats['fallbacks']:,} left to the reference, " \
+            f"{stats['needless']:,} of them counted there)" if stats.get("readings") else ""
+        print(f"{path.name}: {checks:,} checks, {len(diffs)} differences{extra}", flush=True)
         for d in diffs[:20]:
             print("  " + d)
         bad += bool(diffs)

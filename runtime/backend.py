@@ -3,8 +3,10 @@ named by NATIVE_MODULE) where it is built, else the pure-Python reference.
 
 The native core answers the structural questions — can these tiles and wildcards form so many melds
 and pairs (`can_split`), which kinds complete a hand (`completing_kinds`) — from the JSON rule set
-alone; everything else is the Python runtime's. The reference (runtime/fastwin.py `BlockWin`) answers
-the same two questions and stays the specification: the differential tests compare the two.
+alone, and counts every pattern of a reading (runtime/nativecounts.py: the expression language lowered
+to native programs); everything after the counts is the Python runtime's. The references
+(runtime/fastwin.py `BlockWin`, runtime/scoring.py `ReadingEvaluator`) answer the same questions and
+stay the specification: the differential tests compare them.
 
     PAILI_BACKEND=python      the reference everywhere (also `load(path, backend="python")`)
     PAILI_BACKEND=native      the native core, an error where it is not built
@@ -66,7 +68,7 @@ def describe(backend: str | None = None) -> str:
         return f"backend: none ({exc})"
     mod = native_module()
     if active == "native":
-        return f"backend: native ({NATIVE_MODULE} {mod.VERSION}: win checks and waits; the rest in Python)"
+        return f"backend: native ({NATIVE_MODULE} {mod.VERSION}: win checks, waits and pattern counts; the rest in Python)"
     why = "selected by PAILI_BACKEND" if mod is not None else "the native core is not built"
     return f"backend: python ({why})"
 

@@ -768,12 +768,13 @@ class FastScorer:
 
     # ------------------------------------------------------------------ evaluation
 
-    def evaluate(self, sc, r, ns: dict, pv: int):
+    def evaluate(self, sc, r, ns: dict, pv: int, raw=None):
         """(best, score, total, units, final, value function, failed requirement reason or None) of
-        reading r; raises on anything unusual (the caller then uses the reference)."""
+        reading r; raises on anything unusual (the caller then uses the reference). `raw`: the raw
+        counts and the fired patterns when another backend found them (runtime/nativecounts.py)."""
         R = Ctx(r, sc, pv)
         S = sc.env
-        C, F = ns["_raw"](R, S)
+        C, F = raw if raw is not None else ns["_raw"](R, S)
         final, value, U = self._finish(R, S, C, F, ns)
         k = self.unit_reader
         if k is not None:

@@ -205,6 +205,11 @@ class Reading:
         return h
 
     @property
+    def gathered(self) -> bool:
+        """Whether `tiles` and `hand` are the groups' tiles in order (neither was given)."""
+        return self._tiles is None and self._hand is None
+
+    @property
     def complete(self) -> bool:
         """Whether the groups hold every tile (not so for instant and orphan forms)."""
         return self._tiles is None or sum(len(g.tiles) for g in self.groups) == len(self._tiles)

@@ -16,13 +16,14 @@ from typing import Any
 
 from . import limits
 from .backend import choose as choose_backend
-from .backend import native_structure
+from .backend import native_module, native_structure
 from .decompose import Decomposer, SplitLimit
 from .evaluate import EvalError, compile_expr
 from .fastwin import BlockWin
 from .hand import Hand, HandError, build_hand, parse_tiles
 from .ir import nodes as ir
 from .limits import SIGNATURE_WORK, SPLIT_LIMIT
+from .nativecounts import NativeCounts, native_counts
 from .notation import Notation
 from .observe import Observer, Unobservable, varying_refs
 from .reading import Group, Reading, RTile
@@ -144,6 +145,7 @@ class Rules:
         self.notation = Notation.from_kinds(rs.tiles.kinds)
         self.patterns = CompiledPatterns(rs)
         self._catalogs: dict[tuple, tuple[Catalog, Decomposer]] = {}
+        self._counts: dict[int, NativeCounts | None] = {}  # by id of a catalog kept in _catalogs
         self.catalog = self.catalog_for({})[0]
         self._requires = [(q, compile_expr(q.expr), compile_expr(q.unless) if q.unless is not None else None)
                           for q in rs.requires]
@@ -188,6 +190,10 @@ class Rules:
                     dec.attach_structure(structure)
                 else:
                     self.native_declined = why
+                counts, why = native_counts(self.ruleset_json(), options, cat, native_module(), self.patterns)
+                self._counts[id(cat)] = counts
+                if counts is None and why not in self.native_declined:
+                    self.native_declined = "; ".join(x for x in (self.native_declined, f"patterns: {why}") if x)
             self._catalogs[key] = (cat, dec)
         return self._catalogs[key]
 
@@ -204,6 +210,16 @@ class Rules:
         """'native' when the native core answers this rule set's win checks and waits, else 'python'."""
         dec = self.catalog_for({})[1]
         return getattr(dec.structure, "name", "python")
+
+    @property
+    def counts_backend(self) -> str:
+        """'native' when the native core counts this rule set's patterns, else 'python'."""
+        cat = self.catalog_for({})[0]
+        return "native" if self._counts.get(id(cat)) is not None else "python"
+
+    def native_counts_for(self, cat: Catalog) -> NativeCounts | None:
+        """The native pattern programs bound to this catalog (None: the Python evaluators count)."""
+        return self._counts.get(id(cat))
 
     def max_wilds(self, cat: Catalog) -> int:
         """The most wildcards one hand can hold under this catalog (bounds the per-block tables)."""
@@ -513,6 +529,7 @@ class Scoring:
         # What the readings are for: "score" (everything scoring reads), or "waits" (only the
         # requirements that decide the waits): the signatures of hands with wildcards observe that.
         self.purpose = "score"
+        self._native = None  # (native counts, what the hand's readings share) once first asked for
 
     # ------------------------------------------------------------------ which tiles are wild
 
@@ -1218,7 +1235,29 @@ class Scoring:
         return self._waits
 
     def evaluator(self, r: Reading) -> ReadingEvaluator:
-        return ReadingEvaluator(self.rules.patterns, self.reading_env(r), r, self.waits_of_hand)
+        ev = ReadingEvaluator(self.rules.patterns, self.reading_env(r), r, self.waits_of_hand)
+        raw = self.native_raw(r)
+        if raw is not None:  # the same counts the reference would find (runtime/nativecounts.py)
+            names = self.rules.patterns.pattern_names
+            owned = self._native[0].owned
+            ev.given_counts({names[i]: n for i, n in enumerate(raw) if i not in owned})
+        return ev
+
+    def native_raw(self, r: Reading) -> list[int] | None:
+        """Every pattern's raw count of a complete reading from the native core, or None (not built,
+        not taken, or this reading left to the Python evaluators). Only when scoring: a wait trial's
+        requirements read little, which the reference evaluator finds lazily."""
+        if not r.complete or self.purpose != "score":
+            return None
+        got = self._native
+        if got is None:
+            nc = self.rules.native_counts_for(self.cat)
+            got = self._native = (nc, nc.hand_state(self.env, self.hand.self_drawn, self._flowers())
+                                   if nc is not None else None)
+        nc, state = got
+        if state is None:
+            return None
+        return nc.counts(self.waits_of_hand, state, r)
 
     def requirements_ok(self, r: Reading, ev: ReadingEvaluator | None = None,
                         for_waits: bool = False) -> tuple[bool, str]:
@@ -1288,7 +1327,7 @@ class Scoring:
                         pv = 0
                         for g in r.groups:
                             pv += vec(g)
-                    res = fast.evaluate(self, r, ns, pv)
+                    res = fast.evaluate(self, r, ns, pv, self._native_fast(r))
                 except Exception:  # noqa: BLE001 - the reference decides every unusual case
                     fast.fallbacks += 1
                     res = None
@@ -1325,6 +1364,17 @@ class Scoring:
                     chosen, chosen_key = got, key
             return ScoreResult(False, reason, self._evaluation_of(chosen) if chosen else None, 0, rejected)
         return ScoreResult(True, "", self._evaluation_of(best), considered, rejected)
+
+    def _native_fast(self, r: Reading):
+        """(raw counts, fired patterns) of reading r from the native core for the generated scorer, or
+        None. The generated scorer counts a pattern that reads a unit itself, from the others."""
+        raw = self.native_raw(r)
+        if raw is None:
+            return None
+        fast = self.rules.fast
+        if self._native[0].owned != ([fast.unit_reader] if fast.unit_reader is not None else []):
+            return None
+        return raw, [i for i, n in enumerate(raw) if n]
 
     def _evaluation_of(self, chosen) -> Evaluation:
         r, x = chosen

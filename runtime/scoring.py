@@ -219,6 +219,11 @@ class ReadingEvaluator:
     def shape_waits(self):
         return self.waits_fn(shape=True)
 
+    def given_counts(self, raw: dict[str, int]) -> None:
+        """Raw counts another backend found for this reading (runtime/nativecounts.py): the same
+        values this evaluator would compute, so they are taken as computed."""
+        self._raw.update(raw)
+
     def raw_count(self, name: str) -> int:
         if name in self._raw:
             return self._raw[name]

@@ -93,6 +93,85 @@ def test_native_answers_equal_the_reference(path):
     assert checks >= hands
 
 
+# Hands whose readings' raw pattern counts are compared (扯胡子's wildcard hands have dozens of readings).
+COUNT_SAMPLE = {"chehuzi.pai": 40}
+DEFAULT_COUNT_SAMPLE = 300
+
+
+@needs_native
+@pytest.mark.parametrize("path", native_diff.FILES, ids=lambda p: p.name)
+def test_native_counts_every_bundled_rule_set(path):
+    """The pattern programs take every bundled rule set: its patterns are counted natively."""
+    r = rules(path, "native")
+    assert r.counts_backend == "native", r.native_declined
+    assert rules(path, "python").counts_backend == "python"
+
+
+@needs_native
+@pytest.mark.parametrize("path", native_diff.FILES, ids=lambda p: p.name)
+def test_native_counts_equal_the_reference(path):
+    """Every complete reading of seeded random hands (winning, near-winning, with wildcards and melds,
+    self-drawn or not, under context values): each pattern's raw count from the native programs is the
+    reference evaluator's, and a reading left to the reference is one the reference cannot count."""
+    stats: dict = {}
+    checks, diffs, why = native_diff.run_file(path, 0, 0, seed=13, count_hands=COUNT_SAMPLE.get(path.name, DEFAULT_COUNT_SAMPLE),
+                                              stats=stats)
+    assert not why
+    assert not diffs, "\n".join(diffs[:10])
+    assert stats["readings"] >= 60
+    assert stats["needless"] == 0
+    if path.name != "exprs.pai":  # the bundled rule sets never divide by zero nor add none
+        assert stats["fallbacks"] == 0
+    else:  # its failing patterns fail on some hands, and only those are the reference's
+        assert 0 < stats["fallbacks"] < stats["readings"]
+
+
+@needs_native
+@pytest.mark.parametrize("path", native_diff.FILES, ids=lambda p: p.name)
+def test_examples_score_the_same_on_both_backends(path):
+    """Every example and counterexample the rule file writes scores to the same JSON on both backends."""
+    from paili.runtime.examples import score_example
+    from paili.runtime.hand import HandError
+
+    nat, ref = rules(path, "native"), rules(path, "python")
+    examples = [ex for p in ref.ir.patterns for ex in (*p.examples, *p.counterexamples)] + list(ref.ir.examples)
+    for ex in examples:
+        got = []
+        for r in (nat, ref):
+            try:
+                got.append(score_example(r, ex).to_json())
+            except HandError as exc:
+                got.append(str(exc))
+        assert got[0] == got[1], ex.hand
+    n = sum(nc.calls for nc in nat._counts.values() if nc is not None)
+    assert n or not examples
+
+
+@needs_native
+def test_pattern_programs_refuse_bad_input_in_one_sentence():
+    mod = backend.native_module()
+    r = rules(ROOT / "rules" / "baijindao.pai", "native")
+    nc = r.native_counts_for(r.catalog_for({})[0])
+    p = nc.programs
+    settings = tuple(None for _ in nc.settings)
+    one = ("顺子", (0, 4, 8), 2, 0, 0)
+    n = len(r.catalog_for({})[0].kinds)
+    assert type(p.raw_counts(settings, False, (), None, None, (one,), None, None, 0, 0, "标准")) is list
+    with pytest.raises(ValueError, match="tile code outside the catalog"):
+        p.raw_counts(settings, False, (), None, None, (("顺子", (n << 2,), 2, 0, 0),), None, None, 0, 0, "标准")
+    with pytest.raises(ValueError, match="identity"):
+        p.raw_counts(settings, False, (), None, None, (one[:4] + (3,),), None, None, 0, 0, "标准")
+    with pytest.raises(ValueError, match="winning group"):
+        p.raw_counts(settings, False, (), None, None, (one,), None, None, 0, 5, "标准")
+    with pytest.raises(mod.NotCovered, match="64 bits"):
+        p.raw_counts(settings, False, (), None, None, (one[:3] + (10 ** 30, 0),), None, None, 0, 0, "标准")
+    with pytest.raises(ValueError, match="unknown tag"):
+        p.raw_counts(settings, False, (), None, None, (one[:3] + (("x",), 0),), None, None, 0, 0, "标准")
+    js = r.ruleset_json()
+    with pytest.raises(mod.NotCovered, match="the function `held`"):
+        mod.Patterns(js.replace('"func": "len"', '"func": "held"', 1), {})
+
+
 @needs_native
 @pytest.mark.parametrize("path", [p for p in native_diff.FILES if p.name != "chehuzi.pai"], ids=lambda p: p.name)
 def test_the_sample_is_not_vacuous(path):

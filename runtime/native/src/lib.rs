@@ -12,6 +12,7 @@ mod catalog;
 mod expr;
 mod hash;
 mod notation;
+mod program;
 mod ruleset;
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -26,6 +27,7 @@ use crate::blocks::Tables as Core;
 use crate::catalog::Catalog;
 use crate::expr::{Settings, Val};
 use crate::notation::Notation;
+use crate::program::{Group, Program, Reading, Stop, V};
 
 create_exception!(_native, NotCovered, PyValueError, "The native core does not take this input; ask the Python backend.");
 create_exception!(_native, NativeError, PyRuntimeError, "The native core failed (an internal error).");
@@ -264,6 +266,250 @@ impl Tables {
     }
 }
 
+// ------------------------------------------------------------------ pattern programs
+
+/// A value handed over by the Python side (runtime/nativecounts.py encodes them): None, bools, ints,
+/// strings, lists, ("t", code) a tile, ("q", numerator, denominator) a fraction, ("m",) no value.
+fn value_of(obj: &Bound<'_, PyAny>) -> PyResult<Option<V>> {
+    if obj.is_none() {
+        return Ok(Some(V::None));
+    }
+    if let Ok(b) = obj.cast::<PyBool>() {
+        return Ok(Some(V::Bool(b.is_true())));
+    }
+    if obj.cast::<PyInt>().is_ok() {
+        return match obj.extract::<i64>() {
+            Ok(n) => Ok(Some(V::Int(n))),
+            Err(_) => Err(NotCovered::new_err("a whole number past 64 bits")),
+        };
+    }
+    if let Ok(s) = obj.cast::<PyString>() {
+        return Ok(Some(V::Str(std::rc::Rc::from(s.to_str()?))));
+    }
+    if let Ok(t) = obj.cast::<PyTuple>() {
+        let tag: String = t.get_item(0)?.extract()?;
+        return match tag.as_str() {
+            "t" => Ok(Some(V::Tile(t.get_item(1)?.extract()?))),
+            "q" => {
+                let n: i64 = t.get_item(1)?.extract().map_err(|_| NotCovered::new_err("a fraction past 64 bits"))?;
+                let d: i64 = t.get_item(2)?.extract().map_err(|_| NotCovered::new_err("a fraction past 64 bits"))?;
+                if d <= 1 {
+                    return Err(PyValueError::new_err("a fraction's denominator must be above 1"));
+                }
+                Ok(Some(V::Rat(n, d)))
+            }
+            "m" => Ok(None),
+            _ => Err(PyValueError::new_err("an encoded value with an unknown tag")),
+        };
+    }
+    if let Ok(l) = obj.cast::<pyo3::types::PyList>() {
+        let mut out = Vec::with_capacity(l.len());
+        for x in l.iter() {
+            out.push(value_of(&x)?.ok_or_else(|| PyValueError::new_err("no value inside a list"))?);
+        }
+        return Ok(Some(V::List(std::rc::Rc::new(out))));
+    }
+    Err(NotCovered::new_err("a value of a type the native programs do not hold"))
+}
+
+fn value_to_py<'py>(py: Python<'py>, v: &V) -> PyResult<Bound<'py, PyAny>> {
+    Ok(match v {
+        V::None => py.None().into_bound(py),
+        V::Bool(b) => PyBool::new(py, *b).to_owned().into_any(),
+        V::Int(n) => n.into_pyobject(py)?.into_any(),
+        V::Rat(n, d) => ("q", *n, *d).into_pyobject(py)?.into_any(),
+        V::Str(s) => PyString::new(py, s).into_any(),
+        V::Tile(c) => ("t", *c).into_pyobject(py)?.into_any(),
+        V::Group(g) => ("g", *g).into_pyobject(py)?.into_any(),
+        V::List(l) => {
+            let items = l.iter().map(|x| value_to_py(py, x)).collect::<PyResult<Vec<_>>>()?;
+            pyo3::types::PyList::new(py, items)?.into_any()
+        }
+    })
+}
+
+fn tiles_of(obj: &Bound<'_, PyAny>) -> PyResult<Vec<V>> {
+    let t = obj.cast::<PyTuple>().map_err(|_| PyValueError::new_err("tiles must be a tuple of codes"))?;
+    let mut out = Vec::with_capacity(t.len());
+    for i in 0..t.len() {
+        out.push(V::Tile(t.get_borrowed_item(i)?.extract()?));
+    }
+    Ok(out)
+}
+
+/// The pattern programs of one rule set under one choice of room options.
+#[pyclass(module = "_native", unsendable)]
+struct Patterns {
+    program: Program,
+}
+
+#[pymethods]
+impl Patterns {
+    /// `ruleset_json`: the versioned JSON rule set; `options`: room option values by name. Refused
+    /// with `NotCovered` (and the reason) when the lowering does not take the rule set's patterns.
+    #[new]
+    #[pyo3(signature = (ruleset_json, options=None))]
+    fn new(ruleset_json: &str, options: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
+        let mut settings = Settings::new();
+        if let Some(d) = options {
+            for (k, v) in d.iter() {
+                let name: String = k.extract()?;
+                settings.insert(format!("option:{name}"), setting_value(&v)?);
+            }
+        }
+        let program = guarded(|| {
+            let rs = ruleset::parse(ruleset_json)?;
+            let cat = Catalog::build(&rs, &settings)?;
+            Program::build(ruleset_json, &cat)
+        })
+        .map_err(PyErr::from)?;
+        Ok(Patterns { program })
+    }
+
+    /// The setting references (`option:NAME`, `context:NAME`, `reveal:NAME`) the programs read, in the
+    /// order `raw_counts` takes their values.
+    fn settings(&self) -> Vec<String> {
+        self.program.settings.clone()
+    }
+
+    /// Per pattern: whether the Python side counts it (it reads a unit).
+    fn python_owned(&self) -> Vec<bool> {
+        self.program.python_owned.clone()
+    }
+
+    /// The reference's prefilter tests (runtime/prefilter.py): per pattern index, (field, op, k) with op
+    /// 0 ==, 1 !=, 2 <, 3 <=, 4 >, 5 >=. Readings given packed counts skip the patterns failing one.
+    fn set_prefilter(&mut self, tests: Vec<Vec<(usize, u8, i64)>>) -> PyResult<()> {
+        if tests.len() != self.program.python_owned.len() {
+            return Err(PyValueError::new_err("one list of prefilter tests per pattern"));
+        }
+        self.program.prefilter = tests;
+        Ok(())
+    }
+
+    /// The kinds of the catalog the programs are bound to, in order.
+    fn kinds(&self) -> Vec<String> {
+        self.program.kinds.clone()
+    }
+
+    /// The field names the programs read.
+    fn fields(&self) -> Vec<String> {
+        self.program.fields.clone()
+    }
+
+    /// Field `f` of kind `i` as the programs read it; ("m",) when the kind lacks it.
+    fn kind_field<'py>(&self, py: Python<'py>, i: usize, f: usize) -> PyResult<Bound<'py, PyAny>> {
+        match self.program.kind_field(i, f) {
+            Some(v) => value_to_py(py, &v),
+            None => Ok(("m",).into_pyobject(py)?.into_any()),
+        }
+    }
+
+    /// Raw pattern counts of one reading: a list of ints, or 1 (call again with the waits), 2 (with the
+    /// shape waits), 0 (let the reference evaluate this reading). `groups`: (meld kind, tile codes,
+    /// flags: 1 exposed 2 concealed 4 pair 8 kong 16 has_win 32 declared, value, identity) each;
+    /// `tiles`, `hand`: tile codes, or None when they are the groups' tiles in order; `win_group`:
+    /// the identity of the group it is, or -1.
+    #[pyo3(signature = (settings, self_drawn, flowers, waits, shape_waits, groups, tiles, hand, win_tile, win_group, form, packed=None))]
+    #[allow(clippy::too_many_arguments)]
+    fn raw_counts<'py>(
+        &self,
+        py: Python<'py>,
+        settings: &Bound<'py, PyTuple>,
+        self_drawn: bool,
+        flowers: &Bound<'py, PyAny>,
+        waits: &Bound<'py, PyAny>,
+        shape_waits: &Bound<'py, PyAny>,
+        groups: &Bound<'py, PyTuple>,
+        tiles: &Bound<'py, PyAny>,
+        hand: &Bound<'py, PyAny>,
+        win_tile: i64,
+        win_group: i64,
+        form: &str,
+        packed: Option<&Bound<'py, PyBytes>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let mut svals = Vec::with_capacity(settings.len());
+        for x in settings.iter() {
+            svals.push(value_of(&x)?);
+        }
+        let mut gs = Vec::with_capacity(groups.len());
+        let mut declared = Vec::with_capacity(groups.len());
+        for g in groups.iter() {
+            let g = g.cast::<PyTuple>().map_err(|_| PyValueError::new_err("a group must be a tuple"))?;
+            let kind: String = g.get_item(0)?.extract()?;
+            let flags: u32 = g.get_item(2)?.extract()?;
+            let ident: u16 = g.get_item(4)?.extract()?;
+            if ident as usize > gs.len() {
+                return Err(PyValueError::new_err("a group's identity must be an earlier group's position"));
+            }
+            gs.push(Group {
+                kind: std::rc::Rc::from(kind.as_str()),
+                tiles: std::rc::Rc::new(tiles_of(&g.get_item(1)?)?),
+                exposed: flags & 1 != 0,
+                concealed: flags & 2 != 0,
+                pair: flags & 4 != 0,
+                kong: flags & 8 != 0,
+                has_win: flags & 16 != 0,
+                value: value_of(&g.get_item(3)?)?.ok_or_else(|| PyValueError::new_err("a group without a value"))?,
+                ident,
+            });
+            declared.push(flags & 32 != 0);
+        }
+        let n_kinds = self.program.n_kinds() as u32;
+        let opt_tiles = |o: &Bound<'py, PyAny>| -> PyResult<Option<std::rc::Rc<Vec<V>>>> {
+            if o.is_none() {
+                Ok(None)
+            } else {
+                Ok(Some(std::rc::Rc::new(tiles_of(o)?)))
+            }
+        };
+        let opt_value = |o: &Bound<'py, PyAny>| -> PyResult<Option<V>> {
+            if o.is_none() {
+                Ok(None)
+            } else {
+                value_of(o)
+            }
+        };
+        let reading = Reading {
+            tiles: opt_tiles(tiles)?,
+            hand: opt_tiles(hand)?,
+            win_tile: if win_tile < 0 { V::None } else { V::Tile(win_tile as u32) },
+            win_group: if win_group < 0 {
+                V::None
+            } else if (win_group as usize) < gs.len() {
+                V::Group(win_group as u16)
+            } else {
+                return Err(PyValueError::new_err("the winning group is not one of the groups"));
+            },
+            form: V::Str(std::rc::Rc::from(form)),
+            self_drawn,
+            flowers: std::rc::Rc::new(tiles_of(flowers)?),
+            waits: opt_value(waits)?,
+            shape_waits: opt_value(shape_waits)?,
+            settings: &svals,
+            packed: packed.map(|b| b.as_bytes()),
+            groups: gs,
+            declared,
+        };
+        let bad_tile = |v: &V| matches!(v, V::Tile(c) if c >> 2 >= n_kinds);
+        let all_ok = reading.groups.iter().all(|g| !g.tiles.iter().any(bad_tile))
+            && !reading.tiles.as_ref().is_some_and(|t| t.iter().any(bad_tile))
+            && !reading.hand.as_ref().is_some_and(|t| t.iter().any(bad_tile))
+            && !reading.flowers.iter().any(bad_tile)
+            && !bad_tile(&reading.win_tile);
+        if !all_ok {
+            return Err(PyValueError::new_err("a tile code outside the catalog"));
+        }
+        let got = guarded(|| Ok(self.program.raw_counts(&reading))).map_err(PyErr::from)?;
+        Ok(match got {
+            Ok(counts) => pyo3::types::PyList::new(py, counts)?.into_any(),
+            Err(Stop::Bail) => 0i64.into_pyobject(py)?.into_any(),
+            Err(Stop::NeedWaits) => 1i64.into_pyobject(py)?.into_any(),
+            Err(Stop::NeedShapeWaits) => 2i64.into_pyobject(py)?.into_any(),
+        })
+    }
+}
+
 impl std::fmt::Display for Error {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
@@ -276,6 +522,7 @@ impl std::fmt::Display for Error {
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Tables>()?;
+    m.add_class::<Patterns>()?;
     m.add("NotCovered", m.py().get_type::<NotCovered>())?;
     m.add("NativeError", m.py().get_type::<NativeError>())?;
     m.add("VERSION", env!("CARGO_PKG_VERSION"))?;

@@ -1,0 +1,156 @@
+"""Raw pattern counts from the native core (runtime/native/src/program.rs): a reading handed over as
+plain codes, every pattern's raw count handed back.
+
+This is the counting seam of principle 3: the native programs replace only the raw counts, and
+everything after them (exclusions, `combine`, units, the score, the best reading, the result) stays
+the shared Python code. A reading the native programs do not finish (anything the reference would
+raise on, a number past 64 bits, a value they do not hold) comes back as "fall back", and the
+generated or reference evaluator counts it: the counts, and so every result, are the reference's.
+
+Encoding (the native side's `value_of`): a tile is `kind index << 2 | wild << 1 | physical joker`,
+given as ("t", code) inside values; a fraction ("q", numerator, denominator); a missing setting ("m",).
+"""
+from __future__ import annotations
+
+import operator
+from fractions import Fraction
+
+from .reading import Group, Reading, RTile
+from .tiles import TileInfo
+
+MISSING = ("m",)
+
+
+class Unencodable(Exception):
+    """A value the native programs do not take (the reference then counts)."""
+
+
+def tile_code(t) -> int:
+    if type(t) is RTile:
+        return (t.kind.index << 2) | (2 if t.wild else 0) | (1 if t.physical.category == "joker" else 0)
+    return (t.index << 2) | (1 if t.category == "joker" else 0)
+
+
+def encode(v):
+    """A value of the reference's environment as the native side takes it."""
+    if v is None or type(v) in (bool, int, str):
+        return v
+    if isinstance(v, (RTile, TileInfo)):
+        return ("t", tile_code(v))
+    if isinstance(v, Fraction):
+        return v.numerator if v.denominator == 1 else ("q", v.numerator, v.denominator)
+    if isinstance(v, (list, tuple)):
+        return [encode(x) for x in v]
+    raise Unencodable(type(v).__name__)
+
+
+def _group_code(g: Group) -> tuple:
+    """(meld kind, tile codes, flags, value) of a group; kept on the group (it does not change)."""
+    got = g.__dict__.get("_native_code")
+    if got is None:
+        flags = (1 if g.exposed else 0) | (2 if g.concealed else 0) | (4 if g.is_pair else 0) \
+            | (8 if g.is_kong else 0) | (16 if g.has_win else 0) | (32 if g.declared else 0)
+        got = g.__dict__["_native_code"] = (g.kind, tuple(tile_code(t) for t in g.tiles), flags, encode(g.value))
+    return got
+
+
+class NativeCounts:
+    """The native pattern programs of one rule set under one catalog."""
+
+    name = "native"
+
+    def __init__(self, programs, mod, prefilter):
+        self.programs = programs
+        self.prefilter = prefilter if prefilter.tests else None  # the reference's (runtime/prefilter.py)
+        self.settings = programs.settings()
+        self.owned = [i for i, x in enumerate(programs.python_owned()) if x]
+        self.mod = mod
+        self.calls = 0
+        self.fallbacks = 0  # readings the native programs left to the Python evaluators
+
+    def hand_state(self, env: dict, self_drawn: bool, flowers) -> list | None:
+        """What every reading of one hand shares: [settings, self_drawn, flowers, waits, shape waits],
+        or None when a setting cannot be handed over (the Python evaluators then count the hand)."""
+        try:
+            settings = tuple(encode(env[k]) if k in env else MISSING for k in self.settings)
+            codes = tuple(tile_code(t) for t in flowers)
+        except Unencodable:
+            return None
+        return [settings, self_drawn, codes, None, None]
+
+    def counts(self, waits_of_hand, state: list, r: Reading) -> list[int] | None:
+        """Every pattern's raw count of reading r (0 for the patterns the Python side counts), or None
+        when the Python evaluators must count this reading."""
+        self.calls += 1
+        groups = r.groups
+        index: dict[int, int] = {}
+        gs = []
+        for i, g in enumerate(groups):
+            ident = index.setdefault(id(g), i)
+            gs.append(_group_code(g) + (ident,))
+        wg = r.win_group
+        win_group = index.get(id(wg), -2) if wg is not None else -1
+        if win_group == -2:  # not one of the groups: the reference reads it
+            self.fallbacks += 1
+            return None
+        wt = r.win_tile
+        win_tile = tile_code(wt) if wt is not None else -1
+        gathered = r.gathered
+        tiles = None if gathered else tuple(tile_code(t) for t in r.tiles)
+        hand = None if gathered else tuple(tile_code(t) for t in r.hand)
+        packed = None
+        pre = self.prefilter
+        if pre is not None and sum(len(g.tiles) for g in groups) == len(r.tiles):  # as the reference does
+            p = pre.counts(groups)
+            if p is not None:
+                packed = p.to_bytes((p.bit_length() + 7) // 8, "little")
+        call = self.programs.raw_counts
+        for _ in range(3):
+            got = call(state[0], state[1], state[2], state[3], state[4], tuple(gs), tiles, hand, win_tile,
+                       win_group, r.form, packed)
+            if type(got) is list:
+                return got
+            if got not in (1, 2):
+                break
+            try:  # the reference computes them when it reads them; if that fails, it says how
+                waits = waits_of_hand(shape=got == 2)
+            except Exception:  # noqa: BLE001 - the reference evaluator meets the same failure itself
+                break
+            state[2 + got] = encode(waits)
+        self.fallbacks += 1
+        return None
+
+
+OPCODES = {operator.eq: 0, operator.ne: 1, operator.lt: 2, operator.le: 3, operator.gt: 4, operator.ge: 5}
+
+
+def native_counts(ruleset_json: str, options: dict, cat, mod, cp) -> tuple[NativeCounts | None, str]:
+    """The native pattern programs for one catalog (options: `option:NAME` -> value), or None and the
+    reason when the native core does not take this rule set's patterns. The fields the programs read
+    must be the Python catalog's, kind by kind; otherwise they are not used. `cp`: the rule set's
+    compiled patterns, whose prefilter tests the programs apply as the reference does (a pattern
+    failing one counts 0 without being evaluated)."""
+    try:
+        values = {k.split(":", 1)[1]: v for k, v in options.items() if k.startswith("option:")}
+        programs = mod.Patterns(ruleset_json, values)
+    except mod.NotCovered as exc:
+        return None, str(exc)
+    except (mod.NativeError, ValueError, TypeError) as exc:
+        return None, f"the native core refused the rule set's patterns: {exc}"
+    if programs.kinds() != [k.name for k in cat.kinds]:
+        return None, "the native catalog differs from the Python one"
+    for f, name in enumerate(programs.fields()):
+        for k in cat.kinds:
+            try:
+                want = encode(k.f[name]) if name in k.f else MISSING
+            except Unencodable:
+                return None, f"the tile field {name} holds a value the native programs do not take"
+            if programs.kind_field(k.index, f) != want:
+                return None, f"the native catalog's field {name} of {k.name} differs from the Python one"
+    pre = cp.prefilter
+    programs.set_prefilter([[(f, OPCODES[op], k) for f, op, k in pre.tests.get(name, ())]
+                            for name in cp.pattern_names])
+    return NativeCounts(programs, mod, pre), ""
+
+
+__all__ = ["NativeCounts", "native_counts", "encode", "tile_code"]
