@@ -277,7 +277,7 @@ def compare_counts(path: Path, nat, rnd: random.Random, n: int, diffs: list, sta
             if not r.complete:
                 continue
             got = sc.native_raw(r)
-            ev = ReadingEvaluator(nat.patterns, sc.reading_env(r), r, sc.waits_of_hand, lambda e: e)
+            ev = ReadingEvaluator(nat.patterns, sc.reading_env(r), r, sc.waits_of_hand)
             try:
                 want = ev.all_raw_counts()
                 want = [want.get(x, 0) for x in names]

@@ -68,7 +68,8 @@ def describe(backend: str | None = None) -> str:
         return f"backend: none ({exc})"
     mod = native_module()
     if active == "native":
-        return f"backend: native ({NATIVE_MODULE} {mod.VERSION}: win checks, waits and pattern counts; the rest in Python)"
+        covers = "win checks, waits and pattern counts; the rest in Python"
+        return f"backend: native ({NATIVE_MODULE} {mod.VERSION}: {covers})"
     why = "selected by PAILI_BACKEND" if mod is not None else "the native core is not built"
     return f"backend: python ({why})"
 

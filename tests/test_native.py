@@ -114,8 +114,8 @@ def test_native_counts_equal_the_reference(path):
     self-drawn or not, under context values): each pattern's raw count from the native programs is the
     reference evaluator's, and a reading left to the reference is one the reference cannot count."""
     stats: dict = {}
-    checks, diffs, why = native_diff.run_file(path, 0, 0, seed=13, count_hands=COUNT_SAMPLE.get(path.name, DEFAULT_COUNT_SAMPLE),
-                                              stats=stats)
+    n = COUNT_SAMPLE.get(path.name, DEFAULT_COUNT_SAMPLE)
+    checks, diffs, why = native_diff.run_file(path, 0, 0, seed=13, count_hands=n, stats=stats)
     assert not why
     assert not diffs, "\n".join(diffs[:10])
     assert stats["readings"] >= 60
