@@ -264,6 +264,8 @@ const GROUP_FIELDS: [&str; 17] = [
     "kind", "size", "tiles", "tile", "suit", "rank", "start", "end", "run", "triplet", "kong", "pair", "exposed",
     "concealed", "value", "wilds", "has_win",
 ];
+const F_RUN: usize = 8;
+const F_TRIPLET: usize = 9;
 const F_WILD: &str = "wild";
 const F_JOKER: &str = "joker";
 
@@ -884,6 +886,7 @@ struct Eval<'p, 'r> {
     binders: Vec<V>,
     counts: Vec<Option<i64>>, // raw counts found so far (Some(0) while one is being computed)
     quantities: Vec<Option<V>>,
+    gfields: Vec<Vec<V>>, // per group, its fields (GROUP_FIELDS order)
     budget: u64,
 }
 
@@ -899,8 +902,10 @@ impl Program {
             binders: vec![V::None; self.n_binders],
             counts: vec![None; self.pats.len()],
             quantities: vec![None; self.quantities.len()],
+            gfields: Vec::new(),
             budget: BUDGET,
         };
+        ev.gfields = r.groups.iter().map(|g| ev.group_fields(g)).collect();
         for i in 0..self.pats.len() {
             if self.python_owned[i] {
                 ev.counts[i] = Some(0);
@@ -1001,10 +1006,17 @@ impl<'p, 'r> Eval<'p, 'r> {
                 Some(g) => V::Group(g.ident),
                 None => V::None,
             },
-            B::Runs => V::List(Rc::new(
-                r.groups.iter().filter(|g| !g.pair && self.is_run(g)).map(|g| V::Group(g.ident)).collect(),
-            )),
-            B::Triplets => self.group_list(|g| !g.pair && Self::is_triplet(g)),
+            B::Runs | B::Triplets => {
+                let f = if b == B::Runs { F_RUN } else { F_TRIPLET };
+                V::List(Rc::new(
+                    r.groups
+                        .iter()
+                        .zip(&self.gfields)
+                        .filter(|(g, fs)| !g.pair && fs[f].truthy())
+                        .map(|(g, _)| V::Group(g.ident))
+                        .collect(),
+                ))
+            }
             B::Kongs => self.group_list(|g| !g.pair && g.kong),
             B::Exposed => self.group_list(|g| g.exposed),
             B::Tiles => V::List(match &r.tiles {
@@ -1052,43 +1064,47 @@ impl<'p, 'r> Eval<'p, 'r> {
         Ok(v)
     }
 
-    fn group_field(&self, gi: u16, f: usize) -> R<V> {
-        let g = self.r.groups.get(gi as usize).ok_or(Stop::Bail)?;
+    /// Every field of group g, in GROUP_FIELDS order, as runtime/reading.py `Group.field` gives them.
+    fn group_fields(&self, g: &Group) -> Vec<V> {
         let t = &g.tiles;
-        let kinds = || t.iter().map(|x| if let V::Tile(c) = x { kind_of(*c) as usize } else { 0 });
-        Ok(match GROUP_FIELDS[f] {
-            "kind" => V::Str(g.kind.clone()),
-            "size" => V::Int(t.len() as i64),
-            "tiles" => V::List(t.clone()),
-            "tile" => {
-                // min by kind index: the first of the lowest
-                let mut best: Option<&V> = None;
-                for x in t.iter() {
-                    match (best, x) {
-                        (None, _) => best = Some(x),
-                        (Some(V::Tile(b)), V::Tile(c)) if kind_of(*c) < kind_of(*b) => best = Some(x),
-                        _ => {}
-                    }
-                }
-                best.cloned().unwrap_or(V::None)
+        let kinds: Vec<usize> = t.iter().map(|x| if let V::Tile(c) = x { kind_of(*c) as usize } else { 0 }).collect();
+        let ranks = kinds.iter().map(|&k| self.p.kind_rank[k]);
+        // min by kind index: the first of the lowest
+        let mut tile: Option<&V> = None;
+        for x in t.iter() {
+            match (tile, x) {
+                (None, _) => tile = Some(x),
+                (Some(V::Tile(b)), V::Tile(c)) if kind_of(*c) < kind_of(*b) => tile = Some(x),
+                _ => {}
             }
-            "suit" => match t.first() {
-                Some(V::Tile(c)) => self.p.kind_suit[kind_of(*c) as usize].clone().map(V::Str).unwrap_or(V::None),
-                _ => V::None,
+        }
+        let rank = V::Int(ranks.clone().min().unwrap_or(0));
+        vec![
+            V::Str(g.kind.clone()),
+            V::Int(t.len() as i64),
+            V::List(t.clone()),
+            tile.cloned().unwrap_or(V::None),
+            match kinds.first() {
+                Some(&k) => self.p.kind_suit[k].clone().map(V::Str).unwrap_or(V::None),
+                None => V::None,
             },
-            "rank" | "start" => V::Int(kinds().map(|k| self.p.kind_rank[k]).min().unwrap_or(0)),
-            "end" => V::Int(kinds().map(|k| self.p.kind_rank[k]).max().unwrap_or(0)),
-            "run" => V::Bool(self.is_run(g)),
-            "triplet" => V::Bool(Self::is_triplet(g)),
-            "kong" => V::Bool(g.kong),
-            "pair" => V::Bool(g.pair),
-            "exposed" => V::Bool(g.exposed),
-            "concealed" => V::Bool(g.concealed),
-            "value" => g.value.clone(),
-            "wilds" => V::Int(t.iter().filter(|x| matches!(x, V::Tile(c) if c & 2 != 0)).count() as i64),
-            "has_win" => V::Bool(g.has_win),
-            _ => return Err(Stop::Bail),
-        })
+            rank.clone(),
+            rank,
+            V::Int(ranks.max().unwrap_or(0)),
+            V::Bool(self.is_run(g)),
+            V::Bool(Self::is_triplet(g)),
+            V::Bool(g.kong),
+            V::Bool(g.pair),
+            V::Bool(g.exposed),
+            V::Bool(g.concealed),
+            g.value.clone(),
+            V::Int(t.iter().filter(|x| matches!(x, V::Tile(c) if c & 2 != 0)).count() as i64),
+            V::Bool(g.has_win),
+        ]
+    }
+
+    fn group_field(&self, gi: u16, f: usize) -> R<V> {
+        self.gfields.get(gi as usize).and_then(|fs| fs.get(f)).cloned().ok_or(Stop::Bail)
     }
 
     fn tile_field(&self, code: u32, f: usize) -> R<V> {
@@ -1130,6 +1146,15 @@ impl<'p, 'r> Eval<'p, 'r> {
                 let v = self.eval(&self.p.quantities[*i])?;
                 self.quantities[*i] = Some(v.clone());
                 Ok(v)
+            }
+            Node::Attr(o, f) if matches!(**o, Node::Binder(_)) => {
+                let Node::Binder(i) = **o else { return Err(Stop::Bail) };
+                match self.binders[i] {
+                    V::None => Ok(V::None),
+                    V::Tile(c) => self.tile_field(c, *f),
+                    V::Group(g) if *f < self.p.n_group_fields => self.group_field(g, *f),
+                    _ => Err(Stop::Bail),
+                }
             }
             Node::Attr(o, f) => match self.eval(o)? {
                 V::None => Ok(V::None),
