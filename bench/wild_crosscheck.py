@@ -12,10 +12,12 @@ from __future__ import annotations
 
 import argparse
 import random
+import sys
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path[:0] = [str(ROOT), str(ROOT / "tests")]  # the oracle and the hand maker live with the tests
 
 from paili import load  # noqa: E402
 from paili.runtime import rules as rules_module  # noqa: E402

@@ -19,6 +19,7 @@ from .limits import SPLIT_LIMIT
 from .tiles import Catalog
 
 Slot = tuple[int, bool]
+_DIGIT = 20  # bits of one choice in a `signature_splits` key: more than the groups one state can try
 
 
 
@@ -304,8 +305,9 @@ class Decomposer:
 
         Keys: the order in which `splits` and `Scoring` find readings is lexicographic in the choices
         made at each depth (an index over shapes and placements), then the depth of the group holding
-        the winning tile; keys are those tuples, relative to the state, so the smallest key of a
-        signature is its first reading."""
+        the winning tile; keys are those tuples, relative to the state (written as integers, see
+        `merge`), so the smallest key of a signature is its first reading. A natural tile's state is
+        only entered when the structure says it can be split (`options`)."""
         specs_m = self.meld_specs
         specs_p = self.pair_specs
         wild_win = win is not None and win[0] == "wild"
@@ -316,22 +318,22 @@ class Decomposer:
             if budget[0] < 0:
                 raise SplitLimit
 
-        def merge(out: dict, c: int, pt: tuple, sub: dict, mode: int, item) -> None:
-            # mode 0: the win is placed already (keys are paths); 1: still to place below (keys end in
-            # its relative depth); 2: this group holds it (sub keys are paths)
+        def merge(out: dict, c: int, digits: int, pt: tuple, sub: dict, mode: int, item) -> None:
+            # Keys are the choice tuples written as integers, one _DIGIT-bit digit per choice (every key
+            # of one table has the same number of digits, the groups still to come, plus one for the
+            # depth of the winning group while it is to be placed), so comparing them is comparing the
+            # tuples. mode 0: the win is placed already (keys are paths); 1: still to place below (keys
+            # end in its relative depth); 2: this group holds it (sub keys are paths). `digits` is the
+            # number of digits of the keys of `sub` as they enter `out` below c.
             spend(len(sub))
             get = out.get
+            base = c << (_DIGIT * digits)
+            if mode == 1:
+                base += 1
             for sig, (key, wit) in sub.items():
                 s2 = join(pt, sig)
+                k2 = base + (key << _DIGIT if mode == 2 else key)
                 old = get(s2)
-                if old is not None and old[0][0] < c:  # found first by an earlier choice at this depth
-                    continue
-                if mode == 1:
-                    k2 = (c,) + key[:-1] + (key[-1] + 1,)
-                elif mode == 2:
-                    k2 = (c,) + key + (0,)
-                else:
-                    k2 = (c,) + key
                 if old is None or k2 < old[0]:
                     out[s2] = (k2, (item, wit))
 
@@ -345,7 +347,7 @@ class Decomposer:
             out: dict = {}
             if m == 0 and p == 0:
                 if w == 0 and not need:
-                    out[unit] = ((), None)
+                    out[unit] = (0, None)
             elif self._wild_only_fits(w, m, p):
                 c = 0
                 for spec in (specs_m if m else specs_p):
@@ -356,72 +358,85 @@ class Decomposer:
                         args = (w - spec.size, m - (not spec.is_pair), p - spec.is_pair)
                         sub = pure(*args, need)
                         if sub:
-                            merge(out, c, part(spec, slots, -1), sub, 1 if need else 0, (spec, slots, -1))
+                            merge(out, c, m + p - 1 + need, part(spec, slots, -1), sub, 1 if need else 0,
+                                  (spec, slots, -1))
                         if need and wild_win:
                             sub = pure(*args, False)
                             if sub:
-                                merge(out, c, part(spec, slots, 0), sub, 2, (spec, slots, 0))
+                                merge(out, c, m + p, part(spec, slots, 0), sub, 2, (spec, slots, 0))
                         c += 1
             memo[mk] = out
             return out
 
-        def rec(key: tuple, w: int, m: int, p: int, need: bool) -> dict:
+        can_split = self.can_split
+        templates = self.templates
+        n_kinds = self.n
+
+        def rec(key: tuple, i: int, w: int, m: int, p: int, need: bool) -> dict:
+            # i: the lowest natural tile left (-1 for none); the state is one `options` found live
             mk = (key, w, m, p, win if need else None)
             got = memo.get(mk)
             if got is not None:
                 return got
             if need and (key[win_kind] == 0 if win_kind >= 0 else w == 0):
                 return {}  # the winning tile can no longer be placed
-            opts = options(key, w, m, p)
-            if opts is None:  # no natural tile left
+            if i < 0:  # no natural tile left
                 out = pure(w, m, p, need)
                 memo[mk] = out
                 return out
             out = {}
-            for c, (spec, slots, args, pt, fw, fn) in enumerate(opts):
+            for c, (spec, slots, args, pt, fw, fn) in enumerate(options(key, i, w, m, p)):
                 sub = rec(*args, need)
                 if sub:
-                    merge(out, c, pt, sub, 1 if need else 0, (spec, slots, -1))
+                    merge(out, c, m + p - 1 + need, pt, sub, 1 if need else 0, (spec, slots, -1))
                 if need:
                     wp = fw if wild_win else fn.get(win_kind, -1)
                     if wp >= 0:
                         sub = rec(*args, False)
                         if sub:
-                            merge(out, c, part(spec, slots, wp), sub, 2, (spec, slots, wp))
+                            merge(out, c, m + p, part(spec, slots, wp), sub, 2, (spec, slots, wp))
             memo[mk] = out
             return out
 
-        def options(key: tuple, w: int, m: int, p: int) -> list | None:
-            """The groups that can hold the lowest natural tile, in the order `splits` tries them, with
+        def options(key: tuple, i: int, w: int, m: int, p: int) -> list:
+            """The groups that can hold the lowest natural tile i, in the order `splits` tries them, with
             the state each leaves and its signature part (shared by every placement of the winning
-            tile); None when no natural tile is left."""
+            tile). A group whose remaining tiles cannot be split is left out (its state would only give
+            an empty table); the order of those kept is unchanged, which is all the keys compare."""
             ok = ("o", key, w, m, p)
-            got = memo.get(ok, memo)
-            if got is not memo:
+            got = memo.get(ok)
+            if got is not None:
                 return got
-            i = next((j for j, c in enumerate(key) if c), -1)
-            if i < 0:
-                memo[ok] = None
-                return None
             got = []
-            if self.can_split(key, w, m, p):
-                for spec in (specs_m if m else []) + (specs_p if p else []):
-                    dm, dp = m - (not spec.is_pair), p - spec.is_pair
-                    for slots, nat, nw, fw, fn in self.templates(spec, i):
-                        if nw > w:
-                            continue
+            for spec in (specs_m if m else []) + (specs_p if p else []):
+                dm, dp = m - (not spec.is_pair), p - spec.is_pair
+                for slots, nat, nw, fw, fn in templates(spec, i):
+                    if nw > w:
+                        continue
+                    for k, c in nat:
+                        if key[k] < c:
+                            break
+                    else:
+                        lst = list(key)
                         for k, c in nat:
-                            if key[k] < c:
-                                break
-                        else:
-                            lst = list(key)
-                            for k, c in nat:
-                                lst[k] -= c
-                            got.append((spec, slots, (tuple(lst), w - nw, dm, dp), part(spec, slots, -1), fw, fn))
+                            lst[k] -= c
+                        ci = i
+                        while ci < n_kinds and not lst[ci]:
+                            ci += 1
+                        child = tuple(lst)
+                        if ci == n_kinds:
+                            ci = -1
+                        elif not can_split(child, w - nw, dm, dp):
+                            continue
+                        got.append((spec, slots, (child, ci, w - nw, dm, dp), part(spec, slots, -1), fw, fn))
             memo[ok] = got
             return got
 
-        top = rec(tuple(counts), wilds, melds, pairs, win is not None)
+        top_key = tuple(counts)
+        top_i = next((j for j, c in enumerate(top_key) if c), -1)
+        if top_i >= 0 and not can_split(top_key, wilds, melds, pairs):
+            return []
+        top = rec(top_key, top_i, wilds, melds, pairs, win is not None)
         out = []
         for sig, (key, wit) in top.items():
             groups = []

@@ -13,8 +13,12 @@ give equal values everywhere, hence the same result. Sites are of these sorts:
   (its tiles' parts for a tile list) and parts combine by +, or, and, max or min;
 - `win`: an attribute chain on the winning tile, its group or `pair` (`win_group.size`, `win_tile.wild`):
   evaluated on that one group;
-- `bag`: a reading list used any other way (`len(distinct(tiles))`, several binders, a body that also
-  reads another site): the multiset of its items (their identities), which determines the list;
+- `pagg`: such an aggregate whose body also reads other parts of the reading (another list, an outer
+  binder): each item whose value the body decides without them (`Observer._decide`, three-valued)
+  contributes that value, every other item its identity;
+- `bag`: a reading list used any other way (`len(distinct(tiles))`, several binders): the multiset of
+  its items (their identities), which determines the list. For tile lists (`bag` and `pagg`) only the
+  wildcards count: the natural tiles are the same in every reading of one hand;
 - `suits` (a set) and `menqing` (not any group exposed).
 
 Everything else an expression reads is the same in every reading of one hand under one context
@@ -47,6 +51,7 @@ SHARED_BUILTINS = ("self_drawn", "waits", "shape_waits", "flowers", "form")
 PER_HAND = ("builtin:waits", "builtin:shape_waits", "builtin:flowers")
 GAME_FUNCTIONS = ("visible_count", "held", "next", "waits_without")
 _EMPTY = object()  # max/min over no items yet
+_UNKNOWN = object()  # a value `Observer._decide` cannot know from one item
 
 
 def structure(e):
@@ -128,18 +133,19 @@ class Observer:
         self.sites: list[Site] = []
         self._seen: set = set()
         self._walked: set[str] = set()
+        self._leaf_fns: dict[tuple, tuple] = {}  # (id of an expression, binder) -> (it; its closure or None)
         for r in roots:
             self._walk(r, frozenset())
         if not self.exact:
             self._add(Site("identity", ("identity",)))
-        self.agg_sites = [s for s in self.sites if s.sort in ("agg", "bag", "suits", "menqing", "identity")]
+        self.agg_sites = [s for s in self.sites if s.sort in ("agg", "pagg", "bag", "suits", "menqing", "identity")]
         self.win_sites = [s for s in self.sites if s.sort == "win"]
         self.first_pair = any(s.sort == "pair" for s in self.sites)
         self._contrib: dict = {}
-        n = len(self.agg_sites)
-        self.unit = tuple(_unit(s) for s in self.agg_sites) + (None,) * len(self.win_sites) + \
+        # a `pagg` site takes two places in the signature (its decided aggregate, its undecided items)
+        self.unit = tuple(u for s in self.agg_sites for u in _units(s)) + (None,) * len(self.win_sites) + \
             ((None,) if self.first_pair else ())
-        self._n_agg = n
+        self._n_agg = len(self.unit) - len(self.win_sites) - self.first_pair
         self.join = self._make_join()
 
     # ------------------------------------------------------------------ the walk
@@ -209,11 +215,20 @@ class Observer:
                 if isinstance(src, E.Name) and src.ref.startswith("builtin:") and len(binders) == 1 \
                         and func in _AGG:
                     name = src.ref.split(":", 1)[1]
-                    if (name in GROUP_LISTS or name in TILE_LISTS) and self._pure_body(body, f"binder:{binders[0]}"):
+                    binder = f"binder:{binders[0]}"
+                    if (name in GROUP_LISTS or name in TILE_LISTS) and self._pure_body(body, binder):
                         self._note_win(body)
                         key = ("agg", name, func, binders[0], structure(body))
-                        self._add(Site("agg", key, lst=name, func=func, binder=f"binder:{binders[0]}",
-                                       body=compile_expr(body)))
+                        self._add(Site("agg", key, lst=name, func=func, binder=binder, body=compile_expr(body)))
+                        return
+                    if name in GROUP_LISTS or name in TILE_LISTS:
+                        # A body that also reads other parts of the reading (another list, an outer
+                        # binder): each item whose value the body decides without them (`decide`)
+                        # contributes that value, every other item its identity.
+                        self._note_win(body)
+                        key = ("pagg", name, func, binders[0], structure(body))
+                        self._add(Site("pagg", key, lst=name, func=func, binder=binder, body=body))
+                        self._walk(body, covered | {binder})
                         return
                 self._walk(src, covered)
                 self._walk(body, covered | {f"binder:{b}" for b in binders})
@@ -285,7 +300,10 @@ class Observer:
         parts = []
         env = dict(self.const)
         for s in self.agg_sites:
-            parts.append(self._part(s, g, env))
+            if s.sort == "pagg":
+                parts.extend(self._part(s, g, env))
+            else:
+                parts.append(self._part(s, g, env))
         win_part = [None] * len(self.win_sites)
         if is_win:
             win_tile = next((t for t in g.tiles if t.is_win), None)
@@ -319,8 +337,15 @@ class Observer:
                 items = g.tiles
         else:
             items = [g] if in_list(g, lst) else []
+        if s.sort in ("bag", "pagg") and lst in TILE_LISTS:
+            # The natural tiles of a tile list are the same in every reading of one hand (each split
+            # places them all), and a decomposition state's tiles to come are fixed by the state: only
+            # the wildcards (what each stands for) tell readings apart.
+            items = [x for x in items if x.wild]
         if s.sort == "bag":
             return tuple(sorted(canon(x) for x in items))
+        if s.sort == "pagg":
+            return self._partial_part(s, items, env)
         vals = []
         for x in items:
             env[s.binder] = x
@@ -347,23 +372,146 @@ class Observer:
         except TypeError as exc:
             raise Unobservable(str(exc)) from None
 
+    def _partial_part(self, s: Site, items, env: dict) -> tuple:
+        """A `pagg` site's part: the aggregate of the values `decide` finds (the body read with every
+        other part of the reading unknown) and the sorted identities of the items it cannot decide.
+        Two readings with equal parts give the site equal values: decided items have the same value in
+        every reading, undecided ones are the same items, and what else their body reads is observed
+        by sites of its own."""
+        decided = []
+        rest = []
+        binder = s.binder
+        for x in items:
+            env[binder] = x
+            v = self._decide(s.body, env, binder)
+            if v is _UNKNOWN:
+                rest.append(canon(x))
+            else:
+                decided.append(v)
+        f = s.func
+        if f == "count":
+            agg = sum(1 for v in decided if v)
+        elif f == "any":
+            agg = any(decided)
+        elif f == "all":
+            agg = all(decided)
+        elif f == "sum":
+            if any(not isinstance(v, int | float | Fraction) for v in decided):
+                raise Unobservable("a sum over a value that is not a number")
+            agg = sum(decided, 0)
+        elif not decided:
+            agg = _EMPTY
+        else:
+            try:
+                agg = max(decided) if f == "max" else min(decided)
+            except TypeError as exc:
+                raise Unobservable(str(exc)) from None
+        return (agg, tuple(sorted(rest)))
+
+    def _unknown(self, e: E.Expr, binder: str) -> bool:
+        """Whether e reads something `decide` does not know: the reading beyond the item (`binder`), a
+        pattern or quantity, another comprehension's binder, a per-hand value or a game function."""
+        local = {binder} | {f"binder:{b}" for n in E.walk(e) if isinstance(n, E.Comp) for b in n.binders}
+        for n in E.walk(e):
+            if isinstance(n, E.Name):
+                ref = n.ref
+                if ref in local:
+                    continue
+                if ref in self.varying or ref in PER_HAND or ref.partition(":")[0] in DERIVED \
+                        or ref.startswith("binder:"):
+                    return True
+            elif isinstance(n, E.Call) and n.func in GAME_FUNCTIONS:
+                return True
+        return False
+
+    def _decide(self, e: E.Expr, env: dict, binder: str):
+        """The value of e for the item in `env[binder]` when the rest of the reading cannot change it,
+        else _UNKNOWN. `and`, `or`, `not` and `if` are read three-valued: a known operand that decides
+        the result decides it, whatever the unknown one is. An unknown operand is skipped only when it is
+        simple (names, fields, literals, equality and logic: `_simple`), as evaluating such an operand
+        fails, if at all, by a missing field, the same in every reading; any error here leaves the item
+        undecided (its identity is then kept, which is always exact)."""
+        match e:
+            case E.Binary(op=op, left=left, right=right) if op in ("and", "or"):
+                lv = self._decide(left, env, binder)
+                stop = op == "or"  # the operand value that decides the result
+                if lv is not _UNKNOWN:
+                    if bool(lv) == stop:
+                        return stop
+                    rv = self._decide(right, env, binder)
+                    return _UNKNOWN if rv is _UNKNOWN else bool(rv)
+                if not self._simple(left):
+                    return _UNKNOWN
+                rv = self._decide(right, env, binder)
+                return stop if rv is not _UNKNOWN and bool(rv) == stop else _UNKNOWN
+            case E.Unary(op="not", operand=o):
+                v = self._decide(o, env, binder)
+                return _UNKNOWN if v is _UNKNOWN else not v
+            case E.If(cond=c, then=t, orelse=f):
+                cv = self._decide(c, env, binder)
+                if cv is not _UNKNOWN:
+                    return self._decide(t if cv else f, env, binder)
+                return _UNKNOWN
+        fn = self._leaf_fns.get((id(e), binder))
+        if fn is None:  # the expression is kept with its closure, so its id stays its own
+            fn = self._leaf_fns[(id(e), binder)] = (e, None if self._unknown(e, binder) else compile_expr(e))
+        if fn[1] is None:
+            return _UNKNOWN
+        try:
+            return fn[1](env)
+        except (EvalError, KeyError, TypeError, AttributeError):
+            return _UNKNOWN
+
+    @staticmethod
+    def _simple(e: E.Expr) -> bool:
+        """Names, fields, literals, equality, `not`, `and`, `or`: an operand whose evaluation has no
+        arithmetic, call or comprehension that could fail on particular values."""
+        for n in E.walk(e):
+            if isinstance(n, E.Compare):
+                if any(op not in ("==", "!=") for op in n.ops):
+                    return False
+            elif isinstance(n, E.Binary):
+                if n.op not in ("and", "or"):
+                    return False
+            elif isinstance(n, E.Unary):
+                if n.op != "not":
+                    return False
+            elif not isinstance(n, E.Name | E.Attr | E.Num | E.Str | E.Bool | E.NoneLit | E.TileLit):
+                return False
+        return True
+
     def _make_join(self):
         """`join(a, b)`: the signature part of two runs of groups, a before b. Written as one expression
         per site from a closed table of operations (nothing of the rule set's text enters it): joins are
         the inner loop of the decomposition."""
         parts = []
-        helpers = {}
-        for j, s in enumerate(self.agg_sites):
-            op = _join_op(s)
+        helpers = {"_s": _sorted_tuple}
+        ops = [op for s in self.agg_sites for op in _join_ops(s)]
+        for j, op in enumerate(ops):
             if op in ("+", "or", "and", "|"):
                 parts.append(f"(a[{j}] {op} b[{j}])")
+            elif op is _bag:  # inline: joins are most of the decomposition's work
+                parts.append(f"(_s(a[{j}] + b[{j}]) if a[{j}] and b[{j}] else a[{j}] or b[{j}])")
             else:
                 helpers[f"_f{j}"] = op
                 parts.append(f"_f{j}(a[{j}], b[{j}])")
-        for j in range(len(self.agg_sites), len(self.unit)):  # win parts and the first pair: the first given
+        for j in range(len(ops), len(self.unit)):  # win parts and the first pair: the first given
             parts.append(f"(a[{j}] if a[{j}] is not None else b[{j}])")
         src = "lambda a, b: (" + "".join(p + ", " for p in parts) + ")"
         return eval(compile(src, "<paili signature join>", "eval"), {"__builtins__": {}, **helpers})  # noqa: S307
+
+
+def _join_ops(s: Site) -> tuple:
+    """The join of each of a site's places in the signature (a `pagg` site has two)."""
+    if s.sort == "pagg":
+        return (_join_op(Site("agg", (), func=s.func)), _bag)
+    return (_join_op(s),)
+
+
+def _units(s: Site) -> tuple:
+    if s.sort == "pagg":
+        return (_unit(Site("agg", (), func=s.func)), ())
+    return (_unit(s),)
 
 
 def _join_op(s: Site):
@@ -382,6 +530,10 @@ def _join_op(s: Site):
     if f == "all":
         return "and"
     return _max if f == "max" else _min
+
+
+def _sorted_tuple(x):
+    return tuple(sorted(x))
 
 
 def _bag(x, y):
