@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from .evaluate import compile_expr
 from .hand import HandError
 from .ir import nodes as ir
+from .limits import EXAMPLES_WORK, HAND_WORK
 
 
 @dataclass
@@ -24,16 +25,31 @@ def context_of(rules, ex: ir.Example) -> dict:
     return {name: compile_expr(value)(env) for name, value in ex.sets}
 
 
-def score_example(rules, ex: ir.Example):
-    return rules.score(ex.hand, [f"{k}:{t}" for k, t in ex.melds], ex.win or None, ex.self_drawn,
-                       context_of(rules, ex))
+def score_example(rules, ex: ir.Example, work: list[int] | None = None):
+    """The example's score. With `work` (the units left for a file's examples, see `check_all`), the
+    example gets at most one hand's work and what it uses is taken from `work`; HandError once the
+    file's examples have used it all."""
+    melds = [f"{k}:{t}" for k, t in ex.melds]
+    if work is None:
+        return rules.score(ex.hand, melds, ex.win or None, ex.self_drawn, context_of(rules, ex))
+    if work[0] <= 0:
+        raise HandError(_EXAMPLES_SENTENCE)
+    hand_work = [HAND_WORK]
+    try:
+        return rules.score(ex.hand, melds, ex.win or None, ex.self_drawn, context_of(rules, ex), work=hand_work)
+    finally:
+        work[0] -= HAND_WORK - hand_work[0]
 
 
-def check_pattern_examples(rules, p: ir.Pattern) -> list[ExampleOutcome]:
+_EXAMPLES_SENTENCE = (f"the examples of this rule file take more work than paili spends on one file's examples "
+                      f"({EXAMPLES_WORK:,} work units); this one is not checked")
+
+
+def check_pattern_examples(rules, p: ir.Pattern, work: list[int] | None = None) -> list[ExampleOutcome]:
     out = []
     for i, ex in enumerate(p.examples, 1):
         where = f"pattern {p.name} example {i} (line {ex.span.line})"
-        res = _scored(rules, ex, where, out)
+        res = _scored(rules, ex, where, out, work)
         if res is None:
             continue
         fired = {f.pattern for f in res.fans}
@@ -48,7 +64,7 @@ def check_pattern_examples(rules, p: ir.Pattern) -> list[ExampleOutcome]:
             out.append(ExampleOutcome(where, True, "", res))
     for i, ex in enumerate(p.counterexamples, 1):
         where = f"pattern {p.name} counterexample {i} (line {ex.span.line})"
-        res = _scored(rules, ex, where, out)
+        res = _scored(rules, ex, where, out, work)
         if res is None:
             continue
         fired = {f.pattern for f in res.fans}
@@ -59,19 +75,19 @@ def check_pattern_examples(rules, p: ir.Pattern) -> list[ExampleOutcome]:
     return out
 
 
-def _scored(rules, ex: ir.Example, where: str, out: list[ExampleOutcome]):
+def _scored(rules, ex: ir.Example, where: str, out: list[ExampleOutcome], work: list[int] | None = None):
     """The example's score, or None after recording why its hand is invalid."""
     try:
-        return score_example(rules, ex)
+        return score_example(rules, ex, work)
     except HandError as exc:
         out.append(ExampleOutcome(where, False, f"invalid hand: {exc}", span=_hand_span(ex), invalid=True))
         return None
 
 
-def check_example(rules, ex: ir.Example) -> ExampleOutcome:
+def check_example(rules, ex: ir.Example, work: list[int] | None = None) -> ExampleOutcome:
     where = f"example {ex.name} (line {ex.span.line})"
     try:
-        res = score_example(rules, ex)
+        res = score_example(rules, ex, work)
     except HandError as exc:
         return ExampleOutcome(where, False, f"invalid hand: {exc}", span=_hand_span(ex), invalid=True)
     failures = expectation_failures(rules, ex, res)
@@ -117,9 +133,11 @@ def _span(ex: ir.Example, value):
 
 
 def check_all(rules) -> list[ExampleOutcome]:
+    """Every example of the rule set, together within limits.EXAMPLES_WORK (a file may hold thousands)."""
     out = []
+    work = [EXAMPLES_WORK]
     for p in rules.ir.patterns:
-        out.extend(check_pattern_examples(rules, p))
+        out.extend(check_pattern_examples(rules, p, work))
     for ex in rules.ir.examples:
-        out.append(check_example(rules, ex))
+        out.append(check_example(rules, ex, work))
     return out

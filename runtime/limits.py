@@ -33,9 +33,12 @@ MAX_MELDS = 32  # exposed melds given with one hand
 MAX_HAND_TILES = 64  # tiles of one hand, melds and winning tile included
 MAX_BATCH_LINE = 65_536  # bytes of one `score --batch` line
 
-# ---- work of one hand's decomposition (runtime/decompose.py; a one-sentence HandError)
-SIGNATURE_WORK = 2_000_000  # table entries the signature decomposition of a hand with wildcards makes
-SPLIT_LIMIT = 200_000  # splits of one hand read one by one (where signatures are not used)
+# ---- work of one hand (runtime/rules.py; a one-sentence HandError). Counted over the whole question asked
+# of the hand: its score, or its waits (every trial tile), together with the waits that scoring reads
+HAND_WORK = 1_000_000  # work units: a table entry of the signature decomposition or a split read is one,
+READING_WORK = 20  # and a reading scored or tested is this many (a few microseconds each, in Python)
+SPLIT_LIMIT = 200_000  # splits of one hand read one by one (where signatures are not used), within HAND_WORK
+EXAMPLES_WORK = 4_000_000  # work units the examples of one rule file may use together (runtime/examples.py)
 
 
 class LimitError(ValueError):

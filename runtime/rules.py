@@ -22,7 +22,7 @@ from .evaluate import EvalError, compile_expr
 from .fastwin import BlockWin
 from .hand import Hand, HandError, build_hand, parse_tiles
 from .ir import nodes as ir
-from .limits import SIGNATURE_WORK, SPLIT_LIMIT
+from .limits import HAND_WORK, READING_WORK, SPLIT_LIMIT
 from .nativecounts import NativeCounts, native_counts
 from .notation import Notation
 from .observe import Observer, Unobservable, varying_refs
@@ -112,7 +112,8 @@ def _setting_number(name: str, raw, whole: bool):
 SIGNATURE_FROM = 2
 
 _LIMIT_SENTENCE = ("this hand has more ways to read its wildcards than paili examines for one hand "
-                   f"({SIGNATURE_WORK:,} table entries, or {SPLIT_LIMIT:,} splits when every split is read)")
+                   f"({HAND_WORK:,} work units: a table entry or a split read is one, a reading scored "
+                   f"{READING_WORK}; or {SPLIT_LIMIT:,} splits when every split is read)")
 
 
 def _hashable(v):
@@ -310,16 +311,23 @@ class Rules:
         return cat, dec, self._retile(env, cat)
 
     def score(self, hand: str | Hand, melds: list[str] | None = None, win: str | None = None,
-              self_drawn: bool = False, context: dict[str, Any] | None = None) -> ScoreResult:
+              self_drawn: bool = False, context: dict[str, Any] | None = None, *,
+              work: list[int] | None = None) -> ScoreResult:
+        """The hand's best score. `work`, when given, is the one-item list of work units the scoring may
+        use (limits.HAND_WORK by default); it is left holding what was not used."""
         cat, dec, env = self._env_for(context)
         h = hand if isinstance(hand, Hand) else build_hand(self, hand, melds, win, self_drawn, cat)
         sc = Scoring(self, cat, dec, env, h)
+        if work is not None:
+            sc.work = work
         sc.refuse_wild_melds()
         return sc.run()
 
     def waits(self, hand: str | Hand, melds: list[str] | None = None, self_drawn: bool = False,
-              context: dict[str, Any] | None = None) -> list[tuple[TileInfo, ScoreResult]]:
-        """Every tile kind whose draw (or claim) wins, with its best score — a wildcard tile too."""
+              context: dict[str, Any] | None = None, *,
+              work: list[int] | None = None) -> list[tuple[TileInfo, ScoreResult]]:
+        """Every tile kind whose draw (or claim) wins, with its best score — a wildcard tile too. Every
+        trial tile draws on one work limit (`work`, as for `score`)."""
         env = self.settings_env(context)
         cat, dec = self.catalog_for(env)
         env = self._retile(env, cat)
@@ -328,6 +336,8 @@ class Rules:
         # The kinds that pass the waits' necessary tests, each then scored in full: a kind is a wait
         # exactly when its full score wins (winning meets every requirement the waits apply).
         base = Scoring(self, cat, dec, env, h)
+        if work is not None:
+            base.work = work
         base.refuse_wild_melds()
         kinds = base.wait_kinds(candidates=True)
         # Drawing a wildcard tile may win too (it then plays as whatever completes the hand); the
@@ -339,7 +349,9 @@ class Rules:
         out = []
         for k in sorted(kinds, key=lambda k: k.index):
             h2 = Hand(h.concealed, h.melds, k, self_drawn, h.flowers)
-            res = Scoring(self, cat, dec, env, h2).run()
+            sc = Scoring(self, cat, dec, env, h2)
+            sc.work = base.work  # one limit for the whole question, every trial tile together
+            res = sc.run()
             if res.win:
                 out.append((k, res))
         return out
@@ -526,6 +538,9 @@ class Scoring:
         self.hand = hand
         self._waits = None
         self._shape_waits = None
+        # The work this hand may still take (limits.HAND_WORK), shared by every Scoring that answers the
+        # same question of it: the trial tiles of its waits, and the waits its patterns read.
+        self.work = [HAND_WORK]
         # What the readings are for: "score" (everything scoring reads), or "waits" (only the
         # requirements that decide the waits): the signatures of hands with wildcards observe that.
         self.purpose = "score"
@@ -623,12 +638,25 @@ class Scoring:
 
     def readings(self, hand: Hand, only: set[str] | None = None) -> tuple[list[Reading], str]:
         """Every reading under every form (or only the forms named in `only`), and why there is none
-        when the list is empty."""
+        when the list is empty. Each reading is charged to the hand's work (`self.work`): whoever asks
+        for readings scores or tests them."""
         if not self.rules._wilds and not self.rules._standins:
-            return self._readings_natural(hand, only)
+            got = self._readings_natural(hand, only)
+        else:
+            got = self._readings_wild(hand, only)
+        self._spend(len(got[0]) * READING_WORK)
+        return got
+
+    def _spend(self, units: int) -> None:
+        work = self.work
+        work[0] -= units
+        if work[0] < 0:
+            raise HandError(_LIMIT_SENTENCE)
+
+    def _readings_wild(self, hand: Hand, only: set[str] | None) -> tuple[list[Reading], str]:
         classified = {True: self.classify(hand)}
         exposed = self.exposed_groups(hand)
-        budget = [SIGNATURE_WORK]  # table entries the decomposition of this hand may make
+        budget = self.work  # table entries the decomposition spends of the hand's work
         out: list[Reading] = []
         fits_any = False
         for form, instant, pair_when in self.rules._forms:
@@ -673,9 +701,10 @@ class Scoring:
                         out.extend(got)
                         continue
                 try:
-                    splits = self.dec.splits(counts, len(wilds), m, p, limit=SPLIT_LIMIT)
+                    splits = self.dec.splits(counts, len(wilds), m, p, limit=min(SPLIT_LIMIT, max(budget[0], 0)))
                 except SplitLimit:
                     raise HandError(_LIMIT_SENTENCE) from None
+                self._spend(len(splits))
                 for split in splits:
                     out.extend(self._readings_of(form, split, naturals, wilds, exposed, all_tiles, hand, pair_when))
         if not fits_any:
@@ -1109,6 +1138,8 @@ class Scoring:
         if name is not None:
             try:
                 return fast.eval_form(self, r, name)
+            except HandError:  # the hand's work limit
+                raise
             except Exception:  # noqa: BLE001 - the reference decides every unusual case
                 fast.fallbacks += 1
         return self._eval_bool_reference(fn, r)
@@ -1172,6 +1203,7 @@ class Scoring:
             trial = Hand(h.concealed, h.melds, k, h.self_drawn, h.flowers)
             sub = type(self)(self.rules, self.cat, self.dec, self.env, trial, natural_win=True)
             sub.purpose = "waits"  # its readings only decide the waits' requirements
+            sub.work = self.work
             base = self.__dict__.get("_naturals_base")
             if base is not None:
                 sub._naturals_base = base  # the trials share the hand's concealed tiles
@@ -1274,6 +1306,8 @@ class Scoring:
                     return True, ""
                 q = requires[bad][0]
                 return False, q.reason or f"the hand does not meet 「{q.name}」"
+            except HandError:  # the hand's work limit
+                raise
             except Exception:  # noqa: BLE001 - the reference decides every unusual case
                 fast.fallbacks += 1
         ev = ev or self.evaluator(r)
@@ -1328,6 +1362,8 @@ class Scoring:
                         for g in r.groups:
                             pv += vec(g)
                     res = fast.evaluate(self, r, ns, pv, self._native_fast(r))
+                except HandError:  # the hand's work limit, met by the waits a pattern reads
+                    raise
                 except Exception:  # noqa: BLE001 - the reference decides every unusual case
                     fast.fallbacks += 1
                     res = None

@@ -12,8 +12,13 @@ from functools import cache
 import pytest
 from conftest import ROOT
 from paili import load
+from paili.dsl.compiler import compile_text
+from paili.runtime import examples as examples_module
 from paili.runtime import rules as rules_module
-from paili.runtime.hand import Hand, HandError
+from paili.runtime.examples import check_all
+from paili.runtime.hand import Hand, HandError, build_hand
+from paili.runtime.limits import HAND_WORK
+from paili.runtime.rules import Rules
 from wild_oracle import full_waits, outcome, random_hand
 
 
@@ -118,9 +123,87 @@ def test_a_wildcard_is_never_left_out_of_a_reading():
 
 
 def test_exceeding_the_work_limit_is_one_sentence(monkeypatch):
-    monkeypatch.setattr(rules_module, "SIGNATURE_WORK", 5)
+    monkeypatch.setattr(rules_module, "HAND_WORK", 5)
     rules = load(ROOT / "rules" / "chehuzi.pai")  # a fresh rule set: no decomposition remembered
     with pytest.raises(HandError) as exc:
         rules.score("贰贰贰六六六七八九七七柒十拾拾二二王王王", None, "王", True)
     msg = str(exc.value)
     assert "\n" not in msg and "paili examines for one hand" in msg
+
+
+# A rule file like the one bench/fuzz_rules.py found slow (a mutated 国标 where 东 is wild): four wild
+# 东 in a 34-kind set, a pattern over pairs of melds (so nearly every split is its own signature) and
+# one that reads the waits (so scoring each trial tile asks for the waits of the hand again).
+WIND_WILD = """
+variant windwild "东作王" { doc "东是王牌（测试用）。" }
+tiles {
+  suit 万 { code "m"; ranks 1..9; copies 4 }
+  suit 筒 { code "p"; ranks 1..9; copies 4 }
+  suit 条 { code "s"; ranks 1..9; copies 4 }
+  honor 东 { code "1z" }
+  honor 南 { code "2z" }
+  honor 西 { code "3z" }
+  honor 北 { code "4z" }
+  honor 白 { code "5z" }
+  honor 发 { code "6z" }
+  honor 中 { code "7z" }
+}
+table { players 4; hand 13 }
+wild 王 { tiles 东 }
+meld 顺子 { shape run 3; hand true }
+meld 刻子 { shape same 3; hand true }
+meld 将 { shape same 2; pair true; hand true }
+win 标准 { melds 4; pairs 1 }
+unit 番 sum
+pattern 平和 { value 1 番; when true }
+pattern 同花 { value 1 番; when count(a, b in melds: a.suit == b.suit and a.tile != b.tile) >= 1 }
+pattern 单听 { value 1 番; when len(waits) == 1 }
+score = 番
+example 三王 { hand '东东东 1m 2m 3m 4p 5p 6p 7s 8s 9s 南'; win '南'; expect score 2 }
+example 四王 { hand '东东东东 1m 2m 3m 4p 5p 6p 7s 8s 9s'; win '1m'; expect score 2 }
+example 又三王 { hand '东东东 1m 2m 3m 4p 5p 6p 7s 8s 9s 9s'; win '9s'; expect score 2 }
+"""
+FOUR_WILD = "东东东东 1m 2m 3m 4p 5p 6p 7s 8s 9s"
+
+
+def wind_wild() -> Rules:
+    """A freshly compiled copy: nothing of an earlier decomposition remembered."""
+    res = compile_text(WIND_WILD, "windwild.pai")
+    assert res.ok, res.render()
+    return Rules(res.ruleset)
+
+
+def test_waits_where_a_wind_is_wild_are_those_of_full_enumeration():
+    rules = wind_wild()
+    h = build_hand(rules, "东东东 1m 2m 3m 4p 5p 6p 7s 8s 9s 南", None, None, False, rules.catalog)
+    assert [(k.name, r.score) for k, r in rules.waits(h)] == full_waits(rules, h, None)
+
+
+def test_the_work_limit_bounds_the_whole_waits_question(monkeypatch):
+    """One limit for everything `waits` does: every trial tile, and the waits a pattern reads while each
+    is scored. Four wild 东 and three complete melds: any suited or honor kind completes a meld with
+    two 东 and leaves two for the pair (27 + 6 kinds; 东 itself is all held)."""
+    work = [HAND_WORK]
+    waits = wind_wild().waits(FOUR_WILD, work=work)
+    used = HAND_WORK - work[0]
+    assert len(waits) == 33 and "东" not in {k.name for k, _ in waits}
+    one = [HAND_WORK]
+    assert wind_wild().score(FOUR_WILD, None, "1m", work=one).win
+    assert HAND_WORK - one[0] < used  # a single trial is well within what the whole question used
+    assert len(wind_wild().waits(FOUR_WILD, work=[used])) == 33
+    with pytest.raises(HandError) as exc:
+        wind_wild().waits(FOUR_WILD, work=[used - 1])
+    assert "\n" not in str(exc.value) and "paili examines for one hand" in str(exc.value)
+    monkeypatch.setattr(rules_module, "HAND_WORK", used - 1)  # the default limit counts the same way
+    with pytest.raises(HandError):
+        wind_wild().waits(FOUR_WILD)
+
+
+def test_the_examples_of_one_file_share_one_work_limit(monkeypatch):
+    """A file may hold thousands of examples: together they get limits.EXAMPLES_WORK, and an example
+    met after it is used up is reported, not scored."""
+    assert all(o.ok for o in check_all(wind_wild()))
+    monkeypatch.setattr(examples_module, "EXAMPLES_WORK", 1)
+    got = check_all(wind_wild())
+    assert got[0].ok and not got[1].ok and not got[2].ok
+    assert all(o.invalid and "examples of this rule file take more work" in o.message for o in got[1:])

@@ -88,6 +88,7 @@ class Winning:
                     continue
                 trial = self.hand_of(seat, h.concealed, k, False)
                 sub = Scoring(self.rules, self.cat, self.dec, env, trial, natural_win=True)
+                sub.work = sc.work  # one work limit for all the trial tiles
                 rs, _ = sub.readings(trial, set(only) if only else None)
                 if any(sub.requirements_ok(r, for_waits=True)[0] for r in rs):
                     kinds.append(k)
