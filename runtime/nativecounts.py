@@ -130,6 +130,8 @@ def native_counts(ruleset_json: str, options: dict, cat, mod, cp) -> tuple[Nativ
     must be the Python catalog's, kind by kind; otherwise they are not used. `cp`: the rule set's
     compiled patterns, whose prefilter tests the programs apply as the reference does (a pattern
     failing one counts 0 without being evaluated)."""
+    if not hasattr(mod, "Patterns"):  # an extension built from an older crate: rebuild it to count natively
+        return None, "the native core was built before its pattern programs existed (rebuild it)"
     try:
         values = {k.split(":", 1)[1]: v for k, v in options.items() if k.startswith("option:")}
         programs = mod.Patterns(ruleset_json, values)
