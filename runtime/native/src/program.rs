@@ -583,8 +583,8 @@ fn mentions(e: &J, reference: &str) -> bool {
     }
 }
 
-/// runtime/evaluate.py `binder_equality`: `x == V` is not it; `x.F == V` or `V == x.F`, V not reading
-/// x, gives V.
+/// runtime/evaluate.py `binder_equality`: `x == V`, `x.F == V` or either way round, V not reading x,
+/// gives V.
 fn binder_equality<'j>(c: &'j J, reference: &str) -> Option<&'j J> {
     if c.get("_").and_then(J::as_str) != Some("Compare") {
         return None;
@@ -600,6 +600,9 @@ fn binder_equality<'j>(c: &'j J, reference: &str) -> Option<&'j J> {
         (false, true) => (b, a),
         _ => return None,
     };
+    if item.get("_").and_then(J::as_str) == Some("Name") && item.get("ref").and_then(J::as_str) == Some(reference) {
+        return Some(other); // `x == V`: the item itself
+    }
     if item.get("_").and_then(J::as_str) == Some("Attr") {
         let obj = item.get("obj")?;
         if obj.get("_").and_then(J::as_str) == Some("Name") && obj.get("ref").and_then(J::as_str) == Some(reference) {
