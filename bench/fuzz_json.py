@@ -154,7 +154,10 @@ def run_case(text: str, small: bool, budget: float) -> tuple[str, str]:
         except FormatError as exc:
             msg = str(exc)
             return ("refused" if "\n" not in msg and len(msg) < 400 else "bad message"), msg[:200]
-        rules = Rules(rs)
+        try:
+            rules = Rules(rs)
+        except HandError as exc:  # tiles that cannot be set up (copies computed past the limit): one sentence
+            return "refused", str(exc)[:200]
         if small:
             try:
                 rules.score(**HAND)

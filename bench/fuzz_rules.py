@@ -1,6 +1,6 @@
 """Fuzz the compiler and the runtime with generated and mutated rule files (issue 12, points 4 and 5).
 
-    python bench/fuzz_rules.py [--cases 100000] [--seed 1] [--workers 2] [--timeout 60] [--json]
+    python bench/fuzz_rules.py [--cases 100000] [--start 0] [--seed 1] [--workers 2] [--timeout 60] [--json]
 
 Every case is a `.pai` text made from a seed file (the bundled rule files, bench/rules/, the small files of
 the tests and the complete examples of docs/language.md) by a few seeded mutations — token swaps,
@@ -301,7 +301,7 @@ def _cpu_seconds(pid: int) -> float:
 
 
 def run_pool(cases: int, seed: int, workers: int, timeout: float, bundled_share: float, progress: bool,
-             findings_file: str | None = None):
+             findings_file: str | None = None, start: int = 0):
     """Subprocess workers, one case at a time each; a case over `timeout` seconds of CPU time (or ten times
     that of wall-clock time) is a hang: the worker is killed and replaced. Findings are appended to
     `findings_file` as they occur, the counts printed every 1,000 cases."""
@@ -309,7 +309,7 @@ def run_pool(cases: int, seed: int, workers: int, timeout: float, bundled_share:
     CANARY.unlink(missing_ok=True)
     out: Counter = Counter()
     findings: list[str] = []
-    pending = iter(range(cases))
+    pending = iter(range(start, start + cases))  # each case is made from (seed, index) alone
     slots = []
 
     def start():
@@ -378,6 +378,8 @@ FAILURES = ("traceback", "E900", "hang", "code execution")
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--cases", type=int, default=100_000)
+    ap.add_argument("--start", type=int, default=0,
+                    help="index of the first case (cases depend on seed and index only: a long run splits into chunks)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--timeout", type=float, default=30.0,
@@ -390,9 +392,9 @@ def main(argv=None) -> int:
     if args.findings:
         Path(args.findings).write_text("", encoding="utf-8")
     out, findings, secs = run_pool(args.cases, args.seed, args.workers, args.timeout, args.bundled_share,
-                                   not args.json, args.findings)
+                                   not args.json, args.findings, args.start)
     failures = sum(out[k] for k in FAILURES)
-    summary = {"cases": args.cases, "seed": args.seed, "seconds": round(secs, 1),
+    summary = {"cases": args.cases, "start": args.start, "seed": args.seed, "seconds": round(secs, 1),
                "outcomes": dict(sorted(out.items())), "failures": failures}
     if args.json:
         print(json.dumps(summary, ensure_ascii=False))

@@ -13,14 +13,10 @@ import difflib
 from ..runtime.ir import expr as E
 from ..runtime.ir import vocab as V
 from ..runtime.ir.passes import Symbols
+from ..runtime.ir.types import CATEGORY_TYPES, FUNC_SIGS
 from . import types as T
 from .diagnostics import Diagnostics
 
-# Category -> the type a bare name of that category has.
-CATEGORY_TYPES = {
-    "tile": "tile", "suit": "suit", "meld": "meldkind", "form": "form", "pattern": "int", "unit": "num",
-    "quantity": "num", "reveal": "tile?", "flowerclass": "str",
-}
 # Qualifiers a rule writer may use to pick a category: `option.NAME`, `pattern.NAME`.
 QUALIFIERS = {"option": "option", "context": "context", "pattern": "pattern", "quantity": "quantity",
               "unit": "unit", "tile": "tile", "meld": "meld", "suit": "suit", "form": "form",
@@ -33,21 +29,6 @@ SCOPE_BUILTINS = {
     "game": {**V.READING_BUILTINS, **V.GAME_BUILTINS},
 }
 SEAT_BUILTIN_FIELDS = V.SEAT_BUILTIN_FIELDS
-FUNC_SIGS = {
-    # name: (arg types, result type or a rule)
-    "len": (("list|str",), "int"),
-    "distinct": (("list",), "same"),
-    "abs": (("num",), "numlike"),
-    "floor": (("num",), "int"),
-    "max": (("num", "num"), "num2"),
-    "min": (("num", "num"), "num2"),
-    "cn": (("int",), "str"),
-    "visible_count": (("tile",), "int"),
-    "next": (("seat",), "seat"),
-    "held": (("seat", "tile"), "int"),
-    "waits_without": (("seat", "tile"), "list[tile]"),
-    "group_waits_without": (("seat", "tile"), "list[tile]"),
-}
 
 
 class Resolver:

@@ -336,3 +336,61 @@ def test_fields_and_declaration_numbers_of_an_edited_file_are_checked(mini_doc):
     path = next(p for p, v in _leaves(mini_doc) if p[-1] == "name" and v == "triplet")
     with pytest.raises(FormatError, match=r"\.name: no value of the language has the field '__class__'$"):
         loads(json.dumps(_set(mini_doc, path, "__class__")))
+
+
+def _n(cls: str, **fields) -> dict:
+    return {"_": cls, "span": ["mini.pai", 1, 1, 1, 2], **fields}
+
+
+_M = _n("Name", name="m", ref="binder:m")
+_ONE = _n("Num", text="1")
+_LIST = _n("ListLit", items=[_ONE])
+# Type confusions an edited file can make that the schema and the name checks let through (what
+# bench/fuzz_json.py found reaching the evaluator as TypeError): each is refused at load, naming the
+# JSON path of the node, as the compiler would have refused the source.
+TYPE_CONFUSIONS = [
+    ("an ordering of two melds", ("patterns", 0, "when", "left", "operands", 0, "body"),
+     _n("Compare", ops=["<"], operands=[_M, _M]), r"\.body\.operands\[0\]: expected a number, but this is a meld$"),
+    ("a number plus a list", ("patterns", 2, "value"), _n("Binary", op="+", left=_ONE, right=_LIST),
+     r"^ruleset\.patterns\[2\]\.value\.right: expected a number, but this is a list of whole number$"),
+    ("none times a number", ("patterns", 2, "value"), _n("Binary", op="*", left=_n("NoneLit"), right=_ONE),
+     r"^ruleset\.patterns\[2\]\.value\.left: expected a number, but this is none$"),
+    ("a number at most a list", ("patterns", 0, "when", "right"),
+     _n("Compare", ops=["<="], operands=[_ONE, _LIST]), r"\.right\.operands\[1\]: expected a number"),
+    ("a condition that is a number", ("patterns", 1, "when"), _ONE,
+     r"^ruleset\.patterns\[1\]\.when: expected true/false, but this is a whole number$"),
+    ("a field of a tile that a meld has", ("patterns", 0, "when", "left", "operands", 0, "body"),
+     _n("Attr", obj=_n("Name", name="tiles", ref="builtin:tiles"), name="triplet"), r"has no fields"),
+    ("a list that mixes types", ("patterns", 2, "value"), _n("ListLit", items=[_ONE, _n("Bool", value=True)]),
+     r"a list mixes items of different types"),
+]
+
+
+@pytest.mark.parametrize("what,path,node,message", TYPE_CONFUSIONS, ids=[t[0] for t in TYPE_CONFUSIONS])
+def test_type_confusions_of_an_edited_file_are_refused_at_load(mini_doc, what, path, node, message):
+    bad = _set(mini_doc, ("ruleset",) + path, node)
+    with pytest.raises(FormatError, match=message) as exc:
+        loads(json.dumps(bad))
+    assert "\n" not in str(exc.value)
+
+
+def test_every_compiled_rule_set_passes_the_load_type_check():
+    """The load check infers the compiler's types: whatever compiles loads (the bundled files, the test
+    and bench files; the seeded fuzz sample of tests/test_fuzz_rules.py reads 2,000 more back)."""
+    for path in sorted((ROOT / "rules").glob("*.pai")) + sorted((ROOT / "bench" / "rules").glob("*.pai")):
+        res = compile_file(path)
+        assert res.ok, path
+        loads(dumps(res.ruleset))  # no FormatError
+
+
+def test_sizes_of_an_edited_file_are_the_compilers_limits(mini_doc):
+    """Copies, players and the hand size past the limits of runtime/limits.py (E706 when compiled) are
+    refused at load, naming the field, before the tiles are set up."""
+    d = copy.deepcopy(mini_doc)
+    d["ruleset"]["tiles"]["suits"][0]["copies"] = {"_": "Num", "span": ["mini.pai", 1, 1, 1, 2], "text": "1" * 50}
+    with pytest.raises(FormatError, match=r"^ruleset\.tiles\.suits\[0\]\.copies: a tile kind has at most 64 copies$"):
+        loads(json.dumps(d))
+    d = copy.deepcopy(mini_doc)
+    d["ruleset"]["table"]["hand"] = 10 ** 9
+    with pytest.raises(FormatError, match=r"^ruleset\.table\.hand: "):
+        loads(json.dumps(d))

@@ -4,7 +4,8 @@ A compiled rule set was checked when it was compiled, but the file may have been
 written by hand): after the schema (the shape of every value), this re-runs what can be re-run on a
 resolved rule set — declarations and duplicates, cross references, cycles — and checks that every
 resolved name refers to something the rule set declares (a builtin of the language, a binder of an
-enclosing comprehension, a declared pattern, option, meld kind, …). Name resolution itself is not run
+enclosing comprehension, a declared pattern, option, meld kind, …), and that every expression has the
+types the compiler would have given it (`runtime/ir/typecheck.py`). Name resolution itself is not run
 again (its input is source text); the rule set's own examples and warnings are the compiler's business.
 
 The first error is one sentence naming the JSON path of the node it is about.
@@ -13,10 +14,12 @@ from __future__ import annotations
 
 import dataclasses
 
+from .. import limits as L
 from . import expr as E
 from . import vocab as V
 from .passes import Findings, RuleSetPasses
 from .span import Span
+from .typecheck import first_mismatch
 
 # Categories whose names the checker's symbol table holds: a reference to one must name a declared item.
 _DECLARED = ("pattern", "quantity", "unit", "meld", "form", "suit", "tile", "reveal", "option", "context",
@@ -109,6 +112,9 @@ def check(rs) -> str | None:
             e = getattr(obj, fname, None)
             if isinstance(e, _NOT_IN_SETUP):
                 return f"{path}.{fname}: a {type(e).__name__} cannot be this number or condition"
+    sizes = _size_problem(rs)
+    if sizes:
+        return sizes
     for node, path in nodes:
         if isinstance(node, E.Attr) and isinstance(node.obj, (E.Num, E.Str, E.Bool, E.NoneLit, E.ListLit)):
             return f"{path}.obj: a {type(node.obj).__name__} has no fields"
@@ -131,6 +137,31 @@ def check(rs) -> str | None:
                 return f"{npath}.ref: {what[:40]!r} is not bound by an enclosing comprehension"
             if cat in _DECLARED and what not in declared.get(cat, {}):
                 return f"{npath}.ref: the rule set declares no {cat} {what[:40]!r}"
+    # every name refers to something declared: now the types, as the compiler infers them
+    return first_mismatch(rs, sym, [(n, p) for n, p in roots if id(n) not in inner])
+
+
+def _const_int(e) -> int | None:
+    if isinstance(e, E.Num) and e.text.isdigit() and len(e.text) <= L.MAX_NUMBER_DIGITS:
+        return int(e.text)
+    return None
+
+
+def _size_problem(rs) -> str | None:
+    """The compiler's size limits of the tiles and the table (E706, runtime/limits.py) on constants."""
+    t = rs.tiles
+    if len(t.kinds) > L.MAX_KINDS:
+        return f"ruleset.tiles.kinds: {len(t.kinds)} tile kinds; the limit is {L.MAX_KINDS}"
+    for where, items in (("suits", t.suits), ("kinds", t.kinds)):
+        for i, x in enumerate(items):
+            c = _const_int(x.copies)
+            if isinstance(x.copies, E.Num) and (c is None or c > L.MAX_COPIES):
+                return f"ruleset.tiles.{where}[{i}].copies: a tile kind has at most {L.MAX_COPIES} copies"
+    players = _const_int(rs.table.players)
+    if isinstance(rs.table.players, E.Num) and (players is None or players > L.MAX_TABLE_SIZE):
+        return f"ruleset.table.players: at most {L.MAX_TABLE_SIZE} players"
+    if not 0 < rs.table.hand <= L.MAX_TABLE_SIZE:
+        return f"ruleset.table.hand: a hand of 1 to {L.MAX_TABLE_SIZE} tiles"
     return None
 
 
