@@ -308,6 +308,100 @@ def test_standard_tiles_show_their_rank():
     assert seen == {"dots", "bamboo", "characters", "honours"}
 
 
+# ---------------------------------------------------------------------- players' pages, designers' pages
+
+VARIANTS = ("baijindao", "chehuzi", "baicheng", "longyan", "guobiao")
+
+
+def _notes_html(html: str) -> list[str]:
+    return re.findall(r'<aside class="note"><span class="tag">说明</span>(.*?)</aside>', html)
+
+
+def test_player_pages_say_only_the_rules(pages):
+    """No engine internals on a player's page: no tool commands, check marks, state cards, situation values
+    or encoder remarks about the source page; those are on the designer's appendix, which it links."""
+    for stem in VARIANTS:
+        for name in (f"{stem}.html", f"{stem}.md"):
+            page = pages[name]
+            body = page.split("<body>", 1)[-1]
+            for word in ("paili ", "--set", "✓", "与规则文件的预期一致", "需要记住的情况", "对局情境", "运行时"):
+                assert word not in body, (name, word)
+            assert f"{stem}-design." in page, name  # the appendix is linked
+        for note in _notes_html(pages[f"{stem}.html"]):
+            assert "页面" not in note and "原文" not in note, (stem, note)
+            assert not re.search(r"（[^（）]*[A-Za-z_][^（）]*）", note), (stem, note)
+
+
+def test_a_note_keeps_its_rule_and_leaves_its_source_remark_to_the_designer(pages):
+    """The red-card note of 扯胡子 says which cards are red (a rule: on the player's page) and that the
+    source page does not list them (the encoder's remark: on the appendix only)."""
+    player, design = pages["chehuzi.html"], pages["chehuzi-design.html"]
+    rule, remark = "红字是二、七、十和贰、柒、拾，其余为黑字。", "页面只用“红字”一词而没有列出哪些是红字"
+    assert any(rule in n for n in _notes_html(player)) and remark not in player
+    assert rule + remark in design
+
+
+def test_player_page_chapters_in_reading_order(pages):
+    for stem in VARIANTS:
+        md = pages[f"{stem}.md"]
+        titles = re.findall(r"^## [一二三四五六七八九十]+、(.+)$", md, re.M)
+        keys = ["游戏介绍", "牌与张数", "行牌", "和牌", "牌型", "结算"]
+        at = [next(i for i, t in enumerate(titles) if t.startswith(k)) for k in keys if
+              any(t.startswith(k) for t in titles)]
+        assert at == sorted(at) and len(at) >= 5, (stem, titles)
+        # the contents list links every chapter heading
+        for t in re.findall(r"^## (.+)$", md, re.M):
+            assert f"[{t}](#" in md, (stem, t)
+
+
+def test_pattern_index_links_every_pattern(pages):
+    from paili import load
+
+    for stem in VARIANTS:
+        html = pages[f"{stem}.html"]
+        index = html[html.index('<nav class="index"'):]
+        index = index[:index.index("</nav>")]
+        for p in load(RULES_BY_STEM[stem]).ir.patterns:
+            assert f'<a href="#p-{p.name}">{p.name}</a>' in index, (stem, p.name)
+            assert f'id="p-{p.name}"' in html
+
+
+def test_designer_page_has_what_the_player_page_leaves_out(pages):
+    from paili import load
+
+    for stem in VARIANTS:
+        rs = load(RULES_BY_STEM[stem]).ir
+        design = pages[f"{stem}-design.md"]
+        for s in rs.settings:
+            if s.role == "context":
+                assert f"| **{s.name}** |" in design, (stem, s.name)
+        for st in rs.states:
+            assert f"#### {st.name}" in design, (stem, st.name)
+        examples = sum(len(p.examples) + len(p.counterexamples) for p in rs.patterns) + len(rs.examples)
+        table = design[design.index("## 例子核对"):]
+        rows = [r for r in table.splitlines() if r.startswith("| ") and not r.startswith("| 所属")]
+        assert len(rows) == examples and all(r.rstrip().endswith("✓ |") for r in rows), stem
+        notes = design[design.index("## 解读说明"):]
+        assert notes.count("\n- **") >= len({(n.span.line, n.span.col) for n in _nodes_with_notes(rs)}) > 10, stem
+
+
+def _nodes_with_notes(rs):
+    from dataclasses import fields, is_dataclass
+
+    from paili.runtime.ir import nodes as ir
+
+    out, todo = [], [rs]
+    while todo:
+        n = todo.pop()
+        if isinstance(n, ir.Node) and n.notes:
+            out.append(n)
+        if is_dataclass(n):
+            for f in fields(n):
+                v = getattr(n, f.name)
+                todo.extend(x for x in (v if isinstance(v, tuple) else (v,)) if isinstance(x, ir.Node))
+    return out
+
+
 def baicheng_values(text: str) -> list[tuple[str, str]]:
     """`1）屁胡（1分）：…`, `5）庄家（×2）：…` under 番数计算."""
     section = text[text.index("【风雷白城麻将番数计算】"):text.index("【风雷白城麻将房间选项】")]

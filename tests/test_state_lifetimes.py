@@ -62,11 +62,12 @@ def test_carried_values_reach_only_states_that_live_for_the_session():
 
 
 def test_the_page_says_how_long_each_state_lives():
-    """The committed pages are current (`paili docs --check`); each documented state says its lifetime."""
+    """The committed pages are current (`paili docs --check`); each documented state says its lifetime (on
+    the designer's appendix: what a game remembers is not a rule the player reads)."""
     def facts_before(page: str, doc: str) -> str:  # a state's facts come just before its text
         text = (ROOT / "generated_docs" / page).read_text(encoding="utf-8")
         i = text.index(doc)
         return text[text.rindex("####", 0, i):i]
 
-    assert "只管本局：每局开始时恢复初始值" in facts_before("longyan.md", "分饼仍在进行")
-    assert "整场保留：带到下一局" in facts_before("guobiao.md", "已经打完的局数")
+    assert "只管本局：每局开始时恢复初始值" in facts_before("longyan-design.md", "分饼仍在进行")
+    assert "整场保留：带到下一局" in facts_before("guobiao-design.md", "已经打完的局数")

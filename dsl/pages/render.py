@@ -51,6 +51,13 @@ def _md_code(text) -> Markup:
     return Markup(str(text).replace("`", "'").replace("\n", " "))
 
 
+def _md_anchor(text) -> Markup:
+    """The anchor a Markdown viewer gives a heading (GitHub's rule: punctuation dropped, spaces as `-`)."""
+    import re
+
+    return Markup(re.sub(r"[^\w\- ]", "", str(text).lower()).replace(" ", "-"))
+
+
 def _md_finalize(value):
     """Every printed value that is not already Markdown is escaped (the Markdown environment's autoescape)."""
     if isinstance(value, Markup):
@@ -63,6 +70,7 @@ def _common(env: Environment) -> Environment:
     env.filters["mdcell"] = _md_cell
     env.filters["mdtext"] = _md_text
     env.filters["mdcode"] = _md_code
+    env.filters["mdanchor"] = _md_anchor
     env.globals["words"] = W
     return env
 

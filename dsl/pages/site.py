@@ -1,4 +1,5 @@
-"""Every page of a set of rule files: `<stem>.md` and `<stem>.html` per variant, `index.md`,
+"""Every page of a set of rule files: `<stem>.md` and `<stem>.html` per variant (the player's page),
+`<stem>-design.md` and `<stem>-design.html` (its designer's appendix), `index.md`,
 `index.html`, and `language.html` (the rule language). Rendering is deterministic — no timestamps,
 no absolute paths, orders taken from the source or sorted — so `paili docs --check` can compare the
 committed pages byte for byte.
@@ -28,6 +29,8 @@ class Rendered:
     sample: list[TileView]
     html: str
     md: str
+    design_html: str = ""
+    design_md: str = ""
 
 
 class PageError(Exception):
@@ -62,8 +65,11 @@ def render_variant(path: Path, root: Path | None = None) -> Rendered:
     page = build_page(rules, path.stem)
     html = render_html("variant.html.j2", page=page, source=shown)
     md = render_md("variant.md.j2", page=page, source=shown)
+    design_html = render_html("design.html.j2", page=page, source=shown)
+    design_md = render_md("design.md.j2", page=page, source=shown)
     sample = _sample(page)
-    out = Rendered(path.stem, page.title, page.summary, page.pattern_count, sample, html, md)
+    out = Rendered(path.stem, page.title, page.summary, page.pattern_count, sample, html, md, design_html,
+                   design_md)
     _CACHE[key] = out
     return out
 
@@ -96,6 +102,8 @@ def render_site(rule_files: list[Path], language_md: Path | None = None, root: P
         r = render_variant(Path(f), root)
         pages[f"{r.stem}.html"] = r.html
         pages[f"{r.stem}.md"] = r.md
+        pages[f"{r.stem}-design.html"] = r.design_html
+        pages[f"{r.stem}-design.md"] = r.design_md
         done.append(r)
     has_language = language_md is not None and Path(language_md).exists()
     if has_language:

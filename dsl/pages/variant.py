@@ -10,6 +10,7 @@ from words.py.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -28,19 +29,44 @@ _MAX_TABLE = 16  # a setting with at most this many values gets a table of what 
 
 @dataclass
 class Text:
-    """A construct's page text: its `doc` as paragraphs, and its `note`s (shown in a 「说明」 box)."""
+    """A construct's page text: its `doc` as paragraphs, and its `note`s (shown in a 「说明」 box). The
+    player's page gets the text without the encoder's remarks (`for_player`); the designer's appendix, all."""
 
     paras: list[str]
     notes: list[list[str]]
 
     @classmethod
-    def of(cls, node: ir.Node | None) -> Text:
+    def of(cls, node: ir.Node | None, full: bool = False) -> Text:
         if node is None:
             return cls([], [])
-        return cls(paragraphs(node.doc), [paragraphs(n) for n in node.notes if n.strip()])
+        if full:
+            return cls(paragraphs(node.doc), [paragraphs(n) for n in node.notes if n.strip()])
+        paras = [q for q in (for_player(p, False) for p in paragraphs(node.doc)) if q]
+        notes = [[q for q in (for_player(p, True) for p in paragraphs(n)) if q] for n in node.notes]
+        return cls(paras, [n for n in notes if n])
 
     def __bool__(self) -> bool:
         return bool(self.paras or self.notes)
+
+
+_ASIDE = re.compile(r"（[^（）]*）|\([^()]*\)")
+_SENTENCE = re.compile(r"[^。！？]+[。！？]?")
+
+
+def _encoders(text: str) -> bool:
+    return any(w in text for w in W.SOURCE_WORDS)
+
+
+def for_player(text: str, note: bool) -> str:
+    """Page text for the player's page: parentheses holding the encoder's remarks or the language's own
+    names dropped, and, in a note, the sentences about the source or the tools (words.SOURCE_WORDS)."""
+    def aside(m):
+        inner = m.group(0)
+        return "" if _encoders(inner) or re.search(r"[A-Za-z_]", inner) else inner
+    out = _ASIDE.sub(aside, text)
+    if note:
+        out = "".join(s for s in _SENTENCE.findall(out) if not _encoders(s))
+    return out.strip()
 
 
 _ENDS = ("。", "！", "？", "：", ":", "!", "?")
@@ -199,6 +225,36 @@ class Chapter:
 
 
 @dataclass
+class ExampleCheck:
+    """One example of the rule file as the designer checks it: where it is, what the runtime found, what
+    the file expects."""
+
+    where: str  # the pattern it belongs to, or 算例
+    role: str
+    name: str
+    result: str
+    checks: list[str]  # the file's expectations that hold (each is checked when the file compiles)
+
+
+@dataclass
+class NoteView:
+    where: str  # the construct the note belongs to
+    paras: list[str]
+
+
+@dataclass
+class DesignPage:
+    """The designer's appendix of a variant: what the player's page leaves out — the situation values a
+    game supplies, what the game remembers, every example with its checks, and every reading note in
+    full."""
+
+    context: list[SettingRow]
+    states: list[Item]
+    checks: list[ExampleCheck]
+    notes: list[NoteView]
+
+
+@dataclass
 class VariantPage:
     stem: str
     id: str
@@ -207,6 +263,7 @@ class VariantPage:
     summary: list[Fact]
     chapters: list[Chapter]
     sprite: str = ""  # the SVG faces of every tile the page draws (dsl/pages/faces.py)
+    design: DesignPage | None = None  # the designer's appendix (a page of its own)
 
     @property
     def pattern_count(self) -> int:
@@ -228,6 +285,7 @@ class PageBuilder:
         self.defaults = _setting_defaults(self.rs)
         self.runner = ExampleRunner(rules, self.w, self.book, self.score_quantities())
         self.placed: list[tuple[str, ir.Node | ir.Span]] = []  # (chapter key, construct) for sections
+        self.checks: list[ExampleCheck] = []  # every example run, for the designer's appendix
 
     # ------------------------------------------------------------------ helpers
 
@@ -287,18 +345,20 @@ class PageBuilder:
 
     def build(self) -> VariantPage:
         rs = self.rs
+        # the order a rule page is read in: the game, its tiles and table, how play goes, how a hand wins,
+        # what it scores (with the worked examples), how it is paid; the room's choices last
         chapters = [
-            self.intro(), self.tiles(), self.table(), self.wilds(), self.melds(), self.winning(), self.play(),
-            self.patterns(), self.scoring(), self.settle(), self.options(), self.special(), self.examples(),
-            self.context(),
+            self.intro(), self.tiles(), self.table(), self.wilds(), self.melds(), self.play(), self.winning(),
+            self.patterns(), self.scoring(), self.examples(), self.settle(), self.special(), self.options(),
         ]
         chapters = [c for c in chapters if c is not None]
         self.attach_sections(chapters)
         for i, c in enumerate(chapters, 1):
             c.number = W.cn_ordinal(i)
         summary = self.summary()
+        design = self.design()
         return VariantPage(self.stem, rs.variant.id, rs.variant.title, rs.variant.seed, summary, chapters,
-                           self.book.sprite())
+                           self.book.sprite(), design)
 
     def summary(self) -> list[Fact]:
         out = [Fact("玩家", self.players_text())]
@@ -901,7 +961,10 @@ class PageBuilder:
                        {"units": units, "groups": ordered, "combines": combines})
 
     def example(self, ex: ir.Example, role: str, p: ir.Pattern | None = None) -> ExampleView:
-        return self.runner.run(ex, role, p)
+        view = self.runner.run(ex, role, p)
+        self.checks.append(ExampleCheck(p.name if p is not None else "算例", role, ex.name, _result_text(view),
+                                        _check_texts(view)))
+        return view
 
     # ------------------------------------------------------------------ scoring and settlement
 
@@ -970,7 +1033,7 @@ class PageBuilder:
 
     # ------------------------------------------------------------------ options, special rules, examples
 
-    def setting_row(self, s: ir.Setting) -> SettingRow:
+    def setting_row(self, s: ir.Setting, full: bool = False) -> SettingRow:
         allowed = ""
         if s.values:
             allowed = "、".join(W.num(self.eval_setup(v)) for v in s.values)
@@ -978,7 +1041,7 @@ class PageBuilder:
             allowed = f"{s.range[0]}～{s.range[1]}"
         elif s.type == "bool":
             allowed = "选中 / 不选"
-        return SettingRow(s.name, W.TYPE.get(s.type, s.type), self.default_text(s), allowed, Text.of(s))
+        return SettingRow(s.name, W.TYPE.get(s.type, s.type), self.default_text(s), allowed, Text.of(s, full))
 
     def options(self) -> Chapter | None:
         rows = []
@@ -988,15 +1051,22 @@ class PageBuilder:
                 rows.append(self.setting_row(s))
         return Chapter("options", "房间选项", {"rows": rows}) if rows else None
 
-    def context(self) -> Chapter | None:
+    def context(self) -> list[SettingRow]:
         rows = []
         for s in self.rs.settings:
             if s.role == "context":
-                self.place("context", s)
-                rows.append(self.setting_row(s))
+                rows.append(self.setting_row(s, full=True))
         for r in self.rs.reveals:
             rows.append(SettingRow(r.name, W.TYPE["tile"], "—", "", Text([f"本局翻出的「{r.name}」"], [])))
-        return Chapter("context", "对局情境", {"rows": rows}) if rows else None
+        return rows
+
+    def states(self) -> list[Item]:
+        return [Item(s.name, [Fact("记录", W.SCOPE.get(s.scope, s.scope)),
+                              Fact("保留", W.LIFETIME.get(s.lives, s.lives))], Text.of(s, full=True))
+                for s in self.rs.states]
+
+    def design(self) -> DesignPage:
+        return DesignPage(self.context(), self.states(), self.checks, _all_notes(self.rs))
 
     def special(self) -> Chapter | None:
         rs = self.rs
@@ -1021,16 +1091,9 @@ class PageBuilder:
                 c = self.w.both(h.when, True)
                 facts.append(Fact("条件", c.text, c.html))
             hooks.append(Item(W.EVENT.get(h.event, f"「{h.event}」时"), facts, Text.of(h)))
-        states = []
-        for s in rs.states:
-            if not (s.doc or s.notes):
-                continue
-            self.place("special", s)
-            states.append(Item(s.name, [Fact("记录", W.SCOPE.get(s.scope, s.scope)),
-                                        Fact("保留", W.LIFETIME.get(s.lives, s.lives))], Text.of(s)))
-        if not (phases or hooks or states):
+        if not (phases or hooks):
             return None
-        return Chapter("special", "特殊规则", {"phases": phases, "hooks": hooks, "states": states})
+        return Chapter("special", "特殊规则", {"phases": phases, "hooks": hooks})
 
     def examples(self) -> Chapter | None:
         if not self.rs.examples:
@@ -1113,6 +1176,52 @@ def _statement_ends(path: str) -> dict[int, int]:
     if start is not None:
         out[start] = line
     return out
+
+
+def _result_text(view: ExampleView) -> str:
+    if view.error:
+        return f"无效：{view.error}"
+    if not view.won:
+        return f"不能和：{view.reason}"
+    fans = "、".join(f"{f.name}{f.value}" + (f"×{f.count}" if f.count > 1 else "") for f in view.fans)
+    return f"{fans}；得分 {view.score}" if fans else f"得分 {view.score}"
+
+
+def _check_texts(view: ExampleView) -> list[str]:
+    if not view.ok:
+        return []
+    out = [view.verdict] if view.verdict else []
+    out += [f"{what}＝{v}" for what, v in view.expects]
+    return out
+
+
+def _all_notes(rs: ir.RuleSet) -> list[NoteView]:
+    """Every `note` of the rule set, in full, with the name of the construct it belongs to (in the order
+    they are written)."""
+    from dataclasses import fields, is_dataclass
+
+    found: list[tuple[int, int, str, tuple[str, ...]]] = []
+    seen: set[int] = set()
+
+    def visit(node, owner: str):
+        if id(node) in seen:
+            return
+        seen.add(id(node))
+        if isinstance(node, ir.Node):
+            name = getattr(node, "name", "") or getattr(node, "title", "") or owner
+            if node.notes:
+                found.append((node.span.line, node.span.col, name if isinstance(name, str) else owner, node.notes))
+            owner = name if isinstance(name, str) and name else owner
+        if is_dataclass(node):
+            for f in fields(node):
+                v = getattr(node, f.name)
+                for x in (v if isinstance(v, tuple) else (v,)):
+                    if is_dataclass(x) and isinstance(x, ir.Node):
+                        visit(x, owner)
+    visit(rs, "")
+    found.sort(key=lambda t: (t[0], t[1]))
+    found = [t for i, t in enumerate(found) if i == 0 or t[:2] != found[i - 1][:2]]  # a suit's kinds share its notes
+    return [NoteView(where, [q for n in notes for q in paragraphs(n)]) for _, _, where, notes in found]
 
 
 def _markup(before: str, html, after: str):
