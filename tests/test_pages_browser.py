@@ -1,0 +1,187 @@
+"""The help pages in a real browser: headless Chromium (Debian's, driven by Playwright) with only a CJK font,
+at a desktop (1280 px) and a phone (390 px) width.
+
+Every page of generated_docs/ (the committed pages; `paili docs --check` in tests/test_docs.py keeps them
+equal to what the rule files produce) must:
+- raise no script error and log no console error;
+- not overflow: the document is never wider than the viewport (wide tables scroll inside themselves);
+- draw every tile as an SVG face: each `.tile` holds an `<svg>` whose `<use>` names a symbol of the page,
+  with a real size, inside the tile's box;
+- type no tile glyph (U+1F000–U+1F02F) in visible text — with only a CJK font such a glyph is a box;
+- print every character its tile faces use with a real glyph of the installed font (not the missing-glyph
+  box).
+
+Screenshots of every page at both widths (its top, and its first example hand) are written to
+$PAILI_SCREENSHOTS, or else a folder under pytest's temporary directory (its path is printed with `-s`),
+to look at.
+
+The browser runs with a fontconfig that knows only the CJK fonts (the machine may have more fonts, e.g. one
+with the tile glyphs, that a player's phone does not). `.ci/run` installs Chromium and fonts-noto-cjk.
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from conftest import ROOT
+
+DOCS = ROOT / "generated_docs"
+PAGES = sorted(p.name for p in DOCS.glob("*.html"))
+WIDTHS = {"desktop": 1280, "phone": 390}
+
+
+def _chromium() -> str | None:
+    for name in ("chromium", "chromium-browser"):
+        exe = shutil.which(name)
+        if exe:
+            return exe
+    return "/usr/bin/chromium" if Path("/usr/bin/chromium").exists() else None
+
+
+def _cjk_font_dirs() -> list[str]:
+    try:
+        out = subprocess.run(["fc-list", ":lang=zh", "file"], capture_output=True, text=True, timeout=30,
+                             check=False).stdout
+    except (OSError, subprocess.SubprocessError):
+        return []
+    return sorted({str(Path(line.split(":")[0].strip()).parent) for line in out.splitlines() if line.strip()})
+
+
+@pytest.fixture(scope="session")
+def browser(tmp_path_factory):
+    sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed (pip install "
+                                   "-e '.[test]' installs it)")
+    exe = _chromium()
+    if exe is None:
+        pytest.skip("Chromium is not installed and this machine cannot install it (.ci/run installs it with "
+                    "apt-get install chromium fonts-noto-cjk where apt-get exists)")
+    dirs = _cjk_font_dirs()
+    if not dirs:
+        pytest.skip("no CJK font is installed (apt-get install fonts-noto-cjk)")
+    home = tmp_path_factory.mktemp("fonts")
+    conf = home / "fonts.conf"
+    conf.write_text('<?xml version="1.0"?>\n<!DOCTYPE fontconfig SYSTEM "fonts.dtd">\n<fontconfig>\n'
+                    + "".join(f"  <dir>{d}</dir>\n" for d in dirs)
+                    + f"  <cachedir>{home / 'cache'}</cachedir>\n</fontconfig>\n", encoding="utf-8")
+    env = dict(os.environ, FONTCONFIG_FILE=str(conf))
+    with sync_api.sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=exe, env=env,
+                               args=["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                                     "--disable-component-update", "--no-first-run"])
+        yield b
+        b.close()
+
+
+@pytest.fixture(scope="session")
+def shots(tmp_path_factory) -> Path:
+    """The folder the screenshots go to: $PAILI_SCREENSHOTS if set, else a temporary one."""
+    if os.environ.get("PAILI_SCREENSHOTS"):
+        d = Path(os.environ["PAILI_SCREENSHOTS"])
+        d.mkdir(parents=True, exist_ok=True)
+    else:
+        d = tmp_path_factory.mktemp("page-screenshots")
+    print(f"\nscreenshots of the pages: {d}")
+    return d
+
+
+PROBE = r"""() => {
+  const out = {tiles: 0, bad: [], glyphText: [], chars: [], width: document.documentElement.scrollWidth};
+  for (const t of document.querySelectorAll(".tile")) {
+    out.tiles++;
+    const svg = t.querySelector(":scope > svg");
+    const use = svg && svg.querySelector("use");
+    const ref = use && (use.getAttribute("href") || "").slice(1);
+    const sym = ref && document.getElementById(ref);
+    if (!svg || !sym || sym.tagName !== "symbol") { out.bad.push([t.dataset.tile, "no face"]); continue; }
+    const a = t.getBoundingClientRect(), s = svg.getBoundingClientRect();
+    if (s.width < 8 || s.height < 8) out.bad.push([t.dataset.tile, "face has no size", s.width, s.height]);
+    else if (s.left < a.left - .5 || s.right > a.right + .5 || s.top < a.top - .5 || s.bottom > a.bottom + .5)
+      out.bad.push([t.dataset.tile, "face outside its tile"]);
+  }
+  // visible text in the Mahjong Tiles block (code listings of the language page show what a rule
+  // writer types: exempt, see the test)
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  const tileChar = /[\u{1F000}-\u{1F02F}]/u;
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    if (!tileChar.test(n.data)) continue;
+    const el = n.parentElement;
+    if (el.closest("pre, code") && document.body.dataset.page === "language") continue;
+    if (el.closest("svg, .sprite")) continue;
+    const r = el.getBoundingClientRect();
+    if (r.width > 0 && r.height > 0 && getComputedStyle(el).visibility !== "hidden")
+      out.glyphText.push(n.data.slice(0, 20));
+  }
+  // every character the faces print, drawn in the faces' font, must differ from the missing-glyph box
+  const chars = new Set();
+  for (const t of document.querySelectorAll("symbol text")) for (const c of t.textContent) chars.add(c);
+  const fams = new Set([...document.querySelectorAll(".tile > svg")].map(s => getComputedStyle(s).fontFamily));
+  const draw = (s, fam) => { const c = document.createElement("canvas"); c.width = c.height = 48;
+    const x = c.getContext("2d"); x.font = "bold 40px " + fam; x.fillText(s, 2, 40);
+    return x.getImageData(0, 0, 48, 48).data; };
+  for (const fam of fams) {
+    const box = draw("\u{10FFFD}", fam);
+    for (const c of chars) {
+      const d = draw(c, fam);
+      let ink = 0, same = true;
+      for (let i = 3; i < d.length; i += 4) { if (d[i] > 0) ink++; if (d[i] !== box[i]) same = false; }
+      if (same || ink < 20) out.chars.push([c, fam.slice(0, 30), ink]);
+    }
+  }
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("name", PAGES)
+def test_page_in_chromium_at_desktop_and_phone_width(browser, shots, name):
+    url = (DOCS / name).as_uri()
+    for label, width in WIDTHS.items():
+        page = browser.new_page(viewport={"width": width, "height": 900})
+        errors: list[str] = []
+        page.on("pageerror", lambda e, errors=errors: errors.append(str(e)))
+        page.on("console", lambda m, errors=errors: errors.append(m.text) if m.type == "error" else None)
+        page.goto(url)
+        if name == "language.html":
+            page.evaluate("document.body.dataset.page = 'language'")
+        probe = page.evaluate(PROBE)
+        # the top of the page (summary, contents, the tile table) and the first example hand: the long
+        # pages are tens of thousands of pixels tall, and a full-page PNG of each would take seconds
+        height = min(2400, page.evaluate("document.documentElement.scrollHeight"))
+        page.screenshot(path=str(shots / f"{Path(name).stem}-{label}.png"), full_page=True,
+                        clip={"x": 0, "y": 0, "width": width, "height": height})
+        example = page.locator(".example").first
+        if example.count():
+            example.screenshot(path=str(shots / f"{Path(name).stem}-{label}-example.png"))
+        page.close()
+        where = f"{name} at {width}px"
+        assert not errors, f"{where}: {errors}"
+        assert probe["width"] <= width, f"{where}: the page is {probe['width']}px wide (it overflows)"
+        assert not probe["bad"], f"{where}: tiles not drawn as faces: {probe['bad'][:5]}"
+        assert not probe["glyphText"], f"{where}: tile glyphs typed as text: {probe['glyphText'][:5]}"
+        assert not probe["chars"], f"{where}: characters of the tile faces have no glyph: {probe['chars'][:5]}"
+        if name != "language.html" and "-design" not in name:  # the appendices draw no tiles
+            assert probe["tiles"] > 0, f"{where}: no tiles"
+
+
+def test_the_probe_catches_a_typed_glyph_and_an_overflow(browser, tmp_path):
+    """Guard against a vacuous browser test: a tile typed as a glyph, a tile with no face and a page wider
+    than the phone are each reported."""
+    bad = tmp_path / "bad.html"
+    bad.write_text('<!DOCTYPE html><html><head><meta name="viewport" content="width=device-width"></head><body>'
+                   '<span class="tile" data-tile="x">\U0001F007</span><div style="width:900px">wide</div>'
+                   "</body></html>", encoding="utf-8")
+    page = browser.new_page(viewport={"width": 390, "height": 900})
+    page.goto(bad.as_uri())
+    probe = page.evaluate(PROBE)
+    # and the browser really has no tile font: the glyph draws as the missing-glyph box
+    same = page.evaluate(r"""() => { const draw = (s) => { const c = document.createElement("canvas");
+        c.width = c.height = 48; const x = c.getContext("2d"); x.font = "40px sans-serif"; x.fillText(s, 2, 40);
+        return x.getImageData(0, 0, 48, 48).data; };
+      const a = draw("\u{1F007}"), b = draw("\u{10FFFD}"); return a.every((v, i) => v === b[i]); }""")
+    page.close()
+    assert probe["width"] > 390
+    assert probe["bad"] == [["x", "no face"]]
+    assert probe["glyphText"] == ["\U0001F007"]
+    assert same, "the browser sees a font with the tile glyphs: the test would not show what a player sees"
