@@ -209,3 +209,23 @@ def test_internal_links_resolve():
     assert links
     broken = [a for a in links if a not in anchors]
     assert not broken, f"links to no heading: {broken}"
+
+
+def test_language_contents_lists_are_clean_and_the_chinese_edition_has_every_heading():
+    """Both editions of the language page list their sections without raw Markdown (code marks render as
+    <code>); the Chinese edition (generated_docs/language-zh.html, from the same source) has a Chinese
+    heading for every section and keeps the English page's anchors."""
+    from paili.dsl.pages.language import render_language, translation
+
+    source = DOC.read_text(encoding="utf-8")
+    en = render_language(source)
+    zh = render_language(source, translation(DOC))
+    assert zh.untranslated == [], "add a Chinese heading to docs/language.zh.toml for: " + "; ".join(zh.untranslated)
+    sections = re.findall(r"^## (.+)$", source, re.M)
+    assert len(en.toc) == len(zh.toc) == len(sections) >= 40
+    assert [a for a, _ in en.toc] == [a for a, _ in zh.toc]
+    for (_, e), (_, z), raw in zip(en.toc, zh.toc, sections):
+        assert "`" not in e and "`" not in z, (e, z)
+        assert ("`" in raw) == ("<code>" in e), raw
+        assert re.search(r"[\u4e00-\u9fff]", z), z
+    assert "`" not in en.title and re.search(r"[\u4e00-\u9fff]", zh.title)

@@ -1,10 +1,16 @@
 """The page of the rule language: docs/language.md rendered with markdown-it-py, every ```pai block
 highlighted by the Pygments lexer of dsl/pygments_lexer.py (the same lexer other tools get through the
-`pygments.lexers` entry point)."""
+`pygments.lexers` entry point).
+
+Two editions come from the one source: the English page, and a Chinese edition whose title, opening
+note and section headings (and so its contents list) come from `language.zh.toml` beside the source,
+keyed by each section's English heading; the body text stays the English source's until it is
+translated. Both keep the same anchors, so a link into one edition works in the other."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from pathlib import Path
 
 from markupsafe import Markup, escape
 
@@ -12,8 +18,11 @@ from markupsafe import Markup, escape
 @dataclass
 class LanguagePage:
     title: str
-    toc: list[tuple[str, str]]  # (anchor, heading) of the second-level headings
+    toc: list[tuple[str, Markup]]  # (anchor, heading as HTML) of the second-level headings
     body: Markup
+    lang: str = "en"
+    intro: str = ""
+    untranslated: list[str] = field(default_factory=list)  # headings the Chinese edition lacks
 
 
 def highlight_pai(code: str) -> str:
@@ -52,23 +61,59 @@ def _slug(text: str, used: set[str]) -> str:
     return slug
 
 
-def render_language(markdown_text: str) -> LanguagePage:
+_NUMBER = re.compile(r"^(\d+(?:\.\d+)*\.?)\s+")
+
+
+def translation(source: Path) -> dict | None:
+    """The Chinese edition's words for a language reference (`language.zh.toml` beside it), or None."""
+    import tomllib
+
+    path = Path(source).with_name("language.zh.toml")
+    if not path.exists():
+        return None
+    with open(path, "rb") as fh:
+        return tomllib.load(fh)
+
+
+def render_language(markdown_text: str, zh: dict | None = None) -> LanguagePage:
+    """The English page, or with `zh` (see `translation`) the Chinese edition."""
     from markdown_it import MarkdownIt
 
     md = MarkdownIt("commonmark", {"highlight": _highlight, "html": False}).enable("table")
     tokens = md.parse(markdown_text)
+    headings = (zh or {}).get("headings", {})
     used: set[str] = set()
-    toc: list[tuple[str, str]] = []
+    toc: list[tuple[str, Markup]] = []
     title = ""
+    missing: list[str] = []
     for i, tok in enumerate(tokens):
-        if tok.type == "heading_open":
-            inline = tokens[i + 1]
-            text = inline.content
-            slug = _slug(text, used)
-            tok.attrSet("id", slug)
-            if tok.tag == "h1" and not title:
-                title = text
-            elif tok.tag == "h2":
-                toc.append((slug, text))
+        if tok.type != "heading_open":
+            continue
+        inline = tokens[i + 1]
+        text = inline.content
+        tok.attrSet("id", _slug(text, used))  # the English heading's anchor, in both editions
+        if tok.tag == "h1" and not title:
+            title = text
+            if zh is not None and zh.get("title"):
+                inline.children = md.parseInline(zh["title"])[0].children
+            continue
+        if zh is not None and tok.tag in ("h2", "h3"):
+            m = _NUMBER.match(text)
+            number, rest = (m.group(1), text[m.end():]) if m else ("", text)
+            cn = headings.get(rest)
+            if cn is None:
+                missing.append(text)
+            else:
+                inline.children = md.parseInline(f"{number} {cn}" if number else cn)[0].children
+        if tok.tag == "h2":
+            toc.append((tok.attrGet("id"), Markup(md.renderer.renderInline(inline.children, md.options, {}))))
     body = md.renderer.render(tokens, md.options, {})
-    return LanguagePage(str(escape(title)) if title else "", toc, Markup(body))
+    if zh is not None:
+        return LanguagePage(str(escape(zh.get("title") or title)), toc, Markup(body), "zh-CN",
+                            zh.get("intro", ""), missing)
+    return LanguagePage(str(escape(_plain(title))) if title else "", toc, Markup(body))
+
+
+def _plain(text: str) -> str:
+    """A heading's text without its Markdown code marks (for the page's <title>)."""
+    return text.replace("`", "")

@@ -1,8 +1,8 @@
 """Every page of a set of rule files: `<stem>.md` and `<stem>.html` per variant (the player's page),
-`<stem>-design.md` and `<stem>-design.html` (its designer's appendix), `index.md`,
-`index.html`, and `language.html` (the rule language). Rendering is deterministic — no timestamps,
-no absolute paths, orders taken from the source or sorted — so `paili docs --check` can compare the
-committed pages byte for byte.
+`<stem>-design.md` and `<stem>-design.html` (its designer's appendix), `index.md`, `index.html`, and
+`language.html` (the rule language) with its Chinese edition `language-zh.html`. Rendering is
+deterministic — no timestamps, no absolute paths, orders taken from the source or sorted — so
+`paili docs --check` can compare the committed pages byte for byte.
 """
 from __future__ import annotations
 
@@ -85,10 +85,14 @@ def _sample(page) -> list[TileView]:
     return out[:12]
 
 
-def render_language_page(path: Path, root: Path | None = None) -> str:
-    from .language import render_language
+def render_language_page(path: Path, root: Path | None = None, chinese: bool = False) -> str:
+    """The language reference's page (`chinese`: its Chinese edition, which needs `language.zh.toml`)."""
+    from .language import render_language, translation
 
-    page = render_language(Path(path).read_text(encoding="utf-8"))
+    zh = translation(Path(path)) if chinese else None
+    if chinese and zh is None:
+        raise PageError(f"{Path(path).with_name('language.zh.toml')} is missing")
+    page = render_language(Path(path).read_text(encoding="utf-8"), zh)
     return render_html("language.html.j2", page=page, source=_display_path(path, root))
 
 
@@ -108,8 +112,11 @@ def render_site(rule_files: list[Path], language_md: Path | None = None, root: P
     has_language = language_md is not None and Path(language_md).exists()
     if has_language:
         pages["language.html"] = render_language_page(Path(language_md), root)
+        if Path(language_md).with_name("language.zh.toml").exists():
+            pages["language-zh.html"] = render_language_page(Path(language_md), root, chinese=True)
     faces = Markup(sprite(t.face for r in done for t in r.sample))
-    pages["index.html"] = render_html("index.html.j2", pages=done, language=has_language, sprite=faces)
+    pages["index.html"] = render_html("index.html.j2", pages=done, language=has_language,
+                                      language_zh="language-zh.html" in pages, sprite=faces)
     pages["index.md"] = render_md("index.md.j2", pages=done, language=has_language)
     return pages
 
