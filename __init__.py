@@ -17,7 +17,8 @@ from pathlib import Path
 
 from .runtime.game import Game, GameError, IllegalMove, Move
 from .runtime.game.session import Session
-from .runtime.rules import Rules, ScoreResult
+from .runtime.result import ScoreResult
+from .runtime.rules import Rules
 
 __all__ = ["Game", "GameError", "IllegalMove", "Move", "Rules", "ScoreResult", "Session", "__version__",
            "bundled", "compile", "load"]

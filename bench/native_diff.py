@@ -46,7 +46,7 @@ FILES = sorted((ROOT / "rules").glob("*.pai")) + [ROOT / "bench" / "rules" / "jo
 def form_targets(rules, dec, n_exposed: int):
     """Every (melds, pairs) the rule set's melds-and-pairs forms ask of the concealed tiles."""
     out = []
-    for f, _, _ in rules._forms:
+    for f, _, _ in rules.forms:
         if f.instant is not None or f.orphans:
             continue
         lo, hi = f.pairs if f.pairs else (0, 0)
@@ -262,7 +262,7 @@ def compare_counts(path: Path, nat, rnd: random.Random, n: int, diffs: list, sta
             continue
         hand, melds, win, context, self_drawn = case
         try:
-            cat, dec, env = nat._env_for(context)
+            cat, dec, env = nat.env_for(context)
             h = build_hand(nat, hand, melds, win, self_drawn, cat)
             sc = Scoring(nat, cat, dec, env, h)
             sc.refuse_wild_melds()

@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]  # the oracle and the hand maker live with the tests
 
 from paili import load  # noqa: E402
-from paili.runtime import rules as rules_module  # noqa: E402
+from paili.runtime import hand_readings as readings_module  # noqa: E402
 
 from tests.test_wild_decompose import context_of  # noqa: E402
 from tests.wild_oracle import outcome, random_hand  # noqa: E402
@@ -33,7 +33,7 @@ def main(argv=None) -> int:
     ap.add_argument("--most", type=int, default=3)
     ap.add_argument("--variants", default="chehuzi,longyan,baicheng,joker")
     args = ap.parse_args(argv)
-    rules_module.SIGNATURE_FROM = 1  # hands with one wildcard by signature too (scoring reads them split by split)
+    readings_module.SIGNATURE_FROM = 1  # hands with one wildcard by signature too (scoring reads them split by split)
     failed = 0
     for name in args.variants.split(","):
         path = ROOT / "bench" / "rules" / "joker.pai" if name == "joker" else ROOT / "rules" / f"{name}.pai"

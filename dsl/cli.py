@@ -283,15 +283,15 @@ def cmd_describe(args) -> int:
     rules = _runtime(args.rules)
     if args.json:
         from ..runtime.evaluate import compile_expr
-        from ..runtime.rules import _plain
+        from ..runtime.result import plain_value
 
         rs = rules.ir
         env = {"tile-lookup": lambda n: n}
         print(json.dumps({
             "variant": rs.variant.id, "title": rs.variant.title,
-            "options": [{"name": s.name, "type": s.type, "default": _plain(compile_expr(s.default)(env))}
+            "options": [{"name": s.name, "type": s.type, "default": plain_value(compile_expr(s.default)(env))}
                         for s in rs.settings if s.role == "option"],
-            "context": [{"name": s.name, "type": s.type, "default": _plain(compile_expr(s.default)(env))}
+            "context": [{"name": s.name, "type": s.type, "default": plain_value(compile_expr(s.default)(env))}
                         for s in rs.settings if s.role == "context"] + [{"name": r.name, "type": "tile",
                                                                         "default": None} for r in rs.reveals],
             "patterns": [{"name": p.name, "unit": p.unit} for p in rs.patterns],

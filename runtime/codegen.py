@@ -18,7 +18,7 @@ import itertools
 import math
 from fractions import Fraction
 
-from .evaluate import BINARY, EvalError, _distinct, _norm, cn, number
+from .evaluate import BINARY, EvalError, cn, distinct_items, norm, number
 from .ir import expr as E
 from .limits import MAX_EXPONENT, power_too_big
 
@@ -77,7 +77,7 @@ def _pow(a, b):
     return _arith("^", a, b)
 
 
-RUNTIME = {"_pow": _pow, "_norm": _norm, "_distinct": _distinct, "_cn": cn, "_floor": lambda x: math.floor(x),
+RUNTIME = {"_pow": _pow, "_norm": norm, "_distinct": distinct_items, "_cn": cn, "_floor": lambda x: math.floor(x),
            "_comb": itertools.combinations, "_arith": _arith, "EvalError": EvalError, "Fraction": Fraction}
 
 

@@ -80,10 +80,10 @@ def _div(a, b):
 def _floordiv(a, b):
     if b == 0:
         raise EvalError("division by zero")
-    return _norm(math.floor(Fraction(a) / Fraction(b)))
+    return norm(math.floor(Fraction(a) / Fraction(b)))
 
 
-def _norm(v):
+def norm(v):
     """Fractions that are whole become ints, so results print and compare plainly. Every operator's result
     and every value leaving a generated expression passes here, so this is also where a number past the
     stated size (runtime/limits.py) becomes an error of the reading: numbers cannot grow without bound
@@ -93,7 +93,7 @@ def _norm(v):
             raise EvalError(f"a number of more than {MAX_VALUE_DIGITS} digits")
     elif type(v) is Fraction:
         if v.denominator == 1:
-            return _norm(int(v))
+            return norm(int(v))
         if too_big(v):
             raise EvalError(f"a number of more than {MAX_VALUE_DIGITS} digits")
     return v
@@ -102,7 +102,7 @@ def _norm(v):
 def _mod(a, b):
     if b == 0:
         raise EvalError("division by zero")
-    return _norm(a % b)
+    return norm(a % b)
 
 
 def _power(a, b):
@@ -115,23 +115,22 @@ def _power(a, b):
         raise EvalError("division by zero")
     if power_too_big(a, b):
         raise EvalError(f"a power of more than {MAX_VALUE_DIGITS} digits")
-    return _norm(Fraction(a) ** b)
+    return norm(Fraction(a) ** b)
 
 
 # The public names other modules use: the bounded normaliser and power (docs/language.md §40).
-norm = _norm
 power = _power
 
 BINARY = {
-    "+": lambda a, b: _norm(a + b), "-": lambda a, b: _norm(a - b), "*": lambda a, b: _norm(a * b),
-    "/": lambda a, b: _norm(_div(a, b)), "//": _floordiv, "%": _mod, "^": _power,
+    "+": lambda a, b: norm(a + b), "-": lambda a, b: norm(a - b), "*": lambda a, b: norm(a * b),
+    "/": lambda a, b: norm(_div(a, b)), "//": _floordiv, "%": _mod, "^": _power,
 }
 
 
 def compile_expr(e: E.Expr, functions: dict[str, Callable] | None = None) -> Fn:
     """Compile a resolved expression. `functions` supplies the game-dependent functions
     (visible_count, next, held); the pure ones are built in."""
-    fns = {"len": len, "distinct": _distinct, "abs": abs, "floor": lambda x: math.floor(x),
+    fns = {"len": len, "distinct": distinct_items, "abs": abs, "floor": lambda x: math.floor(x),
            "max": lambda a, b: max(a, b), "min": lambda a, b: min(a, b), "cn": cn, **(functions or {})}
     f = _compile(e, fns)
 
@@ -149,7 +148,7 @@ def compile_expr(e: E.Expr, functions: dict[str, Callable] | None = None) -> Fn:
 _VALUE_ERRORS = (TypeError, ValueError, ArithmeticError, IndexError, KeyError, AttributeError)
 
 
-def _distinct(xs):
+def distinct_items(xs):
     out = []
     for x in xs:
         if x not in out:
@@ -432,7 +431,7 @@ def _comp(e: E.Comp, fns) -> Fn:
             for x in src(env) or ():
                 env[k] = x
                 total += body(env)
-            return _norm(total)
+            return norm(total)
         return sum_
 
     def extreme(env):
@@ -464,7 +463,7 @@ def _comp_multi(func, src, body, keys) -> Fn:
     if func == "filter":
         return lambda env: [x for x in items(env) if body(env)]
     if func == "sum":
-        return lambda env: _norm(sum((body(env) for _ in items(env)), 0))
+        return lambda env: norm(sum((body(env) for _ in items(env)), 0))
 
     def extreme(env):
         vals = [body(env) for _ in items(env)]

@@ -28,343 +28,15 @@ not hold all their tiles (instant and orphan forms) are always scored by the ref
 """
 from __future__ import annotations
 
-import dataclasses
-
-from .codegen import RUNTIME, Gen, Names, Refused, lit
-from .evaluate import binder_equality, norm, power
+from .codegen import RUNTIME, Gen, Refused
+from .evaluate import norm, power
 from .exclusions import Exclusions
+from .fastscore_context import Ctx, ReadingScore, Unsupported, Unusual
+from .fastscore_names import WIN_FIELDS, WIN_REFS, ReadingNames, and_all, emit_unmet
 from .ir import expr as E
 from .ir import nodes as ir
 from .prefilter import FIELD, MASK, Prefilter
-from .reading import RTile
 from .scoring import best_combo_set
-
-
-class Unsupported(Exception):
-    """A construct the generator does not handle: the rule set is scored by the reference only."""
-
-
-class Ctx:
-    """The reading scope seen by generated code. Cheap values are set up front; lists derived from the
-    groups are built on first use (`__getattr__` runs only for attributes not yet set)."""
-
-    def __init__(self, reading, sc, pv: int):
-        self.r = reading
-        self.sc = sc
-        self.pv = pv
-        self.b_groups = reading.groups
-        self.b_win_tile = reading.win_tile
-        self.b_win_group = reading.win_group
-        self.b_form = reading.form
-        self.b_self_drawn = sc.hand.self_drawn
-
-    def __getattr__(self, name):
-        if name in _GROUP_LISTS:
-            _group_lists(self)
-            return self.__dict__[name]
-        make = _LAZY.get(name)
-        if make is None:
-            if name.startswith("tl_"):  # tl_<list>_<field index>: a tally (see _tally)
-                _, lst, k = name.split("_", 2)
-                v = self.tally(lst, TALLY_FIELDS[int(k)])
-                self.__dict__[name] = v
-                return v
-            raise AttributeError(name)
-        v = make(self)
-        self.__dict__[name] = v
-        return v
-
-    def _shared(self, lst: str) -> dict | None:
-        """Where a per-hand value of a tile list may be kept (`Reading.shared`): when every reading of the
-        hand is made of natural tiles, its `tiles` and `hand` lists hold the same tiles in another order
-        and tiles of one kind are indistinguishable, so counts and distinct kinds are the same."""
-        return self.r.shared if lst in ("tiles", "hand") else None
-
-    def distinct(self, lst: str, order_free: bool) -> list:
-        """`distinct` of a reading's tile list (always tiles of the reading, `RTile`). Tiles are equal
-        when they play as the same kind, so the first of each kind is kept by its name (as `_distinct`
-        does with ==, without comparing every pair). Where the order cannot matter (iterated over,
-        counted) the list of the hand's first reading serves all its readings."""
-        key = "_distinct_" + lst
-        shared = self._shared(lst) if order_free else None
-        store = shared if shared is not None else self.__dict__
-        d = store.get(key)
-        if d is None:
-            counts = shared.get("counts:" + lst) if shared is not None else None
-            if counts is not None:  # one natural tile of each kind held, in catalog order
-                natural = self._natural_tile
-                d = [natural(i) for i, c in enumerate(counts) if c]
-            else:
-                seen: dict = {}
-                for x in getattr(self, "b_" + lst):
-                    if x.kind.name not in seen:
-                        seen[x.kind.name] = x
-                d = list(seen.values())
-            store[key] = d
-        return d
-
-    def _natural_tile(self, i: int) -> RTile:
-        """The shared natural tile of kind i (natural tiles never change)."""
-        rt = self.sc.dec.__dict__.setdefault("_rtiles", {})
-        x = rt.get((i, False))
-        if x is None:
-            x = rt[(i, False)] = RTile(self.sc.cat.kinds[i])
-        return x
-
-    def tally(self, lst: str, fname) -> dict:
-        """How many items of a reading list have each value of field `fname` (None: the item itself;
-        a tuple of names: the tuple of those fields)."""
-        key = ("tally", lst, fname)
-        shared = self._shared(lst)
-        store = shared if shared is not None else self.__dict__
-        d = store.get(key)
-        if d is None and shared is not None and "counts:" + lst in shared:
-            # from the hand's counts per kind: a natural tile's fields are its kind's
-            d = {}
-            kinds = self.sc.cat.kinds
-            for i, c in enumerate(shared["counts:" + lst]):
-                if c:
-                    if fname is None:
-                        k = self._natural_tile(i)
-                    elif type(fname) is tuple:
-                        f = kinds[i].f
-                        k = tuple(self._natural_tile(i) if n is None else f[n] for n in fname)
-                    else:
-                        k = kinds[i].f[fname]
-                    d[k] = d.get(k, 0) + c
-            store[key] = d
-        if d is None:
-            d = {}
-            items = getattr(self, "b_" + lst)
-            if fname is None:
-                for x in items:
-                    d[x] = d.get(x, 0) + 1
-            elif type(fname) is tuple and len(fname) == 2 and None not in fname:
-                a, b = fname
-                for x in items:
-                    f = x.f
-                    k = (f[a], f[b])
-                    d[k] = d.get(k, 0) + 1
-            elif type(fname) is tuple:
-                for x in items:
-                    f = x.f
-                    k = tuple(x if n is None else f[n] for n in fname)
-                    d[k] = d.get(k, 0) + 1
-            else:
-                for x in items:
-                    k = x.f[fname]
-                    d[k] = d.get(k, 0) + 1
-            store[key] = d
-        return d
-
-
-def _group_lists(c: Ctx) -> None:
-    """The lists of groups `Scoring.reading_env` builds (melds, pairs, runs, triplets, kongs, exposed;
-    pair, menqing), all in one pass over the groups (each group's classes are kept on the group)."""
-    melds, pairs, runs, trips, kongs, exposed = [], [], [], [], [], []
-    for g in c.b_groups:
-        d = g.__dict__
-        k = d.get("_cls")
-        if k is None:
-            k = d["_cls"] = (1 if g.is_pair else 0) | (2 if g.f["run"] else 0) | (4 if g.f["triplet"] else 0) \
-                | (8 if g.is_kong else 0) | (16 if g.exposed else 0)
-        if k & 1:
-            pairs.append(g)
-        else:
-            melds.append(g)
-            if k & 2:
-                runs.append(g)
-            if k & 4:
-                trips.append(g)
-            if k & 8:
-                kongs.append(g)
-        if k & 16:
-            exposed.append(g)
-    d = c.__dict__
-    d["b_melds"], d["b_pairs"], d["b_runs"], d["b_triplets"], d["b_kongs"] = melds, pairs, runs, trips, kongs
-    d["b_exposed"] = exposed
-    d["b_pair"] = pairs[0] if pairs else None
-    d["b_menqing"] = not exposed
-
-
-def _suits(c: Ctx):
-    shared = c.r.shared  # the same tiles in every reading of a hand of natural tiles
-    if shared is not None:
-        got = shared.get("suits")
-        if got is None:
-            counts = shared.get("counts:tiles")
-            if counts is not None:
-                kinds = c.sc.cat.kinds
-                got = sorted({kinds[i].suit for i, n in enumerate(counts) if n and kinds[i].suit})
-            else:
-                got = sorted({t.kind.suit for t in c.r.tiles if t.kind.suit})
-            shared["suits"] = got
-        return got
-    return sorted({t.kind.suit for t in c.r.tiles if t.kind.suit})
-
-
-# The reading builtins generated code reads, each with the attribute of `Ctx` that holds it: a closed
-# table, so an attribute name in generated code is always one of these, never text from the IR.
-BUILTIN_ATTRS = {n: "b_" + n for n in (
-    "groups", "win_tile", "win_group", "form", "self_drawn", "melds", "pairs", "pair", "runs", "triplets",
-    "kongs", "exposed", "menqing", "tiles", "hand", "suits", "flowers", "waits", "shape_waits")}
-TILE_LISTS = {"tiles": "tiles", "hand": "hand", "flowers": "flowers"}  # the lists `distinct` is kept for
-
-# Exactly the values `Scoring.reading_env` builds.
-_GROUP_LISTS = ("b_melds", "b_pairs", "b_pair", "b_runs", "b_triplets", "b_kongs", "b_exposed", "b_menqing")
-_LAZY = {
-    "b_tiles": lambda c: c.r.tiles,
-    "b_hand": lambda c: c.r.hand,
-    "b_suits": _suits,
-    "b_flowers": lambda c: c.sc._flowers(),
-    "b_waits": lambda c: c.sc.waits_of_hand(),
-    "b_shape_waits": lambda c: c.sc.waits_of_hand(shape=True),
-}
-
-
-class _ReadingNames(Names):
-    """Names in generated reading code. `phase` is "raw" (inside the raw-count function: pattern
-    counts are locals) or "post" (afterwards: raw counts in the list C, unit values in the list U)."""
-
-    def __init__(self, fs: FastScorer, phase: str):
-        self.fs = fs
-        self.phase = phase
-        self.inlining: list[str] = []
-        # Fields of the summed group vectors are valid only when the groups hold every tile, which
-        # form conditions and the waits' requirements cannot assume (instant and orphan readings).
-        self.fields = phase in ("raw", "post")
-
-    def name(self, ref: str, gen: Gen, ind: int) -> str:
-        cat, _, name = ref.partition(":")
-        fs = self.fs
-        if cat == "builtin":
-            # through the closed table of reading builtins: the attribute name is the table's, not the IR's
-            attr = BUILTIN_ATTRS.get(name)
-            if attr is None:
-                raise Unsupported(f"the builtin {name[:40]!r} in generated code")
-            return f"R.{attr}"
-        if cat == "distinct":  # a comprehension's source (see `comp`)
-            return f"R.distinct({lit(TILE_LISTS[name])}, True)"
-        if cat in ("pattern", "unit", "quantity") and not self.fields:
-            raise Unsupported("a form condition or wait requirement that reads patterns")
-        if cat == "pattern":
-            if name not in fs.index:
-                raise Unsupported("an undeclared pattern")
-            return f"C[{fs.index[name]}]"
-        if cat == "unit":
-            if self.phase == "raw":
-                raise Unsupported("a unit read while patterns are counted")
-            if name not in fs.unit_index:
-                raise Unsupported("an undeclared unit")
-            return f"U[{fs.unit_index[name]}]"
-        if cat == "quantity":  # written in place: pure, so the same value as the reference's cached one
-            if name not in fs.quantities:
-                raise Unsupported("an undeclared quantity")
-            if name in self.inlining:
-                raise Unsupported("a quantity that reads itself")
-            q = fs.quantities[name]
-            self.inlining.append(name)
-            try:
-                return gen.ex(q.expr, ind)
-            finally:
-                self.inlining.pop()
-        return f"S[{lit(ref)}]"
-
-    def comp(self, e: E.Comp, gen: Gen, ind: int) -> str | None:
-        got = self.fs.pre.field_of(e) if self.fields else None
-        if got is not None:
-            return _field(got)
-        got = _tally(e, gen, ind)
-        if got is not None:
-            return got
-        lst = _distinct_of(e.source)
-        if lst is not None:  # iterated over, its order does not matter: the per-hand list serves
-            return gen.comp(dataclasses.replace(e, source=E.Name("distinct", ref=f"distinct:{lst}")), ind)
-        return None
-
-    def call(self, e: E.Call, gen: Gen, ind: int) -> str | None:
-        got = self.fs.pre.field_of(e) if self.fields else None
-        if got is not None:
-            return _field(got)
-        if e.func == "len" and len(e.args) == 1 and _distinct_of(e.args[0]) is not None:
-            return f"len(R.distinct({lit(TILE_LISTS[_distinct_of(e.args[0])])}, True))"
-        lst = _distinct_of(e)
-        if lst is not None:
-            return f"R.distinct({lit(TILE_LISTS[lst])}, False)"
-        return None
-
-
-def _distinct_of(e: E.Expr) -> str | None:
-    """`distinct(L)` of a reading's tile list: the list's name."""
-    if isinstance(e, E.Call) and e.func == "distinct" and len(e.args) == 1 and isinstance(e.args[0], E.Name) \
-            and e.args[0].ref in ("builtin:tiles", "builtin:hand", "builtin:flowers"):
-        return e.args[0].ref.split(":", 1)[1]
-    return None
-
-
-def _field(got) -> str:
-    i, how = got
-    f = f"((v >> {FIELD * i}) & {MASK})" if i else f"(v & {MASK})"
-    if how == "count":
-        return f
-    return f"({f} != 0)" if how == "any" else f"({f} == 0)"
-
-
-def _mentions(e: E.Expr, ref: str) -> bool:
-    return any(isinstance(n, E.Name) and n.ref == ref for n in E.walk(e))
-
-
-def _emit_unmet(g: Gen, q: ir.Requirement, ind: int, then: str) -> None:
-    """Emit `then`, guarded so that it runs when requirement q is not met: on one of its forms (if it
-    names forms), its condition false, and its `unless` false too."""
-    if q.forms:
-        g.emit(ind, f"if R.b_form in ({''.join(lit(f) + ', ' for f in q.forms)}):")
-        ind += 1
-    g.emit(ind, f"if not {g.cond(q.expr, ind)}:")
-    ind += 1
-    if q.unless is not None:
-        g.emit(ind, f"if not {g.cond(q.unless, ind)}:")
-        ind += 1
-    g.emit(ind, then)
-
-
-def _tally(e: E.Comp, gen: Gen, ind: int) -> str | None:
-    """`count/any(x in L: x.F == V and x.G == W …)` over a reading list, V, W not reading x: looked
-    up in a count of L's items by (F, G, …), made once per reading (an equality join, not a scan)."""
-    if e.func not in ("count", "any") or len(e.binders) != 1 or not isinstance(e.source, E.Name) \
-            or not e.source.ref.startswith("builtin:"):
-        return None
-    lst = e.source.ref.split(":", 1)[1]
-    if lst not in BUILTIN_ATTRS or "_" in lst:  # `tl_<list>_<k>` is split at its underscores
-        return None  # only the reading lists of the closed table have tallies
-    ref = f"binder:{e.binders[0]}"
-    fields: list[str | None] = []
-    others: list[E.Expr] = []
-    for c in E.conjuncts(e.body):
-        eq = binder_equality(c, ref)
-        if eq is None:
-            return None
-        fields.append(eq[0])
-        others.append(eq[1])
-    key_fields = fields[0] if len(fields) == 1 else tuple(fields)
-    vals = gen.seq(others, ind)
-    val = vals[0] if len(vals) == 1 else "(" + ", ".join(vals) + ",)"
-    if key_fields not in TALLY_FIELDS:
-        TALLY_FIELDS.append(key_fields)
-    got = f"R.tl_{BUILTIN_ATTRS[lst][2:]}_{TALLY_FIELDS.index(key_fields)}.get({val}, 0)"
-    return got if e.func == "count" else f"({got} > 0)"
-
-
-WIN_REFS = ("builtin:win_tile", "builtin:win_group", "builtin:waits", "builtin:shape_waits")
-WIN_FIELDS = ("has_win", "concealed")
-TALLY_FIELDS: list = []  # field names tallies are taken by (shared by every generated module)
-
-
-def _and_all(parts: list[E.Expr]) -> E.Expr | None:
-    out = None
-    for p in parts:
-        out = p if out is None else E.Binary("and", out, p)
-    return out
 
 
 class FastScorer:
@@ -456,8 +128,8 @@ class FastScorer:
 
         return number(e.text)
 
-    def _gen(self, phase: str) -> tuple[Gen, _ReadingNames]:
-        names = _ReadingNames(self, phase)
+    def _gen(self, phase: str) -> tuple[Gen, ReadingNames]:
+        names = ReadingNames(self, phase)
         return Gen(self.consts, names), names
 
     def _deps(self, p: ir.Pattern) -> set[int]:
@@ -639,7 +311,7 @@ class FastScorer:
         # A conjunct that needs the waits (computed per hand, costly) and cannot fail goes last: the
         # cheap ones usually decide first. (If a moved-up conjunct fails, the reference takes over.)
         rest = [c for c in rest if not _late(c)] + [c for c in rest if _late(c)]
-        w = _and_all(rest)
+        w = and_all(rest)
         if w is not None:
             s = g.cond(w, ind)
             g.emit(ind, f"if {s}:")
@@ -681,7 +353,7 @@ class FastScorer:
         g.emit(1, "bad = -1")
         for j, (q, _, _) in enumerate(self.requires):
             g.emit(1, "if bad < 0:" if j else "if True:")
-            _emit_unmet(g, q, 2, f"bad = {j}")
+            emit_unmet(g, q, 2, f"bad = {j}")
         sc = self.rs.score
         s = g.ex(sc.expr if sc else E.Num("0"), 1)
         g.emit(1, f"score = _norm({s})")
@@ -703,7 +375,7 @@ class FastScorer:
         g, _ = self._gen(phase)
         g.emit(0, f"def {fname}(R, S):")
         for j, (q, _, _) in enumerate(requires):
-            _emit_unmet(g, q, 1, f"return {j}")
+            emit_unmet(g, q, 1, f"return {j}")
         g.emit(1, "return -1")
         return g.lines
 
@@ -769,9 +441,9 @@ class FastScorer:
     # ------------------------------------------------------------------ evaluation
 
     def evaluate(self, sc, r, ns: dict, pv: int, raw=None):
-        """(best, score, total, units, final, value function, failed requirement reason or None) of
-        reading r; raises on anything unusual (the caller then uses the reference). `raw`: the raw
-        counts and the fired patterns when another backend found them (runtime/nativecounts.py)."""
+        """The `ReadingScore` of reading r; raises one of `REFERENCE_DECIDES` on an unusual value (the
+        caller then asks the reference). `raw`: the raw counts and the fired patterns when another
+        backend found them (runtime/nativecounts.py)."""
         R = Ctx(r, sc, pv)
         S = sc.env
         C, F = raw if raw is not None else ns["_raw"](R, S)
@@ -785,14 +457,14 @@ class FastScorer:
                 C[k] = n
                 final2, value, U2 = self._finish(R, S, C, F + [k], ns)
                 if any(U[j] != U2[j] for j in self.unit_reader_reads):
-                    raise ValueError("a pattern that reads a unit changes it")
+                    raise Unusual("a pattern that reads a unit changes it")
                 final, U = final2, U2
         bad, score, total, best = ns["_post"](R, S, C, U)
         reason = None
         if bad >= 0:
             q = self.requires[bad][0]
             reason = q.reason or f"the hand does not meet 「{q.name}」"
-        return best, score, total, U, final, value, reason
+        return ReadingScore(best, score, total, U, final, value, reason)
 
     def _finish(self, R, S, C, F, ns):
         """Exclusions, `combine`, `max` units and the units, as `ReadingEvaluator.final_counts` and

@@ -292,6 +292,10 @@ class Observer:
 
     # ------------------------------------------------------------------ signatures
 
+    def known_contribution(self, key) -> tuple | None:
+        """The part remembered by `key`, if `contribution` made it already (None otherwise)."""
+        return self._contrib.get(key)
+
     def contribution(self, g: Group, is_win: bool, key) -> tuple:
         """The part of the signature group g brings (remembered by `key`, the caller's name for it)."""
         got = self._contrib.get(key)

@@ -231,10 +231,9 @@ class Prefilter:
 
     def group_vector(self, g) -> int:
         """A group's vector, kept on the group itself (groups are shared across readings and hands)."""
-        d = g.__dict__
-        v = d.get("_pv")
+        v = g.prefilter_vector
         if v is None:
-            v = d["_pv"] = self.vector(g, g.declared)  # `g._pv` from now on
+            v = g.prefilter_vector = self.vector(g, g.declared)
         return v
 
     def counts(self, groups) -> int | None:

@@ -74,6 +74,9 @@ class Group:
     value: object = 0
     has_win: bool = False
     declared: bool = False  # laid down before the win (given as a meld), not formed from the hand
+    # the prefilter's vector of this group (runtime/prefilter.py), computed on first use: a group is
+    # shared across readings and hands, so the value is kept with it
+    prefilter_vector: int | None = None
 
     def field(self, name: str):
         t = self.tiles

@@ -167,7 +167,7 @@ def test_instant_forms_are_scored_only_when_the_hand_holds_enough_wildcards():
     from paili.runtime.game.records import wilds_needed
 
     g = Game(rules("longyan"), {}, 6)
-    needs = {f.name: wilds_needed(f.instant) for f, _, _ in g.rules._forms if f.instant is not None}
+    needs = {f.name: wilds_needed(f.instant) for f, _, _ in g.rules.forms if f.instant is not None}
     assert needs and max(needs.values()) == 3  # `count(t in hand: t.wild) >= 3`
     gold = next(k for k in g.cat.kinds if k.name in g.hand_wild_names)
     kinds = [k for k in g.cat.kinds if k.category != "flower" and k.name != gold.name]

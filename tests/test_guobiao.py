@@ -199,10 +199,10 @@ def test_wait_pruning_is_exact(monkeypatch):
     import random
 
     from paili.runtime.hand import build_hand
-    from paili.runtime.rules import Scoring
+    from paili.runtime.hand_score import Scoring
 
     r = rules()
-    cat, dec, env = r._env_for(None)
+    cat, dec, env = r.env_for(None)
     rnd = random.Random(5)
     kinds = [f"{x}{s}" for s in "msp" for x in range(1, 10)] + crosscheck.HONORS
     hands = []
@@ -224,6 +224,6 @@ def test_wait_pruning_is_exact(monkeypatch):
         return [k.name for k in sc.wait_kinds()], [k.name for k in sc.wait_kinds(shape=True)]
 
     pruned = [waits(h) for h in hands]
-    monkeypatch.setattr(Scoring, "_plain_wait_check", lambda self, forms=None: None)
+    monkeypatch.setattr(Scoring, "plain_wait_check", lambda self, forms=None: None)
     assert [waits(h) for h in hands] == pruned
     assert sum(1 for w, _ in pruned if w) > 20  # enough ready hands to mean something

@@ -117,3 +117,131 @@ def test_a_cycle_is_found():
     finally:
         GRAPH.clear()
         GRAPH.update(saved)
+
+
+def _private_crossings(name: str, path: Path) -> list[str]:
+    """`from M import _x` and `m._x` (m a module imported by name) where M is another module of the package."""
+    is_pkg = path.name == "__init__.py"
+    package = name.split(".") if is_pkg else name.split(".")[:-1]
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    aliases: dict[str, str] = {}  # local name -> module of the package it stands for
+    out = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = ".".join(package[: len(package) - node.level + 1] + ([node.module] if node.module else []))
+            else:
+                base = node.module or ""
+            if not base.startswith("paili"):
+                continue
+            for a in node.names:
+                sub = f"{base}.{a.name}"
+                if sub in MODULES:
+                    aliases[a.asname or a.name] = sub
+                elif a.name.startswith("_") and not a.name.startswith("__") and base != name:
+                    out.append(f"{name} imports {base}.{a.name}")
+        elif isinstance(node, ast.Import):
+            for a in node.names:
+                if a.name in MODULES and a.asname:
+                    aliases[a.asname] = a.name
+    own = _own_private_names(tree)
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Attribute) and _private(node.attr)):
+            continue
+        if isinstance(node.value, ast.Name) and node.value.id in aliases:
+            if aliases[node.value.id] != name:
+                out.append(f"{name} reads {aliases[node.value.id]}.{node.attr}")
+        elif node.attr not in own and not (isinstance(node.value, ast.Name) and node.value.id in ("self", "cls")):
+            # an object's private attribute that no class of this module defines: another module's
+            out.append(f"{name} reads another module's attribute .{node.attr} (line {node.lineno})")
+    return out
+
+
+def _private(attr: str) -> bool:
+    return attr.startswith("_") and not attr.startswith("__")
+
+
+def _own_private_names(tree) -> set[str]:
+    """The private names this module defines: functions and methods, class attributes, and attributes it
+    assigns (`self._x = …`, `obj._x = …`)."""
+    own = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            own.add(node.name)
+        elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+            for target in (node.targets if isinstance(node, ast.Assign) else [node.target]):
+                for t in ast.walk(target):
+                    if isinstance(t, ast.Attribute):
+                        own.add(t.attr)
+                    elif isinstance(t, ast.Name):
+                        own.add(t.id)
+    return own
+
+
+# The game's own private helpers read by runtime/game/observe.py: the engine is being rewritten as an explicit
+# state machine (issue #13 point 4), which owns these two; nothing else is exempt.
+ENGINE_REWRITE = {"paili.runtime.game.observe reads another module's attribute ._true",
+                  "paili.runtime.game.observe reads another module's attribute ._shown"}
+
+
+def test_no_private_name_crosses_a_module():
+    found = [c for name, path in MODULES.items() for c in _private_crossings(name, path)]
+    assert [c for c in found if c.split(" (line")[0] not in ENGINE_REWRITE] == []
+
+
+def test_a_private_crossing_is_found(tmp_path):
+    text = "from .rules import _forms\nfrom . import scoring\nx = scoring._label_parts\ny = x._cache\n"
+    tree_path = tmp_path / "probe.py"
+    tree_path.write_text(text, encoding="utf-8")
+    found = _private_crossings("paili.runtime.probe_private", tree_path)
+    assert found == ["paili.runtime.probe_private imports paili.runtime.rules._forms",
+                     "paili.runtime.probe_private reads paili.runtime.scoring._label_parts",
+                     "paili.runtime.probe_private reads another module's attribute ._cache (line 4)"]
+
+
+# The runtime's layers, left to right: a module imports only its own layer and those to its left
+# (docs/architecture.md, "Layers").
+RUNTIME_LAYERS = (
+    # the IR with the stated limits (constants a loaded rule set is checked against)
+    ("ir", lambda m: m.startswith("paili.runtime.ir") or m == "paili.runtime.limits"),
+    ("model", lambda m: m in {f"paili.runtime.{n}" for n in ("notation", "tiles", "evaluate", "codegen")}),
+    ("rules", lambda m: m in ("paili.runtime.rules", "paili.runtime.examples")),
+    ("game", lambda m: m.startswith("paili.runtime.game")),
+    ("hand", lambda m: m.startswith("paili.runtime.") and m.count(".") == 2),  # the rest of runtime/*.py
+)
+ORDER = ("ir", "model", "hand", "rules", "game")
+
+
+def _runtime_layer(module: str) -> str | None:
+    return next((name for name, test in RUNTIME_LAYERS if test(module)), None)
+
+
+def test_each_runtime_layer_imports_only_the_layers_below():
+    bad = []
+    for name, deps in GRAPH.items():
+        own = _runtime_layer(name)
+        if own is None:
+            continue
+        for d in deps:
+            other = _runtime_layer(d)
+            if other is not None and ORDER.index(other) > ORDER.index(own):
+                bad.append(f"{name} ({own}) imports {d} ({other})")
+    assert bad == []
+
+
+def test_the_ir_is_standard_library_only():
+    """runtime/ir/ imports nothing of the package but itself and runtime/limits.py, and only standard-library
+    modules (runtime/limits.py likewise)."""
+    import sys
+
+    bad = []
+    for name, path in MODULES.items():
+        if not (name.startswith("paili.runtime.ir") or name == "paili.runtime.limits"):
+            continue
+        for m in _imports(name, path):
+            top = m.split(".")[0]
+            if m.startswith("paili") and not (m.startswith("paili.runtime.ir") or m == "paili.runtime.limits"):
+                bad.append(f"{name} imports {m}")
+            elif not m.startswith("paili") and top not in sys.stdlib_module_names and top != "__future__":
+                bad.append(f"{name} imports {m}")
+    assert bad == []

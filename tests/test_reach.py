@@ -1,7 +1,7 @@
 """Warning W601 (a pattern can never match): the search in dsl/reach_search.py proves what the syntactic
 rules in dsl/reach.py cannot, and stays silent whenever a hand could match."""
 from conftest import RULES
-from paili.dsl import reach_search
+from paili.dsl import reach_model, reach_plan, reach_search
 from paili.dsl.compiler import compile_file, compile_text
 
 BASE = '''
@@ -46,9 +46,9 @@ def w601(src: str) -> dict[str, str]:
 def witness_found(src: str, name: str) -> bool:
     """The search ran within its bounds and found a hand (so its silence is not a give-up)."""
     rs = compile_text(src, "reachtest.pai").ruleset
-    world = reach_search.World(rs)
-    plan = reach_search.make_plan(world, rs.pattern(name))
-    assert plan is not None and plan.estimate <= reach_search.MAX_ESTIMATE
+    world = reach_model.World(rs)
+    plan = reach_plan.make_plan(world, rs.pattern(name))
+    assert plan is not None and plan.estimate <= reach_model.MAX_ESTIMATE
     return reach_search.Search(world, plan, float("inf")).run() is False
 
 

@@ -14,7 +14,7 @@ from conftest import ROOT
 from paili import load
 from paili.dsl.compiler import compile_text
 from paili.runtime import examples as examples_module
-from paili.runtime import rules as rules_module
+from paili.runtime import hand_readings as readings_module
 from paili.runtime.examples import check_all
 from paili.runtime.hand import Hand, HandError, build_hand
 from paili.runtime.limits import HAND_WORK
@@ -52,7 +52,7 @@ SAMPLES = [("chehuzi", 25, 3), ("longyan", 50, 3), ("baicheng", 60, 1), ("joker"
 
 @pytest.mark.parametrize("name,n,most", SAMPLES)
 def test_signatures_give_what_full_enumeration_gives(name, n, most, monkeypatch):
-    monkeypatch.setattr(rules_module, "SIGNATURE_FROM", 1)  # hands with one wildcard by signature too
+    monkeypatch.setattr(readings_module, "SIGNATURE_FROM", 1)  # hands with one wildcard by signature too
     rules = rules_of(name)
     rnd = random.Random(2026)
     compared = wild_wins = 0
@@ -123,7 +123,7 @@ def test_a_wildcard_is_never_left_out_of_a_reading():
 
 
 def test_exceeding_the_work_limit_is_one_sentence(monkeypatch):
-    monkeypatch.setattr(rules_module, "HAND_WORK", 5)
+    monkeypatch.setattr(readings_module, "HAND_WORK", 5)
     rules = load(ROOT / "rules" / "chehuzi.pai")  # a fresh rule set: no decomposition remembered
     with pytest.raises(HandError) as exc:
         rules.score("贰贰贰六六六七八九七七柒十拾拾二二王王王", None, "王", True)
@@ -194,7 +194,7 @@ def test_the_work_limit_bounds_the_whole_waits_question(monkeypatch):
     with pytest.raises(HandError) as exc:
         wind_wild().waits(FOUR_WILD, work=[used - 1])
     assert "\n" not in str(exc.value) and "paili examines for one hand" in str(exc.value)
-    monkeypatch.setattr(rules_module, "HAND_WORK", used - 1)  # the default limit counts the same way
+    monkeypatch.setattr(readings_module, "HAND_WORK", used - 1)  # the default limit counts the same way
     with pytest.raises(HandError):
         wind_wild().waits(FOUR_WILD)
 

@@ -10,7 +10,8 @@ from __future__ import annotations
 import random
 
 from paili.runtime.hand import Hand, HandError
-from paili.runtime.rules import Rules, Scoring
+from paili.runtime.hand_score import Scoring
+from paili.runtime.rules import Rules
 
 
 class FullScoring(Scoring):
@@ -22,7 +23,7 @@ class FullScoring(Scoring):
 
 def outcome(rules: Rules, hand: Hand, context: dict | None, full: bool) -> dict:
     """What a score says, as comparable data (or the error sentence)."""
-    cat, dec, env = rules._env_for(context)
+    cat, dec, env = rules.env_for(context)
     cls = FullScoring if full else Scoring
     try:
         res = cls(rules, cat, dec, env, hand).run()
@@ -44,9 +45,9 @@ def random_hand(rules: Rules, rnd: random.Random, wilds: int, wild_name: str, co
     `wild_name`; the winning tile is one of its tiles. With `near` false, the tiles are drawn at random
     instead. With `wild_wins`, the winning tile is one of the wildcards (a wildcard that is wild only as
     the winning tile). None when the copies do not allow it."""
-    cat, dec, _ = rules._env_for(context)
-    form = next(f for f, inst, _ in rules._forms if inst is None and not f.orphans)
-    targets = [t for t in Scoring(rules, cat, dec, {}, Hand([])) ._targets(form, 0)]
+    cat, dec, _ = rules.env_for(context)
+    form = next(f for f, inst, _ in rules.forms if inst is None and not f.orphans)
+    targets = [t for t in Scoring(rules, cat, dec, {}, Hand([])) .form_targets(form, 0)]
     m, p = rnd.choice(targets)
     left = {k.name: k.copies for k in cat.kinds}
     left[wild_name] = left.get(wild_name, 0) - wilds
@@ -91,7 +92,7 @@ def full_waits(rules: Rules, hand: Hand, context: dict | None) -> list[tuple[str
     """Every kind whose addition wins by full enumeration, with its score (the waits' definition)."""
     from collections import Counter
 
-    cat, dec, env = rules._env_for(context)
+    cat, dec, env = rules.env_for(context)
     held = Counter(t.name for t in hand.all_tiles())
     out = []
     for k in cat.kinds:

@@ -78,7 +78,7 @@ def _orphans_discard(game, seat, discards: list[Move]) -> Move | None:
         return None
     wild = game.hand_wild_names
     held = Counter(t.name for t in seat.hand)
-    for f, _, _ in game.rules._forms:
+    for f, _, _ in game.rules.forms:
         if not f.orphans:
             continue
         members = [k.name for k in game.cat.kinds if k.attrs.get(f.orphans)]

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..hand import HandError
-from ..rules import Scoring
+from ..hand_score import Scoring
 from .records import (
     EVAL_ERRORS,
     WinInfo,

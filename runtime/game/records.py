@@ -11,7 +11,8 @@ from operator import attrgetter
 from typing import Any
 
 from ..evaluate import EvalError, compile_expr
-from ..rules import ScoreResult, Scoring
+from ..hand_score import Scoring
+from ..result import ScoreResult
 from ..scoring import ReadingEvaluator
 from ..tiles import TileInfo
 from .moves import PASS, MeldOption, Move

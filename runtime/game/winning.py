@@ -7,7 +7,9 @@ from __future__ import annotations
 from collections import Counter
 
 from ..hand import Hand, HandError, Meld
-from ..rules import Rules, ScoreResult, Scoring
+from ..hand_score import Scoring
+from ..result import ScoreResult
+from ..rules import Rules
 from ..tiles import TileInfo
 from .records import (
     EVAL_ERRORS,
@@ -42,11 +44,11 @@ class Winning:
         got = self.prog.__dict__.get("_group_forms")
         if got is None:
             got = self.prog.__dict__["_group_forms"] = tuple(
-                f.name for f, _, _ in self.rules._forms if f.instant is None and not f.orphans)
+                f.name for f, _, _ in self.rules.forms if f.instant is None and not f.orphans)
         return got
 
     def _group_forms_differ(self) -> bool:
-        return len(self._group_forms()) != len(self.rules._forms)
+        return len(self._group_forms()) != len(self.rules.forms)
 
     def waits_without(self, seat: Seat | None, tile, groups: bool = False) -> list[TileInfo]:
         """What the seat's concealed hand would wait on after giving up one `tile` (with `groups`: by the
@@ -74,7 +76,7 @@ class Winning:
             # The scoring runtime's waits (Scoring.wait_kinds): by structure from the block tables when no
             # requirement decides them and every form is melds and pairs; otherwise kind by kind, each
             # first put to the engine's cheap necessary test, then tried in full, requirements included.
-            plain = sc._plain_wait_check() if self.rules._plain_waits and not groups else None
+            plain = sc.plain_wait_check() if self.rules.plain_waits and not groups else None
             held = Counter(t.name for t in h.all_tiles())
             kinds = []
             for k in self.cat.kinds:
@@ -177,7 +179,7 @@ class Winning:
         v = c.get(forms)
         if v is None:
             v = c[forms] = any((f.instant is not None or f.orphans) and (not forms or f.name in forms)
-                               for f, _, _ in self.rules._forms)
+                               for f, _, _ in self.rules.forms)
         return v
 
     def _not_ready(self, concealed: list[TileInfo], melds: list[GMeld], seat: Seat | None = None) -> bool:
@@ -196,7 +198,7 @@ class Winning:
         `_could_win`: an orphans form needs no melds and every tile that is not free to have its
         attribute; an instant form needs at least `_instant_wilds` wildcards, and one tile adds at most one."""
         free = self._free_names()
-        for f, _, _ in self.rules._forms:
+        for f, _, _ in self.rules.forms:
             if f.orphans:
                 if not melds and all(t.attrs.get(f.orphans) for t in concealed if t.name not in free):
                     return False
@@ -221,7 +223,7 @@ class Winning:
             env[f"context:{k}"] = v
         for k, v in self.st.reveals.items():
             env[f"reveal:{k}"] = v
-        env = self.rules._retile(env, self.cat)
+        env = self.rules.retile(env, self.cat)
         self._score_env_cache = (self._ctx_version, env)
         return env
 
@@ -234,7 +236,7 @@ class Winning:
             r.__dict__ = dict(self.rules.__dict__)
             for k in ("_structural", "_plain_env"):
                 r.__dict__.pop(k, None)
-            r._forms = [x for x in self.rules._forms if x[0].name in forms]
+            r.forms = [x for x in self.rules.forms if x[0].name in forms]
             self._forms_rules[forms] = r
         return r
 
@@ -242,7 +244,7 @@ class Winning:
         """A cheap test that rejects hands that cannot win under any reading, form by form: split forms
         by the block tables (wildcards and stand-ins counted as free tiles), `orphans` forms by their
         tiles' attribute, `instant` forms by scoring under those forms alone."""
-        return {"instant": tuple(f.name for f, _, _ in self.rules._forms if f.instant is not None)}
+        return {"instant": tuple(f.name for f, _, _ in self.rules.forms if f.instant is not None)}
 
     def _could_win(self, concealed: list[TileInfo], melds: list[GMeld], win: TileInfo | None,
                    self_drawn: bool, forms: tuple[str, ...] = ()) -> bool:
@@ -270,7 +272,7 @@ class Winning:
         if plan is None:
             probe = Scoring(self.rules, self.cat, dec, {}, Hand([], [], None, False))
             targets, orphans = [], []
-            for f, _, _ in self.rules._forms:
+            for f, _, _ in self.rules.forms:
                 if (forms and f.name not in forms) or (f.concealed and has_exposed) or f.instant is not None:
                     continue
                 if f.orphans:
@@ -278,7 +280,7 @@ class Winning:
                     if not melds and n == need + 1:
                         orphans.append(f.orphans)
                     continue
-                targets.extend((m, p) for m, p in probe._targets(f, len(melds)) if probe._sizes_fit(n, m, p))
+                targets.extend((m, p) for m, p in probe.form_targets(f, len(melds)) if probe.sizes_fit(n, m, p))
             plan = self._target_cache[key] = (list(dict.fromkeys(targets)), orphans)
         targets, orphans = plan
         tup = tuple(counts)
@@ -313,7 +315,7 @@ class Winning:
         c = self.__dict__.setdefault("_instant_need", {})
         got = c.get(names)
         if got is None:
-            got = c[names] = min((wilds_needed(f.instant) for f, _, _ in self.rules._forms if f.name in names),
+            got = c[names] = min((wilds_needed(f.instant) for f, _, _ in self.rules.forms if f.name in names),
                                  default=0)
         return got
 

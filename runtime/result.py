@@ -1,0 +1,59 @@
+"""What scoring one hand gives the caller: ScoreResult (its JSON form is a contract), and values as JSON writes them."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from .scoring import Evaluation
+from .tiles import TileInfo
+
+
+@dataclass
+class ScoreResult:
+    win: bool
+    reason: str = ""
+    evaluation: Evaluation | None = None
+    readings: int = 0
+    rejected: list[str] = field(default_factory=list)
+
+    @property
+    def fans(self):
+        return self.evaluation.fans if self.evaluation else []
+
+    @property
+    def score(self):
+        return self.evaluation.score if self.evaluation else 0
+
+    @property
+    def total(self):
+        return self.evaluation.total if self.evaluation else 0
+
+    def to_json(self) -> dict:
+        ev = self.evaluation
+        out: dict[str, Any] = {"win": self.win}
+        if not self.win:
+            out["reason"] = self.reason
+        out["fans"] = [{"name": f.name, "value": plain_value(f.value), "count": f.count} for f in self.fans]
+        out["total"] = plain_value(ev.total) if ev else 0
+        out["score"] = plain_value(ev.score) if ev else 0
+        out["quantities"] = {k: plain_value(v) for k, v in (ev.quantities.items() if ev else [])}
+        out["trace"] = {
+            "reading": ev.reading.describe() if ev else "",
+            "form": ev.reading.form if ev else "",
+            "readings_considered": self.readings,
+            "fired": [{"pattern": f.pattern, "unit": f.unit, "count": f.count} for f in self.fans],
+            "excluded": [{"pattern": p, "by": by} for p, by in (ev.excluded if ev else [])],
+            "units": {k: plain_value(v) for k, v in (ev.units.items() if ev else [])},
+            "rejected": self.rejected[:10],
+        }
+        return out
+
+
+def plain_value(v):
+    """A value as JSON writes it: a whole Fraction as an int, another as a float, a tile by its name."""
+    if isinstance(v, Fraction):
+        return int(v) if v.denominator == 1 else float(v)
+    if isinstance(v, TileInfo):
+        return v.name
+    return v
