@@ -1,6 +1,7 @@
 """Tiles and cards as the page shows them: each kind drawn as an SVG face (dsl/pages/faces.py) defined
 once per page, with the kind's name as the title and the text alternative, so a tile reads the same
-with any font. The Markdown page, which cannot draw, writes the kind's glyph, character or name."""
+with any font. The Markdown page, which cannot draw, writes a card's character or a tile's name (a
+Unicode tile glyph would be a box without a tile font)."""
 from __future__ import annotations
 
 import hashlib
@@ -15,7 +16,8 @@ from .faces import Face, card_face, plain_face, sprite, standard_tile, tile_face
 @dataclass(frozen=True)
 class TileView:
     name: str  # the kind's name
-    text: str  # its text form (Markdown): glyph, character or name
+    text: str  # its text form (Markdown): the card's character, else the kind's name (never a tile glyph,
+    # which a reader without a tile font sees as a box)
     category: str  # suited | honor | flower | joker
     glyph: bool  # drawn as a standard mahjong tile (the face alone does not spell the name)
     win: bool = False  # the winning tile
@@ -87,8 +89,8 @@ class TileBook:
         face = self.face(name)
         if k is None:
             return TileView(name, name, "suited", False, win, wild, plays, face=face)
-        text = k.glyph or k.char or k.name
         drawn = standard_tile(k.glyph) is not None
+        text = k.name if drawn else (k.char or k.glyph or k.name)
         return TileView(k.name, text, k.category, drawn, win, wild, plays, self.inks.get(k.name, ""), face)
 
     def views(self, names) -> list[TileView]:
@@ -99,5 +101,6 @@ class TileBook:
         return Markup(sprite(self.faces.values()))
 
     def plain(self, names) -> str:
-        """Tiles as one line of text (the Markdown page): glyphs or characters."""
-        return "".join(self.view(n).text for n in names)
+        """Tiles as one line of text (the Markdown page): characters, or names joined by ·."""
+        views = self.views(names)
+        return ("·" if any(v.glyph for v in views) else "").join(v.text for v in views)
