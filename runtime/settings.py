@@ -16,7 +16,7 @@ def short(raw) -> str:
     return text if len(text) <= 40 else text[:37] + "…"
 
 
-_NUMBER_TEXT = re.compile(r"-?\d+(\.\d+)?(/\d+)?")
+_NUMBER_TEXT = re.compile(r"-?[0-9]+(\.[0-9]+)?(/[0-9]+)?")
 
 
 def setting_number(name: str, raw, whole: bool):

@@ -42,6 +42,13 @@ def test_number_literal_digits(text):
     one_error(BASE.replace(SCORE, f"score = 番 * {text}"), "E702", 30)
 
 
+@pytest.mark.parametrize("digit", ["\U0001d7d8", "\u0663", "\uff11"])  # 𝟘, Arabic-Indic 3, fullwidth 1
+def test_a_number_is_written_in_ascii_digits(digit):
+    """Other scripts' digits are not digits of the language (Python's int() would read them, the JSON
+    format's numbers would not): an unexpected character where they are written."""
+    one_error(BASE.replace(SCORE, f"score = 番 * 2{digit}"), "E102", 30)
+
+
 def test_range_with_a_huge_bound_is_a_diagnostic_not_a_traceback():
     one_error(BASE.replace("range 0..8", "range 1..1" + "0" * 5000), "E702", 12)
 
