@@ -173,6 +173,28 @@ def test_pattern_programs_refuse_bad_input_in_one_sentence():
 
 
 @needs_native
+def test_pattern_programs_bound_their_work():
+    """A condition of 14^6 body evaluations on a 14-tile reading (more than the compiler allows, as a
+    hand-written JSON file could hold) stops the native evaluation, which leaves the reading to the
+    reference (0), rather than running without bound."""
+    mod = backend.native_module()
+    r = rules(ROOT / "bench" / "rules" / "shapes.pai", "native")
+    doc = json.loads(r.ruleset_json())
+    body = {"_": "Bool", "value": True}
+    for b in "abcdef":
+        body = {"_": "Comp", "func": "count", "binders": [b], "source": {"_": "Name", "name": "tiles",
+                "ref": "builtin:tiles"}, "body": body}
+    doc["ruleset"]["patterns"][0]["when"] = {"_": "Compare", "ops": [">"], "operands": [body, {"_": "Num", "text": "0"}]}
+    p = mod.Patterns(json.dumps(doc), {})
+    group = ("将", (0, 0), 6, 0, 0)
+    groups = tuple(group[:4] + (i,) for i in range(7))  # seven pairs: 14 tiles
+    assert p.raw_counts((), False, (), None, None, groups, None, None, 0, 0, "对对") == 0
+    doc["ruleset"]["patterns"][0]["when"]["operands"][0] = body["body"]["body"]  # 14^4: within the bound
+    p = mod.Patterns(json.dumps(doc), {})
+    assert p.raw_counts((), False, (), None, None, groups, None, None, 0, 0, "对对") == [1]
+
+
+@needs_native
 @pytest.mark.parametrize("path", [p for p in native_diff.FILES if p.name != "chehuzi.pai"], ids=lambda p: p.name)
 def test_the_sample_is_not_vacuous(path):
     """The random cases hold wins and non-wins, with and without wildcards, and hands with waits."""
