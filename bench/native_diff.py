@@ -256,6 +256,7 @@ def compare_counts(path: Path, nat, rnd: random.Random, n: int, diffs: list, sta
     """Raw pattern counts of every complete reading: the native programs against the reference."""
     checks = 0
     names = nat.patterns.pattern_names
+    used: dict = {}
     for _ in range(n):
         case = rules_case(nat, rnd)
         if case is None:
@@ -270,6 +271,7 @@ def compare_counts(path: Path, nat, rnd: random.Random, n: int, diffs: list, sta
         except (HandError, ValueError):
             continue
         nc = nat.native_counts_for(cat)
+        used[id(nc)] = nc
         if nc is None:
             diffs.append(f"{path.name}: context {context}: the native programs are not used ({nat.native_declined})")
             continue
@@ -297,6 +299,9 @@ def compare_counts(path: Path, nat, rnd: random.Random, n: int, diffs: list, sta
             if bad:
                 diffs.append(f"{path.name}: {r!r} hand {hand!r} melds {melds} win {win} context {context} "
                              f"self_drawn {self_drawn}: (pattern, native, python) {bad[:5]}")
+    failures = sum(nc.failures for nc in used.values() if nc is not None)
+    if failures:
+        diffs.append(f"{path.name}: {failures} internal errors of the native pattern programs")
     return checks
 
 

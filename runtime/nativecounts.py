@@ -15,6 +15,7 @@ from __future__ import annotations
 import operator
 from fractions import Fraction
 
+from .evaluate import EvalError
 from .reading import Group, Reading, RTile
 from .tiles import TileInfo
 
@@ -44,14 +45,15 @@ def encode(v):
     raise Unencodable(type(v).__name__)
 
 
-def _group_code(g: Group) -> tuple:
-    """(meld kind, tile codes, flags, value) of a group; kept on the group (it does not change)."""
-    got = g.__dict__.get("_native_code")
-    if got is None:
-        flags = (1 if g.exposed else 0) | (2 if g.concealed else 0) | (4 if g.is_pair else 0) \
-            | (8 if g.is_kong else 0) | (16 if g.has_win else 0) | (32 if g.declared else 0)
-        got = g.__dict__["_native_code"] = (g.kind, tuple(tile_code(t) for t in g.tiles), flags, encode(g.value))
-    return got
+def group_code(g: Group) -> tuple:
+    """(meld kind, tile codes, flags, value) of a group."""
+    flags = (1 if g.exposed else 0) | (2 if g.concealed else 0) | (4 if g.is_pair else 0) \
+        | (8 if g.is_kong else 0) | (16 if g.has_win else 0) | (32 if g.declared else 0)
+    return g.kind, tuple(tile_code(t) for t in g.tiles), flags, encode(g.value)
+
+
+# Groups kept (code, prefilter vector) by signature; past this many the cache starts afresh.
+CODE_CACHE_LIMIT = 200_000
 
 
 class NativeCounts:
@@ -65,8 +67,13 @@ class NativeCounts:
         self.settings = programs.settings()
         self.owned = [i for i, x in enumerate(programs.python_owned()) if x]
         self.mod = mod
+        self.declined = (mod.NotCovered, mod.NativeError)
+        self.failures = 0  # internal errors of the native core (0 expected; the tests check)
         self.calls = 0
         self.fallbacks = 0  # readings the native programs left to the Python evaluators
+        # (group signature, declared) -> (its code, its prefilter vector or None): a signature holds
+        # everything the code is made of (kind, each tile's kind, wildness and physical tile, flags, value)
+        self._codes: dict = {}
 
     def hand_state(self, env: dict, self_drawn: bool, flowers) -> list | None:
         """What every reading of one hand shares: [settings, self_drawn, flowers, waits, shape waits],
@@ -83,11 +90,32 @@ class NativeCounts:
         when the Python evaluators must count this reading."""
         self.calls += 1
         groups = r.groups
+        codes = self._codes
+        pre = self.prefilter
         index: dict[int, int] = {}
         gs = []
+        packed = 0
         for i, g in enumerate(groups):
-            ident = index.setdefault(id(g), i)
-            gs.append(_group_code(g) + (ident,))
+            key = (g.sig, g.declared)
+            got = codes.get(key)
+            if got is None:
+                if len(codes) > CODE_CACHE_LIMIT:
+                    codes.clear()
+                vec = None
+                if pre is not None:
+                    try:
+                        vec = pre.vector(g, g.declared)
+                    except (EvalError, KeyError, TypeError):  # as Prefilter.counts: no prefilter then
+                        pass
+                try:
+                    code = group_code(g)
+                except Unencodable:  # a value the programs do not hold: the Python evaluators count
+                    self.fallbacks += 1
+                    return None
+                got = codes[key] = (code, vec)
+            gs.append(got[0] + (index.setdefault(id(g), i),))
+            if packed is not None:
+                packed = packed + got[1] if got[1] is not None else None
         wg = r.win_group
         win_group = index.get(id(wg), -2) if wg is not None else -1
         if win_group == -2:  # not one of the groups: the reference reads it
@@ -98,16 +126,20 @@ class NativeCounts:
         gathered = r.gathered
         tiles = None if gathered else tuple(tile_code(t) for t in r.tiles)
         hand = None if gathered else tuple(tile_code(t) for t in r.hand)
-        packed = None
-        pre = self.prefilter
-        if pre is not None and sum(len(g.tiles) for g in groups) == len(r.tiles):  # as the reference does
-            p = pre.counts(groups)
-            if p is not None:
-                packed = p.to_bytes((p.bit_length() + 7) // 8, "little")
+        # the prefilter applies when the groups hold every tile (runtime/scoring.py ReadingEvaluator)
+        if pre is None or (not gathered and sum(len(g.tiles) for g in groups) != len(r.tiles)):
+            packed = None
+        if packed is not None:
+            packed = packed.to_bytes((packed.bit_length() + 7) // 8, "little")
         call = self.programs.raw_counts
         for _ in range(3):
-            got = call(state[0], state[1], state[2], state[3], state[4], tuple(gs), tiles, hand, win_tile,
-                       win_group, r.form, packed)
+            try:
+                got = call(state[0], state[1], state[2], state[3], state[4], tuple(gs), tiles, hand, win_tile,
+                           win_group, r.form, packed)
+            except self.declined as exc:  # a number past 64 bits, or an internal error (counted)
+                if isinstance(exc, self.mod.NativeError):
+                    self.failures += 1
+                break
             if type(got) is list:
                 return got
             if got not in (1, 2):
@@ -155,4 +187,4 @@ def native_counts(ruleset_json: str, options: dict, cat, mod, cp) -> tuple[Nativ
     return NativeCounts(programs, mod, pre), ""
 
 
-__all__ = ["NativeCounts", "native_counts", "encode", "tile_code"]
+__all__ = ["NativeCounts", "native_counts", "encode", "group_code", "tile_code"]

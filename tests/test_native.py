@@ -184,7 +184,8 @@ def test_pattern_programs_bound_their_work():
     for b in "abcdef":
         body = {"_": "Comp", "func": "count", "binders": [b], "source": {"_": "Name", "name": "tiles",
                 "ref": "builtin:tiles"}, "body": body}
-    doc["ruleset"]["patterns"][0]["when"] = {"_": "Compare", "ops": [">"], "operands": [body, {"_": "Num", "text": "0"}]}
+    zero = {"_": "Num", "text": "0"}
+    doc["ruleset"]["patterns"][0]["when"] = {"_": "Compare", "ops": [">"], "operands": [body, zero]}
     p = mod.Patterns(json.dumps(doc), {})
     group = ("将", (0, 0), 6, 0, 0)
     groups = tuple(group[:4] + (i,) for i in range(7))  # seven pairs: 14 tiles
