@@ -12,7 +12,8 @@ fields of `Game.snapshot()` the engine had when the record was made (`STATE_KEYS
 may add fields to its snapshot.
 
 `check` (with the engine now on the import path) replays every recorded log (`log.replay`, what
-`paili replay LOG` runs) and plays every game again from its seed: the log must be byte-identical, and
+`paili replay LOG` runs; the command itself on the first `--cli` logs of each configuration) and plays
+every game again from its seed: the log must be byte-identical, and
 so must every per-move state digest, the final state and the result. Exit status 1 on any difference.
 """
 from __future__ import annotations
@@ -21,6 +22,7 @@ import argparse
 import hashlib
 import json
 import random
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -48,13 +50,18 @@ STATE_KEYS = ("dealer", "wall", "wall_ids", "pinned", "out", "seats", "table", "
 
 
 def state_view(game) -> dict:
-    """The compared state: the recorded snapshot fields, as JSON values."""
+    """The compared state: the recorded snapshot fields (a seat number as a key is written as JSON writes it)."""
     snap = game.snapshot()
-    return json.loads(json.dumps({k: snap[k] for k in STATE_KEYS}, ensure_ascii=False, default=str))
+    return {k: snap[k] for k in STATE_KEYS}
+
+
+def as_json(view: dict):
+    return json.loads(json.dumps(view, ensure_ascii=False, default=str))
 
 
 def digest(view: dict) -> str:
-    return hashlib.sha1(json.dumps(view, ensure_ascii=False, sort_keys=True).encode()).hexdigest()[:16]
+    text = json.dumps(view, ensure_ascii=False, sort_keys=True, default=str)
+    return hashlib.sha1(text.encode()).hexdigest()[:16]
 
 
 def play_one(rules, options: dict, game_seed: int, bots: str):
@@ -68,7 +75,7 @@ def play_one(rules, options: dict, game_seed: int, bots: str):
         legal = g.legal_moves(seat)
         g.apply(seat, players[seat].choose(g, seat, legal))
         digests.append(digest(state_view(g)))
-    final = state_view(g)
+    final = as_json(state_view(g))
     session.finish(g)
     return session, digests, final
 
@@ -117,7 +124,9 @@ def check(args) -> int:
         logs = sorted(d.glob("game-*.jsonl"))[:args.limit or None]
         t0 = time.perf_counter()
         diffs: list[str] = []
-        for path in logs:
+        for i, path in enumerate(logs):
+            if i and i % 100 == 0:
+                print(f"  {name}: {i} games checked, {len(diffs)} different", flush=True)
             rec = json.loads(path.with_suffix("").with_suffix(".state.json").read_text(encoding="utf-8"))
             try:
                 replay(path, rules)
@@ -135,6 +144,10 @@ def check(args) -> int:
                 diffs.append(f"{path.name}: the final state differs")
             elif json.loads(json.dumps(session.played[0]["result"], ensure_ascii=False)) != rec["result"]:
                 diffs.append(f"{path.name}: the result differs")
+        for path in logs[:args.cli]:  # the command itself, as a user runs it, on the first few logs
+            run = subprocess.run([sys.executable, "-m", "paili", "replay", str(path)], capture_output=True, text=True)
+            if run.returncode != 0 or "identical" not in run.stdout:
+                diffs.append(f"{path.name}: paili replay: {(run.stdout + run.stderr).strip()[:200]}")
         total += len(logs)
         bad += len(diffs)
         print(f"{name}: {len(logs)} games replayed and regenerated in {time.perf_counter() - t0:.1f} s: "
@@ -153,6 +166,7 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--bots", default="random", choices=sorted(BOTS))
     ap.add_argument("--limit", type=int, default=0, help="check: only the first N games of each configuration")
+    ap.add_argument("--cli", type=int, default=3, help="check: run `python -m paili replay` on the first N logs")
     ap.add_argument("--configs", default=",".join(CONFIGS), help="comma-separated: " + ", ".join(CONFIGS))
     args = ap.parse_args(argv)
     args.configs = [c for c in args.configs.split(",") if c]
