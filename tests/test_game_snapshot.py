@@ -148,6 +148,7 @@ def _tampered():
         "the history": lambda s: s.__setitem__("history", "moves"),
         "too many moves": lambda s: s.__setitem__("history", [[0, {"action": "pass"}]] * 20_001),
         "a value JSON cannot hold": lambda s: s.__setitem__("errors", [object()]),
+        "a key that is not text": lambda s: s.__setitem__(7, "seven"),
     }, change
 
 

@@ -89,7 +89,7 @@ def restore(cls, rules, data) -> object:
     _replay(g, moves)
     _require(g, setup["require_decision"])
     got = snapshot(g)
-    for key in sorted(set(got) | set(data)):
+    for key in sorted(set(got) | set(data), key=str):
         if got.get(key, _MISSING) != data.get(key, _MISSING):
             raise SnapshotError(f"the snapshot's {str(key)[:30]!r} is not what its moves lead to")
     return g
