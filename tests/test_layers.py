@@ -178,15 +178,9 @@ def _own_private_names(tree) -> set[str]:
     return own
 
 
-# The game's own private helpers read by runtime/game/observe.py: the engine is being rewritten as an explicit
-# state machine (issue #13 point 4), which owns these two; nothing else is exempt.
-ENGINE_REWRITE = {"paili.runtime.game.observe reads another module's attribute ._true",
-                  "paili.runtime.game.observe reads another module's attribute ._shown"}
-
-
 def test_no_private_name_crosses_a_module():
     found = [c for name, path in MODULES.items() for c in _private_crossings(name, path)]
-    assert [c for c in found if c.split(" (line")[0] not in ENGINE_REWRITE] == []
+    assert found == []
 
 
 def test_a_private_crossing_is_found(tmp_path):

@@ -108,7 +108,7 @@ class Events:
                 continue
             cur = holder.get(ph.name, False)
             conds = leave if cur else enter
-            if conds and any(c is None or self._true(c, bind.get("reading"), **unbound(bind)) for c in conds):
+            if conds and any(c is None or self.condition_holds(c, bind.get("reading"), **unbound(bind)) for c in conds):
                 changes.append((holder, ph, not cur))
         for holder, ph, value in changes:
             holder[ph.name] = value
@@ -140,7 +140,7 @@ class Events:
             reading = bind.get("reading")
             b = unbound(bind)
             for h in hooks:
-                if h.when is not None and not self._true(h.when, reading, **b):
+                if h.when is not None and not self.condition_holds(h.when, reading, **b):
                     continue
                 for name in self._run_effects(h.effects, reading, **b):
                     self._hooks_only(name, dict(bind))

@@ -21,7 +21,7 @@ def observation(game, seat: int) -> dict:
         for owner in st.seats:
             if owner is me:
                 continue
-            if game._true(when, viewer=me, owner=owner, actor=owner, tile=game.tv(owner.drawn)):
+            if game.condition_holds(when, viewer=me, owner=owner, actor=owner, tile=game.tv(owner.drawn)):
                 extra.setdefault(owner.index, set()).add(o.what)
 
     def melds_of(s, full: bool, kong_tiles: bool):
@@ -31,7 +31,7 @@ def observation(game, seat: int) -> dict:
             if full or m.exposed:
                 out.append({"kind": m.kind, "tiles": [t.name for t in m.tiles], "exposed": m.exposed})
             else:
-                shown = game._shown(m)
+                shown = game.shown_tiles(m)
                 if kong_tiles and mk.kong and not shown:  # `observe … kong_tiles`: the top tile only
                     shown = m.tiles[-1:]
                 out.append({"kind": m.kind, "tiles": [t.name for t in shown],

@@ -58,7 +58,7 @@ class Offers:
             fns = self._restrict_cache[action] = self.prog.restricted(action)
         if not fns:
             return False
-        return any(self._true(fn, reading, actor=seat, tile=self.tv(tile)) for fn in fns)
+        return any(self.condition_holds(fn, reading, actor=seat, tile=self.tv(tile)) for fn in fns)
 
     def _index_win_actions(self) -> dict[str, list[CAction]]:
         out: dict[str, list[CAction]] = {}
@@ -101,7 +101,7 @@ class Offers:
             reading = info.reading_env(self)
             b = dict(actor=seat, tile=self.tv(info.tile), self_drawn=info.self_drawn,
                      discarder=self.seat_of(discarder), robbed=self.seat_of(robbed), score=info.result.score)
-            if not self._true(a.when, reading, **b) or self._restricted(a.name, seat, info.tile, reading):
+            if not self.condition_holds(a.when, reading, **b) or self._restricted(a.name, seat, info.tile, reading):
                 continue
             info = WinInfo(**{**info.__dict__, "action": a.name})
             out.append((Move(a.name, (info.tile.name,) if info.tile else ()), Offer(a, win=info,
@@ -111,7 +111,7 @@ class Offers:
             offered = {m.action for m, _ in out}
             for a in self._instead:
                 if a.ir.instead_of in offered and self._by_ok_offer(a, c, actor, ctx) and \
-                        self._true(a.when, actor=seat, tile=self.tv(tile)) and \
+                        self.condition_holds(a.when, actor=seat, tile=self.tv(tile)) and \
                         not self._restricted(a.name, seat, tile):
                     out.extend(self._plain_moves(a, seat, tile))
         return out
@@ -132,10 +132,11 @@ class Offers:
                 v = ch(self.setup_env)
             except EVAL_ERRORS:
                 continue
-            if a.choice_when is not None and not self._true(a.choice_when, reading, actor=seat, tile=tile,
+            if a.choice_when is not None and not self.condition_holds(a.choice_when, reading, actor=seat, tile=tile,
                                                             choice=v, **bind):
                 continue
-            if a.when is not None and not self._true(a.when, reading, actor=seat, tile=tile, choice=v, **bind):
+            if a.when is not None and not self.condition_holds(a.when, reading, actor=seat, tile=tile, choice=v,
+                                                               **bind):
                 continue
             out.append((Move(a.name, (), v), Offer(a, compulsory=a.ir.compulsory)))
         return out
@@ -271,7 +272,7 @@ class Offers:
             if not opts:
                 return out
             t = self.tv(required)
-            if (a.when is not None and not self._true(a.when, reading, actor=seat, tile=t, **bind)) or \
+            if (a.when is not None and not self.condition_holds(a.when, reading, actor=seat, tile=t, **bind)) or \
                     self._restricted(a.name, seat, required):
                 return out
             return [(self._meld_move(a, opt), Offer(a, meld=opt, compulsory=a.ir.compulsory))
@@ -285,7 +286,7 @@ class Offers:
             for opt in self._grown(a, mk, self._meld_options(seat, mk, required, unusable)):
                 if required is None:
                     t = self.tv(opt.key)
-                    if a.when is not None and not self._true(a.when, reading, actor=seat, tile=t, **bind):
+                    if a.when is not None and not self.condition_holds(a.when, reading, actor=seat, tile=t, **bind):
                         continue
                     if self._restricted(a.name, seat, opt.key):
                         continue
@@ -326,7 +327,7 @@ class Offers:
         if a.choices:
             return [x for x in self._plain_moves(a, seat, self.tv(tile), reading, **bind)
                     if not self._restricted(a.name, seat, tile)]
-        if not self._true(a.when, reading, actor=seat, tile=self.tv(tile), **bind) or \
+        if not self.condition_holds(a.when, reading, actor=seat, tile=self.tv(tile), **bind) or \
                 self._restricted(a.name, seat, tile):
             return []
         return self._plain_moves(a, seat, tile, reading, **bind)
@@ -383,7 +384,7 @@ class Offers:
         out = []
         for i in sorted(first):
             t = first[i]
-            if live and any(self._true(fn, None, actor=seat, tile=self.tv(t)) for fn in live):
+            if live and any(self.condition_holds(fn, None, actor=seat, tile=self.tv(t)) for fn in live):
                 continue
             mv = cache.get(t.name)
             if mv is None:
@@ -423,7 +424,8 @@ class Offers:
         if not b.forms:
             return self._action_moves(b, seat, t, None)
         tv = self.tv(t)
-        if (b.when is not None and not self._true(b.when, actor=seat, tile=tv)) or self._restricted(b.name, seat, t):
+        if (b.when is not None and not self.condition_holds(b.when, actor=seat, tile=tv)) or \
+                self._restricted(b.name, seat, t):
             return []
         found = []
         for kind in b.forms:

@@ -114,7 +114,7 @@ class Setup:
         seat = self.st.seats[s]
         for a in self.prog.actions_on.get("draw", ()):
             if a.ir.compulsory and not a.forms and not a.wins and not a.description and \
-                    self._true(a.when, actor=seat, tile=t):
+                    self.condition_holds(a.when, actor=seat, tile=t):
                 self._run_effects(a.effects, actor=seat, tile=t)
                 self._hooks_only(a.name, {"actor": seat, "tile": t})
 
@@ -157,7 +157,7 @@ class Setup:
         for r, _, unless in self.prog.reveals:
             if r.at != at:
                 continue
-            if unless is not None and self._true(unless):
+            if unless is not None and self.condition_holds(unless):
                 continue
             self._flip(r)
 
@@ -166,7 +166,7 @@ class Setup:
             if moves_when is None or self.st.reveals.get(r.name) is None:
                 continue
             guard = 0
-            while guard < 8 and self._true(moves_when):
+            while guard < 8 and self.condition_holds(moves_when):
                 before = self.st.reveals.get(r.name)
                 n_ids = len(self.st.reveal_ids.get(r.name, []))
                 self._flip(r)

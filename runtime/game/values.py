@@ -62,7 +62,9 @@ class Values:
             e[key] = v
         return e
 
-    def _true(self, fn, reading=None, **bind) -> bool:
+    def condition_holds(self, fn, reading=None, **bind) -> bool:
+        """Whether a compiled condition holds for these bindings (no condition: it holds); public because
+        observations (observe.py) ask it too."""
         if fn is None:
             return True
         try:
@@ -151,14 +153,15 @@ class Values:
         for s in st.seats:
             n += list(map(BY_NAME, s.discards)).count(name) + list(map(BY_NAME, s.aside)).count(name)
             for m in s.melds:
-                shown = m.tiles if m.exposed else self._shown(m)
+                shown = m.tiles if m.exposed else self.shown_tiles(m)
                 n += list(map(BY_NAME, shown)).count(name)
         for r in self.rs.reveals:
             if r.visible:
                 n += sum(1 for i in st.reveal_ids.get(r.name, ()) if i in st.pinned and st.kind_of[i].name == name)
         return n
 
-    def _shown(self, m: GMeld) -> list[TileInfo]:
+    def shown_tiles(self, m: GMeld) -> list[TileInfo]:
+        """The tiles of a meld everyone sees (a concealed kong shows only its kind's `shown` count)."""
         mk = self.mk.get(m.kind)
         k = mk.shown if mk is not None and mk.shown is not None else 0
         return sorted(m.tiles, key=lambda t: t.index)[:k]

@@ -229,15 +229,8 @@ class Winning:
 
     def _rules_for(self, forms: tuple[str, ...]) -> Rules:
         r = self._forms_rules.get(forms)
-        if r is None:
-            import copy
-
-            r = copy.copy(self.rules)
-            r.__dict__ = dict(self.rules.__dict__)
-            for k in ("_structural", "_plain_env"):
-                r.__dict__.pop(k, None)
-            r.forms = [x for x in self.rules.forms if x[0].name in forms]
-            self._forms_rules[forms] = r
+        if r is None:  # the rule set owns which of its caches depend on the forms
+            r = self._forms_rules[forms] = self.rules.with_forms(forms)
         return r
 
     def _precheck_targets(self):
