@@ -325,7 +325,8 @@ def test_player_pages_say_only_the_rules(pages):
                 assert word not in body, (name, word)
             assert f"{stem}-design." in page, name  # the appendix is linked
         for note in _notes_html(pages[f"{stem}.html"]):
-            assert "页面" not in note and "原文" not in note, (stem, note)
+            for word in ("页面", "原文", "引擎", "规则文件", "这里读作"):
+                assert word not in note, (stem, word, note)
             assert not re.search(r"（[^（）]*[A-Za-z_][^（）]*）", note), (stem, note)
 
 
@@ -336,6 +337,15 @@ def test_a_note_keeps_its_rule_and_leaves_its_source_remark_to_the_designer(page
     rule, remark = "红字是二、七、十和贰、柒、拾，其余为黑字。", "页面只用“红字”一词而没有列出哪些是红字"
     assert any(rule in n for n in _notes_html(player)) and remark not in player
     assert rule + remark in design
+
+
+def test_an_engine_remark_stays_on_the_designer_page(pages):
+    """龙岩's opening flower replacement: the player reads how it goes; the designer also reads that the
+    engine does it before the deal event."""
+    player, design = pages["longyan.html"], pages["longyan-design.html"]
+    rule, remark = "所有人补完花，才能胡牌或做别的操作。", "开局补花由引擎在发牌后进行"
+    assert any(rule in n for n in _notes_html(player)) and remark not in player
+    assert rule in design and remark in design
 
 
 def test_player_page_chapters_in_reading_order(pages):
