@@ -4,8 +4,9 @@ highlighted by the Pygments lexer of dsl/pygments_lexer.py (the same lexer other
 
 Two editions come from the one source: the English page, and a Chinese edition whose title, opening
 note and section headings (and so its contents list) come from `language.zh.toml` beside the source,
-keyed by each section's English heading; the body text stays the English source's until it is
-translated. Both keep the same anchors, so a link into one edition works in the other."""
+keyed by each section's English heading, and whose prose comes from `language.zh.md` beside it, section
+by section, with the code blocks and the generated table of codes taken from the English source
+(`language_zh.compose`). Both keep the same anchors, so a link into one edition works in the other."""
 from __future__ import annotations
 
 import re
@@ -23,6 +24,7 @@ class LanguagePage:
     lang: str = "en"
     intro: str = ""
     untranslated: list[str] = field(default_factory=list)  # headings the Chinese edition lacks
+    untranslated_body: list[str] = field(default_factory=list)  # sections with no Chinese text
 
 
 def highlight_pai(code: str) -> str:
@@ -64,21 +66,38 @@ def _slug(text: str, used: set[str]) -> str:
 _NUMBER = re.compile(r"^(\d+(?:\.\d+)*\.?)\s+")
 
 
+class LanguageError(ValueError):
+    """A Chinese edition whose text does not fit the English source (one sentence per problem)."""
+
+
 def translation(source: Path) -> dict | None:
-    """The Chinese edition's words for a language reference (`language.zh.toml` beside it), or None."""
+    """The Chinese edition's words for a language reference (`language.zh.toml` beside it, and the prose
+    of `language.zh.md` as its "body" when that file exists), or None."""
     import tomllib
 
     path = Path(source).with_name("language.zh.toml")
     if not path.exists():
         return None
     with open(path, "rb") as fh:
-        return tomllib.load(fh)
+        zh = tomllib.load(fh)
+    prose = Path(source).with_name("language.zh.md")
+    if prose.exists():
+        zh["body"] = prose.read_text(encoding="utf-8")
+    return zh
 
 
 def render_language(markdown_text: str, zh: dict | None = None) -> LanguagePage:
     """The English page, or with `zh` (see `translation`) the Chinese edition."""
     from markdown_it import MarkdownIt
 
+    untranslated_body: list[str] = []
+    if zh is not None and "body" in zh:
+        from .language_zh import compose
+
+        composed = compose(markdown_text, zh["body"], zh.get("codes"))
+        if composed.problems:
+            raise LanguageError("the Chinese edition does not fit docs/language.md:\n" + "\n".join(composed.problems))
+        markdown_text, untranslated_body = composed.markdown, composed.untranslated
     md = MarkdownIt("commonmark", {"highlight": _highlight, "html": False}).enable("table")
     tokens = md.parse(markdown_text)
     headings = (zh or {}).get("headings", {})
@@ -110,7 +129,7 @@ def render_language(markdown_text: str, zh: dict | None = None) -> LanguagePage:
     body = md.renderer.render(tokens, md.options, {})
     if zh is not None:
         return LanguagePage(str(escape(zh.get("title") or title)), toc, Markup(body), "zh-CN",
-                            zh.get("intro", ""), missing)
+                            zh.get("intro", ""), missing, untranslated_body)
     return LanguagePage(str(escape(_plain(title))) if title else "", toc, Markup(body))
 
 

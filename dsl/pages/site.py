@@ -87,12 +87,15 @@ def _sample(page) -> list[TileView]:
 
 def render_language_page(path: Path, root: Path | None = None, chinese: bool = False) -> str:
     """The language reference's page (`chinese`: its Chinese edition, which needs `language.zh.toml`)."""
-    from .language import render_language, translation
+    from .language import LanguageError, render_language, translation
 
     zh = translation(Path(path)) if chinese else None
     if chinese and zh is None:
         raise PageError(f"{Path(path).with_name('language.zh.toml')} is missing")
-    page = render_language(Path(path).read_text(encoding="utf-8"), zh)
+    try:
+        page = render_language(Path(path).read_text(encoding="utf-8"), zh)
+    except LanguageError as exc:
+        raise PageError(str(exc)) from None
     return render_html("language.html.j2", page=page, source=_display_path(path, root))
 
 
