@@ -32,6 +32,7 @@ from itertools import combinations_with_replacement
 from typing import Any
 
 from ..ir import nodes as ir
+from ..ir.describe import kind, short
 from ..tiles import TileInfo
 
 
@@ -69,13 +70,13 @@ class Move:
     def from_json(d: dict) -> Move:
         """A move from its JSON object; MoveError (one short sentence) when it is not one."""
         if not isinstance(d, dict):
-            raise MoveError(f"a move is a JSON object, not {_kind(d)}")
+            raise MoveError(f"a move is a JSON object, not {kind(d)}")
         extra = set(d) - {"action", "tiles", "choice", "meld", "decision"}
         if extra:
-            raise MoveError(f"a move has no field {_short(sorted(map(str, extra))[0])}")
+            raise MoveError(f"a move has no field {short(sorted(map(str, extra))[0])}")
         action = d.get("action")
         if type(action) is not str:
-            raise MoveError(f"a move's action is text, not {_kind(action)}")
+            raise MoveError(f"a move's action is text, not {kind(action)}")
         tiles = d.get("tiles", [])
         if not isinstance(tiles, list) or any(type(t) is not str for t in tiles):
             raise MoveError("a move's tiles are a list of tile names")
@@ -86,13 +87,13 @@ class Move:
             except (ValueError, ZeroDivisionError):
                 pass
         elif choice is not None and type(choice) is not int:
-            raise MoveError(f"a move's choice is a number or text, not {_kind(choice)}")
+            raise MoveError(f"a move's choice is a number or text, not {kind(choice)}")
         meld = d.get("meld")
         if meld is not None and type(meld) is not str:
-            raise MoveError(f"a move's meld kind is text, not {_kind(meld)}")
+            raise MoveError(f"a move's meld kind is text, not {kind(meld)}")
         decision = d.get("decision")
         if decision is not None and type(decision) is not int:
-            raise MoveError(f"a move's decision is a whole number, not {_kind(decision)}")
+            raise MoveError(f"a move's decision is a whole number, not {kind(decision)}")
         return Move(action, tuple(tiles), choice, meld, decision=decision)
 
     def without_meld(self) -> Move:
@@ -111,28 +112,12 @@ class MoveError(ValueError):
     """A value that is not a move (one short sentence, never echoing more than a few dozen characters)."""
 
 
-def _short(v: Any) -> str:
-    if type(v) is int and v.bit_length() > 64:
-        return "a very large number"
-    s = repr(v)
-    return s if len(s) <= 40 else s[:37] + "…"
-
-
-def _kind(v: Any) -> str:
-    if v is None:
-        return "null"
-    if isinstance(v, bool):
-        return "true or false"
-    return {int: "a number", float: "a number", str: "text", list: "a list", dict: "an object",
-            tuple: "a tuple"}.get(type(v), type(v).__name__)
-
-
 def check_move(move: Any) -> str | None:
     """Why a value is not a well-formed Move (a short sentence), or None."""
     if not isinstance(move, Move):
-        return f"a move is a Move, not {_kind(move)}"
+        return f"a move is a Move, not {kind(move)}"
     if type(move.action) is not str:
-        return f"a move's action is text, not {_kind(move.action)}"
+        return f"a move's action is text, not {kind(move.action)}"
     if len(move.action) > 200:
         return "a move's action is too long to be an action name"
     if not isinstance(move.tiles, tuple) or any(type(t) is not str for t in move.tiles):
@@ -141,11 +126,11 @@ def check_move(move: Any) -> str | None:
         return "a move uses more tiles than any meld has"
     c = move.choice
     if c is not None and type(c) not in (int, bool, str, Fraction):
-        return f"a move's choice is a number or text, not {_kind(c)}"
+        return f"a move's choice is a number or text, not {kind(c)}"
     if move.meld is not None and type(move.meld) is not str:
-        return f"a move's meld kind is text, not {_kind(move.meld)}"
+        return f"a move's meld kind is text, not {kind(move.meld)}"
     if move.decision is not None and type(move.decision) is not int:
-        return f"a move's decision is a whole number, not {_kind(move.decision)}"
+        return f"a move's decision is a whole number, not {kind(move.decision)}"
     return None
 
 

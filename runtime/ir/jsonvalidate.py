@@ -12,36 +12,14 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from .describe import kind, short
+
 _TYPE_WORDS = {"object": "an object", "array": "a list", "string": "text", "integer": "a whole number",
                "boolean": "true or false", "null": "null", "number": "a number"}
 
 
 class SchemaError(ValueError):
     """The first place a document does not match its schema (the message names the JSON path)."""
-
-
-def _short(v: Any) -> str:
-    """A value as a message shows it: at most a few dozen characters."""
-    s = repr(v)
-    return s if len(s) <= 40 else s[:37] + "…"
-
-
-def _kind(v: Any) -> str:
-    if v is None:
-        return "null"
-    if isinstance(v, bool):
-        return "true or false"
-    if isinstance(v, int):
-        return "a whole number"
-    if isinstance(v, float):
-        return "a number"
-    if isinstance(v, str):
-        return "text"
-    if isinstance(v, list):
-        return "a list"
-    if isinstance(v, dict):
-        return "an object"
-    return type(v).__name__
 
 
 def _is(v: Any, t: str) -> bool:
@@ -97,17 +75,17 @@ class Validator:
             self._any_of(v, s, path)
             return
         if "const" in s and v != s["const"]:
-            raise SchemaError(f"{where}: expected {_short(s['const'])}, got {_short(v)}")
+            raise SchemaError(f"{where}: expected {short(s['const'])}, got {short(v)}")
         if "enum" in s:
             if not isinstance(v, str) or v not in s["enum"]:
-                raise SchemaError(f"{where}: unknown {s.get('title', 'word')} {_short(v)}")
+                raise SchemaError(f"{where}: unknown {s.get('title', 'word')} {short(v)}")
             return
         t = s.get("type")
         if t is not None:
             ts = t if isinstance(t, list) else [t]
             if not any(_is(v, x) for x in ts):
                 want = " or ".join(_TYPE_WORDS.get(x, x) for x in ts)
-                raise SchemaError(f"{where}: expected {want}, got {_kind(v)}")
+                raise SchemaError(f"{where}: expected {want}, got {kind(v)}")
         if isinstance(v, str):
             if "maxLength" in s and len(v) > s["maxLength"]:
                 raise SchemaError(f"{where}: {s.get('title', 'text')} too long ({len(v)} characters, at most "
@@ -117,7 +95,7 @@ class Validator:
                 if pat is None:
                     pat = self._patterns[s["pattern"]] = re.compile(s["pattern"])
                 if not pat.search(v):
-                    raise SchemaError(f"{where}: not a valid {s.get('title', 'value')}: {_short(v)}")
+                    raise SchemaError(f"{where}: not a valid {s.get('title', 'value')}: {short(v)}")
         elif isinstance(v, list):
             prefix = s.get("prefixItems", [])
             if "minItems" in s and len(v) < s["minItems"] or "maxItems" in s and len(v) > s["maxItems"]:
@@ -135,12 +113,12 @@ class Validator:
             props = s.get("properties", {})
             for k in s.get("required", ()):
                 if k not in v:
-                    raise SchemaError(f"{where}: missing field {_short(k)}")
+                    raise SchemaError(f"{where}: missing field {short(k)}")
             for k, x in v.items():
                 sub = props.get(k)
                 if sub is None:
                     if s.get("additionalProperties", True) is False:
-                        raise SchemaError(f"{where}: unknown field {_short(k)}")
+                        raise SchemaError(f"{where}: unknown field {short(k)}")
                     continue
                 self._check(x, sub, f"{path}.{k}" if path else k)
 
@@ -165,11 +143,11 @@ class Validator:
             raise first or SchemaError(f"{where}: no alternative fits")
         what = s.get("title", "node")
         if not isinstance(v, dict):
-            raise SchemaError(f"{where}: expected {what} (an object with \"_\"), got {_kind(v)}")
+            raise SchemaError(f"{where}: expected {what} (an object with \"_\"), got {kind(v)}")
         cls = v.get("_")
         d = nodes.get(cls) if isinstance(cls, str) else None
         if d is None:
-            raise SchemaError(f"{where}: unknown {what} node type {_short(cls)}")
+            raise SchemaError(f"{where}: unknown {what} node type {short(cls)}")
         self._check(v, d, path)
 
 
