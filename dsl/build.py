@@ -13,11 +13,12 @@ from .build_support import file_span, show
 from .build_tiles import TileBuilders
 from .diagnostics import Diagnostics
 from .fields import Fields
+from .functions import Function, build_function
 from .syntax import Stmt
 
 TOP_LEVEL = ("variant", "tiles", "table", "option", "context", "reveal", "wild", "standin", "meld", "win",
              "require", "unit", "pattern", "combine", "quantity", "score", "payment", "fee", "cap", "task",
-             "state", "phase", "action", "priority", "on", "restrict", "observe", "example", "section")
+             "state", "phase", "action", "priority", "on", "restrict", "observe", "example", "section", "def")
 
 
 class Builder(TileBuilders, ReadingBuilders, GameBuilders):
@@ -27,6 +28,7 @@ class Builder(TileBuilders, ReadingBuilders, GameBuilders):
     def __init__(self, diags: Diagnostics, file: str):
         self.diags = diags
         self.file = file
+        self.functions: tuple[Function, ...] = ()  # the file's `def`s (written out by the checker)
 
     # ---------------------------------------------------------------- helpers
 
@@ -83,6 +85,7 @@ class Builder(TileBuilders, ReadingBuilders, GameBuilders):
         if len(priorities) > 1:
             self.diags.error("E202", "`priority` is given more than once", priorities[1].span)
 
+        self.functions = tuple(f for f in (build_function(s, self.diags) for s in top.all("def")) if f)
         rs = ir.RuleSet(
             variant=variant,
             tiles=tiles,

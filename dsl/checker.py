@@ -12,8 +12,10 @@ import dataclasses
 from ..runtime.ir import expr as E
 from ..runtime.ir import nodes as ir
 from ..runtime.ir import vocab as V
-from ..runtime.ir.passes import RuleSetPasses, where_written
+from ..runtime.ir.passes import RuleSetPasses, dependency_order, where_written
 from ..runtime.ir.span import Span
+from ..runtime.ir.types import choice_problem, choice_type
+from . import types as T
 from .diagnostics import Diagnostics
 from .resolve import CATEGORY_TYPES, Resolver
 
@@ -22,9 +24,10 @@ class Checker(RuleSetPasses):
     """The source-independent passes (`runtime/ir/passes.py`) plus resolution, types, tile literals,
     labels, examples and warnings."""
 
-    def __init__(self, rs: ir.RuleSet, diags: Diagnostics):
+    def __init__(self, rs: ir.RuleSet, diags: Diagnostics, functions=()):
         super().__init__(rs, diags)
-        self.res = Resolver(self.sym, diags)
+        self.functions = self.declare_functions(functions)
+        self.res = Resolver(self.sym, diags, self.functions)
         from ..runtime.notation import Notation
 
         self.notation = Notation.from_kinds(rs.tiles.kinds)
@@ -46,20 +49,44 @@ class Checker(RuleSetPasses):
 
     def declare(self) -> None:
         super().declare()
+        self.functions.update({n: dataclasses.replace(fn, body=self.tile_literals(fn.body))
+                               for n, fn in self.functions.items()})
         self.infer_quantity_types()
+
+    def declare_functions(self, functions) -> dict:
+        """The file's functions by name: one per name, none named as a builtin function."""
+        from ..runtime.ir.types import FUNC_SIGS
+
+        out = {}
+        for fn in functions:
+            if fn.name in out:
+                self.diags.error("E302", f"function `{fn.name}` is declared twice (first at line "
+                                 f"{out[fn.name].span.line})", fn.span)
+            elif fn.name in FUNC_SIGS or fn.name in E.COMPREHENSIONS:
+                self.diags.error("E302", f"`{fn.name}` is a builtin function", fn.span, "give it another name")
+            else:
+                out[fn.name] = fn
+        return out
 
     def infer_quantity_types(self) -> None:
         """A quantity is a number or a named condition, whichever its expression gives. Quantities may
-        use each other, so settle the types over a few rounds with a scratch diagnostics list."""
+        use each other, so settle the types in dependency order (one pass, more only where a cycle, an
+        error anyway, leaves it open) with a scratch diagnostics list; `runtime/ir/typecheck.py` settles
+        them the same way."""
+        from ..runtime.ir.types import quantity_type
         from .resolve import Resolver as _R
-        from .types import base
 
-        scratch = _R(self.sym, Diagnostics())
+        scratch = _R(self.sym, Diagnostics(), self.functions)
+        q_types = self.sym.by_category.get("quantity", {})
+        ordered = dependency_order(self.rs.quantities)
         for _ in range(3):
-            for q in self.rs.quantities:
-                if q.name in self.sym.by_category.get("quantity", {}):
-                    _, typ = scratch.expr(self.tile_literals_quiet(q.expr), "reading", {}, None)
-                    self.sym.by_category["quantity"][q.name] = "bool" if base(typ) == "bool" else "num"
+            before = dict(q_types)
+            for q in ordered:
+                if q.name in q_types:
+                    _, typ = scratch.typed(self.tile_literals_quiet(q.expr), "reading")
+                    q_types[q.name] = quantity_type(typ)
+            if q_types == before:
+                break
 
     def tile_literals_quiet(self, e):
         saved, self.diags = self.diags, Diagnostics()
@@ -74,6 +101,8 @@ class Checker(RuleSetPasses):
         rs = self.rs
         r = self.res.check
         R = dataclasses.replace
+        for fn in self.functions.values():
+            self.res.check_function(fn)
 
         def lit(e):
             return self.tile_literals(e)
@@ -113,9 +142,7 @@ class Checker(RuleSetPasses):
                       for t in rs.tasks)
         states = tuple(self.state(s) for s in rs.states)
         phases = tuple(R(p, enter=self.triggers(p.enter), leave=self.triggers(p.leave)) for p in rs.phases)
-        actions = tuple(R(a, when=r(lit(a.when), "game", "bool"), effects=self.effects(a.effects),
-                          decline=self.effects(a.decline), choice_when=r(lit(a.choice_when), "game", "bool"),
-                          choices=tuple(r(c, "setup", None) for c in a.choices)) for a in rs.actions)
+        actions = tuple(self.action(a) for a in rs.actions)
         restricts = tuple(R(x, when=r(lit(x.when), "game", "bool")) for x in rs.restricts)
         observes = tuple(R(x, when=r(lit(x.when), "game", "bool")) for x in rs.observes)
         hooks = tuple(R(h, when=r(lit(h.when), "game", "bool"), effects=self.effects(h.effects)) for h in rs.hooks)
@@ -125,8 +152,37 @@ class Checker(RuleSetPasses):
                  payments=payments, fees=fees, tasks=tasks, states=states, phases=phases, actions=actions,
                  hooks=hooks, restricts=restricts, observes=observes, examples=examples)
 
+    def action(self, a: ir.Action) -> ir.Action:
+        """An action; its `choices` first, since their type is the type of `choice` in the rest."""
+        r, lit = self.res.check, self.tile_literals
+        choices = []
+        types = []
+        for c in a.choices:
+            out, typ = self.res.typed(lit(c), "game")
+            choices.append(out)
+            problem = choice_problem(typ)
+            if problem:
+                self.diags.error("E401", f"a choice of `{a.name}` {problem}", c.span,
+                                 "a decision's value is a number, a tile, several tiles ('123m'), a suit or a player")
+            else:
+                types.append(typ)
+        kinds = {T.base(t) for t in types if t != "any"}
+        if {"int", "num"} <= kinds:  # whole numbers are numbers
+            kinds.discard("int")
+        if len(kinds) > 1:
+            self.diags.error("E401", f"the choices of `{a.name}` mix " + " and ".join(T.show(k) for k in sorted(kinds)),
+                             a.span, "every choice of one decision has one type")
+        self.res.overrides = {"choice": choice_type(types) if a.choices else "num"}
+        try:
+            return dataclasses.replace(
+                a, when=r(lit(a.when), "game", "bool"), effects=self.effects(a.effects),
+                decline=self.effects(a.decline), choice_when=r(lit(a.choice_when), "game", "bool"),
+                choices=tuple(choices))
+        finally:
+            self.res.overrides = {}
+
     def setting(self, s: ir.Setting) -> ir.Setting:
-        want = s.type + ("?" if s.type in ("tile", "seat") else "")
+        want = s.type + ("?" if s.type in V.OPTIONAL_TYPES else "")
         default = self.res.check(self.tile_literals(s.default), "setup", want)
         values = tuple(self.res.check(self.tile_literals(v), "setup", s.type) for v in s.values)
         if s.values and not any(_same_literal(default, v) for v in values):
@@ -172,7 +228,7 @@ class Checker(RuleSetPasses):
 
     def state(self, s: ir.StateVar) -> ir.StateVar:
         want = {"tiles": "list[tile]"}.get(s.type, s.type)
-        if s.type in ("tile", "seat"):
+        if s.type in V.OPTIONAL_TYPES:
             want += "?"
         return dataclasses.replace(s, init=self.res.check(self.tile_literals(s.init), "setup", want))
 

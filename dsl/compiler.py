@@ -38,12 +38,13 @@ def compile_text(text: str, file: str = "<text>", examples: bool = False) -> Res
     stmts = parse_source(text, file, diags) if check_source_size(text, file, diags) else None
     rs = None
     if stmts is not None and check_syntax(stmts, diags):
-        built = Builder(diags, file).build(stmts)
+        builder = Builder(diags, file)
+        built = builder.build(stmts)
         if built is not None:
             # Checking a structurally broken file would mostly repeat the same mistakes; check anyway
             # so that every independent error is reported in one run.
             try:
-                rs = Checker(built, diags).run()
+                rs = Checker(built, diags, builder.functions).run()
             except Exception as exc:  # never a traceback for the user; earlier errors explain most crashes
                 if not diags.has_errors:
                     diags.error("E900", f"internal compiler error ({type(exc).__name__}: {exc}); please report "

@@ -14,8 +14,10 @@ from ..runtime.ir import expr as E
 from ..runtime.ir import vocab as V
 from ..runtime.ir.passes import Symbols
 from ..runtime.ir.types import CATEGORY_TYPES, FUNC_SIGS
+from ..runtime.limits import MAX_EXPR_NODES
 from . import types as T
-from .diagnostics import Diagnostics
+from .diagnostics import Diagnostic, Diagnostics
+from .functions import PARAM_TYPES, Function, hidden_params, size
 
 # Qualifiers a rule writer may use to pick a category: `option.NAME`, `pattern.NAME`.
 QUALIFIERS = {"option": "option", "context": "context", "pattern": "pattern", "quantity": "quantity",
@@ -29,12 +31,22 @@ SCOPE_BUILTINS = {
     "game": {**V.READING_BUILTINS, **V.GAME_BUILTINS},
 }
 SEAT_BUILTIN_FIELDS = V.SEAT_BUILTIN_FIELDS
+# Nodes the calls of functions written out for one expression may produce, nested calls counted each
+# time (a bound on the compiler's work; the expression itself is then held to MAX_EXPR_NODES, E704).
+INLINE_WORK = 25 * MAX_EXPR_NODES
 
 
 class Resolver:
-    def __init__(self, symbols: Symbols, diags: Diagnostics):
+    def __init__(self, symbols: Symbols, diags: Diagnostics, functions: dict[str, Function] | None = None):
         self.sym = symbols
         self.diags = diags
+        self.functions = functions or {}
+        self.calling: list[str] = []  # the functions being written out, innermost last (a cycle is E503)
+        self.root = diags  # where a call's findings go (`diags` is a scratch list inside a call)
+        self.checking: list[str] = []  # the function whose declaration is being checked
+        self.overrides: dict[str, str] = {}  # builtins typed by their place (`choice`: the action's choices)
+        self.budget = INLINE_WORK  # nodes the calls written out for one expression may produce
+        self.declared_errors: set[tuple] = set()  # findings of the function bodies checked where declared
 
     # ------------------------------------------------------------------ entry
 
@@ -43,6 +55,7 @@ class Resolver:
         """Resolve and type-check `e` in `scope`; report a mismatch against `want`."""
         if e is None:
             return None
+        self.budget = INLINE_WORK
         out, typ = self.expr(e, scope, dict(binders or {}), want)
         if want == "bool" and isinstance(out, E.Name) and out.ref.startswith("pattern:"):
             return out  # a pattern used as a condition: it fired at least once
@@ -117,6 +130,11 @@ class Resolver:
                 return dataclasses.replace(e, cond=co, then=to, orelse=fo), res
         raise AssertionError(f"unknown expression node {e!r}")
 
+    def typed(self, e: E.Expr, scope: str) -> tuple[E.Expr, str]:
+        """The resolved expression and its type, nothing wanted of it."""
+        self.budget = INLINE_WORK
+        return self.expr(e, scope, {}, None)
+
     def want(self, e: E.Expr, scope: str, b: dict[str, str], typ: str) -> E.Expr:
         out, t = self.expr(e, scope, b, typ)
         if typ == "bool" and isinstance(out, E.Name) and out.ref.startswith("pattern:"):
@@ -137,7 +155,7 @@ class Resolver:
             return dataclasses.replace(e, ref=f"binder:{n}"), b[n]
         builtins = SCOPE_BUILTINS[scope]
         if n in builtins:
-            return dataclasses.replace(e, ref=f"builtin:{n}"), builtins[n]
+            return dataclasses.replace(e, ref=f"builtin:{n}"), self.overrides.get(n, builtins[n])
         cands = self.candidates(n, scope)
         if not cands:
             self.unknown(e, scope, b)
@@ -168,6 +186,8 @@ class Resolver:
         pool = list(b) + list(SCOPE_BUILTINS[scope]) + self.sym.all_names()
         close = difflib.get_close_matches(e.name, pool, n=1, cutoff=0.5)
         hint = f"did you mean `{close[0]}`?" if close else ""
+        if e.name in self.functions:
+            hint = f"`{e.name}` is a function: call it, `{e.name}(…)`"
         if not hint and e.name in V.GAME_BUILTINS and scope != "game":
             hint = f"`{e.name}` is only known in game rules (actions, payments)"
         if not hint and e.name in V.READING_BUILTINS and scope in ("tile", "setup"):
@@ -219,11 +239,14 @@ class Resolver:
     # ------------------------------------------------------------------ calls and comprehensions
 
     def call(self, e: E.Call, scope: str, b: dict[str, str]) -> tuple[E.Expr, str]:
+        if e.func in self.functions:
+            return self.inline(e, scope, b)
         if e.func in E.COMPREHENSIONS and e.func not in ("max", "min") or e.func not in FUNC_SIGS:
             if e.func in E.COMPREHENSIONS:
                 self.diags.error("E404", f"`{e.func}` needs the form `{e.func}(x in LIST: …)`", e.span)
             else:
-                close = difflib.get_close_matches(e.func, list(FUNC_SIGS) + list(E.COMPREHENSIONS), n=1)
+                close = difflib.get_close_matches(e.func, list(FUNC_SIGS) + list(E.COMPREHENSIONS)
+                                                  + list(self.functions), n=1)
                 self.diags.error("E305", f"unknown function `{e.func}`", e.span,
                                  f"did you mean `{close[0]}`?" if close else
                                  "functions: " + ", ".join(sorted(set(FUNC_SIGS) | set(E.COMPREHENSIONS))))
@@ -243,6 +266,83 @@ class Resolver:
         res = {"same": types[0], "numlike": T.base(types[0]) if T.is_num(types[0]) else "num",
                "num2": "int" if all(T.base(t) == "int" for t in types) else "num"}.get(result, result)
         return dataclasses.replace(e, args=tuple(o for o, _ in outs)), res
+
+    # ------------------------------------------------------------------ the file's own functions
+
+    def check_function(self, fn: Function) -> None:
+        """Check a function's body where it is declared, in the game scope (the widest: reading and game
+        names), its parameters bound; each call checks it again in the caller's scope."""
+        for name, span in hidden_params(fn):
+            self.diags.error("E404", f"the binder `{name}` hides the parameter `{name}` of `{fn.name}`", span,
+                             "give the binder another name")
+        before = len(self.diags.items)
+        self.budget = INLINE_WORK
+        self.calling, self.checking = [fn.name], [fn.name]
+        try:
+            self.expr(fn.body, "game", {p.name: p.type for p in fn.params}, None)
+        finally:
+            self.calling, self.checking = [], []
+        self.declared_errors.update(_key(d) for d in self.diags.items[before:])
+
+    def report(self, d: Diagnostic) -> None:
+        """A finding about the functions themselves (a cycle, the size written out): once, where it is."""
+        if _key(d) not in {_key(x) for x in self.root.items}:
+            self.root.items.append(d)
+
+    def inline(self, e: E.Call, scope: str, b: dict[str, str]) -> tuple[E.Expr, str]:
+        """A call of a function of the file: its arguments checked against the parameters, then its body,
+        resolved in this scope, with each parameter replaced by its argument."""
+        fn = self.functions[e.func]
+        if self.budget < 0:  # reported where it ran out
+            return e, "any"
+        if e.func in self.calling:
+            path = " → ".join(self.calling[self.calling.index(e.func):] + [e.func])
+            self.report(Diagnostic("E503", f"function `{e.func}` calls itself ({path})", e.span,
+                                   "functions cannot be recursive: write the cases out"))
+            return e, "any"
+        if len(e.args) != len(fn.params):
+            self.diags.error("E403", f"`{e.func}` takes {len(fn.params)} argument(s), got {len(e.args)}", e.span,
+                             f"declared at line {fn.span.line}: `{e.func}("
+                             + ", ".join(f"{p.name}: {_word(p.type)}" for p in fn.params) + ")`")
+            return e, "any"
+        args = {}
+        for p, a in zip(fn.params, e.args):
+            out, t = self.expr(a, scope, b, p.type)
+            if not T.assignable(t, p.type):
+                self.diags.error("E401", f"`{e.func}` expects {T.show(p.type)} for `{p.name}`, not {T.show(t)}",
+                                 a.span)
+            args[p.name] = out
+        scratch = Diagnostics()
+        saved, self.diags = self.diags, scratch
+        self.calling.append(e.func)
+        try:
+            body, typ = self.expr(fn.body, scope, {p.name: p.type for p in fn.params}, None)
+        finally:
+            self.calling.pop()
+            self.diags = saved
+        if len(self.calling) == len(self.checking):  # the call written in the file: say what went wrong
+            for d in scratch.items:  # what the declaration's check reported already is not repeated per call
+                if _key(d) not in self.declared_errors:
+                    self.diags.error(d.code, f"`{e.func}(…)` cannot be used here: {d.message} (in the body "
+                                     f"of a function, line {d.span.line})", e.span, d.hint)
+        else:  # a call inside a function's body: the outermost call reports
+            self.diags.items.extend(scratch.items)
+        if scratch.has_errors:
+            return e, typ
+        # Binders of the body that the arguments' own binders would be captured by get fresh names.
+        outer = {n.ref[7:] for a in args.values() for n in E.walk(a) if isinstance(n, E.Name)
+                 and n.ref.startswith("binder:")}
+        if outer:
+            body = _rename_binders(body, outer, {n.name for n in E.walk(body) if isinstance(n, E.Name)} | outer)
+        for name, arg in args.items():
+            body = _replace_free(body, name, lambda _n, arg=arg: arg)
+        self.budget -= size(body)
+        if self.budget < 0:
+            self.report(Diagnostic("E704", f"written out, the calls of `{e.func}` make this expression far larger "
+                             f"than {MAX_EXPR_NODES} parts", e.span, "call fewer functions in one expression, or "
+                             "name a part as a `quantity`"))
+            return e, "any"
+        return body, typ
 
     def comp(self, e: E.Comp, scope: str, b: dict[str, str]) -> tuple[E.Expr, str]:
         if e.func not in E.COMPREHENSIONS:  # `len(x in S: …)`, `cnt(x in S: …)`
@@ -313,3 +413,59 @@ class Resolver:
                 for t, o in ((lt, e.operands[k]), (rt, e.operands[k + 1])):
                     self.need_num(t, o)
         return dataclasses.replace(e, operands=tuple(o for o, _ in outs)), "bool"  # type: ignore[misc]
+
+
+# ---------------------------------------------------------------------- writing calls out
+
+
+def _key(d) -> tuple:
+    return (d.code, d.message, d.span)
+
+
+def _word(typ: str) -> str:
+    return next((w for w, t in PARAM_TYPES.items() if t == typ), typ)
+
+
+def _replace_free(e: E.Expr, binder: str, make) -> E.Expr:
+    """`e` with every reference to the binder `binder` that is free in it replaced by make(name node)."""
+    ref = "binder:" + binder
+    if isinstance(e, E.Name):
+        return make(e) if e.ref == ref else e
+    if isinstance(e, E.Comp):
+        src = _replace_free(e.source, binder, make)
+        body = e.body if binder in e.binders else _replace_free(e.body, binder, make)
+        return dataclasses.replace(e, source=src, body=body)
+    changes = {}
+    for f in dataclasses.fields(e):
+        v = getattr(e, f.name)
+        if isinstance(v, E.Expr):
+            changes[f.name] = _replace_free(v, binder, make)
+        elif isinstance(v, tuple) and v and isinstance(v[0], E.Expr):
+            changes[f.name] = tuple(_replace_free(x, binder, make) for x in v)
+    return dataclasses.replace(e, **changes) if changes else e
+
+
+def _rename_binders(e: E.Expr, avoid: set[str], taken: set[str]) -> E.Expr:
+    """`e` with each comprehension binder named in `avoid` renamed to a name not in `taken`."""
+    if isinstance(e, E.Comp):
+        binders, body = list(e.binders), e.body
+        for i, old in enumerate(binders):
+            if old in avoid:
+                k = 1
+                while f"{old}_{k}" in taken:
+                    k += 1
+                new = f"{old}_{k}"
+                taken.add(new)
+                binders[i] = new
+                body = _replace_free(body, old, lambda n, new=new: dataclasses.replace(n, name=new,
+                                                                                        ref="binder:" + new))
+        return dataclasses.replace(e, binders=tuple(binders), source=_rename_binders(e.source, avoid, taken),
+                                   body=_rename_binders(body, avoid, taken))
+    changes = {}
+    for f in dataclasses.fields(e):
+        v = getattr(e, f.name)
+        if isinstance(v, E.Expr):
+            changes[f.name] = _rename_binders(v, avoid, taken)
+        elif isinstance(v, tuple) and v and isinstance(v[0], E.Expr):
+            changes[f.name] = tuple(_rename_binders(x, avoid, taken) for x in v)
+    return dataclasses.replace(e, **changes) if changes else e

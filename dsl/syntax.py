@@ -22,14 +22,14 @@ GRAMMAR = Path(__file__).with_name("grammar.lark")
 
 @dataclass(frozen=True)
 class Arg:
-    kind: str  # name | dotted | number | string | tiles | range | bool | none | list
+    kind: str  # name | dotted | number | string | tiles | range | bool | none | list | signature
     value: object
     span: Span
 
     def describe(self) -> str:
         return {"name": "a name", "dotted": "a dotted name", "number": "a number", "string": "a string",
                 "tiles": "a tile literal", "range": "a range", "bool": "true/false", "none": "none",
-                "list": "a list"}[self.kind]
+                "list": "a list", "signature": "a name with parameters"}[self.kind]
 
 
 @dataclass(frozen=True)
@@ -175,6 +175,16 @@ class _ToTree(Transformer):
         lsqb, *inner, rsqb = items
         return Arg("list", tuple(i for i in inner if isinstance(i, Arg)),
                    self._join(self._tok_span(lsqb), self._tok_span(rsqb)))
+
+    def arg_signature(self, items):
+        """`NAME(p: TYPE, …)`: value (name, ((param, type word, span), …))."""
+        name, *params = items
+        params = tuple(p for p in params if p is not None)
+        return Arg("signature", (str(name), params), self._tok_span(name))
+
+    def param(self, items):
+        name, typ = items
+        return (str(name), str(typ), self._tok_span(name))
 
     # ---- expressions ----
     def number(self, items):

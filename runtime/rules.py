@@ -191,9 +191,23 @@ class Rules:
                     raise HandError(f"{name} must be one of {', '.join(map(str, allowed))}, not {v}")
         elif s.type == "tile":
             v = self._tile_value(name, raw)
+        elif s.type == "suit":
+            v = self._suit_value(name, raw)
+            allowed = [compile_expr(x)({}) for x in s.values]
+            if allowed and v not in allowed:
+                raise HandError(f"{name} must be one of {', '.join(map(str, allowed))}, not {v}")
         else:
             v = raw
         return v
+
+    def _suit_value(self, name: str, raw):
+        """A suit is its name (as a suit literal evaluates); `none` leaves it unset."""
+        if raw is None or (isinstance(raw, str) and raw.lower() == "none"):
+            return None
+        suits = [x.name for x in self.ir.tiles.suits]
+        if not isinstance(raw, str) or raw not in suits:
+            raise HandError(f"{name} takes a suit ({', '.join(suits)}), not '{short(raw)}'")
+        return raw
 
     def _tile_value(self, name: str, raw):
         if raw is None or isinstance(raw, TileInfo):

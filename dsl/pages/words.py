@@ -111,7 +111,8 @@ SCOPE = {"player": "每位玩家各自", "table": "整桌"}
 # how long a state keeps its value (`state … { lives }`)
 LIFETIME = {"hand": "只管本局：每局开始时恢复初始值", "session": "整场保留：带到下一局"}
 # setting types
-TYPE = {"bool": "是/否", "int": "整数", "num": "数", "tile": "一张牌", "seat": "座位", "tiles": "若干张牌"}
+TYPE = {"bool": "是/否", "int": "整数", "num": "数", "tile": "一张牌", "seat": "座位", "suit": "花色",
+        "tiles": "若干张牌"}
 # tile categories
 CATEGORY = {"suited": "序数牌", "honor": "字牌", "flower": "花", "joker": "万能牌"}
 # which meld kinds a wild may not join, etc.

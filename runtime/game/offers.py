@@ -127,10 +127,14 @@ class Offers:
         if not a.choices:
             return [(Move(a.name), Offer(a, compulsory=a.ir.compulsory))]
         out = []
+        env = self.env(reading, actor=seat, tile=tile, **bind)
         for ch in a.choices:
             try:
-                v = ch(self.setup_env)
-            except EVAL_ERRORS:
+                v = ch(env)
+            except EVAL_ERRORS as exc:
+                self.note_error(f"choice of {a.name}: {exc}")
+                continue
+            if v is None:  # the checker refuses a choice that may be none; a loaded rule set is checked too
                 continue
             if a.choice_when is not None and not self.condition_holds(a.choice_when, reading, actor=seat, tile=tile,
                                                             choice=v, **bind):
@@ -138,8 +142,23 @@ class Offers:
             if a.when is not None and not self.condition_holds(a.when, reading, actor=seat, tile=tile, choice=v,
                                                                **bind):
                 continue
-            out.append((Move(a.name, (), v), Offer(a, compulsory=a.ir.compulsory)))
+            out.append((Move(a.name, (), plain_choice(v)), Offer(a, compulsory=a.ir.compulsory)))
         return out
+
+    def choice_value(self, a: CAction, plain, bind: dict):
+        """The value a move's choice stands for (a tile, tiles, a seat, a suit, a number): the choice of
+        the action, evaluated as it was offered, whose plain form the move carries."""
+        if plain is None or not a.choices:
+            return plain
+        env = self.env(None, **bind)
+        for ch in a.choices:
+            try:
+                v = ch(env)
+            except EVAL_ERRORS:
+                continue
+            if v is not None and plain_choice(v) == plain:
+                return v
+        return plain
 
     def _unusable(self, a: CAction, kind: str) -> frozenset[str]:
         key = (a.name, kind)
@@ -442,3 +461,16 @@ class Offers:
                     found.append(MeldOption(opt.kind, opt.tiles, opt.tiles, None, t))
         return [(self._meld_move(b, opt), Offer(b, meld=opt, compulsory=b.ir.compulsory))
                 for opt in self._one_kind(b, found)]
+
+
+def plain_choice(v):
+    """A decision's value as a move carries it (moves are plain values, written to logs as JSON): a tile
+    by its name, several tiles by their names joined by spaces, a seat by its number; a number or a
+    suit (its name) as it is."""
+    if isinstance(v, TileInfo):
+        return v.name
+    if isinstance(v, Seat):
+        return v.index
+    if isinstance(v, list):
+        return " ".join(t.name if isinstance(t, TileInfo) else str(t) for t in v)
+    return v

@@ -280,7 +280,7 @@ class Turns:
         a = offer.action
         bind = dict(bind)
         if mv.choice is not None:
-            bind["choice"] = mv.choice
+            bind["choice"] = self.choice_value(a, mv.choice, unbound(bind))
         opt = offer.meld
         if opt is not None:
             for t in opt.from_hand:

@@ -376,3 +376,34 @@ def did_you_mean(name: str, pool) -> str:
     return f"did you mean `{close[0]}`?" if close else ""
 
 
+
+
+def dependency_order(quantities) -> list:
+    """The quantities, each after the quantities its expression names (as far as a cycle allows), so
+    their types settle in one pass: a quantity's type may depend on the types of those it reads."""
+    by_name = {q.name: q for q in quantities}
+    out: list = []
+    state: dict[str, int] = {}  # 1: being visited, 2: done
+    for root in by_name:
+        if root in state:
+            continue
+        stack = [(root, iter(_names_in(by_name[root].expr, by_name)))]
+        state[root] = 1
+        while stack:  # iterative: a long chain of quantities must not exhaust Python's stack
+            name, deps = stack[-1]
+            for d in deps:
+                if d not in state:
+                    state[d] = 1
+                    stack.append((d, iter(_names_in(by_name[d].expr, by_name))))
+                    break
+            else:
+                stack.pop()
+                state[name] = 2
+                out.append(by_name[name])
+    return out
+
+
+def _names_in(e: E.Expr | None, names) -> list[str]:
+    if e is None:
+        return []
+    return [n.name for n in E.walk(e) if isinstance(n, E.Name) and n.name in names]

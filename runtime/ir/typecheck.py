@@ -14,7 +14,7 @@ from __future__ import annotations
 from . import expr as E
 from . import types as T
 from . import vocab as V
-from .passes import Symbols
+from .passes import Symbols, dependency_order
 
 _SCOPE_BUILTINS = {"tile": {"t": "tile"}, "setup": {}, "reading": V.READING_BUILTINS,
                    "game": {**V.READING_BUILTINS, **V.GAME_BUILTINS}}
@@ -30,20 +30,25 @@ class TypeCheck:
     def __init__(self, sym: Symbols, rs):
         self.sym = sym
         self.rs = rs
+        self.choice_types: dict[int, str] = {}  # action index -> the type of `choice` (settle_choices)
         self._infer_quantities()
 
     def _infer_quantities(self) -> None:
         """A quantity is a number or a named condition, whichever its expression gives (as the compiler
-        settles it: a few rounds, quantities reading each other)."""
+        settles it: in dependency order, quantities reading each other)."""
         q_types = self.sym.by_category.get("quantity", {})
+        ordered = dependency_order(self.rs.quantities)
         for _ in range(3):
-            for q in self.rs.quantities:
+            before = dict(q_types)
+            for q in ordered:
                 if q.name in q_types:
                     try:
                         typ = self.expr(q.expr, "ruleset", {})
                     except Mismatch:
                         continue  # reported when the quantity itself is checked
-                    q_types[q.name] = "bool" if T.base(typ) == "bool" else "num"
+                    q_types[q.name] = T.quantity_type(typ)
+            if q_types == before:
+                break
 
     # ------------------------------------------------------------------ entry
 
@@ -94,7 +99,7 @@ class TypeCheck:
                                    + ", ".join(sorted(T.show(t) for t in types)))
                 return "list[any]"
             case E.Name():
-                return self.name(e, b)
+                return self.name(e, b, path)
             case E.Attr(obj=o, name=name):
                 ot = self.expr(o, f"{path}.obj", b)
                 fields = self.fields_of(T.base(ot))
@@ -142,12 +147,32 @@ class TypeCheck:
                 return res
         raise Mismatch(f"{path}: not an expression")
 
-    def name(self, e: E.Name, b: dict) -> str:
+    def settle_choices(self) -> None:
+        """The type of `choice` in each action (its choices' type), refusing a choice that is not a value
+        a decision can have, as the compiler does (dsl/checker.py `action`)."""
+        for i, a in enumerate(self.rs.actions):
+            types = []
+            for j, c in enumerate(a.choices):
+                path = f"ruleset.actions[{i}].choices[{j}]"
+                t = self.expr(c, path, {})
+                problem = T.choice_problem(t)
+                if problem:
+                    raise Mismatch(f"{path}: a choice {problem}")
+                types.append(t)
+            kind = T.choice_type(types) if a.choices else "num"
+            if kind == "any" and a.choices:
+                raise Mismatch(f"ruleset.actions[{i}].choices: the choices mix types")
+            self.choice_types[i] = kind
+
+    def name(self, e: E.Name, b: dict, path: str = "") -> str:
         cat, sep, what = e.ref.partition(":")
         if not sep:
             return "any"  # an unresolved name (an example's expected pattern list): data
         if cat == "binder":
             return b.get(what, "any")
+        if cat == "builtin" and what == "choice" and path.startswith("ruleset.actions["):
+            index = path[len("ruleset.actions["):].partition("]")[0]
+            return self.choice_types.get(int(index), "num") if index.isdigit() else "num"
         if cat == "builtin":
             return _SCOPE_BUILTINS["game"].get(what) or ("tile" if what == "t" else "any")
         if cat in ("option", "context", "quantity", "table"):
@@ -234,7 +259,7 @@ def _slots(rs):
     for i, a in enumerate(rs.tiles.attrs):
         yield a.expr, f"ruleset.tiles.attrs[{i}].expr", "bool"
     for i, s in enumerate(rs.settings):
-        want = s.type + ("?" if s.type in ("tile", "seat") else "")
+        want = s.type + ("?" if s.type in V.OPTIONAL_TYPES else "")
         yield s.default, f"ruleset.settings[{i}].default", want
         for j, v in enumerate(s.values):
             yield v, f"ruleset.settings[{i}].values[{j}]", s.type
@@ -280,7 +305,7 @@ def _slots(rs):
         yield t.when, f"ruleset.tasks[{i}].when", "bool"
     for i, s in enumerate(rs.states):
         want = {"tiles": "list[tile]"}.get(s.type, s.type)
-        yield s.init, f"ruleset.states[{i}].init", want + ("?" if s.type in ("tile", "seat") else "")
+        yield s.init, f"ruleset.states[{i}].init", want + ("?" if s.type in V.OPTIONAL_TYPES else "")
     for i, a in enumerate(rs.actions):
         yield a.when, f"ruleset.actions[{i}].when", "bool"
         yield a.choice_when, f"ruleset.actions[{i}].choice_when", "bool"
@@ -294,6 +319,7 @@ def first_mismatch(rs, sym: Symbols, roots) -> str | None:
     the slots' wanted types applied where the compiler applies them), or None."""
     tc = TypeCheck(sym, rs)
     try:
+        tc.settle_choices()
         wanted = {}
         for e, path, want in _slots(rs):
             if e is not None:

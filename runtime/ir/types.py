@@ -67,7 +67,7 @@ def assignable(value: str, target: str) -> bool:
     if value == "any" or target == "any":
         return True
     if value == "none":
-        return target.endswith("?") or target in ("tile", "seat", "tiles") or is_list(target)
+        return target.endswith("?") or target in ("tile", "seat", "suit", "tiles") or is_list(target)
     v, t = base(value), base(target)
     if t == "num" and v == "int":
         return True
@@ -76,6 +76,39 @@ def assignable(value: str, target: str) -> bool:
     if is_list(v) and is_list(t):
         return elem(v) == "any" or assignable(elem(v), elem(t))
     return v == t
+
+
+# What a decision's value (an action's `choices`) may be: a number, a tile, several tiles, a suit, a seat.
+CHOICE_TYPES = ("int", "num", "tile", "list[tile]", "suit", "seat")
+
+
+def choice_problem(t: str) -> str:
+    """Why a value of type t cannot be a decision's value ("" when it can): `none` never reaches a player."""
+    if t == "any":
+        return ""
+    if t == "none" or t.endswith("?"):
+        return f"may be none ({show(t)}): a decision's value must exist when it is offered"
+    if t not in CHOICE_TYPES:
+        return f"is {show(t)}"
+    return ""
+
+
+def choice_type(types) -> str:
+    """The type of `choice` in an action whose choices have these types (numbers: `num` unless all whole)."""
+    kinds = {base(t) for t in types if t != "any"}
+    if not kinds:
+        return "num"
+    if kinds <= {"int", "num"}:
+        return "int" if kinds == {"int"} else "num"
+    return kinds.pop() if len(kinds) == 1 else "any"
+
+
+def quantity_type(t: str) -> str:
+    """The type of a quantity whose expression has type t: a named condition (`bool`), a whole number
+    (`int`: a count, a sum of whole numbers) or a number."""
+    if base(t) == "bool":
+        return "bool"
+    return "int" if t == "int" else "num"
 
 
 def show(t: str) -> str:

@@ -3,8 +3,10 @@ and the built-in names of each expression scope. One table, so the checker, the 
 agree on them."""
 from __future__ import annotations
 
-SETTING_TYPES = ("bool", "int", "num", "tile", "seat")
-STATE_TYPES = ("bool", "int", "num", "tile", "seat", "tiles")
+SETTING_TYPES = ("bool", "int", "num", "tile", "seat", "suit")
+STATE_TYPES = ("bool", "int", "num", "tile", "seat", "suit", "tiles")
+# Types whose value may be `none` (their default when the declaration gives none).
+OPTIONAL_TYPES = ("tile", "seat", "suit")
 SHAPE_KINDS = ("run", "same", "ranks", "tiles", "same_rank")
 UNIT_COMBINE = ("sum", "product", "max")
 COMBINE_RULES = ("forest",)

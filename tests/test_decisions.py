@@ -1,0 +1,122 @@
+"""Decisions whose value is a tile, several tiles, a suit or a seat (issue 14, point 2; docs/language.md §25):
+`choice` has the type of the action's choices, a value that could be none is a compile error, and the
+value reaches the effects — never a silent `None` — and survives a move written as JSON."""
+from __future__ import annotations
+
+import json
+
+import pytest
+from paili.dsl.compiler import compile_text
+from paili.runtime.game import Game, Move
+from paili.runtime.game.bots import GreedyBot, play
+from paili.runtime.game.state import plain
+from paili.runtime.ir.serialize import FormatError, dumps, loads
+from paili.runtime.rules import Rules
+from paili.runtime.tiles import TileInfo
+
+HEAD = """variant 定 "决定" { doc "测试用" }
+tiles { suit 万 { code "m"; ranks 1..9 }; suit 条 { code "s"; ranks 1..9 } }
+table { players 2; hand 4 }
+meld 顺子 { shape run 3; hand true }
+meld 将 { shape same 2; pair true; hand true }
+win 平和 { melds 1; pairs 1 }
+unit 分 sum
+pattern 和 { value 1 分; when true }
+score = 分
+action 自摸 { on draw; by self; wins true; win_tile drawn }
+payment 胡 { on win; amount = score }
+"""
+
+DECISIONS = """state player 定缺 suit
+state player 留牌 tiles = []
+state player 对家 seat
+action 定缺 { on deal; by any; choices [万, 条]; when actor.定缺 == none; effect { set actor.定缺 = choice } }
+action 留 { on deal; by any; choices ['12m', '23s']; when len(actor.留牌) == 0; effect { add actor.留牌 = choice } }
+action 指 { on deal; by any; choices [dealer]; when actor.对家 == none; effect { set actor.对家 = choice } }
+"""
+
+
+def _rules(body: str) -> Rules:
+    res = compile_text(HEAD + body, "定.pai")
+    assert res.ok, res.render()
+    return Rules(res.ruleset)
+
+
+def _errors(body: str) -> list[tuple[str, int]]:
+    res = compile_text(HEAD + body, "定.pai")
+    assert not res.ok
+    return sorted((d.code, d.span.line - HEAD.count("\n")) for d in res.diagnostics if d.is_error)
+
+
+def _answer(g: Game, wanted: dict[str, object]) -> list[tuple[int, Move]]:
+    """Answer the deal's decisions: for each action, the move whose choice is `wanted[action]`."""
+    taken = []
+    for _ in range(40):
+        movers = [s for s in range(g.st.n) if g.legal_moves(s)]
+        moves = g.legal_moves(movers[0])
+        if not any(m.action in wanted for m in moves):
+            break
+        mv = next(m for m in moves if m.action in wanted and m.choice == wanted[m.action])
+        g.apply(movers[0], mv)
+        taken.append((movers[0], mv))
+    return taken
+
+
+def test_each_decision_delivers_its_typed_value_to_the_effects():
+    g = Game(_rules(DECISIONS), seed=5)
+    dealer = g.st.dealer
+    offered = {(m.action, m.choice) for m in g.legal_moves(dealer)}
+    # a move carries its choice as plain data: a suit's name, a tile's names, a seat's number
+    assert {("定缺", "万"), ("定缺", "条"), ("留", "1万 2万"), ("留", "2条 3条"), ("指", dealer)} <= offered
+    _answer(g, {"定缺": "条", "留": "2条 3条", "指": dealer})
+    seat = g.st.seats[dealer]
+    assert seat.vars["定缺"] == "条"
+    assert all(isinstance(t, TileInfo) for t in seat.vars["留牌"])
+    assert [t.name for t in seat.vars["留牌"]] == ["2条", "3条"]
+    assert seat.vars["对家"] is seat  # the seat itself, not its number
+    # guarded by what they record, the decisions are not offered again to that player
+    assert not any(m.action in ("定缺", "留", "指") for m in g.legal_moves(dealer))
+
+
+def test_a_game_with_decisions_replays_from_its_json_moves():
+    rules = _rules(DECISIONS)
+    g = Game(rules, seed=11)
+    taken = _answer(g, {"定缺": "万", "留": "1万 2万", "指": g.st.dealer})
+    again = Game(rules, seed=11)
+    for seat, mv in taken:
+        again.apply(seat, Move.from_json(json.loads(json.dumps(mv.to_json()))))
+    def shown(game):
+        return [{k: plain(v) for k, v in s.vars.items()} for s in game.st.seats]
+
+    assert shown(again) == shown(g)
+    assert shown(g)[g.st.dealer] == {"定缺": "万", "留牌": ["1万", "2万"], "对家": {"seat": g.st.dealer}}
+    play(again, [GreedyBot(i) for i in range(2)])
+    assert again.check_invariants() == []
+
+
+@pytest.mark.parametrize("choices, code_line", [
+    ("[万, '1m']", 1),        # a suit and a tile: one decision has one type
+    ("[winner]", 1),          # a seat or none: a decision's value must exist when it is offered
+    ("[none]", 1),
+    ("[顺子]", 1),            # a meld kind is not a value a player chooses
+])
+def test_a_choice_that_cannot_be_a_value_is_a_compile_error(choices, code_line):
+    body = f"action 选 {{ on deal; by any; choices {choices} }}\n"
+    assert ("E401", code_line) in _errors(body)
+
+
+def test_choice_is_held_to_the_type_of_the_choices():
+    assert _errors("state player 定缺 suit\n"
+                   "action 选 { on deal; by any; choices [2, 4]; effect { set actor.定缺 = choice } }\n") \
+        == [("E401", 2)]
+    assert _errors("action 选 { on deal; by any; choices [万, 条] when choice > 1 }\n") == [("E401", 1)]
+
+
+def test_a_loaded_rule_set_types_choice_as_the_compiler_does():
+    rules = _rules(DECISIONS)
+    again = Rules(loads(dumps(rules.ir)))  # `set actor.定缺 = choice` with a suit choice loads
+    assert [a.name for a in again.ir.actions] == ["自摸", "定缺", "留", "指"]
+    doc = json.loads(dumps(rules.ir))
+    doc["ruleset"]["actions"][1]["choices"].append({"_": "NoneLit", "span": ["x", 1, 1, 1, 2]})
+    with pytest.raises(FormatError, match="choice"):
+        loads(json.dumps(doc))
