@@ -1,12 +1,14 @@
 """Mutated compiled JSON rule sets: loading refuses what is not a valid rule set with one sentence, and no
 text of a file ever runs as code (issue 12, point 1).
 
-    python bench/fuzz_json.py [--cases 10000] [--seed 1] [--budget 60]
+    python bench/fuzz_json.py [--cases 10000] [--start 0] [--seed 1] [--budget 60]
 
 Compiled rule sets (a small one written for this, and every bundled variant) are mutated: a value
 replaced (wrong JSON types, huge numbers, Python text that would create a sentinel file if it ever ran,
 dunder names, format strings, template syntax), a field removed or added, a node's class changed, a
-subtree moved elsewhere, a list item duplicated or dropped. Each case is loaded with
+subtree moved elsewhere, a list item duplicated or dropped, or the file edited past one of the stated limits
+(`limit`: nested too deep, too large, numbers too long, constant arithmetic that fails, too much work per
+reading, too many copies or wildcards; counted as `limit:refused E7xx` by code). Each case is loaded with
 `runtime.ir.serialize.loads`; a loaded rule set is built (`runtime.rules.Rules`) and scores a hand and lists
 its waits (the small rule set) — what `paili score / waits` do with such a file. Outcomes:
 
@@ -24,6 +26,7 @@ import argparse
 import copy
 import json
 import random
+import re
 import signal
 import sys
 import tempfile
@@ -102,7 +105,9 @@ def _get(o, path):
 def mutate(doc: dict, rng: random.Random, paths: list, payloads: list, classes: list[str]) -> tuple[str, dict]:
     d = copy.deepcopy(doc)
     kind = rng.choice(["value", "value", "payload", "payload", "payload", "delete", "add", "class", "move",
-                       "dup", "drop"])
+                       "dup", "drop", "limit", "limit"])
+    if kind == "limit":
+        return kind, _past_a_limit(doc, d, rng, paths)
     path = rng.choice(paths)
     if not path:
         return kind, d
@@ -141,6 +146,53 @@ def mutate(doc: dict, rng: random.Random, paths: list, payloads: list, classes: 
     return kind, d
 
 
+# Expression node classes (what `_past_a_limit` wraps, widens or nests).
+_EXPRS = {"Num", "Str", "Bool", "NoneLit", "TileLit", "Name", "ListLit", "Attr", "Call", "Comp", "Unary", "Binary",
+          "Compare", "If"}
+# Number texts past a stated limit, or that make a constant operator fail: 31 digits, exponents, zero, a fraction.
+_LIMIT_NUMBERS = ["1" * 31, "1" * 30, "1001", "1000000000", "0", "0.5", "200", "65", "9", "300", "600"]
+
+
+def _past_a_limit(doc: dict, d: dict, rng: random.Random, paths: list) -> dict:
+    """A rule set edited past one of the stated limits (runtime/limits.py), as only a hand-written file can
+    be: an expression nested 60-300 deep, comprehensions nested 7-12 deep, a list literal of 1,990-2,500
+    items, a comprehension ranging over many binders, a number literal set to a value at or past a limit
+    (digits, exponents, copies, players, a constant zero divisor). Some of them stay within the limits."""
+    exprs = [p for p in paths if p and isinstance(_get(doc, p), dict) and _get(doc, p).get("_") in _EXPRS]
+    if not exprs:
+        return d
+    how = rng.choice(["deep", "comps", "wide", "binders", "number", "number"])
+    if how == "number":
+        nums = [p for p in exprs if _get(doc, p)["_"] == "Num"]
+        # half the time a number where a limit applies: an operand, a tile kind's copies, the players
+        telling = [p for p in nums if p[-1] in ("left", "right", "copies", "players")]
+        if telling and rng.random() < 0.5:
+            nums = telling
+        if nums:
+            _get(d, rng.choice(nums))["text"] = rng.choice(_LIMIT_NUMBERS)
+        return d
+    if how == "binders":
+        comps = [p for p in exprs if _get(doc, p)["_"] == "Comp"]
+        if comps:
+            comp = _get(d, rng.choice(comps))
+            comp["binders"] = list(comp.get("binders", [])) + [f"x{i}" for i in range(rng.randint(1, 6))]
+        return d
+    path = rng.choice(exprs)
+    node = copy.deepcopy(_get(doc, path))
+    span = node.get("span", ["x.pai", 1, 1, 1, 2])
+    if how == "deep":
+        for _ in range(rng.randint(60, 300)):
+            node = {"_": "Unary", "span": span, "op": rng.choice(["-", "not"]), "operand": node}
+    elif how == "comps":
+        for i in range(rng.randint(7, 12)):
+            node = {"_": "Comp", "span": span, "func": rng.choice(["any", "count", "sum"]), "binders": [f"x{i}"],
+                    "source": {"_": "Name", "span": span, "name": "tiles", "ref": "builtin:tiles"}, "body": node}
+    else:
+        node = {"_": "ListLit", "span": span, "items": [copy.deepcopy(node) for _ in range(rng.randint(1990, 2500))]}
+    _get(d, path[:-1])[path[-1]] = node
+    return d
+
+
 def _alarm(signum, frame):
     raise Hang()
 
@@ -153,7 +205,8 @@ def run_case(text: str, small: bool, budget: float) -> tuple[str, str]:
             rs = loads(text)
         except FormatError as exc:
             msg = str(exc)
-            return ("refused" if "\n" not in msg and len(msg) < 400 else "bad message"), msg[:200]
+            short = msg if len(msg) <= 200 else msg[:100] + "…" + msg[-99:]  # keeps the code at the end
+            return ("refused" if "\n" not in msg and len(msg) < 400 else "bad message"), short
         try:
             rules = Rules(rs)
         except HandError as exc:  # tiles that cannot be set up (copies computed past the limit): one sentence
@@ -175,11 +228,12 @@ def run_case(text: str, small: bool, budget: float) -> tuple[str, str]:
         signal.setitimer(signal.ITIMER_REAL, 0)
 
 
-def fuzz(n: int, seed: int, bundled: bool = True, budget: float = 60.0) -> tuple[Counter, list[str]]:
+def fuzz(n: int, seed: int, bundled: bool = True, budget: float = 60.0, start: int = 0) -> tuple[Counter, list[str]]:
+    """Cases start … start + n - 1 of `seed` (a case depends only on the seed and its number, so a long run
+    can go in chunks)."""
     from paili.runtime.ir import expr as E
     from paili.runtime.ir import nodes as ir
 
-    rng = random.Random(seed)
     counts: Counter = Counter()
     failures: list[str] = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -193,7 +247,8 @@ def fuzz(n: int, seed: int, bundled: bool = True, budget: float = 60.0) -> tuple
                       for p in sorted((ROOT / "rules").glob("*.pai"))]
         classes = sorted({n for m in (ir, E) for n in dir(m) if isinstance(getattr(m, n), type)})
         prepared = [(sm, doc, list(_paths(doc))) for sm, doc in bases]
-        for k in range(n):
+        for k in range(start, start + n):
+            rng = random.Random(f"{seed}:{k}")
             # most cases on the small rule set (scored); one in five on a bundled one (loaded and built)
             sm, doc, paths = prepared[0] if (not bundled or k % 5) else prepared[1 + (k // 5) % (len(prepared) - 1)]
             kind, bad = mutate(doc, rng, paths, payloads, classes)
@@ -203,6 +258,9 @@ def fuzz(n: int, seed: int, bundled: bool = True, budget: float = 60.0) -> tuple
                 sentinel.unlink()
             counts[outcome] += 1
             counts[f"{kind}:{outcome}"] += 1
+            code = re.search(r"\((E\d+)\)$", detail) if outcome == "refused" else None
+            if code and code.group(1).startswith("E7"):  # refused for a stated limit (runtime/ir/limitcheck.py)
+                counts[f"{kind}:refused {code.group(1)}"] += 1
             if outcome not in ("refused", "ran") and len(failures) < 30:
                 failures.append(f"case {k} ({'small' if sm else 'bundled'}, {kind}): {outcome} {detail}")
     return counts, failures
@@ -212,13 +270,15 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--cases", type=int, default=10_000)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--start", type=int, default=0, help="the number of the first case (to run in chunks)")
     ap.add_argument("--budget", type=float, default=60.0, help="seconds per case before it counts as a hang")
     args = ap.parse_args(argv)
     t0 = time.perf_counter()
-    counts, failures = fuzz(args.cases, args.seed, budget=args.budget)
+    counts, failures = fuzz(args.cases, args.seed, budget=args.budget, start=args.start)
     t = time.perf_counter() - t0
     main_counts = {k: counts[k] for k in ("refused", "ran", "traceback", "hang", "executed", "bad message")}
-    print(f"{args.cases} mutated JSON rule sets (seed {args.seed}) in {t:.0f} s: {main_counts}")
+    print(f"{args.cases} mutated JSON rule sets (cases {args.start}-{args.start + args.cases - 1} of seed {args.seed}) "
+          f"in {t:.0f} s: {main_counts}")
     for k in sorted(c for c in counts if ":" in c):
         print(f"  {k} {counts[k]}")
     for f in failures:

@@ -40,10 +40,11 @@ class Checker(RuleSetPasses):
         self.rs = rs
         self.cross_refs()
         self.cycles()
-        if not self.diags.has_errors:  # the limits of dsl/limits.py need a checked, acyclic rule set
-            from .limits import check_ruleset
+        if not self.diags.has_errors:  # the limits on the rule set need a checked, acyclic one
+            from ..runtime.ir.limitcheck import check_ruleset
+            from .limits import set_up_tiles
 
-            check_ruleset(rs, self.diags)
+            check_ruleset(rs, self.diags, set_up_tiles=set_up_tiles(rs, self.diags))
         self.warnings()
         return rs
 

@@ -187,18 +187,18 @@ def test_ir_expressions_are_checked_without_recursion():
     stack: a tree far deeper than Python's recursion limit is reported, not a RecursionError."""
     import dataclasses
 
-    from paili.dsl.diagnostics import Diagnostics
-    from paili.dsl.limits import check_ir_expressions
     from paili.runtime.ir import expr as E
+    from paili.runtime.ir.limitcheck import check_expressions
+    from paili.runtime.ir.passes import Findings
 
     rs = compile_text(BASE, "case.pai").ruleset
     deep = E.Num("1")
     for _ in range(50_000):
         deep = E.Unary("-", deep)
     bad = dataclasses.replace(rs, patterns=(dataclasses.replace(rs.patterns[0], when=deep),) + rs.patterns[1:])
-    diags = Diagnostics()
-    assert check_ir_expressions(rs, diags) and not diags.items
-    assert not check_ir_expressions(bad, diags)
+    diags = Findings()
+    assert check_expressions(rs, diags) and not diags.items
+    assert not check_expressions(bad, diags)
     assert [d.code for d in diags.items] == ["E703"]
 
 

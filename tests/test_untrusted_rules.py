@@ -300,6 +300,8 @@ def test_mutated_json_rule_sets_seeded_sample():
     assert not failures, failures
     assert counts["refused"] > 80 and counts["ran"] > 10
     assert counts["traceback"] == counts["hang"] == counts["executed"] == 0
+    # files edited past a stated limit are among them, refused for it (runtime/ir/limitcheck.py)
+    assert sum(v for k, v in counts.items() if k.startswith("limit:refused E7")) >= 5
 
 
 def test_rule_file_text_is_escaped_in_markdown_pages_as_in_html(tmp_path):
@@ -387,8 +389,13 @@ def test_sizes_of_an_edited_file_are_the_compilers_limits(mini_doc):
     """Copies, players and the hand size past the limits of runtime/limits.py (E706 when compiled) are
     refused at load, naming the field, before the tiles are set up."""
     d = copy.deepcopy(mini_doc)
-    d["ruleset"]["tiles"]["suits"][0]["copies"] = {"_": "Num", "span": ["mini.pai", 1, 1, 1, 2], "text": "1" * 50}
+    d["ruleset"]["tiles"]["suits"][0]["copies"] = {"_": "Num", "span": ["mini.pai", 1, 1, 1, 2], "text": "65"}
     with pytest.raises(FormatError, match=r"^ruleset\.tiles\.suits\[0\]\.copies: a tile kind has at most 64 copies$"):
+        loads(json.dumps(d))
+    # a number too long for any number literal is refused as the compiler refuses it, before its value is read
+    d["ruleset"]["tiles"]["suits"][0]["copies"]["text"] = "1" * 50
+    with pytest.raises(FormatError, match=r"^ruleset\.tiles\.suits\[0\]\.copies: a number of 50 digits; a number "
+                       r"has at most 30 \(E702\)$"):
         loads(json.dumps(d))
     d = copy.deepcopy(mini_doc)
     d["ruleset"]["table"]["hand"] = 10 ** 9

@@ -17,6 +17,7 @@ import dataclasses
 from .. import limits as L
 from . import expr as E
 from . import vocab as V
+from .limitcheck import check_expressions, check_ruleset
 from .passes import Findings, RuleSetPasses
 from .span import Span
 from .typecheck import first_mismatch
@@ -87,19 +88,19 @@ def check(rs) -> str | None:
             return f"{path}: a comprehension needs at least one binder"
         if isinstance(node, E.Call) and node.func in _ARITY and len(node.args) != _ARITY[node.func]:
             return f"{path}: `{node.func}` takes {_ARITY[node.func]} argument(s), got {len(node.args)}"
+    # where a finding points: a node's own span object names its path (spans alike in value are told apart)
+    paths = {id(n.span): p for n, p in reversed(nodes) if isinstance(getattr(n, "span", None), Span)}
+    # the stated limits of depth, size and number literals, before any pass that recurses into expressions
     diags = Findings()
+    if not check_expressions(rs, diags, point=_own_span):
+        return _first_error(diags, paths, spans)
     ch = RuleSetPasses(rs, diags)
     ch.declare()
     ch.cross_refs()
     ch.cycles()
-    errors = [d for d in diags.items if d.code.startswith("E")]
-    if errors:
-        d = errors[0]
-        where = spans.get(d.span, "ruleset")
-        msg = " ".join(d.message.split())  # one line, however the names in it are written
-        if len(msg) > 160:
-            msg = msg[:157] + "…"
-        return f"{where}: {msg} ({d.code})"
+    problem = _first_error(diags, paths, spans)
+    if problem:
+        return problem
     declared = ch.sym.by_category
     sym = ch.sym
     # every field a value of the language can have (tiles, melds, seats, the table, declared attributes):
@@ -138,7 +139,29 @@ def check(rs) -> str | None:
             if cat in _DECLARED and what not in declared.get(cat, {}):
                 return f"{npath}.ref: the rule set declares no {cat} {what[:40]!r}"
     # every name refers to something declared: now the types, as the compiler infers them
-    return first_mismatch(rs, sym, [(n, p) for n, p in roots if id(n) not in inner])
+    problem = first_mismatch(rs, sym, [(n, p) for n, p in roots if id(n) not in inner])
+    if problem:
+        return problem
+    # and the limits that need a checked rule set (arithmetic, work per reading, tiles, table, wildcards)
+    check_ruleset(rs, diags, point=_own_span)
+    return _first_error(diags, paths, spans)
+
+
+def _own_span(span: Span) -> Span:
+    return span
+
+
+def _first_error(diags: Findings, paths: dict, spans: dict) -> str | None:
+    """The first error found, as one sentence naming the JSON path of the node it is about."""
+    errors = [d for d in diags.items if d.code.startswith("E")]
+    if not errors:
+        return None
+    d = errors[0]
+    where = paths.get(id(d.span)) or spans.get(d.span, "ruleset")
+    msg = " ".join(d.message.split())  # one line, however the names in it are written
+    if len(msg) > 160:
+        msg = msg[:157] + "…"
+    return f"{where}: {msg} ({d.code})"
 
 
 def _const_int(e) -> int | None:
