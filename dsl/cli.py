@@ -7,6 +7,7 @@ from pathlib import Path
 
 from .cli_args import ROOT, UsageError, bundled_rules, load_ruleset, resolve_rules_arg
 from .cli_game import add_commands
+from .serve.command import add_command as add_serve_command
 
 LANGUAGE_MD = ROOT / "docs" / "language.md"
 BUILD_DIR = Path("build")  # relative: under the directory the command runs in
@@ -282,20 +283,9 @@ def cmd_describe(args) -> int:
 
     rules = _runtime(args.rules)
     if args.json:
-        from ..runtime.evaluate import compile_expr
-        from ..runtime.result import plain_value
+        from .describe import describe_json
 
-        rs = rules.ir
-        env = {"tile-lookup": lambda n: n}
-        print(json.dumps({
-            "variant": rs.variant.id, "title": rs.variant.title,
-            "options": [{"name": s.name, "type": s.type, "default": plain_value(compile_expr(s.default)(env))}
-                        for s in rs.settings if s.role == "option"],
-            "context": [{"name": s.name, "type": s.type, "default": plain_value(compile_expr(s.default)(env))}
-                        for s in rs.settings if s.role == "context"] + [{"name": r.name, "type": "tile",
-                                                                        "default": None} for r in rs.reveals],
-            "patterns": [{"name": p.name, "unit": p.unit} for p in rs.patterns],
-        }, ensure_ascii=False))
+        print(json.dumps(describe_json(rules), ensure_ascii=False))
     else:
         from .present import render_describe
 
@@ -419,6 +409,7 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--json", action="store_true", help="one JSON object (keys documented in bench/hand_speed.py)")
     c.set_defaults(func=cmd_bench)
     add_commands(sub)  # paili play, paili simulate, paili replay
+    add_serve_command(sub)  # paili serve
     c = sub.add_parser("describe", help="list a rule set's context names, options and patterns")
     c.add_argument("rules")
     c.add_argument("--json", action="store_true")

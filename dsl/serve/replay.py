@@ -1,0 +1,100 @@
+"""A game log opened in the viewer: its text read line by line as `paili replay` reads a file (UTF-8, one
+JSON value per line, no NaN or Infinity), checked in full by the engine's own `replay` (every line's
+shape, every move legal, each hand's result as logged), then played again to give one view per move.
+
+A view shows the table as an onlooker may see it: for each seat, what every other player sees of it
+(`Game.observation` of each other seat, the least of them) — its concealed tiles only where an `observe`
+rule shows them to all the others — with the wall, the seats to act, and at a hand's end its result (the
+payments). An `observe` rule that shows a seat's tiles to a viewer in some state (a player who declared
+ready, say) shows them here once every other player is in that state: the engine's observations are per
+seat, and an onlooker is made of the players' views."""
+from __future__ import annotations
+
+import json
+
+from ...runtime.game.log import ReplayError, replay
+from ...runtime.game.moves import Move
+from ...runtime.game.session import Session
+from .limits import MAX_REPLAY_MOVES
+
+
+def _no_constant(name: str):
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def read_lines(raw: bytes) -> list[tuple[int, object]]:
+    """(line number, JSON value) of each non-blank line; ReplayError naming the line otherwise."""
+    out = []
+    for n, line in enumerate(raw.split(b"\n"), 1):
+        if not line.strip():
+            continue
+        try:
+            out.append((n, json.loads(line.decode("utf-8"), parse_constant=_no_constant)))
+        except UnicodeDecodeError:
+            raise ReplayError(f"line {n}: not UTF-8 text") from None
+        except RecursionError:
+            raise ReplayError(f"line {n}: nested too deeply") from None
+        except ValueError as exc:
+            raise ReplayError(f"line {n}: not JSON ({str(exc)[:80]})") from None
+    if not out:
+        raise ReplayError("the log is empty")
+    moves = sum(1 for _, e in out if isinstance(e, dict) and e.get("type") == "move")
+    if moves > MAX_REPLAY_MOVES:
+        raise ReplayError(f"the log has {moves:,} moves; the viewer opens logs of at most {MAX_REPLAY_MOVES:,}")
+    return out
+
+
+def rules_ref(entries: list[tuple[int, object]]) -> tuple[str, str]:
+    """The rule file and variant the first line names (text, or "" when it is not a session line)."""
+    head = entries[0][1] if entries else None
+    if not isinstance(head, dict):
+        return "", ""
+    ref, variant = head.get("rules"), head.get("variant")
+    return (ref if isinstance(ref, str) else "")[:300], (variant if isinstance(variant, str) else "")[:300]
+
+
+def onlooker(game) -> dict:
+    """The table as an onlooker sees it now."""
+    n = game.observation(0)["players"]
+    views = [game.observation(v) for v in range(n)]
+    seats = []
+    for s in range(n):
+        seen = [views[v]["seats"][s] for v in range(n) if v != s]
+        seats.append(min(seen, key=lambda d: ("hand" in d, "drawn" in d,
+                                              sum(len(m["tiles"]) for m in d["melds"]))))
+    first = views[0]
+    return {"seats": seats, "dealer": first["dealer"], "turn": first["turn"], "wall_left": first["wall_left"],
+            "reveals": first["reveals"], "task": first["task"], "to_act": first["to_act"], "over": first["over"]}
+
+
+def frames(entries: list[tuple[int, object]], rules) -> dict:
+    """The log's hands, each a list of steps (the deal, then one per move) and its result; ReplayError
+    (one sentence naming the line) when the log does not replay as it records."""
+    logs = [e for _, e in entries]
+    replay(logs, rules, numbers=[n for n, _ in entries])  # the whole log first: every check of `paili replay`
+    head = logs[0]
+    session = Session(rules, head["options"], head["seed"], head["hands"])
+    hands = []
+    game = None
+    steps: list[dict] = []
+    for e in logs[1:]:
+        if e["type"] == "hand":
+            game = session.new_hand()
+            steps = [{"seat": None, "move": None, "view": onlooker(game)}]
+        elif e["type"] == "move":
+            move = Move.from_json(e["move"])
+            game.apply(e["seat"], move)
+            shown = {k: v for k, v in move.to_json().items() if k != "decision"}
+            steps.append({"seat": e["seat"], "move": shown, "text": str(move), "view": onlooker(game)})
+        else:
+            result = json.loads(json.dumps(game.result(), ensure_ascii=False))
+            hands.append({"hand": e["hand"], "seed": game.seed, "dealer": result["dealer"], "steps": steps,
+                          "result": result})
+            session.finish(game)
+            game = None
+    return {"variant": rules.ir.variant.id, "title": rules.ir.variant.title, "players": session_players(hands),
+            "options": head["options"], "seed": head["seed"], "hands": hands}
+
+
+def session_players(hands: list[dict]) -> int:
+    return len(hands[0]["steps"][0]["view"]["seats"]) if hands else 0
