@@ -1,0 +1,146 @@
+"""`paili serve` end to end: the command started as a user starts it (a subprocess on a free port), driven by
+headless Chromium as tests/test_pages_browser.py drives it (Debian's Chromium, only a CJK font). The
+calculator scores a hand clicked tile by tile, the replay viewer opens a log `paili simulate --log` wrote
+and steps through it to its last move, and a malformed request — from the page's own script and from the
+calculator — is answered 4xx with one sentence. Screenshots go where the pages' screenshots go."""
+from __future__ import annotations
+
+import json
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+
+import pytest
+from test_pages_browser import browser, shots  # noqa: F401 - the browser as the pages' tests launch it
+
+pytest.importorskip("fastapi", reason="FastAPI is the optional extra `serve` (pip install -e '.[test]' has it)")
+pytest.importorskip("uvicorn", reason="uvicorn is the optional extra `serve` (pip install -e '.[test]' has it)")
+
+VARIANT = "baijindao"
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    port = _free_port()
+    cwd = tmp_path_factory.mktemp("serve")
+    proc = subprocess.Popen([sys.executable, "-m", "paili", "serve", VARIANT, "--port", str(port)], cwd=cwd,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(600):  # until it answers (it compiles the rule file first); not a speed check
+            if proc.poll() is not None:
+                raise AssertionError(f"paili serve exited: {proc.stdout.read()}")
+            try:
+                with urllib.request.urlopen(url + "/api/variants", timeout=5):
+                    break
+            except OSError:
+                time.sleep(0.2)
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+    assert list(cwd.iterdir()) == []  # the service writes nothing
+
+
+def _page(browser, width=1280):  # noqa: F811
+    page = browser.new_page(viewport={"width": width, "height": 900})
+    page.errors = []
+    page.on("pageerror", lambda e: page.errors.append(str(e)))
+    page.on("console", lambda m: page.errors.append(m.text) if m.type == "error" else None)
+    return page
+
+
+def _click(page, name: str, times: int = 1) -> None:
+    for _ in range(times):
+        page.click(f'#calc-palette button[data-tile="{name}"]')
+
+
+def test_the_calculator_scores_a_hand_clicked_tile_by_tile(server, browser, shots):  # noqa: F811
+    page = _page(browser)
+    page.goto(f"{server}/{VARIANT}.html")
+    # the seed's 碰碰和 (5.1, 6 fans): 六万 and 八万 concealed, 东 the pair, 二万 and 四万 laid down as 碰,
+    # won on 八万 from the other player — no other fan of the seed applies
+    _click(page, "六万", 3)
+    _click(page, "八万", 2)
+    _click(page, "东", 2)
+    assert page.input_value("#calc-hand") == "6m 6m 6m 8m 8m 东 东"
+    assert page.locator("#calc-hand-tiles .tile").count() == 7
+    page.check('input[name="calc-target"][value="meld"]')
+    for tile in ("二万", "四万"):
+        page.select_option("#calc-meld-kind", "碰")
+        page.click("#calc-add-meld")
+        _click(page, tile, 3)
+    page.check('input[name="calc-target"][value="win"]')
+    _click(page, "八万")
+    page.click("#calc-go")
+    page.wait_for_selector("#calc-result .calc-score")
+    assert page.inner_text("#calc-result .calc-verdict") == "和牌"
+    rows = [r.split("\t") for r in page.locator("#calc-result table.calc-fans tbody tr").all_inner_texts()]
+    assert rows == [["碰碰和", "6", "1"]]
+    assert page.inner_text("#calc-result .calc-total") == "6"
+    assert "碰[二万二万二万]" in page.inner_text("#calc-result .calc-reading")
+    page.locator("#calculator").screenshot(path=str(shots / "serve-calculator-desktop.png"))
+    assert page.errors == []
+    # the same panel fits a phone
+    phone = _page(browser, 390)
+    phone.goto(f"{server}/{VARIANT}.html")
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+    phone.locator("#calculator").screenshot(path=str(shots / "serve-calculator-phone.png"))
+
+
+def test_the_replay_viewer_steps_a_logged_game_to_its_last_move(server, browser, shots, tmp_path):  # noqa: F811
+    subprocess.run([sys.executable, "-m", "paili", "simulate", VARIANT, "--games", "1", "--seed", "4", "--bots",
+                    "greedy", "--log", str(tmp_path)], check=True, capture_output=True, cwd=tmp_path)
+    log = next(tmp_path.glob("*.jsonl"))
+    lines = [json.loads(x) for x in log.read_text(encoding="utf-8").splitlines()]
+    moves = sum(d["type"] == "move" for d in lines)
+    result = lines[-1]["result"]
+    page = _page(browser)
+    page.goto(f"{server}/replay.html")
+    page.set_input_files("#replay-file", str(log))
+    page.wait_for_function("document.getElementById('replay-text').value.length > 0")
+    page.click("#replay-open")
+    page.wait_for_selector("#replay-view:not([hidden])")
+    assert page.inner_text("#replay-pos") == f"第 0 / {moves} 步"
+    # an onlooker sees how many tiles each holds after the deal, not which
+    assert page.locator(".replay-seat").count() == 2 and page.locator(".replay-backs").count() == 2
+    steps = 0
+    while page.is_enabled("#replay-next"):
+        page.click("#replay-next")
+        steps += 1
+    assert steps == moves and page.inner_text("#replay-pos") == f"第 {moves} / {moves} 步"
+    text = page.inner_text("#replay-result")
+    assert "结算" in text
+    for p in result["payments"]:  # the logged payments, each with its payer, payee and amount
+        assert f"{p['name']}\t座位 {p['payer']}\t座位 {p['payee']}\t{p['amount']}" in text
+    page.screenshot(path=str(shots / "serve-replay-end.png"), full_page=True)
+    assert page.errors == []
+
+
+def test_a_malformed_request_is_answered_4xx_with_one_sentence(server, browser):  # noqa: F811
+    page = _page(browser)
+    page.goto(f"{server}/{VARIANT}.html")
+    got = page.evaluate("""async () => {
+      const r = await fetch('/api/variants/baijindao/score', {method: 'POST', body: '{"hand": '});
+      return [r.status, await r.json()];
+    }""")
+    assert got[0] == 400 and list(got[1]) == ["error"] and "not JSON" in got[1]["error"]
+    # a hand the rules refuse, typed into the calculator: its sentence is shown, no result
+    page.fill("#calc-hand", "1m 1m 1m 1m 1m")
+    page.click("#calc-go")
+    page.wait_for_selector("#calc-error:not([hidden])")
+    assert page.inner_text("#calc-error") == "无法计算：the hand uses 5 of 一万 but only 4 exist"
+    assert page.locator("#calc-result *").count() == 0
+    # the console logs the two refused requests, and nothing else
+    assert len(page.errors) == 2 and all("status of 400" in e or "status of 422" in e for e in page.errors)
