@@ -15,14 +15,12 @@ Screenshots of every page at both widths (its top, and its first example hand) a
 $PAILI_SCREENSHOTS, or else a folder under pytest's temporary directory (its path is printed with `-s`),
 to look at.
 
-The browser runs with a fontconfig that knows only the CJK fonts (the machine may have more fonts, e.g. one
+The browser (the `browser` fixture of conftest.py, shared with tests/test_serve_browser.py) runs with a
+fontconfig that knows only the CJK fonts (the machine may have more fonts, e.g. one
 with the tile glyphs, that a player's phone does not). `.ci/run` installs Chromium and fonts-noto-cjk.
 """
 from __future__ import annotations
 
-import os
-import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -31,60 +29,6 @@ from conftest import ROOT
 DOCS = ROOT / "generated_docs"
 PAGES = sorted(p.name for p in DOCS.glob("*.html"))
 WIDTHS = {"desktop": 1280, "phone": 390}
-
-
-def _chromium() -> str | None:
-    for name in ("chromium", "chromium-browser"):
-        exe = shutil.which(name)
-        if exe:
-            return exe
-    return "/usr/bin/chromium" if Path("/usr/bin/chromium").exists() else None
-
-
-def _cjk_font_dirs() -> list[str]:
-    try:
-        out = subprocess.run(["fc-list", ":lang=zh", "file"], capture_output=True, text=True, timeout=30,
-                             check=False).stdout
-    except (OSError, subprocess.SubprocessError):
-        return []
-    return sorted({str(Path(line.split(":")[0].strip()).parent) for line in out.splitlines() if line.strip()})
-
-
-@pytest.fixture(scope="session")
-def browser(tmp_path_factory):
-    sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed (pip install "
-                                   "-e '.[test]' installs it)")
-    exe = _chromium()
-    if exe is None:
-        pytest.skip("Chromium is not installed and this machine cannot install it (.ci/run installs it with "
-                    "apt-get install chromium fonts-noto-cjk where apt-get exists)")
-    dirs = _cjk_font_dirs()
-    if not dirs:
-        pytest.skip("no CJK font is installed (apt-get install fonts-noto-cjk)")
-    home = tmp_path_factory.mktemp("fonts")
-    conf = home / "fonts.conf"
-    conf.write_text('<?xml version="1.0"?>\n<!DOCTYPE fontconfig SYSTEM "fonts.dtd">\n<fontconfig>\n'
-                    + "".join(f"  <dir>{d}</dir>\n" for d in dirs)
-                    + f"  <cachedir>{home / 'cache'}</cachedir>\n</fontconfig>\n", encoding="utf-8")
-    env = dict(os.environ, FONTCONFIG_FILE=str(conf))
-    with sync_api.sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=exe, env=env,
-                               args=["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                                     "--disable-component-update", "--no-first-run"])
-        yield b
-        b.close()
-
-
-@pytest.fixture(scope="session")
-def shots(tmp_path_factory) -> Path:
-    """The folder the screenshots go to: $PAILI_SCREENSHOTS if set, else a temporary one."""
-    if os.environ.get("PAILI_SCREENSHOTS"):
-        d = Path(os.environ["PAILI_SCREENSHOTS"])
-        d.mkdir(parents=True, exist_ok=True)
-    else:
-        d = tmp_path_factory.mktemp("page-screenshots")
-    print(f"\nscreenshots of the pages: {d}")
-    return d
 
 
 PROBE = r"""() => {

@@ -1,5 +1,6 @@
 """`paili serve` end to end: the command started as a user starts it (a subprocess on a free port), driven by
-headless Chromium as tests/test_pages_browser.py drives it (Debian's Chromium, only a CJK font). The
+headless Chromium as tests/test_pages_browser.py drives it (conftest.py's `browser`: Debian's Chromium,
+only a CJK font). The
 calculator scores a hand clicked tile by tile, the replay viewer opens a log `paili simulate --log` wrote
 and steps through it to its last move, and a malformed request — from the page's own script and from the
 calculator — is answered 4xx with one sentence. Screenshots go where the pages' screenshots go."""
@@ -13,7 +14,6 @@ import time
 import urllib.request
 
 import pytest
-from test_pages_browser import browser, shots  # noqa: F401 - the browser as the pages' tests launch it
 
 pytest.importorskip("fastapi", reason="FastAPI is the optional extra `serve` (pip install -e '.[test]' has it)")
 pytest.importorskip("uvicorn", reason="uvicorn is the optional extra `serve` (pip install -e '.[test]' has it)")
@@ -53,7 +53,7 @@ def server(tmp_path_factory):
     assert list(cwd.iterdir()) == []  # the service writes nothing
 
 
-def _page(browser, width=1280):  # noqa: F811
+def _page(browser, width=1280):
     page = browser.new_page(viewport={"width": width, "height": 900})
     page.errors = []
     page.on("pageerror", lambda e: page.errors.append(str(e)))
@@ -66,7 +66,7 @@ def _click(page, name: str, times: int = 1) -> None:
         page.click(f'#calc-palette button[data-tile="{name}"]')
 
 
-def test_the_calculator_scores_a_hand_clicked_tile_by_tile(server, browser, shots):  # noqa: F811
+def test_the_calculator_scores_a_hand_clicked_tile_by_tile(server, browser, shots):
     page = _page(browser)
     page.goto(f"{server}/{VARIANT}.html")
     # the seed's 碰碰和 (5.1, 6 fans): 六万 and 八万 concealed, 东 the pair, 二万 and 四万 laid down as 碰,
@@ -99,7 +99,7 @@ def test_the_calculator_scores_a_hand_clicked_tile_by_tile(server, browser, shot
     phone.locator("#calculator").screenshot(path=str(shots / "serve-calculator-phone.png"))
 
 
-def test_the_replay_viewer_steps_a_logged_game_to_its_last_move(server, browser, shots, tmp_path):  # noqa: F811
+def test_the_replay_viewer_steps_a_logged_game_to_its_last_move(server, browser, shots, tmp_path):
     subprocess.run([sys.executable, "-m", "paili", "simulate", VARIANT, "--games", "1", "--seed", "4", "--bots",
                     "greedy", "--log", str(tmp_path)], check=True, capture_output=True, cwd=tmp_path)
     log = next(tmp_path.glob("*.jsonl"))
@@ -128,7 +128,7 @@ def test_the_replay_viewer_steps_a_logged_game_to_its_last_move(server, browser,
     assert page.errors == []
 
 
-def test_a_malformed_request_is_answered_4xx_with_one_sentence(server, browser):  # noqa: F811
+def test_a_malformed_request_is_answered_4xx_with_one_sentence(server, browser):
     page = _page(browser)
     page.goto(f"{server}/{VARIANT}.html")
     got = page.evaluate("""async () => {
