@@ -16,6 +16,7 @@ from functools import lru_cache
 
 from .ir import nodes as ir
 from .limits import SPLIT_LIMIT
+from .reading import SharedPieces
 from .tiles import Catalog
 
 Slot = tuple[int, bool]
@@ -70,6 +71,11 @@ class Decomposer:
         self.no_wild_kinds = {name for w in rs.wilds for name in w.no_meld}
         self.wild_targets = [k.index for k in kinds if self.wild_ok[k.index]]
         self._can = lru_cache(maxsize=200_000)(self._can_uncached)
+        self._template_cache: dict[tuple[str, int], list] = {}  # `templates` by (meld kind, lowest natural tile)
+        # The group sizes of the melds and of the pairs (a form's tile count must be a sum of them).
+        self.sizes = (tuple(sorted({s.size for s in self.meld_specs})) or (3,),
+                      tuple(sorted({s.size for s in self.pair_specs})) or (2,))
+        self.pieces = SharedPieces()  # the tiles and groups every reading of this catalog shares
         self.fast = None  # a BlockWin (runtime/fastwin.py), attached by the rule set once built
         # What answers `can_split` / `completing_kinds` (runtime/backend.py `Structure`): the BlockWin,
         # or the native core's tables for this catalog.
@@ -262,7 +268,7 @@ class Decomposer:
         is a wildcard, and by kind if it is natural). `placements` for given counts and
         wildcards are exactly those whose members are held, in this same order (the search there only
         drops branches)."""
-        cache = self.__dict__.setdefault("_templates", {})
+        cache = self._template_cache
         key = (spec.kind, i)
         got = cache.get(key)
         if got is None:

@@ -419,7 +419,7 @@ class FastScorer:
         s = g.cond(comp.body, 2)
         g.emit(2, f"if {s}:")
         g.emit(3, "found.append(tuple(tokens[j] for j in combo))")
-        g.emit(1, f"R.__dict__['_combos{i}'] = found  # for the combination choice after the counts")
+        g.emit(1, f"R.combos[{i}] = found  # for the combination choice after the counts")
         g.emit(1, "return found")
         return g.lines
 
@@ -534,10 +534,10 @@ class FastScorer:
                     self._keep(idxs, kept, final)
                     continue
             edges = []
-            got = R.__dict__
+            got = R.combos
             for i in fired:
                 v = value(i)
-                combos = got.get(f"_combos{i}")
+                combos = got.get(i)
                 if combos is None:
                     combos = ns[self.combo_fn[i]](R, S, C, None)
                 edges.extend((i, combo, v) for combo in combos)

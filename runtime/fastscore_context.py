@@ -53,19 +53,20 @@ class Ctx:
         self.b_self_drawn = sc.hand.self_drawn
 
     def __getattr__(self, name):
+        # Each value is set as an attribute of its own, so this runs once per name and reading.
         if name in _GROUP_LISTS:
-            _group_lists(self)
-            return self.__dict__[name]
+            group_lists(self)
+            return getattr(self, name)
         make = _LAZY.get(name)
         if make is None:
             if name.startswith("tl_"):  # tl_<list>_<field index>: a tally (see _tally)
                 _, lst, k = name.split("_", 2)
                 v = self.tally(lst, TALLY_FIELDS[int(k)])
-                self.__dict__[name] = v
+                setattr(self, name, v)
                 return v
             raise AttributeError(name)
         v = make(self)
-        self.__dict__[name] = v
+        setattr(self, name, v)
         return v
 
     def _shared(self, lst: str) -> dict | None:
@@ -81,7 +82,7 @@ class Ctx:
         counted) the list of the hand's first reading serves all its readings."""
         key = "_distinct_" + lst
         shared = self._shared(lst) if order_free else None
-        store = shared if shared is not None else self.__dict__
+        store = shared if shared is not None else self.memo
         d = store.get(key)
         if d is None:
             counts = shared.get("counts:" + lst) if shared is not None else None
@@ -99,18 +100,14 @@ class Ctx:
 
     def _natural_tile(self, i: int) -> RTile:
         """The shared natural tile of kind i (natural tiles never change)."""
-        rt = self.sc.dec.__dict__.setdefault("_rtiles", {})
-        x = rt.get((i, False))
-        if x is None:
-            x = rt[(i, False)] = RTile(self.sc.cat.kinds[i])
-        return x
+        return self.sc.dec.pieces.natural_tile(self.sc.cat.kinds[i])
 
     def tally(self, lst: str, fname) -> dict:
         """How many items of a reading list have each value of field `fname` (None: the item itself;
         a tuple of names: the tuple of those fields)."""
         key = ("tally", lst, fname)
         shared = self._shared(lst)
-        store = shared if shared is not None else self.__dict__
+        store = shared if shared is not None else self.memo
         d = store.get(key)
         if d is None and shared is not None and "counts:" + lst in shared:
             # from the hand's counts per kind: a natural tile's fields are its kind's
@@ -152,16 +149,12 @@ class Ctx:
         return d
 
 
-def _group_lists(c: Ctx) -> None:
+def group_lists(c: Ctx) -> None:
     """The lists of groups `Scoring.reading_env` builds (melds, pairs, runs, triplets, kongs, exposed;
     pair, menqing), all in one pass over the groups (each group's classes are kept on the group)."""
     melds, pairs, runs, trips, kongs, exposed = [], [], [], [], [], []
     for g in c.b_groups:
-        d = g.__dict__
-        k = d.get("_cls")
-        if k is None:
-            k = d["_cls"] = (1 if g.is_pair else 0) | (2 if g.f["run"] else 0) | (4 if g.f["triplet"] else 0) \
-                | (8 if g.is_kong else 0) | (16 if g.exposed else 0)
+        k = g.classes
         if k & 1:
             pairs.append(g)
         else:
@@ -174,11 +167,10 @@ def _group_lists(c: Ctx) -> None:
                 kongs.append(g)
         if k & 16:
             exposed.append(g)
-    d = c.__dict__
-    d["b_melds"], d["b_pairs"], d["b_runs"], d["b_triplets"], d["b_kongs"] = melds, pairs, runs, trips, kongs
-    d["b_exposed"] = exposed
-    d["b_pair"] = pairs[0] if pairs else None
-    d["b_menqing"] = not exposed
+    c.b_melds, c.b_pairs, c.b_runs, c.b_triplets, c.b_kongs = melds, pairs, runs, trips, kongs
+    c.b_exposed = exposed
+    c.b_pair = pairs[0] if pairs else None
+    c.b_menqing = not exposed
 
 
 def _suits(c: Ctx):
@@ -213,6 +205,11 @@ _LAZY = {
     "b_flowers": lambda c: c.sc.flower_tiles(),
     "b_waits": lambda c: c.sc.waits_of_hand(),
     "b_shape_waits": lambda c: c.sc.waits_of_hand(shape=True),
+    # this reading's own per-list summaries (`distinct`, `tally`) when the hand's readings do not share them
+    "memo": lambda c: {},
+    # pattern index -> the combinations a `combine` pattern counted (generated `_combos<i>`), kept for the
+    # combination choice after the counts
+    "combos": lambda c: {},
 }
 
 TALLY_FIELDS: list = []  # field names tallies are taken by (shared by every generated module)

@@ -73,6 +73,11 @@ class BlockWin:
         self._split_memo: dict[tuple, frozenset] = {}
         self._opts0: list[dict[tuple, int]] = [dict() for _ in self.blocks]  # wildcard-free option sets
         self._split0_memo: dict[tuple, frozenset] = {}
+        self._nat_groups: list[list[tuple]] | None = None  # `_natural_groups`, made on first use
+        self._natural_ok: dict[int, bool] = {}  # option set -> it holds a split without wildcards
+        self._min_wild: dict[int, int] = {}  # option set -> the fewest wildcards any of its splits uses
+        self._wait_cache: dict[tuple, list[int]] = {}  # `completing_kinds` per block, key and the others' set
+        self._block_split_cache: dict[tuple, list] = {}  # `block_splits` by (block, key)
         self.empty_id = self._intern(frozenset({(0, 0, 0)}))
 
     @staticmethod
@@ -269,7 +274,7 @@ class BlockWin:
 
     def _natural_groups(self) -> list[list[tuple]]:
         """Every group natural tiles can form, as its kinds with multiplicity, listed under each kind."""
-        got = self.__dict__.get("_nat_groups")
+        got = self._nat_groups
         if got is None:
             from collections import Counter
 
@@ -285,7 +290,7 @@ class BlockWin:
                             seen.add(members)
                             for k, _ in members:
                                 got[k].append(members)
-            self.__dict__["_nat_groups"] = got
+            self._nat_groups = got
         return got
 
     def _splits0(self, counts: tuple) -> frozenset:
@@ -317,7 +322,7 @@ class BlockWin:
 
     def _natural(self, set_id: int) -> bool:
         """Whether an option set holds a split that uses no wildcard."""
-        ok = self.__dict__.setdefault("_natural_ok", {})
+        ok = self._natural_ok
         good = ok.get(set_id)
         if good is None:
             good = ok[set_id] = any(w == 0 for _, _, w in self._sets[set_id])
@@ -327,7 +332,7 @@ class BlockWin:
         """The fewest wildcards the blocks of these natural tiles need between them to split, each block
         on its own (cap + 1 for a block that no split within the cap completes); counting stops at
         `limit`."""
-        need = self.__dict__.setdefault("_min_wild", {})
+        need = self._min_wild
         total = 0
         for b, sl in enumerate(self.slices):
             key = tuple(counts[sl[0]:sl[1]]) if sl is not None else tuple(counts[k] for k in self.blocks[b])
@@ -380,7 +385,7 @@ class BlockWin:
             if bad:
                 todo = bad
         out: list[int] = []
-        cache = self.__dict__.setdefault("_wait_cache", {})
+        cache = self._wait_cache
         for b in todo:
             others = self.combine(tuple(ids[:b] + ids[b + 1:]))
             ck = (b, keys[b], others, wilds, targets)
@@ -407,7 +412,7 @@ class BlockWin:
     def block_splits(self, b: int, key: tuple) -> list[tuple[int, int, tuple]]:
         """Every split of one block's tiles (no wildcards): (melds, pairs, groups), where groups is a
         tuple of (spec, slots). Cached per block key; a hand's splits are products over its blocks."""
-        cache = self.__dict__.setdefault("_block_split_cache", {})
+        cache = self._block_split_cache
         ck = (b, key)
         got = cache.get(ck)
         if got is None:

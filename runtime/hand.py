@@ -57,10 +57,7 @@ def build_hand(rules, hand: str, melds: list[str] | None = None, win: str | None
     written in the hand are set aside: they join no group and are listed as the reading's `flowers`."""
     cat = catalog or rules.catalog
     concealed = parse_tiles(rules.notation, cat, hand or "", "hand")
-    has_flowers = cat.__dict__.get("_has_flowers")
-    if has_flowers is None:
-        has_flowers = cat.__dict__["_has_flowers"] = any(k.category == "flower" for k in cat.kinds)
-    flowers = [t for t in concealed if t.category == "flower"] if has_flowers else []
+    flowers = [t for t in concealed if t.category == "flower"] if cat.has_flowers else []
     if flowers:
         concealed = [t for t in concealed if t.category != "flower"]
     parsed_melds: list[Meld] = []

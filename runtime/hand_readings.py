@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import Counter
 
 from .decompose import Decomposer, SplitLimit
-from .evaluate import EvalError, compile_expr
+from .evaluate import EvalError
 from .hand import Hand, HandError
 from .ir import nodes as ir
 from .limits import HAND_WORK, READING_WORK, SPLIT_LIMIT
@@ -55,6 +55,10 @@ class HandReadings:
         # requirements that decide the waits): the signatures of hands with wildcards observe that.
         self.purpose = "score"
         self._native = None  # (native counts, what the hand's readings share) once first asked for
+        self._flower_tiles: list[RTile] | None = None  # `flower_tiles`, made on first use
+        # (the concealed tiles, their natural reading tiles): the wait trials of a hand (`wait_kinds`)
+        # share the hand's concealed tiles, so its first trial's list serves the others
+        self.naturals_base: tuple | None = None
 
     # ------------------------------------------------------------------ which tiles are wild
 
@@ -137,14 +141,7 @@ class HandReadings:
     def group_value(self, mk, tiles):
         if not mk.values:
             return 0
-        suit = tiles[0].kind.suit if tiles else None
-        cache = self.rules.__dict__.setdefault("_group_values", {})
-        key = (mk.name, suit)
-        if key not in cache:
-            chosen = next((v for v in mk.values if v.suit == suit), None) or next(
-                (v for v in mk.values if not v.suit), None)
-            cache[key] = compile_expr(chosen.value)({}) if chosen else 0
-        return cache[key]
+        return self.rules.meld_value(mk, tiles[0].kind.suit if tiles else None)
 
     def readings(self, hand: Hand, only: set[str] | None = None) -> tuple[list[Reading], str]:
         """Every reading under every form (or only the forms named in `only`), and why there is none
@@ -190,7 +187,7 @@ class HandReadings:
                     out.append(r)
                 continue
             if form.orphans:
-                fits_any |= concealed_n == sum(1 for k in self.cat.kinds if k.attrs.get(form.orphans)) + 1
+                fits_any |= concealed_n == len(self.cat.with_attr(form.orphans)) + 1
                 r = self._orphans(form, naturals, wilds, exposed, all_tiles, win_rtile)
                 if r is not None:
                     out.append(r)
@@ -238,7 +235,8 @@ class HandReadings:
         out: list[Reading] = []
         fits_any = False
         dec = self.dec
-        tcache = dec.__dict__.setdefault("_form_targets", {})  # (form, exposed melds, tiles) -> (melds, pairs)
+        pieces = dec.pieces
+        tcache = pieces.form_targets
         for form, instant, pair_when in self.rules.forms:
             if only is not None and form.name not in only:
                 continue
@@ -251,23 +249,14 @@ class HandReadings:
                 if naturals is None:
                     # natural tiles never change once made, so one object per kind (and winning flag)
                     # serves every hand
-                    rt = dec.__dict__.setdefault("_rtiles", {})
-                    base = self.__dict__.get("_naturals_base")  # set by `wait_kinds` for its trials
+                    base = self.naturals_base  # given by `wait_kinds` to its trials
                     if base is not None and base[0] is hand.concealed:
                         naturals = list(base[1])
                     else:
-                        naturals = []
-                        for t in hand.concealed:
-                            x = rt.get((t.index, False))
-                            if x is None:
-                                x = rt[(t.index, False)] = RTile(t)
-                            naturals.append(x)
-                        self.__dict__["_naturals_base"] = (hand.concealed, list(naturals))
+                        naturals = [pieces.natural_tile(t) for t in hand.concealed]
+                        self.naturals_base = (hand.concealed, list(naturals))
                     if win is not None:
-                        x = rt.get((win.index, True))
-                        if x is None:
-                            x = rt[(win.index, True)] = RTile(win, win, False, True)
-                        naturals.append(x)
+                        naturals.append(pieces.natural_tile(win, True))
                 win_rtile = naturals[-1] if win is not None else None
                 all_tiles = naturals + [t for g in exposed for t in g.tiles]
                 if instant is not None:
@@ -276,11 +265,7 @@ class HandReadings:
                     if self._eval_bool(instant, r, ("instant", form.name)):
                         out.append(r)
                     continue
-                oc = dec.__dict__.setdefault("_orphan_counts", {})
-                n_orphans = oc.get(form.orphans)
-                if n_orphans is None:
-                    n_orphans = oc[form.orphans] = sum(1 for k in self.cat.kinds if k.attrs.get(form.orphans))
-                fits_any |= concealed_n == n_orphans + 1
+                fits_any |= concealed_n == len(self.cat.with_attr(form.orphans)) + 1
                 r = self._orphans(form, naturals, [], exposed, all_tiles, win_rtile)
                 if r is not None:
                     out.append(r)
@@ -327,16 +312,13 @@ class HandReadings:
     def sizes_fit(self, n: int, m: int, p: int) -> bool:
         from .decompose import sum_fits
 
-        sizes = self.dec.__dict__.get("_sizes")
-        if sizes is None:
-            sizes = self.dec.__dict__["_sizes"] = (tuple(sorted({s.size for s in self.dec.meld_specs})) or (3,),
-                                                   tuple(sorted({s.size for s in self.dec.pair_specs})) or (2,))
+        sizes = self.dec.sizes
         return sum_fits(n, m, sizes[0], p, sizes[1])
 
     def _cached_group(self, kind: str, slots: tuple, win_pos: int, concealed: bool) -> Group:
         """Groups of natural tiles are immutable: one object per (kind, tiles, winning position,
         concealment) serves every reading of every hand, and keeps its memoised fields."""
-        cache = self.dec.__dict__.setdefault("_group_cache", {})
+        cache = self.dec.pieces.groups
         key = (kind, slots, win_pos, concealed)
         g = cache.get(key)
         if g is None:
@@ -353,7 +335,7 @@ class HandReadings:
         """Readings of a split with no wildcards and no stand-ins, from cached groups. A split's items
         are the block tables' own tuples, kept for the life of the rule set, so their groups are found
         by the item's identity (checked) instead of hashing its slots each time."""
-        cache = self.dec.__dict__.setdefault("_item_groups", {})
+        cache = self.dec.pieces.item_groups
         groups = []
         info = []
         for item in split:
@@ -371,7 +353,7 @@ class HandReadings:
         out = []
         seen = set()
         widx = win.kind.index if isinstance(win, RTile) else win.index
-        wcache = self.dec.__dict__.setdefault("_win_groups", {})
+        wcache = self.dec.pieces.win_groups
         shape: dict = {}
         for gi, (item, g, idxs) in enumerate(info):
             if widx not in idxs:
@@ -450,7 +432,7 @@ class HandReadings:
             return out
         # Otherwise each group is what its slots say: groups are shared, like the natural ones
         # (`_cached_group`), the wildcards' physical tile being part of the key.
-        cache = self.dec.__dict__.setdefault("_wild_group_cache", {})
+        cache = self.dec.pieces.wild_groups
         for _, groups, win_gi in found:
             gs = list(exposed)
             wg = None
@@ -494,7 +476,7 @@ class HandReadings:
                               if k not in ("tile-lookup", "builtin:win_tile")))
         key = (self.purpose, form.name, win_wild, None if win is None or win_wild else win.sig, wild_phys.name,
                shared)
-        cache = self.rules.__dict__.setdefault("_observers", {})
+        cache = self.rules.observers
         key0 = (self.purpose, form.name, win_wild, wild_phys.name, shared)  # observers that never read a natural win
         obs = cache.get(key0)
         if obs is not None:
@@ -598,12 +580,8 @@ class HandReadings:
     def _orphans(self, form, naturals, wilds, exposed, all_tiles, win_rtile):
         if exposed:
             return None
-        cache = self.dec.__dict__.setdefault("_orphan_kinds", {})
-        got = cache.get(form.orphans)
-        if got is None:
-            need = [k for k in self.cat.kinds if k.attrs.get(form.orphans)]
-            got = cache[form.orphans] = (need, {k.name for k in need})
-        need, need_names = got
+        need = self.cat.with_attr(form.orphans)
+        need_names = {k.name for k in need}
         have = Counter(t.kind.name for t in naturals)
         if any(name not in need_names for name in have):
             return None

@@ -37,9 +37,9 @@ class Scoring(HandReadings):
         return env
 
     def flower_tiles(self) -> list[RTile]:
-        f = self.__dict__.get("_flower_tiles")
+        f = self._flower_tiles
         if f is None:
-            f = self.__dict__["_flower_tiles"] = [RTile(t) for t in self.hand.flowers]
+            f = self._flower_tiles = [RTile(t) for t in self.hand.flowers]
         return f
 
     def _eval_bool(self, fn, r: Reading, key: tuple[str, str] | None = None) -> bool:
@@ -112,12 +112,10 @@ class Scoring(HandReadings):
             sub = type(self)(self.rules, self.cat, self.dec, self.env, trial, natural_win=True)
             sub.purpose = "waits"  # its readings only decide the waits' requirements
             sub.work = self.work
-            base = self.__dict__.get("_naturals_base")
-            if base is not None:
-                sub._naturals_base = base  # the trials share the hand's concealed tiles
+            sub.naturals_base = self.naturals_base  # the trials share the hand's concealed tiles
             rs, _ = sub.readings(trial, only)
-            if base is None and "_naturals_base" in sub.__dict__:
-                self._naturals_base = sub._naturals_base
+            if self.naturals_base is None:
+                self.naturals_base = sub.naturals_base
             if any(sub.requirements_ok(r, for_waits=True)[0] for r in rs):
                 out.append(k)
         return out
@@ -141,16 +139,13 @@ class Scoring(HandReadings):
         n_exposed = len(h.melds)
         concealed_n = len(h.concealed) + 1
         has_exposed = any(self.rs.meld(m.kind).exposed for m in h.melds)
-        tkey = (id(rules.forms), forms is None or frozenset(forms), n_exposed, concealed_n, has_exposed)
-        cache = rules.__dict__.setdefault("_wait_targets", {})
-        got = cache.get(tkey)
-        if got is not None and got[0] is rules.forms:
-            targets = got[1]
-        else:
+        tkey = (forms is None or frozenset(forms), n_exposed, concealed_n, has_exposed)
+        cache = rules.by_forms.wait_targets  # the targets depend on the forms the rules win by
+        targets = cache.get(tkey)
+        if targets is None:
             targets = [(m, p, f.concealed) for f, _, _ in rules.forms if forms is None or f.name in forms
                        for m, p in self.form_targets(f, n_exposed) if self.sizes_fit(concealed_n, m, p)]
-            targets = tuple((m, p) for m, p, conc in targets if not (conc and has_exposed))
-            cache[tkey] = (rules.forms, targets)
+            targets = cache[tkey] = tuple((m, p) for m, p, conc in targets if not (conc and has_exposed))
         dec = self.dec
         if dec.structure is not None and w <= dec.structure.cap:
             good = set(dec.structure.completing_kinds(counts, w, targets))

@@ -6,7 +6,8 @@ by that character. Spaces are ignored. Errors say which character is wrong and w
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cached_property
 
 TOKEN_MEMO = 10_000
 
@@ -22,6 +23,8 @@ class Notation:
     by_digit_letter: dict[tuple[str, str], str]  # ("5", "m") -> tile name
     by_char: dict[str, str]  # "东" -> tile name
     by_name: dict[str, str]  # display name -> tile name
+    # token -> its tile names (`parse`): the notation's own memo, not part of its value
+    tokens: dict[str, tuple[str, ...]] = field(default_factory=dict, init=False, compare=False, repr=False, hash=False)
 
     @classmethod
     def from_kinds(cls, kinds) -> Notation:
@@ -41,20 +44,15 @@ class Notation:
     def letters(self) -> set[str]:
         return {letter for _, letter in self.by_digit_letter}
 
-    @property
+    @cached_property
     def _letters(self) -> set[str]:
-        got = self.__dict__.get("_letter_set")
-        if got is None:
-            got = self.__dict__["_letter_set"] = self.letters
-        return got
+        return self.letters
 
     def parse(self, text: str) -> list[str]:
         """Tile names in the order written. Whitespace-separated tokens parse independently (digits
         never carry over a space), so each token's names are remembered (a bounded table: hands are
         written with few distinct tokens); on any error the whole text is parsed again for the message."""
-        memo = self.__dict__.get("_tokens")
-        if memo is None:
-            memo = self.__dict__["_tokens"] = {}
+        memo = self.tokens
         out: list[str] = []
         for tok in text.split():
             got = memo.get(tok)

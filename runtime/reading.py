@@ -5,6 +5,7 @@ These are the values expressions see in the reading scope: `t.rank`, `m.kind`, `
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 from .tiles import TileInfo
 
@@ -133,13 +134,20 @@ class Group:
         # The fields by name, computed on first use (a plain attribute: expressions read it often).
         self.f = _GroupFields(self)
 
-    @property
+    # The two memos below are taken once a group is complete (readers never change a group after
+    # reading them): a signature, and the lists of a reading it joins.
+    @cached_property
     def sig(self):
-        s = self.__dict__.get("_sig")
-        if s is None:
-            s = self.__dict__["_sig"] = (self.kind, tuple(t.sig for t in self.tiles), self.exposed, self.concealed,
-                                         self.is_pair, self.is_kong, self.has_win, str(self.value))
-        return s
+        return (self.kind, tuple(t.sig for t in self.tiles), self.exposed, self.concealed, self.is_pair,
+                self.is_kong, self.has_win, str(self.value))
+
+    @cached_property
+    def classes(self) -> int:
+        """The reading lists this group joins, as bits (runtime/fastscore_context.py `group_lists`): pair 1,
+        run 2, triplet 4, kong 8, exposed 16; a group that is not a pair is a meld."""
+        f = self.f
+        return (1 if self.is_pair else 0) | (2 if f["run"] else 0) | (4 if f["triplet"] else 0) \
+            | (8 if self.is_kong else 0) | (16 if self.exposed else 0)
 
     def __repr__(self):
         mark = "+" if self.has_win else ""
@@ -222,3 +230,30 @@ class Reading:
 
     def __repr__(self):
         return f"Reading({self.form}: {self.describe()})"
+
+
+class SharedPieces:
+    """The immutable pieces readings of one tile catalog are made of, shared by every hand (natural tiles
+    and groups never change once made, and keep their memoised fields). Held by the catalog's decomposer
+    (`Decomposer.pieces`): the keys are its kind indexes, meld kinds and the block tables' split items."""
+
+    def __init__(self):
+        self.natural: dict[tuple[int, bool], RTile] = {}  # (kind index, is the winning tile) -> tile
+        # (meld kind, slots, winning position or -1, concealed) -> group of natural tiles
+        self.groups: dict[tuple, Group] = {}
+        # id of a split item of the block tables -> (the item, its group, its kind indexes)
+        self.item_groups: dict[int, tuple] = {}
+        # (id of a split item, winning kind, concealed) -> (the item, its group holding the winning tile)
+        self.win_groups: dict[tuple, tuple] = {}
+        # (meld kind, slots, winning position, concealed, the wildcards' physical tile) -> group
+        self.wild_groups: dict[tuple, Group] = {}
+        # (form, exposed melds, concealed tiles) -> the (melds, pairs) of the form a hand may split into
+        self.form_targets: dict[tuple, list[tuple[int, int]]] = {}
+
+    def natural_tile(self, kind: TileInfo, is_win: bool = False) -> RTile:
+        """The shared natural tile of a kind (the winning tile is a tile of its own)."""
+        key = (kind.index, is_win)
+        x = self.natural.get(key)
+        if x is None:
+            x = self.natural[key] = RTile(kind, kind, False, is_win)
+        return x

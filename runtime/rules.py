@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import copy
 from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -28,9 +30,18 @@ from .scoring import CompiledPatterns
 from .settings import setting_number, short
 from .tiles import Catalog, TileInfo, setting_defaults
 
-# Caches of `Rules` that depend on its forms (`with_forms` starts them afresh); the others (the forms'
-# own answers, `_check_fast` and `_plain_waits_v`) remember the forms list they were computed for.
-_FORM_CACHES = ("_structural", "_plain_env")
+
+@dataclass(eq=False)
+class FormAnswers:
+    """What a rule set answers from its winning forms, each computed on first use. They depend on the
+    forms the rules win by, not only on the rule set: `Rules.with_forms` gives its copy a fresh one."""
+
+    structural: bool | None = None  # `Rules._structural_only`
+    plain_waits: bool | None = None  # `Rules.plain_waits`
+    check_fast: Callable | None = None  # `check_win` without a context, as one function
+    # (forms asked for or True, exposed melds, concealed tiles, any exposed) -> the (melds, pairs) targets
+    # of `Scoring.plain_wait_check`
+    wait_targets: dict = field(default_factory=dict)
 
 
 class Rules:
@@ -64,6 +75,15 @@ class Rules:
                           for s in rs.standins]
         self._settings = {s.name: s for s in rs.settings}
         self._reveals = {r.name for r in rs.reveals}
+        # The rule set's own memos (shared by `with_forms` copies: none depends on the forms).
+        self._default_env: dict | None = None  # `settings_env` with no values
+        self._plain_env: tuple | None = None  # `env_for` with no context
+        self._derived: dict | None = None  # `derived`
+        self._meld_values: dict[tuple[str, str | None], Any] = {}  # `meld_value` by (meld kind, suit)
+        # The observation sites of hands with wildcards (runtime/hand_readings.py `_observer`), by what
+        # the readings are for, the form, the winning tile and the context's shared values.
+        self.observers: dict[tuple, Any] = {}
+        self.by_forms = FormAnswers()
         # the generated reading evaluator (runtime/fastscore.py)
         self.fast = build(rs, self.requires, self.wait_requires)
 
@@ -73,8 +93,7 @@ class Rules:
         cache that depends on the forms starts empty in the copy."""
         r = copy.copy(self)
         r.forms = [x for x in self.forms if x[0].name in names]
-        for key in _FORM_CACHES:
-            r.__dict__.pop(key, None)
+        r.by_forms = FormAnswers()
         return r
 
     # ------------------------------------------------------------------ settings
@@ -144,7 +163,7 @@ class Rules:
 
     def settings_env(self, values: dict[str, Any] | None) -> dict:
         """`--set NAME=VALUE` values (strings or Python values) -> the expression environment."""
-        base = self.__dict__.get("_default_env")
+        base = self._default_env
         if base is None:
             base = setting_defaults(self.ir)
             lookup = {"tile-lookup": lambda name: self.catalog.by_name.get(name)}
@@ -157,7 +176,7 @@ class Rules:
                         pass
             for r in self._reveals:
                 base[f"reveal:{r}"] = None
-            self.__dict__["_default_env"] = base
+            self._default_env = base
         env = dict(base)
         for name, raw in (values or {}).items():
             s = self._settings.get(name)
@@ -222,11 +241,11 @@ class Rules:
     def env_for(self, context: dict[str, Any] | None):
         """(catalog, decomposer, expression environment) for a context; the no-context case is cached."""
         if not context:
-            got = self.__dict__.get("_plain_env")
+            got = self._plain_env
             if got is None:
                 env = self.settings_env(None)
                 cat, dec = self.catalog_for(env)
-                got = self.__dict__["_plain_env"] = (cat, dec, self.retile(env, cat))
+                got = self._plain_env = (cat, dec, self.retile(env, cat))
             return got
         env = self.settings_env(context)
         cat, dec = self.catalog_for(env)
@@ -280,7 +299,7 @@ class Rules:
 
     def derived(self) -> dict:
         """What each pattern, quantity and unit name reads: the expressions that define it."""
-        got = self.__dict__.get("_derived_v")
+        got = self._derived
         if got is None:
             rs = self.ir
             got = {}
@@ -289,7 +308,18 @@ class Rules:
                 got.setdefault(f"unit:{p.unit}", []).extend([p.when, p.count, p.enabled, p.value])
             for q in rs.quantities:
                 got[f"quantity:{q.name}"] = [q.expr]
-            self.__dict__["_derived_v"] = got
+            self._derived = got
+        return got
+
+    def meld_value(self, mk: ir.MeldKind, suit: str | None):
+        """The `value` a group of meld kind mk in this suit carries (its suit's line, else the line
+        without a suit, else 0)."""
+        key = (mk.name, suit)
+        got = self._meld_values.get(key, self)
+        if got is self:
+            chosen = next((v for v in mk.values if v.suit == suit), None) or next(
+                (v for v in mk.values if not v.suit), None)
+            got = self._meld_values[key] = compile_expr(chosen.value)({}) if chosen else 0
         return got
 
     def _wild_kinds(self, cat: Catalog, env: dict) -> list[TileInfo]:
@@ -311,14 +341,13 @@ class Rules:
         if context:
             cat, dec = self.catalog_for(self.settings_env(context))
         else:  # the common case, asked millions of times: no settings to read
-            fast = self.__dict__.get("_check_fast")
-            if fast is not None and fast[0] is self.forms:  # a copy with fewer forms asks again
-                return fast[1](counts, wilds, melds)
+            fast = self.by_forms.check_fast
+            if fast is not None:
+                return fast(counts, wilds, melds)
             cat, dec = self.catalog_for({})
         if self._structural_only:
             if not context:
-                fn = self._structural_check(dec)
-                self.__dict__["_check_fast"] = (self.forms, fn)
+                fn = self.by_forms.check_fast = self._structural_check(dec)
                 return fn(counts, wilds, melds)
             targets = self._win_targets(self.forms, melds, sum(counts) + wilds)
             return dec.can_split_any(counts, wilds, targets) if targets else False
@@ -373,23 +402,23 @@ class Rules:
     @property
     def plain_waits(self) -> bool:
         """No requirement decides the waits and every form is melds and pairs: waits by structure."""
-        got = self.__dict__.get("_plain_waits_v")  # (the forms it was computed for, the answer)
-        if got is None or got[0] is not self.forms:  # a copy of the rules with fewer forms asks again
-            got = self.__dict__["_plain_waits_v"] = (self.forms, not self.wait_requires and all(
+        got = self.by_forms.plain_waits
+        if got is None:
+            got = self.by_forms.plain_waits = not self.wait_requires and all(
                 f.instant is None and not f.orphans and f.pair_when is None and not f.tiles
-                for f, _, _ in self.forms))
-        return got[1]
+                for f, _, _ in self.forms)
+        return got
 
     @property
     def _structural_only(self) -> bool:
         """Only melds-and-pairs forms of three-tile melds, and no requirements: a win is a pure split."""
-        v = self.__dict__.get("_structural")
+        v = self.by_forms.structural
         if v is None:
             dec = self.catalog_for({})[1]
             v = not self.requires and all(
                 f.instant is None and not f.orphans and f.pair_when is None and f.groups is None and not f.tiles
                 for f, _, _ in self.forms) and all(s.size == 3 for s in dec.meld_specs)
-            self.__dict__["_structural"] = v
+            self.by_forms.structural = v
         return v
 
     def wait_tiles(self, hand: str, melds: list[str] | None = None, self_drawn: bool = False,

@@ -112,6 +112,15 @@ class Catalog:
                 env["builtin:t"] = k
                 k.attrs[a.name] = k.f[a.name] = bool(fn(env))
         env.pop("builtin:t", None)
+        self.has_flowers = any(k.category == "flower" for k in kinds)
+        self._with_attr: dict[str, tuple[TileInfo, ...]] = {}  # `with_attr` by attribute
+
+    def with_attr(self, attr: str) -> tuple[TileInfo, ...]:
+        """The kinds in play that have attribute `attr`, in catalog order."""
+        got = self._with_attr.get(attr)
+        if got is None:
+            got = self._with_attr[attr] = tuple(k for k in self.kinds if k.attrs.get(attr))
+        return got
 
     def count(self, pred) -> int:
         return sum(k.copies for k in self.kinds if pred(k))

@@ -239,3 +239,38 @@ def test_the_ir_is_standard_library_only():
             elif not m.startswith("paili") and top not in sys.stdlib_module_names and top != "__future__":
                 bad.append(f"{name} imports {m}")
     assert bad == []
+
+
+# Runtime packages and modules that still read or write an object's `__dict__`, each with why. A cache
+# belongs to the object whose data keys it, as a declared attribute (docs/architecture.md, "Who owns which
+# cache").
+DICT_ALLOWED = {
+    # The engine is being rewritten as an explicit state machine (issue 13, point 4); its memos on seats,
+    # the game and the game program (`_avail`, `_claimable`, `_meld_opts`, `_groups`, `_unmendable`,
+    # `_last_rescore`, `_win_index`, `_game_program` on the rule set, …) become declared state there.
+    "paili.runtime.game": "the engine's rewrite (runtime/game/) moves its memos to declared state",
+}
+
+
+def _allowed(name: str) -> bool:
+    return any(name == a or name.startswith(a + ".") for a in DICT_ALLOWED)
+
+
+def _dict_uses(path: Path) -> list[int]:
+    return [node.lineno for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+            if isinstance(node, ast.Attribute) and node.attr == "__dict__"]
+
+
+def test_no_cache_is_hung_on_an_objects_dict():
+    """No runtime module keeps a cache in an object's `__dict__` by a string key (its own or another's),
+    outside the allow-list: caches are declared attributes of their owner."""
+    found = {name: _dict_uses(path) for name, path in MODULES.items() if name.startswith("paili.runtime")}
+    bad = [f"{name} line {n}" for name, lines in found.items() if not _allowed(name) for n in lines]
+    assert bad == []
+
+
+def test_a_dict_cache_is_found(tmp_path):
+    probe = tmp_path / "probe.py"
+    probe.write_text("def f(dec):\n    return dec.__dict__.setdefault('_cache', {})\n", encoding="utf-8")
+    assert _dict_uses(probe) == [2]
+    assert not _allowed("paili.runtime.rules") and _allowed("paili.runtime.game.offers")
