@@ -15,9 +15,9 @@ a function that computes every pattern's raw count for a reading in one frame:
 - patterns that cannot depend on where the winning tile is placed (they read neither the winning tile,
   its group, the waits, nor a group's `has_win` / `concealed`) are counted once per split: the
   readings of one split differ only in that placement;
-- exclusions (`runtime/exclusions.py`, the reference's own function), `combine`, `max` units, units,
-  requirements, the score, `total` and `best` follow, in the same order and with the same arithmetic as
-  the reference.
+- exclusions, `combine`, `max` units, the units and the defaults of `total` and `best` are the
+  reference's own code (`runtime/fans.py` `Tally`), given the generated values and combinations; the
+  requirements and the score's expressions are generated.
 
 Form conditions (`instant`, `pair_when`) and the requirements that decide the waits are generated too.
 
@@ -29,14 +29,13 @@ not hold all their tiles (instant and orphan forms) are always scored by the ref
 from __future__ import annotations
 
 from .codegen import RUNTIME, Gen, Refused
-from .evaluate import norm, power
-from .exclusions import Exclusions
+from .evaluate import norm
+from .fans import Tally
 from .fastscore_context import Ctx, ReadingScore, Unsupported, Unusual
 from .fastscore_names import WIN_FIELDS, WIN_REFS, ReadingNames, and_all, emit_unmet
 from .ir import expr as E
 from .ir import nodes as ir
 from .prefilter import FIELD, MASK, Prefilter
-from .scoring import best_combo_set
 
 
 class FastScorer:
@@ -47,28 +46,22 @@ class FastScorer:
         self.patterns = list(rs.patterns)
         self.index = {p.name: i for i, p in enumerate(self.patterns)}
         self.quantities = {q.name: q for q in rs.quantities}
-        self.unit_order = [u.name for u in rs.units]
+        self.tally = Tally(rs)  # what the counts become: the reference's own steps (runtime/fans.py)
+        self.unit_order = self.tally.unit_order
         self.unit_index = {u: i for i, u in enumerate(self.unit_order)}
-        self.unit_how = [u.combine for u in rs.units]
-        self.unit_patterns = [[i for i, p in enumerate(self.patterns) if p.unit == u] for u in self.unit_order]
-        self.unit_of = [self.unit_index.get(p.unit, -1) for p in self.patterns]
         # (label or None when it has expressions, name, unit) of each pattern's line in a result
         self.fan_meta = [(None if "{" in p.label else (p.label or p.name), p.name, p.unit) for p in self.patterns]
-        if -1 in self.unit_of:
+        if -1 in self.tally.unit_of:
             raise Unsupported("a pattern of an undeclared unit")
         extra = [q.expr for q in rs.quantities] + [x for r in rs.requires for x in (r.expr, r.unless)]
         if rs.score:
             extra += [rs.score.expr, rs.score.best, rs.score.total]
         self.pre = Prefilter(self.patterns, [x for x in extra if x is not None])
-        self.exclusions = Exclusions(self.patterns)
-        self.combines = []  # (combine, [pattern indexes])
-        for c in rs.combines:
-            self.combines.append((c, [self.index[n] for n in c.patterns if n in self.index]))
-        self.max_units = [j for j, how in enumerate(self.unit_how) if how == "max"]
-        self.single_sum = self.unit_how == ["sum"]
         bound = self._win_bound()
+        # per `combine` rule: its choice cannot depend on where the winning tile is placed, so the
+        # readings of one split share it
         self.combine_free = [not any(bound[i] or _mentions_win(self.patterns[i].value) for i in idxs)
-                             for _, idxs in self.combines]
+                             for _, idxs in self.tally.combines]
         self.requires = requires  # (Requirement, closure, unless closure) as the rule set keeps them
         self.wait_requires = list(wait_requires)  # those that do not read the waits
         self.form_fns: dict[tuple[str, str], str] = {}  # ("instant" | "pair_when", form) -> function
@@ -84,7 +77,7 @@ class FastScorer:
 
     def _generate(self) -> str:
         out: list[str] = []
-        self.combo_fn = {i: f"_combos{i}" for _, idxs in self.combines for i in idxs
+        self.combo_fn = {i: f"_combos{i}" for _, idxs in self.tally.combines for i in idxs
                          if isinstance(self.patterns[i].count, E.Comp)}
         out += self._raw_function()
         if self.unit_reader is not None:
@@ -97,7 +90,7 @@ class FastScorer:
             else:
                 out += self._post_function(f"_value{i}", p.value, norm=True)
                 self.value_fn[i] = f"_value{i}"
-        for _, idxs in self.combines:
+        for _, idxs in self.tally.combines:
             for i in idxs:
                 out += self._combos_function(i)
         out += self._post_all()
@@ -346,7 +339,8 @@ class FastScorer:
 
     def _post_all(self) -> list[str]:
         """`_post(R, S, C, U)` -> (index of the first requirement not met or -1, score, total, best),
-        evaluated as `Scoring.requirements_ok` and `ReadingEvaluator.evaluate` do."""
+        evaluated as `Scoring.requirements_ok` and `ReadingEvaluator.evaluate` do; `total` and `best` are
+        None where the rule set does not write them (`Tally.totals` decides them)."""
         g, _ = self._gen("post")
         g.emit(0, "def _post(R, S, C, U):")
         g.emit(1, "v = R.pv")
@@ -361,12 +355,12 @@ class FastScorer:
             s = g.ex(sc.total, 1)
             g.emit(1, f"total = _norm({s})")
         else:
-            g.emit(1, "total = U[0]" if self.unit_order else "total = score")
+            g.emit(1, "total = None")
         if sc and sc.best is not None:
             s = g.ex(sc.best, 1)
             g.emit(1, f"best = _norm({s})")
         else:
-            g.emit(1, "best = score")
+            g.emit(1, "best = None")
         g.emit(1, "return bad, score, total, best")
         return g.lines
 
@@ -460,6 +454,7 @@ class FastScorer:
                     raise Unusual("a pattern that reads a unit changes it")
                 final, U = final2, U2
         bad, score, total, best = ns["_post"](R, S, C, U)
+        total, best = self.tally.totals(score, total, best, U)
         reason = None
         if bad >= 0:
             q = self.requires[bad][0]
@@ -467,9 +462,8 @@ class FastScorer:
         return ReadingScore(best, score, total, U, final, value, reason)
 
     def _finish(self, R, S, C, F, ns):
-        """Exclusions, `combine`, `max` units and the units, as `ReadingEvaluator.final_counts` and
-        `unit` do them."""
-        final, _ = self.exclusions.apply(C, F)  # the reference's own function
+        """(final counts, value of a pattern index, unit values): the reference's steps (`Tally`) on the
+        generated values and combinations."""
         values: dict[int, object] = {}
         const_values = self.const_values
         vfn = self.value_fn
@@ -482,83 +476,13 @@ class FastScorer:
                     got = values[i] = ns[vfn[i]](R, S, C, None)
             return got
 
-        if self.combines:
-            self._apply_combines(R, S, C, final, value, ns)
-        for j in self.max_units:
-            fired = [i for i in self.unit_patterns[j] if i in final]
-            if len(fired) >= 2:
-                best = max(fired, key=lambda i: (value(i), -fired.index(i)))
-                for i in fired:
-                    if i != best:
-                        del final[i]
-        unit_of = self.unit_of
-        const = self.const_values
-        if self.single_sum:  # one unit, a sum: the common case, without the general bookkeeping
-            total = 0
-            for i, n in final.items():  # in pattern order, as the reference adds them
-                x = const[i]
-                total += (x if x is not None else value(i)) * n
-            return final, value, [norm(total)]
-        per_unit: list[list] = [[] for _ in self.unit_how]
-        for i, n in final.items():  # in pattern order (inserted sorted; later steps only delete)
-            per_unit[unit_of[i]].append((value(i), n))
-        U = []
-        for how, vals in zip(self.unit_how, per_unit):
-            if how == "sum":
-                total = 0
-                for x, n in vals:
-                    total += x * n
-                U.append(norm(total))
-            elif how == "product":
-                out = 1
-                for x, n in vals:
-                    out = norm(out * power(x, n))  # bounded: a count may be large (docs/language.md §40)
-                U.append(out)
-            else:
-                U.append(max((x for x, _ in vals), default=0))
-        return final, value, U
+        def combos(i):
+            got = R.combos.get(i)
+            return got if got is not None else ns[self.combo_fn[i]](R, S, C, None)
 
-    def _apply_combines(self, R, S, C, final, value, ns) -> None:
-        shape = R.r.shape
-        for k, (c, idxs) in enumerate(self.combines):
-            fired = [i for i in idxs if i in final]  # final counts are positive
-            if not fired:
-                continue
-            # Readings of one split list the same combinations (up to which object is the winning group)
-            # for patterns that do not depend on the winning tile: the choice is made once per split.
-            key = None
-            if shape is not None and self.combine_free[k]:
-                key = (k,) + tuple((i, final[i], value(i)) for i in fired)
-                kept = shape.get(key)
-                if kept is not None:
-                    self._keep(idxs, kept, final)
-                    continue
-            edges = []
-            got = R.combos
-            for i in fired:
-                v = value(i)
-                combos = got.get(i)
-                if combos is None:
-                    combos = ns[self.combo_fn[i]](R, S, C, None)
-                edges.extend((i, combo, v) for combo in combos)
-            if not edges:
-                continue
-            best = best_combo_set(edges, c.distinct)
-            kept = {}
-            for i, _, _ in best:
-                kept[i] = kept.get(i, 0) + 1
-            if key is not None:
-                shape[key] = kept
-            self._keep(idxs, kept, final)
-
-    @staticmethod
-    def _keep(idxs, kept, final) -> None:
-        for i in idxs:
-            if i in final:
-                if kept.get(i):
-                    final[i] = kept[i]
-                else:
-                    del final[i]
+        tally = self.tally
+        final = tally.final(C, F, value, combos, None, R.r.shape, self.combine_free)
+        return final, value, tally.units(final, value)
 
 
 _OPSYM = {}

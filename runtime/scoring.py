@@ -18,8 +18,8 @@ import itertools
 from dataclasses import dataclass, field
 from typing import Any
 
-from .evaluate import EvalError, compile_expr, norm, number, power
-from .exclusions import Exclusions
+from .evaluate import EvalError, compile_expr, number
+from .fans import Tally
 from .ir import expr as E
 from .ir import nodes as ir
 from .reading import Reading
@@ -96,7 +96,8 @@ class CompiledPatterns:
         self.rs = rs
         self.patterns = [p for p in rs.patterns]
         self.pattern_names = [p.name for p in rs.patterns]
-        self.exclusions = Exclusions(self.patterns)
+        self.tally = Tally(rs)  # exclusions, combine, max units, units: shared with the generated scorer
+        self.index = {p.name: i for i, p in enumerate(rs.patterns)}
         self.when = {p.name: compile_expr(p.when) if p.when is not None else None for p in rs.patterns}
         self.count = {p.name: compile_expr(p.count) if p.count is not None else None for p in rs.patterns}
         self.value = {p.name: compile_expr(p.value) for p in rs.patterns}
@@ -205,6 +206,7 @@ class ReadingEvaluator:
         self.env = LazyEnv(env_base, self)
         self._raw: dict[str, int] = {}
         self._final: dict[str, int] | None = None
+        self._final_idx: dict[int, int] | None = None  # the same by pattern index (`Tally`)
         self._combos: dict[str, list] = {}
         self.excluded: list[tuple[str, str]] = []
         # The prefilter applies when the reading's groups hold all its tiles (not instant forms).
@@ -320,71 +322,22 @@ class ReadingEvaluator:
         raw = self.all_raw_counts()
         names = cp.pattern_names
         counts = [raw.get(n, 0) for n in names]
-        counted, dropped = cp.exclusions.apply(counts, [i for i, n in enumerate(counts) if n > 0])
-        for j in sorted(dropped):
-            by = dropped[j]
-            self.excluded.append((names[j], names[by] if by is not None else "count lowered"))
-        final = {names[i]: n for i, n in counted.items()}
-        self._apply_combines(final)
-        self._keep_highest(final)
-        self._final = final
-        return final
+        fired = [i for i, n in enumerate(counts) if n > 0]
+        final = cp.tally.final(counts, fired, self._value_at, lambda i: self.combos(names[i]), self.excluded)
+        self._final_idx = final
+        self._final = {names[i]: n for i, n in final.items()}
+        return self._final
 
-    def _keep_highest(self, final: dict[str, int]) -> None:
-        """In a `max` unit only the highest-valued pattern counts (ties: the one declared first)."""
-        for uname, how in self.cp.units.items():
-            if how != "max":
-                continue
-            fired = [p.name for p in self.cp.patterns if p.unit == uname and p.name in final]
-            if len(fired) < 2:
-                continue
-            best = max(fired, key=lambda n: (self.value(n), -fired.index(n)))
-            for n in fired:
-                if n != best:
-                    del final[n]
-                    self.excluded.append((n, best))
-
-    def _apply_combines(self, final: dict[str, int]) -> None:
-        by_rule: dict[str, list[str]] = {}
-        for name, c in self.cp.combined.items():
-            by_rule.setdefault(c.name, []).append(name)
-        for cname, names in by_rule.items():
-            c = self.cp.combined[names[0]]
-            edges = []
-            for name in names:
-                if final.get(name, 0) > 0:
-                    v = self.value(name)
-                    edges.extend((name, combo, v) for combo in self.combos(name))
-            if not edges:
-                continue
-            best = best_combo_set(edges, c.distinct)
-            kept: dict[str, int] = {}
-            for name, _, _ in best:
-                kept[name] = kept.get(name, 0) + 1
-            for name in names:
-                if name in final:
-                    if kept.get(name, 0) < final[name]:
-                        self.excluded.append((name, f"{cname} ×{final[name] - kept.get(name, 0)}"))
-                    if kept.get(name):
-                        final[name] = kept[name]
-                    else:
-                        del final[name]
+    def _value_at(self, i: int):
+        return self.value(self.cp.pattern_names[i])
 
     def value(self, name: str):
         return self.cp.value[name](self.env)
 
     def unit(self, uname: str):
-        final = self.final_counts()
-        how = self.cp.units[uname]
-        vals = [(self.value(p.name), final[p.name]) for p in self.cp.patterns if p.unit == uname and p.name in final]
-        if how == "sum":
-            return norm(sum((v * n for v, n in vals), 0))
-        if how == "product":
-            out = 1
-            for v, n in vals:
-                out = norm(out * power(v, n))  # bounded: a count may be large (docs/language.md §40)
-            return out
-        return max((v for v, _ in vals), default=0)
+        self.final_counts()
+        tally = self.cp.tally
+        return tally.unit(tally.unit_order.index(uname), self._final_idx, self._value_at)
 
     def label(self, p: ir.Pattern) -> str:
         parts = self.cp.labels.get(p.name)
@@ -407,61 +360,11 @@ class ReadingEvaluator:
             except EvalError:
                 quantities[q.name] = None
         score = cp.score(self.env)
-        total = cp.total(self.env) if cp.total else (units[cp.unit_order[0]] if cp.unit_order else score)
-        best = cp.best(self.env) if cp.best else score
+        total, best = cp.tally.totals(score, cp.total(self.env) if cp.total else None,
+                                      cp.best(self.env) if cp.best else None, list(units.values()))
         fans = [FanLine(self.label(p), p.name, self.value(p.name), final[p.name], p.unit)
                 for p in cp.patterns if p.name in final]
         return Evaluation(self.reading, fans, units, quantities, score, total, best, list(self.excluded))
-
-
-def best_combo_set(edges, distinct: bool):
-    """The most valuable subset of combinations such that the set can be built one combination at a
-    time, each bringing in a meld not yet combined; with `distinct`, no meld forms one pattern twice.
-    Shared with the generated scorer (fastscore.py) so that both choose the same set."""
-    n = len(edges)
-    if n == 1:  # one combination is always buildable, and alone it repeats no meld
-        return list(edges)
-    best, best_val = [], None
-    for r in range(n, 0, -1):
-        for subset in itertools.combinations(edges, r):
-            val = sum(v for _, _, v in subset)
-            if best_val is not None and not val > best_val:
-                continue  # could not replace the best even if valid: the checks are skipped
-            if distinct and not _distinct_ok(subset):
-                continue
-            if not _buildable(subset):
-                continue
-            best, best_val = list(subset), val
-        if best and n > 10:  # keep very large inputs bounded: the largest buildable sets come first
-            break
-    return best
-
-
-def _distinct_ok(subset) -> bool:
-    seen = set()
-    for name, combo, _ in subset:
-        for m in combo:
-            if (name, m) in seen:
-                return False
-            seen.add((name, m))
-    return True
-
-
-def _buildable(subset) -> bool:
-    """The combinations can be taken one at a time so that each shares at most one meld with those
-    taken before it (all its other melds are new): a forest of combinations. For combinations of two
-    melds this is "each brings in a meld not yet combined". Checked by removing, while possible, a
-    combination that shares at most one meld with all the others."""
-    remaining = list(subset)
-    while remaining:
-        for k, (_, combo, _) in enumerate(remaining):
-            others = {m for j, (_, c, _) in enumerate(remaining) if j != k for m in c}
-            if sum(1 for m in combo if m in others) <= 1:
-                remaining.pop(k)
-                break
-        else:
-            return False
-    return True
 
 
 def parse_number(text: str):
