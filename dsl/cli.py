@@ -141,7 +141,9 @@ def cmd_score(args) -> int:
 
     rules = _runtime(args.rules)
     if args.batch:
-        return _score_batch(rules, args.batch)
+        code = _score_batch(rules, args.batch)
+        _print_stats(rules, args)
+        return code
     if args.hand is None:
         raise UsageError("score needs --hand TILES (or --batch FILE)")
     try:
@@ -154,7 +156,17 @@ def cmd_score(args) -> int:
         from .present import render_score
 
         sys.stdout.write(render_score(rules, res))
+    _print_stats(rules, args)
     return 0
+
+
+def _print_stats(rules, args) -> None:
+    """`score --stats`: which backend answered, and how often each handed work to the reference, as one
+    JSON line on standard error (`Rules.stats()`; the results on standard output are unchanged)."""
+    if getattr(args, "stats", False):
+        import json
+
+        print(json.dumps({"stats": rules.stats()}, ensure_ascii=False), file=sys.stderr)
 
 
 BATCH_KEYS = ("hand", "melds", "win", "self_drawn", "set")
@@ -353,12 +365,13 @@ def _version() -> str:
     from importlib.metadata import PackageNotFoundError, version
 
     from ..runtime.backend import describe
+    from ..runtime.fastscore import POLICY
 
     try:
         v = version("paili")
     except PackageNotFoundError:
         v = "unknown (not installed)"
-    return f"paili {v}; {describe()}"
+    return f"paili {v}; {describe()}; {POLICY}"
 
 
 class _Version(argparse.Action):
@@ -400,6 +413,9 @@ def build_parser() -> argparse.ArgumentParser:
     _hand_args(c)
     c.add_argument("--win", help="the winning tile (omit for a hand that wins as it stands)")
     c.add_argument("--batch", metavar="FILE", help="JSON lines, one hand per line; prints one result per line")
+    c.add_argument("--stats", action="store_true",
+                   help="afterwards, one JSON line on standard error: the backends used and how many readings "
+                        "went to the reference")
     c.set_defaults(func=cmd_score)
     c = sub.add_parser("waits", help="list the tiles a hand waits on, with the best score for each")
     _hand_args(c)

@@ -21,11 +21,15 @@ a function that computes every pattern's raw count for a reading in one frame:
 
 Form conditions (`instant`, `pair_when`) and the requirements that decide the waits are generated too.
 
-If anything unusual happens while evaluating a reading (an exception anywhere: a field of `none`, a
-comparison with `none`, an error the closures would report), the generated result is dropped and the
-reference evaluates that reading, so the outcome is always the reference's. Readings whose groups do
-not hold all their tiles (instant and orphan forms) are always scored by the reference.
+If one of the documented unusual values turns up while evaluating a reading (`REFERENCE_DECIDES` in
+runtime/fastscore_context.py: a field of `none`, a comparison with `none`, an error the closures would
+report), the generated result is dropped and the reference evaluates that reading, so the outcome is
+always the reference's; each such hand-over is counted (`FastScorer.fallbacks` per rule set,
+`FastScorer.process_fallbacks` over the process: `Rules.stats()`, `paili score --stats`). Any other
+exception is a bug of the generated code and is raised. Readings whose groups do not hold all their
+tiles (instant and orphan forms) are always scored by the reference, and are not counted.
 """
+
 from __future__ import annotations
 
 from .codegen import RUNTIME, Gen, Refused
@@ -37,9 +41,15 @@ from .ir import expr as E
 from .ir import nodes as ir
 from .prefilter import FIELD, MASK, Prefilter
 
+# `paili --version`: what the generated scorer does with what it does not take.
+POLICY = ("generated scorer: a reading with an unusual value (REFERENCE_DECIDES) is scored by the "
+          "reference and counted (paili score --stats)")
+
 
 class FastScorer:
     """The generated evaluator of one rule set (bound per tile catalog)."""
+
+    process_fallbacks = 0  # hand-overs to the reference by every generated scorer of this process
 
     def __init__(self, rs: ir.RuleSet, requires, wait_requires=()):
         self.rs = rs
@@ -71,7 +81,7 @@ class FastScorer:
         self.source = self._generate()
         self.code = compile(self.source, "<paili generated scoring>", "exec")
         self._bound: dict[int, dict] = {}
-        self.fallbacks = 0  # readings the reference had to evaluate (unusual values); for tests and benches
+        self.fallbacks = 0  # hand-overs to the reference (`fell_back`) of this rule set
 
     # ------------------------------------------------------------------ generation
 
@@ -434,6 +444,12 @@ class FastScorer:
 
     # ------------------------------------------------------------------ evaluation
 
+    def fell_back(self) -> None:
+        """Count one hand-over to the reference: a reading, a form condition or a wait trial's
+        requirements met one of the documented unusual values (`REFERENCE_DECIDES`)."""
+        self.fallbacks += 1
+        FastScorer.process_fallbacks += 1
+
     def evaluate(self, sc, r, ns: dict, pv: int, raw=None):
         """The `ReadingScore` of reading r; raises one of `REFERENCE_DECIDES` on an unusual value (the
         caller then asks the reference). `raw`: the raw counts and the fired patterns when another
@@ -524,4 +540,4 @@ def build(rs: ir.RuleSet, requires, wait_requires=()) -> FastScorer | None:
         return None
 
 
-__all__ = ["FastScorer", "Ctx", "build"]
+__all__ = ["FastScorer", "Ctx", "POLICY", "build"]

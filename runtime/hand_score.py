@@ -49,7 +49,7 @@ class Scoring(HandReadings):
             try:
                 return fast.eval_form(self, r, name)
             except REFERENCE_DECIDES:  # the documented unusual values: the reference decides
-                fast.fallbacks += 1
+                fast.fell_back()
         return self._eval_bool_reference(fn, r)
 
     def _eval_bool_reference(self, fn, r: Reading) -> bool:
@@ -210,7 +210,7 @@ class Scoring(HandReadings):
                 q = requires[bad][0]
                 return False, q.reason or f"the hand does not meet 「{q.name}」"
             except REFERENCE_DECIDES:  # the documented unusual values: the reference decides
-                fast.fallbacks += 1
+                fast.fell_back()
         ev = ev or self.evaluator(r)
         for q, fn, unless in requires:
             if q.forms and r.form not in q.forms:
@@ -260,7 +260,7 @@ class Scoring(HandReadings):
                         pv += v if v is not None else vec(g)
                     res = fast.evaluate(self, r, ns, pv, self._native_fast(r))
                 except REFERENCE_DECIDES:  # the documented unusual values: the reference decides
-                    fast.fallbacks += 1
+                    fast.fell_back()
                     res = None
             if res is None:
                 ev, ok, e = self._by_reference(r, rejected)

@@ -18,7 +18,7 @@ from .backend import choose as choose_backend
 from .backend import native_module, native_structure
 from .decompose import Decomposer
 from .evaluate import EvalError, compile_expr
-from .fastscore import build
+from .fastscore import FastScorer, build
 from .fastwin import BlockWin
 from .hand import Hand, HandError, build_hand, parse_tiles
 from .hand_score import Scoring
@@ -144,6 +144,24 @@ class Rules:
         """'native' when the native core counts this rule set's patterns, else 'python'."""
         cat = self.catalog_for({})[0]
         return "native" if self._counts.get(id(cat)) is not None else "python"
+
+    def stats(self) -> dict:
+        """Which backend answers what for this rule set, and how often each handed work to the reference
+        (for `paili score --stats` and benches; keys are added, never renamed):
+        `backend`, `structure`, `counts` ('native' or 'python'); `generated` (whether the generated scorer
+        takes this rule set); `fallbacks` (readings, form conditions and wait trials it handed to the
+        reference for an unusual value, this rule set), `process_fallbacks` (the same over every rule set
+        of this process); `native_fallbacks` (readings the native pattern programs left to Python),
+        `native_failures` (native structure errors answered by the reference; 0 expected)."""
+        structures = [dec.structure for _, dec in self._catalogs.values()]
+        return {
+            "backend": self.backend, "structure": self.structure_backend, "counts": self.counts_backend,
+            "generated": self.fast is not None,
+            "fallbacks": self.fast.fallbacks if self.fast is not None else 0,
+            "process_fallbacks": FastScorer.process_fallbacks,
+            "native_fallbacks": sum(nc.fallbacks for nc in self._counts.values() if nc is not None),
+            "native_failures": sum(getattr(s, "failures", 0) for s in structures),
+        }
 
     def native_counts_for(self, cat: Catalog) -> NativeCounts | None:
         """The native pattern programs bound to this catalog (None: the Python evaluators count)."""

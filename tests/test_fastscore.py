@@ -156,3 +156,69 @@ def test_token_memo_keeps_error_positions(baijindao):
         with pytest.raises(ValueError) as b:
             n._parse(text)
         assert str(a.value) == str(b.value) and a.value.offset == b.value.offset
+
+
+# A rule set whose second pattern divides by zero when the reading has exactly one run: an unusual value
+# listed in REFERENCE_DECIDES (ZeroDivisionError), so the generated scorer hands that reading over.
+FALLBACK_RULES = """variant fb "回退" {}
+tiles {
+  suit 万 { code "m"; ranks 1..9 }
+  honor 东 { code "1z" }
+  honor 中 { code "7z" }
+}
+table { players 2; hand 13 }
+meld 顺子 { shape run 3; hand true }
+meld 刻子 { shape same 3; hand true }
+meld 将 { shape same 2; pair true; hand true }
+win 标准 { melds 4; pairs 1 }
+unit 番 sum
+pattern 和 { value 1 番; when true }
+pattern 除零 { value 1 番; when 1 / (len(runs) - 1) > 0.4 }
+score = 番
+"""
+ONE_RUN = ("123m444m777m东东东中", "中")  # a single reading, with one run: 1 / 0
+TWO_RUNS = ("123m456m777m东东东中", "中")  # 1 / 1 > 0.4: both patterns, no unusual value
+
+
+@pytest.fixture
+def fallback_file(tmp_path):
+    path = tmp_path / "fb.pai"
+    path.write_text(FALLBACK_RULES, encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("backend", ["python", "auto"])
+def test_a_reading_handed_to_the_reference_is_counted_once(fallback_file, backend):
+    from paili.runtime.fastscore import FastScorer
+
+    rules = load(fallback_file, backend=backend)
+    assert rules.fast is not None and rules.stats()["generated"]
+    before, process = rules.stats()["fallbacks"], FastScorer.process_fallbacks
+    res = rules.score(TWO_RUNS[0], win=TWO_RUNS[1], self_drawn=True)
+    assert res.win and res.total == 2  # 和 and 除零
+    assert rules.stats()["fallbacks"] == before and FastScorer.process_fallbacks == process
+    res = rules.score(ONE_RUN[0], win=ONE_RUN[1], self_drawn=True)
+    # the reference decides: its closures refuse the division, so the only reading is rejected
+    assert not res.win and "division by zero" in res.reason
+    stats = rules.stats()
+    assert stats["fallbacks"] == before + 1 and stats["process_fallbacks"] == process + 1
+    fast, rules.fast = rules.fast, None
+    try:  # the same answer as the reference alone
+        assert rules.score(ONE_RUN[0], win=ONE_RUN[1], self_drawn=True).to_json() == res.to_json()
+    finally:
+        rules.fast = fast
+
+
+def test_score_stats_reports_the_fallbacks(fallback_file):
+    import json
+    import subprocess
+
+    args = [sys.executable, "-m", "paili", "score", str(fallback_file), "--win", ONE_RUN[1], "--self-drawn",
+            "--json", "--stats", "--hand", ONE_RUN[0]]
+    p = subprocess.run(args, capture_output=True, text=True, cwd=ROOT)
+    assert p.returncode == 0, p.stderr
+    assert json.loads(p.stdout)["win"] is False  # the result on standard output is the plain JSON
+    stats = json.loads(p.stderr.strip().splitlines()[-1])["stats"]
+    assert stats["generated"] and stats["fallbacks"] == 1 and stats["process_fallbacks"] == 1
+    p = subprocess.run([sys.executable, "-m", "paili", "--version"], capture_output=True, text=True, cwd=ROOT)
+    assert "REFERENCE_DECIDES" in p.stdout and "--stats" in p.stdout
