@@ -40,6 +40,10 @@ class Checker(RuleSetPasses):
         self.rs = rs
         self.cross_refs()
         self.cycles()
+        if not self.diags.has_errors:  # names are resolved: what each game rule's place can see (E510, E511)
+            from .places import check_places
+
+            check_places(rs, self.diags)
         if not self.diags.has_errors:  # the limits on the rule set need a checked, acyclic one
             from ..runtime.ir.limitcheck import check_ruleset
             from .limits import set_up_tiles
@@ -258,8 +262,20 @@ class Checker(RuleSetPasses):
 
     def effect_target(self, ef: ir.Effect) -> str | None:
         t = ef.target
+        player_phases = {p.name for p in self.rs.phases if p.scope == "player"}
+        table_phases = {p.name for p in self.rs.phases if p.scope == "table"}
+        if len(t) == 2 and (t[0] != "table" and t[1] in player_phases or t[0] == "table" and t[1] in table_phases):
+            self.diags.error("E511", f"`{'.'.join(t)}` is a phase: the engine enters and leaves it by its "
+                             "`enter` and `leave` triggers, an effect cannot set it", ef.span,
+                             "change the phase's triggers, or keep the value in a `state`")
+            return None
         if len(t) == 2 and t[0] in ("actor", "winner", "payer", "payee", "discarder", "dealer", "robbed"):
             typ = self.sym.player_fields.get(t[1])
+            if typ is None and t[1] in V.SEAT_BUILTIN_FIELDS:
+                self.diags.error("E511", f"`{'.'.join(t)}` is kept by the engine ({t[1]} of the seat): an effect "
+                                 "cannot change it", ef.span,
+                                 "an effect changes a declared state: `state player NAME TYPE = INIT`")
+                return None
             if typ is None:
                 self.diags.error("E301", f"no player state `{t[1]}`", ef.span,
                                  f"declare it: `state player {t[1]} bool = false`")
@@ -275,6 +291,13 @@ class Checker(RuleSetPasses):
             for cat, typ in cands:
                 if cat == "context":
                     return typ
+            if cands:
+                what = {"option": "a room option", "reveal": "a reveal", "table": "a table state or phase"}.get(
+                    cands[0][0], f"a {cands[0][0]}")
+                self.diags.error("E511", f"`{t[0]}` is {what}: an effect cannot change it", ef.span,
+                                 f"write `table.{t[0]}` for a table state" if cands[0][0] == "table" else
+                                 "effects change `actor.STATE`, `table.STATE` or a context value")
+                return None
             self.diags.error("E301", f"`{'.'.join(t)}` is not something an effect can change", ef.span,
                              "effects change `actor.STATE`, `table.STATE` or a context value")
             return None

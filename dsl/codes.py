@@ -248,6 +248,25 @@ REGISTRY: tuple[Code, ...] = (
          "Fix the rule or the example, whichever is wrong: the seed text decides.",
          example="pattern 甲 {\n  value 6 番\n  when len(triplets) == 4\n"
                  "  example { hand '123m 222m 333m 东东东 5m'; win '5m' }\n}\n"),
+    Code("E510", "a game rule reads the winning hand's values or the score where no hand is won",
+         "The engine binds the winning reading (`form`, a pattern, a quantity, a unit, `melds`, `hand` …) "
+         "and the score only around a win: in a winning action's guard, on its own event (the reading, "
+         "not yet the score), and once the hand is won on `win`, `hand_end`, `settled` and the decisions "
+         "they open. A hook, a phase trigger, a payment or an action that only happens at another event "
+         "(`discard`, `draw`, `exhaust`, a pung …) would find no reading (an error at run time) and a "
+         "score of 0 — a payment there can never see a score.",
+         "Move the rule to an event after the win (`on win`, `on hand_end`), read the value in the guard "
+         "of a winning action, or keep what is needed in a state when it is known.",
+         example="payment 甲 { on discard; from each_other; to actor; amount = score }\n"),
+    Code("E511", "an effect on something that cannot change",
+         "An effect's target is not a value a rule may store: a room option, a reveal or a pattern (only "
+         "context values, `actor.STATE` and `table.STATE` change), a seat's own fields kept by the "
+         "engine (`hand`, `melds`, `discards` …), a phase (the engine enters and leaves it by its "
+         "triggers), or a seat that does not exist where the effect runs (`payer` and `payee` outside "
+         "payments — effects never run in one —, `winner` before a hand is won).",
+         "Declare a state for what the rule remembers and change that, or change the phase's triggers; "
+         "name a seat the event has (`actor`, `discarder` …).",
+         example="on discard { set 底 = 2 }\n"),
     # ------------------------------------------------------------------ E7xx: stated limits (§40)
     Code("E701", "the rule file is larger than the limit (§40)",
          "A rule file is at most 1,000,000 bytes (docs/language.md §40, runtime/limits.py): the compiler "

@@ -1,0 +1,133 @@
+"""What a game rule's place can see: whether a hand has been won there (so that the winning reading and
+the score exist), checked against what the rule reads and changes (E510, E511).
+
+The engine binds the winning reading and the score only around a win (docs/engine.md): the reading
+in a winning action's guard and effects and on its own event, and — once the hand is won — on `win`,
+`hand_end`, `settled` and the decisions they open; the score in a winning action's guard and from the
+`win` event on. Elsewhere (a hook on `discard`, a payment on `exhaust`, the guard of a pung) there is
+neither: a reading name would fail at run time and `score` would be 0. Places the rules cannot pin to
+an event (an emitted event, a phase's own events, restrictions, observations, the next dealer) are not
+checked.
+"""
+from __future__ import annotations
+
+from ..runtime.ir import expr as E
+from ..runtime.ir import nodes as ir
+from ..runtime.ir import vocab as V
+from .diagnostics import Diagnostics
+
+# Engine events at which no hand has been won (nothing is bound of a win there).
+NO_WIN_EVENTS = ("deal", "opening", "turn", "draw", "reveal", "discard", "claim", "decline", "kong",
+                 "added_kong", "win_offer", "ready", "exhaust")
+AFTER_WIN_EVENTS = ("win", "hand_end", "settled")
+READING_ONLY = tuple(n for n in V.READING_BUILTINS if n not in V.GAME_BUILTINS)
+
+
+class Places:
+    def __init__(self, rs: ir.RuleSet, diags: Diagnostics):
+        self.rs = rs
+        self.diags = diags
+        actions = {a.name: a for a in rs.actions}
+        known = set(V.EVENTS) | set(actions)
+        # `reading[e]` / `score[e]`: whether the reading / the score may be bound at event e (None: unknown)
+        self.reading: dict[str, bool] = {e: False for e in NO_WIN_EVENTS}
+        self.score: dict[str, bool] = {e: False for e in NO_WIN_EVENTS}
+        for e in AFTER_WIN_EVENTS:
+            self.reading[e] = self.score[e] = True
+        for a in rs.actions:
+            if a.wins:  # its own event carries the reading of the win, not yet its score
+                self.reading[a.name], self.score[a.name] = True, False
+        # a decision's event sees what the events that open it see (repeated: decisions open decisions)
+        for _ in range(len(actions) + 1):
+            changed = False
+            for a in rs.actions:
+                if a.wins:
+                    continue
+                opens = [a.on, *a.also_on]
+                if not all(e in known and e in self.reading for e in opens):
+                    continue
+                r = any(self.reading[e] for e in opens)
+                s = any(self.score[e] for e in opens)
+                if (self.reading.get(a.name), self.score.get(a.name)) != (r, s):
+                    self.reading[a.name], self.score[a.name] = r, s
+                    changed = True
+            if not changed:
+                break
+
+    def sees(self, events) -> tuple[bool, bool]:
+        """(the reading may be bound, the score may be bound) at a place opened by these events; an
+        event whose place is not known counts as seeing both."""
+        r = s = False
+        for e in events:
+            r = r or self.reading.get(e, True)
+            s = s or self.score.get(e, True)
+        return r, s
+
+    # ------------------------------------------------------------------ the check
+
+    def run(self) -> None:
+        rs = self.rs
+        for h in rs.hooks:
+            self.place(f"`on {h.event}`", [h.event], [h.when, *(ef.value for ef in h.effects)], h.effects)
+        for p in rs.phases:
+            for t in p.enter + p.leave:
+                self.place(f"phase `{p.name}` on `{t.event}`", [t.event], [t.cond], ())
+        for p in rs.payments:
+            exprs = [p.amount, p.when, *(f.value for f in p.factors), *(f.when for f in p.factors)]
+            self.place(f"payment `{p.name}` on `{p.on}`", [p.on], exprs, (), payment=True)
+        for a in rs.actions:
+            events = [a.on, *a.also_on] if a.on else []
+            if not events:
+                continue  # a follow-up: it sees what its leading action sees
+            guard = [a.when, a.choice_when, *a.choices]
+            effects = [ef.value for ef in a.effects]
+            if a.wins:  # the guard is asked with the win's reading and score; the effects before scoring
+                self.place(f"action `{a.name}`", ["win"], guard, ())
+                self.place(f"the effects of `{a.name}`", [a.name], effects, a.effects, before_score=True)
+            else:
+                self.place(f"action `{a.name}`", events, guard + effects, a.effects)
+            # declining is answered at the event that offered it, without a win's values
+            self.place(f"the `decline` of `{a.name}`", events, [ef.value for ef in a.decline], a.decline)
+
+    def place(self, where: str, events, exprs, effects, payment: bool = False, before_score: bool = False):
+        reading, score = self.sees(events)
+        if before_score:
+            score = False
+        if not reading or not score:
+            for e in exprs:
+                if e is None:
+                    continue
+                for n in E.walk(e):
+                    if not isinstance(n, E.Name):
+                        continue
+                    if not score and n.ref == "builtin:score":
+                        what = ("can never see a score: no hand is won when it is settled" if payment else
+                                "reads `score`, but no hand has been scored there")
+                        self.diags.error("E510", f"{where} {what}", n.span,
+                                         "read the score on `win`, `hand_end` or `settled`, or in a winning "
+                                         "action's guard")
+                    elif not reading and _reads_reading(n):
+                        self.diags.error("E510", f"{where} reads `{n.name}`, which is a value of the winning "
+                                         "hand, but no hand is won there", n.span,
+                                         "read it on `win`, `hand_end`, `settled` or in a winning action")
+        won = reading or score
+        for ef in effects:
+            if ef.op == "emit" or len(ef.target) != 2:
+                continue
+            who = ef.target[0]
+            if who in ("payer", "payee"):
+                self.diags.error("E511", f"`{'.'.join(ef.target)}`: there is no {who} where effects run "
+                                 "(effects run in hooks and actions, never in a payment)", ef.span,
+                                 "name the seat as the hook sees it: `actor`, `winner`, `discarder` …")
+            elif who == "winner" and not won:
+                self.diags.error("E511", f"`{'.'.join(ef.target)}`: there is no winner at {where}", ef.span,
+                                 "change the winner's state on `win` or `hand_end`")
+
+
+def _reads_reading(n: E.Name) -> bool:
+    cat, _, what = n.ref.partition(":")
+    return cat in ("pattern", "quantity", "unit") or (cat == "builtin" and what in READING_ONLY)
+
+
+def check_places(rs: ir.RuleSet, diags: Diagnostics) -> None:
+    Places(rs, diags).run()
