@@ -37,6 +37,23 @@ def number(text: str):
     return Fraction(text) if "." in text else int(text)
 
 
+# the environment key of the function that works out the fields a value does not hold itself (a game's
+# seats: `actor.waits`), so that such a value stays plain data with no reference to what computes them
+COMPUTED_FIELDS = "computed-fields"
+
+
+def field_in(env, obj, name: str):
+    """A field of a value, as `obj.NAME` reads it: its own mapping `obj.f` (or the value itself as a
+    mapping), else the environment's computed fields; KeyError when none has it."""
+    try:
+        return field(obj, name)
+    except KeyError:
+        resolve = env.get(COMPUTED_FIELDS)
+        if resolve is None:
+            raise
+        return resolve(obj, name)
+
+
 def field(obj, name: str):
     """Runtime values with fields (tiles, groups, seats) expose them as a mapping `obj.f`."""
     if obj is None:
@@ -198,6 +215,10 @@ def _compile(e: E.Expr, fns) -> Fn:  # noqa: C901 - one case per node type
                     return obj.f[name]
                 except AttributeError:
                     return field(obj, name)
+                except KeyError:
+                    pass
+                try:
+                    return field_in(env, obj, name)
                 except KeyError:  # a field this kind of value lacks (a checked rule set never asks for one)
                     raise EvalError(f"a value here has no field {name[:40]!r}") from None
             return attr
@@ -364,13 +385,13 @@ def _equality_lookup(e: E.Comp, fns) -> Fn | None:
         if tally is None:
             tally = {}
             for x in env[src_key] or ():
-                k = x if fname is None else (x.f[fname] if hasattr(x, "f") else field(x, fname))
+                k = x if fname is None else field_in(env, x, fname)
                 tally[k] = tally.get(k, 0) + 1
             env[tally_key] = tally
         try:
             n = tally.get(value(env), 0)
         except TypeError:  # an unhashable value: no tally possible
-            n = sum(1 for x in env[src_key] or () if (x if fname is None else field(x, fname)) == value(env))
+            n = sum(1 for x in env[src_key] or () if (x if fname is None else field_in(env, x, fname)) == value(env))
         return n if want_count else n > 0
     return lookup
 

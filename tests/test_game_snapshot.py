@@ -164,3 +164,32 @@ def test_a_tampered_snapshot_is_refused_with_one_sentence():
     for junk in (None, [], "snapshot", {"format": "paili.game"}):
         with pytest.raises(SnapshotError):
             Game.restore(r, junk)
+
+
+def _reaches(obj, target, seen=None, depth=0) -> bool:
+    """Whether `target` can be reached from `obj` through attributes, dicts, lists, tuples and sets."""
+    seen = set() if seen is None else seen
+    if obj is target:
+        return True
+    if id(obj) in seen or depth > 12 or isinstance(obj, (str, int, float, bool, type(None))):
+        return False
+    seen.add(id(obj))
+    if isinstance(obj, dict):
+        items = list(obj.keys()) + list(obj.values())
+    elif isinstance(obj, (list, tuple, set, frozenset)):
+        items = list(obj)
+    else:
+        items = list(getattr(obj, "__dict__", {}).values())
+        items += [getattr(obj, k) for k in getattr(type(obj), "__slots__", ()) if hasattr(obj, k)]
+    return any(_reaches(x, target, seen, depth + 1) for x in items)
+
+
+@pytest.mark.parametrize("stem,options", TABLES, ids=IDS)
+def test_a_seat_is_plain_data_with_no_reference_to_its_game(stem, options):
+    """Seats hold their tiles, melds and states; what expressions compute from them (`actor.waits`,
+    `actor.melds`, …) the game works out, so no seat reaches the game."""
+    _, _, moves = played(stem, options, 3)
+    g = upto(stem, options, 3, moves, len(moves) // 2)
+    for seat in g.st.seats:
+        assert not _reaches(seat, g)
+        assert "game" not in vars(seat)

@@ -148,7 +148,7 @@ class Game(Values, Winning, Setup, Events, Offers, Turns, Claims, Ending):
             raise GameError(f"the wall has {self._n_tiles} tiles and the deal needs {deal} ({n} players × "
                             f"{rs.table.hand}, and {rs.table.dealer_extra} more for the dealer)")
         ids = self._shuffled_wall(kind_of, wall, tail)
-        seats = [Seat(i, self) for i in range(n)]
+        seats = [Seat(i) for i in range(n)]
         self.st = st = HandState(n=n, dealer=dealer, kind_of=kind_of, wall=ids, seats=seats)
         st.deltas = [0] * n
         for s, b in zip(seats, self.start_balances):

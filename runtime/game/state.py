@@ -27,11 +27,11 @@ class GMeld:
 
 
 class Seat:
-    """One player in one hand. Compared by identity, so `actor == dealer` compares seats."""
+    """One player in one hand, as plain data (it knows nothing of the game it sits in). Compared by
+    identity, so `actor == dealer` compares seats."""
 
-    def __init__(self, index: int, game):
+    def __init__(self, index: int):
         self.index = index
-        self.game = game
         self.hand: list[TileInfo] = []
         self.melds: list[GMeld] = []
         self.discards: list[TileInfo] = []
@@ -42,7 +42,9 @@ class Seat:
         self.ready = False
         self.balance: Any = 0
         self.version = 0  # bumped whenever the concealed tiles or melds change
-        self.f = SeatFields(self)
+        # the fields expressions read that the seat holds itself (`actor.STATE`); the others (`actor.hand`,
+        # `actor.waits`, …) are worked out by the game (`Game.seat_field`, through the evaluation's env)
+        self.f = self.vars
 
     def changed(self) -> None:
         self.version += 1
@@ -54,50 +56,6 @@ class Seat:
 
     def __repr__(self):
         return f"seat{self.index}"
-
-
-class SeatFields:
-    """A seat's fields as expressions see them (`actor.hand`, `actor.STATE`, …), computed on use."""
-
-    __slots__ = ("seat",)
-
-    def __init__(self, seat: Seat):
-        self.seat = seat
-
-    def __getitem__(self, name: str):
-        s = self.seat
-        v = s.vars.get(name, _MISSING)
-        if v is not _MISSING:
-            return v
-        g = s.game
-        match name:
-            case "hand":
-                return list(s.hand)
-            case "melds":
-                return g.meld_groups(s)
-            case "concealed":
-                return not any(m.exposed for m in s.melds)
-            case "dealer":
-                return s.index == g.st.dealer
-            case "wilds":
-                wild = g.hand_wild_names
-                return sum(1 for t in s.hand if t.name in wild)
-            case "balance":
-                return s.balance
-            case "discards":
-                return list(s.discards)
-            case "ready":
-                return s.ready
-            case "seat":
-                return s.index
-            case "waits":
-                return g.waits(s)
-            case "group_waits":
-                return g.waits(s, groups=True)
-        raise KeyError(name)
-
-
-_MISSING = object()
 
 
 class TableFields:

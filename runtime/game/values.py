@@ -4,6 +4,7 @@ play order, tiles in sight, a seat's melds as groups.
 A part of `Game` (runtime/game/flow.py); the model is docs/engine.md."""
 from __future__ import annotations
 
+from ..evaluate import COMPUTED_FIELDS
 from ..ir import nodes as ir
 from ..reading import Group, RTile
 from ..tiles import TileInfo
@@ -38,6 +39,7 @@ class Values:
         base = dict(self.settings)
         base.update(GAME_DEFAULTS)
         base["tile-lookup"] = lambda name: cat.by_name.get(name)
+        base[COMPUTED_FIELDS] = self.seat_field
         base["game-functions"] = {
             "visible_count": self.visible_count,
             "next": lambda s: st.seats[(s.index + self.step) % self.n] if s is not None else None,
@@ -165,6 +167,38 @@ class Values:
         mk = self.mk.get(m.kind)
         k = mk.shown if mk is not None and mk.shown is not None else 0
         return sorted(m.tiles, key=lambda t: t.index)[:k]
+
+    def seat_field(self, obj, name: str):
+        """A seat's field that the seat does not hold itself (`actor.hand`, `actor.waits`, …), worked out
+        for this game; KeyError for a name no seat has (and for a value that is no seat)."""
+        if type(obj) is not Seat:
+            raise KeyError(name)
+        s = obj
+        match name:
+            case "hand":
+                return list(s.hand)
+            case "melds":
+                return self.meld_groups(s)
+            case "concealed":
+                return not any(m.exposed for m in s.melds)
+            case "dealer":
+                return s.index == self.st.dealer
+            case "wilds":
+                wild = self.hand_wild_names
+                return sum(1 for t in s.hand if t.name in wild)
+            case "balance":
+                return s.balance
+            case "discards":
+                return list(s.discards)
+            case "ready":
+                return s.ready
+            case "seat":
+                return s.index
+            case "waits":
+                return self.waits(s)
+            case "group_waits":
+                return self.waits(s, groups=True)
+        raise KeyError(name)
 
     def meld_groups(self, seat: Seat) -> list[Group]:
         key = ("groups", seat.version)
