@@ -12,6 +12,7 @@ from .records import (
     unbound,
 )
 from .state import GMeld
+from .steps import DONE, Done, Step, step
 
 
 class Claims:
@@ -19,185 +20,320 @@ class Claims:
 
     # ------------------------------------------------------------------ turned cards (the `reveal` event)
 
-    def _turn_card(self, s: int):
+    def _turn_card(self, s: int) -> Step:
         """A draw when the rule set has actions opened by `reveal`: the card drawn is not taken into
         the hand. It lies face up on the drawer's discard pile while it is offered: first to the drawer
         alone (the actions `draw`/`turn` open by self: melds with the card), then, turned
         over (`reveal`), to every seat at once (wins, melds, plain actions), resolved by priority.
         Unclaimed, it stays on the drawer's pile and the next seat draws. Returns the next (seat, how),
         or None (nothing claimed, or the hand ended)."""
-        st = self.st
-        seat = st.seats[s]
-        t = self._draw(s, "head")
-        if t is None:
-            yield from self._exhaust()
-            return None
-        seat.hand.remove(t)
-        seat.discards.append(t)
-        seat.drawn = None
-        seat.changed()
-        st.turn += 1
-        tile = self.tv(t)
-        for ev in ("draw", "turn"):
-            yield from self._event(ev, {"actor": seat, "tile": tile})
-            if st.winners or st.exhausted:
-                return None
-        if not seat.auto:
-            own: list[tuple[Move, Offer]] = []
-            seen = set()
-            for ev in ("draw", "turn"):
-                for a in self.prog.actions_on.get(ev, ()):
-                    if a.name in seen or a.ir.by not in ("self", "any"):
-                        continue
-                    seen.add(a.name)
-                    own.extend(self._action_moves(a, seat, t, t if a.forms else None, discarder=None))
-            if own:
-                res = yield from self._tile_window("self", "draw", s, t, {s: own})
-                if res is not None or st.winners or st.exhausted:
-                    return res
-        yield from self._event("reveal", {"actor": seat, "tile": tile})
-        if st.winners or st.exhausted:
-            return None
-        offers: dict[int, list[tuple[Move, Offer]]] = {}
-        for c in range(self.n):
-            cs = st.seats[c]
-            ms = self._win_moves(c, "reveal", t, s)
-            if not cs.auto:
-                for a in self.prog.actions_on.get("reveal", ()):
-                    if a.wins or not self._by_ok(a.ir.by, c, s):
-                        continue
-                    if self.shortcuts and a.forms and not self._may_claim(cs, a, t):
-                        continue
-                    ms.extend(self._action_moves(a, cs, t, t if a.forms else None, discarder=None))
-            if ms:
-                offers[c] = ms
-        if not offers:
-            return None
-        return (yield from self._tile_window("window", "reveal", s, t, offers))
+        return Step("turn_card", {"s": s})
 
-    def _tile_window(self, kind: str, event: str, s: int, t: TileInfo, offers):
+    @step
+    def _s_turn_card(self, f, v):  # noqa: C901 - one branch per resumption point
+        st = self.st
+        L = f.loc
+        s = L["s"]
+        seat = st.seats[s]
+        while True:
+            at = f.at
+            if at == 0:
+                t = self._draw(s, "head")
+                if t is None:
+                    f.at = 99
+                    return self._exhaust()
+                seat.hand.remove(t)
+                seat.discards.append(t)
+                seat.drawn = None
+                seat.changed()
+                st.turn += 1
+                L["t"] = t
+                L["tile"] = self.tv(t)
+                L["i"] = 0
+                f.at = 1
+            elif at == 1:  # draw, then turn
+                if L["i"] >= 2:
+                    f.at = 3
+                    continue
+                f.at = 2
+                c = self._event(("draw", "turn")[L["i"]], {"actor": seat, "tile": L["tile"]})
+                if c:
+                    return c
+            elif at == 2:
+                if st.winners or st.exhausted:
+                    return DONE
+                L["i"] += 1
+                f.at = 1
+            elif at == 3:  # the drawer's own melds with the card
+                f.at = 5
+                if not seat.auto:
+                    t = L["t"]
+                    own: list[tuple[Move, Offer]] = []
+                    seen = set()
+                    for ev in ("draw", "turn"):
+                        for a in self.prog.actions_on.get(ev, ()):
+                            if a.name in seen or a.ir.by not in ("self", "any"):
+                                continue
+                            seen.add(a.name)
+                            own.extend(self._action_moves(a, seat, t, t if a.forms else None, discarder=None))
+                    if own:
+                        f.at = 4
+                        return self._tile_window("self", "draw", s, t, {s: own})
+            elif at == 4:
+                if v is not None or st.winners or st.exhausted:
+                    return Done(v)
+                f.at = 5
+            elif at == 5:  # turned over
+                f.at = 6
+                c = self._event("reveal", {"actor": seat, "tile": L["tile"]})
+                if c:
+                    return c
+            elif at == 6:
+                if st.winners or st.exhausted:
+                    return DONE
+                t = L["t"]
+                offers: dict[int, list[tuple[Move, Offer]]] = {}
+                for c in range(self.n):
+                    cs = st.seats[c]
+                    ms = self._win_moves(c, "reveal", t, s)
+                    if not cs.auto:
+                        for a in self.prog.actions_on.get("reveal", ()):
+                            if a.wins or not self._by_ok(a.ir.by, c, s):
+                                continue
+                            if self.shortcuts and a.forms and not self._may_claim(cs, a, t):
+                                continue
+                            ms.extend(self._action_moves(a, cs, t, t if a.forms else None, discarder=None))
+                    if ms:
+                        offers[c] = ms
+                if not offers:
+                    return DONE
+                f.at = 7
+                return self._tile_window("window", "reveal", s, t, offers)
+            elif at == 7:
+                return Done(v)
+            else:  # 99: exhausted
+                return DONE
+            v = None
+
+    def _tile_window(self, kind: str, event: str, s: int, t: TileInfo, offers) -> Step:
         """Offer a turned card (lying on seat s's discard pile) to the seats with offers; resolve by
         priority, then `order`. A seat's compulsory move is taken without asking when nothing it is
         offered ranks higher; otherwise it is asked without `pass`. Every answer is a claim: a win, a
         meld with the card, or a plain action (the card goes into the claimant's hand)."""
+        return Step("tile_window", {"kind": kind, "event": event, "s": s, "t": t, "offers": offers})
+
+    @step
+    def _s_tile_window(self, f, v):
         st = self.st
-        answers = yield from self._answers(kind, offers, event, s, t)
-        tile = self.tv(t)
-        for c in sorted(answers, key=lambda x: self._order_key_plain(s, x)):
-            yield from self._declines(c, offers[c], answers[c][0],
-                                      {"actor": st.seats[c], "tile": tile, "discarder": None})
-        claims = [(c, mv, o) for c, (mv, o) in answers.items() if mv != PASS and o.action is not None]
-        if not claims:
-            return None
-        claims.sort(key=lambda it: (it[2].action.level, self._order_key(it[2].action, s, it[0])))
-        c, mv, o = claims[0]
-        if o.win is not None:
-            wins = [o.win]
-            if o.action.ir.multiple:
-                wins += [x.win for cc, _, x in claims[1:] if x.win is not None and x.action.level == o.action.level
-                         and x.action.ir.multiple]
-            yield from self._win(wins)
-            return None
-        if o.meld is not None:
-            return (yield from self._claim(c, s, o, mv, t, turned=True))
-        # a plain action: the card goes into the claimant's hand
-        giver, claimant = st.seats[s], st.seats[c]
-        giver.discards.pop(len(giver.discards) - 1 - giver.discards[::-1].index(t))
-        claimant.hand.append(t)
-        claimant.drawn = t
-        giver.changed()
-        claimant.changed()
-        then = yield from self._take(c, o, mv, {"actor": claimant, "tile": tile, "discarder": None})
-        if st.winners or st.exhausted:
-            return None
-        return self._after_claim(then, c, s)
+        L = f.loc
+        s, t = L["s"], L["t"]
+        while True:
+            at = f.at
+            if at == 0:
+                f.at = 1
+                return self._answers(L["kind"], L["offers"], L["event"], s, t)
+            elif at == 1:
+                L["answers"] = v
+                L["tile"] = self.tv(t)
+                L["order"] = sorted(v, key=lambda x: self._order_key_plain(s, x))
+                L["i"] = 0
+                f.at = 2
+            elif at == 2:
+                answers = L["answers"]
+                if L["i"] < len(L["order"]):
+                    c = L["order"][L["i"]]
+                    L["i"] += 1
+                    d = self._declines(c, L["offers"][c], answers[c][0],
+                                       {"actor": st.seats[c], "tile": L["tile"], "discarder": None})
+                    if d:
+                        return d
+                    continue
+                claims = [(c, mv, o) for c, (mv, o) in answers.items() if mv != PASS and o.action is not None]
+                if not claims:
+                    return DONE
+                claims.sort(key=lambda it: (it[2].action.level, self._order_key(it[2].action, s, it[0])))
+                c, mv, o = claims[0]
+                if o.win is not None:
+                    wins = [o.win]
+                    if o.action.ir.multiple:
+                        wins += [x.win for cc, _, x in claims[1:] if x.win is not None
+                                 and x.action.level == o.action.level and x.action.ir.multiple]
+                    f.at = 99
+                    return self._win(wins)
+                if o.meld is not None:
+                    f.at = 4
+                    return self._claim(c, s, o, mv, t, turned=True)
+                # a plain action: the card goes into the claimant's hand
+                giver, claimant = st.seats[s], st.seats[c]
+                giver.discards.pop(len(giver.discards) - 1 - giver.discards[::-1].index(t))
+                claimant.hand.append(t)
+                claimant.drawn = t
+                giver.changed()
+                claimant.changed()
+                L["c"] = c
+                f.at = 3
+                return self._take(c, o, mv, {"actor": claimant, "tile": L["tile"], "discarder": None})
+            elif at == 3:
+                if st.winners or st.exhausted:
+                    return DONE
+                return Done(self._after_claim(v, L["c"], s))
+            elif at == 4:
+                return Done(v)
+            else:  # 99: won
+                return DONE
 
     def _order_key_plain(self, s: int, c: int) -> int:
         return ((c - s) * self.step) % self.n
 
     # ------------------------------------------------------------------ discards and claims
 
-    def _after_discard(self, s: int, t: TileInfo):
-        st = self.st
-        seat = st.seats[s]
-        tile = self.tv(t)
-        yield from self._event("discard", {"actor": seat, "tile": tile})
-        if st.winners or st.exhausted:
-            return None
-        # the discarder's own declarations
-        own = []
-        if not seat.auto:  # an auto seat declares nothing: its offers are not even worked out
-            for a in self._offerable("discard"):
-                if a.ir.by == "self":
-                    own.extend(self._action_moves(a, seat, t, None))
-        if own and not seat.auto:
-            chosen = self._compulsory(own)
-            if chosen is None:
-                ans = yield from self._ask("self", {s: self._with_pass(s, own)}, "discard", s, t)
-                chosen = next(((m, o) for m, o in own if m == ans[s]), (PASS, Offer(None)))
-            yield from self._declines(s, own, chosen[0], {"actor": seat, "tile": tile})
-            if chosen[0] != PASS:
-                yield from self._take(s, chosen[1], chosen[0], {"actor": seat, "tile": tile})
-        # the others' claims
-        offers: dict[int, list[tuple[Move, Offer]]] = {}
-        for c in range(self.n):
-            if c == s:
-                continue
-            cs = st.seats[c]
-            ms = self._win_moves(c, "discard", t, s, discarder=s)
-            if not cs.auto:
-                for a in self._offerable("discard"):
-                    if a.ir.by == "self" or not self._by_ok(a.ir.by, c, s):
-                        continue
-                    if self.shortcuts and a.forms and not self._may_claim(cs, a, t):
-                        continue
-                    ms.extend(self._action_moves(a, cs, t, t, discarder=seat))
-            if ms:
-                offers[c] = ms
-        if not offers:
-            return (self.next_seat(s), "draw")
-        result = yield from self._window_resolve("claim", "discard", s, t, offers, {"discarder": seat})
-        if st.winners or st.exhausted:
-            return None
-        if result is None:
-            return (self.next_seat(s), "draw")
-        return result
+    def _after_discard(self, s: int, t: TileInfo) -> Step:
+        return Step("after_discard", {"s": s, "t": t})
 
-    def _window_resolve(self, kind: str, event: str, s: int, t: TileInfo, offers, extra: dict):
+    @step
+    def _s_after_discard(self, f, v):  # noqa: C901 - one branch per resumption point
+        st = self.st
+        L = f.loc
+        s, t = L["s"], L["t"]
+        seat = st.seats[s]
+        while True:
+            at = f.at
+            if at == 0:
+                L["tile"] = self.tv(t)
+                f.at = 1
+                c = self._event("discard", {"actor": seat, "tile": L["tile"]})
+                if c:
+                    return c
+            elif at == 1:
+                if st.winners or st.exhausted:
+                    return DONE
+                # the discarder's own declarations
+                own = []
+                if not seat.auto:  # an auto seat declares nothing: its offers are not even worked out
+                    for a in self._offerable("discard"):
+                        if a.ir.by == "self":
+                            own.extend(self._action_moves(a, seat, t, None))
+                f.at = 5
+                if own and not seat.auto:
+                    L["own"] = own
+                    chosen = self._compulsory(own)
+                    if chosen is None:
+                        f.at = 2
+                        ask = self._ask("self", {s: self._with_pass(s, own)}, "discard", s, t)
+                        if ask:
+                            return ask
+                        v = {}
+                        continue
+                    L["chosen"] = chosen
+                    f.at = 3
+            elif at == 2:
+                L["chosen"] = next(((m, o) for m, o in L["own"] if m == v[s]), (PASS, Offer(None)))
+                f.at = 3
+            elif at == 3:
+                f.at = 4
+                d = self._declines(s, L["own"], L["chosen"][0], {"actor": seat, "tile": L["tile"]})
+                if d:
+                    return d
+            elif at == 4:
+                f.at = 5
+                chosen = L["chosen"]
+                if chosen[0] != PASS:
+                    return self._take(s, chosen[1], chosen[0], {"actor": seat, "tile": L["tile"]})
+            elif at == 5:  # the others' claims
+                offers: dict[int, list[tuple[Move, Offer]]] = {}
+                for c in range(self.n):
+                    if c == s:
+                        continue
+                    cs = st.seats[c]
+                    ms = self._win_moves(c, "discard", t, s, discarder=s)
+                    if not cs.auto:
+                        for a in self._offerable("discard"):
+                            if a.ir.by == "self" or not self._by_ok(a.ir.by, c, s):
+                                continue
+                            if self.shortcuts and a.forms and not self._may_claim(cs, a, t):
+                                continue
+                            ms.extend(self._action_moves(a, cs, t, t, discarder=seat))
+                    if ms:
+                        offers[c] = ms
+                if not offers:
+                    return Done((self.next_seat(s), "draw"))
+                f.at = 6
+                return self._window_resolve("claim", "discard", s, t, offers, {"discarder": seat})
+            else:
+                if st.winners or st.exhausted:
+                    return DONE
+                if v is None:
+                    return Done((self.next_seat(s), "draw"))
+                return Done(v)
+
+    def _window_resolve(self, kind: str, event: str, s: int, t: TileInfo, offers, extra: dict) -> Step:
         """Ask the seats with offers, resolve by priority; apply the outcome. Returns the next (seat, how),
         or None when nothing was claimed (or the hand ended)."""
+        return Step("window_resolve", {"kind": kind, "event": event, "s": s, "t": t, "offers": offers,
+                                       "extra": extra})
+
+    @step
+    def _s_window_resolve(self, f, v):
         st = self.st
-        answers = yield from self._answers(kind, offers, event, s, t)
-        tile = self.tv(t)
-        for c in sorted(answers, key=lambda x: self.distance(s, x)):
-            yield from self._declines(c, offers[c], answers[c][0], {"actor": st.seats[c], "tile": tile, **extra})
-        claims = []
-        for c in sorted(answers, key=lambda x: self.distance(s, x)):
-            mv, o = answers[c]
-            if mv == PASS:
-                continue
-            if o.win is None and o.meld is None:
-                yield from self._take(c, o, mv, {"actor": st.seats[c], "tile": tile, **extra})
-                continue
-            claims.append((c, mv, o))
-        if not claims:
-            return None
+        L = f.loc
+        s, t = L["s"], L["t"]
+        while True:
+            at = f.at
+            if at == 0:
+                f.at = 1
+                return self._answers(L["kind"], L["offers"], L["event"], s, t)
+            elif at == 1:
+                L["answers"] = v
+                L["tile"] = self.tv(t)
+                L["order"] = sorted(v, key=lambda x: self.distance(s, x))
+                L["i"] = 0
+                f.at = 2
+            elif at == 2:  # the declines, in seat order
+                if L["i"] < len(L["order"]):
+                    c = L["order"][L["i"]]
+                    L["i"] += 1
+                    d = self._declines(c, L["offers"][c], L["answers"][c][0],
+                                       {"actor": st.seats[c], "tile": L["tile"], **L["extra"]})
+                    if d:
+                        return d
+                    continue
+                L["i"] = 0
+                L["claims"] = []
+                f.at = 3
+            elif at == 3:  # answers that are no claim are applied; the claims ranked
+                claims = L["claims"]
+                while L["i"] < len(L["order"]):
+                    c = L["order"][L["i"]]
+                    L["i"] += 1
+                    mv, o = L["answers"][c]
+                    if mv == PASS:
+                        continue
+                    if o.win is None and o.meld is None:
+                        return self._take(c, o, mv, {"actor": st.seats[c], "tile": L["tile"], **L["extra"]})
+                    claims.append((c, mv, o))
+                if not claims:
+                    return DONE
 
-        def rank(item):
-            c, _, o = item
-            return (o.action.level, self._order_key(o.action, s, c))
+                def rank(item):
+                    c, _, o = item
+                    return (o.action.level, self._order_key(o.action, s, c))
 
-        claims.sort(key=rank)
-        top = claims[0]
-        if top[2].win is not None:
-            wins = [top[2].win]
-            if top[2].action.ir.multiple:
-                wins += [o.win for c, _, o in claims[1:] if o.win is not None and o.action.level == top[2].action.level
-                         and o.action.ir.multiple]
-            yield from self._win(wins)
-            return None
-        c, mv, o = top
-        return (yield from self._claim(c, s, o, mv, t))
+                claims.sort(key=rank)
+                top = claims[0]
+                if top[2].win is not None:
+                    wins = [top[2].win]
+                    if top[2].action.ir.multiple:
+                        wins += [o.win for c, _, o in claims[1:] if o.win is not None
+                                 and o.action.level == top[2].action.level and o.action.ir.multiple]
+                    f.at = 99
+                    return self._win(wins)
+                c, mv, o = top
+                f.at = 4
+                return self._claim(c, s, o, mv, t)
+            elif at == 4:
+                return Done(v)
+            else:  # 99: won
+                return DONE
 
     def _order_key(self, a: CAction, s: int, c: int) -> int:
         """Seat order among claimants of one priority level: after the event's player `s` (or the
@@ -207,38 +343,59 @@ class Claims:
         ref = self.st.dealer if a.ir.order == "dealer" else s
         return self.distance(ref, c)
 
-    def _claim(self, c: int, s: int, o: Offer, mv: Move, t: TileInfo, turned: bool = False):
+    def _claim(self, c: int, s: int, o: Offer, mv: Move, t: TileInfo, turned: bool = False) -> Step:
         """Seat c claims tile t from seat s's discards into a meld. `turned`: a card turned from the
         stock (no discarder)."""
+        return Step("claim", {"c": c, "s": s, "offer": o, "mv": mv, "t": t, "turned": turned})
+
+    @step
+    def _s_claim(self, f, v):
         st = self.st
-        claimant, giver = st.seats[c], st.seats[s]
-        opt = o.meld
-        giver.discards.pop(len(giver.discards) - 1 - giver.discards[::-1].index(t))
-        for x in opt.from_hand:
-            claimant.hand.remove(x)
-        mk = self.mk.get(opt.kind)
-        if opt.extends is not None:
-            old = claimant.melds[opt.extends]
-            claimant.melds[opt.extends] = GMeld(opt.kind, list(opt.tiles), mk.exposed, s, t)
-            del old
-        else:
-            claimant.melds.append(GMeld(opt.kind, list(opt.tiles), mk.exposed, s, t))
-        claimant.drawn = None
-        claimant.changed()
-        giver.changed()
-        bind = {"actor": claimant, "tile": self.tv(t), "discarder": None if turned else giver}
-        for name in self._run_effects(o.action.effects, **bind):
-            self._hooks_only(name, bind)
-        yield from self._event("claim", bind)
-        yield from self._event(o.action.name, bind)
-        if mk.kong:
-            yield from self._event("kong", bind)
-        if st.winners or st.exhausted:
-            return None
-        yield from self._follow(c, o.action, t)
-        if st.winners or st.exhausted:
-            return None
-        return self._after_claim(o.action.ir.then, c, s)
+        L = f.loc
+        c, s, o, t = L["c"], L["s"], L["offer"], L["t"]
+        while True:
+            at = f.at
+            if at == 0:
+                claimant, giver = st.seats[c], st.seats[s]
+                opt = o.meld
+                giver.discards.pop(len(giver.discards) - 1 - giver.discards[::-1].index(t))
+                for x in opt.from_hand:
+                    claimant.hand.remove(x)
+                mk = self.mk.get(opt.kind)
+                if opt.extends is not None:
+                    claimant.melds[opt.extends] = GMeld(opt.kind, list(opt.tiles), mk.exposed, s, t)
+                else:
+                    claimant.melds.append(GMeld(opt.kind, list(opt.tiles), mk.exposed, s, t))
+                claimant.drawn = None
+                claimant.changed()
+                giver.changed()
+                bind = L["bind"] = {"actor": claimant, "tile": self.tv(t), "discarder": None if L["turned"] else giver}
+                for name in self._run_effects(o.action.effects, **bind):
+                    self._hooks_only(name, bind)
+                f.at = 1
+                ch = self._event("claim", bind)
+                if ch:
+                    return ch
+            elif at == 1:
+                f.at = 2
+                ch = self._event(o.action.name, L["bind"])
+                if ch:
+                    return ch
+            elif at == 2:
+                f.at = 3
+                if self.mk.get(o.meld.kind).kong:
+                    ch = self._event("kong", L["bind"])
+                    if ch:
+                        return ch
+            elif at == 3:
+                if st.winners or st.exhausted:
+                    return DONE
+                f.at = 4
+                return self._follow(c, o.action, t)
+            else:
+                if st.winners or st.exhausted:
+                    return DONE
+                return Done(self._after_claim(o.action.ir.then, c, s))
 
     def _after_claim(self, then: str, c: int, s: int):
         claimant = self.st.seats[c]
@@ -256,102 +413,154 @@ class Claims:
                 return (c, "claimed")
         return (c, "claimed")
 
-    def _added_kong(self, s: int, offer: Offer, mv: Move):
+    def _added_kong(self, s: int, offer: Offer, mv: Move) -> Step:
         """A meld grows by a tile on the own turn: others may rob it first. Returns None when the kong
         stands (its events raised), or the turn's outcome when it was robbed."""
+        return Step("added_kong", {"s": s, "offer": offer, "mv": mv})
+
+    @step
+    def _s_added_kong(self, f, v):
         st = self.st
+        L = f.loc
+        s = L["s"]
         seat = st.seats[s]
-        opt = offer.meld
-        a = offer.action
+        opt = L["offer"].meld
+        a = L["offer"].action
         t = opt.from_hand[0]
-        seat.hand.remove(t)
-        seat.discards.append(t)  # in the open while it may be robbed
-        if seat.drawn is not None and seat.drawn not in seat.hand:
-            seat.drawn = None
-        seat.changed()
-        bind = {"actor": seat, "tile": self.tv(t)}
-        for name in self._run_effects(a.effects, **bind):
-            self._hooks_only(name, bind)
-        yield from self._event("added_kong", bind)
-        offers = {}
-        for c in range(self.n):
-            if c == s:
-                continue
-            cs = st.seats[c]
-            ms = self._win_moves(c, "added_kong", t, s, discarder=s, robbed=s)
-            if not cs.auto:
-                for b in self.prog.actions_on.get("added_kong", ()):
-                    if b.wins or not self._by_ok(b.ir.by, c, s):
+        while True:
+            at = f.at
+            if at == 0:
+                seat.hand.remove(t)
+                seat.discards.append(t)  # in the open while it may be robbed
+                if seat.drawn is not None and seat.drawn not in seat.hand:
+                    seat.drawn = None
+                seat.changed()
+                bind = L["bind"] = {"actor": seat, "tile": self.tv(t)}
+                for name in self._run_effects(a.effects, **bind):
+                    self._hooks_only(name, bind)
+                f.at = 1
+                c = self._event("added_kong", bind)
+                if c:
+                    return c
+            elif at == 1:
+                offers = {}
+                for c in range(self.n):
+                    if c == s:
                         continue
-                    ms.extend(self._action_moves(b, cs, t, t, discarder=seat, robbed=seat))
-            if ms:
-                offers[c] = ms
-        result = None
-        if offers:
-            result = yield from self._window_resolve("rob", "added_kong", s, t, offers,
-                                                     {"discarder": seat, "robbed": seat})
-        if st.winners or st.exhausted:
-            return ("over", None)
-        if result is not None:
-            return ("goto", result)
-        # the kong stands
-        seat.discards.pop()
-        mk = self.mk.get(opt.kind)
-        old = seat.melds[opt.extends]
-        seat.melds[opt.extends] = GMeld(opt.kind, list(opt.tiles), mk.exposed, old.source, old.claimed)
-        seat.changed()
-        yield from self._event(a.name, bind)
-        if mk.kong:
-            yield from self._event("kong", bind)
-        return None
+                    cs = st.seats[c]
+                    ms = self._win_moves(c, "added_kong", t, s, discarder=s, robbed=s)
+                    if not cs.auto:
+                        for b in self.prog.actions_on.get("added_kong", ()):
+                            if b.wins or not self._by_ok(b.ir.by, c, s):
+                                continue
+                            ms.extend(self._action_moves(b, cs, t, t, discarder=seat, robbed=seat))
+                    if ms:
+                        offers[c] = ms
+                f.at = 2
+                if offers:
+                    return self._window_resolve("rob", "added_kong", s, t, offers, {"discarder": seat, "robbed": seat})
+                v = None
+            elif at == 2:
+                if st.winners or st.exhausted:
+                    return Done(("over", None))
+                if v is not None:
+                    return Done(("goto", v))
+                # the kong stands
+                seat.discards.pop()
+                mk = self.mk.get(opt.kind)
+                old = seat.melds[opt.extends]
+                seat.melds[opt.extends] = GMeld(opt.kind, list(opt.tiles), mk.exposed, old.source, old.claimed)
+                seat.changed()
+                f.at = 3
+                c = self._event(a.name, L["bind"])
+                if c:
+                    return c
+            elif at == 3:
+                f.at = 4
+                if self.mk.get(opt.kind).kong:
+                    c = self._event("kong", L["bind"])
+                    if c:
+                        return c
+            else:
+                return DONE
 
     # ------------------------------------------------------------------ generic decisions
 
-    def _window(self, event: str, bind: dict):
+    def _window(self, event: str, bind: dict) -> Step:
         """The decisions an event opens outside the turn and the claims (hand end, an action's name…)."""
+        return Step("window", {"event": event, "bind": bind})
+
+    @step
+    def _s_window(self, f, v):  # noqa: C901 - one branch per resumption point
         st = self.st
-        actor = bind.get("actor")
-        ai = actor.index if actor is not None else None
-        tile = bind.get("tile")
-        reading = bind.get("reading")
-        if reading is None and st.winners:
-            reading = self.winner_binding(st.winners[0]).get("reading")
-        offers: dict[int, list[tuple[Move, Offer]]] = {}
-        lead = self.prog.actions.get(event)
-        followers = set(lead.ir.follow) if lead is not None else set()
-        for a in self.prog.actions_on.get(event, ()):
-            if a.description or a.name in followers:
-                continue
-            for c in range(self.n):
-                if not self._by_ok(a.ir.by, c, ai):
-                    continue
-                extra = {k: v for k, v in unbound(bind).items() if k not in ("actor", "tile")}
-                # a meld here is made from the seat's own tiles: the event's tile lies wherever the
-                # event left it (the engine claims tiles only in the discard, added-kong and reveal windows)
-                ms = self._action_moves(a, st.seats[c], tile, None, reading, **extra)
-                if ms:
-                    offers.setdefault(c, []).extend(ms)
-        if not offers:
-            return
-        answers = {}
-        ask = {}
-        for c, ms in offers.items():
-            comp = self._compulsory(ms)
-            if comp is not None:
-                answers[c] = comp
+        L = f.loc
+        event, bind = L["event"], L["bind"]
+        while True:
+            at = f.at
+            if at == 0:
+                actor = bind.get("actor")
+                ai = L["ai"] = actor.index if actor is not None else None
+                tile = bind.get("tile")
+                reading = bind.get("reading")
+                if reading is None and st.winners:
+                    reading = self.winner_binding(st.winners[0]).get("reading")
+                offers: dict[int, list[tuple[Move, Offer]]] = {}
+                lead = self.prog.actions.get(event)
+                followers = set(lead.ir.follow) if lead is not None else set()
+                for a in self.prog.actions_on.get(event, ()):
+                    if a.description or a.name in followers:
+                        continue
+                    for c in range(self.n):
+                        if not self._by_ok(a.ir.by, c, ai):
+                            continue
+                        extra = {k: x for k, x in unbound(bind).items() if k not in ("actor", "tile")}
+                        # a meld here is made from the seat's own tiles: the event's tile lies wherever the
+                        # event left it (the engine claims tiles only in the discard, added-kong and reveal windows)
+                        ms = self._action_moves(a, st.seats[c], tile, None, reading, **extra)
+                        if ms:
+                            offers.setdefault(c, []).extend(ms)
+                if not offers:
+                    return DONE
+                answers = {}
+                ask = {}
+                for c, ms in offers.items():
+                    comp = self._compulsory(ms)
+                    if comp is not None:
+                        answers[c] = comp
+                    else:
+                        ask[c] = self._with_pass(c, ms)
+                L["offers"] = offers
+                L["answers"] = answers
+                f.at = 1
+                v = {}
+                if ask:
+                    q = self._ask("window", ask, event, ai, tile)
+                    if q:
+                        return q
+            elif at == 1:
+                answers, offers = L["answers"], L["offers"]
+                for c, mv in v.items():
+                    answers[c] = next(((m, o) for m, o in offers[c] if m == mv), (PASS, Offer(None)))
+                ref = L["ai"] if L["ai"] is not None else st.dealer
+                L["order"] = sorted(answers, key=lambda c: (answers[c][1].action.level if answers[c][1].action
+                                                            else 1 << 30, self.distance(ref, c)))
+                L["i"] = 0
+                f.at = 2
+            elif at == 2:  # each seat's declines, then its action
+                if L["i"] >= len(L["order"]):
+                    return DONE
+                c = L["order"][L["i"]]
+                cb = {**bind, "actor": st.seats[c]}
+                cb.pop("reading", None)
+                L["cb"] = cb
+                f.at = 3
+                d = self._declines(c, L["offers"][c], L["answers"][c][0], unbound(cb))
+                if d:
+                    return d
             else:
-                ask[c] = self._with_pass(c, ms)
-        if ask:
-            got = yield from self._ask("window", ask, event, ai, tile)
-            for c, mv in got.items():
-                answers[c] = next(((m, o) for m, o in offers[c] if m == mv), (PASS, Offer(None)))
-        order = sorted(answers, key=lambda c: (answers[c][1].action.level if answers[c][1].action else 1 << 30,
-                                               self.distance(ai if ai is not None else st.dealer, c)))
-        for c in order:
-            mv, o = answers[c]
-            cb = {**bind, "actor": st.seats[c]}
-            cb.pop("reading", None)
-            yield from self._declines(c, offers[c], mv, unbound(cb))
-            if mv == PASS:
-                continue
-            yield from self._take(c, o, mv, unbound(cb))
+                c = L["order"][L["i"]]
+                L["i"] += 1
+                f.at = 2
+                mv, o = L["answers"][c]
+                if mv != PASS:
+                    return self._take(c, o, mv, unbound(L["cb"]))

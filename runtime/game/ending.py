@@ -13,6 +13,7 @@ from .records import (
     WinInfo,
 )
 from .state import Seat, plain
+from .steps import DONE, Step, step
 
 
 class Ending:
@@ -20,39 +21,65 @@ class Ending:
 
     # ------------------------------------------------------------------ the end of the hand
 
-    def _win(self, infos: list[WinInfo]):
+    def _win(self, infos: list[WinInfo]) -> Step:
+        return Step("win", {"infos": infos})
+
+    @step
+    def _s_win(self, f, v):
         st = self.st
-        st.winners = [i.seat for i in infos]
-        st.discarder = infos[0].discarder
-        st.robbed = infos[0].robbed
+        L = f.loc
+        infos = L["infos"]
         base = self._base
-        base["builtin:winner"] = st.seats[infos[0].seat]
-        base["builtin:discarder"] = self.seat_of(infos[0].discarder)
-        base["builtin:robbed"] = self.seat_of(infos[0].robbed)
-        for info in infos:
-            seat = st.seats[info.seat]
-            a = self.prog.actions[info.action]
-            b = {"actor": seat, "winner": seat, "tile": self.tv(info.tile), "self_drawn": info.self_drawn,
-                 "discarder": self.seat_of(info.discarder), "robbed": self.seat_of(info.robbed)}
-            for name in self._run_effects(a.effects, info.reading_env(self), **b):
-                self._hooks_only(name, b)
-            yield from self._event(a.name, {**b, "reading": info.reading_env(self)})
-            self._reveals("win")
-            final = self._rescore(info)
-            self.infos[info.seat] = final
-            wb = {**b, **self.winner_binding(info.seat)}
+        while True:
+            at = f.at
+            if at == 0:
+                st.winners = [i.seat for i in infos]
+                st.discarder = infos[0].discarder
+                st.robbed = infos[0].robbed
+                base["builtin:winner"] = st.seats[infos[0].seat]
+                base["builtin:discarder"] = self.seat_of(infos[0].discarder)
+                base["builtin:robbed"] = self.seat_of(infos[0].robbed)
+                L["i"] = 0
+                f.at = 1
+            elif at == 1:  # each winner in turn
+                if L["i"] >= len(infos):
+                    first = self.infos[infos[0].seat]
+                    base["builtin:self_drawn"] = first.self_drawn
+                    base["builtin:score"] = first.result.score
+                    base["builtin:task_factor"] = self._task_factor(first)
+                    return DONE
+                info = infos[L["i"]]
+                seat = st.seats[info.seat]
+                a = self.prog.actions[info.action]
+                b = L["b"] = {"actor": seat, "winner": seat, "tile": self.tv(info.tile), "self_drawn": info.self_drawn,
+                              "discarder": self.seat_of(info.discarder), "robbed": self.seat_of(info.robbed)}
+                for name in self._run_effects(a.effects, info.reading_env(self), **b):
+                    self._hooks_only(name, b)
+                f.at = 2
+                c = self._event(a.name, {**b, "reading": info.reading_env(self)})
+                if c:
+                    return c
+            elif at == 2:
+                info = infos[L["i"]]
+                seat = st.seats[info.seat]
+                self._reveals("win")
+                final = self._rescore(info)
+                self.infos[info.seat] = final
+                wb = {**L["b"], **self.winner_binding(info.seat)}
 
-            def rescore(info=info, seat=seat, wb=wb):
-                f = self._rescore(info)
-                self.infos[seat.index] = f
-                wb.update(self.winner_binding(seat.index))
+                def rescore(info=info, seat=seat, wb=wb):
+                    f = self._rescore(info)
+                    self.infos[seat.index] = f
+                    wb.update(self.winner_binding(seat.index))
 
-            yield from self._event("win", wb, between=rescore)
-            self._record(self.infos[info.seat])
-        first = self.infos[infos[0].seat]
-        base["builtin:self_drawn"] = first.self_drawn
-        base["builtin:score"] = first.result.score
-        base["builtin:task_factor"] = self._task_factor(first)
+                f.at = 3
+                c = self._event("win", wb, between=rescore)
+                if c:
+                    return c
+            else:
+                self._record(self.infos[infos[L["i"]].seat])
+                L["i"] += 1
+                f.at = 1
 
     def _rescore(self, info: WinInfo) -> WinInfo:
         if self.shortcuts:
@@ -90,19 +117,44 @@ class Ending:
             "task_factor": plain(self._task_factor(info)),
         }
 
-    def _exhaust(self):
-        st = self.st
-        st.exhausted = True
-        yield from self._event("exhaust", {"actor": self.seat_of(st.last_drawer)})
-        yield from self._hand_end()
+    def _exhaust(self) -> Step:
+        return Step("exhaust", {})
 
-    def _hand_end(self):
+    @step
+    def _s_exhaust(self, f, v):
         st = self.st
-        bind: dict[str, Any] = {}
-        if st.winners:
-            bind.update(self.winner_binding(st.winners[0]))
-        yield from self._event("hand_end", bind)
-        yield from self._event("settled", bind)
+        if f.at == 0:
+            st.exhausted = True
+            f.at = 1
+            c = self._event("exhaust", {"actor": self.seat_of(st.last_drawer)})
+            if c:
+                return c
+        if f.at == 1:
+            f.at = 2
+            return self._hand_end()
+        return DONE
+
+    def _hand_end(self) -> Step:
+        return Step("hand_end", {})
+
+    @step
+    def _s_hand_end(self, f, v):
+        st = self.st
+        L = f.loc
+        if f.at == 0:
+            bind: dict[str, Any] = {}
+            if st.winners:
+                bind.update(self.winner_binding(st.winners[0]))
+            L["bind"] = bind
+            f.at = 1
+            c = self._event("hand_end", bind)
+            if c:
+                return c
+        if f.at == 1:
+            f.at = 2
+            c = self._event("settled", L["bind"])
+            if c:
+                return c
         nd = st.dealer
         if self.prog.next_dealer is not None:
             try:
@@ -112,3 +164,4 @@ class Ending:
             except EVAL_ERRORS as exc:
                 self.note_error(f"next_dealer: {exc}")
         st.next_dealer = nd
+        return DONE

@@ -8,7 +8,7 @@ from fractions import Fraction
 
 from ..evaluate import EvalError
 from ..tiles import TileInfo
-from . import settle
+from . import settle, steps
 from .moves import Move
 from .program import ENGINE_OFFERED
 from .records import (
@@ -17,6 +17,7 @@ from .records import (
     Ask,
     unbound,
 )
+from .steps import DONE, Step, step
 
 
 class Events:
@@ -151,33 +152,42 @@ class Events:
         if self._moving_reveals:
             self._moves_reveals()
 
-    def _event(self, event: str, bind: dict, between=None):
-        """Raise an event: phases, hooks, payments, then the decisions it opens (generator)."""
+    def _event(self, event: str, bind: dict, between=None) -> Step | None:
+        """Raise an event: phases, hooks, payments, then the decisions it opens. None when it is over at
+        once (no decisions), else the step that asks them."""
         self._hooks_only(event, bind, pay=False, between=between)
         if event not in ENGINE_OFFERED and self.prog.actions_on.get(event):
             if self._depth >= MAX_DEPTH:
                 self.note_error(f"`{event}` raised inside {MAX_DEPTH} nested decisions: not offered again")
             else:
                 self._depth += 1
-                try:
-                    yield from self._window(event, bind)
-                finally:
-                    self._depth -= 1
+                return Step("event", {"event": event, "bind": bind})
         if event in self.prog.payments_on:
             settle.settle(self, event, bind, deferred=True)
+        return None
+
+    @step
+    def _s_event(self, f, v):
+        L = f.loc
+        if f.at == 0:
+            f.at = 1
+            return self._window(L["event"], L["bind"])
+        self._depth -= 1
+        if L["event"] in self.prog.payments_on:
+            settle.settle(self, L["event"], L["bind"], deferred=True)
+        return DONE
 
     def _ask(self, kind: str, options: dict[int, list[Move]], event: str = "", actor: int | None = None,
-             tile: TileInfo | None = None):
+             tile: TileInfo | None = None) -> Ask | None:
+        """The decision to ask (None when no seat has a move)."""
         opts = {s: ms for s, ms in options.items() if ms}
         if not opts:
-            return {}
-        answers = yield Ask(kind, opts, event, actor, tile)
-        return answers
+            return None
+        return Ask(kind, opts, event, actor, tile)
 
     def _advance(self, value) -> None:
-        try:
-            ask = self._flow.send(value)
-        except StopIteration:
+        ask = steps.run(self, value)
+        if ask is None:
             self.pending = None
             self.st.over = True
             return
@@ -187,11 +197,23 @@ class Events:
         ask.options = {s: [m.stamped(d) for m in ms] for s, ms in ask.options.items()}
         self.pending = ask
 
-    def _declines(self, s: int, moves, chosen: Move, bind: dict):
-        """Every action offered to seat s and not chosen is declined."""
+    def _declines(self, s: int, moves, chosen: Move, bind: dict) -> Step | None:
+        """Every action offered to seat s and not chosen is declined (None: nothing to decline)."""
         chosen_action = chosen.action
-        done = set()
         for _m, o in moves:
+            a = o.action
+            if a is not None and a.name != chosen_action and not o.compulsory:
+                return Step("declines", {"moves": moves, "chosen": chosen_action, "bind": bind, "i": 0,
+                                         "done": set()})
+        return None
+
+    @step
+    def _s_declines(self, f, v):
+        L = f.loc
+        moves, chosen_action, done, bind = L["moves"], L["chosen"], L["done"], L["bind"]
+        while L["i"] < len(moves):
+            o = moves[L["i"]][1]
+            L["i"] += 1
             a = o.action
             if a is None or a.name == chosen_action or a.name in done or o.compulsory:
                 continue
@@ -200,4 +222,7 @@ class Events:
                 for name in self._run_effects(a.decline, **unbound(bind)):
                     self._hooks_only(name, bind)
             self.st.events[f"decline:{a.name}"] += 1  # per-action tally beside the generic decline event
-            yield from self._event("decline", bind)
+            c = self._event("decline", bind)
+            if c:
+                return c
+        return DONE

@@ -208,7 +208,7 @@ class Game(Values, Winning, Setup, Events, Offers, Turns, Claims, Ending):
         self.pending: Ask | None = None
         self.answers: dict[int, Move] = {}
         self._depth = self._emit_depth = 0
-        self._flow = self._hand()
+        self._stack = [self._hand()]  # the hand's continuation: its pending steps, innermost last
         self._advance(None)
 
     def current_seats(self) -> list[int]:

@@ -44,6 +44,9 @@ class Move:
     meld: str | None = None  # the meld kind laid down, for an action that forms several kinds
     decision: int | None = field(default=None, compare=False)  # the decision it answers (see Game.apply)
 
+    def __deepcopy__(self, memo):  # a value: shared by a copy
+        return self
+
     def __str__(self) -> str:
         out = self.action
         if self.tiles:
@@ -156,6 +159,9 @@ class MeldOption:
     from_hand: tuple[TileInfo, ...]  # the tiles that leave the concealed hand
     extends: int | None  # index of the seat's meld this one replaces (upgrade / growth), or None
     key: TileInfo  # the tile the action uses (`tile` in guards): the required or added tile, else the lowest
+
+    def __deepcopy__(self, memo):  # a value: shared by a copy
+        return self
 
 
 def one_kind_per_meld(opts: list[MeldOption], value) -> list[MeldOption]:

@@ -44,6 +44,9 @@ class CAction:
         self.forms = self.ir.forms
         self.wins = self.ir.wins
 
+    def __deepcopy__(self, memo):  # the rule set's, shared by every game (and by a clone)
+        return self
+
 
 @dataclass
 class CHook:

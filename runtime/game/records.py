@@ -68,6 +68,9 @@ class WinInfo:
     _reading: Any = None
     scored_at: int = -1  # the context version it was scored under (the same version scores the same)
 
+    def __deepcopy__(self, memo):  # a win, once found, is never changed (its reading is worked out once)
+        return self
+
     def reading_env(self, game):
         if self._reading is None and self.result.evaluation is not None:
             r = self.result.evaluation.reading
@@ -86,6 +89,9 @@ class Offer:
     meld: MeldOption | None = None
     win: WinInfo | None = None
     compulsory: bool = False
+
+    def __deepcopy__(self, memo):  # offers are never changed
+        return self
 
 NO_OFFER = Offer(None)  # a discard or a pass: no action behind it (offers are never changed)
 

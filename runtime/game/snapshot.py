@@ -15,6 +15,7 @@ from fractions import Fraction
 
 from ..hand import HandError
 from ..limits import MAX_TABLE_SIZE
+from . import steps
 from .moves import Move, MoveError
 from .records import GameError, IllegalMove
 
@@ -49,16 +50,39 @@ def snapshot(game) -> dict:
     out["moves"] = [[s, str(m)] for s, m in game.moves]
     out["errors"] = list(game.errors)
     out["decision"] = game.decision
+    out["continuation"] = steps.continuation(game)  # where the hand resumes: its pending steps, outermost first
+    out["depth"] = [game._depth, game._emit_depth]
     out["setup"] = _encode(setup_of(game))
     out["history"] = [[s, m.to_json()] for s, m in game.moves]
     return out
 
 
+# what a clone shares with its original: the rule set and what is made from it alone, never changed by play
+SHARED = frozenset({"rules", "rs", "prog", "cat", "dec", "mk", "settings", "setup_env", "_win_actions", "_instead",
+                    "_precheck", "_phase_events", "_moving_reveals", "initial_counts", "fee_rate"})
+# caches of values that are never changed once made: a clone takes a copy of the cache, not of the values
+CACHES = frozenset({"_target_cache", "_restrict_cache", "_discard_cache", "_offerable_cache", "_unusable_cache",
+                    "_restrict_plans", "_instant_of", "_forms_rules", "_win_cache", "_ranks", "_meld_values",
+                    "_special", "_instant_need"})
+
+
 def clone(game):
-    """An independent game in the same state: the same setup with the same moves applied."""
-    g = type(game)(game.rules, **_replay_args(setup_of(game)))
-    _replay(g, list(game.moves))
-    _require(g, game.require_decision)
+    """An independent game in the same state, copied directly: its state, its continuation (the pending
+    steps, plain records) and its caches, with one memo so that every seat, list and step shared inside
+    the game stays shared inside the copy; the rule set and the values made from it alone are shared
+    (`SHARED`, and tiles, moves, offers, wins, which never change)."""
+    g = object.__new__(type(game))
+    memo = {id(game): g}
+    for t in game.cat.by_name.values():
+        memo[id(t)] = t
+    d = g.__dict__
+    for k, v in game.__dict__.items():
+        if k in SHARED:
+            d[k] = v
+        elif k in CACHES:
+            d[k] = dict(v)
+        else:
+            d[k] = copy.deepcopy(v, memo)
     return g
 
 

@@ -13,250 +13,438 @@ from .records import (
     unbound,
 )
 from .state import GMeld, Seat
+from .steps import DONE, Done, Step, step
+
+OPENING_EVENTS = ("deal", "opening")  # the events of the hand's start whose decisions come before the turns
 
 
 class Turns:
-    """The turn steps of `Game`."""
+    """The turn steps of `Game`. Each step is a function of (game, its record, the value it resumes
+    with) registered by `@step`; `f.at` is where it resumes, `f.loc` its locals (runtime/game/steps.py)."""
 
-    def _hand(self):
+    def _hand(self) -> Step:
+        return Step("hand", {})
+
+    @step
+    def _s_hand(self, f, v):  # noqa: C901 - one branch per resumption point
         st = self.st
-        rs = self.rs
-        if self.prog.tasks:
-            st.task = self.rng.choice(self.prog.tasks)[0].name
-        self._reveals("deal")
-        self._deal()
-        self._flowers_at_deal()
-        yield from self._event("deal", {})
-        for ev in ("deal", "opening"):
-            if ev == "opening":
-                yield from self._event("opening", {})
-            yield from self._start_wins(ev)
-            if st.winners and not st.exhausted:
-                yield from self._hand_end()
-            if st.winners or st.exhausted:
-                return
-            for s in self.order_from(st.dealer):
-                yield from self._start_decisions(ev, s)
-                if st.winners and not st.exhausted:
-                    yield from self._hand_end()
-                if st.winners or st.exhausted:
-                    return
-        nxt = (st.dealer, "first")
-        turned = bool(self.prog.actions_on.get("reveal"))
+        L = f.loc
         while True:
-            s, how = nxt
-            seat = st.seats[s]
-            if turned and how == "draw":
-                nxt = yield from self._turn_card(s)
+            at = f.at
+            if at == 0:
+                if self.prog.tasks:
+                    st.task = self.rng.choice(self.prog.tasks)[0].name
+                self._reveals("deal")
+                self._deal()
+                self._flowers_at_deal()
+                L["ev"] = 0  # index into OPENING_EVENTS
+                f.at = 2
+                c = self._event("deal", {})
+                if c:
+                    return c
+            elif at == 2:  # for each of deal, opening
+                f.at = 3
+                if OPENING_EVENTS[L["ev"]] == "opening":
+                    c = self._event("opening", {})
+                    if c:
+                        return c
+            elif at == 3:
+                f.at = 4
+                return self._start_wins(OPENING_EVENTS[L["ev"]])
+            elif at == 4:
+                f.at = 5
+                if st.winners and not st.exhausted:
+                    return self._hand_end()
+            elif at == 5:
                 if st.winners or st.exhausted:
-                    if not st.exhausted:
-                        yield from self._hand_end()
-                    return
-                if nxt is not None:
+                    return DONE
+                L["order"] = self.order_from(st.dealer)
+                L["i"] = 0
+                f.at = 6
+            elif at == 6:  # each seat's decisions, dealer first
+                if L["i"] >= len(L["order"]):
+                    L["ev"] += 1
+                    f.at = 2 if L["ev"] < len(OPENING_EVENTS) else 9
                     continue
-                nxt = (self.next_seat(s), "draw")
-                continue
-            if how in ("draw", "replace"):
-                t = self._draw(s, "head" if how == "draw" else rs.table.replacement)
-                if t is None:
-                    yield from self._exhaust()
-                    return
-                yield from self._event("draw", {"actor": seat, "tile": self.tv(t)})
-            if how != "claimed":
-                st.turn += 1
-                yield from self._event("turn", {"actor": seat, "tile": self.tv(seat.drawn)})
-            out = yield from self._play_turn(s, claimed=(how == "claimed" or (turned and how == "first")))
-            if st.winners or st.exhausted:
-                if not st.exhausted:
-                    yield from self._hand_end()
-                return
-            kind, val = out
-            if kind == "pass":
-                nxt = (self.next_seat(s), "draw")
-            elif kind == "goto":
-                nxt = val
-            else:
-                nxt = yield from self._after_discard(s, val)
+                f.at = 7
+                return self._start_decisions(OPENING_EVENTS[L["ev"]], L["order"][L["i"]])
+            elif at == 7:
+                f.at = 8
+                if st.winners and not st.exhausted:
+                    return self._hand_end()
+            elif at == 8:
                 if st.winners or st.exhausted:
+                    return DONE
+                L["i"] += 1
+                f.at = 6
+            elif at == 9:  # the turns
+                for k in ("ev", "order", "i"):
+                    del L[k]
+                L["nxt"] = (st.dealer, "first")
+                L["turned"] = bool(self.prog.actions_on.get("reveal"))
+                f.at = 10
+            elif at == 10:  # the turn loop
+                s, how = L["nxt"]
+                seat = st.seats[s]
+                if L["turned"] and how == "draw":
+                    f.at = 11
+                    return self._turn_card(s)
+                f.at = 12
+                if how in ("draw", "replace"):
+                    t = self._draw(s, "head" if how == "draw" else self.rs.table.replacement)
+                    if t is None:
+                        f.at = 99
+                        return self._exhaust()
+                    c = self._event("draw", {"actor": seat, "tile": self.tv(t)})
+                    if c:
+                        return c
+            elif at == 11:
+                if st.winners or st.exhausted:
+                    f.at = 99
                     if not st.exhausted:
-                        yield from self._hand_end()
-                    return
+                        return self._hand_end()
+                    continue
+                L["nxt"] = v if v is not None else (self.next_seat(L["nxt"][0]), "draw")
+                f.at = 10
+            elif at == 12:
+                s, how = L["nxt"]
+                seat = st.seats[s]
+                f.at = 13
+                if how != "claimed":
+                    st.turn += 1
+                    c = self._event("turn", {"actor": seat, "tile": self.tv(seat.drawn)})
+                    if c:
+                        return c
+            elif at == 13:
+                s, how = L["nxt"]
+                f.at = 14
+                return self._play_turn(s, claimed=(how == "claimed" or (L["turned"] and how == "first")))
+            elif at == 14:
+                if st.winners or st.exhausted:
+                    f.at = 99
+                    if not st.exhausted:
+                        return self._hand_end()
+                    continue
+                s = L["nxt"][0]
+                kind, val = v
+                if kind == "pass":
+                    L["nxt"] = (self.next_seat(s), "draw")
+                    f.at = 10
+                elif kind == "goto":
+                    L["nxt"] = val
+                    f.at = 10
+                else:
+                    f.at = 15
+                    return self._after_discard(s, val)
+            elif at == 15:
+                L["nxt"] = v
+                f.at = 10
+                if st.winners or st.exhausted:
+                    f.at = 99
+                    if not st.exhausted:
+                        return self._hand_end()
+            else:  # 99: the hand is over
+                return DONE
+            v = None
 
-    def _start_wins(self, event: str):
+    def _start_wins(self, event: str) -> Step:
         """The wins `event` (deal or opening) offers, for every seat at once, resolved like a claim
         window: by `priority`, then `order` (after the dealer); several with `multiple`. A seat that
         passes declines them (its `decline` effects run)."""
-        st = self.st
-        offers: dict[int, list[tuple[Move, Offer]]] = {}
-        for s in self.order_from(st.dealer):
-            ms = self._win_moves(s, event, None, s)
-            if ms:
-                offers[s] = ms
-        if not offers:
-            return
-        answers = yield from self._answers("deal", offers, event, st.dealer, None)
-        for c in sorted(answers, key=lambda x: self.distance(st.dealer, x)):
-            yield from self._declines(c, offers[c], answers[c][0], {"actor": st.seats[c]})
-        claims = []
-        for c in sorted(answers, key=lambda x: self.distance(st.dealer, x)):
-            mv, o = answers[c]
-            if mv == PASS or o.action is None:
-                continue
-            if o.win is None:  # an `instead_of` choice: applied, counts as a pass
-                yield from self._take(c, o, mv, {"actor": st.seats[c]})
-                continue
-            claims.append((c, o))
-        if not claims:
-            return
-        claims.sort(key=lambda it: (it[1].action.level, self._order_key(it[1].action, st.dealer, it[0])))
-        top = claims[0][1]
-        wins = [top.win]
-        if top.action.ir.multiple:
-            wins += [o.win for _, o in claims[1:] if o.action.level == top.action.level and o.action.ir.multiple]
-        yield from self._win(wins)
+        return Step("start_wins", {"event": event})
 
-    def _start_decisions(self, event: str, s: int):
-        """The deal (or opening) decisions of one seat: melds, wins, or pass; asked again after a kong."""
+    @step
+    def _s_start_wins(self, f, v):
         st = self.st
-        seat = st.seats[s]
-        acts = [a for a in self.prog.actions_on.get(event, ()) if self._by_ok(a.ir.by, s, s)
-                or a.ir.by in ("dealer", "non_dealer", "any") and self._by_ok(a.ir.by, s, None)]
-        if not acts:
-            return
-        taken: set[Move] = set()
-        melded = False  # the seat's wins were resolved with everyone's (`_start_wins`) until it melds
+        L = f.loc
         while True:
-            moves = self._win_moves(s, event, None, s) if melded else []
-            for a in acts:
-                moves.extend(self._action_moves(a, seat, None, None))
-            moves = [(m, o) for m, o in moves if not (o.compulsory and m in taken)]
-            if not moves:
-                return
-            chosen = self._compulsory(moves)
-            if chosen is not None:
-                taken.add(chosen[0])
-            if chosen is None:
-                ans = yield from self._ask("deal", {s: self._with_pass(s, moves)}, event, s)
-                mv = ans[s]
-                chosen = next(((m, o) for m, o in moves if m == mv), (PASS, Offer(None)))
-            yield from self._declines(s, moves, chosen[0], {"actor": seat})
-            mv, offer = chosen
-            if mv == PASS:
-                return
-            if offer.win is not None:
-                yield from self._win([offer.win])
-                return
-            then = yield from self._take(s, offer, mv, {"actor": seat})
-            melded = True
-            if st.winners or st.exhausted:
-                return
-            if then == "replace":
-                t = self._draw(s, self.rs.table.replacement)
-                if t is None:
-                    yield from self._exhaust()
-                    return
-                if s == st.dealer:
-                    st.last_dealt = t
-                yield from self._event("draw", {"actor": seat, "tile": self.tv(t)})
-
-    def _answers(self, kind: str, offers: dict, event: str, s: int, t):
-        """Each claimant's answer in a claim window (generator). A compulsory option is taken without
-        asking when nothing else the seat is offered ranks higher; otherwise the seat chooses, without
-        `pass` when something compulsory is among its options."""
-        answers: dict[int, tuple[Move, Offer]] = {}
-        ask = {}
-        for c, ms in offers.items():
-            comp = self._compulsory(ms)
-            if comp is not None and comp[1].action.level <= min(o.action.level for _, o in ms if o.action):
-                answers[c] = comp
-            elif comp is not None:
-                ask[c] = [m for m, _ in ms]
+            at = f.at
+            if at == 0:
+                offers: dict[int, list[tuple[Move, Offer]]] = {}
+                for s in self.order_from(st.dealer):
+                    ms = self._win_moves(s, L["event"], None, s)
+                    if ms:
+                        offers[s] = ms
+                if not offers:
+                    return DONE
+                L["offers"] = offers
+                f.at = 1
+                return self._answers("deal", offers, L["event"], st.dealer, None)
+            elif at == 1:
+                L["answers"] = v
+                L["order"] = sorted(v, key=lambda x: self.distance(st.dealer, x))
+                L["i"] = 0
+                f.at = 2
+            elif at == 2:  # every seat's declines, then the claims
+                if L["i"] < len(L["order"]):
+                    c = L["order"][L["i"]]
+                    L["i"] += 1
+                    d = self._declines(c, L["offers"][c], L["answers"][c][0], {"actor": st.seats[c]})
+                    if d:
+                        return d
+                    continue
+                L["i"] = 0
+                L["claims"] = []
+                f.at = 3
+            elif at == 3:
+                claims = L["claims"]
+                while L["i"] < len(L["order"]):
+                    c = L["order"][L["i"]]
+                    L["i"] += 1
+                    mv, o = L["answers"][c]
+                    if mv == PASS or o.action is None:
+                        continue
+                    if o.win is None:  # an `instead_of` choice: applied, counts as a pass
+                        return self._take(c, o, mv, {"actor": st.seats[c]})
+                    claims.append((c, o))
+                if not claims:
+                    return DONE
+                claims.sort(key=lambda it: (it[1].action.level, self._order_key(it[1].action, st.dealer, it[0])))
+                top = claims[0][1]
+                wins = [top.win]
+                if top.action.ir.multiple:
+                    wins += [o.win for _, o in claims[1:] if o.action.level == top.action.level
+                             and o.action.ir.multiple]
+                f.at = 4
+                return self._win(wins)
             else:
-                ask[c] = self._with_pass(c, ms)
-        if ask:
-            got = yield from self._ask(kind, ask, event, s, t)
-            for c, mv in got.items():
-                answers[c] = pick(offers[c], mv)
-        return answers
+                return DONE
 
-    def _play_turn(self, s: int, claimed: bool):
+    def _start_decisions(self, event: str, s: int) -> Step:
+        """The deal (or opening) decisions of one seat: melds, wins, or pass; asked again after a kong."""
+        return Step("start_decisions", {"event": event, "s": s})
+
+    @step
+    def _s_start_decisions(self, f, v):  # noqa: C901 - one branch per resumption point
+        st = self.st
+        L = f.loc
+        s = L["s"]
+        seat = st.seats[s]
+        event = L["event"]
+        while True:
+            at = f.at
+            if at == 0:
+                acts = [a for a in self.prog.actions_on.get(event, ()) if self._by_ok(a.ir.by, s, s)
+                        or a.ir.by in ("dealer", "non_dealer", "any") and self._by_ok(a.ir.by, s, None)]
+                if not acts:
+                    return DONE
+                L["acts"] = acts
+                L["taken"] = set()
+                L["melded"] = False  # the seat's wins were resolved with everyone's (`_start_wins`) until it melds
+                f.at = 1
+            elif at == 1:
+                moves = self._win_moves(s, event, None, s) if L["melded"] else []
+                for a in L["acts"]:
+                    moves.extend(self._action_moves(a, seat, None, None))
+                moves = [(m, o) for m, o in moves if not (o.compulsory and m in L["taken"])]
+                if not moves:
+                    return DONE
+                L["moves"] = moves
+                chosen = self._compulsory(moves)
+                if chosen is not None:
+                    L["taken"].add(chosen[0])
+                    L["chosen"] = chosen
+                    f.at = 3
+                    continue
+                f.at = 2
+                ask = self._ask("deal", {s: self._with_pass(s, moves)}, event, s)
+                if ask:
+                    return ask
+                v = {}
+            elif at == 2:
+                mv = v[s]
+                L["chosen"] = next(((m, o) for m, o in L["moves"] if m == mv), (PASS, Offer(None)))
+                f.at = 3
+            elif at == 3:
+                f.at = 4
+                d = self._declines(s, L["moves"], L["chosen"][0], {"actor": seat})
+                if d:
+                    return d
+            elif at == 4:
+                mv, offer = L["chosen"]
+                if mv == PASS:
+                    return DONE
+                if offer.win is not None:
+                    f.at = 99
+                    return self._win([offer.win])
+                f.at = 5
+                return self._take(s, offer, mv, {"actor": seat})
+            elif at == 5:
+                L["melded"] = True
+                if st.winners or st.exhausted:
+                    return DONE
+                f.at = 1
+                if v == "replace":
+                    t = self._draw(s, self.rs.table.replacement)
+                    if t is None:
+                        f.at = 99
+                        return self._exhaust()
+                    if s == st.dealer:
+                        st.last_dealt = t
+                    c = self._event("draw", {"actor": seat, "tile": self.tv(t)})
+                    if c:
+                        return c
+            else:
+                return DONE
+
+    def _answers(self, kind: str, offers: dict, event: str, s: int, t) -> Step:
+        """Each claimant's answer in a claim window. A compulsory option is taken without asking when
+        nothing else the seat is offered ranks higher; otherwise the seat chooses, without `pass` when
+        something compulsory is among its options."""
+        return Step("answers", {"kind": kind, "offers": offers, "event": event, "s": s, "t": t})
+
+    @step
+    def _s_answers(self, f, v):
+        L = f.loc
+        offers = L["offers"]
+        if f.at == 0:
+            answers: dict[int, tuple[Move, Offer]] = {}
+            ask = {}
+            for c, ms in offers.items():
+                comp = self._compulsory(ms)
+                if comp is not None and comp[1].action.level <= min(o.action.level for _, o in ms if o.action):
+                    answers[c] = comp
+                elif comp is not None:
+                    ask[c] = [m for m, _ in ms]
+                else:
+                    ask[c] = self._with_pass(c, ms)
+            if not ask:
+                return Done(answers)
+            L["answers"] = answers
+            f.at = 1
+            a = self._ask(L["kind"], ask, L["event"], L["s"], L["t"])
+            if a:
+                return a
+            v = {}
+        answers = L["answers"]
+        for c, mv in v.items():
+            answers[c] = pick(offers[c], mv)
+        return Done(answers)
+
+    def _play_turn(self, s: int, claimed: bool) -> Step:
         """The decisions of one turn. Returns ("discarded", tile) | ("pass", None) | ("goto", (seat, how))
         | ("over", None)."""
+        return Step("play_turn", {"s": s, "claimed": claimed, "allow_win": True, "taken": set()})
+
+    @step
+    def _s_play_turn(self, f, v):  # noqa: C901 - one branch per resumption point
         st = self.st
+        L = f.loc
+        s = L["s"]
         seat = st.seats[s]
-        allow_win = True
-        taken: set[Move] = set()  # a move taken this turn is not offered again in it
         while True:
-            moves = self._turn_moves(s, claimed, allow_win)
-            if taken:
-                moves = [(m, o) for m, o in moves if m not in taken]
-            chosen = self._compulsory(moves)
-            if chosen is None and seat.auto:
-                if moves:
-                    ans = yield from self._ask("turn", {s: self._with_pass(s, moves)}, "turn", s)
-                    chosen = next(((m, o) for m, o in moves if m == ans[s]), (PASS, Offer(None)))
-                    yield from self._declines(s, moves, chosen[0], {"actor": seat, "tile": self.tv(seat.drawn)})
-                    if chosen[0] == PASS:
-                        allow_win = False
+            at = f.at
+            if at == 0:  # asked again after each action that does not end the turn
+                moves = self._turn_moves(s, L["claimed"], L["allow_win"])
+                taken = L["taken"]  # a move taken this turn is not offered again in it
+                if taken:
+                    moves = [(m, o) for m, o in moves if m not in taken]
+                L["moves"] = moves
+                chosen = self._compulsory(moves)
+                if chosen is None and seat.auto:
+                    if moves:
+                        f.at = 1
+                        ask = self._ask("turn", {s: self._with_pass(s, moves)}, "turn", s)
+                        if ask:
+                            return ask
+                        v = {}
                         continue
-                else:
                     t = self._auto_discard(seat)
                     if t is None:
-                        return ("pass", None)
+                        return Done(("pass", None))
                     self._discard(s, t)
-                    return ("discarded", t)
-            elif chosen is None:
-                if not moves:
-                    return ("pass", None)
-                options = [m for m, _ in moves]
-                if not any(m.action == "discard" for m in options):
-                    options = self._with_pass(s, moves)
-                ans = yield from self._ask("turn", {s: options}, "turn", s, seat.drawn)
-                mv = ans[s]
-                chosen = pick(moves, mv)
-                yield from self._declines(s, moves, mv, {"actor": seat, "tile": self.tv(seat.drawn)})
-            mv, offer = chosen
-            taken.add(mv)
-            if mv == PASS:
-                return ("pass", None)
-            if mv.action == "discard":
-                t = self.cat.by_name[mv.tiles[0]]
-                self._discard(s, t)
-                return ("discarded", t)
-            if offer.win is not None:
-                yield from self._win([offer.win])
-                return ("over", None)
-            a = offer.action
-            if a.ir.instead_of:
-                yield from self._take(s, offer, mv, {"actor": seat, "tile": self.tv(seat.drawn)})
-                allow_win = False
-                continue
-            if offer.meld is not None and offer.meld.extends is not None:
-                out = yield from self._added_kong(s, offer, mv)
-                if out is not None:
-                    return out
-                then = a.ir.then
-            else:
-                then = yield from self._take(s, offer, mv, {"actor": seat, "tile": self.tv(seat.drawn)})
-            if st.winners or st.exhausted:
-                return ("over", None)
-            match then:
-                case "replace" | "draw":
-                    t = self._draw(s, self.rs.table.replacement if then == "replace" else "head")
-                    if t is None:
-                        yield from self._exhaust()
-                        return ("over", None)
-                    yield from self._event("draw", {"actor": seat, "tile": self.tv(t)})
-                    claimed, allow_win = False, True
-                case "discard":
-                    claimed = True
-                case "next_turn":
-                    return ("pass", None)
-                case "auto":
-                    seat.auto = True
-                case _:
-                    if seat.drawn is not None and seat.drawn not in seat.hand:
-                        seat.drawn = None
+                    return Done(("discarded", t))
+                if chosen is None:
+                    if not moves:
+                        return Done(("pass", None))
+                    options = [m for m, _ in moves]
+                    if not any(m.action == "discard" for m in options):
+                        options = self._with_pass(s, moves)
+                    f.at = 3
+                    ask = self._ask("turn", {s: options}, "turn", s, seat.drawn)
+                    if ask:
+                        return ask
+                    v = {}
+                    continue
+                L["chosen"] = chosen
+                f.at = 5
+            elif at == 1:  # an auto seat's answer about its wins
+                moves = L["moves"]
+                chosen = L["chosen"] = next(((m, o) for m, o in moves if m == v[s]), (PASS, Offer(None)))
+                f.at = 2
+                d = self._declines(s, moves, chosen[0], {"actor": seat, "tile": self.tv(seat.drawn)})
+                if d:
+                    return d
+            elif at == 2:
+                if L["chosen"][0] == PASS:
+                    L["allow_win"] = False
+                    f.at = 0
+                else:
+                    f.at = 5
+            elif at == 3:
+                mv = v[s]
+                L["chosen"] = pick(L["moves"], mv)
+                f.at = 5
+                d = self._declines(s, L["moves"], mv, {"actor": seat, "tile": self.tv(seat.drawn)})
+                if d:
+                    return d
+            elif at == 5:  # the move chosen
+                mv, offer = L["chosen"]
+                L["taken"].add(mv)
+                if mv == PASS:
+                    return Done(("pass", None))
+                if mv.action == "discard":
+                    t = self.cat.by_name[mv.tiles[0]]
+                    self._discard(s, t)
+                    return Done(("discarded", t))
+                if offer.win is not None:
+                    f.at = 99
+                    return self._win([offer.win])
+                a = offer.action
+                if a.ir.instead_of:
+                    f.at = 6
+                    return self._take(s, offer, mv, {"actor": seat, "tile": self.tv(seat.drawn)})
+                if offer.meld is not None and offer.meld.extends is not None:
+                    f.at = 7
+                    return self._added_kong(s, offer, mv)
+                f.at = 8
+                return self._take(s, offer, mv, {"actor": seat, "tile": self.tv(seat.drawn)})
+            elif at == 6:
+                L["allow_win"] = False
+                f.at = 0
+            elif at == 7:  # the added kong stood (None) or was robbed
+                if v is not None:
+                    return Done(v)
+                L["then"] = L["chosen"][1].action.ir.then
+                f.at = 9
+            elif at == 8:
+                L["then"] = v
+                f.at = 9
+            elif at == 9:  # the action's `then`
+                if st.winners or st.exhausted:
+                    return Done(("over", None))
+                f.at = 0
+                match L["then"]:
+                    case "replace" | "draw":
+                        t = self._draw(s, self.rs.table.replacement if L["then"] == "replace" else "head")
+                        if t is None:
+                            f.at = 99
+                            return self._exhaust()
+                        L["claimed"], L["allow_win"] = False, True
+                        c = self._event("draw", {"actor": seat, "tile": self.tv(t)})
+                        if c:
+                            return c
+                    case "discard":
+                        L["claimed"] = True
+                    case "next_turn":
+                        return Done(("pass", None))
+                    case "auto":
+                        seat.auto = True
+                    case _:
+                        if seat.drawn is not None and seat.drawn not in seat.hand:
+                            seat.drawn = None
+            else:  # 99: won or exhausted
+                return Done(("over", None))
 
     def _auto_discard(self, seat: Seat) -> TileInfo | None:
         if seat.drawn is not None and seat.drawn in seat.hand and not self._restricted("discard", seat, seat.drawn):
@@ -273,65 +461,118 @@ class Turns:
         seat.drawn = None
         seat.changed()
 
-    def _take(self, s: int, offer: Offer, mv: Move, bind: dict):
+    def _take(self, s: int, offer: Offer, mv: Move, bind: dict) -> Step:
         """Apply a non-win action for seat s (a meld from the hand, or a plain action). Returns its `then`."""
-        st = self.st
-        seat = st.seats[s]
-        a = offer.action
-        bind = dict(bind)
-        if mv.choice is not None:
-            bind["choice"] = self.choice_value(a, mv.choice, unbound(bind))
-        opt = offer.meld
-        if opt is not None:
-            for t in opt.from_hand:
-                seat.hand.remove(t)
-            mk = self.mk.get(opt.kind)
-            if opt.extends is not None:
-                seat.melds[opt.extends] = GMeld(opt.kind, list(opt.tiles), mk.exposed,
-                                                seat.melds[opt.extends].source, seat.melds[opt.extends].claimed)
-            else:
-                seat.melds.append(GMeld(opt.kind, list(opt.tiles), mk.exposed))
-            if seat.drawn is not None and seat.drawn not in seat.hand:
-                seat.drawn = None
-            seat.changed()
-            bind["tile"] = self.tv(opt.key)
-        for name in self._run_effects(a.effects, **unbound(bind)):
-            self._hooks_only(name, bind)
-        yield from self._event(a.name, bind)
-        if opt is not None and self.mk.get(opt.kind).kong:
-            yield from self._event("kong", bind)
-        if a.ir.ready and not seat.ready:
-            seat.ready = True
-            yield from self._event("ready", bind)
-        if a.ir.follow and not (st.winners or st.exhausted):
-            yield from self._follow(s, a, bind.get("tile"))
-        if a.ir.then == "auto":
-            seat.auto = True
-        return a.ir.then
+        return Step("take", {"s": s, "offer": offer, "mv": mv, "bind": bind})
 
-    def _follow(self, c: int, a: CAction, t: TileInfo | None):
+    @step
+    def _s_take(self, f, v):
+        st = self.st
+        L = f.loc
+        seat = st.seats[L["s"]]
+        a = L["offer"].action
+        while True:
+            at = f.at
+            if at == 0:
+                bind = L["bind"] = dict(L["bind"])
+                mv = L["mv"]
+                if mv.choice is not None:
+                    bind["choice"] = self.choice_value(a, mv.choice, unbound(bind))
+                opt = L["offer"].meld
+                if opt is not None:
+                    for t in opt.from_hand:
+                        seat.hand.remove(t)
+                    mk = self.mk.get(opt.kind)
+                    if opt.extends is not None:
+                        seat.melds[opt.extends] = GMeld(opt.kind, list(opt.tiles), mk.exposed,
+                                                        seat.melds[opt.extends].source, seat.melds[opt.extends].claimed)
+                    else:
+                        seat.melds.append(GMeld(opt.kind, list(opt.tiles), mk.exposed))
+                    if seat.drawn is not None and seat.drawn not in seat.hand:
+                        seat.drawn = None
+                    seat.changed()
+                    bind["tile"] = self.tv(opt.key)
+                for name in self._run_effects(a.effects, **unbound(bind)):
+                    self._hooks_only(name, bind)
+                f.at = 1
+                c = self._event(a.name, bind)
+                if c:
+                    return c
+            elif at == 1:
+                opt = L["offer"].meld
+                f.at = 2
+                if opt is not None and self.mk.get(opt.kind).kong:
+                    c = self._event("kong", L["bind"])
+                    if c:
+                        return c
+            elif at == 2:
+                f.at = 3
+                if a.ir.ready and not seat.ready:
+                    seat.ready = True
+                    c = self._event("ready", L["bind"])
+                    if c:
+                        return c
+            elif at == 3:
+                f.at = 4
+                if a.ir.follow and not (st.winners or st.exhausted):
+                    return self._follow(L["s"], a, L["bind"].get("tile"))
+            else:
+                if a.ir.then == "auto":
+                    seat.auto = True
+                return Done(a.ir.then)
+
+    def _follow(self, c: int, a: CAction, t: TileInfo | None) -> Step:
         """`follow [X…]`: after action a, its follow-ups are offered to the same seat, repeatedly while
         one is legal (compulsory ones taken), before a's `then`. A follow-up's meld uses the tile of a
         (`tile` in its guard) from the hand."""
-        if not a.ir.follow or t is None:
-            return
+        return Step("follow", {"c": c, "action": a.name, "t": t, "k": 0})
+
+    @step
+    def _s_follow(self, f, v):
         st = self.st
+        L = f.loc
+        c = L["c"]
+        a = self.prog.actions[L["action"]]
+        t = L["t"]
         seat = st.seats[c]
-        for _ in range(16):
-            moves: list[tuple[Move, Offer]] = []
-            for name in a.ir.follow:
-                b = self.prog.actions.get(name)
-                if b is not None:
-                    moves.extend(self._follow_moves(b, seat, t))
-            if not moves:
-                return
-            chosen = self._compulsory(moves)
-            if chosen is None:
-                ans = yield from self._ask("self", {c: self._with_pass(c, moves)}, a.name, c, t)
-                chosen = next(((m, o) for m, o in moves if m == ans[c]), (PASS, Offer(None)))
-                yield from self._declines(c, moves, chosen[0], {"actor": seat, "tile": self.tv(t)})
-            if chosen[0] == PASS:
-                return
-            yield from self._take(c, chosen[1], chosen[0], {"actor": seat, "tile": self.tv(t)})
-            if st.winners or st.exhausted:
-                return
+        if not a.ir.follow or t is None:
+            return DONE
+        while True:
+            at = f.at
+            if at == 0:  # at most 16 follow-ups
+                if L["k"] >= 16:
+                    return DONE
+                L["k"] += 1
+                moves: list[tuple[Move, Offer]] = []
+                for name in a.ir.follow:
+                    b = self.prog.actions.get(name)
+                    if b is not None:
+                        moves.extend(self._follow_moves(b, seat, t))
+                if not moves:
+                    return DONE
+                L["moves"] = moves
+                chosen = self._compulsory(moves)
+                if chosen is not None:
+                    L["chosen"] = chosen
+                    f.at = 2
+                    continue
+                f.at = 1
+                ask = self._ask("self", {c: self._with_pass(c, moves)}, a.name, c, t)
+                if ask:
+                    return ask
+                v = {}
+            elif at == 1:
+                chosen = L["chosen"] = next(((m, o) for m, o in L["moves"] if m == v[c]), (PASS, Offer(None)))
+                f.at = 2
+                d = self._declines(c, L["moves"], chosen[0], {"actor": seat, "tile": self.tv(t)})
+                if d:
+                    return d
+            elif at == 2:
+                if L["chosen"][0] == PASS:
+                    return DONE
+                f.at = 3
+                return self._take(c, L["chosen"][1], L["chosen"][0], {"actor": seat, "tile": self.tv(t)})
+            else:
+                if st.winners or st.exhausted:
+                    return DONE
+                f.at = 0

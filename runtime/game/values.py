@@ -19,6 +19,10 @@ from .scope import GAME_DEFAULTS, GameEnv
 from .state import GMeld, Seat, TableFields
 
 
+def _held(s: Seat | None, t) -> int:
+    return s.held(t) if s is not None and t is not None else 0
+
+
 class Values:
     """The values steps of `Game`."""
 
@@ -42,15 +46,22 @@ class Values:
         base[COMPUTED_FIELDS] = self.seat_field
         base["game-functions"] = {
             "visible_count": self.visible_count,
-            "next": lambda s: st.seats[(s.index + self.step) % self.n] if s is not None else None,
-            "held": lambda s, t: s.held(t) if s is not None and t is not None else 0,
+            # bound methods (no closures over the game), so that a copied environment calls its own game
+            "next": self._next_of,
+            "held": _held,
             "waits_without": self.waits_without,
-            "group_waits_without": lambda seat, tile: self.waits_without(seat, tile, groups=True),
+            "group_waits_without": self._group_waits_without,
         }
         base["builtin:dealer"] = st.seats[st.dealer]
         base["builtin:players"] = self.n
         base["builtin:table"] = TableFields(st.table)
         return base
+
+    def _next_of(self, s: Seat | None) -> Seat | None:
+        return self.st.seats[(s.index + self.step) % self.n] if s is not None else None
+
+    def _group_waits_without(self, seat: Seat | None, tile) -> list[TileInfo]:
+        return self.waits_without(seat, tile, groups=True)
 
     def env(self, reading=None, **bind) -> GameEnv:
         e = GameEnv(self._base)
