@@ -193,3 +193,54 @@ def test_a_seat_is_plain_data_with_no_reference_to_its_game(stem, options):
     for seat in g.st.seats:
         assert not _reaches(seat, g)
         assert "game" not in vars(seat)
+
+
+# every place a hand of a bundled variant waits (docs/engine.md, "Snapshots and clones": the step that asks
+# and the kind of decision), and seeded hands of mixed bots that reach each of them
+WAIT_POINTS = {("play_turn", "turn"), ("answers", "claim"), ("answers", "rob"), ("answers", "deal"),
+               ("answers", "window"), ("after_discard", "self"), ("window", "window"), ("start_decisions", "deal")}
+WAIT_SEEDS = {"baijindao": [1], "baicheng": [1, 6], "chehuzi": [1], "guobiao": [1], "longyan-4": [4, 7],
+              "longyan-3": [1], "longyan-2": [7]}
+
+
+def test_a_clone_taken_at_every_wait_point_plays_on_as_the_original():
+    reached = set()
+    for (stem, options), name in zip(TABLES, IDS):
+        for seed in WAIT_SEEDS.get(name, [1]):
+            result, final, moves = played(stem, options, seed)
+            g = Game(rules(stem), options, seed)
+            for k, (seat, mv) in enumerate(moves):
+                point = (g.snapshot()["continuation"][-1]["step"], g.pending.kind)
+                if point not in reached:
+                    reached.add(point)
+                    c = g.clone()
+                    finish(c, moves[k:])
+                    assert c.result() == result and c.snapshot() == final, (name, seed, point)
+                g.apply(seat, mv)
+    assert reached >= WAIT_POINTS, f"not reached: {sorted(WAIT_POINTS - reached)}"
+
+
+def test_a_snapshot_carries_the_continuation():
+    """While a decision is asked the snapshot holds the pending steps, outermost first: the hand, then
+    the step that asks, with its locals as JSON (the seat to move, its offers); none once the hand is
+    over. A continuation that the moves do not lead to is refused."""
+    r = rules("guobiao")
+    _, final, moves = played("guobiao", {}, 3)
+    g = Game(r, {}, 3)
+    snap = g.snapshot()
+    steps = snap["continuation"]
+    assert steps[0]["step"] == "hand" and steps[-1]["step"] == "play_turn"
+    assert steps[-1]["locals"]["s"] == g.current_seats()[0] == g.st.dealer
+    assert json.loads(json.dumps(snap, ensure_ascii=False)) == snap
+    k = 0
+    while g.pending.kind != "claim":  # up to a discard that another seat may claim
+        finish(g, moves[k:k + 1])
+        k += 1
+    steps = g.snapshot()["continuation"]
+    assert [s["step"] for s in steps[-3:]] == ["after_discard", "window_resolve", "answers"]
+    assert moves[k - 1][1].action == "discard" and steps[-1]["locals"]["t"] == moves[k - 1][1].tiles[0]
+    assert final["continuation"] == [] and final["over"]
+    tampered = json.loads(json.dumps(g.snapshot()))
+    tampered["continuation"][-1]["at"] += 1
+    with pytest.raises(SnapshotError, match="continuation"):
+        Game.restore(r, tampered)

@@ -121,14 +121,14 @@ class Events:
     def _hooks_only(self, event: str, bind: dict, pay: bool | None = None, between=None) -> None:
         """Phases, hooks and payments of an event (no decisions). `between` runs after the hooks and
         before the payments (a win's final scoring)."""
-        if self._emit_depth >= MAX_DEPTH:
+        if self.emit_depth >= MAX_DEPTH:
             self.note_error(f"`{event}` emitted inside {MAX_DEPTH} nested events: not raised")
             return
-        self._emit_depth += 1
+        self.emit_depth += 1
         try:
             self._hooks_body(event, bind, pay, between)
         finally:
-            self._emit_depth -= 1
+            self.emit_depth -= 1
 
     def _hooks_body(self, event: str, bind: dict, pay, between) -> None:
         st = self.st
@@ -157,10 +157,10 @@ class Events:
         once (no decisions), else the step that asks them."""
         self._hooks_only(event, bind, pay=False, between=between)
         if event not in ENGINE_OFFERED and self.prog.actions_on.get(event):
-            if self._depth >= MAX_DEPTH:
+            if self.decision_depth >= MAX_DEPTH:
                 self.note_error(f"`{event}` raised inside {MAX_DEPTH} nested decisions: not offered again")
             else:
-                self._depth += 1
+                self.decision_depth += 1
                 return Step("event", {"event": event, "bind": bind})
         if event in self.prog.payments_on:
             settle.settle(self, event, bind, deferred=True)
@@ -172,7 +172,7 @@ class Events:
         if f.at == 0:
             f.at = 1
             return self._window(L["event"], L["bind"])
-        self._depth -= 1
+        self.decision_depth -= 1
         if L["event"] in self.prog.payments_on:
             settle.settle(self, L["event"], L["bind"], deferred=True)
         return DONE

@@ -207,8 +207,8 @@ class Game(Values, Winning, Setup, Events, Offers, Turns, Claims, Ending):
         self.infos: dict[int, WinInfo] = {}
         self.pending: Ask | None = None
         self.answers: dict[int, Move] = {}
-        self._depth = self._emit_depth = 0
-        self._stack = [self._hand()]  # the hand's continuation: its pending steps, innermost last
+        self.decision_depth = self.emit_depth = 0
+        self.pending_steps = [self._hand()]  # the hand's continuation: its pending steps, innermost last
         self._advance(None)
 
     def current_seats(self) -> list[int]:

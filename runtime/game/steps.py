@@ -51,9 +51,9 @@ def step(fn):
 
 
 def run(game, value) -> Ask | None:
-    """Run the steps on `game._stack` from its top, the value (an answer or a step's result) going to
+    """Run the steps on `game.pending_steps` from its top, the value (an answer or a step's result) going to
     the top step, until a step asks a decision (returned) or the stack is empty (None: the hand is over)."""
-    stack = game._stack
+    stack = game.pending_steps
     while stack:
         f = stack[-1]
         out = STEPS[f.name](game, f, value)
@@ -105,6 +105,25 @@ def plain_local(v, depth: int = 0):
     return type(v).__name__
 
 
+def readings(v, depth: int = 0):
+    """The readings bound in the steps' locals (`bind["reading"]`): a win's, shared by a copy as the win is."""
+    if depth > 12:
+        return
+    if isinstance(v, Step):
+        v = v.loc
+    if isinstance(v, dict):
+        for k, x in v.items():
+            if k == "reading":
+                if x is not None:
+                    yield x
+            elif isinstance(x, (dict, list, tuple, Step)):
+                yield from readings(x, depth + 1)
+    elif isinstance(v, (list, tuple)):
+        for x in v:
+            if isinstance(x, (dict, list, tuple, Step)):
+                yield from readings(x, depth + 1)
+
+
 def continuation(game) -> list[dict]:
     """The pending steps, outermost first, as JSON."""
-    return [plain_local(f) for f in game._stack]
+    return [plain_local(f) for f in game.pending_steps]
