@@ -14,16 +14,25 @@ rule set imports only the runtime; the compiler (and Lark) is imported when a `.
 from __future__ import annotations
 
 from pathlib import Path
-
-from .runtime.game import Game, GameError, IllegalMove, Move
-from .runtime.game.session import Session
-from .runtime.result import ScoreResult
-from .runtime.rules import Rules
+from typing import TYPE_CHECKING
 
 __all__ = ["Game", "GameError", "IllegalMove", "Move", "Rules", "ScoreResult", "Session", "__version__",
            "bundled", "compile", "load"]
 
 RULES_DIR = Path(__file__).resolve().parent / "rules"  # the bundled rule files (package data)
+
+# The public classes are imported when first used (PEP 562), so that `python -m paili …` — which imports
+# this package first — pays only for the modules its command needs (the game engine and
+# importlib.metadata are a good part of a command's start-up).
+_LAZY = {"Game": "runtime.game", "GameError": "runtime.game", "IllegalMove": "runtime.game",
+         "Move": "runtime.game", "Session": "runtime.game.session", "ScoreResult": "runtime.result",
+         "Rules": "runtime.rules"}
+
+if TYPE_CHECKING:
+    from .runtime.game import Game, GameError, IllegalMove, Move
+    from .runtime.game.session import Session
+    from .runtime.result import ScoreResult
+    from .runtime.rules import Rules
 
 
 def _package_version() -> str:
@@ -35,7 +44,21 @@ def _package_version() -> str:
         return "0+unknown"
 
 
-__version__ = _package_version()
+def __getattr__(name: str):
+    if name == "__version__":
+        value = _package_version()
+    elif name in _LAZY:
+        import importlib
+
+        value = getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
+    else:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    globals()[name] = value  # once: later reads find it without this function
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))
 
 
 def bundled() -> list[str]:
@@ -57,11 +80,18 @@ def load(source: str | Path, backend: str | None = None) -> Rules:
     """A rule set ready to score and play: a bundled variant's name, a `.pai` file (compiled here, with
     its diagnostics in the error if it does not compile) or a compiled `.json` rule set (validated on
     load, never executed). `backend`: 'native', 'python' or 'auto' (None: $PAILI_BACKEND)."""
+    from .runtime.rules import Rules
+
     p = _source(source)
     if p.suffix == ".json":
         from .runtime.rules import load as load_json
 
         return load_json(p, backend)
+    from .runtime.ir.precompiled import load_bundled
+
+    shipped = load_bundled(p)  # a bundled variant: its compiled JSON, when compiled from this very source
+    if shipped is not None:
+        return Rules(shipped, backend)
     from .dsl.compiler import compile_file
 
     res = compile_file(p)

@@ -86,6 +86,7 @@ def cmd_docs(args) -> int:
 
 def _docs(files: list[Path], out_dir: Path, check: bool, full: bool) -> int:
     """Render the help pages of `files` into `out_dir`, or (check) compare them with what is there."""
+    from . import precompile
     from .pages.site import PageError, check_pages, render_site, write_pages
 
     for f in files:
@@ -100,13 +101,22 @@ def _docs(files: list[Path], out_dir: Path, check: bool, full: bool) -> int:
         diffs = check_pages(pages, out_dir, stale=full)
         for d in diffs:
             print(d, file=sys.stderr)
-        if diffs:
-            print(f"{len(diffs)} page(s) out of date; run `paili docs` to regenerate them", file=sys.stderr)
+        # the compiled bundled rule sets shipped beside the sources (dsl/precompile.py)
+        compiled = precompile.stale() if full else []
+        for d in compiled:
+            print(d, file=sys.stderr)
+        if diffs or compiled:
+            print(f"{len(diffs)} page(s) and {len(compiled)} compiled rule set(s) out of date; run `paili docs` "
+                  "to regenerate them", file=sys.stderr)
             return 1
-        print(f"{len(pages)} page(s) in {out_dir} are up to date")
+        print(f"{len(pages)} page(s) in {out_dir} are up to date" + (", and the compiled bundled rule sets"
+                                                                     if full else ""))
         return 0
     for target in write_pages(pages, out_dir):
         print(f"wrote {target}")
+    if full and precompile.writable():  # a source checkout: the compiled bundled rule sets it ships
+        for target in precompile.write():
+            print(f"wrote {precompile.shown(target)}")
     return 0
 
 

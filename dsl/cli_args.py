@@ -36,7 +36,6 @@ def load_ruleset(arg: str, examples: bool = False):
     """Load a rule set from any RULES argument; UsageError with the diagnostics when it does not compile
     (with `examples`, a .pai file's examples must hold too: E506, E508)."""
     from ..runtime.ir.serialize import FormatError, loads
-    from .compiler import compile_file
 
     p = resolve_rules_arg(arg)
     if p.suffix == ".json":
@@ -44,6 +43,14 @@ def load_ruleset(arg: str, examples: bool = False):
             return loads(p.read_text(encoding="utf-8"))
         except (OSError, UnicodeDecodeError, FormatError) as exc:
             raise UsageError(f"{p}: {exc}") from None
+    if not examples:  # a bundled variant: its shipped compiled JSON, when compiled from this very source
+        from ..runtime.ir.precompiled import load_bundled
+
+        shipped = load_bundled(p)
+        if shipped is not None:
+            return shipped
+    from .compiler import compile_file
+
     res = compile_file(p, examples)
     if not res.ok:
         sys.stderr.write(res.render() + "\n")

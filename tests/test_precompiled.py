@@ -1,0 +1,113 @@
+"""The bundled rule files ship compiled (rules/compiled/, runtime/ir/precompiled.py): loading a bundled
+variant reads its compiled JSON when, and only when, it was compiled from the source as it is now in this
+format version, so a command on a bundled variant needs neither the compiler nor Lark; `paili docs`
+writes the files in a checkout and `paili docs --check` refuses stale ones (dsl/precompile.py)."""
+import json
+import shutil
+import subprocess
+import sys
+
+import pytest
+from conftest import ROOT
+from paili.dsl import precompile
+from paili.dsl.compiler import compile_file
+from paili.runtime.ir import precompiled
+from paili.runtime.ir.serialize import dumps
+
+BUNDLED = sorted((ROOT / "rules").glob("*.pai"))
+
+
+def test_the_committed_compiled_files_are_current():
+    assert precompile.stale() == []
+
+
+@pytest.mark.parametrize("path", BUNDLED, ids=lambda p: p.stem)
+def test_a_bundled_variant_loads_as_the_compiler_gives_it(path):
+    shipped = precompiled.load_bundled(path)
+    assert shipped is not None
+    assert dumps(shipped) == dumps(compile_file(path).ruleset)
+
+
+def test_only_the_bundled_files_are_read_compiled(tmp_path):
+    mine = tmp_path / "chehuzi.pai"
+    shutil.copy(ROOT / "rules" / "chehuzi.pai", mine)
+    assert precompiled.load_bundled(mine) is None  # the same text elsewhere is not a bundled file
+    assert precompiled.load_bundled(ROOT / "rules" / "compiled" / "chehuzi.json") is None
+
+
+@pytest.fixture
+def copy_of_rules(tmp_path, monkeypatch):
+    """The bundled rule files and their compiled files copied, and the loader pointed at the copy."""
+    rules = tmp_path / "rules"
+    shutil.copytree(ROOT / "rules", rules)
+    monkeypatch.setattr(precompiled, "RULES_DIR", rules.resolve())
+    monkeypatch.setattr(precompiled, "COMPILED_DIR", rules / "compiled")
+    monkeypatch.setattr(precompiled, "INDEX", rules / "compiled" / "index.json")
+    assert precompiled.load_bundled(rules / "chehuzi.pai") is not None
+    return rules
+
+
+def test_a_source_edited_since_is_compiled_instead(copy_of_rules):
+    src = copy_of_rules / "chehuzi.pai"
+    src.write_text(src.read_text(encoding="utf-8") + "\n# edited\n", encoding="utf-8")
+    assert precompiled.load_bundled(src) is None
+
+
+@pytest.mark.parametrize("edit", ["version", "format", "hash", "broken json", "missing", "refused"])
+def test_anything_but_a_matching_compiled_file_is_not_used(copy_of_rules, edit):
+    index = copy_of_rules / "compiled" / "index.json"
+    compiled = copy_of_rules / "compiled" / "chehuzi.json"
+    doc = json.loads(index.read_text(encoding="utf-8"))
+    if edit == "version":
+        doc["version"] += 1
+    elif edit == "format":
+        doc["format"] = "something else"
+    elif edit == "hash":
+        doc["sources"]["chehuzi"] = "0" * 64
+    index.write_text(json.dumps(doc), encoding="utf-8")
+    if edit == "broken json":
+        compiled.write_text("{", encoding="utf-8")
+    elif edit == "missing":
+        compiled.unlink()
+    elif edit == "refused":  # a file the loader refuses (here: a number past the limits) is not used
+        compiled.write_text(compiled.read_text(encoding="utf-8").replace('"text": "4"', '"text": "' + "4" * 40 + '"',
+                                                                          1), encoding="utf-8")
+    assert precompiled.load_bundled(copy_of_rules / "chehuzi.pai") is None
+
+
+def test_a_stale_compiled_file_is_listed(tmp_path, monkeypatch):
+    compiled = tmp_path / "compiled"
+    shutil.copytree(ROOT / "rules" / "compiled", compiled)
+    monkeypatch.setattr(precompile, "COMPILED_DIR", compiled)
+    monkeypatch.setattr(precompile, "INDEX", compiled / "index.json")
+    (compiled / "chehuzi.json").write_text("{}", encoding="utf-8")
+    (compiled / "baicheng.json").unlink()
+    (compiled / "old.json").write_text("{}", encoding="utf-8")
+    lines = precompile.stale()
+    assert any("chehuzi.json is out of date" in x for x in lines), lines
+    assert any("baicheng.json is missing" in x for x in lines), lines
+    assert any("old.json has no bundled rule file" in x for x in lines), lines
+    assert len(lines) == 3
+    precompile.write()
+    assert precompile.stale() == []
+
+
+def test_a_command_on_a_bundled_variant_needs_no_compiler(tmp_path):
+    """`paili waits` and `paili.load` on a bundled variant import neither Lark nor the compiler."""
+    probe = (
+        "import runpy, sys\n"
+        "sys.argv = ['paili', 'waits', 'chehuzi', '--self-drawn', '--hand',\n"
+        "            '贰贰六六六七八九七七柒十拾拾二二王王王王']\n"
+        "try:\n"
+        "    runpy.run_module('paili', run_name='__main__')\n"
+        "except SystemExit as exc:\n"
+        "    assert exc.code == 0, exc.code\n"
+        "import paili\n"
+        "paili.load('baijindao')\n"
+        "bad = sorted(m for m in sys.modules if m == 'lark' or m.startswith(('lark.', 'paili.dsl.compiler', "
+        "'paili.dsl.checker')))\n"
+        "print('BAD', bad, file=sys.stderr)\n"
+        "assert not bad\n")
+    r = subprocess.run([sys.executable, "-c", probe], cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    assert "扯胡子" in r.stdout  # the waits table of the variant
