@@ -344,6 +344,21 @@ def test_the_pages_are_served_with_a_calculator_on_the_players_page(client, rule
     assert 'id="calculator"' not in (ROOT / "generated_docs" / f"{VARIANT}.html").read_text(encoding="utf-8")
 
 
+def test_every_bundled_variant_is_described_and_gets_its_calculator():
+    """The service with its default rule sets (every bundled rule file): each is described, and its player's
+    page carries the calculator with one input for each option and context value the rule set declares."""
+    with TestClient(create_app(), raise_server_exceptions=False) as c:
+        listed = c.get("/api/variants").json()["variants"]
+        assert sorted(v["id"] for v in listed) == sorted(p.stem for p in (ROOT / "rules").glob("*.pai"))
+        for v in listed:
+            about = c.get(f"/api/variants/{v['id']}")
+            assert about.status_code == 200, about.text
+            page = c.get(v["page"])
+            assert page.status_code == 200, page.text
+            for s in about.json()["options"] + about.json()["context"]:
+                assert f'data-set="{s["name"]}"' in page.text
+
+
 def test_the_game_store_is_bounded_in_count_and_lifetime():
     now = [0.0]
     store = GameStore(limit=2, idle=60, clock=lambda: now[0])

@@ -59,6 +59,7 @@ class Served:
         from ...runtime.evaluate import compile_expr
 
         rs = self.rules.ir
+        names = {"tile-lookup": lambda n: n}  # a tile value is written by its name
         out = describe_json(self.rules)
         docs = {s.name: s for s in rs.settings}
         for item in out["options"] + out["context"]:
@@ -67,7 +68,7 @@ class Served:
             if s is not None and s.range:
                 item["range"] = list(s.range)
             if s is not None and s.values:
-                item["values"] = [_plain(compile_expr(x)({})) for x in s.values]
+                item["values"] = [_plain(compile_expr(x)(names)) for x in s.values]
         out["melds"] = [{"name": m.name, "exposed": m.exposed, "kong": m.kong, "shape": self.rules.shape_text(m)}
                         for m in rs.melds if not m.pair and not m.hand]
         out["tiles"] = [{k: v for k, v in t.items() if k not in ("face", "classes")}
