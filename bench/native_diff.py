@@ -7,8 +7,9 @@ bench/rules/exprs.pai (every construct of the expression language; or the RULES 
 hands —
 winning, near-winning (a tile taken away or swapped) and holding wildcards, with exposed melds — are
 asked of both backends:
-- structure: `can_split` for every (melds, pairs) a form allows and a few others, and the kinds that
-  complete the hand with one tile less (`completing_kinds`), native tables against runtime/fastwin.py;
+- structure: `can_split` for every (melds, pairs) a form allows and a few others, every split of a
+  hand without wildcards in order (`splits_plain`), and the kinds that complete the hand with one
+  tile less (`completing_kinds`), native tables against runtime/fastwin.py;
 - whole rule set: `Rules.wait_tiles` and the full `Rules.score(...).to_json()` of the hand with one of
   its tiles as the winning tile, `load(…, backend="native")` against `load(…, backend="python")`, and
   `Rules.check_win` where the rule set's win check is structural;
@@ -35,6 +36,7 @@ from paili import load  # noqa: E402
 from paili.runtime.backend import available  # noqa: E402
 from paili.runtime.evaluate import EvalError, compile_expr  # noqa: E402
 from paili.runtime.hand import HandError, build_hand  # noqa: E402
+from paili.runtime.limits import SPLIT_LIMIT  # noqa: E402
 from paili.runtime.rules import Scoring  # noqa: E402
 from paili.runtime.scoring import ReadingEvaluator  # noqa: E402
 
@@ -160,6 +162,15 @@ def compare_structure(rules, rnd: random.Random, n: int, diffs: list) -> int:
             if a != b:
                 diffs.append(f"can_split({counts}, wilds={wilds}, melds={m}, pairs={p}) options {options}: "
                              f"native {a}, python {b}")
+            if wilds == 0 and native.split_items and sum(counts) <= 20:  # every split, in the reference's order
+                a = [[(spec.kind, tuple(slots)) for spec, slots in sp]
+                     for sp in native.splits_plain(tup, m, p, SPLIT_LIMIT)]
+                b = [[(spec.kind, tuple(slots)) for spec, slots in sp] for sp in reference.splits_plain(tup, m, p)]
+                checks += 1
+                if a != b[:SPLIT_LIMIT + 1]:
+                    diffs.append(f"splits_plain({counts}, melds={m}, pairs={p}) options {options}: native "
+                                 f"{len(a)} splits, python {len(b)} (first difference at "
+                                 f"{next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))})")
         held = [k for k in range(dec.n) if counts[k]]
         if held:
             less = list(counts)

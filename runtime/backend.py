@@ -27,6 +27,7 @@ ENV = "PAILI_BACKEND"
 CHOICES = ("auto", "native", "python")
 
 _MODULE: list = []  # [module or None], imported once
+SPLIT_COUNTS = 7  # tiles of each kind when listing every group of natural tiles (the native tables' MAX_COUNT)
 
 
 class BackendError(ValueError):
@@ -68,7 +69,7 @@ def describe(backend: str | None = None) -> str:
         return f"backend: none ({exc})"
     mod = native_module()
     if active == "native":
-        covers = "win checks, waits and pattern counts; the rest in Python"
+        covers = "win checks, waits, splits and pattern counts; the rest in Python"
         return f"backend: native ({NATIVE_MODULE} {mod.VERSION}: {covers})"
     why = "selected by PAILI_BACKEND" if mod is not None else "the native core is not built"
     return f"backend: python ({why})"
@@ -96,6 +97,7 @@ class NativeStructure:
         mod = native_module()
         self.declined = (mod.NotCovered, mod.NativeError)
         self.failures = 0  # native errors answered by the reference (0 expected; the tests check)
+        self.split_items = False  # whether the native tables enumerate splits (runtime/decompose.py)
 
     def _fallback(self, exc: Exception) -> None:
         if isinstance(exc, native_module().NativeError):
@@ -121,6 +123,29 @@ class NativeStructure:
         except self.declined as exc:
             self._fallback(exc)
             return self.reference.completing_kinds(counts, wilds, targets)
+
+    def splits_plain(self, counts, melds: int, pairs: int, limit: int) -> list[list]:
+        """Every split of a hand without wildcards (the reference's `BlockWin.splits_plain`, in its
+        order), each a list of the reference's items (spec, slots); the native tables stop after
+        `limit + 1`. The reference enumerates when the native tables do not take the hand."""
+        if self.split_items:
+            try:
+                return self.tables.splits_plain(tuple(counts), melds, pairs, limit)
+            except self.declined as exc:
+                self._fallback(exc)
+        return self.reference.splits_plain(counts, melds, pairs)
+
+    def attach_split_items(self, dec) -> None:
+        """Hand the native tables one (spec, slots) item per group of natural tiles, after checking
+        that their groups and blocks are the reference's, kind by kind and in order; otherwise the
+        reference enumerates splits."""
+        mine = [(si, tuple(k for k, _ in slots)) for i in range(dec.n) for si, spec in enumerate(dec.specs)
+                for slots in dec.placements(spec, i, [SPLIT_COUNTS] * dec.n, 0)]
+        theirs = [(si, tuple(kinds)) for si, kinds in self.tables.split_groups()]
+        if mine != theirs or [list(b) for b in self.reference.blocks] != self.tables.blocks():
+            return
+        self.tables.set_split_items([(dec.specs[si], tuple((k, False) for k in kinds)) for si, kinds in mine])
+        self.split_items = True
 
 
 def _option_value(v):
@@ -151,4 +176,6 @@ def native_structure(ruleset_json: str, options: dict, cat, dec) -> tuple[Native
         return None, f"the native core refused the rule set: {exc}"
     if tables.kinds() != [(k.name, k.copies) for k in cat.kinds] or tables.wild_ok() != dec.wild_ok:
         return None, "the native catalog differs from the Python one"
-    return NativeStructure(tables, dec.fast), ""
+    structure = NativeStructure(tables, dec.fast)
+    structure.attach_split_items(dec)
+    return structure, ""

@@ -231,7 +231,8 @@ class Decomposer:
     def splits(self, counts: list[int], wilds: int, melds: int, pairs: int, limit: int = SPLIT_LIMIT):
         """Every split as a list of (spec, slots); more than `limit` of them raises `SplitLimit`."""
         if wilds == 0 and self.fast is not None:
-            got = self.fast.splits_plain(counts, melds, pairs)
+            # the structure backend (the native tables, or the BlockWin itself) enumerates them
+            got = self.structure.splits_plain(counts, melds, pairs, limit)
             if len(got) > limit:
                 raise SplitLimit
             return got

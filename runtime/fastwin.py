@@ -440,8 +440,9 @@ class BlockWin:
             cache[ck] = got
         return got
 
-    def splits_plain(self, counts, melds: int, pairs: int) -> list[list]:
-        """Every split of a hand without wildcards into exactly `melds` melds and `pairs` pairs."""
+    def splits_plain(self, counts, melds: int, pairs: int, limit: int | None = None) -> list[list]:
+        """Every split of a hand without wildcards into exactly `melds` melds and `pairs` pairs (all of
+        them: `limit` is for backends that stop early; the caller refuses more than it)."""
         parts = []
         for b in range(len(self.blocks)):
             sl = self.slices[b]

@@ -81,6 +81,8 @@ def test_version_names_the_backend(env):
 def test_native_takes_every_bundled_rule_set(path):
     r = rules(path, "native")
     assert r.structure_backend == "native", r.native_declined
+    # the splits without wildcards are enumerated natively too (their groups are the reference's)
+    assert r.catalog_for({})[1].structure.split_items
 
 
 @needs_native

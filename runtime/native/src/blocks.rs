@@ -51,10 +51,31 @@ struct Template {
     pair: u8,
 }
 
+/// One group of natural tiles whose lowest member is a given kind, for enumerating splits (Python
+/// `BlockWin.block_splits`): its natural tiles as a packed count vector, its id in
+/// `Tables::split_groups`, and whether it is a meld or a pair. Unlike `Template`, two shapes that take
+/// the same tiles stay two entries (they are two groups of a reading).
+#[derive(Clone, Copy)]
+struct SplitTemplate {
+    delta: u128,
+    id: u32,
+    pair: bool,
+}
+
+/// One split of a block's tiles without wildcards: its melds, pairs and groups (ids of
+/// `Tables::split_groups`, in the order the reference's search places them).
+pub struct BlockSplit {
+    melds: u8,
+    pairs: u8,
+    groups: Box<[u32]>,
+}
+
 struct Block {
     kinds: Vec<usize>,               // catalog indexes, ascending
     templates: Vec<Vec<Template>>,   // per local position
     memo: Map<u128, u32>,            // block key -> interned option set
+    split_templates: Vec<Vec<SplitTemplate>>, // per local position, in the reference's order
+    splits: Map<u128, std::sync::Arc<[BlockSplit]>>, // block key -> every split without wildcards
 }
 
 #[inline]
@@ -80,7 +101,16 @@ pub struct Tables {
     keys: Vec<u128>, // per block, reused by every call
     ids: Vec<u32>,
     fits_table: Vec<bool>, // [w][m][p] for w <= cap, m, p <= MAX_GROUPS: wildcards alone form m melds and p pairs
+    /// Every group of natural tiles a hand shape forms: (spec index among the hand shapes, its kinds in
+    /// slot order); `split_templates` and the splits refer to them by position.
+    pub split_groups: Vec<(usize, Vec<usize>)>,
+    split_ok: bool, // false when some group of natural tiles spans two blocks (splits are then the reference's)
 }
+
+/// Splits one block may have before its enumeration is left to the reference (bounded work a hand).
+pub const BLOCK_SPLIT_LIMIT: usize = 100_000;
+/// Nodes of the product over blocks visited for one hand before it is left to the reference.
+const PRODUCT_WORK: usize = 2_000_000;
 
 struct Builder<'a> {
     cat: &'a Catalog,
@@ -356,7 +386,7 @@ impl Tables {
             for (j, &k) in kinds.iter().enumerate() {
                 place[k] = (bi, 4 * j as u32);
             }
-            blocks.push(Block { kinds, templates: Vec::new(), memo: map() });
+            blocks.push(Block { kinds, templates: Vec::new(), memo: map(), split_templates: Vec::new(), splits: map() });
         }
         // Templates: every group whose lowest natural member is kind i (Python `BlockWin._templates`).
         for i in 0..n {
@@ -387,6 +417,33 @@ impl Tables {
                 seen.into_iter().map(|(delta, wilds, meld, pair)| Template { delta, wilds, meld, pair }).collect();
             blocks[bi].templates.push(t);
         }
+        // Split templates: every group of natural tiles holding kind i as its lowest member, shape by
+        // shape in declaration order (Python `Decomposer.placements` with no wildcards; counts of
+        // MAX_COUNT so that only the hand's own counts limit them).
+        let most = vec![MAX_COUNT as usize; n];
+        let mut split_groups: Vec<(usize, Vec<usize>)> = Vec::new();
+        let mut split_ok = true;
+        for i in 0..n {
+            let (bi, _) = place[i];
+            let mut ts = Vec::new();
+            for (si, spec) in b.specs.iter().enumerate() {
+                for slots in b.placements(spec, i, &most, 0) {
+                    let mut delta: u128 = 0;
+                    let mut kinds = Vec::with_capacity(slots.len());
+                    for &(k, _) in &slots {
+                        let (bk, shift) = place[k];
+                        if bk != bi {
+                            split_ok = false;
+                        }
+                        delta += 1u128 << shift;
+                        kinds.push(k);
+                    }
+                    ts.push(SplitTemplate { delta, id: split_groups.len() as u32, pair: spec.is_pair });
+                    split_groups.push((si, kinds));
+                }
+            }
+            blocks[bi].split_templates.push(ts);
+        }
         let msizes: Vec<usize> = sizes(&b.specs, false, 3);
         let psizes: Vec<usize> = sizes(&b.specs, true, 2);
         let fits_table = fits_table(cap, &msizes, &psizes);
@@ -403,6 +460,8 @@ impl Tables {
             keys: Vec::new(),
             ids: Vec::new(),
             fits_table,
+            split_groups,
+            split_ok,
         };
         t.intern(vec![0]);
         Ok(t)
@@ -425,6 +484,7 @@ impl Tables {
     pub fn reset(&mut self) {
         for b in &mut self.blocks {
             b.memo.clear();
+            b.splits.clear();
         }
         self.sets.clear();
         self.set_ids.clear();
@@ -663,6 +723,113 @@ impl Tables {
             }
         }
         Ok(out)
+    }
+
+    /// Python `BlockWin.block_splits`: every split of one block's tiles into groups without wildcards,
+    /// in the reference's order (lowest tile first, shapes in declaration order, then placements),
+    /// memoised per block key. A branch whose remaining tiles cannot be split at all is not entered
+    /// (the option sets say so), so the work is that of the splits found.
+    fn block_splits(&mut self, b: usize, key: u128) -> Result<std::sync::Arc<[BlockSplit]>, Error> {
+        if let Some(got) = self.blocks[b].splits.get(&key) {
+            return Ok(got.clone());
+        }
+        let mut out: Vec<BlockSplit> = Vec::new();
+        if key == 0 {
+            out.push(BlockSplit { melds: 0, pairs: 0, groups: Box::new([]) });
+        } else {
+            let i = (key.trailing_zeros() / 4) as usize;
+            for ti in 0..self.blocks[b].split_templates[i].len() {
+                let t = self.blocks[b].split_templates[i][ti];
+                if ((key | NIBBLE_HIGH) - t.delta) & NIBBLE_HIGH != NIBBLE_HIGH {
+                    continue; // some kind has fewer tiles than the group takes
+                }
+                let rest = key - t.delta;
+                let set = self.block_set(b, rest);
+                if !self.sets[set as usize].iter().any(|&e| unpack(e).2 == 0) {
+                    continue; // the rest cannot be split without wildcards
+                }
+                let subs = self.block_splits(b, rest)?;
+                for s in subs.iter() {
+                    let mut groups = Vec::with_capacity(s.groups.len() + 1);
+                    groups.push(t.id);
+                    groups.extend_from_slice(&s.groups);
+                    out.push(BlockSplit {
+                        melds: s.melds + (!t.pair) as u8,
+                        pairs: s.pairs + t.pair as u8,
+                        groups: groups.into_boxed_slice(),
+                    });
+                }
+                if out.len() > BLOCK_SPLIT_LIMIT {
+                    return Err(Error::NotCovered("a block with too many splits".into()));
+                }
+            }
+        }
+        let got: std::sync::Arc<[BlockSplit]> = out.into();
+        self.blocks[b].splits.insert(key, got.clone());
+        self.memo_size += 1;
+        Ok(got)
+    }
+
+    /// Python `BlockWin.splits_plain`: every split of a hand without wildcards into exactly `melds`
+    /// melds and `pairs` pairs, as lists of `split_groups` ids — the product of its blocks' splits in
+    /// block order. Stops after `limit + 1` splits (the caller refuses more than `limit`).
+    pub fn splits_plain(&mut self, counts: &[u8], melds: usize, pairs: usize, limit: usize) -> Result<Vec<Vec<u32>>, Error> {
+        if !self.split_ok {
+            return Err(Error::NotCovered("a group of natural tiles spans two blocks".into()));
+        }
+        let keys = self.keys(counts)?;
+        if self.memo_size > MEMO_LIMIT {
+            self.reset();
+        }
+        let mut parts: Vec<std::sync::Arc<[BlockSplit]>> = Vec::new();
+        for (b, &key) in keys.iter().enumerate() {
+            if key == 0 {
+                continue;
+            }
+            let got = self.block_splits(b, key)?;
+            if got.is_empty() {
+                return Ok(Vec::new());
+            }
+            parts.push(got);
+        }
+        struct Walk<'a> {
+            parts: &'a [std::sync::Arc<[BlockSplit]>],
+            melds: usize,
+            pairs: usize,
+            limit: usize,
+            work: usize,
+            acc: Vec<u32>,
+            out: Vec<Vec<u32>>,
+        }
+        fn rec(w: &mut Walk, j: usize, m: usize, p: usize) -> Result<(), Error> {
+            w.work += 1;
+            if w.work > PRODUCT_WORK {
+                return Err(Error::NotCovered("a hand whose splits take too long to combine".into()));
+            }
+            if m > w.melds || p > w.pairs || w.out.len() > w.limit {
+                return Ok(());
+            }
+            if j == w.parts.len() {
+                if m == w.melds && p == w.pairs {
+                    w.out.push(w.acc.clone());
+                }
+                return Ok(());
+            }
+            let part = w.parts[j].clone();
+            for s in part.iter() {
+                let len = w.acc.len();
+                w.acc.extend_from_slice(&s.groups);
+                rec(w, j + 1, m + s.melds as usize, p + s.pairs as usize)?;
+                w.acc.truncate(len);
+                if w.out.len() > w.limit {
+                    break;
+                }
+            }
+            Ok(())
+        }
+        let mut w = Walk { parts: &parts, melds, pairs, limit, work: 0, acc: Vec::new(), out: Vec::new() };
+        rec(&mut w, 0, 0, 0)?;
+        Ok(w.out)
     }
 
     pub fn block_kinds(&self) -> Vec<Vec<usize>> {

@@ -121,6 +121,8 @@ struct Tables {
     blocks: Vec<Vec<usize>>,
     notation: Notation,
     catalog_index: Vec<Option<usize>>, // declared kind -> catalog index (None: not in play)
+    split_groups: Vec<(usize, Vec<usize>)>,
+    items: std::sync::OnceLock<Vec<Py<PyAny>>>, // the Python side's object for each split group
 }
 
 impl Tables {
@@ -168,7 +170,16 @@ impl Tables {
         })
         .map_err(PyErr::from)?;
         let blocks = core.block_kinds();
-        Ok(Tables { state: Mutex::new(State { core, buf: Vec::new() }), kinds, blocks, notation, catalog_index })
+        let split_groups = core.split_groups.clone();
+        Ok(Tables {
+            state: Mutex::new(State { core, buf: Vec::new() }),
+            kinds,
+            blocks,
+            notation,
+            catalog_index,
+            split_groups,
+            items: std::sync::OnceLock::new(),
+        })
     }
 
     /// The tile kinds in play, in catalog order: (name, copies).
@@ -184,6 +195,44 @@ impl Tables {
     /// The independent blocks of kinds (catalog indexes).
     fn blocks(&self) -> Vec<Vec<usize>> {
         self.blocks.clone()
+    }
+
+    /// Every group of natural tiles a hand shape forms, as `splits_plain` refers to them: (index of the
+    /// shape among the rule set's hand shapes, its kinds in slot order).
+    fn split_groups(&self) -> Vec<(usize, Vec<usize>)> {
+        self.split_groups.clone()
+    }
+
+    /// The objects `splits_plain` hands back for the split groups, one per entry of `split_groups`
+    /// (set once; the Python side keeps them for the life of the rule set).
+    fn set_split_items(&self, items: Vec<Py<PyAny>>) -> PyResult<()> {
+        if items.len() != self.split_groups.len() {
+            return Err(PyValueError::new_err("one item per split group"));
+        }
+        self.items.set(items).map_err(|_| PyValueError::new_err("the split items are set already"))
+    }
+
+    /// Every split of a hand without wildcards into exactly `melds` melds and `pairs` pairs (Python
+    /// `BlockWin.splits_plain`, in its order), each a list of the split items; at most `limit + 1`
+    /// of them (the caller refuses more than `limit`).
+    fn splits_plain<'py>(
+        &self,
+        py: Python<'py>,
+        counts: &Bound<'py, PyAny>,
+        melds: usize,
+        pairs: usize,
+        limit: usize,
+    ) -> PyResult<Bound<'py, pyo3::types::PyList>> {
+        let Some(items) = self.items.get() else {
+            return Err(NotCovered::new_err("the split items are not set"));
+        };
+        let got = self.with(Some(counts), |core, c| core.splits_plain(c, melds, pairs, limit))?;
+        let out = pyo3::types::PyList::empty(py);
+        for split in got {
+            let l = pyo3::types::PyList::new(py, split.iter().map(|&i| items[i as usize].bind(py)))?;
+            out.append(l)?;
+        }
+        Ok(out)
     }
 
     /// The most wildcards the tables hold; more is `NotCovered`.
