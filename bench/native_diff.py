@@ -13,6 +13,8 @@ asked of both backends:
 - whole rule set: `Rules.wait_tiles` and the full `Rules.score(...).to_json()` of the hand with one of
   its tiles as the winning tile, `load(…, backend="native")` against `load(…, backend="python")`, and
   `Rules.check_win` where the rule set's win check is structural;
+- batches (`--batch-hands`): `Rules.score_many` of such hands on both backends, the whole JSON of
+  every result (or the sentence of a hand that cannot be scored) compared;
 - pattern counts (`--count-hands`): every complete reading of such a hand (winning tile placed in
   each group it can complete, with melds, self-drawn or not, context values), the native programs'
   raw count of every pattern against the reference evaluator's (runtime/scoring.py); a reading the
@@ -263,6 +265,33 @@ def compare_rules(path: Path, nat, ref, rnd: random.Random, n: int, diffs: list)
     return checks
 
 
+def outcome_json(x):
+    """A `score_many` entry as JSON: the result's, or the sentence that kept the hand from being scored."""
+    return {"error": str(x)} if isinstance(x, Exception) else x.to_json()
+
+
+def compare_batch(path: Path, nat, ref, rnd: random.Random, n: int, diffs: list) -> int:
+    """`Rules.score_many` of n seeded hands (winning, near-winning, with wildcards and melds, self-drawn
+    or not, under context values): the native backend's JSON against the Python backend's, and the
+    first hands against one `Rules.score` call each."""
+    cases = [c for c in (rules_case(ref, rnd) for _ in range(n)) if c is not None]
+    items = [(hand, melds, win, self_drawn, context) for hand, melds, win, context, self_drawn in cases]
+    got = [outcome_json(x) for x in nat.score_many(items)]
+    want = [outcome_json(x) for x in ref.score_many(items)]
+    for item, a, b in zip(items, got, want):
+        if a != b:
+            diffs.append(f"{path.name}: score_many {item}: native {json.dumps(a, ensure_ascii=False)[:300]} "
+                         f"python {json.dumps(b, ensure_ascii=False)[:300]}")
+    for item, a in list(zip(items, got))[:20]:
+        try:
+            one = nat.score(*item).to_json()
+        except ValueError as exc:
+            one = {"error": str(exc)}
+        if one != a:
+            diffs.append(f"{path.name}: score_many {item} differs from score: {a} against {one}")
+    return len(items)
+
+
 def compare_counts(path: Path, nat, rnd: random.Random, n: int, diffs: list, stats: dict) -> int:
     """Raw pattern counts of every complete reading: the native programs against the reference."""
     checks = 0
@@ -317,7 +346,7 @@ def compare_counts(path: Path, nat, rnd: random.Random, n: int, diffs: list, sta
 
 
 def run_file(path: Path, hands: int, rules_hands: int, seed: int, count_hands: int = 0,
-             stats: dict | None = None) -> tuple[int, list[str], str]:
+             stats: dict | None = None, batch_hands: int = 0) -> tuple[int, list[str], str]:
     nat = load(path, backend="native")
     ref = load(path, backend="python")
     if nat.structure_backend != "native":
@@ -333,6 +362,8 @@ def run_file(path: Path, hands: int, rules_hands: int, seed: int, count_hands: i
     checks = compare_structure(nat, rnd, hands, diffs)
     checks += compare_rules(path, nat, ref, rnd, rules_hands, diffs)
     checks += compare_counts(path, nat, rnd, count_hands, diffs, stats)
+    stats["scored"] = compare_batch(path, nat, ref, rnd, batch_hands, diffs) if batch_hands else 0
+    checks += stats["scored"]
     failures = sum(getattr(dec.structure, "failures", 0) for _, dec in nat._catalogs.values())
     if failures:
         diffs.append(f"{path.name}: {failures} native errors answered by the reference")
@@ -345,6 +376,8 @@ def main(argv=None) -> int:
     ap.add_argument("--hands", type=int, default=100_000, help="structural cases per file")
     ap.add_argument("--rules-hands", type=int, default=2_000, help="whole-rule-set cases per file")
     ap.add_argument("--count-hands", type=int, default=0, help="hands whose readings' raw counts are compared")
+    ap.add_argument("--batch-hands", type=int, default=0,
+                    help="hands scored by Rules.score_many on both backends, whole JSON compared")
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args(argv)
     if not available():
@@ -353,13 +386,16 @@ def main(argv=None) -> int:
     bad = 0
     for path in [Path(p) for p in args.rules] or FILES:
         stats: dict = {}
-        checks, diffs, why = run_file(path, args.hands, args.rules_hands, args.seed, args.count_hands, stats)
+        checks, diffs, why = run_file(path, args.hands, args.rules_hands, args.seed, args.count_hands, stats,
+                                      args.batch_hands)
         if why:
             print(f"{path.name}: {why}")
             bad += 1
             continue
         extra = f" ({stats['readings']:,} readings counted, {stats['fallbacks']:,} left to the reference, " \
             f"{stats['needless']:,} of them counted there)" if stats.get("readings") else ""
+        if stats.get("scored"):
+            extra += f" ({stats['scored']:,} hands scored by score_many on both backends)"
         print(f"{path.name}: {checks:,} checks, {len(diffs)} differences{extra}", flush=True)
         for d in diffs[:20]:
             print("  " + d)

@@ -179,16 +179,13 @@ def _print_stats(rules, args) -> None:
         print(json.dumps({"stats": rules.stats()}, ensure_ascii=False), file=sys.stderr)
 
 
-BATCH_KEYS = ("hand", "melds", "win", "self_drawn", "set")
-
-
 def _score_batch(rules, path: str) -> int:
-    """One hand per JSON line in, one result per line out. A bad line gives {"line": N, "error": …}
-    and the run goes on; exit status 1 when any line failed (docs/language.md, "score --batch")."""
+    """One hand per JSON line in, one result per line out (runtime/batch.py). A bad line gives
+    {"line": N, "error": …} and the run goes on; exit status 1 when any line failed (docs/language.md,
+    "score --batch")."""
     import json
 
-    from ..runtime.hand import HandError
-    from ..runtime.limits import MAX_BATCH_LINE
+    from ..runtime.batch import score_lines
 
     try:
         stream = sys.stdin.buffer if path == "-" else open(path, "rb")
@@ -196,89 +193,10 @@ def _score_batch(rules, path: str) -> int:
         raise UsageError(f"cannot read {path}: {exc.strerror}") from None
     failed = 0
     with stream:
-        n = 0
-        while True:
-            # Read at most one line's limit at a time: a huge line is refused without holding it.
-            raw = stream.readline(MAX_BATCH_LINE + 1)
-            if not raw:
-                break
-            n += 1
-            error = None
-            if len(raw) > MAX_BATCH_LINE and not raw.endswith(b"\n"):
-                while raw and not raw.endswith(b"\n"):  # skip the rest of the long line
-                    raw = stream.readline(MAX_BATCH_LINE + 1)
-                error = f"the line is longer than {MAX_BATCH_LINE} bytes"
-            else:
-                try:
-                    text = raw.decode("utf-8")
-                except UnicodeDecodeError as exc:
-                    error = f"the line is not UTF-8 text (byte {exc.start + 1})"
-                else:
-                    if not text.strip():
-                        continue
-            if error is None:
-                try:
-                    args = _batch_item(text)
-                    out = rules.score(*args).to_json()
-                except (HandError, ValueError) as exc:
-                    error = str(exc)
-            if error is not None:
-                failed += 1
-                out = {"line": n, "error": f"line {n}: {error}"}
+        for bad, out in score_lines(rules, stream):
+            failed += bad
             print(json.dumps(out, ensure_ascii=False), flush=False)
     return 1 if failed else 0
-
-
-def _batch_item(text: str) -> tuple:
-    """A batch line's JSON object -> the arguments of Rules.score; ValueError (one sentence) otherwise."""
-    import json
-    import math
-
-    from ..runtime.limits import MAX_NUMBER_DIGITS
-
-    def no_constant(name):
-        raise ValueError(f"{name} is not a JSON number")
-
-    def bounded_int(digits):
-        if len(digits.lstrip("-")) > MAX_NUMBER_DIGITS:
-            raise ValueError(f"a number has more than {MAX_NUMBER_DIGITS} digits")
-        return int(digits)
-
-    try:
-        item = json.loads(text, parse_constant=no_constant, parse_int=bounded_int)
-    except json.JSONDecodeError as exc:
-        raise ValueError(f"not JSON ({exc.msg} at column {exc.colno})") from None
-    except RecursionError:
-        raise ValueError("the JSON is nested too deeply") from None
-    if not isinstance(item, dict):
-        raise ValueError("each line must be a JSON object")
-    unknown = [k for k in item if k not in BATCH_KEYS]
-    if unknown:
-        raise ValueError(f"unknown key {unknown[0]!r} (a line may have: {', '.join(BATCH_KEYS)})")
-    hand = item.get("hand", "")
-    if not isinstance(hand, str):
-        raise ValueError("`hand` must be a string of tiles")
-    melds = item.get("melds")
-    if melds is None:
-        melds = []
-    if not isinstance(melds, list) or not all(isinstance(m, str) for m in melds):
-        raise ValueError("`melds` must be a list of KIND:TILES strings")
-    win = item.get("win")
-    if win is not None and not isinstance(win, str):
-        raise ValueError("`win` must be a string (one tile) or null")
-    self_drawn = item.get("self_drawn", False)
-    if not isinstance(self_drawn, bool):
-        raise ValueError("`self_drawn` must be true or false (a JSON boolean)")
-    ctx = item.get("set")
-    if ctx is None:
-        ctx = {}
-    if not isinstance(ctx, dict):
-        raise ValueError("`set` must be an object of NAME: VALUE")
-    for k, v in ctx.items():
-        ok = isinstance(v, (str, bool, int)) or (isinstance(v, float) and math.isfinite(v))
-        if not ok:
-            raise ValueError(f"`set` value of {k!r} must be a string, a number or a boolean")
-    return hand, melds, win, self_drawn, dict(ctx)
 
 
 def cmd_waits(args) -> int:

@@ -16,6 +16,7 @@ from typing import Any
 from . import limits
 from .backend import choose as choose_backend
 from .backend import native_module, native_structure
+from .batch import score_many
 from .decompose import Decomposer
 from .evaluate import EvalError, compile_expr
 from .fastscore import FastScorer, build
@@ -274,13 +275,28 @@ class Rules:
               work: list[int] | None = None) -> ScoreResult:
         """The hand's best score. `work`, when given, is the one-item list of work units the scoring may
         use (limits.HAND_WORK by default); it is left holding what was not used."""
-        cat, dec, env = self.env_for(context)
+        return self.score_in(self.env_for(context), hand, melds, win, self_drawn, work=work)
+
+    def score_in(self, env_for: tuple, hand: str | Hand, melds: list[str] | None = None, win: str | None = None,
+                 self_drawn: bool = False, *, work: list[int] | None = None) -> ScoreResult:
+        """`score` under a context already turned into `env_for(context)`'s (catalog, decomposer,
+        environment) — what a batch of hands under one context shares."""
+        cat, dec, env = env_for
         h = hand if isinstance(hand, Hand) else build_hand(self, hand, melds, win, self_drawn, cat)
         sc = Scoring(self, cat, dec, env, h)
         if work is not None:
             sc.work = work
         sc.refuse_wild_melds()
         return sc.run()
+
+    def score_many(self, hands) -> list:
+        """Many hands scored in one call (runtime/batch.py): each item a dict with the keys of a
+        `paili score --batch` line (hand, melds, win, self_drawn, set), a string of tiles, or a tuple
+        (hand, melds, win, self_drawn, context) with trailing members optional. Returns one entry per
+        item: its ScoreResult, or the HandError or ValueError (one sentence) that kept it from being
+        scored — the other items are scored all the same. Each distinct context's environment is
+        built once per call; every hand is scored afresh."""
+        return score_many(self, hands)
 
     def waits(self, hand: str | Hand, melds: list[str] | None = None, self_drawn: bool = False,
               context: dict[str, Any] | None = None, *,

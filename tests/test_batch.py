@@ -82,3 +82,28 @@ def test_usage_errors_exit_2(tmp_path):
     p = subprocess.run([sys.executable, "-m", "paili", "score", "baijindao", "--batch",
                         str(tmp_path / "missing.jsonl")], capture_output=True, text=True, cwd=ROOT)
     assert p.returncode == 2 and "cannot read" in p.stderr and "Traceback" not in p.stderr
+
+
+def test_score_many_scores_each_item_and_puts_each_error_in_its_place():
+    """`Rules.score_many`: dicts with a batch line's keys, tuples and plain tile strings; a bad item gives
+    its one-sentence error in its place and the others are scored as one `score` call each scores them."""
+    from paili import load
+    from paili.runtime.hand import HandError
+
+    r = load(ROOT / "rules" / "baijindao.pai")
+    items = [
+        dict(GOOD, set={"加倍次数": 3}),                             # 碰碰和 6 番 + 6 × 2^3
+        ("666m 88m 东东", ["碰:222m", "碰:444m"], "8m"),              # the same hand, 6 番
+        dict(GOOD, extra=1),                                          # an unknown key
+        ("666m 88m 东东", ["碰:222m", "碰:444m"], "8m", False, {"加倍次数": 9}),  # outside its range
+        42,                                                           # not a hand at all
+        dict(GOOD, set={"加倍次数": "1"}),                           # (6+2)×2
+    ]
+    got = r.score_many(items)
+    assert len(got) == len(items)
+    assert [g.score for g in got if not isinstance(g, Exception)] == [96, 6, 16]
+    assert isinstance(got[2], ValueError) and "unknown key 'extra'" in str(got[2])
+    assert isinstance(got[3], HandError) and "加倍次数" in str(got[3])
+    assert isinstance(got[4], ValueError)
+    one = r.score("666m 88m 东东", ["碰:222m", "碰:444m"], "8m", context={"加倍次数": 3})
+    assert got[0].to_json() == one.to_json()

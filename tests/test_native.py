@@ -128,6 +128,31 @@ def test_native_counts_equal_the_reference(path):
         assert 0 < stats["fallbacks"] < stats["readings"]
 
 
+# Hands a file scored by `Rules.score_many` on both backends, in seeded chunks (扯胡子's wildcard hands cost
+# the Python reference about a fifth of a second each, so it gets fewer).
+# exprs.pai and shapes.pai have hundreds of patterns and shapes each, so they get fewer too. bench/native_diff.py
+# --batch-hands runs as many as wanted.
+BATCH_CHUNKS = 2
+BATCH_SAMPLE = {"chehuzi.pai": 60, "exprs.pai": 100, "shapes.pai": 100}
+DEFAULT_BATCH_SAMPLE = 400
+
+
+@needs_native
+@pytest.mark.parametrize("chunk", range(BATCH_CHUNKS))
+@pytest.mark.parametrize("path", native_diff.FILES, ids=lambda p: p.name)
+def test_score_many_is_the_same_on_both_backends(path, chunk):
+    """Seeded random hands (winning, near-winning, holding wildcards, with melds, self-drawn or not, under
+    context values and room options) scored in one `score_many` call give the same JSON on both backends
+    (win, reason, fans with counts, total, score, quantities, reading, trace; or the same sentence), and
+    the same as one `score` call each."""
+    n = BATCH_SAMPLE.get(path.name, DEFAULT_BATCH_SAMPLE)
+    diffs: list = []
+    rnd = random.Random(f"batch:{chunk}:{path.name}")
+    scored = native_diff.compare_batch(path, rules(path, "native"), rules(path, "python"), rnd, n, diffs)
+    assert not diffs, "\n".join(diffs[:10])
+    assert scored >= n * 9 // 10
+
+
 @needs_native
 @pytest.mark.parametrize("path", native_diff.FILES, ids=lambda p: p.name)
 def test_examples_score_the_same_on_both_backends(path):
