@@ -1,26 +1,43 @@
 """`paili play`: one person plays a seat in the terminal against bots.
 
 Everything shown comes from the person's own observation (`observe.py`), so the terminal never shows
-what the rules hide: other players' concealed tiles, the wall, a concealed meld's hidden tiles. Bots'
-moves are announced by action only, with tiles only for discards (a concealed meld's tiles would
-otherwise leak; the table shown next shows each meld as the rules let it be seen).
+what the rules hide: other players' concealed tiles, the wall, a concealed meld's hidden tiles.
+
+What happened between two questions is told from what the person can see change, so that only what
+really happened is said: a claim is announced once its window is decided and only when it was taken
+(the engine's tally of the action's event grew; a claim that lost on priority is not announced, and the
+person is told when their own one lost); discards, turned cards and melds that appear without a move
+asked for (compulsory actions, a seat playing under `then auto`) are announced as automatic. A meld is
+told as the observation shows it (a concealed meld's hidden tiles are never named).
+
+Tiles are written as their players write them: a suit's `chars` character (paper cards: 捌) when it has
+one, else the tile's name; the tiles that are wild now (a `wild` of a tile kind, or of a visible reveal)
+carry a `*`, with a line saying which wildcard they are. A win is shown as soon as it is made — before any
+decision the rules ask after it — with its fans and the values the rule file's `score` is made of, and is
+called by the name of the action that won. Every line fits an 80-column terminal (a CJK
+character counts two columns); longer lines are wrapped at spaces.
 
 Input, at each decision: the number of a listed move, the move as listed (the action's name, a space, its
-tiles), or for a discard just the tile (its name or its code); `?` lists the moves again, `q` ends the game. Anything
-else gets one sentence saying what is wrong and the question again. End of input ends the game too.
+tiles), the action's name alone when only one listed move is of that action, or for a discard just the
+tile (its name, its character or its code); `?` lists the moves again, `q` ends the game. Anything else
+gets one sentence saying what is wrong and the question again. End of input ends the game too.
 """
 from __future__ import annotations
 
 import random
+import unicodedata
 from fractions import Fraction
 from typing import TextIO
 
+from ..ir import expr as E
 from .bots import BOTS
 from .moves import Move
 from .session import Session
 
 # The engine's own moves, named for the player; declared actions already carry the rule file's names.
 ENGINE_WORDS = {"discard": "打出", "pass": "过"}
+WIDTH = 80  # the terminal's columns
+WILD_MARK = "*"
 
 
 class Quit(Exception):
@@ -40,10 +57,77 @@ def amount(v) -> str:
     return str(v)
 
 
-def move_text(m: Move) -> str:
+def cells(text: str) -> int:
+    """The columns a line takes in a terminal: wide (CJK) and full-width characters take two."""
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
+def wrap(text: str, width: int = WIDTH, indent: str = "    ") -> list[str]:
+    """A line cut into lines of at most `width` columns, at spaces where it can be; the continuation
+    lines are indented one step more than the line's own indentation."""
+    if cells(text) <= width:
+        return [text]
+    lead = text[:len(text) - len(text.lstrip(" "))]
+    more = lead + indent
+    out: list[str] = []
+    line = lead
+    for word in text[len(lead):].split(" "):
+        if not word:
+            continue
+        start = line in (lead, more)
+        candidate = line + word if start else f"{line} {word}"
+        if cells(candidate) <= width:
+            line = candidate
+            continue
+        if not start:
+            out.append(line)
+            line = more + word
+        else:
+            line = candidate
+        while cells(line) > width:  # a word longer than a line: cut it by columns
+            cut, used = 0, 0
+            while cut < len(line) and used + cells(line[cut]) <= width:
+                used += cells(line[cut])
+                cut += 1
+            out.append(line[:cut])
+            line = more + line[cut:]
+    if line not in (lead, more):
+        out.append(line)
+    return out
+
+
+class Faces:
+    """How tiles are written in this game: a kind's character (`chars`) or its name, wildcards marked."""
+
+    def __init__(self, game, obs: dict | None = None):
+        self.cat = game.cat
+        self.wild: dict[str, str] = {}  # tile name -> the wildcard's name in the rule file
+        reveals = (obs or {}).get("reveals", {})
+        for w in game.rs.wilds:
+            kind = game.cat.by_name.get(w.tiles)
+            name = kind.name if kind is not None else reveals.get(w.tiles)  # only a reveal the player sees
+            if isinstance(name, str) and name in game.cat.by_name:
+                self.wild.setdefault(name, w.name)
+
+    def tile(self, name: str) -> str:
+        t = self.cat.by_name.get(name)
+        text = t.char if t is not None and t.char else name
+        return text + (WILD_MARK if name in self.wild else "")
+
+    def tiles(self, names, sep: str = " ") -> str:
+        return sep.join(self.tile(n) for n in names)
+
+    def legend(self) -> str:
+        by_wild: dict[str, list[str]] = {}
+        for name, w in self.wild.items():
+            by_wild.setdefault(w, []).append(self.tile(name))
+        return "；".join(f"{w}：{'、'.join(ts)}" for w, ts in by_wild.items())
+
+
+def move_text(m: Move, faces: Faces | None = None) -> str:
     out = ENGINE_WORDS.get(m.action, m.action)
     if m.tiles:
-        out += " " + "".join(m.tiles)
+        out += " " + (faces.tiles(m.tiles, "") if faces is not None else "".join(m.tiles))
     if m.meld is not None:  # the kind the meld is laid down as, when the action forms several
         out += f" [{m.meld}]"
     if m.choice is not None:
@@ -56,6 +140,12 @@ def seat_name(seat: int, me: int, dealer: int) -> str:
     return name + ("（庄）" if seat == dealer else "")
 
 
+def meld_text(m: dict, faces: Faces) -> str:
+    if not m["tiles"]:
+        return f"{m['kind']}（{m.get('hidden', 0)}张暗）"
+    return f"{m['kind']}:{faces.tiles(m['tiles'], '')}" + (f"+{m['hidden']}张暗" if m.get("hidden") else "")
+
+
 class Terminal:
     """The person's seat: shows the table and asks for a move."""
 
@@ -65,42 +155,45 @@ class Terminal:
         self.out = out
 
     def say(self, text: str = "") -> None:
-        print(text, file=self.out)
+        for line in wrap(text):
+            print(line, file=self.out)
 
     def show_table(self, game) -> None:
         o = game.observation(self.seat)
+        faces = Faces(game, o)
         self.say()
         self.say(f"—— 牌墙剩 {o['wall_left']} 张" + (f"；任务：{o['task']}" if o["task"] else "") + " ——")
         shown = {k: v for k, v in o["reveals"].items() if v is not None}
         if shown:
-            self.say("亮出：" + "，".join(f"{k} {v}" for k, v in shown.items()))
+            self.say("亮出：" + "，".join(f"{k} {faces.tile(v) if isinstance(v, str) else v}"
+                                        for k, v in shown.items()))
+        if faces.wild:
+            self.say(f"带 {WILD_MARK} 的是{faces.legend()}")
         for s in o["seats"]:
-            melds = "  ".join(
-                f"{m['kind']}:{''.join(m['tiles'])}" + (f"+{m['hidden']}张暗" if m.get("hidden") else "")
-                for m in s["melds"])
-            line = (f"{seat_name(s['seat'], self.seat, o['dealer'])}  余额 {amount(s['balance'])}  "
-                    f"手牌 {s['hand_size']} 张" + ("  托管" if s["auto"] else ""))
-            if melds:
-                line += f"  副露 {melds}"
-            self.say(line)
+            self.say(f"{seat_name(s['seat'], self.seat, o['dealer'])}  余额 {amount(s['balance'])}  "
+                     f"手牌 {s['hand_size']} 张" + ("  托管" if s["auto"] else ""))
+            if s["melds"]:
+                self.say("    副露 " + "  ".join(meld_text(m, faces) for m in s["melds"]))
             if s.get("hand"):
-                self.say(f"    亮明的手牌：{' '.join(s['hand'])}")
+                self.say(f"    亮明的手牌：{faces.tiles(s['hand'])}")
             if s["discards"]:
-                self.say(f"    弃牌：{' '.join(s['discards'])}")
-        self.say("你的手牌：" + " ".join(o["hand"]) + (f"   刚摸到：{o['drawn']}" if o["drawn"] else ""))
+                self.say(f"    弃牌：{faces.tiles(s['discards'])}")
+        self.say("你的手牌：" + faces.tiles(o["hand"])
+                 + (f"   刚摸到：{faces.tile(o['drawn'])}" if o["drawn"] else ""))
 
-    def show_moves(self, moves: list[Move]) -> None:
+    def show_moves(self, moves: list[Move], faces: Faces) -> None:
         for i, m in enumerate(moves, 1):
-            self.say(f"  {i:>2}. {move_text(m)}")
+            self.say(f"  {i:>2}. {move_text(m, faces)}")
 
     def choose(self, game, moves: list[Move]) -> Move:
         self.show_table(game)
+        faces = Faces(game, game.observation(self.seat))
         ask = game.pending
         if ask is not None and ask.tile is not None and ask.actor not in (None, self.seat):
-            self.say(f"{seat_name(ask.actor, self.seat, game.st.dealer)}的{ask.tile.name}，你要：")
+            self.say(f"{seat_name(ask.actor, self.seat, game.st.dealer)}的{faces.tile(ask.tile.name)}，你要：")
         else:
             self.say("轮到你：")
-        self.show_moves(moves)
+        self.show_moves(moves, faces)
         while True:
             self.out.write("你的选择> ")
             self.out.flush()
@@ -111,15 +204,15 @@ class Terminal:
             if text in ("q", "quit", "退出"):
                 raise Quit
             if text in ("?", "？", "help", "帮助"):
-                self.show_moves(moves)
+                self.show_moves(moves, faces)
                 continue
-            move, problem = parse_choice(text, moves, game.cat)
+            move, problem = parse_choice(text, moves, game.cat, faces)
             if move is not None:
                 return move
             self.say(problem)
 
 
-def parse_choice(text: str, moves: list[Move], cat) -> tuple[Move | None, str]:
+def parse_choice(text: str, moves: list[Move], cat, faces: Faces | None = None) -> tuple[Move | None, str]:
     """The move a line of input names, or None and one sentence saying why not."""
     if not text:
         return None, f"请输入 1 到 {len(moves)} 之间的编号，或输入 ? 查看可选的操作。"
@@ -129,40 +222,175 @@ def parse_choice(text: str, moves: list[Move], cat) -> tuple[Move | None, str]:
             return moves[n - 1], ""
         return None, f"没有第 {n} 项：请输入 1 到 {len(moves)} 之间的编号。"
     by_text = {move_text(m): m for m in moves} | {str(m): m for m in moves}
+    if faces is not None:
+        by_text |= {move_text(m, faces): m for m in moves}
     if text in by_text:
         return by_text[text], ""
-    tile = cat.by_name.get(text) or next((t for t in cat.by_name.values() if t.code and t.code == text), None)
+    named = [m for m in moves if text in (m.action, ENGINE_WORDS.get(m.action))]
+    if len(named) == 1:  # the action's name alone, when only one listed move is of that action
+        return named[0], ""
+    if named:
+        numbers = "、".join(str(moves.index(m) + 1) for m in named)
+        return None, f"“{text}”有 {len(named)} 种（第 {numbers} 项）：请输入编号。"
+    tile = cat.by_name.get(text) or next(
+        (t for t in cat.by_name.values() if (t.code and t.code == text) or (t.char and t.char == text)), None)
     if tile is not None:
         for m in moves:
             if m.action == "discard" and m.tiles == (tile.name,):
                 return m, ""
-        return None, f"现在不能打出{tile.name}。"
+        return None, f"现在不能打出{faces.tile(tile.name) if faces is not None else tile.name}。"
     return None, f"看不懂“{text}”：请输入编号、列出的操作，或要打出的牌。"
 
 
-def announce(term: Terminal, game, seat: int, move: Move) -> None:
-    if seat == term.seat or move.action == "pass":
-        return
-    dealer = game.st.dealer
-    what = move_text(move) if move.action == "discard" else ENGINE_WORDS.get(move.action, move.action)
-    term.say(f"{seat_name(seat, term.seat, dealer)}：{what}")
+def turns_cards(game) -> bool:
+    """Whether a draw is turned face up for everyone (actions opened by `reveal`): an unclaimed drawn card
+    lies on the drawer's pile, so a card appearing there was turned, not discarded."""
+    return any(a.on == "reveal" or "reveal" in a.also_on for a in game.rs.actions)
 
 
-def show_result(term: Terminal, game) -> None:
-    r = game.result()
+class Teller:
+    """Tells the person what the others (and the engine, for them) did since the last look."""
+
+    def __init__(self, term: Terminal, game):
+        self.term = term
+        self.game = game
+        self.turned = turns_cards(game)
+        self.win_shown = False
+        self.look()
+
+    def look(self) -> None:
+        self.obs = self.game.observation(self.term.seat)
+        self.events = dict(self.game.result()["events"])
+
+    def name(self, seat: int) -> str:
+        return seat_name(seat, self.term.seat, self.obs["dealer"])
+
+    def decided(self, moves: dict[int, Move], asked_tile) -> None:
+        """A decision is over: `moves` were its answers; say what came of them."""
+        game, me = self.game, self.term.seat
+        before, before_events = self.obs, self.events
+        self.look()
+        after = self.obs
+        faces = Faces(game, after)
+        winners = set(game.result()["winners"])
+        grew = {k: v - before_events.get(k, 0) for k, v in self.events.items() if v > before_events.get(k, 0)}
+        seats = list(range(len(after["seats"])))
+        changed = {s: [m for i, m in enumerate(after["seats"][s]["melds"])
+                       if i >= len(before["seats"][s]["melds"]) or m != before["seats"][s]["melds"][i]]
+                   for s in seats}
+        # claims first by whether their seat's melds changed, so two claims of one action are told apart
+        order = sorted(moves, key=lambda s: (not changed[s] and s not in winners, s))
+        lost: list[Move] = []
+        taken: list[tuple[int, Move]] = []
+        for s in order:
+            mv = moves[s]
+            if mv.action in ("pass", "discard"):
+                continue
+            if s in winners or grew.get(mv.action, 0) > 0:
+                grew[mv.action] = grew.get(mv.action, 0) - 1
+                taken.append((s, mv))
+            elif s == me:
+                lost.append(mv)
+        for mv in lost:
+            by = "、".join(f"{self.name(s)}的{m.action}" for s, m in taken)
+            self.term.say(f"你的{move_text(mv, faces)}没有成立" + (f"：{by}优先。" if by else "。"))
+        told: list[str] = []  # the answers, then what happened without a question
+        auto: list[str] = []
+        for s in seats:
+            mv = moves.get(s)
+            new_melds = list(changed[s])
+            if mv is not None and (s, mv) in taken:
+                meld = new_melds.pop(0) if new_melds and mv.tiles and s not in winners else None
+                if s != me:
+                    shown = f" {faces.tiles(meld['tiles'], '')}" if meld and meld["tiles"] else ""
+                    told.append(f"{self.name(s)}：{mv.action}{shown}")
+            for m in new_melds:  # laid down without a question: a compulsory action, a follow-up, `then auto`
+                auto.append(f"{self.name(s)}：{meld_text(m, faces)}（自动）")
+            self.tell_discards(s, before["seats"][s], after["seats"][s], mv, faces, told, auto)
+        for line in told + auto:
+            self.term.say(line)
+
+    def tell_discards(self, s: int, before: dict, after: dict, mv: Move | None, faces: Faces,
+                      told: list[str], auto: list[str]) -> None:
+        old, new = before["discards"], after["discards"]
+        same = 0
+        while same < min(len(old), len(new)) and old[same] == new[same]:
+            same += 1
+        added = list(new[same:])
+        if mv is not None and mv.action == "discard":
+            if mv.tiles and mv.tiles[0] in added:
+                added.remove(mv.tiles[0])
+            if s != self.term.seat:
+                told.append(f"{self.name(s)}：{move_text(mv, faces)}")
+        for t in added:
+            if after["auto"] or not self.turned:
+                auto.append(f"{self.name(s)}：打出 {faces.tile(t)}（自动）")
+            else:
+                auto.append(f"{self.name(s)}：翻出 {faces.tile(t)}")
+
+    def show_win(self) -> None:
+        """The win, once, as soon as it is made (before any decision asked after it)."""
+        r = self.game.result()
+        if self.win_shown or not r["winners"]:
+            return
+        self.win_shown = True
+        show_wins(self.term, self.game, r)
+
+
+def score_values(game, seat: int) -> list[tuple[str, object]]:
+    """The values the rule file's `score` expression is made of, at this win (units, quantities, context
+    values, room options), in the order the expression names them."""
+    score = game.rs.score
+    info = game.infos.get(seat)
+    ev = info.result.evaluation if info is not None else None
+    if score is None or ev is None:
+        return []
+    out: list[tuple[str, object]] = []
+    seen = set()
+    for node in E.walk(score.expr):
+        if not isinstance(node, E.Name) or node.ref in seen:
+            continue
+        seen.add(node.ref)
+        cat, _, name = node.ref.partition(":")
+        if cat == "unit" and name in ev.units:
+            out.append((name, ev.units[name]))
+        elif cat == "quantity" and name in ev.quantities:
+            out.append((name, ev.quantities[name]))
+        elif cat == "context" and name in game.st.context:
+            out.append((name, game.st.context[name]))
+        elif cat == "option" and node.ref in game.settings:
+            out.append((name, game.settings[node.ref]))
+    return [(n, v) for n, v in out if isinstance(v, (int, Fraction)) and not isinstance(v, bool)]
+
+
+def show_wins(term: Terminal, game, r: dict) -> None:
+    faces = Faces(game, game.observation(term.seat))
     term.say()
+    for w in r["winners"]:
+        info = r["scores"].get(w, {})
+        word = info.get("action", "")
+        how = f"{word}（自己摸到）" if info.get("self_drawn") else word
+        term.say(f"{seat_name(w, term.seat, r['dealer'])} {how}"
+                 + (f" {faces.tile(info['tile'])}" if info.get("tile") else "")
+                 + (f"，{info['form']}" if info.get("form") else "")
+                 + (f"，合计 {amount(info['total'])}，得分 {amount(info['score'])}" if "score" in info else ""))
+        for f in info.get("fans", []):
+            term.say(f"    {f['name']} {amount(f['value'])}" + (f" ×{f['count']}" if f["count"] > 1 else ""))
+        values = score_values(game, w)
+        if values:
+            term.say("    得分由：" + "，".join(f"{n} {amount(v)}" for n, v in values)
+                     + f" 算出 {amount(info.get('score', ''))}")
+
+
+def show_result(term: Terminal, game, win_shown: bool = False) -> None:
+    r = game.result()
     if r["winners"]:
-        for w in r["winners"]:
-            info = r["scores"].get(w, {})
-            how = "和牌（自己摸到）" if info.get("self_drawn") else "和牌"
-            term.say(f"{seat_name(w, term.seat, r['dealer'])} {how}"
-                     + (f" {info['tile']}" if info.get("tile") else "")
-                     + (f"，{info['form']}" if info.get("form") else "")
-                     + (f"，合计 {amount(info['total'])}，得分 {amount(info['score'])}" if "score" in info else ""))
-            for f in info.get("fans", []):
-                term.say(f"    {f['name']} {amount(f['value'])}" + (f" ×{f['count']}" if f["count"] > 1 else ""))
+        if not win_shown:
+            show_wins(term, game, r)
     else:
+        term.say()
         term.say("流局。")
+    term.say()
     for p in r["payments"]:
         term.say(f"  {p['name']}：{seat_name(p['payer'], term.seat, r['dealer'])} 付 "
                  f"{seat_name(p['payee'], term.seat, r['dealer'])} {amount(p['amount'])}")
@@ -187,17 +415,25 @@ def play_terminal(rules, options: dict, *, seat: int = 0, seed: int | None = Non
     while game is not None:
         robots = [BOTS[bots](game.seed * 31 + i) for i in range(game.st.n)]  # each hand its own bot seeds
         term.say(f"\n=== 第 {len(session.played) + 1} 局 ===")
+        teller = Teller(term, game)
+        teller.decided({}, None)  # what the deal itself did (compulsory actions before the first question)
+        answers: dict[int, Move] = {}
         try:
             while not game.is_over():
+                teller.show_win()
                 s = game.current_seats()[0]
                 moves = game.legal_moves(s)
+                decision, tile = game.decision, game.pending.tile
                 move = term.choose(game, moves) if s == seat else robots[s].choose(game, s, moves)
                 game.apply(s, move)
-                announce(term, game, s, move)
+                answers[s] = move
+                if game.is_over() or game.decision != decision:
+                    teller.decided(answers, tile)
+                    answers = {}
         except Quit:
             term.say("\n对局结束（未打完）。")
             return 1
-        show_result(term, game)
+        show_result(term, game, teller.win_shown)
         session.finish(game)
         game = session.new_hand()
     return 0
