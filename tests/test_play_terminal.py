@@ -51,6 +51,16 @@ def check_common(variant: str, text: str) -> None:
     for block in text.split(PROMPT)[:-1]:
         shown = [t for _, _, t in listed_moves(block)]
         assert shown and len(shown) == len(set(shown)), shown
+    # a claim told with its tiles is on the table the next time it is shown: told only when it was taken
+    for told in re.finditer(r"^(你|\d号位)(（庄）)?：(\S+) (\S+)$", text, re.M):
+        if told.group(3) in ("打出", "翻出") or told.group(4).endswith("（自动）"):
+            continue
+        rest = text[told.end():]
+        if "\n—— " not in rest:  # the hand ended before the table was shown again
+            continue
+        table = rest.split("\n—— ", 1)[1].split("你的手牌：", 1)[0]
+        seat = re.search(rf"^{re.escape(told.group(1))}(（庄）)?  余额.*\n((?:    .*\n)*)", table, re.M)
+        assert seat and f":{told.group(4)}" in seat.group(2), told.group(0)
     # the win is called by the winning action's own name, before the payments
     words = "|".join(map(re.escape, win_words(variant)))
     win = re.search(rf"^(你|\d号位)(（庄）)? ({words})(（自己摸到）)? \S+，", text, re.M)
@@ -116,3 +126,15 @@ def test_baicheng_bao_marked_and_bare_peng():
     check_common("baicheng", text)
     assert re.search(r"^带 \* 的是宝：\S+\*$", text, re.M)
     assert f"{PROMPT}碰\n" in text
+
+
+def test_chehuzi_a_bot_claim_that_lost_to_a_win_is_not_told():
+    """胡 ranks above 碰 (`priority`): the turned 捌 that seat 1 wins with is also claimed by seat 2's 碰,
+    which is not told."""
+    text = play("chehuzi", 14, ["胡", "吃"])
+    check_common("chehuzi", text)
+    turned = text.index("1号位（庄）：翻出 捌\n")
+    after = text[turned:]
+    assert after.startswith("1号位（庄）：翻出 捌\n1号位（庄）：胡\n")
+    assert not re.search(r"^2号位：碰", after, re.M)
+    assert re.search(r"^你的吃 \S+ \[\S+\]没有成立：1号位（庄）的碰优先。$", text, re.M)
