@@ -156,6 +156,11 @@ class Tally:
         return total, best
 
 
+def unmet_reason(q: ir.Requirement) -> str:
+    """Why a reading that fails requirement q is rejected: its `reason`, else a sentence naming it."""
+    return q.reason or f"the hand does not meet 「{q.name}」"
+
+
 def best_combo_set(edges, distinct: bool):
     """The most valuable subset of combinations (pattern, combination, value) such that the set can be
     built one combination at a time, each bringing in a meld not yet combined; with `distinct`, no meld
@@ -206,4 +211,4 @@ def _buildable(subset) -> bool:
     return True
 
 
-__all__ = ["Tally", "best_combo_set"]
+__all__ = ["Tally", "best_combo_set", "unmet_reason"]

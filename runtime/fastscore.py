@@ -34,7 +34,7 @@ from __future__ import annotations
 
 from .codegen import RUNTIME, Gen, Refused
 from .evaluate import norm
-from .fans import Tally
+from .fans import Tally, unmet_reason
 from .fastscore_context import Ctx, ReadingScore, Unsupported, Unusual
 from .fastscore_names import WIN_FIELDS, WIN_REFS, ReadingNames, and_all, emit_unmet
 from .ir import expr as E
@@ -474,7 +474,7 @@ class FastScorer:
         reason = None
         if bad >= 0:
             q = self.requires[bad][0]
-            reason = q.reason or f"the hand does not meet 「{q.name}」"
+            reason = unmet_reason(q)
         return ReadingScore(best, score, total, U, final, value, reason)
 
     def _finish(self, R, S, C, F, ns):

@@ -3,6 +3,7 @@ and the best reading as a ScoreResult."""
 from __future__ import annotations
 
 from .evaluate import EvalError
+from .fans import unmet_reason
 from .fastscore_context import REFERENCE_DECIDES
 from .hand import Hand, HandError
 from .hand_readings import HandReadings
@@ -208,7 +209,7 @@ class Scoring(HandReadings):
                 if bad < 0:
                     return True, ""
                 q = requires[bad][0]
-                return False, q.reason or f"the hand does not meet 「{q.name}」"
+                return False, unmet_reason(q)
             except REFERENCE_DECIDES:  # the documented unusual values: the reference decides
                 fast.fell_back()
         ev = ev or self.evaluator(r)
@@ -222,7 +223,7 @@ class Scoring(HandReadings):
                     continue
             except EvalError:
                 pass
-            return False, q.reason or f"the hand does not meet 「{q.name}」"
+            return False, unmet_reason(q)
         return True, ""
 
     def run(self) -> ScoreResult:

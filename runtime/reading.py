@@ -247,7 +247,9 @@ class SharedPieces:
         self.win_groups: dict[tuple, tuple] = {}
         # (meld kind, slots, winning position, concealed, the wildcards' physical tile) -> group
         self.wild_groups: dict[tuple, Group] = {}
-        # (form, exposed melds, concealed tiles) -> the (melds, pairs) of the form a hand may split into
+        # (form, exposed melds, concealed tiles) -> the (melds, pairs) of the form a hand may split into;
+        # they depend on the rule set's forms (the decomposer's rule set), by name, so the engine's
+        # copies of the rules that win by fewer forms (`Rules.with_forms`) share them
         self.form_targets: dict[tuple, list[tuple[int, int]]] = {}
 
     def natural_tile(self, kind: TileInfo, is_win: bool = False) -> RTile:
