@@ -210,7 +210,8 @@ def cmd_waits(args) -> int:
     except HandError as exc:
         raise UsageError(str(exc)) from None
     if args.json:
-        print(json.dumps([{"tile": k.name, **res.to_json()} for k, res in waits], ensure_ascii=False))
+        print(json.dumps([{"tile": k.name, "code": k.code or k.char, **res.to_json()} for k, res in waits],
+                         ensure_ascii=False))
     else:
         from .present import render_waits
 

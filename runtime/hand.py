@@ -84,10 +84,11 @@ def build_hand(rules, hand: str, melds: list[str] | None = None, win: str | None
     if win:
         ws = parse_tiles(rules.notation, cat, win, "winning tile")
         if len(ws) != 1:
-            raise HandError(f"--win takes one tile, got {len(ws)} in '{win}'")
+            raise HandError(f"the winning tile is one tile, not {len(ws)} in '{win}'")
         win_tile = ws[0]
         if win_tile.category == "flower":
-            raise HandError(f"--win {win}: a flower is set aside, never a winning tile (write it in --hand)")
+            raise HandError(f"the winning tile {win} is a flower, which is set aside and never wins (write it in the "
+                            "hand)")
     h = Hand(concealed, parsed_melds, win_tile, self_drawn, flowers)
     counts = [0] * len(cat.kinds)
     every = h.all_tiles()

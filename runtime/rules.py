@@ -181,7 +181,8 @@ class Rules:
         return n
 
     def settings_env(self, values: dict[str, Any] | None) -> dict:
-        """`--set NAME=VALUE` values (strings or Python values) -> the expression environment."""
+        """Room option and context values by name (`context` of score and waits, `--set NAME=VALUE` of the
+        command line; strings or Python values) -> the expression environment."""
         base = self._default_env
         if base is None:
             base = setting_defaults(self.ir)
@@ -205,7 +206,7 @@ class Rules:
                 env[f"reveal:{name}"] = self._tile_value(name, raw)
             else:
                 names = sorted(list(self._settings) + list(self._reveals))
-                raise HandError(f"unknown name '{name}' in --set (this rule set knows: {', '.join(names)})")
+                raise HandError(f"unknown option or context name '{name}' (this rule set knows: {', '.join(names)})")
         return env
 
     def _convert(self, s: ir.Setting, raw):

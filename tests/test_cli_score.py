@@ -47,7 +47,7 @@ def test_not_a_win_has_a_reason():
     (["--hand", "123m 456m 789m 东东东 白", "--win", "白", "--meld", "杠:1111m"], "unknown meld kind"),
     (["--hand", "123m 456m 789m 白", "--win", "白", "--meld", "碰:123m"], "is not a 碰"),
     (["--hand", "123m 456m 789m 东东东 白", "--win", "白", "--set", "加倍次数=9"], "0..8"),
-    (["--hand", "123m 456m 789m 东东东 白", "--win", "白", "--set", "不存在=1"], "unknown name"),
+    (["--hand", "123m 456m 789m 东东东 白", "--win", "白", "--set", "不存在=1"], "unknown option or context name"),
 ])
 def test_invalid_input_is_one_line_and_exit_2(args, needle):
     p = paili("score", "baijindao", *args)
@@ -91,7 +91,7 @@ def test_waits_lists_winning_tiles():
     p = paili("waits", "baicheng", "--hand", "567p 789s 55m 13s", "--meld", "碰:111m", "--json")
     assert p.returncode == 0, p.stderr
     rows = json.loads(p.stdout)
-    assert [r["tile"] for r in rows] == ["二条"]
+    assert [(r["tile"], r["code"]) for r in rows] == [("二条", "2s")]  # the tile's name and its notation
     assert any(f["name"] == "夹胡" for f in rows[0]["fans"])
 
 

@@ -52,3 +52,24 @@ def test_a_game_plays_from_the_face():
     game.apply(seat, move)
     with pytest.raises(paili.IllegalMove):
         game.apply(seat, paili.Move("no-such-action"))
+
+
+def test_the_python_apis_errors_speak_of_its_arguments_not_of_flags():
+    """A mistake in a call of score or waits is told in the call's own words (the winning tile, the hand, an
+    option or context name), never as a command-line flag."""
+    from paili.runtime.hand import HandError
+
+    rules = paili.load("guobiao")
+    calls = [lambda: rules.score("123m 456m 789m 123p", win="5p5p"),
+             lambda: rules.score("123m 456m 789m 123p 5p", win="春"),
+             lambda: rules.score(**HAND, context={"没有这个名字": 1}),
+             lambda: rules.waits("123m 456m 789m 123p 5p", context={"没有这个名字": 1})]
+    said = []
+    for call in calls:
+        with pytest.raises(HandError) as err:
+            call()
+        said.append(str(err.value))
+    assert all("--" not in s for s in said), said
+    assert said[0].startswith("the winning tile is one tile, not 2")
+    assert said[1].startswith("the winning tile 春 is a flower")
+    assert said[2].startswith("unknown option or context name '没有这个名字'") and said[2] == said[3]

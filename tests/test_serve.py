@@ -107,9 +107,11 @@ def test_waits(client, rules, work):
     body = {"hand": PUNGS["hand"], "melds": PUNGS["melds"]}
     r = client.post(f"/api/variants/{VARIANT}/waits", json=body)
     assert r.status_code == 200
-    want = work(lambda: [{"tile": k.name, **res.to_json()} for k, res in rules.waits(body["hand"], body["melds"])])
+    want = work(lambda: [{"tile": k.name, "code": k.code or k.char, **res.to_json()}
+                         for k, res in rules.waits(body["hand"], body["melds"])])
     assert r.json() == {"waits": want}
-    assert [w["tile"] for w in r.json()["waits"]] == ["八万", "东"]  # a pung of either pair completes it
+    # a pung of either pair completes it; each tile with its notation
+    assert [(w["tile"], w["code"]) for w in r.json()["waits"]] == [("八万", "8m"), ("东", "1z")]
 
 
 def test_check_returns_diagnostics_with_positions(client):
@@ -259,7 +261,7 @@ BAD = [
     ("a list as a context value", "post", f"/api/variants/{VARIANT}/score", {"json": {"set": {"庄家": [1]}}},
      422, "`set.庄家` must be"),
     ("unknown context name", "post", f"/api/variants/{VARIANT}/score", {"json": {"set": {"没有": 1}}}, 422,
-     "unknown name"),
+     "unknown option or context name '没有'"),
     ("unknown variant", "post", "/api/variants/nope/score", {"json": {}}, 404, "no variant 'nope'"),
     ("bad hand", "post", f"/api/variants/{VARIANT}/score", {"json": {"hand": "123m 东x"}}, 422, "unknown tile"),
     ("five of a kind", "post", f"/api/variants/{VARIANT}/score", {"json": {"hand": "11111m"}}, 422,

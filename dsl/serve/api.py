@@ -158,7 +158,8 @@ async def score(request: Request, variant: str, body: ScoreRequest) -> dict:
 
 @router.post("/variants/{variant}/waits", summary="The tiles a hand waits on")
 async def waits(request: Request, variant: str, body: HandRequest) -> dict:
-    """`waits`: every tile whose draw (or claim) wins, each with its best score (as `paili waits --json`)."""
+    """`waits`: every tile whose draw (or claim) wins — its name, its `code` in the notation — each with its
+    best score (as `paili waits --json`)."""
     served = variant_of(request, variant)
 
     def run():
@@ -166,7 +167,7 @@ async def waits(request: Request, variant: str, body: HandRequest) -> dict:
             got = served.rules.waits(body.hand, body.melds, body.self_drawn, dict(body.set))
         except (HandError, ValueError) as exc:
             raise refuse(422, str(exc)) from None
-        return {"waits": [{"tile": k.name, **res.to_json()} for k, res in got]}
+        return {"waits": [{"tile": k.name, "code": k.code or k.char, **res.to_json()} for k, res in got]}
 
     return await service(request).call(run)
 
