@@ -105,6 +105,12 @@ def test_chehuzi_cards_in_characters_wildcards_marked_and_a_lost_claim_told_as_l
     assert f"{PROMPT}胡\n" in text
 
 
+def test_a_win_on_a_drawn_tile_only_is_not_said_twice():
+    """龙岩's 自摸 is declared `win_tile drawn`: its name already says the tile was drawn."""
+    text = play("longyan", 1, ["自摸", "碰"])
+    assert re.search(r"^\d号位(（庄）)? 自摸 \S+，", text, re.M) and "自摸（自己摸到）" not in text
+
+
 def test_guobiao_win_called_by_its_own_action():
     text = play("guobiao", 1, ["自摸和", "点和", "抢和", "碰"])
     check_common("guobiao", text)

@@ -369,7 +369,9 @@ def show_wins(term: Terminal, game, r: dict) -> None:
     for w in r["winners"]:
         info = r["scores"].get(w, {})
         word = info.get("action", "")
-        how = f"{word}（自己摸到）" if info.get("self_drawn") else word
+        # said once: an action that wins only on a drawn tile already says it was drawn
+        drawn_only = any(a.name == word and a.win_tile == "drawn" for a in game.rs.actions)
+        how = f"{word}（自己摸到）" if info.get("self_drawn") and not drawn_only else word
         term.say(f"{seat_name(w, term.seat, r['dealer'])} {how}"
                  + (f" {faces.tile(info['tile'])}" if info.get("tile") else "")
                  + (f"，{info['form']}" if info.get("form") else "")
