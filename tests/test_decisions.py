@@ -120,3 +120,18 @@ def test_a_loaded_rule_set_types_choice_as_the_compiler_does():
     doc["ruleset"]["actions"][1]["choices"].append({"_": "NoneLit", "span": ["x", 1, 1, 1, 2]})
     with pytest.raises(FormatError, match="choice"):
         loads(json.dumps(doc))
+
+
+def test_the_page_names_each_choice_of_a_decision(tmp_path):
+    """The help page lists a decision's choices as a player reads them: suits by name, several tiles
+    written together, a seat by its Chinese word (a tile's choice used to print as 无)."""
+    from paili.dsl.pages import site
+
+    path = tmp_path / "定.pai"
+    path.write_text(HEAD + DECISIONS, encoding="utf-8")
+    md = site.render_variant(path).md
+    lines = [line for line in md.splitlines() if "可选" in line]
+    assert any("万、条" in line for line in lines), lines
+    assert any("1万2万、2条3条" in line for line in lines), lines
+    assert any("庄" in line for line in lines), lines
+    assert not any("无" in line for line in lines), lines

@@ -77,6 +77,14 @@ class PageBuilder(SetupChapters, ScoringChapters):
         except Exception:  # noqa: BLE001 — the expression needs a hand or a game: not a setup value
             return None
 
+    def choice_text(self, c: E.Expr) -> str:
+        """One value of a decision as the page names it: a number or a suit as it is, several tiles written
+        together (一万二万), a seat by its word (庄)."""
+        if isinstance(c, E.TileLit) and c.tiles:
+            return "".join(c.tiles)
+        v = self.eval_setup(c)
+        return W.num(v) if v is not None else self.w.text(c)
+
     def score_quantities(self) -> list[str]:
         """Numeric quantities the score depends on (shown with each computed example)."""
         if self.rs.score is None:
@@ -159,7 +167,7 @@ class PageBuilder(SetupChapters, ScoringChapters):
             if a.instead_of:
                 facts.append(Fact("代替", f"选择它就不做「{a.instead_of}」"))
             if a.choices:
-                facts.append(Fact("可选", "、".join(W.num(self.eval_setup(c)) for c in a.choices)))
+                facts.append(Fact("可选", "、".join(self.choice_text(c) for c in a.choices)))
             if getattr(a, "choice_when", None) is not None:
                 c = self.w.both(a.choice_when, True)
                 facts.append(Fact("可选条件", c.text, c.html))
