@@ -79,7 +79,7 @@ class PageBuilder(SetupChapters, ScoringChapters):
 
     def choice_text(self, c: E.Expr) -> str:
         """One value of a decision as the page names it: a number or a suit as it is, several tiles written
-        together (一万二万), a seat by its word (庄)."""
+        together, a seat by its word."""
         if isinstance(c, E.TileLit) and c.tiles:
             return "".join(c.tiles)
         v = self.eval_setup(c)
