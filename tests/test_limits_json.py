@@ -155,3 +155,15 @@ def test_the_bundled_rule_sets_are_within_the_limits():
 
     for p in sorted((ROOT / "rules").glob("*.pai")):
         loads(dumps(compile_file(p).ruleset))
+
+
+def test_a_deep_path_is_written_shortly_in_the_sentence():
+    """A mistake deep inside a tree within the nesting limit (here 60 levels of `-`): the JSON path names
+    the repeated step once, with its count, so the sentence stays one short line."""
+    doc = with_score("番 * 2")
+    deep = {"_": "ListLit", "span": at(doc, "ruleset.score.expr.right")["span"], "items": []}
+    for _ in range(60):
+        deep = {"_": "Unary", "span": deep["span"], "op": "-", "operand": deep}
+    at(doc, "ruleset.score.expr")["right"] = deep
+    text = refused(doc, r"ruleset\.score\.expr\.right\(\.operand × 60\): expected a number, but this is a list.*")
+    assert len(text) < 120

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -127,7 +128,7 @@ def loads(text: str, semantic: bool = True) -> ir.RuleSet:
         validate(doc, schema())
         rs = from_data(doc.get("ruleset"))
     except SchemaError as exc:
-        raise FormatError(str(exc)) from None
+        raise FormatError(short_path(str(exc))) from None
     except RecursionError:
         raise FormatError("the rule set is nested too deeply") from None
     if not isinstance(rs, ir.RuleSet):
@@ -140,5 +141,38 @@ def loads(text: str, semantic: bool = True) -> ir.RuleSet:
         except RecursionError:
             problem = "the rule set is nested too deeply"
         if problem:
-            raise FormatError(problem)
+            raise FormatError(short_path(problem))
     return rs
+
+
+_STEP = re.compile(r"\.[^.\[\]:\s]+|\[\d+\]")
+
+
+def short_path(message: str) -> str:
+    """A message that starts with a JSON path, the path written shortly: a run of one to three steps
+    repeated (a tree nested deep, `.operand.operand…`) once with its count, `(.operand × 58)`, and a path
+    still longer than 200 characters cut in its middle, so that the sentence stays one short line."""
+    path, sep, rest = message.partition(": ")
+    if not sep or not path.startswith("ruleset") or len(path) <= 80:
+        return message
+    steps = _STEP.findall(path[len("ruleset"):])
+    if "ruleset" + "".join(steps) != path:
+        return message  # not a path of this format's steps: left as it is
+    out, i = ["ruleset"], 0
+    while i < len(steps):
+        for n in (1, 2, 3):
+            seq = steps[i:i + n]
+            reps = 1
+            while steps[i + reps * n:i + (reps + 1) * n] == seq:
+                reps += 1
+            if reps >= 3 and reps * n >= 4:
+                out.append(f"({''.join(seq)} × {reps})")
+                i += reps * n
+                break
+        else:
+            out.append(steps[i])
+            i += 1
+    short = "".join(out)
+    if len(short) > 200:
+        short = short[:100] + "…" + short[-99:]
+    return f"{short}{sep}{rest}"
