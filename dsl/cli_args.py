@@ -35,12 +35,12 @@ def resolve_rules_arg(arg: str) -> Path:
 def load_ruleset(arg: str, examples: bool = False):
     """Load a rule set from any RULES argument; UsageError with the diagnostics when it does not compile
     (with `examples`, a .pai file's examples must hold too: E506, E508)."""
-    from ..runtime.ir.serialize import FormatError, loads
+    from ..runtime.ir.serialize import FormatError, loads, read_text
 
     p = resolve_rules_arg(arg)
     if p.suffix == ".json":
         try:
-            return loads(p.read_text(encoding="utf-8"))
+            return loads(read_text(p))
         except (OSError, UnicodeDecodeError, FormatError) as exc:
             raise UsageError(f"{p}: {exc}") from None
     if not examples:  # a bundled variant: its shipped compiled JSON, when compiled from this very source

@@ -551,7 +551,7 @@ def load(path: str | Path, backend: str | None = None) -> Rules:
     if p.suffix != ".json":
         raise ValueError(f"{p.name}: the runtime loads compiled .json rule sets; a rule file is compiled by "
                          f"paili.load (or `paili compile`)")
-    from .ir.serialize import loads
+    from .ir.serialize import loads, read_text
 
-    text = p.read_text(encoding="utf-8")
+    text = read_text(p)
     return Rules(loads(text), backend, text)

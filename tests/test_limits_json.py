@@ -167,3 +167,20 @@ def test_a_deep_path_is_written_shortly_in_the_sentence():
     at(doc, "ruleset.score.expr")["right"] = deep
     text = refused(doc, r"ruleset\.score\.expr\.right\(\.operand × 60\): expected a number, but this is a list.*")
     assert len(text) < 120
+
+
+def test_a_compiled_rule_set_over_the_size_limit_is_refused_before_it_is_read(tmp_path, monkeypatch):
+    from paili.runtime import limits as L
+    from paili.runtime.rules import load
+
+    doc = with_score("番 * 2")
+    monkeypatch.setattr(L, "MAX_RULESET_JSON_BYTES", 1000)  # the real limit is 16 MB: a small one to test it
+    text = json.dumps(doc, ensure_ascii=False)
+    size = len(text.encode("utf-8"))
+    path = tmp_path / "big.json"
+    path.write_text(text, encoding="utf-8")
+    sentence = f"the rule set is {size:,} bytes; a compiled rule set has at most 1,000"
+    with pytest.raises(FormatError, match=f"^{sentence}$"):
+        load(path)
+    with pytest.raises(FormatError, match=f"^{sentence}$"):
+        loads(text)

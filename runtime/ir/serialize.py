@@ -17,6 +17,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from .. import limits as L
 from . import expr as E
 from . import nodes as ir
 from .span import Span
@@ -108,11 +109,30 @@ def dumps(rs: ir.RuleSet) -> str:
     return json.dumps(doc, ensure_ascii=False, indent=1, sort_keys=False) + "\n"
 
 
+def _too_large(size: int) -> FormatError:
+    return FormatError(f"the rule set is {size:,} bytes; a compiled rule set has at most "
+                       f"{L.MAX_RULESET_JSON_BYTES:,}")
+
+
+def read_text(path: str | Path) -> str:
+    """A compiled rule set's JSON text from a file, refused before it is read when it is over the size
+    limit (FormatError; OSError and UnicodeDecodeError as reading gives them)."""
+    p = Path(path)
+    size = p.stat().st_size
+    if size > L.MAX_RULESET_JSON_BYTES:
+        raise _too_large(size)
+    return p.read_text(encoding="utf-8")
+
+
 def loads(text: str, semantic: bool = True) -> ir.RuleSet:
     """A compiled rule set from its JSON text, validated (FormatError with one sentence otherwise).
     `semantic=False` skips the checker's passes (only for text this process wrote itself)."""
     from .jsonvalidate import SchemaError, validate
 
+    if len(text) * 4 > L.MAX_RULESET_JSON_BYTES:  # (a character is at most 4 bytes of UTF-8)
+        size = len(text.encode("utf-8", "surrogatepass"))
+        if size > L.MAX_RULESET_JSON_BYTES:
+            raise _too_large(size)
     try:
         doc = json.loads(text, parse_constant=_no_constant)
     except RecursionError:
