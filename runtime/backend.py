@@ -138,7 +138,9 @@ class NativeStructure:
     def attach_split_items(self, dec) -> None:
         """Hand the native tables one (spec, slots) item per group of natural tiles, after checking
         that their groups and blocks are the reference's, kind by kind and in order; otherwise the
-        reference enumerates splits."""
+        reference enumerates splits (also with an extension built before the native splits existed)."""
+        if not hasattr(self.tables, "split_groups"):
+            return
         mine = [(si, tuple(k for k, _ in slots)) for i in range(dec.n) for si, spec in enumerate(dec.specs)
                 for slots in dec.placements(spec, i, [SPLIT_COUNTS] * dec.n, 0)]
         theirs = [(si, tuple(kinds)) for si, kinds in self.tables.split_groups()]
