@@ -19,8 +19,8 @@ OPENING_EVENTS = ("deal", "opening")  # the events of the hand's start whose dec
 
 
 class Turns:
-    """The turn steps of `Game`. Each step is a function of (game, its record, the value it resumes
-    with) registered by `@step`; `f.at` is where it resumes, `f.loc` its locals (runtime/game/steps.py)."""
+    """The turn steps of `Game` (how a step function is written: docs/engine.md, "Steps and the
+    continuation")."""
 
     def _hand(self) -> Step:
         return Step("hand", {})
