@@ -12,30 +12,15 @@ from __future__ import annotations
 
 import json
 
-from ...runtime.game.log import ReplayError, replay
+from ...runtime.game.log import ReplayError, parse_numbered, replay
 from ...runtime.game.moves import Move
 from ...runtime.game.session import Session
 from .limits import MAX_REPLAY_MOVES
 
 
-def _no_constant(name: str):
-    raise ValueError(f"{name} is not a JSON number")
-
-
 def read_lines(raw: bytes) -> list[tuple[int, object]]:
     """(line number, JSON value) of each non-blank line; ReplayError naming the line otherwise."""
-    out = []
-    for n, line in enumerate(raw.split(b"\n"), 1):
-        if not line.strip():
-            continue
-        try:
-            out.append((n, json.loads(line.decode("utf-8"), parse_constant=_no_constant)))
-        except UnicodeDecodeError:
-            raise ReplayError(f"line {n}: not UTF-8 text") from None
-        except RecursionError:
-            raise ReplayError(f"line {n}: nested too deeply") from None
-        except ValueError as exc:
-            raise ReplayError(f"line {n}: not JSON ({str(exc)[:80]})") from None
+    out = parse_numbered(raw)
     if not out:
         raise ReplayError("the log is empty")
     moves = sum(1 for _, e in out if isinstance(e, dict) and e.get("type") == "move")

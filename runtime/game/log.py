@@ -56,6 +56,11 @@ def read_numbered(path: str | Path) -> list[tuple[int, Any]]:
         raise ReplayError(f"cannot read {path}: {exc.strerror or exc}") from None
     if len(raw) > MAX_LOG_BYTES:
         raise ReplayError(f"the log is larger than {MAX_LOG_BYTES // 1_000_000} MB")
+    return parse_numbered(raw)
+
+
+def parse_numbered(raw: bytes) -> list[tuple[int, Any]]:
+    """(line number, JSON value) of each non-blank line of a log's bytes; ReplayError naming the line."""
     out = []
     for n, line in enumerate(raw.split(b"\n"), 1):
         if not line.strip():
