@@ -56,7 +56,8 @@ def calculator(served) -> str:
 def _with_calculator(page: str, panel: str) -> str:
     page = page.replace("</head>", STYLE + "</head>", 1)
     page = page.replace("</header>", "</header>\n" + panel, 1)
-    return page.replace("</body>", '<script src="/static/calculator.js"></script>\n</body>', 1)
+    scripts = '<script src="/static/tiles.js"></script>\n<script src="/static/calculator.js"></script>\n'
+    return page.replace("</body>", scripts + "</body>", 1)
 
 
 def _index(page: str) -> str:

@@ -41,23 +41,7 @@
     return digits.length ? null : out;
   }
 
-  function tileEl(name, extra) {
-    const k = byName.get(name);
-    const span = document.createElement("span");
-    span.className = (k ? k.classes : "tile") + (extra ? " " + extra : "");
-    span.title = name;
-    span.setAttribute("role", "img");
-    span.setAttribute("aria-label", name);
-    span.dataset.tile = name;
-    if (k) {
-      const ns = "http://www.w3.org/2000/svg";
-      const svg = document.createElementNS(ns, "svg"), use = document.createElementNS(ns, "use");
-      use.setAttribute("href", "#" + k.face);
-      svg.appendChild(use);
-      span.appendChild(svg);
-    } else span.textContent = name;
-    return span;
-  }
+  const tileEl = (name, extra) => window.pailiTile(byName, name, extra);
 
   function showRow(row, text, extra) {
     row.replaceChildren();

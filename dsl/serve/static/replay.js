@@ -19,22 +19,7 @@
     errorBox.hidden = false;
   }
 
-  function tileEl(name) {
-    const k = kinds.get(name);
-    const span = el("span", undefined, k ? k.classes : "tile");
-    span.title = name;
-    span.setAttribute("role", "img");
-    span.setAttribute("aria-label", name);
-    span.dataset.tile = name;
-    if (k) {
-      const ns = "http://www.w3.org/2000/svg";
-      const svg = document.createElementNS(ns, "svg"), use = document.createElementNS(ns, "use");
-      use.setAttribute("href", "#" + k.face);
-      svg.appendChild(use);
-      span.appendChild(svg);
-    } else span.textContent = name;
-    return span;
-  }
+  const tileEl = name => window.pailiTile(kinds, name);
 
   function backs(n) {  // concealed tiles an onlooker does not see: their number
     const span = el("span", undefined, "replay-backs");
