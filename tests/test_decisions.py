@@ -94,6 +94,37 @@ def test_a_game_with_decisions_replays_from_its_json_moves():
     assert again.check_invariants() == []
 
 
+UNGUARDED = """state player 押 int = 0
+state table 次数 int = 0
+action 押注 { on deal; by any; choices [1, 2]; effect { add actor.押 = choice; add table.次数 = 1 } }
+action 表态 { on [deal, opening]; by any; effect { add table.次数 = 1 } }
+"""
+
+
+def test_a_decision_taken_at_the_deal_is_not_offered_again_in_the_hand():
+    """Without a guard of its own, a deal-time decision is offered to a seat until it takes it (or passes),
+    then not again in the hand: not after its other decision, and not at the opening (`on [deal, opening]`)."""
+    g = Game(_rules(UNGUARDED), seed=3)
+    d = g.st.dealer
+    other = 1 - d
+    assert g.current_seats() == [d]
+    assert [str(m) for m in g.legal_moves(d)] == ["押注 =1", "押注 =2", "表态", "pass"]
+    g.apply(d, next(m for m in g.legal_moves(d) if m.choice == 2))
+    assert [str(m) for m in g.legal_moves(d)] == ["表态", "pass"]
+    g.apply(d, next(m for m in g.legal_moves(d) if m.action == "表态"))
+    # the dealer has taken both: its deal decisions are over, and the other seat is asked
+    assert g.current_seats() == [other]
+    assert [str(m) for m in g.legal_moves(other)] == ["押注 =1", "押注 =2", "表态", "pass"]
+    g.apply(other, next(m for m in g.legal_moves(other) if m.action == "pass"))
+    # at the opening: the dealer took 表态 in this hand, the other seat declined it and is asked again
+    assert g.current_seats() == [other]
+    assert [str(m) for m in g.legal_moves(other)] == ["表态", "pass"]
+    g.apply(other, next(m for m in g.legal_moves(other) if m.action == "pass"))
+    assert g.st.seats[d].vars["押"] == 2 and g.st.seats[other].vars["押"] == 0
+    assert g.st.table["次数"] == 2
+    assert all(m.action in ("discard", "自摸", "pass") for m in g.legal_moves(g.current_seats()[0]))
+
+
 @pytest.mark.parametrize("choices, code_line", [
     ("[万, '1m']", 1),        # a suit and a tile: one decision has one type
     ("[winner]", 1),          # a seat or none: a decision's value must exist when it is offered

@@ -38,6 +38,9 @@ class Turns:
                 self._deal()
                 self._flowers_at_deal()
                 L["ev"] = 0  # index into OPENING_EVENTS
+                # per seat, the decisions (actions without a meld or a win) it took at the deal or the
+                # opening: not offered to it again in this hand (one set shared with `start_decisions`)
+                L["decided"] = {s: set() for s in range(st.n)}
                 f.at = 2
                 c = self._event("deal", {})
                 if c:
@@ -67,7 +70,8 @@ class Turns:
                     f.at = 2 if L["ev"] < len(OPENING_EVENTS) else 9
                     continue
                 f.at = 7
-                return self._start_decisions(OPENING_EVENTS[L["ev"]], L["order"][L["i"]])
+                s = L["order"][L["i"]]
+                return self._start_decisions(OPENING_EVENTS[L["ev"]], s, L["decided"][s])
             elif at == 7:
                 f.at = 8
                 if st.winners and not st.exhausted:
@@ -78,7 +82,7 @@ class Turns:
                 L["i"] += 1
                 f.at = 6
             elif at == 9:  # the turns
-                for k in ("ev", "order", "i"):
+                for k in ("ev", "order", "i", "decided"):
                     del L[k]
                 L["nxt"] = (st.dealer, "first")
                 L["turned"] = bool(self.prog.actions_on.get("reveal"))
@@ -210,9 +214,11 @@ class Turns:
             else:
                 return DONE
 
-    def _start_decisions(self, event: str, s: int) -> Step:
-        """The deal (or opening) decisions of one seat: melds, wins, or pass; asked again after a kong."""
-        return Step("start_decisions", {"event": event, "s": s})
+    def _start_decisions(self, event: str, s: int, decided: set) -> Step:
+        """The deal (or opening) decisions of one seat: melds, wins, or pass; asked again after each
+        action taken, without the decisions (actions without a meld or a win) it has taken in this hand,
+        which `decided` holds (their names)."""
+        return Step("start_decisions", {"event": event, "s": s, "decided": decided})
 
     @step
     def _s_start_decisions(self, f, v):  # noqa: C901 - one branch per resumption point
@@ -236,7 +242,9 @@ class Turns:
                 moves = self._win_moves(s, event, None, s) if L["melded"] else []
                 for a in L["acts"]:
                     moves.extend(self._action_moves(a, seat, None, None))
-                moves = [(m, o) for m, o in moves if not (o.compulsory and m in L["taken"])]
+                decided = L["decided"]
+                moves = [(m, o) for m, o in moves if not (o.compulsory and m in L["taken"]) and not (
+                    o.meld is None and o.win is None and o.action is not None and o.action.name in decided)]
                 if not moves:
                     return DONE
                 L["moves"] = moves
@@ -267,6 +275,8 @@ class Turns:
                 if offer.win is not None:
                     f.at = 99
                     return self._win([offer.win])
+                if offer.meld is None:
+                    L["decided"].add(offer.action.name)
                 f.at = 5
                 return self._take(s, offer, mv, {"actor": seat})
             elif at == 5:
