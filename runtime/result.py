@@ -5,6 +5,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from .money import exact
 from .scoring import Evaluation
 from .tiles import TileInfo
 
@@ -34,9 +35,12 @@ class ScoreResult:
         out: dict[str, Any] = {"win": self.win}
         if not self.win:
             out["reason"] = self.reason
-        out["fans"] = [{"name": f.name, "value": plain_value(f.value), "count": f.count} for f in self.fans]
+        out["fans"] = [{"name": f.name, "value": plain_value(f.value), "count": f.count,
+                        "value_exact": exact(f.value)} for f in self.fans]
         out["total"] = plain_value(ev.total) if ev else 0
         out["score"] = plain_value(ev.score) if ev else 0
+        out["total_exact"] = exact(ev.total) if ev else "0"
+        out["score_exact"] = exact(ev.score) if ev else "0"
         out["quantities"] = {k: plain_value(v) for k, v in (ev.quantities.items() if ev else [])}
         out["trace"] = {
             "reading": ev.reading.describe() if ev else "",

@@ -19,9 +19,10 @@ def test_score_json_keys_and_values():
     out = json.loads(p.stdout)
     assert set(out) >= {"win", "fans", "total", "score", "quantities", "trace"}
     assert out["win"] is True
-    assert {"name": "碰碰和", "value": 6, "count": 1} in out["fans"]
-    assert {"name": "加倍三次", "value": 6, "count": 1} in out["fans"]
+    assert {"name": "加倍三次", "value": 6, "count": 1, "value_exact": "6"} in out["fans"]
     assert out["total"] == 12 and out["score"] == 96
+    assert out["total_exact"] == "12" and out["score_exact"] == "96"  # the exact twins (docs/engine.md)
+    assert {"name": "碰碰和", "value": 6, "count": 1, "value_exact": "6"} in out["fans"]
     assert out["trace"]["reading"] and out["trace"]["form"] == "标准"
 
 
@@ -103,3 +104,15 @@ def test_describe_lists_context_names():
     assert any(x["name"] == "碰碰和" for x in out["patterns"])
     p = paili("describe", "longyan", "--json")
     assert "金牌" in {c["name"] for c in json.loads(p.stdout)["context"]}
+
+
+def test_a_fractional_score_is_a_float_with_an_exact_twin(tmp_path):
+    """`score = 番 / 4`: the plain `score` stays a float, `score_exact` is the exact lowest-terms string."""
+    text = (ROOT / "tests/rules/dingque.pai").read_text(encoding="utf-8")
+    assert "\nscore = 番\n" in text
+    f = tmp_path / "quarter.pai"
+    f.write_text(text.replace("\nscore = 番\n", "\nscore = 番 / 4\n"), encoding="utf-8")
+    p = paili("score", str(f), "--hand", "123m 456m 789m 123s 5s", "--win", "5s", "--json")
+    assert p.returncode == 0, p.stderr
+    out = json.loads(p.stdout)
+    assert (out["score"], out["score_exact"], out["total"], out["total_exact"]) == (0.25, "1/4", 1, "1")

@@ -293,7 +293,7 @@ def test_robbing_an_added_kong_with_cap_and_fee():
     assert g.st.events["补杠"] == 0 and g.st.events["added_kong"] == 1
     # the win is worth far more than 5: capped by the payer's balance, and the house keeps 1.25%
     assert res["payments"] == [{"name": "胡牌", "event": "hand_end", "payer": 0, "payee": 1, "amount": 5,
-                                "fee": "1/16"}]
+                                "fee": "1/16", "amount_exact": "5", "fee_exact": "1/16"}]
     assert res["balances"] == [0, "159/16"]
     assert not g.violations
 
@@ -509,3 +509,55 @@ def test_a_seeded_sample_of_logged_games_replays_identically(tmp_path):
     for log in logs:
         session = replay(log, rules("baicheng"))
         assert len(session.played) == 1
+
+
+# ---------------------------------------------------------------------- money typed one way (docs/engine.md)
+
+def test_every_amount_of_a_result_has_an_exact_string_twin():
+    """白金岛 withholds 1.25% of the payment (爱心奉献): a 3-point win pays the winner 237/80. The plain keys
+    keep their mixed values; each `_exact` twin is a lowest-terms string, whole amounts without a slash."""
+    g = Game(rules("baijindao"), {}, 7)
+    res = play(g, [GreedyBot(7 + i) for i in range(g.n)])
+    assert res["winners"] == [1]
+    assert res["deltas"] == [-3, "237/80"] and res["deltas_exact"] == ["-3", "237/80"]
+    assert res["fees"] == "3/80" and res["fees_exact"] == "3/80"
+    assert res["balances"] == [997, "80237/80"] and res["balances_exact"] == ["997", "80237/80"]
+    [pay] = res["payments"]
+    assert (pay["amount"], pay["amount_exact"], pay["fee"], pay["fee_exact"]) == (3, "3", "3/80", "3/80")
+    sc = res["scores"][1]
+    assert (sc["score"], sc["score_exact"], sc["total_exact"]) == (3, "3", "3")
+    assert [f["value_exact"] for f in sc["fans"]] == [str(f["value"]) for f in sc["fans"]]
+    assert [s["balance_exact"] for s in g.observation(0)["seats"]] == ["997", "80237/80"]
+
+
+def test_a_drawn_hand_has_zero_twins():
+    g = Game(rules("baijindao"), {}, 2)
+    res = play(g, [GreedyBot(2 + i) for i in range(g.n)])
+    assert res["winners"] == [] and res["payments"] == []
+    assert res["deltas_exact"] == ["0", "0"] and res["fees_exact"] == "0"
+    assert res["balances_exact"] == ["1000", "1000"]
+
+
+def test_a_log_written_before_the_twins_still_replays_and_a_wrong_twin_is_refused():
+    from paili.runtime.money import strip_exact
+
+    r = rules("baijindao")
+    session = Session(r, {}, 7, 2)
+    session.play([GreedyBot(i) for i in range(2)])
+    logged = json.loads(json.dumps(lines(session), ensure_ascii=False))  # as a log file holds it
+    old = [dict(e, result=strip_exact(e["result"])) if e["type"] == "result" else e for e in logged]
+    assert all("deltas_exact" not in e["result"] for e in old if e["type"] == "result")
+    assert len(replay(old, r).played) == 2
+    bad = json.loads(json.dumps(logged))
+    assert len(replay(bad, r).played) == 2
+    last = bad[-1]["result"]
+    last["balances_exact"] = ["0"] + last["balances_exact"][1:]
+    with pytest.raises(ReplayError, match=rf"line {len(bad)}: hand 2 replays to a different result "
+                                          r"\(balances_exact differs\)"):
+        replay(bad, r)
+
+
+def test_simulate_gives_exact_twins_of_its_scores():
+    s = simulate(rules("baijindao"), 12, 4, "greedy")
+    assert s["score_min_exact"] == str(s["score_min"]) and s["score_max_exact"] == str(s["score_max"])
+    assert abs(float(Fraction(s["score_mean_exact"])) - s["score_mean"]) < 0.001

@@ -63,7 +63,8 @@ def test_baoting_hands_the_seat_to_the_engine_tianting_and_the_fee():
     settle_without_doubling(g)
     res = g.result()
     assert res["payments"] == [{"name": "胡牌", "event": "hand_end", "payer": 1, "payee": 0, "amount": score,
-                                "fee": str(Fraction(score) / 80) if score % 80 else score // 80}]
+                                "fee": str(Fraction(score) / 80) if score % 80 else score // 80,
+                                "amount_exact": str(score), "fee_exact": str(Fraction(score) / 80)}]
     assert Fraction(str(res["balances"][0])) == 1000 + Fraction(score) * Fraction(79, 80)
     assert res["balances"][1] == 1000 - score
     assert res["next_dealer"] == 0  # 以后谁胡牌由谁做庄家

@@ -191,6 +191,11 @@ def test_a_log_opens_as_one_step_per_move_with_the_onlookers_view(client, work, 
     assert len(hand["steps"]) == len(moves) + 1  # the deal, then one per move
     assert [s["seat"] for s in hand["steps"][1:]] == [d["seat"] for d in moves]
     assert hand["result"] == lines[-1]["result"]  # the payments as logged
+    # money typed one way (docs/engine.md, "Money in JSON"): a 180-point win less the 1.25% fee
+    assert hand["result"]["deltas"] == ["711/4", -180] and hand["result"]["deltas_exact"] == ["711/4", "-180"]
+    assert hand["result"]["balances_exact"] == ["4711/4", "820"]
+    assert [p["amount_exact"] for p in hand["result"]["payments"]] == ["180"]
+    assert [s["balance_exact"] for s in hand["steps"][-1]["view"]["seats"]] == ["4711/4", "820"]
     deal = hand["steps"][0]["view"]
     # after the deal an onlooker sees how many tiles each holds (14 for the dealer, 13 for the other:
     # the seed's deal), never which
@@ -326,6 +331,10 @@ def test_the_openapi_schema_is_valid_and_names_every_endpoint(client):
     assert "text/plain" in spec["paths"]["/api/check"]["post"]["requestBody"]["content"]
     assert spec["components"]["schemas"]["Error"]["required"] == ["error"]
     assert "422" in score["responses"] and "413" in score["responses"]
+    # the twin keys' exact amounts (docs/engine.md, "Money in JSON")
+    exact = spec["components"]["schemas"]["ExactAmount"]
+    assert exact["type"] == "string" and exact["pattern"] == r"^-?[0-9]+(/[0-9]+)?$"
+    assert "amount_exact" in exact["description"] and "ExactAmount" in spec["info"]["description"]
 
 
 def test_the_pages_are_served_with_a_calculator_on_the_players_page(client, rules, work):

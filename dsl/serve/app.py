@@ -21,7 +21,17 @@ DESCRIPTION = """The rule sets `paili serve` was started with, as a JSON API: sc
 describe a rule set, check a rule file, play a game move by move, open a game log. Every refused request
 answers a 4xx status with `{"error": "<one sentence>"}`. Bodies are bounded: 65,536 bytes for a JSON
 request, 1,000,000 for a rule file, 2,000,000 for a log; hands within the runtime's limits
-(docs/language.md, "Limits")."""
+(docs/language.md, "Limits"). Money: every key carrying an amount (`amount`, `fee`, `deltas`, `fees`,
+`balances`, `balance`, `score`, `total`, a fan's `value`) keeps its long-standing value and has a twin named
+with the suffix `_exact` (`amount_exact`, `balances_exact`, …) whose every amount is an `ExactAmount`: a
+string holding the exact amount in lowest terms (docs/engine.md, "Money in JSON")."""
+
+# the twin keys' amounts, listed in the schema's components (the answers are plain objects, not models)
+EXACT_AMOUNT = {
+    "type": "string", "pattern": r"^-?[0-9]+(/[0-9]+)?$", "examples": ["-3", "0", "237/80"],
+    "description": "an exact amount in lowest terms: an integer without a slash, else numerator/denominator; "
+                   "the value of every `*_exact` key (amount_exact, fee_exact, deltas_exact, fees_exact, "
+                   "balances_exact, balance_exact, score_exact, total_exact, value_exact)"}
 
 
 def _error(status: int, message: str) -> JSONResponse:
@@ -64,6 +74,14 @@ def create_app(rules: list[str] | None = None, store: GameStore | None = None) -
         name = str(exc) if isinstance(exc, InternalError) else type(exc).__name__
         return _error(500, f"internal error ({name[:60]}); please report it with the request")
 
+    base_openapi = app.openapi
+
+    def openapi() -> dict:
+        spec = base_openapi()  # built once and kept by FastAPI; the component is added to that copy
+        spec.setdefault("components", {}).setdefault("schemas", {}).setdefault("ExactAmount", EXACT_AMOUNT)
+        return spec
+
+    app.openapi = openapi
     app.include_router(api_router)
     app.include_router(pages_router)
     app.mount("/static", static_files(), name="static")

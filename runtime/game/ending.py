@@ -8,6 +8,7 @@ from typing import Any
 
 from ..hand import HandError
 from ..hand_score import Scoring
+from ..money import exact
 from .records import (
     EVAL_ERRORS,
     WinInfo,
@@ -112,9 +113,10 @@ class Ending:
         self.st.results[info.seat] = {
             "action": info.action, "tile": info.tile.name if info.tile else None, "self_drawn": info.self_drawn,
             "score": plain(res.score), "total": plain(res.total), "form": ev.reading.form if ev else "",
-            "fans": [{"name": f.name, "pattern": f.pattern, "value": plain(f.value), "count": f.count}
-                     for f in res.fans],
+            "fans": [{"name": f.name, "pattern": f.pattern, "value": plain(f.value), "count": f.count,
+                      "value_exact": exact(f.value)} for f in res.fans],
             "task_factor": plain(self._task_factor(info)),
+            "score_exact": exact(res.score), "total_exact": exact(res.total),
         }
 
     def _exhaust(self) -> Step:

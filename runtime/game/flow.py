@@ -12,6 +12,7 @@ from pathlib import Path
 from ..hand import HandError
 from ..ir import nodes as ir
 from ..limits import MAX_TABLE_SIZE
+from ..money import exact
 from ..rules import Rules, load
 from . import snapshot as snapshots
 from .claims import Claims
@@ -294,6 +295,8 @@ class Game(Values, Winning, Setup, Events, Offers, Turns, Claims, Ending):
             "payments": [p.to_json() for p in st.payments], "deltas": [plain(d) for d in st.deltas],
             "fees": plain(st.fees), "balances": [plain(s.balance) for s in st.seats],
             "events": dict(sorted(st.events.items())),
+            "deltas_exact": [exact(d) for d in st.deltas], "fees_exact": exact(st.fees),
+            "balances_exact": [exact(s.balance) for s in st.seats],
         }
 
     def snapshot(self) -> dict:

@@ -10,6 +10,7 @@ wall — unless an `observe` rule shows them: `what` (hand, drawn, melds, kong_t
 """
 from __future__ import annotations
 
+from ..money import exact
 from .state import plain
 
 
@@ -45,7 +46,7 @@ def observation(game, seat: int) -> dict:
         d = {"seat": s.index, "dealer": s.index == st.dealer, "hand_size": len(s.hand),
              "melds": melds_of(s, own or "melds" in what, "kong_tiles" in what),
              "discards": [t.name for t in s.discards], "aside": [t.name for t in s.aside],
-             "balance": plain(s.balance), "auto": s.auto}
+             "balance": plain(s.balance), "balance_exact": exact(s.balance), "auto": s.auto}
         if not own and "hand" in what:
             d["hand"] = sorted((t.name for t in s.hand), key=lambda n: game.cat.by_name[n].index)
         if not own and ("drawn" in what or "hand" in what) and s.drawn is not None:

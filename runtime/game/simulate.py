@@ -1,14 +1,15 @@
 """Simulation: many independent hands played by bots, with every invariant checked after every move.
 
-Summary keys: games, wins, draws, pattern_counts (patterns in the winning hands), event_counts,
-score_mean (mean score of the winning hands), invariant_violations (tiles not conserved, payments not
-balancing, a bot's move refused as illegal or out of turn), plus wins_by_seat and win_rate_by_seat (hands
-each seat won, and that over games; with several winners of one hand each counts), draw_rate, the spread
-of the winning scores (score_stdev, the population standard deviation; score_min, score_max), eval_errors
-(rule expressions that failed at run time), seconds and games_per_second, and for mechanism coverage:
-payment_counts (hands in which each named payment moved money), draw_payment_counts (the same over the
-drawn hands only) and multiple_wins (hands won by more than one player) and task_counts (hands won with
-the hand's task completed, by task).
+Summary keys: games, wins, draws, pattern_counts (patterns in the winning hands), event_counts, score_mean
+(mean score of the winning hands, rounded; score_mean_exact: exact), invariant_violations (tiles not
+conserved, payments not balancing, a bot's move refused as illegal or out of turn), plus wins_by_seat and
+win_rate_by_seat (hands each seat won, and that over games; with several winners of one hand each counts),
+draw_rate, the spread of the winning scores (score_stdev, the population standard deviation; score_min,
+score_max, and their exact twins score_min_exact, score_max_exact: runtime/money.py), eval_errors (rule
+expressions that failed at run time), seconds and games_per_second, and for mechanism coverage: payment_counts
+(hands in which each named payment moved money), draw_payment_counts (the same over the drawn hands only) and
+multiple_wins (hands won by more than one player) and task_counts (hands won with the hand's task completed,
+by task).
 """
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from collections import Counter
 from fractions import Fraction
 from pathlib import Path
 
+from ..money import exact
 from ..rules import Rules, load
 from . import log as gamelog
 from .bots import BOTS
@@ -172,6 +174,8 @@ def simulate(rules: Rules | str | Path, games: int, seed: int = 0, bots: str = "
         "draw_rate": round(sum(p["draws"] for p in parts) / games, 4),
         "score_stdev": round(stdev, 3), "score_min": _plain(min(scores)) if scores else None,
         "score_max": _plain(max(scores)) if scores else None,
+        "score_mean_exact": exact(mean), "score_min_exact": exact(min(scores)) if scores else None,
+        "score_max_exact": exact(max(scores)) if scores else None,
     }
 
 

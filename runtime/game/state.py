@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from ..money import exact
 from ..tiles import TileInfo
 
 
@@ -78,7 +79,8 @@ class Payment:
 
     def to_json(self) -> dict:
         return {"name": self.name, "event": self.event, "payer": self.payer, "payee": self.payee,
-                "amount": plain(self.amount), "fee": plain(self.fee)}
+                "amount": plain(self.amount), "fee": plain(self.fee),
+                "amount_exact": exact(self.amount), "fee_exact": exact(self.fee)}
 
 
 @dataclass
