@@ -3,6 +3,7 @@ rigged-wall scenarios for claims, kongs, robbing, exhaustive draws, payments and
 from __future__ import annotations
 
 import json
+from collections import Counter
 from fractions import Fraction
 
 import pytest
@@ -561,3 +562,36 @@ def test_simulate_gives_exact_twins_of_its_scores():
     s = simulate(rules("baijindao"), 12, 4, "greedy")
     assert s["score_min_exact"] == str(s["score_min"]) and s["score_max_exact"] == str(s["score_max"])
     assert abs(float(Fraction(s["score_mean_exact"])) - s["score_mean"]) < 0.001
+
+
+@pytest.mark.parametrize("variant", ["baijindao", "chehuzi", "longyan"])
+def test_an_onlooker_never_sees_more_of_a_seat_than_every_player_does(variant):
+    """The onlooker's view (observe.py): per seat, concealed tiles shown only where every other player is
+    shown them too (扯胡子 turns drawn cards face up to all, 龙岩 shows a concealed kong's top tile to all);
+    the rest of the table is what every player sees."""
+    shown = Counter()
+    for seed in range(3):
+        g = Game(rules(variant), {}, seed)
+        bots = [GreedyBot(seed + i) for i in range(g.n)]
+        while True:
+            look = g.onlooker_observation()
+            views = [g.observation(v) for v in range(g.n)]
+            assert look["seat"] is None and "hand" not in look and "legal_moves" not in look
+            for key in ("wall_left", "reveals", "table", "to_act", "dealer", "task"):
+                assert look[key] == views[0][key]
+            for s, d in enumerate(look["seats"]):
+                for v in range(g.n):
+                    if v != s:
+                        theirs = views[v]["seats"][s]
+                        assert all(theirs.get(k) == d[k] for k in ("hand", "drawn") if k in d)
+                        assert [m["tiles"] for m in d["melds"]] == [m["tiles"] for m in theirs["melds"]]
+                shown.update(k for k in ("hand", "drawn") if k in d)
+                shown.update("kong tile" for m in d["melds"] if m.get("hidden") and m["tiles"])
+            if g.is_over():
+                break
+            seat = g.current_seats()[0]
+            g.apply(seat, bots[seat].choose(g, seat, g.legal_moves(seat)))
+    if variant == "chehuzi":
+        assert shown["drawn"] > 0  # 翻牌示众: a drawn card is shown to an onlooker too
+    if variant == "baijindao":
+        assert not shown  # nothing of a hand is shown to someone who cannot declare ready

@@ -80,6 +80,9 @@ def test_lizhi_hides_the_hand_even_from_a_ready_opponent():
     g.apply(1, move(g, 1, "报听"))
     assert "hand" not in g.observation(1)["seats"][0]  # 立直: the dealer's hand stays face down
     assert sorted(g.observation(0)["seats"][1]["hand"]) == sorted(t.name for t in g.st.seats[1].hand)
+    # an onlooker is no seat, so never ready: both hands stay face down to it, as counts
+    seen = g.onlooker_observation()["seats"]
+    assert [("hand" in d, d["hand_size"]) for d in seen] == [(False, len(s.hand)) for s in g.st.seats]
 
 
 def test_lizhi_scores_instead_of_baoting():

@@ -164,13 +164,18 @@ def test_a_stale_or_illegal_move_is_refused_with_409(client):
     assert wrong.status_code == 409 and "seat 0 may not act now" in wrong.json()["error"]
 
 
-def _log(work, rules, seed: int) -> list[dict]:
-    """The log lines of one hand the greedy bots play (as `paili simulate --log` writes them)."""
+def _log(work, rules, seed: int, ready: bool = False) -> list[dict]:
+    """The log lines of one hand the greedy bots play (as `paili simulate --log` writes them); `ready`:
+    bots that declare 报听 whenever they may."""
     from paili.runtime.game.bots import GreedyBot
+
+    class Ready(GreedyBot):
+        def choose(self, game, seat, moves):
+            return next((m for m in moves if m.action == "报听"), None) or super().choose(game, seat, moves)
 
     def run():
         s = Session(rules, {}, seed, 1)
-        s.play([GreedyBot(seed * 31 + i) for i in range(2)])
+        s.play([(Ready if ready else GreedyBot)(seed * 31 + i) for i in range(2)])
         return json.loads(json.dumps(log_lines(s, VARIANT), ensure_ascii=False))
 
     return work(run)
@@ -204,24 +209,38 @@ def test_a_log_opens_as_one_step_per_move_with_the_onlookers_view(client, work, 
     assert hand["steps"][-1]["view"]["over"] is True
 
 
-def test_the_onlooker_sees_of_each_seat_what_the_other_player_sees(client, work, rules):
-    """With two players the onlooker's view of a seat is the other seat's observation of it, at every step."""
+def test_the_replay_shows_the_engines_onlooker_view_not_what_a_ready_player_sees(client, work, rules):
+    """“只有听牌情况下才能看见对方手牌”: a player who declared 报听 sees the other hand, an onlooker (no seat,
+    so never ready) does not. Every step of the replay is the engine's `onlooker_observation()`, and the
+    game endpoint answers the same view."""
     from paili.runtime.game.moves import Move
 
-    lines = _log(work, rules, 6)
+    lines = _log(work, rules, 1, ready=True)
     hand = client.post("/api/replays", content=_text(lines)).json()["hands"][0]
 
     def views():
         g = Session(rules, {}, lines[0]["seed"], 1).new_hand()
-        out = []
+        out, ready_sees = [], 0
         for d in lines:
             if d["type"] == "move":
                 g.apply(d["seat"], Move.from_json(d["move"]))
             if d["type"] in ("hand", "move"):
-                out.append(json.loads(json.dumps([g.observation(1)["seats"][0], g.observation(0)["seats"][1]])))
-        return out
+                out.append(json.loads(json.dumps(g.onlooker_observation()["seats"])))
+                ready_sees += any("hand" in g.observation(v)["seats"][1 - v] for v in range(2))
+        return out, ready_sees
 
-    assert [s["view"]["seats"] for s in hand["steps"]] == work(views)
+    engine, ready_sees = work(views)
+    assert [s["view"]["seats"] for s in hand["steps"]] == engine
+    assert ready_sees >= 1  # some steps where a ready player sees the other's hand …
+    assert all("hand" not in d and "drawn" not in d for s in hand["steps"] for d in s["view"]["seats"])  # … not shown
+    # the same view of a game played through the API
+    gid = client.post("/api/games", json={"variant": VARIANT, "seed": 3}).json()["id"]
+    got = client.get(f"/api/games/{gid}/onlooker")
+    assert got.status_code == 200
+    view = got.json()
+    assert view["seat"] is None and "hand" not in view and "legal_moves" not in view
+    assert sorted(d["hand_size"] for d in view["seats"]) == [13, 14] and all("hand" not in d for d in view["seats"])
+    assert client.get("/api/games/nope/onlooker").status_code == 404
 
 
 def test_a_tampered_log_is_refused_naming_its_line(client, work, rules):
@@ -324,7 +343,7 @@ def test_the_openapi_schema_is_valid_and_names_every_endpoint(client):
     assert {p for p, _ in documented} == {
         "/api/variants", "/api/variants/{variant}", "/api/variants/{variant}/tiles",
         "/api/variants/{variant}/score", "/api/variants/{variant}/waits", "/api/check", "/api/games",
-        "/api/games/{game_id}", "/api/games/{game_id}/moves", "/api/replays"}
+        "/api/games/{game_id}", "/api/games/{game_id}/moves", "/api/games/{game_id}/onlooker", "/api/replays"}
     # the request bodies and the error answer are described
     score = spec["paths"]["/api/variants/{variant}/score"]["post"]
     assert "application/json" in score["requestBody"]["content"]

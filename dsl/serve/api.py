@@ -256,6 +256,19 @@ async def observe(request: Request, game_id: str,
     return await service(request).call(run)
 
 
+@router.get("/games/{game_id}/onlooker", summary="What an onlooker sees")
+async def onlooker(request: Request, game_id: str) -> dict:
+    """`Game.onlooker_observation()`: the table as someone not seated sees it — each seat's concealed tiles
+    as a count (`hand_size`) unless the rules' `observe` declarations show them to an onlooker, the melds
+    as shown, the discards, the wall, who is to act, the result once the hand is over. The replay viewer's
+    frames are this view."""
+    def run():
+        kept = _kept(request, game_id)
+        return {"id": game_id, "variant": kept.variant, **_plain(kept.game.onlooker_observation())}
+
+    return await service(request).call(run)
+
+
 @router.post("/games/{game_id}/moves", summary="Play a move", responses=MOVE_REFUSED)
 async def play(request: Request, game_id: str, body: MoveRequest) -> dict:
     """Apply `seat`'s `move` (one of its legal moves); answers who is to act next, and the result once the

@@ -2,12 +2,9 @@
 JSON value per line, no NaN or Infinity), checked in full by the engine's own `replay` (every line's
 shape, every move legal, each hand's result as logged), then played again to give one view per move.
 
-A view shows the table as an onlooker may see it: for each seat, what every other player sees of it
-(`Game.observation` of each other seat, the least of them) — its concealed tiles only where an `observe`
-rule shows them to all the others — with the wall, the seats to act, and at a hand's end its result (the
-payments). An `observe` rule that shows a seat's tiles to a viewer in some state (a player who declared
-ready, say) shows them here once every other player is in that state: the engine's observations are per
-seat, and an onlooker is made of the players' views."""
+A view shows the table as an onlooker may see it — the engine's `Game.onlooker_observation()`: each
+seat's concealed tiles as a count unless an `observe` rule shows them to someone not seated — with the
+wall, the seats to act, and at a hand's end its result (the payments)."""
 from __future__ import annotations
 
 import json
@@ -39,17 +36,9 @@ def rules_ref(entries: list[tuple[int, object]]) -> tuple[str, str]:
 
 
 def onlooker(game) -> dict:
-    """The table as an onlooker sees it now."""
-    n = game.observation(0)["players"]
-    views = [game.observation(v) for v in range(n)]
-    seats = []
-    for s in range(n):
-        seen = [views[v]["seats"][s] for v in range(n) if v != s]
-        seats.append(min(seen, key=lambda d: ("hand" in d, "drawn" in d,
-                                              sum(len(m["tiles"]) for m in d["melds"]))))
-    first = views[0]
-    return {"seats": seats, "dealer": first["dealer"], "turn": first["turn"], "wall_left": first["wall_left"],
-            "reveals": first["reveals"], "task": first["task"], "to_act": first["to_act"], "over": first["over"]}
+    """The table as an onlooker sees it now (the engine's view; the viewer adds nothing to it)."""
+    v = game.onlooker_observation()
+    return {k: v[k] for k in ("seats", "dealer", "turn", "wall_left", "reveals", "task", "to_act", "over")}
 
 
 def frames(entries: list[tuple[int, object]], rules) -> dict:

@@ -286,6 +286,12 @@ class Game(Values, Winning, Setup, Events, Offers, Turns, Claims, Ending):
 
         return observation(self, self._seat_arg(seat))
 
+    def onlooker_observation(self) -> dict:
+        """What someone not seated sees (observe.py): revealed tiles and counts, no seat's own view."""
+        from .observe import onlooker_observation
+
+        return onlooker_observation(self)
+
     def result(self) -> dict:
         st = self.st
         return {

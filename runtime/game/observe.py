@@ -1,4 +1,4 @@
-"""What one player sees.
+"""What one player sees, and what an onlooker (someone not seated) sees.
 
 By default a player sees its own concealed tiles, the tile it just drew, its own player states, and of
 everyone: the number of concealed tiles, the melds as they are shown (exposed melds whole; a concealed
@@ -7,10 +7,17 @@ meld only its `shown` tiles), the discards, the tiles set aside, the balances an
 who is to act. Never another player's concealed tiles, drawn tile or player states, and never the
 wall — unless an `observe` rule shows them: `what` (hand, drawn, melds, kong_tiles) of `owner` to
 `viewer` while its `when` holds.
+
+An onlooker sees what every player sees of everyone, and of each seat what an `observe` rule shows while
+its `when` holds with `viewer` bound to none (no seat): a rule that asks about the viewer's own state
+(`viewer.STATE`) shows an onlooker nothing, one that asks `viewer != owner` or nothing of the viewer shows
+it. It has no hand, no player states and no legal moves.
 """
 from __future__ import annotations
 
 from ..money import exact
+from ..tiles import TileInfo
+from .records import EVAL_ERRORS
 from .state import plain
 
 
@@ -24,6 +31,47 @@ def observation(game, seat: int) -> dict:
                 continue
             if game.condition_holds(when, viewer=me, owner=owner, actor=owner, tile=game.tv(owner.drawn)):
                 extra.setdefault(owner.index, set()).add(o.what)
+    return {
+        "seat": seat, **_table(game, _seats(game, extra, seat)),
+        "hand": _sorted(game, me.hand),
+        "drawn": me.drawn.name if me.drawn else None,
+        "state": {k: plain(v) for k, v in me.vars.items()},
+        "legal_moves": [str(m) for m in game.legal_moves(seat)],
+    }
+
+
+def onlooker_observation(game) -> dict:
+    """What someone not seated sees (the module's docstring): the table, and each seat as the rules'
+    `observe` declarations show it to no seat in particular."""
+    st = game.st
+    extra: dict[int, set[str]] = {}
+    for o, when in game.prog.observes:
+        for owner in st.seats:
+            if _holds_for_onlooker(game, when, owner):
+                extra.setdefault(owner.index, set()).add(o.what)
+    return {"seat": None, **_table(game, _seats(game, extra, None))}
+
+
+def _holds_for_onlooker(game, when, owner) -> bool:
+    """Whether an `observe` condition holds with no viewer. Asked directly rather than through
+    `condition_holds`: a condition that cannot be evaluated without a viewer is simply false for an
+    onlooker, not an error of the rules to record in the game."""
+    if when is None:
+        return True
+    try:
+        return bool(when(game.env(None, viewer=None, owner=owner, actor=owner, tile=game.tv(owner.drawn))))
+    except EVAL_ERRORS:
+        return False
+
+
+def _sorted(game, tiles: list[TileInfo]) -> list[str]:
+    return sorted((t.name for t in tiles), key=lambda n: game.cat.by_name[n].index)
+
+
+def _seats(game, extra: dict[int, set[str]], own: int | None) -> list[dict]:
+    """Every seat as the viewer sees it (`own`: the viewer's seat, None for an onlooker); `extra`: per
+    seat, what `observe` rules show of it."""
+    st = game.st
 
     def melds_of(s, full: bool, kong_tiles: bool):
         out = []
@@ -41,30 +89,31 @@ def observation(game, seat: int) -> dict:
 
     seats = []
     for s in st.seats:
-        own = s is me
+        mine = s.index == own
         what = extra.get(s.index, set())
         d = {"seat": s.index, "dealer": s.index == st.dealer, "hand_size": len(s.hand),
-             "melds": melds_of(s, own or "melds" in what, "kong_tiles" in what),
+             "melds": melds_of(s, mine or "melds" in what, "kong_tiles" in what),
              "discards": [t.name for t in s.discards], "aside": [t.name for t in s.aside],
              "balance": plain(s.balance), "balance_exact": exact(s.balance), "auto": s.auto}
-        if not own and "hand" in what:
-            d["hand"] = sorted((t.name for t in s.hand), key=lambda n: game.cat.by_name[n].index)
-        if not own and ("drawn" in what or "hand" in what) and s.drawn is not None:
+        if not mine and "hand" in what:
+            d["hand"] = _sorted(game, s.hand)
+        if not mine and ("drawn" in what or "hand" in what) and s.drawn is not None:
             d["drawn"] = s.drawn.name
         seats.append(d)
+    return seats
+
+
+def _table(game, seats: list[dict]) -> dict:
+    """What everyone sees of the table."""
+    st = game.st
     visible = {r.name for r in game.rs.reveals if r.visible}
     return {
-        "seat": seat, "decision": game.decision, "players": st.n, "dealer": st.dealer, "turn": st.turn,
-        "wall_left": len(st.wall),
-        "hand": sorted((t.name for t in me.hand), key=lambda n: game.cat.by_name[n].index),
-        "drawn": me.drawn.name if me.drawn else None,
-        "state": {k: plain(v) for k, v in me.vars.items()},
-        "seats": seats,
+        "decision": game.decision, "players": st.n, "dealer": st.dealer, "turn": st.turn,
+        "wall_left": len(st.wall), "seats": seats,
         "table": {k: plain(v) for k, v in st.table.items()},
         "reveals": {k: plain(v) for k, v in st.reveals.items() if k in visible},
         "task": st.task,
         "to_act": game.current_seats(),
-        "legal_moves": [str(m) for m in game.legal_moves(seat)],
         "over": st.over,
         "result": game.result() if st.over else None,
     }
