@@ -20,10 +20,11 @@ from fractions import Fraction
 
 from .evaluate import BINARY, EvalError, cn, distinct_items, norm, number
 from .ir import expr as E
+from .ir import vocab as V
 from .limits import MAX_EXPONENT, power_too_big
 
 CONST_CATS = ("suit", "meld", "form", "flowerclass")
-GAME_FUNCS = ("visible_count", "held", "next", "waits_without", "group_waits_without")
+GAME_FUNCS = V.GAME_FUNCTIONS
 
 # Closed tables: the language's own operator and function names -> the Python text written for them.
 # Nothing else from the IR ever becomes source text: a word not in a table is refused (Unsupported,
@@ -39,8 +40,7 @@ ARITH_OPS = {"/": "'/'", "//": "'//'", "%": "'%'"}  # through _arith, named by a
 LOGIC_OPS = {"and": "and", "or": "or"}
 PURE_CALLS = {"len": "len", "distinct": "_distinct", "abs": "abs", "floor": "_floor", "max": "max",
               "min": "min", "cn": "_cn"}
-GAME_CALLS = {"visible_count": "'visible_count'", "held": "'held'", "next": "'next'",
-              "waits_without": "'waits_without'"}
+GAME_CALLS = {f: repr(f) for f in V.GAME_FUNCTIONS}  # a word of the closed vocabulary, written as its literal
 COMP_FUNCS = ("count", "any", "all", "filter", "sum", "max", "min")
 COMP_REDUCE = {"max": "max", "min": "min"}
 

@@ -14,6 +14,7 @@ from fractions import Fraction
 from typing import Any
 
 from .ir import expr as E
+from .ir import vocab as V
 from .limits import MAX_EXPONENT, MAX_VALUE, MAX_VALUE_DIGITS, power_too_big, too_big
 
 Env = dict
@@ -225,7 +226,7 @@ def _compile(e: E.Expr, fns) -> Fn:  # noqa: C901 - one case per node type
         case E.Call(func=func, args=args):
             f = fns.get(func)
             parts = [_compile(a, fns) for a in args]
-            if func in ("visible_count", "held", "next", "waits_without", "group_waits_without"):
+            if func in V.GAME_FUNCTIONS:
                 return lambda env: env["game-functions"][func](*(p(env) for p in parts))
             if len(parts) == 1:
                 a = parts[0]

@@ -251,6 +251,10 @@ class _Run:
             a = [self.wrap(self.go(x), _ATOM) for x in args]
             return f"{a[0]}与{a[1]}中的{word}", _CMP
         a = [self.go(x)[0] for x in args]
+        if f in W.HYPOTHETICAL and len(args) == 2:  # the flag read as how the hypothetical tile is won
+            flag = args[1]
+            a[1] = (W.HYPOTHETICAL_WIN[flag.value] if isinstance(flag, E.Bool)
+                    else f"{self.wrap(self.cond(flag), _CMP)}则自摸、否则点炮")
         pattern = W.FUNCTION.get(f)
         if pattern is not None and len(a) >= pattern.count("{"):
             return pattern.format(*a), _ATOM

@@ -51,6 +51,9 @@ class Values:
             "held": _held,
             "waits_without": self.waits_without,
             "group_waits_without": self._group_waits_without,
+            "best_score": self.best_score,
+            "best_fans": self.best_fans,
+            "best_tile": self.best_tile,
         }
         base["builtin:dealer"] = st.seats[st.dealer]
         base["builtin:players"] = self.n

@@ -380,6 +380,58 @@ class Winning:
         self._win_cache[key] = info
         return info
 
+    def best_win(self, seat: Seat | int | None, self_drawn: bool) -> WinInfo | None:
+        """The best win the seat's concealed hand, as it stands, could make on a tile it waits on
+        (`seat.waits`), self-drawn or on a discard, under the context of the moment; None when no wait
+        wins that way (its `tile`, `result.score` and `result.fans` are the game functions' `best_tile`,
+        `best_score`, `best_fans`). Best as `win_tile best_wait` chooses: by the score's `best`, then the
+        score (the first wait in catalog order on a tie). Scoring every wait is one question of the
+        hand: the trials share one work limit (limits.HAND_WORK); a hand over it raises its one-sentence
+        HandError. `seat` is a Seat or, from the Python API, a seat number."""
+        if type(seat) is int and 0 <= seat < len(self.st.seats):
+            seat = self.st.seats[seat]
+        if not isinstance(seat, Seat):
+            return None
+        self_drawn = bool(self_drawn)
+        key = (seat.version, self._ctx_version, self_drawn)
+        cache = seat.__dict__.setdefault("_best_win", {})
+        if key in cache:
+            return cache[key]
+        conc = list(seat.hand)
+        env = self._score_env()
+        work = None
+        best = None
+        for k in self.waits(seat):
+            if not self._could_win(conc, seat.melds, k, self_drawn):
+                continue
+            sc = Scoring(self.rules, self.cat, self.dec, env, self.hand_of(seat, conc, k, self_drawn))
+            if work is None:
+                work = sc.work
+            sc.work = work
+            res = sc.run()
+            if res.win and (best is None or (res.evaluation.best, res.score) > (best.result.evaluation.best,
+                                                                                best.result.score)):
+                best = WinInfo(seat.index, k, self_drawn, conc, res, sc)
+        if len(cache) > 8:
+            cache.clear()
+        cache[key] = best
+        return best
+
+    def best_score(self, seat: Seat | None, self_drawn: bool):
+        """`best_score(S, B)`: the score of the seat's best win on a wait (0 when it has none)."""
+        info = self.best_win(seat, self_drawn)
+        return info.result.score if info is not None else 0
+
+    def best_fans(self, seat: Seat | None, self_drawn: bool) -> list[str]:
+        """`best_fans(S, B)`: the patterns the best win scores (their declared names), in the result's order."""
+        info = self.best_win(seat, self_drawn)
+        return list(dict.fromkeys(f.pattern for f in info.result.fans)) if info is not None else []
+
+    def best_tile(self, seat: Seat | None, self_drawn: bool) -> TileInfo | None:
+        """`best_tile(S, B)`: the wait the best win is made on (none when there is none)."""
+        info = self.best_win(seat, self_drawn)
+        return self.tv(info.tile) if info is not None else None
+
     def _wait_hands(self, seat: Seat) -> list[tuple[list[TileInfo], list[TileInfo]]]:
         """The concealed hands a `best_wait` win may wait with, each with its waits: the hand as it
         stands, or — for the dealer still holding its extra dealt tile — the hand without each distinct

@@ -27,6 +27,10 @@ FUNC_SIGS = {
     "held": (("seat", "tile"), "int"),
     "waits_without": (("seat", "tile"), "list[tile]"),
     "group_waits_without": (("seat", "tile"), "list[tile]"),
+    # the best win a seat's concealed hand could make on a tile it waits on (self-drawn or not)
+    "best_score": (("seat", "bool"), "num"),
+    "best_fans": (("seat", "bool"), "list[str]"),
+    "best_tile": (("seat", "bool"), "tile?"),
 }
 
 

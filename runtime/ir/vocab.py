@@ -80,8 +80,10 @@ MELD_FIELDS: dict[str, str] = {
     "start": "int", "end": "int", "run": "bool", "triplet": "bool", "kong": "bool", "pair": "bool",
     "exposed": "bool", "concealed": "bool", "value": "num", "wilds": "int", "has_win": "bool",
 }
-FUNCTIONS = ("len", "distinct", "abs", "floor", "max", "min", "cn", "visible_count", "next", "held",
-             "waits_without", "group_waits_without")
+# Functions of the game scope: they read the game (the rest are pure).
+GAME_FUNCTIONS = ("visible_count", "next", "held", "waits_without", "group_waits_without", "best_score",
+                  "best_fans", "best_tile")
+FUNCTIONS = ("len", "distinct", "abs", "floor", "max", "min", "cn", *GAME_FUNCTIONS)
 
 # The fields every seat has (a rule set's `state player …` adds its own).
 SEAT_BUILTIN_FIELDS = {"hand": "list[tile]", "melds": "list[meld]", "concealed": "bool", "dealer": "bool",
