@@ -254,7 +254,7 @@ class _Run:
         if f in W.HYPOTHETICAL and len(args) == 2:  # the flag read as how the hypothetical tile is won
             flag = args[1]
             a[1] = (W.HYPOTHETICAL_WIN[flag.value] if isinstance(flag, E.Bool)
-                    else f"{self.wrap(self.cond(flag), _CMP)}则自摸、否则点炮")
+                    else f"{self.wrap(self.cond(flag), _CMP)}则{W.HYPOTHETICAL_WIN[True]}、否则{W.HYPOTHETICAL_WIN[False]}")
         pattern = W.FUNCTION.get(f)
         if pattern is not None and len(a) >= pattern.count("{"):
             return pattern.format(*a), _ATOM

@@ -147,12 +147,12 @@ FUNCTION = {
     "len": "{0}的个数", "distinct": "{0}（不重复）", "abs": "|{0}|", "floor": "⌊{0}⌋",
     "visible_count": "{0}已亮明的张数", "next": "{0}的下家", "held": "{0}手中{1}的张数", "cn": "{0}",
     "waits_without": "{0}打出{1}后所听的牌", "group_waits_without": "{0}打出{1}后按成组牌型所听的牌",
-    "best_score": "{0}听的牌{1}能和到的最大得分", "best_fans": "{0}听的牌{1}能和到的最大牌的番种",
-    "best_tile": "{0}听的牌中{1}和得最大的那张",
+    "best_score": "{0}所听的牌{1}时能和到的最大得分", "best_fans": "{0}所听的牌{1}时能和到的最大牌的番种",
+    "best_tile": "{0}所听的牌中{1}时和得最大的那张",
 }
 # Functions of a hypothetical win; their second argument says how the tile is won.
 HYPOTHETICAL = ("best_score", "best_fans", "best_tile")
-HYPOTHETICAL_WIN = {True: "自摸", False: "点炮"}
+HYPOTHETICAL_WIN = {True: "自己摸到", False: "别人打出"}
 COMPARE = {"==": "＝", "!=": "≠", "<": "＜", "<=": "≤", ">": "＞", ">=": "≥", "in": "属于", "not in": "不属于"}
 
 
