@@ -252,9 +252,9 @@ class _Run:
             return f"{a[0]}与{a[1]}中的{word}", _CMP
         a = [self.go(x)[0] for x in args]
         if f in W.HYPOTHETICAL and len(args) == 2:  # the flag read as how the hypothetical tile is won
-            flag = args[1]
-            a[1] = (W.HYPOTHETICAL_WIN[flag.value] if isinstance(flag, E.Bool)
-                    else f"{self.wrap(self.cond(flag), _CMP)}则{W.HYPOTHETICAL_WIN[True]}、否则{W.HYPOTHETICAL_WIN[False]}")
+            flag, how = args[1], W.HYPOTHETICAL_WIN
+            a[1] = (how[flag.value] if isinstance(flag, E.Bool)
+                    else f"{self.wrap(self.cond(flag), _CMP)}则{how[True]}、否则{how[False]}")
         pattern = W.FUNCTION.get(f)
         if pattern is not None and len(a) >= pattern.count("{"):
             return pattern.format(*a), _ATOM
