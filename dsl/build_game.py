@@ -5,6 +5,7 @@ from __future__ import annotations
 from ..runtime.ir import expr as E
 from ..runtime.ir import nodes as ir
 from ..runtime.ir import vocab as V
+from ..runtime.limits import MAX_ROLL_TIMES
 from .build_support import respan
 from .fields import Fields, arg_to_expr, flatten
 from .syntax import Stmt
@@ -140,16 +141,22 @@ class GameBuilders:
                 self.diags.error("E201", f"unknown effect `{e.key}`; effects are: " + ", ".join(V.EFFECT_OPS),
                                  e.span)
                 continue
-            self.plain_stmt(e, expr=e.key in ("set", "add", "remove"))
+            self.plain_stmt(e, expr=e.key in ("set", "add", "remove", "roll"), block=e.key == "roll")
             if len(e.args) != 1 or e.args[0].kind not in ("name", "dotted"):
                 self.diags.error("E204", f"`{e.key}` needs one target name", e.span,
                                  f"write it as `{e.key} actor.NAME" + (" = …`" if e.key != "clear" else "`"))
                 continue
             target = e.args[0].value if e.args[0].kind == "dotted" else (e.args[0].value,)
-            if e.key in ("set", "add", "remove") and e.expr is None:
+            if e.key in ("set", "add", "remove", "roll") and e.expr is None:
                 self.diags.error("E207", f"`{e.key}` needs `= expression`", e.span)
                 continue
-            out.append(ir.Effect(e.key, tuple(target), e.expr, span=e.args[0].span))  # type: ignore[arg-type]
+            times = 1
+            if e.key == "roll" and e.block is not None:
+                f = Fields(e.block, self.diags, f"`roll {'.'.join(map(str, target))}`", e.span)
+                times = f.int("times", 1, "times 2", lo=1, hi=MAX_ROLL_TIMES)
+                f.finish()
+            out.append(ir.Effect(e.key, tuple(target), e.expr, times=times,  # type: ignore[arg-type]
+                                 span=e.args[0].span))
         return out
 
     def action(self, s: Stmt) -> ir.Action:

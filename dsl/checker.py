@@ -252,6 +252,9 @@ class Checker(RuleSetPasses):
                 out.append(ef)
                 continue
             target_type = self.effect_target(ef)
+            if ef.op == "roll":
+                out.append(self.roll_effect(ef, target_type))
+                continue
             if value is not None:
                 want = target_type
                 if ef.op in ("add", "remove") and target_type and target_type.startswith("list["):
@@ -259,6 +262,24 @@ class Checker(RuleSetPasses):
                 value = self.res.check(self.tile_literals(value), "game", want if want else None)
             out.append(dataclasses.replace(ef, value=value))
         return tuple(out)
+
+    def roll_effect(self, ef: ir.Effect, target_type: str | None) -> ir.Effect:
+        """`roll TARGET = LIST { times N }`: the list's items have the target's type (numbers when several
+        are drawn and summed)."""
+        value, typ = self.res.typed(self.tile_literals(ef.value), "game")
+        if not T.is_list(typ) and typ != "any":
+            self.diags.error("E401", f"`roll` draws one item of a list, but this is {T.show(typ)}", ef.value.span,
+                             "write the items: `roll table.点数 = [1, 2, 3, 4, 5, 6]`")
+        elif T.is_list(typ):
+            item = T.elem(typ)
+            if ef.times > 1 and not T.is_num(item):
+                self.diags.error("E401", f"`roll … {{ times {ef.times} }}` sums the items drawn, but they are "
+                                 f"{T.show(item)}", ef.value.span, "draw several numbers, or draw once")
+            elif target_type and not T.assignable("num" if ef.times > 1 and T.base(item) != "int" else item,
+                                                  target_type):
+                self.diags.error("E401", f"`roll` stores {T.show(item)} in `{'.'.join(ef.target)}`, which is "
+                                 f"{T.show(target_type)}", ef.value.span)
+        return dataclasses.replace(ef, value=value)
 
     def effect_target(self, ef: ir.Effect) -> str | None:
         t = ef.target

@@ -38,7 +38,8 @@ def rules_ref(entries: list[tuple[int, object]]) -> tuple[str, str]:
 def onlooker(game) -> dict:
     """The table as an onlooker sees it now (the engine's view; the viewer adds nothing to it)."""
     v = game.onlooker_observation()
-    return {k: v[k] for k in ("seats", "dealer", "turn", "wall_left", "reveals", "task", "to_act", "over")}
+    return {k: v[k] for k in ("seats", "dealer", "turn", "wall_left", "reveals", "task", "chance", "to_act",
+                              "over")}
 
 
 def frames(entries: list[tuple[int, object]], rules) -> dict:
@@ -60,7 +61,7 @@ def frames(entries: list[tuple[int, object]], rules) -> dict:
             game.apply(e["seat"], move)
             shown = {k: v for k, v in move.to_json().items() if k != "decision"}
             steps.append({"seat": e["seat"], "move": shown, "text": str(move), "view": onlooker(game)})
-        else:
+        elif e["type"] == "result":  # a `chance` line: its roll is already in the views (`chance`)
             result = json.loads(json.dumps(game.result(), ensure_ascii=False))
             hands.append({"hand": e["hand"], "seed": game.seed, "dealer": result["dealer"], "steps": steps,
                           "result": result})

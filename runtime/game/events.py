@@ -17,6 +17,7 @@ from .records import (
     Ask,
     unbound,
 )
+from .state import plain
 from .steps import DONE, Step, step
 
 
@@ -64,7 +65,11 @@ class Events:
                 cur = self.st.context.get(name)
             else:
                 cur = holder.get(name)
-            if ef.op == "set":
+            if ef.op == "roll":
+                new = self._roll(ef, value, holder)
+                if new is None:
+                    continue
+            elif ef.op == "set":
                 new = value
             elif ef.op == "clear":
                 new = self._initial(name, "table" if holder is self.st.table else "player") if holder is not None \
@@ -92,6 +97,29 @@ class Events:
                     self.st.events[f"state:{name}"] += 1
                 holder[name] = new
         return emitted
+
+    def _roll(self, ef, items, holder):
+        """`roll`: `times` items drawn uniformly from the list with the game's seeded generator (the one
+        that shuffled the wall), summed when more than one; recorded in the hand's chance record (logs,
+        observations). None (nothing drawn, the error noted) when there is nothing to draw from."""
+        if not isinstance(items, list) or not items or any(x is None for x in items):
+            self.note_error(f"effect roll {'.'.join(ef.target)}: nothing to draw from")
+            return None
+        draws = [items[self.rng.randrange(len(items))] for _ in range(ef.times)]
+        if ef.times == 1:
+            new = draws[0]
+        else:
+            try:
+                new = sum(draws[1:], draws[0])
+            except TypeError as exc:
+                self.note_error(f"effect roll {'.'.join(ef.target)}: {exc}")
+                return None
+            if isinstance(new, Fraction) and new.denominator == 1:
+                new = int(new)
+        owner = next((s.index for s in self.st.seats if s.vars is holder), None)
+        self.st.chance.append({"move": len(self.moves), "target": ".".join(ef.target), "seat": owner,
+                               "draws": [plain(x) for x in draws], "value": plain(new)})
+        return new
 
     def _phases(self, event: str, bind: dict) -> None:
         st = self.st

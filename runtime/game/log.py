@@ -3,6 +3,7 @@
     {"type": "session", "rules": PATH, "variant": ID, "options": {…}, "seed": S, "hands": N, "balances": …}
     {"type": "hand", "hand": 1, "seed": …, "dealer": 0}
     {"type": "move", "hand": 1, "seat": 0, "move": {"action": "discard", "tiles": ["5m"]}}
+    {"type": "chance", "hand": 1, "target": "table.点数", "seat": null, "draws": [3, 5], "value": 8}
     …
     {"type": "result", "hand": 1, "result": {…}}
 
@@ -10,7 +11,10 @@
 names), checks every line's shape, applies every move (each must be legal), compares each hand's result
 with the logged one and the number of hands with the session's; anything else is a ReplayError naming
 the line. It fails closed: a missing result line, a missing hand, an unknown line type or field, an
-inflated `hands` — each is an error, never "identical".
+inflated `hands` — each is an error, never "identical". A `chance` line is a `roll` the hand made (after
+the moves logged before it; the seat whose state it set, or null): replay draws it again from the hand's
+seed and requires it, in its place, exactly as logged — a roll changed, added, moved or left out is
+refused naming its line.
 """
 from __future__ import annotations
 
@@ -32,10 +36,21 @@ def lines(session: Session, rules_ref: str = "") -> list[dict]:
             "options": session.options, "seed": session.seed, "hands": session.hands}]
     for k, h in enumerate(session.played, 1):
         out.append({"type": "hand", "hand": k, "seed": h["seed"], "dealer": h["dealer"]})
-        for seat, mv in h["moves"]:
+        chance = h.get("chance", [])
+        i = 0
+        for m, (seat, mv) in enumerate(h["moves"]):
+            while i < len(chance) and chance[i]["move"] <= m:
+                out.append(_chance_line(k, chance[i]))
+                i += 1
             out.append({"type": "move", "hand": k, "seat": seat, "move": mv.to_json()})
+        out.extend(_chance_line(k, c) for c in chance[i:])
         out.append({"type": "result", "hand": k, "result": h["result"]})
     return out
+
+
+def _chance_line(k: int, c: dict) -> dict:
+    return {"type": "chance", "hand": k, "target": c["target"], "seat": c["seat"], "draws": c["draws"],
+            "value": c["value"]}
 
 
 def write(path: str | Path, session: Session, rules_ref: str = "") -> None:
@@ -88,6 +103,7 @@ LINE_FIELDS = {
     "hand": ("hand", "seed", "dealer"),
     "move": ("hand", "seat", "move"),
     "result": ("hand", "result"),
+    "chance": ("hand", "target", "seat", "draws", "value"),
 }
 
 
@@ -101,7 +117,8 @@ def _shape(n: int, e) -> str:
         raise ReplayError(f"line {n}: a log line is a JSON object")
     t = e.get("type")
     if not isinstance(t, str) or t not in LINE_FIELDS:
-        shown = repr(t) if isinstance(t, str) and len(t) <= 30 else "that is not one of session, hand, move, result"
+        shown = repr(t) if isinstance(t, str) and len(t) <= 30 else \
+            "that is not one of session, hand, move, chance, result"
         raise ReplayError(f"line {n}: unknown line type {shown}")
     want = set(LINE_FIELDS[t]) | {"type"}
     missing = sorted(want - set(e))
@@ -111,7 +128,7 @@ def _shape(n: int, e) -> str:
     if extra:
         raise ReplayError(f"line {n}: a {t} line has no field {extra[0]!r}")
     for k in ("hand", "seed", "dealer", "seat", "hands"):
-        if k in e and not _is_int(e[k]):
+        if k in e and not _is_int(e[k]) and not (t == "chance" and k == "seat" and e[k] is None):
             raise ReplayError(f"line {n}: {k} is a whole number")
     if t == "session":
         if not isinstance(e["rules"], str) or not isinstance(e["variant"], str):
@@ -122,6 +139,8 @@ def _shape(n: int, e) -> str:
             raise ReplayError(f"line {n}: a session has at least one hand")
     if t == "move" and not isinstance(e["move"], dict):
         raise ReplayError(f"line {n}: a move is a JSON object")
+    if t == "chance" and (not isinstance(e["target"], str) or not isinstance(e["draws"], list)):
+        raise ReplayError(f"line {n}: a chance line's target is text and its draws a list")
     if t == "result" and not isinstance(e["result"], dict):
         raise ReplayError(f"line {n}: a result is a JSON object")
     return t
@@ -175,11 +194,25 @@ def replay(log: str | Path | list[dict], rules=None, numbers: list[int] | None =
                 raise ReplayError(f"line {n0 if k == 1 else n}: {exc}") from None
             if game is None or game.seed != e["seed"] or game.st.dealer != e["dealer"]:
                 raise ReplayError(f"line {n}: hand {k} does not start as logged (seed or dealer differs)")
+            rolls = 0  # the hand's rolls matched by chance lines so far
             continue
         if game is None:
             raise ReplayError(f"line {n}: a {t} line outside a hand (after a result line or before a hand line)")
         if e["hand"] != k:
             raise ReplayError(f"line {n}: a {t} line of hand {_num(e['hand'])} inside hand {k}")
+        if t == "chance":
+            made = game.st.chance
+            if rolls >= len(made) or made[rolls]["move"] != len(game.moves):
+                raise ReplayError(f"line {n}: hand {k}: no roll is made here (the log adds or moves one)")
+            want = _chance_line(k, made[rolls])
+            if json.loads(json.dumps(want, ensure_ascii=False)) != e:
+                raise ReplayError(f"line {n}: hand {k}: the roll of {want['target'][:40]} draws "
+                                  f"{json.dumps(want['draws'], ensure_ascii=False)[:60]}, not what the log says")
+            rolls += 1
+            continue
+        if rolls < len(game.st.chance) and game.st.chance[rolls]["move"] <= len(game.moves):
+            raise ReplayError(f"line {n}: hand {k}: the roll of {game.st.chance[rolls]['target'][:40]} made "
+                              "before this line is missing from the log")
         if t == "move":
             try:
                 game.apply(e["seat"], Move.from_json(e["move"]))

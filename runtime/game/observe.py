@@ -3,10 +3,10 @@
 By default a player sees its own concealed tiles, the tile it just drew, its own player states, and of
 everyone: the number of concealed tiles, the melds as they are shown (exposed melds whole; a concealed
 meld only its `shown` tiles), the discards, the tiles set aside, the balances and who plays under
-`then auto`; the table's states, the visible reveals, the hand's task, the tiles left in the wall and
-who is to act. Never another player's concealed tiles, drawn tile or player states, and never the
-wall — unless an `observe` rule shows them: `what` (hand, drawn, melds, kong_tiles) of `owner` to
-`viewer` while its `when` holds.
+`then auto`; the table's states, the visible reveals, the hand's task, every roll of the hand (`chance`),
+the tiles left in the wall and who is to act. Never another player's concealed tiles, drawn tile or
+player states, and never the wall — unless an `observe` rule shows them: `what` (hand, drawn, melds,
+kong_tiles) of `owner` to `viewer` while its `when` holds.
 
 An onlooker sees what every player sees of everyone, and of each seat what an `observe` rule shows while
 its `when` holds with `viewer` bound to none (no seat): a rule that asks about the viewer's own state
@@ -113,6 +113,8 @@ def _table(game, seats: list[dict]) -> dict:
         "table": {k: plain(v) for k, v in st.table.items()},
         "reveals": {k: plain(v) for k, v in st.reveals.items() if k in visible},
         "task": st.task,
+        # every roll of the hand is in the open: what was drawn and where it went (a seat's state included)
+        "chance": [{k: c[k] for k in ("target", "seat", "draws", "value")} for c in st.chance],
         "to_act": game.current_seats(),
         "over": st.over,
         "result": game.result() if st.over else None,

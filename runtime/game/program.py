@@ -24,6 +24,7 @@ class CEffect:
     op: str
     target: tuple[str, ...]
     value: object  # compiled closure or None
+    times: int = 1  # roll: the items drawn (summed when more than one)
 
 
 @dataclass
@@ -102,7 +103,7 @@ class Program:
 
 
 def effects(effs) -> list[CEffect]:
-    return [CEffect(e.op, e.target, _c(e.value)) for e in effs]
+    return [CEffect(e.op, e.target, _c(e.value), e.times) for e in effs]
 
 
 def is_description(a: ir.Action) -> bool:

@@ -23,7 +23,7 @@ class Session:
         self.dealer: int | None = None
         self.table: dict | None = None
         self.players: list[dict] | None = None  # player states that live for the session, per seat
-        self.played: list[dict] = []  # per hand: seed, dealer, moves, result
+        self.played: list[dict] = []  # per hand: seed, dealer, moves, its rolls (chance), result
         self.game: Game | None = None
 
     def new_hand(self) -> Game | None:
@@ -40,7 +40,8 @@ class Session:
         assert game.is_over(), "the hand is not over"
         result = game.result()
         self.played.append({"seed": game.seed, "dealer": game.st.dealer, "moves": list(game.moves),
-                            "result": result, "violations": list(game.violations), "errors": list(game.errors)})
+                            "chance": [dict(c) for c in game.st.chance], "result": result,
+                            "violations": list(game.violations), "errors": list(game.errors)})
         self.balances = [s.balance for s in game.st.seats]
         self.dealer = game.st.next_dealer
         self.table = game.table_values()

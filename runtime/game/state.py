@@ -111,6 +111,9 @@ class HandState:
     deltas: list[Any] = field(default_factory=list)
     events: Counter = field(default_factory=Counter)
     results: dict[int, dict] = field(default_factory=dict)  # winner -> scoring summary
+    # every `roll` of the hand, in order: the moves applied before it, the target, the seat whose state
+    # it is (None: a table state or a context value), the items drawn and the value stored (JSON values)
+    chance: list[dict] = field(default_factory=list)
 
     # ------------------------------------------------------------------ tiles
 
@@ -150,7 +153,7 @@ class HandState:
             "robbed": self.robbed, "exhausted": self.exhausted, "over": self.over,
             "next_dealer": self.next_dealer, "payments": [p.to_json() for p in self.payments],
             "fees": plain(self.fees), "deltas": [plain(d) for d in self.deltas],
-            "events": dict(sorted(self.events.items())),
+            "events": dict(sorted(self.events.items())), "chance": [dict(c) for c in self.chance],
         }
 
 

@@ -235,6 +235,10 @@ def check_work(root: E.Expr, work: Work, diags) -> None:
                     "nest fewer comprehensions over the hand, or range over a shorter list")
 
 
+def _shown(n: int) -> str:
+    return str(n) if abs(n).bit_length() <= 64 else "a very large number"
+
+
 def _const_int(e) -> int | None:
     v = const_value(e) if isinstance(e, E.Expr) else None
     return int(v) if v is not None and v.denominator == 1 else None
@@ -267,6 +271,10 @@ def check_ruleset(rs, diags, point: Callable[[Span], Span] = start_of,
         w = rs.wilds[0]
         diags.error("E706", f"a hand could hold {held} wildcards; the limit is {L.MAX_WILDS_HELD}", w.span,
                     "declare fewer copies of the wild tiles")
+    for effects in [a.effects + a.decline for a in rs.actions] + [h.effects for h in rs.hooks]:
+        for ef in effects:  # a JSON rule set is not built by the compiler, which refuses these too
+            if not 1 <= ef.times <= L.MAX_ROLL_TIMES:
+                diags.error("E402", f"a roll draws 1 to {L.MAX_ROLL_TIMES} items, not {_shown(ef.times)}", ef.span)
     # the longest reading: the hand, the winning tile and one more tile per kong
     hand = rs.table.hand + 1
     longest_meld = max((m.shape.size for m in rs.melds if getattr(m, "shape", None) is not None), default=4)

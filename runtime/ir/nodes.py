@@ -348,9 +348,10 @@ class Phase(Node):
 
 @dataclass(frozen=True)
 class Effect(Node):
-    op: str  # set | add | remove | clear | emit
+    op: str  # set | add | remove | clear | emit | roll
     target: tuple[str, ...]  # a dotted name: (`actor`, NAME) or (`table`, NAME) or an event name
     value: Expr | None = None
+    times: int = 1  # roll: items drawn from the list (more than one: their sum)
 
 
 @dataclass(frozen=True)
