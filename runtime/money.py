@@ -26,23 +26,3 @@ def exact(v) -> str:
     if isinstance(v, str):
         return str(Fraction(v))
     raise TypeError(f"{type(v).__name__} is not an amount")
-
-
-def strip_exact(v):
-    """`v` without its twin keys (at any depth): what a result written before the twins looked like."""
-    if isinstance(v, dict):
-        return {k: strip_exact(x) for k, x in v.items() if not (isinstance(k, str) and k.endswith(EXACT_SUFFIX))}
-    if isinstance(v, list):
-        return [strip_exact(x) for x in v]
-    return v
-
-
-def has_exact(v, depth: int = 0) -> bool:
-    """Whether a JSON value holds a twin key anywhere (bounded depth: logs are untrusted)."""
-    if depth > 64:
-        return False
-    if isinstance(v, dict):
-        return any((isinstance(k, str) and k.endswith(EXACT_SUFFIX)) or has_exact(x, depth + 1) for k, x in v.items())
-    if isinstance(v, list):
-        return any(has_exact(x, depth + 1) for x in v)
-    return False

@@ -42,8 +42,17 @@ class ScoreResult:
         out["total_exact"] = exact(ev.total) if ev else "0"
         out["score_exact"] = exact(ev.score) if ev else "0"
         out["quantities"] = {k: plain_value(v) for k, v in (ev.quantities.items() if ev else [])}
+        reading = ev.reading if ev else None
+        win = reading.win_tile if reading else None
         out["trace"] = {
-            "reading": ev.reading.describe() if ev else "",
+            "reading": reading.describe() if reading else "",
+            # the reading's tiles beside their names in the notation's codes (`5m`, `东`): its groups
+            # (declared melds first), the concealed tiles it reads, the winning tile
+            "groups": [group_json(g) for g in (reading.groups if reading else [])],
+            "concealed": [t.kind.name for t in reading.hand] if reading else [],
+            "concealed_codes": [t.kind.notation_code for t in reading.hand] if reading else [],
+            "win_tile": win.kind.name if win else None,
+            "win_tile_code": win.kind.notation_code if win else None,
             "form": ev.reading.form if ev else "",
             "readings_considered": self.readings,
             "fired": [{"pattern": f.pattern, "unit": f.unit, "count": f.count} for f in self.fans],
@@ -52,6 +61,13 @@ class ScoreResult:
             "rejected": self.rejected[:10],
         }
         return out
+
+
+def group_json(g) -> dict:
+    """A group of a reading as JSON: its meld kind, its tiles (what each plays as) by name and by code,
+    whether it was laid down before the win (`declared`), exposed, and holds the winning tile."""
+    return {"kind": g.kind, "tiles": [t.kind.name for t in g.tiles], "codes": [t.kind.notation_code for t in g.tiles],
+            "wild": [t.wild for t in g.tiles], "declared": g.declared, "exposed": g.exposed, "has_win": g.has_win}
 
 
 def plain_value(v):

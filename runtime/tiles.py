@@ -30,6 +30,11 @@ class TileInfo:
     def sig(self) -> str:
         return self.name
 
+    @property
+    def notation_code(self) -> str:
+        """How the rule set's notation writes this kind: its code (`5m`, `1z`), else its character (东, 王)."""
+        return self.code or self.char
+
     def fill_fields(self, attr_names) -> None:
         self.f = {a: self.attrs.get(a, False) for a in attr_names}
         for name in ("kind", "suit", "rank", "honor", "flower", "joker", "wild", "name"):

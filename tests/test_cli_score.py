@@ -24,6 +24,15 @@ def test_score_json_keys_and_values():
     assert out["total_exact"] == "12" and out["score_exact"] == "96"  # the exact twins (docs/engine.md)
     assert {"name": "碰碰和", "value": 6, "count": 1, "value_exact": "6"} in out["fans"]
     assert out["trace"]["reading"] and out["trace"]["form"] == "标准"
+    # the tiles of the reading beside their names in the notation's codes (docs/engine.md, "Tile codes")
+    tr = out["trace"]
+    assert [(g["kind"], g["tiles"][0], g["codes"], g["declared"], g["has_win"]) for g in tr["groups"]] == [
+        ("碰", "二万", ["2m"] * 3, True, False), ("碰", "四万", ["4m"] * 3, True, False),
+        ("刻子", "六万", ["6m"] * 3, False, False), ("刻子", "八万", ["8m"] * 3, False, True),
+        ("将", "东", ["1z"] * 2, False, False)]
+    assert (tr["win_tile"], tr["win_tile_code"]) == ("八万", "8m")
+    assert sorted(tr["concealed_codes"]) == sorted(["6m"] * 3 + ["8m"] * 3 + ["1z"] * 2)
+    assert len(tr["concealed"]) == len(tr["concealed_codes"]) == 8
 
 
 def test_score_accepts_a_pai_file_and_a_compiled_json(tmp_path):

@@ -527,6 +527,8 @@ def test_every_amount_of_a_result_has_an_exact_string_twin():
     assert (pay["amount"], pay["amount_exact"], pay["fee"], pay["fee_exact"]) == (3, "3", "3/80", "3/80")
     sc = res["scores"][1]
     assert (sc["score"], sc["score_exact"], sc["total_exact"]) == (3, "3", "3")
+    # the winning tile beside its name in the notation's code (docs/engine.md, "Tile codes in results")
+    assert (sc["tile"], sc["tile_code"]) == ("二万", "2m")
     assert [f["value_exact"] for f in sc["fans"]] == [str(f["value"]) for f in sc["fans"]]
     assert [s["balance_exact"] for s in g.observation(0)["seats"]] == ["997", "80237/80"]
 
@@ -540,14 +542,15 @@ def test_a_drawn_hand_has_zero_twins():
 
 
 def test_a_log_written_before_the_twins_still_replays_and_a_wrong_twin_is_refused():
-    from paili.runtime.money import strip_exact
+    from paili.runtime.game.log import strip_added
 
     r = rules("baijindao")
     session = Session(r, {}, 7, 2)
     session.play([GreedyBot(i) for i in range(2)])
     logged = json.loads(json.dumps(lines(session), ensure_ascii=False))  # as a log file holds it
-    old = [dict(e, result=strip_exact(e["result"])) if e["type"] == "result" else e for e in logged]
-    assert all("deltas_exact" not in e["result"] for e in old if e["type"] == "result")
+    old = [dict(e, result=strip_added(e["result"])) if e["type"] == "result" else e for e in logged]
+    assert all("deltas_exact" not in e["result"] and "tile_code" not in json.dumps(e["result"])
+               for e in old if e["type"] == "result")
     assert len(replay(old, r).played) == 2
     bad = json.loads(json.dumps(logged))
     assert len(replay(bad, r).played) == 2

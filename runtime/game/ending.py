@@ -112,6 +112,7 @@ class Ending:
         ev = res.evaluation
         self.st.results[info.seat] = {
             "action": info.action, "tile": info.tile.name if info.tile else None, "self_drawn": info.self_drawn,
+            "tile_code": info.tile.notation_code if info.tile else None,
             "score": plain(res.score), "total": plain(res.total), "form": ev.reading.form if ev else "",
             "fans": [{"name": f.name, "pattern": f.pattern, "value": plain(f.value), "count": f.count,
                       "value_exact": exact(f.value)} for f in res.fans],

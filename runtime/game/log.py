@@ -22,7 +22,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from ..money import has_exact, strip_exact
+from ..money import EXACT_SUFFIX
 from .moves import Move
 from .session import Session
 
@@ -222,10 +222,11 @@ def replay(log: str | Path | list[dict], rules=None, numbers: list[int] | None =
             if not game.is_over():
                 raise ReplayError(f"line {n}: hand {k} is not over where the log ends it")
             got = json.loads(json.dumps(game.result(), ensure_ascii=False))
-            if not has_exact(e["result"]):
-                # a log written before results carried the exact twins of their amounts (`*_exact`):
-                # the twins say nothing the plain amounts do not, so the rest is compared in full
-                got = strip_exact(got)
+            if not has_added(e["result"]):
+                # a log written before results carried the keys added beside existing ones (the exact
+                # twins of amounts, the codes of tiles): they say nothing the keys they stand beside do
+                # not, so the rest is compared in full
+                got = strip_added(got)
             if got != e["result"]:
                 raise ReplayError(f"line {n}: hand {k} replays to a different result{_first_diff(got, e['result'])}")
             session.finish(game)
@@ -236,6 +237,35 @@ def replay(log: str | Path | list[dict], rules=None, numbers: list[int] | None =
     if k != head["hands"]:
         raise ReplayError(f"line {n0}: the session has {_num(head['hands'])} hands, the log records {k}")
     return session
+
+
+# The suffixes of the keys a result gained after logs were first written: `amount` → `amount_exact`
+# (docs/engine.md, "Money in JSON"), `tile` → `tile_code`.
+ADDED_SUFFIXES = (EXACT_SUFFIX, "_code")
+
+
+def _added(k) -> bool:
+    return isinstance(k, str) and k.endswith(ADDED_SUFFIXES)
+
+
+def strip_added(v):
+    """`v` without the added keys (at any depth): what a result written before them looked like."""
+    if isinstance(v, dict):
+        return {k: strip_added(x) for k, x in v.items() if not _added(k)}
+    if isinstance(v, list):
+        return [strip_added(x) for x in v]
+    return v
+
+
+def has_added(v, depth: int = 0) -> bool:
+    """Whether a JSON value holds an added key anywhere (bounded depth: logs are untrusted)."""
+    if depth > 64:
+        return False
+    if isinstance(v, dict):
+        return any(_added(k) or has_added(x, depth + 1) for k, x in v.items())
+    if isinstance(v, list):
+        return any(has_added(x, depth + 1) for x in v)
+    return False
 
 
 def _num(v: int) -> str:
