@@ -41,7 +41,7 @@ class Checker(RuleSetPasses):
         self.cross_refs()
         self.cycles()
         if not self.diags.has_errors:  # names are resolved: what each game rule's place can see (E510, E511)
-            from .places import check_places
+            from ..runtime.ir.places import check_places
 
             check_places(rs, self.diags)
         if not self.diags.has_errors:  # the limits on the rule set need a checked, acyclic one

@@ -3,9 +3,13 @@ E511): a game rule that reads the winning reading or the score at an event where
 that can never see a score, an effect on something that cannot change."""
 from __future__ import annotations
 
+import json
+import re
+
 import pytest
 from paili.dsl import cli
 from paili.dsl.compiler import compile_text
+from paili.runtime.ir.serialize import FormatError, dumps, loads
 
 HEAD = """variant 处 "处" { doc "测试用" }
 tiles { suit 万 { code "m"; ranks 1..9 } }
@@ -89,3 +93,40 @@ def test_the_new_codes_are_explained(capsys):
         assert cli.main(["explain", code]) == 0
         out = capsys.readouterr().out
         assert out.startswith(code) and "Example" in out
+
+
+# ---------------------------------------------------------------------------- the same checks on load
+
+def _compiled(body: str) -> dict:
+    res = compile_text(HEAD + body, "处.pai")
+    assert res.ok, res.render()
+    doc = json.loads(dumps(res.ruleset))
+    loads(json.dumps(doc, ensure_ascii=False))  # as compiled, the file loads
+    return doc
+
+
+def _refused(doc: dict) -> str:
+    with pytest.raises(FormatError) as exc:
+        loads(json.dumps(doc, ensure_ascii=False))
+    text = str(exc.value)
+    assert "\n" not in text
+    return text
+
+
+def test_a_compiled_rule_set_edited_to_read_the_win_where_none_is_won_is_refused_on_load():
+    """A compiled JSON rule set is checked as the compiler checks a rule file (issue 12): a payment moved
+    to `exhaust` that reads the score, a hook moved to `discard` that reads a quantity, an effect on the
+    winner where there is none — each refused with one sentence naming the node's JSON path."""
+    doc = _compiled("payment 胡 { on win; amount = score * 底 }\n")
+    doc["ruleset"]["payments"][0]["on"] = "exhaust"
+    assert re.fullmatch(r"ruleset\.payments\[0\]\.amount\.left: payment `胡` on `exhaust` can never see a score"
+                        r".* \(E510\)", _refused(doc))
+    doc = _compiled("on win { when 顺数 > 0; set actor.记 = 1 }\n")
+    [hook] = doc["ruleset"]["hooks"]
+    hook["event"] = "discard"
+    assert re.fullmatch(r"ruleset\.hooks\[0\]\.when\.operands\[0\]: `on discard` reads `顺数`, which is a value "
+                        r"of the winning hand, but no hand is won there \(E510\)", _refused(doc))
+    doc = _compiled("on hand_end { when won; set winner.记 = 1 }\n")
+    doc["ruleset"]["hooks"][0]["event"] = "discard"
+    assert re.fullmatch(r"ruleset\.hooks\[0\]\.effects\[0\]: `winner\.记`: there is no winner at `on discard` "
+                        r"\(E511\)", _refused(doc))

@@ -5,8 +5,10 @@ written by hand): after the schema (the shape of every value), this re-runs what
 resolved rule set — declarations and duplicates, cross references, cycles — and checks that every
 resolved name refers to something the rule set declares (a builtin of the language, a binder of an
 enclosing comprehension, a declared pattern, option, meld kind, …), and that every expression has the
-types the compiler would have given it (`runtime/ir/typecheck.py`). Name resolution itself is not run
-again (its input is source text); the rule set's own examples and warnings are the compiler's business.
+types the compiler would have given it (`runtime/ir/typecheck.py`), and that no game rule reads the
+winning reading or the score, or changes the winner's state, where there is none (`runtime/ir/places.py`).
+Name resolution itself is not run again (its input is source text); the rule set's own examples and
+warnings are the compiler's business.
 
 The first error is one sentence naming the JSON path of the node it is about.
 """
@@ -19,6 +21,7 @@ from . import expr as E
 from . import vocab as V
 from .limitcheck import check_expressions, check_ruleset
 from .passes import Findings, RuleSetPasses
+from .places import check_places
 from .span import Span
 from .typecheck import first_mismatch
 
@@ -140,6 +143,12 @@ def check(rs) -> str | None:
                 return f"{npath}.ref: the rule set declares no {cat} {what[:40]!r}"
     # every name refers to something declared: now the types, as the compiler infers them
     problem = first_mismatch(rs, sym, [(n, p) for n, p in roots if id(n) not in inner])
+    if problem:
+        return problem
+    # what each game rule's place can see, the winning reading and the score (E510), and which seats its
+    # effects can change there (E511), as the compiler checks them (runtime/ir/places.py)
+    check_places(rs, diags)
+    problem = _first_error(diags, paths, spans)
     if problem:
         return problem
     # and the limits that need a checked rule set (arithmetic, work per reading, tiles, table, wildcards)

@@ -8,13 +8,16 @@ in a winning action's guard and effects and on its own event, and — once the h
 neither: a reading name would fail at run time and `score` would be 0. Places the rules cannot pin to
 an event (an emitted event, a phase's own events, restrictions, observations, the next dealer) are not
 checked.
+
+The compiler runs it on what it built (dsl/checker.py) and loading a compiled JSON rule set runs it again
+(runtime/ir/check.py), so an edited file cannot bring back a read the compiler refused. Findings go to
+`diags`, anything with `error(code, message, span, hint="")`.
 """
 from __future__ import annotations
 
-from ..runtime.ir import expr as E
-from ..runtime.ir import nodes as ir
-from ..runtime.ir import vocab as V
-from .diagnostics import Diagnostics
+from . import expr as E
+from . import nodes as ir
+from . import vocab as V
 
 # Engine events at which no hand has been won (nothing is bound of a win there).
 NO_WIN_EVENTS = ("deal", "opening", "turn", "draw", "reveal", "discard", "claim", "decline", "kong",
@@ -24,7 +27,7 @@ READING_ONLY = tuple(n for n in V.READING_BUILTINS if n not in V.GAME_BUILTINS)
 
 
 class Places:
-    def __init__(self, rs: ir.RuleSet, diags: Diagnostics):
+    def __init__(self, rs: ir.RuleSet, diags):
         self.rs = rs
         self.diags = diags
         actions = {a.name: a for a in rs.actions}
@@ -129,5 +132,5 @@ def _reads_reading(n: E.Name) -> bool:
     return cat in ("pattern", "quantity", "unit") or (cat == "builtin" and what in READING_ONLY)
 
 
-def check_places(rs: ir.RuleSet, diags: Diagnostics) -> None:
+def check_places(rs: ir.RuleSet, diags) -> None:
     Places(rs, diags).run()
