@@ -55,16 +55,21 @@ def check_syntax(stmts, diags: Diagnostics) -> bool:
 
 def set_up_tiles(rs, diags: Diagnostics):
     """What `check_ruleset` calls once the tiles' own limits hold: the tiles set up under the default options
-    (copies written as expressions are only known then), each failure a located error."""
-    def run() -> None:
+    (copies written as expressions are only known then), each failure a located error. It gives each kind's
+    copies under those options, so the checker counts the wildcards a hand could hold as the runtime will
+    (`Rules` refuses the same count when it sets the tiles up), or None when the tiles could not be set up."""
+    def run() -> dict[str, int] | None:
         from ..runtime.evaluate import EvalError
         from ..runtime.tiles import Catalog
 
         try:
-            Catalog(rs)
+            cat = Catalog(rs)
         except L.LimitError as exc:
             diags.error("E706", f"with the default options: {exc}", start_of(rs.tiles.span))
         except EvalError as exc:
             diags.error("E402", f"the tiles cannot be set up with the default options: {exc}",
                         start_of(rs.tiles.span))
+        else:
+            return {k.name: k.copies for k in cat.kinds}
+        return None
     return run

@@ -172,6 +172,24 @@ def test_copies_from_an_expression_are_set_up_under_the_default_options():
     one_error(BASE.replace("copies 4", "copies = if 清一色 then 4 else 100000"), "E706", 4)
 
 
+@pytest.mark.parametrize("wild_copies, held", [("if 清一色 then 1 else 9", 9), ("if 清一色 then 9 else 1", 1)])
+def test_wildcards_counted_with_copies_from_an_expression(wild_copies, held):
+    # The checker counts the wildcards with the copies the default options give, as `Rules` does when it
+    # sets the tiles up: a file the checker accepts loads (it once passed with the copies unknown, then failed).
+    from paili.runtime.rules import Rules
+
+    wild = BASE.replace('honor 中 { code "7z"; attrs 箭 }',
+                        f'honor 中 {{ code "7z"; attrs 箭 }}\n  joker 王 {{ copies = {wild_copies} }}')
+    src = wild + "wild 王 { tiles 王 }\n"
+    if held > 8:
+        res = one_error(src, "E706", 33)
+        assert f"a hand could hold {held} wildcards; the limit is 8" in res.diagnostics[0].message
+    else:
+        res, errs = codes(src)
+        assert res.ok, errs
+        assert Rules(res.ruleset).max_wilds(Rules(res.ruleset).catalog) == held
+
+
 @pytest.mark.parametrize("change", [("players 2", "players 200"), ("hand 13", "hand 40"), ("copies 4", "copies 0")])
 def test_a_game_whose_wall_cannot_deal_is_refused_in_one_sentence(change):
     from paili.runtime.game import Game, GameError

@@ -245,10 +245,11 @@ def _const_int(e) -> int | None:
 
 
 def check_ruleset(rs, diags, point: Callable[[Span], Span] = start_of,
-                  set_up_tiles: Callable[[], None] | None = None) -> None:
+                  set_up_tiles: Callable[[], dict[str, int] | None] | None = None) -> None:
     """The limits that need the checked rule set: arithmetic, comprehension work, tiles, table, wildcards.
     `set_up_tiles`, when given, is called where the tiles' own limits passed, to set the tiles up under the
-    default options (copies written as expressions; the compiler does it: the IR does not know tiles)."""
+    default options (copies written as expressions; the compiler does it: the IR does not know tiles); the
+    copies it gives back count the wildcards, where without it only copies written as constants are known."""
     t = rs.tiles
     seen = set()
     for k in t.kinds:
@@ -259,12 +260,13 @@ def check_ruleset(rs, diags, point: Callable[[Span], Span] = start_of,
                         k.copies.span if k.copies.span.line else k.span)
     if len(t.kinds) > L.MAX_KINDS:
         diags.error("E706", f"{len(t.kinds)} tile kinds; the limit is {L.MAX_KINDS}", t.span)
-    elif set_up_tiles is not None and not diags.has_errors:
-        set_up_tiles()
+    set_up = None
+    if len(t.kinds) <= L.MAX_KINDS and set_up_tiles is not None and not diags.has_errors:
+        set_up = set_up_tiles()
     players = _const_int(rs.table.players)
     if players is not None and players > L.MAX_TABLE_SIZE:
         diags.error("E706", f"{players} players; the limit is {L.MAX_TABLE_SIZE}", rs.table.span)
-    copies = {k.name: _const_int(k.copies) or 0 for k in t.kinds}
+    copies = set_up if set_up is not None else {k.name: _const_int(k.copies) or 0 for k in t.kinds}
     most = max(copies.values(), default=0)
     held = sum(1 if w.scope == "win_tile" else copies.get(w.tiles, most) for w in rs.wilds)
     if held > L.MAX_WILDS_HELD:
