@@ -153,9 +153,20 @@ class TileBuilders:
             next_dealer=f.expr("next_dealer"),
             exhaust_at=f.int("exhaust_at", 0, lo=0),
             replacement=f.name("replacement", "tail", words=V.WALL_ENDS),
+            exhaust_word=self.exhaust_word(f),
             span=s.span, **f.docs())
         f.finish()
         return out
+
+    @staticmethod
+    def exhaust_word(f) -> str:
+        """`exhaust_word "…"`: one word of at most 8 characters, no spaces (it is printed inside sentences)."""
+        given = f.all("exhaust_word")
+        word = f.string("exhaust_word", "流局")
+        if given and (not word or len(word) > 8 or any(c.isspace() for c in word)):
+            f.diags.error("E204", "`exhaust_word` is one word of 1 to 8 characters without spaces", given[0].span)
+            return "流局"
+        return word
 
     def reveal(self, s: Stmt) -> ir.Reveal:
         usage = "reveal NAME { from tail }"

@@ -18,4 +18,5 @@ def describe_json(rules) -> dict:
                     for s in rs.settings if s.role == "context"] + [{"name": r.name, "type": "tile",
                                                                     "default": None} for r in rs.reveals],
         "patterns": [{"name": p.name, "unit": p.unit} for p in rs.patterns],
+        "exhaust_word": rs.table.exhaust_word,  # the variant's word for a drawn hand (`table { exhaust_word }`)
     }

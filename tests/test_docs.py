@@ -218,7 +218,7 @@ def test_pages_state_replacement_draws_and_a_rotating_deal_only_where_the_rules_
 
 def test_chehuzi_king_compensation_formula_reads_as_the_seed(pages):
     """“王多赔差值给王少的，一张王霸赔付5倍基础分”: the difference, never below 0, × 5 × base."""
-    line = line_with(pages["chehuzi.md"], "流局时，每位玩家付给其他每位玩家")
+    line = line_with(pages["chehuzi.md"], "黄庄时，每位玩家付给其他每位玩家")  # the page's word (exhaust_word)
     assert "（付分者的万能牌张数 − 收分者的万能牌张数，不足0按0计） × 5 × 底分" in line, line
 
 
@@ -582,3 +582,11 @@ def test_pages_are_self_contained(pages):
         if name.endswith(".html"):
             assert not re.search(r"""(src|href)=["']?(https?:)?//""", text), name
             assert "<link" not in text and "<script" not in text and "@import" not in text, name
+
+
+def test_a_drawn_hand_is_called_by_the_variants_own_word(pages):
+    """`table { exhaust_word "黄庄" }` (扯胡子's page: “如果黄庄了，…”); a variant that says nothing keeps 流局."""
+    assert line_with(pages["chehuzi.md"], "**黄庄**", "牌墙摸完仍没有玩家和牌，即为黄庄")
+    assert "流局" not in pages["chehuzi.md"]  # nor in the events its payments and hooks are made on
+    for stem in ("baijindao", "longyan", "baicheng"):
+        assert line_with(pages[f"{stem}.md"], "**流局**", "即为流局"), stem

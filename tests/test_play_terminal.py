@@ -144,3 +144,21 @@ def test_chehuzi_a_bot_claim_that_lost_to_a_win_is_not_told():
     assert after.startswith("1号位（庄）：翻出 捌\n1号位（庄）：胡\n")
     assert not re.search(r"^2号位：碰", after, re.M)
     assert re.search(r"^你的吃 \S+ \[\S+\]没有成立：1号位（庄）的碰优先。$", text, re.M)
+
+
+@pytest.mark.parametrize("variant,word", [("chehuzi", "黄庄"), ("baijindao", "流局")])
+def test_a_drawn_hand_is_called_by_the_variants_own_word(variant, word):
+    """`table { exhaust_word }`: 扯胡子's page says 黄庄 (“如果黄庄了，…”); a variant that declares no word
+    says 流局. Random bots play a hand that nobody wins (seed 0 of each), and the result is told."""
+    import io
+
+    from paili.runtime.game import Game
+    from paili.runtime.game.bots import RandomBot
+    from paili.runtime.game.bots import play as bots_play
+    from paili.runtime.game.play import Terminal, show_result
+
+    g = Game(load(variant), {}, 0)
+    assert bots_play(g, [RandomBot(i) for i in range(g.n)])["exhausted"]
+    out = io.StringIO()
+    show_result(Terminal(0, io.StringIO(), out), g)
+    assert out.getvalue().split("\n")[1] == f"{word}。"

@@ -191,6 +191,7 @@ def test_a_log_opens_as_one_step_per_move_with_the_onlookers_view(client, work, 
     assert r.status_code == 200, r.text
     got = r.json()
     assert got["rules"] == VARIANT and len(got["hands"]) == 1
+    assert got["exhaust_word"] == "流局"  # the variant's word for a drawn hand (`table { exhaust_word }`)
     hand = got["hands"][0]
     moves = [d for d in lines if d["type"] == "move"]
     assert len(hand["steps"]) == len(moves) + 1  # the deal, then one per move

@@ -298,7 +298,7 @@ class ScoringChapters:
         pays = []
         for p in rs.payments:
             self.place("settle", p)
-            when = W.EVENT.get(p.on, f"「{p.on}」时")
+            when = W.event(rs, p.on)
             flow = f"{W.PAYER.get(p.payer, p.payer)}付给{W.PAYEE.get(p.payee, p.payee)}"
             factors = [(f.name, f"×{W.num(self.eval_setup(f.value))}" if self.eval_setup(f.value) is not None
                         else self.w.text(f.value), self.w.both(f.when, True)) for f in p.factors]

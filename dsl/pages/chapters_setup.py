@@ -148,8 +148,9 @@ class SetupChapters:
                     parts_h.append(f"{cond.html}时，由{who.html}坐庄")
             from markupsafe import Markup
             facts.append(Fact("下一局", "；".join(parts_t), Markup("；".join(parts_h))))
-        facts.append(Fact("流局", "牌墙摸完仍没有玩家和牌，即为流局" if t.exhaust_at == 0
-                          else f"牌墙只剩{t.exhaust_at}张时仍没有玩家和牌，即为流局"))
+        word = t.exhaust_word
+        facts.append(Fact(word, f"牌墙摸完仍没有玩家和牌，即为{word}" if t.exhaust_at == 0
+                          else f"牌墙只剩{t.exhaust_at}张时仍没有玩家和牌，即为{word}"))
         # replacement draws exist only after an action with `then replace` or for a flower set aside
         if any(a.then == "replace" for a in self.rs.actions) or \
                 any(k.category == "flower" for k in self.rs.tiles.kinds):

@@ -145,7 +145,7 @@ class PageBuilder(SetupChapters, ScoringChapters):
         for a in rs.actions:
             self.place("play", a)
             events = [a.on] + list(getattr(a, "also_on", ()))
-            when_txt = "或".join(W.EVENT.get(e, f"「{e}」之后") for e in events)
+            when_txt = "或".join(W.event(rs, e, "「{}」之后") for e in events)
             facts = [Fact("时机", f"{when_txt}，{W.WHO.get(a.by, a.by)}{'必须' if a.compulsory else '可以'}做")]
             if getattr(a, "wins", False):
                 how = "这个动作就是和牌"
@@ -249,7 +249,7 @@ class PageBuilder(SetupChapters, ScoringChapters):
             for label, trig in (("进入", ph.enter), ("离开", ph.leave)):
                 for t in trig:
                     c = self.w.both(t.cond, True)
-                    ev = W.EVENT.get(t.event, f"「{t.event}」时")
+                    ev = W.event(rs, t.event)
                     facts.append(Fact(label, f"{ev}，若{c.text}" if c else ev, markup(f"{ev}，若", c.html, "")
                                       if c else None))
             phases.append(Item(ph.name, facts, Text.of(ph), anchor=f"phase-{ph.name}"))
@@ -262,7 +262,7 @@ class PageBuilder(SetupChapters, ScoringChapters):
             if h.when is not None:
                 c = self.w.both(h.when, True)
                 facts.append(Fact("条件", c.text, c.html))
-            hooks.append(Item(W.EVENT.get(h.event, f"「{h.event}」时"), facts, Text.of(h)))
+            hooks.append(Item(W.event(rs, h.event), facts, Text.of(h)))
         if not (phases or hooks):
             return None
         return Chapter("special", "特殊规则", {"phases": phases, "hooks": hooks})

@@ -35,6 +35,15 @@ EVENT = {
     "phase_enter": "进入阶段时",
     "phase_leave": "离开阶段时",
 }
+
+
+def event(rs, name: str, unknown: str = "「{}」时") -> str:
+    """When an event happens, in the page's words: a drawn hand by the rule set's own word for it."""
+    if name == "exhaust":
+        return f"{rs.table.exhaust_word}时"
+    return EVENT.get(name, unknown.format(name))
+
+
 # `table.rotation`
 ROTATION = {"counter_clockwise": "逆时针", "clockwise": "顺时针"}
 # `reveal.at`

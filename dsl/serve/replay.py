@@ -68,6 +68,7 @@ def frames(entries: list[tuple[int, object]], rules) -> dict:
             session.finish(game)
             game = None
     return {"variant": rules.ir.variant.id, "title": rules.ir.variant.title, "players": session_players(hands),
+            "exhaust_word": rules.ir.table.exhaust_word,
             "options": head["options"], "seed": head["seed"], "hands": hands}
 
 

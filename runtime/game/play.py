@@ -391,7 +391,7 @@ def show_result(term: Terminal, game, win_shown: bool = False) -> None:
             show_wins(term, game, r)
     else:
         term.say()
-        term.say("流局。")
+        term.say(f"{game.rs.table.exhaust_word}。")  # the variant's own word (`table { exhaust_word }`)
     term.say()
     for p in r["payments"]:
         term.say(f"  {p['name']}：{seat_name(p['payer'], term.seat, r['dealer'])} 付 "

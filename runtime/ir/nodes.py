@@ -117,6 +117,7 @@ class Table(Node):
     next_dealer: Expr | None = None
     exhaust_at: int = 0
     replacement: str = "tail"
+    exhaust_word: str = "流局"  # the variant's own word for a drawn hand (play, pages, the service)
 
 
 @dataclass(frozen=True)

@@ -83,7 +83,7 @@
     const box = el("div");
     box.appendChild(el("h3", "结算"));
     if (r.winners.length) box.appendChild(el("p", "和牌：座位 " + r.winners.join("、")));
-    else if (r.exhausted) box.appendChild(el("p", "流局（荒庄）"));
+    else if (r.exhausted) box.appendChild(el("p", log.exhaust_word));  // the variant's own word for it
     for (const [seat, sc] of Object.entries(r.scores || {})) {
       const p = box.appendChild(el("p"));
       p.textContent = "座位 " + seat + "：" + (sc.action || "") + (sc.tile ? " " + sc.tile : "")
