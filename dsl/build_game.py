@@ -5,7 +5,7 @@ from __future__ import annotations
 from ..runtime.ir import expr as E
 from ..runtime.ir import nodes as ir
 from ..runtime.ir import vocab as V
-from ..runtime.limits import MAX_ROLL_TIMES
+from ..runtime.limits import MAX_ROLL_TIMES, MAX_SELECT
 from .build_support import respan
 from .fields import Fields, arg_to_expr, flatten
 from .syntax import Stmt
@@ -141,6 +141,11 @@ class GameBuilders:
                 self.diags.error("E201", f"unknown effect `{e.key}`; effects are: " + ", ".join(V.EFFECT_OPS),
                                  e.span)
                 continue
+            if e.key == "give":
+                give = self.give_effect(e)
+                if give is not None:
+                    out.append(give)
+                continue
             self.plain_stmt(e, expr=e.key in ("set", "add", "remove", "roll"), block=e.key == "roll")
             if len(e.args) != 1 or e.args[0].kind not in ("name", "dotted"):
                 self.diags.error("E204", f"`{e.key}` needs one target name", e.span,
@@ -158,6 +163,29 @@ class GameBuilders:
             out.append(ir.Effect(e.key, tuple(target), e.expr, times=times,  # type: ignore[arg-type]
                                  span=e.args[0].span))
         return out
+
+    def give_effect(self, e: Stmt) -> ir.Effect | None:
+        """`give = TILES { to = SEAT }`: the actor's concealed tiles TILES go to the hand of SEAT."""
+        usage = "give = choice { to = next(actor) }"
+        self.plain_stmt(e, expr=True, block=True)
+        if e.args:
+            self.diags.error("E204", "`give` takes no target: it gives from the actor's concealed tiles",
+                             e.args[0].span, f"write it as `{usage}`")
+            return None
+        if e.expr is None:
+            self.diags.error("E207", "`give` needs `= TILES`, the tiles the actor gives", e.span,
+                             f"write it as `{usage}`")
+            return None
+        f = Fields(e.block, self.diags, "`give`", e.span)
+        to = f.one("to", True, "to = next(actor)")
+        f.finish()
+        if to is None:
+            return None
+        f.plain(to, allow_expr=True)
+        if to.args or to.expr is None:
+            f.bad(to, "to = next(actor)")
+            return None
+        return ir.Effect("give", (), e.expr, to=to.expr, span=e.span)
 
     def action(self, s: Stmt) -> ir.Action:
         usage = "action 碰 { on discard; by others; forms 碰; then discard }"
@@ -177,6 +205,19 @@ class GameBuilders:
                     f.bad(cs, "choices [2, 4, 8]")
                 else:
                     choices.append(e)
+        select = 0
+        sel = f.one("select")
+        if sel is not None:
+            f.plain(sel, allow_cond=True)
+            if len(sel.args) != 1 or sel.args[0].kind != "number":
+                f.bad(sel, "select 3 when all(a, b in choice: a.suit == b.suit)")
+            else:
+                select = f.check_int(sel.args[0], 0, 1, MAX_SELECT)
+            if cs is not None:
+                self.diags.error("E204", f"`action {name}` has both `choices` and `select`: a decision is one "
+                                 "or the other", sel.span)
+            else:
+                choice_when = sel.cond
         events = self.events(f)
         win_forms: tuple[str, ...] = ()
         wins = False
@@ -197,10 +238,29 @@ class GameBuilders:
                         wins=wins, win_forms=win_forms, win_tile=f.name("win_tile", "", words=V.WIN_TILE),
                         order=f.name("order", "seat", words=V.ORDER), multiple=f.bool("multiple", True),
                         follow=tuple(n for n, _ in f.names("follow")), ready=f.bool("ready"),
-                        grow=f.name("grow", "any", words=V.GROW), span=s.span,
+                        grow=f.name("grow", "any", words=V.GROW), select=select or 0,
+                        together=f.bool("together"), span=s.span,
                         **f.docs())
+        self.check_decision_keys(out, f)
         f.finish()
         return out
+
+    def check_decision_keys(self, a: ir.Action, f: Fields) -> None:
+        """`select` is a decision of the actor's own tiles (no meld, no win); `together` asks every seat at
+        once at the hand's start, and applies the answers when all are in (no meld, win or follow-up)."""
+        if a.select and (a.forms or a.wins):
+            self.diags.error("E204", f"`action {a.name}` selects tiles: it cannot also lay down a meld or win",
+                             _span_of(f, "select"), "a `select` decision only chooses tiles of the actor's hand")
+        if a.together:
+            span = _span_of(f, "together")
+            events = (a.on, *a.also_on)
+            if any(e not in ("deal", "opening") for e in events):
+                self.diags.error("E204", f"`action {a.name}` is asked of every seat together, which the engine "
+                                 "does at the hand's start only: open it `on deal` or `on opening`", span)
+            if a.forms or a.wins or a.follow or a.then != "none" or a.instead_of:
+                self.diags.error("E204", f"`action {a.name}` is asked together: it is a decision (`choices`, "
+                                 "`select` or a plain action), without a meld, a win, a follow-up or a `then`",
+                                 span)
 
     def events(self, f: Fields) -> list[str]:
         """`on discard` or `on [reveal, discard]`."""
@@ -284,3 +344,8 @@ class GameBuilders:
         return ir.Hook(event, when, tuple(effects), span=s.span, **docs)
 
     # ---------------------------------------------------------------- examples and sections
+
+
+def _span_of(f: Fields, key: str):
+    """Where the block's first `key` statement is written (a key already read)."""
+    return next((st.span for st in f.stmts if st.key == key), f.span)

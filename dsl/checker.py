@@ -177,7 +177,7 @@ class Checker(RuleSetPasses):
         if len(kinds) > 1:
             self.diags.error("E401", f"the choices of `{a.name}` mix " + " and ".join(T.show(k) for k in sorted(kinds)),
                              a.span, "every choice of one decision has one type")
-        self.res.overrides = {"choice": choice_type(types) if a.choices else "num"}
+        self.res.overrides = {"choice": "list[tile]" if a.select else choice_type(types) if a.choices else "num"}
         try:
             return dataclasses.replace(
                 a, when=r(lit(a.when), "game", "bool"), effects=self.effects(a.effects),
@@ -251,6 +251,9 @@ class Checker(RuleSetPasses):
             if ef.op == "emit":
                 out.append(ef)
                 continue
+            if ef.op == "give":
+                out.append(self.give_effect(ef))
+                continue
             target_type = self.effect_target(ef)
             if ef.op == "roll":
                 out.append(self.roll_effect(ef, target_type))
@@ -280,6 +283,15 @@ class Checker(RuleSetPasses):
                 self.diags.error("E401", f"`roll` stores {T.show(item)} in `{'.'.join(ef.target)}`, which is "
                                  f"{T.show(target_type)}", ef.value.span)
         return dataclasses.replace(ef, value=value)
+
+    def give_effect(self, ef: ir.Effect) -> ir.Effect:
+        """`give = TILES { to = SEAT }`: tiles (one or a list) of the actor's hand, to a seat."""
+        value, typ = self.res.typed(self.tile_literals(ef.value), "game")
+        if typ not in ("any", "tile", "list[tile]"):
+            self.diags.error("E401", f"`give` gives tiles of the actor's hand, but this is {T.show(typ)}",
+                             ef.value.span, "give the tiles a decision chose: `give = choice { to = next(actor) }`")
+        to = self.res.check(self.tile_literals(ef.to), "game", "seat")
+        return dataclasses.replace(ef, value=value, to=to)
 
     def effect_target(self, ef: ir.Effect) -> str | None:
         t = ef.target

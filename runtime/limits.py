@@ -21,6 +21,8 @@ MAX_KINDS = 512  # E706: tile kinds in play (ranks × suits + honors + …)
 MAX_TABLE_SIZE = 256  # E706: players, hand size and the other counts of `table`
 MAX_WILDS_HELD = 8  # E706 at compile time (the most wildcards one hand can hold); HandError at run time
 MAX_ROLL_TIMES = 20  # E402: items one `roll` draws (`times N`, dice summed)
+MAX_SELECT = 4  # E402: tiles one `select N` decision chooses (its moves are the distinct sets of N tiles)
+SELECT_WORK = 20_000  # sets of tiles one `select` offer examines (a hand of 40 tiles and N = 4 has 91,390)
 
 # ---- compiled JSON rule sets (checked by the loader, runtime/ir/serialize.py; one sentence)
 MAX_RULESET_JSON_BYTES = 16_000_000  # the bundled ones are 0.2-0.5 MB, about ten times their source

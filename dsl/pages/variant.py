@@ -168,6 +168,10 @@ class PageBuilder(SetupChapters, ScoringChapters):
                 facts.append(Fact("代替", f"选择它就不做「{a.instead_of}」"))
             if a.choices:
                 facts.append(Fact("可选", "、".join(self.choice_text(c) for c in a.choices)))
+            if getattr(a, "select", 0):
+                facts.append(Fact("选牌", f"从自己手里选出{W.num(a.select)}张牌"))
+            if getattr(a, "together", False):
+                facts.append(Fact("同时", "各家同时选择；所有人都选好后才一起生效，选好之前谁也看不到别人选了什么"))
             if getattr(a, "choice_when", None) is not None:
                 c = self.w.both(a.choice_when, True)
                 facts.append(Fact("可选条件", c.text, c.html))

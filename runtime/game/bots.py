@@ -9,7 +9,8 @@
   it, suited tiles within two ranks, and tiles it forms a concealed fixed-set group with — a hand meld
   of `tiles` shape), the highest-indexed one on a tie — except that a hand without melds holding all
   but `ORPHANS_GAP` of an `orphans` form's kinds discards towards that form (`_orphans_discard`);
-  passes otherwise.
+  passes otherwise — but a `select` decision it may not pass (a `restrict` on `pass`) it answers with the
+  tiles it needs least (`give_up`).
 - `MixedBot(seed)`: greedy, but it declares ready when offered (an action with `ready true`, or one
   that hands the seat to the engine, `then auto`; one of several at random); and at a decision
   offering more than discards it picks, with probability 1/2, one of the kinds of move offered (each
@@ -138,7 +139,18 @@ class GreedyBot:
             return self.discard(game, seat, discards)
         if PASS in moves:
             return PASS
+        selects = [m for m in moves if (a := prog.actions.get(m.action)) is not None and a.ir.select]
+        if selects:
+            return self.give_up(game, seat, selects)
         return moves[0]
+
+    @staticmethod
+    def give_up(game, seat: int, selects: list[Move]) -> Move:
+        """Of the tiles a `select` decision it cannot decline may take, the set it needs least: the fewest
+        neighbours in its hand (as for a discard), the first offered on a tie."""
+        hand = game.st.seats[seat].hand
+        by_name = game.cat.by_name
+        return min(selects, key=lambda m: sum(neighbours(hand, by_name[n]) for n in m.tiles))
 
     def discard(self, game, seat: int, discards: list[Move]) -> Move:
         chase = _orphans_discard(game, game.st.seats[seat], discards)

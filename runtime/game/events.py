@@ -4,6 +4,7 @@ event opens; asking a decision and resuming the hand with its answers.
 A part of `Game` (runtime/game/flow.py); the model is docs/engine.md."""
 from __future__ import annotations
 
+from collections import Counter
 from fractions import Fraction
 
 from ..evaluate import EvalError
@@ -17,7 +18,7 @@ from .records import (
     Ask,
     unbound,
 )
-from .state import plain
+from .state import Seat, plain
 from .steps import DONE, Step, step
 
 
@@ -54,6 +55,9 @@ class Events:
         for ef in effects:
             if ef.op == "emit":
                 emitted.append(ef.target[0])
+                continue
+            if ef.op == "give":
+                self._give(ef, reading, bind)
                 continue
             try:
                 holder, name = self._target(ef, bind)
@@ -120,6 +124,46 @@ class Events:
         self.st.chance.append({"move": len(self.moves), "target": ".".join(ef.target), "seat": owner,
                                "draws": [plain(x) for x in draws], "value": plain(new)})
         return new
+
+    def _give(self, ef, reading, bind: dict) -> None:
+        """`give = TILES { to = SEAT }`: the tiles leave the actor's concealed hand for SEAT's. Inside a
+        decision asked together (`_s_together`) they are held until every seat's answer is applied, then
+        delivered at once; elsewhere at once. Nothing moves when the actor does not hold them all."""
+        giver = bind.get("actor")
+        try:
+            if not isinstance(giver, Seat):
+                raise EvalError("`actor` has no value here")
+            env = self.env(reading, **bind)
+            tiles = ef.value(env)
+            to = ef.to(env)
+        except EVAL_ERRORS as exc:
+            self.note_error(f"effect give: {exc}")
+            return
+        tiles = [tiles] if isinstance(tiles, TileInfo) else tiles
+        if not isinstance(to, Seat) or not isinstance(tiles, list) or \
+                not all(isinstance(t, TileInfo) and t.name in self.cat.by_name for t in tiles):
+            self.note_error("effect give: it gives tiles to a seat")
+            return
+        tiles = [self.cat.by_name[t.name] for t in tiles]
+        if Counter(t.name for t in tiles) - Counter(t.name for t in giver.hand):
+            self.note_error(f"effect give: seat {giver.index} does not hold "
+                            f"{' '.join(t.name for t in tiles)[:60]}")
+            return
+        for t in tiles:
+            giver.hand.remove(t)
+        if giver.drawn is not None and giver.drawn not in giver.hand:
+            giver.drawn = None
+        giver.changed()
+        if self._transit is not None:
+            self._transit.append((to, tiles))
+        else:
+            self._deliver([(to, tiles)])
+
+    @staticmethod
+    def _deliver(transit) -> None:
+        for to, tiles in transit:
+            to.hand.extend(tiles)
+            to.changed()
 
     def _phases(self, event: str, bind: dict) -> None:
         st = self.st

@@ -208,6 +208,7 @@ class Game(Values, Winning, Setup, Events, Offers, Turns, Claims, Ending):
         self.infos: dict[int, WinInfo] = {}
         self.pending: Ask | None = None
         self.answers: dict[int, Move] = {}
+        self._transit: list | None = None  # tiles given inside a decision asked together, not yet delivered
         self.decision_depth = self.emit_depth = 0
         self.pending_steps = [self._hand()]  # the hand's continuation: its pending steps, innermost last
         self._advance(None)

@@ -8,6 +8,7 @@ from collections import Counter
 
 from ..evaluate import compile_expr
 from ..ir import nodes as ir
+from ..limits import SELECT_WORK
 from ..tiles import TileInfo
 from .moves import PASS, MeldOption, Move, meld_options, one_kind_per_meld
 from .program import CAction
@@ -143,6 +144,29 @@ class Offers:
                                                                **bind):
                 continue
             out.append((Move(a.name, (), plain_choice(v)), Offer(a, compulsory=a.ir.compulsory)))
+        return out
+
+    def _select_moves(self, a: CAction, seat: Seat, tile, reading=None, **bind) -> list[tuple[Move, Offer]]:
+        """A `select N` decision: one move per distinct set of N of the seat's concealed tiles (by kind, in
+        catalog order) for which the selection's condition and the guard hold, `choice` bound to the
+        tiles. At most `SELECT_WORK` sets are examined (a larger hand's further sets are not offered)."""
+        counts = Counter(t.name for t in seat.hand)
+        kinds = sorted({t.name: t for t in seat.hand}.values(), key=lambda t: t.index)
+        out: list[tuple[Move, Offer]] = []
+        examined = 0
+        for combo in _multisets(kinds, counts, a.ir.select):
+            examined += 1
+            if examined > SELECT_WORK:
+                self.note_error(f"{a.name}: more than {SELECT_WORK} sets of tiles to choose from; the rest "
+                                "are not offered")
+                break
+            if a.choice_when is not None and not self.condition_holds(a.choice_when, reading, actor=seat,
+                                                                      tile=tile, choice=combo, **bind):
+                continue
+            if a.when is not None and not self.condition_holds(a.when, reading, actor=seat, tile=tile,
+                                                               choice=combo, **bind):
+                continue
+            out.append((Move(a.name, tuple(t.name for t in combo)), Offer(a, compulsory=a.ir.compulsory)))
         return out
 
     def choice_value(self, a: CAction, plain, bind: dict):
@@ -343,6 +367,10 @@ class Offers:
             return []
         if a.forms:
             return self._meld_moves(a, seat, required, reading, **bind)
+        if a.ir.select:
+            if self._restricted(a.name, seat, tile):
+                return []
+            return self._select_moves(a, seat, self.tv(tile), reading, **bind)
         if a.choices:
             return [x for x in self._plain_moves(a, seat, self.tv(tile), reading, **bind)
                     if not self._restricted(a.name, seat, tile)]
@@ -461,6 +489,19 @@ class Offers:
                     found.append(MeldOption(opt.kind, opt.tiles, opt.tiles, None, t))
         return [(self._meld_move(b, opt), Offer(b, meld=opt, compulsory=b.ir.compulsory))
                 for opt in self._one_kind(b, found)]
+
+
+def _multisets(kinds: list[TileInfo], counts: Counter, n: int, start: int = 0):
+    """Every way to take n tiles of these kinds (each at most as often as it is held), as lists in the
+    kinds' order, each once."""
+    if n == 0:
+        yield []
+        return
+    for i in range(start, len(kinds)):
+        k = kinds[i]
+        for take in range(min(counts[k.name], n), 0, -1):
+            for rest in _multisets(kinds, counts, n - take, i + 1):
+                yield [k] * take + rest
 
 
 def plain_choice(v):

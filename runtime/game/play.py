@@ -26,9 +26,11 @@ from __future__ import annotations
 
 import random
 import unicodedata
+from collections import Counter
 from fractions import Fraction
 from typing import TextIO
 
+from ..hand import HandError, parse_tiles
 from ..ir import expr as E
 from .bots import BOTS
 from .moves import Move
@@ -169,6 +171,10 @@ class Terminal:
                                         for k, v in shown.items()))
         if faces.wild:
             self.say(f"带 {WILD_MARK} 的是{faces.legend()}")
+        for c in o["chance"]:  # every roll of the hand, as thrown in the open
+            draws = "、".join(faces.tile(x) if x in game.cat.by_name else str(x) for x in map(str, c["draws"]))
+            total = f"，共 {c['value']}" if len(c["draws"]) > 1 else ""
+            self.say(f"掷出 {c['target'].removeprefix('table.')}：{draws}{total}")
         for s in o["seats"]:
             self.say(f"{seat_name(s['seat'], self.seat, o['dealer'])}  余额 {amount(s['balance'])}  "
                      f"手牌 {s['hand_size']} 张" + ("  托管" if s["auto"] else ""))
@@ -206,14 +212,40 @@ class Terminal:
             if text in ("?", "？", "help", "帮助"):
                 self.show_moves(moves, faces)
                 continue
-            move, problem = parse_choice(text, moves, game.cat, faces)
+            move, problem = parse_choice(text, moves, game.cat, faces, game.rules.notation)
             if move is not None:
                 return move
             self.say(problem)
 
 
-def parse_choice(text: str, moves: list[Move], cat, faces: Faces | None = None) -> tuple[Move | None, str]:
-    """The move a line of input names, or None and one sentence saying why not."""
+def _selection(text: str, moves: list[Move], cat, notation) -> tuple[Move | None, str] | None:
+    """For a decision that selects tiles: the listed move whose tiles the text names (in the rules'
+    notation, `678m`, or by names and characters separated by spaces), in any order; None when the text
+    names no tiles or no move selects any."""
+    selects = [m for m in moves if m.tiles and m.action not in ("discard", "pass")]
+    if not selects or notation is None:
+        return None
+    words = text.split()
+    by_word = {t.name: t for t in cat.by_name.values()} | {t.char: t for t in cat.by_name.values() if t.char}
+    if len(words) > 1 and all(w in by_word for w in words):
+        names = sorted(by_word[w].name for w in words)
+    else:
+        try:
+            names = sorted(t.name for t in parse_tiles(notation, cat, text, "tiles"))
+        except HandError:
+            return None
+    for m in selects:
+        if sorted(m.tiles) == names:
+            return m, ""
+    if len(names) < 2:  # one tile: perhaps a discard
+        return None
+    return None, "这几张牌不能这样选：请输入编号，或列出的一项里的牌。"
+
+
+def parse_choice(text: str, moves: list[Move], cat, faces: Faces | None = None,
+                 notation=None) -> tuple[Move | None, str]:
+    """The move a line of input names, or None and one sentence saying why not. With the rules'
+    notation, a decision that selects tiles also takes the tiles written out (`678m`, or `6万 7万 8万`)."""
     if not text:
         return None, f"请输入 1 到 {len(moves)} 之间的编号，或输入 ? 查看可选的操作。"
     if text.isdecimal():  # also full-width digits; not "²", which int() refuses
@@ -232,6 +264,9 @@ def parse_choice(text: str, moves: list[Move], cat, faces: Faces | None = None) 
     if named:
         numbers = "、".join(str(moves.index(m) + 1) for m in named)
         return None, f"“{text}”有 {len(named)} 种（第 {numbers} 项）：请输入编号。"
+    chosen = _selection(text, moves, cat, notation)
+    if chosen is not None:
+        return chosen
     tile = cat.by_name.get(text) or next(
         (t for t in cat.by_name.values() if (t.code and t.code == text) or (t.char and t.char == text)), None)
     if tile is not None:
@@ -307,6 +342,13 @@ class Teller:
             for m in new_melds:  # laid down without a question: a compulsory action, a follow-up, `then auto`
                 auto.append(f"{self.name(s)}：{meld_text(m, faces)}（自动）")
             self.tell_discards(s, before["seats"][s], after["seats"][s], mv, faces, told, auto)
+        mine = moves.get(me)
+        if mine is not None and (me, mine) in taken and (a := game.prog.actions.get(mine.action)) is not None \
+                and a.ir.select:  # tiles given: what left the hand and what came in (the others' stay hidden)
+            kept = Counter(before["hand"]) - Counter(mine.tiles)
+            came = sorted((Counter(after["hand"]) - kept).elements(), key=lambda n: game.cat.by_name[n].index)
+            told.append(f"你{mine.action}：交出 {faces.tiles(mine.tiles, '')}"
+                        + (f"，收到 {faces.tiles(came, '')}" if came else ""))
         for line in told + auto:
             self.term.say(line)
 

@@ -25,6 +25,7 @@ class CEffect:
     target: tuple[str, ...]
     value: object  # compiled closure or None
     times: int = 1  # roll: the items drawn (summed when more than one)
+    to: object = None  # give: the receiving seat's compiled closure
 
 
 @dataclass
@@ -103,7 +104,7 @@ class Program:
 
 
 def effects(effs) -> list[CEffect]:
-    return [CEffect(e.op, e.target, _c(e.value), e.times) for e in effs]
+    return [CEffect(e.op, e.target, _c(e.value), e.times, _c(e.to)) for e in effs]
 
 
 def is_description(a: ir.Action) -> bool:

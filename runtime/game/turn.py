@@ -61,6 +61,9 @@ class Turns:
             elif at == 5:
                 if st.winners or st.exhausted:
                     return DONE
+                f.at = 16
+                return self._together(OPENING_EVENTS[L["ev"]], L["decided"])
+            elif at == 16:  # then the other decisions, seat by seat
                 L["order"] = self.order_from(st.dealer)
                 L["i"] = 0
                 f.at = 6
@@ -214,6 +217,87 @@ class Turns:
             else:
                 return DONE
 
+    def _together(self, event: str, decided: dict) -> Step:
+        """The decisions `event` (deal or opening) opens that are asked `together`: every seat they are
+        offered to answers at once, and nothing of an answer is applied before all are in — then each
+        seat's declines, then the effects of every answer in seat order from the dealer (tiles given are
+        held, and delivered at once when all effects have run), then each taken action's event."""
+        return Step("together", {"event": event, "decided": decided})
+
+    @step
+    def _s_together(self, f, v):  # noqa: C901 - one branch per resumption point
+        st = self.st
+        L = f.loc
+        while True:
+            at = f.at
+            if at == 0:
+                acts = [a for a in self.prog.actions_on.get(L["event"], ()) if a.ir.together]
+                offers: dict[int, list[tuple[Move, Offer]]] = {}
+                for s in self.order_from(st.dealer) if acts else ():
+                    ms = []
+                    for a in acts:
+                        if a.name not in L["decided"][s] and (self._by_ok(a.ir.by, s, s) or a.ir.by in (
+                                "dealer", "non_dealer", "any") and self._by_ok(a.ir.by, s, None)):
+                            ms.extend(self._action_moves(a, st.seats[s], None, None))
+                    if ms:
+                        offers[s] = ms
+                if not offers:
+                    return DONE
+                L["offers"] = offers
+                f.at = 1
+                return self._answers("deal", offers, L["event"], st.dealer, None)
+            elif at == 1:
+                L["answers"] = v
+                L["order"] = sorted(v, key=lambda x: self.distance(st.dealer, x))
+                L["i"] = 0
+                f.at = 2
+            elif at == 2:  # every seat's declines
+                if L["i"] < len(L["order"]):
+                    c = L["order"][L["i"]]
+                    L["i"] += 1
+                    d = self._declines(c, L["offers"][c], L["answers"][c][0], {"actor": st.seats[c]})
+                    if d:
+                        return d
+                    continue
+                L["taken"] = self._together_effects(L["order"], L["answers"], L["decided"])
+                L["i"] = 0
+                f.at = 3
+            else:  # each taken action's event, in seat order
+                if L["i"] >= len(L["taken"]):
+                    return DONE
+                name, bind = L["taken"][L["i"]]
+                L["i"] += 1
+                c = self._event(name, bind)
+                if c:
+                    return c
+
+    def _together_effects(self, order: list[int], answers: dict, decided: dict) -> list[tuple[str, dict]]:
+        """The effects of every answer to a decision asked together, in `order`; the tiles they give are
+        delivered once all have run (so each seat gives from the hand it chose from). Returns each taken
+        action's name with its bindings."""
+        taken = []
+        self._transit = []
+        try:
+            for c in order:
+                mv, o = answers[c]
+                if mv == PASS or o.action is None:
+                    continue
+                a = o.action
+                decided[c].add(a.name)
+                bind = {"actor": self.st.seats[c]}
+                if mv.choice is not None:
+                    bind["choice"] = self.choice_value(a, mv.choice, unbound(bind))
+                elif a.ir.select:
+                    bind["choice"] = [self.cat.by_name[n] for n in mv.tiles]
+                for name in self._run_effects(a.effects, **unbound(bind)):
+                    self._hooks_only(name, bind)
+                taken.append((a.name, bind))
+            transit = self._transit
+        finally:
+            self._transit = None
+        self._deliver(transit)
+        return taken
+
     def _start_decisions(self, event: str, s: int, decided: set) -> Step:
         """The deal (or opening) decisions of one seat: melds, wins, or pass; asked again after each
         action taken, without the decisions (actions without a meld or a win) it has taken in this hand,
@@ -230,8 +314,9 @@ class Turns:
         while True:
             at = f.at
             if at == 0:
-                acts = [a for a in self.prog.actions_on.get(event, ()) if self._by_ok(a.ir.by, s, s)
-                        or a.ir.by in ("dealer", "non_dealer", "any") and self._by_ok(a.ir.by, s, None)]
+                acts = [a for a in self.prog.actions_on.get(event, ()) if not a.ir.together and (
+                    self._by_ok(a.ir.by, s, s)
+                    or a.ir.by in ("dealer", "non_dealer", "any") and self._by_ok(a.ir.by, s, None))]
                 if not acts:
                     return DONE
                 L["acts"] = acts
@@ -488,6 +573,8 @@ class Turns:
                 mv = L["mv"]
                 if mv.choice is not None:
                     bind["choice"] = self.choice_value(a, mv.choice, unbound(bind))
+                elif a.ir.select:  # the tiles chosen, which the move names
+                    bind["choice"] = [self.cat.by_name[n] for n in mv.tiles]
                 opt = L["offer"].meld
                 if opt is not None:
                     for t in opt.from_hand:

@@ -277,6 +277,9 @@ def check_ruleset(rs, diags, point: Callable[[Span], Span] = start_of,
         for ef in effects:  # a JSON rule set is not built by the compiler, which refuses these too
             if not 1 <= ef.times <= L.MAX_ROLL_TIMES:
                 diags.error("E402", f"a roll draws 1 to {L.MAX_ROLL_TIMES} items, not {_shown(ef.times)}", ef.span)
+    for a in rs.actions:
+        if not 0 <= a.select <= L.MAX_SELECT:
+            diags.error("E402", f"a decision selects 1 to {L.MAX_SELECT} tiles, not {_shown(a.select)}", a.span)
     # the longest reading: the hand, the winning tile and one more tile per kong
     hand = rs.table.hand + 1
     longest_meld = max((m.shape.size for m in rs.melds if getattr(m, "shape", None) is not None), default=4)

@@ -349,10 +349,11 @@ class Phase(Node):
 
 @dataclass(frozen=True)
 class Effect(Node):
-    op: str  # set | add | remove | clear | emit | roll
-    target: tuple[str, ...]  # a dotted name: (`actor`, NAME) or (`table`, NAME) or an event name
+    op: str  # set | add | remove | clear | emit | roll | give
+    target: tuple[str, ...]  # a dotted name: (`actor`, NAME) or (`table`, NAME) or an event name; () for give
     value: Expr | None = None
     times: int = 1  # roll: items drawn from the list (more than one: their sum)
+    to: Expr | None = None  # give: the seat that receives the tiles
 
 
 @dataclass(frozen=True)
@@ -380,6 +381,8 @@ class Action(Node):
     follow: tuple[str, ...] = ()  # compulsory follow-up actions done before `then`
     ready: bool = False  # taking it declares the actor ready (`seat.ready`, the `ready` event)
     grow: str = "any"  # of the kinds it forms that grow: `new` forms one anew only, `extend` only adds to one
+    select: int = 0  # a decision whose value is this many of the actor's concealed tiles (0: not one)
+    together: bool = False  # asked of every seat at once at the hand's start; applied when all have answered
 
 
 @dataclass(frozen=True)

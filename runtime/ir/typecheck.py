@@ -159,8 +159,8 @@ class TypeCheck:
                 if problem:
                     raise Mismatch(f"{path}: a choice {problem}")
                 types.append(t)
-            kind = T.choice_type(types) if a.choices else "num"
-            if kind == "any" and a.choices:
+            kind = "list[tile]" if a.select else T.choice_type(types) if a.choices else "num"
+            if kind == "any" and a.choices and not a.select:
                 raise Mismatch(f"ruleset.actions[{i}].choices: the choices mix types")
             self.choice_types[i] = kind
 

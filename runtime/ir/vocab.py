@@ -52,7 +52,7 @@ REVEAL_AT = ("deal", "win")
 BUILTIN_ACTIONS = ("discard", "draw", "pass")
 PAYERS = ("each_loser", "discarder", "each_other", "each", "robbed", "winner", "actor", "dealer")
 PAYEES = ("winner", "each", "each_other", "actor", "dealer")
-EFFECT_OPS = ("set", "add", "remove", "clear", "emit", "roll")
+EFFECT_OPS = ("set", "add", "remove", "clear", "emit", "roll", "give")
 EXPECT_KEYS = ("score", "total", "win", "fans", "reason")
 
 # Built-in names of the reading scope (patterns, requirements, quantities, score) and their types.
