@@ -12,6 +12,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+from fractions import Fraction
 
 import pytest
 
@@ -124,6 +125,10 @@ def test_the_replay_viewer_steps_a_logged_game_to_its_last_move(server, browser,
     assert "结算" in text
     for p in result["payments"]:  # the logged payments, each with its payer, payee and amount
         assert f"{p['name']}\t座位 {p['payer']}\t座位 {p['payee']}\t{p['amount']}" in text
+    # the balances from the exact amounts (`balances_exact`), a fraction shown as a decimal
+    shown = [str(v) if v.denominator == 1 else repr(round(float(v), 4))
+             for v in map(Fraction, result["balances_exact"])]
+    assert "余额：" + "，".join(f"座位 {i} {b}" for i, b in enumerate(shown)) in text
     page.screenshot(path=str(shots / "serve-replay-end.png"), full_page=True)
     assert page.errors == []
 

@@ -34,7 +34,8 @@
     return span;
   }
 
-  // money as the log writes it: a whole number, or an exact fraction "n/d" (shown as a decimal)
+  // an exact amount as the engine's `_exact` keys give it (docs/engine.md, "Money in JSON"): a whole
+  // number, or a fraction "n/d" in lowest terms (shown as a decimal)
   function money(v) {
     const m = /^(-?\d+)\/(\d+)$/.exec(String(v));
     if (!m) return String(v);
@@ -56,7 +57,7 @@
     const box = el("div", undefined, "replay-seat" + (toAct.includes(d.seat) ? " to-act" : ""));
     const head = box.appendChild(el("h3"));
     head.append(el("span", "座位 " + d.seat), d.dealer ? el("span", "庄", "replay-dealer") : "",
-                el("span", "余额 " + money(d.balance), "replay-balance"));
+                el("span", "余额 " + money(d.balance_exact), "replay-balance"));
     if (d.auto) head.appendChild(el("span", "托管", "replay-auto"));
     const row = (label, content) => {
       const p = box.appendChild(el("p", undefined, "replay-row"));
@@ -87,7 +88,7 @@
     for (const [seat, sc] of Object.entries(r.scores || {})) {
       const p = box.appendChild(el("p"));
       p.textContent = "座位 " + seat + "：" + (sc.action || "") + (sc.tile ? " " + sc.tile : "")
-        + (sc.self_drawn ? "（自己摸到）" : "") + "，得分 " + sc.score;
+        + (sc.self_drawn ? "（自己摸到）" : "") + "，得分 " + money(sc.score_exact);
       if (sc.fans && sc.fans.length) {
         box.appendChild(el("p", sc.fans.map(f => f.name + " " + f.value + (f.count > 1 ? "×" + f.count : "")).join("　"),
                            "replay-fans"));
@@ -102,11 +103,11 @@
       for (const p of r.payments) {
         const tr = body.appendChild(el("tr"));
         tr.append(el("td", p.name), el("td", "座位 " + p.payer), el("td", "座位 " + p.payee),
-                  el("td", money(p.amount), "num"));
+                  el("td", money(p.amount_exact), "num"));
       }
     } else box.appendChild(el("p", "没有付款。"));
-    box.appendChild(el("p", "输赢：" + r.deltas.map((d, i) => "座位 " + i + " " + (String(d)[0] !== "-" && money(d) !== "0" ? "+" : "") + money(d)).join("，")));
-    box.appendChild(el("p", "余额：" + r.balances.map((b, i) => "座位 " + i + " " + money(b)).join("，")));
+    box.appendChild(el("p", "输赢：" + r.deltas_exact.map((d, i) => "座位 " + i + " " + (d[0] !== "-" && d !== "0" ? "+" : "") + money(d)).join("，")));
+    box.appendChild(el("p", "余额：" + r.balances_exact.map((b, i) => "座位 " + i + " " + money(b)).join("，")));
     return box;
   }
 
