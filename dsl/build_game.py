@@ -196,9 +196,13 @@ class GameBuilders:
         choices = []
         choice_when = None
         cs = f.one("choices")
+        choice_list = None
         if cs is not None:
-            f.plain(cs, allow_cond=True)
+            f.plain(cs, allow_cond=True, allow_expr=True)
             choice_when = cs.cond
+            choice_list = cs.expr
+            if choice_list is not None and cs.args:
+                f.bad(cs, "choices [2, 4, 8]   or   choices = EXPR")
             for a in flatten(cs.args):
                 e = arg_to_expr(a)
                 if e is None:
@@ -234,7 +238,8 @@ class GameBuilders:
                         by=f.name("by", "self", words=V.WHO), forms=tuple(n for n, _ in f.names("forms")),
                         then=f.name("then", "none", words=V.THEN), compulsory=f.bool("compulsory"),
                         when=f.cond("when"), effects=self.effects(f, "effect"), decline=self.effects(f, "decline"),
-                        choices=tuple(choices), choice_when=choice_when, instead_of=f.name("instead_of"),
+                        choices=tuple(choices), choice_when=choice_when, choice_list=choice_list,
+                        instead_of=f.name("instead_of"),
                         wins=wins, win_forms=win_forms, win_tile=f.name("win_tile", "", words=V.WIN_TILE),
                         order=f.name("order", "seat", words=V.ORDER), multiple=f.bool("multiple", True),
                         follow=tuple(n for n, _ in f.names("follow")), ready=f.bool("ready"),

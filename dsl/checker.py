@@ -14,7 +14,7 @@ from ..runtime.ir import nodes as ir
 from ..runtime.ir import vocab as V
 from ..runtime.ir.passes import RuleSetPasses, dependency_order, where_written
 from ..runtime.ir.span import Span
-from ..runtime.ir.types import choice_problem, choice_type
+from ..runtime.ir.types import choice_problem, choice_type, list_choice_problem
 from . import types as T
 from .diagnostics import Diagnostics
 from .resolve import CATEGORY_TYPES, Resolver
@@ -171,18 +171,27 @@ class Checker(RuleSetPasses):
                                  "a decision's value is a number, a tile, several tiles ('123m'), a suit or a player")
             else:
                 types.append(typ)
+        choice_list = None
+        if a.choice_list is not None:
+            choice_list, typ = self.res.typed(lit(a.choice_list), "game")
+            problem = list_choice_problem(typ)
+            if problem:
+                self.diags.error("E401", f"the choices of `{a.name}` {problem}", a.choice_list.span,
+                                 "a list of numbers, tiles, lists of tiles, suits or players, none of them none")
+            else:
+                types.append(T.elem(typ))
         kinds = {T.base(t) for t in types if t != "any"}
         if {"int", "num"} <= kinds:  # whole numbers are numbers
             kinds.discard("int")
         if len(kinds) > 1:
             self.diags.error("E401", f"the choices of `{a.name}` mix " + " and ".join(T.show(k) for k in sorted(kinds)),
                              a.span, "every choice of one decision has one type")
-        self.res.overrides = {"choice": "list[tile]" if a.select else choice_type(types) if a.choices else "num"}
+        self.res.overrides = {"choice": "list[tile]" if a.select else choice_type(types) if types else "num"}
         try:
             return dataclasses.replace(
                 a, when=r(lit(a.when), "game", "bool"), effects=self.effects(a.effects),
                 decline=self.effects(a.decline), choice_when=r(lit(a.choice_when), "game", "bool"),
-                choices=tuple(choices))
+                choices=tuple(choices), choice_list=choice_list)
         finally:
             self.res.overrides = {}
 

@@ -166,3 +166,85 @@ def test_the_page_names_each_choice_of_a_decision(tmp_path):
     assert any("1万2万、2条3条" in line for line in lines), lines
     assert any("庄" in line for line in lines), lines
     assert not any("无" in line for line in lines), lines
+
+
+# ---------------------------------------------------------------------------- computed choices: choices = EXPR
+
+COMPUTED = """state player 定缺 suit
+state player 留牌 tiles = []
+action 定缺 {
+  on deal
+  by any
+  choices = filter(s in [万, 条]: any(t in actor.hand: t.suit == s))
+  when actor.定缺 == none
+  effect { set actor.定缺 = choice }
+}
+action 留 {
+  on deal
+  by any
+  choices = distinct(actor.hand) when choice.rank > 2
+  when len(actor.留牌) == 0
+  effect { add actor.留牌 = choice }
+}
+"""
+
+
+def test_a_computed_choice_list_offers_one_move_per_distinct_item():
+    """`choices = EXPR`: the suits the seat holds, the distinct tiles of its hand above rank 2 — evaluated
+    when offered, one move per distinct value, typed values reaching the effects."""
+    rules = _rules(COMPUTED)
+    # dealer 0: 1m 1m 5m 9m (+ 3m); seat 1: 2s 4s 4s 7m
+    g = Game(rules, seed=1, dealer=0, wall="1m 1m 5m 9m 2s 4s 4s 7m 3m".split())
+    offered = [(m.action, m.choice) for m in g.legal_moves(0) if m.action != "pass"]
+    assert offered == [("定缺", "万"), ("留", "5万"), ("留", "9万"), ("留", "3万")]
+    for action, choice in (("定缺", "万"), ("留", "9万")):
+        g.apply(0, next(m for m in g.legal_moves(0) if (m.action, m.choice) == (action, choice)))
+    assert g.current_seats() == [1]  # the dealer has decided both
+    seat = g.st.seats[0]
+    assert seat.vars["定缺"] == "万" and [t.name for t in seat.vars["留牌"]] == ["9万"]
+    other = [(m.action, m.choice) for m in g.legal_moves(1) if m.action != "pass"]
+    assert other == [("定缺", "万"), ("定缺", "条"), ("留", "4条"), ("留", "7万")]
+    again = Rules(loads(dumps(rules.ir)))  # the compiled JSON keeps the computed list
+    g2 = Game(again, seed=1, dealer=0, wall="1m 1m 5m 9m 2s 4s 4s 7m 3m".split())
+    assert [(m.action, m.choice) for m in g2.legal_moves(0) if m.action != "pass"] == offered
+
+
+@pytest.mark.parametrize("expr, what", [
+    ("winner", "must be a list"),                       # not a list
+    ("[winner]", "may be none"),                        # an item that may be none never reaches a player
+    ("[]", "not known"),                                # no type to give `choice`
+    ("filter(m in actor.melds: m.exposed)", "meld"),    # a meld is not a value a player chooses
+    ("len(actor.hand)", "must be a list"),
+])
+def test_a_computed_choice_list_that_cannot_reach_a_player_is_a_compile_error(expr, what):
+    body = f"action 选 {{\n  on deal\n  choices = {expr}\n}}\n"
+    res = compile_text(HEAD + body, "定.pai")
+    errors = [d for d in res.diagnostics if d.is_error]
+    assert [(d.code, d.span.line - HEAD.count("\n"), d.span.col) for d in errors] == [("E401", 3, 13)], errors
+    assert what in errors[0].message
+
+
+def test_a_computed_choice_list_is_typed_for_choice_and_checked_where_it_is_offered():
+    assert _errors("state player 定缺 suit\n"
+                   "action 选 { on deal; by any; choices = distinct(actor.hand); effect { set actor.定缺 = choice } }\n"
+                   ) == [("E401", 2)]
+    assert _errors("action 选 { on deal; by any; choices = filter(t in hand: t.rank > 1) }\n") == [("E510", 1)]
+    assert _errors("action 选 { on deal; by any; choices [1] = [2] }\n") == [("E204", 1)]
+
+
+def test_a_loaded_rule_set_types_a_computed_choice_list_as_the_compiler_does():
+    doc = json.loads(dumps(_rules(COMPUTED).ir))
+    action = doc["ruleset"]["actions"][1]
+    assert action["name"] == "定缺" and action["choice_list"]["func"] == "filter"
+    action["choice_list"] = {"_": "Num", "text": "3", "span": ["x", 1, 1, 1, 2]}
+    with pytest.raises(FormatError, match=r"^ruleset\.actions\[1\]\.choice_list: the choices must be a list"):
+        loads(json.dumps(doc))
+
+
+def test_the_page_writes_a_computed_choice_list_as_its_formula(tmp_path):
+    from paili.dsl.pages import site
+
+    path = tmp_path / "定.pai"
+    path.write_text(HEAD + COMPUTED, encoding="utf-8")
+    lines = [line for line in site.render_variant(path).md.splitlines() if "可选" in line]
+    assert any("每一项：" in line and "手牌（不重复）" in line for line in lines), lines

@@ -10,6 +10,8 @@ from words.py.
 """
 from __future__ import annotations
 
+from markupsafe import Markup
+
 from ...runtime.ir import expr as E
 from ...runtime.ir import nodes as ir
 from . import words as W
@@ -168,6 +170,9 @@ class PageBuilder(SetupChapters, ScoringChapters):
                 facts.append(Fact("代替", f"选择它就不做「{a.instead_of}」"))
             if a.choices:
                 facts.append(Fact("可选", "、".join(self.choice_text(c) for c in a.choices)))
+            if getattr(a, "choice_list", None) is not None:  # computed when offered: its formula
+                c = self.w.both(a.choice_list)
+                facts.append(Fact("可选", "每一项：" + c.text, Markup("每一项：") + c.html))
             if getattr(a, "select", 0):
                 facts.append(Fact("选牌", f"从自己手里选出{W.num(a.select)}张牌"))
             if getattr(a, "together", False):

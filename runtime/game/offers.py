@@ -125,25 +125,45 @@ class Offers:
     def _plain_moves(self, a: CAction, seat: Seat, tile: TileInfo | None, reading=None,
                      **bind) -> list[tuple[Move, Offer]]:
         """An action without a meld or a win: one move, or one per open choice."""
-        if not a.choices:
+        if not a.choices and a.choice_list is None:
             return [(Move(a.name), Offer(a, compulsory=a.ir.compulsory))]
         out = []
         env = self.env(reading, actor=seat, tile=tile, **bind)
-        for ch in a.choices:
-            try:
-                v = ch(env)
-            except EVAL_ERRORS as exc:
-                self.note_error(f"choice of {a.name}: {exc}")
-                continue
+        seen = set()
+        for v in self._choice_values(a, env, note=True):
             if v is None:  # the checker refuses a choice that may be none; a loaded rule set is checked too
                 continue
+            plain = plain_choice(v)
+            if plain in seen:  # one move per distinct choice (a computed list may repeat a value)
+                continue
+            seen.add(plain)
             if a.choice_when is not None and not self.condition_holds(a.choice_when, reading, actor=seat, tile=tile,
                                                             choice=v, **bind):
                 continue
             if a.when is not None and not self.condition_holds(a.when, reading, actor=seat, tile=tile, choice=v,
                                                                **bind):
                 continue
-            out.append((Move(a.name, (), plain_choice(v)), Offer(a, compulsory=a.ir.compulsory)))
+            out.append((Move(a.name, (), plain), Offer(a, compulsory=a.ir.compulsory)))
+        return out
+
+    def _choice_values(self, a: CAction, env, note: bool = False) -> list:
+        """The values of an action's choices in this environment: each literal's, then the items of a
+        computed list (`choices = EXPR`), in order; one that fails to evaluate is left out (noted)."""
+        out = []
+        for ch in a.choices:
+            try:
+                out.append(ch(env))
+            except EVAL_ERRORS as exc:
+                if note:
+                    self.note_error(f"choice of {a.name}: {exc}")
+        if a.choice_list is not None:
+            try:
+                items = a.choice_list(env)
+            except EVAL_ERRORS as exc:
+                if note:
+                    self.note_error(f"choices of {a.name}: {exc}")
+                items = []
+            out.extend(items if isinstance(items, list) else [])
         return out
 
     def _select_moves(self, a: CAction, seat: Seat, tile, reading=None, **bind) -> list[tuple[Move, Offer]]:
@@ -172,14 +192,10 @@ class Offers:
     def choice_value(self, a: CAction, plain, bind: dict):
         """The value a move's choice stands for (a tile, tiles, a seat, a suit, a number): the choice of
         the action, evaluated as it was offered, whose plain form the move carries."""
-        if plain is None or not a.choices:
+        if plain is None or (not a.choices and a.choice_list is None):
             return plain
         env = self.env(None, **bind)
-        for ch in a.choices:
-            try:
-                v = ch(env)
-            except EVAL_ERRORS:
-                continue
+        for v in self._choice_values(a, env):
             if v is not None and plain_choice(v) == plain:
                 return v
         return plain
@@ -371,7 +387,7 @@ class Offers:
             if self._restricted(a.name, seat, tile):
                 return []
             return self._select_moves(a, seat, self.tv(tile), reading, **bind)
-        if a.choices:
+        if a.choices or a.choice_list is not None:
             return [x for x in self._plain_moves(a, seat, self.tv(tile), reading, **bind)
                     if not self._restricted(a.name, seat, tile)]
         if not self.condition_holds(a.when, reading, actor=seat, tile=self.tv(tile), **bind) or \

@@ -40,6 +40,7 @@ class CAction:
     choice_when: object
     level: int = 0  # priority level: lower is stronger
     description: bool = False  # restates an engine step (see `is_description`)
+    choice_list: object = None  # `choices = EXPR`: the compiled list expression
 
     def __post_init__(self):
         # read on every offer: plain attributes, not properties
@@ -112,7 +113,8 @@ def is_description(a: ir.Action) -> bool:
     follow-up and no guard — opened only by `turn` or `draw`: it restates the engine's own draw or
     discard step. The engine does not take it (its `then` would contradict the step it describes)."""
     events = (a.on, *a.also_on)
-    return (a.compulsory and not a.forms and not a.wins and not a.choices and not a.effects and not a.follow
+    return (a.compulsory and not a.forms and not a.wins and not a.choices and a.choice_list is None
+            and not a.effects and not a.follow
             and a.when is None and all(e in ("turn", "draw") for e in events))
 
 
@@ -126,7 +128,7 @@ def build(rs: ir.RuleSet) -> Program:
     for i, a in enumerate(rs.actions):
         ca = CAction(a, a.name, (a.on, *a.also_on), _c(a.when), effects(a.effects), effects(a.decline),
                      [_c(x) for x in a.choices], _c(a.choice_when),
-                     levels.get(a.name, n_levels + i), is_description(a))
+                     levels.get(a.name, n_levels + i), is_description(a), _c(a.choice_list))
         p.actions[a.name] = ca
         for ev in ca.events:
             p.actions_on.setdefault(ev, []).append(ca)

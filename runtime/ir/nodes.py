@@ -369,6 +369,7 @@ class Action(Node):
     decline: tuple[Effect, ...] = ()
     choices: tuple[Expr, ...] = ()
     choice_when: Expr | None = None  # which choices are open (with `choice` bound)
+    choice_list: Expr | None = None  # `choices = EXPR`: a list computed when offered, each item one choice
     instead_of: str = ""
     also_on: tuple[str, ...] = ()  # further events that open the action
     wins: bool = False  # the action is a win

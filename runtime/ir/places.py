@@ -82,7 +82,7 @@ class Places:
             events = [a.on, *a.also_on] if a.on else []
             if not events:
                 continue  # a follow-up: it sees what its leading action sees
-            guard = [a.when, a.choice_when, *a.choices]
+            guard = [a.when, a.choice_when, *a.choices, a.choice_list]
             effects = [ef.value for ef in a.effects]
             if a.wins:  # the guard is asked with the win's reading and score; the effects before scoring
                 self.place(f"action `{a.name}`", ["win"], guard, ())

@@ -159,8 +159,15 @@ class TypeCheck:
                 if problem:
                     raise Mismatch(f"{path}: a choice {problem}")
                 types.append(t)
-            kind = "list[tile]" if a.select else T.choice_type(types) if a.choices else "num"
-            if kind == "any" and a.choices and not a.select:
+            if a.choice_list is not None:
+                path = f"ruleset.actions[{i}].choice_list"
+                t = self.expr(a.choice_list, path, {})
+                problem = T.list_choice_problem(t)
+                if problem:
+                    raise Mismatch(f"{path}: the choices {problem}")
+                types.append(T.elem(t))
+            kind = "list[tile]" if a.select else T.choice_type(types) if types else "num"
+            if kind == "any" and types and not a.select:
                 raise Mismatch(f"ruleset.actions[{i}].choices: the choices mix types")
             self.choice_types[i] = kind
 

@@ -97,6 +97,20 @@ def choice_problem(t: str) -> str:
     return ""
 
 
+def list_choice_problem(t: str) -> str:
+    """Why a value of type t cannot be a computed list of choices (`choices = EXPR`; "" when it can):
+    a list whose items are values a decision can have, its type known when the rule set is checked."""
+    if t == "any":
+        return "cannot be typed: write it so that its items' type is known (a list, `filter(…)` of one)"
+    if not is_list(t) or t.endswith("?"):
+        return f"must be a list, not {show(t)}"
+    item = elem(t)
+    if item == "any":
+        return "are a list whose items' type is not known (an empty list?)"
+    problem = choice_problem(item)
+    return f"are a list in which an item {problem}" if problem else ""
+
+
 def choice_type(types) -> str:
     """The type of `choice` in an action whose choices have these types (numbers: `num` unless all whole)."""
     kinds = {base(t) for t in types if t != "any"}
