@@ -154,6 +154,8 @@ class TileBuilders:
             exhaust_at=f.int("exhaust_at", 0, lo=0),
             replacement=f.name("replacement", "tail", words=V.WALL_ENDS),
             exhaust_word=self.exhaust_word(f),
+            winners_leave=f.bool("winners_leave"),
+            ends_when=f.expr("ends_when"),
             span=s.span, **f.docs())
         f.finish()
         return out

@@ -121,7 +121,8 @@ class Checker(RuleSetPasses):
                   attrs=tuple(R(a, expr=r(lit(a.expr), "tile", "bool")) for a in tiles.attrs))
         settings = tuple(self.setting(s) for s in rs.settings)
         table = R(rs.table, players=r(rs.table.players, "setup", "int"),
-                  next_dealer=r(rs.table.next_dealer, "game", "seat"))
+                  next_dealer=r(rs.table.next_dealer, "game", "seat"),
+                  ends_when=r(lit(rs.table.ends_when), "game", "bool"))
         reveals = tuple(R(x, moves_when=r(lit(x.moves_when), "game", "bool"), unless=r(lit(x.unless), "game", "bool"))
                         for x in rs.reveals)
         wilds = tuple(R(w, active=r(lit(w.active), "reading", "bool")) for w in rs.wilds)

@@ -148,6 +148,14 @@ class SetupChapters:
                     parts_h.append(f"{cond.html}时，由{who.html}坐庄")
             from markupsafe import Markup
             facts.append(Fact("下一局", "；".join(parts_t), Markup("；".join(parts_h))))
+        if t.winners_leave:
+            ends = []
+            if t.ends_when is not None:
+                ends.append(self.w.text(t.ends_when, True))
+            ends += ["只剩一位玩家还在局中", "牌墙摸完" if t.exhaust_at == 0 else f"牌墙只剩{t.exhaust_at}张"]
+            facts.append(Fact("和牌之后", "玩家和牌时本局并不结束：赢家离场，不再抓牌、出牌，也不能吃、碰、杠、和，"
+                              "每次和牌当时就结算；其余玩家从最后一位赢家的下家接着打，直到"
+                              + "、".join(ends[:-1]) + "或" + ends[-1] + "时本局结束"))
         word = t.exhaust_word
         facts.append(Fact(word, f"牌墙摸完仍没有玩家和牌，即为{word}" if t.exhaust_at == 0
                           else f"牌墙只剩{t.exhaust_at}张时仍没有玩家和牌，即为{word}"))

@@ -101,6 +101,7 @@ PAYER = {
     "winner": "赢家",
     "actor": "做这个动作的玩家",
     "dealer": "庄",
+    "each_in_play": "还在局中的每位玩家",
 }
 PAYEE = {
     "winner": "赢家",
@@ -108,6 +109,7 @@ PAYEE = {
     "each_other": "其他每位玩家",
     "actor": "做这个动作的玩家",
     "dealer": "庄",
+    "each_in_play": "还在局中的每位玩家",
 }
 # `unit NAME sum|product|max`
 UNIT_COMBINE = {
@@ -141,6 +143,7 @@ BUILTIN = {
     "wall_left": "牌墙剩余张数", "turn": "轮次", "round": "圈数", "players": "玩家数", "table": "整桌",
     "choice": "所选的倍数", "robbed": "被抢的人", "score": "得分", "task_factor": "任务倍数",
     "viewer": "看牌的人", "owner": "牌的主人",
+    "in_play": "还在局中的各家", "first_winners": "第一次和牌的各家",
 }
 # Fields of tiles, melds and seats.
 FIELD = {
@@ -148,7 +151,7 @@ FIELD = {
     "wild": "万能牌", "name": "名称", "size": "张数", "tile": "牌", "start": "起点", "end": "终点",
     "run": "连牌", "triplet": "三张同牌", "kong": "杠", "pair": "对子", "exposed": "副露", "concealed": "暗",
     "value": "数值", "wilds": "万能牌张数", "has_win": "含和张", "melds": "副露", "hand": "手牌", "tiles": "其中的牌",
-    "waits": "所听的牌", "group_waits": "按成组牌型所听的牌",
+    "waits": "所听的牌", "group_waits": "按成组牌型所听的牌", "in_play": "还在局中",
 }
 # A builtin condition, negated.
 NEGATED = {"won": "没有玩家和牌", "self_drawn": "不是自己摸到", "menqing": "门前有副露"}

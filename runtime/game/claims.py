@@ -60,7 +60,7 @@ class Claims:
                 if c:
                     return c
             elif at == 2:
-                if st.winners or st.exhausted:
+                if st.finished:
                     return DONE
                 L["i"] += 1
                 f.at = 1
@@ -80,7 +80,7 @@ class Claims:
                         f.at = 4
                         return self._tile_window("self", "draw", s, t, {s: own})
             elif at == 4:
-                if v is not None or st.winners or st.exhausted:
+                if v is not None or st.finished:
                     return Done(v)
                 f.at = 5
             elif at == 5:  # turned over
@@ -89,11 +89,13 @@ class Claims:
                 if c:
                     return c
             elif at == 6:
-                if st.winners or st.exhausted:
+                if st.finished:
                     return DONE
                 t = L["t"]
                 offers: dict[int, list[tuple[Move, Offer]]] = {}
                 for c in range(self.n):
+                    if not self.in_play(c):
+                        continue
                     cs = st.seats[c]
                     ms = self._win_moves(c, "reveal", t, s)
                     if not cs.auto:
@@ -159,7 +161,7 @@ class Claims:
                         wins += [x.win for cc, _, x in claims[1:] if x.win is not None
                                  and x.action.level == o.action.level and x.action.ir.multiple]
                     f.at = 99
-                    return self._win(wins)
+                    return self._win(wins, source=s)
                 if o.meld is not None:
                     f.at = 4
                     return self._claim(c, s, o, mv, t, turned=True)
@@ -174,13 +176,13 @@ class Claims:
                 f.at = 3
                 return self._take(c, o, mv, {"actor": claimant, "tile": L["tile"], "discarder": None})
             elif at == 3:
-                if st.winners or st.exhausted:
+                if st.finished:
                     return DONE
                 return Done(self._after_claim(v, L["c"], s))
             elif at == 4:
                 return Done(v)
-            else:  # 99: won
-                return DONE
+            else:  # 99: won (and, under `winners_leave`, where play goes on)
+                return Done(v)
 
     def _order_key_plain(self, s: int, c: int) -> int:
         return ((c - s) * self.step) % self.n
@@ -205,7 +207,7 @@ class Claims:
                 if c:
                     return c
             elif at == 1:
-                if st.winners or st.exhausted:
+                if st.finished:
                     return DONE
                 # the discarder's own declarations
                 own = []
@@ -242,7 +244,7 @@ class Claims:
             elif at == 5:  # the others' claims
                 offers: dict[int, list[tuple[Move, Offer]]] = {}
                 for c in range(self.n):
-                    if c == s:
+                    if c == s or not self.in_play(c):
                         continue
                     cs = st.seats[c]
                     ms = self._win_moves(c, "discard", t, s, discarder=s)
@@ -260,7 +262,7 @@ class Claims:
                 f.at = 6
                 return self._window_resolve("claim", "discard", s, t, offers, {"discarder": seat})
             else:
-                if st.winners or st.exhausted:
+                if st.finished:
                     return DONE
                 if v is None:
                     return Done((self.next_seat(s), "draw"))
@@ -332,8 +334,8 @@ class Claims:
                 return self._claim(c, s, o, mv, t)
             elif at == 4:
                 return Done(v)
-            else:  # 99: won
-                return DONE
+            else:  # 99: won (and, under `winners_leave`, where play goes on)
+                return Done(v)
 
     def _order_key(self, a: CAction, s: int, c: int) -> int:
         """Seat order among claimants of one priority level: after the event's player `s` (or the
@@ -388,12 +390,12 @@ class Claims:
                     if ch:
                         return ch
             elif at == 3:
-                if st.winners or st.exhausted:
+                if st.finished:
                     return DONE
                 f.at = 4
                 return self._follow(c, o.action, t)
             else:
-                if st.winners or st.exhausted:
+                if st.finished:
                     return DONE
                 return Done(self._after_claim(o.action.ir.then, c, s))
 
@@ -445,7 +447,7 @@ class Claims:
             elif at == 1:
                 offers = {}
                 for c in range(self.n):
-                    if c == s:
+                    if c == s or not self.in_play(c):
                         continue
                     cs = st.seats[c]
                     ms = self._win_moves(c, "added_kong", t, s, discarder=s, robbed=s)
@@ -461,7 +463,7 @@ class Claims:
                     return self._window_resolve("rob", "added_kong", s, t, offers, {"discarder": seat, "robbed": seat})
                 v = None
             elif at == 2:
-                if st.winners or st.exhausted:
+                if st.finished:
                     return Done(("over", None))
                 if v is not None:
                     return Done(("goto", v))
@@ -511,7 +513,8 @@ class Claims:
                     if a.description or a.name in followers:
                         continue
                     for c in range(self.n):
-                        if not self._by_ok(a.ir.by, c, ai):
+                        # a seat that left the hand is asked only about the events of its own win
+                        if not self._by_ok(a.ir.by, c, ai) or (c != ai and not self.asked_in_play(c)):
                             continue
                         extra = {k: x for k, x in unbound(bind).items() if k not in ("actor", "tile")}
                         # a meld here is made from the seat's own tiles: the event's tile lies wherever the

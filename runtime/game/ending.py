@@ -14,7 +14,7 @@ from .records import (
     WinInfo,
 )
 from .state import Seat, plain
-from .steps import DONE, Step, step
+from .steps import DONE, Done, Step, step
 
 
 class Ending:
@@ -22,33 +22,39 @@ class Ending:
 
     # ------------------------------------------------------------------ the end of the hand
 
-    def _win(self, infos: list[WinInfo]) -> Step:
-        return Step("win", {"infos": infos})
+    def _win(self, infos: list[WinInfo], source: int | None = None) -> Step:
+        """The wins of one tile, settled winner by winner. `source`: whose tile it was when no seat
+        discarded it (a turned card's drawer). Returns None when the hand's play is over, else where
+        play goes on (`table winners_leave`): the seat after the last winner, from the tile's source."""
+        return Step("win", {"infos": infos, "source": source})
 
     @step
-    def _s_win(self, f, v):
+    def _s_win(self, f, v):  # noqa: C901 - one branch per resumption point
         st = self.st
         L = f.loc
         infos = L["infos"]
-        base = self._base
+        leave = self.rs.table.winners_leave
         while True:
             at = f.at
             if at == 0:
-                st.winners = [i.seat for i in infos]
-                st.discarder = infos[0].discarder
-                st.robbed = infos[0].robbed
-                base["builtin:winner"] = st.seats[infos[0].seat]
-                base["builtin:discarder"] = self.seat_of(infos[0].discarder)
-                base["builtin:robbed"] = self.seat_of(infos[0].robbed)
+                if not st.winners:
+                    st.first_winners = [i.seat for i in infos]
+                    st.discarder = infos[0].discarder
+                    st.robbed = infos[0].robbed
+                st.winners = st.winners + [i.seat for i in infos]
+                if not leave:  # the win ends the hand: what the hand's end sees of it is bound now
+                    st.finished = True
+                    self._bind_win_values(infos[0], scored=False)
                 L["i"] = 0
                 f.at = 1
             elif at == 1:  # each winner in turn
                 if L["i"] >= len(infos):
-                    first = self.infos[infos[0].seat]
-                    base["builtin:self_drawn"] = first.self_drawn
-                    base["builtin:score"] = first.result.score
-                    base["builtin:task_factor"] = self._task_factor(first)
-                    return DONE
+                    if leave:
+                        st.finished = self._hand_ends_after_win()
+                    if st.finished:
+                        self._bind_win_values(self.infos[st.first_winners[0]], scored=True)
+                        return DONE
+                    return Done((self.next_seat(self._last_winner(infos, L["source"])), "draw"))
                 info = infos[L["i"]]
                 seat = st.seats[info.seat]
                 a = self.prog.actions[info.action]
@@ -81,6 +87,40 @@ class Ending:
                 self._record(self.infos[infos[L["i"]].seat])
                 L["i"] += 1
                 f.at = 1
+
+    def _bind_win_values(self, info: WinInfo, scored: bool) -> None:
+        """What game rules read of the hand's (first) win once play is over: the winner, the discarder and
+        the robbed player; once it is scored, its score, self-draw and task factor."""
+        base = self._base
+        if not scored or self.rs.table.winners_leave:
+            base["builtin:winner"] = self.st.seats[info.seat]
+            base["builtin:discarder"] = self.seat_of(info.discarder)
+            base["builtin:robbed"] = self.seat_of(info.robbed)
+        if scored:
+            base["builtin:self_drawn"] = info.self_drawn
+            base["builtin:score"] = info.result.score
+            base["builtin:task_factor"] = self._task_factor(info)
+
+    def _hand_ends_after_win(self) -> bool:
+        """`table winners_leave`: the hand ends after a win when fewer than two players are left in it, or
+        when `ends_when` holds."""
+        if sum(1 for s in range(self.n) if self.in_play(s)) < 2:
+            return True
+        if self.prog.ends_when is None:
+            return False
+        try:
+            return bool(self.prog.ends_when(self.env()))
+        except EVAL_ERRORS as exc:
+            self.note_error(f"ends_when: {exc}")
+            return False
+
+    def _last_winner(self, infos: list[WinInfo], source: int | None) -> int:
+        """The winner farthest in play order from the tile's source (the discarder, the robbed player or
+        the drawer of a turned card); a self-drawn win's own winner."""
+        ref = infos[0].discarder if infos[0].discarder is not None else source
+        if ref is None:
+            return infos[-1].seat
+        return max((i.seat for i in infos), key=lambda w: self.distance(ref, w))
 
     def _rescore(self, info: WinInfo) -> WinInfo:
         if self.shortcuts:
@@ -128,6 +168,9 @@ class Ending:
         st = self.st
         if f.at == 0:
             st.exhausted = True
+            st.finished = True
+            if st.winners:  # (`table winners_leave`: the hand was won before the wall ran out)
+                self._bind_win_values(self.infos[st.first_winners[0]], scored=True)
             f.at = 1
             c = self._event("exhaust", {"actor": self.seat_of(st.last_drawer)})
             if c:

@@ -295,7 +295,7 @@ class Game(Values, Winning, Setup, Events, Offers, Turns, Claims, Ending):
 
     def result(self) -> dict:
         st = self.st
-        return {
+        out = {
             "over": st.over, "winners": list(st.winners), "exhausted": st.exhausted, "dealer": st.dealer,
             "discarder": st.discarder, "robbed": st.robbed, "next_dealer": st.next_dealer, "task": st.task,
             "scores": {w: st.results[w] for w in st.winners if w in st.results},
@@ -305,6 +305,9 @@ class Game(Values, Winning, Setup, Events, Offers, Turns, Claims, Ending):
             "deltas_exact": [exact(d) for d in st.deltas], "fees_exact": exact(st.fees),
             "balances_exact": [exact(s.balance) for s in st.seats],
         }
+        if self.rs.table.winners_leave:  # (only there: a log of any other rule set keeps its result lines)
+            out["first_winners"] = list(st.first_winners)
+        return out
 
     def snapshot(self) -> dict:
         """Everything about the hand, as JSON-exact plain data (equal snapshots: equal states), versioned;

@@ -94,7 +94,8 @@ def _seats(game, extra: dict[int, set[str]], own: int | None) -> list[dict]:
         d = {"seat": s.index, "dealer": s.index == st.dealer, "hand_size": len(s.hand),
              "melds": melds_of(s, mine or "melds" in what, "kong_tiles" in what),
              "discards": [t.name for t in s.discards], "aside": [t.name for t in s.aside],
-             "balance": plain(s.balance), "balance_exact": exact(s.balance), "auto": s.auto}
+             "balance": plain(s.balance), "balance_exact": exact(s.balance), "auto": s.auto,
+             "in_play": game.in_play(s.index)}
         if not mine and "hand" in what:
             d["hand"] = _sorted(game, s.hand)
         if not mine and ("drawn" in what or "hand" in what) and s.drawn is not None:

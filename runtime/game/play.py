@@ -177,7 +177,8 @@ class Terminal:
             self.say(f"掷出 {c['target'].removeprefix('table.')}：{draws}{total}")
         for s in o["seats"]:
             self.say(f"{seat_name(s['seat'], self.seat, o['dealer'])}  余额 {amount(s['balance'])}  "
-                     f"手牌 {s['hand_size']} 张" + ("  托管" if s["auto"] else ""))
+                     f"手牌 {s['hand_size']} 张" + ("  托管" if s["auto"] else "")
+                     + ("  已和牌离场" if not s.get("in_play", True) else ""))
             if s["melds"]:
                 self.say("    副露 " + "  ".join(meld_text(m, faces) for m in s["melds"]))
             if s.get("hand"):
@@ -290,7 +291,7 @@ class Teller:
         self.term = term
         self.game = game
         self.turned = turns_cards(game)
-        self.win_shown = False
+        self.wins_shown = 0  # the hand's winners shown so far (several over time under `winners_leave`)
         self.look()
 
     def look(self) -> None:
@@ -370,13 +371,23 @@ class Teller:
             else:
                 auto.append(f"{self.name(s)}：翻出 {faces.tile(t)}")
 
+    @property
+    def win_shown(self) -> bool:
+        return self.wins_shown > 0
+
     def show_win(self) -> None:
-        """The win, once, as soon as it is made (before any decision asked after it)."""
-        r = self.game.result()
-        if self.win_shown or not r["winners"]:
+        """Each win, once, as soon as it is made (before any decision asked after it); a win after which
+        the others play on (`table winners_leave`) says so."""
+        game = self.game
+        r = game.result()
+        new = r["winners"][self.wins_shown:]
+        if not new:
             return
-        self.win_shown = True
-        show_wins(self.term, self.game, r)
+        self.wins_shown = len(r["winners"])
+        show_wins(self.term, game, r, new)
+        if not game.st.finished:
+            names = "、".join(seat_name(w, self.term.seat, r["dealer"]) for w in new)
+            self.term.say(f"{names}和牌离场，其余的人接着打。")
 
 
 def score_values(game, seat: int) -> list[tuple[str, object]]:
@@ -405,10 +416,10 @@ def score_values(game, seat: int) -> list[tuple[str, object]]:
     return [(n, v) for n, v in out if isinstance(v, (int, Fraction)) and not isinstance(v, bool)]
 
 
-def show_wins(term: Terminal, game, r: dict) -> None:
+def show_wins(term: Terminal, game, r: dict, winners: list[int] | None = None) -> None:
     faces = Faces(game, game.observation(term.seat))
     term.say()
-    for w in r["winners"]:
+    for w in r["winners"] if winners is None else winners:
         info = r["scores"].get(w, {})
         word = info.get("action", "")
         # said once: an action that wins only on a drawn tile already says it was drawn
@@ -477,6 +488,7 @@ def play_terminal(rules, options: dict, *, seat: int = 0, seed: int | None = Non
         except Quit:
             term.say("\n对局结束（未打完）。")
             return 1
+        teller.show_win()  # a win that ended the hand at the last move
         show_result(term, game, teller.win_shown)
         session.finish(game)
         game = session.new_hand()

@@ -95,6 +95,7 @@ class Program:
     phases: list[CPhase] = field(default_factory=list)
     states: list[tuple[ir.StateVar, object]] = field(default_factory=list)
     next_dealer: object = None
+    ends_when: object = None
     players: object = None
     reveals: list[tuple[ir.Reveal, object, object]] = field(default_factory=list)
     tasks: list[tuple[ir.Task, object, object]] = field(default_factory=list)
@@ -150,6 +151,7 @@ def build(rs: ir.RuleSet) -> Program:
         p.phases.append(CPhase(ph, ph.name, ph.scope, enter, leave))
     p.states = [(s, _c(s.init)) for s in rs.states]
     p.next_dealer = _c(rs.table.next_dealer)
+    p.ends_when = _c(rs.table.ends_when)
     p.players = _c(rs.table.players)
     p.reveals = [(r, _c(r.moves_when), _c(r.unless)) for r in rs.reveals]
     p.tasks = [(t, _c(t.factor), _c(t.when)) for t in rs.tasks]

@@ -35,6 +35,10 @@ class GameEnv(dict):
                 return bool(st.winners)
             case "builtin:winners":  # every winner of the hand (several on one discard), in claim order
                 return [st.seats[w] for w in st.winners]
+            case "builtin:first_winners":  # the winners of the hand's first win (several on one discard)
+                return [st.seats[w] for w in st.first_winners]
+            case "builtin:in_play":  # the seats still in the hand (a winner leaves it under `winners_leave`)
+                return [s for s in st.seats if g.in_play(s.index)]
         if key.startswith("table:"):
             return st.table[key[6:]]
         r = self.reading

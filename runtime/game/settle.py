@@ -45,6 +45,8 @@ def payers(game, word: str, b: dict) -> list:
             return [b["actor"]] if b.get("actor") is not None else []
         case "dealer":
             return [seats[game.st.dealer]]
+        case "each_in_play":
+            return [s for s in seats if game.in_play(s.index)]
     raise ValueError(f"unknown payer word {word}")
 
 
@@ -72,7 +74,9 @@ def settle(game, event: str, bind: dict, deferred: bool | None = None) -> None:
             continue
         per_winner = [bind]
         uses_winner = "winner" in (p.ir.payer, p.ir.payee) or p.ir.payer == "each_loser"
-        if uses_winner and st.winners and (bind.get("winner") is None or (event != "win" and len(st.winners) > 1)):
+        # (while the others play on after a win, `table winners_leave`, an event is no winner's)
+        if uses_winner and st.winners and st.finished and (bind.get("winner") is None or (
+                event != "win" and len(st.winners) > 1)):
             per_winner = [{**bind, **game.winner_binding(w)} for w in st.winners]
         for b in per_winner:
             for payer, payee in pairs(game, p.ir.payer, p.ir.payee, b):

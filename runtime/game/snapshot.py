@@ -25,7 +25,8 @@ MAX_MOVES = 20_000  # far more than any hand takes; bounds the work a snapshot c
 MAX_SNAPSHOT_CHARS = 20_000_000
 SETUP_KEYS = ("options", "seed", "dealer", "balances", "table", "players", "wall", "tail", "check",
               "require_decision")
-LATER_KEYS = ("continuation", "depth", "chance")  # fields added to version 1 after it was first written
+# fields added to version 1 after it was first written
+LATER_KEYS = ("continuation", "depth", "chance", "finished", "first_winners")
 _FRACTION = re.compile(r"-?[0-9]{1,40}/[0-9]{1,40}")
 
 

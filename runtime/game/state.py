@@ -104,6 +104,9 @@ class HandState:
     discarder: int | None = None  # who released the winning tile (a discard or a robbed kong)
     robbed: int | None = None
     exhausted: bool = False
+    # the hand's play is over (a win that ends it, or the wall run out): hand-end and settlement follow
+    finished: bool = False
+    first_winners: list[int] = field(default_factory=list)  # the winners of the hand's first win
     over: bool = False
     next_dealer: int | None = None
     payments: list[Payment] = field(default_factory=list)
@@ -150,7 +153,8 @@ class HandState:
             "context": {k: plain(v) for k, v in self.context.items()},
             "reveals": {k: plain(v) for k, v in self.reveals.items()}, "task": self.task, "turn": self.turn,
             "last_drawer": self.last_drawer, "winners": list(self.winners), "discarder": self.discarder,
-            "robbed": self.robbed, "exhausted": self.exhausted, "over": self.over,
+            "robbed": self.robbed, "exhausted": self.exhausted, "finished": self.finished,
+            "first_winners": list(self.first_winners), "over": self.over,
             "next_dealer": self.next_dealer, "payments": [p.to_json() for p in self.payments],
             "fees": plain(self.fees), "deltas": [plain(d) for d in self.deltas],
             "events": dict(sorted(self.events.items())), "chance": [dict(c) for c in self.chance],

@@ -56,10 +56,10 @@ class Turns:
                 return self._start_wins(OPENING_EVENTS[L["ev"]])
             elif at == 4:
                 f.at = 5
-                if st.winners and not st.exhausted:
+                if st.finished and not st.exhausted:
                     return self._hand_end()
             elif at == 5:
-                if st.winners or st.exhausted:
+                if st.finished:
                     return DONE
                 f.at = 16
                 return self._together(OPENING_EVENTS[L["ev"]], L["decided"])
@@ -77,17 +77,18 @@ class Turns:
                 return self._start_decisions(OPENING_EVENTS[L["ev"]], s, L["decided"][s])
             elif at == 7:
                 f.at = 8
-                if st.winners and not st.exhausted:
+                if st.finished and not st.exhausted:
                     return self._hand_end()
             elif at == 8:
-                if st.winners or st.exhausted:
+                if st.finished:
                     return DONE
                 L["i"] += 1
                 f.at = 6
             elif at == 9:  # the turns
                 for k in ("ev", "order", "i", "decided"):
                     del L[k]
-                L["nxt"] = (st.dealer, "first")
+                # (a dealer who won at the deal and left the hand, `winners_leave`: the next seat draws)
+                L["nxt"] = (st.dealer, "first") if self.in_play(st.dealer) else (self.next_seat(st.dealer), "draw")
                 L["turned"] = bool(self.prog.actions_on.get("reveal"))
                 f.at = 10
             elif at == 10:  # the turn loop
@@ -106,7 +107,7 @@ class Turns:
                     if c:
                         return c
             elif at == 11:
-                if st.winners or st.exhausted:
+                if st.finished:
                     f.at = 99
                     if not st.exhausted:
                         return self._hand_end()
@@ -127,7 +128,7 @@ class Turns:
                 f.at = 14
                 return self._play_turn(s, claimed=(how == "claimed" or (L["turned"] and how == "first")))
             elif at == 14:
-                if st.winners or st.exhausted:
+                if st.finished:
                     f.at = 99
                     if not st.exhausted:
                         return self._hand_end()
@@ -146,7 +147,7 @@ class Turns:
             elif at == 15:
                 L["nxt"] = v
                 f.at = 10
-                if st.winners or st.exhausted:
+                if st.finished:
                     f.at = 99
                     if not st.exhausted:
                         return self._hand_end()
@@ -169,6 +170,8 @@ class Turns:
             if at == 0:
                 offers: dict[int, list[tuple[Move, Offer]]] = {}
                 for s in self.order_from(st.dealer):
+                    if not self.in_play(s):
+                        continue
                     ms = self._win_moves(s, L["event"], None, s)
                     if ms:
                         offers[s] = ms
@@ -234,6 +237,8 @@ class Turns:
                 acts = [a for a in self.prog.actions_on.get(L["event"], ()) if a.ir.together]
                 offers: dict[int, list[tuple[Move, Offer]]] = {}
                 for s in self.order_from(st.dealer) if acts else ():
+                    if not self.in_play(s):  # (a winner at the deal that left the hand, `winners_leave`)
+                        continue
                     ms = []
                     for a in acts:
                         if a.name not in L["decided"][s] and (self._by_ok(a.ir.by, s, s) or a.ir.by in (
@@ -314,6 +319,8 @@ class Turns:
         while True:
             at = f.at
             if at == 0:
+                if not self.in_play(s):
+                    return DONE
                 acts = [a for a in self.prog.actions_on.get(event, ()) if not a.ir.together and (
                     self._by_ok(a.ir.by, s, s)
                     or a.ir.by in ("dealer", "non_dealer", "any") and self._by_ok(a.ir.by, s, None))]
@@ -366,7 +373,7 @@ class Turns:
                 return self._take(s, offer, mv, {"actor": seat})
             elif at == 5:
                 L["melded"] = True
-                if st.winners or st.exhausted:
+                if st.finished:
                     return DONE
                 f.at = 1
                 if v == "replace":
@@ -516,7 +523,7 @@ class Turns:
                 L["then"] = v
                 f.at = 9
             elif at == 9:  # the action's `then`
-                if st.winners or st.exhausted:
+                if st.finished:
                     return Done(("over", None))
                 f.at = 0
                 match L["then"]:
@@ -538,8 +545,10 @@ class Turns:
                     case _:
                         if seat.drawn is not None and seat.drawn not in seat.hand:
                             seat.drawn = None
-            else:  # 99: won or exhausted
-                return Done(("over", None))
+            else:  # 99: won or exhausted; or won and play goes on (`winners_leave`) from the seat the win says
+                if st.finished or v is None:
+                    return Done(("over", None))
+                return Done(("goto", v))
 
     def _auto_discard(self, seat: Seat) -> TileInfo | None:
         if seat.drawn is not None and seat.drawn in seat.hand and not self._restricted("discard", seat, seat.drawn):
@@ -611,7 +620,7 @@ class Turns:
                         return c
             elif at == 3:
                 f.at = 4
-                if a.ir.follow and not (st.winners or st.exhausted):
+                if a.ir.follow and not (st.finished):
                     return self._follow(L["s"], a, L["bind"].get("tile"))
             else:
                 if a.ir.then == "auto":
@@ -670,6 +679,6 @@ class Turns:
                 f.at = 3
                 return self._take(c, L["chosen"][1], L["chosen"][0], {"actor": seat, "tile": self.tv(t)})
             else:
-                if st.winners or st.exhausted:
+                if st.finished:
                     return DONE
                 f.at = 0

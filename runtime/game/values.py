@@ -135,7 +135,24 @@ class Values:
         return self.st.seats[i] if i is not None else None
 
     def next_seat(self, s: int) -> int:
-        return (s + self.step) % self.n
+        """The next seat in play order that is still in the hand (`table winners_leave`: a winner has
+        left it; without it every seat is)."""
+        nxt = (s + self.step) % self.n
+        if self.rs.table.winners_leave:
+            winners = self.st.winners
+            while nxt in winners and nxt != s:
+                nxt = (nxt + self.step) % self.n
+        return nxt
+
+    def in_play(self, s: int) -> bool:
+        """Whether seat s is still in the hand: under `table winners_leave` a winner leaves it with its
+        win; otherwise every seat is in it to the end."""
+        return not (self.rs.table.winners_leave and s in self.st.winners)
+
+    def asked_in_play(self, s: int) -> bool:
+        """Whether seat s may be asked about a move now: a seat that has left the hand is asked nothing
+        while the others play on, and everything again once the hand's play is over (hand-end decisions)."""
+        return self.st.finished or self.in_play(s)
 
     def order_from(self, start: int, include_start: bool = True) -> list[int]:
         seq = [(start + self.step * k) % self.n for k in range(self.n)]
@@ -212,6 +229,8 @@ class Values:
                 return self.waits(s)
             case "group_waits":
                 return self.waits(s, groups=True)
+            case "in_play":
+                return self.in_play(s.index)
         raise KeyError(name)
 
     def meld_groups(self, seat: Seat) -> list[Group]:

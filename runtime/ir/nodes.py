@@ -118,6 +118,11 @@ class Table(Node):
     exhaust_at: int = 0
     replacement: str = "tail"
     exhaust_word: str = "流局"  # the variant's own word for a drawn hand (play, pages, the service)
+    # A win takes the winner out of the hand's play and the others play on (false: a win ends the hand);
+    # the hand then ends when `ends_when` holds after a win, fewer than two players are left, or the wall
+    # runs out.
+    winners_leave: bool = False
+    ends_when: Expr | None = None
 
 
 @dataclass(frozen=True)

@@ -258,6 +258,11 @@ class RuleSetPasses:
                 if name not in actions and name not in V.BUILTIN_ACTIONS:
                     self.diags.error("E301", f"`restrict {x.name}` names unknown action `{name}`", x.span,
                                      did_you_mean(name, list(actions) + list(V.BUILTIN_ACTIONS)))
+        if rs.table.ends_when is not None and not rs.table.winners_leave:
+            self.diags.error("E203", "`ends_when` says when a hand that goes on after a win ends, but "
+                             "`table` has no `winners_leave true`: every win ends the hand",
+                             where_written(getattr(rs.table.ends_when, "span", None), rs.table.span),
+                             "add `winners_leave true` to `table`, or remove `ends_when`")
         if rs.score is None:
             self.diags.error("E203", "the file needs a `score = …` statement", rs.variant.span)
 

@@ -91,6 +91,19 @@ class Places:
                 self.place(f"action `{a.name}`", events, guard + effects, a.effects)
             # declining is answered at the event that offered it, without a win's values
             self.place(f"the `decline` of `{a.name}`", events, [ef.value for ef in a.decline], a.decline)
+        self.hand_end_condition(rs.table.ends_when)
+
+    def hand_end_condition(self, e) -> None:
+        """`table ends_when` is asked after a win with no winning hand bound: it is about the hand as a
+        whole (who has won, who is left, the wall), never one win's reading or score."""
+        if e is None:
+            return
+        for n in E.walk(e):
+            if isinstance(n, E.Name) and (n.ref == "builtin:score" or _reads_reading(n)):
+                self.diags.error("E510", f"`table ends_when` reads `{n.name}`, a value of one winning hand, "
+                                 "but it is asked of the hand as a whole", n.span,
+                                 "count the winners (`len(winners)`), the players still in the hand "
+                                 "(`len(in_play)`) or the tiles left (`wall_left`)")
 
     def place(self, where: str, events, exprs, effects, payment: bool = False, before_score: bool = False):
         reading, score = self.sees(events)

@@ -272,6 +272,7 @@ def _slots(rs):
             yield v, f"ruleset.settings[{i}].values[{j}]", s.type
     yield rs.table.players, "ruleset.table.players", "int"
     yield rs.table.next_dealer, "ruleset.table.next_dealer", "seat"
+    yield rs.table.ends_when, "ruleset.table.ends_when", "bool"
     for i, x in enumerate(rs.reveals):
         yield x.moves_when, f"ruleset.reveals[{i}].moves_when", "bool"
         yield x.unless, f"ruleset.reveals[{i}].unless", "bool"

@@ -50,8 +50,8 @@ CAP_OF = ("payer", "payee")
 REVEAL_AT = ("deal", "win")
 # Engine primitives that restrictions and priorities may name besides the declared actions.
 BUILTIN_ACTIONS = ("discard", "draw", "pass")
-PAYERS = ("each_loser", "discarder", "each_other", "each", "robbed", "winner", "actor", "dealer")
-PAYEES = ("winner", "each", "each_other", "actor", "dealer")
+PAYERS = ("each_loser", "discarder", "each_other", "each", "robbed", "winner", "actor", "dealer", "each_in_play")
+PAYEES = ("winner", "each", "each_other", "actor", "dealer", "each_in_play")
 EFFECT_OPS = ("set", "add", "remove", "clear", "emit", "roll", "give")
 EXPECT_KEYS = ("score", "total", "win", "fans", "reason")
 
@@ -70,6 +70,8 @@ GAME_BUILTINS: dict[str, str] = {
     "payer": "seat", "payee": "seat", "won": "bool", "last_drawer": "seat?", "wall_left": "int",
     "turn": "int", "round": "int", "players": "int", "table": "table", "choice": "num", "robbed": "seat?",
     "score": "num", "self_drawn": "bool", "task_factor": "num", "viewer": "seat", "owner": "seat",
+    # under `table winners_leave`: the players still in the hand; the winners of the hand's first win
+    "in_play": "list[seat]", "first_winners": "list[seat]",
 }
 TILE_FIELDS: dict[str, str] = {
     "kind": "str", "suit": "str?", "rank": "int", "honor": "bool", "flower": "bool", "joker": "bool",
@@ -88,4 +90,4 @@ FUNCTIONS = ("len", "distinct", "abs", "floor", "max", "min", "cn", *GAME_FUNCTI
 # The fields every seat has (a rule set's `state player …` adds its own).
 SEAT_BUILTIN_FIELDS = {"hand": "list[tile]", "melds": "list[meld]", "concealed": "bool", "dealer": "bool",
                        "wilds": "int", "balance": "num", "discards": "list[tile]", "ready": "bool",
-                       "seat": "int", "waits": "list[tile]", "group_waits": "list[tile]"}
+                       "seat": "int", "waits": "list[tile]", "group_waits": "list[tile]", "in_play": "bool"}
