@@ -232,3 +232,25 @@ def test_the_page_says_how_the_tiles_are_chosen():
     page = render_variant(ROOT / "tests" / "rules" / "huanpai.pai").md
     assert "从自己手里选出3张牌" in page
     assert "各家同时选择；所有人都选好后才一起生效，选好之前谁也看不到别人选了什么" in page
+
+
+def test_after_counts_seats_in_rotation_order_round_the_table():
+    text = """variant 数 "数座位" { doc "测试用" }
+tiles { suit 万 { code "m"; ranks 1..9 } }
+table { players 3; hand 4; first_dealer owner; rotation clockwise }
+meld 顺子 { shape run 3; hand true }
+meld 将 { shape same 2; pair true; hand true }
+win 平和 { melds 1; pairs 1 }
+unit 分 sum
+pattern 和 { value 1 分; when true }
+score = 分
+state table 后 seat
+state table 前 seat
+state table 远 seat
+on deal { set table.后 = after(dealer, 1); set table.前 = after(dealer, -1); set table.远 = after(dealer, 7) }
+"""
+    res = compile_text(text, "数.pai")
+    assert res.ok, res.render()
+    g = Game(Rules(res.ruleset), seed=1)
+    seat = {k: g.st.table[k].index for k in ("后", "前", "远")}
+    assert seat == {"后": 2, "前": 1, "远": 2}  # clockwise: seat 0's next is seat 2; 7 = 2 × 3 + 1

@@ -48,6 +48,7 @@ class Values:
             "visible_count": self.visible_count,
             # bound methods (no closures over the game), so that a copied environment calls its own game
             "next": self._next_of,
+            "after": self._after,
             "held": _held,
             "waits_without": self.waits_without,
             "group_waits_without": self._group_waits_without,
@@ -62,6 +63,13 @@ class Values:
 
     def _next_of(self, s: Seat | None) -> Seat | None:
         return self.st.seats[(s.index + self.step) % self.n] if s is not None else None
+
+    def _after(self, s: Seat | None, k) -> Seat | None:
+        """The seat k places after s in `rotation` order (k < 0: before it; any whole k, taken round the
+        table): `after(actor, -1)` is the previous player, `after(actor, 2)` the opposite one at four."""
+        if s is None or k is None:
+            return None
+        return self.st.seats[(s.index + self.step * (int(k) % self.n)) % self.n]
 
     def _group_waits_without(self, seat: Seat | None, tile) -> list[TileInfo]:
         return self.waits_without(seat, tile, groups=True)

@@ -220,5 +220,5 @@ def _scope_builtins(path: str) -> set[str]:
 
 # Functions of a fixed number of arguments (the checker's signatures, dsl/resolve.py FUNC_SIGS).
 _ARITY = {"len": 1, "distinct": 1, "abs": 1, "floor": 1, "max": 2, "min": 2, "cn": 1, "visible_count": 1,
-          "next": 1, "held": 2, "waits_without": 2, "group_waits_without": 2, "best_score": 2, "best_fans": 2,
-          "best_tile": 2}
+          "next": 1, "after": 2, "held": 2, "waits_without": 2, "group_waits_without": 2, "best_score": 2,
+          "best_fans": 2, "best_tile": 2}

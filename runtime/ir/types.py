@@ -24,6 +24,7 @@ FUNC_SIGS = {
     "cn": (("int",), "str"),
     "visible_count": (("tile",), "int"),
     "next": (("seat",), "seat"),
+    "after": (("seat", "int"), "seat"),  # the seat K places after S (K < 0: before)
     "held": (("seat", "tile"), "int"),
     "waits_without": (("seat", "tile"), "list[tile]"),
     "group_waits_without": (("seat", "tile"), "list[tile]"),

@@ -83,7 +83,7 @@ MELD_FIELDS: dict[str, str] = {
     "exposed": "bool", "concealed": "bool", "value": "num", "wilds": "int", "has_win": "bool",
 }
 # Functions of the game scope: they read the game (the rest are pure).
-GAME_FUNCTIONS = ("visible_count", "next", "held", "waits_without", "group_waits_without", "best_score",
+GAME_FUNCTIONS = ("visible_count", "next", "after", "held", "waits_without", "group_waits_without", "best_score",
                   "best_fans", "best_tile")
 FUNCTIONS = ("len", "distinct", "abs", "floor", "max", "min", "cn", *GAME_FUNCTIONS)
 
