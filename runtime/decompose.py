@@ -428,6 +428,8 @@ class Decomposer:
         if guard is None:
             guard = self._guards[(width, n_kinds)] = sum(1 << (width * k + width - 1) for k in range(n_kinds))
         win_shift = width * win_kind
+        # the winning tile in a state's memo key: 0 placed (or none), 1 a wildcard, 2 + its kind
+        win_code = 0 if win is None else 1 if wild_win else 2 + win_kind
 
         def merge(out: dict, c: int, digits: int, pid: int, sub: dict, mode: int, iid: int) -> None:
             # Keys are the choice tuples written as integers, one _DIGIT-bit digit per choice (every key
@@ -500,7 +502,9 @@ class Decomposer:
 
         def rec(key: int, i: int, w: int, m: int, p: int, need: bool) -> dict:
             # i: the lowest natural tile left (-1 for none); the state is one `options` found live
-            mk = (key, w, m, p, win if need else None)
+            # one integer (not a tuple: made on every call, it would feed the garbage collector);
+            # wildcards, melds and pairs are below 2**16 and the win code below 2**10 (limits.py)
+            mk = (((((key << 16) | w) << 16 | m) << 16 | p) << 10) | (win_code if need else 0)
             got = memo.get(mk)
             if got is not None:
                 return got
