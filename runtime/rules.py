@@ -85,6 +85,10 @@ class Rules:
         # the readings are for, the form, the winning tile and the context's shared values.
         self.observers: dict[tuple, Any] = {}
         self.by_forms = FormAnswers()
+        # The game engine's compiled program of this rule set (runtime/game/program.py `program_for`),
+        # made by its first game and shared by all of them: declared here, with the rule set it is made
+        # from, though this layer knows nothing of what is in it.
+        self.game_program: Any = None
         # the generated reading evaluator (runtime/fastscore.py)
         self.fast = build(rs, self.requires, self.wait_requires)
 

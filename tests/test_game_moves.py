@@ -2,6 +2,7 @@
 forms several kinds, and a move written without the kind (older logs) still replays."""
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections import Counter
 
@@ -41,6 +42,15 @@ def test_a_move_round_trips_through_json_with_its_meld_kind():
     assert Move.from_json(json.loads(json.dumps(m.to_json()))) == m
     assert m.to_json()["meld"] == "一二三" and str(m) == "吃 1小2小3小 [一二三]"
     assert "meld" not in Move("碰", ("1小",) * 3).to_json()  # single-kind actions write what they always wrote
+
+
+def test_a_stamped_move_keeps_every_field_and_takes_the_decision():
+    """`Move.stamped` names each field (for speed): it must stay what `dataclasses.replace` gives."""
+    m = Move("吃", ("1小", "2小", "3小"), 3, "一二三")
+    got = m.stamped(7)
+    assert got == dataclasses.replace(m, decision=7) and got.decision == 7 and m.decision is None
+    assert [getattr(got, f.name) for f in dataclasses.fields(Move)] == \
+        [getattr(m, f.name) for f in dataclasses.fields(Move)][:-1] + [7]
 
 
 def _strip_meld(log: list[dict]) -> list[dict]:

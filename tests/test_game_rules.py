@@ -51,19 +51,19 @@ class KongGreedyBot(GreedyBot):
         return super().choose(game, seat, moves)
 
 
-def fenzhang_turns(g: Game) -> list[tuple[int, bool]]:
-    """Record, for every turn played in 分张, the tiles left in the wall (after that turn's draw) and
-    whether 分张 had already begun before it."""
-    turns: list[tuple[int, bool]] = []
-    orig = g._phases
+class FenzhangGame(Game):
+    """A game that records, for every turn played in 分张, the tiles left in the wall (after that turn's
+    draw) and whether 分张 had already begun before it (`turns`)."""
 
-    def wrapped(event, bind):
-        before = g.st.table.get("分张", False)
-        orig(event, bind)
-        if event == "turn" and g.st.table.get("分张", False):
-            turns.append((len(g.st.wall), before))
-    g._phases = wrapped
-    return turns
+    def __init__(self, *args, **kw):
+        self.turns: list[tuple[int, bool]] = []  # set before the hand starts: its first turn is played at once
+        super().__init__(*args, **kw)
+
+    def _phases(self, event, bind):
+        before = self.st.table.get("分张", False)
+        super()._phases(event, bind)
+        if event == "turn" and self.st.table.get("分张", False):
+            self.turns.append((len(self.st.wall), before))
 
 
 # ---------------------------------------------------------------------- seeded bot games
@@ -108,9 +108,9 @@ def test_bao_is_wild_for_a_ready_player_in_play(bc):
 def test_fenzhang_takes_exactly_the_last_four_tiles(bc):
     entered = exhausted = 0
     for seed in range(40):
-        g = Game(bc, {}, seed, check=False)
-        turns = fenzhang_turns(g)
+        g = FenzhangGame(bc, {}, seed, check=False)
         play(g, [GreedyBot(seed * 7 + i) for i in range(g.n)])
+        turns = g.turns
         if not turns:
             continue
         entered += 1

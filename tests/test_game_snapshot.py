@@ -8,6 +8,7 @@ from functools import cache
 import pytest
 from paili import bundled, load
 from paili.runtime.game import Game, IllegalMove, Move, SnapshotError
+from paili.runtime.game import snapshot as snapshots
 from paili.runtime.game.bots import BOTS
 
 # (variant, room options): every bundled variant, 龙岩 at each of its player counts
@@ -76,6 +77,46 @@ def test_playing_a_clone_leaves_the_original_alone(stem, options):
     assert json.dumps(g.snapshot(), ensure_ascii=False, sort_keys=True) == before
     finish(g, moves[k:])
     assert g.result() == result
+
+
+def test_a_clone_copies_every_declared_field_and_shares_no_mutable_memo():
+    """A game's fields, its memos among them, are declared (`Game.__slots__`): nothing undeclared can be
+    hung on it, and a clone copies each field. What a clone shares with its original is only what is
+    made from the rule set alone; a memo of values that never change is a copy of the dict, and every
+    other memo and each seat's memo is the clone's own."""
+    _, _, moves = played("longyan", {"人数": 4}, 3)
+    g = upto("longyan", {"人数": 4}, 3, moves, len(moves) // 2)
+    fields = snapshots.fields(Game)
+    assert len(set(fields)) == len(fields) and snapshots.SHARED | snapshots.CACHES <= set(fields)
+    assert {"_visible", "_free", "_last_rescore", "_wild_tiles", "_ranks", "_win_cache"} <= set(fields)
+    with pytest.raises(AttributeError):
+        g._undeclared_memo = {}
+    assert g.st.seats[0].memo.meld_opts is not None or g.st.seats[0].memo.avail is not None  # filled by play
+    c = g.clone()
+    for k in fields:
+        mine, theirs = getattr(c, k), getattr(g, k)
+        if k in snapshots.SHARED:
+            assert mine is theirs, k
+        elif k in snapshots.CACHES:
+            assert mine is not theirs and mine == theirs, k
+        elif isinstance(theirs, (dict, list, set)) and theirs:
+            assert mine is not theirs, k
+    for seat, twin in zip(c.st.seats, g.st.seats):
+        assert seat.memo is not twin.memo and seat.memo.meld_opts is None and seat.memo.waits is None
+    assert c._free is None or c._free[0] is c._hand_wild  # a memo keyed by identity follows its key
+    finish(c, moves[len(moves) // 2:])
+    assert c.snapshot() == played("longyan", {"人数": 4}, 3)[1]
+
+
+def test_the_program_and_its_indexes_are_the_rule_sets():
+    """The compiled game program is declared on the rule set and shared by its games; its indexes (win
+    actions by situation, the forms that split a hand into groups) are made when it is built."""
+    r = rules("guobiao")
+    a, b = Game(r, {}, 1), Game(r, {}, 2)
+    assert a.prog is b.prog is r.game_program
+    assert set(a.prog.win_actions) == {"self", "discard", "added_kong", "reveal", "deal", "opening"}
+    assert a.prog.win_actions["discard"] and all(x.wins for xs in a.prog.win_actions.values() for x in xs)
+    assert a.prog.group_forms == tuple(f.name for f in r.ir.forms if f.instant is None and not f.orphans)
 
 
 @pytest.mark.parametrize("stem,options", TABLES, ids=IDS)
@@ -192,7 +233,7 @@ def test_a_seat_is_plain_data_with_no_reference_to_its_game(stem, options):
     g = upto(stem, options, 3, moves, len(moves) // 2)
     for seat in g.st.seats:
         assert not _reaches(seat, g)
-        assert "game" not in vars(seat)
+        assert not hasattr(seat, "game")
 
 
 # every place a hand of a bundled variant waits (docs/engine.md, "Snapshots and clones": the step that asks

@@ -18,6 +18,8 @@ from .steps import DONE, Done, Step, step
 class Claims:
     """The claims steps of `Game`."""
 
+    __slots__ = ()  # the fields are `Game`'s (runtime/game/flow.py)
+
     # ------------------------------------------------------------------ turned cards (the `reveal` event)
 
     def _turn_card(self, s: int) -> Step:

@@ -20,6 +20,8 @@ from .steps import DONE, Done, Step, step
 class Ending:
     """The ending steps of `Game`."""
 
+    __slots__ = ()  # the fields are `Game`'s (runtime/game/flow.py)
+
     # ------------------------------------------------------------------ the end of the hand
 
     def _win(self, infos: list[WinInfo], source: int | None = None) -> Step:
@@ -126,7 +128,7 @@ class Ending:
         if self.shortcuts:
             if info.scored_at == self._ctx_version:
                 return info  # nothing the scoring reads has changed since
-            last = self.__dict__.get("_last_rescore")
+            last = self._last_rescore
             if last is not None and last[0] is info and last[1] == self._ctx_version:
                 return last[2]  # asked again (after the `win` hooks) with no context value changed
         seat = self.st.seats[info.seat]
@@ -144,7 +146,7 @@ class Ending:
             return info
         out = WinInfo(info.seat, info.tile, info.self_drawn, info.concealed, res, sc, info.discarder,
                       info.robbed, info.action, scored_at=self._ctx_version)
-        self.__dict__["_last_rescore"] = (info, self._ctx_version, out)
+        self._last_rescore = (info, self._ctx_version, out)
         return out
 
     def _record(self, info: WinInfo) -> None:

@@ -25,6 +25,8 @@ from .steps import DONE, Step, step
 class Events:
     """The events steps of `Game`."""
 
+    __slots__ = ()  # the fields are `Game`'s (runtime/game/flow.py)
+
     def _target(self, ef, bind: dict):
         t = ef.target
         if len(t) == 2 and t[0] == "table":

@@ -14,6 +14,7 @@ from ..ir import nodes as ir
 from ..limits import MAX_TABLE_SIZE
 from ..money import exact
 from ..rules import Rules, load
+from ..tiles import TileInfo
 from . import snapshot as snapshots
 from .claims import Claims
 from .ending import Ending
@@ -91,9 +92,28 @@ class Game(Values, Winning, Setup, Events, Offers, Turns, Claims, Ending):
     every move), `require_decision` (refuse a move that does not say which decision it answers: for
     servers relaying moves from clients; see `apply`)."""
 
+    # Every attribute of a game is declared here, the memos with the rest (each is made in `__init__`,
+    # with what keys it): a clone copies these fields (runtime/game/snapshot.py), and no memo can be hung
+    # on a game undeclared. The step modules' classes declare none of their own.
+    __slots__ = (
+        # the rule set, the room and what is made from them alone (those a clone shares: snapshot.SHARED)
+        "rules", "rs", "prog", "options", "seed", "setup_args", "require_decision", "settings", "cat", "dec",
+        "setup_env", "n", "step", "check", "fee_rate", "start_balances", "initial_counts", "_n_tiles", "mk",
+        "_win_actions", "_instead", "_precheck", "_phase_events", "_moving_reveals",
+        # the hand: its state, its course and what was asked and answered
+        "rng", "decision", "errors", "violations", "moves", "st", "_hand_wild", "_win_wild", "_ctx_version",
+        "_base", "infos", "pending", "answers", "decision_depth", "emit_depth", "pending_steps",
+        # memos
+        "_score_env_cache", "_target_cache", "_restrict_cache", "_discard_cache", "_offerable_cache",
+        "_unusable_cache", "_restrict_plans", "_instant_of", "_forms_rules", "_win_cache", "_free", "_nat_blocks",
+        "_wild_any", "_visible", "_wild_tiles", "_last_rescore", "_ranks", "_meld_values", "_special",
+        "_instant_need",
+    )
+
     # Exact shortcuts (a hand that cannot be ready, a seat that cannot claim, …) taken before the full
     # computation they stand for; turned off only to show that play is identical without them.
     shortcuts = True
+
     def __init__(self, rules: Rules | str | Path, options: dict | None = None, seed: int = 0, *,
                  dealer: int | None = None, balances: list | None = None, table: dict | None = None,
                  wall: list[str] | str | None = None, tail: list[str] | str | None = None, check: bool = True,
@@ -186,10 +206,19 @@ class Game(Values, Winning, Setup, Events, Offers, Turns, Claims, Ending):
         self._update_wilds()  # a wildcard kind of the catalog (not a reveal) is wild from the start
         self._ctx_version = 0
         self._score_env_cache: tuple[int, dict] | None = None
+        # memos worked out on first use, each beside what keys it
+        self._free: tuple | None = None  # (the hand's wildcard set it was made from, that set with the stand-ins)
+        self._nat_blocks: tuple | None = None  # (the free-names set, how many blocks hold a kind outside it)
+        self._wild_any: bool | None = None  # whether a wildcard may play any kind in any group (the catalog's)
+        self._visible: tuple | None = None  # (where a tile could be seen: lengths and versions, {name: count})
+        self._wild_tiles: dict[str, TileInfo] = {}  # a wildcard kind's name -> its tile as wild (`tv`)
+        self._last_rescore: tuple | None = None  # (a win, the context version, the win scored again)
+        self._ranks: dict[str, dict[int, str]] = {}  # suit -> rank -> kind name
+        self._meld_values: dict[tuple, object] = {}  # (meld kind, suit) -> the kind's declared value
+        self._special: dict[tuple, bool] = {}  # forms -> whether one of them builds no split
+        self._instant_need: dict[tuple, int] = {}  # instant forms -> the fewest wildcards a hand needs for one
         self._base = self._base_env()
-        self._win_actions = self.prog.__dict__.get("_win_index")  # the same for every game of a rule set
-        if self._win_actions is None:
-            self._win_actions = self.prog.__dict__["_win_index"] = self._index_win_actions()
+        self._win_actions = self.prog.win_actions  # the same for every game of a rule set
         self._instead = [a for a in self.prog.actions.values() if a.ir.instead_of]
         self._precheck = self._precheck_targets()
         self._target_cache: dict[tuple, list] = {}

@@ -5,22 +5,20 @@ A part of `Game` (runtime/game/flow.py); the model is docs/engine.md."""
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import replace
 
 from ..evaluate import compile_expr
 from ..ir import nodes as ir
 from ..limits import SELECT_WORK
 from ..tiles import TileInfo
 from .moves import PASS, MeldOption, Move, meld_options, one_kind_per_meld
-from .program import CAction
+from .program import WIN_CTX_EVENTS, CAction
 from .records import (
     BY_NAME,
     EVAL_ERRORS,
     MISSING,
     NO_OFFER,
-    WIN_CTX_EVENTS,
-    WIN_TILE_OK,
     Offer,
-    WinInfo,
     tally,
     tile_free_prefix,
 )
@@ -29,6 +27,8 @@ from .state import Seat
 
 class Offers:
     """The offers steps of `Game`."""
+
+    __slots__ = ()  # the fields are `Game`'s (runtime/game/flow.py)
 
     def _by_ok(self, word: str, c: int, actor: int | None) -> bool:
         st = self.st
@@ -61,19 +61,6 @@ class Offers:
             return False
         return any(self.condition_holds(fn, reading, actor=seat, tile=self.tv(tile)) for fn in fns)
 
-    def _index_win_actions(self) -> dict[str, list[CAction]]:
-        out: dict[str, list[CAction]] = {}
-        for ctx, events in WIN_CTX_EVENTS.items():
-            acts = []
-            for a in self.prog.actions.values():
-                if not a.wins or a.ir.win_tile not in WIN_TILE_OK[ctx]:
-                    continue
-                if any(e in a.events for e in events) or (ctx in ("self", "discard", "added_kong")
-                                                          and "win_offer" in a.events):
-                    acts.append(a)
-            out[ctx] = acts
-        return out
-
     def _win_moves(self, c: int, ctx: str, tile: TileInfo | None, actor: int | None,
                    discarder: int | None = None, robbed: int | None = None) -> list[tuple[Move, Offer]]:
         seat = self.st.seats[c]
@@ -104,7 +91,7 @@ class Offers:
                      discarder=self.seat_of(discarder), robbed=self.seat_of(robbed), score=info.result.score)
             if not self.condition_holds(a.when, reading, **b) or self._restricted(a.name, seat, info.tile, reading):
                 continue
-            info = WinInfo(**{**info.__dict__, "action": a.name})
+            info = replace(info, action=a.name)
             out.append((Move(a.name, (info.tile.name,) if info.tile else ()), Offer(a, win=info,
                                                                                      compulsory=a.ir.compulsory)))
         if out:
@@ -220,11 +207,11 @@ class Offers:
 
     def _avail(self, seat: Seat, unusable: frozenset[str]) -> Counter:
         key = (seat.version, unusable)
-        c = seat.__dict__.get("_avail")
+        c = seat.memo.avail
         if c is not None and c[0] == key:
             return c[1]
         got = Counter([t.name for t in seat.hand if t.name not in unusable] if unusable else map(BY_NAME, seat.hand))
-        seat.__dict__["_avail"] = (key, got)
+        seat.memo.avail = (key, got)
         return got
 
     def _may_claim(self, seat: Seat, a: CAction, t: TileInfo) -> bool:
@@ -233,9 +220,9 @@ class Offers:
         size − 1 usable copies of t. The names it could claim are listed once per seat version, so a
         seat asked about several discards between its turns answers each with one lookup."""
         key = (seat.version, self._ctx_version)  # a reveal (a context change) may change the wildcards
-        c = seat.__dict__.get("_claimable")
+        c = seat.memo.claimable
         if c is None or c[0] != key:
-            c = seat.__dict__["_claimable"] = (key, {})
+            c = seat.memo.claimable = (key, {})
         names = c[1].get(a.name, MISSING)
         if names is MISSING:
             names = set()
@@ -256,9 +243,9 @@ class Offers:
                       unusable: frozenset[str]) -> list[MeldOption]:
         """`meld_options`, kept per seat until its tiles or melds change (several actions form the same
         kind: a meld that grows is both formed and extended)."""
-        c = seat.__dict__.get("_meld_opts")
+        c = seat.memo.meld_opts
         if c is None or c[0] != seat.version:
-            c = seat.__dict__["_meld_opts"] = (seat.version, {})
+            c = seat.memo.meld_opts = (seat.version, {})
         key = (mk.name, required.name if required is not None else None, unusable)
         got = c[1].get(key)
         if got is None:
@@ -307,7 +294,7 @@ class Offers:
         return [o for o in opts if (o.extends is not None) == extend]
 
     def _rank_names(self, suit: str) -> dict[int, str]:
-        c = self.__dict__.setdefault("_ranks", {})
+        c = self._ranks
         got = c.get(suit)
         if got is None:
             got = c[suit] = {k.rank: k.name for k in self.cat.kinds if k.suit == suit}
@@ -366,7 +353,7 @@ class Offers:
 
     def _meld_value(self, opt: MeldOption):
         """The kind's declared `value` for the option's suit (a constant per kind and suit), 0 without one."""
-        cache = self.__dict__.setdefault("_meld_values", {})
+        cache = self._meld_values
         suit = opt.tiles[0].suit if opt.tiles else None
         key = (opt.kind, suit)
         if key not in cache:

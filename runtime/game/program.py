@@ -3,7 +3,8 @@
 Every game-scope expression (action guards, effects, hooks, payments, restrictions, observations,
 phase triggers, the next-dealer rule, reveal conditions) becomes a closure (runtime/evaluate.py), and
 the declarations are indexed the way the engine looks them up: actions, hooks and payments by event,
-priority levels by action name. Nothing here depends on one game: a `Program` is shared by every game of
+priority levels by action name, win actions by the situation a win happens in, the winning forms that
+split a hand into groups. Nothing here depends on one game: a `Program` is shared by every game of
 a rule set.
 """
 from __future__ import annotations
@@ -13,6 +14,15 @@ from dataclasses import dataclass, field
 from ..evaluate import compile_expr
 from ..ir import nodes as ir
 from .engine_limits import ENGINE_OFFERED  # noqa: F401  (events offered by the engine's own steps)
+
+# the situations a win can happen in, and which declared actions open a win in each
+WIN_CTX_EVENTS = {"self": ("turn", "draw"), "discard": ("discard",), "added_kong": ("added_kong",),
+                  "reveal": ("reveal",), "deal": ("deal",), "opening": ("opening",)}
+
+WIN_TILE_OK = {"self": ("", "drawn"), "discard": ("", "claimed"), "added_kong": ("", "claimed"),
+               "reveal": ("", "drawn", "claimed"),
+               "deal": ("", "last_dealt", "none", "best_wait"),
+               "opening": ("", "last_dealt", "none", "best_wait")}
 
 
 def _c(e):
@@ -100,6 +110,10 @@ class Program:
     reveals: list[tuple[ir.Reveal, object, object]] = field(default_factory=list)
     tasks: list[tuple[ir.Task, object, object]] = field(default_factory=list)
     fees: list[tuple[ir.Fee, object]] = field(default_factory=list)
+    # situation (a key of WIN_CTX_EVENTS) -> the actions that may open a win in it, in file order
+    win_actions: dict[str, list[CAction]] = field(default_factory=dict)
+    # the winning forms that split a hand into melds and pairs (not `instant`, not `orphans`)
+    group_forms: tuple[str, ...] = ()
 
     def restricted(self, action: str) -> list:
         return [w for r, w in self.restricts if action in r.actions]
@@ -156,12 +170,34 @@ def build(rs: ir.RuleSet) -> Program:
     p.reveals = [(r, _c(r.moves_when), _c(r.unless)) for r in rs.reveals]
     p.tasks = [(t, _c(t.factor), _c(t.when)) for t in rs.tasks]
     p.fees = [(f, _c(f.rate)) for f in rs.fees]
+    p.win_actions = win_index(p.actions.values())
+    p.group_forms = tuple(f.name for f in rs.forms if f.instant is None and not f.orphans)
     return p
 
 
+def win_index(actions) -> dict[str, list[CAction]]:
+    """Per situation a win can happen in, the actions that may open one there: a win action on one of the
+    situation's events whose winning tile fits it, or one opened by `win_offer` (after a draw, a discard or
+    an added kong)."""
+    out: dict[str, list[CAction]] = {}
+    for ctx, events in WIN_CTX_EVENTS.items():
+        acts = []
+        for a in actions:
+            if not a.wins or a.ir.win_tile not in WIN_TILE_OK[ctx]:
+                continue
+            if any(e in a.events for e in events) or (ctx in ("self", "discard", "added_kong")
+                                                      and "win_offer" in a.events):
+                acts.append(a)
+        out[ctx] = acts
+    return out
+
+
 def program_for(rules) -> Program:
-    """The compiled program of a `Rules` object (built on first use, then shared)."""
-    prog = rules.__dict__.get("_game_program")
+    """The compiled program of a `Rules` object: built by its first game, then shared by every game of the
+    rule set. It is kept on the rule set (`Rules.game_program`, declared there) because it is made from
+    that object alone and lives as long as it; a table beside it keyed by the rules object would need
+    weak references to let a rule set go."""
+    prog = rules.game_program
     if prog is None:
-        prog = rules.__dict__["_game_program"] = build(rules.ir)
+        prog = rules.game_program = build(rules.ir)
     return prog

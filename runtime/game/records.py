@@ -95,15 +95,6 @@ class Offer:
 
 NO_OFFER = Offer(None)  # a discard or a pass: no action behind it (offers are never changed)
 
-# the situations a win can happen in, and which declared actions open a win in each
-WIN_CTX_EVENTS = {"self": ("turn", "draw"), "discard": ("discard",), "added_kong": ("added_kong",),
-                   "reveal": ("reveal",), "deal": ("deal",), "opening": ("opening",)}
-
-WIN_TILE_OK = {"self": ("", "drawn"), "discard": ("", "claimed"), "added_kong": ("", "claimed"),
-                "reveal": ("", "drawn", "claimed"),
-                "deal": ("", "last_dealt", "none", "best_wait"),
-                "opening": ("", "last_dealt", "none", "best_wait")}
-
 
 @lru_cache(maxsize=256)
 

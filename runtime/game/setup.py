@@ -14,6 +14,8 @@ from .records import (
 class Setup:
     """The setup steps of `Game`."""
 
+    __slots__ = ()  # the fields are `Game`'s (runtime/game/flow.py)
+
     def _shuffled_wall(self, kind_of, head, tail) -> list[int]:
         ids = list(range(len(kind_of)))
         self.rng.shuffle(ids)

@@ -68,25 +68,33 @@ CACHES = frozenset({"_target_cache", "_restrict_cache", "_discard_cache", "_offe
                     "_special", "_instant_need"})
 
 
+def fields(cls) -> tuple[str, ...]:
+    """The declared fields of a game class (its `__slots__` and its bases'), in declaration order."""
+    # a class that declares none inherits its base's `__slots__`: each name is kept once
+    return tuple(dict.fromkeys(k for c in reversed(cls.__mro__) for k in getattr(c, "__slots__", ())
+                               if k not in ("__dict__", "__weakref__")))
+
+
 def clone(game):
-    """An independent game in the same state, copied directly: its state, its continuation (the pending
-    steps, plain records) and its caches, with one memo so that every seat, list and step shared inside
-    the game stays shared inside the copy; the rule set and the values made from it alone are shared
-    (`SHARED`, and tiles, moves, offers, wins, which never change)."""
+    """An independent game in the same state, copied directly, field by declared field (`fields`): its
+    state, its continuation (the pending steps, plain records) and its memos, with one copy memo so that
+    every seat, list and step shared inside the game stays shared inside the copy (a seat's own memo
+    starts empty in the copy: `state.SeatMemo`); the rule set and the values made from it alone are
+    shared (`SHARED`, and tiles, moves, offers, wins, which never change)."""
     g = object.__new__(type(game))
     memo = {id(game): g}
     for t in game.cat.by_name.values():
         memo[id(t)] = t
     for r in steps.readings(game.pending_steps):
         memo[id(r)] = r
-    d = g.__dict__
-    for k, v in game.__dict__.items():
+    for k in fields(type(game)):
+        v = getattr(game, k)
         if k in SHARED:
-            d[k] = v
+            setattr(g, k, v)
         elif k in CACHES:
-            d[k] = dict(v)
+            setattr(g, k, dict(v))
         else:
-            d[k] = copy.deepcopy(v, memo)
+            setattr(g, k, copy.deepcopy(v, memo))
     return g
 
 

@@ -27,6 +27,28 @@ class GMeld:
     claimed: TileInfo | None = None
 
 
+class SeatMemo:
+    """What the engine works out from one seat's concealed tiles and melds, kept with the seat: each entry
+    is None or holds the key it was worked out under — the seat's `version`, with whatever else it read
+    (the context version, the tiles that may not be used, the set of free kinds) — beside the value, so
+    an entry whose key no longer holds is worked out again. A copy of the seat (in a clone) starts with an
+    empty memo: the copy works out its own, never sharing an entry with the original."""
+
+    __slots__ = ("waits", "group_waits", "avail", "claimable", "meld_opts", "groups", "unmendable")
+
+    def __init__(self):
+        self.waits: tuple | None = None  # ((version, context version), the kinds the hand waits on)
+        self.group_waits: tuple | None = None  # the same, by the forms that split a hand into groups
+        self.avail: tuple | None = None  # ((version, unusable kinds), Counter of the usable concealed tiles)
+        self.claimable: tuple | None = None  # ((version, context version), {action: names it could claim})
+        self.meld_opts: tuple | None = None  # (version, {(meld kind, required tile, unusable): options})
+        self.groups: tuple | None = None  # (version, the melds as reading groups)
+        self.unmendable: tuple | None = None  # (version, the free-names set it was counted with, count)
+
+    def __deepcopy__(self, memo):
+        return SeatMemo()
+
+
 class Seat:
     """One player in one hand, as plain data (it knows nothing of the game it sits in). Compared by
     identity, so `actor == dealer` compares seats."""
@@ -43,6 +65,7 @@ class Seat:
         self.ready = False
         self.balance: Any = 0
         self.version = 0  # bumped whenever the concealed tiles or melds change
+        self.memo = SeatMemo()  # what the engine works out from them, each entry keyed by this version
         # the fields expressions read that the seat holds itself (`actor.STATE`); the others (`actor.hand`,
         # `actor.waits`, …) are worked out by the game (`Game.seat_field`, through the evaluation's env)
         self.f = self.vars

@@ -22,6 +22,8 @@ class Turns:
     """The turn steps of `Game` (how a step function is written: docs/engine.md, "Steps and the
     continuation")."""
 
+    __slots__ = ()  # the fields are `Game`'s (runtime/game/flow.py)
+
     def _hand(self) -> Step:
         return Step("hand", {})
 

@@ -26,6 +26,8 @@ def _held(s: Seat | None, t) -> int:
 class Values:
     """The values steps of `Game`."""
 
+    __slots__ = ()  # the fields are `Game`'s (runtime/game/flow.py)
+
     def _init_value(self, sv: ir.StateVar, init):
         v = init(self.setup_env) if init is not None else None
         if v is None:
@@ -132,7 +134,7 @@ class Values:
         """A tile as game rules see it: `t.wild` holds for the copies of a wildcard kind."""
         if t is None or t.name not in self._hand_wild:
             return t
-        cache = self.__dict__.setdefault("_wild_tiles", {})
+        cache = self._wild_tiles
         w = cache.get(t.name)
         if w is None:
             w = cache[t.name] = TileInfo(t.name, t.index, t.category, t.suit, t.rank, t.copies, t.glyph,
@@ -180,9 +182,9 @@ class Values:
         st = self.st
         key = (len(st.out), len(st.pinned), len(st.wall), sum(map(len, st.reveal_ids.values())),
                tuple((s.version, len(s.discards), len(s.aside)) for s in st.seats))
-        c = self.__dict__.get("_visible")
+        c = self._visible
         if c is None or c[0] != key:
-            c = self.__dict__["_visible"] = (key, {})
+            c = self._visible = (key, {})
         n = c[1].get(t.name)
         if n is None:
             n = c[1][t.name] = self._visible_count(t.name)
@@ -242,9 +244,8 @@ class Values:
         raise KeyError(name)
 
     def meld_groups(self, seat: Seat) -> list[Group]:
-        key = ("groups", seat.version)
-        cached = seat.__dict__.get("_groups")
-        if cached is not None and cached[0] == key:
+        cached = seat.memo.groups
+        if cached is not None and cached[0] == seat.version:
             return cached[1]
         out = []
         for m in seat.melds:
@@ -252,5 +253,5 @@ class Values:
             tiles = [RTile(t) for t in m.tiles]
             out.append(Group(m.kind, tiles, exposed=mk.exposed, concealed=not mk.exposed, is_pair=mk.pair,
                              is_kong=mk.kong, declared=True))
-        seat.__dict__["_groups"] = (key, out)
+        seat.memo.groups = (seat.version, out)
         return out

@@ -22,33 +22,30 @@ from .state import GMeld, Seat
 class Winning:
     """The winning steps of `Game`."""
 
+    __slots__ = ()  # the fields are `Game`'s (runtime/game/flow.py)
+
     def waits(self, seat: Seat, groups: bool = False) -> list[TileInfo]:
         """The kinds the seat's concealed hand waits on; with `groups`, only by the forms that split the
         hand into melds and pairs (`group_waits`: not by an `instant` or `orphans` form)."""
         if groups and not self._group_forms_differ():
             groups = False
-        slot = "_group_waits" if groups else "_waits"
         key = (seat.version, self._ctx_version)
-        cached = seat.__dict__.get(slot)
+        memo = seat.memo
+        cached = memo.group_waits if groups else memo.waits
         if cached is not None and cached[0] == key:
             return cached[1]
         if self.shortcuts and self._not_ready(seat.hand, seat.melds, seat):
             kinds = []
         else:
             kinds = self._waits_of(seat, list(seat.hand), groups)
-        seat.__dict__[slot] = (key, kinds)
+        if groups:
+            memo.group_waits = (key, kinds)
+        else:
+            memo.waits = (key, kinds)
         return kinds
 
-    def _group_forms(self) -> tuple[str, ...]:
-        """The winning forms that split a hand into melds and pairs (not `instant`, not `orphans`)."""
-        got = self.prog.__dict__.get("_group_forms")
-        if got is None:
-            got = self.prog.__dict__["_group_forms"] = tuple(
-                f.name for f, _, _ in self.rules.forms if f.instant is None and not f.orphans)
-        return got
-
     def _group_forms_differ(self) -> bool:
-        return len(self._group_forms()) != len(self.rules.forms)
+        return len(self.prog.group_forms) != len(self.rules.forms)
 
     def waits_without(self, seat: Seat | None, tile, groups: bool = False) -> list[TileInfo]:
         """What the seat's concealed hand would wait on after giving up one `tile` (with `groups`: by the
@@ -68,7 +65,7 @@ class Winning:
     def _waits_of(self, seat: Seat, concealed: list[TileInfo], groups: bool = False) -> list[TileInfo]:
         if self.shortcuts and self._not_ready(concealed, seat.melds):
             return []
-        only = self._group_forms() if groups else ()
+        only = self.prog.group_forms if groups else ()
         env = self._score_env()
         h = self.hand_of(seat, concealed, None, False)
         try:
@@ -100,9 +97,9 @@ class Winning:
 
     def _free_names(self) -> set[str]:
         """Kinds that may play as another kind in a hand: the hand's wildcards and the stand-ins."""
-        c = self.__dict__.get("_free")
+        c = self._free
         if c is None or c[0] is not self._hand_wild:
-            c = self.__dict__["_free"] = (self._hand_wild, self._hand_wild | {s.name for s in self.rs.standins})
+            c = self._free = (self._hand_wild, self._hand_wild | {s.name for s in self.rs.standins})
         return c[1]
 
     def _unmendable(self, tiles: list[TileInfo]) -> int:
@@ -132,31 +129,31 @@ class Winning:
         """Whether a wildcard may stand for any (non-flower) kind in any hand group: then a tile in a
         split can always be swapped for a wildcard, and block deficits (`BlockWin.deficit`) bound how
         many tiles a hand lacks."""
-        v = self.__dict__.get("_wild_any")
+        v = self._wild_any
         if v is None:
             dec = self.dec
             v = dec.fast.cap > 0 and all(dec.wild_ok[k.index] for k in self.cat.kinds if k.category != "flower") \
                 and not (dec.no_wild_kinds & {sp.kind for sp in dec.specs})
-            self.__dict__["_wild_any"] = v
+            self._wild_any = v
         return v
 
     def _natural_blocks(self) -> int:
         """How many blocks hold a kind that is not a wildcard or stand-in: `_unmendable` counts no other,
         so it never exceeds this (a shortcut that needs more is not worth its lookups)."""
         free = self._free_names()
-        c = self.__dict__.get("_nat_blocks")
+        c = self._nat_blocks
         if c is None or c[0] is not free:
             kinds = self.cat.kinds
             n = sum(1 for blk in self.dec.fast.blocks if any(kinds[k].name not in free for k in blk))
-            c = self.__dict__["_nat_blocks"] = (free, n)
+            c = self._nat_blocks = (free, n)
         return c[1]
 
     def _seat_unmendable(self, seat: Seat) -> int:
         """`_unmendable` of the seat's concealed tiles, kept until they change."""
         free = self._free_names()
-        c = seat.__dict__.get("_unmendable")  # (version, the free-names set it was counted with, count)
+        c = seat.memo.unmendable
         if c is None or c[0] != seat.version or c[1] is not free:  # `is`: a freed set's id may be reused
-            c = seat.__dict__["_unmendable"] = (seat.version, free, self._unmendable(seat.hand))
+            c = seat.memo.unmendable = (seat.version, free, self._unmendable(seat.hand))
         return c[2]
 
     def _hopeless(self, seat: Seat, tile: TileInfo, in_hand: bool, forms: tuple[str, ...]) -> bool:
@@ -175,7 +172,7 @@ class Winning:
         return self._seat_unmendable(seat) >= need
 
     def _special_forms(self, forms: tuple[str, ...]) -> bool:
-        c = self.__dict__.setdefault("_special", {})
+        c = self._special
         v = c.get(forms)
         if v is None:
             v = c[forms] = any((f.instant is not None or f.orphans) and (not forms or f.name in forms)
@@ -305,7 +302,7 @@ class Winning:
 
     def _instant_wilds(self, names: tuple[str, ...]) -> int:
         """The fewest wildcards a hand must hold for one of these instant forms to hold (`wilds_needed`)."""
-        c = self.__dict__.setdefault("_instant_need", {})
+        c = self._instant_need
         got = c.get(names)
         if got is None:
             got = c[names] = min((wilds_needed(f.instant) for f, _, _ in self.rules.forms if f.name in names),
