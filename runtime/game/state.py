@@ -29,12 +29,13 @@ class GMeld:
 
 class SeatMemo:
     """What the engine works out from one seat's concealed tiles and melds, kept with the seat: each entry
-    is None or holds the key it was worked out under — the seat's `version`, with whatever else it read
-    (the context version, the tiles that may not be used, the set of free kinds) — beside the value, so
-    an entry whose key no longer holds is worked out again. A copy of the seat (in a clone) starts with an
-    empty memo: the copy works out its own, never sharing an entry with the original."""
+    (None until first worked out) holds the key it was worked out under — the seat's `version`, with
+    whatever else it read (the context version, the tiles that may not be used, the set of free kinds) —
+    beside the value, or as the key of its dict, so an entry whose key no longer holds is worked out
+    again. A copy of the seat (in a clone) starts with an empty memo: the copy works out its own, never
+    sharing an entry with the original."""
 
-    __slots__ = ("waits", "group_waits", "avail", "claimable", "meld_opts", "groups", "unmendable")
+    __slots__ = ("waits", "group_waits", "avail", "claimable", "meld_opts", "groups", "unmendable", "best_win")
 
     def __init__(self):
         self.waits: tuple | None = None  # ((version, context version), the kinds the hand waits on)
@@ -44,6 +45,7 @@ class SeatMemo:
         self.meld_opts: tuple | None = None  # (version, {(meld kind, required tile, unusable): options})
         self.groups: tuple | None = None  # (version, the melds as reading groups)
         self.unmendable: tuple | None = None  # (version, the free-names set it was counted with, count)
+        self.best_win: dict = {}  # (version, context version, self-drawn) -> the best win on a wait, or None
 
     def __deepcopy__(self, memo):
         return SeatMemo()

@@ -391,7 +391,7 @@ class Winning:
             return None
         self_drawn = bool(self_drawn)
         key = (seat.version, self._ctx_version, self_drawn)
-        cache = seat.__dict__.setdefault("_best_win", {})
+        cache = seat.memo.best_win
         if key in cache:
             return cache[key]
         conc = list(seat.hand)
