@@ -102,7 +102,7 @@ class Game(Values, Winning, Setup, Events, Offers, Turns, Claims, Ending):
         "_win_actions", "_instead", "_precheck", "_phase_events", "_moving_reveals",
         # the hand: its state, its course and what was asked and answered
         "rng", "decision", "errors", "violations", "moves", "st", "_hand_wild", "_win_wild", "_ctx_version",
-        "_base", "infos", "pending", "answers", "decision_depth", "emit_depth", "pending_steps",
+        "_base", "infos", "pending", "answers", "decision_depth", "emit_depth", "pending_steps", "_transit",
         # memos
         "_score_env_cache", "_target_cache", "_restrict_cache", "_discard_cache", "_offerable_cache",
         "_unusable_cache", "_restrict_plans", "_instant_of", "_forms_rules", "_win_cache", "_free", "_nat_blocks",
