@@ -370,3 +370,29 @@ def test_notation_equals_the_reference(path):
             if counts is not None:
                 assert list(counts) == [expect.count(i) for i in range(len(cat.kinds))]
     assert valid > 300 and invalid > 300 and over > 0
+
+
+@needs_native
+def test_a_rule_set_loaded_on_one_thread_scores_on_others():
+    # A game server loads its rule sets once and answers from a pool of worker threads (`paili serve`'s
+    # plain endpoints run on one): the native pattern programs must be usable from any thread, and give
+    # the same answer there (they once refused with a panic: the class was bound to the loading thread).
+    import threading
+
+    r = load("guobiao", backend="native")
+    assert r.backend == "native"
+    here = r.score("123m456m789m123s5s", [], "5s", False, {}).total
+    got: list = []
+
+    def work():
+        try:
+            got.append(r.score("123m456m789m123s5s", [], "5s", False, {}).total)
+        except BaseException as exc:  # noqa: BLE001 - a panic is a BaseException; the test reports it
+            got.append(repr(exc))
+
+    threads = [threading.Thread(target=work) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert got == [here] * 4

@@ -3,8 +3,8 @@ its status and `{"error": "<one sentence>"}` (app.py turns every refusal, valida
 path into that form).
 
 All engine work — loading the rule sets, scoring, games, pages — runs on one worker thread of the
-service (`Service.call`), one request at a time: the native core's objects belong to the thread that made
-them, and one thread also keeps the rule sets' caches free of races."""
+service (`Service.call`), one request at a time: one thread keeps the rule sets' caches (not guarded by
+locks) free of races."""
 from __future__ import annotations
 
 import asyncio
@@ -32,8 +32,8 @@ LONG_JOB = 0.2  # seconds
 class Service:
     """What the handlers share: the worker thread, the rule sets served (loaded on it), the games kept."""
 
-    # The cyclic garbage a job leaves is collected on the worker right after it: a native object freed by a
-    # collection that runs on another thread is not freed but leaked, with a warning. After a short job
+    # The cyclic garbage a job leaves is collected on the worker right after it, so its memory is given back
+    # at once rather than whenever a collection happens to run on the event loop's thread. After a short job
     # the youngest generations (what it made), after a long one everything (a collection takes a small
     # fraction of such a job); `paili serve` itself, which owns its process, turns the automatic collection
     # off and collects everything after every job (its loaded rule sets frozen out of it, so that is cheap).

@@ -333,7 +333,7 @@ fn value_of(obj: &Bound<'_, PyAny>) -> PyResult<Option<V>> {
         };
     }
     if let Ok(s) = obj.cast::<PyString>() {
-        return Ok(Some(V::Str(std::rc::Rc::from(s.to_str()?))));
+        return Ok(Some(V::Str(std::sync::Arc::from(s.to_str()?))));
     }
     if let Ok(t) = obj.cast::<PyTuple>() {
         let tag: String = t.get_item(0)?.extract()?;
@@ -356,7 +356,7 @@ fn value_of(obj: &Bound<'_, PyAny>) -> PyResult<Option<V>> {
         for x in l.iter() {
             out.push(value_of(&x)?.ok_or_else(|| PyValueError::new_err("no value inside a list"))?);
         }
-        return Ok(Some(V::List(std::rc::Rc::new(out))));
+        return Ok(Some(V::List(std::sync::Arc::new(out))));
     }
     Err(NotCovered::new_err("a value of a type the native programs do not hold"))
 }
@@ -387,7 +387,7 @@ fn tiles_of(obj: &Bound<'_, PyAny>) -> PyResult<Vec<V>> {
 }
 
 /// The pattern programs of one rule set under one choice of room options.
-#[pyclass(module = "_native", unsendable)]
+#[pyclass(module = "_native")]
 struct Patterns {
     program: Program,
 }
@@ -492,8 +492,8 @@ impl Patterns {
                 return Err(PyValueError::new_err("a group's identity must be an earlier group's position"));
             }
             gs.push(Group {
-                kind: std::rc::Rc::from(kind.as_str()),
-                tiles: std::rc::Rc::new(tiles_of(&g.get_item(1)?)?),
+                kind: std::sync::Arc::from(kind.as_str()),
+                tiles: std::sync::Arc::new(tiles_of(&g.get_item(1)?)?),
                 exposed: flags & 1 != 0,
                 concealed: flags & 2 != 0,
                 pair: flags & 4 != 0,
@@ -505,11 +505,11 @@ impl Patterns {
             declared.push(flags & 32 != 0);
         }
         let n_kinds = self.program.n_kinds() as u32;
-        let opt_tiles = |o: &Bound<'py, PyAny>| -> PyResult<Option<std::rc::Rc<Vec<V>>>> {
+        let opt_tiles = |o: &Bound<'py, PyAny>| -> PyResult<Option<std::sync::Arc<Vec<V>>>> {
             if o.is_none() {
                 Ok(None)
             } else {
-                Ok(Some(std::rc::Rc::new(tiles_of(o)?)))
+                Ok(Some(std::sync::Arc::new(tiles_of(o)?)))
             }
         };
         let opt_value = |o: &Bound<'py, PyAny>| -> PyResult<Option<V>> {
@@ -530,9 +530,9 @@ impl Patterns {
             } else {
                 return Err(PyValueError::new_err("the winning group is not one of the groups"));
             },
-            form: V::Str(std::rc::Rc::from(form)),
+            form: V::Str(std::sync::Arc::from(form)),
             self_drawn,
-            flowers: std::rc::Rc::new(tiles_of(flowers)?),
+            flowers: std::sync::Arc::new(tiles_of(flowers)?),
             waits: opt_value(waits)?,
             shape_waits: opt_value(shape_waits)?,
             settings: &svals,

@@ -18,7 +18,7 @@
 
 use std::cmp::Ordering;
 use std::collections::HashMap;
-use std::rc::Rc;
+use std::sync::Arc;
 
 use serde_json::Value as J;
 
@@ -33,10 +33,10 @@ pub enum V {
     Bool(bool),
     Int(i64),
     Rat(i64, i64), // reduced, denominator > 1
-    Str(Rc<str>),
+    Str(Arc<str>),
     Tile(u32), // kind << 2 | wild << 1 | physical joker
     Group(u16),
-    List(Rc<Vec<V>>),
+    List(Arc<Vec<V>>),
 }
 
 #[derive(Debug)]
@@ -348,7 +348,7 @@ impl<'a> Lowering<'a> {
         let node = txt(m, "_")?;
         Ok(match node {
             "Num" => Node::Const(number(txt(m, "text")?)?),
-            "Str" => Node::Const(V::Str(Rc::from(txt(m, "value")?))),
+            "Str" => Node::Const(V::Str(Arc::from(txt(m, "value")?))),
             "Bool" => Node::Const(V::Bool(m.get("value").and_then(J::as_bool).unwrap_or(false))),
             "NoneLit" => Node::Const(V::None),
             "TileLit" => {
@@ -358,7 +358,7 @@ impl<'a> Lowering<'a> {
                 if single {
                     Node::Const(names.first().map(|n| self.tile(n)).unwrap_or(V::None))
                 } else {
-                    Node::Const(V::List(Rc::new(names.iter().map(|n| self.tile(n)).collect())))
+                    Node::Const(V::List(Arc::new(names.iter().map(|n| self.tile(n)).collect())))
                 }
             }
             "ListLit" => Node::List(subs(self, "items")?),
@@ -368,7 +368,7 @@ impl<'a> Lowering<'a> {
                 let (cat, rest) = reference.split_once(':').unwrap_or((reference, ""));
                 match cat {
                     "tile" => Node::Const(self.tile(name)),
-                    "suit" | "meld" | "form" | "flowerclass" => Node::Const(V::Str(Rc::from(name))),
+                    "suit" | "meld" | "form" | "flowerclass" => Node::Const(V::Str(Arc::from(name))),
                     "builtin" => match builtin(rest) {
                         Some(b) => Node::Builtin(b),
                         None => return Err(nc(format!("the builtin `{rest:.40}`"))),
@@ -632,7 +632,7 @@ pub struct Program {
     f_wild: usize,
     f_joker: usize,
     kind_rank: Vec<i64>,
-    kind_suit: Vec<Option<Rc<str>>>,
+    kind_suit: Vec<Option<Arc<str>>>,
     pub fields: Vec<String>, // every field name the programs read, by field id
     pub kinds: Vec<String>,  // the catalog's kind names, in order
     // The reference's prefilter (runtime/prefilter.py), given by the Python side: per pattern, tests
@@ -809,13 +809,13 @@ impl Program {
             for f in &fields {
                 let v = match f.as_str() {
                     "kind" => Some(V::Tile(((i as u32) << 2) | (k.category == "joker") as u32)),
-                    "suit" => Some(k.suit.as_deref().map(|s| V::Str(Rc::from(s))).unwrap_or(V::None)),
+                    "suit" => Some(k.suit.as_deref().map(|s| V::Str(Arc::from(s))).unwrap_or(V::None)),
                     "rank" => Some(V::Int(k.rank)),
                     "honor" => Some(V::Bool(k.category == "honor")),
                     "flower" => Some(V::Bool(k.category == "flower")),
                     "joker" => Some(V::Bool(k.category == "joker")),
                     "wild" => Some(V::Bool(false)),
-                    "name" => Some(V::Str(Rc::from(k.name.as_str()))),
+                    "name" => Some(V::Str(Arc::from(k.name.as_str()))),
                     other => k.attrs.get(other).map(|b| V::Bool(*b)),
                 };
                 row.push(v);
@@ -833,7 +833,7 @@ impl Program {
             f_wild: f_wild.unwrap_or(usize::MAX),
             f_joker: f_joker.unwrap_or(usize::MAX),
             kind_rank: cat.kinds.iter().map(|k| k.rank).collect(),
-            kind_suit: cat.kinds.iter().map(|k| k.suit.as_deref().map(Rc::from)).collect(),
+            kind_suit: cat.kinds.iter().map(|k| k.suit.as_deref().map(Arc::from)).collect(),
             fields,
             kinds: cat.kinds.iter().map(|k| k.name.clone()).collect(),
             prefilter: Vec::new(),
@@ -855,8 +855,8 @@ impl Program {
 // ------------------------------------------------------------------ one reading
 
 pub struct Group {
-    pub kind: Rc<str>,
-    pub tiles: Rc<Vec<V>>,
+    pub kind: Arc<str>,
+    pub tiles: Arc<Vec<V>>,
     pub exposed: bool,
     pub concealed: bool,
     pub pair: bool,
@@ -868,14 +868,14 @@ pub struct Group {
 
 pub struct Reading<'a> {
     pub groups: Vec<Group>,
-    pub tiles: Option<Rc<Vec<V>>>, // None: the groups' tiles in order
-    pub hand: Option<Rc<Vec<V>>>,
+    pub tiles: Option<Arc<Vec<V>>>, // None: the groups' tiles in order
+    pub hand: Option<Arc<Vec<V>>>,
     pub declared: Vec<bool>,
     pub win_tile: V,
     pub win_group: V,
     pub form: V,
     pub self_drawn: bool,
-    pub flowers: Rc<Vec<V>>,
+    pub flowers: Arc<Vec<V>>,
     pub waits: Option<V>,
     pub shape_waits: Option<V>,
     pub settings: &'a [Option<V>], // by slot; None: no value here (the reference raises)
@@ -960,17 +960,17 @@ impl<'p, 'r> Eval<'p, 'r> {
     }
 
     fn group_list(&self, keep: impl Fn(&Group) -> bool) -> V {
-        V::List(Rc::new(self.r.groups.iter().filter(|g| keep(g)).map(|g| V::Group(g.ident)).collect()))
+        V::List(Arc::new(self.r.groups.iter().filter(|g| keep(g)).map(|g| V::Group(g.ident)).collect()))
     }
 
-    fn all_tiles(&self, hand_only: bool) -> Rc<Vec<V>> {
+    fn all_tiles(&self, hand_only: bool) -> Arc<Vec<V>> {
         let mut out = Vec::new();
         for (g, &d) in self.r.groups.iter().zip(&self.r.declared) {
             if !(hand_only && d) {
                 out.extend(g.tiles.iter().cloned());
             }
         }
-        Rc::new(out)
+        Arc::new(out)
     }
 
     fn is_run(&self, g: &Group) -> bool {
@@ -1011,7 +1011,7 @@ impl<'p, 'r> Eval<'p, 'r> {
             },
             B::Runs | B::Triplets => {
                 let f = if b == B::Runs { F_RUN } else { F_TRIPLET };
-                V::List(Rc::new(
+                V::List(Arc::new(
                     r.groups
                         .iter()
                         .zip(&self.gfields)
@@ -1038,7 +1038,7 @@ impl<'p, 'r> Eval<'p, 'r> {
                     V::List(l) => l,
                     _ => return Err(Stop::Bail),
                 };
-                let mut suits: Vec<Rc<str>> = Vec::new();
+                let mut suits: Vec<Arc<str>> = Vec::new();
                 for t in tiles.iter() {
                     if let V::Tile(c) = t {
                         if let Some(s) = &self.p.kind_suit[kind_of(*c) as usize] {
@@ -1049,7 +1049,7 @@ impl<'p, 'r> Eval<'p, 'r> {
                     }
                 }
                 suits.sort_by(|a, b| a.as_bytes().cmp(b.as_bytes()));
-                V::List(Rc::new(suits.into_iter().map(V::Str).collect()))
+                V::List(Arc::new(suits.into_iter().map(V::Str).collect()))
             }
             B::Menqing => V::Bool(!r.groups.iter().any(|g| g.exposed)),
             B::Flowers => V::List(r.flowers.clone()),
@@ -1133,7 +1133,7 @@ impl<'p, 'r> Eval<'p, 'r> {
                 for i in items {
                     out.push(self.eval(i)?);
                 }
-                Ok(V::List(Rc::new(out)))
+                Ok(V::List(Arc::new(out)))
             }
             Node::Builtin(b) => self.builtin(*b),
             Node::Setting(i) => match self.r.settings.get(*i) {
@@ -1224,7 +1224,7 @@ impl<'p, 'r> Eval<'p, 'r> {
                             out.push(x.clone());
                         }
                     }
-                    Ok(V::List(Rc::new(out)))
+                    Ok(V::List(Arc::new(out)))
                 }
                 _ => Err(Stop::Bail),
             },
@@ -1246,9 +1246,9 @@ impl<'p, 'r> Eval<'p, 'r> {
                 Ok(if take_b { b } else { a })
             }
             Func::Cn => match a {
-                V::Bool(b) => Ok(V::Str(Rc::from(cn(b as i64)))),
-                V::Int(n) => Ok(V::Str(Rc::from(cn(n)))),
-                V::Rat(n, d) => Ok(V::Str(Rc::from(cn(n / d)))),
+                V::Bool(b) => Ok(V::Str(Arc::from(cn(b as i64)))),
+                V::Int(n) => Ok(V::Str(Arc::from(cn(n)))),
+                V::Rat(n, d) => Ok(V::Str(Arc::from(cn(n / d)))),
                 _ => Err(Stop::Bail),
             },
         }
@@ -1256,7 +1256,7 @@ impl<'p, 'r> Eval<'p, 'r> {
 
     fn comp(&mut self, func: CompFn, slots: &[usize], src: &Node, body: &Node) -> R<V> {
         let items = match self.eval(src)? {
-            v if !v.truthy() => Rc::new(Vec::new()), // `src or ()`
+            v if !v.truthy() => Arc::new(Vec::new()), // `src or ()`
             V::List(l) => l,
             _ => return Err(Stop::Bail), // iterating a string or a non-list
         };
@@ -1365,7 +1365,7 @@ fn finish(func: CompFn, count: i64, total: (i128, i128), best: Option<V>, kept: 
         CompFn::Count => V::Int(count),
         CompFn::Any => V::Bool(false),
         CompFn::All => V::Bool(true),
-        CompFn::Filter => V::List(Rc::new(kept)),
+        CompFn::Filter => V::List(Arc::new(kept)),
         CompFn::Sum => rat(total.0, total.1)?,
         CompFn::Max | CompFn::Min => best.unwrap_or(V::Int(0)),
     })
@@ -1397,10 +1397,10 @@ fn arith(op: Op, a: &V, b: &V) -> R<V> {
         let mut out = Vec::with_capacity(x.len() + y.len());
         out.extend(x.iter().cloned());
         out.extend(y.iter().cloned());
-        return Ok(V::List(Rc::new(out)));
+        return Ok(V::List(Arc::new(out)));
     }
     if let (V::Str(x), V::Str(y), Op::Add) = (a, b, op) {
-        return Ok(V::Str(Rc::from(format!("{x}{y}"))));
+        return Ok(V::Str(Arc::from(format!("{x}{y}"))));
     }
     let (Some((p, q)), Some((r, s))) = (a.num(), b.num()) else { return Err(Stop::Bail) };
     let mul = |x: i128, y: i128| x.checked_mul(y).ok_or(Stop::Bail);
