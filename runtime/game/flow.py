@@ -22,6 +22,7 @@ from .engine_limits import unexecuted
 from .events import Events
 from .moves import Move, check_move, describe
 from .offers import Offers
+from .opening import HandStart
 from .program import CAction, program_for
 from .records import (
     Ask,
@@ -82,7 +83,7 @@ def unsupported(rs: ir.RuleSet) -> list[str]:
     return [f"{what} ({span})" for what, span in unexecuted(rs)]
 
 
-class Game(Values, Winning, Setup, Events, Offers, Turns, Claims, Ending):
+class Game(Values, Winning, Setup, Events, Offers, HandStart, Turns, Claims, Ending):
     """One hand. `options` are room options by name; `seed` decides the shuffle and every random draw.
 
     Keyword arguments: `dealer` (seat), `balances` (per seat, default 1000 each), `table` (table state
