@@ -12,6 +12,7 @@ from .ir import nodes as ir
 from .limits import HAND_WORK, READING_WORK, SPLIT_LIMIT
 from .observe import Observer, Unobservable, varying_refs
 from .reading import Group, Reading, RTile
+from .signatures import signature_splits
 from .tiles import Catalog, TileInfo
 
 # The fewest wildcards whose hands are read by signature: a single one gives few splits, and reading
@@ -382,7 +383,7 @@ class HandReadings:
                             budget) -> list[Reading] | None:
         """The readings of a hand holding wildcards under one form and (melds, pairs): one per signature
         (`runtime/observe.py`), the first of each in the order `splits` and `_readings_of` find them
-        (`Decomposer.signature_splits`), so the best reading and its trace are the ones full
+        (`runtime/signatures.py`), so the best reading and its trace are the ones full
         enumeration gives. None when the hand's wildcards are of several kinds (each tile's identity
         then matters) or a site cannot be evaluated on a group: full enumeration decides."""
         phys = {t.physical.name for t in wilds}
@@ -418,8 +419,8 @@ class HandReadings:
         if len(memo) > 50_000:  # kept across hands, bounded
             memo.clear()
         try:
-            found = self.dec.signature_splits(counts, len(wilds), m, p, wkey, part, obs.join, obs.unit, memo,
-                                              budget)
+            found = signature_splits(self.dec, counts, len(wilds), m, p, wkey, part, obs.join, obs.unit, memo,
+                                     budget)
         except Unobservable:
             return None
         except SplitLimit:

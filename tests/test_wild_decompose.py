@@ -1,6 +1,6 @@
 """Hands holding wildcards: the signature decomposition finds what full enumeration finds.
 
-`runtime/observe.py` and `Decomposer.signature_splits` read one reading per signature (what scoring
+`runtime/observe.py` and `runtime/signatures.py` read one reading per signature (what scoring
 can observe) instead of every split. They must give the same result as reading every split
 (`tests/wild_oracle.py`, the enumeration paili used before) — the same score, fans, quantities and
 even the same reading shown — on every hand; here on seeded random hands with 0–4 wildcards of the
