@@ -11,6 +11,7 @@ from ..hand_score import Scoring
 from ..money import exact
 from .records import (
     EVAL_ERRORS,
+    ONE_WIN,
     WinInfo,
 )
 from .state import Seat, plain
@@ -61,7 +62,8 @@ class Ending:
                 seat = st.seats[info.seat]
                 a = self.prog.actions[info.action]
                 b = L["b"] = {"actor": seat, "winner": seat, "tile": self.tv(info.tile), "self_drawn": info.self_drawn,
-                              "discarder": self.seat_of(info.discarder), "robbed": self.seat_of(info.robbed)}
+                              "discarder": self.seat_of(info.discarder), "robbed": self.seat_of(info.robbed),
+                              ONE_WIN: True}
                 for name in self._run_effects(a.effects, info.reading_env(self), **b):
                     self._hooks_only(name, b)
                 f.at = 2

@@ -30,6 +30,10 @@ BUILTIN_KEYS: dict[str, str] = {}  # binding name -> its environment key ("built
 
 BY_NAME = attrgetter("name")
 
+# The binding key that marks the events of one win (its action's name, `win`, what they emit and open):
+# their payments are that winner's alone, never expanded over the other winners of the same tile.
+ONE_WIN = "one_win"
+
 
 class GameError(Exception):
     """The rule set or the room options cannot be played by this engine (one sentence)."""

@@ -8,14 +8,17 @@ payee's) balance at that moment, never below zero. Every `fee` withholds its rat
 what the payee receives; the house keeps it. So the balances always move by the payments' sum minus
 the fees: they balance apart from the fee.
 
-Payments whose event concerns a winner (`winner` in `from`/`to`, or a hand end with several winners)
-are made once per winner, with `winner` and `score` bound to that winner.
+Payments whose event concerns a winner (`winner` in `from`/`to`, `each_loser`) are made once per
+winner at an event of the hand once its play is over (`hand_end`, `settled` and the decisions they
+open), with `winner` and `score` bound to that winner; at the events of one win (the winning action's
+name, `win`, what they emit or open) only for that win's winner, even when one tile won for several.
 """
 from __future__ import annotations
 
 from fractions import Fraction
 
 from ..evaluate import EvalError
+from .records import ONE_WIN
 from .state import Payment
 
 _ERRORS = (EvalError, TypeError, KeyError, AttributeError, ValueError, ZeroDivisionError)
@@ -74,9 +77,12 @@ def settle(game, event: str, bind: dict, deferred: bool | None = None) -> None:
             continue
         per_winner = [bind]
         uses_winner = "winner" in (p.ir.payer, p.ir.payee) or p.ir.payer == "each_loser"
-        # (while the others play on after a win, `table winners_leave`, an event is no winner's)
-        if uses_winner and st.winners and st.finished and (bind.get("winner") is None or (
-                event != "win" and len(st.winners) > 1)):
+        # The events of one win (its action's name, `win`, what they emit or open) are that winner's
+        # alone; an event of the hand once its play is over (`hand_end`, `settled`, their decisions) is
+        # every winner's. (While the others play on after a win, `table winners_leave`, an event is no
+        # winner's.)
+        if uses_winner and st.winners and st.finished and not bind.get(ONE_WIN) and (
+                bind.get("winner") is None or len(st.winners) > 1):
             per_winner = [{**bind, **game.winner_binding(w)} for w in st.winners]
         for b in per_winner:
             for payer, payee in pairs(game, p.ir.payer, p.ir.payee, b):
