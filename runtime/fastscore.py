@@ -35,7 +35,7 @@ from __future__ import annotations
 from .codegen import RUNTIME, Gen, Refused
 from .evaluate import norm
 from .fans import Tally, unmet_reason
-from .fastscore_context import Ctx, ReadingScore, Unsupported, Unusual
+from .fastscore_context import REFERENCE_DECIDES, Ctx, ReadingScore, Unsupported, Unusual
 from .fastscore_names import WIN_FIELDS, WIN_REFS, ReadingNames, and_all, emit_unmet
 from .ir import expr as E
 from .ir import nodes as ir
@@ -56,6 +56,7 @@ class FastScorer:
         self.patterns = list(rs.patterns)
         self.index = {p.name: i for i, p in enumerate(self.patterns)}
         self.quantities = {q.name: q for q in rs.quantities}
+        self.quantity_names = [q.name for q in rs.quantities]
         self.tally = Tally(rs)  # what the counts become: the reference's own steps (runtime/fans.py)
         self.unit_order = self.tally.unit_order
         self.unit_index = {u: i for i, u in enumerate(self.unit_order)}
@@ -104,6 +105,13 @@ class FastScorer:
             for i in idxs:
                 out += self._combos_function(i)
         out += self._post_all()
+        self.quant_fn = None
+        if self.rs.quantities:
+            try:
+                out += self._quantities_function()
+                self.quant_fn = "_quant"
+            except Unsupported:  # the reference computes the quantities a result shows
+                pass
         for k, f in enumerate(self.rs.forms):
             for what, e in (("instant", f.instant), ("pair_when", f.pair_when)):
                 if e is None:
@@ -374,6 +382,19 @@ class FastScorer:
         g.emit(1, "return bad, score, total, best")
         return g.lines
 
+    def _quantities_function(self) -> list[str]:
+        """`_quant(R, S, C, U)` -> every quantity's value in declaration order, as the reference's
+        environment gives them (what a result's `quantities` shows)."""
+        g, _ = self._gen("post")
+        g.emit(0, "def _quant(R, S, C, U):")
+        g.emit(1, "v = R.pv")
+        g.emit(1, "out = []")
+        for q in self.rs.quantities:
+            s = g.ex(q.expr, 1)
+            g.emit(1, f"out.append({s})")
+        g.emit(1, "return out")
+        return g.lines
+
     def _requirements(self, fname: str, requires, phase: str) -> list[str]:
         """`fname(R, S)` -> the index of the first requirement not met, or -1."""
         g, _ = self._gen(phase)
@@ -457,7 +478,7 @@ class FastScorer:
         R = Ctx(r, sc, pv)
         S = sc.env
         C, F = raw if raw is not None else ns["_raw"](R, S)
-        final, value, U = self._finish(R, S, C, F, ns)
+        final, value, U, combos = self._finish(R, S, C, F, ns)
         k = self.unit_reader
         if k is not None:
             # The reference counts this pattern while the units it reads are computed from every other
@@ -465,7 +486,8 @@ class FastScorer:
             n = ns["_rawu"](R, S, C, U)
             if n:
                 C[k] = n
-                final2, value, U2 = self._finish(R, S, C, F + [k], ns)
+                F = F + [k]
+                final2, value, U2, combos = self._finish(R, S, C, F, ns)
                 if any(U[j] != U2[j] for j in self.unit_reader_reads):
                     raise Unusual("a pattern that reads a unit changes it")
                 final, U = final2, U2
@@ -475,7 +497,35 @@ class FastScorer:
         if bad >= 0:
             q = self.requires[bad][0]
             reason = unmet_reason(q)
-        return ReadingScore(best, score, total, U, final, value, reason)
+        return ReadingScore(best, score, total, U, final, value, reason, (R, S, C, F, combos, ns))
+
+    def excluded_of(self, res: ReadingScore) -> list | None:
+        """The (pattern, by) trace of the patterns a scored reading does not count, by the same steps
+        (`Tally.final`) on the counts it was scored with; None where the reference must find them (a
+        pattern that reads a unit: the reference's own order of evaluation decides)."""
+        if self.unit_reader is not None or res.state is None:
+            return None
+        R, S, C, F, combos, ns = res.state
+        out: list = []
+        self.tally.final(C, F, res.value, combos, out)
+        return out
+
+    def quantities_of(self, res: ReadingScore) -> dict | None:
+        """Every quantity's value for a scored reading (name -> value, in declaration order), or None
+        where the reference must compute them (a quantity the generator does not write, or an unusual
+        value). With a pattern that reads a unit, the units it reads are the same with and without it
+        (`evaluate` checks), so the reference's environment holds the values given here."""
+        if not self.quantity_names:
+            return {}
+        if self.quant_fn is None or res.state is None:
+            return None
+        R, S, C, F, combos, ns = res.state
+        try:
+            values = ns[self.quant_fn](R, S, C, res.units)
+        except REFERENCE_DECIDES:  # the reference decides (EvalError there: the quantity shows none)
+            self.fell_back()
+            return None
+        return dict(zip(self.quantity_names, values))
 
     def _finish(self, R, S, C, F, ns):
         """(final counts, value of a pattern index, unit values): the reference's steps (`Tally`) on the
@@ -498,7 +548,7 @@ class FastScorer:
 
         tally = self.tally
         final = tally.final(C, F, value, combos, None, R.r.shape, self.combine_free)
-        return final, value, tally.units(final, value)
+        return final, value, tally.units(final, value), combos
 
 
 _OPSYM = {}

@@ -20,6 +20,9 @@ class ReadingScore(NamedTuple):
     final: dict  # pattern index -> its count after exclusions, for the patterns that count
     value: Callable  # pattern index -> its value
     failed: str | None  # why the reading fails a requirement, or None
+    # (ctx, settings, raw counts, fired, combinations, namespace): what the result's explanations
+    # (`FastScorer.excluded_of`, `quantities_of`) are computed from
+    state: tuple | None = None
 
 
 class Unusual(Exception):

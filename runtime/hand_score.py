@@ -324,7 +324,8 @@ class Scoring(HandReadings):
                 label = ref.label(fast.patterns[i])
             fans.append(FanLine(label, name, value(i), final[i], unit))
         return LazyEvaluation(r, fans, dict(zip(fast.unit_order, units)), score, total, bst,
-                              lambda: self.evaluator(r))
+                              lambda: self.evaluator(r), lambda: fast.quantities_of(x),
+                              lambda: fast.excluded_of(x))
 
     def _by_reference(self, r: Reading, rejected: list[str]) -> tuple[ReadingEvaluator, bool, Evaluation | None]:
         """One reading by the reference evaluator: (its evaluator, whether it meets the requirements, its
