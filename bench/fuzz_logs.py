@@ -139,8 +139,9 @@ def mutate(log: list[dict], rng: random.Random) -> tuple[str, list]:
 
 # What a logged move may leave out (or write as null) and still stand for the move the engine would log:
 # the decision it answers (a move without one answers the decision now asked) and the meld kind when the
-# action, tiles and choice fit one legal move only (runtime/game/flow.py; logs from before moves named it).
-OPTIONAL_MOVE_KEYS = ("decision", "meld")
+# action, tiles and choice fit one legal move only (runtime/game/flow.py; logs from before moves named it),
+# and the codes of its tiles (logs from before moves carried them; when given they must be the tiles' codes).
+OPTIONAL_MOVE_KEYS = ("decision", "meld", "codes")
 
 
 def _same_line(mutated, again) -> bool:

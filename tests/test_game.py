@@ -598,3 +598,70 @@ def test_an_onlooker_never_sees_more_of_a_seat_than_every_player_does(variant):
         assert shown["drawn"] > 0  # 翻牌示众: a drawn card is shown to an onlooker too
     if variant == "baijindao":
         assert not shown  # nothing of a hand is shown to someone who cannot declare ready
+
+
+def test_moves_and_observations_carry_tile_codes_beside_names():
+    """docs/engine.md, "Tile codes in results": every key naming tiles has the notation's codes beside it
+    (`tiles` → `codes`, `hand` → `hand_codes`, …); 扯胡子's cards are coded by their characters."""
+    from paili.runtime.game.moves import MoveError
+
+    r = rules("baijindao")
+    g = Game(r, {}, 3)
+    assert (g.tile_code("五万"), g.tile_code("东"), g.tile_code("不是牌")) == ("5m", "1z", None)
+    assert Move("discard", ("五万",)).to_json(g.tile_code) == {"action": "discard", "tiles": ["五万"], "codes": ["5m"]}
+    assert Move("discard", ("五万",)).to_json() == {"action": "discard", "tiles": ["五万"]}  # as before
+    assert Move("pass").to_json(g.tile_code) == {"action": "pass"}  # no tiles, no codes
+    bots = [GreedyBot(i) for i in range(2)]
+    melds = 0
+    while not g.is_over():
+        seat = g.current_seats()[0]
+        g.apply(seat, bots[seat].choose(g, seat, g.legal_moves(seat)))
+        o = g.observation(seat)
+        assert o["hand_codes"] == [r.catalog.by_name[n].notation_code for n in o["hand"]]
+        assert o["drawn_code"] == (g.tile_code(o["drawn"]) if o["drawn"] else None)
+        for s in o["seats"] + g.onlooker_observation()["seats"]:
+            assert s["discards_codes"] == [g.tile_code(n) for n in s["discards"]]
+            assert s["aside_codes"] == [g.tile_code(n) for n in s["aside"]]
+            for m in s["melds"]:
+                assert m["codes"] == [g.tile_code(n) for n in m["tiles"]]
+                melds += bool(m["tiles"])
+    assert melds > 0  # some meld was shown, codes and all
+    # 扯胡子: cards by their characters; the turned card (醒牌, a reveal every seat sees) too
+    c = rules("chehuzi")
+    g = Game(c, {}, 0)
+    o = g.observation(0)
+    assert (o["hand"][:5], o["hand_codes"][:5]) == (["1小", "1小", "2小", "4小", "5小"], ["一", "一", "二", "四", "五"])
+    assert (g.tile_code("8大"), o["reveals"], o["reveals_codes"]) == ("捌", {"醒牌": None}, {})
+    while g.observation(0)["reveals"].get("醒牌") is None:  # seed 0, the first legal moves: turned at the win
+        seat = g.current_seats()[0]
+        g.apply(seat, g.legal_moves(seat)[0])
+    o = g.observation(0)
+    assert (o["reveals"], o["reveals_codes"]) == ({"醒牌": "6大"}, {"醒牌": "陆"})
+    # read back: codes that are the tiles' codes are accepted, others refused, never ignored
+    assert Move.from_json({"action": "discard", "tiles": ["五万"], "codes": ["5m"]}, Game(r, {}, 0).tile_code) \
+        == Move("discard", ("五万",))
+    with pytest.raises(MoveError, match=r"^a move's codes \['5p'\] are not the codes of its tiles \['五万'\]$"):
+        Move.from_json({"action": "discard", "tiles": ["五万"], "codes": ["5p"]}, Game(r, {}, 0).tile_code)
+    with pytest.raises(MoveError, match=r"^a move's codes are a list of tile codes$"):
+        Move.from_json({"action": "discard", "tiles": ["五万"], "codes": "5m"}, Game(r, {}, 0).tile_code)
+    with pytest.raises(MoveError, match=r"^a move has no field 'codes'$"):  # where no catalog reads them
+        Move.from_json({"action": "discard", "tiles": ["五万"], "codes": ["5m"]})
+
+
+def test_a_logs_moves_carry_codes_and_a_wrong_code_is_refused_naming_its_line():
+    r = rules("baijindao")
+    session = Session(r, {}, 7, 1)
+    session.play([GreedyBot(i) for i in range(2)])
+    logged = json.loads(json.dumps(lines(session), ensure_ascii=False))
+    moves = [(n, e) for n, e in enumerate(logged, 1) if e["type"] == "move" and "tiles" in e["move"]]
+    assert moves and all(e["move"]["codes"] == [r.catalog.by_name[t].notation_code for t in e["move"]["tiles"]]
+                         for _, e in moves)
+    assert len(replay(logged, r).played) == 1
+    # a log written before moves carried codes replays as before
+    old = [dict(e, move={k: v for k, v in e["move"].items() if k != "codes"}) if e["type"] == "move" else e
+           for e in logged]
+    assert len(replay(old, r).played) == 1
+    n, e = moves[0]
+    e["move"]["codes"] = ["9s"] * len(e["move"]["tiles"])
+    with pytest.raises(ReplayError, match=rf"^line {n}: hand 1: a move's codes \['9s'.* are not the codes of its "):
+        replay(logged, r)

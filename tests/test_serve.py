@@ -164,6 +164,26 @@ def test_a_stale_or_illegal_move_is_refused_with_409(client):
     assert wrong.status_code == 409 and "seat 0 may not act now" in wrong.json()["error"]
 
 
+def test_moves_and_views_carry_tile_codes_and_a_move_sent_back_with_them_is_played(client):
+    """docs/engine.md, "Tile codes in results": the listed moves have `codes` beside `tiles`, the views
+    `hand_codes`, `discards_codes`, …; a listed move sent back as it is (codes and all) is played, one whose
+    codes are not its tiles' is refused with one sentence."""
+    gid = client.post("/api/games", json={"variant": VARIANT, "seed": 1}).json()["id"]
+    seen = client.get(f"/api/games/{gid}", params={"seat": 0}).json()
+    code = {"一万": "1m", "九万": "9m", "东": "1z", "白": "5z"}
+    assert all(seen["hand_codes"][i] == code[n] for i, n in enumerate(seen["hand"]) if n in code)
+    assert len(seen["hand_codes"]) == len(seen["hand"]) and seen["drawn_code"] in (None, *seen["hand_codes"])
+    move = next(m for m in seen["moves"] if m["action"] == "discard")
+    assert move["codes"] == [seen["hand_codes"][seen["hand"].index(t)] for t in move["tiles"]]
+    wrong = dict(move, codes=["9p"])
+    r = client.post(f"/api/games/{gid}/moves", json={"seat": 0, "move": wrong})
+    assert r.status_code == 422
+    assert r.json()["error"] == f"a move's codes ['9p'] are not the codes of its tiles {move['tiles']!r}"
+    assert client.post(f"/api/games/{gid}/moves", json={"seat": 0, "move": move}).status_code == 200
+    after = client.get(f"/api/games/{gid}/onlooker").json()["seats"][0]
+    assert (after["discards"], after["discards_codes"]) == (move["tiles"], move["codes"])
+
+
 def _log(work, rules, seed: int, ready: bool = False) -> list[dict]:
     """The log lines of one hand the greedy bots play (as `paili simulate --log` writes them); `ready`:
     bots that declare 报听 whenever they may."""
@@ -196,6 +216,10 @@ def test_a_log_opens_as_one_step_per_move_with_the_onlookers_view(client, work, 
     moves = [d for d in lines if d["type"] == "move"]
     assert len(hand["steps"]) == len(moves) + 1  # the deal, then one per move
     assert [s["seat"] for s in hand["steps"][1:]] == [d["seat"] for d in moves]
+    # each step's move as logged, the tiles' codes included (docs/engine.md, "Tile codes in results")
+    assert [s["move"] for s in hand["steps"][1:]] == [{k: v for k, v in d["move"].items() if k != "decision"}
+                                                      for d in moves]
+    assert any(s["move"].get("codes") for s in hand["steps"][1:])
     assert hand["result"] == lines[-1]["result"]  # the payments as logged
     # money typed one way (docs/engine.md, "Money in JSON"): a 180-point win less the 1.25% fee
     assert hand["result"]["deltas"] == ["711/4", -180] and hand["result"]["deltas_exact"] == ["711/4", "-180"]
@@ -224,7 +248,7 @@ def test_the_replay_shows_the_engines_onlooker_view_not_what_a_ready_player_sees
         out, ready_sees = [], 0
         for d in lines:
             if d["type"] == "move":
-                g.apply(d["seat"], Move.from_json(d["move"]))
+                g.apply(d["seat"], Move.from_json(d["move"], g.tile_code))
             if d["type"] in ("hand", "move"):
                 out.append(json.loads(json.dumps(g.onlooker_observation()["seats"])))
                 ready_sees += any("hand" in g.observation(v)["seats"][1 - v] for v in range(2))
@@ -355,6 +379,10 @@ def test_the_openapi_schema_is_valid_and_names_every_endpoint(client):
     exact = spec["components"]["schemas"]["ExactAmount"]
     assert exact["type"] == "string" and exact["pattern"] == r"^-?[0-9]+(/[0-9]+)?$"
     assert "amount_exact" in exact["description"] and "ExactAmount" in spec["info"]["description"]
+    # a move sent back may carry its tiles' codes, and the description says where codes stand
+    move = spec["components"]["schemas"]["MoveBody"]["properties"]
+    assert "codes" in move and "tiles" in move
+    assert "`hand_codes`" in spec["info"]["description"] and "`tile_code`" in spec["info"]["description"]
 
 
 def test_the_pages_are_served_with_a_calculator_on_the_players_page(client, rules, work):

@@ -29,10 +29,24 @@ def _free_port() -> int:
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory):
+def quarter(tmp_path_factory):
+    """A rule file whose score is a quarter of its fans (tests/rules/dingque.pai with `score = 番 / 4`): a
+    1-fan hand scores 1/4, an amount the plain `score` key gives only as a float."""
+    from conftest import ROOT
+
+    text = (ROOT / "tests/rules/dingque.pai").read_text(encoding="utf-8")
+    assert "\nscore = 番\n" in text
+    f = tmp_path_factory.mktemp("quarter") / "quarter.pai"
+    f.write_text(text.replace("\nscore = 番\n", "\nscore = 番 / 4\n"), encoding="utf-8")
+    return f
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory, quarter):
     port = _free_port()
     cwd = tmp_path_factory.mktemp("serve")
-    proc = subprocess.Popen([sys.executable, "-m", "paili", "serve", VARIANT, "--port", str(port)], cwd=cwd,
+    proc = subprocess.Popen([sys.executable, "-m", "paili", "serve", VARIANT, str(quarter), "--port", str(port)],
+                            cwd=cwd,
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     url = f"http://127.0.0.1:{port}"
     try:
@@ -98,6 +112,31 @@ def test_the_calculator_scores_a_hand_clicked_tile_by_tile(server, browser, shot
     phone.goto(f"{server}/{VARIANT}.html")
     assert phone.evaluate("document.documentElement.scrollWidth") <= 390
     phone.locator("#calculator").screenshot(path=str(shots / "serve-calculator-phone.png"))
+
+
+def test_the_calculator_shows_the_exact_score(server, browser, shots):
+    """docs/engine.md, "Money in JSON": the calculator shows `score_exact` (1/4, its decimal beside it), not
+    the plain key's float; the fan's value and the total from their exact twins too."""
+    page = _page(browser)
+    page.goto(f"{server}/quarter.html")
+    page.fill("#calc-hand", "123m 456m 789m 123s 5s")
+    page.fill("#calc-win", "5s")
+    page.click("#calc-go")
+    page.wait_for_selector("#calc-result .calc-score")
+    assert page.inner_text("#calc-result .calc-verdict") == "和牌"
+    assert page.inner_text("#calc-result .calc-score") == "1/4（≈0.25）"
+    assert page.inner_text("#calc-result .calc-total") == "1"
+    rows = [r.split("\t") for r in page.locator("#calc-result table.calc-fans tbody tr").all_inner_texts()]
+    assert rows == [["平和", "1", "1"]]
+    # the waits list the same exact score for the one winning tile of the hand without it
+    page.fill("#calc-win", "")
+    page.click("#calc-waits")
+    page.wait_for_selector("#calc-result .calc-waits li")
+    waits = page.locator("#calc-result .calc-waits li")
+    assert waits.count() == 1 and waits.locator(".tile").get_attribute("data-tile") == "5条"
+    assert waits.locator("span").last.inner_text().strip() == "得分 1/4（≈0.25）"
+    page.locator("#calculator").screenshot(path=str(shots / "serve-calculator-exact.png"))
+    assert page.errors == []
 
 
 def test_the_replay_viewer_steps_a_logged_game_to_its_last_move(server, browser, shots, tmp_path):

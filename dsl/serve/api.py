@@ -248,7 +248,7 @@ async def observe(request: Request, game_id: str,
         kept = _kept(request, game_id)
         try:
             obs = kept.game.observation(seat)
-            obs["moves"] = [m.to_json() for m in kept.game.legal_moves(seat)]
+            obs["moves"] = [m.to_json(kept.game.tile_code) for m in kept.game.legal_moves(seat)]
         except IllegalMove as exc:
             raise refuse(422, str(exc)) from None
         return {"id": game_id, "variant": kept.variant, **_plain(obs)}
@@ -276,7 +276,8 @@ async def play(request: Request, game_id: str, body: MoveRequest) -> dict:
     def run():
         kept = _kept(request, game_id)
         try:
-            move = Move.from_json({k: v for k, v in body.move.model_dump().items() if v is not None})
+            move = Move.from_json({k: v for k, v in body.move.model_dump().items() if v is not None},
+                                  kept.game.tile_code)
             kept.game.apply(body.seat, move)
         except MoveError as exc:
             raise refuse(422, str(exc)) from None

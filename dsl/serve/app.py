@@ -24,7 +24,12 @@ request, 1,000,000 for a rule file, 2,000,000 for a log; hands within the runtim
 (docs/language.md, "Limits"). Money: every key carrying an amount (`amount`, `fee`, `deltas`, `fees`,
 `balances`, `balance`, `score`, `total`, a fan's `value`) keeps its long-standing value and has a twin named
 with the suffix `_exact` (`amount_exact`, `balances_exact`, …) whose every amount is an `ExactAmount`: a
-string holding the exact amount in lowest terms (docs/engine.md, "Money in JSON")."""
+string holding the exact amount in lowest terms (docs/engine.md, "Money in JSON"). Tiles are named by
+their names, and beside every key that names tiles stand the codes the rule set's notation writes them
+with: a move's `tiles` → `codes` (a move sent back may carry them; they must then be its tiles' codes), an
+observation's `hand` → `hand_codes`, `drawn` → `drawn_code`, `discards` → `discards_codes`, `aside` →
+`aside_codes`, a meld's `tiles` → `codes`, `reveals_codes`; a result's `tile` → `tile_code`; a score
+trace's `codes`, `concealed_codes`, `win_tile_code` (docs/engine.md, "Tile codes in results")."""
 
 # the twin keys' amounts, listed in the schema's components (the answers are plain objects, not models)
 EXACT_AMOUNT = {

@@ -51,6 +51,9 @@ class MoveBody(Strict):
     action: Annotated[StrictStr, Field(max_length=200)]
     tiles: Annotated[list[Annotated[StrictStr, Field(max_length=40)]], Field(max_length=64)] = \
         Field(default_factory=list)
+    codes: Annotated[list[Annotated[StrictStr, Field(max_length=40)]], Field(max_length=64)] | None = \
+        Field(None, description="the codes of `tiles` in the rule set's notation, as the listed moves carry "
+              "them (optional; when given they must be exactly the codes of `tiles`)")
     choice: StrictInt | StrictStr | None = None
     meld: Annotated[StrictStr, Field(max_length=200)] | None = None
     decision: StrictInt | None = Field(None, description="the decision the move answers (refused when stale)")

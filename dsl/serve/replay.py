@@ -57,9 +57,9 @@ def frames(entries: list[tuple[int, object]], rules) -> dict:
             game = session.new_hand()
             steps = [{"seat": None, "move": None, "view": onlooker(game)}]
         elif e["type"] == "move":
-            move = Move.from_json(e["move"])
+            move = Move.from_json(e["move"], game.tile_code)
             game.apply(e["seat"], move)
-            shown = {k: v for k, v in move.to_json().items() if k != "decision"}
+            shown = {k: v for k, v in move.to_json(game.tile_code).items() if k != "decision"}
             steps.append({"seat": e["seat"], "move": shown, "text": str(move), "view": onlooker(game)})
         elif e["type"] == "result":  # a `chance` line: its roll is already in the views (`chance`)
             result = json.loads(json.dumps(game.result(), ensure_ascii=False))

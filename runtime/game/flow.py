@@ -323,6 +323,12 @@ class Game(Values, Winning, Setup, Events, Offers, HandStart, Turns, Claims, End
 
         return onlooker_observation(self)
 
+    def tile_code(self, name: str) -> str | None:
+        """The notation code of the tile named `name` (`5m`, 东; `TileInfo.notation_code`), None for a name
+        that is no tile of the rule set: `Move.to_json(game.tile_code)` writes a move's tiles' codes."""
+        k = self.cat.by_name.get(name)
+        return k.notation_code if k is not None else None
+
     def result(self) -> dict:
         st = self.st
         out = {

@@ -2,7 +2,7 @@
 
     {"type": "session", "rules": PATH, "variant": ID, "options": {…}, "seed": S, "hands": N, "balances": …}
     {"type": "hand", "hand": 1, "seed": …, "dealer": 0}
-    {"type": "move", "hand": 1, "seat": 0, "move": {"action": "discard", "tiles": ["5m"]}}
+    {"type": "move", "hand": 1, "seat": 0, "move": {"action": "discard", "tiles": [NAME], "codes": [CODE]}}
     {"type": "chance", "hand": 1, "target": "table.点数", "seat": null, "draws": [3, 5], "value": 8}
     …
     {"type": "result", "hand": 1, "result": {…}}
@@ -34,6 +34,12 @@ class ReplayError(Exception):
 def lines(session: Session, rules_ref: str = "") -> list[dict]:
     out = [{"type": "session", "rules": rules_ref, "variant": session.rules.ir.variant.id,
             "options": session.options, "seed": session.seed, "hands": session.hands}]
+    kinds = session.rules.catalog.by_name
+
+    def code_of(name: str) -> str | None:
+        k = kinds.get(name)
+        return k.notation_code if k is not None else None
+
     for k, h in enumerate(session.played, 1):
         out.append({"type": "hand", "hand": k, "seed": h["seed"], "dealer": h["dealer"]})
         chance = h.get("chance", [])
@@ -42,7 +48,7 @@ def lines(session: Session, rules_ref: str = "") -> list[dict]:
             while i < len(chance) and chance[i]["move"] <= m:
                 out.append(_chance_line(k, chance[i]))
                 i += 1
-            out.append({"type": "move", "hand": k, "seat": seat, "move": mv.to_json()})
+            out.append({"type": "move", "hand": k, "seat": seat, "move": mv.to_json(code_of)})
         out.extend(_chance_line(k, c) for c in chance[i:])
         out.append({"type": "result", "hand": k, "result": h["result"]})
     return out
@@ -215,7 +221,7 @@ def replay(log: str | Path | list[dict], rules=None, numbers: list[int] | None =
                               "before this line is missing from the log")
         if t == "move":
             try:
-                game.apply(e["seat"], Move.from_json(e["move"]))
+                game.apply(e["seat"], Move.from_json(e["move"], game.tile_code))
             except (IllegalMove, MoveError) as exc:
                 raise ReplayError(f"line {n}: hand {k}: {exc}") from None
         else:  # result

@@ -26,6 +26,7 @@ optionally a tile it does not hold (a claimed discard, a robbed kong tile):
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import combinations_with_replacement
@@ -57,10 +58,14 @@ class Move:
             out += f" ={self.choice}"
         return out
 
-    def to_json(self) -> dict:
+    def to_json(self, code_of: Callable[[str], str | None] | None = None) -> dict:
+        """The move as a JSON object; with `code_of` (a tile's name → its notation code, e.g.
+        `Game.tile_code`), `codes` stands beside `tiles`: the codes the rule set's notation writes them with."""
         d: dict[str, Any] = {"action": self.action}
         if self.tiles:
             d["tiles"] = list(self.tiles)
+            if code_of is not None:
+                d["codes"] = [code_of(t) for t in self.tiles]
         if self.choice is not None:
             d["choice"] = self.choice if isinstance(self.choice, (int, str)) else str(self.choice)
         if self.meld is not None:
@@ -70,11 +75,15 @@ class Move:
         return d
 
     @staticmethod
-    def from_json(d: dict) -> Move:
-        """A move from its JSON object; MoveError (one short sentence) when it is not one."""
+    def from_json(d: dict, code_of: Callable[[str], str | None] | None = None) -> Move:
+        """A move from its JSON object; MoveError (one short sentence) when it is not one. With `code_of`
+        (as for `to_json`) the object may carry `codes` beside `tiles` (as `to_json` writes it); they must
+        be exactly the codes of its tiles (the move is read by its tiles: codes that disagree are refused,
+        never ignored)."""
         if not isinstance(d, dict):
             raise MoveError(f"a move is a JSON object, not {kind(d)}")
-        extra = set(d) - {"action", "tiles", "choice", "meld", "decision"}
+        extra = set(d) - ({"action", "tiles", "choice", "meld", "decision", "codes"} if code_of is not None
+                          else {"action", "tiles", "choice", "meld", "decision"})
         if extra:
             raise MoveError(f"a move has no field {short(sorted(map(str, extra))[0])}")
         action = d.get("action")
@@ -83,6 +92,12 @@ class Move:
         tiles = d.get("tiles", [])
         if not isinstance(tiles, list) or any(type(t) is not str for t in tiles):
             raise MoveError("a move's tiles are a list of tile names")
+        if "codes" in d:
+            codes = d["codes"]
+            if not isinstance(codes, list) or any(type(c) is not str for c in codes):
+                raise MoveError("a move's codes are a list of tile codes")
+            if codes != [code_of(t) for t in tiles]:
+                raise MoveError(f"a move's codes {short(codes)} are not the codes of its tiles {short(tiles)}")
         choice = d.get("choice")
         if isinstance(choice, str):
             try:

@@ -12,6 +12,11 @@ An onlooker sees what every player sees of everyone, and of each seat what an `o
 its `when` holds with `viewer` bound to none (no seat): a rule that asks about the viewer's own state
 (`viewer.STATE`) shows an onlooker nothing, one that asks `viewer != owner` or nothing of the viewer shows
 it. It has no hand, no player states and no legal moves.
+
+Tiles are named by their names; beside each key that names tiles stands the codes the rule set's notation
+writes them with (`TileInfo.notation_code`; docs/engine.md, "Tile codes in results"): `hand` →
+`hand_codes`, `drawn` → `drawn_code`, a seat's `discards` → `discards_codes`, `aside` → `aside_codes`, a
+meld's `tiles` → `codes`, and `reveals_codes` for the visible reveals that hold tiles.
 """
 from __future__ import annotations
 
@@ -33,8 +38,9 @@ def observation(game, seat: int) -> dict:
                 extra.setdefault(owner.index, set()).add(o.what)
     return {
         "seat": seat, **_table(game, _seats(game, extra, seat)),
-        "hand": _sorted(game, me.hand),
+        "hand": (hand := _sorted(game, me.hand)), "hand_codes": _codes(game, hand),
         "drawn": me.drawn.name if me.drawn else None,
+        "drawn_code": me.drawn.notation_code if me.drawn else None,
         "state": {k: plain(v) for k, v in me.vars.items()},
         "legal_moves": [str(m) for m in game.legal_moves(seat)],
     }
@@ -68,6 +74,20 @@ def _sorted(game, tiles: list[TileInfo]) -> list[str]:
     return sorted((t.name for t in tiles), key=lambda n: game.cat.by_name[n].index)
 
 
+def _codes(game, names: list[str]) -> list[str]:
+    """The notation codes of tiles given by name."""
+    return [game.cat.by_name[n].notation_code for n in names]
+
+
+def _tile_codes(v):
+    """The codes of a value that is a tile or a list of tiles; None for any other value."""
+    if isinstance(v, TileInfo):
+        return v.notation_code
+    if isinstance(v, list) and v and all(isinstance(x, TileInfo) for x in v):
+        return [x.notation_code for x in v]
+    return None
+
+
 def _seats(game, extra: dict[int, set[str]], own: int | None) -> list[dict]:
     """Every seat as the viewer sees it (`own`: the viewer's seat, None for an onlooker); `extra`: per
     seat, what `observe` rules show of it."""
@@ -78,13 +98,15 @@ def _seats(game, extra: dict[int, set[str]], own: int | None) -> list[dict]:
         for m in s.melds:
             mk = game.rs.meld(m.kind)
             if full or m.exposed:
-                out.append({"kind": m.kind, "tiles": [t.name for t in m.tiles], "exposed": m.exposed})
+                out.append({"kind": m.kind, "tiles": [t.name for t in m.tiles],
+                            "codes": [t.notation_code for t in m.tiles], "exposed": m.exposed})
             else:
                 shown = game.shown_tiles(m)
                 if kong_tiles and mk.kong and not shown:  # `observe … kong_tiles`: the top tile only
                     shown = m.tiles[-1:]
                 out.append({"kind": m.kind, "tiles": [t.name for t in shown],
-                            "hidden": len(m.tiles) - len(shown), "exposed": False})
+                            "codes": [t.notation_code for t in shown], "hidden": len(m.tiles) - len(shown),
+                            "exposed": False})
         return out
 
     seats = []
@@ -93,13 +115,16 @@ def _seats(game, extra: dict[int, set[str]], own: int | None) -> list[dict]:
         what = extra.get(s.index, set())
         d = {"seat": s.index, "dealer": s.index == st.dealer, "hand_size": len(s.hand),
              "melds": melds_of(s, mine or "melds" in what, "kong_tiles" in what),
-             "discards": [t.name for t in s.discards], "aside": [t.name for t in s.aside],
+             "discards": [t.name for t in s.discards], "discards_codes": [t.notation_code for t in s.discards],
+             "aside": [t.name for t in s.aside], "aside_codes": [t.notation_code for t in s.aside],
              "balance": plain(s.balance), "balance_exact": exact(s.balance), "auto": s.auto,
              "in_play": game.in_play(s.index)}
         if not mine and "hand" in what:
             d["hand"] = _sorted(game, s.hand)
+            d["hand_codes"] = _codes(game, d["hand"])
         if not mine and ("drawn" in what or "hand" in what) and s.drawn is not None:
             d["drawn"] = s.drawn.name
+            d["drawn_code"] = s.drawn.notation_code
         seats.append(d)
     return seats
 
@@ -113,6 +138,7 @@ def _table(game, seats: list[dict]) -> dict:
         "wall_left": len(st.wall), "seats": seats,
         "table": {k: plain(v) for k, v in st.table.items()},
         "reveals": {k: plain(v) for k, v in st.reveals.items() if k in visible},
+        "reveals_codes": {k: c for k, v in st.reveals.items() if k in visible and (c := _tile_codes(v)) is not None},
         "task": st.task,
         # every roll of the hand is in the open: what was drawn and where it went (a seat's state included)
         "chance": [{k: c[k] for k in ("target", "seat", "draws", "value")} for c in st.chance],

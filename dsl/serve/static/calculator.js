@@ -182,6 +182,15 @@
     return e;
   };
 
+  // An amount as its exact twin writes it (`score_exact`, `total_exact`, a fan's `value_exact`: a lowest-
+  // terms string, docs/engine.md "Money in JSON"), a fraction with its decimal value beside it: the plain
+  // key is a float when the amount is not whole, which would show a rounded score.
+  function amount(exact, plain) {
+    if (typeof exact !== "string") return String(plain);
+    const m = /^(-?[0-9]+)\/([0-9]+)$/.exec(exact);
+    return m ? exact + "（≈" + Number((Number(m[1]) / Number(m[2])).toFixed(4)) + "）" : exact;
+  }
+
   function fanTable(fans) {
     const table = el("table", undefined, "calc-fans");
     const head = el("tr");
@@ -190,7 +199,7 @@
     const body = table.appendChild(el("tbody"));
     for (const f of fans) {
       const tr = body.appendChild(el("tr"));
-      tr.append(el("td", f.name), el("td", String(f.value), "num"), el("td", String(f.count), "num"));
+      tr.append(el("td", f.name), el("td", amount(f.value_exact, f.value), "num"), el("td", String(f.count), "num"));
     }
     return table;
   }
@@ -204,8 +213,8 @@
     box.appendChild(el("p", res.win ? "和牌" : "不能和牌：" + (res.reason || ""), res.win ? "calc-verdict ok" : "calc-verdict bad"));
     if (res.fans.length) box.appendChild(fanTable(res.fans));
     const sum = box.appendChild(el("p", undefined, "calc-sum"));
-    sum.append(el("span", "合计 "), el("b", String(res.total), "calc-total"), el("span", "　得分 "),
-               el("b", String(res.score), "calc-score"));
+    sum.append(el("span", "合计 "), el("b", amount(res.total_exact, res.total), "calc-total"), el("span", "　得分 "),
+               el("b", amount(res.score_exact, res.score), "calc-score"));
     if (res.trace && res.trace.reading) {
       box.appendChild(el("p", "拆法：" + res.trace.reading + (res.trace.form ? "（" + res.trace.form + "）" : ""), "calc-reading"));
     }
@@ -222,7 +231,7 @@
       const list = box.appendChild(el("ul", undefined, "calc-waits"));
       for (const w of res.waits) {
         const li = list.appendChild(el("li"));
-        li.append(tileEl(w.tile), el("span", " 得分 " + w.score));
+        li.append(tileEl(w.tile), el("span", " 得分 " + amount(w.score_exact, w.score)));
       }
     }
     resultBox.replaceChildren(box);
