@@ -189,7 +189,7 @@ def test_chehuzi_key_numbers(pages):
     each, dealer = re.search(r"每人抓牌(\d+)张、庄家(\d+)张", text).groups()
     assert line_with(md, f"开局每人{each}张", f"共{dealer}张")
     assert "（囤 ＋ 醒） × 番" in md  # 计分公式：（囤数+醒牌）*胡牌番数
-    assert "⌊（胡息 − 15） ÷ 3⌋" in md  # 15胡时=2屯,以后每多3胡息加1屯
+    assert "2 ＋ （（胡息 − 15） ÷ 3，向下取整）" in md  # 15胡时=2屯,以后每多3胡息加1屯 (no ⌊⌋: not in CJK fonts)
     result = re.search(r"\*2\*2=(\d+)", text).group(1)  # the 21胡 红胡 自摸 翻醒1 example: 20
     assert line_with(md, "页面例子红胡自摸翻醒") and line_with(md, "胡息 21", f"得分 {result}")
     per_wang = re.search(r"一张王霸赔付(\d+)倍基础分", text).group(1)

@@ -9,7 +9,9 @@ equal to what the rule files produce) must:
   with a real size, inside the tile's box;
 - type no tile glyph (U+1F000–U+1F02F) in visible text — with only a CJK font such a glyph is a box;
 - print every character its tile faces use with a real glyph of the installed font (not the missing-glyph
-  box).
+  box);
+- print every character of its visible text with a real glyph (a sign such as ⌊ that no CJK font has is a
+  box to a reader with only a CJK font).
 
 Screenshots of every page at both widths (its top, and its first example hand) are written to
 $PAILI_SCREENSHOTS, or else a folder under pytest's temporary directory (its path is printed with `-s`),
@@ -34,6 +36,7 @@ WIDTHS = {"desktop": 1280, "phone": 390}
 PROBE = r"""() => {
   const out = {tiles: 0, bad: [], glyphText: [], chars: [], width: document.documentElement.scrollWidth};
   for (const t of document.querySelectorAll(".tile")) {
+    if (t.classList.contains("back")) continue;  // a face-down tile (the replay viewer's hidden hands): no face
     out.tiles++;
     const svg = t.querySelector(":scope > svg");
     const use = svg && svg.querySelector("use");
@@ -47,6 +50,10 @@ PROBE = r"""() => {
   }
   // visible text in the Mahjong Tiles block (code listings of the language page show what a rule
   // writer types: exempt, see the test)
+  const drawText = (s, fam) => { const c = document.createElement("canvas"); c.width = c.height = 48;
+    const x = c.getContext("2d"); x.font = "40px " + fam; x.fillText(s, 4, 40);
+    return x.getImageData(0, 0, 48, 48).data; };
+  const same = (a, b) => { for (let i = 3; i < a.length; i += 4) if (a[i] !== b[i]) return false; return true; };
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
   const tileChar = /[\u{1F000}-\u{1F02F}]/u;
   for (let n = walker.nextNode(); n; n = walker.nextNode()) {
@@ -57,6 +64,27 @@ PROBE = r"""() => {
     const r = el.getBoundingClientRect();
     if (r.width > 0 && r.height > 0 && getComputedStyle(el).visibility !== "hidden")
       out.glyphText.push(n.data.slice(0, 20));
+  }
+  // every character of the visible text, drawn in its element's font, must differ from the missing-glyph
+  // box (a sign such as ⌊ that no CJK font has is a box to a reader); tile glyphs in the language page's
+  // code listings are what a rule writer types (exempt above)
+  const textChars = new Map();  // font family -> characters
+  const walk2 = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let n = walk2.nextNode(); n; n = walk2.nextNode()) {
+    const el = n.parentElement;
+    if (!el || el.closest("svg, .sprite, script, style")) continue;
+    const r = el.getBoundingClientRect();
+    if (!(r.width > 0 && r.height > 0) || getComputedStyle(el).visibility === "hidden") continue;
+    const fam = getComputedStyle(el).fontFamily;
+    if (!textChars.has(fam)) textChars.set(fam, new Set());
+    const set = textChars.get(fam);
+    for (const c of n.data) if (!/\s/u.test(c) && !tileChar.test(c)) set.add(c);
+  }
+  out.textBoxes = [];
+  for (const [fam, set] of textChars) {
+    const box = drawText("\u{10FFFD}", fam);
+    for (const c of set) if (same(drawText(c, fam), box)) out.textBoxes.push([c, "U+" +
+      c.codePointAt(0).toString(16).toUpperCase(), fam.slice(0, 30)]);
   }
   // every character the faces print, drawn in the faces' font, must differ from the missing-glyph box
   const chars = new Set();
@@ -105,16 +133,17 @@ def test_page_in_chromium_at_desktop_and_phone_width(browser, shots, name):
         assert not probe["bad"], f"{where}: tiles not drawn as faces: {probe['bad'][:5]}"
         assert not probe["glyphText"], f"{where}: tile glyphs typed as text: {probe['glyphText'][:5]}"
         assert not probe["chars"], f"{where}: characters of the tile faces have no glyph: {probe['chars'][:5]}"
+        assert not probe["textBoxes"], f"{where}: characters of the text have no glyph: {probe['textBoxes'][:8]}"
         if not name.startswith("language") and "-design" not in name:  # the appendices draw no tiles
             assert probe["tiles"] > 0, f"{where}: no tiles"
 
 
 def test_the_probe_catches_a_typed_glyph_and_an_overflow(browser, tmp_path):
-    """Guard against a vacuous browser test: a tile typed as a glyph, a tile with no face and a page wider
-    than the phone are each reported."""
+    """Guard against a vacuous browser test: a tile typed as a glyph, a tile with no face, a sign no font
+    of the machine draws and a page wider than the phone are each reported."""
     bad = tmp_path / "bad.html"
     bad.write_text('<!DOCTYPE html><html><head><meta name="viewport" content="width=device-width"></head><body>'
-                   '<span class="tile" data-tile="x">\U0001F007</span><div style="width:900px">wide</div>'
+                   '<span class="tile" data-tile="x">\U0001F007</span><div style="width:900px">wide ⌊x⌋</div>'
                    "</body></html>", encoding="utf-8")
     page = browser.new_page(viewport={"width": 390, "height": 900})
     page.goto(bad.as_uri())
@@ -128,4 +157,6 @@ def test_the_probe_catches_a_typed_glyph_and_an_overflow(browser, tmp_path):
     assert probe["width"] > 390
     assert probe["bad"] == [["x", "no face"]]
     assert probe["glyphText"] == ["\U0001F007"]
+    # ⌊ and ⌋ (no CJK font has them) are boxes; "wide x" has its glyphs, the tile glyph is reported above
+    assert sorted(c for c, _, _ in probe["textBoxes"]) == ["⌊", "⌋"]
     assert same, "the browser sees a font with the tile glyphs: the test would not show what a player sees"

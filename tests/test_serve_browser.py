@@ -172,6 +172,44 @@ def test_the_replay_viewer_steps_a_logged_game_to_its_last_move(server, browser,
     assert page.errors == []
 
 
+@pytest.mark.parametrize("path", [f"/{VARIANT}.html", "/quarter.html", "/replay.html", "/"])
+def test_the_served_pages_pass_the_pages_checks_at_both_widths(server, browser, shots, path, tmp_path):
+    """The pages as served (a player's page with its calculator, the replay viewer with a game open, the
+    index), at desktop and phone width, pass tests/test_pages_browser.py's checks: no overflow, every tile
+    an SVG face, no tile typed as a glyph, every character of the text and of the faces with a real glyph."""
+    from test_pages_browser import PROBE, WIDTHS
+
+    log = None
+    if path == "/replay.html":
+        subprocess.run([sys.executable, "-m", "paili", "simulate", VARIANT, "--games", "1", "--seed", "4", "--bots",
+                        "greedy", "--log", str(tmp_path)], check=True, capture_output=True, cwd=tmp_path)
+        log = next(tmp_path.glob("*.jsonl"))
+    for label, width in WIDTHS.items():
+        page = _page(browser, width)
+        page.goto(server + path)
+        if log is not None:  # a game open, at its end: every seat's tiles and the payments shown
+            page.set_input_files("#replay-file", str(log))
+            page.wait_for_function("document.getElementById('replay-text').value.length > 0")
+            page.click("#replay-open")
+            page.wait_for_selector("#replay-view:not([hidden])")
+            page.click("#replay-last") if page.locator("#replay-last").count() else None
+        probe = page.evaluate(PROBE)
+        name = path.strip("/").replace(".html", "") or "index"
+        height = min(2400, page.evaluate("document.documentElement.scrollHeight"))
+        page.screenshot(path=str(shots / f"serve-{name}-{label}.png"), full_page=True,
+                        clip={"x": 0, "y": 0, "width": width, "height": height})
+        where = f"{path} at {width}px"
+        assert page.errors == [], f"{where}: {page.errors}"
+        assert probe["width"] <= width, f"{where}: the page is {probe['width']}px wide (it overflows)"
+        assert not probe["bad"], f"{where}: tiles not drawn as faces: {probe['bad'][:5]}"
+        assert not probe["glyphText"], f"{where}: tile glyphs typed as text: {probe['glyphText'][:5]}"
+        assert not probe["chars"], f"{where}: characters of the tile faces have no glyph: {probe['chars'][:5]}"
+        assert not probe["textBoxes"], f"{where}: characters of the text have no glyph: {probe['textBoxes'][:8]}"
+        if path != "/":
+            assert probe["tiles"] > 0, f"{where}: no tiles"
+        page.close()
+
+
 def test_a_malformed_request_is_answered_4xx_with_one_sentence(server, browser):
     page = _page(browser)
     page.goto(f"{server}/{VARIANT}.html")

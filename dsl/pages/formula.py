@@ -206,7 +206,8 @@ class _Run:
             exp = self.go(right)
             return (f"{base}<sup>{exp[0]}</sup>" if self.html else f"{base}^{self.wrap(exp, _ATOM)}"), _POW
         if op == "//":
-            return f"⌊{self.wrap(self.go(left), _MUL)} ÷ {self.wrap(self.go(right), _POW)}⌋", _ATOM
+            # in words (a CJK font has no ⌊ ⌋: a reader would see boxes)
+            return f"（{self.wrap(self.go(left), _MUL)} ÷ {self.wrap(self.go(right), _POW)}，向下取整）", _ATOM
         sym = {"+": "＋", "-": "−", "*": "×", "/": "÷", "%": "除以…的余数"}[op]
         if op == "%":
             return f"{self.wrap(self.go(left), _MUL)} 除以 {self.wrap(self.go(right), _POW)} 的余数", _MUL

@@ -156,7 +156,7 @@ FIELD = {
 # A builtin condition, negated.
 NEGATED = {"won": "没有玩家和牌", "self_drawn": "不是自己摸到", "menqing": "门前有副露"}
 FUNCTION = {
-    "len": "{0}的个数", "distinct": "{0}（不重复）", "abs": "|{0}|", "floor": "⌊{0}⌋",
+    "len": "{0}的个数", "distinct": "{0}（不重复）", "abs": "|{0}|", "floor": "（{0}，向下取整）",
     "visible_count": "{0}已亮明的张数", "next": "{0}的下家", "held": "{0}手中{1}的张数", "cn": "{0}",
     "after": "{0}之后的第{1}家",
     "waits_without": "{0}打出{1}后所听的牌", "group_waits_without": "{0}打出{1}后按成组牌型所听的牌",
