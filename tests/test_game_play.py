@@ -121,6 +121,29 @@ def test_amounts_read_as_decimals():
     assert amount("11659/10") == "1165.9"
     assert amount(Fraction(42)) == "42"
     assert amount(7) == "7"
+    # exact, never rounded: 白金岛's 1.25% fee on 5 leaves the winner 1004.9375 (it was shown as 1004.94,
+    # so the balances and the fee did not add up); a fraction with no finite decimal stays a fraction
+    assert amount("16079/16") == "1004.9375" and amount(Fraction(1, 16)) == "0.0625"
+    assert amount("-237/80") == "-2.9625" and amount(Fraction(-1, 20)) == "-0.05"
+    assert amount(Fraction(1, 3)) == "1/3" and amount("-7/6") == "-7/6"
+
+
+def test_an_action_name_of_many_listed_moves_is_answered_within_80_columns(bjd):
+    """Typed alone, an action with several listed moves (every discard) is answered with their numbers, as
+    ranges, in one line of at most 80 columns (the 14 discards of a full hand were 83)."""
+    from paili.runtime.game.moves import Move
+    from paili.runtime.game.play import cells
+
+    moves = [Move("discard", (k.name,)) for k in bjd.catalog.kinds[:16]] + [Move("pass")]
+    text, said = parse_choice("打出", moves, None)
+    assert text is None and said == "“打出”有 16 种（第 1～16 项）：请输入编号。"
+    kong = Move("暗杠", ("东",) * 4)
+    mixed = moves[:2] + [kong] + moves[2:7] + [kong] + moves[7:14]
+    assert parse_choice("打出", mixed, None)[1] == "“打出”有 14 种（第 1、2、4～8、10～16 项）：请输入编号。"
+    # numbers too many to list in a line: only how many
+    apart = [m for d in moves[:16] for m in (d, kong)]
+    assert parse_choice("打出", apart, None)[1] == "“打出”有 16 种：请输入编号。"
+    assert all(cells(parse_choice("打出", x, None)[1]) <= 80 for x in (moves, mixed, apart))
 
 
 def test_play_command_refuses_a_seat_the_game_does_not_have(capsys, monkeypatch):

@@ -51,11 +51,25 @@ class PlayError(ValueError):
 
 
 def amount(v) -> str:
-    """A balance or payment as a player reads it: `1165.9`, not `11659/10`."""
+    """A balance or payment as a player reads it, exactly: `1165.9`, not `11659/10`; `1004.9375`, never
+    rounded (the amounts of a hand add up as shown); an amount with no finite decimal as a fraction (`1/3`)."""
     if isinstance(v, str) and "/" in v:
         v = Fraction(v)
+    if isinstance(v, float):
+        v = Fraction(v)
     if isinstance(v, Fraction):
-        return str(v.numerator) if v.denominator == 1 else f"{float(v):g}"
+        if v.denominator == 1:
+            return str(v.numerator)
+        d, places = v.denominator, 0
+        for f in (2, 5):
+            while d % f == 0:
+                d //= f
+        if d != 1:
+            return f"{v.numerator}/{v.denominator}"
+        while (v * 10 ** places).denominator != 1:
+            places += 1
+        whole, part = divmod(abs(int(v * 10 ** places)), 10 ** places)
+        return f"{'-' if v < 0 else ''}{whole}.{part:0{places}d}"
     return str(v)
 
 
@@ -243,6 +257,20 @@ def _selection(text: str, moves: list[Move], cat, notation) -> tuple[Move | None
     return None, "这几张牌不能这样选：请输入编号，或列出的一项里的牌。"
 
 
+def _spans(numbers: list[int]) -> str:
+    """Item numbers as a player reads them: runs written as ranges (`1～13`, `2、5～7`)."""
+    out: list[str] = []
+    i = 0
+    while i < len(numbers):
+        j = i
+        while j + 1 < len(numbers) and numbers[j + 1] == numbers[j] + 1:
+            j += 1
+        out.append(str(numbers[i]) if j == i else f"{numbers[i]}、{numbers[j]}" if j == i + 1
+                   else f"{numbers[i]}～{numbers[j]}")
+        i = j + 1
+    return "、".join(out)
+
+
 def parse_choice(text: str, moves: list[Move], cat, faces: Faces | None = None,
                  notation=None) -> tuple[Move | None, str]:
     """The move a line of input names, or None and one sentence saying why not. With the rules'
@@ -263,8 +291,9 @@ def parse_choice(text: str, moves: list[Move], cat, faces: Faces | None = None,
     if len(named) == 1:  # the action's name alone, when only one listed move is of that action
         return named[0], ""
     if named:
-        numbers = "、".join(str(moves.index(m) + 1) for m in named)
-        return None, f"“{text}”有 {len(named)} 种（第 {numbers} 项）：请输入编号。"
+        numbers = _spans([moves.index(m) + 1 for m in named])
+        said = f"“{text}”有 {len(named)} 种（第 {numbers} 项）：请输入编号。"
+        return None, said if cells(said) <= WIDTH else f"“{text}”有 {len(named)} 种：请输入编号。"
     chosen = _selection(text, moves, cat, notation)
     if chosen is not None:
         return chosen
