@@ -12,7 +12,6 @@ import subprocess
 import sys
 import time
 import urllib.request
-from fractions import Fraction
 
 import pytest
 
@@ -115,8 +114,9 @@ def test_the_calculator_scores_a_hand_clicked_tile_by_tile(server, browser, shot
 
 
 def test_the_calculator_shows_the_exact_score(server, browser, shots):
-    """docs/engine.md, "Money in JSON": the calculator shows `score_exact` (1/4, its decimal beside it), not
-    the plain key's float; the fan's value and the total from their exact twins too."""
+    """docs/engine.md, "Money in JSON": the calculator shows `score_exact` exactly (1/4 as 0.25), and the
+    shown amounts follow `paili play`'s: a decimal when the amount has a finite one, never rounded, else the
+    fraction; the fan's value and the total from their exact twins too."""
     page = _page(browser)
     page.goto(f"{server}/quarter.html")
     page.fill("#calc-hand", "123m 456m 789m 123s 5s")
@@ -124,7 +124,15 @@ def test_the_calculator_shows_the_exact_score(server, browser, shots):
     page.click("#calc-go")
     page.wait_for_selector("#calc-result .calc-score")
     assert page.inner_text("#calc-result .calc-verdict") == "和牌"
-    assert page.inner_text("#calc-result .calc-score") == "1/4（≈0.25）"
+    assert page.inner_text("#calc-result .calc-score") == "0.25"
+    shown = page.evaluate("""() => ["-3", "0", "237/80", "-237/80", "16079/16", "1/3", "-7/6", "1/1000000",
+                                     "123456789012345678901/20"].map(window.pailiAmount)""")
+    assert shown == ["-3", "0", "2.9625", "-2.9625", "1004.9375", "1/3", "-7/6", "0.000001",
+                     "6172839450617283945.05"]
+    from paili.runtime.game.play import amount
+
+    assert shown == [amount(x) for x in ["-3", "0", "237/80", "-237/80", "16079/16", "1/3", "-7/6", "1/1000000",
+                                         "123456789012345678901/20"]]  # as the terminal shows them
     assert page.inner_text("#calc-result .calc-total") == "1"
     rows = [r.split("\t") for r in page.locator("#calc-result table.calc-fans tbody tr").all_inner_texts()]
     assert rows == [["平和", "1", "1"]]
@@ -134,7 +142,7 @@ def test_the_calculator_shows_the_exact_score(server, browser, shots):
     page.wait_for_selector("#calc-result .calc-waits li")
     waits = page.locator("#calc-result .calc-waits li")
     assert waits.count() == 1 and waits.locator(".tile").get_attribute("data-tile") == "5条"
-    assert waits.locator("span").last.inner_text().strip() == "得分 1/4（≈0.25）"
+    assert waits.locator("span").last.inner_text().strip() == "得分 0.25"
     page.locator("#calculator").screenshot(path=str(shots / "serve-calculator-exact.png"))
     assert page.errors == []
 
@@ -164,9 +172,10 @@ def test_the_replay_viewer_steps_a_logged_game_to_its_last_move(server, browser,
     assert "结算" in text
     for p in result["payments"]:  # the logged payments, each with its payer, payee and amount
         assert f"{p['name']}\t座位 {p['payer']}\t座位 {p['payee']}\t{p['amount']}" in text
-    # the balances from the exact amounts (`balances_exact`), a fraction shown as a decimal
-    shown = [str(v) if v.denominator == 1 else repr(round(float(v), 4))
-             for v in map(Fraction, result["balances_exact"])]
+    # the balances from the exact amounts (`balances_exact`), shown exactly as `paili play` shows them
+    from paili.runtime.game.play import amount
+
+    shown = [amount(v) for v in result["balances_exact"]]
     assert "余额：" + "，".join(f"座位 {i} {b}" for i, b in enumerate(shown)) in text
     page.screenshot(path=str(shots / "serve-replay-end.png"), full_page=True)
     assert page.errors == []

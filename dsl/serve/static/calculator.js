@@ -182,14 +182,9 @@
     return e;
   };
 
-  // An amount as its exact twin writes it (`score_exact`, `total_exact`, a fan's `value_exact`: a lowest-
-  // terms string, docs/engine.md "Money in JSON"), a fraction with its decimal value beside it: the plain
-  // key is a float when the amount is not whole, which would show a rounded score.
-  function amount(exact, plain) {
-    if (typeof exact !== "string") return String(plain);
-    const m = /^(-?[0-9]+)\/([0-9]+)$/.exec(exact);
-    return m ? exact + "（≈" + Number((Number(m[1]) / Number(m[2])).toFixed(4)) + "）" : exact;
-  }
+  // An amount as its exact twin writes it (`score_exact`, `total_exact`, a fan's `value_exact`: docs/engine.md
+  // "Money in JSON"), shown exactly (tiles.js): the plain key is a float when the amount is not whole.
+  const amount = (exact, plain) => typeof exact === "string" ? window.pailiAmount(exact) : String(plain);
 
   function fanTable(fans) {
     const table = el("table", undefined, "calc-fans");

@@ -34,13 +34,8 @@
     return span;
   }
 
-  // an exact amount as the engine's `_exact` keys give it (docs/engine.md, "Money in JSON"): a whole
-  // number, or a fraction "n/d" in lowest terms (shown as a decimal)
-  function money(v) {
-    const m = /^(-?\d+)\/(\d+)$/.exec(String(v));
-    if (!m) return String(v);
-    return String(Math.round(Number(m[1]) / Number(m[2]) * 10000) / 10000);
-  }
+  // an exact amount as the engine's `_exact` keys give it, shown exactly (tiles.js)
+  const money = v => window.pailiAmount(v);
 
   const ACTIONS = {discard: "打出", pass: "过"};
   function moveText(s) {

@@ -1,4 +1,4 @@
-// One tile of `paili serve`'s pages, shared by the calculator and the replay viewer: a span holding the
+// What the calculator and the replay viewer of `paili serve` share. One tile: a span holding the
 // variant's own SVG face (`<use>` of the symbol the page defines), its name as the text alternative;
 // a name the rule set does not list is shown as text. Plain script, no library.
 "use strict";
@@ -18,4 +18,20 @@ window.pailiTile = function (kinds, name, extra) {
     span.appendChild(svg);
   } else span.textContent = name;
   return span;
+};
+
+// An exact amount as the engine's `_exact` keys give it ("-3", "237/80": docs/engine.md, "Money in JSON"),
+// as `paili play` shows it: exactly, a decimal when it has a finite one (2.9625, never rounded), else the
+// fraction (1/3). Anything else is shown as it is.
+window.pailiAmount = function (exact) {
+  const m = /^(-?)([0-9]+)(?:\/([0-9]+))?$/.exec(String(exact));
+  if (!m) return String(exact);
+  if (!m[3] || m[3] === "1") return m[1] + m[2];
+  let d = BigInt(m[3]), twos = 0, fives = 0;
+  while (d % 2n === 0n) { d /= 2n; twos++; }
+  while (d % 5n === 0n) { d /= 5n; fives++; }
+  if (d !== 1n) return m[1] + m[2] + "/" + m[3];
+  const places = Math.max(twos, fives);
+  const scaled = (BigInt(m[2]) * 10n ** BigInt(places) / BigInt(m[3])).toString().padStart(places + 1, "0");
+  return m[1] + scaled.slice(0, -places) + "." + scaled.slice(-places);
 };
