@@ -107,3 +107,13 @@ def test_score_many_scores_each_item_and_puts_each_error_in_its_place():
     assert isinstance(got[4], ValueError)
     one = r.score("666m 88m 东东", ["碰:222m", "碰:444m"], "8m", context={"加倍次数": 3})
     assert got[0].to_json() == one.to_json()
+
+
+def test_a_misspelt_key_is_refused_with_its_line_and_the_keys_a_line_may_have(tmp_path):
+    """`meld` for `melds` was once ignored, scoring the hand without its melds: now the line is refused."""
+    rc, rows = batch(tmp_path, [line(), json.dumps({"hand": "666m 88m 东东", "meld": ["碰:222m"], "win": "8m"},
+                                                   ensure_ascii=False), line(set=..., Set={})])
+    assert rc == 1 and rows[0]["score"] == 6
+    assert rows[1:] == [
+        {"line": 2, "error": "line 2: unknown key 'meld' (a line may have: hand, melds, win, self_drawn, set)"},
+        {"line": 3, "error": "line 3: unknown key 'Set' (a line may have: hand, melds, win, self_drawn, set)"}]

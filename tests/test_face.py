@@ -73,3 +73,31 @@ def test_the_python_apis_errors_speak_of_its_arguments_not_of_flags():
     assert said[0].startswith("the winning tile is one tile, not 2")
     assert said[1].startswith("the winning tile 春 is a flower")
     assert said[2].startswith("unknown option or context name '没有这个名字'") and said[2] == said[3]
+
+
+def test_the_python_apis_other_errors_name_no_flag_either():
+    """Room options of a game, melds, a hand's text, a rule set's name: each mistake is one sentence in the
+    call's words (an option, a meld, the hand), with no command-line flag in it."""
+    from paili.runtime.game import Game, GameError
+    from paili.runtime.hand import HandError
+
+    rules = paili.load("longyan")
+    calls = [(GameError, lambda: Game(rules, {"没有": 1})), (GameError, lambda: Game(rules, {"人数": "x"})),
+             (HandError, lambda: rules.score("123m", melds=["碰222m"])),
+             (HandError, lambda: rules.score("123m", melds=["没有:222m"])),
+             (HandError, lambda: rules.score("12x")), (HandError, lambda: rules.waits("1m" * 20)),
+             (HandError, lambda: rules.score("123m", context={"人数": "x"})),
+             (FileNotFoundError, lambda: paili.load("没有这个玩法"))]
+    said = []
+    for kind, call in calls:
+        with pytest.raises(kind) as err:
+            call()
+        said.append(str(err.value))
+    assert all("--" not in s and "\n" not in s for s in said), said
+    assert said[0].startswith("'没有' is not a room option of this rule set")
+    assert said[1] == said[6] == "人数 takes a number, not 'x'"
+    assert said[2] == "meld '碰222m' must be written KIND:TILES, e.g. 碰:…"
+    assert said[4] == "hand '12x': digits 12 have no suit letter"
+    assert [r.error if hasattr(r, "error") else str(r) for r in rules.score_many([42])] == [
+        "a hand to score is a dict of hand, melds, win, self_drawn and set, a string of tiles, or a tuple "
+        "(hand, melds, win, self_drawn, context)"]

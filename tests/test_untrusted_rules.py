@@ -401,3 +401,46 @@ def test_sizes_of_an_edited_file_are_the_compilers_limits(mini_doc):
     d["ruleset"]["table"]["hand"] = 10 ** 9
     with pytest.raises(FormatError, match=r"^ruleset\.table\.hand: "):
         loads(json.dumps(d))
+
+
+COMPILED = sorted(p for p in (ROOT / "rules" / "compiled").glob("*.json") if p.name != "index.json")
+
+
+@pytest.mark.parametrize("path", COMPILED, ids=[p.stem for p in COMPILED])
+def test_every_committed_compiled_file_matches_the_schema_and_names_no_machine_path(path):
+    """The files the package ships (rules/compiled/*.json, as `paili docs` wrote them), not a fresh compile:
+    each rule set validates against the shipped JSON Schema, and it names its source by the file's name
+    only — no folder of the machine that built it."""
+    from test_portable import ABSOLUTE
+
+    text = path.read_text(encoding="utf-8")
+    doc = json.loads(text)
+    assert sorted(doc) == ["format", "ruleset", "version"]
+    shipped = json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
+    jsonschema.Draft202012Validator.check_schema(shipped)
+    jsonschema.Draft202012Validator(shipped).validate(doc)
+    Validator(shipped).validate(doc)
+    assert str(ROOT) not in text and not ABSOLUTE.search(text) and "\\\\" not in text
+    files = set()
+
+    def walk(o):
+        if isinstance(o, dict):
+            span = o.get("span")
+            if isinstance(span, list) and span and isinstance(span[0], str):  # [file, line, col, …]
+                files.add(span[0])
+            for v in o.values():
+                walk(v)
+        elif isinstance(o, list):
+            for v in o:
+                walk(v)
+    walk(doc["ruleset"])
+    # every span names the rule file by its bare name (or the compiler's builtins)
+    assert files - {"<builtin>"} == {f"{path.stem}.pai"} and doc["ruleset"]["source"] == f"{path.stem}.pai", files
+
+
+def test_the_schema_check_of_the_committed_files_is_not_vacuous():
+    assert [p.stem for p in COMPILED] == sorted(p.stem for p in RULES)
+    doc = json.loads(COMPILED[0].read_text(encoding="utf-8"))
+    doc["ruleset"]["variant"] = 7  # not what the schema allows
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.Draft202012Validator(schema()).validate(doc)
