@@ -330,6 +330,19 @@ def test_player_pages_say_only_the_rules(pages):
             assert not re.search(r"（[^（）]*[A-Za-z_][^（）]*）", note), (stem, note)
 
 
+def test_player_pages_speak_no_name_of_the_rule_language(pages):
+    """A note's sentence in the language's own names (`round`, next(庄家), a `max` unit) or about "this file"
+    is the encoder's: on the designer's appendix only. A lone letter is algebra and stays (2^(n-1): the
+    parenthesis was once dropped as a remark, leaving 2^倍)."""
+    for stem in VARIANTS:
+        md = re.sub(r"\[[^\]]*\]\([^)]*\)", "", pages[f"{stem}.md"])  # links name the pages' files
+        assert not re.findall(r"[A-Za-z]{2,}", md), (stem, re.findall(r".{0,20}[A-Za-z]{2,}.{0,20}", md)[:5])
+        assert "本文件" not in md
+    assert "所以第n圈的分饼是基础分的2^(n-1)倍。" in pages["longyan.md"]
+    assert "`round` 为本局第几圈" in pages["longyan-design.html"]
+    assert "next(庄家) 就是逆时针方向的下家" in pages["baicheng-design.md"]
+
+
 def test_a_note_keeps_its_rule_and_leaves_its_source_remark_to_the_designer(pages):
     """The red-card note of 扯胡子 says which cards are red (a rule: on the player's page) and that the
     source page does not list them (the encoder's remark: on the appendix only)."""

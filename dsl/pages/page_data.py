@@ -41,19 +41,25 @@ _ASIDE = re.compile(r"（[^（）]*）|\([^()]*\)")
 _SENTENCE = re.compile(r"[^。！？]+[。！？]?")
 
 
+# a name of the rule language (`round`, next(…), each_other, a `max` unit): two or more Latin letters, an
+# underscore or a code quote; a lone letter is algebra (第n圈, 2^(n-1)) and stays
+_LANGUAGE_NAME = re.compile(r"[A-Za-z]{2,}|_|`")
+
+
 def _encoders(text: str) -> bool:
     return any(w in text for w in W.SOURCE_WORDS)
 
 
 def for_player(text: str, note: bool) -> str:
     """Page text for the player's page: parentheses holding the encoder's remarks or the language's own
-    names dropped, and, in a note, the sentences about the source or the tools (words.SOURCE_WORDS)."""
+    names dropped, and, in a note, the sentences about the source or the tools (words.SOURCE_WORDS) or
+    speaking in the language's names."""
     def aside(m):
         inner = m.group(0)
-        return "" if _encoders(inner) or re.search(r"[A-Za-z_]", inner) else inner
+        return "" if _encoders(inner) or _LANGUAGE_NAME.search(inner) else inner
     out = _ASIDE.sub(aside, text)
     if note:
-        out = "".join(s for s in _SENTENCE.findall(out) if not _encoders(s))
+        out = "".join(s for s in _SENTENCE.findall(out) if not _encoders(s) and not _LANGUAGE_NAME.search(s))
     return out.strip()
 
 

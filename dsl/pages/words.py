@@ -217,4 +217,4 @@ TIMES = "倍"
 # from (the source page, its original wording) or of the tools (the engine, the rule file) is the
 # encoder's: it goes to the designer's appendix only; so does a parenthesis in any page text that holds
 # such a word or names something in the rule language's own (Latin) letters — `（waits）`, `（动作的 effect 里…）`.
-SOURCE_WORDS = ("页面", "原文", "paili", "--set", "引擎", "规则文件")
+SOURCE_WORDS = ("页面", "原文", "paili", "--set", "引擎", "规则文件", "本文件")
