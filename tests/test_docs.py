@@ -603,3 +603,11 @@ def test_a_drawn_hand_is_called_by_the_variants_own_word(pages):
     assert "流局" not in pages["chehuzi.md"]  # nor in the events its payments and hooks are made on
     for stem in ("baijindao", "longyan", "baicheng"):
         assert line_with(pages[f"{stem}.md"], "**流局**", "即为流局"), stem
+
+
+def test_the_index_links_both_editions_of_the_language_reference_as_they_are(pages):
+    """The Chinese edition is Chinese throughout (docs/language.zh.md): the index once called its body the
+    English original."""
+    for name in ("index.html", "index.md"):
+        assert "正文为英文原文" not in pages[name] and "全文中文" in pages[name], name
+        assert "language-zh.html" in pages[name] and "language.html" in pages[name], name

@@ -120,7 +120,8 @@ def render_site(rule_files: list[Path], language_md: Path | None = None, root: P
     faces = Markup(sprite(t.face for r in done for t in r.sample))
     pages["index.html"] = render_html("index.html.j2", pages=done, language=has_language,
                                       language_zh="language-zh.html" in pages, sprite=faces)
-    pages["index.md"] = render_md("index.md.j2", pages=done, language=has_language)
+    pages["index.md"] = render_md("index.md.j2", pages=done, language=has_language,
+                                  language_zh="language-zh.html" in pages)
     return pages
 
 
