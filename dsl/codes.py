@@ -263,9 +263,12 @@ REGISTRY: tuple[Code, ...] = (
          "context values, `actor.STATE` and `table.STATE` change), a seat's own fields kept by the "
          "engine (`hand`, `melds`, `discards` …), a phase (the engine enters and leaves it by its "
          "triggers), or a seat that does not exist where the effect runs (`payer` and `payee` outside "
-         "payments — effects never run in one —, `winner` before a hand is won).",
+         "payments — effects never run in one —, `winner` before a hand is won). A `give` moves tiles out "
+         "of the actor's concealed hand, so it needs an actor (not a hook on `hand_end` or `settled`) and "
+         "tiles the actor is sure to hold: the tiles its `select` chose, or tiles of `actor.hand`.",
          "Declare a state for what the rule remembers and change that, or change the phase's triggers; "
-         "name a seat the event has (`actor`, `discarder` …).",
+         "name a seat the event has (`actor`, `discarder` …); let the player choose the tiles it gives "
+         "(`select 3`, `give = choice { to = next(actor) }`).",
          example="on discard { set 底 = 2 }\n"),
     # ------------------------------------------------------------------ E7xx: stated limits (§40)
     Code("E701", "the rule file is larger than the limit (§40)",

@@ -248,3 +248,27 @@ def test_the_page_writes_a_computed_choice_list_as_its_formula(tmp_path):
     path.write_text(HEAD + COMPUTED, encoding="utf-8")
     lines = [line for line in site.render_variant(path).md.splitlines() if "可选" in line]
     assert any("每一项：" in line and "手牌（不重复）" in line for line in lines), lines
+
+
+def test_the_page_writes_the_choice_as_what_it_is(tmp_path):
+    """The page's word for `choice` follows the decision's value type (it said 所选的倍数 of a suit, a tile
+    or a player): a number, a tile, several tiles, a suit, a player."""
+    from paili.dsl.pages import site
+
+    path = tmp_path / "定.pai"
+    path.write_text(HEAD + """state player 定缺 suit
+state player 留牌 tiles = []
+state player 对家 seat
+state table 倍 int = 1
+action 加倍 { on deal; by dealer; choices [2, 4] when choice > table.倍; effect { set table.倍 = choice } }
+action 定缺 { on deal; by any; choices [万, 条] when choice != 条; effect { set actor.定缺 = choice } }
+action 留 { on deal; by any; choices ['1m', '2s'] when choice.rank > 1; effect { add actor.留牌 = choice } }
+action 几张 { on deal; by any; choices ['12m', '23s'] when len(choice) == 2; effect { add actor.留牌 = choice } }
+action 指 { on deal; by any; choices [dealer, actor] when choice != actor; effect { set actor.对家 = choice } }
+""", encoding="utf-8")
+    lines = [line for line in site.render_variant(path).md.splitlines() if line.startswith("- **可选条件**")]
+    assert lines == ["- **可选条件**：所选的数 ＞ 「倍」",
+                     "- **可选条件**：所选的花色不是「条」",
+                     "- **可选条件**：所选的牌的点数 ＞ 1",
+                     "- **可选条件**：所选的牌的个数 ＝ 2",
+                     "- **可选条件**：所选的玩家不是行动者"], lines

@@ -130,3 +130,32 @@ def test_a_compiled_rule_set_edited_to_read_the_win_where_none_is_won_is_refused
     doc["ruleset"]["hooks"][0]["event"] = "discard"
     assert re.fullmatch(r"ruleset\.hooks\[0\]\.effects\[0\]: `winner\.记`: there is no winner at `on discard` "
                         r"\(E511\)", _refused(doc))
+
+
+@pytest.mark.parametrize("body, name, what", [
+    ("on hand_end { give = ['5m'] { to = dealer } }\n", "give", "there is no actor"),
+    ("on draw { give = actor.discards { to = next(actor) } }\n", "actor.discards", "may not hold"),
+    ("action 留 { on deal; by any; choices ['12m']; effect { give = choice { to = next(actor) } } }\n", "choice {",
+     "may not hold"),
+])
+def test_a_give_the_engine_could_not_make_is_an_error_at_its_place(body, name, what):
+    """`give` moves tiles out of the actor's concealed hand (docs/language.md §27): where there is no
+    actor, or of tiles the actor may not hold, the engine would move nothing; the checker says so."""
+    res = compile_text(HEAD + body, "处.pai")
+    errors = [d for d in res.diagnostics if d.is_error]
+    assert [(d.code, d.span.line - LINE0, d.span.col) for d in errors] == [("E511", 1, body.index(name) + 1)]
+    assert what in errors[0].message
+
+
+def test_a_give_of_the_chosen_tiles_or_of_tiles_of_the_hand_compiles():
+    assert _errors("action 交 { on deal; by any; select 1; effect { give = choice { to = next(actor) } } }\n"
+                   "on draw { give = filter(t in actor.hand: t.rank == 9) { to = next(actor) } }\n"
+                   "on discard { give = actor.hand { to = next(actor) } }\n") == []
+
+
+def test_a_compiled_give_edited_to_tiles_the_actor_may_not_hold_is_refused_on_load():
+    doc = _compiled("on draw { give = actor.hand { to = next(actor) } }\n")
+    [hook] = doc["ruleset"]["hooks"]
+    hook["effects"][0]["value"]["name"] = "discards"
+    assert re.fullmatch(r"ruleset\.hooks\[0\]\.effects\[0\]\.value: `give` at `on draw` moves tiles the actor "
+                        r"may not hold.* \(E511\)", _refused(doc))

@@ -30,6 +30,7 @@ class Writer:
         self.state_types = {s.name: s.type for s in rs.states}
         self.setting_types = {s.name: s.type for s in rs.settings}
         self.attrs = {a.name for a in rs.tiles.attrs} | {a for k in rs.tiles.kinds for a in k.attrs}
+        self.choice_word = ""  # how `choice` is written in the decision being described (its value type)
 
     # ------------------------------------------------------------------ public
 
@@ -144,6 +145,8 @@ class _Run:
         cat, _, n = e.ref.partition(":")
         n = n or e.name
         if cat == "builtin":
+            if n == "choice" and self.w.choice_word:
+                return self.esc(self.w.choice_word)
             return self.esc(W.BUILTIN.get(n, n))
         if cat == "binder":
             return "它" if n in self.binders else self.esc(n)
@@ -172,6 +175,8 @@ class _Run:
         return f"{owner}的{self.esc(field)}" if owner else self.esc(field)
 
     def negate(self, o: E.Expr) -> str:
+        if isinstance(o, E.Unary) and o.op == "not":  # `not not X` (a negated function inlined): X
+            return self.wrap(self.cond(o.operand), _NOT)
         if isinstance(o, E.Attr) and (o.name in self.w.attrs or (
                 o.name in _BOOL_TILE_FIELDS | _BOOL_MELD_FIELDS and o.name not in self.w.state_types)):
             s = self.attr(o)
@@ -221,9 +226,24 @@ class _Run:
         finally:
             self.depth -= 1
 
+    def _binders_field(self, operands) -> str | None:
+        """The field `F` when every operand is `x.F` of a different binder in scope (`a.suit == b.suit`)."""
+        if not all(isinstance(x, E.Attr) and isinstance(x.obj, E.Name) and x.obj.ref.startswith("binder:")
+                   and x.obj.name in self.binders for x in operands):
+            return None
+        if len({x.name for x in operands}) != 1 or len({x.obj.name for x in operands}) != len(operands):
+            return None
+        return operands[0].name
+
     def _compare(self, ops, operands) -> str:
         if len(ops) == 1 and ops[0] in ("==", "!=") and isinstance(operands[1], E.NoneLit):
             return ("没有" if ops[0] == "==" else "有") + self.go(operands[0])[0]
+        field = self._binders_field(operands)
+        if field is not None and (all(op == "==" for op in ops) or ops == ("!=",) or ops == ["!="]):
+            # `a.suit == b.suit`: 花色相同; `a.kind != b.kind`: 种类不同
+            word = W.FIELD.get(field) if field not in self.w.state_types and field not in self.w.attrs \
+                else f"「{field}」"
+            return self.esc(word or field) + ("相同" if ops[0] == "==" else "不同")
         parts = [self.wrap(self.go(operands[0]), _ADD)]
         for op, x in zip(ops, operands[1:]):
             rhs = self.wrap(self.go(x), _ADD)
@@ -251,7 +271,10 @@ class _Run:
             word = "较大者" if f == "max" else "较小者"
             a = [self.wrap(self.go(x), _ATOM) for x in args]
             return f"{a[0]}与{a[1]}中的{word}", _CMP
-        a = [self.go(x)[0] for x in args]
+        if f == "after" and len(args) == 2:  # a counted offset that is not a plain number is bracketed
+            a = [self.go(args[0])[0], self.wrap(self.go(args[1]), _ATOM)]
+        else:
+            a = [self.go(x)[0] for x in args]
         if f in W.HYPOTHETICAL and len(args) == 2:  # the flag read as how the hypothetical tile is won
             flag, how = args[1], W.HYPOTHETICAL_WIN
             a[1] = (how[flag.value] if isinstance(flag, E.Bool)
@@ -270,7 +293,7 @@ class _Run:
             body = self.wrap(self.go(e.body), _ATOM)
         del self.binders[-len(e.binders):]
         if len(e.binders) > 1:
-            src = f"{src}中每{W.cn_number(len(e.binders))}项"
+            src = f"{src}中每{'两' if len(e.binders) == 2 else W.cn_number(len(e.binders))}项"
         match e.func:
             case "count":
                 return f"{src}中{body}的个数"

@@ -14,6 +14,7 @@ from markupsafe import Markup
 
 from ...runtime.ir import expr as E
 from ...runtime.ir import nodes as ir
+from ...runtime.ir.typecheck import decision_types
 from . import words as W
 from .chapters_scoring import ScoringChapters
 from .chapters_setup import SetupChapters
@@ -144,8 +145,10 @@ class PageBuilder(SetupChapters, ScoringChapters):
         if not rs.actions and not rs.priority:
             return None
         items = []
+        types = decision_types(rs)
         for a in rs.actions:
             self.place("play", a)
+            self.w.choice_word = W.CHOICE.get(types.get(a.name, ""), "")
             events = [a.on] + list(getattr(a, "also_on", ()))
             when_txt = "或".join(W.event(rs, e, "「{}」之后") for e in events)
             facts = [Fact("时机", f"{when_txt}，{W.WHO.get(a.by, a.by)}{'必须' if a.compulsory else '可以'}做")]
@@ -180,6 +183,7 @@ class PageBuilder(SetupChapters, ScoringChapters):
             if getattr(a, "choice_when", None) is not None:
                 c = self.w.both(a.choice_when, True)
                 facts.append(Fact("可选条件", c.text, c.html))
+            facts += self.effect_facts(a.effects)
             if getattr(a, "follow", ()):
                 facts.append(Fact("随后", "必须接着做" + "、".join(f"「{x}」" for x in a.follow)))
             if getattr(a, "ready", False):
@@ -191,6 +195,7 @@ class PageBuilder(SetupChapters, ScoringChapters):
             if then:
                 facts.append(Fact("之后", then))
             items.append(Item(a.name, facts, Text.of(a), anchor=f"action-{a.name}"))
+        self.w.choice_word = ""
         priority = [list(level) for level in rs.priority]
         if rs.priority:
             self.place("play", rs.priority_span)
@@ -208,6 +213,28 @@ class PageBuilder(SetupChapters, ScoringChapters):
                                           Fact("何时", c.text, c.html)], Text.of(o), anchor=f"observe-{o.name}"))
         return Chapter("play", "行牌：动作与优先次序", {"items": items, "priority": priority,
                                                    "restricts": restricts, "observes": observes})
+
+    def effect_facts(self, effects) -> list[Fact]:
+        """What a page says of the effects a player cannot read off the rule's own text: a roll of the
+        dice (chance) and tiles passed to another seat. Other effects keep the rule file's memory and are
+        told by the rule's `doc`."""
+        out = []
+        for ef in effects:
+            if ef.op == "roll":
+                t = ef.target
+                if len(t) != 2:
+                    target = f"「{t[0]}」"
+                else:
+                    target = f"「{t[1]}」" if t[0] == "table" else f"{W.BUILTIN.get(t[0], t[0])}的「{t[1]}」"
+                items = self.w.both(ef.value)
+                times = f"，取{'两' if ef.times == 2 else W.cn_number(ef.times)}次相加" if ef.times > 1 else ""
+                text = f"{target}从{items.text}中随机取一个{times}"
+                out.append(Fact("随机", text, markup(f"{target}从", items.html, f"中随机取一个{times}")))
+            elif ef.op == "give":
+                tiles, to = self.w.both(ef.value, True), self.w.both(ef.to, True)  # (names quoted: 「方向」)
+                out.append(Fact("交牌", f"把{tiles.text}交给{to.text}", markup("把", tiles.html, "交给")
+                                + to.html))
+        return out
 
     def action_word(self, name: str) -> str:
         return name if any(a.name == name for a in self.rs.actions) else W.BUILTIN_ACTION.get(name, name)
@@ -271,6 +298,7 @@ class PageBuilder(SetupChapters, ScoringChapters):
             if h.when is not None:
                 c = self.w.both(h.when, True)
                 facts.append(Fact("条件", c.text, c.html))
+            facts += self.effect_facts(h.effects)
             hooks.append(Item(W.event(rs, h.event), facts, Text.of(h)))
         if not (phases or hooks):
             return None

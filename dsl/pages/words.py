@@ -141,10 +141,13 @@ BUILTIN = {
     "discarder": "打出这张牌的人",
     "payer": "付分者", "payee": "收分者", "won": "有玩家和牌", "last_drawer": "最后摸到牌的人",
     "wall_left": "牌墙剩余张数", "turn": "轮次", "round": "圈数", "players": "玩家数", "table": "整桌",
-    "choice": "所选的倍数", "robbed": "被抢的人", "score": "得分", "task_factor": "任务倍数",
+    "choice": "所选的值", "robbed": "被抢的人", "score": "得分", "task_factor": "任务倍数",
     "viewer": "看牌的人", "owner": "牌的主人",
     "in_play": "还在局中的各家", "first_winners": "第一次和牌的各家",
 }
+# `choice` by the decision's value type (a decision of numbers, tiles, several tiles, a suit, a player).
+CHOICE = {"int": "所选的数", "num": "所选的数", "tile": "所选的牌", "list[tile]": "所选的牌", "suit": "所选的花色",
+          "seat": "所选的玩家"}
 # Fields of tiles, melds and seats.
 FIELD = {
     "kind": "种类", "suit": "花色", "rank": "点数", "honor": "字牌", "flower": "花", "joker": "万能牌",

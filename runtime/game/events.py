@@ -161,10 +161,14 @@ class Events:
         else:
             self._deliver([(to, tiles)])
 
-    @staticmethod
-    def _deliver(transit) -> None:
+    def _deliver(self, transit) -> None:
+        st = self.st
         for to, tiles in transit:
             to.hand.extend(tiles)
+            # a dealer that gave its last dealt tile away before its first turn starts that turn with the
+            # last tile it received, which is now its last dealt tile (`win_tile last_dealt`)
+            if tiles and st.turn == 0 and to.index == st.dealer and (to.drawn is None or to.drawn not in to.hand):
+                to.drawn = st.last_dealt = tiles[-1]
             to.changed()
 
     def _phases(self, event: str, bind: dict) -> None:

@@ -9,6 +9,9 @@ neither: a reading name would fail at run time and `score` would be 0. Places th
 an event (an emitted event, a phase's own events, restrictions, observations, the next dealer) are not
 checked.
 
+`give` is held to what the engine can move (E511): tiles out of the actor's hand, so only where there is
+an actor, and only tiles the actor is sure to hold (the tiles its `select` chose, or tiles of `actor.hand`).
+
 The compiler runs it on what it built (dsl/checker.py) and loading a compiled JSON rule set runs it again
 (runtime/ir/check.py), so an edited file cannot bring back a read the compiler refused. Findings go to
 `diags`, anything with `error(code, message, span, hint="")`.
@@ -23,6 +26,8 @@ from . import vocab as V
 NO_WIN_EVENTS = ("deal", "opening", "turn", "draw", "reveal", "discard", "claim", "decline", "kong",
                  "added_kong", "win_offer", "ready", "exhaust")
 AFTER_WIN_EVENTS = ("win", "hand_end", "settled")
+# Engine events without a player of their own: a hook on them has no `actor` (so nothing to `give` from).
+NO_ACTOR_EVENTS = ("hand_end", "settled")
 READING_ONLY = tuple(n for n in V.READING_BUILTINS if n not in V.GAME_BUILTINS)
 
 
@@ -88,7 +93,7 @@ class Places:
                 self.place(f"action `{a.name}`", ["win"], guard, ())
                 self.place(f"the effects of `{a.name}`", [a.name], effects, a.effects, before_score=True)
             else:
-                self.place(f"action `{a.name}`", events, guard + effects, a.effects)
+                self.place(f"action `{a.name}`", events, guard + effects, a.effects, selects=bool(a.select))
             # declining is answered at the event that offered it, without a win's values
             self.place(f"the `decline` of `{a.name}`", events, [ef.value for ef in a.decline], a.decline)
         self.hand_end_condition(rs.table.ends_when)
@@ -105,7 +110,8 @@ class Places:
                                  "count the winners (`len(winners)`), the players still in the hand "
                                  "(`len(in_play)`) or the tiles left (`wall_left`)")
 
-    def place(self, where: str, events, exprs, effects, payment: bool = False, before_score: bool = False):
+    def place(self, where: str, events, exprs, effects, payment: bool = False, before_score: bool = False,
+              selects: bool = False):
         reading, score = self.sees(events)
         if before_score:
             score = False
@@ -128,6 +134,9 @@ class Places:
                                          "read it on `win`, `hand_end`, `settled` or in a winning action")
         won = reading or score
         for ef in effects:
+            if ef.op == "give":
+                self.give(where, events, ef, selects)
+                continue
             if ef.op == "emit" or len(ef.target) != 2:
                 continue
             who = ef.target[0]
@@ -138,6 +147,33 @@ class Places:
             elif who == "winner" and not won:
                 self.diags.error("E511", f"`{'.'.join(ef.target)}`: there is no winner at {where}", ef.span,
                                  "change the winner's state on `win` or `hand_end`")
+
+
+    def give(self, where: str, events, ef, selects: bool) -> None:
+        """`give` moves tiles out of the actor's concealed hand: only where there is an actor, and only
+        tiles it is sure to hold — the tiles its `select` chose, or tiles taken from `actor.hand`."""
+        if events and all(e in NO_ACTOR_EVENTS for e in events):
+            self.diags.error("E511", f"`give` at {where} moves tiles out of the actor's hand, but "
+                             f"`{events[0]}` is no player's event: there is no actor", ef.span,
+                             "give tiles in an action, or in a hook on a player's event (`deal`, `draw`, "
+                             "`discard`, an action's name …)")
+        elif not _held(ef.value, selects):
+            self.diags.error("E511", f"`give` at {where} moves tiles the actor may not hold: it gives the "
+                             "tiles a `select` chose (`give = choice`) or tiles of the actor's hand "
+                             "(`actor.hand`, `filter(t in actor.hand: …)`)", ef.value.span,
+                             "let the player choose them: `select 3 when …` and `give = choice { to = … }`")
+
+
+def _held(e, selects: bool) -> bool:
+    """Whether a `give`'s tiles are the actor's own by their form: `choice` of a `select`, `actor.hand`, or
+    a filter of those."""
+    if isinstance(e, E.Name):
+        return selects and e.ref == "builtin:choice"
+    if isinstance(e, E.Attr):
+        return e.name == "hand" and isinstance(e.obj, E.Name) and e.obj.ref == "builtin:actor"
+    if isinstance(e, E.Comp):
+        return e.func == "filter" and len(e.binders) == 1 and _held(e.source, selects)
+    return False
 
 
 def _reads_reading(n: E.Name) -> bool:

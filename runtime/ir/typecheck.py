@@ -339,3 +339,18 @@ def first_mismatch(rs, sym: Symbols, roots) -> str | None:
     except Mismatch as exc:
         return str(exc)
     return None
+
+
+def decision_types(rs) -> dict[str, str]:
+    """The type of `choice` in each action of a checked rule set, by action name (`num` for an action
+    without choices); empty when the rule set does not type (the pages then use their neutral word)."""
+    from .passes import Findings, RuleSetPasses
+
+    ch = RuleSetPasses(rs, Findings())
+    ch.declare()
+    tc = TypeCheck(ch.sym, rs)
+    try:
+        tc.settle_choices()
+    except Mismatch:
+        return {}
+    return {a.name: tc.choice_types.get(i, "num") for i, a in enumerate(rs.actions)}
