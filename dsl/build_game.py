@@ -98,8 +98,13 @@ class GameBuilders:
         init = s.expr or respan({"bool": E.Bool(False), "int": E.Num("0"), "num": E.Num("0"),
                                   "tiles": E.ListLit(())}.get(typ, E.NoneLit()), s.span)
         f = self.fields(s, f"`state {name}`")
+        visible = f.bool("visible", False)
+        if visible and scope != "player":
+            self.diags.error("E204", "`visible` is for player states: every seat sees the table's states already",
+                             f.one("visible").span, f"leave it out of `state table {name}`")
+            visible = False
         out = ir.StateVar(name, scope, typ, init, lives=f.name("lives", "hand", words=V.LIFETIMES),
-                          span=a[1].span, **f.docs())
+                          visible=visible, span=a[1].span, **f.docs())
         f.finish()
         return out
 

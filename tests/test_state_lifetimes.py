@@ -71,3 +71,11 @@ def test_the_page_says_how_long_each_state_lives():
 
     assert "只管本局：每局开始时恢复初始值" in facts_before("longyan-design.md", "分饼仍在进行")
     assert "整场保留：带到下一局" in facts_before("guobiao-design.md", "已经打完的局数")
+
+
+def test_visible_is_for_player_states_only():
+    head = LONGYAN
+    res = compile_text(head + "state table 公开 int = 0 { visible true }\n", "longyan-variant.pai")
+    errors = [d for d in res.diagnostics if d.is_error]
+    assert [(d.code, d.span.line) for d in errors] == [("E204", head.count("\n") + 1)]
+    assert "player states" in errors[0].message

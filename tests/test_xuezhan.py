@@ -145,8 +145,13 @@ def test_every_seat_chooses_its_missing_suit_together(rules):
     for s, suit in enumerate("条万条"):
         g.apply(s, que(g, s, suit))
     assert [g.st.seats[s].vars["定缺"] for s in range(4)] == [None] * 4  # nothing applied before the last
+    assert [x["state"] for x in g.observation(3)["seats"][:3]] == [{"定缺": None}] * 3
     g.apply(3, que(g, 3, "筒"))
     assert [str(g.st.seats[s].vars["定缺"]) for s in range(4)] == ["条", "万", "条", "筒"]
+    # then everyone sees every missing suit (`visible`), and nothing else of another's states
+    seen = g.observation(1)["seats"]
+    assert [x.get("state") for x in seen] == [{"定缺": "条"}, None, {"定缺": "条"}, {"定缺": "筒"}]
+    assert g.onlooker_observation()["seats"][1]["state"] == {"定缺": "万"}
     assert g.current_seats() == [0] and g.st.turn == 1
     # the dealer still holds 条, the suit it does not want: it must discard those first
     assert {m.tiles[0][-1] for m in g.legal_moves(0) if m.action == "discard"} == {"条"}

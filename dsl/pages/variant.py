@@ -270,7 +270,9 @@ class PageBuilder(SetupChapters, ScoringChapters):
 
     def states(self) -> list[Item]:
         return [Item(s.name, [Fact("记录", W.SCOPE.get(s.scope, s.scope)),
-                              Fact("保留", W.LIFETIME.get(s.lives, s.lives))], Text.of(s, full=True))
+                              Fact("保留", W.LIFETIME.get(s.lives, s.lives))]
+                     + ([Fact("公开", "每位玩家都看得到各家的这个值")] if getattr(s, "visible", False) else []),
+                     Text.of(s, full=True))
                 for s in self.rs.states]
 
     def design(self) -> DesignPage:

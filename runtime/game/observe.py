@@ -5,8 +5,8 @@ everyone: the number of concealed tiles, the melds as they are shown (exposed me
 meld only its `shown` tiles), the discards, the tiles set aside, the balances and who plays under
 `then auto`; the table's states, the visible reveals, the hand's task, every roll of the hand (`chance`),
 the tiles left in the wall and who is to act. Never another player's concealed tiles, drawn tile or
-player states, and never the wall — unless an `observe` rule shows them: `what` (hand, drawn, melds,
-kong_tiles) of `owner` to `viewer` while its `when` holds.
+player states (but those declared `visible`), and never the wall — unless an `observe` rule shows them:
+`what` (hand, drawn, melds, kong_tiles) of `owner` to `viewer` while its `when` holds.
 
 An onlooker sees what every player sees of everyone, and of each seat what an `observe` rule shows while
 its `when` holds with `viewer` bound to none (no seat): a rule that asks about the viewer's own state
@@ -110,6 +110,7 @@ def _seats(game, extra: dict[int, set[str]], own: int | None) -> list[dict]:
         return out
 
     seats = []
+    shown = [v.name for v in game.rs.states if v.scope == "player" and v.visible]  # (`state … { visible }`)
     for s in st.seats:
         mine = s.index == own
         what = extra.get(s.index, set())
@@ -119,6 +120,8 @@ def _seats(game, extra: dict[int, set[str]], own: int | None) -> list[dict]:
              "aside": [t.name for t in s.aside], "aside_codes": [t.notation_code for t in s.aside],
              "balance": plain(s.balance), "balance_exact": exact(s.balance), "auto": s.auto,
              "in_play": game.in_play(s.index)}
+        if not mine and shown:
+            d["state"] = {k: plain(s.vars.get(k)) for k in shown}
         if not mine and "hand" in what:
             d["hand"] = _sorted(game, s.hand)
             d["hand_codes"] = _codes(game, d["hand"])

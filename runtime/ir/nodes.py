@@ -335,6 +335,7 @@ class StateVar(Node):
     type: str  # bool | int | tile | seat | tiles
     init: Expr
     lives: str = "hand"  # hand: back to INIT at every hand's start | session: carried to the next hand
+    visible: bool = False  # a player state every seat sees of every player (observations), not its own only
 
 
 @dataclass(frozen=True)
