@@ -36,22 +36,20 @@ def cmd_simulate(args) -> int:
         raise UsageError(f"--games and --workers must be at least 1 (got {args.games} and {args.workers})")
     rules = _rules(args.rules)
     try:
-        if args.json or args.games < 200:
+        if args.json or not sys.stderr.isatty():
             summary = simulate(rules, args.games, args.seed, args.bots, _sets(args.set), args.log, args.rules,
                                workers=args.workers)
-        else:  # a progress bar on long runs (on stderr, so the summary stays clean)
-            from rich.progress import Progress
-
-            with Progress(transient=True, console=_stderr_console()) as bar:
-                task = bar.add_task("simulating", total=args.games)
+        else:  # a progress bar with games/s (on stderr, so the summary stays clean; gone when done)
+            with progress_bar("simulating", args.games) as advance:
                 summary = simulate(rules, args.games, args.seed, args.bots, _sets(args.set), args.log,
-                                   args.rules, workers=args.workers, progress=lambda: bar.advance(task))
+                                   args.rules, workers=args.workers, progress=advance)
     except GameError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     if args.json:
         print(json.dumps(summary, ensure_ascii=False, indent=2))
     else:
+        print(f"bots: {_bots_text(summary['bots'])}")
         print(f"games {summary['games']}  wins {summary['wins']}  draws {summary['draws']}  "
               f"score_mean {summary['score_mean']}  invariant_violations {summary['invariant_violations']}  "
               f"({summary['games_per_second']} games/s)")
@@ -65,6 +63,45 @@ def cmd_simulate(args) -> int:
             print("patterns: " + ", ".join(f"{k} {v}" for k, v in top))
         print("events: " + ", ".join(f"{k} {v}" for k, v in summary["event_counts"].items()))
     return 1 if summary["invariant_violations"] else 0
+
+
+def _bots_text(bots: list[str]) -> str:
+    """`efficiency at every seat`, or each seat's bot: `seat 0 efficiency, seat 1 greedy, …`."""
+    if len(set(bots)) == 1:
+        return f"{bots[0]} at every seat"
+    return ", ".join(f"seat {i} {b}" for i, b in enumerate(bots))
+
+
+def _rate_column(unit: str):
+    """A progress column: items per second so far (`12.3 games/s`); rich is imported only for a bar."""
+    from rich.progress import ProgressColumn
+    from rich.text import Text
+
+    class Rate(ProgressColumn):
+        def render(self, task):
+            speed = task.finished_speed or task.speed
+            return Text(f"{speed:.1f} {unit}/s" if speed else f"- {unit}/s")
+    return Rate()
+
+
+class progress_bar:
+    """`with progress_bar(label, total) as advance:` a transient bar on stderr with the count done, the
+    rate (games/s) and the time left; `advance()` counts one item."""
+
+    def __init__(self, label: str, total: int, unit: str = "games"):
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+        self.bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                            _rate_column(unit), TimeRemainingColumn(), transient=True, console=_stderr_console())
+        self.label, self.total = label, total
+
+    def __enter__(self):
+        self.bar.__enter__()
+        task = self.bar.add_task(self.label, total=self.total)
+        return lambda: self.bar.advance(task)
+
+    def __exit__(self, *exc):
+        return self.bar.__exit__(*exc)
 
 
 def _stderr_console():
@@ -126,6 +163,21 @@ def cmd_play(args) -> int:
         return 2
 
 
+DEFAULT_BOT = "efficiency"  # as runtime.game.simulate.DEFAULT_BOT (not imported here: the parser is built lazily)
+
+
+def _bots_arg(text: str) -> str:
+    """--bots: names of bots, one or one per seat (the seat count is checked when the rules are known)."""
+    from ..runtime.game.bots import BOTS
+
+    names = [b.strip() for b in text.split(",")]
+    bad = [b for b in names if b not in BOTS]
+    if bad or not text.strip():
+        raise argparse.ArgumentTypeError(f"unknown bot {bad[0][:40] if bad else text!r}: choose from "
+                                         f"{', '.join(BOTS)} (one, or one per seat separated by commas)")
+    return ",".join(names)
+
+
 def add_commands(sub) -> None:
     c = sub.add_parser("play", help="play a seat in the terminal against bots")
     c.add_argument("rules")
@@ -133,14 +185,16 @@ def add_commands(sub) -> None:
     c.add_argument("--set", action="append", metavar="OPTION=VALUE")
     c.add_argument("--seed", type=int, help="the game's seed (shown at the start; the same seed replays the deal)")
     c.add_argument("--hands", type=int, default=1, help="hands to play, balances carried from one to the next")
-    c.add_argument("--bots", choices=["random", "greedy", "mixed"], default="greedy")
+    c.add_argument("--bots", choices=["random", "greedy", "mixed", "efficiency"], default="greedy")
     c.set_defaults(func=cmd_play)
     c = sub.add_parser("simulate", help="play many hands with bots and check the engine's invariants")
     c.add_argument("rules")
     c.add_argument("--games", type=int, default=100)
     c.add_argument("--seed", type=int, default=0)
-    c.add_argument("--bots", choices=["random", "greedy", "mixed"], default="random",
-                   help="random: uniform; greedy: wins, pungs and kongs; mixed: greedy with random choices at "
+    c.add_argument("--bots", type=_bots_arg, default=DEFAULT_BOT, metavar="BOT[,BOT…]",
+                   help="one bot for every seat, or one per seat separated by commas (efficiency,greedy,greedy,"
+                        "greedy). efficiency (the default): plays for the nearest win by the rule set's forms; "
+                        "random: uniform; greedy: wins, pungs and kongs; mixed: greedy with random choices at "
                         "half the decisions that offer more than discards (docs/engine.md)")
     c.add_argument("--set", action="append", metavar="OPTION=VALUE")
     c.add_argument("--json", action="store_true")

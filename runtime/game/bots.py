@@ -21,12 +21,18 @@
   throwing that tile) with probability `patience` (19/20), hoping for a wildcard, until it has thrown a
   wildcard itself and while a wildcard can still be drawn (not every copy is in sight or in its own
   hand). Seeded: the same seed, the same moves.
+- `EfficiencyBot(seed)`: plays for the nearest win by the rule set's forms (`runtime/distance.py`): takes
+  every win; declares ready when its waits hold `READY_LIVE` live tiles; lays down a meld after which
+  the hand is nearer a win (a kong: no farther; a claimed run: only to be one tile away); discards to
+  be nearest, then for the most live wanted tiles (at one tile away the real waits); declines the rest.
+  The whole policy is docs/engine.md, "Bots".
 """
 from __future__ import annotations
 
 import random
 from collections import Counter
 
+from ..distance import FAR, Distance
 from .moves import PASS, Move, neighbours
 
 
@@ -156,17 +162,18 @@ class GreedyBot:
         chase = _orphans_discard(game, game.st.seats[seat], discards)
         if chase is not None:
             return chase
-        hand = game.st.seats[seat].hand
-        cat = game.cat
+        s = game.st.seats[seat]
+        return min(discards, key=lambda m: self._neighbours_key(game, s, m))
+
+    def _neighbours_key(self, game, s, m: Move) -> tuple[int, int]:
+        """Greedy's measure of a discard (lower: more useless): the tile's neighbours in the hand and the
+        fixed-set partners it holds; the highest-indexed kind first on a tie."""
         if self._partners is None or self._partners[0] is not game.rs:
             self._partners = (game.rs, _set_partners(game.rs))
-        partners = self._partners[1]
-        names = {t.name for t in hand}
-
-        def key(m):
-            t = cat.by_name[m.tiles[0]]
-            return (neighbours(hand, t) + len(partners.get(t.name, set()) & names), -t.index)
-        return min(discards, key=key)
+        t = game.cat.by_name[m.tiles[0]]
+        held = self._partners[1].get(t.name)
+        return (neighbours(s.hand, t) + (sum(1 for x in held if any(y.name == x for y in s.hand)) if held else 0),
+                -t.index)
 
     @staticmethod
     def _wait_for_any(game, seat: int, moves: list[Move]) -> Move | None:
@@ -235,7 +242,189 @@ class MixedBot(GreedyBot):
         return throw
 
 
-BOTS = {"random": RandomBot, "greedy": GreedyBot, "mixed": MixedBot}
+TIE_BREAK = 4  # discards as near a win as each other whose wanted tiles are counted (greedy's measure picks them)
+READY_LIVE = 4  # the efficiency bot declares ready when its waits have at least this many live tiles
+
+
+class EfficiencyBot(GreedyBot):
+    """Plays for the fastest win (the module's docstring states its policy; docs/engine.md, "Bots").
+
+    Its measure is the distance of the concealed hand to the nearest winning form (`runtime/distance.py`:
+    tiles lacking, 1 when it waits) and the live tiles that lower it (copies neither in its hand nor in
+    sight); once one tile away, the real waits (`Game.waits_without`: requirements and every form
+    included) replace the structural count, and a hand whose real waits are empty counts as two away."""
+
+    name = "efficiency"
+
+    def __init__(self, seed: int = 0):
+        super().__init__(seed)
+        self._dist = None
+
+    def measure(self, game) -> Distance:
+        d = self._dist
+        if d is None or d[0] is not game.rs or d[1] is not game.dec:
+            d = self._dist = (game.rs, game.dec, Distance(game.rules.forms, game.dec))
+        return d[2]
+
+    def choose(self, game, seat: int, moves: list[Move]) -> Move:
+        prog = game.prog
+        wins = [m for m in moves if (a := prog.actions.get(m.action)) is not None and a.wins]
+        if wins:
+            return wins[0]
+        s = game.st.seats[seat]
+        discards = [m for m in moves if m.action == "discard"]
+        ready = [m for m in moves if (a := prog.actions.get(m.action)) is not None and not a.forms and not a.wins
+                 and (getattr(a.ir, "ready", False) or a.ir.then == "auto")]
+        if ready and self._live_waits(game, s) >= READY_LIVE:
+            return ready[0]
+        melds = [m for m in moves if (a := prog.actions.get(m.action)) is not None and a.forms and m.tiles]
+        if melds:
+            taken = self._meld(game, seat, melds, bool(discards))
+            if taken is not None:
+                return taken
+        if discards:
+            return self.discard(game, seat, discards)
+        if PASS in moves:
+            return PASS
+        selects = [m for m in moves if (a := prog.actions.get(m.action)) is not None and a.ir.select]
+        if selects:
+            return self.give_up(game, seat, selects)
+        return moves[0]
+
+    # ------------------------------------------------------------------ the hand as counts
+
+    def _counts(self, game, tiles) -> tuple[list[int], int]:
+        wild = game.hand_wild_names
+        counts = [0] * game.dec.n
+        w = 0
+        for t in tiles:
+            if t.name in wild:
+                w += 1
+            else:
+                counts[t.index] += 1
+        return counts, w
+
+    def _live(self, game, s, kind) -> int:
+        own = sum(1 for t in s.hand if t.name == kind.name)
+        return max(0, kind.copies - game.visible_count(kind) - own)
+
+    def _live_waits(self, game, s) -> int:
+        return sum(self._live(game, s, k) for k in game.waits(s))
+
+    def _settled(self, game, counts, w: int, melds: int) -> int:
+        """The distance of a hand as it will stand once it has discarded, if it must (the best discard)."""
+        dist = self.measure(game)
+        size = sum(counts) + w
+        if dist.targets(melds, size):
+            return dist.distance(counts, w, melds)
+        best = FAR
+        for k, c in enumerate(counts):
+            if c:
+                counts[k] -= 1
+                best = min(best, dist.distance(counts, w, melds))
+                counts[k] += 1
+        if w:
+            best = min(best, dist.distance(counts, w - 1, melds))
+        return best
+
+    # ------------------------------------------------------------------ melds
+
+    def _meld(self, game, seat: int, melds: list[Move], own_turn: bool) -> Move | None:
+        """The meld to lay down: the one after which the hand is nearest a win, if it is nearer than
+        without it — or, for a kong, no farther (the replacement tile is a tile more)."""
+        s = game.st.seats[seat]
+        counts, w = self._counts(game, s.hand)
+        now = self._settled(game, list(counts), w, len(s.melds))
+        pending = game.pending
+        outside = pending.tile if pending is not None and pending.kind not in ("turn", "deal") else None
+        wild = game.hand_wild_names
+        best, best_d = None, FAR + 1
+        for m in melds:
+            need = Counter(m.tiles)
+            if outside is not None and need[outside.name]:
+                need[outside.name] -= 1
+            c, ww = list(counts), w
+            taken = 0
+            for name, k in need.items():
+                kind = game.cat.by_name.get(name)
+                if kind is None:
+                    continue
+                if name in wild:
+                    use = min(k, ww)
+                    ww -= use
+                else:
+                    use = min(k, c[kind.index])
+                    c[kind.index] -= use
+                taken += use
+            new = taken == sum(need.values())  # else it grows a meld laid down before
+            after = self._settled(game, c, ww, len(s.melds) + new)
+            kong = any((mk := game.rs.meld(k)) is not None and mk.kong for k in game.prog.actions[m.action].forms)
+            if outside is not None and len(set(m.tiles)) > 1 and after > 1:
+                continue  # a claimed run (or any mixed group) only to be one tile away: it costs patterns
+            if after < now or (kong and after <= now):
+                if after < best_d:
+                    best, best_d = m, after
+        return best
+
+    # ------------------------------------------------------------------ discards
+
+    def discard(self, game, seat: int, discards: list[Move]) -> Move:
+        """The discard after which the hand is nearest a win; among those, the one whose wanted tiles
+        (the kinds that bring it nearer, or at one tile the real waits) have most live copies; then
+        greedy's measure (fewest neighbours). Never a wildcard while another discard is as near."""
+        s = game.st.seats[seat]
+        dist = self.measure(game)
+        counts, w = self._counts(game, s.hand)
+        wild = game.hand_wild_names
+        by_name = game.cat.by_name
+        scored = []
+        for m in discards:
+            name = m.tiles[0]
+            kind = by_name[name]
+            if name in wild:
+                d = dist.distance(counts, w - 1, len(s.melds))
+            else:
+                counts[kind.index] -= 1
+                d = dist.distance(counts, w, len(s.melds))
+                counts[kind.index] += 1
+            scored.append((d, m))
+        near = min(d for d, _ in scored)
+        real: dict = {}
+        if near == 1:  # one tile away by structure: the real waits decide (requirements, every form)
+            for i, (d, m) in enumerate(scored):
+                if d == 1:
+                    waits = game.waits_without(s, by_name[m.tiles[0]])
+                    real[m] = sum(self._live(game, s, k) for k in waits)
+                    if not waits:
+                        scored[i] = (2, m)
+            near = min(d for d, _ in scored)
+        best = [m for d, m in scored if d == near]
+        if len(best) > TIE_BREAK and near > 1:  # the live count is the dear part: greedy's measure picks first
+            best = sorted(best, key=lambda m: self._neighbours_key(game, s, m))[:TIE_BREAK]
+        if len(best) > 1 and near < FAR:
+            lives = {m: real[m] if near == 1 else self._wanted(game, s, dist, counts, w, m.tiles[0])
+                     for m in best}
+            top = max(lives.values())
+            best = [m for m in best if lives[m] == top]
+        if len(best) == 1:
+            return best[0]
+        plain = [m for m in best if m.tiles[0] not in wild] or best
+        return super().discard(game, seat, plain)
+
+    def _wanted(self, game, s, dist: Distance, counts, w: int, name: str) -> int:
+        """Live copies of the kinds that bring the hand nearer a win after giving up one `name`."""
+        wild = name in game.hand_wild_names
+        kind = game.cat.by_name[name]
+        if not wild:
+            counts[kind.index] -= 1
+        _, kinds = dist.improving(counts, w - wild, len(s.melds))
+        if not wild:
+            counts[kind.index] += 1
+        cat = game.cat.kinds
+        return sum(self._live(game, s, cat[k]) for k in kinds)
+
+
+BOTS = {"random": RandomBot, "greedy": GreedyBot, "mixed": MixedBot, "efficiency": EfficiencyBot}
 
 
 def play(game, bots) -> dict:

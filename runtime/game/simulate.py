@@ -1,15 +1,15 @@
 """Simulation: many independent hands played by bots, with every invariant checked after every move.
 
-Summary keys: games, wins, draws, pattern_counts (patterns in the winning hands), event_counts, score_mean
-(mean score of the winning hands, rounded; score_mean_exact: exact), invariant_violations (tiles not
-conserved, payments not balancing, a bot's move refused as illegal or out of turn), plus wins_by_seat and
-win_rate_by_seat (hands each seat won, and that over games; with several winners of one hand each counts),
-draw_rate, the spread of the winning scores (score_stdev, the population standard deviation; score_min,
-score_max, and their exact twins score_min_exact, score_max_exact: runtime/money.py), eval_errors (rule
-expressions that failed at run time), seconds and games_per_second, and for mechanism coverage: payment_counts
-(hands in which each named payment moved money), draw_payment_counts (the same over the drawn hands only) and
-multiple_wins (hands won by more than one player) and task_counts (hands won with the hand's task completed,
-by task).
+Summary keys: games, bots (each seat's bot), wins, draws, pattern_counts (patterns in the winning hands),
+event_counts, score_mean (mean score of the winning hands, rounded; score_mean_exact: exact),
+invariant_violations (tiles not conserved, payments not balancing, a bot's move refused as illegal or out of
+turn), plus wins_by_seat and win_rate_by_seat (hands each seat won, and that over games; with several winners
+of one hand each counts), draw_rate, the spread of the winning scores (score_stdev, the population standard
+deviation; score_min, score_max, and their exact twins score_min_exact, score_max_exact: runtime/money.py),
+eval_errors (rule expressions that failed at run time), seconds and games_per_second, and for mechanism
+coverage: payment_counts (hands in which each named payment moved money), draw_payment_counts (the same over
+the drawn hands only) and multiple_wins (hands won by more than one player) and task_counts (hands won with
+the hand's task completed, by task).
 """
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ from ..money import exact
 from ..rules import Rules, load
 from . import log as gamelog
 from .bots import BOTS
-from .flow import IllegalMove
+from .flow import GameError, IllegalMove
 from .session import Session
 
 
@@ -46,7 +46,7 @@ def _play(rules: Rules, indexed_seeds: list[tuple[int, int]], bots: str, options
     for k, game_seed in indexed_seeds:
         session = Session(rules, options, game_seed, 1)
         g = session.new_hand()
-        players = [BOTS[bots](game_seed * 31 + i) for i in range(g.n)]
+        players = [BOTS[name](game_seed * 31 + i) for i, name in enumerate(seat_bots(bots, g.n))]
         while not g.is_over():
             seat = g.current_seats()[0]
             legal = g.legal_moves(seat)
@@ -86,6 +86,8 @@ def _play(rules: Rules, indexed_seeds: list[tuple[int, int]], bots: str, options
             "tasks": tasks, "by_seat": by_seat, "seats": seats}
 
 
+DEFAULT_BOT = "efficiency"  # `paili simulate`'s bots unless --bots says otherwise
+
 _WORKER_RULES: Rules | None = None
 
 
@@ -103,12 +105,26 @@ def _worker_play(args) -> dict:
     return _play(_WORKER_RULES, chunk, bots, options, log_dir, rules_ref)
 
 
+def seat_bots(bots: str | list[str] | tuple[str, ...], seats: int) -> list[str]:
+    """The bot of each seat: one name for every seat, or one name per seat (a list, or names separated
+    by commas). GameError (one sentence) for an unknown name or a list of the wrong length."""
+    names = [b.strip() for b in bots.split(",")] if isinstance(bots, str) else list(bots)
+    unknown = [b for b in names if b not in BOTS]
+    if unknown:
+        raise GameError(f"unknown bot {unknown[0][:40]!r}: the bots are {', '.join(BOTS)}")
+    if len(names) == 1:
+        return names * seats
+    if len(names) != seats:
+        raise GameError(f"{len(names)} bots named for {seats} seats: name one bot, or one for each seat")
+    return names
+
+
 def _by_count(c: Counter) -> dict:
     """A tally as a dict, most frequent first, ties by name: independent of the order games ran in."""
     return dict(sorted(c.items(), key=lambda kv: (-kv[1], str(kv[0]))))
 
 
-def simulate(rules: Rules | str | Path, games: int, seed: int = 0, bots: str = "random",
+def simulate(rules: Rules | str | Path, games: int, seed: int = 0, bots: str | list[str] = DEFAULT_BOT,
              options: dict | None = None, log_dir: str | Path | None = None, rules_ref: str = "",
              workers: int = 1, progress=None) -> dict:
     """Play `games` independent hands. Game k's seed is the k-th draw of random.Random(seed), so the
@@ -163,7 +179,8 @@ def simulate(rules: Rules | str | Path, games: int, seed: int = 0, bots: str = "
     seats = max(p["seats"] for p in parts)
     wins_by_seat = [by_seat[i] for i in range(seats)]
     return {
-        "games": games, "wins": sum(p["wins"] for p in parts), "draws": sum(p["draws"] for p in parts),
+        "games": games, "bots": seat_bots(bots, seats), "wins": sum(p["wins"] for p in parts),
+        "draws": sum(p["draws"] for p in parts),
         "pattern_counts": _by_count(patterns), "event_counts": dict(sorted(events.items())),
         "score_mean": round(float(mean), 3), "invariant_violations": len(violations),
         "violations": violations[:20], "eval_errors": dict(list(_by_count(errors).items())[:20]),

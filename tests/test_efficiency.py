@@ -1,0 +1,204 @@
+"""The distance of a hand to its nearest winning form (runtime/distance.py) and the efficiency bot built on it
+(runtime/game/bots.py): distances of known hands, the wanted tiles of a waiting hand are exactly its waits,
+the bot's discards and its wins against greedy bots in a seeded sample (bench/bot_strength.py runs 400
+games a field)."""
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+from conftest import ROOT
+from paili import load
+from paili.runtime.distance import FAR, Distance
+from paili.runtime.game import Game
+from paili.runtime.game.bots import BOTS, EfficiencyBot, GreedyBot
+from paili.runtime.game.simulate import seat_bots, simulate
+from paili.runtime.hand import parse_tiles
+
+_RULES = {}
+
+
+def rules(name: str):
+    if name not in _RULES:
+        _RULES[name] = load(ROOT / "rules" / f"{name}.pai")
+    return _RULES[name]
+
+
+def measure(name: str):
+    r = rules(name)
+    cat, dec = r.catalog_for({})
+    return r, cat, Distance(r.forms, dec)
+
+
+def counts_of(r, cat, text: str) -> list[int]:
+    counts = [0] * len(cat.kinds)
+    for t in parse_tiles(r.notation, cat, text, "hand"):
+        counts[t.index] += 1
+    return counts
+
+
+@pytest.mark.parametrize("hand, distance, wanted", [
+    ("123456789m 11z 22z", 1, "1z 2z"),           # waits on either pair
+    ("123456789m 111z 5z", 1, "5z"),              # four melds: the pair's partner
+    ("1122334455667m", 1, "1m 4m 7m"),            # by melds and a pair (1, 4) or by seven pairs (7)
+    ("11m 22m 33m 44m 55m 66m 7z", 1, "7z"),      # 123 123 456 456 or seven pairs: the single's partner
+    # three two-tile runs and seven single honors: shanten 5 (8 - 3 partial runs), six tiles lacking
+    ("1m 4m 7m 1z 2z 3z 4z 5z 6z 7z 2m 5m 8m", 6, "3m 6m 9m 1z 2z 3z 4z 5z 6z 7z"),
+])
+def test_known_hands_have_their_distance(hand, distance, wanted):
+    r, cat, dist = measure("baijindao")
+    d, kinds = dist.improving(counts_of(r, cat, hand), 0, 0)
+    assert d == distance
+    if wanted:
+        assert [cat.kinds[k].code for k in kinds] == wanted.split()
+
+
+def test_an_orphans_form_is_measured_by_the_kinds_it_lacks():
+    r, cat, dist = measure("longyan")
+    thirteen = counts_of(r, cat, "19m 19p 19s 1234567z")
+    d, kinds = dist.improving(thirteen, 0, 0)
+    assert d == 1 and len(kinds) == 13  # any of the thirteen kinds pairs up
+    two_off = counts_of(r, cat, "19m 19p 1s 1234567z 5s")
+    assert dist.distance(two_off, 0, 0) == 2
+    one_wild = counts_of(r, cat, "19m 19p 1s 1234567z")
+    assert dist.distance(one_wild, 1, 0) == 1  # a wildcard fills the missing kind
+
+
+def test_melds_laid_down_leave_fewer_slots_and_rule_out_concealed_forms():
+    r, cat, dist = measure("baijindao")
+    # 10 concealed tiles and one meld: 3 melds and a pair to go; seven pairs is out with a meld laid down
+    assert [(t.melds, t.pairs) for t in dist.targets(1, 10)] == [(3, 1)]
+    assert [(t.melds, t.pairs) for t in dist.targets(0, 13)] == [(4, 1), (0, 7)]
+    assert dist.targets(0, 14) == [] and dist.distance([0] * len(cat.kinds), 0, 0) == FAR
+
+
+def test_wanted_tiles_of_a_waiting_hand_are_exactly_its_waits():
+    """Differential against the rule set's own win check: for seeded random hands of a rule set whose wins are
+    pure splits, the hand waits (distance 1) exactly when some tile completes it, and the tiles the
+    distance says it wants are exactly those tiles."""
+    r, cat, dist = measure("baijindao")
+    pool = [k.index for k in cat.kinds for _ in range(k.copies)]
+    rng = random.Random(5)
+    for _ in range(300):
+        counts = [0] * len(cat.kinds)
+        # a hand near a win: four groups and a pair drawn from the shapes, then one tile dropped
+        for k in rng.sample(pool, 13):
+            counts[k] += 1
+        d, kinds = dist.improving(counts, 0, 0)
+        wins = []
+        for k in cat.kinds:
+            if counts[k.index] < k.copies:
+                counts[k.index] += 1
+                if r.check_win(counts):
+                    wins.append(k.index)
+                counts[k.index] -= 1
+        assert (d == 1) == bool(wins) and d >= 1
+        if d == 1:
+            assert kinds == wins
+
+    for _ in range(200):
+        counts = Counter()
+        while sum(counts.values()) < 14:
+            counts = Counter()
+            kinds_ = [k.index for k in cat.kinds]
+            for _ in range(4):
+                k = rng.choice(kinds_)
+                if rng.random() < 0.5 and cat.kinds[k].suit and cat.kinds[k].rank <= 7:
+                    counts.update([k, k + 1, k + 2])
+                else:
+                    counts.update([k] * 3)
+            counts.update([rng.choice(kinds_)] * 2)
+            if any(c > cat.kinds[k].copies for k, c in counts.items()):
+                counts = Counter()
+        drop = rng.choice(sorted(counts.elements()))
+        counts[drop] -= 1
+        vec = [counts[k.index] for k in cat.kinds]
+        d, kinds = dist.improving(vec, 0, 0)
+        wins = []
+        for k in cat.kinds:
+            if vec[k.index] < k.copies:
+                vec[k.index] += 1
+                if r.check_win(vec):
+                    wins.append(k.index)
+                vec[k.index] -= 1
+        assert d == 1 and kinds == wins and drop in wins
+
+
+def deal(name: str, seed: int, dealer_hand: str, other_hand: str, **kw) -> Game:
+    """A two-player game whose hands are dealt as given (docs/engine.md: each hand from the wall's head in
+    play order from the dealer, then the dealer's extra tile)."""
+    r = rules(name)
+    cat = r.catalog_for({})[0]
+    d = [t.code for t in parse_tiles(r.notation, cat, dealer_hand, "hand")]
+    o = [t.code for t in parse_tiles(r.notation, cat, other_hand, "hand")]
+    order = d[:13] + o + d[13:]
+    return Game(r, {}, seed, wall=" ".join(order), **kw)
+
+
+def test_the_bot_discards_the_tile_that_keeps_it_waiting():
+    g = deal("baijindao", 3, "123456789m 11z 22z 5z", "1199m 3344z 66z 777z")
+    seat = g.current_seats()[0]
+    assert seat == g.st.dealer and not g.hand_wild_names & {"白", "东", "南"}
+    move = EfficiencyBot(1).choose(g, seat, g.legal_moves(seat))
+    assert (move.action, move.tiles) == ("discard", ("白",))
+
+
+def test_the_bot_takes_a_win_when_offered():
+    g = deal("baijindao", 3, "123456789m 11z 222z", "1199m 3344z 66z 777z")
+    seat = g.current_seats()[0]
+    moves = g.legal_moves(seat)
+    wins = [m for m in moves if g.prog.actions.get(m.action) is not None and g.prog.actions[m.action].wins]
+    assert wins
+    assert EfficiencyBot(1).choose(g, seat, moves) == wins[0]
+
+
+def test_seat_bots_are_named_once_or_per_seat():
+    assert seat_bots("efficiency", 3) == ["efficiency"] * 3
+    assert seat_bots("efficiency, greedy", 2) == ["efficiency", "greedy"]
+    assert "efficiency" in BOTS and BOTS["efficiency"] is EfficiencyBot and issubclass(EfficiencyBot, GreedyBot)
+    from paili.runtime.game import GameError
+
+    with pytest.raises(GameError, match="2 bots named for 4 seats"):
+        seat_bots("efficiency,greedy", 4)
+    with pytest.raises(GameError, match="unknown bot 'clever'"):
+        seat_bots("clever", 4)
+
+
+@pytest.mark.parametrize("variant, games", [("baicheng", 12), ("baijindao", 24)])
+def test_the_efficiency_bot_wins_more_than_greedy_bots_at_one_table(variant, games):
+    """A seeded sample of bench/bot_strength.py: the efficiency bot at seat 1, greedy bots at the others."""
+    n = Game(rules(variant), {}, 0).n
+    names = ["greedy"] * n
+    names[1] = "efficiency"
+    s = simulate(rules(variant), games, 3, names)
+    assert s["bots"] == names and s["invariant_violations"] == 0
+    others = [w for i, w in enumerate(s["wins_by_seat"]) if i != 1]
+    assert s["wins_by_seat"][1] > max(others)
+    again = simulate(rules(variant), games, 3, names)  # seeded: the same games again
+    assert again["wins_by_seat"] == s["wins_by_seat"] and again["event_counts"] == s["event_counts"]
+
+
+def test_every_bundled_variant_plays_with_efficiency_bots():
+    for variant in ("baijindao", "baicheng", "longyan", "guobiao", "chehuzi"):
+        s = simulate(rules(variant), 2, 9)
+        assert s["bots"][0] == "efficiency" and set(s["bots"]) == {"efficiency"}
+        assert s["invariant_violations"] == 0 and s["wins"] + s["draws"] == 2
+    s = simulate(rules("longyan"), 2, 9, options={"人数": 2})
+    assert s["bots"] == ["efficiency", "efficiency"] and s["invariant_violations"] == 0
+
+
+def test_simulate_says_which_bots_played_and_shows_no_bar_off_a_terminal(capsys):
+    """The summary's first line names the bots; stderr is not a terminal here, so no progress bar."""
+    from paili.dsl.cli_game import main
+
+    assert main(["simulate", "baijindao", "--games", "2", "--seed", "1"]) == 0
+    out, err = capsys.readouterr()
+    assert out.splitlines()[0] == "bots: efficiency at every seat" and err == ""
+    assert main(["simulate", "baijindao", "--games", "2", "--bots", "greedy,efficiency", "--json"]) == 0
+    out, err = capsys.readouterr()
+    import json
+
+    assert json.loads(out)["bots"] == ["greedy", "efficiency"] and err == ""
+    assert main(["simulate", "baicheng", "--games", "1", "--bots", "greedy,efficiency"]) == 2
+    assert "2 bots named for 4 seats" in capsys.readouterr().err
