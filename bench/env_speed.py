@@ -1,0 +1,166 @@
+"""Hands per second through the learning environment with random agents written in Python, side by side with
+RiichiEnv and RLCard in one process.
+
+    pip install -e ".[env,bench]"     # pettingzoo, numpy; riichienv and rlcard
+    python bench/env_speed.py [--hands 200] [--seed 1] [--variants baijindao,longyan] [--repeat 2] [--json]
+
+- paili: `PailiEnv` (AEC: `last()`, a uniform random choice among the mask's legal actions, `step`), one
+  hand an episode, every hand scored and settled; and `Tables.step_many` over 16 tables (random legal
+  actions for all tables from one call).
+- RiichiEnv (PyPI `riichienv`, a Rust riichi engine driven from Python): one kyoku a hand
+  (`game_mode=0`), its own `RandomAgent` for every seat, MJAI logging off, scoring included.
+- RLCard's `mahjong` environment with its random agents (`env.run`; no scoring).
+
+The passes alternate (RiichiEnv, RLCard, paili …) and the best of `--repeat` counts, so the ratios are
+measured under the same load; 10 untimed hands of each paili variant warm up first. A progress bar with
+hands/s shows on a terminal.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+
+def riichienv_rate(hands: int, seed: int, tick) -> float | None:
+    try:
+        from riichienv import RiichiEnv
+        from riichienv.agents import RandomAgent
+    except ImportError:
+        return None
+    agents = [RandomAgent(seed=seed + i) for i in range(4)]
+    t0 = time.perf_counter()
+    for h in range(hands):
+        env = RiichiEnv(game_mode=0, skip_mjai_logging=True, seed=seed * 100_003 + h)
+        obs = env.reset()
+        while not env.done():
+            obs = env.step({pid: agents[pid].act(o) for pid, o in obs.items()})
+        tick()
+    return hands / (time.perf_counter() - t0)
+
+
+def rlcard_rate(hands: int, seed: int, tick) -> float | None:
+    try:
+        import rlcard
+        from rlcard.agents import RandomAgent
+    except ImportError:
+        return None
+    env = rlcard.make("mahjong", config={"seed": seed})
+    env.set_agents([RandomAgent(num_actions=env.num_actions) for _ in range(env.num_players)])
+    t0 = time.perf_counter()
+    for _ in range(hands):
+        env.run(is_training=False)
+        tick()
+    return hands / (time.perf_counter() - t0)
+
+
+def paili_rate(variant: str, options: dict, hands: int, seed: int, tick) -> float:
+    import numpy as np
+    from paili.env import PailiEnv
+
+    env = PailiEnv(variant, options, seed=seed)
+    rng = random.Random(seed)
+    t0 = time.perf_counter()
+    for _ in range(hands):
+        env.reset()
+        for _agent in env.agent_iter():
+            obs, _, term, trunc, _ = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            legal = np.flatnonzero(obs["action_mask"])
+            env.step(int(legal[rng.randrange(len(legal))]))
+        tick()
+    return hands / (time.perf_counter() - t0)
+
+
+def paili_tables_rate(variant: str, options: dict, hands: int, seed: int, tick, tables: int = 16) -> float:
+    """Hands/s of `Tables.step_many` over `tables` tables: moves per second over the moves a finished hand
+    took (hands still open when the run stops are not counted as hands, nor as time wasted)."""
+    import numpy as np
+    from paili.env import Tables
+
+    t = Tables(variant, tables, options, seed=seed)
+    rng = np.random.default_rng(seed)
+    _, masks, _ = t.reset()
+    open_moves = [0] * tables
+    finished_moves = steps = 0
+    t0 = time.perf_counter()
+    while t.hands_done < hands:
+        acts = [int(rng.choice(np.flatnonzero(m))) for m in masks]
+        _, masks, _, _, done = t.step_many(acts)
+        steps += tables
+        for i in range(tables):
+            open_moves[i] += 1
+            if done[i]:
+                finished_moves += open_moves[i]
+                open_moves[i] = 0
+                tick()
+    dt = time.perf_counter() - t0
+    return (steps / dt) / (finished_moves / t.hands_done)
+
+
+class _Bar:
+    """A progress bar with hands/s on a terminal (rich), nothing otherwise."""
+
+    def __init__(self, total: int, quiet: bool):
+        self.bar = None
+        if not quiet and sys.stderr.isatty():
+            from paili.dsl.cli_game import progress_bar
+
+            self.bar = progress_bar("hands", total, unit="hands")
+
+    def __enter__(self):
+        return self.bar.__enter__() if self.bar else (lambda: None)
+
+    def __exit__(self, *exc):
+        return self.bar.__exit__(*exc) if self.bar else None
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--hands", type=int, default=200)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--repeat", type=int, default=1)
+    p.add_argument("--variants", default="baijindao,baicheng,longyan,chehuzi")
+    p.add_argument("--json", action="store_true")
+    args = p.parse_args(argv)
+    variants = [v for v in args.variants.split(",") if v]
+    runs = 2 + 2 * len(variants)
+    best: dict[str, float] = {}
+
+    def keep(name, rate):
+        if rate is not None:
+            best[name] = max(best.get(name, 0.0), rate)
+
+    for v in variants:  # untimed warm-up: imports, rule sets, block tables
+        paili_rate(v, {}, 10, args.seed + 1000, lambda: None)
+    with _Bar(runs * args.hands * args.repeat, args.json) as tick:
+        for r in range(args.repeat):
+            keep("riichienv", riichienv_rate(args.hands, args.seed + r, tick))
+            keep("rlcard", rlcard_rate(args.hands, args.seed + r, tick))
+            for v in variants:
+                keep(f"paili {v} env", paili_rate(v, {}, args.hands, args.seed + r, tick))
+                keep(f"paili {v} step_many", paili_tables_rate(v, {}, args.hands, args.seed + r, tick))
+    out = {"hands": args.hands, "repeat": args.repeat, "seed": args.seed,
+           "hands_per_second": {k: round(x, 1) for k, x in best.items()}}
+    for ref in ("riichienv", "rlcard"):
+        if ref in best:
+            out[f"ratio_to_{ref}"] = {k: round(x / best[ref], 3) for k, x in best.items() if k.startswith("paili")}
+    if args.json:
+        print(json.dumps(out, ensure_ascii=False, indent=2))
+    else:
+        for k, x in out["hands_per_second"].items():
+            extra = "  ".join(f"{x / best[ref]:.2f}× {ref}" for ref in ("riichienv", "rlcard")
+                              if ref in best and k.startswith("paili"))
+            print(f"{k:28s} {x:8.1f} hands/s  {extra}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,373 @@
+"""A learning environment over any rule set: a PettingZoo AEC environment (`PailiEnv`) and many tables
+stepped from one call (`Tables.step_many`). Needs the optional extra `env` (`pip install -e ".[env]"`:
+pettingzoo, gymnasium, numpy); `import paili` does not import it. docs/env.md is its reference.
+
+Built on the engine's public API only (`Game.current_seats`, `legal_moves`, `apply`, `observation`,
+`is_over`, `result`), so another engine with that API slots in underneath. A seat sees exactly what
+`Game.observation(seat)` shows it (the rules' `observe` declarations included); nothing else is read.
+
+- Agents are `seat_0 … seat_{n-1}`; one episode is one hand. `reset(seed=S)` deals hand S;
+  `reset()` deals the next seed of the environment's own sequence (from its `seed`).
+- The action space is `Discrete(A)`, the same for every state of a rule set under its room options:
+  `discard` of kind k is action k; `pass` is K (K kinds); a declared action j (in declaration order) with
+  lowest tile k is `K + 1 + j*K + k` (a win: its winning tile; an action without tiles: k = 0); a legal
+  move whose slot another legal move of the same state already holds (choices, meld kinds of the same
+  tiles, selections) takes the next of `extra` overflow slots at the end, in `legal_moves` order.
+  `action_mask` marks the legal actions; `move_of(action)` gives the engine's `Move`.
+- The observation is `{"observation": float32[D], "action_mask": int8[A]}`, the layout in docs/env.md.
+- Rewards are money: the step that ends the hand rewards every seat with its delta (`result()["deltas"]`:
+  every payment of the hand, settled); every other step rewards 0.
+"""
+from __future__ import annotations
+
+import functools
+import random
+from fractions import Fraction
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+
+from .runtime.game import Game
+from .runtime.rules import Rules
+
+EXTRA = 64  # overflow slots for legal moves that share a slot (see the module docstring)
+BOUND = 1e9  # observation values are clipped to ±BOUND (balances)
+
+
+def _rules(rules) -> Rules:
+    if isinstance(rules, Rules):
+        return rules
+    from . import load
+
+    return load(rules)
+
+
+def _number(v) -> float:
+    if isinstance(v, bool):
+        return 1.0 if v else 0.0
+    if isinstance(v, (int, float, Fraction)):
+        return float(v)
+    if isinstance(v, str):  # exact money as text ("237/80")
+        try:
+            return float(Fraction(v))
+        except (ValueError, ZeroDivisionError):
+            return 0.0
+    return 0.0
+
+
+class Layout:
+    """What a rule set's observation arrays and action slots hold, under one set of room options."""
+
+    SEAT_SCALARS = ("hand_size", "dealer", "in_play", "auto", "balance", "to_act")
+
+    def __init__(self, rules: Rules, options: dict | None, extra: int = EXTRA):
+        g = Game(rules, options or {}, 0)
+        self.players = g.n
+        self.kinds = [k.name for k in g.cat.kinds]
+        self.kind_index = {n: i for i, n in enumerate(self.kinds)}
+        self.K = K = len(self.kinds)
+        self.actions = list(g.prog.actions)
+        self.action_index = {a: j for j, a in enumerate(self.actions)}
+        self.extra = extra
+        self.size = K + 1 + len(self.actions) * K + extra
+        rs = rules.ir
+        self.reveals = [r.name for r in rs.reveals]
+        self.wilds = [(w.tiles, w.scope) for w in rs.wilds]
+        self.tasks = [t.name for t in getattr(rs, "tasks", ())]
+        obs = g.observation(0)
+        self.player_states = sorted(obs["state"])
+        self.table_states = sorted(obs["table"])
+        # layout of the observation vector: (name, offset, length)
+        parts = [("hand", K), ("drawn", K)]
+        for rel in range(self.players):
+            parts += [(f"seat{rel}.melds", K), (f"seat{rel}.discards", K), (f"seat{rel}.aside", K),
+                      (f"seat{rel}.shown_hand", K), (f"seat{rel}.scalars", len(self.SEAT_SCALARS))]
+        parts += [(f"reveal.{r}", K) for r in self.reveals]
+        parts += [("wild", K), ("task", len(self.tasks)), ("wall_left", 1),
+                  ("player_states", len(self.player_states)), ("table_states", len(self.table_states))]
+        self.parts = []
+        at = 0
+        for name, n in parts:
+            self.parts.append((name, at, n))
+            at += n
+        self.offset = {name: at for name, at, _ in self.parts}
+        self.dim = at
+
+    # ------------------------------------------------------------------ actions
+
+    def slot(self, move) -> int:
+        """The move's own slot (before overflow)."""
+        K = self.K
+        if move.action == "discard":
+            return self.kind_index[move.tiles[0]]
+        if move.action == "pass":
+            return K
+        j = self.action_index.get(move.action)
+        if j is None:
+            return -1
+        k = min((self.kind_index[t] for t in move.tiles if t in self.kind_index), default=0)
+        return K + 1 + j * K + k
+
+    def actions_of(self, moves) -> dict[int, object]:
+        """Action index -> move, for one state's legal moves."""
+        out: dict[int, object] = {}
+        spill = self.size - self.extra
+        for m in moves:
+            a = self.slot(m)
+            if a < 0 or a in out:
+                if spill >= self.size:
+                    continue  # more sharing moves than overflow slots: left out of the mask
+                a = spill
+                spill += 1
+            out[a] = m
+        return out
+
+    # ------------------------------------------------------------------ observations
+
+    def encode(self, obs: dict, out: np.ndarray | None = None) -> np.ndarray:
+        """One seat's observation (`Game.observation`) as the vector of docs/env.md (into `out` if given)."""
+        v = [0.0] * self.dim  # filled as a list, made an array once (element writes to an array cost more)
+        ki = self.kind_index
+        off = self.offset
+
+        def count(base: int, tiles):
+            for t in tiles:
+                i = ki.get(t)
+                if i is not None:
+                    v[base + i] += 1
+        count(off["hand"], obs["hand"])
+        if obs.get("drawn"):
+            count(off["drawn"], (obs["drawn"],))
+        me = obs["seat"]
+        n = self.players
+        to_act = obs["to_act"]
+        for s in obs["seats"]:
+            rel = (s["seat"] - me) % n
+            base = off[f"seat{rel}.melds"]
+            for m in s["melds"]:
+                count(base, m["tiles"])
+            count(off[f"seat{rel}.discards"], s["discards"])
+            count(off[f"seat{rel}.aside"], s["aside"])
+            if "hand" in s:
+                count(off[f"seat{rel}.shown_hand"], s["hand"])
+            base = off[f"seat{rel}.scalars"]
+            v[base] = s["hand_size"]
+            v[base + 1] = 1.0 if s["dealer"] else 0.0
+            v[base + 2] = 1.0 if s["in_play"] else 0.0
+            v[base + 3] = 1.0 if s["auto"] else 0.0
+            v[base + 4] = min(BOUND, max(-BOUND, _number(s["balance_exact"])))
+            v[base + 5] = 1.0 if s["seat"] in to_act else 0.0
+        seen = obs["reveals"]
+        for r in self.reveals:
+            if seen.get(r):
+                count(off[f"reveal.{r}"], (seen[r],))
+        wild = off["wild"]
+        for tiles, _scope in self.wilds:
+            name = tiles if tiles in ki else seen.get(tiles)
+            if name in ki:
+                v[wild + ki[name]] = 1.0
+        if obs.get("task") in self.tasks:
+            v[off["task"] + self.tasks.index(obs["task"])] = 1.0
+        v[off["wall_left"]] = obs["wall_left"]
+        base = off["player_states"]
+        state = obs["state"]
+        for q, k in enumerate(self.player_states):
+            v[base + q] = min(BOUND, max(-BOUND, _number(state.get(k))))
+        base = off["table_states"]
+        table = obs["table"]
+        for q, k in enumerate(self.table_states):
+            v[base + q] = min(BOUND, max(-BOUND, _number(table.get(k))))
+        if out is None:
+            return np.asarray(v, dtype=np.float32)
+        out[:] = v
+        return out
+
+
+class PailiEnv(AECEnv):
+    """A PettingZoo AEC environment: one hand of a rule set per episode (the module's docstring)."""
+
+    metadata = {"name": "paili_v0", "render_modes": ["ansi"], "is_parallelizable": False}
+
+    def __init__(self, rules="baijindao", options: dict | None = None, seed: int = 0,
+                 render_mode: str | None = None, extra: int = EXTRA):
+        super().__init__()
+        if render_mode not in (None, "ansi"):
+            raise ValueError(f"render_mode is 'ansi' or None, not {str(render_mode)[:40]!r}")
+        self.rules = _rules(rules)
+        self.options = dict(options or {})
+        self.layout = Layout(self.rules, self.options, extra)
+        self.render_mode = render_mode
+        self.possible_agents = [f"seat_{i}" for i in range(self.layout.players)]
+        self._seeds = random.Random(seed)
+        box = spaces.Box(-BOUND, BOUND, (self.layout.dim,), np.float32)
+        mask = spaces.Box(0, 1, (self.layout.size,), np.int8)
+        self.observation_spaces = {a: spaces.Dict({"observation": box, "action_mask": mask})
+                                   for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(self.layout.size) for a in self.possible_agents}
+        self.game: Game | None = None
+        self._moves: tuple | None = None  # (decision, seat, action -> move)
+
+    @functools.cache  # noqa: B019 - one space object per agent, as PettingZoo asks
+    def observation_space(self, agent):
+        return self.observation_spaces[agent]
+
+    @functools.cache  # noqa: B019
+    def action_space(self, agent):
+        return self.action_spaces[agent]
+
+    # ------------------------------------------------------------------ the hand
+
+    def reset(self, seed: int | None = None, options: dict | None = None):
+        """Deal a new hand: hand `seed`, or the next of the environment's seeds. `options` may carry
+        `room` (room options by name) for this and later hands; other keys are ignored."""
+        if options and "room" in options:
+            self.options = dict(options["room"])
+            self.layout = Layout(self.rules, self.options, self.layout.extra)
+        hand_seed = seed if seed is not None else self._seeds.randrange(1 << 31)
+        self.game = Game(self.rules, self.options, hand_seed)
+        self.agents = self.possible_agents[:]
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos = {a: {} for a in self.agents}
+        self._moves = None
+        self._select()
+
+    def _select(self) -> None:
+        g = self.game
+        if g.is_over():
+            self.agent_selection = self.agents[0] if self.agents else None
+        else:
+            self.agent_selection = f"seat_{g.current_seats()[0]}"
+
+    def legal(self, agent: str) -> dict[int, object]:
+        """Action index -> the engine's `Move`, for the agent's legal moves now (empty when not asked)."""
+        g = self.game
+        seat = int(agent.rsplit("_", 1)[1])
+        key = (g.decision, seat, len(g.current_seats()))
+        if self._moves is None or self._moves[0] != key:
+            moves = g.legal_moves(seat) if seat in g.current_seats() else []
+            self._moves = (key, self.layout.actions_of(moves))
+        return self._moves[1]
+
+    def move_of(self, action: int, agent: str | None = None):
+        """The engine's move an action stands for now (None if it is not legal)."""
+        return self.legal(agent or self.agent_selection).get(int(action))
+
+    def observe(self, agent):
+        g = self.game
+        seat = int(agent.rsplit("_", 1)[1])
+        mask = np.zeros(self.layout.size, dtype=np.int8)
+        if not g.is_over():
+            for a in self.legal(agent):
+                mask[a] = 1
+        return {"observation": self.layout.encode(g.observation(seat)), "action_mask": mask}
+
+    def step(self, action):
+        if self.terminations[self.agent_selection] or self.truncations[self.agent_selection]:
+            self._was_dead_step(action)
+            return
+        agent = self.agent_selection
+        move = self.legal(agent).get(int(action)) if action is not None else None
+        if move is None:
+            raise ValueError(f"action {str(action)[:20]} is not legal for {agent} now (see its action_mask)")
+        self._cumulative_rewards[agent] = 0.0
+        g = self.game
+        g.apply(int(agent.rsplit("_", 1)[1]), move)
+        self._moves = None
+        self._clear_rewards()
+        if g.is_over():
+            res = g.result()
+            deltas = [_number(x) for x in res["deltas"]]
+            for i, a in enumerate(self.possible_agents):
+                self.rewards[a] = deltas[i]
+                self.terminations[a] = True
+                self.infos[a] = {"winners": list(res["winners"]), "deltas": deltas}
+        self._select()
+        self._accumulate_rewards()
+        if self.render_mode == "ansi":
+            self.render()
+
+
+    def render(self):
+        if self.render_mode is None or self.game is None:
+            return None
+        g = self.game
+        lines = []
+        for s in g.onlooker_observation()["seats"]:
+            melds = " ".join("".join(m["tiles"]) for m in s["melds"])
+            lines.append(f"seat {s['seat']}: {s['hand_size']} tiles  melds {melds or '-'}  "
+                         f"discards {''.join(s['discards'])}  balance {s['balance']}")
+        return "\n".join(lines)
+
+    def close(self):
+        self.game = None
+
+
+def env(rules="baijindao", **kw) -> PailiEnv:
+    """PettingZoo's usual constructor name."""
+    return PailiEnv(rules, **kw)
+
+
+class Tables:
+    """Many tables of one rule set stepped together: `step_many(actions)` applies one action at every
+    table (for the seat each table waits on) and returns every table's next observation at once. A table
+    whose hand ends is dealt the next hand (the next of `seed`'s sequence) in the same call; its `done`
+    is true for that call, and its rewards are the ended hand's deltas (0 for every other step)."""
+
+    def __init__(self, rules, tables: int, options: dict | None = None, seed: int = 0, extra: int = EXTRA):
+        if tables < 1:
+            raise ValueError(f"tables must be at least 1, not {tables}")
+        self.rules = _rules(rules)
+        self.options = dict(options or {})
+        self.layout = Layout(self.rules, self.options, extra)
+        self.n = tables
+        self._seeds = random.Random(seed)
+        self.games: list[Game] = []
+        self.hands_done = 0
+
+    def _deal(self) -> Game:
+        return Game(self.rules, self.options, self._seeds.randrange(1 << 31))
+
+    def reset(self):
+        """Deal every table; returns (observations [T, D], masks [T, A], seats [T])."""
+        self.games = [self._deal() for _ in range(self.n)]
+        self._legal = [None] * self.n
+        return self._observe_all()
+
+    def _observe_all(self):
+        lay = self.layout
+        obs = np.zeros((self.n, lay.dim), dtype=np.float32)
+        masks = np.zeros((self.n, lay.size), dtype=np.int8)
+        seats = np.zeros(self.n, dtype=np.int64)
+        for t, g in enumerate(self.games):
+            seat = g.current_seats()[0]
+            seats[t] = seat
+            legal = lay.actions_of(g.legal_moves(seat))
+            self._legal[t] = legal
+            masks[t, list(legal)] = 1
+            lay.encode(g.observation(seat), obs[t])
+        return obs, masks, seats
+
+    def step_many(self, actions):
+        """Apply `actions[t]` at table t; returns (observations, masks, seats, rewards [T, players],
+        done [T])."""
+        actions = np.asarray(actions).reshape(-1)
+        if len(actions) != self.n:
+            raise ValueError(f"{len(actions)} actions for {self.n} tables")
+        rewards = np.zeros((self.n, self.layout.players), dtype=np.float32)
+        done = np.zeros(self.n, dtype=bool)
+        for t, g in enumerate(self.games):
+            move = self._legal[t].get(int(actions[t]))
+            if move is None:
+                raise ValueError(f"table {t}: action {int(actions[t])} is not legal now (see its mask)")
+            g.apply(g.current_seats()[0], move)
+            if g.is_over():
+                rewards[t] = [_number(x) for x in g.result()["deltas"]]
+                done[t] = True
+                self.hands_done += 1
+                self.games[t] = self._deal()
+        obs, masks, seats = self._observe_all()
+        return obs, masks, seats, rewards, done
