@@ -202,3 +202,19 @@ def test_simulate_says_which_bots_played_and_shows_no_bar_off_a_terminal(capsys)
     assert json.loads(out)["bots"] == ["greedy", "efficiency"] and err == ""
     assert main(["simulate", "baicheng", "--games", "1", "--bots", "greedy,efficiency"]) == 2
     assert "2 bots named for 4 seats" in capsys.readouterr().err
+
+
+def test_a_ready_shape_without_real_waits_turns_the_bot_to_value():
+    """国标 asks 8 fans of a win: a hand ready by shape whose real waits are empty shows it, and the bot
+    plays for value from then on (`gated`); 白金岛 asks nothing more than shape, so it never does."""
+    from paili.runtime.game.bots import play
+
+    g = Game(rules("guobiao"), {}, 1)
+    players = [EfficiencyBot(10 + i) for i in range(g.n)]
+    assert play(g, players)["winners"] == [1]
+    assert [b.gated for b in players] == [True] * 4
+    for seed in range(3):
+        g = Game(rules("baijindao"), {}, seed)
+        players = [EfficiencyBot(seed * 10 + i) for i in range(g.n)]
+        play(g, players)
+        assert not any(b.gated for b in players)

@@ -25,7 +25,9 @@
   every win; declares ready when its waits hold `READY_LIVE` live tiles; lays down a meld after which
   the hand is nearer a win (a kong: no farther; a claimed run: only to be one tile away); discards to
   be nearest, then for the most live wanted tiles (at one tile away the real waits); declines the rest.
-  The whole policy is docs/engine.md, "Bots".
+  Once a hand one tile away by shape has no real waits (the rules ask for more: a minimum score), it
+  plays for value for the rest of the hand: every meld of identical tiles, greedy's discard among the
+  nearest. The whole policy is docs/engine.md, "Bots".
 """
 from __future__ import annotations
 
@@ -252,13 +254,18 @@ class EfficiencyBot(GreedyBot):
     Its measure is the distance of the concealed hand to the nearest winning form (`runtime/distance.py`:
     tiles lacking, 1 when it waits) and the live tiles that lower it (copies neither in its hand nor in
     sight); once one tile away, the real waits (`Game.waits_without`: requirements and every form
-    included) replace the structural count, and a hand whose real waits are empty counts as two away."""
+    included) replace the structural count, and a hand whose real waits are empty counts as two away.
+
+    Such a hand tells it that the rule set asks more of a win than its shape (a minimum score, say):
+    from then on (`gated`) it plays for value as greedy does — it lays down every meld of identical tiles
+    offered and discards by greedy's measure among the discards that leave it nearest a win."""
 
     name = "efficiency"
 
     def __init__(self, seed: int = 0):
         super().__init__(seed)
         self._dist = None
+        self.gated = False  # a structurally ready hand had no real waits: the rules want more than shape
 
     def measure(self, game) -> Distance:
         d = self._dist
@@ -332,6 +339,10 @@ class EfficiencyBot(GreedyBot):
     def _meld(self, game, seat: int, melds: list[Move], own_turn: bool) -> Move | None:
         """The meld to lay down: the one after which the hand is nearest a win, if it is nearer than
         without it — or, for a kong, no farther (the replacement tile is a tile more)."""
+        if self.gated:
+            same = [m for m in melds if len(set(m.tiles)) == 1]
+            if same:
+                return same[0]
         s = game.st.seats[seat]
         counts, w = self._counts(game, s.hand)
         now = self._settled(game, list(counts), w, len(s.melds))
@@ -389,6 +400,8 @@ class EfficiencyBot(GreedyBot):
                 counts[kind.index] += 1
             scored.append((d, m))
         near = min(d for d, _ in scored)
+        if self.gated:  # playing for value: greedy's choice among the nearest
+            return super().discard(game, seat, [m for d, m in scored if d == near])
         real: dict = {}
         if near == 1:  # one tile away by structure: the real waits decide (requirements, every form)
             for i, (d, m) in enumerate(scored):
@@ -397,6 +410,7 @@ class EfficiencyBot(GreedyBot):
                     real[m] = sum(self._live(game, s, k) for k in waits)
                     if not waits:
                         scored[i] = (2, m)
+                        self.gated = True
             near = min(d for d, _ in scored)
         best = [m for d, m in scored if d == near]
         if len(best) > TIE_BREAK and near > 1:  # the live count is the dear part: greedy's measure picks first
