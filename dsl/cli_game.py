@@ -34,15 +34,30 @@ def cmd_simulate(args) -> int:
 
     if args.games < 1 or args.workers < 1:
         raise UsageError(f"--games and --workers must be at least 1 (got {args.games} and {args.workers})")
+    if args.ray is not None and args.workers != 1:
+        raise UsageError("--ray or --workers: --ray spreads the games over the cluster's CPUs, --workers over "
+                         "this machine's processes")
     rules = _rules(args.rules)
+    if args.ray is not None:
+        try:
+            from ..cluster import simulate_ray
+        except ImportError:
+            print('error: --ray needs Ray: pip install "paili[ray]"', file=sys.stderr)
+            return 2
+
+        def run(progress=None):
+            return simulate_ray(rules, args.games, args.seed, args.bots, _sets(args.set), args.ray or None,
+                                args.log, args.rules, progress=progress)
+    else:
+        def run(progress=None):
+            return simulate(rules, args.games, args.seed, args.bots, _sets(args.set), args.log, args.rules,
+                            workers=args.workers, progress=progress)
     try:
         if args.json or not sys.stderr.isatty():
-            summary = simulate(rules, args.games, args.seed, args.bots, _sets(args.set), args.log, args.rules,
-                               workers=args.workers)
+            summary = run()
         else:  # a progress bar with games/s (on stderr, so the summary stays clean; gone when done)
             with progress_bar("simulating", args.games) as advance:
-                summary = simulate(rules, args.games, args.seed, args.bots, _sets(args.set), args.log,
-                                   args.rules, workers=args.workers, progress=advance)
+                summary = run(advance)
     except GameError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
@@ -201,6 +216,10 @@ def add_commands(sub) -> None:
     c.add_argument("--log", metavar="DIR")
     c.add_argument("--workers", type=int, default=1,
                    help="spread the games over N processes (the same result as one process for the same seed)")
+    c.add_argument("--ray", nargs="?", const="", default=None, metavar="ADDRESS",
+                   help="spread the games over a Ray cluster (pip install \"paili[ray]\"): a local instance "
+                        "started for the run, or the cluster at ADDRESS (auto, HOST:PORT, ray://HOST:10001); "
+                        "the same summary as one process for the same seed")
     c.set_defaults(func=cmd_simulate)
     c = sub.add_parser("replay", help="re-run a JSON-lines game log and check it reaches the same state")
     c.add_argument("log")

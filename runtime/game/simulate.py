@@ -28,9 +28,10 @@ from .flow import GameError, IllegalMove
 from .session import Session
 
 
-def _play(rules: Rules, indexed_seeds: list[tuple[int, int]], bots: str, options: dict | None,
-          log_dir, rules_ref: str, progress=None) -> dict:
-    """Play the given games (index, seed) and return raw tallies (merged by `simulate`)."""
+def play_games(rules: Rules, indexed_seeds: list[tuple[int, int]], bots, options: dict | None,
+               log_dir=None, rules_ref: str = "", progress=None) -> dict:
+    """Play the given games (index, seed) and return their raw tallies, for `summarize` (one process,
+    `workers` processes and a Ray cluster, paili/cluster.py, all play their games with this)."""
     wins = draws = 0
     patterns: Counter = Counter()
     events: Counter = Counter()
@@ -102,7 +103,7 @@ def _worker_init(ruleset_json: str) -> None:
 def _worker_play(args) -> dict:
     chunk, bots, options, log_dir, rules_ref = args
     assert _WORKER_RULES is not None
-    return _play(_WORKER_RULES, chunk, bots, options, log_dir, rules_ref)
+    return play_games(_WORKER_RULES, chunk, bots, options, log_dir, rules_ref)
 
 
 def seat_bots(bots: str | list[str] | tuple[str, ...], seats: int) -> list[str]:
@@ -131,11 +132,10 @@ def simulate(rules: Rules | str | Path, games: int, seed: int = 0, bots: str | l
     result does not depend on `workers` (the games are split into contiguous chunks, one per process,
     and their tallies merged in game order); only `seconds` and `games_per_second` differ."""
     rules = rules if isinstance(rules, Rules) else load(rules)
-    rng = random.Random(seed)
-    seeds = [(k, rng.randrange(1 << 31)) for k in range(games)]
+    seeds = seeds_of(games, seed)
     t0 = time.perf_counter()
     if workers <= 1 or games < 2:
-        parts = [_play(rules, seeds, bots, options, log_dir, rules_ref, progress)]
+        parts = [play_games(rules, seeds, bots, options, log_dir, rules_ref, progress)]
     else:
         import multiprocessing
         from concurrent.futures import ProcessPoolExecutor
@@ -154,7 +154,18 @@ def simulate(rules: Rules | str | Path, games: int, seed: int = 0, bots: str | l
                 if progress is not None:
                     for _ in range(part["wins"] + part["draws"]):
                         progress()
-    dt = time.perf_counter() - t0
+    return summarize(parts, games, bots, time.perf_counter() - t0)
+
+
+def seeds_of(games: int, seed: int) -> list[tuple[int, int]]:
+    """Each game's (index, seed): game k's seed is the k-th draw of random.Random(seed)."""
+    rng = random.Random(seed)
+    return [(k, rng.randrange(1 << 31)) for k in range(games)]
+
+
+def summarize(parts: list[dict], games: int, bots, dt: float) -> dict:
+    """The summary of `play_games` tallies, given in game order (the module's docstring: its keys); `dt`
+    is the wall time the games took."""
     patterns: Counter = Counter()
     events: Counter = Counter()
     errors: Counter = Counter()
