@@ -501,9 +501,9 @@ class FastScorer:
 
     def excluded_of(self, res: ReadingScore) -> list | None:
         """The (pattern, by) trace of the patterns a scored reading does not count, by the same steps
-        (`Tally.final`) on the counts it was scored with; None where the reference must find them (a
-        pattern that reads a unit: the reference's own order of evaluation decides)."""
-        if self.unit_reader is not None or res.state is None:
+        (`Tally.final`) on the counts it was scored with (with a pattern that reads a unit, the final
+        ones: it counted), or None where the reference must find them."""
+        if res.state is None:
             return None
         R, S, C, F, combos, ns = res.state
         out: list = []

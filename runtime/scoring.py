@@ -333,6 +333,11 @@ class ReadingEvaluator:
             return self._final
         cp = self.cp
         raw = self.all_raw_counts()
+        if self._final is not None:
+            # A pattern that reads a unit was counted meanwhile, and its units were computed from the
+            # others' final counts (without it). They are computed again here, with it: the trace of
+            # the patterns not counted is this computation's alone, not both.
+            self.excluded.clear()
         names = cp.pattern_names
         counts = [raw.get(n, 0) for n in names]
         fired = [i for i, n in enumerate(counts) if n > 0]

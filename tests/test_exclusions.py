@@ -82,3 +82,13 @@ def test_all_honors_with_little_winds_keeps_three_wind_pungs(baijindao):
     # 字一色 removes 小四喜 (the seed's reading); 小四喜, not counted, does not remove 三风刻.
     res = both(baijindao, "东东东南南南西西西白白白北", None, "北")
     assert "字一色" in fans(res) and "三风刻" in fans(res) and "小四喜" not in fans(res)
+
+
+def test_each_exclusion_is_traced_once_with_a_pattern_that_reads_a_unit():
+    # 国标's 无番和 reads the unit 番: the reference counts it after the other patterns' units, and used to
+    # list the exclusions twice (once without it, once with it). 不求人 removes 自摸, once.
+    gb = load(ROOT / "rules" / "guobiao.pai")
+    ctx = {"圈风": "东", "门风": "北", "和绝张": False, "海底": False, "杠上": False, "抢杠": False, "起和番": 0}
+    res = both(gb, "3m 4m 5p 6p 7p 1p 1p 1p 7m 8m 9m 7m 7m", [], "2m", True, ctx)
+    assert res.evaluation.excluded == [("自摸", "不求人")]
+    assert res.to_json()["trace"]["excluded"] == [{"pattern": "自摸", "by": "不求人"}]
