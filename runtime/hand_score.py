@@ -236,6 +236,11 @@ class Scoring(HandReadings):
         if not readings:
             return ScoreResult(False, "the tiles do not form any winning hand of this rule set")
         if self.rules.fast is not None:
+            nc = self.rules.native_counts_for(self.cat)
+            if nc is not None and nc.scorer is not None:  # the whole hand in native code (runtime/nativescore.py)
+                got = nc.scorer.score(self, readings)
+                if got is not None:
+                    return got
             return self._run_fast(readings)
         return self._run_reference(readings)
 

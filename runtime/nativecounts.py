@@ -67,6 +67,8 @@ class NativeCounts:
         self.settings = programs.settings()
         self.owned = [i for i, x in enumerate(programs.python_owned()) if x]
         self.mod = mod
+        self.prefilter_tests: list = []  # as given to the programs (`native_counts`)
+        self.scorer = None  # the native scoring of whole hands (runtime/nativescore.py), when built
         self.declined = (mod.NotCovered, mod.NativeError)
         self.failures = 0  # internal errors of the native core (0 expected; the tests check)
         self.calls = 0
@@ -85,10 +87,9 @@ class NativeCounts:
             return None
         return [settings, self_drawn, codes, None, None]
 
-    def counts(self, waits_of_hand, state: list, r: Reading) -> list[int] | None:
-        """Every pattern's raw count of reading r (0 for the patterns the Python side counts), or None
-        when the Python evaluators must count this reading."""
-        self.calls += 1
+    def encode(self, r: Reading) -> tuple | None:
+        """Reading r as the native programs take it: (groups, tiles, hand, winning tile, winning group,
+        form, packed prefilter counts), or None when a value cannot be handed over."""
         groups = r.groups
         codes = self._codes
         pre = self.prefilter
@@ -110,7 +111,6 @@ class NativeCounts:
                 try:
                     code = group_code(g)
                 except Unencodable:  # a value the programs do not hold: the Python evaluators count
-                    self.fallbacks += 1
                     return None
                 got = codes[key] = (code, vec)
             gs.append(got[0] + (index.setdefault(id(g), i),))
@@ -119,7 +119,6 @@ class NativeCounts:
         wg = r.win_group
         win_group = index.get(id(wg), -2) if wg is not None else -1
         if win_group == -2:  # not one of the groups: the reference reads it
-            self.fallbacks += 1
             return None
         wt = r.win_tile
         win_tile = tile_code(wt) if wt is not None else -1
@@ -131,11 +130,22 @@ class NativeCounts:
             packed = None
         if packed is not None:
             packed = packed.to_bytes((packed.bit_length() + 7) // 8, "little")
+        return tuple(gs), tiles, hand, win_tile, win_group, r.form, packed
+
+    def counts(self, waits_of_hand, state: list, r: Reading) -> list[int] | None:
+        """Every pattern's raw count of reading r (0 for the patterns the Python side counts), or None
+        when the Python evaluators must count this reading."""
+        self.calls += 1
+        got = self.encode(r)
+        if got is None:
+            self.fallbacks += 1
+            return None
+        gs, tiles, hand, win_tile, win_group, form, packed = got
         call = self.programs.raw_counts
         for _ in range(3):
             try:
-                got = call(state[0], state[1], state[2], state[3], state[4], tuple(gs), tiles, hand, win_tile,
-                           win_group, r.form, packed)
+                got = call(state[0], state[1], state[2], state[3], state[4], gs, tiles, hand, win_tile,
+                           win_group, form, packed)
             except self.declined as exc:  # a number past 64 bits, or an internal error (counted)
                 if isinstance(exc, self.mod.NativeError):
                     self.failures += 1
@@ -171,20 +181,31 @@ def native_counts(ruleset_json: str, options: dict, cat, mod, cp) -> tuple[Nativ
         return None, str(exc)
     except (mod.NativeError, ValueError, TypeError) as exc:
         return None, f"the native core refused the rule set's patterns: {exc}"
+    why = native_fields_match(programs, cat)
+    if why:
+        return None, why
+    pre = cp.prefilter
+    tests = [[(f, OPCODES[op], k) for f, op, k in pre.tests.get(name, ())] for name in cp.pattern_names]
+    programs.set_prefilter(tests)
+    counts = NativeCounts(programs, mod, pre)
+    counts.prefilter_tests = tests
+    return counts, ""
+
+
+def native_fields_match(programs, cat) -> str:
+    """Why the native programs' catalog differs from the Python one (the kinds, and every tile field
+    they read, kind by kind), or "" when it does not."""
     if programs.kinds() != [k.name for k in cat.kinds]:
-        return None, "the native catalog differs from the Python one"
+        return "the native catalog differs from the Python one"
     for f, name in enumerate(programs.fields()):
         for k in cat.kinds:
             try:
                 want = encode(k.f[name]) if name in k.f else MISSING
             except Unencodable:
-                return None, f"the tile field {name} holds a value the native programs do not take"
+                return f"the tile field {name} holds a value the native programs do not take"
             if programs.kind_field(k.index, f) != want:
-                return None, f"the native catalog's field {name} of {k.name} differs from the Python one"
-    pre = cp.prefilter
-    programs.set_prefilter([[(f, OPCODES[op], k) for f, op, k in pre.tests.get(name, ())]
-                            for name in cp.pattern_names])
-    return NativeCounts(programs, mod, pre), ""
+                return f"the native catalog's field {name} of {k.name} differs from the Python one"
+    return ""
 
 
-__all__ = ["NativeCounts", "native_counts", "encode", "group_code", "tile_code"]
+__all__ = ["NativeCounts", "native_counts", "native_fields_match", "encode", "group_code", "tile_code"]

@@ -25,6 +25,7 @@ from .hand import Hand, HandError, build_hand, parse_tiles
 from .hand_score import Scoring
 from .ir import nodes as ir
 from .nativecounts import NativeCounts, native_counts
+from .nativescore import native_scorer
 from .notation import Notation
 from .result import ScoreResult
 from .scoring import CompiledPatterns
@@ -55,6 +56,7 @@ class Rules:
         self.backend = choose_backend(backend)
         self._ruleset_json = ruleset_json
         self.native_declined = ""  # why the native core does not take this rule set (empty: it does)
+        self.scoring_declined = "not built"  # why whole hands are not scored natively (empty: they are)
         self.notation = Notation.from_kinds(rs.tiles.kinds)
         self.patterns = CompiledPatterns(rs)
         self._catalogs: dict[tuple, tuple[Catalog, Decomposer]] = {}
@@ -124,6 +126,9 @@ class Rules:
                 else:
                     self.native_declined = why
                 counts, why = native_counts(self.ruleset_json(), options, cat, native_module(), self.patterns)
+                if counts is not None:  # whole hands natively, where the generated scorer scores (its labels)
+                    counts.scorer, self.scoring_declined = native_scorer(self.ruleset_json(), options, cat,
+                                                                         native_module(), counts)
                 self._counts[id(cat)] = counts
                 if counts is None and why not in self.native_declined:
                     self.native_declined = "; ".join(x for x in (self.native_declined, f"patterns: {why}") if x)
@@ -157,7 +162,9 @@ class Rules:
         takes this rule set); `fallbacks` (readings, form conditions and wait trials it handed to the
         reference for an unusual value, this rule set), `process_fallbacks` (the same over every rule set
         of this process); `native_fallbacks` (readings the native pattern programs left to Python),
-        `native_failures` (native structure errors answered by the reference; 0 expected)."""
+        `native_failures` (native structure errors answered by the reference; 0 expected); `scoring`
+        ('native' where whole hands are scored in native code, runtime/nativescore.py, else 'python') and
+        `native_score_fallbacks` (hands it handed back to the generated scorer)."""
         structures = [dec.structure for _, dec in self._catalogs.values()]
         return {
             "backend": self.backend, "structure": self.structure_backend, "counts": self.counts_backend,
@@ -166,6 +173,10 @@ class Rules:
             "process_fallbacks": FastScorer.process_fallbacks,
             "native_fallbacks": sum(nc.fallbacks for nc in self._counts.values() if nc is not None),
             "native_failures": sum(getattr(s, "failures", 0) for s in structures),
+            "scoring": "native" if any(nc is not None and nc.scorer is not None for nc in self._counts.values())
+                       else "python",
+            "native_score_fallbacks": sum(nc.scorer.fallbacks for nc in self._counts.values()
+                                          if nc is not None and nc.scorer is not None),
         }
 
     def native_counts_for(self, cat: Catalog) -> NativeCounts | None:

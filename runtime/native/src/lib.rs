@@ -14,6 +14,8 @@ mod hash;
 mod notation;
 mod program;
 mod ruleset;
+mod score;
+mod tally;
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Mutex;
@@ -572,6 +574,7 @@ impl std::fmt::Display for Error {
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Tables>()?;
     m.add_class::<Patterns>()?;
+    m.add_class::<score::Scorer>()?;
     m.add("NotCovered", m.py().get_type::<NotCovered>())?;
     m.add("NativeError", m.py().get_type::<NativeError>())?;
     m.add("VERSION", env!("CARGO_PKG_VERSION"))?;

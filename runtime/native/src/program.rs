@@ -78,7 +78,7 @@ fn rat(n: i128, d: i128) -> R<V> {
 }
 
 impl V {
-    fn truthy(&self) -> bool {
+    pub(crate) fn truthy(&self) -> bool {
         match self {
             V::None => false,
             V::Bool(b) => *b,
@@ -120,7 +120,7 @@ pub fn equal(a: &V, b: &V) -> bool {
 }
 
 /// Python's ordering of two values, None where Python raises (or where lists would be compared).
-fn order(a: &V, b: &V) -> Option<Ordering> {
+pub fn order(a: &V, b: &V) -> Option<Ordering> {
     match (a.num(), b.num()) {
         (Some((p, q)), Some((r, s))) => Some((p * s).cmp(&(r * q))),
         _ => match (a, b) {
@@ -142,7 +142,7 @@ fn floor_div(n: i128, d: i128) -> i128 {
 // ------------------------------------------------------------------ lowered expressions
 
 #[derive(Clone, Copy, Debug, PartialEq)]
-enum B {
+pub(crate) enum B {
     Melds,
     Groups,
     Pairs,
@@ -191,7 +191,7 @@ fn builtin(name: &str) -> Option<B> {
 }
 
 #[derive(Clone, Copy, Debug)]
-enum Func {
+pub(crate) enum Func {
     Len,
     Distinct,
     Abs,
@@ -202,7 +202,7 @@ enum Func {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq)]
-enum CompFn {
+pub(crate) enum CompFn {
     Count,
     Any,
     All,
@@ -213,7 +213,7 @@ enum CompFn {
 }
 
 #[derive(Clone, Copy, Debug)]
-enum Op {
+pub(crate) enum Op {
     Add,
     Sub,
     Mul,
@@ -224,7 +224,7 @@ enum Op {
 }
 
 #[derive(Clone, Copy, Debug)]
-enum Cmp {
+pub(crate) enum Cmp {
     Eq,
     Ne,
     In,
@@ -236,7 +236,7 @@ enum Cmp {
 }
 
 #[derive(Debug)]
-enum Node {
+pub(crate) enum Node {
     Const(V),
     List(Vec<Node>),
     Builtin(B),
@@ -244,6 +244,7 @@ enum Node {
     Binder(usize),
     Pattern(usize),
     Quantity(usize),
+    Unit(usize), // a unit's value: read only when scoring (score.rs), after the units are known
     Attr(Box<Node>, usize), // a field id
     Call(Func, Vec<Node>),
     // `eq`: the value V of `count/any(x in L: x.F == V)` over a reading list, which the reference
@@ -281,6 +282,8 @@ struct Lowering<'a> {
     reads_patterns: Vec<usize>,
     reads_quantities: Vec<usize>,
     reads_unit: bool,
+    units: HashMap<String, usize>,
+    reads_units: Vec<usize>,
 }
 
 fn nc(what: String) -> Error {
@@ -403,7 +406,13 @@ impl<'a> Lowering<'a> {
                     },
                     "unit" => {
                         self.reads_unit = true;
-                        Node::Const(V::None) // never evaluated: a unit reader is the Python side's
+                        match self.units.get(rest) {
+                            Some(&j) => {
+                                self.reads_units.push(j);
+                                Node::Unit(j) // evaluated only when scoring: raw counts leave unit readers out
+                            }
+                            None => Node::Const(V::None),
+                        }
                     }
                     _ => return Err(nc(format!("the name `{:.60}`", reference))),
                 }
@@ -638,6 +647,77 @@ pub struct Program {
     // The reference's prefilter (runtime/prefilter.py), given by the Python side: per pattern, tests
     // (field, op, k) on the reading's packed counts; a pattern failing one counts 0 unevaluated.
     pub prefilter: Vec<Vec<(usize, u8, i64)>>,
+    // values, requirements and the score formula lowered (score.rs), or why they are not
+    pub scoring: Result<Scoring, String>,
+}
+
+pub(crate) struct Requirement {
+    pub forms: Vec<Arc<str>>,
+    pub expr: Node,
+    pub unless: Option<Node>,
+}
+
+/// What scoring a reading reads after the raw counts: each pattern's value, the requirements in
+/// order, the score's expressions; the one pattern that reads a unit and the units it reads.
+pub(crate) struct Scoring {
+    pub values: Vec<Node>,
+    pub requires: Vec<Requirement>,
+    pub score: Option<Node>,
+    pub total: Option<Node>,
+    pub best: Option<Node>,
+    pub reader: Option<usize>,
+    pub reader_units: Vec<usize>,
+}
+
+fn lower_scoring(
+    rs: &serde_json::Map<String, J>,
+    pats_j: &[J],
+    lw: &mut Lowering,
+    python_owned: &[bool],
+    units_read: &[Vec<usize>],
+) -> Result<Scoring, Error> {
+    let empty = Vec::new();
+    let mut values = Vec::new();
+    for p in pats_j {
+        let e = p.get("value").filter(|v| !v.is_null()).ok_or_else(|| nc("a pattern without a value".into()))?;
+        values.push(lw.lower(e, 0)?);
+    }
+    let mut requires = Vec::new();
+    for q in rs.get("requires").and_then(J::as_array).unwrap_or(&empty) {
+        let forms = q
+            .get("forms")
+            .and_then(J::as_array)
+            .unwrap_or(&empty)
+            .iter()
+            .map(|f| f.as_str().map(Arc::from).ok_or_else(|| nc("a malformed requirement".into())))
+            .collect::<Result<Vec<_>, Error>>()?;
+        let expr = lw.lower(q.get("expr").ok_or_else(|| nc("a requirement without a condition".into()))?, 0)?;
+        let unless = match q.get("unless").filter(|v| !v.is_null()) {
+            Some(e) => Some(lw.lower(e, 0)?),
+            None => None,
+        };
+        requires.push(Requirement { forms, expr, unless });
+    }
+    let sc = rs.get("score").filter(|v| !v.is_null());
+    let part = |lw: &mut Lowering, k: &str| -> Result<Option<Node>, Error> {
+        match sc.and_then(|s| s.get(k)).filter(|v| !v.is_null()) {
+            Some(e) => Ok(Some(lw.lower(e, 0)?)),
+            None => Ok(None),
+        }
+    };
+    let score = part(lw, "expr")?;
+    let total = part(lw, "total")?;
+    let best = part(lw, "best")?;
+    let reader = python_owned.iter().position(|&x| x);
+    Ok(Scoring {
+        values,
+        requires,
+        score,
+        total,
+        best,
+        reader,
+        reader_units: reader.map(|k| units_read[k].clone()).unwrap_or_default(),
+    })
 }
 
 fn opt<'j>(m: &'j serde_json::Map<String, J>, key: &str) -> Option<&'j J> {
@@ -662,6 +742,15 @@ impl Program {
             reads_patterns: Vec::new(),
             reads_quantities: Vec::new(),
             reads_unit: false,
+            units: rs
+                .get("units")
+                .and_then(J::as_array)
+                .unwrap_or(&empty)
+                .iter()
+                .enumerate()
+                .filter_map(|(j, u)| u.get("name").and_then(J::as_str).map(|n| (n.to_owned(), j)))
+                .collect(),
+            reads_units: Vec::new(),
         };
         for (i, p) in pats_j.iter().enumerate() {
             let name = p.get("name").and_then(J::as_str).ok_or_else(|| nc("a pattern without a name".into()))?;
@@ -676,20 +765,24 @@ impl Program {
         let mut q_pats: Vec<Vec<usize>> = Vec::new();
         let mut q_qs: Vec<Vec<usize>> = Vec::new();
         let mut q_unit: Vec<bool> = Vec::new();
+        let mut q_units: Vec<Vec<usize>> = Vec::new();
         for q in qs_j {
             let e = q.get("expr").ok_or_else(|| nc("a quantity without an expression".into()))?;
             lw.reads_patterns.clear();
             lw.reads_quantities.clear();
             lw.reads_unit = false;
+            lw.reads_units.clear();
             quantities.push(lw.lower(e, 0)?);
             q_pats.push(std::mem::take(&mut lw.reads_patterns));
             q_qs.push(std::mem::take(&mut lw.reads_quantities));
             q_unit.push(lw.reads_unit);
+            q_units.push(std::mem::take(&mut lw.reads_units));
         }
         // through quantities, transitively (a quantity reading itself is refused)
         let nq = quantities.len();
         let mut q_all_pats: Vec<Vec<usize>> = vec![Vec::new(); nq];
         let mut q_all_unit = vec![false; nq];
+        let mut q_all_units: Vec<Vec<usize>> = vec![Vec::new(); nq];
         for i in 0..nq {
             let mut seen = vec![false; nq];
             let mut stack = vec![i];
@@ -700,6 +793,7 @@ impl Program {
                 seen[j] = true;
                 q_all_pats[i].extend(&q_pats[j]);
                 q_all_unit[i] |= q_unit[j];
+                q_all_units[i].extend(&q_units[j]);
                 for &k in &q_qs[j] {
                     if k == i {
                         return Err(nc("a quantity that reads itself".into()));
@@ -718,11 +812,13 @@ impl Program {
         let mut pats = Vec::new();
         let mut deps: Vec<Vec<usize>> = Vec::new();
         let mut python_owned = Vec::new();
+        let mut units_read: Vec<Vec<usize>> = Vec::new();
         for p in pats_j {
             let p = p.as_object().ok_or_else(|| nc("a malformed pattern".into()))?;
             lw.reads_patterns.clear();
             lw.reads_quantities.clear();
             lw.reads_unit = false;
+            lw.reads_units.clear();
             let low = |key: &str, lw: &mut Lowering| -> Result<Option<Node>, Error> {
                 opt(p, key).map(|e| lw.lower(e, 0)).transpose()
             };
@@ -761,10 +857,15 @@ impl Program {
             }
             let mut d = std::mem::take(&mut lw.reads_patterns);
             let mut unit = lw.reads_unit;
+            let mut ur = std::mem::take(&mut lw.reads_units);
             for &q in &lw.reads_quantities {
                 d.extend(&q_all_pats[q]);
                 unit |= q_all_unit[q];
+                ur.extend(&q_all_units[q]);
             }
+            ur.sort_unstable();
+            ur.dedup();
+            units_read.push(ur);
             d.sort_unstable();
             d.dedup();
             deps.push(d);
@@ -797,6 +898,10 @@ impl Program {
         if python_owned.iter().filter(|&&x| x).count() > 1 {
             return Err(nc("several patterns that read units".into()));
         }
+        // what scoring reads after the counts (score.rs): lowered where it can be; else the reason
+        let scoring = lower_scoring(rs, pats_j, &mut lw, &python_owned, &units_read).map_err(|e| match e {
+            Error::NotCovered(m) | Error::Input(m) | Error::Internal(m) => m,
+        });
         // tile fields by field id, per kind: as TileInfo.fill_fields makes them
         let fields = lw.fields.clone();
         let n_fields = fields.len();
@@ -837,6 +942,7 @@ impl Program {
             fields,
             kinds: cat.kinds.iter().map(|k| k.name.clone()).collect(),
             prefilter: Vec::new(),
+            scoring,
         })
     }
 
@@ -882,7 +988,7 @@ pub struct Reading<'a> {
     pub packed: Option<&'a [u8]>,  // the prefilter's packed counts (little-endian), when it applies
 }
 
-struct Eval<'p, 'r> {
+pub(crate) struct Eval<'p, 'r> {
     p: &'p Program,
     r: &'r Reading<'r>,
     builtins: Vec<Option<V>>,
@@ -891,6 +997,7 @@ struct Eval<'p, 'r> {
     quantities: Vec<Option<V>>,
     gfields: Vec<Vec<V>>, // per group, its fields (GROUP_FIELDS order)
     budget: u64,
+    pub(crate) units: Option<Vec<V>>, // the units' values once known (scoring)
 }
 
 const BUDGET: u64 = 5_000_000; // node evaluations per reading; past it the reference evaluates it
@@ -898,25 +1005,108 @@ const BUDGET: u64 = 5_000_000; // node evaluations per reading; past it the refe
 impl Program {
     /// The raw count of every pattern of the reading (0 for the patterns the Python side counts).
     pub fn raw_counts(&self, r: &Reading) -> Result<Vec<i64>, Stop> {
+        let mut ev = Eval::new(self, r);
+        ev.all_counts()
+    }
+}
+
+impl<'p, 'r> Eval<'p, 'r> {
+    pub(crate) fn new(p: &'p Program, r: &'r Reading<'r>) -> Eval<'p, 'r> {
         let mut ev = Eval {
-            p: self,
+            p,
             r,
             builtins: vec![None; N_BUILTINS],
-            binders: vec![V::None; self.n_binders],
-            counts: vec![None; self.pats.len()],
-            quantities: vec![None; self.quantities.len()],
+            binders: vec![V::None; p.n_binders],
+            counts: vec![None; p.pats.len()],
+            quantities: vec![None; p.quantities.len()],
             gfields: Vec::new(),
             budget: BUDGET,
+            units: None,
         };
         ev.gfields = r.groups.iter().map(|g| ev.group_fields(g)).collect();
-        for i in 0..self.pats.len() {
-            if self.python_owned[i] {
-                ev.counts[i] = Some(0);
+        ev
+    }
+
+    /// Every pattern's raw count, the unit reader's 0.
+    pub(crate) fn all_counts(&mut self) -> R<Vec<i64>> {
+        for i in 0..self.p.pats.len() {
+            if self.p.python_owned[i] {
+                self.counts[i] = Some(0);
             } else {
-                ev.pattern(i)?;
+                self.pattern(i)?;
             }
         }
-        Ok(ev.counts.iter().map(|c| c.unwrap_or(0)).collect())
+        Ok(self.counts.iter().map(|c| c.unwrap_or(0)).collect())
+    }
+
+    /// The unit reader's raw count with the units known (`self.units`), the others' counts as found;
+    /// it reads itself as 0 (the reference's re-entry guard).
+    pub(crate) fn owned_count(&mut self, k: usize) -> R<i64> {
+        self.counts[k] = None;
+        let n = self.pattern(k);
+        if n.is_err() {
+            self.counts[k] = Some(0);
+        }
+        n
+    }
+
+    /// The combinations a `combine` pattern counts: each the tokens (group identity, occurrence) of
+    /// its melds, as runtime/scoring.py `ReadingEvaluator.combos` lists them.
+    pub(crate) fn combos(&mut self, i: usize) -> R<Vec<Vec<(u16, u16)>>> {
+        let Some(Node::Comp { slots, src, body, .. }) = &self.p.pats[i].count else { return Err(Stop::Bail) };
+        let items = match self.eval(src)? {
+            v if !v.truthy() => Arc::new(Vec::new()),
+            V::List(l) => l,
+            _ => return Err(Stop::Bail),
+        };
+        // tokens: a meld is its object (the group's identity) and its occurrence among the items
+        let mut tokens: Vec<(u16, u16)> = Vec::with_capacity(items.len());
+        for (j, x) in items.iter().enumerate() {
+            let V::Group(g) = x else { return Err(Stop::Bail) };
+            let seen = items[..j].iter().filter(|y| matches!(y, V::Group(h) if h == g)).count();
+            tokens.push((*g, seen as u16));
+        }
+        let k = slots.len();
+        let n = items.len();
+        let mut found = Vec::new();
+        if k > n {
+            return Ok(found);
+        }
+        let mut idx: Vec<usize> = (0..k).collect();
+        loop {
+            for (s, &j) in slots.iter().zip(&idx) {
+                self.binders[*s] = items[j].clone();
+            }
+            if self.eval(body)?.truthy() {
+                found.push(idx.iter().map(|&j| tokens[j]).collect());
+            }
+            let mut j = k;
+            loop {
+                if j == 0 {
+                    return Ok(found);
+                }
+                j -= 1;
+                if idx[j] != j + n - k {
+                    break;
+                }
+            }
+            idx[j] += 1;
+            for t in j + 1..k {
+                idx[t] = idx[t - 1] + 1;
+            }
+        }
+    }
+
+    pub(crate) fn eval_node(&mut self, e: &Node) -> R<V> {
+        self.eval(e)
+    }
+
+    pub(crate) fn quantity(&mut self, q: usize) -> R<V> {
+        self.eval(&Node::Quantity(q))
+    }
+
+    pub(crate) fn n_quantities(&self) -> usize {
+        self.p.quantities.len()
     }
 }
 
@@ -1142,6 +1332,10 @@ impl<'p, 'r> Eval<'p, 'r> {
             },
             Node::Binder(i) => Ok(self.binders[*i].clone()),
             Node::Pattern(i) => Ok(V::Int(self.pattern(*i)?)),
+            Node::Unit(j) => match &self.units {
+                Some(u) => u.get(*j).cloned().ok_or(Stop::Bail),
+                None => Err(Stop::Bail),
+            },
             Node::Quantity(i) => {
                 if let Some(v) = &self.quantities[*i] {
                     return Ok(v.clone());
@@ -1390,6 +1584,19 @@ fn cn(n: i64) -> String {
         s.push_str(CN_DIGITS[ones as usize]);
     }
     s
+}
+
+pub fn add(a: &V, b: &V) -> R<V> {
+    arith(Op::Add, a, b)
+}
+
+pub fn mul(a: &V, b: &V) -> R<V> {
+    arith(Op::Mul, a, b)
+}
+
+/// runtime/evaluate.py `power` (a count as the exponent), bounded as `^` is.
+pub fn power(a: &V, n: i64) -> R<V> {
+    arith(Op::Pow, a, &V::Int(n))
 }
 
 fn arith(op: Op, a: &V, b: &V) -> R<V> {

@@ -1,0 +1,459 @@
+//! Scoring a hand's readings natively, from the raw counts to the reading that counts: each reading's
+//! raw counts (program.rs), then what they become (tally.rs: exclusions, `combine`, the `max` units,
+//! units), the one pattern that reads a unit counted with the units known (as runtime/fastscore.py
+//! `FastScorer.evaluate` does: the units it reads must come out the same), the requirements in order,
+//! the score's expressions and the defaults of `total` and `best`; and the reading chosen as
+//! runtime/hand_score.py chooses it: the highest (best, score) among the readings meeting every
+//! requirement, the first found on ties; when none does, the highest of the others. The Python side
+//! (runtime/nativescore.py) builds the result object of the chosen reading only.
+//!
+//! Anything the programs stop on (`Stop::Bail`: a value the reference would raise on or that leaves
+//! what they hold, a combination search past its budget, the units a unit reader reads changing)
+//! hands the whole hand back to the Python scorer, which then gives the reference's result.
+
+use std::sync::Arc;
+
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict, PyList, PyTuple};
+
+use crate::catalog::Catalog;
+use crate::expr::Settings;
+use crate::program::{equal, order, Eval, Group, Program, Reading, Scoring, Stop, V};
+use crate::tally::{Dropped, Tally};
+use crate::{guarded, ruleset, setting_value, tiles_of, value_of, value_to_py, Error};
+
+type R<T> = Result<T, Stop>;
+
+/// What one reading scores.
+struct Scored {
+    failed: i64, // the first requirement not met, or -1
+    score: V,
+    total: V,
+    best: V,
+    units: Vec<V>,
+    fin: Vec<(usize, i64)>,
+    values: Vec<V>, // of `fin`'s patterns
+    trace: Vec<(usize, Dropped)>,
+}
+
+/// A reading's values and combinations for the tally, from its evaluator (values kept once found).
+struct Source<'e, 's, 'p, 'r> {
+    ev: &'e mut Eval<'p, 'r>,
+    sc: &'s Scoring,
+    values: Vec<Option<V>>,
+}
+
+impl crate::tally::Source for Source<'_, '_, '_, '_> {
+    fn value(&mut self, i: usize) -> R<V> {
+        if let Some(v) = &self.values[i] {
+            return Ok(v.clone());
+        }
+        let v = self.ev.eval_node(&self.sc.values[i])?;
+        if !matches!(v, V::Int(_) | V::Rat(..) | V::Bool(_)) {
+            return Err(Stop::Bail); // a value that is not a number: the Python side decides
+        }
+        self.values[i] = Some(v.clone());
+        Ok(v)
+    }
+
+    fn combos(&mut self, i: usize) -> R<Vec<Vec<(u16, u16)>>> {
+        self.ev.combos(i)
+    }
+}
+
+fn score_reading(sc: &Scoring, tally: &Tally, ev: &mut Eval, form: &V) -> R<Scored> {
+    let mut counts = ev.all_counts()?;
+    let mut fired: Vec<usize> = (0..counts.len()).filter(|&i| counts[i] > 0).collect();
+    let n = counts.len();
+    let mut src = Source { ev, sc, values: vec![None; n] };
+    let mut trace = Vec::new();
+    let mut fin = tally.finish(&counts, &fired, &mut src, &mut trace)?;
+    let mut units = tally.units(&fin, &mut src)?;
+    if let Some(k) = sc.reader {
+        // counted with the units known; values never see them (the generated scorer's value functions
+        // are given none: a value reading a unit stops here, and the Python side decides)
+        src.ev.units = Some(units.clone());
+        let c = src.ev.owned_count(k);
+        src.ev.units = None;
+        let c = c?;
+        if c > 0 {
+            counts[k] = c;
+            fired.push(k);
+            fired.sort_unstable();
+            src.values = vec![None; n]; // a value may read the pattern just counted
+            let mut trace2 = Vec::new();
+            let fin2 = tally.finish(&counts, &fired, &mut src, &mut trace2)?;
+            let units2 = tally.units(&fin2, &mut src)?;
+            if sc.reader_units.iter().any(|&j| !equal(&units[j], &units2[j])) {
+                return Err(Stop::Bail); // a pattern that reads a unit changes it
+            }
+            fin = fin2;
+            units = units2;
+            trace = trace2;
+        }
+    }
+    let mut values = Vec::with_capacity(fin.len());
+    for &(i, _) in &fin {
+        values.push(crate::tally::Source::value(&mut src, i)?);
+    }
+    src.ev.units = Some(units.clone());
+    let ev = &mut *src.ev;
+    let mut failed = -1i64;
+    for (j, q) in sc.requires.iter().enumerate() {
+        if !q.forms.is_empty() && !q.forms.iter().any(|f| matches!(form, V::Str(s) if s == f)) {
+            continue;
+        }
+        if ev.eval_node(&q.expr)?.truthy() {
+            continue;
+        }
+        if let Some(u) = &q.unless {
+            if ev.eval_node(u)?.truthy() {
+                continue;
+            }
+        }
+        failed = j as i64;
+        break;
+    }
+    let number = |v: V| -> R<V> {
+        match v {
+            V::Int(_) | V::Rat(..) | V::Bool(_) => Ok(v),
+            _ => Err(Stop::Bail),
+        }
+    };
+    let score = match &sc.score {
+        Some(e) => number(ev.eval_node(e)?)?,
+        None => V::Int(0),
+    };
+    let total = match &sc.total {
+        Some(e) => number(ev.eval_node(e)?)?,
+        None => units.first().cloned().unwrap_or_else(|| score.clone()),
+    };
+    let best = match &sc.best {
+        Some(e) => number(ev.eval_node(e)?)?,
+        None => score.clone(),
+    };
+    Ok(Scored { failed, score, total, best, units, fin, values, trace })
+}
+
+/// Python's `(best, score) > (best2, score2)` on numbers.
+fn key_gt(a: &Scored, b: &Scored) -> R<bool> {
+    if !equal(&a.best, &b.best) {
+        return Ok(order(&a.best, &b.best).ok_or(Stop::Bail)?.is_gt());
+    }
+    Ok(order(&a.score, &b.score).ok_or(Stop::Bail)?.is_gt())
+}
+
+struct Owned {
+    groups: Vec<Group>,
+    declared: Vec<bool>,
+    tiles: Option<Arc<Vec<V>>>,
+    hand: Option<Arc<Vec<V>>>,
+    win_tile: V,
+    win_group: V,
+    form: V,
+}
+
+/// The scoring programs of one rule set under one choice of room options.
+#[pyclass(module = "_native")]
+pub struct Scorer {
+    program: Program,
+    tally: Tally,
+}
+
+#[pymethods]
+impl Scorer {
+    /// Refused with `NotCovered` (and the reason) when the values, requirements or score formula do
+    /// not lower, or the patterns' programs do not.
+    #[new]
+    #[pyo3(signature = (ruleset_json, options=None))]
+    fn new(ruleset_json: &str, options: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
+        let mut settings = Settings::new();
+        if let Some(d) = options {
+            for (k, v) in d.iter() {
+                let name: String = k.extract()?;
+                settings.insert(format!("option:{name}"), setting_value(&v)?);
+            }
+        }
+        let (program, tally) = guarded(|| {
+            let rs = ruleset::parse(ruleset_json)?;
+            let cat = Catalog::build(&rs, &settings)?;
+            let program = Program::build(ruleset_json, &cat)?;
+            if let Err(why) = &program.scoring {
+                return Err(Error::NotCovered(why.clone()));
+            }
+            let doc: serde_json::Value = serde_json::from_str(ruleset_json)
+                .map_err(|e| Error::Input(format!("the rule set is not valid JSON ({e})")))?;
+            let m = doc.get("ruleset").and_then(serde_json::Value::as_object).ok_or_else(|| Error::NotCovered("a rule set without patterns".into()))?;
+            let tally = Tally::build(m)?;
+            Ok((program, tally))
+        })
+        .map_err(PyErr::from)?;
+        Ok(Scorer { program, tally })
+    }
+
+    /// The setting references the programs read, in the order `score_hand` takes their values.
+    fn settings(&self) -> Vec<String> {
+        self.program.settings.clone()
+    }
+
+    fn kinds(&self) -> Vec<String> {
+        self.program.kinds.clone()
+    }
+
+    fn fields(&self) -> Vec<String> {
+        self.program.fields.clone()
+    }
+
+    fn kind_field<'py>(&self, py: Python<'py>, i: usize, f: usize) -> PyResult<Bound<'py, PyAny>> {
+        match self.program.kind_field(i, f) {
+            Some(v) => value_to_py(py, &v),
+            None => Ok(("m",).into_pyobject(py)?.into_any()),
+        }
+    }
+
+    /// As `Patterns.set_prefilter`.
+    fn set_prefilter(&mut self, tests: Vec<Vec<(usize, u8, i64)>>) -> PyResult<()> {
+        if tests.len() != self.program.python_owned.len() {
+            return Err(pyo3::exceptions::PyValueError::new_err("one list of prefilter tests per pattern"));
+        }
+        self.program.prefilter = tests;
+        Ok(())
+    }
+
+    /// Every reading of one hand scored, the one that counts chosen. `readings`: per reading (groups,
+    /// tiles, hand, win_tile, win_group, form, packed) as `Patterns.raw_counts` takes them. Returns
+    /// 0 (the Python side scores this hand), 1 / 2 (call again with the waits / shape waits), or
+    /// (chosen reading, win, readings meeting the requirements, [(reading, requirement)] of the others
+    /// in order, [(pattern, final count)], their values, unit values, score, total, best,
+    /// [(pattern, 0 removed by | 1 count lowered | 2 combine rule, by pattern or rule, fewer)],
+    /// quantities or None).
+    #[pyo3(signature = (settings, self_drawn, flowers, waits, shape_waits, readings))]
+    #[allow(clippy::too_many_arguments)]
+    fn score_hand<'py>(
+        &self,
+        py: Python<'py>,
+        settings: &Bound<'py, PyTuple>,
+        self_drawn: bool,
+        flowers: &Bound<'py, PyAny>,
+        waits: &Bound<'py, PyAny>,
+        shape_waits: &Bound<'py, PyAny>,
+        readings: &Bound<'py, PyTuple>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let mut svals = Vec::with_capacity(settings.len());
+        for x in settings.iter() {
+            svals.push(value_of(&x)?);
+        }
+        let flowers = Arc::new(tiles_of(flowers)?);
+        let opt_value = |o: &Bound<'py, PyAny>| -> PyResult<Option<V>> { if o.is_none() { Ok(None) } else { value_of(o) } };
+        let waits = opt_value(waits)?;
+        let shape_waits = opt_value(shape_waits)?;
+        let n_kinds = self.program.n_kinds() as u32;
+        let mut owned = Vec::with_capacity(readings.len());
+        for r in readings.iter() {
+            let r = r.cast::<PyTuple>().map_err(|_| pyo3::exceptions::PyValueError::new_err("a reading must be a tuple"))?;
+            if r.len() != 7 {
+                return Err(pyo3::exceptions::PyValueError::new_err("a reading is 7 items"));
+            }
+            owned.push(decode(&r)?);
+        }
+        if owned.iter().any(|o| {
+            let bad = |v: &V| matches!(v, V::Tile(c) if c >> 2 >= n_kinds);
+            o.groups.iter().any(|g| g.tiles.iter().any(bad))
+                || o.tiles.as_ref().is_some_and(|t| t.iter().any(bad))
+                || o.hand.as_ref().is_some_and(|t| t.iter().any(bad))
+                || bad(&o.win_tile)
+        }) || flowers.iter().any(|v| matches!(v, V::Tile(c) if c >> 2 >= n_kinds))
+        {
+            return Err(pyo3::exceptions::PyValueError::new_err("a tile code outside the catalog"));
+        }
+        let sc = match &self.program.scoring {
+            Ok(s) => s,
+            Err(_) => return Ok(0i64.into_pyobject(py)?.into_any()),
+        };
+        let packs: Vec<Option<Vec<u8>>> = readings
+            .iter()
+            .map(|r| r.get_item(6).ok().and_then(|p| p.cast::<PyBytes>().ok().map(|b| b.as_bytes().to_vec())))
+            .collect();
+        let rs: Vec<Reading> = owned
+            .into_iter()
+            .zip(&packs)
+            .map(|(o, pk)| Reading {
+                groups: o.groups,
+                tiles: o.tiles,
+                hand: o.hand,
+                declared: o.declared,
+                win_tile: o.win_tile,
+                win_group: o.win_group,
+                form: o.form,
+                self_drawn,
+                flowers: flowers.clone(),
+                waits: waits.clone(),
+                shape_waits: shape_waits.clone(),
+                settings: &svals,
+                packed: pk.as_deref(),
+            })
+            .collect();
+        let got = guarded(|| Ok(self.choose(sc, &rs)));
+        let got = got.map_err(PyErr::from)?;
+        let (chosen, win, considered, refused, s, quantities) = match got {
+            Ok(x) => x,
+            Err(Stop::Bail) => return Ok(0i64.into_pyobject(py)?.into_any()),
+            Err(Stop::NeedWaits) => return Ok(1i64.into_pyobject(py)?.into_any()),
+            Err(Stop::NeedShapeWaits) => return Ok(2i64.into_pyobject(py)?.into_any()),
+        };
+        let vals = |xs: &[V]| -> PyResult<Bound<'py, PyList>> {
+            PyList::new(py, xs.iter().map(|v| value_to_py(py, v)).collect::<PyResult<Vec<_>>>()?)
+        };
+        let trace = PyList::empty(py);
+        for (i, d) in &s.trace {
+            let t = match d {
+                Dropped::By(j) => (*i, 0u8, *j, 0i64),
+                Dropped::Lowered => (*i, 1u8, 0usize, 0i64),
+                Dropped::Combine(k, n) => (*i, 2u8, *k, *n),
+            };
+            trace.append(t)?;
+        }
+        let quantities = match quantities {
+            Some(q) => vals(&q)?.into_any(),
+            None => py.None().into_bound(py),
+        };
+        let out = PyTuple::new(
+            py,
+            [
+                chosen.into_pyobject(py)?.into_any(),
+                pyo3::types::PyBool::new(py, win).to_owned().into_any(),
+                considered.into_pyobject(py)?.into_any(),
+                PyList::new(py, refused)?.into_any(),
+                PyList::new(py, s.fin.iter().copied())?.into_any(),
+                vals(&s.values)?.into_any(),
+                vals(&s.units)?.into_any(),
+                value_to_py(py, &s.score)?,
+                value_to_py(py, &s.total)?,
+                value_to_py(py, &s.best)?,
+                trace.into_any(),
+                quantities,
+            ],
+        )?;
+        Ok(out.into_any())
+    }
+}
+
+type Choice = (usize, bool, usize, Vec<(usize, i64)>, Scored, Option<Vec<V>>);
+
+impl Scorer {
+    fn choose(&self, sc: &Scoring, rs: &[Reading]) -> R<Choice> {
+        let mut scored: Vec<Scored> = Vec::with_capacity(rs.len());
+        let mut best: Option<usize> = None; // among the readings meeting the requirements
+        let mut considered = 0usize;
+        let mut refused = Vec::new();
+        let mut evs: Vec<Eval> = rs.iter().map(|r| Eval::new(&self.program, r)).collect();
+        for (j, ev) in evs.iter_mut().enumerate() {
+            let s = score_reading(sc, &self.tally, ev, &rs[j].form)?;
+            if s.failed >= 0 {
+                refused.push((j, s.failed));
+            } else {
+                considered += 1;
+                let better = match best {
+                    None => true,
+                    Some(b) => key_gt(&s, &scored[b])?,
+                };
+                if better {
+                    best = Some(j);
+                }
+            }
+            scored.push(s);
+        }
+        let (chosen, win) = match best {
+            Some(b) => (b, true),
+            None => {
+                let mut c: Option<usize> = None;
+                for &(j, _) in &refused {
+                    let better = match c {
+                        None => true,
+                        Some(b) => key_gt(&scored[j], &scored[b])?,
+                    };
+                    if better {
+                        c = Some(j);
+                    }
+                }
+                match c {
+                    Some(c) => (c, false),
+                    None => return Err(Stop::Bail), // no reading: the Python side says why
+                }
+            }
+        };
+        // the chosen reading's quantities, in its own environment
+        let ev = &mut evs[chosen];
+        let mut q = Some(Vec::with_capacity(ev.n_quantities()));
+        for k in 0..ev.n_quantities() {
+            match ev.quantity(k) {
+                Ok(v @ (V::None | V::Bool(_) | V::Int(_) | V::Rat(..) | V::Str(_))) => {
+                    if let Some(x) = q.as_mut() {
+                        x.push(v);
+                    }
+                }
+                Ok(_) | Err(Stop::Bail) => {
+                    q = None; // the reference computes them (an error there shows none)
+                    break;
+                }
+                Err(e) => return Err(e),
+            }
+        }
+        let s = scored.swap_remove(chosen);
+        Ok((chosen, win, considered, refused, s, q))
+    }
+}
+
+fn decode(r: &Bound<'_, PyTuple>) -> PyResult<Owned> {
+    let groups_t = r.get_item(0)?;
+    let groups_t = groups_t.cast::<PyTuple>().map_err(|_| pyo3::exceptions::PyValueError::new_err("groups must be a tuple"))?;
+    let mut groups = Vec::with_capacity(groups_t.len());
+    let mut declared = Vec::with_capacity(groups_t.len());
+    for g in groups_t.iter() {
+        let g = g.cast::<PyTuple>().map_err(|_| pyo3::exceptions::PyValueError::new_err("a group must be a tuple"))?;
+        let kind: String = g.get_item(0)?.extract()?;
+        let flags: u32 = g.get_item(2)?.extract()?;
+        let ident: u16 = g.get_item(4)?.extract()?;
+        if ident as usize > groups.len() {
+            return Err(pyo3::exceptions::PyValueError::new_err("a group's identity must be an earlier group's position"));
+        }
+        groups.push(Group {
+            kind: Arc::from(kind.as_str()),
+            tiles: Arc::new(tiles_of(&g.get_item(1)?)?),
+            exposed: flags & 1 != 0,
+            concealed: flags & 2 != 0,
+            pair: flags & 4 != 0,
+            kong: flags & 8 != 0,
+            has_win: flags & 16 != 0,
+            value: value_of(&g.get_item(3)?)?.ok_or_else(|| pyo3::exceptions::PyValueError::new_err("a group without a value"))?,
+            ident,
+        });
+        declared.push(flags & 32 != 0);
+    }
+    let opt_tiles = |o: &Bound<'_, PyAny>| -> PyResult<Option<Arc<Vec<V>>>> {
+        if o.is_none() {
+            Ok(None)
+        } else {
+            Ok(Some(Arc::new(tiles_of(o)?)))
+        }
+    };
+    let win_tile: i64 = r.get_item(3)?.extract()?;
+    let win_group: i64 = r.get_item(4)?.extract()?;
+    let form: String = r.get_item(5)?.extract()?;
+    let n = groups.len();
+    Ok(Owned {
+        groups,
+        declared,
+        tiles: opt_tiles(&r.get_item(1)?)?,
+        hand: opt_tiles(&r.get_item(2)?)?,
+        win_tile: if win_tile < 0 { V::None } else { V::Tile(win_tile as u32) },
+        win_group: if win_group < 0 {
+            V::None
+        } else if (win_group as usize) < n {
+            V::Group(win_group as u16)
+        } else {
+            return Err(pyo3::exceptions::PyValueError::new_err("the winning group is not one of the groups"));
+        },
+        form: V::Str(Arc::from(form.as_str())),
+    })
+}

@@ -1,0 +1,148 @@
+"""Whole hands scored by the native core (runtime/native/src/score.rs): every reading of a hand handed over
+at once, each scored in Rust from its raw counts to its score — exclusions, `combine`, units, the
+pattern that reads a unit, the requirements, the score formula — and the reading that counts chosen
+there with the reference's tie-break; this module builds the result object of that one reading.
+
+The seam of principle 3 once more: the native result is only ever the reference's. A rule set whose
+values, requirements or score formula the native programs do not lower is scored by the generated
+scorer (runtime/fastscore.py) throughout (`Rules.stats()["scoring"]`); a hand they stop on (a value
+the reference would raise on, a number past 64 bits, a reading whose groups do not hold all its
+tiles) is handed back whole and counted (`fallbacks`, `Rules.stats()["native_score_fallbacks"]`).
+"""
+from __future__ import annotations
+
+from fractions import Fraction
+
+from .fans import unmet_reason
+from .nativecounts import MISSING, NativeCounts, Unencodable, encode, native_fields_match, tile_code
+from .result import ScoreResult
+from .scoring import FanLine, LazyEvaluation
+
+
+class NativeScorer:
+    """The native scoring programs of one rule set under one catalog, beside its pattern programs
+    (whose reading encoding they share)."""
+
+    name = "native"
+
+    def __init__(self, scorer, counts: NativeCounts):
+        self.scorer = scorer
+        self.counts = counts
+        self.settings = scorer.settings()
+        self.hands = 0
+        self.fallbacks = 0  # hands handed back to the Python scorer
+
+    def hand_state(self, env: dict, self_drawn: bool, flowers) -> list | None:
+        try:
+            settings = tuple(encode(env[k]) if k in env else MISSING for k in self.settings)
+            codes = tuple(tile_code(t) for t in flowers)
+        except Unencodable:
+            return None
+        return [settings, self_drawn, codes, None, None]
+
+    def score(self, sc, readings: list) -> ScoreResult | None:
+        """The result of scoring `readings` (all of one hand, `sc` its Scoring), or None when the Python
+        scorer must score this hand."""
+        self.hands += 1
+        encoded = []
+        for r in readings:
+            e = self.counts.encode(r) if r.complete else None
+            if e is None:
+                self.fallbacks += 1
+                return None
+            encoded.append(e)
+        state = self.hand_state(sc.env, sc.hand.self_drawn, sc.flower_tiles())
+        if state is None:
+            self.fallbacks += 1
+            return None
+        encoded = tuple(encoded)
+        call = self.scorer.score_hand
+        got = None
+        for _ in range(3):
+            try:
+                got = call(state[0], state[1], state[2], state[3], state[4], encoded)
+            except self.counts.declined as exc:  # a number past 64 bits, or an internal error (counted)
+                if isinstance(exc, self.counts.mod.NativeError):
+                    self.counts.failures += 1
+                got = None
+                break
+            if type(got) is tuple:
+                break
+            if got not in (1, 2):
+                got = None
+                break
+            try:
+                waits = sc.waits_of_hand(shape=got == 2)
+            except Exception:  # noqa: BLE001 - the Python scorer meets the same failure itself
+                got = None
+                break
+            state[2 + got] = encode(waits)
+        if type(got) is not tuple:
+            self.fallbacks += 1
+            return None
+        return self._result(sc, readings, got)
+
+    @staticmethod
+    def _result(sc, readings: list, got: tuple) -> ScoreResult:
+        chosen, win, considered, refused, final, values, units, score, total, best, trace, quantities = got
+        rules = sc.rules
+        fast = rules.fast
+        requires = rules.requires
+        rejected = [f"{readings[j].describe()}: {unmet_reason(requires[q][0])}" for j, q in refused]
+        r = readings[chosen]
+        meta = fast.fan_meta
+        fans = []
+        ref = None
+        for (i, n), v in zip(final, values):
+            label, name, unit = meta[i]
+            if label is None:  # a label with expressions: the reference environment computes it
+                ref = ref or sc.evaluator(r)
+                label = ref.label(fast.patterns[i])
+            fans.append(FanLine(label, name, value(v), n, unit))
+        names = fast.tally.names
+        combines = fast.tally.combines
+        excluded = []
+        for i, how, by, fewer in trace:
+            if how == 0:
+                excluded.append((names[i], names[by]))
+            elif how == 1:
+                excluded.append((names[i], "count lowered"))
+            else:
+                excluded.append((names[i], f"{combines[by][0].name} ×{fewer}"))
+        qs = dict(zip(fast.quantity_names, map(value, quantities))) if quantities is not None else None
+        ev = LazyEvaluation(r, fans, dict(zip(fast.unit_order, map(value, units))), value(score), value(total),
+                            value(best), lambda: sc.evaluator(r), lambda: qs, lambda: excluded)
+        if win:
+            return ScoreResult(True, "", ev, considered, rejected)
+        return ScoreResult(False, rejected[0].split(": ", 1)[1], ev, 0, rejected)
+
+
+def value(v):
+    """A value as the native core hands it back: ("q", n, d) is a fraction."""
+    if type(v) is tuple:
+        return Fraction(v[1], v[2])
+    return v
+
+
+def native_scorer(ruleset_json: str, options: dict, cat, mod,
+                  counts: NativeCounts | None) -> tuple[NativeScorer | None, str]:
+    """The native scoring programs for one catalog, or None and the reason."""
+    if counts is None:
+        return None, "the pattern programs are not used"
+    if not hasattr(mod, "Scorer"):  # an extension built from an older crate
+        return None, "the native core was built before its scoring existed (rebuild it)"
+    try:
+        values = {k.split(":", 1)[1]: v for k, v in options.items() if k.startswith("option:")}
+        scorer = mod.Scorer(ruleset_json, values)
+    except mod.NotCovered as exc:
+        return None, str(exc)
+    except (mod.NativeError, ValueError, TypeError) as exc:
+        return None, f"the native core refused the rule set's scoring: {exc}"
+    why = native_fields_match(scorer, cat)
+    if why:
+        return None, why
+    scorer.set_prefilter(counts.prefilter_tests)  # the reference's tests, as the pattern programs apply them
+    return NativeScorer(scorer, counts), ""
+
+
+__all__ = ["NativeScorer", "native_scorer"]
