@@ -210,6 +210,11 @@ class FastScorer:
                         hit = True
                     elif isinstance(n, E.Name) and n.ref.startswith(("quantity:", "unit:")):
                         hit = True  # conservative: quantities and units read many things
+                    elif isinstance(n, E.Compare) and any(_by_identity(o) for o in n.operands) \
+                            and not any(isinstance(o, E.NoneLit) for o in n.operands):
+                        # groups compare by identity, and the group holding the winning tile is another
+                        # object in each reading of the split (`a == b` over two equal melds)
+                        hit = True
             direct.append(hit)
         deps = [self._deps(p) for p in self.patterns]
         out = list(direct)
@@ -568,6 +573,15 @@ _init_ops()
 def _mentions_win(e: E.Expr | None) -> bool:
     return e is not None and any((isinstance(n, E.Name) and (n.ref in WIN_REFS or n.ref.startswith(
         ("pattern:", "quantity:", "unit:")))) or (isinstance(n, E.Attr) and n.name in WIN_FIELDS) for n in E.walk(e))
+
+
+def _by_identity(e: E.Expr) -> bool:
+    """A comparison operand that may be a group itself or a list of groups (compared by identity): a
+    binder, the pair or a group list, not a field of one."""
+    return isinstance(e, E.Name) and (e.ref.startswith("binder:") or e.ref in _GROUP_REFS)
+
+
+_GROUP_REFS = {f"builtin:{b}" for b in ("pair", "melds", "groups", "pairs", "runs", "triplets", "kongs", "exposed")}
 
 
 def _late(c: E.Expr) -> bool:

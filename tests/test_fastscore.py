@@ -222,3 +222,13 @@ def test_score_stats_reports_the_fallbacks(fallback_file):
     assert stats["generated"] and stats["fallbacks"] == 1 and stats["process_fallbacks"] == 1
     p = subprocess.run([sys.executable, "-m", "paili", "--version"], capture_output=True, text=True, cwd=ROOT)
     assert "REFERENCE_DECIDES" in p.stdout and "--stats" in p.stdout
+
+
+def test_groups_compared_by_identity_are_counted_per_reading():
+    # `count(a, b in runs: a == b)`: the two 234m runs are one shared object except where one of them
+    # holds the winning tile, so the count differs between readings of one split and is not shared.
+    r = load(ROOT / "bench" / "rules" / "exprs.pai", backend="python")
+    args = ("4m 2m 4m 2m 3m 4m 2z 7s 8s 5m 6s 2z 3m", [], "3m", True, {})
+    got = _json(r, args)
+    assert got == _reference(r, args)
+    assert {"name": "两两", "value": 1, "count": 1, "value_exact": "1"} in got["fans"]
