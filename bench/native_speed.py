@@ -174,6 +174,8 @@ def scoring(n: int, seed: int, repeat: int) -> dict:
     counted = [nc for nc in nat._counts.values() if nc is not None]
     row["native_counted_readings"] = sum(nc.calls for nc in counted)
     row["native_fallbacks"] = sum(nc.fallbacks for nc in counted)
+    row["native_scored_hands"] = sum(nc.scorer.hands for nc in counted if nc.scorer is not None)
+    row["native_score_fallbacks"] = sum(nc.scorer.fallbacks for nc in counted if nc.scorer is not None)
     for k in ("native", "native_cold", "python"):
         row[f"{k}_ratio_to_mahjong"] = row[f"{k}_per_s"] / row["mahjong_hand_calculator_per_s"]
     out["baijindao"] = row
@@ -209,6 +211,8 @@ def scoring(n: int, seed: int, repeat: int) -> dict:
     counted = [nc for nc in nat._counts.values() if nc is not None]
     row["native_counted_readings"] = sum(nc.calls for nc in counted)
     row["native_fallbacks"] = sum(nc.fallbacks for nc in counted)
+    row["native_scored_hands"] = sum(nc.scorer.hands for nc in counted if nc.scorer is not None)
+    row["native_score_fallbacks"] = sum(nc.scorer.fallbacks for nc in counted if nc.scorer is not None)
     for k in ("native", "native_cold", "python"):
         row[f"{k}_ratio_to_pymahjonggb"] = row[f"{k}_per_s"] / row["pymahjonggb_per_s"]
     out["guobiao"] = row

@@ -6,8 +6,10 @@ there with the reference's tie-break; this module builds the result object of th
 The seam of principle 3 once more: the native result is only ever the reference's. A rule set whose
 values, requirements or score formula the native programs do not lower is scored by the generated
 scorer (runtime/fastscore.py) throughout (`Rules.stats()["scoring"]`); a hand they stop on (a value
-the reference would raise on, a number past 64 bits, a reading whose groups do not hold all its
-tiles) is handed back whole and counted (`fallbacks`, `Rules.stats()["native_score_fallbacks"]`).
+the reference would raise on, a number past 64 bits, a value that cannot be handed over) is handed
+back whole and counted (`fallbacks`, `Rules.stats()["native_score_fallbacks"]`). Readings of instant
+and orphans forms, whose groups do not hold every tile, go over with their tiles and concealed tiles
+listed (the prefilter then does not apply), as the pattern programs take them.
 """
 from __future__ import annotations
 
@@ -46,7 +48,7 @@ class NativeScorer:
         self.hands += 1
         encoded = []
         for r in readings:
-            e = self.counts.encode(r) if r.complete else None
+            e = self.counts.encode(r)
             if e is None:
                 self.fallbacks += 1
                 return None

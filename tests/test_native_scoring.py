@@ -73,14 +73,26 @@ def test_each_exclusion_is_traced_once(name):
 
 
 @needs_native
-def test_a_hand_the_native_scoring_stops_on_is_scored_in_python_and_counted():
-    # 十三幺 is an orphans form: its reading's groups do not hold every tile, so the hand goes back whole
+def test_instant_and_orphans_readings_are_scored_natively():
+    # 十三幺 is an orphans form: its reading's groups do not hold every tile (the tiles go over whole)
     r = load(ROOT / "rules" / "guobiao.pai", backend="native")
     before = r.stats()["native_score_fallbacks"]
     args = ("1m 9m 1p 9p 1s 9s 东 南 西 北 中 发 白", [], "1m", False, {"圈风": "东", "门风": "东"})
     got = r.score(*args).to_json()
     assert [f["name"] for f in got["fans"]][:1] == ["十三幺"]
     assert got == reference(r, *args)
+    assert r.stats()["native_score_fallbacks"] == before
+
+
+@needs_native
+def test_a_hand_the_native_scoring_stops_on_is_scored_in_python_and_counted():
+    # bench/rules/exprs.pai divides by zero on purpose in some patterns: the native programs stop, and
+    # the hand goes back whole to the generated scorer (and the reference for those readings)
+    r = load(ROOT / "bench" / "rules" / "exprs.pai", backend="native")
+    before = r.stats()["native_score_fallbacks"]
+    args = ("王 4m 8s 8m 2m 8s 8m 8s 8s 王 8m 2m 2m 4s 4s", [], "2m", False, {})
+    got = r.score(*args).to_json()
+    assert got["win"] and got == reference(r, *args)
     assert r.stats()["native_score_fallbacks"] == before + 1
 
 
