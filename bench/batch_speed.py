@@ -84,15 +84,10 @@ def paili(rules: str, path: Path, n: int, backend: str) -> dict:
     return run([sys.executable, "-m", "paili", "score", rules, "--batch", str(path), "--json"], n, env)
 
 
-def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--hands", type=int, default=5000)
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--json", action="store_true")
-    args = ap.parse_args(argv)
-    rnd = random.Random(args.seed)
-    n = args.hands
-    out: dict = {"hands": n, "seed": args.seed}
+def measure(n: int, seed: int) -> dict:
+    """Both batches (白金岛 and 国标), each tool its own process, on n new hands each."""
+    rnd = random.Random(seed)
+    out: dict = {"hands": n, "seed": seed}
     with tempfile.TemporaryDirectory() as tmp:
         d = Path(tmp)
         ours, theirs = [], []
@@ -130,6 +125,16 @@ def main(argv=None) -> int:
         for k in ("native", "python"):
             row[f"{k}_ratio_to_pymahjonggb"] = row[k]["per_s"] / row["pymahjonggb"]["per_s"]
         out["guobiao"] = row
+    return out
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--hands", type=int, default=5000)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args(argv)
+    out = measure(args.hands, args.seed)
     if args.json:
         print(json.dumps(out))
         return 0

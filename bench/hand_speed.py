@@ -24,6 +24,16 @@ JSON keys: win_check.{paili_per_s, paili_cold_per_s, mahjong_is_agari_per_s, rat
 scoring.{paili_per_s, paili_cold_per_s, mahjong_hand_calculator_per_s, pymahjonggb_per_s,
 ratio_vs_mahjong, ratio_vs_pymahjonggb, paili_fallbacks}; wild4_win_check.{paili_per_s,
 paili_cold_per_s, target_per_s, ratio_to_target}; hands; seed; quick.
+
+`targets` (where the native core is built): the ratios issue 15 sets targets for, measured here by
+bench/native_speed.py and bench/batch_speed.py (their figures, CPU time), each as {ratio, target, met}:
+`check_win_vs_is_agari` (`Rules.check_win` against `Agari.is_agari`, target 5), `wild4_check_win_per_s`
+(`Rules.check_win` of hands holding four wildcards, per second against 1,000,000; `wild4_native_call_per_s`
+the same by one extension call per hand), `score_guobiao_cold_vs_mahjong_fan_calculator` (`Rules.score`
+per call on 国标 hands new to it against `MahjongFanCalculator`, target 1),
+`batch_baijindao_vs_mahjong` (target 5) and `batch_guobiao_vs_pymahjonggb` (target 1): `paili score
+--batch --json` as a whole process against the peers' drivers; with `--quick` on a few hundred hands,
+where process start-up weighs more than it does in bench/batch_speed.py's thousands.
 """
 from __future__ import annotations
 
@@ -177,6 +187,31 @@ def run(n_hands: int, seed: int, repeat: int, n_score: int) -> dict:
     return {"hands": n_hands, "seed": seed, "win_check": win, "scoring": sc, "wild4_win_check": wild}
 
 
+def targets(quick: bool, seed: int) -> dict:
+    """Issue 15's ratios with their targets (module docstring), or {} without the native core."""
+    from paili.runtime.backend import available
+
+    if not available():
+        return {}
+    sys.path.insert(0, str(ROOT / "bench"))
+    import batch_speed
+    import native_speed
+
+    n, score_n, batch_n, repeat = (3000, 300, 300, 2) if quick else (20000, 2000, 3000, 3)
+    win = native_speed.run(n, seed, repeat)
+    sc = native_speed.scoring(score_n, seed, repeat)
+    batch = batch_speed.measure(batch_n, seed)
+    rows = {
+        "check_win_vs_is_agari": (win["standard"]["native_check_win_ratio_to_is_agari"], 5),
+        "wild4_check_win_per_s": (win["wild4"]["native_check_win_per_s"] / 1_000_000, 1),
+        "wild4_native_call_per_s": (win["wild4"]["native_call_per_s"] / 1_000_000, 1),
+        "score_guobiao_cold_vs_mahjong_fan_calculator": (sc["guobiao"]["native_cold_ratio_to_pymahjonggb"], 1),
+        "batch_baijindao_vs_mahjong": (batch["baijindao"]["native_ratio_to_mahjong"], 5),
+        "batch_guobiao_vs_pymahjonggb": (batch["guobiao"]["native_ratio_to_pymahjonggb"], 1),
+    }
+    return {k: {"ratio": round(r, 4), "target": t, "met": r >= t} for k, (r, t) in rows.items()}
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--hands", type=int, default=20000)
@@ -190,6 +225,7 @@ def main(argv=None) -> int:
         args.hands, args.score_hands, args.repeat = 3000, 300, 2
     out = run(args.hands, args.seed, args.repeat, args.score_hands)
     out["quick"] = args.quick
+    out["targets"] = targets(args.quick, args.seed)
     if args.json:
         print(json.dumps(out, ensure_ascii=False))
     else:
@@ -202,6 +238,9 @@ def main(argv=None) -> int:
               f"{s['ratio_vs_pymahjonggb']:.3f}")
         print(f"4 wildcards    paili {j['paili_per_s']:>10,.0f}/s (cold {j['paili_cold_per_s']:,.0f})   "
               f"target 100,000/s   ratio {j['ratio_to_target']:.2f}")
+        for k, t in out["targets"].items():
+            print(f"issue 15       {k:46} {t['ratio']:>9.3f}   target {t['target']}   "
+                  f"{'met' if t['met'] else 'not met'}")
     return 0
 
 
