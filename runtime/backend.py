@@ -99,7 +99,8 @@ class NativeStructure:
         self.failures = 0  # native errors answered by the reference (0 expected; the tests check)
         self.split_items = False  # whether the native tables enumerate splits (runtime/decompose.py)
 
-    def _fallback(self, exc: Exception) -> None:
+    def fell_back(self, exc: Exception) -> None:
+        """Count a native error the reference answered instead."""
         if isinstance(exc, native_module().NativeError):
             self.failures += 1
 
@@ -107,21 +108,21 @@ class NativeStructure:
         try:
             return self.tables.can_split(counts, wilds, melds, pairs)
         except self.declined as exc:
-            self._fallback(exc)
+            self.fell_back(exc)
             return self.reference.can_split(counts, wilds, melds, pairs)
 
     def can_split_any(self, counts, wilds: int, targets) -> bool:
         try:
             return self.tables.can_split_any(counts, wilds, targets)
         except self.declined as exc:
-            self._fallback(exc)
+            self.fell_back(exc)
             return any(self.reference.can_split(counts, wilds, m, p) for m, p in targets)
 
     def completing_kinds(self, counts, wilds: int, targets) -> list[int]:
         try:
             return self.tables.completing_kinds(counts, wilds, list(targets))
         except self.declined as exc:
-            self._fallback(exc)
+            self.fell_back(exc)
             return self.reference.completing_kinds(counts, wilds, targets)
 
     def splits_plain(self, counts, melds: int, pairs: int, limit: int) -> list[list]:
@@ -132,7 +133,7 @@ class NativeStructure:
             try:
                 return self.tables.splits_plain(tuple(counts), melds, pairs, limit)
             except self.declined as exc:
-                self._fallback(exc)
+                self.fell_back(exc)
         return self.reference.splits_plain(counts, melds, pairs)
 
     def attach_split_items(self, dec) -> None:

@@ -12,7 +12,7 @@ from .ir import nodes as ir
 from .limits import HAND_WORK, READING_WORK, SPLIT_LIMIT
 from .observe import Observer, Unobservable, varying_refs
 from .reading import Group, Reading, RTile
-from .signatures import signature_splits
+from .signatures import memo_size, signature_splits
 from .tiles import Catalog, TileInfo
 
 # The fewest wildcards whose hands are read by signature: a single one gives few splits, and reading
@@ -416,7 +416,7 @@ class HandReadings:
 
         wkey = None if win is None else (("wild",) if win.wild else ("nat", win.kind.index))
         memo = obs.memo
-        if len(memo) > 50_000:  # kept across hands, bounded
+        if memo_size(memo) > 50_000:  # kept across hands, bounded
             memo.clear()
         try:
             found = signature_splits(self.dec, counts, len(wilds), m, p, wkey, part, obs.join, obs.unit, memo,

@@ -4,6 +4,7 @@ wildcards: one reading per signature"). It runs over the placements of `runtime/
 (`Decomposer.packed_choices`) and asks its structure whether a state can be split at all."""
 from __future__ import annotations
 
+from .backend import NativeStructure, native_module
 from .decompose import Decomposer, SplitLimit
 
 _DIGIT = 20  # bits of one choice in a `signature_splits` key: more than the groups one state can try
@@ -92,17 +93,83 @@ def signature_splits(dec: Decomposer, counts: list[int], wilds: int, melds: int,
     and tile counts are one integer (`packed_templates`), so taking a group's natural tiles is one
     subtraction and whether they are held one test of the fields' top bits. A table is then a
     dict of integers, which the garbage collector does not track: a table of tuples made the
-    collector's full passes over the growing memo cost as much as the programme itself."""
+    collector's full passes over the growing memo cost as much as the programme itself.
+
+    Where the native tables answer `can_split` (runtime/backend.py `NativeStructure`), the native
+    core runs this same programme (runtime/native/src/signatures.rs), asking this module for what the
+    rule set defines: a tile's placements (`Decomposer.templates`), a shape's pure-wildcard groups,
+    the number of a part, of a join (once per pair of numbers) and of the unit. Its states, merges,
+    keys, witnesses and the work counted are these, so the results are; what it does not take (more
+    than 64 kinds or 7 tiles of a kind, a choice past its key's digits) this function runs."""
+    width = max(8, max(counts, default=0).bit_length() + 1)
+    sm = memo.get("numbers")
+    nm = memo.get("native")
+    if sm is None or sm.width != width or sm.full() or (nm is not None and nm.numbered > SigMemo.LIMIT):
+        memo.clear()  # numbers and packed counts of another width would be read wrongly
+        sm = memo["numbers"] = SigMemo(width)
+    structure = dec.structure
+    if isinstance(structure, NativeStructure) and wilds <= structure.cap and max(counts, default=0) <= 7:
+        got = _native(dec, structure, counts, wilds, melds, pairs, win, part, join, unit, memo, sm, budget)
+        if got is not None:
+            return got
+    return _reference(dec, counts, wilds, melds, pairs, win, part, join, unit, memo, sm, budget)
+
+
+def memo_size(memo: dict) -> int:
+    """The entries an observer's memo holds, counted as the reference's (the native memo's too), so
+    that the caller starts it afresh after the same hands on every backend."""
+    nm = memo.get("native")
+    return len(memo) if nm is None else len(memo) - 1 + nm.entries
+
+
+def _native(dec, structure, counts, wilds, melds, pairs, win, part, join, unit, memo, sm, budget):
+    """The programme in the native core, or None when it does not take this hand (the reference
+    then runs from the same budget)."""
+    mod = native_module()
+    specs = dec.meld_specs + dec.pair_specs
+    nm = memo.get("native")
+    if nm is None:
+        make = getattr(mod, "SigMemo", None)  # None: an extension built before the native search
+        if make is None:
+            return None
+        try:
+            nm = make(dec.n, specs, len(dec.meld_specs), [s.is_pair for s in specs], [s.size for s in specs])
+        except mod.NotCovered:
+            return None
+        memo["native"] = nm
+    sigs = sm.sigs
+    number = sm.number
+
+    def templates(i: int) -> list:
+        return [[(slots, nat, nw, fw, tuple(fn.items())) for slots, nat, nw, fw, fn in dec.templates(spec, i)]
+                for spec in specs]
+
+    def targets(s: int) -> list:
+        return [tuple(slots) for slots in dec.wild_targets_for(specs[s])]
+
+    wild_win = win is not None and win[0] == "wild"
+    win_kind = win[1] if win is not None and win[0] == "nat" else -1
+    code = 0 if win is None else 1 if wild_win else 2 + win_kind
+    try:
+        got = nm.run(structure.tables, counts, wilds, melds, pairs, win_kind, wild_win, win is not None, code,
+                     sigs, budget, lambda spec, slots, wp: number(part(spec, slots, wp)),
+                     lambda a, b: number(join(sigs[a], sigs[b])), lambda: number(unit), templates, targets)
+    except structure.declined as exc:  # the native memo has started afresh if it had begun
+        structure.fell_back(exc)
+        return None
+    if got is None:
+        raise SplitLimit
+    return got
+
+
+def _reference(dec, counts, wilds, melds, pairs, win, part, join, unit, memo, sm, budget):
+    """`signature_splits` in Python: the reference."""
     specs_m = dec.meld_specs
     specs_p = dec.pair_specs
     wild_win = win is not None and win[0] == "wild"
     win_kind = win[1] if win is not None and win[0] == "nat" else -1
     n_kinds = dec.n
-    width = max(8, max(counts, default=0).bit_length() + 1)
-    sm = memo.get("numbers")
-    if sm is None or sm.width != width or sm.full():
-        memo.clear()  # numbers and packed counts of another width would be read wrongly
-        sm = memo["numbers"] = SigMemo(width)
+    width = sm.width
     sigs = sm.sigs
     number = sm.number
     jget = sm.joined.get

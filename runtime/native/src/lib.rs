@@ -15,6 +15,7 @@ mod notation;
 mod program;
 mod ruleset;
 mod score;
+mod signatures;
 mod tally;
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -142,6 +143,17 @@ impl Tables {
             st.core.reset();
         }
         r.map_err(PyErr::from)
+    }
+
+    /// `can_split` for the signature search (src/signatures.rs): the lock is held for this one answer
+    /// only, never while Python runs.
+    pub(crate) fn core_can_split(&self, counts: &[u8], wilds: usize, melds: usize, pairs: usize) -> Result<bool, Error> {
+        let mut st = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        let r = guarded(|| st.core.can_split(counts, wilds, melds, pairs));
+        if let Err(Error::Internal(_)) = &r {
+            st.core.reset();
+        }
+        r
     }
 }
 
@@ -575,6 +587,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Tables>()?;
     m.add_class::<Patterns>()?;
     m.add_class::<score::Scorer>()?;
+    m.add_class::<signatures::SigMemo>()?;
     m.add("NotCovered", m.py().get_type::<NotCovered>())?;
     m.add("NativeError", m.py().get_type::<NativeError>())?;
     m.add("VERSION", env!("CARGO_PKG_VERSION"))?;

@@ -1,0 +1,700 @@
+//! The signature search of a hand holding wildcards (runtime/signatures.py `signature_splits`, the
+//! reference) on the native core's integers: the same states, placements, merges, keys, witnesses and
+//! work counted, so every result, trace and refusal is the reference's.
+//!
+//! What the rule set defines stays with the Python side and is asked once: the placements a tile's
+//! groups may take (`Decomposer.templates`, in the reference's order), the pure-wildcard groups of a
+//! shape, a group's signature part and the join of two parts (the observer's). Each answer is kept in
+//! this memo (one per observer, as the reference's), so a join is asked once per pair of numbers and a
+//! part once per placement; whether a state's natural tiles can be split is the native block tables'
+//! `can_split`. The merge loop itself never leaves Rust.
+//!
+//! A state's natural tiles are packed four bits a kind (the tables take at most 7 of a kind), sixteen
+//! kinds a word; a table entry's key is the reference's choice tuple written one digit of `digit` bits
+//! a choice in a `u128` (16 bits, fewer when a form has more than seven groups). Input this does not
+//! take (more kinds, a choice past its digit) is `NotCovered` before any work is counted, or, for a
+//! digit overflow found late, with the work given back: the caller then runs the reference.
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::Mutex;
+
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::{PyList, PyTuple};
+
+use crate::blocks::MAX_COUNT;
+use crate::hash::{map, Map};
+use crate::{Error, NativeError, NotCovered, Tables};
+
+const WORDS: usize = 4; // words of a packed count vector
+const PER_WORD: usize = 16; // kinds a word (four bits each)
+const MAX_KINDS: usize = WORDS * PER_WORD;
+const GUARD: u64 = 0x8888_8888_8888_8888; // the top bit of every field
+const EMPTY: u32 = 0; // the table of no entry
+
+type Key = [u64; WORDS];
+
+#[derive(Clone, Copy)]
+struct Entry {
+    key: u128, // the choice tuple, one digit a choice (relative to the table's state)
+    sid: u32,  // the signature's number (the Python side's `SigMemo.number`)
+    wit: u32,  // the witness: a chain of groups in `wit_item` / `wit_next` (0: no group)
+}
+
+struct Template {
+    src: u32, // the placement (`placed`)
+    delta: Key,
+    nw: u32,
+    fw: i32,                 // the slot of a wildcard winning tile (-1: none)
+    first_nat: Vec<(u32, i32)>, // (kind, its first natural slot)
+    pair: bool,
+}
+
+#[derive(Clone, Copy)]
+struct Opt {
+    tpl: u32,
+    child: Key,
+    wl: u32,
+    dm: u32,
+    dp: u32,
+    pid: u32,
+    iid: u32,
+}
+
+#[derive(Default)]
+struct Scratch {
+    entries: Vec<Entry>,
+    pos: std::collections::HashMap<u32, u32>,
+}
+
+type StateKey = (Key, u32, u32, u32, u32);
+
+struct Memo {
+    n: usize,
+    specs: Vec<Py<PyAny>>, // the Python side's ShapeSpec objects: the meld shapes, then the pairs
+    n_meld: usize,
+    pair: Vec<bool>,
+    size: Vec<u32>,
+    placed: Vec<(u32, Py<PyTuple>)>, // (spec, slots) of every natural placement and pure-wild group
+    fetched: Vec<bool>,              // per tile kind: its templates asked
+    tpl_of: Vec<Vec<Vec<u32>>>,      // per tile kind, per spec: template numbers in the reference's order
+    tpls: Vec<Template>,
+    choices: Map<(u32, bool, bool, u32), std::sync::Arc<[u32]>>,
+    targets: Vec<Option<std::sync::Arc<[u32]>>>, // per spec: its pure-wild groups (placements)
+    tables: Vec<(u32, u32)>,
+    arena: Vec<Entry>,
+    states: Map<StateKey, u32>,
+    options: Map<(Key, u32, u32, u32), (u32, u32)>,
+    opts: Vec<Opt>,
+    pures: Map<(u32, u32, u32, bool), u32>,
+    joined: Map<u64, u32>,
+    parts: Map<(u32, i32), (u32, u32)>,
+    items: Vec<(u32, i32)>,
+    item_ids: Map<(u32, i32), u32>,
+    wit_item: Vec<u32>,
+    wit_next: Vec<u32>,
+    can: Map<(Key, u32, u32, u32), bool>,
+    fits: Map<(u32, u32, u32), bool>,
+    unit: Option<u32>,
+    entries: usize, // what the reference's memo dict would hold (states, options, pure states)
+    pool: Vec<Scratch>,
+}
+
+enum Stop {
+    Py(PyErr),
+    Limit,
+    Decline(String),
+}
+
+impl From<PyErr> for Stop {
+    fn from(e: PyErr) -> Stop {
+        Stop::Py(e)
+    }
+}
+
+struct Run<'py, 'a> {
+    py: Python<'py>,
+    tables: &'a Tables,
+    part: Bound<'py, PyAny>,
+    join: Bound<'py, PyAny>,
+    unit: Bound<'py, PyAny>,
+    templates: Bound<'py, PyAny>,
+    targets: Bound<'py, PyAny>,
+    wild_win: bool,
+    win_kind: i64,
+    code: u32,
+    budget: i64,
+    digit: u32,
+    buf: Vec<u8>,
+}
+
+#[inline]
+fn lowest(k: &Key) -> i64 {
+    for (j, &w) in k.iter().enumerate() {
+        if w != 0 {
+            return (j * PER_WORD + (w.trailing_zeros() / 4) as usize) as i64;
+        }
+    }
+    -1
+}
+
+#[inline]
+fn field(k: &Key, kind: usize) -> u64 {
+    (k[kind / PER_WORD] >> (4 * (kind % PER_WORD))) & 0xf
+}
+
+#[inline]
+fn is_zero(k: &Key) -> bool {
+    k.iter().all(|&w| w == 0)
+}
+
+impl Memo {
+    fn clear(&mut self) {
+        let (n, specs, n_meld, pair, size) = (self.n, std::mem::take(&mut self.specs), self.n_meld,
+                                              std::mem::take(&mut self.pair), std::mem::take(&mut self.size));
+        *self = Memo::new(n, specs, n_meld, pair, size);
+    }
+
+    fn new(n: usize, specs: Vec<Py<PyAny>>, n_meld: usize, pair: Vec<bool>, size: Vec<u32>) -> Memo {
+        let ns = specs.len();
+        Memo {
+            n,
+            specs,
+            n_meld,
+            pair,
+            size,
+            placed: Vec::new(),
+            fetched: vec![false; n],
+            tpl_of: vec![Vec::new(); n],
+            tpls: Vec::new(),
+            choices: map(),
+            targets: vec![None; ns],
+            tables: vec![(0, 0)],
+            arena: Vec::new(),
+            states: map(),
+            options: map(),
+            opts: Vec::new(),
+            pures: map(),
+            joined: map(),
+            parts: map(),
+            items: Vec::new(),
+            item_ids: map(),
+            wit_item: vec![0],
+            wit_next: vec![0],
+            can: map(),
+            fits: map(),
+            unit: None,
+            entries: 0,
+            pool: Vec::new(),
+        }
+    }
+
+    fn item(&mut self, src: u32, wp: i32) -> u32 {
+        if let Some(&i) = self.item_ids.get(&(src, wp)) {
+            return i;
+        }
+        let i = self.items.len() as u32;
+        self.items.push((src, wp));
+        self.item_ids.insert((src, wp), i);
+        i
+    }
+
+    /// The part's number and the group's item of one placement with its winning slot (-1: none).
+    fn part(&mut self, run: &Run, src: u32, wp: i32) -> Result<(u32, u32), Stop> {
+        if let Some(&got) = self.parts.get(&(src, wp)) {
+            return Ok(got);
+        }
+        let (s, slots) = &self.placed[src as usize];
+        let spec = self.specs[*s as usize].bind(run.py);
+        let pid: u32 = run.part.call1((spec, slots.bind(run.py), wp))?.extract()?;
+        let iid = self.item(src, wp);
+        self.parts.insert((src, wp), (pid, iid));
+        Ok((pid, iid))
+    }
+
+    /// `Decomposer.templates(spec, i)` for every spec, asked once per tile kind.
+    fn fetch(&mut self, run: &Run, i: usize) -> Result<(), Stop> {
+        if self.fetched[i] {
+            return Ok(());
+        }
+        type Raw = (Py<PyTuple>, Vec<(usize, usize)>, u32, i32, Vec<(u32, i32)>);
+        let got: Vec<Vec<Raw>> = run.templates.call1((i,))?.extract()?;
+        if got.len() != self.specs.len() {
+            return Err(Stop::Py(PyValueError::new_err("one list of templates per shape")));
+        }
+        let mut per = Vec::with_capacity(got.len());
+        for (s, list) in got.into_iter().enumerate() {
+            let mut ids = Vec::new();
+            for (slots, nat, nw, fw, first_nat) in list {
+                let mut delta = [0u64; WORDS];
+                let mut ok = true;
+                for &(k, c) in &nat {
+                    if k >= self.n {
+                        return Err(Stop::Py(PyValueError::new_err("a template names a kind outside the catalog")));
+                    }
+                    if c > MAX_COUNT as usize {
+                        ok = false; // more of a kind than any hand the tables take holds: never held
+                    } else {
+                        delta[k / PER_WORD] += (c as u64) << (4 * (k % PER_WORD));
+                    }
+                }
+                if !ok {
+                    continue;
+                }
+                let src = self.placed.len() as u32;
+                self.placed.push((s as u32, slots));
+                ids.push(self.tpls.len() as u32);
+                self.tpls.push(Template { src, delta, nw, fw, first_nat, pair: self.pair[s] });
+            }
+            per.push(ids);
+        }
+        self.tpl_of[i] = per;
+        self.fetched[i] = true;
+        Ok(())
+    }
+
+    /// `Decomposer.packed_choices`: the templates a state may try at tile i, meld shapes first.
+    fn choices(&mut self, run: &Run, i: usize, melds: bool, pairs: bool, w: u32) -> Result<std::sync::Arc<[u32]>, Stop> {
+        let key = (i as u32, melds, pairs, w);
+        if let Some(got) = self.choices.get(&key) {
+            return Ok(got.clone());
+        }
+        self.fetch(run, i)?;
+        let mut out = Vec::new();
+        for (s, ids) in self.tpl_of[i].iter().enumerate() {
+            let is_meld = s < self.n_meld;
+            if (is_meld && !melds) || (!is_meld && !pairs) {
+                continue;
+            }
+            out.extend(ids.iter().copied().filter(|&t| self.tpls[t as usize].nw <= w));
+        }
+        let got: std::sync::Arc<[u32]> = out.into();
+        self.choices.insert(key, got.clone());
+        Ok(got)
+    }
+
+    /// `Decomposer.wild_targets_for(spec)`, asked once per shape.
+    fn targets(&mut self, run: &Run, s: usize) -> Result<std::sync::Arc<[u32]>, Stop> {
+        if let Some(got) = &self.targets[s] {
+            return Ok(got.clone());
+        }
+        let got: Vec<Py<PyTuple>> = run.targets.call1((s,))?.extract()?;
+        let mut ids = Vec::with_capacity(got.len());
+        for slots in got {
+            ids.push(self.placed.len() as u32);
+            self.placed.push((s as u32, slots));
+        }
+        let ids: std::sync::Arc<[u32]> = ids.into();
+        self.targets[s] = Some(ids.clone());
+        Ok(ids)
+    }
+
+    /// `Decomposer.wild_only_fits` (sizes only, as `sum_fits`).
+    fn wild_only_fits(&mut self, w: u32, m: u32, p: u32) -> bool {
+        if m == 0 && p == 0 {
+            return w == 0;
+        }
+        let has_m = self.n_meld > 0;
+        let has_p = self.specs.len() > self.n_meld;
+        if (p > 0 && !has_p) || (m > 0 && !has_m) {
+            return false;
+        }
+        self.sum_fits(w, m, p)
+    }
+
+    fn sum_fits(&mut self, w: u32, m: u32, p: u32) -> bool {
+        if m == 0 && p == 0 {
+            return w == 0;
+        }
+        if let Some(&got) = self.fits.get(&(w, m, p)) {
+            return got;
+        }
+        let range = if m > 0 { 0..self.n_meld } else { self.n_meld..self.specs.len() };
+        let mut sizes: Vec<u32> = range.map(|s| self.size[s]).collect();
+        sizes.sort_unstable();
+        sizes.dedup();
+        let got = sizes.into_iter().any(|s| {
+            s <= w && if m > 0 { self.sum_fits(w - s, m - 1, p) } else { self.sum_fits(w - s, 0, p - 1) }
+        });
+        self.fits.insert((w, m, p), got);
+        got
+    }
+
+    fn can_split(&mut self, run: &mut Run, child: &Key, w: u32, m: u32, p: u32) -> Result<bool, Stop> {
+        let ck = (*child, w, m, p);
+        if let Some(&got) = self.can.get(&ck) {
+            return Ok(got);
+        }
+        run.buf.clear();
+        run.buf.extend((0..self.n).map(|k| field(child, k) as u8));
+        let got = run
+            .tables
+            .core_can_split(&run.buf, w as usize, m as usize, p as usize)
+            .map_err(|e| Stop::Decline(format!("{e}")))?;
+        self.can.insert(ck, got);
+        Ok(got)
+    }
+
+    fn store(&mut self, out: &mut Scratch) -> u32 {
+        if out.entries.is_empty() {
+            return EMPTY;
+        }
+        let start = self.arena.len() as u32;
+        self.arena.extend_from_slice(&out.entries);
+        self.tables.push((start, out.entries.len() as u32));
+        out.entries.clear();
+        out.pos.clear();
+        (self.tables.len() - 1) as u32
+    }
+
+    fn scratch(&mut self) -> Scratch {
+        self.pool.pop().unwrap_or_default()
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn merge(&mut self, run: &mut Run, out: &mut Scratch, c: usize, digits: u32, pid: u32, sub: u32, mode: u8, iid: u32)
+        -> Result<(), Stop> {
+        let (start, len) = self.tables[sub as usize];
+        run.budget -= len as i64;
+        if run.budget < 0 {
+            return Err(Stop::Limit);
+        }
+        let b = run.digit;
+        if (c as u128) >> b != 0 || (digits + 1) * b > 128 {
+            return Err(Stop::Decline("a choice past the key's digits".into()));
+        }
+        let mut base = (c as u128) << (b * digits);
+        if mode == 1 {
+            base += 1;
+        }
+        let shift = if mode == 2 { b } else { 0 };
+        for idx in start..start + len {
+            let e = self.arena[idx as usize];
+            let jk = ((pid as u64) << 32) | e.sid as u64;
+            let s2 = match self.joined.get(&jk) {
+                Some(&x) => x,
+                None => {
+                    let x: u32 = run.join.call1((pid, e.sid))?.extract()?;
+                    self.joined.insert(jk, x);
+                    x
+                }
+            };
+            let k2 = base + (e.key << shift);
+            match out.pos.get(&s2) {
+                None => {
+                    out.pos.insert(s2, out.entries.len() as u32);
+                    out.entries.push(Entry { key: k2, sid: s2, wit: self.wit_item.len() as u32 });
+                    self.wit_item.push(iid);
+                    self.wit_next.push(e.wit);
+                }
+                Some(&pp) => {
+                    let old = &mut out.entries[pp as usize];
+                    if k2 < old.key {
+                        old.key = k2;
+                        old.wit = self.wit_item.len() as u32;
+                        self.wit_item.push(iid);
+                        self.wit_next.push(e.wit);
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn pure(&mut self, run: &mut Run, w: u32, m: u32, p: u32, need: bool) -> Result<u32, Stop> {
+        if need && !run.wild_win {
+            return Ok(EMPTY); // a natural winning tile left unplaced
+        }
+        if let Some(&t) = self.pures.get(&(w, m, p, need)) {
+            return Ok(t);
+        }
+        let mut out = self.scratch();
+        if m == 0 && p == 0 {
+            if w == 0 && !need {
+                let unit = match self.unit {
+                    Some(u) => u,
+                    None => {
+                        let u: u32 = run.unit.call0()?.extract()?;
+                        self.unit = Some(u);
+                        u
+                    }
+                };
+                out.entries.push(Entry { key: 0, sid: unit, wit: 0 });
+            }
+        } else if self.wild_only_fits(w, m, p) {
+            let mut c = 0usize;
+            let range = if m > 0 { 0..self.n_meld } else { self.n_meld..self.specs.len() };
+            for s in range {
+                let size = self.size[s];
+                if size > w {
+                    continue;
+                }
+                let pair = self.pair[s];
+                let (w2, m2, p2) = (w - size, m - (!pair) as u32, p - pair as u32);
+                for &q in self.targets(run, s)?.iter() {
+                    let sub = self.pure(run, w2, m2, p2, need)?;
+                    if sub != EMPTY {
+                        let (pid, iid) = self.part(run, q, -1)?;
+                        self.merge(run, &mut out, c, m + p - 1 + need as u32, pid, sub, need as u8, iid)?;
+                    }
+                    if need && run.wild_win {
+                        let sub = self.pure(run, w2, m2, p2, false)?;
+                        if sub != EMPTY {
+                            let (pid, iid) = self.part(run, q, 0)?;
+                            self.merge(run, &mut out, c, m + p, pid, sub, 2, iid)?;
+                        }
+                    }
+                    c += 1;
+                }
+            }
+        }
+        let t = self.store(&mut out);
+        self.pool.push(out);
+        self.pures.insert((w, m, p, need), t);
+        self.entries += 1;
+        Ok(t)
+    }
+
+    fn options(&mut self, run: &mut Run, key: &Key, i: usize, w: u32, m: u32, p: u32) -> Result<(u32, u32), Stop> {
+        let ok = (*key, w, m, p);
+        if let Some(&got) = self.options.get(&ok) {
+            return Ok(got);
+        }
+        let choices = self.choices(run, i, m > 0, p > 0, w)?;
+        let start = self.opts.len() as u32;
+        for &t in choices.iter() {
+            let tp = &self.tpls[t as usize];
+            let mut held = true;
+            for j in 0..WORDS {
+                if ((key[j] | GUARD) - tp.delta[j]) & GUARD != GUARD {
+                    held = false;
+                    break;
+                }
+            }
+            if !held {
+                continue; // a natural member not held
+            }
+            let mut child = *key;
+            for j in 0..WORDS {
+                child[j] -= tp.delta[j];
+            }
+            let (src, pair, nw) = (tp.src, tp.pair, tp.nw);
+            let wl = w - nw;
+            let (dm, dp) = if pair { (m, p - 1) } else { (m - 1, p) };
+            if !is_zero(&child) && !self.can_split(run, &child, wl, dm, dp)? {
+                continue;
+            }
+            let (pid, iid) = self.part(run, src, -1)?;
+            self.opts.push(Opt { tpl: t, child, wl, dm, dp, pid, iid });
+        }
+        let got = (start, self.opts.len() as u32 - start);
+        self.options.insert(ok, got);
+        self.entries += 1;
+        Ok(got)
+    }
+
+    fn rec(&mut self, run: &mut Run, key: &Key, w: u32, m: u32, p: u32, need: bool) -> Result<u32, Stop> {
+        let sk = (*key, w, m, p, if need { run.code } else { 0 });
+        if let Some(&t) = self.states.get(&sk) {
+            return Ok(t);
+        }
+        if need && (if run.win_kind >= 0 { field(key, run.win_kind as usize) == 0 } else { w == 0 }) {
+            return Ok(EMPTY); // the winning tile can no longer be placed
+        }
+        let i = lowest(key);
+        if i < 0 {
+            let t = self.pure(run, w, m, p, need)?;
+            self.states.insert(sk, t);
+            self.entries += 1;
+            return Ok(t);
+        }
+        let (os, ol) = self.options(run, key, i as usize, w, m, p)?;
+        let mut out = self.scratch();
+        let mode = need as u8;
+        for c in 0..ol as usize {
+            let o = self.opts[os as usize + c];
+            let sub = self.rec(run, &o.child, o.wl, o.dm, o.dp, need)?;
+            if sub != EMPTY {
+                self.merge(run, &mut out, c, m + p - 1 + need as u32, o.pid, sub, mode, o.iid)?;
+            }
+            if need {
+                let tp = &self.tpls[o.tpl as usize];
+                let wp = if run.wild_win {
+                    tp.fw
+                } else {
+                    tp.first_nat.iter().find(|&&(k, _)| k as i64 == run.win_kind).map_or(-1, |&(_, j)| j)
+                };
+                let src = tp.src;
+                if wp >= 0 {
+                    let sub = self.rec(run, &o.child, o.wl, o.dm, o.dp, false)?;
+                    if sub != EMPTY {
+                        let (pid, iid) = self.part(run, src, wp)?;
+                        self.merge(run, &mut out, c, m + p, pid, sub, 2, iid)?;
+                    }
+                }
+            }
+        }
+        let t = self.store(&mut out);
+        self.pool.push(out);
+        self.states.insert(sk, t);
+        self.entries += 1;
+        Ok(t)
+    }
+}
+
+/// The native memo of one observer's signature search (kept in the observer's memo by
+/// runtime/signatures.py, dropped with it).
+#[pyclass(module = "_native")]
+pub struct SigMemo {
+    memo: Mutex<Memo>,
+}
+
+#[pymethods]
+impl SigMemo {
+    /// `specs`: the Python side's shapes, the meld shapes first (`n_meld` of them) then the pairs;
+    /// `pairs` and `sizes` per shape; `n_kinds`: the catalog's kinds.
+    #[new]
+    fn new(n_kinds: usize, specs: Vec<Py<PyAny>>, n_meld: usize, pairs: Vec<bool>, sizes: Vec<u32>) -> PyResult<Self> {
+        if n_kinds > MAX_KINDS {
+            return Err(NotCovered::new_err(format!("the signature search takes at most {MAX_KINDS} tile kinds")));
+        }
+        if pairs.len() != specs.len() || sizes.len() != specs.len() || n_meld > specs.len() {
+            return Err(PyValueError::new_err("one pair flag and one size per shape"));
+        }
+        Ok(SigMemo { memo: Mutex::new(Memo::new(n_kinds, specs, n_meld, pairs, sizes)) })
+    }
+
+    /// Entries the reference's memo dict would hold for the same work (its states, its lists of
+    /// options and its pure-wildcard states).
+    #[getter]
+    fn entries(&self) -> usize {
+        self.memo.try_lock().map_or(0, |m| m.entries)
+    }
+
+    /// The numbers the reference's `SigMemo.full` counts: witnesses (with the empty one) and joins.
+    #[getter]
+    fn numbered(&self) -> usize {
+        self.memo.try_lock().map_or(0, |m| m.wit_item.len().max(m.joined.len()))
+    }
+
+    /// `signature_splits` (runtime/signatures.py) for one hand: `counts` per kind, `win_kind` the
+    /// natural winning tile's kind (-1: none or a wildcard), `wild_win`, `need` (a winning tile to
+    /// place), `code` its part of a state's key; the callbacks number a part (spec, slots, winning
+    /// slot), a join (two numbers), the unit, and list a kind's templates and a shape's pure-wild
+    /// groups; `sigs` the signatures by number; `budget` a one-item list counted down. Returns the
+    /// (signature, groups, index of the winning group) list, or None when the work is used up.
+    #[allow(clippy::too_many_arguments)]
+    #[pyo3(signature = (tables, counts, wilds, melds, pairs, win_kind, wild_win, need, code, sigs, budget, part, join, unit, templates, targets))]
+    fn run<'py>(
+        &self,
+        py: Python<'py>,
+        tables: PyRef<'py, Tables>,
+        counts: Vec<u8>,
+        wilds: u32,
+        melds: u32,
+        pairs: u32,
+        win_kind: i64,
+        wild_win: bool,
+        need: bool,
+        code: u32,
+        sigs: Bound<'py, PyList>,
+        budget: Bound<'py, PyList>,
+        part: Bound<'py, PyAny>,
+        join: Bound<'py, PyAny>,
+        unit: Bound<'py, PyAny>,
+        templates: Bound<'py, PyAny>,
+        targets: Bound<'py, PyAny>,
+    ) -> PyResult<Py<PyAny>> {
+        let Ok(mut memo) = self.memo.try_lock() else {
+            return Err(NotCovered::new_err("the signature memo is in use"));
+        };
+        if counts.len() != memo.n || counts.iter().any(|&c| c > MAX_COUNT) || win_kind >= memo.n as i64 {
+            return Err(NotCovered::new_err("counts the signature search does not take"));
+        }
+        let groups = (melds + pairs + 1).max(1);
+        let digit = (128 / groups).min(16);
+        if digit < 4 {
+            return Err(NotCovered::new_err("too many groups for the signature search's keys"));
+        }
+        let start: i64 = budget.get_item(0)?.extract()?;
+        let mut run = Run {
+            py,
+            tables: &tables,
+            part,
+            join,
+            unit,
+            templates,
+            targets,
+            wild_win,
+            win_kind,
+            code,
+            budget: start,
+            digit,
+            buf: Vec::with_capacity(counts.len()),
+        };
+        let mut key = [0u64; WORDS];
+        for (k, &c) in counts.iter().enumerate() {
+            key[k / PER_WORD] |= (c as u64) << (4 * (k % PER_WORD));
+        }
+        let got = catch_unwind(AssertUnwindSafe(|| -> Result<Option<u32>, Stop> {
+            if lowest(&key) >= 0 {
+                let fits = run
+                    .tables
+                    .core_can_split(&counts, wilds as usize, melds as usize, pairs as usize)
+                    .map_err(|e| Stop::Decline(format!("{e}")))?;
+                if !fits {
+                    return Ok(None);
+                }
+            }
+            memo.rec(&mut run, &key, wilds, melds, pairs, need).map(Some)
+        }));
+        let got = match got {
+            Ok(r) => r,
+            Err(_) => {
+                memo.clear();
+                return Err(NativeError::new_err(format!("the native core failed: {}", Error::Internal(
+                    "a panic in the signature search".into()))));
+            }
+        };
+        match got {
+            Err(Stop::Decline(why)) => {
+                memo.clear(); // what it holds was counted against work given back
+                Err(NotCovered::new_err(why))
+            }
+            Err(Stop::Limit) => {
+                budget.set_item(0, run.budget)?;
+                Ok(py.None())
+            }
+            Err(Stop::Py(e)) => {
+                budget.set_item(0, run.budget)?;
+                Err(e)
+            }
+            Ok(None) => Ok(PyList::empty(py).into_any().unbind()),
+            Ok(Some(t)) => {
+                budget.set_item(0, run.budget)?;
+                let (s, l) = memo.tables[t as usize];
+                let mut entries: Vec<Entry> = memo.arena[s as usize..(s + l) as usize].to_vec();
+                entries.sort_unstable_by_key(|e| e.key);
+                let out = PyList::empty(py);
+                for e in entries {
+                    let gs = PyList::empty(py);
+                    let mut win_gi: i64 = -1;
+                    let mut wid = e.wit;
+                    while wid != 0 {
+                        let (src, wp) = memo.items[memo.wit_item[wid as usize] as usize];
+                        if wp >= 0 {
+                            win_gi = gs.len() as i64;
+                        }
+                        let (spec, slots) = &memo.placed[src as usize];
+                        let slots = slots.bind(py);
+                        let list = PyList::new(py, slots.iter())?;
+                        gs.append((memo.specs[*spec as usize].bind(py), list))?;
+                        wid = memo.wit_next[wid as usize];
+                    }
+                    out.append((sigs.get_item(e.sid as usize)?, gs, win_gi))?;
+                }
+                Ok(out.into_any().unbind())
+            }
+        }
+    }
+}
