@@ -87,11 +87,11 @@ def load(source: str | Path, backend: str | None = None) -> Rules:
         from .runtime.rules import load as load_json
 
         return load_json(p, backend)
-    from .runtime.ir.precompiled import load_bundled
+    from .runtime.ir.precompiled import load_bundled_text
 
-    shipped = load_bundled(p)  # a bundled variant: its compiled JSON, when compiled from this very source
+    shipped = load_bundled_text(p)  # a bundled variant: its compiled JSON, when compiled from this very source
     if shipped is not None:
-        return Rules(shipped, backend)
+        return Rules(shipped[0], backend, shipped[1])
     from .dsl.compiler import compile_file
 
     res = compile_file(p)

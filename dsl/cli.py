@@ -5,7 +5,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from .cli_args import ROOT, UsageError, bundled_rules, load_ruleset, resolve_rules_arg
+from .cli_args import ROOT, UsageError, bundled_rules, load_ruleset, load_ruleset_text, resolve_rules_arg
 from .cli_game import add_commands
 from .serve.command import add_command as add_serve_command
 
@@ -135,9 +135,9 @@ def _runtime(arg: str):
     from ..runtime.hand import HandError
     from ..runtime.rules import Rules
 
-    rs = load_ruleset(arg)
+    rs, text = load_ruleset_text(arg)
     try:
-        return Rules(rs)
+        return Rules(rs, None, text)
     except BackendError as exc:
         raise UsageError(str(exc)) from None
     except HandError as exc:  # e.g. the default options set up more tiles than the limits allow

@@ -35,18 +35,25 @@ def resolve_rules_arg(arg: str) -> Path:
 def load_ruleset(arg: str, examples: bool = False):
     """Load a rule set from any RULES argument; UsageError with the diagnostics when it does not compile
     (with `examples`, a .pai file's examples must hold too: E506, E508)."""
+    return load_ruleset_text(arg, examples)[0]
+
+
+def load_ruleset_text(arg: str, examples: bool = False):
+    """`load_ruleset` with the rule set's JSON text when it was read from one (a compiled file, a bundled
+    variant's shipped one; None when compiled here), for `Rules(rs, backend, text)`."""
     from ..runtime.ir.serialize import FormatError, loads, read_text
 
     p = resolve_rules_arg(arg)
     if p.suffix == ".json":
         try:
-            return loads(read_text(p))
+            text = read_text(p)
+            return loads(text), text
         except (OSError, UnicodeDecodeError, FormatError) as exc:
             raise UsageError(f"{p}: {exc}") from None
     if not examples:  # a bundled variant: its shipped compiled JSON, when compiled from this very source
-        from ..runtime.ir.precompiled import load_bundled
+        from ..runtime.ir.precompiled import load_bundled_text
 
-        shipped = load_bundled(p)
+        shipped = load_bundled_text(p)
         if shipped is not None:
             return shipped
     from .compiler import compile_file
@@ -55,4 +62,4 @@ def load_ruleset(arg: str, examples: bool = False):
     if not res.ok:
         sys.stderr.write(res.render() + "\n")
         raise UsageError(f"{p} does not compile")
-    return res.ruleset
+    return res.ruleset, None

@@ -22,9 +22,10 @@ def _sets(items: list[str]) -> dict:
 def _rules(arg: str):
     """A rule file, a compiled JSON rule set or a bundled variant's stem (dsl.cli.UsageError if not)."""
     from ..runtime.rules import Rules
-    from .cli_args import load_ruleset
+    from .cli_args import load_ruleset_text
 
-    return Rules(load_ruleset(arg))
+    rs, text = load_ruleset_text(arg)
+    return Rules(rs, None, text)
 
 
 def cmd_simulate(args) -> int:

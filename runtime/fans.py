@@ -38,6 +38,7 @@ class Tally:
         self.single_sum = self.unit_how == ["sum"] and -1 not in self.unit_of
         self.has_total = rs.score is not None and rs.score.total is not None
         self.has_best = rs.score is not None and rs.score.best is not None
+        self.products: dict[tuple, object] = {}  # a `product` unit's value by its (value, count) pairs
 
     def final(self, counts, fired, value: Callable, combos: Callable, excluded: list | None = None,
               choices: dict | None = None, free=()) -> dict[int, int]:
@@ -125,7 +126,20 @@ class Tally:
             j = unit_of[i]
             if j >= 0:
                 per_unit[j].append((value(i), n))
-        return [self._combine_unit(how, vals) for how, vals in zip(self.unit_how, per_unit)]
+        return [self._product(vals) if how == "product" else self._combine_unit(how, vals)
+                for how, vals in zip(self.unit_how, per_unit)]
+
+    def _product(self, vals: list[tuple]):
+        """A `product` unit's value, remembered by its (value, count) pairs: readings of one hand mostly
+        repeat them, and each bounded power is costly (an error is not remembered: it is raised again)."""
+        key = tuple(vals)
+        got = self.products.get(key)
+        if got is None:
+            got = self._combine_unit("product", vals)
+            if len(self.products) > 10_000:
+                self.products.clear()
+            self.products[key] = got
+        return got
 
     def unit(self, j: int, final: dict[int, int], value):
         """Unit j's value alone."""

@@ -51,6 +51,13 @@ def bundled_stem(path: Path) -> str | None:
 def load_bundled(path: Path) -> ir.RuleSet | None:
     """The shipped compiled rule set of a bundled rule file when it was compiled from the source as it is
     now, in this format version (validated on load like any compiled file); None otherwise."""
+    got = load_bundled_text(path)
+    return None if got is None else got[0]
+
+
+def load_bundled_text(path: Path) -> tuple[ir.RuleSet, str] | None:
+    """`load_bundled` with the compiled file's text, which is the rule set's JSON as `Rules` hands it to
+    the native core (`Rules(rs, backend, text)`: not written out again)."""
     from .serialize import FormatError, loads
 
     stem = bundled_stem(path)
@@ -60,6 +67,7 @@ def load_bundled(path: Path) -> ir.RuleSet | None:
     try:
         if want is None or source_hash(path.read_bytes()) != want:
             return None
-        return loads((COMPILED_DIR / f"{stem}.json").read_text(encoding="utf-8"))
+        text = (COMPILED_DIR / f"{stem}.json").read_text(encoding="utf-8")
+        return loads(text), text
     except (OSError, UnicodeDecodeError, FormatError):
         return None
