@@ -94,3 +94,17 @@ def test_the_four_wang_waits_and_the_work_limit_are_the_same_on_both_backends():
         with pytest.raises(HandError) as exc:
             load(PATHS["chehuzi"], backend=backend).waits(FOUR_WANG, self_drawn=True, work=[got[0][1] - 1])
         assert "paili examines for one hand" in str(exc.value)
+
+
+def test_a_budget_past_64_bits_is_answered_by_the_reference_alike():
+    """The native search takes its work budget as a 64-bit number; a larger one (the `work=` argument
+    is the caller's) is left to the reference, which answers and counts the same."""
+    hand = "王王王 1m 2m 3m 4p 5p 6p 7s 8s 9s 东"
+    got = []
+    for backend in ("native", "python"):
+        rules = load(PATHS["joker"], backend=backend)
+        work = [10 ** 30]
+        waits = rules.waits(hand, self_drawn=True, work=work)
+        got.append((json.dumps([(k.name, r.to_json()) for k, r in waits], ensure_ascii=False), 10 ** 30 - work[0]))
+    assert got[0] == got[1] and got[0][1] > 0
+    assert len(json.loads(got[0][0])) == 35  # three 王 and a 东: every kind, 王 included

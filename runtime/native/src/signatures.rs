@@ -616,7 +616,9 @@ impl SigMemo {
         if digit < 4 {
             return Err(NotCovered::new_err("too many groups for the signature search's keys"));
         }
-        let start: i64 = budget.get_item(0)?.extract()?;
+        let Ok(start) = budget.get_item(0)?.extract::<i64>() else {
+            return Err(NotCovered::new_err("a work budget past 64 bits"));
+        };
         let mut run = Run {
             py,
             tables: &tables,
