@@ -13,6 +13,7 @@ from paili.runtime import hand_readings as readings_module
 from paili.runtime.backend import native_module
 from paili.runtime.hand import Hand, HandError
 from paili.runtime.limits import HAND_WORK
+from paili.runtime.signatures import memo_size
 from test_wild_decompose import context_of
 from wild_oracle import random_hand
 
@@ -87,9 +88,13 @@ FOUR_WANG = "贰贰六六六七八九七七柒十拾拾二二王王王王"  # is
 def test_the_four_wang_waits_and_the_work_limit_are_the_same_on_both_backends():
     """The same waits, scores, traces and work on both backends; with the work just short of what
     they use, both refuse (each on a fresh rule set: nothing remembered)."""
-    got = [_answer(load(PATHS["chehuzi"], backend=b).waits, FOUR_WANG, self_drawn=True) for b in ("native", "python")]
+    both = [load(PATHS["chehuzi"], backend=b) for b in ("native", "python")]
+    got = [_answer(rules.waits, FOUR_WANG, self_drawn=True) for rules in both]
     assert got[0] == got[1]
     assert len(json.loads(got[0][0])) == 20 and got[0][1] > 100_000
+    # each observer's memo holds what the reference's would, so both start afresh after the same hands
+    sizes = [{key: memo_size(obs.memo) for key, obs in rules.observers.items()} for rules in both]
+    assert sizes[0] == sizes[1] and sum(sizes[0].values()) > 1_000
     for backend in ("native", "python"):
         with pytest.raises(HandError) as exc:
             load(PATHS["chehuzi"], backend=backend).waits(FOUR_WANG, self_drawn=True, work=[got[0][1] - 1])
