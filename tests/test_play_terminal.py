@@ -103,6 +103,11 @@ def test_chehuzi_cards_in_characters_wildcards_marked_and_a_lost_claim_told_as_l
     # a compulsory meld made without a question is shown
     assert re.search(r"^\d号位：\S+（\d张暗）（自动）$", text, re.M)
     assert f"{PROMPT}胡\n" in text
+    # the card turned after the win (醒牌), which the score counts (醒), is shown with the win, before the
+    # payments: the table is not shown again
+    won = re.search(r"^(你|\d号位)(（庄）)? 胡\S* \S+，.*\n((?:    .*\n)*)", text, re.M)
+    assert "醒 " in won.group(3) and re.match(r"亮出：醒牌 [一二三四五六七八九十壹贰叁肆伍陆柒捌玖拾]\n",
+                                               text[won.end():])
 
 
 def test_a_win_on_a_drawn_tile_only_is_not_said_twice():

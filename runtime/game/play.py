@@ -162,6 +162,13 @@ def meld_text(m: dict, faces: Faces) -> str:
     return f"{m['kind']}:{faces.tiles(m['tiles'], '')}" + (f"+{m['hidden']}张暗" if m.get("hidden") else "")
 
 
+def reveals_line(o: dict, faces: Faces) -> str:
+    """The visible reveals that hold a value (`亮出：金牌 七万*`), or ""."""
+    shown = {k: v for k, v in o["reveals"].items() if v is not None}
+    return ("亮出：" + "，".join(f"{k} {faces.tile(v) if isinstance(v, str) else v}" for k, v in shown.items())
+            if shown else "")
+
+
 class Terminal:
     """The person's seat: shows the table and asks for a move."""
 
@@ -179,10 +186,8 @@ class Terminal:
         faces = Faces(game, o)
         self.say()
         self.say(f"—— 牌墙剩 {o['wall_left']} 张" + (f"；任务：{o['task']}" if o["task"] else "") + " ——")
-        shown = {k: v for k, v in o["reveals"].items() if v is not None}
-        if shown:
-            self.say("亮出：" + "，".join(f"{k} {faces.tile(v) if isinstance(v, str) else v}"
-                                        for k, v in shown.items()))
+        if reveals_line(o, faces):
+            self.say(reveals_line(o, faces))
         if faces.wild:
             self.say(f"带 {WILD_MARK} 的是{faces.legend()}")
         for c in o["chance"]:  # every roll of the hand, as thrown in the open
@@ -446,7 +451,8 @@ def score_values(game, seat: int) -> list[tuple[str, object]]:
 
 
 def show_wins(term: Terminal, game, r: dict, winners: list[int] | None = None) -> None:
-    faces = Faces(game, game.observation(term.seat))
+    o = game.observation(term.seat)
+    faces = Faces(game, o)
     term.say()
     for w in r["winners"] if winners is None else winners:
         info = r["scores"].get(w, {})
@@ -464,6 +470,10 @@ def show_wins(term: Terminal, game, r: dict, winners: list[int] | None = None) -
         if values:
             term.say("    得分由：" + "，".join(f"{n} {amount(v)}" for n, v in values)
                      + f" 算出 {amount(info.get('score', ''))}")
+    # what the win turned up (扯胡子's 醒牌, turned after the win and counted in its score): the table is
+    # not shown again before the payments
+    if reveals_line(o, faces):
+        term.say(reveals_line(o, faces))
 
 
 def show_result(term: Terminal, game, win_shown: bool = False) -> None:
