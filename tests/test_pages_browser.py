@@ -11,7 +11,8 @@ equal to what the rule files produce) must:
 - print every character its tile faces use with a real glyph of the installed font (not the missing-glyph
   box);
 - print every character of its visible text with a real glyph (a sign such as ⌊ that no CJK font has is a
-  box to a reader with only a CJK font).
+  box to a reader with only a CJK font);
+- squeeze no table cell to one character a line (a cell of three or more characters is two wide).
 
 Screenshots of every page at both widths (its top, and its first example hand) are written to
 $PAILI_SCREENSHOTS, or else a folder under pytest's temporary directory (its path is printed with `-s`),
@@ -64,6 +65,15 @@ PROBE = r"""() => {
     const r = el.getBoundingClientRect();
     if (r.width > 0 && r.height > 0 && getComputedStyle(el).visibility !== "hidden")
       out.glyphText.push(n.data.slice(0, 20));
+  }
+  // no table cell squeezed to a character a line: a cell with text of 3 or more characters is at least
+  // two characters wide inside its padding
+  out.narrow = [];
+  for (const c of document.querySelectorAll("td, th")) {
+    const text = c.innerText.trim(), cs = getComputedStyle(c), r = c.getBoundingClientRect();
+    if ([...text].length < 3 || !(r.width > 0)) continue;
+    const inner = r.width - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight);
+    if (inner < 2 * parseFloat(cs.fontSize)) out.narrow.push([text.slice(0, 12), Math.round(inner)]);
   }
   // every character of the visible text, drawn in its element's font, must differ from the missing-glyph
   // box (a sign such as ⌊ that no CJK font has is a box to a reader); tile glyphs in the language page's
@@ -134,6 +144,7 @@ def test_page_in_chromium_at_desktop_and_phone_width(browser, shots, name):
         assert not probe["glyphText"], f"{where}: tile glyphs typed as text: {probe['glyphText'][:5]}"
         assert not probe["chars"], f"{where}: characters of the tile faces have no glyph: {probe['chars'][:5]}"
         assert not probe["textBoxes"], f"{where}: characters of the text have no glyph: {probe['textBoxes'][:8]}"
+        assert not probe["narrow"], f"{where}: table cells a character wide: {probe['narrow'][:5]}"
         if not name.startswith("language") and "-design" not in name:  # the appendices draw no tiles
             assert probe["tiles"] > 0, f"{where}: no tiles"
 

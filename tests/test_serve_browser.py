@@ -214,6 +214,7 @@ def test_the_served_pages_pass_the_pages_checks_at_both_widths(server, browser, 
         assert not probe["glyphText"], f"{where}: tile glyphs typed as text: {probe['glyphText'][:5]}"
         assert not probe["chars"], f"{where}: characters of the tile faces have no glyph: {probe['chars'][:5]}"
         assert not probe["textBoxes"], f"{where}: characters of the text have no glyph: {probe['textBoxes'][:8]}"
+        assert not probe["narrow"], f"{where}: table cells a character wide: {probe['narrow'][:5]}"
         if path != "/":
             assert probe["tiles"] > 0, f"{where}: no tiles"
         page.close()
