@@ -393,6 +393,7 @@ def test_the_pages_are_served_with_a_calculator_on_the_players_page(client, rule
     for k in work(lambda: rules.catalog.kinds):
         assert f'data-tile="{k.name}" data-code="{k.char or k.code}"' in page.text
     assert "/static/calculator.js" in page.text
+    assert '"win_words": {"drawn": "胡", "claimed": "胡"}' in page.text  # 白金岛's word for a win
     index = client.get("/").text
     assert 'href="/replay.html"' in index and f'href="{VARIANT}.html"' in index
     assert 'id="replay-form"' in client.get("/replay.html").text
@@ -428,3 +429,14 @@ def test_the_game_store_is_bounded_in_count_and_lifetime():
     assert store.get(b) is None and store.get(a) is not None and store.get(c) is not None
     now[0] = 61
     assert store.get(a) is None and store.get(c) is None and store.games == {}
+
+
+def test_the_calculator_calls_a_win_by_the_variants_own_word():
+    """The calculator's verdict is the winning action's name for how the tile came (dsl/serve/pages.py
+    `win_words`): 国标 自摸和 / 点和, 风雷白城 自摸 / 胡, 扯胡子 胡 either way; the page's data carries them."""
+    from paili import load
+    from paili.dsl.serve.pages import win_words
+
+    assert {v: win_words(load(v).ir) for v in ("guobiao", "baicheng", "chehuzi", "longyan")} == {
+        "guobiao": {"drawn": "自摸和", "claimed": "点和"}, "baicheng": {"drawn": "自摸", "claimed": "胡"},
+        "chehuzi": {"drawn": "胡", "claimed": "胡"}, "longyan": {"drawn": "自摸", "claimed": "抢杠胡"}}

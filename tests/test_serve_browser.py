@@ -99,7 +99,7 @@ def test_the_calculator_scores_a_hand_clicked_tile_by_tile(server, browser, shot
     _click(page, "八万")
     page.click("#calc-go")
     page.wait_for_selector("#calc-result .calc-score")
-    assert page.inner_text("#calc-result .calc-verdict") == "和牌"
+    assert page.inner_text("#calc-result .calc-verdict") == "胡"  # the variant's word for a win
     rows = [r.split("\t") for r in page.locator("#calc-result table.calc-fans tbody tr").all_inner_texts()]
     assert rows == [["碰碰和", "6", "1"]]
     assert page.inner_text("#calc-result .calc-total") == "6"
@@ -123,7 +123,8 @@ def test_the_calculator_shows_the_exact_score(server, browser, shots):
     page.fill("#calc-win", "5s")
     page.click("#calc-go")
     page.wait_for_selector("#calc-result .calc-score")
-    assert page.inner_text("#calc-result .calc-verdict") == "和牌"
+    # tests/rules/dingque.pai wins a discard by 胡 and a drawn tile by 自摸
+    assert page.inner_text("#calc-result .calc-verdict") == "胡"
     assert page.inner_text("#calc-result .calc-score") == "0.25"
     shown = page.evaluate("""() => ["-3", "0", "237/80", "-237/80", "16079/16", "1/3", "-7/6", "1/1000000",
                                      "123456789012345678901/20"].map(window.pailiAmount)""")
@@ -136,6 +137,10 @@ def test_the_calculator_shows_the_exact_score(server, browser, shots):
     assert page.inner_text("#calc-result .calc-total") == "1"
     rows = [r.split("\t") for r in page.locator("#calc-result table.calc-fans tbody tr").all_inner_texts()]
     assert rows == [["平和", "1", "1"]]
+    page.check("#calc-self-drawn")
+    page.click("#calc-go")
+    page.wait_for_function("document.querySelector('#calc-result .calc-verdict')?.innerText === '自摸'")
+    page.uncheck("#calc-self-drawn")
     # the waits list the same exact score for the one winning tile of the hand without it
     page.fill("#calc-win", "")
     page.click("#calc-waits")

@@ -43,11 +43,25 @@ def _script_json(data) -> Markup:
     return Markup(text.replace("&", "\\u0026"))
 
 
+def win_words(rs) -> dict:
+    """The variant's own word for a win the calculator scores, by how the tile came: the first winning action
+    that takes a drawn tile (`drawn`) and the first that takes another's tile (`claimed`), an action with no
+    `win_tile` standing for both; None where the rules have none (the page then says 和牌)."""
+    out: dict[str, str | None] = {"drawn": None, "claimed": None}
+    for a in rs.actions:
+        if not a.wins:
+            continue
+        for how in out:
+            if out[how] is None and a.win_tile in (how, ""):
+                out[how] = a.name
+    return out
+
+
 def calculator(served) -> str:
     tiles = served.tileset()
     about = served.describe()
     data = {"id": served.id, "kinds": tiles["kinds"], "melds": about["melds"], "context": about["context"],
-            "options": about["options"]}
+            "options": about["options"], "win_words": win_words(served.rules.ir)}
     return render_html("serve_calculator.html.j2", sprite=Markup(tiles["sprite"]), kinds=tiles["kinds"],
                        melds=about["melds"], context=about["context"], options=about["options"],
                        data=_script_json(data))
