@@ -153,6 +153,8 @@ def test_the_calculator_shows_the_exact_score(server, browser, shots):
 
 
 def test_the_replay_viewer_steps_a_logged_game_to_its_last_move(server, browser, shots, tmp_path):
+    from paili.runtime.game.play import amount
+
     subprocess.run([sys.executable, "-m", "paili", "simulate", VARIANT, "--games", "1", "--seed", "4", "--bots",
                     "greedy", "--log", str(tmp_path)], check=True, capture_output=True, cwd=tmp_path)
     log = next(tmp_path.glob("*.jsonl"))
@@ -175,11 +177,15 @@ def test_the_replay_viewer_steps_a_logged_game_to_its_last_move(server, browser,
     assert steps == moves and page.inner_text("#replay-pos") == f"第 {moves} / {moves} 步"
     text = page.inner_text("#replay-result")
     assert "结算" in text
+    # the winner, and the win called by the variant's own word (白金岛: 胡), its fans from their exact values
+    for w, sc in result["scores"].items():
+        assert f"赢家：座位 {w}" in text and f"座位 {w}：{sc['action']} {sc['tile']}" in text
+        assert "　".join(f"{f['name']} {amount(f['value_exact'])}" + (f"×{f['count']}" if f["count"] > 1 else "")
+                        for f in sc["fans"]) in text
+    assert "和牌" not in text
     for p in result["payments"]:  # the logged payments, each with its payer, payee and amount
         assert f"{p['name']}\t座位 {p['payer']}\t座位 {p['payee']}\t{p['amount']}" in text
     # the balances from the exact amounts (`balances_exact`), shown exactly as `paili play` shows them
-    from paili.runtime.game.play import amount
-
     shown = [amount(v) for v in result["balances_exact"]]
     assert "余额：" + "，".join(f"座位 {i} {b}" for i, b in enumerate(shown)) in text
     page.screenshot(path=str(shots / "serve-replay-end.png"), full_page=True)

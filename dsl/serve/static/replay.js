@@ -78,14 +78,15 @@
   function result(r) {
     const box = el("div");
     box.appendChild(el("h3", "结算"));
-    if (r.winners.length) box.appendChild(el("p", "和牌：座位 " + r.winners.join("、")));
+    // the winners, neutrally: each one's line below says the variant's own word for the win (sc.action)
+    if (r.winners.length) box.appendChild(el("p", "赢家：座位 " + r.winners.join("、")));
     else if (r.exhausted) box.appendChild(el("p", log.exhaust_word));  // the variant's own word for it
     for (const [seat, sc] of Object.entries(r.scores || {})) {
       const p = box.appendChild(el("p"));
       p.textContent = "座位 " + seat + "：" + (sc.action || "") + (sc.tile ? " " + sc.tile : "")
         + (sc.self_drawn ? "（自己摸到）" : "") + "，得分 " + money(sc.score_exact);
       if (sc.fans && sc.fans.length) {
-        box.appendChild(el("p", sc.fans.map(f => f.name + " " + f.value + (f.count > 1 ? "×" + f.count : "")).join("　"),
+        box.appendChild(el("p", sc.fans.map(f => f.name + " " + money(f.value_exact ?? f.value) + (f.count > 1 ? "×" + f.count : "")).join("　"),
                            "replay-fans"));
       }
     }
