@@ -324,8 +324,9 @@ class Game(Values, Winning, Setup, Events, Offers, HandStart, Turns, Claims, End
         return onlooker_observation(self)
 
     def tile_code(self, name: str) -> str | None:
-        """The notation code of the tile named `name` (`5m`, 东; `TileInfo.notation_code`), None for a name
-        that is no tile of the rule set: `Move.to_json(game.tile_code)` writes a move's tiles' codes."""
+        """The notation code of the tile named `name` (a suit's code such as `5m`, else the tile's character:
+        `TileInfo.notation_code`), None for a name that is no tile of the rule set: `Move.to_json(game.tile_code)`
+        writes a move's tiles' codes."""
         k = self.cat.by_name.get(name)
         return k.notation_code if k is not None else None
 

@@ -163,7 +163,7 @@ def meld_text(m: dict, faces: Faces) -> str:
 
 
 def reveals_line(o: dict, faces: Faces) -> str:
-    """The visible reveals that hold a value (`亮出：金牌 七万*`), or ""."""
+    """The visible reveals that hold a value (`亮出：` each reveal's name and tile), or ""."""
     shown = {k: v for k, v in o["reveals"].items() if v is not None}
     return ("亮出：" + "，".join(f"{k} {faces.tile(v) if isinstance(v, str) else v}" for k, v in shown.items())
             if shown else "")
@@ -470,8 +470,8 @@ def show_wins(term: Terminal, game, r: dict, winners: list[int] | None = None) -
         if values:
             term.say("    得分由：" + "，".join(f"{n} {amount(v)}" for n, v in values)
                      + f" 算出 {amount(info.get('score', ''))}")
-    # what the win turned up (扯胡子's 醒牌, turned after the win and counted in its score): the table is
-    # not shown again before the payments
+    # what the win turned up (a card turned after the win that its score counts): the table is not shown
+    # again before the payments
     if reveals_line(o, faces):
         term.say(reveals_line(o, faces))
 

@@ -205,7 +205,7 @@
     const res = await call("/api/variants/" + encodeURIComponent(data.id) + "/score", body);
     if (!res) return;
     const box = el("div");
-    // the variant's own word for the win (自摸和 / 点和, 胡 …: data.win_words), by how the tile came
+    // the variant's own word for the win (its winning action's name: data.win_words), by how the tile came
     const word = data.win_words[body.self_drawn ? "drawn" : "claimed"] || "和牌";
     box.appendChild(el("p", res.win ? word : "不能和牌：" + (res.reason || ""), res.win ? "calc-verdict ok" : "calc-verdict bad"));
     if (res.fans.length) box.appendChild(fanTable(res.fans));
