@@ -272,3 +272,25 @@ action 指 { on deal; by any; choices [dealer, actor] when choice != actor; effe
                      "- **可选条件**：所选的牌的点数 ＞ 1",
                      "- **可选条件**：所选的牌的个数 ＝ 2",
                      "- **可选条件**：所选的玩家不是行动者"], lines
+
+
+def test_the_page_says_a_seats_own_fields_in_chinese(tmp_path):
+    """Every field a seat has of itself has a Chinese word on the page (`actor.dealer` was written
+    「行动者的dealer」); the yes/no ones are said of the seat (行动者是庄), and negated as such."""
+    from paili.dsl.pages import site, words
+    from paili.runtime.ir.vocab import SEAT_BUILTIN_FIELDS
+
+    assert set(SEAT_BUILTIN_FIELDS) <= set(words.FIELD) | set(words.SEAT_STATE)
+    path = tmp_path / "座.pai"
+    path.write_text(HEAD + """state table 倍 int = 1
+action 甲 { on deal; by any; choices [2] when actor.dealer; effect { set table.倍 = choice } }
+action 乙 { on deal; by any; choices [2] when not actor.ready; effect { set table.倍 = choice } }
+action 丙 { on deal; by any; choices [2] when actor.in_play and actor.seat > 0; effect { set table.倍 = choice } }
+action 丁 { on deal; by any; choices [2] when actor.balance > 0 and len(actor.discards) == 0
+          effect { set table.倍 = choice } }
+""", encoding="utf-8")
+    lines = [line for line in site.render_variant(path).md.splitlines() if line.startswith("- **可选条件**")]
+    assert lines == ["- **可选条件**：行动者是庄",
+                     "- **可选条件**：行动者没有宣告待和",
+                     "- **可选条件**：行动者还在局中，且行动者的座位号 ＞ 0",
+                     "- **可选条件**：行动者的积分 ＞ 0，且行动者的弃牌的个数 ＝ 0"], lines

@@ -163,6 +163,8 @@ class _Run:
             owner = ""  # inside a comprehension: 「四季」 of each item
         else:
             owner = self.go(obj)[0]
+        if field in W.SEAT_STATE and field not in self.w.state_types and field not in self.w.attrs:
+            return f"{owner}{self.esc(W.SEAT_STATE[field][0])}"
         if field in W.FIELD and field not in self.w.state_types and field not in self.w.attrs:
             word = W.FIELD[field]
             if field in _BOOL_TILE_FIELDS | _BOOL_MELD_FIELDS:
@@ -181,6 +183,9 @@ class _Run:
                 o.name in _BOOL_TILE_FIELDS | _BOOL_MELD_FIELDS and o.name not in self.w.state_types)):
             s = self.attr(o)
             return s.replace("是", "不是", 1) if "是" in s else "不" + s
+        if isinstance(o, E.Attr) and o.name in W.SEAT_STATE and o.name not in self.w.state_types \
+                and o.name not in self.w.attrs:
+            return f"{self.go(o.obj)[0]}{self.esc(W.SEAT_STATE[o.name][1])}"
         if isinstance(o, E.Attr) and self.w.state_types.get(o.name) == "bool" and not (
                 isinstance(o.obj, E.Name) and o.obj.ref == "builtin:table"):
             return f"{self.go(o.obj)[0]}没有{self.esc(f'「{o.name}」')}"

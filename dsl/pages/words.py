@@ -155,7 +155,12 @@ FIELD = {
     "run": "连牌", "triplet": "三张同牌", "kong": "杠", "pair": "对子", "exposed": "副露", "concealed": "暗",
     "value": "数值", "wilds": "万能牌张数", "has_win": "含和张", "melds": "副露", "hand": "手牌", "tiles": "其中的牌",
     "waits": "所听的牌", "group_waits": "按成组牌型所听的牌", "in_play": "还在局中",
+    "balance": "积分", "discards": "弃牌", "seat": "座位号",
 }
+# A seat's yes/no fields, as the page says them of a seat: (said, negated), written right after the seat
+# (行动者是庄 / 行动者不是庄), not as a possessive (行动者的…).
+SEAT_STATE = {"dealer": ("是庄", "不是庄"), "ready": ("已宣告待和", "没有宣告待和"),
+              "in_play": ("还在局中", "已不在局中")}
 # A builtin condition, negated.
 NEGATED = {"won": "没有玩家和牌", "self_drawn": "不是自己摸到", "menqing": "门前有副露"}
 FUNCTION = {
