@@ -1,7 +1,7 @@
 """Engine equivalence: record seeded logged games with one engine, check another against them.
 
     python bench/engine_equivalence.py record DIR [--games 1000] [--seed 1] [--bots random] [--configs …]
-    python bench/engine_equivalence.py check DIR [--limit N] [--configs …]
+    python bench/engine_equivalence.py check DIR [--limit N] [--configs …] [--ignore-added-keys K,…]
 
 `record` plays, for each configuration (every bundled variant; 龙岩 at each player count), `--games`
 hands the way `paili simulate` does (game k's seed is the k-th draw of random.Random(seed), seat i's bot
@@ -15,6 +15,12 @@ may add fields to its snapshot.
 `paili replay LOG` runs; the command itself on the first `--cli` logs of each configuration) and plays
 every game again from its seed: the log must be byte-identical, and
 so must every per-move state digest, the final state and the result. Exit status 1 on any difference.
+
+`--ignore-added-keys K,…` is for a recording made before the engine wrote some keys: every dict key
+named K (or, for `*SUFFIX`, ending in SUFFIX) is dropped, at any depth, from the logs, states and
+results on both sides before they are compared (the recorded digests hold no such key, so the new
+states are digested without them). Nothing else is loosened: a key the record has and the new engine
+lacks, or any other value, is still a difference.
 """
 from __future__ import annotations
 
@@ -59,13 +65,34 @@ def as_json(view: dict):
     return json.loads(json.dumps(view, ensure_ascii=False, default=str))
 
 
+def key_filter(names: list[str]):
+    """A predicate: is this dict key one of the named added keys (`*SUFFIX` for a suffix)?"""
+    exact = {n for n in names if not n.startswith("*")}
+    suffixes = tuple(n[1:] for n in names if n.startswith("*"))
+    return lambda key: key in exact or (bool(suffixes) and isinstance(key, str) and key.endswith(suffixes))
+
+
+def without_keys(value, ignored):
+    """`value` (JSON data) with every dict key `ignored` accepts dropped, at any depth."""
+    if isinstance(value, dict):
+        return {k: without_keys(v, ignored) for k, v in value.items() if not ignored(k)}
+    if isinstance(value, (list, tuple)):  # a tuple is written as a list, as json.dumps writes it
+        return [without_keys(v, ignored) for v in value]
+    return value
+
+
+def comparable_log(text: str, ignored) -> list:
+    return [without_keys(json.loads(line), ignored) for line in text.splitlines() if line.strip()]
+
+
 def digest(view: dict) -> str:
     text = json.dumps(view, ensure_ascii=False, sort_keys=True, default=str)
     return hashlib.sha1(text.encode()).hexdigest()[:16]
 
 
-def play_one(rules, options: dict, game_seed: int, bots: str):
-    """One game as `paili simulate` plays it; returns the session, per-move digests and the final state."""
+def play_one(rules, options: dict, game_seed: int, bots: str, ignored=None):
+    """One game as `paili simulate` plays it; returns the session, per-move digests and the final state
+    (with `ignored`'s keys dropped from the states when given)."""
     session = Session(rules, options, game_seed, 1)
     g = session.new_hand()
     players = [BOTS[bots](game_seed * 31 + i) for i in range(g.n)]
@@ -74,8 +101,11 @@ def play_one(rules, options: dict, game_seed: int, bots: str):
         seat = g.current_seats()[0]
         legal = g.legal_moves(seat)
         g.apply(seat, players[seat].choose(g, seat, legal))
-        digests.append(digest(state_view(g)))
+        view = state_view(g)
+        digests.append(digest(without_keys(view, ignored) if ignored else view))
     final = as_json(state_view(g))
+    if ignored:
+        final = without_keys(final, ignored)
     session.finish(g)
     return session, digests, final
 
@@ -112,6 +142,7 @@ def record(args) -> int:
 
 def check(args) -> int:
     root = Path(args.dir)
+    ignored = key_filter(args.ignore_added_keys) if args.ignore_added_keys else None
     bad = 0
     total = 0
     for name in args.configs:
@@ -133,8 +164,14 @@ def check(args) -> int:
             except ReplayError as exc:
                 diffs.append(f"{path.name}: replay: {exc}")
                 continue
-            session, digests, final = play_one(rules, rec["options"], rec["seed"], rec["bots"])
-            if log_text(session, conf["rules"]) != path.read_text(encoding="utf-8"):
+            session, digests, final = play_one(rules, rec["options"], rec["seed"], rec["bots"], ignored)
+            result = json.loads(json.dumps(session.played[0]["result"], ensure_ascii=False))
+            new_log, old_log = log_text(session, conf["rules"]), path.read_text(encoding="utf-8")
+            if ignored:
+                new_log, old_log = comparable_log(new_log, ignored), comparable_log(old_log, ignored)
+                result, rec["final"], rec["result"] = (without_keys(x, ignored) for x in
+                                                       (result, rec["final"], rec["result"]))
+            if new_log != old_log:
                 diffs.append(f"{path.name}: the regenerated log differs")
             elif digests != rec["digests"]:
                 at = next(i for i, (a, b) in enumerate(zip(digests + [None] * len(rec["digests"]), rec["digests"]))
@@ -142,7 +179,7 @@ def check(args) -> int:
                 diffs.append(f"{path.name}: the state after move {at + 1} differs")
             elif final != rec["final"]:
                 diffs.append(f"{path.name}: the final state differs")
-            elif json.loads(json.dumps(session.played[0]["result"], ensure_ascii=False)) != rec["result"]:
+            elif result != rec["result"]:
                 diffs.append(f"{path.name}: the result differs")
         for path in logs[:args.cli]:  # the command itself, as a user runs it, on the first few logs
             run = subprocess.run([sys.executable, "-m", "paili", "replay", str(path)], capture_output=True, text=True)
@@ -168,8 +205,12 @@ def main(argv=None) -> int:
     ap.add_argument("--limit", type=int, default=0, help="check: only the first N games of each configuration")
     ap.add_argument("--cli", type=int, default=3, help="check: run `python -m paili replay` on the first N logs")
     ap.add_argument("--configs", default=",".join(CONFIGS), help="comma-separated: " + ", ".join(CONFIGS))
+    ap.add_argument("--ignore-added-keys", default="", metavar="K,…",
+                    help="check: drop these dict keys (`*SUFFIX`: keys ending in SUFFIX) from both sides, for a "
+                         "recording made before the engine wrote them")
     args = ap.parse_args(argv)
     args.configs = [c for c in args.configs.split(",") if c]
+    args.ignore_added_keys = [k for k in args.ignore_added_keys.split(",") if k]
     unknown = [c for c in args.configs if c not in CONFIGS]
     if unknown:
         print(f"unknown configuration {unknown[0]!r} (one of {', '.join(CONFIGS)})")
