@@ -16,20 +16,20 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-__all__ = ["Game", "GameError", "IllegalMove", "Move", "Rules", "ScoreResult", "Session", "__version__",
-           "bundled", "compile", "load"]
+__all__ = ["ArgumentError", "Game", "GameError", "IllegalMove", "Move", "Rules", "ScoreResult", "Session",
+           "__version__", "bundled", "compile", "load"]
 
 RULES_DIR = Path(__file__).resolve().parent / "rules"  # the bundled rule files (package data)
 
 # The public classes are imported when first used (PEP 562), so that `python -m paili …` — which imports
 # this package first — pays only for the modules its command needs (the game engine and
 # importlib.metadata are a good part of a command's start-up).
-_LAZY = {"Game": "runtime.game", "GameError": "runtime.game", "IllegalMove": "runtime.game",
-         "Move": "runtime.game", "Session": "runtime.game.session", "ScoreResult": "runtime.result",
-         "Rules": "runtime.rules"}
+_LAZY = {"ArgumentError": "runtime.game", "Game": "runtime.game", "GameError": "runtime.game",
+         "IllegalMove": "runtime.game", "Move": "runtime.game", "Session": "runtime.game.session",
+         "ScoreResult": "runtime.result", "Rules": "runtime.rules"}
 
 if TYPE_CHECKING:
-    from .runtime.game import Game, GameError, IllegalMove, Move
+    from .runtime.game import ArgumentError, Game, GameError, IllegalMove, Move
     from .runtime.game.session import Session
     from .runtime.result import ScoreResult
     from .runtime.rules import Rules

@@ -11,7 +11,8 @@ HAND = dict(hand="666m 88m 东东", melds=["碰:222m", "碰:444m"], win="8m")
 
 
 def test_the_face_names_the_public_api():
-    for name in ("load", "compile", "Rules", "ScoreResult", "Game", "Session", "IllegalMove", "Move", "bundled"):
+    for name in ("load", "compile", "Rules", "ScoreResult", "Game", "Session", "IllegalMove", "ArgumentError", "Move",
+                 "bundled"):
         assert name in paili.__all__ and hasattr(paili, name), name
     assert paili.__version__ and paili.__version__[0].isdigit()
 
@@ -101,3 +102,51 @@ def test_the_python_apis_other_errors_name_no_flag_either():
     assert [r.error if hasattr(r, "error") else str(r) for r in rules.score_many([42])] == [
         "a hand to score is a dict of hand, melds, win, self_drawn and set, a string of tiles, or a tuple "
         "(hand, melds, win, self_drawn, context)"]
+
+
+@pytest.mark.parametrize(("make", "said"), [
+    (lambda r: paili.Game(r, seed="x"), "seed is a whole number, not text"),
+    (lambda r: paili.Game(r, seed=1.5), "seed is a whole number, not 1.5"),
+    (lambda r: paili.Game(r, seed=True), "seed is a whole number, not true or false"),
+    (lambda r: paili.Game(r, [1]), "room options are given by name (a dict), not as a list"),
+    (lambda r: paili.Game(r, dealer="0"), "dealer is a whole number, not text"),
+    (lambda r: paili.Game(r, dealer=2), "dealer 2 is not a seat of this game (seats 0 to 1)"),
+    (lambda r: paili.Game(r, dealer=-1), "dealer is at least 0, not -1"),
+    (lambda r: paili.Game(r, balances=5), "balances are a list of numbers, one per seat, not a number"),
+    (lambda r: paili.Game(r, balances=["a", 1]), "balances are a list of numbers, one per seat; one is text"),
+    (lambda r: paili.Game(r, balances=[1, 2, 3]), "balances are one per seat: 3 given for 2 players"),
+    (lambda r: paili.Game(r, table=3), "table is a dict of the table states carried into the hand, not a number"),
+    (lambda r: paili.Game(r, players=3),
+     "players is a list of dicts, one per seat: the player states carried into the hand"),
+    (lambda r: paili.Game(r, wall=5),
+     "wall is tiles in the variant's notation (text or a list of texts), not a number"),
+    (lambda r: paili.Game(r, check="no"), "check is True or False, not text"),
+    (lambda r: paili.Game(r, require_decision=1), "require_decision is True or False, not a number"),
+    (lambda r: paili.Game(42), "rules is a rule set (paili.load), a bundled variant's name or a rule file's path, "
+                               "not a number"),
+    (lambda r: paili.Session(r, seed="x"), "seed is a whole number, not text"),
+    (lambda r: paili.Session(r, hands=0), "hands is at least 1, not 0"),
+    (lambda r: paili.Session(r, hands="2"), "hands is a whole number, not text"),
+    (lambda r: paili.Session(r, options=3), "room options are given by name (a dict), not as a number"),
+])
+def test_a_wrong_argument_of_game_or_session_is_refused_in_one_sentence(make, said):
+    """`Game(rules, seed='x')` seeded the shuffle from the text, `balances=['a', 1]` failed at the first
+    payment, `dealer=5` raised IndexError: each argument is checked first, refused with ArgumentError (a
+    GameError, as the CLI catches, and a ValueError, as IllegalMove is)."""
+    rules = paili.load("baijindao")  # two players
+    with pytest.raises(paili.ArgumentError) as err:
+        make(rules)
+    assert str(err.value) == said
+    assert isinstance(err.value, paili.GameError) and isinstance(err.value, ValueError)
+
+
+def test_the_arguments_a_session_carries_into_its_hands_are_taken():
+    """What a session hands to each hand's Game (balances as exact fractions, the dealer, the carried
+    states) passes the checks: a session of several hands plays through."""
+    from fractions import Fraction
+
+    from paili.runtime.game.bots import BOTS
+
+    session = paili.Session(paili.load("baijindao"), seed=5, hands=2, balances=[Fraction(1, 2), 1000])
+    results = session.play([BOTS["random"](1), BOTS["random"](2)])
+    assert len(results) == 2 and session.balances is not None and len(session.balances) == 2

@@ -16,6 +16,7 @@ from ..money import exact
 from ..rules import Rules, load
 from ..tiles import TileInfo
 from . import snapshot as snapshots
+from .arguments import check_common, check_game, check_seats, kind_of
 from .claims import Claims
 from .ending import Ending
 from .engine_limits import unexecuted
@@ -39,23 +40,13 @@ from .winning import Winning
 DEFAULT_BALANCE = 1000
 
 
-def _kind_of(v) -> str:
-    """What a value is, for a message that must not echo it."""
-    if v is None:
-        return "null"
-    if isinstance(v, bool):
-        return "true or false"
-    return {int: "a number", float: "a number", str: "text", list: "a list", dict: "a dict",
-            tuple: "a tuple"}.get(type(v), type(v).__name__)
-
-
 def _option_value_problem(s: ir.Setting, v) -> str | None:
     """Why a room option's value cannot be taken (a value as a caller or a log gives it), or None.
     Numbers are exact: a float is taken only where the option is a number (`num`) and it is finite."""
     if isinstance(v, str):
         return None if len(v) <= 100 else "the value is too long"
     if s.type == "bool":
-        return None if isinstance(v, bool) else f"takes true or false, not {_kind_of(v)}"
+        return None if isinstance(v, bool) else f"takes true or false, not {kind_of(v)}"
     if isinstance(v, bool):
         return f"takes {'a number' if s.type in ('int', 'num', 'seat') else 'a tile'}, not true or false"
     if s.type in ("int", "seat"):
@@ -63,14 +54,14 @@ def _option_value_problem(s: ir.Setting, v) -> str | None:
             return None if v.bit_length() <= 64 else "the number is too large"
         if isinstance(v, Fraction) and v.denominator == 1:
             return None
-        return f"takes a whole number, not {_kind_of(v) if not isinstance(v, (float, Fraction)) else v}"
+        return f"takes a whole number, not {kind_of(v) if not isinstance(v, (float, Fraction)) else v}"
     if s.type == "num":
         if isinstance(v, Fraction) or (isinstance(v, int) and v.bit_length() <= 64):
             return None
         if isinstance(v, float):
             return None if math.isfinite(v) else f"takes a finite number, not {v}"
-        return f"takes a number, not {_kind_of(v)}"
-    return f"takes a tile name, not {_kind_of(v)}"
+        return f"takes a number, not {kind_of(v)}"
+    return f"takes a tile name, not {kind_of(v)}"
 
 
 def _num_text(n: int) -> str:
@@ -119,6 +110,8 @@ class Game(Values, Winning, Setup, Events, Offers, HandStart, Turns, Claims, End
                  dealer: int | None = None, balances: list | None = None, table: dict | None = None,
                  wall: list[str] | str | None = None, tail: list[str] | str | None = None, check: bool = True,
                  players: list[dict] | None = None, require_decision: bool = False):
+        check_common(rules, options, seed, balances, check)
+        check_game(dealer, table, wall, tail, players, require_decision)
         if not isinstance(rules, Rules):
             rules = load(rules)
         self.rules = rules
@@ -127,8 +120,6 @@ class Game(Values, Winning, Setup, Events, Offers, HandStart, Turns, Claims, End
         missing = unsupported(rs)
         if missing:
             raise GameError(f"this engine does not execute {'; '.join(missing)}, which {rs.variant.id} uses")
-        if options is not None and not isinstance(options, dict):
-            raise GameError(f"room options are given by name (a dict), not as {type(options).__name__}")
         self.options = dict(options or {})
         self.seed = seed
         # what the hand was made with, as given (a snapshot or a clone rebuilds the hand from it)
@@ -150,6 +141,7 @@ class Game(Values, Winning, Setup, Events, Offers, HandStart, Turns, Claims, End
             raise GameError(f"a game needs at least two players, and these options give {n}")
         if n > MAX_TABLE_SIZE:
             raise GameError(f"these options give {n} players; the limit is {MAX_TABLE_SIZE}")
+        check_seats(n, dealer, balances)
         self.n = n
         self.step = -1 if rs.table.rotation == "clockwise" else 1
         self.rng = random.Random(seed)
@@ -251,7 +243,7 @@ class Game(Values, Winning, Setup, Events, Offers, HandStart, Turns, Claims, End
     def _seat_arg(self, seat) -> int:
         """A seat given by a caller: an int (not a bool, not a float) of this game; IllegalMove otherwise."""
         if not isinstance(seat, int) or isinstance(seat, bool):
-            raise IllegalMove(f"a seat is a whole number from 0 to {self.n - 1}, not {_kind_of(seat)}")
+            raise IllegalMove(f"a seat is a whole number from 0 to {self.n - 1}, not {kind_of(seat)}")
         if not 0 <= seat < self.n:
             shown = seat if seat.bit_length() <= 64 else "a very large number"
             raise IllegalMove(f"seat {shown} is not a seat of this game (seats 0 to {self.n - 1})")

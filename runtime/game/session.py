@@ -7,12 +7,15 @@ import random
 from pathlib import Path
 
 from ..rules import Rules, load
+from .arguments import check_common, check_session
 from .flow import Game
 
 
 class Session:
     def __init__(self, rules: Rules | str | Path, options: dict | None = None, seed: int = 0, hands: int = 1, *,
                  balances: list | None = None, check: bool = True):
+        check_common(rules, options, seed, balances, check)
+        check_session(hands)
         self.rules = rules if isinstance(rules, Rules) else load(rules)
         self.options = dict(options or {})
         self.seed = seed
