@@ -1,4 +1,4 @@
-"""Raw pattern counts from the native core (runtime/native/src/program.rs): a reading handed over as
+"""Raw pattern counts from the native core (runtime/native/src/program/): a reading handed over as
 plain codes, every pattern's raw count handed back.
 
 This is the counting seam of principle 3: the native programs replace only the raw counts, and

@@ -1,0 +1,610 @@
+//! Evaluating the lowered programs on one reading: raw pattern counts, quantities, the budget.
+
+use super::*;
+
+// ------------------------------------------------------------------ one reading
+
+pub struct Group {
+    pub kind: Arc<str>,
+    pub tiles: Arc<Vec<V>>,
+    pub exposed: bool,
+    pub concealed: bool,
+    pub pair: bool,
+    pub kong: bool,
+    pub has_win: bool,
+    pub value: V,
+    pub ident: u16,
+}
+
+pub struct Reading<'a> {
+    pub groups: Vec<Group>,
+    pub tiles: Option<Arc<Vec<V>>>, // None: the groups' tiles in order
+    pub hand: Option<Arc<Vec<V>>>,
+    pub declared: Vec<bool>,
+    pub win_tile: V,
+    pub win_group: V,
+    pub form: V,
+    pub self_drawn: bool,
+    pub flowers: Arc<Vec<V>>,
+    pub waits: Option<V>,
+    pub shape_waits: Option<V>,
+    pub settings: &'a [Option<V>], // by slot; None: no value here (the reference raises)
+    pub packed: Option<&'a [u8]>,  // the prefilter's packed counts (little-endian), when it applies
+}
+
+pub(crate) struct Eval<'p, 'r> {
+    p: &'p Program,
+    r: &'r Reading<'r>,
+    builtins: Vec<Option<V>>,
+    binders: Vec<V>,
+    counts: Vec<Option<i64>>, // raw counts found so far (Some(0) while one is being computed)
+    quantities: Vec<Option<V>>,
+    gfields: Vec<Vec<V>>, // per group, its fields (GROUP_FIELDS order)
+    budget: u64,
+    pub(crate) units: Option<Vec<V>>, // the units' values once known (scoring)
+}
+
+pub(crate) const BUDGET: u64 = 5_000_000; // node evaluations per reading; past it the reference evaluates it
+
+impl Program {
+    /// The raw count of every pattern of the reading (0 for the patterns the Python side counts).
+    pub fn raw_counts(&self, r: &Reading) -> Result<Vec<i64>, Stop> {
+        let mut ev = Eval::new(self, r);
+        ev.all_counts()
+    }
+}
+
+impl<'p, 'r> Eval<'p, 'r> {
+    pub(crate) fn new(p: &'p Program, r: &'r Reading<'r>) -> Eval<'p, 'r> {
+        let mut ev = Eval {
+            p,
+            r,
+            builtins: vec![None; N_BUILTINS],
+            binders: vec![V::None; p.n_binders],
+            counts: vec![None; p.pats.len()],
+            quantities: vec![None; p.quantities.len()],
+            gfields: Vec::new(),
+            budget: BUDGET,
+            units: None,
+        };
+        ev.gfields = r.groups.iter().map(|g| ev.group_fields(g)).collect();
+        ev
+    }
+
+    /// Every pattern's raw count, the unit reader's 0.
+    pub(crate) fn all_counts(&mut self) -> R<Vec<i64>> {
+        for i in 0..self.p.pats.len() {
+            if self.p.python_owned[i] {
+                self.counts[i] = Some(0);
+            } else {
+                self.pattern(i)?;
+            }
+        }
+        Ok(self.counts.iter().map(|c| c.unwrap_or(0)).collect())
+    }
+
+    /// The unit reader's raw count with the units known (`self.units`), the others' counts as found;
+    /// it reads itself as 0 (the reference's re-entry guard).
+    pub(crate) fn owned_count(&mut self, k: usize) -> R<i64> {
+        self.counts[k] = None;
+        let n = self.pattern(k);
+        if n.is_err() {
+            self.counts[k] = Some(0);
+        }
+        n
+    }
+
+    /// The combinations a `combine` pattern counts: each the tokens (group identity, occurrence) of
+    /// its melds, as runtime/scoring.py `ReadingEvaluator.combos` lists them.
+    pub(crate) fn combos(&mut self, i: usize) -> R<Vec<Vec<(u16, u16)>>> {
+        let Some(Node::Comp { slots, src, body, .. }) = &self.p.pats[i].count else { return Err(Stop::Bail) };
+        let items = match self.eval(src)? {
+            v if !v.truthy() => Arc::new(Vec::new()),
+            V::List(l) => l,
+            _ => return Err(Stop::Bail),
+        };
+        // tokens: a meld is its object (the group's identity) and its occurrence among the items
+        let mut tokens: Vec<(u16, u16)> = Vec::with_capacity(items.len());
+        for (j, x) in items.iter().enumerate() {
+            let V::Group(g) = x else { return Err(Stop::Bail) };
+            let seen = items[..j].iter().filter(|y| matches!(y, V::Group(h) if h == g)).count();
+            tokens.push((*g, seen as u16));
+        }
+        let k = slots.len();
+        let n = items.len();
+        let mut found = Vec::new();
+        if k > n {
+            return Ok(found);
+        }
+        let mut idx: Vec<usize> = (0..k).collect();
+        loop {
+            for (s, &j) in slots.iter().zip(&idx) {
+                self.binders[*s] = items[j].clone();
+            }
+            if self.eval(body)?.truthy() {
+                found.push(idx.iter().map(|&j| tokens[j]).collect());
+            }
+            let mut j = k;
+            loop {
+                if j == 0 {
+                    return Ok(found);
+                }
+                j -= 1;
+                if idx[j] != j + n - k {
+                    break;
+                }
+            }
+            idx[j] += 1;
+            for t in j + 1..k {
+                idx[t] = idx[t - 1] + 1;
+            }
+        }
+    }
+
+    pub(crate) fn eval_node(&mut self, e: &Node) -> R<V> {
+        self.eval(e)
+    }
+
+    pub(crate) fn quantity(&mut self, q: usize) -> R<V> {
+        self.eval(&Node::Quantity(q))
+    }
+
+    pub(crate) fn n_quantities(&self) -> usize {
+        self.p.quantities.len()
+    }
+}
+
+impl<'p, 'r> Eval<'p, 'r> {
+    fn pattern(&mut self, i: usize) -> R<i64> {
+        if let Some(n) = self.counts[i] {
+            return Ok(n);
+        }
+        self.counts[i] = Some(0); // the reference's guard against re-entry
+        if let (Some(packed), Some(tests)) = (self.r.packed, self.p.prefilter.get(i)) {
+            for &(f, op, k) in tests {
+                if !prefilter_test(packed, f, op, k) {
+                    return Ok(0);
+                }
+            }
+        }
+        let p = &self.p.pats[i];
+        if let Some(e) = &p.enabled {
+            if !self.eval(e)?.truthy() {
+                return Ok(0);
+            }
+        }
+        if let Some(e) = &p.when {
+            if !self.eval(e)?.truthy() {
+                return Ok(0);
+            }
+        }
+        let n = match &p.count {
+            None => 1,
+            Some(e) => match self.eval(e)? {
+                // int(): bools are 0/1, fractions truncated toward zero
+                V::Bool(b) => b as i64,
+                V::Int(n) => n,
+                V::Rat(n, d) => n / d,
+                _ => return Err(Stop::Bail),
+            },
+        };
+        let n = n.max(0);
+        self.counts[i] = Some(n);
+        Ok(n)
+    }
+
+    fn group_list(&self, keep: impl Fn(&Group) -> bool) -> V {
+        V::List(Arc::new(self.r.groups.iter().filter(|g| keep(g)).map(|g| V::Group(g.ident)).collect()))
+    }
+
+    fn all_tiles(&self, hand_only: bool) -> Arc<Vec<V>> {
+        let mut out = Vec::new();
+        for (g, &d) in self.r.groups.iter().zip(&self.r.declared) {
+            if !(hand_only && d) {
+                out.extend(g.tiles.iter().cloned());
+            }
+        }
+        Arc::new(out)
+    }
+
+    fn is_run(&self, g: &Group) -> bool {
+        let t = &g.tiles;
+        if t.len() < 3 {
+            return false;
+        }
+        let kinds: Vec<usize> = t.iter().map(|x| if let V::Tile(c) = x { kind_of(*c) as usize } else { 0 }).collect();
+        let suit = &self.p.kind_suit[kinds[0]];
+        if suit.is_none() || kinds.iter().any(|&k| &self.p.kind_suit[k] != suit) {
+            return false;
+        }
+        let mut ranks: Vec<i64> = kinds.iter().map(|&k| self.p.kind_rank[k]).collect();
+        ranks.sort_unstable();
+        ranks.windows(2).all(|w| w[1] == w[0] + 1)
+    }
+
+    fn is_triplet(g: &Group) -> bool {
+        let t = &g.tiles;
+        t.len() >= 3 && t.iter().all(|x| match (x, &t[0]) {
+            (V::Tile(a), V::Tile(b)) => kind_of(*a) == kind_of(*b),
+            _ => false,
+        })
+    }
+
+    fn builtin(&mut self, b: B) -> R<V> {
+        if let Some(v) = &self.builtins[b as usize] {
+            return Ok(v.clone());
+        }
+        let r = self.r;
+        let v = match b {
+            B::Groups => self.group_list(|_| true),
+            B::Melds => self.group_list(|g| !g.pair),
+            B::Pairs => self.group_list(|g| g.pair),
+            B::Pair => match r.groups.iter().find(|g| g.pair) {
+                Some(g) => V::Group(g.ident),
+                None => V::None,
+            },
+            B::Runs | B::Triplets => {
+                let f = if b == B::Runs { F_RUN } else { F_TRIPLET };
+                V::List(Arc::new(
+                    r.groups
+                        .iter()
+                        .zip(&self.gfields)
+                        .filter(|(g, fs)| !g.pair && fs[f].truthy())
+                        .map(|(g, _)| V::Group(g.ident))
+                        .collect(),
+                ))
+            }
+            B::Kongs => self.group_list(|g| !g.pair && g.kong),
+            B::Exposed => self.group_list(|g| g.exposed),
+            B::Tiles => V::List(match &r.tiles {
+                Some(t) => t.clone(),
+                None => self.all_tiles(false),
+            }),
+            B::Hand => V::List(match &r.hand {
+                Some(t) => t.clone(),
+                None => self.all_tiles(true),
+            }),
+            B::WinTile => r.win_tile.clone(),
+            B::WinGroup => r.win_group.clone(),
+            B::Form => r.form.clone(),
+            B::Suits => {
+                let tiles = match self.builtin(B::Tiles)? {
+                    V::List(l) => l,
+                    _ => return Err(Stop::Bail),
+                };
+                let mut suits: Vec<Arc<str>> = Vec::new();
+                for t in tiles.iter() {
+                    if let V::Tile(c) = t {
+                        if let Some(s) = &self.p.kind_suit[kind_of(*c) as usize] {
+                            if !s.is_empty() && !suits.iter().any(|x| x == s) {
+                                suits.push(s.clone());
+                            }
+                        }
+                    }
+                }
+                suits.sort_by(|a, b| a.as_bytes().cmp(b.as_bytes()));
+                V::List(Arc::new(suits.into_iter().map(V::Str).collect()))
+            }
+            B::Menqing => V::Bool(!r.groups.iter().any(|g| g.exposed)),
+            B::Flowers => V::List(r.flowers.clone()),
+            B::SelfDrawn => V::Bool(r.self_drawn),
+            B::Waits => match &r.waits {
+                Some(w) => w.clone(),
+                None => return Err(Stop::NeedWaits),
+            },
+            B::ShapeWaits => match &r.shape_waits {
+                Some(w) => w.clone(),
+                None => return Err(Stop::NeedShapeWaits),
+            },
+        };
+        self.builtins[b as usize] = Some(v.clone());
+        Ok(v)
+    }
+
+    /// Every field of group g, in GROUP_FIELDS order, as runtime/reading.py `Group.field` gives them.
+    fn group_fields(&self, g: &Group) -> Vec<V> {
+        let t = &g.tiles;
+        let kinds: Vec<usize> = t.iter().map(|x| if let V::Tile(c) = x { kind_of(*c) as usize } else { 0 }).collect();
+        let ranks = kinds.iter().map(|&k| self.p.kind_rank[k]);
+        // min by kind index: the first of the lowest
+        let mut tile: Option<&V> = None;
+        for x in t.iter() {
+            match (tile, x) {
+                (None, _) => tile = Some(x),
+                (Some(V::Tile(b)), V::Tile(c)) if kind_of(*c) < kind_of(*b) => tile = Some(x),
+                _ => {}
+            }
+        }
+        let rank = V::Int(ranks.clone().min().unwrap_or(0));
+        vec![
+            V::Str(g.kind.clone()),
+            V::Int(t.len() as i64),
+            V::List(t.clone()),
+            tile.cloned().unwrap_or(V::None),
+            match kinds.first() {
+                Some(&k) => self.p.kind_suit[k].clone().map(V::Str).unwrap_or(V::None),
+                None => V::None,
+            },
+            rank.clone(),
+            rank,
+            V::Int(ranks.max().unwrap_or(0)),
+            V::Bool(self.is_run(g)),
+            V::Bool(Self::is_triplet(g)),
+            V::Bool(g.kong),
+            V::Bool(g.pair),
+            V::Bool(g.exposed),
+            V::Bool(g.concealed),
+            g.value.clone(),
+            V::Int(t.iter().filter(|x| matches!(x, V::Tile(c) if c & 2 != 0)).count() as i64),
+            V::Bool(g.has_win),
+        ]
+    }
+
+    fn group_field(&self, gi: u16, f: usize) -> R<V> {
+        self.gfields.get(gi as usize).and_then(|fs| fs.get(f)).cloned().ok_or(Stop::Bail)
+    }
+
+    fn tile_field(&self, code: u32, f: usize) -> R<V> {
+        if f == self.p.f_wild {
+            return Ok(V::Bool(code & 2 != 0));
+        }
+        if f == self.p.f_joker {
+            return Ok(V::Bool(code & 1 != 0));
+        }
+        let row = self.p.tile_fields.get(kind_of(code) as usize).ok_or(Stop::Bail)?;
+        row.get(f).cloned().flatten().ok_or(Stop::Bail) // a field this kind lacks: KeyError in the reference
+    }
+
+    fn eval(&mut self, e: &Node) -> R<V> {
+        if self.budget == 0 {
+            return Err(Stop::Bail);
+        }
+        self.budget -= 1;
+        match e {
+            Node::Const(v) => Ok(v.clone()),
+            Node::List(items) => {
+                let mut out = Vec::with_capacity(items.len());
+                for i in items {
+                    out.push(self.eval(i)?);
+                }
+                Ok(V::List(Arc::new(out)))
+            }
+            Node::Builtin(b) => self.builtin(*b),
+            Node::Setting(i) => match self.r.settings.get(*i) {
+                Some(Some(v)) => Ok(v.clone()),
+                _ => Err(Stop::Bail),
+            },
+            Node::Binder(i) => Ok(self.binders[*i].clone()),
+            Node::Pattern(i) => Ok(V::Int(self.pattern(*i)?)),
+            Node::Unit(j) => match &self.units {
+                Some(u) => u.get(*j).cloned().ok_or(Stop::Bail),
+                None => Err(Stop::Bail),
+            },
+            Node::Quantity(i) => {
+                if let Some(v) = &self.quantities[*i] {
+                    return Ok(v.clone());
+                }
+                let v = self.eval(&self.p.quantities[*i])?;
+                self.quantities[*i] = Some(v.clone());
+                Ok(v)
+            }
+            Node::Attr(o, f) if matches!(**o, Node::Binder(_)) => {
+                let Node::Binder(i) = **o else { return Err(Stop::Bail) };
+                match self.binders[i] {
+                    V::None => Ok(V::None),
+                    V::Tile(c) => self.tile_field(c, *f),
+                    V::Group(g) if *f < self.p.n_group_fields => self.group_field(g, *f),
+                    _ => Err(Stop::Bail),
+                }
+            }
+            Node::Attr(o, f) => match self.eval(o)? {
+                V::None => Ok(V::None),
+                V::Tile(c) => self.tile_field(c, *f),
+                V::Group(g) if *f < self.p.n_group_fields => self.group_field(g, *f),
+                _ => Err(Stop::Bail),
+            },
+            Node::Call(func, args) => self.call(*func, args),
+            Node::Comp { func, slots, src, body, eq } => {
+                let v = self.comp(*func, slots, src, body)?;
+                if let Some(e) = eq {
+                    self.eval(e)?;
+                }
+                Ok(v)
+            }
+            Node::Not(o) => Ok(V::Bool(!self.eval(o)?.truthy())),
+            Node::Neg(o) => match self.eval(o)? {
+                V::Bool(b) => Ok(V::Int(-(b as i64))),
+                V::Int(n) => n.checked_neg().map(V::Int).ok_or(Stop::Bail),
+                V::Rat(n, d) => n.checked_neg().map(|n| V::Rat(n, d)).ok_or(Stop::Bail),
+                _ => Err(Stop::Bail),
+            },
+            Node::And(l, r) => Ok(V::Bool(self.eval(l)?.truthy() && self.eval(r)?.truthy())),
+            Node::Or(l, r) => Ok(V::Bool(self.eval(l)?.truthy() || self.eval(r)?.truthy())),
+            Node::Arith(op, l, r) => {
+                let a = self.eval(l)?;
+                let b = self.eval(r)?;
+                arith(*op, &a, &b)
+            }
+            Node::Compare(ops, operands) => {
+                let mut left = self.eval(&operands[0])?;
+                for (op, o) in ops.iter().zip(&operands[1..]) {
+                    let right = self.eval(o)?;
+                    if !compare(*op, &left, &right)? {
+                        return Ok(V::Bool(false));
+                    }
+                    left = right;
+                }
+                Ok(V::Bool(true))
+            }
+            Node::If(c, t, f) => {
+                if self.eval(c)?.truthy() {
+                    self.eval(t)
+                } else {
+                    self.eval(f)
+                }
+            }
+        }
+    }
+
+    fn call(&mut self, func: Func, args: &[Node]) -> R<V> {
+        let a = self.eval(&args[0])?;
+        match func {
+            Func::Len => match &a {
+                V::List(l) => Ok(V::Int(l.len() as i64)),
+                V::Str(s) => Ok(V::Int(s.chars().count() as i64)),
+                _ => Err(Stop::Bail),
+            },
+            Func::Distinct => match &a {
+                V::List(l) => {
+                    let mut out: Vec<V> = Vec::new();
+                    for x in l.iter() {
+                        if !out.iter().any(|y| equal(x, y)) {
+                            out.push(x.clone());
+                        }
+                    }
+                    Ok(V::List(Arc::new(out)))
+                }
+                _ => Err(Stop::Bail),
+            },
+            Func::Abs => match a {
+                V::Bool(b) => Ok(V::Int(b as i64)),
+                V::Int(n) => n.checked_abs().map(V::Int).ok_or(Stop::Bail),
+                V::Rat(n, d) => n.checked_abs().map(|n| V::Rat(n, d)).ok_or(Stop::Bail),
+                _ => Err(Stop::Bail),
+            },
+            Func::Floor => match a.num() {
+                Some((n, d)) => i64::try_from(floor_div(n, d)).map(V::Int).map_err(|_| Stop::Bail),
+                None => Err(Stop::Bail),
+            },
+            Func::Max | Func::Min => {
+                let b = self.eval(&args[1])?;
+                // Python's max(a, b) keeps a unless b > a; min(a, b) keeps a unless b < a
+                let ord = order(&b, &a).ok_or(Stop::Bail)?;
+                let take_b = if matches!(func, Func::Max) { ord.is_gt() } else { ord.is_lt() };
+                Ok(if take_b { b } else { a })
+            }
+            Func::Cn => match a {
+                V::Bool(b) => Ok(V::Str(Arc::from(cn(b as i64)))),
+                V::Int(n) => Ok(V::Str(Arc::from(cn(n)))),
+                V::Rat(n, d) => Ok(V::Str(Arc::from(cn(n / d)))),
+                _ => Err(Stop::Bail),
+            },
+        }
+    }
+
+    fn comp(&mut self, func: CompFn, slots: &[usize], src: &Node, body: &Node) -> R<V> {
+        let items = match self.eval(src)? {
+            v if !v.truthy() => Arc::new(Vec::new()), // `src or ()`
+            V::List(l) => l,
+            _ => return Err(Stop::Bail), // iterating a string or a non-list
+        };
+        let k = slots.len();
+        let n = items.len();
+        let mut count: i64 = 0;
+        let mut total = (0i128, 1i128);
+        let mut best: Option<V> = None;
+        let mut kept: Vec<V> = Vec::new();
+        if k > n {
+            return finish(func, count, total, best, kept);
+        }
+        let mut idx: Vec<usize> = (0..k).collect();
+        loop {
+            for (s, &i) in slots.iter().zip(&idx) {
+                self.binders[*s] = items[i].clone();
+            }
+            let v = self.eval(body)?;
+            match func {
+                CompFn::Count => count += v.truthy() as i64,
+                CompFn::Any => {
+                    if v.truthy() {
+                        return Ok(V::Bool(true));
+                    }
+                }
+                CompFn::All => {
+                    if !v.truthy() {
+                        return Ok(V::Bool(false));
+                    }
+                }
+                CompFn::Filter => {
+                    if v.truthy() {
+                        kept.push(items[idx[0]].clone());
+                    }
+                }
+                CompFn::Sum => {
+                    let (p, q) = v.num().ok_or(Stop::Bail)?;
+                    let (a, b) = total;
+                    let num = a.checked_mul(q).and_then(|x| p.checked_mul(b).and_then(|y| x.checked_add(y))).ok_or(Stop::Bail)?;
+                    let den = b.checked_mul(q).ok_or(Stop::Bail)?;
+                    let g = gcd(num, den).max(1);
+                    total = (num / g, den / g);
+                    if total.0.abs() > i64::MAX as i128 || total.1 > i64::MAX as i128 {
+                        return Err(Stop::Bail);
+                    }
+                }
+                CompFn::Max | CompFn::Min => {
+                    best = Some(match best.take() {
+                        None => v,
+                        Some(b) => {
+                            let ord = order(&v, &b).ok_or(Stop::Bail)?;
+                            let take = if func == CompFn::Max { ord.is_gt() } else { ord.is_lt() };
+                            if take {
+                                v
+                            } else {
+                                b
+                            }
+                        }
+                    });
+                }
+            }
+            // the next combination (itertools.combinations order)
+            let mut j = k;
+            loop {
+                if j == 0 {
+                    return finish(func, count, total, best, kept);
+                }
+                j -= 1;
+                if idx[j] != j + n - k {
+                    break;
+                }
+            }
+            idx[j] += 1;
+            for t in j + 1..k {
+                idx[t] = idx[t - 1] + 1;
+            }
+        }
+    }
+}
+
+pub const PREFILTER_FIELD: usize = 6;
+
+/// One prefilter test: the 6-bit field f of the packed counts against k (op: 0 ==, 1 !=, 2 <, 3 <=,
+/// 4 >, 5 >=).
+pub(crate) fn prefilter_test(packed: &[u8], f: usize, op: u8, k: i64) -> bool {
+    let bit = f * PREFILTER_FIELD;
+    let mut v: i64 = 0;
+    for j in 0..PREFILTER_FIELD {
+        let b = bit + j;
+        if packed.get(b / 8).is_some_and(|byte| byte >> (b % 8) & 1 != 0) {
+            v |= 1 << j;
+        }
+    }
+    match op {
+        0 => v == k,
+        1 => v != k,
+        2 => v < k,
+        3 => v <= k,
+        4 => v > k,
+        _ => v >= k,
+    }
+}
+
+pub(crate) fn finish(func: CompFn, count: i64, total: (i128, i128), best: Option<V>, kept: Vec<V>) -> R<V> {
+    Ok(match func {
+        CompFn::Count => V::Int(count),
+        CompFn::Any => V::Bool(false),
+        CompFn::All => V::Bool(true),
+        CompFn::Filter => V::List(Arc::new(kept)),
+        CompFn::Sum => rat(total.0, total.1)?,
+        CompFn::Max | CompFn::Min => best.unwrap_or(V::Int(0)),
+    })
+}

@@ -1,0 +1,372 @@
+//! Pattern programs: every pattern's `enabled`, `when` and `count` (and the quantities they read),
+//! lowered once, at load, from the JSON rule set into a tree of enums with every name resolved to a
+//! slot, and evaluated per reading into raw pattern counts — no Python callback.
+//!
+//! The semantics are the reference's (runtime/evaluate.py and runtime/scoring.py `ReadingEvaluator`):
+//! `True == 1`, tiles equal by the kind they play as, groups by identity, numbers exact (integers and
+//! fractions, here i64 rationals), `none` unequal to everything but `none` and never ordered, binders
+//! kept in one environment per reading (an inner comprehension's binder is not restored, as in the
+//! reference's dict), a pattern name read while that pattern is being counted is 0 (the reference's
+//! re-entry guard). Wherever the reference would raise (a value it cannot use, a division by zero, a
+//! number past its size) or a value leaves what this evaluator holds (an i64 overflow, a string
+//! iterated over, a list ordered), evaluation stops with `Stop::Bail` and the caller lets the reference
+//! evaluate that reading: the native result is only ever the reference's result.
+//!
+//! A rule set whose patterns this lowering does not take (a game function, patterns that read each
+//! other in a cycle, a malformed node) is `Error::NotCovered` at load; a pattern that reads a unit (its
+//! count depends on the other patterns' final counts) is left to the Python side (`python_owned`).
+
+use std::cmp::Ordering;
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use serde_json::Value as J;
+
+use crate::catalog::Catalog;
+use crate::Error;
+
+
+mod eval;
+mod lower;
+mod value;
+
+pub(crate) use eval::*;
+pub(crate) use lower::*;
+pub(crate) use value::*;
+
+// ------------------------------------------------------------------ the program of a rule set
+
+struct Pat {
+    enabled: Option<Node>,
+    when: Option<Node>,
+    count: Option<Node>,
+}
+
+pub struct Program {
+    pats: Vec<Pat>,
+    pub python_owned: Vec<bool>, // patterns that read units: counted by the Python side
+    quantities: Vec<Node>,
+    pub settings: Vec<String>, // the setting references read, by slot
+    n_binders: usize,
+    // per field id: group field index (< GROUP_FIELDS.len()) or a tile field
+    n_group_fields: usize,
+    tile_fields: Vec<Vec<Option<V>>>, // per kind, per field id
+    f_wild: usize,
+    f_joker: usize,
+    kind_rank: Vec<i64>,
+    kind_suit: Vec<Option<Arc<str>>>,
+    pub fields: Vec<String>, // every field name the programs read, by field id
+    pub kinds: Vec<String>,  // the catalog's kind names, in order
+    // The reference's prefilter (runtime/prefilter.py), given by the Python side: per pattern, tests
+    // (field, op, k) on the reading's packed counts; a pattern failing one counts 0 unevaluated.
+    pub prefilter: Vec<Vec<(usize, u8, i64)>>,
+    // values, requirements and the score formula lowered (score.rs), or why they are not
+    pub scoring: Result<Scoring, String>,
+}
+
+pub(crate) struct Requirement {
+    pub forms: Vec<Arc<str>>,
+    pub expr: Node,
+    pub unless: Option<Node>,
+}
+
+/// What scoring a reading reads after the raw counts: each pattern's value, the requirements in
+/// order, the score's expressions; the one pattern that reads a unit and the units it reads.
+pub(crate) struct Scoring {
+    pub values: Vec<Node>,
+    pub requires: Vec<Requirement>,
+    pub score: Option<Node>,
+    pub total: Option<Node>,
+    pub best: Option<Node>,
+    pub reader: Option<usize>,
+    pub reader_units: Vec<usize>,
+}
+
+fn lower_scoring(
+    rs: &serde_json::Map<String, J>,
+    pats_j: &[J],
+    lw: &mut Lowering,
+    python_owned: &[bool],
+    units_read: &[Vec<usize>],
+) -> Result<Scoring, Error> {
+    let empty = Vec::new();
+    let mut values = Vec::new();
+    for p in pats_j {
+        let e = p.get("value").filter(|v| !v.is_null()).ok_or_else(|| nc("a pattern without a value".into()))?;
+        values.push(lw.lower(e, 0)?);
+    }
+    let mut requires = Vec::new();
+    for q in rs.get("requires").and_then(J::as_array).unwrap_or(&empty) {
+        let forms = q
+            .get("forms")
+            .and_then(J::as_array)
+            .unwrap_or(&empty)
+            .iter()
+            .map(|f| f.as_str().map(Arc::from).ok_or_else(|| nc("a malformed requirement".into())))
+            .collect::<Result<Vec<_>, Error>>()?;
+        let expr = lw.lower(q.get("expr").ok_or_else(|| nc("a requirement without a condition".into()))?, 0)?;
+        let unless = match q.get("unless").filter(|v| !v.is_null()) {
+            Some(e) => Some(lw.lower(e, 0)?),
+            None => None,
+        };
+        requires.push(Requirement { forms, expr, unless });
+    }
+    let sc = rs.get("score").filter(|v| !v.is_null());
+    let part = |lw: &mut Lowering, k: &str| -> Result<Option<Node>, Error> {
+        match sc.and_then(|s| s.get(k)).filter(|v| !v.is_null()) {
+            Some(e) => Ok(Some(lw.lower(e, 0)?)),
+            None => Ok(None),
+        }
+    };
+    let score = part(lw, "expr")?;
+    let total = part(lw, "total")?;
+    let best = part(lw, "best")?;
+    let reader = python_owned.iter().position(|&x| x);
+    Ok(Scoring {
+        values,
+        requires,
+        score,
+        total,
+        best,
+        reader,
+        reader_units: reader.map(|k| units_read[k].clone()).unwrap_or_default(),
+    })
+}
+
+fn opt<'j>(m: &'j serde_json::Map<String, J>, key: &str) -> Option<&'j J> {
+    m.get(key).filter(|v| !v.is_null())
+}
+
+impl Program {
+    pub fn build(text: &str, cat: &Catalog) -> Result<Program, Error> {
+        let doc: J = serde_json::from_str(text).map_err(|e| Error::Input(format!("the rule set is not valid JSON ({e})")))?;
+        let rs = doc.get("ruleset").and_then(J::as_object).ok_or_else(|| nc("a rule set without patterns".into()))?;
+        let empty = Vec::new();
+        let pats_j = rs.get("patterns").and_then(J::as_array).unwrap_or(&empty);
+        let qs_j = rs.get("quantities").and_then(J::as_array).unwrap_or(&empty);
+        let mut lw = Lowering {
+            kinds: cat.kinds.iter().enumerate().map(|(i, k)| (k.name.as_str(), i)).collect(),
+            kind_joker: cat.kinds.iter().map(|k| k.category == "joker").collect(),
+            patterns: HashMap::new(),
+            quantities: HashMap::new(),
+            settings: Vec::new(),
+            binders: HashMap::new(),
+            fields: GROUP_FIELDS.iter().map(|s| s.to_string()).collect(),
+            reads_patterns: Vec::new(),
+            reads_quantities: Vec::new(),
+            reads_unit: false,
+            units: rs
+                .get("units")
+                .and_then(J::as_array)
+                .unwrap_or(&empty)
+                .iter()
+                .enumerate()
+                .filter_map(|(j, u)| u.get("name").and_then(J::as_str).map(|n| (n.to_owned(), j)))
+                .collect(),
+            reads_units: Vec::new(),
+        };
+        for (i, p) in pats_j.iter().enumerate() {
+            let name = p.get("name").and_then(J::as_str).ok_or_else(|| nc("a pattern without a name".into()))?;
+            lw.patterns.entry(name.to_owned()).or_insert(i);
+        }
+        for (i, q) in qs_j.iter().enumerate() {
+            let name = q.get("name").and_then(J::as_str).ok_or_else(|| nc("a quantity without a name".into()))?;
+            lw.quantities.entry(name.to_owned()).or_insert(i);
+        }
+        // quantities: what each reads directly
+        let mut quantities = Vec::new();
+        let mut q_pats: Vec<Vec<usize>> = Vec::new();
+        let mut q_qs: Vec<Vec<usize>> = Vec::new();
+        let mut q_unit: Vec<bool> = Vec::new();
+        let mut q_units: Vec<Vec<usize>> = Vec::new();
+        for q in qs_j {
+            let e = q.get("expr").ok_or_else(|| nc("a quantity without an expression".into()))?;
+            lw.reads_patterns.clear();
+            lw.reads_quantities.clear();
+            lw.reads_unit = false;
+            lw.reads_units.clear();
+            quantities.push(lw.lower(e, 0)?);
+            q_pats.push(std::mem::take(&mut lw.reads_patterns));
+            q_qs.push(std::mem::take(&mut lw.reads_quantities));
+            q_unit.push(lw.reads_unit);
+            q_units.push(std::mem::take(&mut lw.reads_units));
+        }
+        // through quantities, transitively (a quantity reading itself is refused)
+        let nq = quantities.len();
+        let mut q_all_pats: Vec<Vec<usize>> = vec![Vec::new(); nq];
+        let mut q_all_unit = vec![false; nq];
+        let mut q_all_units: Vec<Vec<usize>> = vec![Vec::new(); nq];
+        for i in 0..nq {
+            let mut seen = vec![false; nq];
+            let mut stack = vec![i];
+            while let Some(j) = stack.pop() {
+                if seen[j] {
+                    continue;
+                }
+                seen[j] = true;
+                q_all_pats[i].extend(&q_pats[j]);
+                q_all_unit[i] |= q_unit[j];
+                q_all_units[i].extend(&q_units[j]);
+                for &k in &q_qs[j] {
+                    if k == i {
+                        return Err(nc("a quantity that reads itself".into()));
+                    }
+                    stack.push(k);
+                }
+            }
+        }
+        // A pattern of a `combine` block counts its combinations (runtime/scoring.py `combos`).
+        let mut combined: Vec<&str> = Vec::new();
+        for c in rs.get("combines").and_then(J::as_array).unwrap_or(&empty) {
+            for n in c.get("patterns").and_then(J::as_array).unwrap_or(&empty) {
+                combined.extend(n.as_str());
+            }
+        }
+        let mut pats = Vec::new();
+        let mut deps: Vec<Vec<usize>> = Vec::new();
+        let mut python_owned = Vec::new();
+        let mut units_read: Vec<Vec<usize>> = Vec::new();
+        for p in pats_j {
+            let p = p.as_object().ok_or_else(|| nc("a malformed pattern".into()))?;
+            lw.reads_patterns.clear();
+            lw.reads_quantities.clear();
+            lw.reads_unit = false;
+            lw.reads_units.clear();
+            let low = |key: &str, lw: &mut Lowering| -> Result<Option<Node>, Error> {
+                opt(p, key).map(|e| lw.lower(e, 0)).transpose()
+            };
+            let enabled = low("enabled", &mut lw)?;
+            // A `when` conjunct that only compares the number of waits goes last: the waits are a search
+            // of their own, and the other conjuncts usually decide first. (Pure values: the same result;
+            // a moved-up conjunct that raises makes the reference evaluate the reading.)
+            let when = match opt(p, "when") {
+                None => None,
+                Some(e) => {
+                    let mut parts = Vec::new();
+                    conjuncts(e, &mut parts);
+                    let (mut first, last): (Vec<&J>, Vec<&J>) = parts.into_iter().partition(|c| !late(c));
+                    first.extend(last);
+                    let mut node: Option<Node> = None;
+                    for c in first {
+                        let n = lw.lower(c, 0)?;
+                        node = Some(match node {
+                            None => n,
+                            Some(prev) => Node::And(Box::new(prev), Box::new(n)),
+                        });
+                    }
+                    node
+                }
+            };
+            let mut count = low("count", &mut lw)?;
+            let pname = p.get("name").and_then(J::as_str).unwrap_or("");
+            if combined.contains(&pname) {
+                match &mut count {
+                    Some(Node::Comp { func, eq, .. }) => {
+                        *func = CompFn::Count;
+                        *eq = None;
+                    }
+                    _ => return Err(nc("a combine pattern without a comprehension count".into())),
+                }
+            }
+            let mut d = std::mem::take(&mut lw.reads_patterns);
+            let mut unit = lw.reads_unit;
+            let mut ur = std::mem::take(&mut lw.reads_units);
+            for &q in &lw.reads_quantities {
+                d.extend(&q_all_pats[q]);
+                unit |= q_all_unit[q];
+                ur.extend(&q_all_units[q]);
+            }
+            ur.sort_unstable();
+            ur.dedup();
+            units_read.push(ur);
+            d.sort_unstable();
+            d.dedup();
+            deps.push(d);
+            python_owned.push(unit);
+            pats.push(Pat { enabled, when, count });
+        }
+        // No cycles among the patterns, and none reads a pattern the Python side counts.
+        let n = pats.len();
+        let mut state = vec![0u8; n];
+        fn visit(i: usize, deps: &[Vec<usize>], state: &mut [u8]) -> Result<(), Error> {
+            if state[i] == 2 {
+                return Ok(());
+            }
+            if state[i] == 1 {
+                return Err(nc("patterns that read each other".into()));
+            }
+            state[i] = 1;
+            for &j in &deps[i] {
+                visit(j, deps, state)?;
+            }
+            state[i] = 2;
+            Ok(())
+        }
+        for i in 0..n {
+            visit(i, &deps, &mut state)?;
+            if deps[i].iter().any(|&j| python_owned[j]) {
+                return Err(nc("a pattern that reads a pattern which reads a unit".into()));
+            }
+        }
+        if python_owned.iter().filter(|&&x| x).count() > 1 {
+            return Err(nc("several patterns that read units".into()));
+        }
+        // what scoring reads after the counts (score.rs): lowered where it can be; else the reason
+        let scoring = lower_scoring(rs, pats_j, &mut lw, &python_owned, &units_read).map_err(|e| match e {
+            Error::NotCovered(m) | Error::Input(m) | Error::Internal(m) => m,
+        });
+        // tile fields by field id, per kind: as TileInfo.fill_fields makes them
+        let fields = lw.fields.clone();
+        let n_fields = fields.len();
+        let _ = n_fields;
+        let f_wild = fields.iter().position(|f| f == F_WILD);
+        let f_joker = fields.iter().position(|f| f == F_JOKER);
+        let mut tile_fields = Vec::new();
+        for (i, k) in cat.kinds.iter().enumerate() {
+            let mut row = Vec::with_capacity(fields.len());
+            for f in &fields {
+                let v = match f.as_str() {
+                    "kind" => Some(V::Tile(((i as u32) << 2) | (k.category == "joker") as u32)),
+                    "suit" => Some(k.suit.as_deref().map(|s| V::Str(Arc::from(s))).unwrap_or(V::None)),
+                    "rank" => Some(V::Int(k.rank)),
+                    "honor" => Some(V::Bool(k.category == "honor")),
+                    "flower" => Some(V::Bool(k.category == "flower")),
+                    "joker" => Some(V::Bool(k.category == "joker")),
+                    "wild" => Some(V::Bool(false)),
+                    "name" => Some(V::Str(Arc::from(k.name.as_str()))),
+                    other => k.attrs.get(other).map(|b| V::Bool(*b)),
+                };
+                row.push(v);
+            }
+            tile_fields.push(row);
+        }
+        Ok(Program {
+            pats,
+            python_owned,
+            quantities,
+            settings: lw.settings,
+            n_binders: lw.binders.len(),
+            n_group_fields: GROUP_FIELDS.len(),
+            tile_fields,
+            f_wild: f_wild.unwrap_or(usize::MAX),
+            f_joker: f_joker.unwrap_or(usize::MAX),
+            kind_rank: cat.kinds.iter().map(|k| k.rank).collect(),
+            kind_suit: cat.kinds.iter().map(|k| k.suit.as_deref().map(Arc::from)).collect(),
+            fields,
+            kinds: cat.kinds.iter().map(|k| k.name.clone()).collect(),
+            prefilter: Vec::new(),
+            scoring,
+        })
+    }
+
+    /// Field `f` (an index into `fields`) of kind i as the program reads it from a natural tile of
+    /// that kind (None: the kind has no such field), for the Python side's check that the native
+    /// catalog matches its own.
+    pub fn kind_field(&self, i: usize, f: usize) -> Option<V> {
+        self.tile_fields.get(i)?.get(f)?.clone()
+    }
+
+    pub fn n_kinds(&self) -> usize {
+        self.tile_fields.len()
+    }
+}
