@@ -378,3 +378,24 @@ def sum_fits(w: int, m: int, msizes: tuple[int, ...], p: int, psizes: tuple[int,
     if m:
         return any(s <= w and sum_fits(w - s, m - 1, msizes, p, psizes) for s in msizes)
     return any(s <= w and sum_fits(w - s, 0, msizes, p - 1, psizes) for s in psizes)
+
+
+def kind_blocks(n: int, links) -> list[list[int]]:
+    """Kinds 0..n-1 split into blocks: the kinds of one link (a sequence of kind indexes: a group's
+    members) share a block. Each block in index order, the blocks by their lowest kind."""
+    parent = list(range(n))
+
+    def find(x):
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+    for link in links:
+        for k in link[1:]:
+            a, b = find(link[0]), find(k)
+            if a != b:
+                parent[max(a, b)] = min(a, b)
+    blocks: dict[int, list[int]] = {}
+    for i in range(n):
+        blocks.setdefault(find(i), []).append(i)
+    return [b for _, b in sorted(blocks.items())]

@@ -22,6 +22,8 @@ from __future__ import annotations
 
 from collections import Counter
 
+from .decompose import kind_blocks
+
 FAR = 99  # the distance of a hand no measured form fits (a size no form takes, or only instant forms)
 
 
@@ -52,27 +54,12 @@ class Distance:
             for i in range(n):
                 for slots in dec.placements(spec, i, big, 0):
                     groups.add((tuple(sorted(Counter(k for k, _ in slots).items())), spec.is_pair))
-        # blocks: kinds joined by a group (union-find)
-        parent = list(range(n))
-
-        def find(x):
-            while parent[x] != x:
-                parent[x] = parent[parent[x]]
-                x = parent[x]
-            return x
-        for members, _ in groups:
-            for k, _ in members[1:]:
-                a, b = find(members[0][0]), find(k)
-                if a != b:
-                    parent[max(a, b)] = min(a, b)
-        blocks: dict[int, list[int]] = {}
-        for i in range(n):
-            blocks.setdefault(find(i), []).append(i)
+        blocks = kind_blocks(n, [[k for k, _ in members] for members, _ in groups])
         adjacent: dict[int, set[int]] = {i: set() for i in range(n)}
         for members, _ in groups:
             for k, _ in members:
                 adjacent[k].update(x for x, _ in members if x != k)
-        self.blocks = [_narrow_order(b, adjacent) for _, b in sorted(blocks.items())]
+        self.blocks = [_narrow_order(b, adjacent) for b in blocks]
         self.pos = {}  # kind index -> (block, position in it)
         for b, kinds in enumerate(self.blocks):
             for j, k in enumerate(kinds):

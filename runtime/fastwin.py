@@ -10,7 +10,7 @@ lookups; wildcards left over form groups of their own.
 """
 from __future__ import annotations
 
-from .decompose import Decomposer, sum_fits
+from .decompose import Decomposer, kind_blocks, sum_fits
 
 _EMPTY = frozenset({(0, 0, 0)})
 WILD_CAP = 8  # more wildcards than this in one hand are not tracked per block (they still combine)
@@ -21,30 +21,11 @@ class BlockWin:
         self.dec = dec
         self.cap = min(wild_cap, WILD_CAP)  # the most wildcards a hand of this rule set can hold
         n = dec.n
-        parent = list(range(n))
-
-        def find(x):
-            while parent[x] != x:
-                parent[x] = parent[parent[x]]
-                x = parent[x]
-            return x
-
-        def union(a, b):
-            ra, rb = find(a), find(b)
-            if ra != rb:
-                parent[max(ra, rb)] = min(ra, rb)
-
         # Every concrete group a hand shape can form connects its kinds.
         counts = [4] * n
-        for spec in dec.specs:
-            for i in range(n):
-                for slots in dec.placements(spec, i, counts, 0):
-                    for k, _ in slots:
-                        union(i, k)
-        groups: dict[int, list[int]] = {}
-        for i in range(n):
-            groups.setdefault(find(i), []).append(i)
-        blocks = [tuple(sorted(g)) for _, g in sorted(groups.items())]
+        blocks = [tuple(b) for b in kind_blocks(n, [[i] + [k for k, _ in slots] for spec in dec.specs
+                                                    for i in range(n)
+                                                    for slots in dec.placements(spec, i, counts, 0)])]
         # Adjacent one-kind blocks (honors, typically) are merged: one lookup instead of one per kind,
         # over a key space that stays small. Merging independent kinds is always sound.
         merged: list[tuple[int, ...]] = []
@@ -138,7 +119,10 @@ class BlockWin:
 
     def _splits(self, counts: tuple) -> frozenset:
         """All (melds, pairs, wildcards) that split exactly these tiles (memoised per count vector)."""
-        memo = self._split_memo
+        return self._split_set(counts, self.cap, self._split_memo)
+
+    def _split_set(self, counts: tuple, cap: int, memo: dict) -> frozenset:
+        """The splits of these tiles that use at most `cap` wildcards, memoised in `memo` (one per cap)."""
         got = memo.get(counts)
         if got is not None:
             return got
@@ -146,14 +130,13 @@ class BlockWin:
         if i < 0:
             return _EMPTY
         out = set()
-        cap = self.cap
         lst = list(counts)
         for nat, nw, dm, dp in self._templates(i):
-            if any(lst[k] < c for k, c in nat):
+            if nw > cap or any(lst[k] < c for k, c in nat):  # (a group of more wildcards fits no split)
                 continue
             for k, c in nat:
                 lst[k] -= c
-            sub = self._splits(tuple(lst))
+            sub = self._split_set(tuple(lst), cap, memo)
             for k, c in nat:
                 lst[k] += c
             for m, p, w in sub:
@@ -295,28 +278,7 @@ class BlockWin:
 
     def _splits0(self, counts: tuple) -> frozenset:
         """`_splits` restricted to splits that use no wildcard (memoised per count vector)."""
-        memo = self._split0_memo
-        got = memo.get(counts)
-        if got is not None:
-            return got
-        i = next((j for j, c in enumerate(counts) if c), -1)
-        if i < 0:
-            return _EMPTY
-        out = set()
-        lst = list(counts)
-        for nat, nw, dm, dp in self._templates(i):
-            if nw or any(lst[k] < c for k, c in nat):
-                continue
-            for k, c in nat:
-                lst[k] -= c
-            sub = self._splits0(tuple(lst))
-            for k, c in nat:
-                lst[k] += c
-            for m, p, _ in sub:
-                out.add((m + dm, p + dp, 0))
-        res = frozenset(out)
-        memo[counts] = res
-        return res
+        return self._split_set(counts, 0, self._split0_memo)
 
     # ------------------------------------------------------------------ waits
 

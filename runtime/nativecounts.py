@@ -174,15 +174,8 @@ def native_counts(ruleset_json: str, options: dict, cat, mod, cp) -> tuple[Nativ
     failing one counts 0 without being evaluated)."""
     if not hasattr(mod, "Patterns"):  # an extension built from an older crate: rebuild it to count natively
         return None, "the native core was built before its pattern programs existed (rebuild it)"
-    try:
-        values = {k.split(":", 1)[1]: v for k, v in options.items() if k.startswith("option:")}
-        programs = mod.Patterns(ruleset_json, values)
-    except mod.NotCovered as exc:
-        return None, str(exc)
-    except (mod.NativeError, ValueError, TypeError) as exc:
-        return None, f"the native core refused the rule set's patterns: {exc}"
-    why = native_fields_match(programs, cat)
-    if why:
+    programs, why = native_programs(mod.Patterns, ruleset_json, options, cat, mod, "patterns")
+    if programs is None:
         return None, why
     pre = cp.prefilter
     tests = [[(f, OPCODES[op], k) for f, op, k in pre.tests.get(name, ())] for name in cp.pattern_names]
@@ -190,6 +183,23 @@ def native_counts(ruleset_json: str, options: dict, cat, mod, cp) -> tuple[Nativ
     counts = NativeCounts(programs, mod, pre)
     counts.prefilter_tests = tests
     return counts, ""
+
+
+def native_programs(make, ruleset_json: str, options: dict, cat, mod, what: str):
+    """One set of the native core's programs for a rule set (`make`: its class, given the options'
+    values), or None and the reason when the core does not take the rule set's `what` or its catalog
+    differs from the Python one."""
+    try:
+        values = {k.split(":", 1)[1]: v for k, v in options.items() if k.startswith("option:")}
+        programs = make(ruleset_json, values)
+    except mod.NotCovered as exc:
+        return None, str(exc)
+    except (mod.NativeError, ValueError, TypeError) as exc:
+        return None, f"the native core refused the rule set's {what}: {exc}"
+    why = native_fields_match(programs, cat)
+    if why:
+        return None, why
+    return programs, ""
 
 
 def native_fields_match(programs, cat) -> str:
@@ -208,4 +218,5 @@ def native_fields_match(programs, cat) -> str:
     return ""
 
 
-__all__ = ["NativeCounts", "native_counts", "native_fields_match", "encode", "group_code", "tile_code"]
+__all__ = ["NativeCounts", "native_counts", "native_fields_match", "native_programs", "encode", "group_code",
+           "tile_code"]

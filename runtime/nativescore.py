@@ -16,7 +16,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from .fans import unmet_reason
-from .nativecounts import MISSING, NativeCounts, Unencodable, encode, native_fields_match, tile_code
+from .nativecounts import MISSING, NativeCounts, Unencodable, encode, native_programs, tile_code
 from .result import ScoreResult
 from .scoring import FanLine, LazyEvaluation
 
@@ -133,15 +133,8 @@ def native_scorer(ruleset_json: str, options: dict, cat, mod,
         return None, "the pattern programs are not used"
     if not hasattr(mod, "Scorer"):  # an extension built from an older crate
         return None, "the native core was built before its scoring existed (rebuild it)"
-    try:
-        values = {k.split(":", 1)[1]: v for k, v in options.items() if k.startswith("option:")}
-        scorer = mod.Scorer(ruleset_json, values)
-    except mod.NotCovered as exc:
-        return None, str(exc)
-    except (mod.NativeError, ValueError, TypeError) as exc:
-        return None, f"the native core refused the rule set's scoring: {exc}"
-    why = native_fields_match(scorer, cat)
-    if why:
+    scorer, why = native_programs(mod.Scorer, ruleset_json, options, cat, mod, "scoring")
+    if scorer is None:
         return None, why
     scorer.set_prefilter(counts.prefilter_tests)  # the reference's tests, as the pattern programs apply them
     return NativeScorer(scorer, counts), ""

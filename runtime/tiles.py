@@ -70,6 +70,19 @@ class TileInfo:
         return f"<{self.name}>"
 
 
+def kind_counts(tiles, n: int, free) -> tuple[list[int], int]:
+    """The tiles as counts per kind index (`n` kinds), those whose name is in `free` (the wildcards, or
+    every tile that may play as another) counted apart: (counts, how many free)."""
+    counts = [0] * n
+    f = 0
+    for t in tiles:
+        if t.name in free:
+            f += 1
+        else:
+            counts[t.index] += 1
+    return counts, f
+
+
 def setting_defaults(rs: ir.RuleSet) -> dict:
     """`option:NAME` / `context:NAME` -> default value (tile defaults left as None)."""
     from .evaluate import compile_expr as _c

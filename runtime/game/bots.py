@@ -35,6 +35,7 @@ import random
 from collections import Counter
 
 from ..distance import FAR, Distance
+from ..tiles import kind_counts
 from .moves import PASS, Move, neighbours
 
 
@@ -142,11 +143,16 @@ class GreedyBot:
             if len(set(m.tiles)) == 1 and any(rs.meld(k) is not None and rs.meld(k).shape.kind == "same"
                                               for k in a.forms):
                 return m
-        discards = [m for m in moves if m.action == "discard"]
+        return self.fallback(game, seat, moves, [m for m in moves if m.action == "discard"])
+
+    def fallback(self, game, seat: int, moves: list[Move], discards: list[Move]) -> Move:
+        """The move when no win, declaration or meld was taken: a discard (`discards`: those offered),
+        else pass, else the tiles least needed for a `select` it may not pass, else the first move."""
         if discards:
             return self.discard(game, seat, discards)
         if PASS in moves:
             return PASS
+        prog = game.prog
         selects = [m for m in moves if (a := prog.actions.get(m.action)) is not None and a.ir.select]
         if selects:
             return self.give_up(game, seat, selects)
@@ -289,27 +295,12 @@ class EfficiencyBot(GreedyBot):
             taken = self._meld(game, seat, melds, bool(discards))
             if taken is not None:
                 return taken
-        if discards:
-            return self.discard(game, seat, discards)
-        if PASS in moves:
-            return PASS
-        selects = [m for m in moves if (a := prog.actions.get(m.action)) is not None and a.ir.select]
-        if selects:
-            return self.give_up(game, seat, selects)
-        return moves[0]
+        return self.fallback(game, seat, moves, discards)
 
     # ------------------------------------------------------------------ the hand as counts
 
     def _counts(self, game, tiles) -> tuple[list[int], int]:
-        wild = game.hand_wild_names
-        counts = [0] * game.dec.n
-        w = 0
-        for t in tiles:
-            if t.name in wild:
-                w += 1
-            else:
-                counts[t.index] += 1
-        return counts, w
+        return kind_counts(tiles, game.dec.n, game.hand_wild_names)
 
     def _live(self, game, s, kind) -> int:
         own = sum(1 for t in s.hand if t.name == kind.name)

@@ -134,36 +134,21 @@ class Claims:
         while True:
             at = f.at
             if at == 0:
-                f.at = 1
-                return self._answers(L["kind"], L["offers"], L["event"], s, t)
+                return self._window_ask(f, L["kind"], L["event"], s, t)
             elif at == 1:
-                L["answers"] = v
-                L["tile"] = self.tv(t)
-                L["order"] = sorted(v, key=lambda x: self._order_key_plain(s, x))
-                L["i"] = 0
-                f.at = 2
+                self._window_answers(f, v, lambda x: self._order_key_plain(s, x), tile=self.tv(t))
             elif at == 2:
-                answers = L["answers"]
-                if L["i"] < len(L["order"]):
-                    c = L["order"][L["i"]]
-                    L["i"] += 1
-                    d = self._declines(c, L["offers"][c], answers[c][0],
-                                       {"actor": st.seats[c], "tile": L["tile"], "discarder": None})
-                    if d:
-                        return d
-                    continue
-                claims = [(c, mv, o) for c, (mv, o) in answers.items() if mv != PASS and o.action is not None]
+                d = self._window_declines(f, {"tile": L["tile"], "discarder": None})
+                if d:
+                    return d
+                claims = [(c, mv, o) for c, (mv, o) in L["answers"].items() if mv != PASS and o.action is not None]
                 if not claims:
                     return DONE
-                claims.sort(key=lambda it: (it[2].action.level, self._order_key(it[2].action, s, it[0])))
-                c, mv, o = claims[0]
-                if o.win is not None:
-                    wins = [o.win]
-                    if o.action.ir.multiple:
-                        wins += [x.win for cc, _, x in claims[1:] if x.win is not None
-                                 and x.action.level == o.action.level and x.action.ir.multiple]
+                wins = self._rank_claims(claims, s)
+                if wins is not None:
                     f.at = 99
                     return self._win(wins, source=s)
+                c, mv, o = claims[0]
                 if o.meld is not None:
                     f.at = 4
                     return self._claim(c, s, o, mv, t, turned=True)
@@ -284,23 +269,13 @@ class Claims:
         while True:
             at = f.at
             if at == 0:
-                f.at = 1
-                return self._answers(L["kind"], L["offers"], L["event"], s, t)
+                return self._window_ask(f, L["kind"], L["event"], s, t)
             elif at == 1:
-                L["answers"] = v
-                L["tile"] = self.tv(t)
-                L["order"] = sorted(v, key=lambda x: self.distance(s, x))
-                L["i"] = 0
-                f.at = 2
+                self._window_answers(f, v, lambda x: self.distance(s, x), tile=self.tv(t))
             elif at == 2:  # the declines, in seat order
-                if L["i"] < len(L["order"]):
-                    c = L["order"][L["i"]]
-                    L["i"] += 1
-                    d = self._declines(c, L["offers"][c], L["answers"][c][0],
-                                       {"actor": st.seats[c], "tile": L["tile"], **L["extra"]})
-                    if d:
-                        return d
-                    continue
+                d = self._window_declines(f, {"tile": L["tile"], **L["extra"]})
+                if d:
+                    return d
                 L["i"] = 0
                 L["claims"] = []
                 f.at = 3
@@ -317,27 +292,62 @@ class Claims:
                     claims.append((c, mv, o))
                 if not claims:
                     return DONE
-
-                def rank(item):
-                    c, _, o = item
-                    return (o.action.level, self._order_key(o.action, s, c))
-
-                claims.sort(key=rank)
-                top = claims[0]
-                if top[2].win is not None:
-                    wins = [top[2].win]
-                    if top[2].action.ir.multiple:
-                        wins += [o.win for c, _, o in claims[1:] if o.win is not None
-                                 and o.action.level == top[2].action.level and o.action.ir.multiple]
+                wins = self._rank_claims(claims, s)
+                if wins is not None:
                     f.at = 99
                     return self._win(wins)
-                c, mv, o = top
+                c, mv, o = claims[0]
                 f.at = 4
                 return self._claim(c, s, o, mv, t)
             elif at == 4:
                 return Done(v)
             else:  # 99: won (and, under `winners_leave`, where play goes on)
                 return Done(v)
+
+    # The steps every window shares, as its step function calls them: at 0 ask (`_window_ask`), at 1 keep
+    # the answers (`_window_answers`), at 2 run the declines (`_window_declines`), then rank the claims.
+    # They write the step's locals under the same names in every window (the continuation shows them).
+
+    def _window_ask(self, f, kind: str, event: str, s: int | None, t: TileInfo | None) -> Step:
+        """Ask the seats with offers (`f.loc["offers"]`); the answers come back to the step at 1."""
+        f.at = 1
+        return self._answers(kind, f.loc["offers"], event, s, t)
+
+    def _window_answers(self, f, answers: dict, key, **more) -> None:
+        """Keep the answers (and `more` locals) and walk them in `key` order from the first, at 2."""
+        L = f.loc
+        L["answers"] = answers
+        L.update(more)
+        L["order"] = sorted(answers, key=key)
+        L["i"] = 0
+        f.at = 2
+
+    def _window_declines(self, f, bind: dict) -> Step | None:
+        """Each answering seat's declines, in the window's order (bound as `actor`, with `bind`); the step
+        the next one raises, or None when all have run (`L["i"]` keeps the place across resumptions)."""
+        L = f.loc
+        order = L["order"]
+        while L["i"] < len(order):
+            c = order[L["i"]]
+            L["i"] += 1
+            d = self._declines(c, L["offers"][c], L["answers"][c][0], {"actor": self.st.seats[c], **bind})
+            if d:
+                return d
+        return None
+
+    def _rank_claims(self, claims: list, ref: int) -> list | None:
+        """Sort the claims (each the claimant's seat first and its offer last) by priority, then `order`
+        from seat `ref`: the first is taken. Returns the wins it takes (its own and, under `multiple`, every
+        other win of its priority that allows `multiple` too), or None when it is no win."""
+        claims.sort(key=lambda it: (it[-1].action.level, self._order_key(it[-1].action, ref, it[0])))
+        top = claims[0][-1]
+        if top.win is None:
+            return None
+        wins = [top.win]
+        if top.action.ir.multiple:
+            wins += [o.win for *_, o in claims[1:] if o.win is not None
+                     and o.action.level == top.action.level and o.action.ir.multiple]
+        return wins
 
     def _order_key(self, a: CAction, s: int, c: int) -> int:
         """Seat order among claimants of one priority level: after the event's player `s` (or the

@@ -42,21 +42,13 @@ class HandStart:
                 if not offers:
                     return DONE
                 L["offers"] = offers
-                f.at = 1
-                return self._answers("deal", offers, L["event"], st.dealer, None)
+                return self._window_ask(f, "deal", L["event"], st.dealer, None)
             elif at == 1:
-                L["answers"] = v
-                L["order"] = sorted(v, key=lambda x: self.distance(st.dealer, x))
-                L["i"] = 0
-                f.at = 2
+                self._window_answers(f, v, lambda x: self.distance(st.dealer, x))
             elif at == 2:  # every seat's declines, then the claims
-                if L["i"] < len(L["order"]):
-                    c = L["order"][L["i"]]
-                    L["i"] += 1
-                    d = self._declines(c, L["offers"][c], L["answers"][c][0], {"actor": st.seats[c]})
-                    if d:
-                        return d
-                    continue
+                d = self._window_declines(f, {})
+                if d:
+                    return d
                 L["i"] = 0
                 L["claims"] = []
                 f.at = 3
@@ -73,12 +65,7 @@ class HandStart:
                     claims.append((c, o))
                 if not claims:
                     return DONE
-                claims.sort(key=lambda it: (it[1].action.level, self._order_key(it[1].action, st.dealer, it[0])))
-                top = claims[0][1]
-                wins = [top.win]
-                if top.action.ir.multiple:
-                    wins += [o.win for _, o in claims[1:] if o.action.level == top.action.level
-                             and o.action.ir.multiple]
+                wins = self._rank_claims(claims, st.dealer)
                 f.at = 4
                 return self._win(wins)
             else:
@@ -113,21 +100,13 @@ class HandStart:
                 if not offers:
                     return DONE
                 L["offers"] = offers
-                f.at = 1
-                return self._answers("deal", offers, L["event"], st.dealer, None)
+                return self._window_ask(f, "deal", L["event"], st.dealer, None)
             elif at == 1:
-                L["answers"] = v
-                L["order"] = sorted(v, key=lambda x: self.distance(st.dealer, x))
-                L["i"] = 0
-                f.at = 2
+                self._window_answers(f, v, lambda x: self.distance(st.dealer, x))
             elif at == 2:  # every seat's declines
-                if L["i"] < len(L["order"]):
-                    c = L["order"][L["i"]]
-                    L["i"] += 1
-                    d = self._declines(c, L["offers"][c], L["answers"][c][0], {"actor": st.seats[c]})
-                    if d:
-                        return d
-                    continue
+                d = self._window_declines(f, {})
+                if d:
+                    return d
                 L["taken"] = self._together_effects(L["order"], L["answers"], L["decided"])
                 L["i"] = 0
                 f.at = 3

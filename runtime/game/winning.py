@@ -10,7 +10,7 @@ from ..hand import Hand, HandError, Meld
 from ..hand_score import Scoring
 from ..result import ScoreResult
 from ..rules import Rules
-from ..tiles import TileInfo
+from ..tiles import TileInfo, kind_counts
 from .records import (
     EVAL_ERRORS,
     WinInfo,
@@ -109,14 +109,7 @@ class Winning:
         stand-in, or just itself — joins one block; so a hand with d more unsplittable blocks than such
         tiles needs d more tiles. Where a wildcard may play any tile of any hand group, a block needing
         k wildcards at least (its option sets) counts k."""
-        free = self._free_names()
-        counts = [0] * self.dec.n
-        f = 0
-        for t in tiles:
-            if t.name in free:
-                f += 1
-            else:
-                counts[t.index] += 1
+        counts, f = kind_counts(tiles, self.dec.n, self._free_names())
         fast = self.dec.fast
         bad = fast.unsplit_blocks(counts, f + 3)
         if len(bad) - f >= 2 or not bad:
