@@ -48,10 +48,16 @@ def rules() -> Rules:
     return Rules(res.ruleset)
 
 
-def both_win(rules: Rules, seat3: str) -> Game:
+def discarded(rules: Rules, seat3: str) -> Game:
+    """The hand after the dealer's discard of 5p, which seat 1 waits on (and seat 3 when `seat3` does)."""
     g = Game(rules, {}, 3, dealer=0, wall=[DEALER + SEAT1 + SEAT2 + seat3 + "1s" + "1m6s"])
     five_p = tuple(rules.notation.parse("5p"))
     g.apply(0, next(m for m in g.legal_moves(0) if m.action == "discard" and m.tiles == five_p))
+    return g
+
+
+def both_win(rules: Rules, seat3: str) -> Game:
+    g = discarded(rules, seat3)
     assert g.current_seats() == [1, 3]
     for s in (1, 3):
         g.apply(s, next(m for m in g.legal_moves(s) if m.action == "胡"))

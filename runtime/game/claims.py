@@ -8,6 +8,8 @@ from ..tiles import TileInfo
 from .moves import PASS, Move
 from .program import CAction
 from .records import (
+    ONE_WIN,
+    WINNER_TURN,
     Offer,
     unbound,
 )
@@ -500,9 +502,11 @@ class Claims:
 
     # ------------------------------------------------------------------ generic decisions
 
-    def _window(self, event: str, bind: dict) -> Step:
-        """The decisions an event opens outside the turn and the claims (hand end, an action's name…)."""
-        return Step("window", {"event": event, "bind": bind})
+    def _window(self, event: str, bind: dict, others: bool = True) -> Step:
+        """The decisions an event opens outside the turn and the claims (hand end, an action's name…).
+        `others` False: only its `by winner` decisions (a later winner's turn, events.py)."""
+        return Step("window", {"event": event, "bind": bind} if others else {"event": event, "bind": bind,
+                                                                              "others": False})
 
     @step
     def _s_window(self, f, v):  # noqa: C901 - one branch per resumption point
@@ -521,12 +525,18 @@ class Claims:
                 offers: dict[int, list[tuple[Move, Offer]]] = {}
                 lead = self.prog.actions.get(event)
                 followers = set(lead.ir.follow) if lead is not None else set()
+                others = L.get("others", True)
+                # `by winner` where the event is one winner's (one win's events, a winner's turn at the
+                # hand's end): that winner only, not every winner of the hand
+                bound = bind.get("winner") if bind.get(ONE_WIN) or bind.get(WINNER_TURN) else None
                 for a in self.prog.actions_on.get(event, ()):
-                    if a.description or a.name in followers:
+                    if a.description or a.name in followers or (not others and a.ir.by != "winner"):
                         continue
                     for c in range(self.n):
                         # a seat that left the hand is asked only about the events of its own win
                         if not self._by_ok(a.ir.by, c, ai) or (c != ai and not self.asked_in_play(c)):
+                            continue
+                        if bound is not None and a.ir.by == "winner" and c != bound.index:
                             continue
                         extra = {k: x for k, x in unbound(bind).items() if k not in ("actor", "tile")}
                         # a meld here is made from the seat's own tiles: the event's tile lies wherever the

@@ -15,6 +15,8 @@ from .program import ENGINE_OFFERED
 from .records import (
     EVAL_ERRORS,
     MAX_DEPTH,
+    ONE_WIN,
+    WINNER_TURN,
     Ask,
     unbound,
 )
@@ -244,12 +246,31 @@ class Events:
             settle.settle(self, event, bind, deferred=True)
         return None
 
+    def _winners_in_turn(self, event: str, bind: dict) -> bool:
+        """Whether the event's `by winner` decisions are asked of each winner in turn: an event of the hand
+        once its play is over (not one win's, not already one winner's turn) with several winners."""
+        st = self.st
+        return (len(st.winners) > 1 and st.finished and not bind.get(ONE_WIN) and not bind.get(WINNER_TURN)
+                and any(a.ir.by == "winner" for a in self.prog.actions_on.get(event, ())))
+
+    def _winner_turn(self, bind: dict, k: int) -> dict:
+        """The event's binding in the k-th winner's turn: that winner, its score and its reading."""
+        return {**bind, **self.winner_binding(self.st.winners[k]), WINNER_TURN: True}
+
     @step
     def _s_event(self, f, v):
         L = f.loc
         if f.at == 0:
             f.at = 1
+            if self._winners_in_turn(L["event"], L["bind"]):
+                # each winner in turn, in the order they won (one tile's winners in play order from its
+                # discarder), as their payments are made; the event's other decisions in the first turn
+                L["turn"] = 0
+                return self._window(L["event"], self._winner_turn(L["bind"], 0))
             return self._window(L["event"], L["bind"])
+        if "turn" in L and L["turn"] + 1 < len(self.st.winners):
+            L["turn"] += 1
+            return self._window(L["event"], self._winner_turn(L["bind"], L["turn"]), others=False)
         self.decision_depth -= 1
         if L["event"] in self.prog.payments_on:
             settle.settle(self, L["event"], L["bind"], deferred=True)

@@ -33,6 +33,10 @@ BY_NAME = attrgetter("name")
 # The binding key that marks the events of one win (its action's name, `win`, what they emit and open):
 # their payments are that winner's alone, never expanded over the other winners of the same tile.
 ONE_WIN = "one_win"
+# The binding key that marks one winner's turn at an event of the hand once its play is over (`hand_end`,
+# `settled`, what their decisions raise): its `by winner` decisions are asked of that winner, `winner` bound
+# to it, and the event is not split over the winners again.
+WINNER_TURN = "winner_turn"
 
 
 class GameError(Exception):
