@@ -43,7 +43,9 @@ class Target:
 class Distance:
     """The distance of hands of one rule set under one catalog (`rules.forms`, the decomposer's shapes)."""
 
-    def __init__(self, forms, dec):
+    def __init__(self, forms, dec, kinds=None):
+        """`kinds`: the hand shapes (meld kind names) whose groups fill meld slots; None: every shape. Pair
+        shapes always fill pair slots."""
         self.dec = dec
         self.n = n = dec.n
         self.flower = [k.category == "flower" for k in dec.cat.kinds]
@@ -51,6 +53,8 @@ class Distance:
         big = [max([8] + [s.size for s in dec.specs])] * n
         groups: set[tuple[tuple[tuple[int, int], ...], bool]] = set()
         for spec in dec.specs:
+            if kinds is not None and not spec.is_pair and spec.kind not in kinds:
+                continue
             for i in range(n):
                 for slots in dec.placements(spec, i, big, 0):
                     groups.add((tuple(sorted(Counter(k for k, _ in slots).items())), spec.is_pair))

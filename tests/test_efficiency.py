@@ -205,16 +205,29 @@ def test_simulate_says_which_bots_played_and_shows_no_bar_off_a_terminal(capsys)
 
 
 def test_a_ready_shape_without_real_waits_turns_the_bot_to_value():
-    """国标 asks 8 fans of a win: a hand ready by shape whose real waits are empty shows it, and the bot
-    plays for value from then on (`gated`); 白金岛 asks nothing more than shape, so it never does."""
+    """国标 asks 8 fans of a win (a requirement its waits do not see): a hand ready by shape none of whose
+    waits would score 8 fans shows it, and the bot plays for value from then on (`gated`): here seat 2
+    wins by pungs (碰碰和, 箭刻, 幺九刻); 白金岛 asks nothing more than shape, so it never does."""
     from paili.runtime.game.bots import play
 
     g = Game(rules("guobiao"), {}, 1)
     players = [EfficiencyBot(10 + i) for i in range(g.n)]
-    assert play(g, players)["winners"] == [1]
-    assert [b.gated for b in players] == [True] * 4
+    res = play(g, players)
+    assert res["winners"] == [2]
+    assert {f["pattern"] for f in res["scores"][2]["fans"]} >= {"碰碰和", "箭刻", "幺九刻"}
+    assert [b.gated for b in players] == [True, False, True, True]
     for seed in range(3):
         g = Game(rules("baijindao"), {}, seed)
         players = [EfficiencyBot(seed * 10 + i) for i in range(g.n)]
         play(g, players)
         assert not any(b.gated for b in players)
+
+
+
+def test_the_groups_that_score_are_the_valued_shapes_or_else_the_identical_ones():
+    """The value mode's measure: 扯胡子 declares 胡息 values on its hand shapes (its plain runs and mixed
+    ranks worth 0), 国标 declares none, so its groups of identical tiles count."""
+    from paili.runtime.game.bots import valued_kinds
+
+    assert valued_kinds(Game(rules("chehuzi"), {}, 1).rs) == {"坎", "倾", "一二三", "二七十"}
+    assert valued_kinds(Game(rules("guobiao"), {}, 1).rs) == {"刻子"}

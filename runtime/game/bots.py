@@ -25,9 +25,10 @@
   every win; declares ready when its waits hold `READY_LIVE` live tiles; lays down a meld after which
   the hand is nearer a win (a kong: no farther; a claimed run: only to be one tile away); discards to
   be nearest, then for the most live wanted tiles (at one tile away the real waits); declines the rest.
-  Once a hand one tile away by shape has no real waits (the rules ask for more: a minimum score), it
-  plays for value for the rest of the hand: every meld of identical tiles, greedy's discard among the
-  nearest. The whole policy is docs/engine.md, "Bots".
+  At one tile away its waits are the winning ones (each scored when the rules ask more of a win than
+  the waits see). Once a hand one tile away by shape has none (the rules ask for more: a minimum
+  score), it plays for value for the rest of the hand: every meld of identical tiles, discards for
+  winning waits, else towards a win of the groups that score. The whole policy is docs/engine.md, "Bots".
 """
 from __future__ import annotations
 
@@ -259,19 +260,29 @@ class EfficiencyBot(GreedyBot):
 
     Its measure is the distance of the concealed hand to the nearest winning form (`runtime/distance.py`:
     tiles lacking, 1 when it waits) and the live tiles that lower it (copies neither in its hand nor in
-    sight); once one tile away, the real waits (`Game.waits_without`: requirements and every form
-    included) replace the structural count, and a hand whose real waits are empty counts as two away.
+    sight); once one tile away, the winning waits (`_winning_live`: the real waits, each scored when
+    the rules ask more of a win than the waits see) replace the structural count, and a hand with none
+    counts as two away.
 
     Such a hand tells it that the rule set asks more of a win than its shape (a minimum score, say):
-    from then on (`gated`) it plays for value as greedy does — it lays down every meld of identical tiles
-    offered and discards by greedy's measure among the discards that leave it nearest a win."""
+    from then on (`gated`) it plays for value — every meld of identical tiles offered, and discards for
+    winning waits, else towards a win of the groups that score (`_value_discard`)."""
 
     name = "efficiency"
 
     def __init__(self, seed: int = 0):
         super().__init__(seed)
         self._dist = None
-        self.gated = False  # a structurally ready hand had no real waits: the rules want more than shape
+        self._vdist = None
+        self._wins: dict = {}  # (hand shape, wait) -> the weight of a win on it (`_winning_live`)
+        self.gated = False  # a structurally ready hand had no winning waits: the rules want more than shape
+
+    def value_measure(self, game) -> Distance:
+        """The distance by the groups that score (`valued_kinds`)."""
+        d = self._vdist
+        if d is None or d[0] is not game.rs or d[1] is not game.dec:
+            d = self._vdist = (game.rs, game.dec, Distance(game.rules.forms, game.dec, valued_kinds(game.rs)))
+        return d[2]
 
     def measure(self, game) -> Distance:
         d = self._dist
@@ -391,15 +402,14 @@ class EfficiencyBot(GreedyBot):
                 counts[kind.index] += 1
             scored.append((d, m))
         near = min(d for d, _ in scored)
-        if self.gated:  # playing for value: greedy's choice among the nearest
-            return super().discard(game, seat, [m for d, m in scored if d == near])
+        if self.gated:
+            return self._value_discard(game, s, scored, counts, w)
         real: dict = {}
         if near == 1:  # one tile away by structure: the real waits decide (requirements, every form)
             for i, (d, m) in enumerate(scored):
                 if d == 1:
-                    waits = game.waits_without(s, by_name[m.tiles[0]])
-                    real[m] = sum(self._live(game, s, k) for k in waits)
-                    if not waits:
+                    real[m] = live = self._winning_live(game, s, m.tiles[0])
+                    if not live:
                         scored[i] = (2, m)
                         self.gated = True
             near = min(d for d, _ in scored)
@@ -416,6 +426,75 @@ class EfficiencyBot(GreedyBot):
         plain = [m for m in best if m.tiles[0] not in wild] or best
         return super().discard(game, seat, plain)
 
+    def _winning_live(self, game, s, name: str) -> float:
+        """The live copies of the tiles a win on which, after giving up one `name`, meets every
+        requirement: the real waits (`Game.waits_without`), each scored in full (`Game.score`) when the
+        rule set asks more of a win than the waits see (a minimum score: `Rules.requires` beyond
+        `wait_requires`). A wait that wins only self-drawn counts 1/n of its copies (the seat draws about
+        one tile in n), one that wins on a discard too counts them all. Memoised per hand shape."""
+        kind = game.cat.by_name[name]
+        waits = game.waits_without(s, kind)
+        if not waits:
+            return 0
+        rules = game.rules
+        if len(rules.requires) == len(rules.wait_requires):
+            return sum(self._live(game, s, k) for k in waits)
+        conc = list(s.hand)
+        del conc[next(i for i, t in enumerate(conc) if t.name == name)]
+        memo = self._wins
+        shape = (tuple(sorted(t.name for t in conc)), tuple((m.kind, tuple(t.name for t in m.tiles)) for m in s.melds))
+        total = 0.0
+        for k in waits:
+            key = (shape, k.name)
+            got = memo.get(key)
+            if got is None:
+                got = 0.0
+                for drawn, weight in ((False, 1.0), (True, 1.0 / game.n)):
+                    res, _ = game.score(s, k, drawn, conc)
+                    if res is not None and res.win:
+                        got = weight
+                        break
+                if len(memo) > 20_000:
+                    memo.clear()
+                memo[key] = got
+            if got:
+                total += got * self._live(game, s, k)
+        return total
+
+    def _value_discard(self, game, s, scored, counts, w):
+        """Playing for value: a discard that leaves winning waits (`_winning_live`, most live first);
+        else the one nearest a win made of the groups that score (`value_measure`), then nearest any
+        win, then greedy's measure. Never a wildcard while another discard is as good."""
+        by_name = game.cat.by_name
+        wild = game.hand_wild_names
+        real = {}
+        for d, m in scored:
+            if d == 1:
+                live = self._winning_live(game, s, m.tiles[0])
+                if live:
+                    real[m] = live
+        if real:
+            top = max(real.values())
+            best = [m for m in real if real[m] == top]
+            plain = [m for m in best if m.tiles[0] not in wild] or best
+            return GreedyBot.discard(self, game, s.index, plain)
+        vdist = self.value_measure(game)
+        keyed = []
+        for d, m in scored:
+            name = m.tiles[0]
+            if name in wild:
+                vd = vdist.distance(counts, w - 1, len(s.melds))
+            else:
+                k = by_name[name].index
+                counts[k] -= 1
+                vd = vdist.distance(counts, w, len(s.melds))
+                counts[k] += 1
+            keyed.append(((vd, d), m))
+        low = min(k for k, _ in keyed)
+        best = [m for k, m in keyed if k == low]
+        plain = [m for m in best if m.tiles[0] not in wild] or best
+        return GreedyBot.discard(self, game, s.index, plain)
+
     def _wanted(self, game, s, dist: Distance, counts, w: int, name: str) -> int:
         """Live copies of the kinds that bring the hand nearer a win after giving up one `name`."""
         wild = name in game.hand_wild_names
@@ -427,6 +506,17 @@ class EfficiencyBot(GreedyBot):
             counts[kind.index] += 1
         cat = game.cat.kinds
         return sum(self._live(game, s, cat[k]) for k in kinds)
+
+
+def valued_kinds(rs) -> frozenset:
+    """The hand shapes whose groups score: those with a value declared (not zero) if any has one, else
+    the groups of identical tiles."""
+    hand = [m for m in rs.melds if m.hand and not m.pair]
+
+    def zero(v) -> bool:  # a literal 0 (an expression may be worth something)
+        return type(v.value).__name__ == "Num" and float(v.value.text) == 0
+    valued = frozenset(m.name for m in hand if any(not zero(v) for v in m.values))
+    return valued or frozenset(m.name for m in hand if m.shape.kind == "same")
 
 
 BOTS = {"random": RandomBot, "greedy": GreedyBot, "mixed": MixedBot, "efficiency": EfficiencyBot}
