@@ -1,4 +1,4 @@
-"""The signature search on both backends: the native core's (runtime/native/src/signatures.rs) against
+"""The signature search on both backends: the native core's (runtime/native/src/signatures/) against
 the Python reference's (runtime/signatures.py), as `tests/test_native_signatures.py` does on a small
 sample.
 

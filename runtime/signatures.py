@@ -96,7 +96,7 @@ def signature_splits(dec: Decomposer, counts: list[int], wilds: int, melds: int,
     collector's full passes over the growing memo cost as much as the programme itself.
 
     Where the native tables answer `can_split` (runtime/backend.py `NativeStructure`), the native
-    core runs this same programme (runtime/native/src/signatures.rs), asking this module for what the
+    core runs this same programme (runtime/native/src/signatures/), asking this module for what the
     rule set defines: a tile's placements (`Decomposer.templates`), a shape's pure-wildcard groups,
     the number of a part, of a join (once per pair of numbers) and of the unit. Its states, merges,
     keys, witnesses and the work counted are these, so the results are; what it does not take (more

@@ -1,4 +1,4 @@
-"""The signature search in the native core (runtime/native/src/signatures.rs) against its Python
+"""The signature search in the native core (runtime/native/src/signatures/) against its Python
 reference (runtime/signatures.py): on seeded random hands holding wildcards of every bundled wildcard
 variant and bench/rules/joker.pai, both backends give the same `to_json()` of the score and of every
 wait, and use the same work (`work=`: the budget both count down), so the work limit refuses the same

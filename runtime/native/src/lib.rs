@@ -145,7 +145,7 @@ impl Tables {
         r.map_err(PyErr::from)
     }
 
-    /// `can_split` for the signature search (src/signatures.rs): the lock is held for this one answer
+    /// `can_split` for the signature search (src/signatures/): the lock is held for this one answer
     /// only, never while Python runs.
     pub(crate) fn core_can_split(&self, counts: &[u8], wilds: usize, melds: usize, pairs: usize) -> Result<bool, Error> {
         let mut st = self.state.lock().unwrap_or_else(|e| e.into_inner());
