@@ -258,7 +258,7 @@ class Observer:
                 self._walk(left, covered)
                 self._walk(right, covered)
                 return
-        for child in _children(e):
+        for child in E.children(e):
             self._walk(child, covered)
 
     def _pure_body(self, body: E.Expr, binder: str) -> bool:
@@ -573,22 +573,3 @@ def _unit(s: Site):
     return _EMPTY
 
 
-def _children(e: E.Expr):
-    match e:
-        case E.ListLit(items=items):
-            return items
-        case E.Call(args=args):
-            return args
-        case E.Unary(operand=o):
-            return (o,)
-        case E.Binary(left=left, right=right):
-            return (left, right)
-        case E.Compare(operands=ops):
-            return ops
-        case E.If(cond=c, then=t, orelse=f):
-            return (c, t, f)
-        case E.Attr(obj=o):
-            return (o,)
-        case E.Comp(source=s, body=b):
-            return (s, b)
-    return ()

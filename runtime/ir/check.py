@@ -51,32 +51,11 @@ def _walk(obj, path: str, spans: dict, out: list) -> None:
 
 def _names(e: E.Expr, path: str, bound: tuple[str, ...], out: list) -> None:
     """(Name, path, binders in scope) of every name of an expression."""
-    match e:
-        case E.Name():
-            out.append((e, path, bound))
-        case E.ListLit(items=items):
-            for i, x in enumerate(items):
-                _names(x, f"{path}.items[{i}]", bound, out)
-        case E.Attr(obj=o):
-            _names(o, f"{path}.obj", bound, out)
-        case E.Call(args=args):
-            for i, x in enumerate(args):
-                _names(x, f"{path}.args[{i}]", bound, out)
-        case E.Comp(source=s, body=b, binders=bs):
-            _names(s, f"{path}.source", bound, out)
-            _names(b, f"{path}.body", bound + tuple(bs), out)
-        case E.Unary(operand=o):
-            _names(o, f"{path}.operand", bound, out)
-        case E.Binary(left=lt, right=rt):
-            _names(lt, f"{path}.left", bound, out)
-            _names(rt, f"{path}.right", bound, out)
-        case E.Compare(operands=ops):
-            for i, x in enumerate(ops):
-                _names(x, f"{path}.operands[{i}]", bound, out)
-        case E.If(cond=c, then=t, orelse=f):
-            _names(c, f"{path}.cond", bound, out)
-            _names(t, f"{path}.then", bound, out)
-            _names(f, f"{path}.orelse", bound, out)
+    if isinstance(e, E.Name):
+        out.append((e, path, bound))
+    inner = bound + tuple(e.binders) if isinstance(e, E.Comp) else bound  # a comprehension's binders: its body's
+    for name, x in E.named_children(e):
+        _names(x, f"{path}.{name}", inner if name == "body" else bound, out)
 
 
 def check(rs) -> str | None:

@@ -108,33 +108,42 @@ class If(Expr):
 COMPREHENSIONS = ("count", "any", "all", "sum", "max", "min", "filter")
 
 
+# the fields of each kind of node that hold sub-expressions (one or a tuple of them), in order: every walk
+# over an expression's children reads them here
+CHILD_FIELDS: dict[type, tuple[str, ...]] = {
+    ListLit: ("items",), Attr: ("obj",), Call: ("args",), Comp: ("source", "body"), Unary: ("operand",),
+    Binary: ("left", "right"), Compare: ("operands",), If: ("cond", "then", "orelse"),
+}
+
+
+def named_children(e: Expr):
+    """Yield (field path, child) for the sub-expressions of a node, in order: `left`, `items[0]`, …"""
+    for name in CHILD_FIELDS.get(type(e), ()):
+        v = getattr(e, name)
+        if isinstance(v, tuple):
+            for i, x in enumerate(v):
+                yield f"{name}[{i}]", x
+        else:
+            yield name, v
+
+
+def children(e: Expr) -> tuple[Expr, ...]:
+    """The sub-expressions of a node, in order (none for a leaf)."""
+    out: list[Expr] = []
+    for name in CHILD_FIELDS.get(type(e), ()):
+        v = getattr(e, name)
+        if isinstance(v, tuple):
+            out.extend(v)
+        else:
+            out.append(v)
+    return tuple(out)
+
+
 def walk(e: Expr):
     """Yield every node of an expression tree, parents first."""
     yield e
-    match e:
-        case ListLit(items=items):
-            for i in items:
-                yield from walk(i)
-        case Attr(obj=o):
-            yield from walk(o)
-        case Call(args=args):
-            for a in args:
-                yield from walk(a)
-        case Comp(source=s, body=b):
-            yield from walk(s)
-            yield from walk(b)
-        case Unary(operand=o):
-            yield from walk(o)
-        case Binary(left=l, right=r):
-            yield from walk(l)
-            yield from walk(r)
-        case Compare(operands=ops):
-            for o in ops:
-                yield from walk(o)
-        case If(cond=c, then=t, orelse=f):
-            yield from walk(c)
-            yield from walk(t)
-            yield from walk(f)
+    for c in children(e):
+        yield from walk(c)
 
 
 def conjuncts(e: Expr | None):
@@ -153,10 +162,11 @@ def map_expr(e: Expr, fn):
     if not dataclasses.is_dataclass(e):
         return e
     changes = {}
-    for f in dataclasses.fields(e):
-        v = getattr(e, f.name)
-        if isinstance(v, Expr):
-            changes[f.name] = map_expr(v, fn)
-        elif isinstance(v, tuple) and v and isinstance(v[0], Expr):
-            changes[f.name] = tuple(map_expr(x, fn) for x in v)
+    for name in CHILD_FIELDS.get(type(e), ()):
+        v = getattr(e, name)
+        if isinstance(v, tuple):
+            if v:
+                changes[name] = tuple(map_expr(x, fn) for x in v)
+        else:
+            changes[name] = map_expr(v, fn)
     return fn(dataclasses.replace(e, **changes) if changes else e)

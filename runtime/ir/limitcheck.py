@@ -34,27 +34,6 @@ def start_of(span: Span) -> Span:
     return Span(span.file, span.line, span.col)
 
 
-def children(e: E.Expr) -> tuple[E.Expr, ...]:
-    match e:
-        case E.ListLit(items=items):
-            return items
-        case E.Attr(obj=o):
-            return (o,)
-        case E.Call(args=args):
-            return args
-        case E.Comp(source=s, body=b):
-            return (s, b)
-        case E.Unary(operand=o):
-            return (o,)
-        case E.Binary(left=a, right=b):
-            return (a, b)
-        case E.Compare(operands=ops):
-            return ops
-        case E.If(cond=c, then=t, orelse=f):
-            return (c, t, f)
-    return ()
-
-
 def _digits(text: str) -> int:
     return sum(1 for c in text if c.isdigit())
 
@@ -88,7 +67,7 @@ def check_expr(root: E.Expr, diags, point: Callable[[Span], Span] = start_of) ->
             ok = False
         if depth > L.MAX_EXPR_DEPTH or comps > L.MAX_COMP_DEPTH:
             continue  # reported once below; do not walk a degenerate tree further
-        stack.extend((c, depth + 1, comps) for c in children(e))
+        stack.extend((c, depth + 1, comps) for c in E.children(e))
     if deepest[0] > L.MAX_EXPR_DEPTH:
         diags.error("E703", f"the expression nests more than {L.MAX_EXPR_DEPTH} levels deep (operators, calls, "
                     "parentheses)", point(root.span), "split it into named quantities")
@@ -221,7 +200,7 @@ class Work:
             name = e.ref.split(":", 1)[1]
             q = self.quantities.get(name)
             return 0 if q is None or name in seen else self.cost(q, seen | {name})
-        return sum(self.cost(c, seen) for c in children(e))
+        return sum(self.cost(c, seen) for c in E.children(e))
 
 
 def check_work(root: E.Expr, work: Work, diags) -> None:

@@ -254,17 +254,21 @@ class TypeCheck:
         return "bool"
 
 
+def _each(items, path: str, fields):
+    """(expression, JSON path, wanted type) of the named fields (`fields`: (name, type) pairs) of every
+    item of a list of the rule set at `path`."""
+    for i, x in enumerate(items):
+        for name, want in fields:
+            yield getattr(x, name), f"{path}[{i}].{name}", want
+
+
 def _slots(rs):
     """(expression, JSON path, the type its place wants) for every expression of the rule set whose
     place the compiler types (dsl/checker.py `resolve_all`); the others are checked inside only."""
-    for i, s in enumerate(rs.tiles.suits):
-        yield s.copies, f"ruleset.tiles.suits[{i}].copies", "int"
-        yield s.enabled, f"ruleset.tiles.suits[{i}].enabled", "bool"
-    for i, k in enumerate(rs.tiles.kinds):
-        yield k.copies, f"ruleset.tiles.kinds[{i}].copies", "int"
-        yield k.enabled, f"ruleset.tiles.kinds[{i}].enabled", "bool"
-    for i, a in enumerate(rs.tiles.attrs):
-        yield a.expr, f"ruleset.tiles.attrs[{i}].expr", "bool"
+    counted = (("copies", "int"), ("enabled", "bool"))
+    yield from _each(rs.tiles.suits, "ruleset.tiles.suits", counted)
+    yield from _each(rs.tiles.kinds, "ruleset.tiles.kinds", counted)
+    yield from _each(rs.tiles.attrs, "ruleset.tiles.attrs", (("expr", "bool"),))
     for i, s in enumerate(rs.settings):
         want = s.type + ("?" if s.type in V.OPTIONAL_TYPES else "")
         yield s.default, f"ruleset.settings[{i}].default", want
@@ -273,53 +277,31 @@ def _slots(rs):
     yield rs.table.players, "ruleset.table.players", "int"
     yield rs.table.next_dealer, "ruleset.table.next_dealer", "seat"
     yield rs.table.ends_when, "ruleset.table.ends_when", "bool"
-    for i, x in enumerate(rs.reveals):
-        yield x.moves_when, f"ruleset.reveals[{i}].moves_when", "bool"
-        yield x.unless, f"ruleset.reveals[{i}].unless", "bool"
-    for i, w in enumerate(rs.wilds):
-        yield w.active, f"ruleset.wilds[{i}].active", "bool"
-    for i, s in enumerate(rs.standins):
-        yield s.plays, f"ruleset.standins[{i}].plays", "tile?"
-        yield s.unless, f"ruleset.standins[{i}].unless", "bool"
+    yield from _each(rs.reveals, "ruleset.reveals", (("moves_when", "bool"), ("unless", "bool")))
+    yield from _each(rs.wilds, "ruleset.wilds", (("active", "bool"),))
+    yield from _each(rs.standins, "ruleset.standins", (("plays", "tile?"), ("unless", "bool")))
     for i, m in enumerate(rs.melds):
-        for j, v in enumerate(m.values):
-            yield v.value, f"ruleset.melds[{i}].values[{j}].value", "num"
-    for i, f in enumerate(rs.forms):
-        yield f.pair_when, f"ruleset.forms[{i}].pair_when", "bool"
-        yield f.instant, f"ruleset.forms[{i}].instant", "bool"
-    for i, q in enumerate(rs.requires):
-        yield q.expr, f"ruleset.requires[{i}].expr", "bool"
-        yield q.unless, f"ruleset.requires[{i}].unless", "bool"
-    for i, p in enumerate(rs.patterns):
-        yield p.value, f"ruleset.patterns[{i}].value", "num"
-        yield p.when, f"ruleset.patterns[{i}].when", "bool"
-        yield p.count, f"ruleset.patterns[{i}].count", "int"
-        yield p.enabled, f"ruleset.patterns[{i}].enabled", "bool"
-    for i, q in enumerate(rs.quantities):
-        yield q.expr, f"ruleset.quantities[{i}].expr", None
+        yield from _each(m.values, f"ruleset.melds[{i}].values", (("value", "num"),))
+    yield from _each(rs.forms, "ruleset.forms", (("pair_when", "bool"), ("instant", "bool")))
+    yield from _each(rs.requires, "ruleset.requires", (("expr", "bool"), ("unless", "bool")))
+    yield from _each(rs.patterns, "ruleset.patterns",
+                     (("value", "num"), ("when", "bool"), ("count", "int"), ("enabled", "bool")))
+    yield from _each(rs.quantities, "ruleset.quantities", (("expr", None),))
     if rs.score is not None:
         for name in ("expr", "best", "total"):
             yield getattr(rs.score, name), f"ruleset.score.{name}", "num"
     for i, p in enumerate(rs.payments):
         yield p.amount, f"ruleset.payments[{i}].amount", "num"
         yield p.when, f"ruleset.payments[{i}].when", "bool"
-        for j, fc in enumerate(p.factors):
-            yield fc.value, f"ruleset.payments[{i}].factors[{j}].value", "num"
-            yield fc.when, f"ruleset.payments[{i}].factors[{j}].when", "bool"
-    for i, f in enumerate(rs.fees):
-        yield f.rate, f"ruleset.fees[{i}].rate", "num"
-    for i, t in enumerate(rs.tasks):
-        yield t.factor, f"ruleset.tasks[{i}].factor", "num"
-        yield t.when, f"ruleset.tasks[{i}].when", "bool"
+        yield from _each(p.factors, f"ruleset.payments[{i}].factors", (("value", "num"), ("when", "bool")))
+    yield from _each(rs.fees, "ruleset.fees", (("rate", "num"),))
+    yield from _each(rs.tasks, "ruleset.tasks", (("factor", "num"), ("when", "bool")))
     for i, s in enumerate(rs.states):
         want = {"tiles": "list[tile]"}.get(s.type, s.type)
         yield s.init, f"ruleset.states[{i}].init", want + ("?" if s.type in V.OPTIONAL_TYPES else "")
-    for i, a in enumerate(rs.actions):
-        yield a.when, f"ruleset.actions[{i}].when", "bool"
-        yield a.choice_when, f"ruleset.actions[{i}].choice_when", "bool"
+    yield from _each(rs.actions, "ruleset.actions", (("when", "bool"), ("choice_when", "bool")))
     for name in ("restricts", "observes", "hooks"):
-        for i, x in enumerate(getattr(rs, name)):
-            yield x.when, f"ruleset.{name}[{i}].when", "bool"
+        yield from _each(getattr(rs, name), f"ruleset.{name}", (("when", "bool"),))
 
 
 def first_mismatch(rs, sym: Symbols, roots) -> str | None:
