@@ -5,7 +5,7 @@ from __future__ import annotations
 from ..runtime.ir import expr as E
 from ..runtime.ir import nodes as ir
 from ..runtime.ir import vocab as V
-from ..runtime.limits import MAX_KINDS
+from ..runtime.limits import MAX_KINDS, MAX_TABLE_SIZE
 from .build_support import expand_suit, respan
 from .fields import Fields, arg_to_expr, flatten
 from .syntax import Stmt
@@ -154,11 +154,40 @@ class TileBuilders:
             exhaust_at=f.int("exhaust_at", 0, lo=0),
             replacement=f.name("replacement", "tail", words=V.WALL_ENDS),
             exhaust_word=self.exhaust_word(f),
+            seat_names=self.seat_names(f),
             winners_leave=f.bool("winners_leave"),
             ends_when=f.expr("ends_when"),
             span=s.span, **f.docs())
+        names = f.all("seat_names")
+        if names and isinstance(out.players, E.Num) and out.players.text.isdigit() and \
+                int(out.players.text) > len(out.seat_names) > 0:
+            f.diags.error("E204", f"`seat_names` names {len(out.seat_names)} seats; the table has "
+                          f"{out.players.text} players", names[0].span)
         f.finish()
         return out
+
+    @staticmethod
+    def seat_names(f) -> tuple[str, ...]:
+        """`seat_names ["…", …]`: distinct words of 1 to 8 characters without spaces (printed inside
+        sentences, as the exhaust word is), at most one a seat the language allows."""
+        s = f.one("seat_names")
+        if s is None:
+            return ()
+        f.plain(s)
+        usage = '`seat_names` is a list of distinct words of 1 to 8 characters without spaces, e.g. ' \
+                'seat_names ["甲", "乙"]'
+        args = flatten(s.args)
+        out: list[str] = []
+        for a in args:
+            word = str(a.value)
+            if a.kind != "string" or not word or len(word) > 8 or any(c.isspace() for c in word) or word in out:
+                f.diags.error("E204", usage, a.span)
+                return ()
+            out.append(word)
+        if not out or len(out) > MAX_TABLE_SIZE:
+            f.diags.error("E204", usage, s.span)
+            return ()
+        return tuple(out)
 
     @staticmethod
     def exhaust_word(f) -> str:

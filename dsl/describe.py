@@ -19,4 +19,5 @@ def describe_json(rules) -> dict:
                                                                     "default": None} for r in rs.reveals],
         "patterns": [{"name": p.name, "unit": p.unit} for p in rs.patterns],
         "exhaust_word": rs.table.exhaust_word,  # the variant's word for a drawn hand (`table { exhaust_word }`)
+        "seat_names": list(rs.table.seat_names),  # the seats' names from the dealer on (`table { seat_names }`)
     }

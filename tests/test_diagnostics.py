@@ -138,6 +138,8 @@ CASES = [
     case("E204-unknown-shape", mut("shape run 3", "shape line 3"), "E204", 13, 17),
     case("E204-word-not-allowed", mut("hand 13 }", "hand 13; first_dealer banker }"), "E204", 10, 42),
     case("E204-exhaust-word-with-a-space", mut("hand 13 }", 'hand 13; exhaust_word "流 局" }'), "E204", 10, 29),
+    case("E204-seat-names-fewer-than-players", mut("hand 13 }", 'hand 13; seat_names ["甲"] }'), "E204", 10, 29),
+    case("E204-seat-name-given-twice", mut("hand 13 }", 'hand 13; seat_names ["甲", "甲"] }'), "E204", 10, 46),
     case("E204-extra-argument", mut("meld 碰 {", "meld 碰 吃 {"), "E204", 16, 8),
     case("E205-block-on-plain-key", mut("hand 13 }", "hand 13 { } }"), "E205", 10, 20),
     case("E205-example-without-block", add("example 空\n"), "E205", 32, 1),

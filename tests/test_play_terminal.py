@@ -19,6 +19,8 @@ from play_policy import answer, listed_moves
 pexpect = pytest.importorskip("pexpect", reason="pexpect is in the test extra (pip install -e '.[test]')")
 
 PROMPT = "你的选择> "
+# how the terminal calls a seat: 你, a seat's number, or the name the rules give it (国标's seat winds)
+SEAT = r"(?:你|\d号位|[东南西北]家)"
 
 
 def play(variant: str, seed: int, prefer: list[str]) -> str:
@@ -52,7 +54,7 @@ def check_common(variant: str, text: str) -> None:
         shown = [t for _, _, t in listed_moves(block)]
         assert shown and len(shown) == len(set(shown)), shown
     # a claim told with its tiles is on the table the next time it is shown: told only when it was taken
-    for told in re.finditer(r"^(你|\d号位)(（庄）)?：(\S+) (\S+)$", text, re.M):
+    for told in re.finditer(rf"^({SEAT})(（庄）)?：(\S+) (\S+)$", text, re.M):
         if told.group(3) in ("打出", "翻出") or told.group(4).endswith("（自动）"):
             continue
         rest = text[told.end():]
@@ -63,10 +65,10 @@ def check_common(variant: str, text: str) -> None:
         assert seat and f":{told.group(4)}" in seat.group(2), told.group(0)
     # the win is called by the winning action's own name, before the payments
     words = "|".join(map(re.escape, win_words(variant)))
-    win = re.search(rf"^(你|\d号位)(（庄）)? ({words})(（自己摸到）)? \S+，", text, re.M)
+    win = re.search(rf"^({SEAT})(（庄）)? ({words})(（自己摸到）)? \S+，", text, re.M)
     assert win, text[-1500:]
     assert win.start() < text.rindex("余额：")
-    assert not re.search(r"^(你|\d号位)(（庄）)? 和牌", text, re.M)  # the engine's word of old, in every variant
+    assert not re.search(rf"^({SEAT})(（庄）)? 和牌", text, re.M)  # the engine's word of old, in every variant
 
 
 def test_baijindao_ready_plays_itself_and_the_win_comes_before_the_doubling_choice():
@@ -119,7 +121,9 @@ def test_a_win_on_a_drawn_tile_only_is_not_said_twice():
 def test_guobiao_win_called_by_its_own_action():
     text = play("guobiao", 1, ["自摸和", "点和", "抢和", "碰"])
     check_common("guobiao", text)
-    assert re.search(r"^\d号位(（庄）)? 点和 \S+，", text, re.M)
+    # the seats by the names the rules give them (`table { seat_names }`), never by number
+    # (the first line says which seat the player takes, by number: its name changes with the dealer)
+    assert re.search(r"^[东南西北]家(（庄）)? 点和 \S+，", text, re.M) and "号位" not in text.split("\n", 1)[1]
 
 
 def test_longyan_gold_marked():

@@ -19,6 +19,7 @@ pytest.importorskip("fastapi", reason="FastAPI is the optional extra `serve` (pi
 pytest.importorskip("uvicorn", reason="uvicorn is the optional extra `serve` (pip install -e '.[test]' has it)")
 
 VARIANT = "baijindao"
+NAMED = "guobiao"  # names its seats (`table { seat_names }`: 东家, 南家, 西家, 北家 from the dealer)
 
 
 def _free_port() -> int:
@@ -44,7 +45,7 @@ def quarter(tmp_path_factory):
 def server(tmp_path_factory, quarter):
     port = _free_port()
     cwd = tmp_path_factory.mktemp("serve")
-    proc = subprocess.Popen([sys.executable, "-m", "paili", "serve", VARIANT, str(quarter), "--port", str(port)],
+    proc = subprocess.Popen([sys.executable, "-m", "paili", "serve", VARIANT, str(quarter), NAMED, "--port", str(port)],
                             cwd=cwd,
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     url = f"http://127.0.0.1:{port}"
@@ -72,6 +73,17 @@ def _page(browser, width=1280):
     page.errors = []
     page.on("pageerror", lambda e: page.errors.append(str(e)))
     page.on("console", lambda m: page.errors.append(m.text) if m.type == "error" else None)
+    return page
+
+
+def _opened(browser, server: str, log):
+    """The replay viewer with `log` opened."""
+    page = _page(browser)
+    page.goto(f"{server}/replay.html")
+    page.set_input_files("#replay-file", str(log))
+    page.wait_for_function("document.getElementById('replay-text').value.length > 0")
+    page.click("#replay-open")
+    page.wait_for_selector("#replay-view:not([hidden])")
     return page
 
 
@@ -161,12 +173,7 @@ def test_the_replay_viewer_steps_a_logged_game_to_its_last_move(server, browser,
     lines = [json.loads(x) for x in log.read_text(encoding="utf-8").splitlines()]
     moves = sum(d["type"] == "move" for d in lines)
     result = lines[-1]["result"]
-    page = _page(browser)
-    page.goto(f"{server}/replay.html")
-    page.set_input_files("#replay-file", str(log))
-    page.wait_for_function("document.getElementById('replay-text').value.length > 0")
-    page.click("#replay-open")
-    page.wait_for_selector("#replay-view:not([hidden])")
+    page = _opened(browser, server, log)
     assert page.inner_text("#replay-pos") == f"第 0 / {moves} 步"
     # an onlooker sees how many tiles each holds after the deal, not which
     assert page.locator(".replay-seat").count() == 2 and page.locator(".replay-backs").count() == 2
@@ -189,6 +196,37 @@ def test_the_replay_viewer_steps_a_logged_game_to_its_last_move(server, browser,
     shown = [amount(v) for v in result["balances_exact"]]
     assert "余额：" + "，".join(f"座位 {i} {b}" for i, b in enumerate(shown)) in text
     page.screenshot(path=str(shots / "serve-replay-end.png"), full_page=True)
+    assert page.errors == []
+
+
+def test_the_replay_viewer_calls_the_seats_by_the_names_the_rules_give(server, browser, tmp_path):
+    """国标 names its seats by their winds from the dealer (the onlooker view's `name`): the viewer's seat
+    headings, the move line, who is to act, the winners and the payments say 东家 …, never 座位 N."""
+    from paili import load
+    from paili.runtime.game import Game
+
+    subprocess.run([sys.executable, "-m", "paili", "simulate", NAMED, "--games", "1", "--seed", "4", "--bots",
+                    "greedy", "--log", str(tmp_path)], check=True, capture_output=True, cwd=tmp_path)
+    log = next(tmp_path.glob("*.jsonl"))
+    lines = [json.loads(x) for x in log.read_text(encoding="utf-8").splitlines()]
+    hand = next(d for d in lines if d["type"] == "hand")
+    names = Game(load(NAMED), lines[0]["options"], hand["seed"], dealer=hand["dealer"]).seat_names()
+    assert names[hand["dealer"]] == "东家" and sorted(names) == sorted(["东家", "南家", "西家", "北家"])
+    page = _opened(browser, server, log)
+    heads = [page.locator(".replay-seat h3").nth(i).locator("span").first.inner_text() for i in range(4)]
+    assert heads == names
+    assert page.inner_text("#replay-info").endswith("待行动：" + names[hand["dealer"]])
+    page.click("#replay-next")
+    assert page.inner_text("#replay-move").startswith(names[hand["dealer"]] + "：")
+    page.click("#replay-last")
+    text = page.inner_text("#replay-result")
+    result = lines[-1]["result"]
+    for w in result["winners"]:
+        assert names[w] in text.split("赢家：", 1)[1].split("\n", 1)[0]
+    for p in result["payments"]:
+        assert f"{p['name']}\t{names[p['payer']]}\t{names[p['payee']]}\t" in text
+    assert "余额：" + names[0] + " " in text
+    assert "座位 " not in page.inner_text("#replay-view")
     assert page.errors == []
 
 

@@ -156,6 +156,10 @@ class SetupChapters:
             facts.append(Fact("和牌之后", "玩家和牌时本局并不结束：赢家离场，不再抓牌、出牌，也不能吃、碰、杠、和，"
                               "每次和牌当时就结算；其余玩家从最后一位赢家的下家接着打，直到"
                               + "、".join(ends[:-1]) + "或" + ends[-1] + "时本局结束"))
+        if t.seat_names:
+            # (a number of players past the names is refused by the compiler; an expression may give more)
+            more = "" if isinstance(t.players, E.Num) else f"；玩家多于{len(t.seat_names)}位时按座位号称呼"
+            facts.append(Fact("座位", "从坐庄的玩家起按行牌方向依次称为" + "、".join(t.seat_names) + more))
         word = t.exhaust_word
         facts.append(Fact(word, f"牌墙摸完仍没有玩家和牌，即为{word}" if t.exhaust_at == 0
                           else f"牌墙只剩{t.exhaust_at}张时仍没有玩家和牌，即为{word}"))

@@ -16,7 +16,8 @@ it. It has no hand, no player states and no legal moves.
 Tiles are named by their names; beside each key that names tiles stands the codes the rule set's notation
 writes them with (`TileInfo.notation_code`; docs/engine.md, "Tile codes in results"): `hand` →
 `hand_codes`, `drawn` → `drawn_code`, a seat's `discards` → `discards_codes`, `aside` → `aside_codes`, a
-meld's `tiles` → `codes`, and `reveals_codes` for the visible reveals that hold tiles.
+meld's `tiles` → `codes`, and `reveals_codes` for the visible reveals that hold tiles. Each seat carries
+its `name` (`table { seat_names }`, counted in play order from the dealer; null where the rules name none).
 """
 from __future__ import annotations
 
@@ -111,10 +112,11 @@ def _seats(game, extra: dict[int, set[str]], own: int | None) -> list[dict]:
 
     seats = []
     shown = [v.name for v in game.rs.states if v.scope == "player" and v.visible]  # (`state … { visible }`)
+    names = game.seat_names()
     for s in st.seats:
         mine = s.index == own
         what = extra.get(s.index, set())
-        d = {"seat": s.index, "dealer": s.index == st.dealer, "hand_size": len(s.hand),
+        d = {"seat": s.index, "name": names[s.index], "dealer": s.index == st.dealer, "hand_size": len(s.hand),
              "melds": melds_of(s, mine or "melds" in what, "kong_tiles" in what),
              "discards": [t.name for t in s.discards], "discards_codes": [t.notation_code for t in s.discards],
              "aside": [t.name for t in s.aside], "aside_codes": [t.notation_code for t in s.aside],

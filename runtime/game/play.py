@@ -151,8 +151,10 @@ def move_text(m: Move, faces: Faces | None = None) -> str:
     return out
 
 
-def seat_name(seat: int, me: int, dealer: int) -> str:
-    name = "你" if seat == me else f"{seat}号位"
+def seat_name(seat: int, me: int, dealer: int, names: list | None = None) -> str:
+    """How the terminal calls a seat: 你, else its name (`table { seat_names }`, `Game.seat_names`) or its
+    number; the dealer marked."""
+    name = "你" if seat == me else (names[seat] if names and names[seat] else f"{seat}号位")
     return name + ("（庄）" if seat == dealer else "")
 
 
@@ -194,8 +196,9 @@ class Terminal:
             draws = "、".join(faces.tile(x) if x in game.cat.by_name else str(x) for x in map(str, c["draws"]))
             total = f"，共 {c['value']}" if len(c["draws"]) > 1 else ""
             self.say(f"掷出 {c['target'].removeprefix('table.')}：{draws}{total}")
+        names = game.seat_names()
         for s in o["seats"]:
-            self.say(f"{seat_name(s['seat'], self.seat, o['dealer'])}  余额 {amount(s['balance'])}  "
+            self.say(f"{seat_name(s['seat'], self.seat, o['dealer'], names)}  余额 {amount(s['balance'])}  "
                      f"手牌 {s['hand_size']} 张" + ("  托管" if s["auto"] else "")
                      + ("  已和牌离场" if not s.get("in_play", True) else ""))
             if s["melds"]:
@@ -216,7 +219,8 @@ class Terminal:
         faces = Faces(game, game.observation(self.seat))
         ask = game.pending
         if ask is not None and ask.tile is not None and ask.actor not in (None, self.seat):
-            self.say(f"{seat_name(ask.actor, self.seat, game.st.dealer)}的{faces.tile(ask.tile.name)}，你要：")
+            who = seat_name(ask.actor, self.seat, game.st.dealer, game.seat_names())
+            self.say(f"{who}的{faces.tile(ask.tile.name)}，你要：")
         else:
             self.say("轮到你：")
         self.show_moves(moves, faces)
@@ -333,7 +337,7 @@ class Teller:
         self.events = dict(self.game.result()["events"])
 
     def name(self, seat: int) -> str:
-        return seat_name(seat, self.term.seat, self.obs["dealer"])
+        return seat_name(seat, self.term.seat, self.obs["dealer"], self.game.seat_names())
 
     def decided(self, moves: dict[int, Move], asked_tile) -> None:
         """A decision is over: `moves` were its answers; say what came of them."""
@@ -420,7 +424,7 @@ class Teller:
         self.wins_shown = len(r["winners"])
         show_wins(self.term, game, r, new)
         if not game.st.finished:
-            names = "、".join(seat_name(w, self.term.seat, r["dealer"]) for w in new)
+            names = "、".join(seat_name(w, self.term.seat, r["dealer"], self.game.seat_names()) for w in new)
             self.term.say(f"{names}和牌离场，其余的人接着打。")
 
 
@@ -460,7 +464,7 @@ def show_wins(term: Terminal, game, r: dict, winners: list[int] | None = None) -
         # said once: an action that wins only on a drawn tile already says it was drawn
         drawn_only = any(a.name == word and a.win_tile == "drawn" for a in game.rs.actions)
         how = f"{word}（自己摸到）" if info.get("self_drawn") and not drawn_only else word
-        term.say(f"{seat_name(w, term.seat, r['dealer'])} {how}"
+        term.say(f"{seat_name(w, term.seat, r['dealer'], game.seat_names())} {how}"
                  + (f" {faces.tile(info['tile'])}" if info.get("tile") else "")
                  + (f"，{info['form']}" if info.get("form") else "")
                  + (f"，合计 {amount(info['total'])}，得分 {amount(info['score'])}" if "score" in info else ""))
@@ -485,12 +489,13 @@ def show_result(term: Terminal, game, win_shown: bool = False) -> None:
         term.say()
         term.say(f"{game.rs.table.exhaust_word}。")  # the variant's own word (`table { exhaust_word }`)
     term.say()
+    names = game.seat_names()
     for p in r["payments"]:
-        term.say(f"  {p['name']}：{seat_name(p['payer'], term.seat, r['dealer'])} 付 "
-                 f"{seat_name(p['payee'], term.seat, r['dealer'])} {amount(p['amount'])}")
+        term.say(f"  {p['name']}：{seat_name(p['payer'], term.seat, r['dealer'], names)} 付 "
+                 f"{seat_name(p['payee'], term.seat, r['dealer'], names)} {amount(p['amount'])}")
     if r["fees"]:
         term.say(f"  服务费 {amount(r['fees'])}")
-    term.say("余额：" + "，".join(f"{seat_name(i, term.seat, r['dealer'])} {amount(b)}"
+    term.say("余额：" + "，".join(f"{seat_name(i, term.seat, r['dealer'], names)} {amount(b)}"
                                  for i, b in enumerate(r["balances"])))
 
 

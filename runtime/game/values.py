@@ -168,6 +168,16 @@ class Values:
         seq = [(start + self.step * k) % self.n for k in range(self.n)]
         return seq if include_start else seq[1:] + seq[:1]
 
+    def seat_names(self) -> list[str | None]:
+        """Each seat's name (`table { seat_names }`, counted in play order from the dealer), None for every
+        seat when the rule set names none or fewer than the table's players."""
+        names = self.rs.table.seat_names
+        out: list[str | None] = [None] * self.n
+        if len(names) >= self.n:
+            for k, s in enumerate(self.order_from(self.st.dealer)):
+                out[s] = names[k]
+        return out
+
     def distance(self, ref: int, s: int) -> int:
         d = ((s - ref) * self.step) % self.n
         return d or self.n

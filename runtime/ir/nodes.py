@@ -118,6 +118,9 @@ class Table(Node):
     exhaust_at: int = 0
     replacement: str = "tail"
     exhaust_word: str = "流局"  # the variant's own word for a drawn hand (play, pages, the service)
+    # the variant's own names of the seats, counted in play order from the dealer (the dealer's first); a
+    # table of more players than names has none (seats are then numbered)
+    seat_names: tuple[str, ...] = ()
     # A win takes the winner out of the hand's play and the others play on (false: a win ends the hand);
     # the hand then ends when `ends_when` holds after a win, fewer than two players are left, or the wall
     # runs out.

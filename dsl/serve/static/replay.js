@@ -37,11 +37,17 @@
   // an exact amount as the engine's `_exact` keys give it, shown exactly (tiles.js)
   const money = v => window.pailiAmount(v);
 
+  // a seat as the rules name it (the view's `name`: `table { seat_names }`), else by its number
+  function seatName(i) {
+    const d = log.hands[hand].steps[0].view.seats[i];
+    return d && d.name ? d.name : "座位 " + i;
+  }
+
   const ACTIONS = {discard: "打出", pass: "过"};
   function moveText(s) {
     if (s.seat === null) return "开局：发牌完毕";
     const m = s.move, name = ACTIONS[m.action] || m.action;
-    let out = "座位 " + s.seat + "：" + name;
+    let out = seatName(s.seat) + "：" + name;
     if (m.tiles && m.tiles.length) out += " " + m.tiles.join("、");
     if (m.meld) out += "（" + m.meld + "）";
     if (m.choice !== undefined && m.choice !== null) out += " = " + m.choice;
@@ -51,7 +57,7 @@
   function seatBox(d, toAct) {
     const box = el("div", undefined, "replay-seat" + (toAct.includes(d.seat) ? " to-act" : ""));
     const head = box.appendChild(el("h3"));
-    head.append(el("span", "座位 " + d.seat), d.dealer ? el("span", "庄", "replay-dealer") : "",
+    head.append(el("span", seatName(d.seat)), d.dealer ? el("span", "庄", "replay-dealer") : "",
                 el("span", "余额 " + money(d.balance_exact), "replay-balance"));
     if (d.auto) head.appendChild(el("span", "托管", "replay-auto"));
     const row = (label, content) => {
@@ -79,11 +85,11 @@
     const box = el("div");
     box.appendChild(el("h3", "结算"));
     // the winners, neutrally: each one's line below says the variant's own word for the win (sc.action)
-    if (r.winners.length) box.appendChild(el("p", "赢家：座位 " + r.winners.join("、")));
+    if (r.winners.length) box.appendChild(el("p", "赢家：" + r.winners.map(seatName).join("、")));
     else if (r.exhausted) box.appendChild(el("p", log.exhaust_word));  // the variant's own word for it
     for (const [seat, sc] of Object.entries(r.scores || {})) {
       const p = box.appendChild(el("p"));
-      p.textContent = "座位 " + seat + "：" + (sc.action || "") + (sc.tile ? " " + sc.tile : "")
+      p.textContent = seatName(Number(seat)) + "：" + (sc.action || "") + (sc.tile ? " " + sc.tile : "")
         + (sc.self_drawn ? "（自己摸到）" : "") + "，得分 " + money(sc.score_exact);
       if (sc.fans && sc.fans.length) {
         box.appendChild(el("p", sc.fans.map(f => f.name + " " + money(f.value_exact ?? f.value) + (f.count > 1 ? "×" + f.count : "")).join("　"),
@@ -98,12 +104,12 @@
       const body = table.appendChild(el("tbody"));
       for (const p of r.payments) {
         const tr = body.appendChild(el("tr"));
-        tr.append(el("td", p.name), el("td", "座位 " + p.payer), el("td", "座位 " + p.payee),
+        tr.append(el("td", p.name), el("td", seatName(p.payer)), el("td", seatName(p.payee)),
                   el("td", money(p.amount_exact), "num"));
       }
     } else box.appendChild(el("p", "没有付款。"));
-    box.appendChild(el("p", "输赢：" + r.deltas_exact.map((d, i) => "座位 " + i + " " + (d[0] !== "-" && d !== "0" ? "+" : "") + money(d)).join("，")));
-    box.appendChild(el("p", "余额：" + r.balances_exact.map((b, i) => "座位 " + i + " " + money(b)).join("，")));
+    box.appendChild(el("p", "输赢：" + r.deltas_exact.map((d, i) => seatName(i) + " " + (d[0] !== "-" && d !== "0" ? "+" : "") + money(d)).join("，")));
+    box.appendChild(el("p", "余额：" + r.balances_exact.map((b, i) => seatName(i) + " " + money(b)).join("，")));
     return box;
   }
 
@@ -115,7 +121,7 @@
     $("replay-move").textContent = moveText(s);
     const v = s.view;
     $("replay-info").textContent = "牌墙剩 " + v.wall_left + " 张" + (v.task ? "　任务：" + v.task : "")
-      + (v.over ? "　本手结束" : (v.to_act.length ? "　待行动：座位 " + v.to_act.join("、") : ""));
+      + (v.over ? "　本手结束" : (v.to_act.length ? "　待行动：" + v.to_act.map(seatName).join("、") : ""));
     const table = $("replay-table");
     table.replaceChildren(...v.seats.map(d => seatBox(d, v.over ? [] : v.to_act)));
     $("replay-result").replaceChildren(step === last ? result(h.result) : "");
