@@ -151,8 +151,8 @@ def cmd_score(args) -> int:
 
     rules = _runtime(args.rules)
     if args.batch:
-        code = _score_batch(rules, args.batch)
-        _print_stats(rules, args)
+        code, counts = _score_batch(rules, args.batch)
+        _print_stats(rules, args, {"batch_lines": counts})
         return code
     if args.hand is None:
         raise UsageError("score needs --hand TILES (or --batch FILE)")
@@ -170,33 +170,30 @@ def cmd_score(args) -> int:
     return 0
 
 
-def _print_stats(rules, args) -> None:
+def _print_stats(rules, args, more: dict | None = None) -> None:
     """`score --stats`: which backend answered, and how often each handed work to the reference, as one
-    JSON line on standard error (`Rules.stats()`; the results on standard output are unchanged)."""
+    JSON line on standard error (`Rules.stats()`; with --batch also `batch_lines`: the lines the native
+    batch driver scored itself and those it gave the reference; the results on standard output are
+    unchanged)."""
     if getattr(args, "stats", False):
         import json
 
-        print(json.dumps({"stats": rules.stats()}, ensure_ascii=False), file=sys.stderr)
+        print(json.dumps({"stats": {**rules.stats(), **(more or {})}}, ensure_ascii=False), file=sys.stderr)
 
 
-def _score_batch(rules, path: str) -> int:
-    """One hand per JSON line in, one result per line out (runtime/batch.py). A bad line gives
-    {"line": N, "error": …} and the run goes on; exit status 1 when any line failed (docs/language.md,
-    "score --batch")."""
-    import json
-
-    from ..runtime.batch import score_lines
+def _score_batch(rules, path: str) -> tuple[int, dict]:
+    """One hand per JSON line in, one result per line out (runtime/batch.py `write_lines`). A bad line
+    gives {"line": N, "error": …} and the run goes on; exit status 1 when any line failed (docs/language.md,
+    "score --batch"). Also returns how many lines each scorer answered, for --stats."""
+    from ..runtime.batch import write_lines
 
     try:
         stream = sys.stdin.buffer if path == "-" else open(path, "rb")
     except OSError as exc:
         raise UsageError(f"cannot read {path}: {exc.strerror}") from None
-    failed = 0
     with stream:
-        for bad, out in score_lines(rules, stream):
-            failed += bad
-            print(json.dumps(out, ensure_ascii=False), flush=False)
-    return 1 if failed else 0
+        failed, counts = write_lines(rules, stream, sys.stdout)
+    return (1 if failed else 0), counts
 
 
 def cmd_waits(args) -> int:

@@ -9,11 +9,15 @@ from __future__ import annotations
 
 import json
 import math
+import os
+import re
+import sys
 from collections.abc import Iterable, Iterator
 from typing import Any
 
+from .backend import native_module
 from .hand import HandError
-from .limits import MAX_BATCH_LINE, MAX_NUMBER_DIGITS
+from .limits import MAX_BATCH_DEPTH, MAX_BATCH_LINE, MAX_NUMBER_DIGITS
 
 BATCH_KEYS = ("hand", "melds", "win", "self_drawn", "set")
 CONTEXTS_KEPT = 1024  # distinct `set` objects whose environment a batch keeps
@@ -29,14 +33,49 @@ def _bounded_int(digits):
     return int(digits)
 
 
+NESTED = "the JSON is nested too deeply"
+# a JSON string (its closing quote optional: the text may end inside one), or one bracket
+_STRING_OR_BRACKET = re.compile(r'"(?:[^"\\]|\\.)*"?|[\[\]{}]', re.S)
+
+
+def json_depth_exceeded(text: str, limit: int = MAX_BATCH_DEPTH) -> int | None:
+    """The index of the first `[` or `{` (outside strings) that opens deeper than `limit`, None if none.
+    Up to the first mistake of a JSON text this is the nesting its reader sees, which is all
+    `parse_line` relies on."""
+    depth = 0
+    for m in _STRING_OR_BRACKET.finditer(text):
+        c = m.group()
+        if c in "[{":
+            if depth == limit:
+                return m.start()
+            depth += 1
+        elif c in "]}":
+            depth -= 1
+    return None
+
+
 def parse_line(text: str) -> tuple:
-    """A batch line's JSON text -> the arguments of `Rules.score`; ValueError (one sentence) otherwise."""
+    """A batch line's JSON text -> the arguments of `Rules.score`; ValueError (one sentence) otherwise.
+
+    Nesting is bounded by MAX_BATCH_DEPTH, the same way on every Python: an array or object that opens
+    deeper is refused where it opens, unless the text has a mistake before it (Python's own limit, its
+    recursion depth, varies with the interpreter and the stack). Only a line with more brackets than the
+    bound pays for finding where: its text is read up to that point, and if the reader then expects a
+    value, the value would have opened there."""
+    deep = None
+    if text.count("[") + text.count("{") > MAX_BATCH_DEPTH:
+        deep = json_depth_exceeded(text)
     try:
-        item = json.loads(text, parse_constant=_no_constant, parse_int=_bounded_int)
+        item = json.loads(text if deep is None else text[:deep], parse_constant=_no_constant,
+                          parse_int=_bounded_int)
     except json.JSONDecodeError as exc:
+        if exc.pos == deep and exc.msg == "Expecting value":
+            raise ValueError(NESTED) from None
         raise ValueError(f"not JSON ({exc.msg} at column {exc.colno})") from None
     except RecursionError:
-        raise ValueError("the JSON is nested too deeply") from None
+        raise ValueError(NESTED) from None
+    if deep is not None:  # (text[:deep] leaves an array or object open: it never reads as a whole)
+        raise ValueError(NESTED)
     return item_args(item)
 
 
@@ -167,4 +206,71 @@ def score_lines(rules, stream) -> Iterator[tuple[bool, dict]]:
         yield True, {"line": n, "error": f"line {n}: {error}"}
 
 
-__all__ = ["BATCH_KEYS", "Batch", "as_args", "item_args", "parse_line", "score_lines", "score_many"]
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def escape_surrogates(line: str) -> str:
+    """A JSON line written with ensure_ascii=False made encodable as UTF-8: each lone surrogate (a string
+    read from a `\\ud800` escape holds one) written as its escape, which reads back as the same str."""
+    return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", line)
+
+
+def output_line(obj) -> str:
+    """One output line of `score --batch` (no newline): `json.dumps(obj, ensure_ascii=False)`, lone
+    surrogates escaped."""
+    line = json.dumps(obj, ensure_ascii=False)
+    return line if line.isascii() or not _SURROGATE.search(line) else escape_surrogates(line)
+
+
+def write_lines(rules, stream, out) -> tuple[int, dict]:
+    """`paili score --batch`: the JSON lines of `stream` (a binary file, nothing read from it yet) scored
+    and written to `out` (a text stream), one line each. Where `rules` use the native core, its batch
+    driver reads and writes them (the same bytes: tests/test_native_batch.py), every hand scored by the
+    reference it calls back (`line_scorer`); else `score_lines`. Returns the number of lines that failed,
+    and how many lines each scorer answered ({"native": N, "reference": M})."""
+    native = native_module() if rules.backend == "native" else None
+    if native is not None and hasattr(native, "run_batch"):
+        return _write_native(native, rules, stream, out)
+    failed = scored = 0
+    write = out.write
+    for bad, obj in score_lines(rules, stream):
+        failed += bad
+        scored += not bad
+        write(output_line(obj) + "\n")
+    return failed, {"native": 0, "reference": scored}
+
+
+def _fd(stream) -> int | None:
+    try:
+        return stream.fileno()
+    except (AttributeError, OSError, ValueError):
+        return None
+
+
+def _write_native(native, rules, stream, out) -> tuple[int, dict]:
+    source = _fd(stream)
+    sink = _fd(out)
+    encoding = (getattr(out, "encoding", None) or "").lower().replace("-", "")
+    if sink is None or encoding != "utf8" or os.linesep != "\n":  # bytes written to the descriptor would differ
+        sink = out.write
+    else:
+        out.flush()
+    failed, native_n, reference_n = native.run_batch(
+        stream if source is None else source, sink, line_scorer(rules), (HandError, ValueError), MAX_BATCH_LINE,
+        MAX_BATCH_DEPTH, MAX_NUMBER_DIGITS, CONTEXTS_KEPT, sys.version_info >= (3, 13))
+    return failed, {"native": native_n, "reference": reference_n}
+
+
+def line_scorer(rules):
+    """The reference as the native batch driver calls it for each item it reads: (hand, melds, win,
+    self_drawn, set) -> the output line; HandError or ValueError (one sentence) for a hand it refuses."""
+    batch = Batch(rules)
+
+    def score(hand, melds, win, self_drawn, ctx):
+        return output_line(batch.score((hand, melds, win, self_drawn, ctx)).to_json())
+
+    return score
+
+
+__all__ = ["BATCH_KEYS", "NESTED", "Batch", "as_args", "escape_surrogates", "item_args", "json_depth_exceeded",
+           "line_scorer", "output_line", "parse_line", "score_lines", "score_many", "write_lines"]

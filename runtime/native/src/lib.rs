@@ -7,6 +7,7 @@
 //! (a construct it does not evaluate, more wildcards than its tables hold) is `NotCovered`, and the
 //! caller answers with the Python backend instead.
 
+mod batch;
 mod blocks;
 mod catalog;
 mod expr;
@@ -588,6 +589,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Patterns>()?;
     m.add_class::<score::Scorer>()?;
     m.add_class::<signatures::SigMemo>()?;
+    batch::register(m)?;
     m.add("NotCovered", m.py().get_type::<NotCovered>())?;
     m.add("NativeError", m.py().get_type::<NativeError>())?;
     m.add("VERSION", env!("CARGO_PKG_VERSION"))?;

@@ -1,0 +1,148 @@
+//! JSON values in the order they were written, and a writer whose bytes are exactly those of Python's
+//! `json.dumps(obj, ensure_ascii=False)` (the CLI's output): separators `, ` and `: `, only `"`, `\` and
+//! the control characters escaped (`\n`, `\r`, `\t`, `\b`, `\f`, else `\u00XX`), floats as `repr(float)`
+//! writes them (the shortest text that reads back the same, `1e-05`, `1e+16`, `-0.0`), non-finite ones as
+//! `NaN`, `Infinity`, `-Infinity`, integers of any size. A lone surrogate, which Python would hold in a
+//! str but no UTF-8 stream can carry, is written as its `\udXXX` escape: the line stays UTF-8 and reads
+//! back as the same str (runtime/batch.py `output_line` does the same on the Python path).
+
+use super::text::PyText;
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Json {
+    Null,
+    Bool(bool),
+    Int(i64),
+    /// An integer outside i64, as its decimal digits (with a leading `-` when negative).
+    BigInt(String),
+    Float(f64),
+    Str(PyText),
+    Arr(Vec<Json>),
+    /// The members in the order of their first appearance (a repeated key keeps its first place and
+    /// takes the last value, as a Python dict built from them does).
+    Obj(Vec<(PyText, Json)>),
+}
+
+/// `json.dumps(v, ensure_ascii=False)` of `v`, appended to `out`.
+pub fn write(out: &mut Vec<u8>, v: &Json) {
+    match v {
+        Json::Null => out.extend_from_slice(b"null"),
+        Json::Bool(true) => out.extend_from_slice(b"true"),
+        Json::Bool(false) => out.extend_from_slice(b"false"),
+        Json::Int(i) => out.extend_from_slice(i.to_string().as_bytes()),
+        Json::BigInt(digits) => out.extend_from_slice(digits.as_bytes()),
+        Json::Float(f) => out.extend_from_slice(float_json(*f).as_bytes()),
+        Json::Str(s) => write_str(out, s),
+        Json::Arr(items) => {
+            out.push(b'[');
+            for (i, x) in items.iter().enumerate() {
+                if i > 0 {
+                    out.extend_from_slice(b", ");
+                }
+                write(out, x);
+            }
+            out.push(b']');
+        }
+        Json::Obj(members) => {
+            out.push(b'{');
+            for (i, (k, x)) in members.iter().enumerate() {
+                if i > 0 {
+                    out.extend_from_slice(b", ");
+                }
+                write_str(out, k);
+                out.extend_from_slice(b": ");
+                write(out, x);
+            }
+            out.push(b'}');
+        }
+    }
+}
+
+const HEX: &[u8; 16] = b"0123456789abcdef";
+
+fn write_str(out: &mut Vec<u8>, s: &PyText) {
+    out.push(b'"');
+    let b = s.wtf8();
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        let esc: Option<&[u8]> = match c {
+            b'"' => Some(b"\\\""),
+            b'\\' => Some(b"\\\\"),
+            b'\n' => Some(b"\\n"),
+            b'\r' => Some(b"\\r"),
+            b'\t' => Some(b"\\t"),
+            0x08 => Some(b"\\b"),
+            0x0C => Some(b"\\f"),
+            _ => None,
+        };
+        if let Some(e) = esc {
+            out.extend_from_slice(e);
+            i += 1;
+        } else if c < 0x20 {
+            out.extend_from_slice(&[b'\\', b'u', b'0', b'0', HEX[(c >> 4) as usize], HEX[(c & 0xF) as usize]]);
+            i += 1;
+        } else if c == 0xED && s.has_surrogates() && b.get(i + 1).is_some_and(|&x| x >= 0xA0) {
+            // a surrogate code point, three bytes of WTF-8: its escape
+            let cp = 0xD000 | ((b[i + 1] as u32 & 0x3F) << 6) | (b[i + 2] as u32 & 0x3F);
+            out.extend_from_slice(b"\\u");
+            for k in (0..4).rev() {
+                out.push(HEX[((cp >> (4 * k)) & 0xF) as usize]);
+            }
+            i += 3;
+        } else {
+            out.push(c);
+            i += 1;
+        }
+    }
+    out.push(b'"');
+}
+
+/// A float as `json.dumps` writes it: `repr(f)`, or NaN / Infinity / -Infinity.
+pub fn float_json(f: f64) -> String {
+    if f.is_nan() {
+        return "NaN".into();
+    }
+    if f.is_infinite() {
+        return if f > 0.0 { "Infinity".into() } else { "-Infinity".into() };
+    }
+    float_repr(f)
+}
+
+/// Python's `repr(f)` of a finite float. Rust's `{:e}` gives the shortest digits that read back as `f`
+/// (as Python's repr chooses them); they are laid out as Python does: positional when the decimal point
+/// falls within -4 < exponent + 1 <= 16, else `d.ddde±XX` with at least two exponent digits.
+pub fn float_repr(f: f64) -> String {
+    let sci = format!("{:e}", f.abs());
+    let (mant, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
+    let digits: String = mant.chars().filter(|c| c.is_ascii_digit()).collect();
+    let exp: i32 = exp.parse().unwrap_or(0);
+    let decpt = exp + 1; // digits d1 d2 … stand for 0.d1d2… × 10^decpt
+    let n = digits.len() as i32;
+    let mut out = String::new();
+    if f.is_sign_negative() {
+        out.push('-');
+    }
+    if decpt <= -4 || decpt > 16 {
+        out.push_str(&digits[..1]);
+        if n > 1 {
+            out.push('.');
+            out.push_str(&digits[1..]);
+        }
+        let e = decpt - 1;
+        out.push_str(&format!("e{}{:02}", if e < 0 { '-' } else { '+' }, e.abs()));
+    } else if decpt <= 0 {
+        out.push_str("0.");
+        out.push_str(&"0".repeat((-decpt) as usize));
+        out.push_str(&digits);
+    } else if decpt >= n {
+        out.push_str(&digits);
+        out.push_str(&"0".repeat((decpt - n) as usize));
+        out.push_str(".0");
+    } else {
+        out.push_str(&digits[..decpt as usize]);
+        out.push('.');
+        out.push_str(&digits[decpt as usize..]);
+    }
+    out
+}
