@@ -284,8 +284,8 @@ fn batch_repr(s: &Bound<'_, PyString>) -> PyResult<String> {
 
 /// The code point ranges the reader holds for `str.isprintable` (refused) and `str.isspace` (for the tests).
 #[pyfunction]
-fn batch_tables() -> (Vec<(u32, u32)>, Vec<(u32, u32)>) {
-    (NOT_PRINTABLE.to_vec(), SPACE.to_vec())
+fn batch_tables() -> [Vec<(u32, u32)>; 2] {
+    [NOT_PRINTABLE.to_vec(), SPACE.to_vec()]
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {

@@ -109,14 +109,11 @@ pub fn float_json(f: f64) -> String {
     float_repr(f)
 }
 
-/// Python's `repr(f)` of a finite float. Rust's `{:e}` gives the shortest digits that read back as `f`
-/// (as Python's repr chooses them); they are laid out as Python does: positional when the decimal point
-/// falls within -4 < exponent + 1 <= 16, else `d.ddde±XX` with at least two exponent digits.
+/// Python's `repr(f)` of a finite float: the shortest digits that read back as `f` (`shortest_digits`),
+/// laid out as Python does: positional when the decimal point falls within -4 < exponent + 1 <= 16, else
+/// `d.ddde±XX` with at least two exponent digits.
 pub fn float_repr(f: f64) -> String {
-    let sci = format!("{:e}", f.abs());
-    let (mant, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
-    let digits: String = mant.chars().filter(|c| c.is_ascii_digit()).collect();
-    let exp: i32 = exp.parse().unwrap_or(0);
+    let (digits, exp) = shortest_digits(f.abs());
     let decpt = exp + 1; // digits d1 d2 … stand for 0.d1d2… × 10^decpt
     let n = digits.len() as i32;
     let mut out = String::new();
@@ -145,4 +142,43 @@ pub fn float_repr(f: f64) -> String {
         out.push_str(&digits[decpt as usize..]);
     }
     out
+}
+
+fn split_sci(sci: &str) -> (String, i32) {
+    let (mant, exp) = sci.split_once('e').unwrap_or((sci, "0"));
+    (mant.chars().filter(|c| c.is_ascii_digit()).collect(), exp.parse().unwrap_or(0))
+}
+
+/// The shortest significant digits that read back as `x` (x >= 0) and the decimal exponent of the first,
+/// as Python's repr chooses them. Rust's `{:e}` finds the same shortest length, but where two candidates
+/// of that length are exactly as near to `x` it rounds the half up and Python (David Gay's dtoa) to the
+/// even digit: such a tie is recognised from the exact decimal expansion of `x` (every f64 has one of at
+/// most 767 significant digits) and the even candidate taken when it reads back as `x` too.
+fn shortest_digits(x: f64) -> (String, i32) {
+    let (digits, exp) = split_sci(&format!("{x:e}"));
+    let n = digits.len();
+    let last = digits.as_bytes()[n - 1] - b'0';
+    if x == 0.0 || last.is_multiple_of(2) {
+        return (digits, exp);
+    }
+    let (exact, exact_exp) = split_sci(&format!("{x:.800e}"));
+    let tail = &exact.as_bytes()[n..];
+    if exact_exp != exp || tail[0] != b'5' || tail[1..].iter().any(|&c| c != b'0') {
+        return (digits, exp);
+    }
+    // a tie between the n-digit truncation and the one above it: the other candidate, if it has the even digit
+    let trunc = &exact[..n];
+    let other = if digits == trunc {
+        let mut b = digits.clone().into_bytes();
+        b[n - 1] += 1; // odd, so below 9: no carry
+        String::from_utf8(b).unwrap_or_default()
+    } else {
+        trunc.to_string()
+    };
+    let reads_back = format!("{other}e{}", exp - (n as i32 - 1)).parse::<f64>() == Ok(x);
+    if reads_back && (other.as_bytes()[n - 1] - b'0').is_multiple_of(2) {
+        (other, exp)
+    } else {
+        (digits, exp)
+    }
 }

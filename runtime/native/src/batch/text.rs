@@ -90,18 +90,9 @@ impl Iterator for CodePoints<'_> {
 }
 
 fn in_ranges(table: &[(u32, u32)], c: u32) -> bool {
-    match table.binary_search_by(|&(lo, hi)| {
-        if hi < c {
-            std::cmp::Ordering::Less
-        } else if lo > c {
-            std::cmp::Ordering::Greater
-        } else {
-            std::cmp::Ordering::Equal
-        }
-    }) {
-        Ok(_) => true,
-        Err(_) => false,
-    }
+    // the ranges are sorted and disjoint: the last one starting at or below c is the only candidate
+    let i = table.partition_point(|&(lo, _)| lo <= c);
+    i > 0 && table[i - 1].1 >= c
 }
 
 /// Python's `str.isspace()` of one code point.
