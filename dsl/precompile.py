@@ -1,6 +1,8 @@
 """Writes and checks the compiled JSON of the bundled rule files that ships beside them (`rules/compiled/`,
 read by `runtime/ir/precompiled.py`): one `<stem>.json` per bundled rule file, as `paili compile` writes
-it, and `index.json` with the SHA-256 of each source and the format version.
+it, and `index.json` with the SHA-256 of each source and the format version, and under `validated` the
+SHA-256 of each compiled file that passed the loader's full validation here (the loader then skips it for
+those very bytes: runtime/ir/precompiled.py).
 
 `paili docs` refreshes them in a source checkout (the package root holds pyproject.toml); an installed
 package is never written to. `paili docs --check` lists every file that is missing, differs from what the
@@ -21,18 +23,25 @@ from .cli_args import ROOT, bundled_rules
 def expected() -> dict[Path, str]:
     """{path: text} of every file rules/compiled/ should hold (a file that does not compile is left out:
     its own error is reported by the pages)."""
-    from ..runtime.ir.serialize import dumps
+    from ..runtime.ir.serialize import FormatError, dumps, loads
     from .compiler import compile_file
 
     out: dict[Path, str] = {}
     sources: dict[str, str] = {}
+    validated: dict[str, str] = {}
     for f in bundled_rules():
         res = compile_file(f)
         if not res.ok:
             continue
-        out[COMPILED_DIR / f"{f.stem}.json"] = dumps(res.ruleset)
+        text = dumps(res.ruleset)
+        out[COMPILED_DIR / f"{f.stem}.json"] = text
         sources[f.stem] = source_hash(f.read_bytes())
-    index = {"format": INDEX_FORMAT, "version": ir.VERSION, "sources": sources}
+        try:  # validated in full, as any file is loaded: recorded only when it passes
+            loads(text)
+        except FormatError:
+            continue
+        validated[f.stem] = source_hash(text.encode("utf-8"))
+    index = {"format": INDEX_FORMAT, "version": ir.VERSION, "sources": sources, "validated": validated}
     out[INDEX] = json.dumps(index, ensure_ascii=False, indent=1, sort_keys=True) + "\n"
     return out
 

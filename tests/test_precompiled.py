@@ -111,3 +111,56 @@ def test_a_command_on_a_bundled_variant_needs_no_compiler(tmp_path):
     r = subprocess.run([sys.executable, "-c", probe], cwd=tmp_path, capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stderr
     assert "扯胡子" in r.stdout  # the waits table of the variant
+
+
+def _count_validation(monkeypatch) -> list:
+    """Calls of the loader's full validation (the schema and the checker's passes), recorded."""
+    from paili.runtime.ir import check, jsonvalidate
+
+    calls: list = []
+    validate, semantic = jsonvalidate.validate, check.check
+    monkeypatch.setattr(jsonvalidate, "validate", lambda *a: calls.append("schema") or validate(*a))
+    monkeypatch.setattr(check, "check", lambda *a: calls.append("check") or semantic(*a))
+    return calls
+
+
+@pytest.mark.parametrize("path", BUNDLED, ids=lambda p: p.stem)
+def test_a_shipped_file_recorded_as_validated_is_not_validated_again(path, monkeypatch):
+    calls = _count_validation(monkeypatch)
+    shipped = precompiled.load_bundled(path)
+    assert calls == []
+    assert dumps(shipped) == dumps(compile_file(path).ruleset)
+    # the record is the hash of the file's bytes, for the validation `paili docs` ran in full
+    data = (ROOT / "rules" / "compiled" / f"{path.stem}.json").read_bytes()
+    assert precompiled.read_validated()[path.stem] == precompiled.source_hash(data)
+
+
+def test_a_shipped_file_not_recorded_as_such_is_validated_in_full(copy_of_rules, monkeypatch):
+    compiled = copy_of_rules / "compiled" / "chehuzi.json"
+    compiled.write_text(compiled.read_text(encoding="utf-8") + " ", encoding="utf-8")  # same rule set, other bytes
+    calls = _count_validation(monkeypatch)
+    assert precompiled.load_bundled(copy_of_rules / "chehuzi.pai") is not None
+    assert calls == ["schema", "check"]
+    # a file edited so that it is refused is refused, whatever the record says of other bytes
+    compiled.write_text(compiled.read_text(encoding="utf-8").replace('"text": "4"', '"text": "' + "4" * 40 + '"', 1),
+                        encoding="utf-8")
+    assert precompiled.load_bundled(copy_of_rules / "chehuzi.pai") is None
+
+
+def test_a_json_file_given_by_path_is_always_validated_in_full(monkeypatch):
+    from paili.dsl.cli_args import load_ruleset_text
+
+    calls = _count_validation(monkeypatch)
+    load_ruleset_text(str(ROOT / "rules" / "compiled" / "baijindao.json"))  # the shipped bytes, by path
+    assert calls == ["schema", "check"]
+
+
+def test_the_record_holds_only_files_that_pass_the_validation(monkeypatch):
+    from paili.runtime.ir import serialize
+
+    def refuse(text, *a, **k):
+        raise serialize.FormatError("refused")
+
+    monkeypatch.setattr(serialize, "loads", refuse)
+    index = json.loads(precompile.expected()[precompiled.INDEX])
+    assert index["validated"] == {} and len(index["sources"]) == len(BUNDLED)

@@ -7,6 +7,14 @@ hash and the format version match (`load_bundled`); anything else — a rule fil
 format version, a missing or unreadable file — returns None and the caller compiles the source. The
 files are written by `paili docs` in a source checkout, and `paili docs --check` fails when one is stale
 (`dsl/precompile.py`); nothing writes them at run time.
+
+Validating a compiled file in full (its schema and the checker's passes: `serialize.loads`) takes longer
+than everything else a one-hand command does, and gives the same answer each time for the same bytes. So
+`paili docs` records, under `validated`, the SHA-256 of each compiled file it has validated in full; a
+shipped file whose bytes have that hash is loaded without validating it again (`loads(verified=True)`),
+any other — edited, or not recorded — is validated in full as before. This covers only the package's own
+files, found by a bundled variant's name, which are as trusted as its code: a .json file given by path is
+always validated in full (dsl/cli_args.py, runtime/rules.py `load`).
 """
 from __future__ import annotations
 
@@ -26,16 +34,29 @@ def source_hash(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def read_index() -> dict:
-    """{stem: source hash} of the shipped compiled files of this format version ({} if none)."""
+def _index() -> dict:
     try:
         doc = json.loads(INDEX.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return {}
     if not isinstance(doc, dict) or doc.get("format") != INDEX_FORMAT or doc.get("version") != ir.VERSION:
         return {}
-    sources = doc.get("sources")
-    return {k: v for k, v in sources.items() if isinstance(v, str)} if isinstance(sources, dict) else {}
+    return doc
+
+
+def _hashes(doc: dict, key: str) -> dict:
+    got = doc.get(key)
+    return {k: v for k, v in got.items() if isinstance(v, str)} if isinstance(got, dict) else {}
+
+
+def read_index() -> dict:
+    """{stem: source hash} of the shipped compiled files of this format version ({} if none)."""
+    return _hashes(_index(), "sources")
+
+
+def read_validated() -> dict:
+    """{stem: SHA-256 of the compiled file} of the shipped files `paili docs` validated in full."""
+    return _hashes(_index(), "validated")
 
 
 def bundled_stem(path: Path) -> str | None:
@@ -63,11 +84,14 @@ def load_bundled_text(path: Path) -> tuple[ir.RuleSet, str] | None:
     stem = bundled_stem(path)
     if stem is None:
         return None
-    want = read_index().get(stem)
+    doc = _index()
+    want = _hashes(doc, "sources").get(stem)
     try:
         if want is None or source_hash(path.read_bytes()) != want:
             return None
-        text = (COMPILED_DIR / f"{stem}.json").read_text(encoding="utf-8")
-        return loads(text), text
+        data = (COMPILED_DIR / f"{stem}.json").read_bytes()
+        text = data.decode("utf-8")
+        verified = _hashes(doc, "validated").get(stem) == source_hash(data)
+        return loads(text, verified=verified), text
     except (OSError, UnicodeDecodeError, FormatError):
         return None
