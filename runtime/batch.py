@@ -256,7 +256,7 @@ def _write_native(native, rules, stream, out) -> tuple[int, dict]:
     else:
         out.flush()
     failed, native_n, reference_n = native.run_batch(
-        stream if source is None else source, sink, line_scorer(rules), (HandError, ValueError), MAX_BATCH_LINE,
+        stream if source is None else source, sink, lambda: line_scorer(rules), (HandError, ValueError), MAX_BATCH_LINE,
         MAX_BATCH_DEPTH, MAX_NUMBER_DIGITS, CONTEXTS_KEPT, sys.version_info >= (3, 13))
     return failed, {"native": native_n, "reference": reference_n}
 

@@ -169,7 +169,7 @@ def test_a_python_error_that_is_not_a_refusal_stops_the_run():
         raise RuntimeError("a bug")
 
     with pytest.raises(RuntimeError, match="a bug"):
-        backend.native_module().run_batch(io.BytesIO(b'{"hand": "1m"}\n'), io.StringIO().write, scorer,
+        backend.native_module().run_batch(io.BytesIO(b'{"hand": "1m"}\n'), io.StringIO().write, lambda: scorer,
                                           (HandError, ValueError), MAX_BATCH_LINE, MAX_BATCH_DEPTH,
                                           MAX_NUMBER_DIGITS, 1024)
 
@@ -200,3 +200,24 @@ def test_a_lone_surrogate_in_an_error_is_written_escaped(tmp_path):
         outs.append(p.stdout)
     assert outs[0] == outs[1]
     assert escape_surrogates('"a\ud800"') == '"a\\ud800"'
+
+
+@needs_native
+def test_the_reference_is_made_only_when_a_line_needs_it():
+    made = []
+
+    def make():
+        made.append(1)
+        return lambda *args: json.dumps({"args": args})
+
+    def run(data: bytes):
+        out = io.StringIO()
+        got = backend.native_module().run_batch(io.BytesIO(data), out.write, make, (HandError, ValueError),
+                                                MAX_BATCH_LINE, MAX_BATCH_DEPTH, MAX_NUMBER_DIGITS, 1024)
+        return got, out.getvalue().splitlines()
+
+    (failed, native_n, reference_n), rows = run(b'\n[1]\n{"x": 1}\n')
+    assert made == [] and (failed, native_n, reference_n) == (2, 0, 0) and len(rows) == 2
+    (failed, native_n, reference_n), rows = run(b'{"hand": "1m"}\n{"hand": "2m", "set": {"k": 1.5}}\n')
+    assert made == [1] and (failed, native_n, reference_n) == (0, 0, 2)
+    assert json.loads(rows[1]) == {"args": ["2m", [], None, False, {"k": 1.5}]}

@@ -93,11 +93,14 @@ fn json_of(v: &Bound<'_, PyAny>, depth: usize) -> PyResult<Json> {
     Err(PyTypeError::new_err(format!("{} is not a JSON value", v.get_type().name()?)))
 }
 
-/// The reference: a Python callable (hand, melds, win, self_drawn, set) -> the output line (a str); it
-/// refuses a hand by raising one of `refusals` (HandError, ValueError), whose text is the sentence.
+/// The reference: a Python callable (hand, melds, win, self_drawn, set) -> the output line (a str),
+/// made by `make()` when the first item needs it (so that a run the native scorers answer whole never
+/// builds the Python side); it refuses a hand by raising one of `refusals` (HandError, ValueError), whose
+/// text is the sentence.
 struct PyFallback<'py> {
     py: Python<'py>,
-    call: Bound<'py, PyAny>,
+    make: Bound<'py, PyAny>,
+    call: Option<Bound<'py, PyAny>>,
     refusals: Bound<'py, PyAny>,
     error: Option<PyErr>,
 }
@@ -121,7 +124,11 @@ impl<'py> PyFallback<'py> {
 
     fn answer(&mut self, item: &Item) -> PyResult<Outcome> {
         let args = self.args(item)?;
-        match self.call.call1(args) {
+        if self.call.is_none() {
+            self.call = Some(self.make.call0()?);
+        }
+        let call = self.call.as_ref().expect("made above");
+        match call.call1(args) {
             Ok(line) => {
                 let s = line.cast::<PyString>()?;
                 Ok(match s.to_str() {
@@ -190,17 +197,18 @@ fn borrowed_fd(fd: i32) -> PyResult<ManuallyDrop<File>> {
     Ok(ManuallyDrop::new(unsafe { File::from_raw_fd(fd) }))
 }
 
-/// `paili score --batch`: every line of `source` (a file descriptor, or a binary stream) scored by
-/// `fallback` and written to `sink` (a file descriptor, or a `write(str)` callable); returns
-/// (lines that failed, lines scored natively, lines scored by the fallback).
+/// `paili score --batch`: every line of `source` (a file descriptor, or a binary stream) scored by the
+/// reference `make_fallback()` gives and written to `sink` (a file descriptor, or a `write(str)`
+/// callable); returns (lines that failed, lines scored natively, lines scored by the reference). A native
+/// scorer of whole hands goes before the reference in `scorers` once there is one (mod.rs `LineScorer`).
 #[pyfunction]
-#[pyo3(signature = (source, sink, fallback, refusals, max_line, max_depth, max_digits, contexts_kept, trailing_comma_errors=false))]
+#[pyo3(signature = (source, sink, make_fallback, refusals, max_line, max_depth, max_digits, contexts_kept, trailing_comma_errors=false))]
 #[allow(clippy::too_many_arguments)]
 fn run_batch(
     py: Python<'_>,
     source: &Bound<'_, PyAny>,
     sink: &Bound<'_, PyAny>,
-    fallback: &Bound<'_, PyAny>,
+    make_fallback: &Bound<'_, PyAny>,
     refusals: &Bound<'_, PyAny>,
     max_line: usize,
     max_depth: usize,
@@ -209,7 +217,8 @@ fn run_batch(
     trailing_comma_errors: bool,
 ) -> PyResult<(usize, usize, usize)> {
     let cfg = Config { limits: Limits { max_depth, max_digits, trailing_comma_errors }, max_line, contexts_kept };
-    let mut reference = PyFallback { py, call: fallback.clone(), refusals: refusals.clone(), error: None };
+    let mut reference =
+        PyFallback { py, make: make_fallback.clone(), call: None, refusals: refusals.clone(), error: None };
     let mut fd_sink;
     let mut py_sink;
     let sink: &mut dyn Sink = if let Ok(fd) = sink.extract::<i32>() {
@@ -270,7 +279,8 @@ fn batch_read_line<'py>(
         Ok(None) => Ok(py.None().into_bound(py)),
         Err(sentence) => Ok(PyString::new(py, &sentence).into_any()),
         Ok(Some(item)) => {
-            let fb = PyFallback { py, call: py.None().into_bound(py), refusals: py.None().into_bound(py), error: None };
+            let none = py.None().into_bound(py);
+            let fb = PyFallback { py, make: none.clone(), call: None, refusals: none, error: None };
             Ok(fb.args(&item)?.into_any())
         }
     }
