@@ -221,3 +221,13 @@ def test_the_reference_is_made_only_when_a_line_needs_it():
     (failed, native_n, reference_n), rows = run(b'{"hand": "1m"}\n{"hand": "2m", "set": {"k": 1.5}}\n')
     assert made == [1] and (failed, native_n, reference_n) == (0, 0, 2)
     assert json.loads(rows[1]) == {"args": ["2m", [], None, False, {"k": 1.5}]}
+
+
+def test_stats_name_the_lines_each_scorer_scored(tmp_path):
+    f = tmp_path / "hands.jsonl"
+    f.write_text('{"hand": "666m 88m 东东", "melds": ["碰:222m", "碰:444m"], "win": "8m"}\n[1]\n\n', encoding="utf-8")
+    p = subprocess.run([sys.executable, "-m", "paili", "score", "baijindao", "--batch", str(f), "--json", "--stats"],
+                       capture_output=True, text=True, cwd=ROOT)
+    assert p.returncode == 1, p.stderr
+    assert json.loads(p.stderr.splitlines()[-1])["stats"]["batch_lines"] == {"native": 0, "reference": 1}
+    assert len(p.stdout.splitlines()) == 2

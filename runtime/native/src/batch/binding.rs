@@ -189,6 +189,12 @@ impl Sink for PySink<'_> {
     }
 }
 
+/// `f()` with a panic made a NativeError of one sentence (no panic reaches Python).
+fn unpanicked<T>(f: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
+    catch_unwind(AssertUnwindSafe(f))
+        .unwrap_or_else(|_| Err(NativeError::new_err("the native core failed: a panic in the batch reader")))
+}
+
 fn borrowed_fd(fd: i32) -> PyResult<ManuallyDrop<File>> {
     if fd < 0 {
         return Err(PyValueError::new_err("a file descriptor is not negative"));
@@ -258,9 +264,11 @@ fn run_batch(
 /// `json.dumps(obj, ensure_ascii=False)` written by json.rs (for the tests).
 #[pyfunction]
 fn batch_dumps(obj: &Bound<'_, PyAny>) -> PyResult<String> {
-    let mut out = Vec::new();
-    json::write(&mut out, &json_of(obj, 0)?);
-    String::from_utf8(out).map_err(|_| PyValueError::new_err("not UTF-8"))
+    unpanicked(|| {
+        let mut out = Vec::new();
+        json::write(&mut out, &json_of(obj, 0)?);
+        String::from_utf8(out).map_err(|_| PyValueError::new_err("not UTF-8"))
+    })
 }
 
 /// One line's bytes read as `run_batch` reads them (for the tests): None (blank), the error sentence
@@ -275,7 +283,7 @@ fn batch_read_line<'py>(
     trailing_comma_errors: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
     let lim = Limits { max_depth, max_digits, trailing_comma_errors };
-    match read_item(raw, &lim) {
+    unpanicked(|| match read_item(raw, &lim) {
         Ok(None) => Ok(py.None().into_bound(py)),
         Err(sentence) => Ok(PyString::new(py, &sentence).into_any()),
         Ok(Some(item)) => {
@@ -283,13 +291,13 @@ fn batch_read_line<'py>(
             let fb = PyFallback { py, make: none.clone(), call: None, refusals: none, error: None };
             Ok(fb.args(&item)?.into_any())
         }
-    }
+    })
 }
 
 /// Python's `repr(s)` as the batch reader writes it (for the tests).
 #[pyfunction]
 fn batch_repr(s: &Bound<'_, PyString>) -> PyResult<String> {
-    Ok(py_repr(&text_of(s)?))
+    unpanicked(|| Ok(py_repr(&text_of(s)?)))
 }
 
 /// The code point ranges the reader holds for `str.isprintable` (refused) and `str.isspace` (for the tests).

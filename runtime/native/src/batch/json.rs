@@ -82,7 +82,7 @@ fn write_str(out: &mut Vec<u8>, s: &PyText) {
         } else if c < 0x20 {
             out.extend_from_slice(&[b'\\', b'u', b'0', b'0', HEX[(c >> 4) as usize], HEX[(c & 0xF) as usize]]);
             i += 1;
-        } else if c == 0xED && s.has_surrogates() && b.get(i + 1).is_some_and(|&x| x >= 0xA0) {
+        } else if c == 0xED && s.has_surrogates() && b.get(i + 1).is_some_and(|&x| x >= 0xA0) && i + 2 < b.len() {
             // a surrogate code point, three bytes of WTF-8: its escape
             let cp = 0xD000 | ((b[i + 1] as u32 & 0x3F) << 6) | (b[i + 2] as u32 & 0x3F);
             out.extend_from_slice(b"\\u");
