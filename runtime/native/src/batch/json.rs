@@ -23,6 +23,28 @@ pub enum Json {
     Obj(Vec<(PyText, Json)>),
 }
 
+/// A serde_json value as a Json value, its objects' members in the map's order: with serde_json's
+/// `preserve_order` (what a native scorer of whole hands builds `ScoreResult.to_json()` with) the
+/// order they were inserted in, the reference's; without it, sorted. An integer past i64 (a u64) keeps
+/// its digits; a float stays a float.
+impl From<&serde_json::Value> for Json {
+    fn from(v: &serde_json::Value) -> Json {
+        use serde_json::Value as V;
+        match v {
+            V::Null => Json::Null,
+            V::Bool(b) => Json::Bool(*b),
+            V::Number(n) => match (n.as_i64(), n.as_u64(), n.as_f64()) {
+                (Some(i), _, _) => Json::Int(i),
+                (None, Some(u), _) => Json::BigInt(u.to_string()),
+                (None, None, f) => Json::Float(f.unwrap_or(f64::NAN)),
+            },
+            V::String(s) => Json::Str(PyText::from_str(s)),
+            V::Array(xs) => Json::Arr(xs.iter().map(Json::from).collect()),
+            V::Object(m) => Json::Obj(m.iter().map(|(k, x)| (PyText::from_str(k), Json::from(x))).collect()),
+        }
+    }
+}
+
 /// `json.dumps(v, ensure_ascii=False)` of `v`, appended to `out`.
 pub fn write(out: &mut Vec<u8>, v: &Json) {
     match v {
