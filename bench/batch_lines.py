@@ -14,6 +14,11 @@ the same bytes.
   runtime/batch.py `output_line` (json.dumps with ensure_ascii=False).
 
 `check_lines` and `check_values` are what tests/test_native_batch.py runs on a small seeded sample.
+
+    python bench/batch_lines.py --speed FILE [--copies 50]
+
+The driver's own cost: FILE's lines (repeated) read, handed to a scorer that returns a fixed line, and
+written, by `_native.run_batch` and by the Python reading (`parse_line`, `output_line`); CPU seconds.
 """
 from __future__ import annotations
 
@@ -160,15 +165,49 @@ def check_values(n: int, seed: int, extra: list = ()) -> tuple[int, list]:
     return n + len(extra), diffs
 
 
+def driver_speed(path: str, copies: int) -> None:
+    import io
+    import time
+
+    from paili.runtime.limits import MAX_BATCH_LINE
+
+    native = native_module()
+    with open(path, "rb") as f:
+        data = f.read() * copies
+    n = data.count(b"\n")
+    fixed = json.dumps({"win": True, "fans": [{"name": "x", "value": 1}]})
+    for _ in range(2):
+        t = time.process_time()
+        native.run_batch(io.BytesIO(data), io.StringIO().write, lambda: (lambda *args: fixed), (HandError, ValueError),
+                         MAX_BATCH_LINE, MAX_BATCH_DEPTH, MAX_NUMBER_DIGITS, 1024)
+        nat = time.process_time() - t
+        t = time.process_time()
+        out = io.StringIO()
+        for raw in io.BytesIO(data):
+            try:
+                parse_line(raw.decode("utf-8"))
+                out.write(fixed + "\n")
+            except ValueError as exc:
+                out.write(output_line({"line": 0, "error": str(exc)}) + "\n")
+        py = time.process_time() - t
+        print(f"{n:,} lines: native driver {nat:.3f} s ({n / nat:,.0f}/s), Python reading and writing {py:.3f} s "
+              f"({n / py:,.0f}/s)")
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--lines", type=int, default=100_000)
     ap.add_argument("--values", type=int, default=20_000)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--speed", metavar="FILE", help="time the driver on FILE's lines instead")
+    ap.add_argument("--copies", type=int, default=50)
     args = ap.parse_args(argv)
     if native_module() is None:
         print("the native core is not built")
         return 2
+    if args.speed:
+        driver_speed(args.speed, args.copies)
+        return 0
     n, diffs = check_lines(args.lines, args.seed)
     print(f"lines: {n} read, {len(diffs)} different")
     for raw, want, got in diffs[:10]:
