@@ -110,6 +110,26 @@ class Game(Values, Winning, Setup, Events, Offers, HandStart, Turns, Claims, End
                  dealer: int | None = None, balances: list | None = None, table: dict | None = None,
                  wall: list[str] | str | None = None, tail: list[str] | str | None = None, check: bool = True,
                  players: list[dict] | None = None, require_decision: bool = False):
+        self._prepare(rules, options, seed, dealer, balances, table, wall, tail, check, players, require_decision)
+        self.pending_steps = [self._hand()]  # the hand's continuation: its pending steps, innermost last
+        self._advance(None)
+
+    @classmethod
+    def setup_state(cls, rules: Rules | str | Path, options: dict | None = None, seed: int = 0, *,
+                    dealer: int | None = None, balances: list | None = None) -> dict:
+        """The hand's state (`HandState.snapshot`) after its setup and before its first event: the wall
+        shuffled, the dealer chosen, states at their start, the task drawn, the reveals of the deal
+        flipped, the tiles dealt and the flowers replaced. The point another engine's setup is compared at
+        (the native engine's `engine_setup`, docs/engine-native.md); the game itself is not kept."""
+        g = object.__new__(cls)
+        g._prepare(rules, options, seed, dealer, balances, None, None, None, False, None, False)
+        g.pending_steps = []
+        g._setup_hand()
+        return g.st.snapshot()
+
+    def _prepare(self, rules, options, seed, dealer, balances, table, wall, tail, check, players,
+                 require_decision) -> None:
+        """Everything `__init__` makes before the hand's course starts (its arguments as there)."""
         check_common(rules, options, seed, balances, check)
         check_game(dealer, table, wall, tail, players, require_decision)
         if not isinstance(rules, Rules):
@@ -232,8 +252,6 @@ class Game(Values, Winning, Setup, Events, Offers, HandStart, Turns, Claims, End
         self.answers: dict[int, Move] = {}
         self._transit: list | None = None  # tiles given inside a decision asked together, not yet delivered
         self.decision_depth = self.emit_depth = 0
-        self.pending_steps = [self._hand()]  # the hand's continuation: its pending steps, innermost last
-        self._advance(None)
 
     def current_seats(self) -> list[int]:
         if self.pending is None:

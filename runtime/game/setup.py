@@ -16,6 +16,15 @@ class Setup:
 
     __slots__ = ()  # the fields are `Game`'s (runtime/game/flow.py)
 
+    def _setup_hand(self) -> None:
+        """What happens before the hand's first event: the task drawn, the reveals of the deal, the deal,
+        the flowers set aside and replaced (`Game.setup_state` stops here)."""
+        if self.prog.tasks:
+            self.st.task = self.rng.choice(self.prog.tasks)[0].name
+        self._reveals("deal")
+        self._deal()
+        self._flowers_at_deal()
+
     def _shuffled_wall(self, kind_of, head, tail) -> list[int]:
         ids = list(range(len(kind_of)))
         self.rng.shuffle(ids)

@@ -34,11 +34,7 @@ class Turns:
         while True:
             at = f.at
             if at == 0:
-                if self.prog.tasks:
-                    st.task = self.rng.choice(self.prog.tasks)[0].name
-                self._reveals("deal")
-                self._deal()
-                self._flowers_at_deal()
+                self._setup_hand()
                 L["ev"] = 0  # index into OPENING_EVENTS
                 # per seat, the decisions (actions without a meld or a win) it took at the deal or the
                 # opening: not offered to it again in this hand (one set shared with `start_decisions`)

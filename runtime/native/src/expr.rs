@@ -61,6 +61,10 @@ pub trait Scope {
     fn tile(&self, name: &str) -> Option<Val>;
     fn current(&self) -> Option<usize>;
     fn field(&self, tile: usize, name: &str) -> Result<Val, Error>;
+    /// A built-in name other than `t` (the game engine's bindings, such as `tile`); None: not covered.
+    fn builtin(&self, _reference: &str) -> Option<Val> {
+        None
+    }
 }
 
 fn not_covered(what: &str) -> Error {
@@ -107,6 +111,7 @@ pub fn eval(e: &J, scope: &dyn Scope, depth: usize) -> Result<Val, Error> {
                 "builtin" if reference == "builtin:t" => {
                     scope.current().map(Val::Tile).ok_or_else(|| not_covered("`t` outside a tile attribute"))
                 }
+                "builtin" => scope.builtin(reference).ok_or_else(|| not_covered(&format!("the name `{reference}`"))),
                 _ => Err(not_covered(&format!("the name `{reference}`"))),
             }
         }

@@ -10,6 +10,7 @@
 mod batch;
 mod blocks;
 mod catalog;
+mod engine;
 mod expr;
 mod hash;
 mod notation;
@@ -585,6 +586,7 @@ impl std::fmt::Display for Error {
 /// paili's native core: structural win checks and waits from the JSON rule set.
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    engine::register(m)?;
     m.add_class::<Tables>()?;
     m.add_class::<Patterns>()?;
     m.add_class::<score::Scorer>()?;

@@ -1,0 +1,26 @@
+"""The native game engine (runtime/native/src/engine/), as far as it is ported (docs/engine-native.md):
+so far the hand's setup, up to its first event. `setup_state` gives the state it reaches in the form of
+`Game.setup_state` (`HandState.snapshot`), which the tests and bench/engine_equivalence.py compare."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from ..backend import native_module
+from ..rules import Rules, load
+
+
+class NativeUnavailable(RuntimeError):
+    """The native core is not built (the pure-Python install)."""
+
+
+def setup_state(rules: Rules | str | Path, options: dict | None = None, seed: int = 0, *,
+                dealer: int | None = None, balances: list | None = None) -> dict:
+    """The hand after its setup, computed natively. Raises the native core's `NotCovered` (a ValueError)
+    naming a construct the port does not execute yet, and ValueError for arguments it refuses."""
+    mod = native_module()
+    if mod is None:
+        raise NativeUnavailable("the native core is not built")
+    if not isinstance(rules, Rules):
+        rules = load(rules)
+    return json.loads(mod.engine_setup(rules.ruleset_json(), options, seed, dealer, balances))

@@ -1,0 +1,118 @@
+//! The game engine, natively (issue 17): the same IR game declarations executed with the same seeded
+//! randomness as the Python engine (runtime/game/), which stays the reference. Ported so far: Python's
+//! generator (rng.rs), the hand's state (state.rs), the game records of the rule set (rules.rs) and the
+//! setup up to the hand's first event (setup.rs); docs/engine-native.md gives the port order of the rest.
+//! This module binds them for Python: `EngineRandom` (the generator, for the tests that prove it equal to
+//! `random.Random`) and `engine_setup` (the state after the setup, as `HandState.snapshot` writes it).
+
+pub mod rng;
+pub mod rules;
+pub mod setup;
+pub mod state;
+
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyDict, PyInt};
+
+use crate::{guarded, setting_value};
+
+/// A Python int as `random.Random` seeds from it: its absolute value in 32-bit words, least significant first.
+fn seed_words(seed: &Bound<'_, PyAny>) -> PyResult<Vec<u32>> {
+    if seed.cast::<PyBool>().is_ok() || seed.cast::<PyInt>().is_err() {
+        return Err(PyValueError::new_err("a seed is a whole number"));
+    }
+    let a = seed.call_method0("__abs__")?;
+    let bits: usize = a.call_method0("bit_length")?.extract()?;
+    if bits > 1 << 20 {
+        return Err(PyValueError::new_err("the seed is larger than a million bits"));
+    }
+    let n = bits.div_ceil(32).max(1);
+    let bytes: Vec<u8> = a.call_method1("to_bytes", (n * 4, "little"))?.extract()?;
+    Ok(bytes.chunks(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect())
+}
+
+/// Python's `random.Random(seed)`, natively: the methods the engine calls, each drawing what Python draws.
+#[pyclass(module = "_native")]
+struct EngineRandom {
+    rng: rng::Rng,
+}
+
+#[pymethods]
+impl EngineRandom {
+    #[new]
+    fn new(seed: &Bound<'_, PyAny>) -> PyResult<Self> {
+        Ok(EngineRandom { rng: rng::Rng::from_words(&seed_words(seed)?) })
+    }
+
+    fn random(&mut self) -> f64 {
+        self.rng.random()
+    }
+
+    fn getrandbits(&mut self, k: u32) -> PyResult<u64> {
+        if k > 64 {
+            return Err(PyValueError::new_err("getrandbits takes at most 64 bits here"));
+        }
+        Ok(self.rng.getrandbits(k))
+    }
+
+    fn randrange(&mut self, n: u64) -> PyResult<u64> {
+        if n == 0 {
+            return Err(PyValueError::new_err("empty range for randrange()"));
+        }
+        Ok(self.rng.randrange(n))
+    }
+
+    /// The order `shuffle` leaves `list(range(n))` in.
+    fn shuffled(&mut self, n: usize) -> PyResult<Vec<usize>> {
+        if n > 1 << 20 {
+            return Err(PyValueError::new_err("a shuffle of more than a million items"));
+        }
+        let mut v: Vec<usize> = (0..n).collect();
+        self.rng.shuffle(&mut v);
+        Ok(v)
+    }
+
+    /// The index `choice` picks from a sequence of n items.
+    fn choice(&mut self, n: usize) -> PyResult<usize> {
+        if n == 0 {
+            return Err(PyValueError::new_err("Cannot choose from an empty sequence"));
+        }
+        Ok(self.rng.choice(n))
+    }
+}
+
+/// The hand after its setup, up to its first event, as `HandState.snapshot` writes it (JSON text), for
+/// the rule set `ruleset_json` under room `options` and `seed` (`dealer`, `balances` as `Game` takes
+/// them). `NotCovered` names a construct the port does not execute yet; `ValueError` a refused argument.
+#[pyfunction]
+#[pyo3(signature = (ruleset_json, options=None, seed=None, dealer=None, balances=None))]
+fn engine_setup(
+    ruleset_json: &str,
+    options: Option<&Bound<'_, PyDict>>,
+    seed: Option<&Bound<'_, PyAny>>,
+    dealer: Option<usize>,
+    balances: Option<Vec<i64>>,
+) -> PyResult<String> {
+    let mut opts = Vec::new();
+    if let Some(d) = options {
+        for (k, v) in d.iter() {
+            opts.push((k.extract::<String>()?, setting_value(&v)?));
+        }
+    }
+    let seed_words = match seed {
+        Some(s) => seed_words(s)?,
+        None => vec![0],
+    };
+    let out = guarded(|| {
+        let t = setup::Table::new(ruleset_json, &opts)?;
+        let g = setup::setup(&t, &setup::Args { seed_words, dealer, balances })?;
+        Ok(g.st.snapshot(&t.names).to_string())
+    })?;
+    Ok(out)
+}
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<EngineRandom>()?;
+    m.add_function(wrap_pyfunction!(engine_setup, m)?)?;
+    Ok(())
+}

@@ -1,0 +1,484 @@
+//! A hand set up natively, as runtime/game/flow.py (`Game.__init__`) and setup.py (`Setup._setup_hand`)
+//! do it, up to the hand's first event: the room options over the settings' defaults, the catalog, the
+//! number of players, the seeded generator, the dealer, the shuffled wall, the seats and their
+//! balances, states, phases, context values and reveals; then the task drawn, the reveals of the deal,
+//! the deal, and the flowers set aside and replaced (with the effects of the actions that replace
+//! them). A construct this port does not execute yet is `Error::NotCovered` naming it: never a
+//! different state.
+
+use serde_json::Value as J;
+
+use super::rng::Rng;
+use super::rules::{EffectDef, GameRules, RevealDef, SettingDef};
+use super::state::{get, put, HandState, Value};
+use crate::catalog::Catalog;
+use crate::expr::{eval, Scope, Settings, Val};
+use crate::ruleset::RuleSet;
+use crate::Error;
+
+pub const DEFAULT_BALANCE: i64 = 1000;
+const MAX_TABLE_SIZE: i64 = 256; // runtime/limits.py
+const FLOWER_ROUNDS: usize = 64; // `_flowers_at_deal`: rounds of replacement before it stops
+
+fn not_ported(what: &str) -> Error {
+    Error::NotCovered(format!("the native engine does not execute {what} yet"))
+}
+
+/// The rule set, its game records and the catalog under one choice of room options.
+pub struct Table {
+    pub rs: RuleSet,
+    pub rules: GameRules,
+    pub cat: Catalog,
+    pub settings: Settings,
+    pub names: Vec<String>,          // catalog index -> kind name
+    pub decl_to_cat: Vec<Option<usize>>, // declared kind -> catalog index
+    pub n: usize,
+    pub step: i64,
+}
+
+/// What expressions read during the setup: settings, the catalog's tiles and their fields, and the
+/// tile a flower action is asked about (`tile`). Anything else (a seat, a game function) is not ported.
+struct Env<'a> {
+    t: &'a Table,
+    tile: Option<usize>, // a declared kind
+}
+
+impl Scope for Env<'_> {
+    fn setting(&self, reference: &str) -> Option<Val> {
+        self.t.settings.get(reference).cloned()
+    }
+
+    fn tile(&self, name: &str) -> Option<Val> {
+        let decl = self.t.rs.kinds.iter().position(|k| k.name == name)?;
+        self.t.decl_to_cat[decl].map(|_| Val::Tile(decl))
+    }
+
+    fn current(&self) -> Option<usize> {
+        None
+    }
+
+    fn field(&self, tile: usize, name: &str) -> Result<Val, Error> {
+        let Some(i) = self.t.decl_to_cat[tile] else {
+            return Err(not_ported("a field of a tile that is not in play"));
+        };
+        match name {
+            "name" => Ok(Val::Str(self.t.names[i].clone())),
+            "kind" | "suit" | "rank" => Err(not_ported(&format!("the tile field `{name}` in game rules"))),
+            _ => Ok(Val::Bool(self.t.cat.flag(i, name))),
+        }
+    }
+
+    fn builtin(&self, reference: &str) -> Option<Val> {
+        match reference {
+            "builtin:tile" => self.tile.map(Val::Tile),
+            _ => None,
+        }
+    }
+}
+
+fn tile_literal(e: &J) -> Option<&str> {
+    let m = e.as_object()?;
+    if m.get("_")?.as_str()? != "TileLit" {
+        return None;
+    }
+    match m.get("tiles")?.as_array()?.as_slice() {
+        [one] => one.as_str(),
+        _ => None,
+    }
+}
+
+fn option_value(s: &SettingDef, v: &Val) -> Result<Val, Error> {
+    let ok = match (s.ty.as_str(), v) {
+        ("bool", Val::Bool(_)) => true,
+        ("int" | "seat", Val::Int(x)) => {
+            let in_range = s.range.map_or(true, |(lo, hi)| lo <= *x && *x <= hi);
+            if !in_range {
+                let (lo, hi) = s.range.unwrap_or_default();
+                return Err(Error::Input(format!("room option {}: {} must be within {lo}..{hi}, not {x}", s.name, s.name)));
+            }
+            let allowed: Vec<i64> = s.values.iter().filter_map(|j| j.get("text")?.as_str()?.parse().ok()).collect();
+            if !s.values.is_empty() && !allowed.contains(x) {
+                return Err(Error::Input(format!("room option {}: {x} is not one of its values", s.name)));
+            }
+            true
+        }
+        ("bool" | "int" | "seat", _) => {
+            return Err(Error::Input(format!("room option {} takes {}", s.name, if s.ty == "bool" { "true or false" } else { "a whole number" })))
+        }
+        _ => false,
+    };
+    if ok {
+        Ok(v.clone())
+    } else {
+        Err(not_ported(&format!("a room option of type {}", s.ty)))
+    }
+}
+
+impl Table {
+    /// The rule set under room `options` (by name): the settings environment `Rules.settings_env` makes
+    /// (defaults, tile defaults from the catalog, the options), the catalog, the number of players.
+    pub fn new(ruleset_json: &str, options: &[(String, Val)]) -> Result<Table, Error> {
+        let rs = crate::ruleset::parse(ruleset_json)?;
+        let rules = super::rules::parse(ruleset_json)?;
+        let mut given = Settings::new();
+        for (name, v) in options {
+            let Some(s) = rules.settings.iter().find(|s| &s.name == name && s.role == "option") else {
+                return Err(Error::Input(format!("'{}' is not a room option of this rule set", name.chars().take(40).collect::<String>())));
+            };
+            given.insert(format!("option:{name}"), option_value(s, v)?);
+        }
+        let cat = Catalog::build(&rs, &given)?;
+        let names: Vec<String> = cat.kinds.iter().map(|k| k.name.clone()).collect();
+        let mut decl_to_cat = vec![None; rs.kinds.len()];
+        for (i, k) in cat.kinds.iter().enumerate() {
+            decl_to_cat[k.decl] = Some(i);
+        }
+        let mut t = Table { rs, rules, cat, settings: Settings::new(), names, decl_to_cat, n: 0, step: 1 };
+        // defaults (`setting_defaults`: one that does not evaluate without tiles is none), then a tile
+        // default from the tile names (a tile out of play is not ported), then the options
+        let mut settings = Settings::new();
+        for s in &t.rules.settings {
+            let key = format!("{}:{}", s.role, s.name);
+            let v = if let Some(name) = tile_literal(&s.default) {
+                let decl = t.rs.kinds.iter().position(|k| k.name == name);
+                match decl {
+                    Some(d) if t.decl_to_cat[d].is_some() => Val::Tile(d),
+                    _ => return Err(not_ported("a tile default of a setting whose tile is not in play")),
+                }
+            } else {
+                eval(&s.default, &Env { t: &t, tile: None }, 0).unwrap_or(Val::None)
+            };
+            settings.insert(key, v);
+        }
+        settings.extend(given);
+        t.settings = settings;
+        let players = match eval(&t.rules.table.players, &Env { t: &t, tile: None }, 0)? {
+            Val::Int(n) => n,
+            Val::Bool(b) => b as i64,
+            _ => return Err(not_ported("a number of players that is not a whole number")),
+        };
+        if players < 2 {
+            return Err(Error::Input(format!("a game needs at least two players, and these options give {players}")));
+        }
+        if players > MAX_TABLE_SIZE {
+            return Err(Error::Input(format!("these options give {players} players; the limit is {MAX_TABLE_SIZE}")));
+        }
+        t.n = players as usize;
+        t.step = if t.rules.table.rotation == "clockwise" { -1 } else { 1 };
+        Ok(t)
+    }
+
+    pub fn order_from(&self, start: usize) -> Vec<usize> {
+        let n = self.n as i64;
+        (0..n).map(|k| (start as i64 + self.step * k).rem_euclid(n) as usize).collect()
+    }
+
+    fn value(&self, v: Val) -> Result<Value, Error> {
+        Ok(match v {
+            Val::None => Value::None,
+            Val::Bool(b) => Value::Bool(b),
+            Val::Int(i) => Value::Int(i),
+            Val::Str(s) => Value::Str(s),
+            Val::Tile(d) => Value::Tile(self.decl_to_cat[d].ok_or_else(|| not_ported("a tile that is not in play"))?),
+            Val::List(items) => Value::List(items.into_iter().map(|x| self.value(x)).collect::<Result<_, _>>()?),
+        })
+    }
+
+    fn eval(&self, e: &J, tile: Option<usize>) -> Result<Val, Error> {
+        let decl = tile.map(|i| self.cat.kinds[i].decl);
+        eval(e, &Env { t: self, tile: decl }, 0)
+    }
+}
+
+/// A hand and its generator after the setup.
+pub struct Setup {
+    pub st: HandState,
+    pub rng: Rng,
+}
+
+/// The arguments of a hand this port takes (the others of `Game` are not ported yet).
+pub struct Args {
+    pub seed_words: Vec<u32>,
+    pub dealer: Option<usize>,
+    pub balances: Option<Vec<i64>>,
+}
+
+pub fn setup(t: &Table, args: &Args) -> Result<Setup, Error> {
+    let tb = &t.rules.table;
+    let n = t.n;
+    if let Some(d) = args.dealer {
+        if d >= n {
+            return Err(Error::Input(format!("dealer {d} is not a seat of this game (seats 0 to {})", n - 1)));
+        }
+    }
+    if let Some(b) = &args.balances {
+        if b.len() != n {
+            return Err(Error::Input(format!("balances gives {} values for {n} seats", b.len())));
+        }
+    }
+    let mut rng = Rng::from_words(&args.seed_words);
+    let dealer = match args.dealer {
+        Some(d) => d,
+        None if tb.first_dealer == "owner" => 0,
+        None => rng.randrange(n as u64) as usize,
+    };
+    let kind_of: Vec<usize> = t.cat.kinds.iter().enumerate().flat_map(|(i, k)| std::iter::repeat(i).take(k.copies.max(0) as usize)).collect();
+    let deal = n as i64 * tb.hand + tb.dealer_extra;
+    if (kind_of.len() as i64) < deal {
+        return Err(Error::Input(format!(
+            "the wall has {} tiles and the deal needs {deal} ({n} players × {}, and {} more for the dealer)",
+            kind_of.len(), tb.hand, tb.dealer_extra)));
+    }
+    let mut wall: Vec<usize> = (0..kind_of.len()).collect();
+    rng.shuffle(&mut wall);
+    let mut st = HandState::new(n, dealer, kind_of, wall);
+    for (i, seat) in st.seats.iter_mut().enumerate() {
+        seat.balance = args.balances.as_ref().map_or(DEFAULT_BALANCE, |b| b[i]);
+    }
+    for sv in &t.rules.states {
+        let v = match t.eval(&sv.init, None)? {
+            Val::None => match sv.ty.as_str() {
+                "bool" => Value::Bool(false),
+                "int" | "num" => Value::Int(0),
+                "tiles" => Value::List(Vec::new()),
+                _ => Value::None,
+            },
+            v => t.value(v)?,
+        };
+        if sv.scope == "player" {
+            for seat in st.seats.iter_mut() {
+                put(&mut seat.vars, &sv.name, v.clone());
+            }
+        } else {
+            put(&mut st.table, &sv.name, v);
+        }
+    }
+    for ph in &t.rules.phases {
+        if ph.scope == "player" {
+            for seat in st.seats.iter_mut() {
+                put(&mut seat.vars, &ph.name, Value::Bool(false));
+            }
+        } else {
+            put(&mut st.table, &ph.name, Value::Bool(false));
+        }
+    }
+    for s in &t.rules.settings {
+        if s.role == "context" {
+            let v = t.settings.get(&format!("context:{}", s.name)).cloned().unwrap_or(Val::None);
+            put(&mut st.context, &s.name, t.value(v)?);
+        }
+    }
+    for r in &t.rules.reveals {
+        put(&mut st.reveals, &r.name, Value::None);
+    }
+    let mut g = Setup { st, rng };
+    g.setup_hand(t)?;
+    Ok(g)
+}
+
+impl Setup {
+    /// `Setup._setup_hand`: the task, the reveals of the deal, the deal, the flowers at the deal.
+    fn setup_hand(&mut self, t: &Table) -> Result<(), Error> {
+        if !t.rules.tasks.is_empty() {
+            let i = self.rng.choice(t.rules.tasks.len());
+            self.st.task = t.rules.tasks[i].clone();
+        }
+        for r in t.rules.reveals.iter().filter(|r| r.at == "deal") {
+            if r.unless.is_some() {
+                return Err(not_ported("a reveal's `unless` condition at the deal"));
+            }
+            self.flip(t, r);
+        }
+        self.deal(t);
+        self.flowers_at_deal(t)
+    }
+
+    fn deal(&mut self, t: &Table) {
+        let st = &mut self.st;
+        for s in t.order_from(st.dealer) {
+            for _ in 0..t.rules.table.hand {
+                let id = st.wall.remove(0);
+                st.seats[s].hand.push(st.kind_of[id]);
+            }
+        }
+        for _ in 0..t.rules.table.dealer_extra {
+            let k = st.kind_of[st.wall.remove(0)];
+            st.seats[st.dealer].hand.push(k);
+            st.last_dealt = Some(k);
+        }
+        if let Some(k) = st.last_dealt {
+            let d = st.dealer;
+            st.seats[d].drawn = Some(k);
+        }
+        for seat in st.seats.iter_mut() {
+            seat.changed();
+        }
+    }
+
+    /// The index a tile is taken from at the tail: the last that is not a revealed copy kept in the wall.
+    fn tail_index(&self) -> usize {
+        let st = &self.st;
+        (0..st.wall.len()).rev().find(|&j| !st.pinned.contains(&st.wall[j])).unwrap_or(st.wall.len() - 1)
+    }
+
+    fn flowers_at_deal(&mut self, t: &Table) -> Result<(), Error> {
+        let tail = t.rules.table.replacement == "tail";
+        for _ in 0..FLOWER_ROUNDS {
+            let mut found = false;
+            for s in t.order_from(self.st.dealer) {
+                let flowers: Vec<usize> =
+                    self.st.seats[s].hand.iter().copied().filter(|&k| t.cat.kinds[k].category == "flower").collect();
+                for &k in &flowers {
+                    found = true;
+                    let seat = &mut self.st.seats[s];
+                    let at = seat.hand.iter().position(|&x| x == k).expect("a flower just seen in the hand");
+                    seat.hand.remove(at);
+                    seat.aside.push(k);
+                    seat.changed();
+                    self.flower_effects(t, s, k)?;
+                }
+                for _ in &flowers {
+                    if self.st.wall.len() as i64 <= t.rules.table.exhaust_at {
+                        break;
+                    }
+                    let i = if tail { self.tail_index() } else { 0 };
+                    let k = self.st.kind_of[self.st.wall.remove(i)];
+                    self.st.seats[s].hand.push(k);
+                    if s == self.st.dealer && self.st.last_dealt.is_some() {
+                        self.st.last_dealt = Some(k);
+                        self.st.seats[s].drawn = Some(k);
+                    }
+                }
+                self.st.seats[s].changed();
+            }
+            if !found {
+                return Ok(());
+            }
+        }
+        Ok(())
+    }
+
+    /// `Setup._flower_effects`: the actions `draw` opens for a flower set aside run their effects and
+    /// raise their name (a name that runs rules of its own — hooks, payments, phases — is not ported).
+    fn flower_effects(&mut self, t: &Table, s: usize, k: usize) -> Result<(), Error> {
+        for a in &t.rules.flower_actions {
+            let holds = match &a.when {
+                None => true,
+                Some(e) => t.eval(e, Some(k))?.truthy(),
+            };
+            if !holds {
+                continue;
+            }
+            for ef in &a.effects {
+                self.effect(t, ef, s, k)?;
+            }
+            if t.rules.ruled_events.contains(&a.name) {
+                return Err(not_ported("the hooks, payments or phases of an action that replaces a flower"));
+            }
+            self.st.tally(a.name.clone(), 1);
+        }
+        Ok(())
+    }
+
+    /// One effect of `Events._run_effects` on a state of the actor or the table: set, add, remove.
+    fn effect(&mut self, t: &Table, ef: &EffectDef, s: usize, k: usize) -> Result<(), Error> {
+        if !matches!(ef.op.as_str(), "set" | "add" | "remove") {
+            return Err(not_ported(&format!("the effect `{}` at the deal", ef.op)));
+        }
+        let value = match &ef.value {
+            Some(e) => t.value(t.eval(e, Some(k))?)?,
+            None => Value::None,
+        };
+        let (scope, name) = match ef.target.as_slice() {
+            [scope, name] if scope == "actor" || scope == "table" => (scope.as_str(), name.as_str()),
+            _ => return Err(not_ported("an effect on a target other than a state of the actor or the table")),
+        };
+        let holder = if scope == "actor" { &mut self.st.seats[s].vars } else { &mut self.st.table };
+        let cur = get(holder, name).cloned();
+        let new = match (ef.op.as_str(), cur.as_ref()) {
+            ("set", _) => value,
+            (op, Some(Value::List(items))) => {
+                let mut new = items.clone();
+                let add = match value {
+                    Value::List(v) => v,
+                    v => vec![v],
+                };
+                for x in add {
+                    if op == "add" {
+                        new.push(x);
+                    } else if let Some(p) = new.iter().position(|y| *y == x) {
+                        new.remove(p);
+                    }
+                }
+                Value::List(new)
+            }
+            (op, c) => {
+                let c = match c {
+                    None | Some(Value::None) => 0,
+                    Some(Value::Int(x)) => *x,
+                    Some(Value::Bool(b)) => *b as i64,
+                    _ => return Err(not_ported("arithmetic on a state that is not a number")),
+                };
+                let v = match value {
+                    Value::Int(x) => x,
+                    Value::Bool(b) => b as i64,
+                    _ => return Err(not_ported("arithmetic with a value that is not a whole number")),
+                };
+                let r = if op == "add" { c.checked_add(v) } else { c.checked_sub(v) };
+                Value::Int(r.ok_or_else(|| not_ported("a state beyond 64 bits"))?)
+            }
+        };
+        let turned_on = new == Value::Bool(true) && cur != Some(Value::Bool(true));
+        put(holder, name, new);
+        if turned_on {
+            self.st.tally(format!("state:{name}"), 1);
+        }
+        Ok(())
+    }
+
+    /// `Setup._flip`: the reveal's tile from its end of the wall (past revealed copies kept in the wall,
+    /// `offset` tiles in, setting aside the tiles it skips).
+    fn flip(&mut self, t: &Table, r: &RevealDef) {
+        let st = &mut self.st;
+        let order: Vec<usize> = if r.source == "tail" { (0..st.wall.len()).rev().collect() } else { (0..st.wall.len()).collect() };
+        let mut skipped = 0;
+        let mut chosen = None;
+        let mut aside = Vec::new();
+        for j in order {
+            let id = st.wall[j];
+            if st.pinned.contains(&id) {
+                continue;
+            }
+            if skipped < r.offset {
+                skipped += 1;
+                continue;
+            }
+            let k = st.kind_of[id];
+            if !r.skip.is_empty() && (t.cat.flag(k, &r.skip) || t.cat.kinds[k].category == r.skip) {
+                aside.push(id);
+                continue;
+            }
+            chosen = Some(id);
+            break;
+        }
+        for &id in &aside {
+            let at = st.wall.iter().position(|&x| x == id).expect("a wall tile just seen");
+            st.wall.remove(at);
+            st.out.push(st.kind_of[id]);
+        }
+        if !aside.is_empty() {
+            st.tally(format!("reveal_skip:{}", r.name), aside.len() as i64);
+        }
+        let Some(id) = chosen else { return };
+        st.tally(format!("reveal:{}", r.name), 1);
+        st.reveal_ids.entry(r.name.clone()).or_default().push(id);
+        if r.removes_copy {
+            let at = st.wall.iter().position(|&x| x == id).expect("a wall tile just seen");
+            st.wall.remove(at);
+            st.out.push(st.kind_of[id]);
+        } else {
+            st.pinned.insert(id);
+        }
+        put(&mut st.reveals, &r.name, Value::Tile(st.kind_of[id]));
+    }
+}

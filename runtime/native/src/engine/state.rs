@@ -1,0 +1,213 @@
+//! The state of one hand as plain data, mirroring runtime/game/state.py: seats (concealed tiles, melds,
+//! discards, tiles set aside, player states and phases), the wall of physical tile ids, the table's
+//! states and phases, context values, reveals, counters, and the money moved so far; `snapshot` writes
+//! it as `HandState.snapshot` does (the same keys and values, so the two compare equal as JSON).
+//!
+//! Tiles are catalog indices (one per kind); only the wall keeps physical ids, so that a revealed copy
+//! that stays in the wall can be told apart from its twins.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde_json::{json, Map, Value as J};
+
+/// A value a state, a phase, a context value or a reveal holds.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Value {
+    None,
+    Bool(bool),
+    Int(i64),
+    Str(String),
+    Tile(usize), // a catalog index
+    Seat(usize),
+    List(Vec<Value>),
+}
+
+impl Value {
+    /// `state.plain`: tiles by name, seats as {"seat": n}, lists item by item.
+    pub fn plain(&self, names: &[String]) -> J {
+        match self {
+            Value::None => J::Null,
+            Value::Bool(b) => J::Bool(*b),
+            Value::Int(i) => json!(i),
+            Value::Str(s) => J::String(s.clone()),
+            Value::Tile(t) => J::String(names[*t].clone()),
+            Value::Seat(s) => json!({ "seat": s }),
+            Value::List(items) => J::Array(items.iter().map(|x| x.plain(names)).collect()),
+        }
+    }
+}
+
+pub struct Meld {
+    pub kind: String,
+    pub tiles: Vec<usize>,
+    pub exposed: bool,
+    pub source: Option<usize>,
+    pub claimed: Option<usize>,
+}
+
+pub struct Seat {
+    pub hand: Vec<usize>,
+    pub melds: Vec<Meld>,
+    pub discards: Vec<usize>,
+    pub aside: Vec<usize>,
+    pub vars: Vec<(String, Value)>, // player states and phases, in declaration order
+    pub drawn: Option<usize>,
+    pub auto: bool,
+    pub ready: bool,
+    pub balance: i64,
+    pub version: u64,
+}
+
+impl Seat {
+    pub fn new() -> Seat {
+        Seat {
+            hand: Vec::new(),
+            melds: Vec::new(),
+            discards: Vec::new(),
+            aside: Vec::new(),
+            vars: Vec::new(),
+            drawn: None,
+            auto: false,
+            ready: false,
+            balance: 0,
+            version: 0,
+        }
+    }
+
+    pub fn changed(&mut self) {
+        self.version += 1;
+    }
+}
+
+/// Values by name in insertion order (a Python dict): a name set again keeps its place.
+pub fn put(vars: &mut Vec<(String, Value)>, name: &str, v: Value) {
+    match vars.iter_mut().find(|(k, _)| k == name) {
+        Some(slot) => slot.1 = v,
+        None => vars.push((name.to_owned(), v)),
+    }
+}
+
+pub fn get<'a>(vars: &'a [(String, Value)], name: &str) -> Option<&'a Value> {
+    vars.iter().find(|(k, _)| k == name).map(|(_, v)| v)
+}
+
+pub struct Payment {
+    pub name: String,
+    pub event: String,
+    pub payer: Option<usize>,
+    pub payee: Option<usize>,
+    pub amount: i64,
+    pub fee: i64,
+}
+
+pub struct HandState {
+    pub n: usize,
+    pub dealer: usize,
+    pub kind_of: Vec<usize>, // physical tile id -> catalog index
+    pub wall: Vec<usize>,    // physical ids; index 0 is the head, the last is the tail
+    pub seats: Vec<Seat>,
+    pub pinned: BTreeSet<usize>, // revealed copies that stay in the wall
+    pub out: Vec<usize>,         // copies taken out of play or set aside by reveals
+    pub table: Vec<(String, Value)>,
+    pub context: Vec<(String, Value)>,
+    pub reveals: Vec<(String, Value)>,
+    pub reveal_ids: BTreeMap<String, Vec<usize>>,
+    pub task: String,
+    pub turn: i64,
+    pub last_drawer: Option<usize>,
+    pub last_dealt: Option<usize>,
+    pub winners: Vec<usize>,
+    pub discarder: Option<usize>,
+    pub robbed: Option<usize>,
+    pub exhausted: bool,
+    pub finished: bool,
+    pub first_winners: Vec<usize>,
+    pub over: bool,
+    pub next_dealer: Option<usize>,
+    pub payments: Vec<Payment>,
+    pub fees: i64,
+    pub deltas: Vec<i64>,
+    pub events: BTreeMap<String, i64>,
+}
+
+impl HandState {
+    pub fn new(n: usize, dealer: usize, kind_of: Vec<usize>, wall: Vec<usize>) -> HandState {
+        HandState {
+            n,
+            dealer,
+            kind_of,
+            wall,
+            seats: (0..n).map(|_| Seat::new()).collect(),
+            pinned: BTreeSet::new(),
+            out: Vec::new(),
+            table: Vec::new(),
+            context: Vec::new(),
+            reveals: Vec::new(),
+            reveal_ids: BTreeMap::new(),
+            task: String::new(),
+            turn: 0,
+            last_drawer: None,
+            last_dealt: None,
+            winners: Vec::new(),
+            discarder: None,
+            robbed: None,
+            exhausted: false,
+            finished: false,
+            first_winners: Vec::new(),
+            over: false,
+            next_dealer: None,
+            payments: Vec::new(),
+            fees: 0,
+            deltas: vec![0; n],
+            events: BTreeMap::new(),
+        }
+    }
+
+    pub fn tally(&mut self, key: String, by: i64) {
+        *self.events.entry(key).or_insert(0) += by;
+    }
+
+    /// `HandState.snapshot`: the full, comparable picture (`names`: the catalog's kind names).
+    pub fn snapshot(&self, names: &[String]) -> J {
+        let tiles = |v: &[usize]| J::Array(v.iter().map(|&t| J::String(names[t].clone())).collect());
+        let tile = |t: Option<usize>| t.map(|t| J::String(names[t].clone())).unwrap_or(J::Null);
+        let seat_no = |s: Option<usize>| s.map(|s| json!(s)).unwrap_or(J::Null);
+        let dict = |vars: &[(String, Value)]| {
+            J::Object(vars.iter().map(|(k, v)| (k.clone(), v.plain(names))).collect::<Map<_, _>>())
+        };
+        let seats: Vec<J> = self
+            .seats
+            .iter()
+            .map(|s| {
+                json!({
+                    "hand": tiles(&s.hand), "drawn": tile(s.drawn),
+                    "melds": s.melds.iter().map(|m| json!({
+                        "kind": m.kind, "tiles": tiles(&m.tiles), "exposed": m.exposed,
+                        "source": seat_no(m.source), "claimed": tile(m.claimed)})).collect::<Vec<_>>(),
+                    "discards": tiles(&s.discards), "aside": tiles(&s.aside), "vars": dict(&s.vars),
+                    "auto": s.auto, "ready": s.ready, "balance": s.balance,
+                })
+            })
+            .collect();
+        let payments: Vec<J> = self
+            .payments
+            .iter()
+            .map(|p| {
+                json!({"name": p.name, "event": p.event, "payer": seat_no(p.payer), "payee": seat_no(p.payee),
+                       "amount": p.amount, "fee": p.fee, "amount_exact": p.amount.to_string(),
+                       "fee_exact": p.fee.to_string()})
+            })
+            .collect();
+        let wall_names: Vec<usize> = self.wall.iter().map(|&i| self.kind_of[i]).collect();
+        json!({
+            "dealer": self.dealer, "wall": tiles(&wall_names), "wall_ids": self.wall,
+            "pinned": self.pinned.iter().collect::<Vec<_>>(), "out": tiles(&self.out), "seats": seats,
+            "table": dict(&self.table), "context": dict(&self.context), "reveals": dict(&self.reveals),
+            "task": self.task, "turn": self.turn, "last_drawer": seat_no(self.last_drawer),
+            "winners": self.winners, "discarder": seat_no(self.discarder), "robbed": seat_no(self.robbed),
+            "exhausted": self.exhausted, "finished": self.finished, "first_winners": self.first_winners,
+            "over": self.over, "next_dealer": seat_no(self.next_dealer), "payments": payments,
+            "fees": self.fees, "deltas": self.deltas, "events": self.events, "chance": Vec::<J>::new(),
+        })
+    }
+}
