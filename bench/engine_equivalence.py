@@ -2,6 +2,7 @@
 
     python bench/engine_equivalence.py record DIR [--games 1000] [--seed 1] [--bots random] [--configs …]
     python bench/engine_equivalence.py check DIR [--limit N] [--configs …] [--ignore-added-keys K,…]
+    python bench/engine_equivalence.py native-setup [--games 1000] [--seed 1] [--configs …]
 
 `record` plays, for each configuration (every bundled variant; 龙岩 at each player count), `--games`
 hands the way `paili simulate` does (game k's seed is the k-th draw of random.Random(seed), seat i's bot
@@ -15,6 +16,12 @@ may add fields to its snapshot.
 `paili replay LOG` runs; the command itself on the first `--cli` logs of each configuration) and plays
 every game again from its seed: the log must be byte-identical, and
 so must every per-move state digest, the final state and the result. Exit status 1 on any difference.
+
+`native-setup` checks the native engine as far as it is ported (docs/engine-native.md): for each
+configuration (and the extra ones of `SETUP_CONFIGS`) and each game seed `record` would use, the state the
+native engine reaches after the setup (`runtime/game/native.py`) must equal the Python engine's at the same
+point (`Game.setup_state`); a setup the port refuses (`NotCovered`, naming the construct) is counted apart,
+never compared. It prints the native setup's speed (CPU time, the hands set up and nothing returned).
 
 `--ignore-added-keys K,…` is for a recording made before the engine wrote some keys: every dict key
 named K (or, for `*SUFFIX`, ending in SUFFIX) is dropped, at any depth, from the logs, states and
@@ -48,6 +55,11 @@ CONFIGS = {  # name -> (rule file stem, room options)
     "longyan-4": ("longyan", {"人数": 4}),
     "longyan-3": ("longyan", {"人数": 3}),
     "longyan-2": ("longyan", {"人数": 2}),
+}
+# `native-setup` checks these too: options and rule files `record` does not play
+SETUP_CONFIGS = {
+    "longyan-4-no-dots": ("longyan", {"人数": 4, "有筒子": False}),
+    "joker": ("bench/rules/joker", {}),
 }
 # the snapshot fields the record was made with (the first engine's `Game.snapshot()`)
 STATE_KEYS = ("dealer", "wall", "wall_ids", "pinned", "out", "seats", "table", "context", "reveals", "task",
@@ -195,10 +207,47 @@ def check(args) -> int:
     return 1 if bad else 0
 
 
+def native_setup(args) -> int:
+    from paili.runtime.game.flow import Game
+    from paili.runtime.game.native import table
+
+    configs = {**CONFIGS, **SETUP_CONFIGS}
+    total = bad = refused = 0
+    for name in args.configs or list(configs):
+        stem, options = configs[name]
+        path = ROOT / (stem + ".pai" if "/" in stem else f"rules/{stem}.pai")
+        rules = load(path)
+        try:
+            tab = table(rules, options)
+        except ValueError as exc:  # NotCovered is a ValueError: the whole configuration is refused
+            print(f"{name}: refused: {exc}")
+            refused += args.games
+            continue
+        different = 0
+        for seed in seeds(args.seed, args.games):
+            total += 1
+            try:
+                native = json.loads(tab.setup(seed))
+            except ValueError as exc:
+                refused += 1
+                print(f"{name} seed {seed}: refused: {exc}")
+                continue
+            if native != Game.setup_state(rules, options, seed):
+                different += 1
+                print(f"{name} seed {seed}: different")
+        bad += different
+        cpu = time.process_time()
+        tab.setup_many(0, args.games)
+        cpu = time.process_time() - cpu
+        print(f"{name}: {args.games} setups, {different} different; native {args.games / max(cpu, 1e-9):,.0f} setups/s")
+    print(f"total: {total} setups, {bad} different, {refused} refused")
+    return 1 if bad else 0
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("mode", choices=["record", "check"])
-    ap.add_argument("dir")
+    ap.add_argument("mode", choices=["record", "check", "native-setup"])
+    ap.add_argument("dir", nargs="?", default="")
     ap.add_argument("--games", type=int, default=1000)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--bots", default="random", choices=sorted(BOTS))
@@ -211,9 +260,17 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     args.configs = [c for c in args.configs.split(",") if c]
     args.ignore_added_keys = [k for k in args.ignore_added_keys.split(",") if k]
-    unknown = [c for c in args.configs if c not in CONFIGS]
+    known = {**CONFIGS, **SETUP_CONFIGS} if args.mode == "native-setup" else CONFIGS
+    if args.mode == "native-setup" and args.configs == list(CONFIGS):
+        args.configs = list(known)
+    unknown = [c for c in args.configs if c not in known]
     if unknown:
-        print(f"unknown configuration {unknown[0]!r} (one of {', '.join(CONFIGS)})")
+        print(f"unknown configuration {unknown[0]!r} (one of {', '.join(known)})")
+        return 2
+    if args.mode == "native-setup":
+        return native_setup(args)
+    if not args.dir:
+        print(f"{args.mode} needs the directory of the recording")
         return 2
     return record(args) if args.mode == "record" else check(args)
 

@@ -123,9 +123,12 @@ class Game(Values, Winning, Setup, Events, Offers, HandStart, Turns, Claims, End
         (the native engine's `engine_setup`, docs/engine-native.md); the game itself is not kept."""
         g = object.__new__(cls)
         g._prepare(rules, options, seed, dealer, balances, None, None, None, False, None, False)
-        g.pending_steps = []
-        g._setup_hand()
-        return g.st.snapshot()
+        return g._set_up()
+
+    def _set_up(self) -> dict:
+        self.pending_steps = []
+        self._setup_hand()
+        return self.st.snapshot()
 
     def _prepare(self, rules, options, seed, dealer, balances, table, wall, tail, check, players,
                  require_decision) -> None:

@@ -14,13 +14,20 @@ class NativeUnavailable(RuntimeError):
     """The native core is not built (the pure-Python install)."""
 
 
-def setup_state(rules: Rules | str | Path, options: dict | None = None, seed: int = 0, *,
-                dealer: int | None = None, balances: list | None = None) -> dict:
-    """The hand after its setup, computed natively. Raises the native core's `NotCovered` (a ValueError)
-    naming a construct the port does not execute yet, and ValueError for arguments it refuses."""
+def table(rules: Rules | str | Path, options: dict | None = None):
+    """The native engine's `EngineTable` for a rule set under room options: hands set up from it with
+    `.setup(seed, dealer, balances)` (JSON text of `HandState.snapshot`). Raises the native core's
+    `NotCovered` (a ValueError) naming a construct the port does not execute yet, and ValueError for
+    options it refuses."""
     mod = native_module()
     if mod is None:
         raise NativeUnavailable("the native core is not built")
     if not isinstance(rules, Rules):
         rules = load(rules)
-    return json.loads(mod.engine_setup(rules.ruleset_json(), options, seed, dealer, balances))
+    return mod.EngineTable(rules.ruleset_json(), options)
+
+
+def setup_state(rules: Rules | str | Path, options: dict | None = None, seed: int = 0, *,
+                dealer: int | None = None, balances: list | None = None) -> dict:
+    """The hand after its setup, computed natively, as `Game.setup_state` gives it (errors: `table`)."""
+    return json.loads(table(rules, options).setup(seed, dealer, balances))

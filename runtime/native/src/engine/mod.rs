@@ -3,7 +3,9 @@
 //! generator (rng.rs), the hand's state (state.rs), the game records of the rule set (rules.rs) and the
 //! setup up to the hand's first event (setup.rs); docs/engine-native.md gives the port order of the rest.
 //! This module binds them for Python: `EngineRandom` (the generator, for the tests that prove it equal to
-//! `random.Random`) and `engine_setup` (the state after the setup, as `HandState.snapshot` writes it).
+//! `random.Random`) and `EngineTable` (hands set up from one rule set: the state after the setup, as `HandState.snapshot` writes it).
+
+#![allow(dead_code)] // the state's fields and records the later steps of the port read (docs/engine-native.md)
 
 pub mod rng;
 pub mod rules;
@@ -81,38 +83,70 @@ impl EngineRandom {
     }
 }
 
-/// The hand after its setup, up to its first event, as `HandState.snapshot` writes it (JSON text), for
-/// the rule set `ruleset_json` under room `options` and `seed` (`dealer`, `balances` as `Game` takes
-/// them). `NotCovered` names a construct the port does not execute yet; `ValueError` a refused argument.
-#[pyfunction]
-#[pyo3(signature = (ruleset_json, options=None, seed=None, dealer=None, balances=None))]
-fn engine_setup(
-    ruleset_json: &str,
-    options: Option<&Bound<'_, PyDict>>,
-    seed: Option<&Bound<'_, PyAny>>,
-    dealer: Option<usize>,
-    balances: Option<Vec<i64>>,
-) -> PyResult<String> {
+fn options_of(options: Option<&Bound<'_, PyDict>>) -> PyResult<setup::Options> {
     let mut opts = Vec::new();
     if let Some(d) = options {
         for (k, v) in d.iter() {
             opts.push((k.extract::<String>()?, setting_value(&v)?));
         }
     }
-    let seed_words = match seed {
-        Some(s) => seed_words(s)?,
-        None => vec![0],
-    };
-    let out = guarded(|| {
-        let t = setup::Table::new(ruleset_json, &opts)?;
-        let g = setup::setup(&t, &setup::Args { seed_words, dealer, balances })?;
-        Ok(g.st.snapshot(&t.names).to_string())
-    })?;
-    Ok(out)
+    Ok(opts)
+}
+
+/// One rule set under one choice of room options, read once, from which hands are set up natively.
+/// `NotCovered` names a construct the port does not execute yet; `ValueError` a refused argument.
+#[pyclass(module = "_native")]
+struct EngineTable {
+    table: setup::Table,
+}
+
+#[pymethods]
+impl EngineTable {
+    #[new]
+    #[pyo3(signature = (ruleset_json, options=None))]
+    fn new(ruleset_json: &str, options: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
+        let opts = options_of(options)?;
+        Ok(EngineTable { table: guarded(|| setup::Table::new(ruleset_json, &opts))? })
+    }
+
+    /// The number of players these options give.
+    fn players(&self) -> usize {
+        self.table.n
+    }
+
+    /// The hand after its setup, up to its first event, as `HandState.snapshot` writes it (JSON text),
+    /// for `seed` (`dealer`, `balances` as `Game` takes them).
+    #[pyo3(signature = (seed=None, dealer=None, balances=None))]
+    fn setup(&self, seed: Option<&Bound<'_, PyAny>>, dealer: Option<usize>, balances: Option<Vec<i64>>) -> PyResult<String> {
+        let seed_words = match seed {
+            Some(s) => seed_words(s)?,
+            None => vec![0],
+        };
+        let t = &self.table;
+        Ok(guarded(|| {
+            let g = setup::setup(t, &setup::Args { seed_words, dealer, balances })?;
+            Ok(g.st.snapshot(&t.names).to_string())
+        })?)
+    }
+
+    /// `hands` hands set up from seeds `first`, `first + 1`, …, nothing returned: the setup's own speed
+    /// (bench/engine_equivalence.py's figure). The number of tiles dealt, so the work cannot be skipped.
+    fn setup_many(&self, first: u64, hands: u64) -> PyResult<u64> {
+        let t = &self.table;
+        Ok(guarded(|| {
+            let mut dealt = 0u64;
+            for seed in first..first.saturating_add(hands) {
+                let words = vec![seed as u32, (seed >> 32) as u32];
+                let g = setup::setup(t, &setup::Args { seed_words: words, dealer: None, balances: None })?;
+                dealt += g.st.seats.iter().map(|s| s.hand.len() as u64).sum::<u64>();
+            }
+            Ok(dealt)
+        })?)
+    }
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<EngineRandom>()?;
-    m.add_function(wrap_pyfunction!(engine_setup, m)?)?;
+    m.add_class::<EngineTable>()?;
     Ok(())
 }

@@ -91,7 +91,7 @@ fn option_value(s: &SettingDef, v: &Val) -> Result<Val, Error> {
     let ok = match (s.ty.as_str(), v) {
         ("bool", Val::Bool(_)) => true,
         ("int" | "seat", Val::Int(x)) => {
-            let in_range = s.range.map_or(true, |(lo, hi)| lo <= *x && *x <= hi);
+            let in_range = s.range.is_none_or(|(lo, hi)| lo <= *x && *x <= hi);
             if !in_range {
                 let (lo, hi) = s.range.unwrap_or_default();
                 return Err(Error::Input(format!("room option {}: {} must be within {lo}..{hi}, not {x}", s.name, s.name)));
@@ -117,7 +117,7 @@ fn option_value(s: &SettingDef, v: &Val) -> Result<Val, Error> {
 impl Table {
     /// The rule set under room `options` (by name): the settings environment `Rules.settings_env` makes
     /// (defaults, tile defaults from the catalog, the options), the catalog, the number of players.
-    pub fn new(ruleset_json: &str, options: &[(String, Val)]) -> Result<Table, Error> {
+    pub fn new(ruleset_json: &str, options: &Options) -> Result<Table, Error> {
         let rs = crate::ruleset::parse(ruleset_json)?;
         let rules = super::rules::parse(ruleset_json)?;
         let mut given = Settings::new();
@@ -222,7 +222,7 @@ pub fn setup(t: &Table, args: &Args) -> Result<Setup, Error> {
         None if tb.first_dealer == "owner" => 0,
         None => rng.randrange(n as u64) as usize,
     };
-    let kind_of: Vec<usize> = t.cat.kinds.iter().enumerate().flat_map(|(i, k)| std::iter::repeat(i).take(k.copies.max(0) as usize)).collect();
+    let kind_of: Vec<usize> = t.cat.kinds.iter().enumerate().flat_map(|(i, k)| std::iter::repeat_n(i, k.copies.max(0) as usize)).collect();
     let deal = n as i64 * tb.hand + tb.dealer_extra;
     if (kind_of.len() as i64) < deal {
         return Err(Error::Input(format!(
@@ -482,3 +482,6 @@ impl Setup {
         put(&mut st.reveals, &r.name, Value::Tile(st.kind_of[id]));
     }
 }
+
+/// Room options as the Python side gives them, by name.
+pub type Options = Vec<(String, Val)>;

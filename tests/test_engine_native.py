@@ -1,0 +1,133 @@
+"""The native game engine's foundation (runtime/native/src/engine/, docs/engine-native.md) against the
+Python engine: its generator draws what `random.Random` draws, and the hand it sets up is the Python
+engine's at the same point (`Game.setup_state`); a construct it does not execute yet is refused, named.
+bench/engine_equivalence.py native-setup runs the setup check over 1,000 seeds per configuration."""
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from conftest import ROOT
+from paili import load
+from paili.runtime import backend
+from paili.runtime.game.flow import Game
+from paili.runtime.game.simulate import seeds_of
+
+pytestmark = pytest.mark.skipif(not backend.available(), reason="the native core is not built here (installed "
+                                "without a Rust toolchain); the Python engine is in use")
+
+SEEDS = [0, 1, 2, 7, -1, -12345, 2**31 - 1, 2**32 - 1, 2**32, 2**32 + 1, 2**53 + 5, 2**63 - 1, 2**64 - 1, 2**64,
+         2**64 + 12345, 3**100, -(7**90), 10**300]
+# the configurations of bench/engine_equivalence.py, and the options that change the tiles
+CONFIGS = [("rules/baijindao.pai", {}), ("rules/baicheng.pai", {}), ("rules/chehuzi.pai", {}),
+           ("rules/guobiao.pai", {}), ("rules/longyan.pai", {"人数": 4}), ("rules/longyan.pai", {"人数": 3}),
+           ("rules/longyan.pai", {"人数": 2}), ("rules/longyan.pai", {"有筒子": False}),
+           ("rules/chehuzi.pai", {"王数": 0}), ("bench/rules/joker.pai", {})]
+
+
+def _native():
+    return backend.native_module()
+
+
+def _derived_seeds() -> list[int]:
+    """The seeds `paili simulate` (and a session) gives its games, from a few run seeds."""
+    return [s for run in (0, 1, 42, 2**40) for _, s in seeds_of(20, run)]
+
+
+@pytest.mark.parametrize("seed", SEEDS + _derived_seeds()[:40])
+def test_the_generator_draws_what_python_draws(seed):
+    py, nat = random.Random(seed), _native().EngineRandom(seed)
+    assert [nat.random() for _ in range(700)] == [py.random() for _ in range(700)]  # past one refill of 624
+    assert [nat.getrandbits(k) for k in range(65)] == [py.getrandbits(k) for k in range(65)]
+    bounds = [1, 2, 3, 5, 8, 13, 136, 144, 1 << 31, (1 << 31) + 1, 10**12, (1 << 64) - 1]
+    assert [nat.randrange(n) for n in bounds * 20] == [py.randrange(n) for n in bounds * 20]
+    assert [nat.choice(n) for n in range(1, 60)] == [py.choice(range(n)) for n in range(1, 60)]
+    assert nat.random() == py.random()  # still in step after every kind of draw
+
+
+def test_shuffles_of_every_wall_length_are_pythons():
+    lengths = set(range(0, 200))
+    for path, options in CONFIGS:
+        cat, _ = load(ROOT / path).catalog_for(load(ROOT / path).settings_env(options))
+        lengths.add(sum(k.copies for k in cat.kinds))
+    assert {100, 108, 136, 144} <= lengths  # the walls of the bundled variants are among them
+    for seed in SEEDS[:8] + _derived_seeds()[:8]:
+        py, nat = random.Random(seed), _native().EngineRandom(seed)
+        for n in sorted(lengths):
+            ids = list(range(n))
+            py.shuffle(ids)
+            assert nat.shuffled(n) == ids, (seed, n)
+
+
+@pytest.mark.parametrize("path,options", CONFIGS, ids=[f"{p.split('/')[-1]}{o or ''}" for p, o in CONFIGS])
+def test_the_native_setup_is_the_python_engines(path, options):
+    from paili.runtime.game.native import table
+
+    rules = load(ROOT / path)
+    tab = table(rules, options)
+    seeds = list(range(100)) + _derived_seeds()[:100] + [2**64 + 3, -9]
+    for seed in seeds:
+        assert json.loads(tab.setup(seed)) == Game.setup_state(rules, options, seed), seed
+    # a dealer and balances given, as a session carries them from the hand before
+    n = tab.players()
+    for seed in range(12):
+        dealer, balances = seed % n, [1000 + 10 * i - seed for i in range(n)]
+        assert json.loads(tab.setup(seed, dealer, balances)) == \
+            Game.setup_state(rules, options, seed, dealer=dealer, balances=balances)
+
+
+def test_the_setup_exercises_what_it_ports():
+    """The sample above is not vacuous: flowers replaced with their action's effects, reveals flipped
+    (kept in the wall, or taken out past skipped tiles), tasks drawn, the owner's deal."""
+    from paili.runtime.game.native import setup_state
+
+    longyan = load(ROOT / "rules/longyan.pai")
+    s = setup_state(longyan, {"人数": 4}, 3)
+    assert s["events"].get("补花", 0) > 0 and any(seat["vars"]["花牌"] for seat in s["seats"])
+    assert s["reveals"]["金牌"] is not None and s["out"]
+    assert any(setup_state(longyan, {"人数": 4}, k)["events"].get("reveal_skip:金牌") for k in range(60))
+    baicheng = setup_state(load(ROOT / "rules/baicheng.pai"), {}, 5)
+    assert baicheng["pinned"] and baicheng["dealer"] == 0
+    assert setup_state(load(ROOT / "rules/baijindao.pai"), {}, 5)["task"]
+
+
+def _refused(edit) -> str:
+    rules = load(ROOT / "rules/longyan.pai")
+    doc = json.loads(rules.ruleset_json())
+    edit(doc["ruleset"])
+    with pytest.raises(_native().NotCovered) as exc:
+        _native().EngineTable(json.dumps(doc, ensure_ascii=False), {}).setup(1)
+    return str(exc.value)
+
+
+def test_what_the_port_does_not_execute_is_refused_by_name():
+    def unless(rs):
+        rs["reveals"][0]["unless"] = {"_": "Bool", "value": False}
+
+    assert "`unless`" in _refused(unless)
+
+    def emit(rs):
+        action = next(a for a in rs["actions"] if a.get("on") == "draw" and a.get("effects"))
+        action["effects"] = [{"_": "Effect", "op": "emit", "target": ["x"]}]
+
+    assert "the effect `emit`" in _refused(emit)
+
+    def hooked(rs):
+        action = next(a for a in rs["actions"] if a.get("on") == "draw" and a.get("effects"))
+        rs["hooks"].append({"_": "Hook", "event": action["name"], "effects": []})
+
+    assert "hooks, payments or phases" in _refused(hooked)
+
+
+def test_arguments_the_python_engine_refuses_are_refused():
+    rules = load(ROOT / "rules/longyan.pai")
+    with pytest.raises(ValueError, match="not a room option"):
+        _native().EngineTable(rules.ruleset_json(), {"no such option": 1})
+    with pytest.raises(ValueError, match="not one of its values"):
+        _native().EngineTable(rules.ruleset_json(), {"人数": 5})
+    tab = _native().EngineTable(rules.ruleset_json(), {"人数": 2})
+    with pytest.raises(ValueError, match="not a seat"):
+        tab.setup(1, 2)
+    with pytest.raises(ValueError, match="whole number"):
+        tab.setup(1.5)
