@@ -75,6 +75,26 @@ def test_the_native_setup_is_the_python_engines(path, options):
         dealer, balances = seed % n, [1000 + 10 * i - seed for i in range(n)]
         assert json.loads(tab.setup(seed, dealer, balances)) == \
             Game.setup_state(rules, options, seed, dealer=dealer, balances=balances)
+    # the values a session carries into its next hand (only states that live for the session take them;
+    # a number changed, a seat as a session carries it, and a name that is no state, both ignored alike)
+    g = Game(rules, options, 0, check=False)
+    values = {k: (v + 3 if type(v) is int else v) for k, v in g.table_values().items()}
+    values.update({"no such state": 1})
+    players = [{**p, "no such state": {"seat": 0}} for p in g.player_values()]
+    for seed in range(6):
+        assert json.loads(tab.setup(seed, None, None, values, players)) == \
+            Game.setup_state(rules, options, seed, table=values, players=players)
+
+
+def test_carried_seats_and_lists():
+    rules = load(ROOT / "rules/guobiao.pai")  # its table state 局数 lives for the session
+    tab = _native().EngineTable(rules.ruleset_json(), {})
+    for value in ({"seat": 2}, ["1m", 3, True], None, "x"):
+        got = json.loads(tab.setup(4, None, None, {"局数": value}))
+        assert got == Game.setup_state(rules, {}, 4, table={"局数": value})
+        assert got["table"]["局数"] == value
+    with pytest.raises(ValueError, match="seat the table does not have"):
+        tab.setup(4, None, None, {"局数": {"seat": 4}})
 
 
 def test_the_setup_exercises_what_it_ports():

@@ -14,7 +14,7 @@ pub mod state;
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyDict, PyInt};
+use pyo3::types::{PyBool, PyDict, PyInt, PyList, PyString};
 
 use crate::{guarded, setting_value};
 
@@ -83,6 +83,46 @@ impl EngineRandom {
     }
 }
 
+/// A value a state carries from the hand before, as `Game.table_values` gives it: none, true/false, a
+/// whole number, text, a seat as {"seat": n}, or a list of them.
+fn carried_value(v: &Bound<'_, PyAny>, depth: usize) -> PyResult<state::Value> {
+    use state::Value;
+    if v.is_none() {
+        return Ok(Value::None);
+    }
+    if let Ok(b) = v.cast::<PyBool>() {
+        return Ok(Value::Bool(b.is_true()));
+    }
+    if v.cast::<PyInt>().is_ok() {
+        return v.extract::<i64>().map(Value::Int).map_err(|_| PyValueError::new_err("a carried number is larger than 64 bits"));
+    }
+    if let Ok(s) = v.cast::<PyString>() {
+        return Ok(Value::Str(s.to_str()?.to_owned()));
+    }
+    if let Ok(d) = v.cast::<PyDict>() {
+        if d.len() == 1 {
+            if let Some(s) = d.get_item("seat")? {
+                if s.cast::<PyBool>().is_err() {
+                    if let Ok(i) = s.extract::<usize>() {
+                        return Ok(Value::Seat(i));
+                    }
+                }
+            }
+        }
+        return Err(PyValueError::new_err("a carried seat is {\"seat\": n}"));
+    }
+    if let Ok(l) = v.cast::<PyList>() {
+        if depth < 4 && l.len() <= 10_000 {
+            return l.iter().map(|x| carried_value(&x, depth + 1)).collect::<PyResult<Vec<_>>>().map(Value::List);
+        }
+    }
+    Err(crate::NotCovered::new_err("the native engine takes carried values that are none, true/false, whole numbers, text, seats or lists"))
+}
+
+fn carried_values(d: &Bound<'_, PyDict>) -> PyResult<Vec<(String, state::Value)>> {
+    d.iter().map(|(k, v)| Ok((k.extract::<String>()?, carried_value(&v, 0)?))).collect()
+}
+
 fn options_of(options: Option<&Bound<'_, PyDict>>) -> PyResult<setup::Options> {
     let mut opts = Vec::new();
     if let Some(d) = options {
@@ -116,15 +156,24 @@ impl EngineTable {
 
     /// The hand after its setup, up to its first event, as `HandState.snapshot` writes it (JSON text),
     /// for `seed` (`dealer`, `balances` as `Game` takes them).
-    #[pyo3(signature = (seed=None, dealer=None, balances=None))]
-    fn setup(&self, seed: Option<&Bound<'_, PyAny>>, dealer: Option<usize>, balances: Option<Vec<i64>>) -> PyResult<String> {
+    #[pyo3(signature = (seed=None, dealer=None, balances=None, table=None, players=None))]
+    fn setup(
+        &self,
+        seed: Option<&Bound<'_, PyAny>>,
+        dealer: Option<usize>,
+        balances: Option<Vec<i64>>,
+        table: Option<&Bound<'_, PyDict>>,
+        players: Option<Vec<Bound<'_, PyDict>>>,
+    ) -> PyResult<String> {
+        let table = table.map(carried_values).transpose()?;
+        let players = players.map(|p| p.iter().map(carried_values).collect::<PyResult<Vec<_>>>()).transpose()?;
         let seed_words = match seed {
             Some(s) => seed_words(s)?,
             None => vec![0],
         };
         let t = &self.table;
         Ok(guarded(|| {
-            let g = setup::setup(t, &setup::Args { seed_words, dealer, balances })?;
+            let g = setup::setup(t, &setup::Args { seed_words, dealer, balances, table, players })?;
             Ok(g.st.snapshot(&t.names).to_string())
         })?)
     }
@@ -137,7 +186,7 @@ impl EngineTable {
             let mut dealt = 0u64;
             for seed in first..first.saturating_add(hands) {
                 let words = vec![seed as u32, (seed >> 32) as u32];
-                let g = setup::setup(t, &setup::Args { seed_words: words, dealer: None, balances: None })?;
+                let g = setup::setup(t, &setup::Args { seed_words: words, dealer: None, balances: None, table: None, players: None })?;
                 dealt += g.st.seats.iter().map(|s| s.hand.len() as u64).sum::<u64>();
             }
             Ok(dealt)

@@ -190,6 +190,14 @@ impl Table {
     }
 }
 
+fn seat_out_of(v: &Value, n: usize) -> bool {
+    match v {
+        Value::Seat(s) => *s >= n,
+        Value::List(items) => items.iter().any(|x| seat_out_of(x, n)),
+        _ => false,
+    }
+}
+
 /// A hand and its generator after the setup.
 pub struct Setup {
     pub st: HandState,
@@ -201,6 +209,10 @@ pub struct Args {
     pub seed_words: Vec<u32>,
     pub dealer: Option<usize>,
     pub balances: Option<Vec<i64>>,
+    /// Values carried from the hand before (`Game.table_values`, `Game.player_values`): only the states
+    /// that live for the session take them.
+    pub table: Option<Vec<(String, Value)>>,
+    pub players: Option<Vec<Vec<(String, Value)>>>,
 }
 
 pub fn setup(t: &Table, args: &Args) -> Result<Setup, Error> {
@@ -215,6 +227,10 @@ pub fn setup(t: &Table, args: &Args) -> Result<Setup, Error> {
         if b.len() != n {
             return Err(Error::Input(format!("balances gives {} values for {n} seats", b.len())));
         }
+    }
+    let carried = args.table.iter().flatten().chain(args.players.iter().flatten().flatten());
+    if carried.into_iter().any(|(_, v)| seat_out_of(v, n)) {
+        return Err(Error::Input("a carried state names a seat the table does not have".into()));
     }
     let mut rng = Rng::from_words(&args.seed_words);
     let dealer = match args.dealer {
@@ -236,7 +252,8 @@ pub fn setup(t: &Table, args: &Args) -> Result<Setup, Error> {
         seat.balance = args.balances.as_ref().map_or(DEFAULT_BALANCE, |b| b[i]);
     }
     for sv in &t.rules.states {
-        let v = match t.eval(&sv.init, None)? {
+        let session = sv.lives == "session";
+        let init = match t.eval(&sv.init, None)? {
             Val::None => match sv.ty.as_str() {
                 "bool" => Value::Bool(false),
                 "int" | "num" => Value::Int(0),
@@ -246,11 +263,13 @@ pub fn setup(t: &Table, args: &Args) -> Result<Setup, Error> {
             v => t.value(v)?,
         };
         if sv.scope == "player" {
-            for seat in st.seats.iter_mut() {
-                put(&mut seat.vars, &sv.name, v.clone());
+            for (i, seat) in st.seats.iter_mut().enumerate() {
+                let carried = args.players.as_ref().filter(|_| session).and_then(|p| p.get(i)).and_then(|c| get(c, &sv.name));
+                put(&mut seat.vars, &sv.name, carried.cloned().unwrap_or_else(|| init.clone()));
             }
         } else {
-            put(&mut st.table, &sv.name, v);
+            let carried = args.table.as_ref().filter(|_| session).and_then(|c| get(c, &sv.name));
+            put(&mut st.table, &sv.name, carried.cloned().unwrap_or(init));
         }
     }
     for ph in &t.rules.phases {
