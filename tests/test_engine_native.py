@@ -121,9 +121,24 @@ def _refused(edit) -> str:
     return str(exc.value)
 
 
+@pytest.mark.parametrize("holds", [True, False])
+def test_an_unless_condition_over_settings_at_the_deal(tmp_path, holds):
+    """A reveal of the deal with `unless` over a room option: flipped or not, as the Python engine does."""
+    doc = json.loads(load(ROOT / "rules/longyan.pai").ruleset_json())
+    doc["ruleset"]["reveals"][0]["unless"] = {"_": "Name", "name": "有筒子", "ref": "option:有筒子"}
+    path = tmp_path / "unless.json"
+    path.write_text(json.dumps(doc, ensure_ascii=False), encoding="utf-8")
+    rules = load(path)
+    tab = _native().EngineTable(rules.ruleset_json(), {"有筒子": holds})
+    for seed in range(20):
+        got = json.loads(tab.setup(seed))
+        assert got == Game.setup_state(rules, {"有筒子": holds}, seed)
+        assert (got["reveals"]["金牌"] is None) == holds
+
+
 def test_what_the_port_does_not_execute_is_refused_by_name():
-    def unless(rs):
-        rs["reveals"][0]["unless"] = {"_": "Bool", "value": False}
+    def unless(rs):  # a condition that reads the game (a seat), not only settings
+        rs["reveals"][0]["unless"] = {"_": "Name", "name": "dealer", "ref": "builtin:dealer"}
 
     assert "`unless`" in _refused(unless)
 
@@ -144,6 +159,8 @@ def test_arguments_the_python_engine_refuses_are_refused():
     rules = load(ROOT / "rules/longyan.pai")
     with pytest.raises(ValueError, match="not a room option"):
         _native().EngineTable(rules.ruleset_json(), {"no such option": 1})
+    with pytest.raises(_native().NotCovered, match="as text"):
+        _native().EngineTable(rules.ruleset_json(), {"人数": "3"})
     with pytest.raises(ValueError, match="not one of its values"):
         _native().EngineTable(rules.ruleset_json(), {"人数": 5})
     tab = _native().EngineTable(rules.ruleset_json(), {"人数": 2})

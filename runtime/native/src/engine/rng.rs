@@ -18,18 +18,6 @@ pub struct Rng {
 }
 
 impl Rng {
-    /// `random.Random(seed)` for an int seed of at most 64 bits (the engine's seeds; a larger one is
-    /// `from_words`).
-    pub fn new(seed: i128) -> Rng {
-        let mut n = seed.unsigned_abs();
-        let mut key = Vec::new();
-        while n > 0 {
-            key.push(n as u32);
-            n >>= 32;
-        }
-        Rng::from_words(&key)
-    }
-
     /// `random.Random(seed)` from the absolute value of the seed as 32-bit words, least significant first
     /// (none, or all zero: the seed 0, whose key is the one word 0).
     pub fn from_words(words: &[u32]) -> Rng {

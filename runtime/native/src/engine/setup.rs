@@ -102,6 +102,7 @@ fn option_value(s: &SettingDef, v: &Val) -> Result<Val, Error> {
             }
             true
         }
+        (_, Val::Str(_)) => return Err(not_ported("room options given as text")),
         ("bool" | "int" | "seat", _) => {
             return Err(Error::Input(format!("room option {} takes {}", s.name, if s.ty == "bool" { "true or false" } else { "a whole number" })))
         }
@@ -303,8 +304,12 @@ impl Setup {
             self.st.task = t.rules.tasks[i].clone();
         }
         for r in t.rules.reveals.iter().filter(|r| r.at == "deal") {
-            if r.unless.is_some() {
-                return Err(not_ported("a reveal's `unless` condition at the deal"));
+            // before the first event the context values are their settings, so a condition over settings
+            // and tiles reads what the reference reads; one reading anything else is not ported
+            if let Some(e) = &r.unless {
+                if t.eval(e, None).map_err(|_| not_ported("a reveal's `unless` condition at the deal that reads the game"))?.truthy() {
+                    continue;
+                }
             }
             self.flip(t, r);
         }
@@ -359,6 +364,9 @@ impl Setup {
                 for _ in &flowers {
                     if self.st.wall.len() as i64 <= t.rules.table.exhaust_at {
                         break;
+                    }
+                    if self.st.wall.is_empty() {  // (a negative `exhaust_at`: the reference fails here too)
+                        return Err(Error::Input("the wall ran out while flowers were replaced".into()));
                     }
                     let i = if tail { self.tail_index() } else { 0 };
                     let k = self.st.kind_of[self.st.wall.remove(i)];
