@@ -86,6 +86,27 @@ def test_the_native_setup_is_the_python_engines(path, options):
             Game.setup_state(rules, options, seed, table=values, players=players)
 
 
+@pytest.mark.parametrize("path,wall,tail", [
+    ("rules/guobiao.pai", "1m1m1m2m3m 东东", "春"), ("rules/guobiao.pai", ["1m", "9s", "中"], None),
+    ("rules/longyan.pai", None, "1p 春 夏"), ("rules/chehuzi.pai", "", "")])
+def test_scenario_walls(path, wall, tail):
+    """`wall` / `tail` fix the ends of the shuffled wall, as the Python engine fixes them."""
+    rules = load(ROOT / path)
+    tab = _native().EngineTable(rules.ruleset_json(), {})
+    for seed in range(8):
+        got = json.loads(tab.setup(seed, None, None, None, None, wall, tail))
+        assert got == Game.setup_state(rules, {}, seed, wall=wall, tail=tail)
+
+
+def test_a_scenario_wall_the_tiles_cannot_make_is_refused():
+    rules = load(ROOT / "rules/guobiao.pai")
+    tab = _native().EngineTable(rules.ruleset_json(), {})
+    with pytest.raises(ValueError, match="more copies of"):
+        tab.setup(1, None, None, None, None, "1m1m1m1m1m")
+    with pytest.raises(ValueError, match="not tile notation"):
+        tab.setup(1, None, None, None, None, "1x")
+
+
 def test_carried_seats_and_lists():
     rules = load(ROOT / "rules/guobiao.pai")  # its table state 局数 lives for the session
     tab = _native().EngineTable(rules.ruleset_json(), {})

@@ -117,13 +117,14 @@ class Game(Values, Winning, Setup, Events, Offers, HandStart, Turns, Claims, End
     @classmethod
     def setup_state(cls, rules: Rules | str | Path, options: dict | None = None, seed: int = 0, *,
                     dealer: int | None = None, balances: list | None = None, table: dict | None = None,
-                    players: list[dict] | None = None) -> dict:
+                    players: list[dict] | None = None, wall: list[str] | str | None = None,
+                    tail: list[str] | str | None = None) -> dict:
         """The hand's state (`HandState.snapshot`) after its setup and before its first event: the wall
         shuffled, the dealer chosen, states at their start, the task drawn, the reveals of the deal
         flipped, the tiles dealt and the flowers replaced. The point another engine's setup is compared at
         (the native engine's `engine_setup`, docs/engine-native.md); the game itself is not kept."""
         g = object.__new__(cls)
-        g._prepare(rules, options, seed, dealer, balances, table, None, None, False, players, False)
+        g._prepare(rules, options, seed, dealer, balances, table, wall, tail, False, players, False)
         return g._set_up()
 
     def _set_up(self) -> dict:

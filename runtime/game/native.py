@@ -16,7 +16,7 @@ class NativeUnavailable(RuntimeError):
 
 def table(rules: Rules | str | Path, options: dict | None = None):
     """The native engine's `EngineTable` for a rule set under room options: hands set up from it with
-    `.setup(seed, dealer, balances, table, players)` (JSON text of `HandState.snapshot`). Raises the native core's
+    `.setup(seed, dealer, balances, table, players, wall, tail)` (JSON text of `HandState.snapshot`). Raises the native core's
     `NotCovered` (a ValueError) naming a construct the port does not execute yet, and ValueError for
     options it refuses."""
     mod = native_module()
@@ -29,7 +29,8 @@ def table(rules: Rules | str | Path, options: dict | None = None):
 
 def setup_state(rules: Rules | str | Path, options: dict | None = None, seed: int = 0, *,
                 dealer: int | None = None, balances: list | None = None, table_values: dict | None = None,
-                players: list[dict] | None = None) -> dict:
+                players: list[dict] | None = None, wall: list[str] | str | None = None,
+                tail: list[str] | str | None = None) -> dict:
     """The hand after its setup, computed natively, as `Game.setup_state` gives it (`table_values`: its
     `table`; errors: `table`)."""
-    return json.loads(table(rules, options).setup(seed, dealer, balances, table_values, players))
+    return json.loads(table(rules, options).setup(seed, dealer, balances, table_values, players, wall, tail))

@@ -123,6 +123,15 @@ fn carried_values(d: &Bound<'_, PyDict>) -> PyResult<Vec<(String, state::Value)>
     d.iter().map(|(k, v)| Ok((k.extract::<String>()?, carried_value(&v, 0)?))).collect()
 }
 
+/// `wall` / `tail` as `Game` takes them: tile notation as text, or a list of texts joined as one.
+fn notation_text(v: &Bound<'_, PyAny>) -> PyResult<String> {
+    if let Ok(s) = v.cast::<PyString>() {
+        return Ok(s.to_str()?.to_owned());
+    }
+    let parts: Vec<String> = v.extract().map_err(|_| PyValueError::new_err("a wall is tile notation (text or a list of texts)"))?;
+    Ok(parts.concat())
+}
+
 fn options_of(options: Option<&Bound<'_, PyDict>>) -> PyResult<setup::Options> {
     let mut opts = Vec::new();
     if let Some(d) = options {
@@ -156,7 +165,7 @@ impl EngineTable {
 
     /// The hand after its setup, up to its first event, as `HandState.snapshot` writes it (JSON text),
     /// for `seed` (`dealer`, `balances` as `Game` takes them).
-    #[pyo3(signature = (seed=None, dealer=None, balances=None, table=None, players=None))]
+    #[pyo3(signature = (seed=None, dealer=None, balances=None, table=None, players=None, wall=None, tail=None))]
     fn setup(
         &self,
         seed: Option<&Bound<'_, PyAny>>,
@@ -164,7 +173,10 @@ impl EngineTable {
         balances: Option<Vec<i64>>,
         table: Option<&Bound<'_, PyDict>>,
         players: Option<Vec<Bound<'_, PyDict>>>,
+        wall: Option<&Bound<'_, PyAny>>,
+        tail: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<String> {
+        let (head, tail) = (wall.map(notation_text).transpose()?, tail.map(notation_text).transpose()?);
         let table = table.map(carried_values).transpose()?;
         let players = players.map(|p| p.iter().map(carried_values).collect::<PyResult<Vec<_>>>()).transpose()?;
         let seed_words = match seed {
@@ -173,7 +185,7 @@ impl EngineTable {
         };
         let t = &self.table;
         Ok(guarded(|| {
-            let g = setup::setup(t, &setup::Args { seed_words, dealer, balances, table, players })?;
+            let g = setup::setup(t, &setup::Args { seed_words, dealer, balances, table, players, head, tail })?;
             Ok(g.st.snapshot(&t.names).to_string())
         })?)
     }
@@ -186,7 +198,7 @@ impl EngineTable {
             let mut dealt = 0u64;
             for seed in first..first.saturating_add(hands) {
                 let words = vec![seed as u32, (seed >> 32) as u32];
-                let g = setup::setup(t, &setup::Args { seed_words: words, dealer: None, balances: None, table: None, players: None })?;
+                let g = setup::setup(t, &setup::Args { seed_words: words, dealer: None, balances: None, table: None, players: None, head: None, tail: None })?;
                 dealt += g.st.seats.iter().map(|s| s.hand.len() as u64).sum::<u64>();
             }
             Ok(dealt)

@@ -191,6 +191,35 @@ impl Table {
     }
 }
 
+/// `Setup._shuffled_wall` with fixed ends: each tile the notation names, in order, is the first copy
+/// of its kind left in the shuffled wall, taken out; the head's go first, the tail's last.
+fn fixed_ends(t: &Table, kind_of: &[usize], mut ids: Vec<usize>, head: Option<&str>, tail: Option<&str>) -> Result<Vec<usize>, Error> {
+    let notation = crate::notation::Notation::new(&t.rs);
+    let mut take = |text: &str| -> Result<Vec<usize>, Error> {
+        let decl = notation.parse(text).ok_or_else(|| Error::Input("the wall is not tile notation of this rule set".into()))?;
+        let mut picked = Vec::with_capacity(decl.len());
+        for d in decl {
+            let k = t.decl_to_cat[d].ok_or_else(|| Error::Input(format!("the wall names {}, which is not in play", t.rs.kinds[d].name)))?;
+            let at = ids.iter().position(|&i| kind_of[i] == k).ok_or_else(|| {
+                Error::Input(format!("the wall asks for more copies of {} than there are", t.names[k]))
+            })?;
+            picked.push(ids.remove(at));
+        }
+        Ok(picked)
+    };
+    let mut first = match head {
+        Some(h) => take(h)?,
+        None => Vec::new(),
+    };
+    let last = match tail {
+        Some(x) => take(x)?,
+        None => Vec::new(),
+    };
+    first.extend(ids);
+    first.extend(last);
+    Ok(first)
+}
+
 fn seat_out_of(v: &Value, n: usize) -> bool {
     match v {
         Value::Seat(s) => *s >= n,
@@ -214,6 +243,10 @@ pub struct Args {
     /// that live for the session take them.
     pub table: Option<Vec<(String, Value)>>,
     pub players: Option<Vec<Vec<(String, Value)>>>,
+    /// Tile notation fixing the first and the last tiles of the wall (`Game`'s `wall` and `tail`, for
+    /// scenarios; a list of texts is joined without a separator, as the reference joins it).
+    pub head: Option<String>,
+    pub tail: Option<String>,
 }
 
 pub fn setup(t: &Table, args: &Args) -> Result<Setup, Error> {
@@ -248,6 +281,9 @@ pub fn setup(t: &Table, args: &Args) -> Result<Setup, Error> {
     }
     let mut wall: Vec<usize> = (0..kind_of.len()).collect();
     rng.shuffle(&mut wall);
+    if args.head.is_some() || args.tail.is_some() {
+        wall = fixed_ends(t, &kind_of, wall, args.head.as_deref(), args.tail.as_deref())?;
+    }
     let mut st = HandState::new(n, dealer, kind_of, wall);
     for (i, seat) in st.seats.iter_mut().enumerate() {
         seat.balance = args.balances.as_ref().map_or(DEFAULT_BALANCE, |b| b[i]);
