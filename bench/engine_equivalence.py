@@ -21,7 +21,8 @@ so must every per-move state digest, the final state and the result. Exit status
 configuration (and the extra ones of `SETUP_CONFIGS`) and each game seed `record` would use, the state the
 native engine reaches after the setup (`runtime/game/native.py`) must equal the Python engine's at the same
 point (`Game.setup_state`); a setup the port refuses (`NotCovered`, naming the construct) is counted apart,
-never compared. It prints the native setup's speed (CPU time, the hands set up and nothing returned).
+never compared. It prints the setup's speed in CPU time: the native engine's (`setup_many`: the hands set
+up, nothing returned) and the Python engine's (`Game.setup_state`, its snapshot included).
 
 `--ignore-added-keys K,…` is for a recording made before the engine wrote some keys: every dict key
 named K (or, for `*SUFFIX`, ending in SUFFIX) is dropped, at any depth, from the logs, states and
@@ -224,6 +225,7 @@ def native_setup(args) -> int:
             refused += args.games
             continue
         different = 0
+        py_cpu = 0.0
         for seed in seeds(args.seed, args.games):
             total += 1
             try:
@@ -232,14 +234,18 @@ def native_setup(args) -> int:
                 refused += 1
                 print(f"{name} seed {seed}: refused: {exc}")
                 continue
-            if native != Game.setup_state(rules, options, seed):
+            cpu = time.process_time()
+            python = Game.setup_state(rules, options, seed)
+            py_cpu += time.process_time() - cpu
+            if native != python:
                 different += 1
                 print(f"{name} seed {seed}: different")
         bad += different
         cpu = time.process_time()
         tab.setup_many(0, args.games)
         cpu = time.process_time() - cpu
-        print(f"{name}: {args.games} setups, {different} different; native {args.games / max(cpu, 1e-9):,.0f} setups/s")
+        print(f"{name}: {args.games} setups, {different} different; native {args.games / max(cpu, 1e-9):,.0f} "
+              f"setups/s, Python {args.games / max(py_cpu, 1e-9):,.0f} setups/s (CPU time)")
     print(f"total: {total} setups, {bad} different, {refused} refused")
     return 1 if bad else 0
 

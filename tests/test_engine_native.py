@@ -189,3 +189,14 @@ def test_arguments_the_python_engine_refuses_are_refused():
         tab.setup(1, 2)
     with pytest.raises(ValueError, match="whole number"):
         tab.setup(1.5)
+
+
+def test_the_equivalence_tool_checks_the_native_setup(capsys):
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("paili_engine_equivalence", ROOT / "bench" / "engine_equivalence.py")
+    tool = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tool)
+    assert tool.main(["native-setup", "--games", "5", "--configs", "longyan-2,joker"]) == 0
+    out = capsys.readouterr().out
+    assert "longyan-2: 5 setups, 0 different" in out and "total: 10 setups, 0 different, 0 refused" in out
