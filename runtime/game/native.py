@@ -16,9 +16,9 @@ class NativeUnavailable(RuntimeError):
 
 def table(rules: Rules | str | Path, options: dict | None = None):
     """The native engine's `EngineTable` for a rule set under room options: hands set up from it with
-    `.setup(seed, dealer, balances, table, players, wall, tail)` (JSON text of `HandState.snapshot`). Raises the native core's
-    `NotCovered` (a ValueError) naming a construct the port does not execute yet, and ValueError for
-    options it refuses."""
+    `.setup(seed, dealer, balances, table, players, wall, tail)` (JSON text of `HandState.snapshot`).
+    Raises the native core's `NotCovered` (a ValueError) naming a construct the port does not execute
+    yet, and ValueError for options it refuses."""
     mod = native_module()
     if mod is None:
         raise NativeUnavailable("the native core is not built")
