@@ -200,3 +200,47 @@ def test_the_equivalence_tool_checks_the_native_setup(capsys):
     assert tool.main(["native-setup", "--games", "5", "--configs", "longyan-2,joker"]) == 0
     out = capsys.readouterr().out
     assert "longyan-2: 5 setups, 0 different" in out and "total: 10 setups, 0 different, 0 refused" in out
+
+
+def _mutated(doc: dict, rng: random.Random) -> None:
+    rs = doc["ruleset"]
+    k = rng.randrange(8)
+    if k == 0:
+        rs["table"]["hand"] = rng.choice([0, -1, 10**6, 2**70, "x", None])
+    elif k == 1:
+        rs["table"]["players"] = {"_": "Num", "text": str(rng.choice([0, 1, 300, 10**30, -5]))}
+    elif k == 2:
+        kind = rs["tiles"]["kinds"][rng.randrange(len(rs["tiles"]["kinds"]))]
+        kind["copies"] = {"_": "Num", "text": str(rng.choice([0, 65, 10**9, -3]))}
+    elif k == 3:
+        rs["reveals"][0]["offset"] = rng.choice([-1, 10**9, 500])
+    elif k == 4:
+        rs["table"]["dealer_extra"] = rng.choice([-1, 300, 10**12])
+    elif k == 5:
+        rs["table"]["exhaust_at"] = rng.choice([-5, 10**9, 200])
+    elif k == 6:
+        state = rs["states"][rng.randrange(len(rs["states"]))]
+        state["init"] = {"_": "Binary", "op": "//", "left": {"_": "Num", "text": "1"}, "right": {"_": "Num", "text": "0"}}
+    else:
+        rs["actions"] = rng.choice([[], None, "x", [{"on": "draw", "compulsory": True, "effects": [
+            {"op": "add", "target": ["actor", "nope"], "value": {"_": "Num", "text": "1"}}]}]])
+
+
+def test_a_mutated_rule_set_is_refused_in_one_sentence_never_a_panic():
+    """Compiled rule sets come from strangers: sizes past the limits, malformed records and expressions
+    the port does not evaluate are each a ValueError (NotCovered among them), never the core failing."""
+    base = load(ROOT / "rules/longyan.pai").ruleset_json()
+    rng = random.Random(3)
+    outcomes = set()
+    for i in range(150):
+        doc = json.loads(base)
+        _mutated(doc, rng)
+        try:
+            _native().EngineTable(json.dumps(doc, ensure_ascii=False), {}).setup(i)
+            outcomes.add("set up")
+        except _native().NativeError:
+            raise
+        except ValueError as exc:
+            assert str(exc).count(". ") == 0 and len(str(exc)) < 200
+            outcomes.add("refused")
+    assert outcomes == {"set up", "refused"}

@@ -17,7 +17,12 @@ use crate::ruleset::RuleSet;
 use crate::Error;
 
 pub const DEFAULT_BALANCE: i64 = 1000;
-const MAX_TABLE_SIZE: i64 = 256; // runtime/limits.py
+// runtime/limits.py: the compiler refuses a rule file past these (E706); a compiled rule set from elsewhere
+// is held to them here before any work is sized by them
+const MAX_TABLE_SIZE: i64 = 256;
+const MAX_COPIES: i64 = 64;
+const MAX_KINDS: usize = 512;
+const MAX_RULESET_JSON_BYTES: usize = 16_000_000;
 const FLOWER_ROUNDS: usize = 64; // `_flowers_at_deal`: rounds of replacement before it stops
 
 fn not_ported(what: &str) -> Error {
@@ -119,8 +124,15 @@ impl Table {
     /// The rule set under room `options` (by name): the settings environment `Rules.settings_env` makes
     /// (defaults, tile defaults from the catalog, the options), the catalog, the number of players.
     pub fn new(ruleset_json: &str, options: &Options) -> Result<Table, Error> {
+        if ruleset_json.len() > MAX_RULESET_JSON_BYTES {
+            return Err(Error::Input(format!("the rule set is larger than {} million bytes", MAX_RULESET_JSON_BYTES / 1_000_000)));
+        }
         let rs = crate::ruleset::parse(ruleset_json)?;
         let rules = super::rules::parse(ruleset_json)?;
+        let tb = &rules.table;
+        if [tb.hand, tb.dealer_extra].iter().any(|&x| !(0..=MAX_TABLE_SIZE).contains(&x)) {
+            return Err(Error::Input(format!("the rule set's hand sizes are outside 0..{MAX_TABLE_SIZE}")));
+        }
         let mut given = Settings::new();
         for (name, v) in options {
             let Some(s) = rules.settings.iter().find(|s| &s.name == name && s.role == "option") else {
@@ -129,6 +141,9 @@ impl Table {
             given.insert(format!("option:{name}"), option_value(s, v)?);
         }
         let cat = Catalog::build(&rs, &given)?;
+        if cat.kinds.len() > MAX_KINDS || cat.kinds.iter().any(|k| k.copies > MAX_COPIES) {
+            return Err(Error::Input(format!("the tiles under these options pass the limits ({MAX_KINDS} kinds, {MAX_COPIES} copies of one)")));
+        }
         let names: Vec<String> = cat.kinds.iter().map(|k| k.name.clone()).collect();
         let mut decl_to_cat = vec![None; rs.kinds.len()];
         for (i, k) in cat.kinds.iter().enumerate() {
@@ -273,7 +288,7 @@ pub fn setup(t: &Table, args: &Args) -> Result<Setup, Error> {
         None => rng.randrange(n as u64) as usize,
     };
     let kind_of: Vec<usize> = t.cat.kinds.iter().enumerate().flat_map(|(i, k)| std::iter::repeat_n(i, k.copies.max(0) as usize)).collect();
-    let deal = n as i64 * tb.hand + tb.dealer_extra;
+    let deal = n as i64 * tb.hand + tb.dealer_extra; // within i64: every term is at most MAX_TABLE_SIZE
     if (kind_of.len() as i64) < deal {
         return Err(Error::Input(format!(
             "the wall has {} tiles and the deal needs {deal} ({n} players × {}, and {} more for the dealer)",
