@@ -220,7 +220,8 @@ def _mutated(doc: dict, rng: random.Random) -> None:
         rs["table"]["exhaust_at"] = rng.choice([-5, 10**9, 200])
     elif k == 6:
         state = rs["states"][rng.randrange(len(rs["states"]))]
-        state["init"] = {"_": "Binary", "op": "//", "left": {"_": "Num", "text": "1"}, "right": {"_": "Num", "text": "0"}}
+        one, zero = {"_": "Num", "text": "1"}, {"_": "Num", "text": "0"}
+        state["init"] = {"_": "Binary", "op": "//", "left": one, "right": zero}
     else:
         rs["actions"] = rng.choice([[], None, "x", [{"on": "draw", "compulsory": True, "effects": [
             {"op": "add", "target": ["actor", "nope"], "value": {"_": "Num", "text": "1"}}]}]])

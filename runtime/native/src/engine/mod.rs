@@ -166,6 +166,7 @@ impl EngineTable {
     /// The hand after its setup, up to its first event, as `HandState.snapshot` writes it (JSON text),
     /// for `seed` (`dealer`, `balances` as `Game` takes them).
     #[pyo3(signature = (seed=None, dealer=None, balances=None, table=None, players=None, wall=None, tail=None))]
+    #[allow(clippy::too_many_arguments)] // `Game`'s keyword arguments, one for one
     fn setup(
         &self,
         seed: Option<&Bound<'_, PyAny>>,
