@@ -157,6 +157,40 @@ def test_an_unless_condition_over_settings_at_the_deal(tmp_path, holds):
         assert (got["reveals"]["金牌"] is None) == holds
 
 
+def _variant(tmp_path, edit) -> object:
+    """longyan's compiled rule set with `edit` applied, loaded (for constructs no bundled file has)."""
+    doc = json.loads(load(ROOT / "rules/longyan.pai").ruleset_json())
+    edit(doc["ruleset"])
+    path = tmp_path / "variant.json"
+    path.write_text(json.dumps(doc, ensure_ascii=False), encoding="utf-8")
+    return load(path)
+
+
+def test_tile_initial_values_and_python_equality_in_effects(tmp_path):
+    """States whose initial value is a tile literal (one tile; several, one of a kind not in play), and a
+    flower action removing `true` from a carried list holding 1 (Python's `True == 1` removes it), as the
+    Python engine runs them."""
+    def edit(rs):
+        states = {s["name"]: s for s in rs["states"]}
+        states["饼牌"]["init"] = {"_": "TileLit", "text": "东", "tiles": ["东"]}
+        states["过手杠"]["init"] = {"_": "TileLit", "text": "东南一筒", "tiles": ["东", "南", "一筒"], "single": False}
+        states["花牌"]["lives"] = "session"
+        flower = next(a for a in rs["actions"] if a.get("on") == "draw" and a.get("effects"))
+        flower["effects"].append({"_": "Effect", "op": "remove", "target": ["actor", "花牌"],
+                                  "value": {"_": "Bool", "value": True}})
+
+    rules = _variant(tmp_path, edit)
+    for options in ({}, {"有筒子": False}):
+        tab = _native().EngineTable(rules.ruleset_json(), options)
+        players = [{"花牌": [1, 2, "x"]} for _ in range(tab.players())]
+        for seed in range(15):
+            got = json.loads(tab.setup(seed, None, None, None, players))
+            assert got == Game.setup_state(rules, options, seed, players=players)
+        assert got["table"]["饼牌"] == "东"
+        assert got["seats"][0]["vars"]["过手杠"] == (["东", "南", "一筒"] if not options else ["东", "南", None])
+        assert any(seat["vars"]["花牌"][:2] == [2, "x"] for seat in got["seats"])  # a flower replaced: 1 removed
+
+
 def test_what_the_port_does_not_execute_is_refused_by_name():
     def unless(rs):  # a condition that reads the game (a seat), not only settings
         rs["reveals"][0]["unless"] = {"_": "Name", "name": "dealer", "ref": "builtin:dealer"}

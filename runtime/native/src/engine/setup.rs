@@ -201,8 +201,19 @@ impl Table {
     }
 
     fn eval(&self, e: &J, tile: Option<usize>) -> Result<Val, Error> {
-        let decl = tile.map(|i| self.cat.kinds[i].decl);
-        eval(e, &Env { t: self, tile: decl }, 0)
+        let env = Env { t: self, tile: tile.map(|i| self.cat.kinds[i].decl) };
+        // a tile literal as the whole expression (a state's initial tile or tiles) looks its kinds up in
+        // the catalog, none for a kind not in play; inside an expression it is not ported
+        if let Some(m) = e.as_object().filter(|m| m.get("_").and_then(J::as_str) == Some("TileLit")) {
+            let names: Vec<&str> = m.get("tiles").and_then(J::as_array).map(|a| a.iter().filter_map(J::as_str).collect()).unwrap_or_default();
+            let look = |name: &str| env.tile(name).unwrap_or(Val::None);
+            return Ok(if m.get("single").and_then(J::as_bool).unwrap_or(true) {
+                names.first().map_or(Val::None, |n| look(n))
+            } else {
+                Val::List(names.iter().map(|n| look(n)).collect())
+            });
+        }
+        eval(e, &env, 0)
     }
 }
 
@@ -484,7 +495,7 @@ impl Setup {
                 for x in add {
                     if op == "add" {
                         new.push(x);
-                    } else if let Some(p) = new.iter().position(|y| *y == x) {
+                    } else if let Some(p) = new.iter().position(|y| y.py_eq(&x)) {
                         new.remove(p);
                     }
                 }

@@ -23,6 +23,22 @@ pub enum Value {
 }
 
 impl Value {
+    /// Python's `==` on these values: `True == 1`, a list item by item, a tile or a seat by itself.
+    pub fn py_eq(&self, other: &Value) -> bool {
+        let number = |v: &Value| match v {
+            Value::Bool(b) => Some(*b as i64),
+            Value::Int(i) => Some(*i),
+            _ => None,
+        };
+        match (self, other) {
+            (Value::List(a), Value::List(b)) => a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.py_eq(y)),
+            _ => match (number(self), number(other)) {
+                (Some(x), Some(y)) => x == y,
+                _ => self == other,
+            },
+        }
+    }
+
     /// `state.plain`: tiles by name, seats as {"seat": n}, lists item by item.
     pub fn plain(&self, names: &[String]) -> J {
         match self {
