@@ -116,6 +116,16 @@ def test_carried_seats_and_lists():
         assert got["table"]["局数"] == value
     with pytest.raises(ValueError, match="seat the table does not have"):
         tab.setup(4, None, None, {"局数": {"seat": 4}})
+    # a value of a state that does not live for the session, or of no state, is ignored whatever it is;
+    # a seat's entry may be None, and entries past the table's seats are not read
+    ignored = {"局数": 2, "杠后": 1.5, "no such state": {"x": [1.5]}}
+    players = [None, {"杠后": {"seat": 99}}, {}, {}, {"局数": 1.5}]
+    assert json.loads(tab.setup(4, None, None, ignored, players)) == \
+        Game.setup_state(rules, {}, 4, table=ignored, players=players)
+    # a value the port does not hold (a float, a seat counted from the end, a dict in a list) is not ported
+    for value in (1.5, {"seat": -1}, [{"seat": 1}], 2**70):
+        with pytest.raises(_native().NotCovered, match="carried values"):
+            tab.setup(4, None, None, {"局数": value})
 
 
 def test_the_setup_exercises_what_it_ports():

@@ -1,9 +1,11 @@
 //! The game engine, natively (issue 17): the same IR game declarations executed with the same seeded
 //! randomness as the Python engine (runtime/game/), which stays the reference. Ported so far: Python's
-//! generator (rng.rs), the hand's state (state.rs), the game records of the rule set (rules.rs) and the
-//! setup up to the hand's first event (setup.rs); docs/engine-native.md gives the port order of the rest.
-//! This module binds them for Python: `EngineRandom` (the generator, for the tests that prove it equal to
-//! `random.Random`) and `EngineTable` (hands set up from one rule set: the state after the setup, as `HandState.snapshot` writes it).
+//! generator (rng.rs), the hand's state (state.rs), the game records of the rule set (rules.rs), a rule
+//! set under room options (table.rs) and the setup up to the hand's first event (setup.rs);
+//! docs/engine-native.md gives the port order of the rest. This module binds them for Python:
+//! `EngineRandom` (the generator, for the tests that prove it equal to `random.Random`) and
+//! `EngineTable` (hands set up from one rule set: the state after the setup, as `HandState.snapshot`
+//! writes it).
 
 #![allow(dead_code)] // the state's fields and records the later steps of the port read (docs/engine-native.md)
 
@@ -11,6 +13,7 @@ pub mod rng;
 pub mod rules;
 pub mod setup;
 pub mod state;
+pub mod table;
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -30,7 +33,10 @@ fn seed_words(seed: &Bound<'_, PyAny>) -> PyResult<Vec<u32>> {
     }
     let n = bits.div_ceil(32).max(1);
     let bytes: Vec<u8> = a.call_method1("to_bytes", (n * 4, "little"))?.extract()?;
-    Ok(bytes.chunks(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect())
+    Ok(bytes
+        .chunks(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect())
 }
 
 /// Python's `random.Random(seed)`, natively: the methods the engine calls, each drawing what Python draws.
@@ -43,7 +49,9 @@ struct EngineRandom {
 impl EngineRandom {
     #[new]
     fn new(seed: &Bound<'_, PyAny>) -> PyResult<Self> {
-        Ok(EngineRandom { rng: rng::Rng::from_words(&seed_words(seed)?) })
+        Ok(EngineRandom {
+            rng: rng::Rng::from_words(&seed_words(seed)?),
+        })
     }
 
     fn random(&mut self) -> f64 {
@@ -83,10 +91,18 @@ impl EngineRandom {
     }
 }
 
-/// A value a state carries from the hand before, as `Game.table_values` gives it: none, true/false, a
-/// whole number, text, a seat as {"seat": n}, or a list of them.
-fn carried_value(v: &Bound<'_, PyAny>, depth: usize) -> PyResult<state::Value> {
+/// A value a state carries from the hand before, as `Game._carried` takes it: none, true/false, a whole
+/// number, text, a seat as {"seat": n}, or a list of none, true/false, numbers and text (what
+/// `Game.table_values` gives). Anything else the reference would hold as it is (and write as its
+/// `str`) is not ported.
+fn carried_value(v: &Bound<'_, PyAny>, top: bool) -> PyResult<state::Value> {
     use state::Value;
+    let not_ported = || {
+        crate::NotCovered::new_err(
+            "the native engine takes carried values that are none, true/false, whole numbers, text, seats \
+             or lists of them",
+        )
+    };
     if v.is_none() {
         return Ok(Value::None);
     }
@@ -94,13 +110,13 @@ fn carried_value(v: &Bound<'_, PyAny>, depth: usize) -> PyResult<state::Value> {
         return Ok(Value::Bool(b.is_true()));
     }
     if v.cast::<PyInt>().is_ok() {
-        return v.extract::<i64>().map(Value::Int).map_err(|_| PyValueError::new_err("a carried number is larger than 64 bits"));
+        return v.extract::<i64>().map(Value::Int).map_err(|_| not_ported());
     }
     if let Ok(s) = v.cast::<PyString>() {
         return Ok(Value::Str(s.to_str()?.to_owned()));
     }
     if let Ok(d) = v.cast::<PyDict>() {
-        if d.len() == 1 {
+        if top && d.len() == 1 {
             if let Some(s) = d.get_item("seat")? {
                 if s.cast::<PyBool>().is_err() {
                     if let Ok(i) = s.extract::<usize>() {
@@ -109,18 +125,34 @@ fn carried_value(v: &Bound<'_, PyAny>, depth: usize) -> PyResult<state::Value> {
                 }
             }
         }
-        return Err(PyValueError::new_err("a carried seat is {\"seat\": n}"));
+        return Err(not_ported());
     }
     if let Ok(l) = v.cast::<PyList>() {
-        if depth < 4 && l.len() <= 10_000 {
-            return l.iter().map(|x| carried_value(&x, depth + 1)).collect::<PyResult<Vec<_>>>().map(Value::List);
+        if top && l.len() <= 10_000 {
+            return l
+                .iter()
+                .map(|x| carried_value(&x, false))
+                .collect::<PyResult<Vec<_>>>()
+                .map(Value::List);
         }
     }
-    Err(crate::NotCovered::new_err("the native engine takes carried values that are none, true/false, whole numbers, text, seats or lists"))
+    Err(not_ported())
 }
 
-fn carried_values(d: &Bound<'_, PyDict>) -> PyResult<Vec<(String, state::Value)>> {
-    d.iter().map(|(k, v)| Ok((k.extract::<String>()?, carried_value(&v, 0)?))).collect()
+/// The carried values the reference takes: those of the states of `scope` that live for the session
+/// (the others are ignored, whatever they hold).
+fn carried_values(
+    d: Option<&Bound<'_, PyDict>>,
+    rules: &rules::GameRules,
+    scope: &str,
+) -> PyResult<Vec<(String, state::Value)>> {
+    let mut out = Vec::new();
+    for sv in rules.states.iter().filter(|s| s.scope == scope && s.lives == "session") {
+        if let Some(v) = d.map(|d| d.get_item(&sv.name)).transpose()?.flatten() {
+            out.push((sv.name.clone(), carried_value(&v, true)?));
+        }
+    }
+    Ok(out)
 }
 
 /// `wall` / `tail` as `Game` takes them: tile notation as text, or a list of texts joined as one.
@@ -128,11 +160,13 @@ fn notation_text(v: &Bound<'_, PyAny>) -> PyResult<String> {
     if let Ok(s) = v.cast::<PyString>() {
         return Ok(s.to_str()?.to_owned());
     }
-    let parts: Vec<String> = v.extract().map_err(|_| PyValueError::new_err("a wall is tile notation (text or a list of texts)"))?;
+    let parts: Vec<String> = v
+        .extract()
+        .map_err(|_| PyValueError::new_err("a wall is tile notation (text or a list of texts)"))?;
     Ok(parts.concat())
 }
 
-fn options_of(options: Option<&Bound<'_, PyDict>>) -> PyResult<setup::Options> {
+fn options_of(options: Option<&Bound<'_, PyDict>>) -> PyResult<table::Options> {
     let mut opts = Vec::new();
     if let Some(d) = options {
         for (k, v) in d.iter() {
@@ -146,7 +180,7 @@ fn options_of(options: Option<&Bound<'_, PyDict>>) -> PyResult<setup::Options> {
 /// `NotCovered` names a construct the port does not execute yet; `ValueError` a refused argument.
 #[pyclass(module = "_native")]
 struct EngineTable {
-    table: setup::Table,
+    table: table::Table,
 }
 
 #[pymethods]
@@ -155,7 +189,9 @@ impl EngineTable {
     #[pyo3(signature = (ruleset_json, options=None))]
     fn new(ruleset_json: &str, options: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
         let opts = options_of(options)?;
-        Ok(EngineTable { table: guarded(|| setup::Table::new(ruleset_json, &opts))? })
+        Ok(EngineTable {
+            table: guarded(|| table::Table::new(ruleset_json, &opts))?,
+        })
     }
 
     /// The number of players these options give.
@@ -173,20 +209,41 @@ impl EngineTable {
         dealer: Option<usize>,
         balances: Option<Vec<i64>>,
         table: Option<&Bound<'_, PyDict>>,
-        players: Option<Vec<Bound<'_, PyDict>>>,
+        players: Option<Vec<Option<Bound<'_, PyDict>>>>,
         wall: Option<&Bound<'_, PyAny>>,
         tail: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<String> {
-        let (head, tail) = (wall.map(notation_text).transpose()?, tail.map(notation_text).transpose()?);
-        let table = table.map(carried_values).transpose()?;
-        let players = players.map(|p| p.iter().map(carried_values).collect::<PyResult<Vec<_>>>()).transpose()?;
+        let (head, tail) = (
+            wall.map(notation_text).transpose()?,
+            tail.map(notation_text).transpose()?,
+        );
+        let rules = &self.table.rules;
+        let table = table.map(|d| carried_values(Some(d), rules, "table")).transpose()?;
+        let players = players
+            .map(|p| {
+                p.iter()
+                    .map(|d| carried_values(d.as_ref(), rules, "player"))
+                    .collect::<PyResult<Vec<_>>>()
+            })
+            .transpose()?;
         let seed_words = match seed {
             Some(s) => seed_words(s)?,
             None => vec![0],
         };
         let t = &self.table;
         Ok(guarded(|| {
-            let g = setup::setup(t, &setup::Args { seed_words, dealer, balances, table, players, head, tail })?;
+            let g = setup::setup(
+                t,
+                &setup::Args {
+                    seed_words,
+                    dealer,
+                    balances,
+                    table,
+                    players,
+                    head,
+                    tail,
+                },
+            )?;
             Ok(g.st.snapshot(&t.names).to_string())
         })?)
     }
@@ -199,7 +256,18 @@ impl EngineTable {
             let mut dealt = 0u64;
             for seed in first..first.saturating_add(hands) {
                 let words = vec![seed as u32, (seed >> 32) as u32];
-                let g = setup::setup(t, &setup::Args { seed_words: words, dealer: None, balances: None, table: None, players: None, head: None, tail: None })?;
+                let g = setup::setup(
+                    t,
+                    &setup::Args {
+                        seed_words: words,
+                        dealer: None,
+                        balances: None,
+                        table: None,
+                        players: None,
+                        head: None,
+                        tail: None,
+                    },
+                )?;
                 dealt += g.st.seats.iter().map(|s| s.hand.len() as u64).sum::<u64>();
             }
             Ok(dealt)

@@ -28,13 +28,18 @@ impl Rng {
         if key.is_empty() {
             key.push(0);
         }
-        let mut r = Rng { mt: [0; N], index: N + 1 };
+        let mut r = Rng {
+            mt: [0; N],
+            index: N + 1,
+        };
         r.init_genrand(19_650_218);
         let len = key.len();
         let (mut i, mut j) = (1usize, 0usize);
         for _ in 0..N.max(len) {
             let prev = r.mt[i - 1] ^ (r.mt[i - 1] >> 30);
-            r.mt[i] = (r.mt[i] ^ prev.wrapping_mul(1_664_525)).wrapping_add(key[j]).wrapping_add(j as u32);
+            r.mt[i] = (r.mt[i] ^ prev.wrapping_mul(1_664_525))
+                .wrapping_add(key[j])
+                .wrapping_add(j as u32);
             i += 1;
             j += 1;
             if i >= N {

@@ -130,13 +130,18 @@ fn effects(list: &[&Map<String, J>]) -> Vec<EffectDef> {
 /// `program.is_description`: a compulsory action with nothing of its own, opened only by turn or draw.
 fn is_description(a: &Map<String, J>, events: &[String]) -> bool {
     b(a, "compulsory")
-        && !["forms", "wins", "choices", "choice_list", "effects", "follow", "when"].iter().any(|k| present(a, k))
+        && !["forms", "wins", "choices", "choice_list", "effects", "follow", "when"]
+            .iter()
+            .any(|k| present(a, k))
         && events.iter().all(|e| e == "turn" || e == "draw")
 }
 
 pub fn parse(text: &str) -> Result<GameRules, Error> {
     let doc: J = serde_json::from_str(text).map_err(|_| Error::Input("the rule set is not JSON".into()))?;
-    let rs = doc.get("ruleset").and_then(J::as_object).ok_or_else(|| bad("document"))?;
+    let rs = doc
+        .get("ruleset")
+        .and_then(J::as_object)
+        .ok_or_else(|| bad("document"))?;
     let t = rs.get("table").and_then(J::as_object).ok_or_else(|| bad("table"))?;
     let table = Table {
         players: t.get("players").cloned().ok_or_else(|| bad("table"))?,
@@ -158,7 +163,10 @@ pub fn parse(text: &str) -> Result<GameRules, Error> {
             role: s(m, "role", "option"),
             ty: s(m, "type", ""),
             default: m.get("default").cloned().unwrap_or(J::Null),
-            range: m.get("range").and_then(J::as_array).and_then(|r| Some((r.first()?.as_i64()?, r.get(1)?.as_i64()?))),
+            range: m
+                .get("range")
+                .and_then(J::as_array)
+                .and_then(|r| Some((r.first()?.as_i64()?, r.get(1)?.as_i64()?))),
             values: m.get("values").and_then(J::as_array).cloned().unwrap_or_default(),
         })
         .collect();
@@ -175,7 +183,10 @@ pub fn parse(text: &str) -> Result<GameRules, Error> {
     let mut ruled_events = HashSet::new();
     let mut phases = Vec::new();
     for m in objects(rs, "phases")? {
-        phases.push(PhaseDef { name: s(m, "name", ""), scope: s(m, "scope", "player") });
+        phases.push(PhaseDef {
+            name: s(m, "name", ""),
+            scope: s(m, "scope", "player"),
+        });
         for key in ["enter", "leave"] {
             for trig in objects(m, key)? {
                 ruled_events.insert(s(trig, "event", ""));
@@ -209,7 +220,10 @@ pub fn parse(text: &str) -> Result<GameRules, Error> {
         if let Some(also) = a.get("also_on").and_then(J::as_array) {
             events.extend(also.iter().filter_map(|x| x.as_str().map(str::to_owned)));
         }
-        if !events.iter().any(|e| e == "draw") || !b(a, "compulsory") || present(a, "forms") || present(a, "wins")
+        if !events.iter().any(|e| e == "draw")
+            || !b(a, "compulsory")
+            || present(a, "forms")
+            || present(a, "wins")
             || is_description(a, &events)
         {
             continue;
@@ -220,6 +234,20 @@ pub fn parse(text: &str) -> Result<GameRules, Error> {
             effects: effects(&objects(a, "effects")?),
         });
     }
-    let variant = rs.get("variant").and_then(J::as_object).map(|v| s(v, "id", "")).unwrap_or_default();
-    Ok(GameRules { variant, table, settings, states, phases, reveals, tasks, flower_actions, ruled_events })
+    let variant = rs
+        .get("variant")
+        .and_then(J::as_object)
+        .map(|v| s(v, "id", ""))
+        .unwrap_or_default();
+    Ok(GameRules {
+        variant,
+        table,
+        settings,
+        states,
+        phases,
+        reveals,
+        tasks,
+        flower_actions,
+        ruled_events,
+    })
 }

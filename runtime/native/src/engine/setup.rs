@@ -1,233 +1,43 @@
 //! A hand set up natively, as runtime/game/flow.py (`Game.__init__`) and setup.py (`Setup._setup_hand`)
-//! do it, up to the hand's first event: the room options over the settings' defaults, the catalog, the
-//! number of players, the seeded generator, the dealer, the shuffled wall, the seats and their
-//! balances, states, phases, context values and reveals; then the task drawn, the reveals of the deal,
-//! the deal, and the flowers set aside and replaced (with the effects of the actions that replace
-//! them). A construct this port does not execute yet is `Error::NotCovered` naming it: never a
-//! different state.
-
-use serde_json::Value as J;
+//! do it, up to the hand's first event: the seeded generator, the dealer, the shuffled wall, the seats
+//! and their balances, states (with the values a session carries), phases, context values and reveals;
+//! then the task drawn, the reveals of the deal, the deal, and the flowers set aside and replaced (with
+//! the effects of the actions that replace them). A construct this port does not execute yet is
+//! `Error::NotCovered` naming it: never a different state.
 
 use super::rng::Rng;
-use super::rules::{EffectDef, GameRules, RevealDef, SettingDef};
+use super::rules::{EffectDef, RevealDef};
 use super::state::{get, put, HandState, Value};
-use crate::catalog::Catalog;
-use crate::expr::{eval, Scope, Settings, Val};
-use crate::ruleset::RuleSet;
+use super::table::{not_ported, Table};
+use crate::expr::Val;
 use crate::Error;
 
 pub const DEFAULT_BALANCE: i64 = 1000;
-// runtime/limits.py: the compiler refuses a rule file past these (E706); a compiled rule set from elsewhere
-// is held to them here before any work is sized by them
-const MAX_TABLE_SIZE: i64 = 256;
-const MAX_COPIES: i64 = 64;
-const MAX_KINDS: usize = 512;
-const MAX_RULESET_JSON_BYTES: usize = 16_000_000;
 const FLOWER_ROUNDS: usize = 64; // `_flowers_at_deal`: rounds of replacement before it stops
-
-fn not_ported(what: &str) -> Error {
-    Error::NotCovered(format!("the native engine does not execute {what} yet"))
-}
-
-/// The rule set, its game records and the catalog under one choice of room options.
-pub struct Table {
-    pub rs: RuleSet,
-    pub rules: GameRules,
-    pub cat: Catalog,
-    pub settings: Settings,
-    pub names: Vec<String>,          // catalog index -> kind name
-    pub decl_to_cat: Vec<Option<usize>>, // declared kind -> catalog index
-    pub n: usize,
-    pub step: i64,
-}
-
-/// What expressions read during the setup: settings, the catalog's tiles and their fields, and the
-/// tile a flower action is asked about (`tile`). Anything else (a seat, a game function) is not ported.
-struct Env<'a> {
-    t: &'a Table,
-    tile: Option<usize>, // a declared kind
-}
-
-impl Scope for Env<'_> {
-    fn setting(&self, reference: &str) -> Option<Val> {
-        self.t.settings.get(reference).cloned()
-    }
-
-    fn tile(&self, name: &str) -> Option<Val> {
-        let decl = self.t.rs.kinds.iter().position(|k| k.name == name)?;
-        self.t.decl_to_cat[decl].map(|_| Val::Tile(decl))
-    }
-
-    fn current(&self) -> Option<usize> {
-        None
-    }
-
-    fn field(&self, tile: usize, name: &str) -> Result<Val, Error> {
-        let Some(i) = self.t.decl_to_cat[tile] else {
-            return Err(not_ported("a field of a tile that is not in play"));
-        };
-        match name {
-            "name" => Ok(Val::Str(self.t.names[i].clone())),
-            "kind" | "suit" | "rank" => Err(not_ported(&format!("the tile field `{name}` in game rules"))),
-            _ => Ok(Val::Bool(self.t.cat.flag(i, name))),
-        }
-    }
-
-    fn builtin(&self, reference: &str) -> Option<Val> {
-        match reference {
-            "builtin:tile" => self.tile.map(Val::Tile),
-            _ => None,
-        }
-    }
-}
-
-fn tile_literal(e: &J) -> Option<&str> {
-    let m = e.as_object()?;
-    if m.get("_")?.as_str()? != "TileLit" {
-        return None;
-    }
-    match m.get("tiles")?.as_array()?.as_slice() {
-        [one] => one.as_str(),
-        _ => None,
-    }
-}
-
-fn option_value(s: &SettingDef, v: &Val) -> Result<Val, Error> {
-    let ok = match (s.ty.as_str(), v) {
-        ("bool", Val::Bool(_)) => true,
-        ("int" | "seat", Val::Int(x)) => {
-            let in_range = s.range.is_none_or(|(lo, hi)| lo <= *x && *x <= hi);
-            if !in_range {
-                let (lo, hi) = s.range.unwrap_or_default();
-                return Err(Error::Input(format!("room option {}: {} must be within {lo}..{hi}, not {x}", s.name, s.name)));
-            }
-            let allowed: Vec<i64> = s.values.iter().filter_map(|j| j.get("text")?.as_str()?.parse().ok()).collect();
-            if !s.values.is_empty() && !allowed.contains(x) {
-                return Err(Error::Input(format!("room option {}: {x} is not one of its values", s.name)));
-            }
-            true
-        }
-        (_, Val::Str(_)) => return Err(not_ported("room options given as text")),
-        ("bool" | "int" | "seat", _) => {
-            return Err(Error::Input(format!("room option {} takes {}", s.name, if s.ty == "bool" { "true or false" } else { "a whole number" })))
-        }
-        _ => false,
-    };
-    if ok {
-        Ok(v.clone())
-    } else {
-        Err(not_ported(&format!("a room option of type {}", s.ty)))
-    }
-}
-
-impl Table {
-    /// The rule set under room `options` (by name): the settings environment `Rules.settings_env` makes
-    /// (defaults, tile defaults from the catalog, the options), the catalog, the number of players.
-    pub fn new(ruleset_json: &str, options: &Options) -> Result<Table, Error> {
-        if ruleset_json.len() > MAX_RULESET_JSON_BYTES {
-            return Err(Error::Input(format!("the rule set is larger than {} million bytes", MAX_RULESET_JSON_BYTES / 1_000_000)));
-        }
-        let rs = crate::ruleset::parse(ruleset_json)?;
-        let rules = super::rules::parse(ruleset_json)?;
-        let tb = &rules.table;
-        if [tb.hand, tb.dealer_extra].iter().any(|&x| !(0..=MAX_TABLE_SIZE).contains(&x)) {
-            return Err(Error::Input(format!("the rule set's hand sizes are outside 0..{MAX_TABLE_SIZE}")));
-        }
-        let mut given = Settings::new();
-        for (name, v) in options {
-            let Some(s) = rules.settings.iter().find(|s| &s.name == name && s.role == "option") else {
-                return Err(Error::Input(format!("'{}' is not a room option of this rule set", name.chars().take(40).collect::<String>())));
-            };
-            given.insert(format!("option:{name}"), option_value(s, v)?);
-        }
-        let cat = Catalog::build(&rs, &given)?;
-        if cat.kinds.len() > MAX_KINDS || cat.kinds.iter().any(|k| k.copies > MAX_COPIES) {
-            return Err(Error::Input(format!("the tiles under these options pass the limits ({MAX_KINDS} kinds, {MAX_COPIES} copies of one)")));
-        }
-        let names: Vec<String> = cat.kinds.iter().map(|k| k.name.clone()).collect();
-        let mut decl_to_cat = vec![None; rs.kinds.len()];
-        for (i, k) in cat.kinds.iter().enumerate() {
-            decl_to_cat[k.decl] = Some(i);
-        }
-        let mut t = Table { rs, rules, cat, settings: Settings::new(), names, decl_to_cat, n: 0, step: 1 };
-        // defaults (`setting_defaults`: one that does not evaluate without tiles is none), then a tile
-        // default from the tile names (a tile out of play is not ported), then the options
-        let mut settings = Settings::new();
-        for s in &t.rules.settings {
-            let key = format!("{}:{}", s.role, s.name);
-            let v = if let Some(name) = tile_literal(&s.default) {
-                let decl = t.rs.kinds.iter().position(|k| k.name == name);
-                match decl {
-                    Some(d) if t.decl_to_cat[d].is_some() => Val::Tile(d),
-                    _ => return Err(not_ported("a tile default of a setting whose tile is not in play")),
-                }
-            } else {
-                eval(&s.default, &Env { t: &t, tile: None }, 0).unwrap_or(Val::None)
-            };
-            settings.insert(key, v);
-        }
-        settings.extend(given);
-        t.settings = settings;
-        let players = match eval(&t.rules.table.players, &Env { t: &t, tile: None }, 0)? {
-            Val::Int(n) => n,
-            Val::Bool(b) => b as i64,
-            _ => return Err(not_ported("a number of players that is not a whole number")),
-        };
-        if players < 2 {
-            return Err(Error::Input(format!("a game needs at least two players, and these options give {players}")));
-        }
-        if players > MAX_TABLE_SIZE {
-            return Err(Error::Input(format!("these options give {players} players; the limit is {MAX_TABLE_SIZE}")));
-        }
-        t.n = players as usize;
-        t.step = if t.rules.table.rotation == "clockwise" { -1 } else { 1 };
-        Ok(t)
-    }
-
-    pub fn order_from(&self, start: usize) -> Vec<usize> {
-        let n = self.n as i64;
-        (0..n).map(|k| (start as i64 + self.step * k).rem_euclid(n) as usize).collect()
-    }
-
-    fn value(&self, v: Val) -> Result<Value, Error> {
-        Ok(match v {
-            Val::None => Value::None,
-            Val::Bool(b) => Value::Bool(b),
-            Val::Int(i) => Value::Int(i),
-            Val::Str(s) => Value::Str(s),
-            Val::Tile(d) => Value::Tile(self.decl_to_cat[d].ok_or_else(|| not_ported("a tile that is not in play"))?),
-            Val::List(items) => Value::List(items.into_iter().map(|x| self.value(x)).collect::<Result<_, _>>()?),
-        })
-    }
-
-    fn eval(&self, e: &J, tile: Option<usize>) -> Result<Val, Error> {
-        let env = Env { t: self, tile: tile.map(|i| self.cat.kinds[i].decl) };
-        // a tile literal as the whole expression (a state's initial tile or tiles) looks its kinds up in
-        // the catalog, none for a kind not in play; inside an expression it is not ported
-        if let Some(m) = e.as_object().filter(|m| m.get("_").and_then(J::as_str) == Some("TileLit")) {
-            let names: Vec<&str> = m.get("tiles").and_then(J::as_array).map(|a| a.iter().filter_map(J::as_str).collect()).unwrap_or_default();
-            let look = |name: &str| env.tile(name).unwrap_or(Val::None);
-            return Ok(if m.get("single").and_then(J::as_bool).unwrap_or(true) {
-                names.first().map_or(Val::None, |n| look(n))
-            } else {
-                Val::List(names.iter().map(|n| look(n)).collect())
-            });
-        }
-        eval(e, &env, 0)
-    }
-}
 
 /// `Setup._shuffled_wall` with fixed ends: each tile the notation names, in order, is the first copy
 /// of its kind left in the shuffled wall, taken out; the head's go first, the tail's last.
-fn fixed_ends(t: &Table, kind_of: &[usize], mut ids: Vec<usize>, head: Option<&str>, tail: Option<&str>) -> Result<Vec<usize>, Error> {
+fn fixed_ends(
+    t: &Table,
+    kind_of: &[usize],
+    mut ids: Vec<usize>,
+    head: Option<&str>,
+    tail: Option<&str>,
+) -> Result<Vec<usize>, Error> {
     let notation = crate::notation::Notation::new(&t.rs);
     let mut take = |text: &str| -> Result<Vec<usize>, Error> {
-        let decl = notation.parse(text).ok_or_else(|| Error::Input("the wall is not tile notation of this rule set".into()))?;
+        let decl = notation
+            .parse(text)
+            .ok_or_else(|| Error::Input("the wall is not tile notation of this rule set".into()))?;
         let mut picked = Vec::with_capacity(decl.len());
         for d in decl {
-            let k = t.decl_to_cat[d].ok_or_else(|| Error::Input(format!("the wall names {}, which is not in play", t.rs.kinds[d].name)))?;
+            let k = t.decl_to_cat[d]
+                .ok_or_else(|| Error::Input(format!("the wall names {}, which is not in play", t.rs.kinds[d].name)))?;
             let at = ids.iter().position(|&i| kind_of[i] == k).ok_or_else(|| {
-                Error::Input(format!("the wall asks for more copies of {} than there are", t.names[k]))
+                Error::Input(format!(
+                    "the wall asks for more copies of {} than there are",
+                    t.names[k]
+                ))
             })?;
             picked.push(ids.remove(at));
         }
@@ -280,7 +90,10 @@ pub fn setup(t: &Table, args: &Args) -> Result<Setup, Error> {
     let n = t.n;
     if let Some(d) = args.dealer {
         if d >= n {
-            return Err(Error::Input(format!("dealer {d} is not a seat of this game (seats 0 to {})", n - 1)));
+            return Err(Error::Input(format!(
+                "dealer {d} is not a seat of this game (seats 0 to {})",
+                n - 1
+            )));
         }
     }
     if let Some(b) = &args.balances {
@@ -288,9 +101,16 @@ pub fn setup(t: &Table, args: &Args) -> Result<Setup, Error> {
             return Err(Error::Input(format!("balances gives {} values for {n} seats", b.len())));
         }
     }
-    let carried = args.table.iter().flatten().chain(args.players.iter().flatten().flatten());
+    // (only the values of states that live for the session reach here: `mod.rs` takes no other)
+    let carried = args
+        .table
+        .iter()
+        .flatten()
+        .chain(args.players.iter().flat_map(|p| p.iter().take(n)).flatten());
     if carried.into_iter().any(|(_, v)| seat_out_of(v, n)) {
-        return Err(Error::Input("a carried state names a seat the table does not have".into()));
+        return Err(Error::Input(
+            "a carried state names a seat the table does not have".into(),
+        ));
     }
     let mut rng = Rng::from_words(&args.seed_words);
     let dealer = match args.dealer {
@@ -298,12 +118,21 @@ pub fn setup(t: &Table, args: &Args) -> Result<Setup, Error> {
         None if tb.first_dealer == "owner" => 0,
         None => rng.randrange(n as u64) as usize,
     };
-    let kind_of: Vec<usize> = t.cat.kinds.iter().enumerate().flat_map(|(i, k)| std::iter::repeat_n(i, k.copies.max(0) as usize)).collect();
+    let kind_of: Vec<usize> = t
+        .cat
+        .kinds
+        .iter()
+        .enumerate()
+        .flat_map(|(i, k)| std::iter::repeat_n(i, k.copies.max(0) as usize))
+        .collect();
     let deal = n as i64 * tb.hand + tb.dealer_extra; // within i64: every term is at most MAX_TABLE_SIZE
     if (kind_of.len() as i64) < deal {
         return Err(Error::Input(format!(
             "the wall has {} tiles and the deal needs {deal} ({n} players × {}, and {} more for the dealer)",
-            kind_of.len(), tb.hand, tb.dealer_extra)));
+            kind_of.len(),
+            tb.hand,
+            tb.dealer_extra
+        )));
     }
     let mut wall: Vec<usize> = (0..kind_of.len()).collect();
     rng.shuffle(&mut wall);
@@ -327,8 +156,17 @@ pub fn setup(t: &Table, args: &Args) -> Result<Setup, Error> {
         };
         if sv.scope == "player" {
             for (i, seat) in st.seats.iter_mut().enumerate() {
-                let carried = args.players.as_ref().filter(|_| session).and_then(|p| p.get(i)).and_then(|c| get(c, &sv.name));
-                put(&mut seat.vars, &sv.name, carried.cloned().unwrap_or_else(|| init.clone()));
+                let carried = args
+                    .players
+                    .as_ref()
+                    .filter(|_| session)
+                    .and_then(|p| p.get(i))
+                    .and_then(|c| get(c, &sv.name));
+                put(
+                    &mut seat.vars,
+                    &sv.name,
+                    carried.cloned().unwrap_or_else(|| init.clone()),
+                );
             }
         } else {
             let carried = args.table.as_ref().filter(|_| session).and_then(|c| get(c, &sv.name));
@@ -346,7 +184,11 @@ pub fn setup(t: &Table, args: &Args) -> Result<Setup, Error> {
     }
     for s in &t.rules.settings {
         if s.role == "context" {
-            let v = t.settings.get(&format!("context:{}", s.name)).cloned().unwrap_or(Val::None);
+            let v = t
+                .settings
+                .get(&format!("context:{}", s.name))
+                .cloned()
+                .unwrap_or(Val::None);
             put(&mut st.context, &s.name, t.value(v)?);
         }
     }
@@ -369,7 +211,10 @@ impl Setup {
             // before the first event the context values are their settings, so a condition over settings
             // and tiles reads what the reference reads; one reading anything else is not ported
             if let Some(e) = &r.unless {
-                if t.eval(e, None).map_err(|_| not_ported("a reveal's `unless` condition at the deal that reads the game"))?.truthy() {
+                if t.eval(e, None)
+                    .map_err(|_| not_ported("a reveal's `unless` condition at the deal that reads the game"))?
+                    .truthy()
+                {
                     continue;
                 }
             }
@@ -404,7 +249,10 @@ impl Setup {
     /// The index a tile is taken from at the tail: the last that is not a revealed copy kept in the wall.
     fn tail_index(&self) -> usize {
         let st = &self.st;
-        (0..st.wall.len()).rev().find(|&j| !st.pinned.contains(&st.wall[j])).unwrap_or(st.wall.len() - 1)
+        (0..st.wall.len())
+            .rev()
+            .find(|&j| !st.pinned.contains(&st.wall[j]))
+            .unwrap_or(st.wall.len() - 1)
     }
 
     fn flowers_at_deal(&mut self, t: &Table) -> Result<(), Error> {
@@ -412,12 +260,20 @@ impl Setup {
         for _ in 0..FLOWER_ROUNDS {
             let mut found = false;
             for s in t.order_from(self.st.dealer) {
-                let flowers: Vec<usize> =
-                    self.st.seats[s].hand.iter().copied().filter(|&k| t.cat.kinds[k].category == "flower").collect();
+                let flowers: Vec<usize> = self.st.seats[s]
+                    .hand
+                    .iter()
+                    .copied()
+                    .filter(|&k| t.cat.kinds[k].category == "flower")
+                    .collect();
                 for &k in &flowers {
                     found = true;
                     let seat = &mut self.st.seats[s];
-                    let at = seat.hand.iter().position(|&x| x == k).expect("a flower just seen in the hand");
+                    let at = seat
+                        .hand
+                        .iter()
+                        .position(|&x| x == k)
+                        .expect("a flower just seen in the hand");
                     seat.hand.remove(at);
                     seat.aside.push(k);
                     seat.changed();
@@ -427,7 +283,8 @@ impl Setup {
                     if self.st.wall.len() as i64 <= t.rules.table.exhaust_at {
                         break;
                     }
-                    if self.st.wall.is_empty() {  // (a negative `exhaust_at`: the reference fails here too)
+                    if self.st.wall.is_empty() {
+                        // (a negative `exhaust_at`: the reference fails here too)
                         return Err(Error::Input("the wall ran out while flowers were replaced".into()));
                     }
                     let i = if tail { self.tail_index() } else { 0 };
@@ -462,7 +319,9 @@ impl Setup {
                 self.effect(t, ef, s, k)?;
             }
             if t.rules.ruled_events.contains(&a.name) {
-                return Err(not_ported("the hooks, payments or phases of an action that replaces a flower"));
+                return Err(not_ported(
+                    "the hooks, payments or phases of an action that replaces a flower",
+                ));
             }
             self.st.tally(a.name.clone(), 1);
         }
@@ -480,9 +339,17 @@ impl Setup {
         };
         let (scope, name) = match ef.target.as_slice() {
             [scope, name] if scope == "actor" || scope == "table" => (scope.as_str(), name.as_str()),
-            _ => return Err(not_ported("an effect on a target other than a state of the actor or the table")),
+            _ => {
+                return Err(not_ported(
+                    "an effect on a target other than a state of the actor or the table",
+                ))
+            }
         };
-        let holder = if scope == "actor" { &mut self.st.seats[s].vars } else { &mut self.st.table };
+        let holder = if scope == "actor" {
+            &mut self.st.seats[s].vars
+        } else {
+            &mut self.st.table
+        };
         let cur = get(holder, name).cloned();
         let new = match (ef.op.as_str(), cur.as_ref()) {
             ("set", _) => value,
@@ -513,7 +380,11 @@ impl Setup {
                     Value::Bool(b) => b as i64,
                     _ => return Err(not_ported("arithmetic with a value that is not a whole number")),
                 };
-                let r = if op == "add" { c.checked_add(v) } else { c.checked_sub(v) };
+                let r = if op == "add" {
+                    c.checked_add(v)
+                } else {
+                    c.checked_sub(v)
+                };
                 Value::Int(r.ok_or_else(|| not_ported("a state beyond 64 bits"))?)
             }
         };
@@ -529,7 +400,11 @@ impl Setup {
     /// `offset` tiles in, setting aside the tiles it skips).
     fn flip(&mut self, t: &Table, r: &RevealDef) {
         let st = &mut self.st;
-        let order: Vec<usize> = if r.source == "tail" { (0..st.wall.len()).rev().collect() } else { (0..st.wall.len()).collect() };
+        let order: Vec<usize> = if r.source == "tail" {
+            (0..st.wall.len()).rev().collect()
+        } else {
+            (0..st.wall.len()).collect()
+        };
         let mut skipped = 0;
         let mut chosen = None;
         let mut aside = Vec::new();
@@ -571,6 +446,3 @@ impl Setup {
         put(&mut st.reveals, &r.name, Value::Tile(st.kind_of[id]));
     }
 }
-
-/// Room options as the Python side gives them, by name.
-pub type Options = Vec<(String, Val)>;

@@ -189,7 +189,11 @@ impl HandState {
         let tile = |t: Option<usize>| t.map(|t| J::String(names[t].clone())).unwrap_or(J::Null);
         let seat_no = |s: Option<usize>| s.map(|s| json!(s)).unwrap_or(J::Null);
         let dict = |vars: &[(String, Value)]| {
-            J::Object(vars.iter().map(|(k, v)| (k.clone(), v.plain(names))).collect::<Map<_, _>>())
+            J::Object(
+                vars.iter()
+                    .map(|(k, v)| (k.clone(), v.plain(names)))
+                    .collect::<Map<_, _>>(),
+            )
         };
         let seats: Vec<J> = self
             .seats
