@@ -201,6 +201,24 @@ def test_tile_initial_values_and_python_equality_in_effects(tmp_path):
         assert any(seat["vars"]["花牌"][:2] == [2, "x"] for seat in got["seats"])  # a flower replaced: 1 removed
 
 
+def test_a_rule_set_games_do_not_execute_is_refused_by_both_engines(tmp_path):
+    """What runtime/game/engine_limits.py lists (W605) is refused by the native setup as `Game` refuses it."""
+    from paili.runtime.game.records import GameError
+
+    edits = {
+        "restrict": lambda rs: rs["restricts"].append(
+            {"_": "Restrict", "name": "no_draw", "actions": ["draw"], "when": {"_": "Bool", "value": True}}),
+        "emit": lambda rs: rs["hooks"].append(
+            {"_": "Hook", "event": "discard", "effects": [{"_": "Effect", "op": "emit", "target": ["deal"]}]}),
+    }
+    for word, edit in edits.items():
+        rules = _variant(tmp_path, edit)
+        with pytest.raises(GameError, match="does not execute"):
+            Game.setup_state(rules, {}, 1)
+        with pytest.raises(ValueError, match=f"does not execute `{word}"):
+            _native().EngineTable(rules.ruleset_json(), {})
+
+
 def test_what_the_port_does_not_execute_is_refused_by_name():
     def unless(rs):  # a condition that reads the game (a seat), not only settings
         rs["reveals"][0]["unless"] = {"_": "Name", "name": "dealer", "ref": "builtin:dealer"}

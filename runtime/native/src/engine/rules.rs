@@ -78,6 +78,82 @@ pub struct GameRules {
     pub flower_actions: Vec<FlowerAction>,
     /// Events with hooks, with payments, or that enter or leave a phase: raising one runs rules.
     pub ruled_events: HashSet<String>,
+    /// What `runtime/game/engine_limits.py` lists as not executed by games (the first, as a sentence
+    /// fragment): the Python engine refuses such a rule set, and so does this one.
+    pub unexecuted: Option<String>,
+}
+
+/// Events whose actions the engine offers in its own steps (`engine_limits.ENGINE_OFFERED`).
+const ENGINE_OFFERED: [&str; 8] = [
+    "turn",
+    "draw",
+    "reveal",
+    "discard",
+    "added_kong",
+    "win_offer",
+    "deal",
+    "opening",
+];
+
+fn strings(m: &Map<String, J>, key: &str) -> Vec<String> {
+    m.get(key)
+        .and_then(J::as_array)
+        .map(|a| a.iter().filter_map(|x| x.as_str().map(str::to_owned)).collect())
+        .unwrap_or_default()
+}
+
+/// `engine_limits.unexecuted`, its first finding: an `emit` of an event that opens actions, a `then`
+/// other than `none`/`auto` on an action opened by an event the engine does not offer in its steps, a
+/// `restrict` on `draw`.
+fn unexecuted(rs: &Map<String, J>) -> Result<Option<String>, Error> {
+    let actions = objects(rs, "actions")?;
+    let events_of = |a: &Map<String, J>| {
+        let mut e = vec![s(a, "on", "")];
+        e.extend(strings(a, "also_on"));
+        e
+    };
+    let opening: HashSet<String> = actions.iter().flat_map(|a| events_of(a)).collect();
+    let mut bodies: Vec<(String, Vec<&Map<String, J>>)> = Vec::new();
+    for a in &actions {
+        let mut effs = objects(a, "effects")?;
+        effs.extend(objects(a, "decline")?);
+        bodies.push((format!("`action {}`", s(a, "name", "")), effs));
+    }
+    for h in objects(rs, "hooks")? {
+        bodies.push((format!("the `on {}` hook", s(h, "event", "")), objects(h, "effects")?));
+    }
+    for (place, effs) in &bodies {
+        for ef in effs {
+            let target = strings(ef, "target");
+            if s(ef, "op", "") == "emit" && target.first().is_some_and(|t| opening.contains(t)) {
+                return Ok(Some(format!(
+                    "`emit {}` in {place}: actions opened by an emitted event",
+                    target[0]
+                )));
+            }
+        }
+    }
+    let followers: HashSet<String> = actions.iter().flat_map(|a| strings(a, "follow")).collect();
+    for a in &actions {
+        let then = s(a, "then", "none");
+        let others: Vec<String> = events_of(a)
+            .into_iter()
+            .filter(|e| !ENGINE_OFFERED.contains(&e.as_str()))
+            .collect();
+        let name = s(a, "name", "");
+        if !others.is_empty() && !b(a, "wins") && !followers.contains(&name) && then != "none" && then != "auto" {
+            return Ok(Some(format!(
+                "`then {then}` of `action {name}`, opened by `{}`",
+                others[0]
+            )));
+        }
+    }
+    for r in objects(rs, "restricts")? {
+        if strings(r, "actions").iter().any(|x| x == "draw") {
+            return Ok(Some(format!("`restrict {}` on `draw`", s(r, "name", ""))));
+        }
+    }
+    Ok(None)
 }
 
 fn bad(what: &str) -> Error {
@@ -239,7 +315,9 @@ pub fn parse(text: &str) -> Result<GameRules, Error> {
         .and_then(J::as_object)
         .map(|v| s(v, "id", ""))
         .unwrap_or_default();
+    let unexecuted = unexecuted(rs)?;
     Ok(GameRules {
+        unexecuted,
         variant,
         table,
         settings,

@@ -145,6 +145,12 @@ impl Table {
         }
         let rs = crate::ruleset::parse(ruleset_json)?;
         let rules = super::rules::parse(ruleset_json)?;
+        if let Some(what) = &rules.unexecuted {
+            // as `Game` refuses it (its GameError names every such construct with its place)
+            return Err(Error::Input(format!(
+                "the game engine does not execute {what}, which this rule set uses"
+            )));
+        }
         let tb = &rules.table;
         if [tb.hand, tb.dealer_extra]
             .iter()
