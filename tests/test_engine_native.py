@@ -219,6 +219,20 @@ def test_a_rule_set_games_do_not_execute_is_refused_by_both_engines(tmp_path):
             _native().EngineTable(rules.ruleset_json(), {})
 
 
+def test_more_wildcards_than_a_hand_may_hold_are_refused_by_both_engines(tmp_path):
+    """The loader refuses such a rule set (E706); the native engine, handed its JSON directly, too."""
+    doc = json.loads(load(ROOT / "rules/longyan.pai").ruleset_json())
+    # two more wildcard kinds of four copies each beside the revealed tile (any kind: four)
+    doc["ruleset"]["wilds"] += [{"_": "Wild", "name": "东王", "tiles": "东"},
+                                {"_": "Wild", "name": "南王", "tiles": "南"}]
+    path = tmp_path / "wild.json"
+    path.write_text(json.dumps(doc, ensure_ascii=False), encoding="utf-8")
+    with pytest.raises(ValueError, match="could hold 12 wildcards"):
+        load(path)
+    with pytest.raises(ValueError, match="could hold 12 wildcards"):
+        _native().EngineTable(json.dumps(doc, ensure_ascii=False), {})
+
+
 def test_what_the_port_does_not_execute_is_refused_by_name():
     def unless(rs):  # a condition that reads the game (a seat), not only settings
         rs["reveals"][0]["unless"] = {"_": "Name", "name": "dealer", "ref": "builtin:dealer"}

@@ -81,6 +81,8 @@ pub struct GameRules {
     /// What `runtime/game/engine_limits.py` lists as not executed by games (the first, as a sentence
     /// fragment): the Python engine refuses such a rule set, and so does this one.
     pub unexecuted: Option<String>,
+    /// The wildcards: (the kind or reveal they name, their scope: hand | win_tile).
+    pub wilds: Vec<(String, String)>,
 }
 
 /// Events whose actions the engine offers in its own steps (`engine_limits.ENGINE_OFFERED`).
@@ -316,8 +318,13 @@ pub fn parse(text: &str) -> Result<GameRules, Error> {
         .map(|v| s(v, "id", ""))
         .unwrap_or_default();
     let unexecuted = unexecuted(rs)?;
+    let wilds = objects(rs, "wilds")?
+        .into_iter()
+        .map(|w| (s(w, "tiles", ""), s(w, "scope", "hand")))
+        .collect();
     Ok(GameRules {
         unexecuted,
+        wilds,
         variant,
         table,
         settings,

@@ -18,6 +18,7 @@ use crate::Error;
 const MAX_TABLE_SIZE: i64 = 256;
 const MAX_COPIES: i64 = 64;
 const MAX_KINDS: usize = 512;
+const MAX_WILDS_HELD: i64 = 8;
 const MAX_RULESET_JSON_BYTES: usize = 16_000_000;
 
 pub(super) fn not_ported(what: &str) -> Error {
@@ -177,6 +178,23 @@ impl Table {
             )));
         }
         let names: Vec<String> = cat.kinds.iter().map(|k| k.name.clone()).collect();
+        // `Rules.max_wilds`: the most wildcards one hand can hold, refused past the limit as
+        // `Rules.catalog_for` refuses it
+        let most_copies = cat.kinds.iter().map(|k| k.copies).max().unwrap_or(0);
+        let held: i64 = rules
+            .wilds
+            .iter()
+            .map(|(tiles, scope)| match names.iter().position(|n| n == tiles) {
+                _ if scope == "win_tile" => 1,
+                Some(i) => cat.kinds[i].copies,
+                None => most_copies,
+            })
+            .sum();
+        if held > MAX_WILDS_HELD {
+            return Err(Error::Input(format!(
+                "under these room options a hand could hold {held} wildcards; the limit is {MAX_WILDS_HELD}"
+            )));
+        }
         let mut decl_to_cat = vec![None; rs.kinds.len()];
         for (i, k) in cat.kinds.iter().enumerate() {
             decl_to_cat[k.decl] = Some(i);
