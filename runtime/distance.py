@@ -92,7 +92,10 @@ class Distance:
         self.msizes = dec.sizes[0]
         self.psizes = dec.sizes[1]
         self._targets: dict[tuple[int, int], list[Target]] = {}
-        self._tables: list[dict] = [dict() for _ in self.blocks]  # per block: (key, M, P) -> table
+        # per block: its packing (made on first use), and per (M, P) the packed tables by packed counts
+        self._packing: list[_Packing | None] = [None for _ in self.blocks]
+        self._tables: list[dict] = [dict() for _ in self.blocks]
+        self._tops: list[dict] = [dict() for _ in self.blocks]  # per block: (counts, M, P) -> table, as asked
         self._combined: dict[tuple, tuple] = {}
 
     # ------------------------------------------------------------------ targets
@@ -207,48 +210,26 @@ class Distance:
 
     def _table_of(self, b: int, key: tuple, M: int, P: int) -> tuple:
         """Per (m ≤ M, p ≤ P), flattened m-major: the most of these tiles that m meld slots and p pair
-        slots hold (monotone in both)."""
-        memo = self._tables[b]
-        mk = (key, M, P)
-        got = memo.get(mk)
+        slots hold (monotone in both). Worked out on packed integers (`_Packing`), memoised per block
+        and slots by the packed counts, and as asked (most asks are repeats: a block the discard does not
+        touch)."""
+        tops = self._tops[b]
+        got = tops.get((key, M, P))
         if got is not None:
             return got
-        j = next((q for q, c in enumerate(key) if c), -1)
-        width = P + 1
-        if j < 0:
-            got = (0,) * ((M + 1) * width)
-            memo[mk] = got
-            return got
-        lst = list(key)
-        lst[j] = 0
-        best = list(self._table_of(b, tuple(lst), M, P))  # the tiles of this kind left out
-        lst[j] = key[j]
-        for members, size, is_pair in self.parts[b][j]:
-            for q, c in members:
-                if lst[q] < c:
-                    break
-            else:
-                for q, c in members:
-                    lst[q] -= c
-                sub = self._table_of(b, tuple(lst), M, P)
-                for q, c in members:
-                    lst[q] += c
-                if is_pair:
-                    for m in range(M + 1):
-                        row = m * width
-                        for p in range(1, width):
-                            v = sub[row + p - 1] + size
-                            if v > best[row + p]:
-                                best[row + p] = v
-                else:
-                    for i in range(width, len(best)):
-                        v = sub[i - width] + size
-                        if v > best[i]:
-                            best[i] = v
-        got = tuple(best)
-        if len(memo) > 1_000_000:  # bounded: start afresh
+        pk = self._packing[b]
+        if pk is None or max(key) > pk.cap:
+            pk = self._packing[b] = _Packing(self.parts[b], max(max(key), max(self.copies[k] for k in self.blocks[b])))
+            self._tables[b].clear()  # the old packing's keys mean other counts
+        memo = self._tables[b].get((M, P))
+        if memo is None:
+            memo = self._tables[b][(M, P)] = {}
+        elif len(memo) > 1_000_000:  # bounded: start afresh
             memo.clear()
-        memo[mk] = got
+        got = pk.unpack(pk.table(pk.pack(key), pk.slots(M, P), memo), M, P)
+        if len(tops) > 200_000:
+            tops.clear()
+        tops[(key, M, P)] = got
         return got
 
     def _combine(self, a: tuple, b: tuple, M: int, P: int) -> tuple:
@@ -274,6 +255,98 @@ class Distance:
             self._combined.clear()
         self._combined[key] = got
         return got
+
+
+class _Slots:
+    """The constants of packed tables for M meld slots and P pair slots: entry m·(P+1)+p in field number
+    m·(P+1)+p, `bits` wide, its top bit a guard (always clear in a table)."""
+
+    __slots__ = ("width", "entries", "ones", "guards", "low", "full", "pairs", "shift")
+
+    def __init__(self, M: int, P: int, bits: int):
+        self.width = P + 1
+        self.entries = (M + 1) * self.width
+        self.ones = sum(1 << (i * bits) for i in range(self.entries))
+        self.guards = self.ones << (bits - 1)
+        self.low = self.guards - self.ones  # every value bit of every entry
+        self.full = (1 << (self.entries * bits)) - 1
+        # the entries with a pair slot (p ≥ 1): a pair part moves an entry one field up within its row
+        self.pairs = sum(((1 << bits) - 1) << (i * bits) for i in range(self.entries) if i % self.width)
+        self.shift = self.width * bits  # a meld part moves an entry one row up
+
+
+class _Packing:
+    """A block's counts and tables as integers, so that a part is taken and a table improved by a few
+    integer operations instead of a loop per kind and per entry (the same tables as kind by kind).
+
+    Counts: the count at block position j in field j, `kbits` wide, its top bit a guard — a part's
+    counts subtracted from the counts with every guard set leaves every guard set exactly when the
+    part is held. Tables (`_Slots`): entries at most the tiles of the block, `tbits` wide with a guard
+    — the entrywise maximum of two tables is the guards' borrow test (SWAR). `cap`: the largest count
+    a field holds."""
+
+    def __init__(self, parts, cap: int):
+        self.kbits = kbits = cap.bit_length() + 1
+        self.cap = (1 << (kbits - 1)) - 1
+        n = len(parts)
+        self.kguards = sum(1 << (j * kbits + kbits - 1) for j in range(n))
+        self.fmask = (1 << kbits) - 1
+        self.tbits = (self.cap * n).bit_length() + 1
+        self.parts = [[(sum(c << (q * kbits) for q, c in members), size, is_pair) for members, size, is_pair in at]
+                      for at in parts]
+        self._slots: dict[tuple[int, int], _Slots] = {}
+
+    def slots(self, M: int, P: int) -> _Slots:
+        got = self._slots.get((M, P))
+        if got is None:
+            got = self._slots[(M, P)] = _Slots(M, P, self.tbits)
+        return got
+
+    def pack(self, key: tuple) -> int:
+        kbits = self.kbits
+        return sum(c << (j * kbits) for j, c in enumerate(key))
+
+    def unpack(self, table: int, M: int, P: int) -> tuple:
+        tbits = self.tbits
+        mask = (1 << tbits) - 1
+        return tuple((table >> (i * tbits)) & mask for i in range((M + 1) * (P + 1)))
+
+    def table(self, key: int, sl: _Slots, memo: dict) -> int:
+        """The packed table of the packed counts: the tiles of the first kind held either left out or
+        the lowest member of a part in a slot, the rest worked out the same way (memoised in `memo`)."""
+        got = memo.get(key)
+        if got is not None:
+            return got
+        if not key:
+            memo[key] = 0
+            return 0
+        kbits = self.kbits
+        j = ((key & -key).bit_length() - 1) // kbits
+        rest = key & ~(self.fmask << (j * kbits))
+        best = memo.get(rest)
+        if best is None:
+            best = self.table(rest, sl, memo)  # the tiles of this kind left out
+        guards = self.kguards
+        armed = key | guards
+        ones, sguards, low, full, pairs, shift = sl.ones, sl.guards, sl.low, sl.full, sl.pairs, sl.shift
+        tbits1 = self.tbits - 1
+        for value, size, is_pair in self.parts[j]:
+            t = armed - value
+            if t & guards != guards:
+                continue  # a count of the part not held
+            t ^= guards
+            sub = memo.get(t)
+            if sub is None:
+                sub = self.table(t, sl, memo)
+            if is_pair:
+                cand = ((sub + size * ones) << self.tbits) & pairs
+            else:
+                cand = ((sub + size * ones) << shift) & full
+            ge = ((best | sguards) - cand) & sguards  # per entry: best ≥ cand
+            keep = ge - (ge >> tbits1)
+            best = (best & keep) | (cand & (low ^ keep))
+        memo[key] = best
+        return best
 
 
 def _reduce(tabs: list[tuple], dist: Distance, M: int, P: int):
