@@ -15,14 +15,21 @@ by the tables combined). Copies, requirements and what is in sight are not this 
 caller weighs the tiles that lower the distance by how many are still live, and asks the scoring runtime
 for the real waits once a hand is one tile away.
 
+With `values` (a value per hand shape and suit: what the rule set declares a group worth) the distance
+can be asked with a floor: the fewest tiles lacking to a win whose groups are worth at least `need`
+together. A slot then aims at one group; the part held counts that group's value (a part of a group
+larger than the smallest meld slot only when it is the whole group), and a slot left empty may aim at
+the worthiest group. The tables grow a dimension, the value reached (capped at the floor).
+
 Nothing here knows a variant: the groups are the decomposer's placements of the declared hand shapes,
-the forms the rule set's `win` declarations.
+the forms the rule set's `win` declarations, the values its shapes' `value`.
 """
 from __future__ import annotations
 
 from collections import Counter
 
 from .decompose import kind_blocks
+from .packed_tables import Packing
 
 FAR = 99  # the distance of a hand no measured form fits (a size no form takes, or only instant forms)
 
@@ -31,10 +38,10 @@ class Target:
     """One way to win, for a hand of a given size: `total` tiles in `melds` meld slots and `pairs` pair
     slots (or, for an orphans form, one of each of `members` and one more of them)."""
 
-    __slots__ = ("total", "melds", "pairs", "members")
+    __slots__ = ("total", "melds", "pairs", "members", "form")
 
-    def __init__(self, total: int, melds: int = 0, pairs: int = 0, members: tuple[int, ...] = ()):
-        self.total, self.melds, self.pairs, self.members = total, melds, pairs, members
+    def __init__(self, total: int, melds: int = 0, pairs: int = 0, members: tuple[int, ...] = (), form: str = ""):
+        self.total, self.melds, self.pairs, self.members, self.form = total, melds, pairs, members, form
 
     def __repr__(self):
         return f"Target({self.total}, {self.melds}, {self.pairs}, {len(self.members)} members)"
@@ -43,21 +50,30 @@ class Target:
 class Distance:
     """The distance of hands of one rule set under one catalog (`rules.forms`, the decomposer's shapes)."""
 
-    def __init__(self, forms, dec, kinds=None):
+    def __init__(self, forms, dec, kinds=None, values=None, floor_forms=()):
         """`kinds`: the hand shapes (meld kind names) whose groups fill meld slots; None: every shape. Pair
-        shapes always fill pair slots."""
+        shapes always fill pair slots. `values`: {shape name: {suit (None: any): value}}, the worth of
+        a group (the module's docstring); `floor_forms`: the forms a floor applies to (none: every one)."""
         self.dec = dec
         self.n = n = dec.n
         self.flower = [k.category == "flower" for k in dec.cat.kinds]
         self.copies = [k.copies for k in dec.cat.kinds]
         big = [max([8] + [s.size for s in dec.specs])] * n
         groups: set[tuple[tuple[tuple[int, int], ...], bool]] = set()
+        worth: dict[tuple, int] = {}  # (members, pair) -> the most a group of these tiles is worth
+        suits = [k.suit for k in dec.cat.kinds]
         for spec in dec.specs:
             if kinds is not None and not spec.is_pair and spec.kind not in kinds:
                 continue
             for i in range(n):
                 for slots in dec.placements(spec, i, big, 0):
-                    groups.add((tuple(sorted(Counter(k for k, _ in slots).items())), spec.is_pair))
+                    g = (tuple(sorted(Counter(k for k, _ in slots).items())), spec.is_pair)
+                    groups.add(g)
+                    if values:
+                        of = values.get(spec.kind) or {}
+                        suit = {suits[k] for k, _ in g[0]}
+                        v = of.get(suit.pop() if len(suit) == 1 else None, of.get(None, 0))
+                        worth[g] = max(worth.get(g, 0), v)
         blocks = kind_blocks(n, [[k for k, _ in members] for members, _ in groups])
         adjacent: dict[int, set[int]] = {i: set() for i in range(n)}
         for members, _ in groups:
@@ -68,35 +84,50 @@ class Distance:
         for b, kinds in enumerate(self.blocks):
             for j, k in enumerate(kinds):
                 self.pos[k] = (b, j)
-        # per block and position: the parts of groups whose lowest held member is there (block positions)
-        self.parts: list[list[list[tuple[tuple[tuple[int, int], ...], int, bool]]]] = \
-            [[[] for _ in kinds] for kinds in self.blocks]
-        seen = set()
-        for members, is_pair in groups:
-            b = self.pos[members[0][0]][0]
-            local = [(self.pos[k][1], c) for k, c in members]
-            for sub in _sub_multisets(local):
-                lowest = min(j for j, _ in sub)
-                key = (b, tuple(sub), is_pair)
-                if key in seen:
-                    continue
-                seen.add(key)
-                self.parts[b][lowest].append((tuple(sub), sum(c for _, c in sub), is_pair))
+        self.msizes = dec.sizes[0]
+        self.psizes = dec.sizes[1]
+        # per block and position: the parts of groups whose lowest held member is there (block positions),
+        # as (members, tiles, pair, value); the valued ones with the value of the group they count as
+        self.parts = self._parts(groups, {})
+        self.valued = bool(worth) and any(worth.values())
+        slot = min(self.msizes) if self.msizes else 0
+        self.vparts = self._parts(groups, worth, slot) if self.valued else None
+        # what an empty meld slot may aim at: the worthiest group of a meld slot's size
+        self.fresh = max([v for (members, pair), v in worth.items()
+                          if not pair and sum(c for _, c in members) <= slot], default=0)
+        self.floor_forms = frozenset(floor_forms)
         self.forms = []  # (melds, (pairs lo, hi), groups, concealed, orphans members)
         for f, instant, _ in forms:
             if instant is not None:
                 continue
             lo, hi = f.pairs if f.pairs else (0, 0)
             members = tuple(k.index for k in dec.cat.kinds if f.orphans and k.attrs.get(f.orphans))
-            self.forms.append((f.melds, (lo, hi), f.groups, f.concealed, members))
-        self.msizes = dec.sizes[0]
-        self.psizes = dec.sizes[1]
+            self.forms.append((f.melds, (lo, hi), f.groups, f.concealed, members, f.name))
         self._targets: dict[tuple[int, int], list[Target]] = {}
-        # per block: its packing (made on first use), and per (M, P) the packed tables by packed counts
-        self._packing: list[_Packing | None] = [None for _ in self.blocks]
-        self._tables: list[dict] = [dict() for _ in self.blocks]
-        self._tops: list[dict] = [dict() for _ in self.blocks]  # per block: (counts, M, P) -> table, as asked
+        # per block and valued or not: its packing (made on first use), per (M, P, V) the packed tables by
+        # packed counts, and the tables as asked, by (counts, M, P, V)
+        self._packing: dict[tuple[int, bool], Packing] = {}
+        self._tables: dict[tuple[int, bool], dict] = {}
+        self._tops: list[dict] = [dict() for _ in self.blocks]
         self._combined: dict[tuple, tuple] = {}
+
+    def _parts(self, groups, worth: dict, slot: int = 0) -> list:
+        parts: list[list[list]] = [[[] for _ in kinds] for kinds in self.blocks]
+        seen = set()
+        for g in sorted(groups):
+            members, is_pair = g
+            b = self.pos[members[0][0]][0]
+            local = [(self.pos[k][1], c) for k, c in members]
+            size = sum(c for _, c in members)
+            for sub in _sub_multisets(local):
+                held = sum(c for _, c in sub)
+                value = worth.get(g, 0) if size <= slot or held == size else 0
+                key = (b, tuple(sub), is_pair, value)
+                if key in seen:
+                    continue
+                seen.add(key)
+                parts[b][sub[0][0]].append((tuple(sub), held, is_pair, value))
+        return parts
 
     # ------------------------------------------------------------------ targets
 
@@ -107,36 +138,40 @@ class Distance:
         if got is None:
             got = []
             total = size + 1
-            for fm, (lo, hi), fg, concealed, members in self.forms:
+            for fm, (lo, hi), fg, concealed, members, name in self.forms:
                 if concealed and melds:
                     continue
                 if members:
                     if not melds and total == len(members) + 1:
-                        got.append(Target(total, members=members))
+                        got.append(Target(total, members=members, form=name))
                     continue
                 for p in range(lo, hi + 1):
                     m = (fg - p if fg is not None else (fm or 0)) - melds
                     if m < 0:
                         continue
                     if any(ms * m + ps * p == total for ms in self.msizes for ps in self.psizes):
-                        got.append(Target(total, m, p))
+                        got.append(Target(total, m, p, form=name))
             self._targets[key] = got
         return got
 
     # ------------------------------------------------------------------ distance
 
-    def distance(self, counts, wilds: int, melds: int) -> int:
+    def distance(self, counts, wilds: int, melds: int, need: int = 0) -> int:
         """The fewest tiles the hand (counts per kind, natural tiles; `wilds` wildcards) lacks to win by
-        any measured form, counting the tile it waits for: 1 when it waits, FAR when no form fits."""
+        any measured form, counting the tile it waits for: 1 when it waits, FAR when no form fits. With
+        `need` (and `values`): to a win whose groups are worth `need` at least (where a floor applies)."""
         size = sum(counts) + wilds
         best = FAR
         for t in self.targets(melds, size):
-            d = t.total - min(t.total, self.used(counts, t) + wilds)
+            u = self.used(counts, t, need)
+            if u < 0:
+                continue  # no filling reaches the floor
+            d = t.total - min(t.total, u + wilds)
             if d < best:
                 best = d
         return best
 
-    def improving(self, counts, wilds: int, melds: int) -> tuple[int, list[int]]:
+    def improving(self, counts, wilds: int, melds: int, need: int = 0) -> tuple[int, list[int]]:
         """The hand's distance and the kinds one more of which lowers it (the tiles it wants; never a kind
         the hand holds every copy of)."""
         size = sum(counts) + wilds
@@ -146,35 +181,67 @@ class Distance:
         best = FAR
         per_target = []
         for t in targets:
-            d = t.total - min(t.total, self.used(counts, t) + wilds)
+            u = self.used(counts, t, need)
+            d = t.total - min(t.total, u + wilds) if u >= 0 else FAR
             per_target.append(d)
             best = min(best, d)
         out: list[int] = []
         if best == 0:
             return 0, out
+        if best >= FAR:
+            return FAR, out
         for t, d in zip(targets, per_target):
             if d > best + 0:  # a target farther than the best: one tile lowers it to `best` at most
                 continue
-            for k in self._gains(counts, t, d - wilds):
+            for k in self._gains(counts, t, d, need):
                 if k not in out:
                     out.append(k)
         return best, sorted(out)
 
-    def used(self, counts, t: Target) -> int:
-        """The most natural tiles of the hand that fill the target's slots."""
+    def used(self, counts, t: Target, need: int = 0) -> int:
+        """The most natural tiles of the hand that fill the target's slots (worth `need` at least: -1
+        when no filling is)."""
         if t.members:
             held = sum(1 for k in t.members if counts[k])
             return held + (1 if any(counts[k] >= 2 for k in t.members) else 0)
+        V = self._floor(t, need)
         acc = None
         for b in range(len(self.blocks)):
-            tab = self._table_of(b, self._key(counts, b), t.melds, t.pairs)
-            acc = tab if acc is None else self._combine(acc, tab, t.melds, t.pairs)
-        return acc[-1] if acc else 0
+            tab = self._table_of(b, self._key(counts, b), t.melds, t.pairs, V)
+            acc = tab if acc is None else self._combine(acc, tab, t.melds, t.pairs, V)
+        return self._final(acc, t, V)
 
-    def _gains(self, counts, t: Target, need: int) -> list[int]:
-        """Kinds one more of which uses one more natural tile in the target (its distance `need` above
-        the wildcards' share)."""
-        if need <= 0:
+    def _floor(self, t: Target, need: int) -> int:
+        """The value level the target is asked at: `need`, where values are known and the floor applies
+        to its form; else 0 (no floor)."""
+        if need <= 0 or not self.valued or (self.floor_forms and t.form not in self.floor_forms):
+            return 0
+        return need
+
+    def _final(self, acc, t: Target, V: int) -> int:
+        """The most tiles used at the target's slots from the combined table (level-major), its empty
+        meld slots aiming at the worthiest group (`fresh`) when a floor is asked."""
+        if not acc:
+            return 0 if V <= 0 else (0 if t.melds * self.fresh >= V else -1)
+        if not V:
+            return acc[-1]
+        width = t.pairs + 1
+        row = (t.melds + 1) * width
+        best = -1
+        for k in range(t.melds + 1):  # k meld slots left empty
+            level = max(0, V - k * self.fresh)
+            v = acc[level * row + (t.melds - k) * width + t.pairs]
+            if v > best:
+                best = v
+            if level == 0:
+                break
+        return best
+
+    def _gains(self, counts, t: Target, lack: int, need: int = 0) -> list[int]:
+        """Kinds one more of which uses one more natural tile in the target (`lack`: its distance, the
+        wildcards counted; worth `need` at least). A hand whose wildcards outnumber its distance still
+        wants the tiles a wildcard would stand for: one more natural tile frees a wildcard."""
+        if lack <= 0:
             return []
         if t.members:
             base = self.used(counts, t)
@@ -188,19 +255,20 @@ class Distance:
                 counts[k] -= 1
             return out
         M, P = t.melds, t.pairs
-        tabs = [self._table_of(b, self._key(counts, b), M, P) for b in range(len(self.blocks))]
-        base = _reduce(tabs, self, M, P)[-1]
+        V = self._floor(t, need)
+        tabs = [self._table_of(b, self._key(counts, b), M, P, V) for b in range(len(self.blocks))]
+        base = self._final(_reduce(tabs, self, M, P, V), t, V)
         out = []
         for b, kinds in enumerate(self.blocks):
-            others = _reduce(tabs[:b] + tabs[b + 1:], self, M, P)
+            others = _reduce(tabs[:b] + tabs[b + 1:], self, M, P, V)
             key = list(self._key(counts, b))
             for j, k in enumerate(kinds):
                 if self.flower[k] or key[j] >= self.copies[k]:
                     continue
                 key[j] += 1
-                tab = self._table_of(b, tuple(key), M, P)
-                both = tab if others is None else self._combine(others, tab, M, P)
-                if both[-1] > base:
+                tab = self._table_of(b, tuple(key), M, P, V)
+                both = tab if others is None else self._combine(others, tab, M, P, V)
+                if self._final(both, t, V) > base:
                     out.append(k)
                 key[j] -= 1
         return out
@@ -208,31 +276,38 @@ class Distance:
     def _key(self, counts, b: int) -> tuple:
         return tuple(counts[k] for k in self.blocks[b])
 
-    def _table_of(self, b: int, key: tuple, M: int, P: int) -> tuple:
-        """Per (m ≤ M, p ≤ P), flattened m-major: the most of these tiles that m meld slots and p pair
-        slots hold (monotone in both). Worked out on packed integers (`_Packing`), memoised per block
-        and slots by the packed counts, and as asked (most asks are repeats: a block the discard does not
-        touch)."""
+    def _table_of(self, b: int, key: tuple, M: int, P: int, V: int = 0) -> tuple:
+        """Per (v ≤ V, m ≤ M, p ≤ P), flattened level-major then m-major: the most of these tiles that m
+        meld slots and p pair slots hold with groups worth v at least (-1: none is), monotone in m and p.
+        Worked out on packed integers (runtime/packed_tables.py), memoised per block and slots by the
+        packed counts, and as asked (most asks are repeats: a block the discard does not touch)."""
         tops = self._tops[b]
-        got = tops.get((key, M, P))
+        got = tops.get((key, M, P, V))
         if got is not None:
             return got
-        pk = self._packing[b]
+        valued = V > 0
+        which = (b, valued)
+        pk = self._packing.get(which)
         if pk is None or max(key) > pk.cap:
-            pk = self._packing[b] = _Packing(self.parts[b], max(max(key), max(self.copies[k] for k in self.blocks[b])))
-            self._tables[b].clear()  # the old packing's keys mean other counts
-        memo = self._tables[b].get((M, P))
+            parts = (self.vparts if valued else self.parts)[b]
+            pk = self._packing[which] = Packing(parts, max(max(key), max(self.copies[k] for k in self.blocks[b])))
+            self._tables[which] = {}  # the old packing's keys mean other counts
+        memos = self._tables[which]
+        memo = memos.get((M, P, V))
         if memo is None:
-            memo = self._tables[b][(M, P)] = {}
+            memo = memos[(M, P, V)] = {}
         elif len(memo) > 1_000_000:  # bounded: start afresh
             memo.clear()
-        got = pk.unpack(pk.table(pk.pack(key), pk.slots(M, P), memo), M, P)
+        sl = pk.slots(M, P, V)
+        got = pk.unpack(pk.table(pk.pack(key), sl, memo), sl)
         if len(tops) > 200_000:
             tops.clear()
-        tops[(key, M, P)] = got
+        tops[(key, M, P, V)] = got
         return got
 
-    def _combine(self, a: tuple, b: tuple, M: int, P: int) -> tuple:
+    def _combine(self, a: tuple, b: tuple, M: int, P: int, V: int = 0) -> tuple:
+        if V:
+            return self._combine_levels(a, b, M, P, V)
         key = (a, b) if a <= b else (b, a)
         got = self._combined.get(key)
         if got is not None:
@@ -257,102 +332,43 @@ class Distance:
         return got
 
 
-class _Slots:
-    """The constants of packed tables for M meld slots and P pair slots: entry m·(P+1)+p in field number
-    m·(P+1)+p, `bits` wide, its top bit a guard (always clear in a table)."""
-
-    __slots__ = ("width", "entries", "ones", "guards", "low", "full", "pairs", "shift")
-
-    def __init__(self, M: int, P: int, bits: int):
-        self.width = P + 1
-        self.entries = (M + 1) * self.width
-        self.ones = sum(1 << (i * bits) for i in range(self.entries))
-        self.guards = self.ones << (bits - 1)
-        self.low = self.guards - self.ones  # every value bit of every entry
-        self.full = (1 << (self.entries * bits)) - 1
-        # the entries with a pair slot (p ≥ 1): a pair part moves an entry one field up within its row
-        self.pairs = sum(((1 << bits) - 1) << (i * bits) for i in range(self.entries) if i % self.width)
-        self.shift = self.width * bits  # a meld part moves an entry one row up
-
-
-class _Packing:
-    """A block's counts and tables as integers, so that a part is taken and a table improved by a few
-    integer operations instead of a loop per kind and per entry (the same tables as kind by kind).
-
-    Counts: the count at block position j in field j, `kbits` wide, its top bit a guard — a part's
-    counts subtracted from the counts with every guard set leaves every guard set exactly when the
-    part is held. Tables (`_Slots`): entries at most the tiles of the block, `tbits` wide with a guard
-    — the entrywise maximum of two tables is the guards' borrow test (SWAR). `cap`: the largest count
-    a field holds."""
-
-    def __init__(self, parts, cap: int):
-        self.kbits = kbits = cap.bit_length() + 1
-        self.cap = (1 << (kbits - 1)) - 1
-        n = len(parts)
-        self.kguards = sum(1 << (j * kbits + kbits - 1) for j in range(n))
-        self.fmask = (1 << kbits) - 1
-        self.tbits = (self.cap * n).bit_length() + 1
-        self.parts = [[(sum(c << (q * kbits) for q, c in members), size, is_pair) for members, size, is_pair in at]
-                      for at in parts]
-        self._slots: dict[tuple[int, int], _Slots] = {}
-
-    def slots(self, M: int, P: int) -> _Slots:
-        got = self._slots.get((M, P))
-        if got is None:
-            got = self._slots[(M, P)] = _Slots(M, P, self.tbits)
-        return got
-
-    def pack(self, key: tuple) -> int:
-        kbits = self.kbits
-        return sum(c << (j * kbits) for j, c in enumerate(key))
-
-    def unpack(self, table: int, M: int, P: int) -> tuple:
-        tbits = self.tbits
-        mask = (1 << tbits) - 1
-        return tuple((table >> (i * tbits)) & mask for i in range((M + 1) * (P + 1)))
-
-    def table(self, key: int, sl: _Slots, memo: dict) -> int:
-        """The packed table of the packed counts: the tiles of the first kind held either left out or
-        the lowest member of a part in a slot, the rest worked out the same way (memoised in `memo`)."""
-        got = memo.get(key)
+    def _combine_levels(self, a: tuple, b: tuple, M: int, P: int, V: int) -> tuple:
+        """Two blocks' tables with value levels together: worth v at least is worth v1 in one and v - v1
+        in the other. A block holding nothing (only level 0 reached, with no tiles) changes nothing."""
+        width = P + 1
+        row = (M + 1) * width
+        if all(x == 0 for x in b[:row]) and all(x < 0 for x in b[row:]):
+            return a
+        if all(x == 0 for x in a[:row]) and all(x < 0 for x in a[row:]):
+            return b
+        key = (a, b, V) if a <= b else (b, a, V)
+        got = self._combined.get(key)
         if got is not None:
             return got
-        if not key:
-            memo[key] = 0
-            return 0
-        kbits = self.kbits
-        j = ((key & -key).bit_length() - 1) // kbits
-        rest = key & ~(self.fmask << (j * kbits))
-        best = memo.get(rest)
-        if best is None:
-            best = self.table(rest, sl, memo)  # the tiles of this kind left out
-        guards = self.kguards
-        armed = key | guards
-        ones, sguards, low, full, pairs, shift = sl.ones, sl.guards, sl.low, sl.full, sl.pairs, sl.shift
-        tbits1 = self.tbits - 1
-        for value, size, is_pair in self.parts[j]:
-            t = armed - value
-            if t & guards != guards:
-                continue  # a count of the part not held
-            t ^= guards
-            sub = memo.get(t)
-            if sub is None:
-                sub = self.table(t, sl, memo)
-            if is_pair:
-                cand = ((sub + size * ones) << self.tbits) & pairs
-            else:
-                cand = ((sub + size * ones) << shift) & full
-            ge = ((best | sguards) - cand) & sguards  # per entry: best ≥ cand
-            keep = ge - (ge >> tbits1)
-            best = (best & keep) | (cand & (low ^ keep))
-        memo[key] = best
-        return best
+        out = [-1] * ((V + 1) * row)
+        for v in range(V + 1):
+            for m in range(M + 1):
+                for p in range(width):
+                    best = -1
+                    for v1 in range(v + 1):
+                        for m1 in range(m + 1):
+                            for p1 in range(p + 1):
+                                x = a[v1 * row + m1 * width + p1]
+                                y = b[(v - v1) * row + (m - m1) * width + p - p1]
+                                if x >= 0 and y >= 0 and x + y > best:
+                                    best = x + y
+                    out[v * row + m * width + p] = best
+        got = tuple(out)
+        if len(self._combined) > 500_000:
+            self._combined.clear()
+        self._combined[key] = got
+        return got
 
 
-def _reduce(tabs: list[tuple], dist: Distance, M: int, P: int):
+def _reduce(tabs: list[tuple], dist: Distance, M: int, P: int, V: int = 0):
     acc = None
     for tab in tabs:
-        acc = tab if acc is None else dist._combine(acc, tab, M, P)
+        acc = tab if acc is None else dist._combine(acc, tab, M, P, V)
     return acc
 
 

@@ -274,6 +274,7 @@ class EfficiencyBot(GreedyBot):
         super().__init__(seed)
         self._dist = None
         self._vdist = None
+        self._floor = None  # (rules, `value_floor`)
         self._wins: dict = {}  # (hand shape, wait) -> the weight of a win on it (`_winning_live`)
         self.gated = False  # a structurally ready hand had no winning waits: the rules want more than shape
 
@@ -287,8 +288,26 @@ class EfficiencyBot(GreedyBot):
     def measure(self, game) -> Distance:
         d = self._dist
         if d is None or d[0] is not game.rs or d[1] is not game.dec:
-            d = self._dist = (game.rs, game.dec, Distance(game.rules.forms, game.dec))
+            floor = self.floor(game)
+            d = self._dist = (game.rs, game.dec, Distance(game.rules.forms, game.dec, values=floor and floor[1],
+                                                          floor_forms=floor[2] if floor else ()))
         return d[2]
+
+    def floor(self, game):
+        """The rule set's floor on its groups' worth (`value_floor`), or None."""
+        f = self._floor
+        if f is None or f[0] is not game.rs:
+            f = self._floor = (game.rs, value_floor(game.rules))
+        return f[1]
+
+    def need(self, game, s, extra: int = 0) -> int:
+        """The worth the concealed groups must still add: the floor less what the laid melds are worth
+        (and `extra`, a meld about to be laid); 0 without a floor."""
+        floor = self.floor(game)
+        if floor is None:
+            return 0
+        laid = sum(group_worth(floor[1], m.kind, m.tiles) for m in s.melds)
+        return max(0, floor[0] - laid - extra)
 
     def choose(self, game, seat: int, moves: list[Move]) -> Move:
         prog = game.prog
@@ -320,20 +339,20 @@ class EfficiencyBot(GreedyBot):
     def _live_waits(self, game, s) -> int:
         return sum(self._live(game, s, k) for k in game.waits(s))
 
-    def _settled(self, game, counts, w: int, melds: int) -> int:
+    def _settled(self, game, counts, w: int, melds: int, need: int = 0) -> int:
         """The distance of a hand as it will stand once it has discarded, if it must (the best discard)."""
         dist = self.measure(game)
         size = sum(counts) + w
         if dist.targets(melds, size):
-            return dist.distance(counts, w, melds)
+            return dist.distance(counts, w, melds, need)
         best = FAR
         for k, c in enumerate(counts):
             if c:
                 counts[k] -= 1
-                best = min(best, dist.distance(counts, w, melds))
+                best = min(best, dist.distance(counts, w, melds, need))
                 counts[k] += 1
         if w:
-            best = min(best, dist.distance(counts, w - 1, melds))
+            best = min(best, dist.distance(counts, w - 1, melds, need))
         return best
 
     # ------------------------------------------------------------------ melds
@@ -347,7 +366,8 @@ class EfficiencyBot(GreedyBot):
                 return same[0]
         s = game.st.seats[seat]
         counts, w = self._counts(game, s.hand)
-        now = self._settled(game, list(counts), w, len(s.melds))
+        now = self._settled(game, list(counts), w, len(s.melds), self.need(game, s))
+        floor = self.floor(game)
         pending = game.pending
         outside = pending.tile if pending is not None and pending.kind not in ("turn", "deal") else None
         wild = game.hand_wild_names
@@ -370,7 +390,14 @@ class EfficiencyBot(GreedyBot):
                     c[kind.index] -= use
                 taken += use
             new = taken == sum(need.values())  # else it grows a meld laid down before
-            after = self._settled(game, c, ww, len(s.melds) + new)
+            worth = 0
+            if floor is not None:
+                kind = m.meld or next(iter(game.prog.actions[m.action].forms), None)
+                worth = group_worth(floor[1], kind, [game.cat.by_name[x] for x in m.tiles])
+                if not new:  # it grows a laid meld: that one's worth counts no more
+                    worth -= max((group_worth(floor[1], g.kind, g.tiles) for g in s.melds
+                                  if g.tiles and g.tiles[0].name == m.tiles[0]), default=0)
+            after = self._settled(game, c, ww, len(s.melds) + new, self.need(game, s, worth))
             kong = any((mk := game.rs.meld(k)) is not None and mk.kong for k in game.prog.actions[m.action].forms)
             if outside is not None and len(set(m.tiles)) > 1 and after > 1:
                 continue  # a claimed run (or any mixed group) only to be one tile away: it costs patterns
@@ -387,6 +414,7 @@ class EfficiencyBot(GreedyBot):
         greedy's measure (fewest neighbours). Never a wildcard while another discard is as near."""
         s = game.st.seats[seat]
         dist = self.measure(game)
+        need = self.need(game, s)
         counts, w = self._counts(game, s.hand)
         wild = game.hand_wild_names
         by_name = game.cat.by_name
@@ -395,10 +423,10 @@ class EfficiencyBot(GreedyBot):
             name = m.tiles[0]
             kind = by_name[name]
             if name in wild:
-                d = dist.distance(counts, w - 1, len(s.melds))
+                d = dist.distance(counts, w - 1, len(s.melds), need)
             else:
                 counts[kind.index] -= 1
-                d = dist.distance(counts, w, len(s.melds))
+                d = dist.distance(counts, w, len(s.melds), need)
                 counts[kind.index] += 1
             scored.append((d, m))
         near = min(d for d, _ in scored)
@@ -428,23 +456,31 @@ class EfficiencyBot(GreedyBot):
 
     def _winning_live(self, game, s, name: str) -> float:
         """The live copies of the tiles a win on which, after giving up one `name`, meets every
-        requirement: the real waits (`Game.waits_without`), each scored in full (`Game.score`) when the
-        rule set asks more of a win than the waits see (a minimum score: `Rules.requires` beyond
-        `wait_requires`). A wait that wins only self-drawn counts 1/n of its copies (the seat draws about
-        one tile in n), one that wins on a discard too counts them all. Memoised per hand shape."""
+        requirement. The real waits (`Game.waits_without`: a win on a tile claimed, requirements
+        included) when every requirement is one the waits see and there are some; else each tile that
+        completes the hand by shape (`Distance.improving`) and each real wait is scored in full
+        (`Game.score`), claimed and self-drawn. A wait that wins only self-drawn counts 1/n of its copies
+        (the seat draws about one tile in n), one that wins claimed too counts them all. Memoised per
+        hand shape."""
         kind = game.cat.by_name[name]
         waits = game.waits_without(s, kind)
-        if not waits:
-            return 0
         rules = game.rules
-        if len(rules.requires) == len(rules.wait_requires):
+        if waits and len(rules.requires) == len(rules.wait_requires):
             return sum(self._live(game, s, k) for k in waits)
         conc = list(s.hand)
         del conc[next(i for i, t in enumerate(conc) if t.name == name)]
         memo = self._wins
         shape = (tuple(sorted(t.name for t in conc)), tuple((m.kind, tuple(t.name for t in m.tiles)) for m in s.melds))
+        cands = memo.get(shape)
+        if cands is None:
+            counts, w = self._counts(game, conc)
+            d, kinds = self.measure(game).improving(counts, w, len(s.melds))
+            cands = list(dict.fromkeys([k.index for k in waits] + (kinds if d == 1 else [])))
+            memo[shape] = cands
+        kinds = game.cat.kinds
         total = 0.0
-        for k in waits:
+        for i in cands:
+            k = kinds[i]
             key = (shape, k.name)
             got = memo.get(key)
             if got is None:
@@ -501,11 +537,57 @@ class EfficiencyBot(GreedyBot):
         kind = game.cat.by_name[name]
         if not wild:
             counts[kind.index] -= 1
-        _, kinds = dist.improving(counts, w - wild, len(s.melds))
+        _, kinds = dist.improving(counts, w - wild, len(s.melds), self.need(game, s))
         if not wild:
             counts[kind.index] += 1
         cat = game.cat.kinds
         return sum(self._live(game, s, cat[k]) for k in kinds)
+
+
+def value_floor(rules):
+    """The least worth the rule set asks of a win's groups: (N, {shape: {suit or None: value}}, the forms
+    it applies to) for a requirement `Q >= N` (or `Q > N - 1`) whose quantity Q adds up something of
+    each of the hand's groups (`sum(m in groups: …)`), the values the hand shapes declare (literal ones)
+    standing for what a group adds; None when the rules ask no such thing or declare no value."""
+    rs = rules.ir
+    quantities = {q.name: q for q in rs.quantities}
+    values = {}
+    for mk in rs.melds:
+        of = {}
+        for sv in mk.values:
+            if type(sv.value).__name__ == "Num":
+                of[sv.suit or None] = int(float(sv.value.text))
+        if of:
+            values[mk.name] = of
+    if not values:
+        return None
+    for req, _, _ in rules.requires:
+        e = req.expr
+        if req.unless is not None or type(e).__name__ != "Compare" or len(e.ops) != 1:
+            continue
+        (op,), (left, right) = e.ops, e.operands
+        if op in ("<=", "<"):
+            left, right, op = right, left, {"<=": ">=", "<": ">"}[op]
+        if op not in (">=", ">") or type(right).__name__ != "Num" or type(left).__name__ != "Name":
+            continue
+        q = quantities.get(left.name)
+        body = getattr(q, "expr", None)
+        if (type(body).__name__ != "Comp" or body.func != "sum"
+                or getattr(body.source, "ref", "") != "builtin:groups"):
+            continue
+        least = float(right.text) + (op == ">")
+        return (int(least) if least == int(least) else int(least) + 1, values, frozenset(req.forms))
+    return None
+
+
+def group_worth(values: dict, kind: str | None, tiles) -> int:
+    """What a group of shape `kind` of these tiles is worth by the declared values (by its suit when all
+    its tiles share one, else the value for any suit; 0 when none is declared)."""
+    of = values.get(kind) if kind else None
+    if not of:
+        return 0
+    suits = {t.suit for t in tiles}
+    return of.get(suits.pop() if len(suits) == 1 else None, of.get(None, 0))
 
 
 def valued_kinds(rs) -> frozenset:
