@@ -171,6 +171,31 @@ class Distance:
                 best = d
         return best
 
+    def settled(self, counts, wilds: int, melds: int, need: int = 0) -> int:
+        """The distance of the hand after its best discard (a hand one tile over a target's size): the
+        least of `distance` over every tile given up, from one filling per target. A filling of the whole
+        hand that leaves a tile out fills as well without it; one that uses every tile loses one at most
+        (the part it leaves is a part of the same group) — so the best discard uses min(used, tiles - 1)
+        natural tiles, and giving up a wildcard instead does no better. Without a floor this is
+        `distance`'s answer exactly; with one, a close bound (a whole group larger than a slot, taken
+        apart, no longer counts its worth)."""
+        nat = sum(counts)
+        best = FAR
+        for t in self.targets(melds, nat + wilds - 1):
+            if nat:
+                u = self.used(counts, t, need)
+                if u < 0:
+                    continue
+                filled = min(u, nat - 1) + wilds
+            else:
+                if self._final(None, t, self._floor(t, need)) < 0:
+                    continue
+                filled = wilds - 1
+            d = t.total - min(t.total, filled)
+            if d < best:
+                best = d
+        return best
+
     def improving(self, counts, wilds: int, melds: int, need: int = 0) -> tuple[int, list[int]]:
         """The hand's distance and the kinds one more of which lowers it (the tiles it wants; never a kind
         the hand holds every copy of)."""
@@ -308,7 +333,7 @@ class Distance:
     def _combine(self, a: tuple, b: tuple, M: int, P: int, V: int = 0) -> tuple:
         if V:
             return self._combine_levels(a, b, M, P, V)
-        key = (a, b) if a <= b else (b, a)
+        key = (a, b, M, P) if a <= b else (b, a, M, P)  # (M, P): tables of (3, 1) and (0, 7) are as long
         got = self._combined.get(key)
         if got is not None:
             return got
@@ -341,7 +366,7 @@ class Distance:
             return a
         if all(x == 0 for x in a[:row]) and all(x < 0 for x in a[row:]):
             return b
-        key = (a, b, V) if a <= b else (b, a, V)
+        key = (a, b, M, P, V) if a <= b else (b, a, M, P, V)
         got = self._combined.get(key)
         if got is not None:
             return got

@@ -345,15 +345,7 @@ class EfficiencyBot(GreedyBot):
         size = sum(counts) + w
         if dist.targets(melds, size):
             return dist.distance(counts, w, melds, need)
-        best = FAR
-        for k, c in enumerate(counts):
-            if c:
-                counts[k] -= 1
-                best = min(best, dist.distance(counts, w, melds, need))
-                counts[k] += 1
-        if w:
-            best = min(best, dist.distance(counts, w - 1, melds, need))
-        return best
+        return dist.settled(counts, w, melds, need)
 
     # ------------------------------------------------------------------ melds
 
@@ -462,22 +454,28 @@ class EfficiencyBot(GreedyBot):
         (`Game.score`), claimed and self-drawn. A wait that wins only self-drawn counts 1/n of its copies
         (the seat draws about one tile in n), one that wins claimed too counts them all. Memoised per
         hand shape."""
-        kind = game.cat.by_name[name]
-        waits = game.waits_without(s, kind)
-        rules = game.rules
-        if waits and len(rules.requires) == len(rules.wait_requires):
-            return sum(self._live(game, s, k) for k in waits)
         conc = list(s.hand)
         del conc[next(i for i, t in enumerate(conc) if t.name == name)]
         memo = self._wins
         shape = (tuple(sorted(t.name for t in conc)), tuple((m.kind, tuple(t.name for t in m.tiles)) for m in s.melds))
-        cands = memo.get(shape)
+        got = memo.get(shape)
+        if got is None:
+            waits = game.waits_without(s, game.cat.by_name[name])
+            rules = game.rules
+            if waits and len(rules.requires) == len(rules.wait_requires):
+                got = (waits, None)
+            else:
+                counts, w = self._counts(game, conc)
+                d, kinds = self.measure(game).improving(counts, w, len(s.melds))
+                got = (waits, list(dict.fromkeys([k.index for k in waits] + (kinds if d == 1 else []))))
+            if len(memo) > 20_000:
+                memo.clear()
+            memo[shape] = got
+        waits, cands = got
         if cands is None:
-            counts, w = self._counts(game, conc)
-            d, kinds = self.measure(game).improving(counts, w, len(s.melds))
-            cands = list(dict.fromkeys([k.index for k in waits] + (kinds if d == 1 else [])))
-            memo[shape] = cands
+            return sum(self._live(game, s, k) for k in waits)
         kinds = game.cat.kinds
+        claimed = {k.name for k in waits}
         total = 0.0
         for i in cands:
             k = kinds[i]
@@ -485,13 +483,14 @@ class EfficiencyBot(GreedyBot):
             got = memo.get(key)
             if got is None:
                 got = 0.0
-                for drawn, weight in ((False, 1.0), (True, 1.0 / game.n)):
+                # a tile not among the real waits does not win claimed: they are the claimed wins that
+                # meet the requirements the waits see, a part of every requirement
+                tries = ((False, 1.0), (True, 1.0 / game.n)) if k.name in claimed else ((True, 1.0 / game.n),)
+                for drawn, weight in tries:
                     res, _ = game.score(s, k, drawn, conc)
                     if res is not None and res.win:
                         got = weight
                         break
-                if len(memo) > 20_000:
-                    memo.clear()
                 memo[key] = got
             if got:
                 total += got * self._live(game, s, k)
