@@ -86,6 +86,8 @@ class Distance:
                 self.pos[k] = (b, j)
         self.msizes = dec.sizes[0]
         self.psizes = dec.sizes[1]
+        self.groups = frozenset(groups)  # (members (kind, count), pair)
+        self.worth = worth  # group -> the most a group of its tiles is worth (with `values`)
         # per block and position: the parts of groups whose lowest held member is there (block positions),
         # as (members, tiles, pair, value); the valued ones with the value of the group they count as
         self.parts = self._parts(groups, {})
@@ -232,7 +234,7 @@ class Distance:
         V = self._floor(t, need)
         acc = None
         for b in range(len(self.blocks)):
-            tab = self._table_of(b, self._key(counts, b), t.melds, t.pairs, V)
+            tab = self.block_table(b, self._key(counts, b), t.melds, t.pairs, V)
             acc = tab if acc is None else self._combine(acc, tab, t.melds, t.pairs, V)
         return self._final(acc, t, V)
 
@@ -281,7 +283,7 @@ class Distance:
             return out
         M, P = t.melds, t.pairs
         V = self._floor(t, need)
-        tabs = [self._table_of(b, self._key(counts, b), M, P, V) for b in range(len(self.blocks))]
+        tabs = [self.block_table(b, self._key(counts, b), M, P, V) for b in range(len(self.blocks))]
         base = self._final(_reduce(tabs, self, M, P, V), t, V)
         out = []
         for b, kinds in enumerate(self.blocks):
@@ -291,7 +293,7 @@ class Distance:
                 if self.flower[k] or key[j] >= self.copies[k]:
                     continue
                 key[j] += 1
-                tab = self._table_of(b, tuple(key), M, P, V)
+                tab = self.block_table(b, tuple(key), M, P, V)
                 both = tab if others is None else self._combine(others, tab, M, P, V)
                 if self._final(both, t, V) > base:
                     out.append(k)
@@ -301,7 +303,7 @@ class Distance:
     def _key(self, counts, b: int) -> tuple:
         return tuple(counts[k] for k in self.blocks[b])
 
-    def _table_of(self, b: int, key: tuple, M: int, P: int, V: int = 0) -> tuple:
+    def block_table(self, b: int, key: tuple, M: int, P: int, V: int = 0) -> tuple:
         """Per (v ≤ V, m ≤ M, p ≤ P), flattened level-major then m-major: the most of these tiles that m
         meld slots and p pair slots hold with groups worth v at least (-1: none is), monotone in m and p.
         Worked out on packed integers (runtime/packed_tables.py), memoised per block and slots by the
