@@ -13,7 +13,7 @@ from conftest import ROOT
 from paili import load
 from paili.runtime.distance import FAR, Distance, Target
 from paili.runtime.game import Game
-from paili.runtime.game.bots import value_floor
+from paili.runtime.game.group_values import value_floor
 
 VARIANTS = ["baijindao", "baicheng", "longyan", "guobiao", "chehuzi"]
 _RULES = {}

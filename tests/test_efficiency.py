@@ -227,7 +227,7 @@ def test_a_ready_shape_without_real_waits_turns_the_bot_to_value():
 def test_the_groups_that_score_are_the_valued_shapes_or_else_the_identical_ones():
     """The value mode's measure: 扯胡子 declares 胡息 values on its hand shapes (its plain runs and mixed
     ranks worth 0), 国标 declares none, so its groups of identical tiles count."""
-    from paili.runtime.game.bots import valued_kinds
+    from paili.runtime.game.group_values import valued_kinds
 
     assert valued_kinds(Game(rules("chehuzi"), {}, 1).rs) == {"坎", "倾", "一二三", "二七十"}
     assert valued_kinds(Game(rules("guobiao"), {}, 1).rs) == {"刻子"}
