@@ -26,6 +26,7 @@ the forms the rule set's `win` declarations, the values its shapes' `value`.
 """
 from __future__ import annotations
 
+import math
 from collections import Counter
 
 from .decompose import kind_blocks
@@ -92,8 +93,11 @@ class Distance:
         # as (members, tiles, pair, value); the valued ones with the value of the group they count as
         self.parts = self._parts(groups, {})
         self.valued = bool(worth) and any(worth.values())
+        # the worth of groups in units of their greatest common divisor: the groups' total is a multiple of
+        # it, so a floor rounds up to one, and the tables need fewer value levels (15 in units of 3: 5)
+        self.unit = math.gcd(*[v for v in worth.values() if v > 0]) if self.valued else 1
         slot = min(self.msizes) if self.msizes else 0
-        self.vparts = self._parts(groups, worth, slot) if self.valued else None
+        self.vparts = self._parts(groups, {g: v // self.unit for g, v in worth.items()}, slot) if self.valued else None
         # what an empty meld slot may aim at: the worthiest group of a meld slot's size
         self.fresh = max([v for (members, pair), v in worth.items()
                           if not pair and sum(c for _, c in members) <= slot], default=0)
@@ -243,20 +247,20 @@ class Distance:
         to its form; else 0 (no floor)."""
         if need <= 0 or not self.valued or (self.floor_forms and t.form not in self.floor_forms):
             return 0
-        return need
+        return -(-need // self.unit)  # in units, rounded up
 
     def _final(self, acc, t: Target, V: int) -> int:
         """The most tiles used at the target's slots from the combined table (level-major), its empty
         meld slots aiming at the worthiest group (`fresh`) when a floor is asked."""
         if not acc:
-            return 0 if V <= 0 else (0 if t.melds * self.fresh >= V else -1)
+            return 0 if V <= 0 else (0 if t.melds * (self.fresh // self.unit) >= V else -1)
         if not V:
             return acc[-1]
         width = t.pairs + 1
         row = (t.melds + 1) * width
         best = -1
         for k in range(t.melds + 1):  # k meld slots left empty
-            level = max(0, V - k * self.fresh)
+            level = max(0, V - k * (self.fresh // self.unit))
             v = acc[level * row + (t.melds - k) * width + t.pairs]
             if v > best:
                 best = v

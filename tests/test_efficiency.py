@@ -165,7 +165,7 @@ def test_seat_bots_are_named_once_or_per_seat():
         seat_bots("clever", 4)
 
 
-@pytest.mark.parametrize("variant, games", [("baicheng", 12), ("baijindao", 24)])
+@pytest.mark.parametrize("variant, games", [("baicheng", 12), ("baijindao", 24), ("chehuzi", 24)])
 def test_the_efficiency_bot_wins_more_than_greedy_bots_at_one_table(variant, games):
     """A seeded sample of bench/bot_strength.py: the efficiency bot at seat 1, greedy bots at the others."""
     n = Game(rules(variant), {}, 0).n
@@ -231,3 +231,64 @@ def test_the_groups_that_score_are_the_valued_shapes_or_else_the_identical_ones(
 
     assert valued_kinds(Game(rules("chehuzi"), {}, 1).rs) == {"坎", "倾", "一二三", "二七十"}
     assert valued_kinds(Game(rules("guobiao"), {}, 1).rs) == {"刻子"}
+
+
+def test_every_declared_decision_is_decided_by_the_stated_policy():
+    """docs/engine.md, "Bots" (the declared decisions of the bundled variants): on seeded games of every
+    bundled variant — the efficiency bot at seat 0, mixed bots (which make the offers greedy never makes:
+    起始加倍, claims of every kind) at the others — each decision of the efficiency seat follows the
+    stated policy: a win offered is taken, or given up only for a discard while it holds a wildcard (the
+    游金 rule); an `instead_of` alternative to a win (加倍) never; a ready declaration (报听, 立直) exactly
+    when its waits have READY_LIVE live tiles, the first offered; a hand-end choice (起始加倍) and an
+    answer to another seat's decision (应答起始加倍) are passed. Every kind is met in the sample."""
+    from paili.runtime.game.bots import READY_LIVE, MixedBot
+    from paili.runtime.game.moves import PASS
+
+    class Proposer(MixedBot):  # mixed, but it always makes a hand-end choice offered (起始加倍): the answer comes
+        def choose(self, game, seat, moves):
+            chosen = [m for m in moves if (a := game.prog.actions.get(m.action)) is not None and a.ir.choices]
+            return chosen[0] if chosen else super().choose(game, seat, moves)
+
+    seen = Counter()
+    for variant, options, games in (("baijindao", {}, 14), ("longyan", {}, 12), ("chehuzi", {}, 3),
+                                    ("baicheng", {}, 2), ("guobiao", {}, 2)):
+        for gi in range(games):
+            g = Game(rules(variant), options, 40 + gi)
+            bots = [EfficiencyBot(gi)] + [Proposer(gi * 7 + s) for s in range(1, g.n)]
+            prog = g.prog
+            while not g.is_over():
+                seat = g.current_seats()[0]
+                moves = g.legal_moves(seat)
+                move = bots[seat].choose(g, seat, moves)
+                if seat == 0:
+                    acts = {m.action: prog.actions.get(m.action) for m in moves}
+                    wins = [m for m in moves if acts[m.action] is not None and acts[m.action].wins]
+                    s = g.st.seats[0]
+                    if wins:
+                        if move in wins:
+                            seen["win taken"] += 1
+                        else:
+                            assert move.action == "discard" and any(t.name in g.hand_wild_names for t in s.hand)
+                            seen[f"{variant}: win given up to wait on any tile"] += 1
+                    for name, a in acts.items():
+                        if a is None:
+                            continue
+                        if a.ir.instead_of:
+                            assert move.action != name
+                            seen[f"{variant}: {name} ({a.ir.instead_of} taken instead)"] += 1
+                        elif not wins and not a.forms and not a.wins and (a.ir.ready or a.ir.then == "auto"):
+                            live = sum(max(0, k.copies - g.visible_count(k) - sum(t.name == k.name for t in s.hand))
+                                       for k in g.waits(s))
+                            ready = [m for m in moves if m.action == name or (
+                                (b := acts[m.action]) is not None and not b.forms and (b.ir.ready or b.ir.then == "auto"))]
+                            assert (move == ready[0]) == (live >= READY_LIVE)
+                            seen[f"{variant}: {name} {'declared' if move.action == name else 'not declared'}"] += 1
+                        elif a.ir.choices or a.ir.on in prog.actions:
+                            assert PASS in moves and move == PASS
+                            seen[f"{variant}: {name} passed"] += 1
+                g.apply(seat, move)
+    assert seen["win taken"] > 10, seen
+    for kind in ("baijindao: 加倍 (胡 taken instead)", "baijindao: 报听 declared", "baijindao: 报听 not declared",
+                 "baijindao: 起始加倍 passed", "baijindao: 应答起始加倍 passed",
+                 "longyan: win given up to wait on any tile"):
+        assert seen[kind] > 0, (kind, seen)
