@@ -279,8 +279,8 @@ def test_every_declared_decision_is_decided_by_the_stated_policy():
                         elif not wins and not a.forms and not a.wins and (a.ir.ready or a.ir.then == "auto"):
                             live = sum(max(0, k.copies - g.visible_count(k) - sum(t.name == k.name for t in s.hand))
                                        for k in g.waits(s))
-                            ready = [m for m in moves if m.action == name or (
-                                (b := acts[m.action]) is not None and not b.forms and (b.ir.ready or b.ir.then == "auto"))]
+                            ready = [m for m in moves if (b := acts[m.action]) is not None and not b.forms
+                                     and not b.wins and (b.ir.ready or b.ir.then == "auto")]
                             assert (move == ready[0]) == (live >= READY_LIVE)
                             seen[f"{variant}: {name} {'declared' if move.action == name else 'not declared'}"] += 1
                         elif a.ir.choices or a.ir.on in prog.actions:

@@ -21,12 +21,14 @@
   throwing that tile) with probability `patience` (19/20), hoping for a wildcard, until it has thrown a
   wildcard itself and while a wildcard can still be drawn (not every copy is in sight or in its own
   hand). Seeded: the same seed, the same moves.
-- `EfficiencyBot(seed)`: plays for the nearest win by the rule set's forms (`runtime/distance.py`): takes
-  every win; declares ready when its waits hold `READY_LIVE` live tiles; lays down a meld after which
-  the hand is nearer a win (a kong: no farther; a claimed run: only to be one tile away); discards to
-  be nearest, then for the most live wanted tiles (at one tile away the real waits); declines the rest.
-  At one tile away its waits are the winning ones (each scored when the rules ask more of a win than
-  the waits see). Once a hand one tile away by shape has none (the rules ask for more: a minimum
+- `EfficiencyBot(seed)`: plays for the nearest win by the rule set's forms (`runtime/distance.py`) — a
+  win whose groups are worth what the rules ask, where a requirement asks a sum over the groups to reach
+  a number (`group_values.value_floor`): takes every win (but gives up a self-drawn one for a discard
+  that wins on any tile, as greedy does); declares ready when its waits hold `READY_LIVE` live tiles;
+  lays down a meld after which the hand is nearer a win (a kong: no farther; a claimed run: only to be
+  one tile away); discards to be nearest, then for the most live wanted tiles (at one tile away the
+  winning waits: real waits and completing tiles, scored when the rules ask more than the waits see);
+  declines the rest. Once a hand one tile away has no winning waits (the rules ask for more: a minimum
   score), it plays for value for the rest of the hand: every meld of identical tiles, discards for
   winning waits, else towards a win of the groups that score. The whole policy is docs/engine.md, "Bots".
 """
