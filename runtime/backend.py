@@ -98,6 +98,7 @@ class NativeStructure:
         self.declined = (mod.NotCovered, mod.NativeError)
         self.failures = 0  # native errors answered by the reference (0 expected; the tests check)
         self.split_items = False  # whether the native tables enumerate splits (runtime/decompose.py)
+        self.items: list = []  # the (spec, slots) item of each of the tables' split groups, once checked
 
     def fell_back(self, exc: Exception) -> None:
         """Count a native error the reference answered instead."""
@@ -147,7 +148,8 @@ class NativeStructure:
         theirs = [(si, tuple(kinds)) for si, kinds in self.tables.split_groups()]
         if mine != theirs or [list(b) for b in self.reference.blocks] != self.tables.blocks():
             return
-        self.tables.set_split_items([(dec.specs[si], tuple((k, False) for k in kinds)) for si, kinds in mine])
+        self.items = [(dec.specs[si], tuple((k, False) for k in kinds)) for si, kinds in mine]
+        self.tables.set_split_items(self.items)
         self.split_items = True
 
 

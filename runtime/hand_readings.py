@@ -19,7 +19,7 @@ from .tiles import Catalog, TileInfo
 # each of them is cheaper than finding the signatures.
 SIGNATURE_FROM = 2
 
-_LIMIT_SENTENCE = ("this hand has more ways to read its wildcards than paili examines for one hand "
+LIMIT_SENTENCE = ("this hand has more ways to read its wildcards than paili examines for one hand "
                    f"({HAND_WORK:,} work units: a table entry or a split read is one, a reading scored "
                    f"{READING_WORK}; or {SPLIT_LIMIT:,} splits when every split is read)")
 
@@ -159,7 +159,7 @@ class HandReadings:
         work = self.work
         work[0] -= units
         if work[0] < 0:
-            raise HandError(_LIMIT_SENTENCE)
+            raise HandError(LIMIT_SENTENCE)
 
     def _readings_wild(self, hand: Hand, only: set[str] | None) -> tuple[list[Reading], str]:
         classified = {True: self.classify(hand)}
@@ -211,7 +211,7 @@ class HandReadings:
                 try:
                     splits = self.dec.splits(counts, len(wilds), m, p, limit=min(SPLIT_LIMIT, max(budget[0], 0)))
                 except SplitLimit:
-                    raise HandError(_LIMIT_SENTENCE) from None
+                    raise HandError(LIMIT_SENTENCE) from None
                 self._spend(len(splits))
                 for split in splits:
                     out.extend(self._readings_of(form, split, naturals, wilds, exposed, all_tiles, hand, pair_when))
@@ -316,7 +316,7 @@ class HandReadings:
         sizes = self.dec.sizes
         return sum_fits(n, m, sizes[0], p, sizes[1])
 
-    def _cached_group(self, kind: str, slots: tuple, win_pos: int, concealed: bool) -> Group:
+    def cached_group(self, kind: str, slots: tuple, win_pos: int, concealed: bool) -> Group:
         """Groups of natural tiles are immutable: one object per (kind, tiles, winning position,
         concealment) serves every reading of every hand, and keeps its memoised fields."""
         cache = self.dec.pieces.groups
@@ -343,7 +343,7 @@ class HandReadings:
             got = cache.get(id(item))
             if got is None or got[0] is not item:
                 spec, slots = item
-                got = (item, self._cached_group(spec.kind, tuple(slots), -1, True), tuple(i for i, _ in slots))
+                got = (item, self.cached_group(spec.kind, tuple(slots), -1, True), tuple(i for i, _ in slots))
                 if isinstance(slots, tuple):
                     cache[id(item)] = got
             groups.append(got[1])
@@ -368,7 +368,7 @@ class HandReadings:
             wkey = (id(item), widx, concealed)
             got = wcache.get(wkey)
             if got is None or got[0] is not item:
-                got = (item, self._cached_group(spec.kind, tuple(slots), ti, concealed))
+                got = (item, self.cached_group(spec.kind, tuple(slots), ti, concealed))
                 if isinstance(slots, tuple):
                     wcache[wkey] = got
             wg = got[1]
@@ -424,7 +424,7 @@ class HandReadings:
         except Unobservable:
             return None
         except SplitLimit:
-            raise HandError(_LIMIT_SENTENCE) from None
+            raise HandError(LIMIT_SENTENCE) from None
         out = []
         if any(t.physical is not t.kind for t in naturals):  # stand-ins: their identity is restored
             for _, groups, win_gi in found:
@@ -432,7 +432,7 @@ class HandReadings:
                                              only_gi=win_gi))
             return out
         # Otherwise each group is what its slots say: groups are shared, like the natural ones
-        # (`_cached_group`), the wildcards' physical tile being part of the key.
+        # (`cached_group`), the wildcards' physical tile being part of the key.
         cache = self.dec.pieces.wild_groups
         for _, groups, win_gi in found:
             gs = list(exposed)

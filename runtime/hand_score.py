@@ -227,6 +227,12 @@ class Scoring(HandReadings):
         return True, ""
 
     def run(self) -> ScoreResult:
+        if self.rules.fast is not None:
+            hands = self.rules.native_hands_for(self.cat, self.dec)
+            if hands is not None:  # readings and scoring in one native call (runtime/nativehand.py)
+                got = hands.score(self)
+                if got is not None:
+                    return got
         readings, why = self.readings(self.hand)
         if why == "count":
             n = len(self.hand.concealed) + (1 if self.hand.win is not None else 0)

@@ -69,6 +69,8 @@ class NativeCounts:
         self.mod = mod
         self.prefilter_tests: list = []  # as given to the programs (`native_counts`)
         self.scorer = None  # the native scoring of whole hands (runtime/nativescore.py), when built
+        self.hands = None  # the native readings and scoring of whole hands (runtime/nativehand.py), when built
+        self.hands_tried = False  # whether building them was tried (Rules.native_hands_for)
         self.declined = (mod.NotCovered, mod.NativeError)
         self.failures = 0  # internal errors of the native core (0 expected; the tests check)
         self.calls = 0

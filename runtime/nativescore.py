@@ -87,36 +87,43 @@ class NativeScorer:
     @staticmethod
     def _result(sc, readings: list, got: tuple) -> ScoreResult:
         chosen, win, considered, refused, final, values, units, score, total, best, trace, quantities = got
-        rules = sc.rules
-        fast = rules.fast
-        requires = rules.requires
+        requires = sc.rules.requires
         rejected = [f"{readings[j].describe()}: {unmet_reason(requires[q][0])}" for j, q in refused]
-        r = readings[chosen]
-        meta = fast.fan_meta
-        fans = []
-        ref = None
-        for (i, n), v in zip(final, values):
-            label, name, unit = meta[i]
-            if label is None:  # a label with expressions: the reference environment computes it
-                ref = ref or sc.evaluator(r)
-                label = ref.label(fast.patterns[i])
-            fans.append(FanLine(label, name, value(v), n, unit))
-        names = fast.tally.names
-        combines = fast.tally.combines
-        excluded = []
-        for i, how, by, fewer in trace:
-            if how == 0:
-                excluded.append((names[i], names[by]))
-            elif how == 1:
-                excluded.append((names[i], "count lowered"))
-            else:
-                excluded.append((names[i], f"{combines[by][0].name} ×{fewer}"))
-        qs = dict(zip(fast.quantity_names, map(value, quantities))) if quantities is not None else None
-        ev = LazyEvaluation(r, fans, dict(zip(fast.unit_order, map(value, units))), value(score), value(total),
-                            value(best), lambda: sc.evaluator(r), lambda: qs, lambda: excluded)
-        if win:
-            return ScoreResult(True, "", ev, considered, rejected)
-        return ScoreResult(False, rejected[0].split(": ", 1)[1], ev, 0, rejected)
+        return result_of(sc, readings[chosen], win, considered, rejected, final, values, units, score, total, best,
+                         trace, quantities)
+
+
+def result_of(sc, r, win: bool, considered: int, rejected: list[str], final, values, units, score, total, best,
+              trace, quantities) -> ScoreResult:
+    """The result object of reading r of the hand `sc` scores, from what the native scoring found for it
+    (as `Scorer.score_hand` hands it back): labels with expressions computed by the reference
+    environment, the quantities and exclusions given lazily."""
+    fast = sc.rules.fast
+    meta = fast.fan_meta
+    fans = []
+    ref = None
+    for (i, n), v in zip(final, values):
+        label, name, unit = meta[i]
+        if label is None:  # a label with expressions: the reference environment computes it
+            ref = ref or sc.evaluator(r)
+            label = ref.label(fast.patterns[i])
+        fans.append(FanLine(label, name, value(v), n, unit))
+    names = fast.tally.names
+    combines = fast.tally.combines
+    excluded = []
+    for i, how, by, fewer in trace:
+        if how == 0:
+            excluded.append((names[i], names[by]))
+        elif how == 1:
+            excluded.append((names[i], "count lowered"))
+        else:
+            excluded.append((names[i], f"{combines[by][0].name} ×{fewer}"))
+    qs = dict(zip(fast.quantity_names, map(value, quantities))) if quantities is not None else None
+    ev = LazyEvaluation(r, fans, dict(zip(fast.unit_order, map(value, units))), value(score), value(total),
+                        value(best), lambda: sc.evaluator(r), lambda: qs, lambda: excluded)
+    if win:
+        return ScoreResult(True, "", ev, considered, rejected)
+    return ScoreResult(False, rejected[0].split(": ", 1)[1], ev, 0, rejected)
 
 
 def value(v):
@@ -140,4 +147,4 @@ def native_scorer(ruleset_json: str, options: dict, cat, mod,
     return NativeScorer(scorer, counts), ""
 
 
-__all__ = ["NativeScorer", "native_scorer"]
+__all__ = ["NativeScorer", "native_scorer", "result_of", "value"]

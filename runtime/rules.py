@@ -25,6 +25,7 @@ from .hand import Hand, HandError, build_hand, parse_tiles
 from .hand_score import Scoring
 from .ir import nodes as ir
 from .nativecounts import NativeCounts, native_counts
+from .nativehand import native_hands
 from .nativescore import native_scorer
 from .notation import Notation
 from .result import ScoreResult
@@ -57,6 +58,7 @@ class Rules:
         self._ruleset_json = ruleset_json
         self.native_declined = ""  # why the native core does not take this rule set (empty: it does)
         self.scoring_declined = "not built"  # why whole hands are not scored natively (empty: they are)
+        self.hands_declined = "not built"  # why hands are not read and scored in one native call (empty: they are)
         self.notation = Notation.from_kinds(rs.tiles.kinds)
         self.patterns = CompiledPatterns(rs)
         self._catalogs: dict[tuple, tuple[Catalog, Decomposer]] = {}
@@ -164,7 +166,9 @@ class Rules:
         of this process); `native_fallbacks` (readings the native pattern programs left to Python),
         `native_failures` (native structure errors answered by the reference; 0 expected); `scoring`
         ('native' where whole hands are scored in native code, runtime/nativescore.py, else 'python') and
-        `native_score_fallbacks` (hands it handed back to the generated scorer)."""
+        `native_score_fallbacks` (hands it handed back to the generated scorer); `native_hands` (hands
+        scored whole in one native call, readings included: runtime/nativehand.py) and
+        `native_hand_fallbacks` (of those, hands it handed back to the Python path)."""
         structures = [dec.structure for _, dec in self._catalogs.values()]
         return {
             "backend": self.backend, "structure": self.structure_backend, "counts": self.counts_backend,
@@ -177,11 +181,25 @@ class Rules:
                        else "python",
             "native_score_fallbacks": sum(nc.scorer.fallbacks for nc in self._counts.values()
                                           if nc is not None and nc.scorer is not None),
+            "native_hands": sum(nc.hands.hands for nc in self._counts.values() if nc is not None and nc.hands is not None),
+            "native_hand_fallbacks": sum(nc.hands.fallbacks for nc in self._counts.values()
+                                         if nc is not None and nc.hands is not None),
         }
 
     def native_counts_for(self, cat: Catalog) -> NativeCounts | None:
         """The native pattern programs bound to this catalog (None: the Python evaluators count)."""
         return self._counts.get(id(cat))
+
+    def native_hands_for(self, cat: Catalog, dec: Decomposer):
+        """The native readings and scoring of whole hands of this catalog (runtime/nativehand.py), built on
+        first use (they read the generated scorer, made last), or None (`hands_declined` says why)."""
+        nc = self._counts.get(id(cat))
+        if nc is None:
+            return None
+        if not nc.hands_tried:
+            nc.hands_tried = True
+            nc.hands, self.hands_declined = native_hands(self, cat, dec, nc, native_module())
+        return nc.hands
 
     def max_wilds(self, cat: Catalog) -> int:
         """The most wildcards one hand can hold under this catalog (bounds the per-block tables)."""

@@ -12,6 +12,7 @@ mod blocks;
 mod catalog;
 mod engine;
 mod expr;
+mod hand;
 mod hash;
 mod notation;
 mod program;
@@ -120,7 +121,7 @@ struct State {
 
 /// The structural tables of one rule set under one choice of room options.
 #[pyclass(module = "_native")]
-struct Tables {
+pub(crate) struct Tables {
     state: Mutex<State>,
     kinds: Vec<(String, i64)>,
     blocks: Vec<Vec<usize>>,
@@ -145,6 +146,20 @@ impl Tables {
             st.core.reset();
         }
         r.map_err(PyErr::from)
+    }
+
+    /// `splits_plain` for the native readings (src/hand/), the lock held for this one answer; None when
+    /// the Python side has not checked that the tables' split groups are its own.
+    pub(crate) fn core_splits_plain(&self, counts: &[u8], melds: usize, pairs: usize, limit: usize) -> Result<Vec<Vec<u32>>, Error> {
+        if self.items.get().is_none() {
+            return Err(Error::NotCovered("the split items are not set".into()));
+        }
+        let mut st = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        let r = guarded(|| st.core.splits_plain(counts, melds, pairs, limit));
+        if let Err(Error::Internal(_)) = &r {
+            st.core.reset();
+        }
+        r
     }
 
     /// `can_split` for the signature search (src/signatures/): the lock is held for this one answer
@@ -590,6 +605,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Tables>()?;
     m.add_class::<Patterns>()?;
     m.add_class::<score::Scorer>()?;
+    m.add_class::<hand::binding::Hands>()?;
     m.add_class::<signatures::SigMemo>()?;
     batch::register(m)?;
     m.add("NotCovered", m.py().get_type::<NotCovered>())?;

@@ -25,15 +25,15 @@ use crate::{guarded, ruleset, setting_value, tiles_of, value_of, value_to_py, Er
 type R<T> = Result<T, Stop>;
 
 /// What one reading scores.
-struct Scored {
-    failed: i64, // the first requirement not met, or -1
-    score: V,
-    total: V,
-    best: V,
-    units: Vec<V>,
-    fin: Vec<(usize, i64)>,
-    values: Vec<V>, // of `fin`'s patterns
-    trace: Vec<(usize, Dropped)>,
+pub(crate) struct Scored {
+    pub failed: i64, // the first requirement not met, or -1
+    pub score: V,
+    pub total: V,
+    pub best: V,
+    pub units: Vec<V>,
+    pub fin: Vec<(usize, i64)>,
+    pub values: Vec<V>, // of `fin`'s patterns
+    pub trace: Vec<(usize, Dropped)>,
 }
 
 /// A reading's values and combinations for the tally, from its evaluator (values kept once found).
@@ -156,8 +156,8 @@ struct Owned {
 /// The scoring programs of one rule set under one choice of room options.
 #[pyclass(module = "_native")]
 pub struct Scorer {
-    program: Program,
-    tally: Tally,
+    pub(crate) program: Program,
+    pub(crate) tally: Tally,
 }
 
 #[pymethods]
@@ -338,10 +338,10 @@ impl Scorer {
     }
 }
 
-type Choice = (usize, bool, usize, Vec<(usize, i64)>, Scored, Option<Vec<V>>);
+pub(crate) type Choice = (usize, bool, usize, Vec<(usize, i64)>, Scored, Option<Vec<V>>);
 
 impl Scorer {
-    fn choose(&self, sc: &Scoring, rs: &[Reading]) -> R<Choice> {
+    pub(crate) fn choose(&self, sc: &Scoring, rs: &[Reading]) -> R<Choice> {
         let mut scored: Vec<Scored> = Vec::with_capacity(rs.len());
         let mut best: Option<usize> = None; // among the readings meeting the requirements
         let mut considered = 0usize;

@@ -4,6 +4,7 @@ use super::*;
 
 // ------------------------------------------------------------------ one reading
 
+#[derive(Clone)]
 pub struct Group {
     pub kind: Arc<str>,
     pub tiles: Arc<Vec<V>>,

@@ -62,6 +62,15 @@ pub struct Program {
     pub prefilter: Vec<Vec<(usize, u8, i64)>>,
     // values, requirements and the score formula lowered (score.rs), or why they are not
     pub scoring: Result<Scoring, String>,
+    // per winning form of the rule set (its JSON order): its `instant` condition and its `pair_when`,
+    // lowered for the native readings (src/hand/), or why they are not
+    pub form_conds: Result<Vec<FormConds>, String>,
+}
+
+/// A winning form's conditions on a reading, as the readings of a hand test them.
+pub(crate) struct FormConds {
+    pub instant: Option<Node>,
+    pub pair_when: Option<Node>,
 }
 
 pub(crate) struct Requirement {
@@ -131,6 +140,18 @@ fn lower_scoring(
         reader,
         reader_units: reader.map(|k| units_read[k].clone()).unwrap_or_default(),
     })
+}
+
+fn lower_forms(rs: &serde_json::Map<String, J>, lw: &mut Lowering) -> Result<Vec<FormConds>, Error> {
+    let empty = Vec::new();
+    let mut out = Vec::new();
+    for f in rs.get("forms").and_then(J::as_array).unwrap_or(&empty) {
+        let f = f.as_object().ok_or_else(|| nc("a malformed winning form".into()))?;
+        let instant = opt(f, "instant").map(|e| lw.lower(e, 0)).transpose()?;
+        let pair_when = opt(f, "pair_when").map(|e| lw.lower(e, 0)).transpose()?;
+        out.push(FormConds { instant, pair_when });
+    }
+    Ok(out)
 }
 
 fn opt<'j>(m: &'j serde_json::Map<String, J>, key: &str) -> Option<&'j J> {
@@ -315,6 +336,9 @@ impl Program {
         let scoring = lower_scoring(rs, pats_j, &mut lw, &python_owned, &units_read).map_err(|e| match e {
             Error::NotCovered(m) | Error::Input(m) | Error::Internal(m) => m,
         });
+        let form_conds = lower_forms(rs, &mut lw).map_err(|e| match e {
+            Error::NotCovered(m) | Error::Input(m) | Error::Internal(m) => m,
+        });
         // tile fields by field id, per kind: as TileInfo.fill_fields makes them
         let fields = lw.fields.clone();
         let n_fields = fields.len();
@@ -356,6 +380,7 @@ impl Program {
             kinds: cat.kinds.iter().map(|k| k.name.clone()).collect(),
             prefilter: Vec::new(),
             scoring,
+            form_conds,
         })
     }
 

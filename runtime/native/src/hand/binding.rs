@@ -1,0 +1,274 @@
+//! The Python class over `score_hand` (runtime/nativehand.py uses it): the setup given once, a hand per
+//! call, the waits asked of a Python callable.
+
+use std::sync::Arc;
+
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict, PyList, PyTuple};
+
+use super::{score_hand, Budget, Fallback, FormSpec, GroupRef, HandCtx, HandInput, HandOutcome, MeldIn, Setup, SplitGroup, Waits};
+use crate::program::V;
+use crate::score::Scorer;
+use crate::tally::Dropped;
+use crate::{guarded, tiles_of, value_of, value_to_py, Tables};
+
+fn bad(m: &str) -> PyErr {
+    PyValueError::new_err(m.to_owned())
+}
+
+fn item<'py, T: FromPyObjectOwned<'py>>(d: &Bound<'py, PyDict>, k: &str) -> PyResult<T> {
+    d.get_item(k)?.ok_or_else(|| bad(&format!("the hand setup lacks {k}")))?.extract().map_err(|_| bad(&format!("the hand setup's {k} is malformed")))
+}
+
+/// Little-endian bytes as 64-bit limbs.
+fn limbs(b: &[u8]) -> Vec<u64> {
+    b.chunks(8)
+        .map(|c| {
+            let mut x = [0u8; 8];
+            x[..c.len()].copy_from_slice(c);
+            u64::from_le_bytes(x)
+        })
+        .collect()
+}
+
+fn opt_vector(o: &Bound<'_, PyAny>) -> PyResult<Option<Vec<u64>>> {
+    if o.is_none() {
+        return Ok(None);
+    }
+    let b = o.cast::<PyBytes>().map_err(|_| bad("a prefilter vector must be bytes"))?;
+    Ok(Some(limbs(b.as_bytes())))
+}
+
+/// The scoring of whole hands of one rule set under one catalog: its `Scorer` (programs, tally) and
+/// its `Tables` (splits), and what the readings need of the rule set (`Setup`).
+#[pyclass(module = "_native")]
+pub struct Hands {
+    setup: Setup,
+    scorer: Py<Scorer>,
+    tables: Py<Tables>,
+}
+
+struct PyWaits<'a, 'py> {
+    cb: &'a Bound<'py, PyAny>,
+}
+
+impl Waits for PyWaits<'_, '_> {
+    fn waits(&mut self, shape: bool, budget: &mut Budget) -> Result<V, Fallback> {
+        let got = self.cb.call1((shape, budget.work)).map_err(|_| Fallback("the waits could not be found".into()))?;
+        let t = got.cast::<PyTuple>().map_err(|_| Fallback("the waits callback returned no tuple".into()))?;
+        let w = t.get_item(0).and_then(|x| value_of(&x)).map_err(|_| Fallback("waits the programs do not hold".into()))?;
+        budget.work = t.get_item(1).and_then(|x| x.extract()).map_err(|_| Fallback("the waits callback returned no work".into()))?;
+        w.ok_or_else(|| Fallback("no waits".into()))
+    }
+}
+
+#[pymethods]
+impl Hands {
+    #[new]
+    fn new(py: Python<'_>, scorer: Py<Scorer>, tables: Py<Tables>, setup: &Bound<'_, PyDict>) -> PyResult<Self> {
+        if let Err(why) = &scorer.borrow(py).program.form_conds {
+            return Err(crate::NotCovered::new_err(format!("the winning forms' conditions do not lower: {why}")));
+        }
+        let forms_t: Vec<(String, Option<i64>, Option<i64>, Option<(i64, i64)>, Option<i64>, bool, Option<Vec<usize>>, bool)> =
+            item(setup, "forms")?;
+        let forms = forms_t
+            .into_iter()
+            .map(|(name, groups, melds, pairs, tiles, concealed, orphans, instant)| FormSpec {
+                name: Arc::from(name.as_str()),
+                groups,
+                melds,
+                pairs,
+                tiles,
+                concealed,
+                orphans,
+                instant,
+            })
+            .collect();
+        let kind_names: Vec<String> = item(setup, "kind_names")?;
+        let tile_codes: Vec<u32> = item(setup, "tile_codes")?;
+        let sg_list = setup.get_item("split_groups")?.ok_or_else(|| bad("the hand setup lacks split_groups"))?;
+        let mut split_groups = Vec::new();
+        for g in sg_list.try_iter()? {
+            let g = g?;
+            let t = g.cast::<PyTuple>().map_err(|_| bad("a split group must be a tuple"))?;
+            let kind: String = t.get_item(0)?.extract()?;
+            let kinds: Vec<usize> = t.get_item(1)?.extract()?;
+            if kinds.iter().any(|&k| k >= tile_codes.len()) {
+                return Err(bad("a split group's tile outside the catalog"));
+            }
+            let vectors = [opt_vector(&t.get_item(5)?)?, opt_vector(&t.get_item(6)?)?, opt_vector(&t.get_item(7)?)?];
+            split_groups.push(SplitGroup {
+                kind: Arc::from(kind.as_str()),
+                tiles: Arc::new(kinds.iter().map(|&k| V::Tile(tile_codes[k])).collect()),
+                kinds,
+                pair: t.get_item(2)?.extract()?,
+                kong: t.get_item(3)?.extract()?,
+                value: value_of(&t.get_item(4)?)?,
+                vectors,
+            });
+        }
+        let s = Setup {
+            kind_codes: item(setup, "kind_codes")?,
+            forms,
+            meld_sizes: item(setup, "meld_sizes")?,
+            pair_sizes: item(setup, "pair_sizes")?,
+            table_hand: item(setup, "table_hand")?,
+            split_groups,
+            prefilter: item(setup, "prefilter")?,
+            reasons: item(setup, "reasons")?,
+            limit_sentence: item(setup, "limit_sentence")?,
+            reading_work: item(setup, "reading_work")?,
+            split_limit: item(setup, "split_limit")?,
+            pattern_names: item(setup, "pattern_names")?,
+            tally_names: item(setup, "tally_names")?,
+            labels: item(setup, "labels")?,
+            units: item(setup, "units")?,
+            combine_names: item(setup, "combine_names")?,
+            unit_order: item(setup, "unit_order")?,
+            quantity_names: item(setup, "quantity_names")?,
+            kind_names,
+            tile_codes,
+        };
+        if s.kind_codes.len() != s.kind_names.len() || s.tile_codes.len() != s.kind_names.len() {
+            return Err(bad("one name, code and tile code per kind"));
+        }
+        Ok(Hands { setup: s, scorer, tables })
+    }
+
+    /// One hand scored: (status, work left, payload). Status 0: scored, payload (form, win, readings
+    /// meeting the requirements, rejected, groups, listed, hand, winning tile kind, [(pattern, final
+    /// count)], values, units, score, total, best, trace, quantities or None, reading text, JSON text
+    /// or None); 1: no reading; 2: refused (payload: the sentence); 3: the Python side scores the hand
+    /// (payload: why). `melds`: (kind, tile kinds, exposed, pair, kong, value, prefilter vector bytes or
+    /// None) each; `waits`: a callable (shape, work left) -> (encoded waits, work left).
+    #[pyo3(signature = (concealed, melds, win, self_drawn, settings, flowers, forms, work, waits, json=false))]
+    #[allow(clippy::too_many_arguments)]
+    fn score<'py>(
+        &self,
+        py: Python<'py>,
+        concealed: Vec<usize>,
+        melds: &Bound<'py, PyTuple>,
+        win: i64,
+        self_drawn: bool,
+        settings: &Bound<'py, PyTuple>,
+        flowers: &Bound<'py, PyAny>,
+        forms: Vec<usize>,
+        work: i64,
+        waits: &Bound<'py, PyAny>,
+        json: bool,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let mut svals = Vec::with_capacity(settings.len());
+        for x in settings.iter() {
+            svals.push(value_of(&x)?);
+        }
+        let mut ms = Vec::with_capacity(melds.len());
+        for m in melds.iter() {
+            let t = m.cast::<PyTuple>().map_err(|_| bad("a meld must be a tuple"))?;
+            let kind: String = t.get_item(0)?.extract()?;
+            ms.push(MeldIn {
+                kind: Arc::from(kind.as_str()),
+                tiles: t.get_item(1)?.extract()?,
+                exposed: t.get_item(2)?.extract()?,
+                pair: t.get_item(3)?.extract()?,
+                kong: t.get_item(4)?.extract()?,
+                value: value_of(&t.get_item(5)?)?,
+                vector: opt_vector(&t.get_item(6)?)?,
+            });
+        }
+        let n = self.setup.kind_names.len();
+        let flowers = tiles_of(flowers)?;
+        if concealed.iter().any(|&k| k >= n)
+            || win >= n as i64
+            || ms.iter().any(|m| m.tiles.iter().any(|&k| k >= n))
+            || flowers.iter().any(|v| matches!(v, V::Tile(c) if (c >> 2) as usize >= n))
+        {
+            return Err(bad("a tile outside the catalog"));
+        }
+        let input = HandInput {
+            concealed,
+            melds: ms,
+            win: if win < 0 { None } else { Some(win as usize) },
+            self_drawn,
+            settings: svals,
+            flowers,
+            forms,
+        };
+        let scorer = self.scorer.borrow(py);
+        let tables = self.tables.borrow(py);
+        let ctx = HandCtx { setup: &self.setup, scorer: &scorer, program: &scorer.program, tables: &tables };
+        let mut budget = Budget { work };
+        let mut cb = PyWaits { cb: waits };
+        let got = guarded(|| Ok(score_hand(&ctx, &input, &mut budget, &mut cb))).map_err(PyErr::from)?;
+        let work = budget.work;
+        let out = match got {
+            Err(Fallback(why)) => (3, work, why.into_pyobject(py)?.into_any()),
+            Ok(HandOutcome::NoReading) => (1, work, py.None().into_bound(py)),
+            Ok(HandOutcome::Refused(s)) => (2, work, s.into_pyobject(py)?.into_any()),
+            Ok(outcome @ HandOutcome::Scored(_)) => {
+                let text = if json {
+                    match outcome.to_json(&self.setup, &input) {
+                        Ok(v) => v.to_string().into_pyobject(py)?.into_any(),
+                        Err(Fallback(why)) => (why,).into_pyobject(py)?.into_any(),
+                    }
+                } else {
+                    py.None().into_bound(py)
+                };
+                let HandOutcome::Scored(h) = outcome else { unreachable!() };
+                (0, work, payload(py, &h, text)?)
+            }
+        };
+        out.into_pyobject(py).map(|x| x.into_any())
+    }
+}
+
+fn payload<'py>(py: Python<'py>, h: &super::ScoredHand, text: Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    let vals = |xs: &[V]| -> PyResult<Bound<'py, PyAny>> {
+        Ok(PyList::new(py, xs.iter().map(|v| value_to_py(py, v)).collect::<PyResult<Vec<_>>>()?)?.into_any())
+    };
+    let s = &h.scored;
+    let trace = PyList::empty(py);
+    for (i, d) in &s.trace {
+        let t = match d {
+            Dropped::By(j) => (*i, 0u8, *j, 0i64),
+            Dropped::Lowered => (*i, 1u8, 0usize, 0i64),
+            Dropped::Combine(k, n) => (*i, 2u8, *k, *n),
+        };
+        trace.append(t)?;
+    }
+    let groups = PyList::empty(py);
+    for g in &h.reading.groups {
+        match *g {
+            GroupRef::Declared(i) => groups.append((i as i64, -2i64, false))?,
+            GroupRef::Split { id, win_pos, concealed } => groups.append((id as i64, win_pos as i64, concealed))?,
+        }
+    }
+    let r = &h.reading;
+    let items: Vec<Bound<'py, PyAny>> = vec![
+        r.form.into_pyobject(py)?.into_any(),
+        pyo3::types::PyBool::new(py, h.win).to_owned().into_any(),
+        h.considered.into_pyobject(py)?.into_any(),
+        PyList::new(py, &h.rejected)?.into_any(),
+        groups.into_any(),
+        pyo3::types::PyBool::new(py, r.listed).to_owned().into_any(),
+        PyList::new(py, &r.hand)?.into_any(),
+        match r.win_tile {
+            Some(k) => (k as i64).into_pyobject(py)?.into_any(),
+            None => (-1i64).into_pyobject(py)?.into_any(),
+        },
+        PyList::new(py, s.fin.iter().copied())?.into_any(),
+        vals(&s.values)?,
+        vals(&s.units)?,
+        value_to_py(py, &s.score)?,
+        value_to_py(py, &s.total)?,
+        value_to_py(py, &s.best)?,
+        trace.into_any(),
+        match &h.quantities {
+            Some(q) => vals(q)?,
+            None => py.None().into_bound(py),
+        },
+        r.describe.as_str().into_pyobject(py)?.into_any(),
+        text,
+    ];
+    Ok(PyTuple::new(py, items)?.into_any())
+}

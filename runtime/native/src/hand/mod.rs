@@ -1,0 +1,209 @@
+//! Whole hands scored in one native call: the readings of a hand made only of natural tiles enumerated
+//! here (readings.rs, the port of runtime/hand_readings.py `_readings_natural`, in its order and charged
+//! to the same work), each scored and the one that counts chosen (score.rs `Scorer::choose`), and what
+//! the result needs handed back (`HandOutcome`; its JSON form in json.rs). The Python side
+//! (runtime/nativehand.py) builds the result object of the chosen reading only.
+//!
+//! `score_hand` is a plain function (no Python type inside) so that a loop in Rust may call it per hand;
+//! binding.rs is its thin Python wrapper. The waits a pattern reads come from a `Waits` (the Python
+//! side's, for now): the scoring asks for them once, when a program first reads them.
+//!
+//! Anything outside what is ported — a value that cannot be handed over, a program stopping on a value
+//! (`Stop::Bail`), a hand the block tables do not take — is `Fallback`, and the caller scores the hand
+//! with the reference path: the native result is only ever the reference's.
+
+use std::sync::Arc;
+
+use crate::program::{Program, Reading, Stop, V};
+use crate::score::{Scored, Scorer};
+
+pub(crate) mod binding;
+mod json;
+mod readings;
+
+/// A winning form as the readings test it (runtime/ir `WinForm`), in the rule set's order.
+pub struct FormSpec {
+    pub name: Arc<str>,
+    pub groups: Option<i64>,
+    pub melds: Option<i64>,
+    pub pairs: Option<(i64, i64)>,
+    pub tiles: Option<i64>,
+    pub concealed: bool,
+    pub orphans: Option<Vec<usize>>, // the kinds holding the form's `orphans` attribute
+    pub instant: bool,
+}
+
+/// A group of natural tiles the block tables' splits name (`Tables::split_groups`, by position): its
+/// meld kind, tiles and value, and the prefilter's vector of each of its variants (not holding the
+/// winning tile; holding it, concealed; holding it, not concealed), None where it has none.
+pub struct SplitGroup {
+    pub kind: Arc<str>,
+    pub kinds: Vec<usize>,
+    pub tiles: Arc<Vec<V>>,
+    pub pair: bool,
+    pub kong: bool,
+    pub value: Option<V>, // None: a value the programs do not hold
+    pub vectors: [Option<Vec<u64>>; 3],
+}
+
+/// What does not change from hand to hand under one rule set and catalog (given once by the Python
+/// side, from its own objects, so every name and number is the reference's).
+pub struct Setup {
+    pub kind_names: Vec<String>,
+    pub kind_codes: Vec<String>, // the notation's code of each kind
+    pub tile_codes: Vec<u32>,    // a natural tile's code (kind << 2 | physical joker)
+    pub forms: Vec<FormSpec>,
+    pub meld_sizes: Vec<usize>,
+    pub pair_sizes: Vec<usize>,
+    pub table_hand: i64,
+    pub split_groups: Vec<SplitGroup>,
+    pub prefilter: bool, // whether the rule set's patterns have prefilter tests
+    pub reasons: Vec<String>, // why a reading fails each requirement
+    pub limit_sentence: String,
+    pub reading_work: i64,
+    pub split_limit: usize,
+    pub pattern_names: Vec<String>,
+    pub tally_names: Vec<String>, // the tally's pattern names (its trace names them)
+    pub labels: Vec<Option<String>>, // None: a label with expressions
+    pub units: Vec<String>,          // each pattern's unit
+    pub combine_names: Vec<String>,
+    pub unit_order: Vec<String>,
+    pub quantity_names: Vec<String>,
+}
+
+/// A meld laid down before the win, as a group of the readings.
+pub struct MeldIn {
+    pub kind: Arc<str>,
+    pub tiles: Vec<usize>, // kind indexes, as given
+    pub exposed: bool,
+    pub pair: bool,
+    pub kong: bool,
+    pub value: Option<V>, // None: a value the programs do not hold
+    pub vector: Option<Vec<u64>>,
+}
+
+/// One hand to score.
+pub struct HandInput {
+    pub concealed: Vec<usize>, // kind indexes, without the winning tile
+    pub melds: Vec<MeldIn>,
+    pub win: Option<usize>,
+    pub self_drawn: bool,
+    pub settings: Vec<Option<V>>, // as `NativeScorer.hand_state` encodes them
+    pub flowers: Vec<V>,          // tile codes
+    pub forms: Vec<usize>,        // the forms the rules win by, positions in `Setup::forms`, in order
+}
+
+/// The work a hand may still use (runtime/limits.py HAND_WORK), shared with the waits it asks for.
+pub struct Budget {
+    pub work: i64,
+}
+
+/// The Python side scores this hand (the reason, for the record).
+#[derive(Debug)]
+pub struct Fallback(pub String);
+
+fn fallback(why: &str) -> Fallback {
+    Fallback(why.to_owned())
+}
+
+/// Where the waits a pattern reads come from.
+pub trait Waits {
+    /// `waits` (or with `shape`, `shape_waits`) of the hand, as a list of tile codes.
+    fn waits(&mut self, shape: bool, budget: &mut Budget) -> Result<V, Fallback>;
+}
+
+/// A group of the chosen reading: a laid-down meld (its position), or a group of natural tiles (its
+/// split group, the slot of the winning tile or -1, concealed).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum GroupRef {
+    Declared(usize),
+    Split { id: u32, win_pos: i32, concealed: bool },
+}
+
+/// The reading that counts.
+pub struct Chosen {
+    pub form: usize,             // position in `Setup::forms`
+    pub groups: Vec<GroupRef>,   // declared melds first
+    pub listed: bool,            // an instant or orphans reading: its tiles are listed, not its groups
+    pub hand: Vec<usize>,        // the concealed tiles it reads (kinds), winning tile included
+    pub win_tile: Option<usize>, // kind
+    pub describe: String,        // Python `Reading.describe`
+    pub views: Vec<GroupView>,   // its groups as the result shows them
+}
+
+/// A group of the chosen reading as the result shows it.
+pub struct GroupView {
+    pub kind: Arc<str>,
+    pub tiles: Vec<usize>,
+    pub declared: bool,
+    pub exposed: bool,
+    pub has_win: bool,
+}
+
+pub struct ScoredHand {
+    pub win: bool,
+    pub considered: usize,
+    pub rejected: Vec<String>, // "reading: reason", every reading failing a requirement, in order
+    pub reading: Chosen,
+    pub scored: Scored,
+    pub quantities: Option<Vec<V>>,
+}
+
+/// What scoring a hand gives.
+pub enum HandOutcome {
+    Scored(Box<ScoredHand>),
+    /// Readings of some form fit the hand's size, but none forms.
+    NoReading,
+    /// The hand is refused: one sentence (the Python side raises it as a HandError).
+    Refused(String),
+}
+
+/// The rule set's programs and the structural tables of its catalog.
+pub struct HandCtx<'a> {
+    pub setup: &'a Setup,
+    pub scorer: &'a Scorer,
+    pub program: &'a Program,
+    pub tables: &'a crate::Tables,
+}
+
+/// One hand, from its tiles to the reading that counts.
+pub fn score_hand(ctx: &HandCtx, input: &HandInput, budget: &mut Budget, waits: &mut dyn Waits) -> Result<HandOutcome, Fallback> {
+    let sc = ctx.program.scoring.as_ref().map_err(|_| fallback("the scoring programs are not lowered"))?;
+    let mut state = readings::WaitState { waits: None, shape_waits: None };
+    let found = readings::enumerate(ctx, input, budget, waits, &mut state)?;
+    let list = match found {
+        readings::Found::Refused(s) => return Ok(HandOutcome::Refused(s)),
+        readings::Found::Readings(list) => list,
+    };
+    if list.is_empty() {
+        return Ok(HandOutcome::NoReading);
+    }
+    let flowers = Arc::new(input.flowers.clone());
+    loop {
+        let rs: Vec<Reading> = list.iter().map(|r| r.view(input, &flowers, &state)).collect();
+        match ctx.scorer.choose(sc, &rs) {
+            Ok((chosen, win, considered, refused, scored, quantities)) => {
+                let describe = |j: usize| list[j].describe(ctx.setup, input);
+                let rejected = refused
+                    .iter()
+                    .map(|&(j, q)| {
+                        let reason = ctx.setup.reasons.get(q as usize).ok_or_else(|| fallback("a requirement without a reason"))?;
+                        Ok(format!("{}: {}", describe(j), reason))
+                    })
+                    .collect::<Result<Vec<_>, Fallback>>()?;
+                let reading = list[chosen].chosen(ctx.setup, input);
+                return Ok(HandOutcome::Scored(Box::new(ScoredHand {
+                    win,
+                    considered,
+                    rejected,
+                    reading,
+                    scored,
+                    quantities,
+                })));
+            }
+            Err(Stop::Bail) => return Err(fallback("a reading the programs stop on")),
+            Err(Stop::NeedWaits) => state.waits = Some(waits.waits(false, budget)?),
+            Err(Stop::NeedShapeWaits) => state.shape_waits = Some(waits.waits(true, budget)?),
+        }
+    }
+}

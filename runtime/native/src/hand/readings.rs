@@ -1,0 +1,479 @@
+//! Every reading of a hand made only of natural tiles: the port of runtime/hand_readings.py
+//! `_readings_natural` (with `_readings_plain`, `_orphans`, `form_targets`, `sizes_fit`), in its order —
+//! forms in the rule set's order; per form the instant or orphans reading, or every (melds, pairs) it
+//! allows, every split of the block tables in their order, and in each split the winning tile placed in
+//! each group that can hold it (an identical group once) — so the tie-break between equal readings is
+//! the reference's. Readings are charged to the hand's work as the reference charges them.
+
+use std::sync::Arc;
+
+use super::{fallback, Budget, Chosen, Fallback, GroupRef, HandCtx, HandInput, Waits};
+use crate::program::{Eval, Group, Node, Reading, Stop, V};
+
+pub(super) struct WaitState {
+    pub waits: Option<V>,
+    pub shape_waits: Option<V>,
+}
+
+/// One reading, as the programs take it (less what every reading of the hand shares).
+pub(super) struct RData {
+    form: usize,
+    form_name: Arc<str>,
+    refs: Vec<GroupRef>,
+    groups: Vec<Group>,
+    declared: Vec<bool>,
+    listed: Option<(Arc<Vec<V>>, Arc<Vec<V>>)>, // (tiles, hand) of an instant or orphans reading
+    win_tile: V,
+    win_group: V,
+    packed: Option<Vec<u8>>,
+}
+
+pub(super) enum Found {
+    Readings(Vec<RData>),
+    Refused(String),
+}
+
+impl RData {
+    pub(super) fn view<'a>(&'a self, input: &'a HandInput, flowers: &Arc<Vec<V>>, st: &WaitState) -> Reading<'a> {
+        Reading {
+            groups: self.groups.clone(),
+            tiles: self.listed.as_ref().map(|l| l.0.clone()),
+            hand: self.listed.as_ref().map(|l| l.1.clone()),
+            declared: self.declared.clone(),
+            win_tile: self.win_tile.clone(),
+            win_group: self.win_group.clone(),
+            form: V::Str(self.form_name.clone()),
+            self_drawn: input.self_drawn,
+            flowers: flowers.clone(),
+            waits: st.waits.clone(),
+            shape_waits: st.shape_waits.clone(),
+            settings: &input.settings,
+            packed: self.packed.as_deref(),
+        }
+    }
+
+    fn hand_kinds(&self) -> Vec<usize> {
+        match &self.listed {
+            Some((_, hand)) => hand.iter().map(kind).collect(),
+            None => self
+                .groups
+                .iter()
+                .zip(&self.declared)
+                .filter(|(_, &d)| !d)
+                .flat_map(|(g, _)| g.tiles.iter().map(kind))
+                .collect(),
+        }
+    }
+
+    /// Python `Reading.describe`: the groups, or the concealed tiles when it has none.
+    pub(super) fn describe(&self, setup: &super::Setup, _input: &HandInput) -> String {
+        let names = |ts: &[V]| ts.iter().map(|t| setup.kind_names[kind(t)].as_str()).collect::<Vec<_>>();
+        if self.groups.is_empty() {
+            return names(&self.hand_kinds().iter().map(|&k| V::Tile((k as u32) << 2)).collect::<Vec<_>>()).join(" ");
+        }
+        let parts: Vec<String> = self
+            .groups
+            .iter()
+            .map(|g| format!("{}[{}]{}", g.kind, names(&g.tiles).concat(), if g.has_win { "+" } else { "" }))
+            .collect();
+        parts.join(" ")
+    }
+
+    pub(super) fn chosen(&self, setup: &super::Setup, input: &HandInput) -> Chosen {
+        Chosen {
+            form: self.form,
+            groups: self.refs.clone(),
+            listed: self.listed.is_some(),
+            hand: self.hand_kinds(),
+            win_tile: match self.win_tile {
+                V::Tile(c) => Some((c >> 2) as usize),
+                _ => None,
+            },
+            describe: self.describe(setup, input),
+            views: self
+                .groups
+                .iter()
+                .zip(&self.declared)
+                .map(|(g, &d)| super::GroupView {
+                    kind: g.kind.clone(),
+                    tiles: g.tiles.iter().map(kind).collect(),
+                    declared: d,
+                    exposed: g.exposed,
+                    has_win: g.has_win,
+                })
+                .collect(),
+        }
+    }
+}
+
+fn kind(t: &V) -> usize {
+    match t {
+        V::Tile(c) => (c >> 2) as usize,
+        _ => usize::MAX,
+    }
+}
+
+/// Python `sum_fits`: whether w tiles form exactly m melds and p pairs of the given sizes.
+fn sum_fits(w: i64, m: i64, ms: &[usize], p: i64, ps: &[usize]) -> bool {
+    if m == 0 && p == 0 {
+        return w == 0;
+    }
+    if m > 0 {
+        return ms.iter().any(|&s| s as i64 <= w && sum_fits(w - s as i64, m - 1, ms, p, ps));
+    }
+    ps.iter().any(|&s| s as i64 <= w && sum_fits(w - s as i64, 0, ms, p - 1, ps))
+}
+
+/// Python `form_targets`: the (melds, pairs) a form asks of the concealed tiles.
+fn form_targets(f: &super::FormSpec, n_exposed: i64) -> Vec<(i64, i64)> {
+    let (mut lo, mut hi) = f.pairs.unwrap_or((0, 0));
+    let mut out = Vec::new();
+    if let Some(g) = f.groups {
+        if f.pairs.is_none() {
+            lo = 0;
+            hi = g;
+        }
+        for p in lo..=hi {
+            let m = g - p - n_exposed;
+            if m >= 0 {
+                out.push((m, p));
+            }
+        }
+    } else {
+        for p in lo..=hi {
+            let m = f.melds.unwrap_or(0) - n_exposed;
+            if m >= 0 {
+                out.push((m, p));
+            }
+        }
+    }
+    out
+}
+
+/// The sum of the groups' prefilter vectors as little-endian bytes (Python's packed int), or None.
+fn packed(vectors: &[Option<&Vec<u64>>]) -> Option<Vec<u8>> {
+    let len = vectors.iter().map(|v| v.map_or(0, |x| x.len())).max().unwrap_or(0) + 1;
+    let mut acc = vec![0u64; len];
+    for v in vectors {
+        let v = (*v)?;
+        let mut carry = 0u64;
+        for (i, a) in acc.iter_mut().enumerate() {
+            let x = v.get(i).copied().unwrap_or(0);
+            let (s1, c1) = a.overflowing_add(x);
+            let (s2, c2) = s1.overflowing_add(carry);
+            *a = s2;
+            carry = (c1 as u64) + (c2 as u64);
+        }
+    }
+    let mut bytes: Vec<u8> = acc.iter().flat_map(|x| x.to_le_bytes()).collect();
+    while bytes.last() == Some(&0) {
+        bytes.pop();
+    }
+    Some(bytes)
+}
+
+/// A form's condition on a reading (Python `_eval_bool`): its truth; the waits asked for when read.
+fn condition(
+    ctx: &HandCtx,
+    node: &Node,
+    r: &RData,
+    input: &HandInput,
+    budget: &mut Budget,
+    waits: &mut dyn Waits,
+    st: &mut WaitState,
+) -> Result<bool, Fallback> {
+    let flowers = Arc::new(input.flowers.clone());
+    loop {
+        let view = r.view(input, &flowers, st);
+        let mut ev = Eval::new(ctx.program, &view);
+        match ev.eval_node(node) {
+            Ok(v) => return Ok(v.truthy()),
+            Err(Stop::Bail) => return Err(fallback("a form condition the programs stop on")),
+            Err(Stop::NeedWaits) => st.waits = Some(waits.waits(false, budget)?),
+            Err(Stop::NeedShapeWaits) => st.shape_waits = Some(waits.waits(true, budget)?),
+        }
+    }
+}
+
+/// Every reading of the hand, charged to its work; or the sentence it is refused with.
+pub(super) fn enumerate(
+    ctx: &HandCtx,
+    input: &HandInput,
+    budget: &mut Budget,
+    waits: &mut dyn Waits,
+    st: &mut WaitState,
+) -> Result<Found, Fallback> {
+    let setup = ctx.setup;
+    let conds = ctx.program.form_conds.as_ref().map_err(|_| fallback("the form conditions are not lowered"))?;
+    let n = setup.kind_names.len();
+    let code = |k: usize| V::Tile(setup.tile_codes[k]);
+    let mut counts = vec![0u8; n];
+    for &k in input.concealed.iter().chain(input.win.iter()) {
+        if k >= n {
+            return Err(fallback("a tile outside the catalog"));
+        }
+        counts[k] = counts[k].saturating_add(1);
+    }
+    for m in &input.melds {
+        if m.tiles.iter().any(|&k| k >= n) {
+            return Err(fallback("a tile outside the catalog"));
+        }
+    }
+    let concealed_n = input.concealed.len() as i64 + input.win.is_some() as i64;
+    let meld_tiles: i64 = input.melds.iter().map(|m| m.tiles.len() as i64).sum();
+    let has_exposed = input.melds.iter().any(|m| m.exposed);
+    let n_melds = input.melds.len();
+    let mut values_ok = true;
+    let exposed: Vec<Group> = input
+        .melds
+        .iter()
+        .enumerate()
+        .map(|(i, m)| {
+            values_ok &= m.value.is_some();
+            Group {
+                kind: m.kind.clone(),
+                tiles: Arc::new(m.tiles.iter().map(|&k| code(k)).collect()),
+                exposed: m.exposed,
+                concealed: !m.exposed,
+                pair: m.pair,
+                kong: m.kong,
+                has_win: false,
+                value: m.value.clone().unwrap_or(V::None),
+                ident: i as u16,
+            }
+        })
+        .collect();
+    let exposed_tiles: Vec<V> = exposed.iter().flat_map(|g| g.tiles.iter().cloned()).collect();
+    let win_code = input.win.map_or(V::None, code);
+    let mut naturals: Option<Arc<Vec<V>>> = None;
+    let mut out: Vec<RData> = Vec::new();
+    let mut fits_any = false;
+    for &fi in &input.forms {
+        let f = setup.forms.get(fi).ok_or_else(|| fallback("a form outside the rule set"))?;
+        let cond = conds.get(fi).ok_or_else(|| fallback("a form outside the rule set"))?;
+        if let Some(t) = f.tiles {
+            let total = concealed_n + meld_tiles;
+            if total != t && total != setup.table_hand + 1 {
+                continue;
+            }
+        }
+        if f.concealed && has_exposed {
+            continue;
+        }
+        if f.instant || f.orphans.is_some() {
+            let nat = naturals
+                .get_or_insert_with(|| Arc::new(input.concealed.iter().chain(input.win.iter()).map(|&k| code(k)).collect()))
+                .clone();
+            let mut all: Vec<V> = nat.as_ref().clone();
+            all.extend(exposed_tiles.iter().cloned());
+            let all = Arc::new(all);
+            if f.instant {
+                fits_any = true;
+                let in_groups: usize = exposed.iter().map(|g| g.tiles.len()).sum();
+                let pk = if setup.prefilter && in_groups == all.len() {
+                    packed(&input.melds.iter().map(|m| m.vector.as_ref()).collect::<Vec<_>>())
+                } else {
+                    None
+                };
+                let r = RData {
+                    form: fi,
+                    form_name: f.name.clone(),
+                    refs: (0..n_melds).map(GroupRef::Declared).collect(),
+                    groups: exposed.clone(),
+                    declared: vec![true; n_melds],
+                    listed: Some((all, nat)),
+                    win_tile: win_code.clone(),
+                    win_group: V::None,
+                    packed: pk,
+                };
+                let node = cond.instant.as_ref().ok_or_else(|| fallback("an instant form without its condition"))?;
+                if condition(ctx, node, &r, input, budget, waits, st)? {
+                    out.push(r);
+                }
+                continue;
+            }
+            let need = f.orphans.as_ref().unwrap();
+            fits_any |= concealed_n == need.len() as i64 + 1;
+            if n_melds > 0 {
+                continue;
+            }
+            let mut needed = vec![false; n];
+            for &k in need {
+                if k < n {
+                    needed[k] = true;
+                }
+            }
+            if (0..n).any(|k| counts[k] > 0 && !needed[k]) {
+                continue;
+            }
+            let missing = need.iter().filter(|&&k| k >= n || counts[k] == 0).count();
+            let extra: i64 = counts.iter().filter(|&&c| c > 1).map(|&c| c as i64 - 1).sum();
+            if extra > 1 || missing as i64 + (1 - extra).max(0) != 0 {
+                continue;
+            }
+            out.push(RData {
+                form: fi,
+                form_name: f.name.clone(),
+                refs: Vec::new(),
+                groups: Vec::new(),
+                declared: Vec::new(),
+                listed: Some((all, nat)),
+                win_tile: win_code.clone(),
+                win_group: V::None,
+                packed: None,
+            });
+            continue;
+        }
+        for (m, p) in form_targets(f, n_melds as i64) {
+            if !sum_fits(concealed_n, m, &setup.meld_sizes, p, &setup.pair_sizes) {
+                continue;
+            }
+            fits_any = true;
+            let (mu, pu) = (m as usize, p as usize);
+            if !ctx.tables.core_can_split(&counts, 0, mu, pu).map_err(|e| Fallback(e.to_string()))? {
+                continue;
+            }
+            let splits = ctx.tables.core_splits_plain(&counts, mu, pu, setup.split_limit).map_err(|e| Fallback(e.to_string()))?;
+            if splits.len() > setup.split_limit {
+                return Err(fallback("more splits than one hand reads"));
+            }
+            for split in &splits {
+                plain(ctx, input, fi, f, split, &exposed, budget, waits, st, &mut out)?;
+            }
+        }
+    }
+    budget.work -= out.len() as i64 * setup.reading_work;
+    if budget.work < 0 {
+        return Ok(Found::Refused(setup.limit_sentence.clone()));
+    }
+    if !fits_any {
+        return Ok(Found::Refused(format!(
+            "the hand holds {} concealed tiles besides {} meld(s), which no winning form of this rule set can use \
+             (a full hand is {} tiles plus the winning tile)",
+            concealed_n, n_melds, setup.table_hand
+        )));
+    }
+    if !out.is_empty() && !values_ok {
+        return Err(fallback("a meld's value the programs do not hold"));
+    }
+    Ok(Found::Readings(out))
+}
+
+/// Python `_readings_plain`: the readings of one split, the winning tile in each group that can hold
+/// it (a group identical to one tried already is not tried again).
+#[allow(clippy::too_many_arguments)]
+fn plain(
+    ctx: &HandCtx,
+    input: &HandInput,
+    fi: usize,
+    f: &super::FormSpec,
+    split: &[u32],
+    exposed: &[Group],
+    budget: &mut Budget,
+    waits: &mut dyn Waits,
+    st: &mut WaitState,
+    out: &mut Vec<RData>,
+) -> Result<(), Fallback> {
+    let setup = ctx.setup;
+    let sg = |id: u32| setup.split_groups.get(id as usize).ok_or_else(|| fallback("a split group outside the tables"));
+    let ne = exposed.len();
+    // the groups without the winning tile; identical ones are one object (one identity) in the reference
+    let mut groups: Vec<Group> = exposed.to_vec();
+    let mut refs: Vec<GroupRef> = (0..ne).map(GroupRef::Declared).collect();
+    for (j, &id) in split.iter().enumerate() {
+        let s = sg(id)?;
+        let first = split[..j].iter().position(|&x| x == id).unwrap_or(j);
+        groups.push(Group {
+            kind: s.kind.clone(),
+            tiles: s.tiles.clone(),
+            exposed: false,
+            concealed: true,
+            pair: s.pair,
+            kong: s.kong,
+            has_win: false,
+            value: s.value.clone().ok_or_else(|| fallback("a group's value the programs do not hold"))?,
+            ident: (ne + first) as u16,
+        });
+        refs.push(GroupRef::Split { id, win_pos: -1, concealed: true });
+    }
+    let mut declared = vec![true; ne];
+    declared.extend(std::iter::repeat_n(false, split.len()));
+    let pair_when = ctx.program.form_conds.as_ref().ok().and_then(|c| c[fi].pair_when.as_ref());
+    let any_pair = groups.iter().any(|g| g.pair);
+    let vec_of = |r: &GroupRef, melds: &[super::MeldIn]| -> Option<Vec<u64>> {
+        match *r {
+            GroupRef::Declared(i) => melds[i].vector.clone(),
+            GroupRef::Split { id, win_pos, concealed } => {
+                let v = &setup.split_groups[id as usize].vectors;
+                (if win_pos < 0 { &v[0] } else if concealed { &v[1] } else { &v[2] }).clone()
+            }
+        }
+    };
+    let pack = |refs: &[GroupRef]| -> Option<Vec<u8>> {
+        if !setup.prefilter {
+            return None;
+        }
+        let vs: Vec<Option<Vec<u64>>> = refs.iter().map(|r| vec_of(r, &input.melds)).collect();
+        packed(&vs.iter().map(|v| v.as_ref()).collect::<Vec<_>>())
+    };
+    let mut keep = |r: RData, budget: &mut Budget, st: &mut WaitState| -> Result<(), Fallback> {
+        if let (Some(node), true) = (pair_when, any_pair) {
+            if !condition(ctx, node, &r, input, budget, waits, st)? {
+                return Ok(());
+            }
+        }
+        out.push(r);
+        Ok(())
+    };
+    let Some(w) = input.win else {
+        let pk = pack(&refs);
+        let r = RData {
+            form: fi,
+            form_name: f.name.clone(),
+            refs,
+            groups,
+            declared,
+            listed: None,
+            win_tile: V::None,
+            win_group: V::None,
+            packed: pk,
+        };
+        return keep(r, budget, st);
+    };
+    let mut seen: Vec<u32> = Vec::new();
+    for (gi, &id) in split.iter().enumerate() {
+        let s = sg(id)?;
+        let Some(ti) = s.kinds.iter().position(|&k| k == w) else { continue };
+        if seen.contains(&id) {
+            continue;
+        }
+        seen.push(id);
+        let concealed = input.self_drawn || s.pair;
+        let mut gs = groups.clone();
+        let mut rf = refs.clone();
+        let at = ne + gi;
+        gs[at] = Group { concealed, has_win: true, ident: at as u16, ..groups[at].clone() };
+        rf[at] = GroupRef::Split { id, win_pos: ti as i32, concealed };
+        // a later group identical to this one keeps the identity of the first one without the tile
+        let plain_first = (0..split.len()).find(|&j| j != gi && split[j] == id).map(|j| ne + j);
+        for (j, g) in gs.iter_mut().enumerate().skip(ne) {
+            if j != at && split[j - ne] == id {
+                g.ident = plain_first.unwrap_or(j) as u16;
+            }
+        }
+        let pk = pack(&rf);
+        let r = RData {
+            form: fi,
+            form_name: f.name.clone(),
+            refs: rf,
+            groups: gs,
+            declared: declared.clone(),
+            listed: None,
+            win_tile: V::Tile(setup.tile_codes[w]),
+            win_group: V::Group(at as u16),
+            packed: pk,
+        };
+        keep(r, budget, st)?;
+    }
+    Ok(())
+}

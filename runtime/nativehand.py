@@ -1,0 +1,244 @@
+"""Whole hands in one native call (runtime/native/src/hand/): for a rule set without wildcards or stand-ins,
+the native core enumerates a hand's readings from its tile counts and melds (the port of
+runtime/hand_readings.py `_readings_natural`, in its order, charged to the same work), scores each and
+chooses the one that counts; this module hands the hand over and builds the result object of that one
+reading (a Python `Reading` is made for it alone).
+
+The seam of principle 3 once more: a hand the native side does not finish (a value it does not hold, a
+program stopping on a value, a hand the block tables do not take) comes back as a fallback, counted
+(`Rules.stats()["native_hand_fallbacks"]`), and is scored by the Python path as before. The waits a
+pattern reads are still asked of the Python side (`Scoring.waits_of_hand`), once per hand.
+"""
+from __future__ import annotations
+
+from .evaluate import EvalError
+from .fans import unmet_reason
+from .hand import HandError
+from .hand_readings import LIMIT_SENTENCE
+from .limits import READING_WORK, SPLIT_LIMIT
+from .nativecounts import MISSING, NativeCounts, Unencodable, encode, tile_code
+from .nativescore import result_of
+from .reading import Group, Reading, RTile
+from .result import ScoreResult
+
+NO_READING = "the tiles do not form any winning hand of this rule set"
+
+
+def _bytes(v: int | None) -> bytes | None:
+    return None if v is None else v.to_bytes((v.bit_length() + 7) // 8, "little")
+
+
+class NativeHands:
+    """The native scoring of whole hands of one rule set under one catalog."""
+
+    name = "native"
+
+    def __init__(self, hands, counts: NativeCounts, items: list):
+        self.hands_native = hands
+        self.counts = counts
+        self.items = items  # the (spec, slots) item of each split group of the native tables
+        self.hands = 0
+        self.fallbacks = 0  # hands handed back to the Python path
+        self.reasons: dict[str, int] = {}  # why, for the record (bench/native_diff.py prints them)
+        self._melds: dict[tuple, tuple] = {}  # (meld kind, tile kinds) -> the meld as the native side takes it
+        self._forms: dict[int, tuple] = {}  # id of a rules' forms list -> (that list, form positions)
+
+    def _meld(self, sc, m) -> tuple:
+        key = (m.kind, tuple(t.index for t in m.tiles))
+        got = self._melds.get(key)
+        if got is None:
+            rs = sc.rs
+            mk = rs.meld(m.kind)
+            tiles = [RTile(t) for t in m.tiles]
+            v = sc.group_value(mk, tiles)
+            try:
+                ev = encode(v)
+            except Unencodable:
+                ev = MISSING
+            vec = None
+            pre = self.counts.prefilter
+            if pre is not None:
+                g = Group(m.kind, tiles, exposed=mk.exposed, concealed=not mk.exposed, is_pair=mk.pair,
+                          is_kong=mk.kong, value=v, declared=True)
+                try:
+                    vec = pre.vector(g, True)
+                except (EvalError, KeyError, TypeError):  # as NativeCounts.encode: no prefilter then
+                    vec = None
+            if len(self._melds) > 10_000:
+                self._melds.clear()
+            got = self._melds[key] = (m.kind, key[1], bool(mk.exposed), bool(mk.pair), bool(mk.kong), ev, _bytes(vec))
+        return got
+
+    def _form_positions(self, rules) -> tuple:
+        got = self._forms.get(id(rules.forms))
+        if got is None or got[0] is not rules.forms:
+            every = rules.ir.forms
+            got = self._forms[id(rules.forms)] = (rules.forms, tuple(every.index(f) for f, _, _ in rules.forms))
+        return got[1]
+
+    def score(self, sc) -> ScoreResult | None:
+        """The result of the hand `sc` (a Scoring) scores, or None when the Python path must score it."""
+        got = self.call(sc, False)
+        return got if got is None or isinstance(got, ScoreResult) else self.result(sc, got)
+
+    def json_text(self, sc) -> str | None:
+        """The native side's own JSON of the hand's result (src/hand/json.rs, what `ScoreResult.to_json()`
+        gives), or None when it hands the hand or its JSON back to the Python side (for the tests)."""
+        got = self.call(sc, True)
+        if got is None or isinstance(got, ScoreResult):
+            return None
+        return got[17] if isinstance(got[17], str) else None
+
+    def call(self, sc, want_json: bool):
+        """One native call for the hand: what it scored (the payload), a ScoreResult with no reading,
+        or None (handed back); a refusal is raised."""
+        self.hands += 1
+        h = sc.hand
+        state = self.counts.scorer.hand_state(sc.env, h.self_drawn, sc.flower_tiles())
+        if state is None:
+            return self._fell_back("a setting that cannot be handed over")
+        melds = tuple(self._meld(sc, m) for m in h.melds)
+        work = sc.work
+        start = work[0]
+        spent = [0]
+
+        def waits(shape: bool, left: int):
+            work[0] = left
+            got = sc.waits_of_hand(shape=shape)
+            spent[0] += left - work[0]
+            return encode(got), work[0]
+
+        status, left, got = self.hands_native.score(
+            [t.index for t in h.concealed], melds, h.win.index if h.win is not None else -1, h.self_drawn,
+            state[0], state[2], self._form_positions(sc.rules), start, waits, want_json)
+        if status == 3:
+            work[0] = start - spent[0]
+            return self._fell_back(got)
+        work[0] = left
+        if status == 2:
+            raise HandError(got)
+        if status == 1:
+            return ScoreResult(False, NO_READING)
+        return got
+
+    def _fell_back(self, why: str) -> None:
+        self.fallbacks += 1
+        self.reasons[why] = self.reasons.get(why, 0) + 1
+        return None
+
+    def reading(self, sc, form: int, groups: list, listed: bool, win_kind: int) -> Reading:
+        """The Python reading of the chosen one: its groups the shared cached ones (as
+        `HandReadings.readings` makes them), or for an instant or orphans form its tiles listed."""
+        h = sc.hand
+        f = sc.rs.forms[form]
+        exposed = sc.exposed_groups(h) if h.melds else []
+        win = h.win
+        if listed:
+            pieces = sc.dec.pieces
+            naturals = [pieces.natural_tile(t) for t in h.concealed]
+            if win is not None:
+                naturals.append(pieces.natural_tile(win, True))
+            win_rtile = naturals[-1] if win is not None else None
+            all_tiles = naturals + [t for g in exposed for t in g.tiles]
+            return Reading(f.name, list(exposed) if f.instant is not None else [], all_tiles, naturals, win_rtile, None)
+        gs = []
+        wg = wt = None
+        for a, pos, concealed in groups:
+            if pos == -2:
+                gs.append(exposed[a])
+                continue
+            spec, slots = self.items[a]
+            g = sc.cached_group(spec.kind, slots, pos, concealed)
+            if pos >= 0:
+                wg, wt = g, g.tiles[pos]
+            gs.append(g)
+        r = Reading(f.name, gs, None, None, wt, wg)
+        r.shape = {}
+        counts = [0] * sc.dec.n
+        for t in h.concealed:
+            counts[t.index] += 1
+        if win is not None:
+            counts[win.index] += 1
+        every = list(counts)
+        for g in exposed:
+            for t in g.tiles:
+                every[t.kind.index] += 1
+        r.shared = {"counts:hand": counts, "counts:tiles": every}
+        return r
+
+    def result(self, sc, got: tuple) -> ScoreResult:
+        (form, win, considered, rejected, groups, listed, _hand, win_kind, final, values, units, score, total,
+         best, trace, quantities, _text, _json) = got
+        r = self.reading(sc, form, groups, listed, win_kind)
+        return result_of(sc, r, win, considered, rejected, final, values, units, score, total, best, trace,
+                         quantities)
+
+
+def native_hands(rules, cat, dec, counts: NativeCounts | None, mod) -> tuple[NativeHands | None, str]:
+    """The native scoring of whole hands for one catalog, or None and the reason."""
+    if counts is None or counts.scorer is None:
+        return None, "the native scoring is not used"
+    if rules.ir.wilds or rules.ir.standins:
+        return None, "a rule set with wildcards or stand-ins (its readings are the Python side's)"
+    if rules.fast is None:
+        return None, "the generated scorer does not take this rule set"
+    structure = dec.structure
+    if not getattr(structure, "split_items", False) or not hasattr(mod, "Hands"):
+        return None, "the native tables do not enumerate this rule set's splits"
+    fast = rules.fast
+    rs = rules.ir
+    pre = counts.prefilter
+
+    def vector(g) -> bytes | None:
+        if pre is None:
+            return None
+        try:
+            return _bytes(pre.vector(g, False))
+        except (EvalError, KeyError, TypeError):
+            return None
+
+    split_groups = []
+    for spec, slots in structure.items:
+        mk = rs.meld(spec.kind)
+        kinds = [k for k, _ in slots]
+        tiles = [RTile(cat.kinds[k]) for k in kinds]
+        v = rules.meld_value(mk, tiles[0].kind.suit if tiles else None) if mk.values else 0
+        try:
+            ev = encode(v)
+        except Unencodable:
+            ev = MISSING
+        variants = [Group(spec.kind, tiles, exposed=False, concealed=conc, is_pair=mk.pair, is_kong=mk.kong, value=v,
+                          has_win=has_win) for has_win, conc in ((False, True), (True, True), (True, False))]
+        split_groups.append((spec.kind, kinds, bool(mk.pair), bool(mk.kong), ev, *[vector(g) for g in variants]))
+    setup = {
+        "kind_names": [k.name for k in cat.kinds],
+        "kind_codes": [k.notation_code for k in cat.kinds],
+        "tile_codes": [tile_code(k) for k in cat.kinds],
+        "forms": [(f.name, f.groups, f.melds, tuple(f.pairs) if f.pairs else None, f.tiles, bool(f.concealed),
+                   [k.index for k in cat.with_attr(f.orphans)] if f.orphans else None, f.instant is not None)
+                  for f in rs.forms],
+        "meld_sizes": list(dec.sizes[0]),
+        "pair_sizes": list(dec.sizes[1]),
+        "table_hand": rs.table.hand,
+        "split_groups": split_groups,
+        "prefilter": pre is not None,
+        "reasons": [unmet_reason(q) for q, _, _ in rules.requires],
+        "limit_sentence": LIMIT_SENTENCE,
+        "reading_work": READING_WORK,
+        "split_limit": SPLIT_LIMIT,
+        "pattern_names": [m[1] for m in fast.fan_meta],
+        "tally_names": list(fast.tally.names),
+        "labels": [m[0] for m in fast.fan_meta],
+        "units": [m[2] for m in fast.fan_meta],
+        "combine_names": [c[0].name for c in fast.tally.combines],
+        "unit_order": list(fast.unit_order),
+        "quantity_names": list(fast.quantity_names),
+    }
+    try:
+        hands = mod.Hands(counts.scorer.scorer, structure.tables, setup)
+    except (mod.NotCovered, mod.NativeError, ValueError, TypeError) as exc:
+        return None, f"the native core refused the hand setup: {exc}"
+    return NativeHands(hands, counts, structure.items), ""
+
+
+__all__ = ["NativeHands", "native_hands", "NO_READING"]
