@@ -15,6 +15,9 @@ asked of both backends:
   `Rules.check_win` where the rule set's win check is structural;
 - batches (`--batch-hands`): `Rules.score_many` of such hands on both backends, the whole JSON of
   every result (or the sentence of a hand that cannot be scored) compared;
+- whole hands in one native call (`--hand-hands`, runtime/nativehand.py): `Rules.score(...).to_json()`
+  on both backends (with context values at random), and the native side's own JSON of the result
+  (src/hand/json.rs) against it; the hands it handed back are counted;
 - pattern counts (`--count-hands`): every complete reading of such a hand (winning tile placed in
   each group it can complete, with melds, self-drawn or not, context values), the native programs'
   raw count of every pattern against the reference evaluator's (runtime/scoring.py); a reading the
@@ -265,6 +268,78 @@ def compare_rules(path: Path, nat, ref, rnd: random.Random, n: int, diffs: list)
     return checks
 
 
+def random_context(rules, rnd: random.Random, cat) -> dict:
+    """Context values at random (about half of them): flags, tiles (winds), small numbers."""
+    out = {}
+    for st in rules.ir.settings:
+        if st.role != "context" or rnd.random() < 0.5:
+            continue
+        if st.type == "bool":
+            out[st.name] = rnd.random() < 0.5
+        elif st.type == "tile":
+            out[st.name] = rnd.choice([k for k in cat.kinds if k.category == "honor"] or cat.kinds).name
+        elif st.type == "int" and st.values:
+            out[st.name] = rnd.choice([compile_expr(v)({}) for v in st.values])
+        elif st.type == "int" and st.range and st.range[1] - st.range[0] <= 8:
+            out[st.name] = rnd.randint(*st.range)
+    return out
+
+
+def hands_case(rules, rnd: random.Random):
+    """`rules_case` with context values at random besides the room options."""
+    case = rules_case(rules, rnd)
+    if case is None:
+        return None
+    hand, melds, win, context, self_drawn = case
+    try:
+        cat = rules.catalog_for(rules.settings_env(context))[0]
+    except ValueError:  # a context the rule set refuses: the hand is asked as it is
+        return case
+    return hand, melds, win, {**random_context(rules, rnd, cat), **context}, self_drawn
+
+
+def compare_hands(path: Path, nat, ref, rnd: random.Random, n: int, diffs: list, stats: dict) -> int:
+    """Whole hands scored in one native call (runtime/nativehand.py) against the Python backend: the
+    whole `to_json()` of each (key order included), and the native side's own JSON of the result
+    (src/hand/json.rs) against it wherever the native side writes it."""
+    stats.setdefault("json", 0)
+    checks = 0
+    for _ in range(n):
+        case = hands_case(ref, rnd)
+        if case is None:
+            continue
+        hand, melds, win, context, self_drawn = case
+
+        def ask(r, hand=hand, melds=melds, win=win, context=context, self_drawn=self_drawn):
+            try:
+                return r.score(hand, melds, win, self_drawn, context).to_json()
+            except ValueError as exc:  # an invalid hand: the same sentence
+                return {"error": str(exc)}
+        a, b = ask(nat), ask(ref)
+        want = json.dumps(b, ensure_ascii=False)
+        checks += 1
+        if json.dumps(a, ensure_ascii=False) != want:
+            diffs.append(f"{path.name}: hand {hand!r} melds {melds} win {win} context {context} self_drawn "
+                         f"{self_drawn}: native {json.dumps(a, ensure_ascii=False)[:300]} python {want[:300]}")
+            continue
+        try:
+            cat, dec, env = nat.env_for(context)
+            h = build_hand(nat, hand, melds, win, self_drawn, cat)
+            hands = nat.native_hands_for(cat, dec)
+            text = hands.json_text(Scoring(nat, cat, dec, env, h)) if hands is not None else None
+        except ValueError:
+            text = None
+        if text is not None:
+            stats["json"] += 1
+            if json.dumps(json.loads(text), ensure_ascii=False) != want:
+                diffs.append(f"{path.name}: hand {hand!r} melds {melds} win {win} context {context}: the native "
+                             f"JSON {text[:300]} python {want[:300]}")
+    st = nat.stats()
+    stats["native_hands"] = st["native_hands"]
+    stats["native_hand_fallbacks"] = st["native_hand_fallbacks"]
+    return checks
+
+
 def outcome_json(x):
     """A `score_many` entry as JSON: the result's, or the sentence that kept the hand from being scored."""
     return {"error": str(x)} if isinstance(x, Exception) else x.to_json()
@@ -346,7 +421,7 @@ def compare_counts(path: Path, nat, rnd: random.Random, n: int, diffs: list, sta
 
 
 def run_file(path: Path, hands: int, rules_hands: int, seed: int, count_hands: int = 0,
-             stats: dict | None = None, batch_hands: int = 0) -> tuple[int, list[str], str]:
+             stats: dict | None = None, batch_hands: int = 0, hand_hands: int = 0) -> tuple[int, list[str], str]:
     nat = load(path, backend="native")
     ref = load(path, backend="python")
     if nat.structure_backend != "native":
@@ -364,6 +439,7 @@ def run_file(path: Path, hands: int, rules_hands: int, seed: int, count_hands: i
     checks += compare_counts(path, nat, rnd, count_hands, diffs, stats)
     stats["scored"] = compare_batch(path, nat, ref, rnd, batch_hands, diffs) if batch_hands else 0
     checks += stats["scored"]
+    checks += compare_hands(path, nat, ref, rnd, hand_hands, diffs, stats) if hand_hands else 0
     failures = sum(getattr(dec.structure, "failures", 0) for _, dec in nat._catalogs.values())
     if failures:
         diffs.append(f"{path.name}: {failures} native errors answered by the reference")
@@ -378,6 +454,9 @@ def main(argv=None) -> int:
     ap.add_argument("--count-hands", type=int, default=0, help="hands whose readings' raw counts are compared")
     ap.add_argument("--batch-hands", type=int, default=0,
                     help="hands scored by Rules.score_many on both backends, whole JSON compared")
+    ap.add_argument("--hand-hands", type=int, default=0,
+                    help="hands scored in one native call (runtime/nativehand.py) and by the Python backend, "
+                         "whole JSON compared, and the native side's own JSON of each")
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args(argv)
     if not available():
@@ -387,7 +466,7 @@ def main(argv=None) -> int:
     for path in [Path(p) for p in args.rules] or FILES:
         stats: dict = {}
         checks, diffs, why = run_file(path, args.hands, args.rules_hands, args.seed, args.count_hands, stats,
-                                      args.batch_hands)
+                                      args.batch_hands, args.hand_hands)
         if why:
             print(f"{path.name}: {why}")
             bad += 1
@@ -396,6 +475,9 @@ def main(argv=None) -> int:
             f"{stats['needless']:,} of them counted there)" if stats.get("readings") else ""
         if stats.get("scored"):
             extra += f" ({stats['scored']:,} hands scored by score_many on both backends)"
+        if args.hand_hands:
+            extra += (f" ({stats['native_hands']:,} hands scored in one native call, "
+                      f"{stats['native_hand_fallbacks']:,} handed back; {stats['json']:,} native JSON compared)")
         print(f"{path.name}: {checks:,} checks, {len(diffs)} differences{extra}", flush=True)
         for d in diffs[:20]:
             print("  " + d)

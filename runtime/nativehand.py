@@ -15,6 +15,7 @@ from .evaluate import EvalError
 from .fans import unmet_reason
 from .hand import HandError
 from .hand_readings import LIMIT_SENTENCE
+from .ir.nodes import LABEL_SLOT
 from .limits import READING_WORK, SPLIT_LIMIT
 from .nativecounts import MISSING, NativeCounts, Unencodable, encode, tile_code
 from .nativescore import result_of
@@ -42,6 +43,7 @@ class NativeHands:
         self.reasons: dict[str, int] = {}  # why, for the record (bench/native_diff.py prints them)
         self._melds: dict[tuple, tuple] = {}  # (meld kind, tile kinds) -> the meld as the native side takes it
         self._forms: dict[int, tuple] = {}  # id of a rules' forms list -> (that list, form positions)
+        self.last_text: str | None = None  # the native JSON of the last hand with no reading (`json_text`)
 
     def _meld(self, sc, m) -> tuple:
         key = (m.kind, tuple(t.index for t in m.tiles))
@@ -85,8 +87,10 @@ class NativeHands:
         """The native side's own JSON of the hand's result (src/hand/json.rs, what `ScoreResult.to_json()`
         gives), or None when it hands the hand or its JSON back to the Python side (for the tests)."""
         got = self.call(sc, True)
-        if got is None or isinstance(got, ScoreResult):
+        if got is None:
             return None
+        if isinstance(got, ScoreResult):
+            return self.last_text
         return got[17] if isinstance(got[17], str) else None
 
     def call(self, sc, want_json: bool):
@@ -108,9 +112,15 @@ class NativeHands:
             spent[0] += left - work[0]
             return encode(got), work[0]
 
-        status, left, got = self.hands_native.score(
-            [t.index for t in h.concealed], melds, h.win.index if h.win is not None else -1, h.self_drawn,
-            state[0], state[2], self._form_positions(sc.rules), start, waits, want_json)
+        try:
+            status, left, got = self.hands_native.score(
+                [t.index for t in h.concealed], melds, h.win.index if h.win is not None else -1, h.self_drawn,
+                state[0], state[2], self._form_positions(sc.rules), start, waits, want_json)
+        except self.counts.declined as exc:  # a value past 64 bits, or an internal error (counted)
+            if isinstance(exc, self.counts.mod.NativeError):
+                self.counts.failures += 1
+            work[0] = start - spent[0]
+            return self._fell_back(str(exc))
         if status == 3:
             work[0] = start - spent[0]
             return self._fell_back(got)
@@ -118,6 +128,7 @@ class NativeHands:
         if status == 2:
             raise HandError(got)
         if status == 1:
+            self.last_text = got
             return ScoreResult(False, NO_READING)
         return got
 
@@ -168,10 +179,10 @@ class NativeHands:
 
     def result(self, sc, got: tuple) -> ScoreResult:
         (form, win, considered, rejected, groups, listed, _hand, win_kind, final, values, units, score, total,
-         best, trace, quantities, _text, _json) = got
+         best, trace, quantities, _describe, _json, labels) = got
         r = self.reading(sc, form, groups, listed, win_kind)
         return result_of(sc, r, win, considered, rejected, final, values, units, score, total, best, trace,
-                         quantities)
+                         quantities, labels)
 
 
 def native_hands(rules, cat, dec, counts: NativeCounts | None, mod) -> tuple[NativeHands | None, str]:
@@ -229,6 +240,8 @@ def native_hands(rules, cat, dec, counts: NativeCounts | None, mod) -> tuple[Nat
         "pattern_names": [m[1] for m in fast.fan_meta],
         "tally_names": list(fast.tally.names),
         "labels": [m[0] for m in fast.fan_meta],
+        "label_texts": [LABEL_SLOT.split(p.label)[::2] if m[0] is None and p.label_exprs else None
+                        for p, m in zip(fast.patterns, fast.fan_meta)],
         "units": [m[2] for m in fast.fan_meta],
         "combine_names": [c[0].name for c in fast.tally.combines],
         "unit_order": list(fast.unit_order),

@@ -94,16 +94,19 @@ class NativeScorer:
 
 
 def result_of(sc, r, win: bool, considered: int, rejected: list[str], final, values, units, score, total, best,
-              trace, quantities) -> ScoreResult:
+              trace, quantities, labels=None) -> ScoreResult:
     """The result object of reading r of the hand `sc` scores, from what the native scoring found for it
-    (as `Scorer.score_hand` hands it back): labels with expressions computed by the reference
-    environment, the quantities and exclusions given lazily."""
+    (as `Scorer.score_hand` hands it back): labels with expressions as `labels` gives them (per fan, None
+    where not given) or computed by the reference environment, the quantities and exclusions given
+    lazily."""
     fast = sc.rules.fast
     meta = fast.fan_meta
     fans = []
     ref = None
-    for (i, n), v in zip(final, values):
+    for k, ((i, n), v) in enumerate(zip(final, values)):
         label, name, unit = meta[i]
+        if label is None and labels is not None:
+            label = labels[k]
         if label is None:  # a label with expressions: the reference environment computes it
             ref = ref or sc.evaluator(r)
             label = ref.label(fast.patterns[i])

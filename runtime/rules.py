@@ -181,7 +181,8 @@ class Rules:
                        else "python",
             "native_score_fallbacks": sum(nc.scorer.fallbacks for nc in self._counts.values()
                                           if nc is not None and nc.scorer is not None),
-            "native_hands": sum(nc.hands.hands for nc in self._counts.values() if nc is not None and nc.hands is not None),
+            "native_hands": sum(nc.hands.hands for nc in self._counts.values()
+                                if nc is not None and nc.hands is not None),
             "native_hand_fallbacks": sum(nc.hands.fallbacks for nc in self._counts.values()
                                          if nc is not None and nc.hands is not None),
         }

@@ -295,7 +295,7 @@ impl Scorer {
             .collect();
         let got = guarded(|| Ok(self.choose(sc, &rs)));
         let got = got.map_err(PyErr::from)?;
-        let (chosen, win, considered, refused, s, quantities) = match got {
+        let (chosen, win, considered, refused, s, quantities, _) = match got {
             Ok(x) => x,
             Err(Stop::Bail) => return Ok(0i64.into_pyobject(py)?.into_any()),
             Err(Stop::NeedWaits) => return Ok(1i64.into_pyobject(py)?.into_any()),
@@ -338,7 +338,10 @@ impl Scorer {
     }
 }
 
-pub(crate) type Choice = (usize, bool, usize, Vec<(usize, i64)>, Scored, Option<Vec<V>>);
+/// (chosen reading, win, readings meeting the requirements, the others with the requirement each fails,
+/// what the chosen one scores, its quantities or None, the values of the `{…}` expressions of its
+/// fans' labels, per fan: None where it has none or they are left to the Python side).
+pub(crate) type Choice = (usize, bool, usize, Vec<(usize, i64)>, Scored, Option<Vec<V>>, Vec<Option<Vec<V>>>);
 
 impl Scorer {
     pub(crate) fn choose(&self, sc: &Scoring, rs: &[Reading]) -> R<Choice> {
@@ -400,7 +403,32 @@ impl Scorer {
             }
         }
         let s = scored.swap_remove(chosen);
-        Ok((chosen, win, considered, refused, s, q))
+        let mut labels = Vec::with_capacity(s.fin.len());
+        for &(i, _) in &s.fin {
+            let got = match self.program.label_exprs.get(i) {
+                Some(Some(nodes)) => {
+                    let mut vs = Some(Vec::with_capacity(nodes.len()));
+                    for n in nodes {
+                        match ev.eval_node(n) {
+                            Ok(v) => {
+                                if let Some(x) = vs.as_mut() {
+                                    x.push(v);
+                                }
+                            }
+                            Err(Stop::Bail) => {
+                                vs = None;
+                                break;
+                            }
+                            Err(e) => return Err(e),
+                        }
+                    }
+                    vs
+                }
+                _ => None,
+            };
+            labels.push(got);
+        }
+        Ok((chosen, win, considered, refused, s, q, labels))
     }
 }
 

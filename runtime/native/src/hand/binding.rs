@@ -40,6 +40,10 @@ fn opt_vector(o: &Bound<'_, PyAny>) -> PyResult<Option<Vec<u64>>> {
     Ok(Some(limbs(b.as_bytes())))
 }
 
+/// A winning form as the setup gives it: (name, groups, melds, pairs, tiles, concealed, orphan kinds,
+/// instant).
+type FormTuple = (String, Option<i64>, Option<i64>, Option<(i64, i64)>, Option<i64>, bool, Option<Vec<usize>>, bool);
+
 /// The scoring of whole hands of one rule set under one catalog: its `Scorer` (programs, tally) and
 /// its `Tables` (splits), and what the readings need of the rule set (`Setup`).
 #[pyclass(module = "_native")]
@@ -70,8 +74,7 @@ impl Hands {
         if let Err(why) = &scorer.borrow(py).program.form_conds {
             return Err(crate::NotCovered::new_err(format!("the winning forms' conditions do not lower: {why}")));
         }
-        let forms_t: Vec<(String, Option<i64>, Option<i64>, Option<(i64, i64)>, Option<i64>, bool, Option<Vec<usize>>, bool)> =
-            item(setup, "forms")?;
+        let forms_t: Vec<FormTuple> = item(setup, "forms")?;
         let forms = forms_t
             .into_iter()
             .map(|(name, groups, melds, pairs, tiles, concealed, orphans, instant)| FormSpec {
@@ -123,6 +126,7 @@ impl Hands {
             pattern_names: item(setup, "pattern_names")?,
             tally_names: item(setup, "tally_names")?,
             labels: item(setup, "labels")?,
+            label_texts: item(setup, "label_texts")?,
             units: item(setup, "units")?,
             combine_names: item(setup, "combine_names")?,
             unit_order: item(setup, "unit_order")?,
@@ -139,7 +143,7 @@ impl Hands {
     /// One hand scored: (status, work left, payload). Status 0: scored, payload (form, win, readings
     /// meeting the requirements, rejected, groups, listed, hand, winning tile kind, [(pattern, final
     /// count)], values, units, score, total, best, trace, quantities or None, reading text, JSON text
-    /// or None); 1: no reading; 2: refused (payload: the sentence); 3: the Python side scores the hand
+    /// or None, per fan its label where it has expressions and they were computed, else None); 1: no reading (payload: its JSON text when asked for, else None); 2: refused (payload: the sentence); 3: the Python side scores the hand
     /// (payload: why). `melds`: (kind, tile kinds, exposed, pair, kong, value, prefilter vector bytes or
     /// None) each; `waits`: a callable (shape, work left) -> (encoded waits, work left).
     #[pyo3(signature = (concealed, melds, win, self_drawn, settings, flowers, forms, work, waits, json=false))]
@@ -203,7 +207,13 @@ impl Hands {
         let work = budget.work;
         let out = match got {
             Err(Fallback(why)) => (3, work, why.into_pyobject(py)?.into_any()),
-            Ok(HandOutcome::NoReading) => (1, work, py.None().into_bound(py)),
+            Ok(outcome @ HandOutcome::NoReading) => {
+                let text = match outcome.to_json(&self.setup, &input) {
+                    Ok(v) if json => v.to_string().into_pyobject(py)?.into_any(),
+                    _ => py.None().into_bound(py),
+                };
+                (1, work, text)
+            }
             Ok(HandOutcome::Refused(s)) => (2, work, s.into_pyobject(py)?.into_any()),
             Ok(outcome @ HandOutcome::Scored(_)) => {
                 let text = if json {
@@ -269,6 +279,7 @@ fn payload<'py>(py: Python<'py>, h: &super::ScoredHand, text: Bound<'py, PyAny>)
         },
         r.describe.as_str().into_pyobject(py)?.into_any(),
         text,
+        PyList::new(py, &h.labels)?.into_any(),
     ];
     Ok(PyTuple::new(py, items)?.into_any())
 }

@@ -62,8 +62,14 @@ impl HandOutcome {
         }
         let mut fans = Vec::new();
         let mut fired = Vec::new();
-        for (&(i, n), v) in s.fin.iter().zip(&s.values) {
-            let label = setup.labels.get(i).cloned().flatten().ok_or_else(|| fallback("a label with expressions"))?;
+        for (k, (&(i, n), v)) in s.fin.iter().zip(&s.values).enumerate() {
+            let label = setup
+                .labels
+                .get(i)
+                .cloned()
+                .flatten()
+                .or_else(|| h.labels.get(k).cloned().flatten())
+                .ok_or_else(|| fallback("a label whose expressions the native side did not compute"))?;
             fans.push(json!({"name": label, "value": plain(v)?, "count": n, "value_exact": exact(v)?}));
             fired.push(json!({"pattern": setup.pattern_names[i], "unit": setup.units[i], "count": n}));
         }

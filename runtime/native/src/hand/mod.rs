@@ -65,6 +65,7 @@ pub struct Setup {
     pub pattern_names: Vec<String>,
     pub tally_names: Vec<String>, // the tally's pattern names (its trace names them)
     pub labels: Vec<Option<String>>, // None: a label with expressions
+    pub label_texts: Vec<Option<Vec<String>>>, // a label with expressions: the text around them
     pub units: Vec<String>,          // each pattern's unit
     pub combine_names: Vec<String>,
     pub unit_order: Vec<String>,
@@ -147,6 +148,7 @@ pub struct ScoredHand {
     pub reading: Chosen,
     pub scored: Scored,
     pub quantities: Option<Vec<V>>,
+    pub labels: Vec<Option<String>>, // per fan: its label where it has expressions and they were computed
 }
 
 /// What scoring a hand gives.
@@ -182,7 +184,13 @@ pub fn score_hand(ctx: &HandCtx, input: &HandInput, budget: &mut Budget, waits: 
     loop {
         let rs: Vec<Reading> = list.iter().map(|r| r.view(input, &flowers, &state)).collect();
         match ctx.scorer.choose(sc, &rs) {
-            Ok((chosen, win, considered, refused, scored, quantities)) => {
+            Ok((chosen, win, considered, refused, scored, quantities, label_values)) => {
+                let labels = scored
+                    .fin
+                    .iter()
+                    .zip(label_values)
+                    .map(|(&(i, _), vs)| label(ctx.setup.label_texts.get(i)?.as_ref()?, &vs?))
+                    .collect();
                 let describe = |j: usize| list[j].describe(ctx.setup, input);
                 let rejected = refused
                     .iter()
@@ -199,6 +207,7 @@ pub fn score_hand(ctx: &HandCtx, input: &HandInput, budget: &mut Budget, waits: 
                     reading,
                     scored,
                     quantities,
+                    labels,
                 })));
             }
             Err(Stop::Bail) => return Err(fallback("a reading the programs stop on")),
@@ -206,4 +215,29 @@ pub fn score_hand(ctx: &HandCtx, input: &HandInput, budget: &mut Budget, waits: 
             Err(Stop::NeedShapeWaits) => state.shape_waits = Some(waits.waits(true, budget)?),
         }
     }
+}
+
+/// Python `str` of a value, where the native side writes it as Python does.
+fn py_str(v: &V) -> Option<String> {
+    Some(match v {
+        V::None => "None".to_owned(),
+        V::Bool(b) => (if *b { "True" } else { "False" }).to_owned(),
+        V::Int(n) => n.to_string(),
+        V::Rat(n, d) => format!("{n}/{d}"),
+        V::Str(s) => s.to_string(),
+        _ => return None,
+    })
+}
+
+/// A label with expressions (runtime/scoring.py `ReadingEvaluator.label`): its texts and values in turn.
+fn label(texts: &[String], values: &[V]) -> Option<String> {
+    if texts.len() != values.len() + 1 {
+        return None;
+    }
+    let mut out = texts[0].clone();
+    for (v, t) in values.iter().zip(&texts[1..]) {
+        out += &py_str(v)?;
+        out += t;
+    }
+    Some(out)
 }

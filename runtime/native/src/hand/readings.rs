@@ -15,6 +15,9 @@ pub(super) struct WaitState {
     pub shape_waits: Option<V>,
 }
 
+/// The tiles and the concealed tiles of a reading whose groups do not hold every tile.
+type Listed = (Arc<Vec<V>>, Arc<Vec<V>>);
+
 /// One reading, as the programs take it (less what every reading of the hand shares).
 pub(super) struct RData {
     form: usize,
@@ -22,7 +25,7 @@ pub(super) struct RData {
     refs: Vec<GroupRef>,
     groups: Vec<Group>,
     declared: Vec<bool>,
-    listed: Option<(Arc<Vec<V>>, Arc<Vec<V>>)>, // (tiles, hand) of an instant or orphans reading
+    listed: Option<Listed>, // (tiles, hand) of an instant or orphans reading
     win_tile: V,
     win_group: V,
     packed: Option<Vec<u8>>,

@@ -65,6 +65,8 @@ pub struct Program {
     // per winning form of the rule set (its JSON order): its `instant` condition and its `pair_when`,
     // lowered for the native readings (src/hand/), or why they are not
     pub form_conds: Result<Vec<FormConds>, String>,
+    // per pattern: the `{…}` expressions of its label, lowered, when it has some and they lower
+    pub label_exprs: Vec<Option<Vec<Node>>>,
 }
 
 /// A winning form's conditions on a reading, as the readings of a hand test them.
@@ -339,6 +341,14 @@ impl Program {
         let form_conds = lower_forms(rs, &mut lw).map_err(|e| match e {
             Error::NotCovered(m) | Error::Input(m) | Error::Internal(m) => m,
         });
+        let mut label_exprs = Vec::with_capacity(pats_j.len());
+        for p in pats_j {
+            let got = match p.get("label_exprs").and_then(J::as_array) {
+                Some(xs) if !xs.is_empty() => xs.iter().map(|e| lw.lower(e, 0)).collect::<Result<Vec<_>, _>>().ok(),
+                _ => None,
+            };
+            label_exprs.push(got);
+        }
         // tile fields by field id, per kind: as TileInfo.fill_fields makes them
         let fields = lw.fields.clone();
         let n_fields = fields.len();
@@ -381,6 +391,7 @@ impl Program {
             prefilter: Vec::new(),
             scoring,
             form_conds,
+            label_exprs,
         })
     }
 
