@@ -1,13 +1,15 @@
-"""Whole hands in one native call (runtime/native/src/hand/): for a rule set without wildcards or stand-ins,
-the native core enumerates a hand's readings from its tile counts and melds (the port of
-runtime/hand_readings.py `_readings_natural`, in its order, charged to the same work), scores each and
-chooses the one that counts; this module hands the hand over and builds the result object of that one
-reading (a Python `Reading` is made for it alone).
+"""Whole hands in one native call (runtime/native/src/hand/): for a hand without wildcards or stand-ins in
+play (every hand of a rule set that has none), the native core enumerates its readings from its tile
+counts and melds (the port of runtime/hand_readings.py `_readings_natural`, in its order, charged to the
+same work; a rule set with wildcards charges each split too, as its `_readings_wild` does), scores each
+and chooses the one that counts; this module hands the hand over and builds the result object of that
+one reading (a Python `Reading` is made for it alone).
 
 The seam of principle 3 once more: a hand the native side does not finish (a value it does not hold, a
 program stopping on a value, a hand the block tables do not take) comes back as a fallback, counted
-(`Rules.stats()["native_hand_fallbacks"]`), and is scored by the Python path as before. The waits a
-pattern reads are still asked of the Python side (`Scoring.waits_of_hand`), once per hand.
+(`Rules.stats()["native_hand_fallbacks"]`), and is scored by the Python path as before; so is a hand
+holding a wildcard or stand-in in play (not counted as a fallback). The waits a pattern reads are still
+asked of the Python side (`Scoring.waits_of_hand`), once per hand.
 """
 from __future__ import annotations
 
@@ -34,8 +36,12 @@ class NativeHands:
 
     name = "native"
 
-    def __init__(self, hands, counts: NativeCounts, items: list):
+    def __init__(self, hands, counts: NativeCounts, items: list, wild_rules: bool):
         self.hands_native = hands
+        # a rule set with wildcards or stand-ins: only a hand holding none in play is read natively (the
+        # reference's `_readings_wild` reads it as `_readings_natural` does, charging its splits too)
+        self.wild_rules = wild_rules
+        self.not_natural = 0  # hands holding wildcards or stand-ins in play, left to the Python path
         self.counts = counts
         self.items = items  # the (spec, slots) item of each split group of the native tables
         self.hands = 0
@@ -96,8 +102,13 @@ class NativeHands:
     def call(self, sc, want_json: bool):
         """One native call for the hand: what it scored (the payload), a ScoreResult with no reading,
         or None (handed back); a refusal is raised."""
-        self.hands += 1
         h = sc.hand
+        if self.wild_rules:
+            naturals, wilds = sc.classify(h)
+            if wilds or any(t.physical is not t.kind for t in naturals):
+                self.not_natural += 1
+                return None
+        self.hands += 1
         state = self.counts.scorer.hand_state(sc.env, h.self_drawn, sc.flower_tiles())
         if state is None:
             return self._fell_back("a setting that cannot be handed over")
@@ -115,7 +126,7 @@ class NativeHands:
         try:
             status, left, got = self.hands_native.score(
                 [t.index for t in h.concealed], melds, h.win.index if h.win is not None else -1, h.self_drawn,
-                state[0], state[2], self._form_positions(sc.rules), start, waits, want_json)
+                state[0], state[2], self._form_positions(sc.rules), start, waits, want_json, self.wild_rules)
         except self.counts.declined as exc:  # a value past 64 bits, or an internal error (counted)
             if isinstance(exc, self.counts.mod.NativeError):
                 self.counts.failures += 1
@@ -165,16 +176,6 @@ class NativeHands:
             gs.append(g)
         r = Reading(f.name, gs, None, None, wt, wg)
         r.shape = {}
-        counts = [0] * sc.dec.n
-        for t in h.concealed:
-            counts[t.index] += 1
-        if win is not None:
-            counts[win.index] += 1
-        every = list(counts)
-        for g in exposed:
-            for t in g.tiles:
-                every[t.kind.index] += 1
-        r.shared = {"counts:hand": counts, "counts:tiles": every}
         return r
 
     def result(self, sc, got: tuple) -> ScoreResult:
@@ -189,8 +190,6 @@ def native_hands(rules, cat, dec, counts: NativeCounts | None, mod) -> tuple[Nat
     """The native scoring of whole hands for one catalog, or None and the reason."""
     if counts is None or counts.scorer is None:
         return None, "the native scoring is not used"
-    if rules.ir.wilds or rules.ir.standins:
-        return None, "a rule set with wildcards or stand-ins (its readings are the Python side's)"
     if rules.fast is None:
         return None, "the generated scorer does not take this rule set"
     structure = dec.structure
@@ -251,7 +250,7 @@ def native_hands(rules, cat, dec, counts: NativeCounts | None, mod) -> tuple[Nat
         hands = mod.Hands(counts.scorer.scorer, structure.tables, setup)
     except (mod.NotCovered, mod.NativeError, ValueError, TypeError) as exc:
         return None, f"the native core refused the hand setup: {exc}"
-    return NativeHands(hands, counts, structure.items), ""
+    return NativeHands(hands, counts, structure.items, bool(rules.ir.wilds or rules.ir.standins)), ""
 
 
 __all__ = ["NativeHands", "native_hands", "NO_READING"]

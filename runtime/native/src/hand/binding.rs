@@ -145,8 +145,9 @@ impl Hands {
     /// count)], values, units, score, total, best, trace, quantities or None, reading text, JSON text
     /// or None, per fan its label where it has expressions and they were computed, else None); 1: no reading (payload: its JSON text when asked for, else None); 2: refused (payload: the sentence); 3: the Python side scores the hand
     /// (payload: why). `melds`: (kind, tile kinds, exposed, pair, kong, value, prefilter vector bytes or
-    /// None) each; `waits`: a callable (shape, work left) -> (encoded waits, work left).
-    #[pyo3(signature = (concealed, melds, win, self_drawn, settings, flowers, forms, work, waits, json=false))]
+    /// None) each; `waits`: a callable (shape, work left) -> (encoded waits, work left); `charge_splits`: as
+    /// `HandInput::charge_splits`.
+    #[pyo3(signature = (concealed, melds, win, self_drawn, settings, flowers, forms, work, waits, json=false, charge_splits=false))]
     #[allow(clippy::too_many_arguments)]
     fn score<'py>(
         &self,
@@ -161,6 +162,7 @@ impl Hands {
         work: i64,
         waits: &Bound<'py, PyAny>,
         json: bool,
+        charge_splits: bool,
     ) -> PyResult<Bound<'py, PyAny>> {
         let mut svals = Vec::with_capacity(settings.len());
         for x in settings.iter() {
@@ -197,6 +199,7 @@ impl Hands {
             settings: svals,
             flowers,
             forms,
+            charge_splits,
         };
         let scorer = self.scorer.borrow(py);
         let tables = self.tables.borrow(py);

@@ -92,6 +92,9 @@ pub struct HandInput {
     pub settings: Vec<Option<V>>, // as `NativeScorer.hand_state` encodes them
     pub flowers: Vec<V>,          // tile codes
     pub forms: Vec<usize>,        // the forms the rules win by, positions in `Setup::forms`, in order
+    /// Splits are charged to the work too, one unit each, and at most the work left are read (the
+    /// reference's reading of a rule set with wildcards or stand-ins, for a hand holding none in play).
+    pub charge_splits: bool,
 }
 
 /// The work a hand may still use (runtime/limits.py HAND_WORK), shared with the waits it asks for.

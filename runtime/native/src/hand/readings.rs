@@ -3,7 +3,9 @@
 //! forms in the rule set's order; per form the instant or orphans reading, or every (melds, pairs) it
 //! allows, every split of the block tables in their order, and in each split the winning tile placed in
 //! each group that can hold it (an identical group once) — so the tie-break between equal readings is
-//! the reference's. Readings are charged to the hand's work as the reference charges them.
+//! the reference's. Readings are charged to the hand's work as the reference charges them. A rule set
+//! with wildcards or stand-ins reads a hand holding none in play the same way (its `_readings_wild`
+//! then comes to the same readings), but charges each split too (`HandInput::charge_splits`).
 
 use std::sync::Arc;
 
@@ -336,9 +338,19 @@ pub(super) fn enumerate(
             if !ctx.tables.core_can_split(&counts, 0, mu, pu).map_err(|e| Fallback(e.to_string()))? {
                 continue;
             }
-            let splits = ctx.tables.core_splits_plain(&counts, mu, pu, setup.split_limit).map_err(|e| Fallback(e.to_string()))?;
-            if splits.len() > setup.split_limit {
-                return Err(fallback("more splits than one hand reads"));
+            let limit = if input.charge_splits { setup.split_limit.min(budget.work.max(0) as usize) } else { setup.split_limit };
+            let splits = ctx.tables.core_splits_plain(&counts, mu, pu, limit).map_err(|e| Fallback(e.to_string()))?;
+            if splits.len() > limit {
+                if !input.charge_splits {
+                    return Err(fallback("more splits than one hand reads"));
+                }
+                return Ok(Found::Refused(setup.limit_sentence.clone()));
+            }
+            if input.charge_splits {
+                budget.work -= splits.len() as i64;
+                if budget.work < 0 {
+                    return Ok(Found::Refused(setup.limit_sentence.clone()));
+                }
             }
             for split in &splits {
                 plain(ctx, input, fi, f, split, &exposed, budget, waits, st, &mut out)?;
