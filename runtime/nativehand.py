@@ -75,6 +75,7 @@ class NativeHands:
             if len(self._melds) > 10_000:
                 self._melds.clear()
             got = self._melds[key] = (m.kind, key[1], bool(mk.exposed), bool(mk.pair), bool(mk.kong), ev, _bytes(vec))
+            self.hands_native.add_meld(got)  # for a loop in Rust over many hands (`Hands::known_meld`)
         return got
 
     def _form_positions(self, rules) -> tuple:

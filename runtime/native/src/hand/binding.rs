@@ -1,7 +1,8 @@
 //! The Python class over `score_hand` (runtime/nativehand.py uses it): the setup given once, a hand per
 //! call, the waits asked of a Python callable.
 
-use std::sync::Arc;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -51,6 +52,50 @@ pub struct Hands {
     setup: Setup,
     scorer: Py<Scorer>,
     tables: Py<Tables>,
+    // the laid-down melds the Python side has encoded (`add_meld`), by meld kind and tiles: what a loop in
+    // Rust needs of a meld that only the Python side computes (its prefilter vector)
+    melds: Mutex<HashMap<(String, Vec<usize>), MeldIn>>,
+}
+
+/// Melds remembered before the memo starts afresh.
+const MELD_MEMO: usize = 10_000;
+
+fn meld_of(m: &Bound<'_, PyAny>) -> PyResult<MeldIn> {
+    let t = m.cast::<PyTuple>().map_err(|_| bad("a meld must be a tuple"))?;
+    let kind: String = t.get_item(0)?.extract()?;
+    Ok(MeldIn {
+        kind: Arc::from(kind.as_str()),
+        tiles: t.get_item(1)?.extract()?,
+        exposed: t.get_item(2)?.extract()?,
+        pair: t.get_item(3)?.extract()?,
+        kong: t.get_item(4)?.extract()?,
+        value: value_of(&t.get_item(5)?)?,
+        vector: opt_vector(&t.get_item(6)?)?,
+    })
+}
+
+// `setup`, `known_meld` and `with_ctx` are what a loop in Rust over many hands (the JSON-lines batch)
+// needs to call `score_hand` itself.
+#[allow(dead_code)]
+impl Hands {
+    /// What does not change from hand to hand (for a loop in Rust calling `score_hand`).
+    pub(crate) fn setup(&self) -> &Setup {
+        &self.setup
+    }
+
+    /// A laid-down meld as the Python side encoded it, if it has (else the hand goes to Python).
+    pub(crate) fn known_meld(&self, kind: &str, tiles: &[usize]) -> Option<MeldIn> {
+        let memo = self.melds.lock().unwrap_or_else(|e| e.into_inner());
+        memo.get(&(kind.to_owned(), tiles.to_vec())).cloned()
+    }
+
+    /// `f` with the programs and tables of this rule set, as `score_hand` takes them.
+    pub(crate) fn with_ctx<T>(&self, py: Python<'_>, f: impl FnOnce(&HandCtx) -> T) -> T {
+        let scorer = self.scorer.borrow(py);
+        let tables = self.tables.borrow(py);
+        let ctx = HandCtx { setup: &self.setup, scorer: &scorer, program: &scorer.program, tables: &tables };
+        f(&ctx)
+    }
 }
 
 struct PyWaits<'a, 'py> {
@@ -137,7 +182,21 @@ impl Hands {
         if s.kind_codes.len() != s.kind_names.len() || s.tile_codes.len() != s.kind_names.len() {
             return Err(bad("one name, code and tile code per kind"));
         }
-        Ok(Hands { setup: s, scorer, tables })
+        Ok(Hands { setup: s, scorer, tables, melds: Mutex::new(HashMap::new()) })
+    }
+
+    /// Remember a laid-down meld as `score` takes it (`known_meld`).
+    fn add_meld(&self, meld: &Bound<'_, PyAny>) -> PyResult<()> {
+        let m = meld_of(meld)?;
+        if m.tiles.iter().any(|&k| k >= self.setup.kind_names.len()) {
+            return Err(bad("a tile outside the catalog"));
+        }
+        let mut memo = self.melds.lock().unwrap_or_else(|e| e.into_inner());
+        if memo.len() >= MELD_MEMO {
+            memo.clear();
+        }
+        memo.insert((m.kind.to_string(), m.tiles.clone()), m);
+        Ok(())
     }
 
     /// One hand scored: (status, work left, payload). Status 0: scored, payload (form, win, readings
@@ -170,17 +229,7 @@ impl Hands {
         }
         let mut ms = Vec::with_capacity(melds.len());
         for m in melds.iter() {
-            let t = m.cast::<PyTuple>().map_err(|_| bad("a meld must be a tuple"))?;
-            let kind: String = t.get_item(0)?.extract()?;
-            ms.push(MeldIn {
-                kind: Arc::from(kind.as_str()),
-                tiles: t.get_item(1)?.extract()?,
-                exposed: t.get_item(2)?.extract()?,
-                pair: t.get_item(3)?.extract()?,
-                kong: t.get_item(4)?.extract()?,
-                value: value_of(&t.get_item(5)?)?,
-                vector: opt_vector(&t.get_item(6)?)?,
-            });
+            ms.push(meld_of(&m)?);
         }
         let n = self.setup.kind_names.len();
         let flowers = tiles_of(flowers)?;
@@ -201,12 +250,11 @@ impl Hands {
             forms,
             charge_splits,
         };
-        let scorer = self.scorer.borrow(py);
-        let tables = self.tables.borrow(py);
-        let ctx = HandCtx { setup: &self.setup, scorer: &scorer, program: &scorer.program, tables: &tables };
         let mut budget = Budget { work };
         let mut cb = PyWaits { cb: waits };
-        let got = guarded(|| Ok(score_hand(&ctx, &input, &mut budget, &mut cb))).map_err(PyErr::from)?;
+        let got = self
+            .with_ctx(py, |ctx| guarded(|| Ok(score_hand(ctx, &input, &mut budget, &mut cb))))
+            .map_err(PyErr::from)?;
         let work = budget.work;
         let out = match got {
             Err(Fallback(why)) => (3, work, why.into_pyobject(py)?.into_any()),

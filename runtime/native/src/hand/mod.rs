@@ -73,6 +73,7 @@ pub struct Setup {
 }
 
 /// A meld laid down before the win, as a group of the readings.
+#[derive(Clone)]
 pub struct MeldIn {
     pub kind: Arc<str>,
     pub tiles: Vec<usize>, // kind indexes, as given
