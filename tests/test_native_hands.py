@@ -111,3 +111,28 @@ def test_labels_with_expressions_are_computed_natively():
     got = nat.score(*args).to_json()
     assert "加倍三次" in [f["name"] for f in got["fans"]]
     assert got == load(ROOT / "rules" / "baijindao.pai", backend="python").score(*args).to_json()
+
+
+@needs_native
+def test_the_hand_call_refuses_bad_input_in_one_sentence():
+    mod = backend.native_module()
+    r = load(ROOT / "rules" / "baijindao.pai", backend="native")
+    cat, dec, env = r.env_for({})
+    hands = r.native_hands_for(cat, dec)
+    settings = hands.counts.scorer.hand_state(env, False, [])[0]
+    n = len(cat.kinds)
+
+    def call(concealed, melds=(), win=-1, forms=(0, 1)):
+        return hands.hands_native.score(concealed, melds, win, False, settings, (), forms, 1000, lambda s, w: ([], w))
+    status, _, why = call([0, 0], win=0)  # three tiles fit no form of 白金岛: the reference's sentence
+    assert status == 2 and why.startswith("the hand holds 3 concealed tiles besides 0 meld(s)")
+    with pytest.raises(ValueError, match="tile outside the catalog"):
+        call([n])
+    with pytest.raises(ValueError, match="tile outside the catalog"):
+        call([0], win=n)
+    with pytest.raises(ValueError, match="a meld must be a tuple"):
+        call([0], melds=([],))
+    status, _, why = call([0, 0], win=0, forms=(7,))  # a form the rule set does not have: handed back
+    assert status == 3 and "form" in why
+    with pytest.raises(ValueError, match="the hand setup lacks"):
+        mod.Hands(hands.counts.scorer.scorer, dec.structure.tables, {})

@@ -182,6 +182,22 @@ impl Hands {
         if s.kind_codes.len() != s.kind_names.len() || s.tile_codes.len() != s.kind_names.len() {
             return Err(bad("one name, code and tile code per kind"));
         }
+        {
+            let sc = scorer.borrow(py);
+            let n = sc.program.python_owned.len();
+            if [s.pattern_names.len(), s.tally_names.len(), s.labels.len(), s.label_texts.len(), s.units.len()]
+                .iter()
+                .any(|&x| x != n)
+            {
+                return Err(bad("one name, label and unit per pattern"));
+            }
+            if s.combine_names.len() != sc.tally.combines.len() {
+                return Err(bad("one name per combine rule"));
+            }
+            if sc.program.form_conds.as_ref().map_or(true, |c| c.len() != s.forms.len()) {
+                return Err(bad("one form per winning form of the rule set"));
+            }
+        }
         Ok(Hands { setup: s, scorer, tables, melds: Mutex::new(HashMap::new()) })
     }
 
@@ -259,7 +275,7 @@ impl Hands {
         let out = match got {
             Err(Fallback(why)) => (3, work, why.into_pyobject(py)?.into_any()),
             Ok(outcome @ HandOutcome::NoReading) => {
-                let text = match outcome.to_json(&self.setup, &input) {
+                let text = match guarded(|| Ok(outcome.to_json(&self.setup, &input))).map_err(PyErr::from)? {
                     Ok(v) if json => v.to_string().into_pyobject(py)?.into_any(),
                     _ => py.None().into_bound(py),
                 };
@@ -268,7 +284,7 @@ impl Hands {
             Ok(HandOutcome::Refused(s)) => (2, work, s.into_pyobject(py)?.into_any()),
             Ok(outcome @ HandOutcome::Scored(_)) => {
                 let text = if json {
-                    match outcome.to_json(&self.setup, &input) {
+                    match guarded(|| Ok(outcome.to_json(&self.setup, &input))).map_err(PyErr::from)? {
                         Ok(v) => v.to_string().into_pyobject(py)?.into_any(),
                         Err(Fallback(why)) => (why,).into_pyobject(py)?.into_any(),
                     }
