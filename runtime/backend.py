@@ -69,7 +69,8 @@ def describe(backend: str | None = None) -> str:
         return f"backend: none ({exc})"
     mod = native_module()
     if active == "native":
-        covers = "win checks, waits, splits, the signature search and pattern counts; the rest in Python"
+        covers = ("win checks, waits, splits, the signature search, pattern counts, and the readings and scoring "
+                  "of whole hands; the rest in Python")
         return f"backend: native ({NATIVE_MODULE} {mod.VERSION}: {covers})"
     why = "selected by PAILI_BACKEND" if mod is not None else "the native core is not built"
     return f"backend: python ({why})"
