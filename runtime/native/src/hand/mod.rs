@@ -84,7 +84,13 @@ pub struct MeldIn {
     pub vector: Option<Vec<u64>>,
 }
 
-/// One hand to score.
+/// One hand to score. A loop in Rust builds it as runtime/nativehand.py `NativeHands.call` does: the
+/// kinds by catalog index; each meld as `Hands::known_meld` gives it (a meld the Python side has not
+/// encoded yet sends the hand to Python, which then encodes it); the settings in the order of
+/// `Scorer.settings()`, each the value of that reference in the hand's environment (`Rules.settings_env`
+/// of its context) or `None` where it has none; `forms` every position of `Setup::forms` in order for a
+/// rule set that wins by all its forms; and for a rule set with wildcards or stand-ins, only a hand
+/// holding none in play, with `charge_splits`.
 pub struct HandInput {
     pub concealed: Vec<usize>, // kind indexes, without the winning tile
     pub melds: Vec<MeldIn>,
