@@ -161,14 +161,29 @@ class Scoring(HandReadings):
         return check
 
     def waits_of_hand(self, shape: bool = False):
-        """`waits` (or with `shape`, `shape_waits`) of the hand without its winning tile, computed once."""
+        """`waits` (or with `shape`, `shape_waits`) of the hand without its winning tile, computed once:
+        by the native wait trials where they answer (runtime/nativescore.py), else `wait_kinds`."""
+        got = self._shape_waits if shape else self._waits
+        if got is None:
+            got = self.native_waits(shape) if self.hand.win is not None else []
+            if got is None:
+                got = self.wait_kinds(shape=shape)
+            self.set_waits(got, shape)
+        return got
+
+    def native_waits(self, shape: bool):
+        """`wait_kinds(shape)` from the native wait trials, or None (not built, or this hand declined)."""
+        nc = self.rules.native_counts_for(self.cat)
+        if nc is None or nc.scorer is None:
+            return None
+        return nc.scorer.waits(self, shape)
+
+    def set_waits(self, kinds: list, shape: bool) -> None:
+        """The waits (or shape waits) of this hand, found elsewhere (the native scoring of the hand)."""
         if shape:
-            if self._shape_waits is None:
-                self._shape_waits = self.wait_kinds(shape=True) if self.hand.win is not None else []
-            return self._shape_waits
-        if self._waits is None:
-            self._waits = self.wait_kinds() if self.hand.win is not None else []
-        return self._waits
+            self._shape_waits = kinds
+        else:
+            self._waits = kinds
 
     def evaluator(self, r: Reading) -> ReadingEvaluator:
         ev = ReadingEvaluator(self.rules.patterns, self.reading_env(r), r, self.waits_of_hand)

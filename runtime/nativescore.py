@@ -33,6 +33,10 @@ class NativeScorer:
         self.settings = scorer.settings()
         self.hands = 0
         self.fallbacks = 0  # hands handed back to the Python scorer
+        # The wait trials in native code (runtime/native/src/waits/), or why not ("" when they are)
+        self.waits_declined = scorer.waits_declined()
+        self.wait_calls = 0
+        self.wait_fallbacks = 0  # waits the reference found instead (a hand the trials decline)
 
     def hand_state(self, env: dict, self_drawn: bool, flowers) -> list | None:
         try:
@@ -60,9 +64,12 @@ class NativeScorer:
         encoded = tuple(encoded)
         call = self.scorer.score_hand
         got = None
+        hand = self.hand_of(sc) if sc.hand.win is not None else None  # (no winning tile: no waits)
+        if hand is not None:
+            hand = hand + (sc.work[0],)
         for _ in range(3):
             try:
-                got = call(state[0], state[1], state[2], state[3], state[4], encoded)
+                got = call(state[0], state[1], state[2], state[3], state[4], encoded, hand)
             except self.counts.declined as exc:  # a number past 64 bits, or an internal error (counted)
                 if isinstance(exc, self.counts.mod.NativeError):
                     self.counts.failures += 1
@@ -82,11 +89,56 @@ class NativeScorer:
         if type(got) is not tuple:
             self.fallbacks += 1
             return None
+        waits, shape_waits, spent = got[12:]
+        if spent:
+            sc.work[0] -= spent
+        kinds = sc.cat.kinds
+        if waits is not None:
+            self.wait_calls += 1
+            sc.set_waits([kinds[i] for i in waits], False)
+        if shape_waits is not None:
+            self.wait_calls += 1
+            sc.set_waits([kinds[i] for i in shape_waits], True)
         return self._result(sc, readings, got)
+
+    def hand_of(self, sc) -> tuple | None:
+        """The hand without its winning tile as the wait trials take it: (concealed kinds, ((meld kind,
+        kinds), …)), or None when they do not find this rule set's waits."""
+        if self.waits_declined:
+            return None
+        h = sc.hand
+        return (tuple(t.index for t in h.concealed),
+                tuple((m.kind, tuple(t.index for t in m.tiles)) for m in h.melds))
+
+    def waits(self, sc, shape: bool) -> list | None:
+        """`Scoring.wait_kinds(shape)` found by the native wait trials (their work taken off the hand's),
+        or None when the reference must find them (counted)."""
+        hand = self.hand_of(sc)
+        if hand is None:
+            return None
+        state = self.hand_state(sc.env, sc.hand.self_drawn, sc.flower_tiles())
+        if state is None:
+            self.wait_fallbacks += 1
+            return None
+        try:
+            got = self.scorer.waits(state[0], state[1], tuple(t.index for t in sc.hand.flowers), hand[0], hand[1],
+                                    shape, sc.work[0])
+        except self.counts.declined as exc:  # an internal error (counted); the reference answers
+            if isinstance(exc, self.counts.mod.NativeError):
+                self.counts.failures += 1
+            got = None
+        if type(got) is not tuple:
+            self.wait_fallbacks += 1
+            return None
+        kinds, spent = got
+        sc.work[0] -= spent
+        self.wait_calls += 1
+        cat = sc.cat.kinds
+        return [cat[i] for i in kinds]
 
     @staticmethod
     def _result(sc, readings: list, got: tuple) -> ScoreResult:
-        chosen, win, considered, refused, final, values, units, score, total, best, trace, quantities = got
+        chosen, win, considered, refused, final, values, units, score, total, best, trace, quantities = got[:12]
         requires = sc.rules.requires
         rejected = [f"{readings[j].describe()}: {unmet_reason(requires[q][0])}" for j, q in refused]
         return result_of(sc, readings[chosen], win, considered, rejected, final, values, units, score, total, best,

@@ -20,6 +20,7 @@ mod ruleset;
 mod score;
 mod signatures;
 mod tally;
+mod waits;
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Mutex;

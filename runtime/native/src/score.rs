@@ -19,7 +19,9 @@ use pyo3::types::{PyBytes, PyDict, PyList, PyTuple};
 use crate::catalog::Catalog;
 use crate::expr::Settings;
 use crate::program::{equal, order, Eval, Group, Program, Reading, Scoring, Stop, V};
+use crate::blocks::Tables as Core;
 use crate::tally::{Dropped, Tally};
+use crate::waits::{as_value, kinds_of, OwnedHand, WaitHand, WaitRules, WaitState};
 use crate::{guarded, ruleset, setting_value, tiles_of, value_of, value_to_py, Error};
 
 type R<T> = Result<T, Stop>;
@@ -158,6 +160,7 @@ struct Owned {
 pub struct Scorer {
     pub(crate) program: Program,
     pub(crate) tally: Tally,
+    pub(crate) waits: Result<WaitState, String>, // the wait trials (src/waits/), or why this rule set has none
 }
 
 #[pymethods]
@@ -174,7 +177,7 @@ impl Scorer {
                 settings.insert(format!("option:{name}"), setting_value(&v)?);
             }
         }
-        let (program, tally) = guarded(|| {
+        let (program, tally, waits) = guarded(|| {
             let rs = ruleset::parse(ruleset_json)?;
             let cat = Catalog::build(&rs, &settings)?;
             let program = Program::build(ruleset_json, &cat)?;
@@ -185,10 +188,13 @@ impl Scorer {
                 .map_err(|e| Error::Input(format!("the rule set is not valid JSON ({e})")))?;
             let m = doc.get("ruleset").and_then(serde_json::Value::as_object).ok_or_else(|| Error::NotCovered("a rule set without patterns".into()))?;
             let tally = Tally::build(m)?;
-            Ok((program, tally))
+            let waits = Core::build(&rs, &cat, 0)
+                .and_then(|core| Ok(WaitState::new(WaitRules::build(ruleset_json, &cat, &core, &program)?, core)))
+                .map_err(|e| e.to_string());
+            Ok((program, tally, waits))
         })
         .map_err(PyErr::from)?;
-        Ok(Scorer { program, tally })
+        Ok(Scorer { program, tally, waits })
     }
 
     /// The setting references the programs read, in the order `score_hand` takes their values.
@@ -220,6 +226,43 @@ impl Scorer {
         Ok(())
     }
 
+    /// Why this rule set's waits are not found natively ("" when they are: src/waits/).
+    fn waits_declined(&self) -> String {
+        match &self.waits {
+            Ok(_) => String::new(),
+            Err(m) => m.clone(),
+        }
+    }
+
+    /// Python `Scoring.wait_kinds(shape)` of a hand without its winning tile: (the kinds, in catalog
+    /// order, the work spent), or why the reference must answer this hand (None: `waits_declined`).
+    /// `concealed`, `melds`, `work` as `score_hand`'s `hand`; `flowers` their kinds.
+    #[allow(clippy::too_many_arguments)]
+    fn waits<'py>(
+        &self,
+        py: Python<'py>,
+        settings: &Bound<'py, PyTuple>,
+        self_drawn: bool,
+        flowers: Vec<usize>,
+        concealed: &Bound<'py, PyAny>,
+        melds: &Bound<'py, PyAny>,
+        shape: bool,
+        work: i64,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let Ok(ws) = &self.waits else { return Ok(py.None().into_bound(py)) };
+        let mut svals = Vec::with_capacity(settings.len());
+        for x in settings.iter() {
+            svals.push(value_of(&x)?);
+        }
+        let h: OwnedHand = ws.hand_of(concealed, melds)?;
+        let wh = WaitHand { concealed: &h.concealed, melds: &h.melds, flowers: &flowers, self_drawn, settings: &svals };
+        let mut left = work;
+        match ws.answer(&self.program, &wh, shape, &mut left) {
+            Ok(kinds) => Ok((kinds, work - left).into_pyobject(py)?.into_any()),
+            Err(why) => Ok(why.0.into_pyobject(py)?.into_any()),
+        }
+    }
+
     /// Every reading of one hand scored, the one that counts chosen. `readings`: per reading (groups,
     /// tiles, hand, win_tile, win_group, form, packed) as `Patterns.raw_counts` takes them. Returns
     /// 0 (the Python side scores this hand), 1 / 2 (call again with the waits / shape waits), or
@@ -227,7 +270,12 @@ impl Scorer {
     /// in order, [(pattern, final count)], their values, unit values, score, total, best,
     /// [(pattern, 0 removed by | 1 count lowered | 2 combine rule, by pattern or rule, fewer)],
     /// quantities or None).
-    #[pyo3(signature = (settings, self_drawn, flowers, waits, shape_waits, readings))]
+    ///
+    /// `hand`: (concealed kinds, ((meld kind, kinds), …), the work the hand may still spend) of the
+    /// hand without its winning tile, for the wait trials (src/waits/): given, the waits the
+    /// readings read are found here (a hand they decline is 0) and handed back after the above:
+    /// waits and shape waits (kinds, or None when not read) and the work they spent.
+    #[pyo3(signature = (settings, self_drawn, flowers, waits, shape_waits, readings, hand=None))]
     #[allow(clippy::too_many_arguments)]
     fn score_hand<'py>(
         &self,
@@ -238,6 +286,7 @@ impl Scorer {
         waits: &Bound<'py, PyAny>,
         shape_waits: &Bound<'py, PyAny>,
         readings: &Bound<'py, PyTuple>,
+        hand: Option<&Bound<'py, PyTuple>>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let mut svals = Vec::with_capacity(settings.len());
         for x in settings.iter() {
@@ -274,7 +323,15 @@ impl Scorer {
             .iter()
             .map(|r| r.get_item(6).ok().and_then(|p| p.cast::<PyBytes>().ok().map(|b| b.as_bytes().to_vec())))
             .collect();
-        let rs: Vec<Reading> = owned
+        let trials = match (hand, &self.waits) {
+            (Some(h), Ok(ws)) => {
+                let work: i64 = h.get_item(2)?.extract()?;
+                Some((ws, ws.hand_of(&h.get_item(0)?, &h.get_item(1)?)?, work))
+            }
+            _ => None,
+        };
+        let flower_kinds = kinds_of(&flowers);
+        let mut rs: Vec<Reading> = owned
             .into_iter()
             .zip(&packs)
             .map(|(o, pk)| Reading {
@@ -293,13 +350,37 @@ impl Scorer {
                 packed: pk.as_deref(),
             })
             .collect();
-        let got = guarded(|| Ok(self.choose(sc, &rs)));
-        let got = got.map_err(PyErr::from)?;
-        let (chosen, win, considered, refused, s, quantities, _) = match got {
-            Ok(x) => x,
-            Err(Stop::Bail) => return Ok(0i64.into_pyobject(py)?.into_any()),
-            Err(Stop::NeedWaits) => return Ok(1i64.into_pyobject(py)?.into_any()),
-            Err(Stop::NeedShapeWaits) => return Ok(2i64.into_pyobject(py)?.into_any()),
+        let mut found: [Option<Vec<usize>>; 2] = [None, None];
+        let mut spent = 0i64;
+        let (chosen, win, considered, refused, s, quantities, _) = loop {
+            let got = guarded(|| Ok(self.choose(sc, &rs))).map_err(PyErr::from)?;
+            let shape = match got {
+                Ok(x) => break x,
+                Err(Stop::Bail) => return Ok(0i64.into_pyobject(py)?.into_any()),
+                Err(Stop::NeedWaits) => false,
+                Err(Stop::NeedShapeWaits) => true,
+            };
+            let Some((ws, h, work)) = &trials else {
+                return Ok((1 + shape as i64).into_pyobject(py)?.into_any());
+            };
+            if found[shape as usize].is_some() {
+                return Ok(0i64.into_pyobject(py)?.into_any()); // asked again: the Python side decides
+            }
+            let wh = WaitHand { concealed: &h.concealed, melds: &h.melds, flowers: &flower_kinds, self_drawn, settings: &svals };
+            let mut left = work - spent;
+            let Ok(kinds) = ws.answer(&self.program, &wh, shape, &mut left) else {
+                return Ok(0i64.into_pyobject(py)?.into_any()); // declined: the Python side scores the hand
+            };
+            spent = work - left;
+            let v = as_value(&ws.rules, &kinds);
+            for r in rs.iter_mut() {
+                if shape {
+                    r.shape_waits = Some(v.clone());
+                } else {
+                    r.waits = Some(v.clone());
+                }
+            }
+            found[shape as usize] = Some(kinds);
         };
         let vals = |xs: &[V]| -> PyResult<Bound<'py, PyList>> {
             PyList::new(py, xs.iter().map(|v| value_to_py(py, v)).collect::<PyResult<Vec<_>>>()?)
@@ -332,6 +413,9 @@ impl Scorer {
                 value_to_py(py, &s.best)?,
                 trace.into_any(),
                 quantities,
+                found[0].take().into_pyobject(py)?.into_any(),
+                found[1].take().into_pyobject(py)?.into_any(),
+                spent.into_pyobject(py)?.into_any(),
             ],
         )?;
         Ok(out.into_any())

@@ -171,7 +171,8 @@ impl Tables {
         let by_name: HashMap<&str, usize> = cat.kinds.iter().enumerate().map(|(i, k)| (k.name.as_str(), i)).collect();
         let no_wild: Vec<&str> = rs.wilds.iter().flat_map(|w| w.no_meld.iter().map(String::as_str)).collect();
         let mut specs = Vec::new();
-        for m in rs.melds.iter().filter(|m| m.hand) {
+        let mut spec_melds = Vec::new();
+        for (mi, m) in rs.melds.iter().enumerate().filter(|(_, m)| m.hand) {
             let s = &m.shape;
             let shape = match s.kind.as_str() {
                 "same" => ShapeKind::Same,
@@ -188,6 +189,7 @@ impl Tables {
             }
             let mut ranks = s.ranks.clone();
             ranks.sort_unstable();
+            spec_melds.push(mi);
             specs.push(Spec {
                 shape,
                 size: s.size,
@@ -338,6 +340,7 @@ impl Tables {
         let msizes: Vec<usize> = sizes(&b.specs, false, 3);
         let psizes: Vec<usize> = sizes(&b.specs, true, 2);
         let fits_table = fits_table(cap, &msizes, &psizes);
+        let sizes = (msizes, psizes);
         let mut t = Tables {
             n,
             cap,
@@ -353,6 +356,8 @@ impl Tables {
             fits_table,
             split_groups,
             split_ok,
+            spec_melds,
+            sizes,
         };
         t.intern(vec![0]);
         Ok(t)

@@ -104,6 +104,10 @@ pub struct Tables {
     /// Every group of natural tiles a hand shape forms: (spec index among the hand shapes, its kinds in
     /// slot order); `split_templates` and the splits refer to them by position.
     pub split_groups: Vec<(usize, Vec<usize>)>,
+    /// Per hand shape: its meld kind's index among the rule set's meld kinds.
+    pub spec_melds: Vec<usize>,
+    /// The group sizes of the melds and of the pairs (Python `Decomposer.sizes`).
+    pub sizes: (Vec<usize>, Vec<usize>),
     split_ok: bool, // false when some group of natural tiles spans two blocks (splits are then the reference's)
 }
 

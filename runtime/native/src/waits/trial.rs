@@ -1,0 +1,288 @@
+//! One wait trial: the readings of the hand with a candidate kind as its winning tile, under every
+//! form or the ones asked (runtime/hand_readings.py `_readings_natural`, `_readings_plain`,
+//! `_orphans`), and whether one of them meets the requirements that decide the waits
+//! (runtime/hand_score.py `requirements_ok(for_waits=True)`).
+//!
+//! Groups carry the identity the reference's shared group objects have: the groups of a split that
+//! are the same group of natural tiles (kind and tiles) are one group, the winning one is its own, and
+//! each laid-down meld is its own.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use super::{Declined, WaitHand, WaitRules, READING_WORK, SPLIT_LIMIT};
+use crate::blocks::Tables as Core;
+use crate::program::{Eval, Group, Program, Reading, Stop, V};
+
+pub(super) struct Trials<'w, 'h> {
+    wr: &'w WaitRules,
+    program: &'w Program,
+    hand: &'h WaitHand<'h>,
+    exposed: Vec<Group>,        // the laid-down melds, in order
+    exposed_tiles: Vec<V>,      // their tiles, in order
+    concealed: Vec<V>,          // the concealed tiles' codes, in the hand's order
+    counts: Vec<u8>,            // per kind, the concealed tiles
+    flowers: Arc<Vec<V>>,
+    split_tiles: HashMap<u32, Arc<Vec<V>>>, // per split group id, its tiles' codes
+}
+
+fn declined(s: Stop) -> Declined {
+    match s {
+        Stop::Bail => Declined("a condition the programs stop on"),
+        Stop::NeedWaits | Stop::NeedShapeWaits => Declined("a condition that reads the waits"),
+    }
+}
+
+impl<'w, 'h> Trials<'w, 'h> {
+    pub(super) fn new(wr: &'w WaitRules, program: &'w Program, hand: &'h WaitHand<'h>) -> Trials<'w, 'h> {
+        let mut exposed = Vec::with_capacity(hand.melds.len());
+        let mut exposed_tiles = Vec::new();
+        for (i, m) in hand.melds.iter().enumerate() {
+            let mk = &wr.melds[m.meld];
+            let tiles: Vec<V> = m.kinds.iter().map(|&k| wr.code(k)).collect();
+            exposed_tiles.extend(tiles.iter().cloned());
+            exposed.push(Group {
+                kind: mk.name.clone(),
+                tiles: Arc::new(tiles),
+                exposed: mk.exposed,
+                concealed: !mk.exposed,
+                pair: mk.pair,
+                kong: mk.kong,
+                has_win: false,
+                value: wr.meld_value(m.meld, m.kinds.first().copied()),
+                ident: i as u16,
+            });
+        }
+        let mut counts = vec![0u8; wr.copies.len()];
+        for &k in hand.concealed {
+            counts[k] = counts[k].saturating_add(1);
+        }
+        Trials {
+            wr,
+            program,
+            hand,
+            exposed,
+            exposed_tiles,
+            concealed: hand.concealed.iter().map(|&k| wr.code(k)).collect(),
+            counts,
+            flowers: Arc::new(hand.flowers.iter().map(|&k| wr.code(k)).collect()),
+            split_tiles: HashMap::new(),
+        }
+    }
+
+    fn exposed(&self) -> Vec<Group> {
+        self.exposed.iter().map(clone_group).collect()
+    }
+
+    fn reading(&self, form: usize, groups: Vec<Group>, tiles: Option<Vec<V>>, hand: Option<Vec<V>>, win: usize, win_group: V) -> Reading<'h> {
+        let declared = (0..groups.len()).map(|i| i < self.exposed.len()).collect(); // the laid-down melds come first
+        Reading {
+            groups,
+            tiles: tiles.map(Arc::new),
+            hand: hand.map(Arc::new),
+            declared,
+            win_tile: self.wr.code(win),
+            win_group,
+            form: V::Str(self.wr.forms[form].name.clone()),
+            self_drawn: self.hand.self_drawn,
+            flowers: self.flowers.clone(),
+            waits: None,
+            shape_waits: None,
+            settings: self.hand.settings,
+            packed: None,
+        }
+    }
+
+    /// Python `_eval_bool`: a form's condition on a reading (an error the reference would meet, or a
+    /// value the programs do not hold, declines).
+    fn condition(&self, form: usize, instant: bool, r: &Reading) -> Result<bool, Declined> {
+        let conds = self.program.form_conds.as_ref().map_err(|_| Declined("form conditions not lowered"))?;
+        let c = conds.get(form).ok_or(Declined("a form the programs do not hold"))?;
+        let node = if instant { &c.instant } else { &c.pair_when };
+        match node {
+            None => Ok(true),
+            Some(e) => Ok(Eval::new(self.program, r).eval_node(e).map_err(declined)?.truthy()),
+        }
+    }
+
+    fn pairs_allowed(&self, form: usize, r: &Reading) -> Result<bool, Declined> {
+        if !r.groups.iter().any(|g| g.pair) {
+            return Ok(true);
+        }
+        self.condition(form, false, r)
+    }
+
+    /// Whether the hand with kind `k` as its winning tile has a reading (under the forms `only` marks,
+    /// or every form) meeting every requirement that decides the waits; its readings are charged to
+    /// `work`, and a trial past it declines (the reference then says so).
+    pub(super) fn wins(&mut self, core: &mut Core, k: usize, only: Option<&[bool]>, work: &mut i64) -> Result<bool, Declined> {
+        let rs = self.readings(core, k, only)?;
+        *work -= rs.len() as i64 * READING_WORK;
+        if *work < 0 {
+            return Err(Declined("the hand's work limit"));
+        }
+        let sc = self.program.scoring.as_ref().map_err(|_| Declined("scoring not lowered"))?;
+        'readings: for r in &rs {
+            if self.wr.requires.is_empty() {
+                return Ok(true);
+            }
+            let mut ev = Eval::new(self.program, r);
+            for &j in &self.wr.requires {
+                let q = &sc.requires[j];
+                if !q.forms.is_empty() && !q.forms.iter().any(|f| matches!(&r.form, V::Str(s) if s == f)) {
+                    continue;
+                }
+                if ev.eval_node(&q.expr).map_err(declined)?.truthy() {
+                    continue;
+                }
+                if let Some(u) = &q.unless {
+                    if ev.eval_node(u).map_err(declined)?.truthy() {
+                        continue;
+                    }
+                }
+                continue 'readings;
+            }
+            return Ok(true);
+        }
+        Ok(false)
+    }
+
+    fn readings(&mut self, core: &mut Core, win: usize, only: Option<&[bool]>) -> Result<Vec<Reading<'h>>, Declined> {
+        let wr = self.wr;
+        let mut counts = self.counts.clone();
+        counts[win] = counts[win].saturating_add(1);
+        let concealed_n = self.hand.concealed.len() + 1;
+        let all_n = concealed_n + self.exposed_tiles.len();
+        let has_exposed = self.exposed.iter().any(|g| g.exposed);
+        let mut naturals = self.concealed.clone();
+        naturals.push(wr.code(win));
+        let mut out = Vec::new();
+        for (fi, f) in wr.forms.iter().enumerate() {
+            if only.is_some_and(|o| !o[fi]) {
+                continue;
+            }
+            if f.tiles.is_some_and(|t| all_n != t && all_n != wr.hand_size + 1) {
+                continue;
+            }
+            if f.concealed && has_exposed {
+                continue;
+            }
+            if f.instant {
+                let mut tiles = naturals.clone();
+                tiles.extend(self.exposed_tiles.iter().cloned());
+                let r = self.reading(fi, self.exposed(), Some(tiles), Some(naturals.clone()), win, V::None);
+                if self.condition(fi, true, &r)? {
+                    out.push(r);
+                }
+                continue;
+            }
+            if let Some(attr) = &f.orphans {
+                if !self.exposed.is_empty() {
+                    continue;
+                }
+                let mut missing = 0;
+                let mut extra = 0;
+                let mut other = false;
+                for (k, &c) in counts.iter().enumerate() {
+                    let need = wr.attr(k, attr);
+                    if c > 0 && !need {
+                        other = true;
+                    }
+                    if need && c == 0 {
+                        missing += 1;
+                    }
+                    extra += (c as usize).saturating_sub(1);
+                }
+                if other || extra > 1 || missing + 1 - extra.min(1) != 0 {
+                    continue;
+                }
+                out.push(self.reading(fi, Vec::new(), Some(naturals.clone()), Some(naturals.clone()), win, V::None));
+                continue;
+            }
+            for (m, p) in wr.targets(f, self.exposed.len(), concealed_n, &core.sizes) {
+                if !core.can_split(&counts, 0, m, p).map_err(|_| Declined("the tables do not take this hand"))? {
+                    continue;
+                }
+                let splits = core.splits_plain(&counts, m, p, SPLIT_LIMIT).map_err(|_| Declined("the tables do not split this hand"))?;
+                if splits.len() > SPLIT_LIMIT {
+                    return Err(Declined("more splits than the limit"));
+                }
+                for split in &splits {
+                    self.plain(fi, split, win, core, &mut out)?;
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    fn tiles_of(&mut self, core: &Core, id: u32) -> Arc<Vec<V>> {
+        let wr = self.wr;
+        self.split_tiles
+            .entry(id)
+            .or_insert_with(|| Arc::new(core.split_groups[id as usize].1.iter().map(|&k| wr.code(k)).collect()))
+            .clone()
+    }
+
+    /// Python `_readings_plain`: one reading per distinct group of the split holding the winning kind.
+    fn plain(&mut self, form: usize, split: &[u32], win: usize, core: &Core, out: &mut Vec<Reading<'h>>) -> Result<(), Declined> {
+        let wr = self.wr;
+        let ne = self.exposed.len();
+        let mut groups = self.exposed();
+        for (gi, &id) in split.iter().enumerate() {
+            let mk = &wr.melds[wr.split_meld[id as usize]];
+            let kinds = &core.split_groups[id as usize].1;
+            let ident = split[..gi].iter().position(|&x| x == id).unwrap_or(gi) + ne;
+            groups.push(Group {
+                kind: mk.name.clone(),
+                tiles: self.tiles_of(core, id),
+                exposed: false,
+                concealed: true,
+                pair: mk.pair,
+                kong: mk.kong,
+                has_win: false,
+                value: wr.meld_value(wr.split_meld[id as usize], kinds.first().copied()),
+                ident: ident as u16,
+            });
+        }
+        let mut seen: Vec<u32> = Vec::new();
+        for (gi, &id) in split.iter().enumerate() {
+            let kinds = &core.split_groups[id as usize].1;
+            if !kinds.contains(&win) || seen.contains(&id) {
+                continue;
+            }
+            seen.push(id);
+            let mut gs: Vec<Group> = groups.iter().map(clone_group).collect();
+            let pos = ne + gi;
+            let wg = &mut gs[pos];
+            wg.has_win = true;
+            wg.concealed = self.hand.self_drawn || wg.pair;
+            wg.ident = pos as u16;
+            // the groups after it that were the same group as it stay one group among themselves
+            let first_after = split.iter().enumerate().skip(gi + 1).find(|&(_, &x)| x == id).map(|(j, _)| j + ne);
+            for (j, &x) in split.iter().enumerate().skip(gi + 1) {
+                if x == id {
+                    gs[ne + j].ident = first_after.unwrap_or(ne + j) as u16;
+                }
+            }
+            let r = self.reading(form, gs, None, None, win, V::Group(pos as u16));
+            if self.pairs_allowed(form, &r)? {
+                out.push(r);
+            }
+        }
+        Ok(())
+    }
+}
+
+fn clone_group(g: &Group) -> Group {
+    Group {
+        kind: g.kind.clone(),
+        tiles: g.tiles.clone(),
+        exposed: g.exposed,
+        concealed: g.concealed,
+        pair: g.pair,
+        kong: g.kong,
+        has_win: g.has_win,
+        value: g.value.clone(),
+        ident: g.ident,
+    }
+}
