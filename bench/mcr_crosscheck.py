@@ -262,7 +262,10 @@ def fmt(fans: Counter) -> str:
     return " ".join(f"{n}×{c}" if c > 1 else n for n, c in order)
 
 
-def run(n: int, seed: int, rules=None, limit: int | None = None, out=sys.stdout, quiet: bool = False) -> dict:
+def run(n: int, seed: int, rules=None, limit: int | None = None, out=sys.stdout, quiet: bool = False,
+        versus=None) -> dict:
+    """`versus`: a second loading of the rule set (say on the Python backend) that must give every hand
+    (and its 8-fan-minimum scoring) the same `to_json()` as `rules` (`backend_differences`)."""
     rules = rules or load(ROOT / "rules" / "guobiao.pai")
     rnd = random.Random(seed)
     hands = []
@@ -278,6 +281,7 @@ def run(n: int, seed: int, rules=None, limit: int | None = None, out=sys.stdout,
     agree = 0
     disagreements = []
     minimum_errors = []
+    backend_differences = []
     seen: set[str] = set()
     t0 = time.perf_counter()
     for h, gb_total, gb_fans in hands:
@@ -290,23 +294,38 @@ def run(n: int, seed: int, rules=None, limit: int | None = None, out=sys.stdout,
                                   "paili": {"total": total, "fans": fmt(fans), "win": res.win,
                                             "reading": res.evaluation.reading.describe() if res.evaluation else ""},
                                   "difference": classify(gb_total, gb_fans, total, fans)})
+        if versus is not None and versus.score(*paili_args(h)).to_json() != res.to_json():
+            backend_differences.append(describe(h))
         base = gb_total - len(h["flowers"])
         if base < 8:
             res8 = rules.score(*paili_args(h, minimum=True))
             if res8.win or not res8.reason:
                 minimum_errors.append(describe(h))
+            if versus is not None and versus.score(*paili_args(h, minimum=True)).to_json() != res8.to_json():
+                backend_differences.append(f"{describe(h)} (8-fan minimum)")
     elapsed = time.perf_counter() - t0
     summary = {"hands": n, "seed": seed, "agree": agree, "rate": agree / n if n else 1.0,
                "disagreements": len(disagreements), "minimum_errors": len(minimum_errors),
                "undocumented": sum(1 for d in disagreements if d["difference"] is None),
                "paili_seconds": round(elapsed, 2), "fans_seen": len(seen),
                "fans_never_seen": sorted(set(VALUE_OF) - seen)}
+    if versus is not None:
+        summary["backend"] = rules.backend
+        summary["versus_backend"] = versus.backend
+        summary["backend_differences"] = len(backend_differences)
+        st = rules.stats()
+        summary["native_waits"] = st["native_waits"]
+        summary["native_wait_fallbacks"] = st["native_wait_fallbacks"]
+        summary["native_score_fallbacks"] = st["native_score_fallbacks"]
     if not quiet:
         for d in disagreements[:limit]:
             print(json.dumps(d, ensure_ascii=False), file=out)
         for m in minimum_errors[:limit]:
             print(f"minimum not applied: {m}", file=out)
-    return {"summary": summary, "disagreements": disagreements, "minimum_errors": minimum_errors}
+        for m in backend_differences[:limit]:
+            print(f"backends differ: {m}", file=out)
+    return {"summary": summary, "disagreements": disagreements, "minimum_errors": minimum_errors,
+            "backend_differences": backend_differences}
 
 
 def speed(n: int, seed: int, rules=None) -> dict:
@@ -356,11 +375,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--limit", type=int, default=None, help="print at most this many disagreements")
     ap.add_argument("--json", action="store_true", help="print the summary as JSON")
     ap.add_argument("--speed", action="store_true", help="measure scoring speed instead (paili and PyMahjongGB)")
+    ap.add_argument("--versus-python", action="store_true",
+                    help="score on the native backend and require the Python backend's identical JSON for every hand")
     args = ap.parse_args(argv)
     if args.speed:
         print(json.dumps(speed(args.hands, args.seed), ensure_ascii=False))
         return 0
-    out = run(args.hands, args.seed, limit=args.limit)
+    rules = versus = None
+    if args.versus_python:
+        rules = load(ROOT / "rules" / "guobiao.pai", backend="native")
+        versus = load(ROOT / "rules" / "guobiao.pai", backend="python")
+    out = run(args.hands, args.seed, rules=rules, limit=args.limit, versus=versus)
     s = out["summary"]
     if args.json:
         print(json.dumps(s, ensure_ascii=False))
@@ -369,6 +394,10 @@ def main(argv: list[str] | None = None) -> int:
               f"disagreement(s), {s['undocumented']} not documented; minimum not applied: {s['minimum_errors']}; "
               f"paili scoring {s['paili_seconds']} s; {s['fans_seen']} of {len(VALUE_OF)} fans occur"
               + (f" (never: {' '.join(s['fans_never_seen'])})" if s["fans_never_seen"] else ""))
+        if versus is not None:
+            print(f"{s['backend']} against {s['versus_backend']}: {s['backend_differences']} hand(s) whose JSON "
+                  f"differs; native waits {s['native_waits']:,}, left to the reference {s['native_wait_fallbacks']:,}; "
+                  f"hands left to the Python scorer {s['native_score_fallbacks']:,}")
     return 0
 
 

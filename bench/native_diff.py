@@ -18,6 +18,10 @@ asked of both backends:
 - whole hands in one native call (`--hand-hands`, runtime/nativehand.py): `Rules.score(...).to_json()`
   on both backends (with context values at random), and the native side's own JSON of the result
   (src/hand/json.rs) against it; the hands it handed back are counted;
+- waits (`--wait-hands`): near-winning hands (with melds, self-drawn or not, context values): the waits
+  and shape waits of the hand without its winning tile (`Scoring.waits_of_hand`, with the work they
+  leave), `Rules.wait_tiles`, `Rules.waits` (every wait's score JSON) and the score JSON, native against
+  Python; the native wait trials' count and the hands they left to the reference are printed;
 - pattern counts (`--count-hands`): every complete reading of such a hand (winning tile placed in
   each group it can complete, with melds, self-drawn or not, context values), the native programs'
   raw count of every pattern against the reference evaluator's (runtime/scoring.py); a reading the
@@ -367,6 +371,50 @@ def compare_batch(path: Path, nat, ref, rnd: random.Random, n: int, diffs: list)
     return len(items)
 
 
+def wait_answers(r, hand, melds, win, context, self_drawn, full: bool = True):
+    """What a hand waits on, on one backend: the waits and shape waits of the hand without its winning
+    tile (`Scoring.waits_of_hand`) and the work they leave, `Rules.wait_tiles`, `Rules.waits` (each wait
+    with its score's JSON) and the full score's JSON (not with `full` false); a hand refused gives its
+    sentence."""
+    try:
+        cat, dec, env = r.env_for(context)
+        sc = Scoring(r, cat, dec, env, build_hand(r, hand, melds, win, self_drawn, cat))
+        waits = [k.name for k in sc.waits_of_hand()]
+        shape = [k.name for k in sc.waits_of_hand(shape=True)]
+        out = {"waits": waits, "shape_waits": shape, "work": sc.work[0]}
+        if not full:  # the waits alone
+            return out
+        out["wait_tiles"] = [k.name for k in r.wait_tiles(hand, melds, self_drawn, context)]
+        out["waits_scored"] = [(k.name, x.to_json()) for k, x in r.waits(hand, melds, self_drawn, context)]
+        out["score"] = r.score(hand, melds, win, self_drawn, context).to_json()
+        return out
+    except ValueError as exc:  # HandError included: the same sentence on both
+        return {"error": str(exc)}
+
+
+def compare_waits(path: Path, nat, ref, rnd: random.Random, n: int, diffs: list, stats: dict,
+                  full: bool = True) -> int:
+    """Waits and shape waits of near-winning hands (with melds) on both backends (`wait_answers`)."""
+    checks = 0
+    for _ in range(n):
+        case = rules_case(ref, rnd)
+        if case is None:
+            continue
+        hand, melds, win, context, self_drawn = case
+        a = wait_answers(nat, hand, melds, win, context, self_drawn, full)
+        b = wait_answers(ref, hand, melds, win, context, self_drawn, full)
+        checks += 1
+        stats["waited"] += bool(a.get("waits"))
+        if a != b:
+            diffs.append(f"{path.name}: waits of hand {hand!r} melds {melds} win {win} context {context} self_drawn "
+                         f"{self_drawn}: native {json.dumps(a, ensure_ascii=False)[:300]} "
+                         f"python {json.dumps(b, ensure_ascii=False)[:300]}")
+    st = nat.stats()
+    stats["native_waits"] = st["native_waits"]
+    stats["native_wait_fallbacks"] = st["native_wait_fallbacks"]
+    return checks
+
+
 def compare_counts(path: Path, nat, rnd: random.Random, n: int, diffs: list, stats: dict) -> int:
     """Raw pattern counts of every complete reading: the native programs against the reference."""
     checks = 0
@@ -421,7 +469,8 @@ def compare_counts(path: Path, nat, rnd: random.Random, n: int, diffs: list, sta
 
 
 def run_file(path: Path, hands: int, rules_hands: int, seed: int, count_hands: int = 0,
-             stats: dict | None = None, batch_hands: int = 0, hand_hands: int = 0) -> tuple[int, list[str], str]:
+             stats: dict | None = None, batch_hands: int = 0, hand_hands: int = 0,
+             wait_hands: int = 0) -> tuple[int, list[str], str]:
     nat = load(path, backend="native")
     ref = load(path, backend="python")
     if nat.structure_backend != "native":
@@ -434,12 +483,17 @@ def run_file(path: Path, hands: int, rules_hands: int, seed: int, count_hands: i
     stats.setdefault("readings", 0)
     stats.setdefault("fallbacks", 0)
     stats.setdefault("needless", 0)
+    stats.setdefault("waited", 0)
     checks = compare_structure(nat, rnd, hands, diffs)
     checks += compare_rules(path, nat, ref, rnd, rules_hands, diffs)
     checks += compare_counts(path, nat, rnd, count_hands, diffs, stats)
     stats["scored"] = compare_batch(path, nat, ref, rnd, batch_hands, diffs) if batch_hands else 0
     checks += stats["scored"]
     checks += compare_hands(path, nat, ref, rnd, hand_hands, diffs, stats) if hand_hands else 0
+    if wait_hands:
+        stats["wait_hands"] = compare_waits(path, nat, ref, random.Random(f"{seed}:{path.name}:waits"), wait_hands,
+                                            diffs, stats)
+        checks += stats["wait_hands"]
     failures = sum(getattr(dec.structure, "failures", 0) for _, dec in nat._catalogs.values())
     if failures:
         diffs.append(f"{path.name}: {failures} native errors answered by the reference")
@@ -457,6 +511,8 @@ def main(argv=None) -> int:
     ap.add_argument("--hand-hands", type=int, default=0,
                     help="hands scored in one native call (runtime/nativehand.py) and by the Python backend, "
                          "whole JSON compared, and the native side's own JSON of each")
+    ap.add_argument("--wait-hands", type=int, default=0,
+                    help="near-winning hands whose waits, shape waits, Rules.waits and score are compared")
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args(argv)
     if not available():
@@ -466,7 +522,7 @@ def main(argv=None) -> int:
     for path in [Path(p) for p in args.rules] or FILES:
         stats: dict = {}
         checks, diffs, why = run_file(path, args.hands, args.rules_hands, args.seed, args.count_hands, stats,
-                                      args.batch_hands, args.hand_hands)
+                                      args.batch_hands, args.hand_hands, args.wait_hands)
         if why:
             print(f"{path.name}: {why}")
             bad += 1
@@ -478,6 +534,9 @@ def main(argv=None) -> int:
         if args.hand_hands:
             extra += (f" ({stats['native_hands']:,} hands scored in one native call, "
                       f"{stats['native_hand_fallbacks']:,} handed back; {stats['json']:,} native JSON compared)")
+        if stats.get("wait_hands"):
+            extra += f" ({stats['wait_hands']:,} hands' waits compared, {stats['waited']:,} waiting; native wait " \
+                f"trials {stats['native_waits']:,}, left to the reference {stats['native_wait_fallbacks']:,})"
         print(f"{path.name}: {checks:,} checks, {len(diffs)} differences{extra}", flush=True)
         for d in diffs[:20]:
             print("  " + d)

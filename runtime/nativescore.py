@@ -114,7 +114,8 @@ class NativeScorer:
         """`Scoring.wait_kinds(shape)` found by the native wait trials (their work taken off the hand's),
         or None when the reference must find them (counted)."""
         hand = self.hand_of(sc)
-        if hand is None:
+        if hand is None:  # a rule set whose waits the trials do not find (wildcards, stand-ins, …)
+            self.wait_fallbacks += 1
             return None
         state = self.hand_state(sc.env, sc.hand.self_drawn, sc.flower_tiles())
         if state is None:

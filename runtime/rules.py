@@ -168,8 +168,11 @@ class Rules:
         ('native' where whole hands are scored in native code, runtime/nativescore.py, else 'python') and
         `native_score_fallbacks` (hands it handed back to the generated scorer); `native_hands` (hands
         scored whole in one native call, readings included: runtime/nativehand.py) and
-        `native_hand_fallbacks` (of those, hands it handed back to the Python path)."""
+        `native_hand_fallbacks` (of those, hands it handed back to the Python path); `waits` ('native' where the
+        wait trials run in native code, runtime/native/src/waits/, else 'python'), `native_waits` (waits and
+        shape waits found there) and `native_wait_fallbacks` (those the reference found instead)."""
         structures = [dec.structure for _, dec in self._catalogs.values()]
+        scorers = [nc.scorer for nc in self._counts.values() if nc is not None and nc.scorer is not None]
         return {
             "backend": self.backend, "structure": self.structure_backend, "counts": self.counts_backend,
             "generated": self.fast is not None,
@@ -179,12 +182,14 @@ class Rules:
             "native_failures": sum(getattr(s, "failures", 0) for s in structures),
             "scoring": "native" if any(nc is not None and nc.scorer is not None for nc in self._counts.values())
                        else "python",
-            "native_score_fallbacks": sum(nc.scorer.fallbacks for nc in self._counts.values()
-                                          if nc is not None and nc.scorer is not None),
+            "native_score_fallbacks": sum(s.fallbacks for s in scorers),
             "native_hands": sum(nc.hands.hands for nc in self._counts.values()
                                 if nc is not None and nc.hands is not None),
             "native_hand_fallbacks": sum(nc.hands.fallbacks for nc in self._counts.values()
                                          if nc is not None and nc.hands is not None),
+            "waits": "native" if any(not s.waits_declined for s in scorers) else "python",
+            "native_waits": sum(s.wait_calls for s in scorers),
+            "native_wait_fallbacks": sum(s.wait_fallbacks for s in scorers),
         }
 
     def native_counts_for(self, cat: Catalog) -> NativeCounts | None:
@@ -497,7 +502,9 @@ class Rules:
         cat, dec = self.catalog_for(env)
         env = self.retile(env, cat)
         h = build_hand(self, hand, melds, None, self_drawn, cat)
-        return Scoring(self, cat, dec, env, h).wait_kinds()
+        sc = Scoring(self, cat, dec, env, h)
+        got = sc.native_waits(False)  # the native wait trials where they answer (the same kinds)
+        return sc.wait_kinds() if got is None else got
 
     def retile(self, env: dict, cat: Catalog) -> dict:
         """Tile values must be the catalog's own objects (same options)."""
