@@ -1,0 +1,115 @@
+"""The wait trials in native code (runtime/native/src/waits/, runtime/nativescore.py): for rule sets
+without wildcards or stand-ins, the waits and shape waits a hand's patterns read are found in Rust —
+inside the native scoring of the hand, with no call back to Python — and must be the reference's; the
+other rule sets leave them to the reference, counted. The big run is bench/native_diff.py --wait-hands
+and bench/mcr_crosscheck.py --versus-python."""
+from __future__ import annotations
+
+import random
+import sys
+
+import pytest
+from conftest import ROOT
+from paili import load
+from paili.runtime import backend
+from paili.runtime.hand import HandError
+from paili.runtime.hand_score import Scoring
+
+sys.path.insert(0, str(ROOT / "bench"))
+import mcr_crosscheck  # noqa: E402
+import native_diff  # noqa: E402
+
+NOT_BUILT = "the native core is not built here (installed without a Rust toolchain); the Python backend is in use"
+needs_native = pytest.mark.skipif(not backend.available(), reason=NOT_BUILT)
+
+NATURAL = ROOT / "tests" / "rules" / "natural_waits.pai"  # every form kind, no wildcards
+# rule sets without wildcards or stand-ins: their waits are found natively
+NATIVE_WAITS = {"baijindao.pai", "guobiao.pai", "natural_waits.pai"}
+FILES = native_diff.FILES + [NATURAL]
+
+
+@needs_native
+@pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)
+def test_waits_are_the_references_on_every_rule_file(path):
+    nat = load(path, backend="native")
+    ref = load(path, backend="python")
+    native = path.name in NATIVE_WAITS
+    diffs: list[str] = []
+    stats = {"waited": 0}
+    # seeded near-winning hands with melds: waits, shape waits, the work they leave, Rules.wait_tiles,
+    # Rules.waits (each wait's score JSON) and the score JSON, native against Python
+    # (the reference's waits of 扯胡子 hands with wildcards take ~0.1 s each: fewer of them)
+    size = 300 if native else 40 if path.name == "chehuzi.pai" else 150
+    n = native_diff.compare_waits(path, nat, ref, random.Random(f"waits:{path.name}"), size, diffs, stats, full=native)
+    assert diffs == []
+    assert stats["waited"] >= n // 20  # the sample holds hands that wait
+    st = nat.stats()
+    if native:
+        assert st["waits"] == "native"
+        assert st["native_waits"] >= stats["waited"] and st["native_wait_fallbacks"] == 0
+    else:  # wildcards: the reference finds them, each counted
+        assert st["waits"] == "python"
+        assert st["native_waits"] == 0 and st["native_wait_fallbacks"] >= stats["waited"]
+    assert st["native_failures"] == 0 and st["native_score_fallbacks"] == 0
+
+
+@needs_native
+def test_guobiao_hands_are_scored_without_calling_the_python_waits(monkeypatch):
+    nat = load(ROOT / "rules" / "guobiao.pai", backend="native")
+    ref = load(ROOT / "rules" / "guobiao.pai", backend="python")
+    rnd = random.Random(7)
+    hands = []
+    while len(hands) < 150:
+        h = mcr_crosscheck.random_hand(rnd)
+        if h is not None:
+            hands.append(mcr_crosscheck.paili_args(h))
+    want = [ref.score(*a).to_json() for a in hands]
+
+    def no_python_waits(self, *args, **kwargs):
+        raise AssertionError("the Python wait trials were asked")
+    monkeypatch.setattr(Scoring, "wait_kinds", no_python_waits)
+    got = [nat.score(*a).to_json() for a in hands]
+    assert got == want
+    st = nat.stats()
+    assert st["native_waits"] > 30  # the hands' patterns read their waits (单钓将, 边张, 嵌张, …)
+    assert st["native_score_fallbacks"] == 0 and st["native_wait_fallbacks"] == 0
+
+
+@needs_native
+@pytest.mark.parametrize("name", ["guobiao", "natural_waits"])
+def test_the_work_limit_ends_the_wait_trials_where_the_reference_does(name):
+    path = NATURAL if name == "natural_waits" else ROOT / "rules" / f"{name}.pai"
+    nat = load(path, backend="native")
+    ref = load(path, backend="python")
+    hand, win = ("1m 2m 3m 4m 5m 6m 7m 8m 9m 1s 1s 5s 5s", "5s") if name == "natural_waits" else \
+        ("1m 1m 1m 2m 3m 4m 5m 6m 7m 8m 9m 9m 9m", "5m")
+    ctx = {"起和番": 0} if name == "guobiao" else {}
+
+    def outcome(r, work):
+        try:
+            return r.score(hand, [], win, False, ctx, work=[work]).to_json()
+        except HandError as exc:
+            return str(exc)
+    outcomes = [outcome(nat, w) for w in range(0, 1200, 20)]
+    assert outcomes == [outcome(ref, w) for w in range(0, 1200, 20)]
+    assert isinstance(outcomes[0], str) and isinstance(outcomes[-1], dict)  # refused below the limit, then scored
+    assert nat.stats()["native_waits"] > 0
+
+
+@needs_native
+def test_the_native_waits_say_why_they_decline_a_hand():
+    r = load(ROOT / "rules" / "guobiao.pai", backend="native")
+    cat = r.catalog
+    scorer = r.native_counts_for(cat).scorer
+    assert scorer.waits_declined == ""
+    kinds = {k.name: k.index for k in cat.kinds}
+    concealed = tuple(kinds[t] for t in "一万 一万 一万 二万 三万 四万 五万 六万 七万 八万 九万 九万 九万".split())
+    settings = tuple(("m",) for _ in scorer.settings)
+    got = scorer.scorer.waits(settings, False, (), concealed, (), False, 10 ** 6)
+    assert got[0] == list(range(9)) and got[0] == [kinds[n + "万"] for n in "一二三四五六七八九"]  # nine waits
+    assert 0 < got[1] < 10 ** 6  # the work they took
+    assert scorer.scorer.waits(settings, False, (), concealed, (), False, 10) == "the hand's work limit"
+    with pytest.raises(ValueError):
+        scorer.scorer.waits(settings, False, (), concealed, (("无此牌组", (0, 0, 0)),), False, 10 ** 6)
+    wild = load(ROOT / "bench" / "rules" / "joker.pai", backend="native")
+    assert wild.native_counts_for(wild.catalog).scorer.waits_declined == "a rule set with wildcards or stand-ins"
