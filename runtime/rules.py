@@ -41,7 +41,8 @@ class FormAnswers:
 
     structural: bool | None = None  # `Rules._structural_only`
     plain_waits: bool | None = None  # `Rules.plain_waits`
-    check_fast: Callable | None = None  # `check_win` without a context, as one function
+    check_fast: Callable | None = None  # `check_win` without a context, as one function (native where it can)
+    check_slow: Callable | None = None  # the same in Python, for what the native one does not take
     # (forms asked for or True, exposed melds, concealed tiles, any exposed) -> the (melds, pairs) targets
     # of `Scoring.plain_wait_check`
     wait_targets: dict = field(default_factory=dict)
@@ -417,11 +418,15 @@ class Rules:
         else:  # the common case, asked millions of times: no settings to read
             fast = self.by_forms.check_fast
             if fast is not None:
-                return fast(counts, wilds, melds)
+                try:
+                    return fast(counts, wilds, melds)
+                except Exception:  # noqa: BLE001 - what the native check does not take: the path below answers
+                    return self.by_forms.check_slow(counts, wilds, melds)
             cat, dec = self.catalog_for({})
         if self._structural_only:
             if not context:
-                fn = self.by_forms.check_fast = self._structural_check(dec)
+                fn = self.by_forms.check_slow = self._structural_check(dec)
+                self.by_forms.check_fast = self._native_check(dec) or fn
                 return fn(counts, wilds, melds)
             targets = self._win_targets(self.forms, melds, sum(counts) + wilds)
             return dec.can_split_any(counts, wilds, targets) if targets else False
@@ -446,6 +451,22 @@ class Rules:
                 if m >= 0 and 3 * m + 2 * p == n:
                     out.append((m, p))
         return list(dict.fromkeys(out))
+
+    def _native_check(self, dec):
+        """`check_win` without a context as one native call (src/wincheck.rs), given every (melds laid down,
+        tiles) with targets once (none fits past them); None when no native tables answer."""
+        tables = getattr(dec.structure, "tables", None)
+        make = getattr(native_module(), "WinCheck", None) if tables is not None else None
+        if make is None:
+            return None
+        most_m = max(((f.melds or 0) for f, _, _ in self.forms), default=0)
+        most_p = max(((f.pairs[1] if f.pairs else 0) for f, _, _ in self.forms), default=0)
+        table = [(m, n, ts) for m in range(most_m + 1) for n in range(3 * most_m + 2 * most_p + 1)
+                 if (ts := self._win_targets(self.forms, m, n))]
+        try:
+            return make(tables, table)
+        except ValueError:  # past the native table's bounds: the Python check answers
+            return None
 
     def _structural_check(self, dec):
         """`check_win` without a context as one function: the form targets by (melds, tiles), then one

@@ -21,6 +21,7 @@ mod score;
 mod signatures;
 mod tally;
 mod waits;
+mod wincheck;
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Mutex;
@@ -121,7 +122,7 @@ struct State {
 }
 
 /// The structural tables of one rule set under one choice of room options.
-#[pyclass(module = "_native")]
+#[pyclass(module = "_native", frozen)]
 pub(crate) struct Tables {
     state: Mutex<State>,
     kinds: Vec<(String, i64)>,
@@ -135,7 +136,7 @@ pub(crate) struct Tables {
 impl Tables {
     /// Run `f` on the tables (and the counts, when given) under the lock, with panics caught; after
     /// a panic whatever it left half-built is dropped.
-    fn with<T>(&self, counts: Option<&Bound<'_, PyAny>>, f: impl FnOnce(&mut Core, &[u8]) -> Result<T, Error>) -> PyResult<T> {
+    pub(crate) fn with<T>(&self, counts: Option<&Bound<'_, PyAny>>, f: impl FnOnce(&mut Core, &[u8]) -> Result<T, Error>) -> PyResult<T> {
         let mut st = self.state.lock().unwrap_or_else(|e| e.into_inner());
         let mut buf = std::mem::take(&mut st.buf);
         if let Some(c) = counts {
@@ -609,6 +610,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<hand::binding::Hands>()?;
     m.add_class::<signatures::SigMemo>()?;
     batch::register(m)?;
+    m.add_class::<wincheck::WinCheck>()?;
     m.add("NotCovered", m.py().get_type::<NotCovered>())?;
     m.add("NativeError", m.py().get_type::<NativeError>())?;
     m.add("VERSION", env!("CARGO_PKG_VERSION"))?;

@@ -360,9 +360,8 @@ pub fn waits(wr: &WaitRules, core: &mut Core, program: &Program, hand: &WaitHand
         .forms
         .iter()
         .map(|f| {
-            !f.split
-                && !(f.concealed && has_exposed)
-                && !(f.orphans.is_some() && !hand.melds.is_empty())
+            !(f.split || f.concealed && has_exposed)
+                && (f.orphans.is_none() || hand.melds.is_empty())
                 && !f.tiles.is_some_and(|t| size != t && size != wr.hand_size + 1)
                 && f.orphans.as_ref().is_none_or(|a| hand.concealed.iter().all(|&k| wr.attr(k, a)))
         })
