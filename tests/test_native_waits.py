@@ -54,6 +54,28 @@ def test_waits_are_the_references_on_every_rule_file(path):
 
 
 @needs_native
+@pytest.mark.parametrize("hand, melds", [
+    ("1m 2m 3m 8m 9m 1s 2s 3s 8s 9s 东 南 中 9s", []),  # orphans: any of the thirteen
+    ("1m 1m 2m 3m 8m 9m 1s 2s 3s 8s 9s 东 南 中", []),  # orphans: the one missing
+    ("1m 3m 5m 7m 9m 2s 4s 6s 8s 东 南 中 1s 3s", []),  # the instant form of distinct tiles
+    ("5m 5m 5s 5s 1m 2m 3m 7s 8s 9s 东 东 南 南", []),  # the instant form of `tiles 13`
+    ("1m 1m 1m 2m 3m 4m 5m 6m 7m 8m 9m 9m 9m 5m", []),
+    ("2s 3s 4s 5s 5s 东 东 东", ["碰:9m9m9m", "暗杠:1s1s1s1s"]),
+    ("1m 1m 2m 2m 3m 3m 5s 5s 7s 7s 中 中 9s 9s", []),  # pairs only, concealed
+])
+def test_waits_of_every_form_kind_are_the_references(hand, melds):
+    nat = load(NATURAL, backend="native")
+    ref = load(NATURAL, backend="python")
+    for self_drawn in (False, True):
+        for ctx in ({}, {"门清": True}):
+            rest, win = hand.rsplit(" ", 1)  # the waits of the hand without its last tile, won by it
+            a = native_diff.wait_answers(nat, rest, melds, win, ctx, self_drawn)
+            assert a == native_diff.wait_answers(ref, rest, melds, win, ctx, self_drawn)
+            assert a["waits"], a
+    assert nat.stats()["native_waits"] > 0 and nat.stats()["native_wait_fallbacks"] == 0
+
+
+@needs_native
 def test_guobiao_hands_are_scored_without_calling_the_python_waits(monkeypatch):
     nat = load(ROOT / "rules" / "guobiao.pai", backend="native")
     ref = load(ROOT / "rules" / "guobiao.pai", backend="python")
