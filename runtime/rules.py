@@ -464,7 +464,7 @@ class Rules:
         table = [(m, n, ts) for m in range(most_m + 1) for n in range(3 * most_m + 2 * most_p + 1)
                  if (ts := self._win_targets(self.forms, m, n))]
         try:
-            return make(tables, table)
+            return make(tables, table).check
         except ValueError:  # past the native table's bounds: the Python check answers
             return None
 

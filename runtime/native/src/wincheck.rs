@@ -40,8 +40,9 @@ impl WinCheck {
         Ok(WinCheck { tables, targets: t })
     }
 
-    /// Whether the concealed counts and `wilds` wildcards win with `melds` melds laid down.
-    fn __call__(&self, counts: &Bound<'_, PyAny>, wilds: usize, melds: usize) -> PyResult<bool> {
+    /// Whether the concealed counts and `wilds` wildcards win with `melds` melds laid down (a method, not
+    /// `__call__`: its bound method is called with the fast calling convention).
+    fn check(&self, counts: &Bound<'_, PyAny>, wilds: usize, melds: usize) -> PyResult<bool> {
         self.tables.get().with(Some(counts), |core, c| {
             let n = c.iter().map(|&x| x as usize).sum::<usize>() + wilds;
             let Some(ts) = self.targets.get(melds).and_then(|row| row.get(n)) else { return Ok(false) };
