@@ -130,7 +130,7 @@ impl WaitRules {
                 melds: count(f.get("melds"))?,
                 pairs,
                 groups: count(f.get("groups"))?,
-                split: !instant && orphans.is_none() && tiles.is_none(),
+                split: !instant && orphans.is_none() && tiles.unwrap_or(0) == 0, // `not f.tiles`, as Python reads it
                 orphans,
                 concealed: f.get("concealed").and_then(J::as_bool).unwrap_or(false),
                 tiles,
@@ -362,7 +362,7 @@ pub fn waits(wr: &WaitRules, core: &mut Core, program: &Program, hand: &WaitHand
         .map(|f| {
             !(f.split || f.concealed && has_exposed)
                 && (f.orphans.is_none() || hand.melds.is_empty())
-                && !f.tiles.is_some_and(|t| size != t && size != wr.hand_size + 1)
+                && !f.tiles.is_some_and(|t| t != 0 && size != t && size != wr.hand_size + 1)
                 && f.orphans.as_ref().is_none_or(|a| hand.concealed.iter().all(|&k| wr.attr(k, a)))
         })
         .collect();
