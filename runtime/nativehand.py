@@ -8,8 +8,10 @@ one reading (a Python `Reading` is made for it alone).
 The seam of principle 3 once more: a hand the native side does not finish (a value it does not hold, a
 program stopping on a value, a hand the block tables do not take) comes back as a fallback, counted
 (`Rules.stats()["native_hand_fallbacks"]`), and is scored by the Python path as before; so is a hand
-holding a wildcard or stand-in in play (not counted as a fallback). The waits a pattern reads are still
-asked of the Python side (`Scoring.waits_of_hand`), once per hand.
+holding a wildcard or stand-in in play (not counted as a fallback). The waits a pattern reads are found
+in the same call by the native wait trials (runtime/native/src/waits/) where the rule set has them;
+otherwise, or for a hand they decline, they are asked of the Python side (`Scoring.waits_of_hand`, which
+counts the declined ones), once per hand.
 """
 from __future__ import annotations
 
@@ -125,7 +127,7 @@ class NativeHands:
             return encode(got), work[0]
 
         try:
-            status, left, got = self.hands_native.score(
+            status, left, got, found = self.hands_native.score(
                 [t.index for t in h.concealed], melds, h.win.index if h.win is not None else -1, h.self_drawn,
                 state[0], state[2], self._form_positions(sc.rules), start, waits, want_json, self.wild_rules)
         except self.counts.declined as exc:  # a value past 64 bits, or an internal error (counted)
@@ -133,6 +135,8 @@ class NativeHands:
                 self.counts.failures += 1
             work[0] = start - spent[0]
             return self._fell_back(str(exc))
+        self._keep_waits(sc, found)
+        spent[0] += found[2]
         if status == 3:
             work[0] = start - spent[0]
             return self._fell_back(got)
@@ -143,6 +147,18 @@ class NativeHands:
             self.last_text = got
             return ScoreResult(False, NO_READING)
         return got
+
+    def _keep_waits(self, sc, found: tuple) -> None:
+        """The waits the native wait trials found for the hand, kept with it (the Python side never finds
+        them again: a result's lazy evaluation, or the hand handed back, reads them), and counted."""
+        waits, shape_waits, _, answered = found
+        kinds = sc.cat.kinds
+        if waits is not None:
+            sc.set_waits([kinds[i] for i in waits], False)
+        if shape_waits is not None:
+            sc.set_waits([kinds[i] for i in shape_waits], True)
+        if answered:
+            self.counts.scorer.wait_calls += answered
 
     def _fell_back(self, why: str) -> None:
         self.fallbacks += 1

@@ -124,7 +124,7 @@ def test_the_hand_call_refuses_bad_input_in_one_sentence():
 
     def call(concealed, melds=(), win=-1, forms=(0, 1)):
         return hands.hands_native.score(concealed, melds, win, False, settings, (), forms, 1000, lambda s, w: ([], w))
-    status, _, why = call([0, 0], win=0)  # three tiles fit no form of 白金岛: the reference's sentence
+    status, _, why, _ = call([0, 0], win=0)  # three tiles fit no form of 白金岛: the reference's sentence
     assert status == 2 and why.startswith("the hand holds 3 concealed tiles besides 0 meld(s)")
     with pytest.raises(ValueError, match="tile outside the catalog"):
         call([n])
@@ -132,7 +132,7 @@ def test_the_hand_call_refuses_bad_input_in_one_sentence():
         call([0], win=n)
     with pytest.raises(ValueError, match="a meld must be a tuple"):
         call([0], melds=([],))
-    status, _, why = call([0, 0], win=0, forms=(7,))  # a form the rule set does not have: handed back
+    status, _, why, _ = call([0, 0], win=0, forms=(7,))  # a form the rule set does not have: handed back
     assert status == 3 and "form" in why
     with pytest.raises(ValueError, match="the hand setup lacks"):
         mod.Hands(hands.counts.scorer.scorer, dec.structure.tables, {})

@@ -98,6 +98,31 @@ def test_guobiao_hands_are_scored_without_calling_the_python_waits(monkeypatch):
 
 
 @needs_native
+def test_guobiao_hands_in_one_native_call_find_their_waits_there(monkeypatch):
+    # src/hand/ asks its waits of the native trials (src/waits/hand.rs): no waits question reaches Python,
+    # neither the reference's trials nor the callback into the native ones
+    nat = load(ROOT / "rules" / "guobiao.pai", backend="native")
+    ref = load(ROOT / "rules" / "guobiao.pai", backend="python")
+    rnd = random.Random(8)
+    hands = []
+    while len(hands) < 150:
+        h = mcr_crosscheck.random_hand(rnd)
+        if h is not None:
+            hands.append(mcr_crosscheck.paili_args(h))
+    want = [ref.score(*a).to_json() for a in hands]
+
+    def no_python_waits(self, *args, **kwargs):
+        raise AssertionError("the waits were asked of the Python side")
+    monkeypatch.setattr(Scoring, "wait_kinds", no_python_waits)
+    monkeypatch.setattr(Scoring, "native_waits", no_python_waits)
+    got = [nat.score(*a).to_json() for a in hands]
+    assert got == want
+    st = nat.stats()
+    assert st["native_hands"] == 150 and st["native_hand_fallbacks"] == 0
+    assert st["native_waits"] > 30 and st["native_wait_fallbacks"] == 0
+
+
+@needs_native
 @pytest.mark.parametrize("name", ["guobiao", "natural_waits"])
 def test_the_work_limit_ends_the_wait_trials_where_the_reference_does(name):
     path = NATURAL if name == "natural_waits" else ROOT / "rules" / f"{name}.pai"

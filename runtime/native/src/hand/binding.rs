@@ -12,6 +12,7 @@ use super::{score_hand, Budget, Fallback, FormSpec, GroupRef, HandCtx, HandInput
 use crate::program::V;
 use crate::score::Scorer;
 use crate::tally::Dropped;
+use crate::waits::TrialWaits;
 use crate::{guarded, tiles_of, value_of, value_to_py, Tables};
 
 fn bad(m: &str) -> PyErr {
@@ -215,13 +216,15 @@ impl Hands {
         Ok(())
     }
 
-    /// One hand scored: (status, work left, payload). Status 0: scored, payload (form, win, readings
+    /// One hand scored: (status, work left, payload, waits). Status 0: scored, payload (form, win, readings
     /// meeting the requirements, rejected, groups, listed, hand, winning tile kind, [(pattern, final
     /// count)], values, units, score, total, best, trace, quantities or None, reading text, JSON text
     /// or None, per fan its label where it has expressions and they were computed, else None); 1: no reading (payload: its JSON text when asked for, else None); 2: refused (payload: the sentence); 3: the Python side scores the hand
     /// (payload: why). `melds`: (kind, tile kinds, exposed, pair, kong, value, prefilter vector bytes or
-    /// None) each; `waits`: a callable (shape, work left) -> (encoded waits, work left); `charge_splits`: as
-    /// `HandInput::charge_splits`.
+    /// None) each; `waits`: a callable (shape, work left) -> (encoded waits, work left), asked only where
+    /// the native wait trials (src/waits/) do not answer; `charge_splits`: as `HandInput::charge_splits`.
+    /// `waits` of the result: (waits, shape waits) the native trials found (kinds, or None), the work
+    /// they took (already off the work left) and how many questions they answered.
     #[pyo3(signature = (concealed, melds, win, self_drawn, settings, flowers, forms, work, waits, json=false, charge_splits=false))]
     #[allow(clippy::too_many_arguments)]
     fn score<'py>(
@@ -268,9 +271,16 @@ impl Hands {
         };
         let mut budget = Budget { work };
         let mut cb = PyWaits { cb: waits };
-        let got = self
-            .with_ctx(py, |ctx| guarded(|| Ok(score_hand(ctx, &input, &mut budget, &mut cb))))
-            .map_err(PyErr::from)?;
+        // the waits by the native trials where they answer, else asked of the Python callable
+        let (got, found, spent, answered) = self
+            .with_ctx(py, |ctx| {
+                let mut w = TrialWaits::new(ctx.scorer, &input, &mut cb);
+                let got = guarded(|| Ok(score_hand(ctx, &input, &mut budget, &mut w)));
+                (got, w.found, w.spent, w.answered)
+            });
+        let got = got.map_err(PyErr::from)?;
+        let [w0, w1] = found;
+        let found = (w0, w1, spent, answered).into_pyobject(py)?.into_any();
         let work = budget.work;
         let out = match got {
             Err(Fallback(why)) => (3, work, why.into_pyobject(py)?.into_any()),
@@ -295,7 +305,8 @@ impl Hands {
                 (0, work, payload(py, &h, text)?)
             }
         };
-        out.into_pyobject(py).map(|x| x.into_any())
+        let (status, work, x) = out;
+        (status, work, x, found).into_pyobject(py).map(|x| x.into_any())
     }
 }
 

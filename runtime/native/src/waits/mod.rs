@@ -21,9 +21,11 @@ use crate::program::{Program, V};
 use crate::Error;
 
 mod binding;
+mod hand;
 mod trial;
 
 pub use binding::{as_value, kinds_of, OwnedHand, WaitState};
+pub use hand::TrialWaits;
 
 /// A reading scored or tested costs this much of the hand's work (runtime/limits.py READING_WORK).
 pub const READING_WORK: i64 = 20;

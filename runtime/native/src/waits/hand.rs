@@ -1,0 +1,75 @@
+//! The wait trials as the `Waits` of a whole hand (src/hand/): the waits a pattern reads found in Rust,
+//! so a hand of a rule set the trials cover is scored in one call; a hand they decline asks the
+//! fallback `Waits` given (the Python side's callback), which answers as the reference.
+
+use super::{as_value, HandMeld, WaitHand, WaitState};
+use crate::hand::{Budget, Fallback, HandInput, Waits};
+use crate::program::{Program, V};
+use crate::score::Scorer;
+
+/// The trials' view of one hand, when the rule set has them and every laid-down meld is of a kind
+/// they know.
+struct Trial<'a> {
+    state: &'a WaitState,
+    program: &'a Program,
+    melds: Vec<HandMeld>,
+    flowers: Vec<usize>,
+}
+
+/// `Waits` for one hand: the native wait trials first, then `fallback`.
+pub struct TrialWaits<'a, 'f> {
+    input: &'a HandInput,
+    trial: Option<Trial<'a>>,
+    fallback: &'f mut dyn Waits,
+    /// The kinds found natively: [waits, shape waits] (the Python side keeps them with the hand).
+    pub found: [Option<Vec<usize>>; 2],
+    /// The work the native trials took (already taken off the budget).
+    pub spent: i64,
+    /// The questions the native trials answered.
+    pub answered: u32,
+}
+
+impl<'a, 'f> TrialWaits<'a, 'f> {
+    pub fn new(scorer: &'a Scorer, input: &'a HandInput, fallback: &'f mut dyn Waits) -> Self {
+        let trial = scorer.waits.as_ref().ok().and_then(|state| {
+            let melds = input
+                .melds
+                .iter()
+                .map(|m| state.rules.meld(&m.kind).map(|meld| HandMeld { meld, kinds: m.tiles.clone() }))
+                .collect::<Option<Vec<_>>>()?;
+            let flowers = super::kinds_of(&input.flowers);
+            Some(Trial { state, program: &scorer.program, melds, flowers })
+        });
+        TrialWaits { input, trial, fallback, found: [None, None], spent: 0, answered: 0 }
+    }
+}
+
+impl Waits for TrialWaits<'_, '_> {
+    fn waits(&mut self, shape: bool, budget: &mut Budget) -> Result<V, Fallback> {
+        if self.input.win.is_none() {
+            // as `Scoring.waits_of_hand`: a hand without a winning tile waits on nothing
+            self.found[shape as usize] = Some(Vec::new());
+            return Ok(V::List(std::sync::Arc::new(Vec::new())));
+        }
+        if let Some(t) = &self.trial {
+            let hand = WaitHand {
+                concealed: &self.input.concealed,
+                melds: &t.melds,
+                flowers: &t.flowers,
+                self_drawn: self.input.self_drawn,
+                settings: &self.input.settings,
+            };
+            let mut left = budget.work;
+            // declined: the fallback answers from the same work (the reference's trials charge it)
+            if let Ok(kinds) = t.state.answer(t.program, &hand, shape, &mut left) {
+                self.spent += budget.work - left;
+                budget.work = left;
+                self.answered += 1;
+                let v = as_value(&t.state.rules, &kinds);
+                self.found[shape as usize] = Some(kinds);
+                return Ok(v);
+            }
+        }
+        self.fallback.waits(shape, budget)
+    }
+}
