@@ -174,6 +174,7 @@ class Rules:
         shape waits found there) and `native_wait_fallbacks` (those the reference found instead)."""
         structures = [dec.structure for _, dec in self._catalogs.values()]
         scorers = [nc.scorer for nc in self._counts.values() if nc is not None and nc.scorer is not None]
+        hands = [nc.hands for nc in self._counts.values() if nc is not None and nc.hands is not None]
         return {
             "backend": self.backend, "structure": self.structure_backend, "counts": self.counts_backend,
             "generated": self.fast is not None,
@@ -181,13 +182,10 @@ class Rules:
             "process_fallbacks": FastScorer.process_fallbacks,
             "native_fallbacks": sum(nc.fallbacks for nc in self._counts.values() if nc is not None),
             "native_failures": sum(getattr(s, "failures", 0) for s in structures),
-            "scoring": "native" if any(nc is not None and nc.scorer is not None for nc in self._counts.values())
-                       else "python",
+            "scoring": "native" if scorers else "python",
             "native_score_fallbacks": sum(s.fallbacks for s in scorers),
-            "native_hands": sum(nc.hands.hands for nc in self._counts.values()
-                                if nc is not None and nc.hands is not None),
-            "native_hand_fallbacks": sum(nc.hands.fallbacks for nc in self._counts.values()
-                                         if nc is not None and nc.hands is not None),
+            "native_hands": sum(h.hands for h in hands),
+            "native_hand_fallbacks": sum(h.fallbacks for h in hands),
             "waits": "native" if any(not s.waits_declined for s in scorers) else "python",
             "native_waits": sum(s.wait_calls for s in scorers),
             "native_wait_fallbacks": sum(s.wait_fallbacks for s in scorers),

@@ -5,8 +5,9 @@
 //! (runtime/nativehand.py) builds the result object of the chosen reading only.
 //!
 //! `score_hand` is a plain function (no Python type inside) so that a loop in Rust may call it per hand;
-//! binding.rs is its thin Python wrapper. The waits a pattern reads come from a `Waits` (the Python
-//! side's, for now): the scoring asks for them once, when a program first reads them.
+//! binding.rs is its thin Python wrapper. The waits a pattern reads come from a `Waits` (binding.rs
+//! gives the native wait trials, src/waits/hand.rs, backed by a Python callback): the scoring asks for
+//! them once, when a program first reads them.
 //!
 //! Anything outside what is ported — a value that cannot be handed over, a program stopping on a value
 //! (`Stop::Bail`), a hand the block tables do not take — is `Fallback`, and the caller scores the hand
