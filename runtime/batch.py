@@ -255,16 +255,37 @@ def _write_native(native, rules, stream, out) -> tuple[int, dict]:
         sink = out.write
     else:
         out.flush()
+    batch = Batch(rules)  # one environment per context for both scorers
     failed, native_n, reference_n = native.run_batch(
-        stream if source is None else source, sink, lambda: line_scorer(rules), (HandError, ValueError), MAX_BATCH_LINE,
-        MAX_BATCH_DEPTH, MAX_NUMBER_DIGITS, CONTEXTS_KEPT, sys.version_info >= (3, 13))
+        stream if source is None else source, sink, lambda: line_scorer(rules, batch), (HandError, ValueError),
+        MAX_BATCH_LINE, MAX_BATCH_DEPTH, MAX_NUMBER_DIGITS, CONTEXTS_KEPT, sys.version_info >= (3, 13),
+        native_context(rules, batch))
     return failed, {"native": native_n, "reference": reference_n}
 
 
-def line_scorer(rules):
+def native_context(rules, batch: Batch | None = None):
+    """What the native batch driver asks once per distinct `set`: that context's native scoring of whole
+    hands (`NativeHands.batch_context`), or None when every hand of it goes to the reference (a context
+    the reference refuses, a rule set or catalog the native scoring does not take)."""
+    batch = batch or Batch(rules)
+
+    def prepare(ctx: dict):
+        if rules.fast is None:
+            return None
+        try:
+            cat, dec, env = batch.env(ctx)
+        except (HandError, ValueError):  # the reference refuses each of its lines with the sentence
+            return None
+        hands = rules.native_hands_for(cat, dec)
+        return None if hands is None else hands.batch_context(rules, cat, env)
+
+    return prepare
+
+
+def line_scorer(rules, batch: Batch | None = None):
     """The reference as the native batch driver calls it for each item it reads: (hand, melds, win,
     self_drawn, set) -> the output line; HandError or ValueError (one sentence) for a hand it refuses."""
-    batch = Batch(rules)
+    batch = batch or Batch(rules)
 
     def score(hand, melds, win, self_drawn, ctx):
         return output_line(batch.score((hand, melds, win, self_drawn, ctx)).to_json())
@@ -273,4 +294,4 @@ def line_scorer(rules):
 
 
 __all__ = ["BATCH_KEYS", "NESTED", "Batch", "as_args", "escape_surrogates", "item_args", "json_depth_exceeded",
-           "line_scorer", "output_line", "parse_line", "score_lines", "score_many", "write_lines"]
+           "line_scorer", "native_context", "output_line", "parse_line", "score_lines", "score_many", "write_lines"]

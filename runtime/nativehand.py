@@ -17,10 +17,10 @@ from __future__ import annotations
 
 from .evaluate import EvalError
 from .fans import unmet_reason
-from .hand import HandError
+from .hand import HandError, Meld
 from .hand_readings import LIMIT_SENTENCE
 from .ir.nodes import LABEL_SLOT
-from .limits import READING_WORK, SPLIT_LIMIT
+from .limits import HAND_WORK, MAX_HAND_TILES, MAX_MELDS, MAX_TILE_TEXT, READING_WORK, SPLIT_LIMIT
 from .nativecounts import MISSING, NativeCounts, Unencodable, encode, tile_code
 from .nativescore import result_of
 from .reading import Group, Reading, RTile
@@ -38,8 +38,9 @@ class NativeHands:
 
     name = "native"
 
-    def __init__(self, hands, counts: NativeCounts, items: list, wild_rules: bool):
+    def __init__(self, hands, counts: NativeCounts, items: list, wild_rules: bool, tables=None):
         self.hands_native = hands
+        self.tables = tables  # the native tables of the catalog (they read a hand's tile text in a batch)
         # a rule set with wildcards or stand-ins: only a hand holding none in play is read natively (the
         # reference's `_readings_wild` reads it as `_readings_natural` does, charging its splits too)
         self.wild_rules = wild_rules
@@ -54,13 +55,16 @@ class NativeHands:
         self.last_text: str | None = None  # the native JSON of the last hand with no reading (`json_text`)
 
     def _meld(self, sc, m) -> tuple:
+        return self.encode_meld(sc.rules, m)
+
+    def encode_meld(self, rules, m) -> tuple:
+        """A laid-down meld (already checked) as the native side takes it, recorded for its loops too."""
         key = (m.kind, tuple(t.index for t in m.tiles))
         got = self._melds.get(key)
         if got is None:
-            rs = sc.rs
-            mk = rs.meld(m.kind)
+            mk = rules.ir.meld(m.kind)
             tiles = [RTile(t) for t in m.tiles]
-            v = sc.group_value(mk, tiles)
+            v = rules.meld_value(mk, tiles[0].kind.suit if tiles else None) if mk.values else 0  # Scoring.group_value
             try:
                 ev = encode(v)
             except Unencodable:
@@ -79,6 +83,38 @@ class NativeHands:
             got = self._melds[key] = (m.kind, key[1], bool(mk.exposed), bool(mk.pair), bool(mk.kong), ev, _bytes(vec))
             self.hands_native.add_meld(got)  # for a loop in Rust over many hands (`Hands::known_meld`)
         return got
+
+    def form_positions(self, rules) -> tuple:
+        """The positions of the forms `rules` win by among the rule set's forms."""
+        return self._form_positions(rules)
+
+    def batch_context(self, rules, cat, env) -> tuple | None:
+        """What the native batch driver needs to score hands of one context itself (runtime/native/src/
+        batch/native.rs): (Hands, Tables, settings not self-drawn, settings self-drawn, a new meld's check, form
+        positions, work, which kinds are flowers, the tile text, meld and tile limits); None when its hands
+        all go to the Python path (wildcards or stand-ins, a setting that cannot be handed over)."""
+        if self.wild_rules or self.tables is None:
+            return None
+        states = [self.counts.scorer.hand_state(env, sd, []) for sd in (False, True)]
+        if states[0] is None or states[1] is None:
+            return None
+        flowers = [k.category == "flower" for k in cat.kinds] if cat.has_flowers else [False] * len(cat.kinds)
+        return (self.hands_native, self.tables, states[0][0], states[1][0],
+                lambda kind, kinds: self.batch_meld(rules, cat, kind, kinds),
+                list(self._form_positions(rules)), HAND_WORK, flowers, MAX_TILE_TEXT, MAX_MELDS, MAX_HAND_TILES)
+
+    def batch_meld(self, rules, cat, kind: str, kinds: list) -> bool:
+        """A meld a batch line lays down, its kind's name stripped and its tiles read by the native side
+        (catalog indexes): recorded when it is one runtime/hand.py `build_hand` takes; False if not (the
+        line then goes to the reference, which says why)."""
+        mk = rules.ir.meld(kind)
+        if mk is None or mk.pair:
+            return False
+        tiles = [cat.kinds[i] for i in kinds]
+        if not rules.meld_matches(mk, tiles):
+            return False
+        self.encode_meld(rules, Meld(kind, tiles))
+        return True
 
     def _form_positions(self, rules) -> tuple:
         got = self._forms.get(id(rules.forms))
@@ -267,7 +303,7 @@ def native_hands(rules, cat, dec, counts: NativeCounts | None, mod) -> tuple[Nat
         hands = mod.Hands(counts.scorer.scorer, structure.tables, setup)
     except (mod.NotCovered, mod.NativeError, ValueError, TypeError) as exc:
         return None, f"the native core refused the hand setup: {exc}"
-    return NativeHands(hands, counts, structure.items, bool(rules.ir.wilds or rules.ir.standins)), ""
+    return NativeHands(hands, counts, structure.items, bool(rules.ir.wilds or rules.ir.standins), structure.tables), ""
 
 
 __all__ = ["NativeHands", "native_hands", "NO_READING"]

@@ -17,6 +17,7 @@ use super::line::{read_item, Item};
 use super::parse::Limits;
 use super::text::{py_repr, PyText};
 use super::unicode::{NOT_PRINTABLE, SPACE};
+use super::native::NativeLines;
 use super::{escape_surrogates, run, Config, LineScorer, Outcome, Sink};
 use crate::NativeError;
 
@@ -29,14 +30,14 @@ fn text_of(s: &Bound<'_, PyString>) -> PyResult<PyText> {
     Ok(PyText::from_wtf8(b.cast::<PyBytes>()?.as_bytes().to_vec(), true))
 }
 
-fn py_text<'py>(py: Python<'py>, t: &PyText) -> PyResult<Bound<'py, PyAny>> {
+pub(super) fn py_text<'py>(py: Python<'py>, t: &PyText) -> PyResult<Bound<'py, PyAny>> {
     match t.as_str() {
         Some(s) => Ok(PyString::new(py, s).into_any()),
         None => PyBytes::new(py, t.wtf8()).call_method1("decode", ("utf-8", "surrogatepass")),
     }
 }
 
-fn py_value<'py>(py: Python<'py>, v: &Json) -> PyResult<Bound<'py, PyAny>> {
+pub(super) fn py_value<'py>(py: Python<'py>, v: &Json) -> PyResult<Bound<'py, PyAny>> {
     Ok(match v {
         Json::Null => py.None().into_bound(py),
         Json::Bool(b) => PyBool::new(py, *b).to_owned().into_any(),
@@ -208,7 +209,7 @@ fn borrowed_fd(fd: i32) -> PyResult<ManuallyDrop<File>> {
 /// callable); returns (lines that failed, lines scored natively, lines scored by the reference). A native
 /// scorer of whole hands goes before the reference in `scorers` once there is one (mod.rs `LineScorer`).
 #[pyfunction]
-#[pyo3(signature = (source, sink, make_fallback, refusals, max_line, max_depth, max_digits, contexts_kept, trailing_comma_errors=false))]
+#[pyo3(signature = (source, sink, make_fallback, refusals, max_line, max_depth, max_digits, contexts_kept, trailing_comma_errors=false, native_context=None))]
 #[allow(clippy::too_many_arguments)]
 fn run_batch(
     py: Python<'_>,
@@ -221,10 +222,13 @@ fn run_batch(
     max_digits: usize,
     contexts_kept: usize,
     trailing_comma_errors: bool,
+    native_context: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<(usize, usize, usize)> {
     let cfg = Config { limits: Limits { max_depth, max_digits, trailing_comma_errors }, max_line, contexts_kept };
     let mut reference =
         PyFallback { py, make: make_fallback.clone(), call: None, refusals: refusals.clone(), error: None };
+    // the native scorer of whole hands first (native.rs), when the Python side gives its contexts
+    let mut native = native_context.map(|p| NativeLines::new(py, p.clone(), contexts_kept));
     let mut fd_sink;
     let mut py_sink;
     let sink: &mut dyn Sink = if let Ok(fd) = sink.extract::<i32>() {
@@ -235,7 +239,11 @@ fn run_batch(
         &mut py_sink
     };
     let result = catch_unwind(AssertUnwindSafe(|| {
-        let mut scorers: [&mut dyn LineScorer; 1] = [&mut reference];
+        let mut scorers: Vec<&mut dyn LineScorer> = Vec::with_capacity(2);
+        if let Some(n) = native.as_mut() {
+            scorers.push(n);
+        }
+        scorers.push(&mut reference);
         match source.extract::<i32>() {
             Ok(fd) => {
                 let f = borrowed_fd(fd).map_err(|e| io::Error::other(e.to_string()))?;
@@ -258,7 +266,13 @@ fn run_batch(
     if let Some(e) = reference.error.take() {
         return Err(e);
     }
-    Ok((stats.failed, 0, stats.scored_by[0]))
+    if let Some(e) = native.as_mut().and_then(|n| n.error.take()) {
+        return Err(e);
+    }
+    Ok(match native {
+        Some(_) => (stats.failed, stats.scored_by[0], stats.scored_by[1]),
+        None => (stats.failed, 0, stats.scored_by[0]),
+    })
 }
 
 /// `json.dumps(obj, ensure_ascii=False)` written by json.rs (for the tests).

@@ -10,6 +10,7 @@
 mod binding;
 pub mod json;
 pub mod line;
+mod native;
 pub mod parse;
 pub mod text;
 mod unicode;
@@ -29,8 +30,7 @@ pub enum Outcome {
     /// The output line (the result's JSON text, UTF-8, no newline).
     Line(Vec<u8>),
     /// The result as a value (`ScoreResult.to_json()`'s shape), written by json.rs: what a native
-    /// scorer of whole hands answers (none is plugged in yet; `batch_dumps` tests the writer).
-    #[allow(dead_code)]
+    /// scorer of whole hands answers (native.rs).
     Value(Json),
     /// The one sentence that kept the hand from being scored (what a HandError says).
     Refused(PyText),

@@ -1,0 +1,220 @@
+//! The native scorer of batch lines: a hand the whole-hand scorer (src/hand/) can take is read and
+//! scored here without calling Python; any other answers `NotCovered` and the reference scores it, so
+//! the output is the reference's whatever scores a line.
+//!
+//! What a context needs (its catalog's `Hands`, its settings encoded, its forms) is asked of the Python
+//! side once per distinct `set` (runtime/batch.py `native_context`); per line only the tiles are read
+//! here. Only a line the reference would hand to the same native call is taken: every tile in the
+//! notation and in play, copies and sizes within the limits, each laid-down meld checked and encoded
+//! by the Python side the first time it is seen (`Hands::known_meld`), no waits read (the Python side
+//! finds them), no wildcards or stand-ins in the rule set. Anything else, and every `Fallback`, is left
+//! to the reference.
+
+use std::collections::HashMap;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyTuple};
+
+use super::json::Json;
+use super::line::Item;
+use super::{LineScorer, Outcome};
+use crate::hand::binding::Hands;
+use crate::hand::{score_hand, Budget, Fallback, HandInput, HandOutcome, MeldIn, Waits};
+use crate::program::V;
+use crate::{value_of, Tables};
+
+/// One context as the native scorer reads its hands.
+struct Ctx {
+    hands: Py<Hands>,
+    tables: Py<Tables>,
+    settings: [Vec<Option<V>>; 2], // not self-drawn, self-drawn
+    meld: Py<PyAny>,               // (kind, tile kinds) -> whether the Python side took and recorded the meld
+    forms: Vec<usize>,
+    work: i64,
+    flower_kinds: Vec<bool>,
+    max_text: usize,
+    max_melds: usize,
+    max_tiles: usize,
+}
+
+/// Waits are the Python side's to find: a hand whose patterns read them goes to the reference.
+struct NoWaits;
+
+impl Waits for NoWaits {
+    fn waits(&mut self, _shape: bool, _budget: &mut Budget) -> Result<V, Fallback> {
+        Err(Fallback("the waits are found by the Python side".into()))
+    }
+}
+
+pub(super) struct NativeLines<'py> {
+    py: Python<'py>,
+    prepare: Bound<'py, PyAny>,
+    contexts: HashMap<u64, Option<Ctx>>,
+    kept: usize,
+    pub error: Option<PyErr>,
+}
+
+impl<'py> NativeLines<'py> {
+    pub fn new(py: Python<'py>, prepare: Bound<'py, PyAny>, kept: usize) -> Self {
+        NativeLines { py, prepare, contexts: HashMap::new(), kept, error: None }
+    }
+
+    fn context(&mut self, item: &Item) -> PyResult<Option<Ctx>> {
+        let py = self.py;
+        let d = PyDict::new(py);
+        for (k, v) in &item.context {
+            d.set_item(super::binding::py_text(py, k)?, super::binding::py_value(py, v)?)?;
+        }
+        let got = self.prepare.call1((d,))?;
+        if got.is_none() {
+            return Ok(None);
+        }
+        let t = got.cast::<PyTuple>()?;
+        let enc = |x: Bound<'py, PyAny>| -> PyResult<Vec<Option<V>>> { x.try_iter()?.map(|v| value_of(&v?)).collect() };
+        Ok(Some(Ctx {
+            hands: t.get_item(0)?.extract()?,
+            tables: t.get_item(1)?.extract()?,
+            settings: [enc(t.get_item(2)?)?, enc(t.get_item(3)?)?],
+            meld: t.get_item(4)?.unbind(),
+            forms: t.get_item(5)?.extract()?,
+            work: t.get_item(6)?.extract()?,
+            flower_kinds: t.get_item(7)?.extract()?,
+            max_text: t.get_item(8)?.extract()?,
+            max_melds: t.get_item(9)?.extract()?,
+            max_tiles: t.get_item(10)?.extract()?,
+        }))
+    }
+}
+
+/// The tiles of a text as catalog kinds, or None (a mistake, a tile not in play, too long: the
+/// reference says which).
+fn kinds(tables: &Tables, text: &str, max_text: usize) -> Option<Vec<usize>> {
+    if text.chars().count() > max_text {
+        return None;
+    }
+    tables.notation.parse(text)?.iter().map(|&d| tables.catalog_index[d]).collect()
+}
+
+/// A meld new to the native side is checked and encoded by the Python side once (then known).
+fn meld(py: Python<'_>, c: &Ctx, hands: &Hands, kind: &str, tiles: &[usize]) -> PyResult<Option<MeldIn>> {
+    if let Some(m) = hands.known_meld(kind, tiles) {
+        return Ok(Some(m));
+    }
+    let took: bool = c.meld.bind(py).call1((kind, tiles.to_vec()))?.extract()?;
+    Ok(if took { hands.known_meld(kind, tiles) } else { None })
+}
+
+/// The hand the reference would build of the item (runtime/hand.py `build_hand`), where it builds one
+/// without a question the native side leaves to it; None: the reference reads the line.
+fn input(py: Python<'_>, c: &Ctx, hands: &Hands, tables: &Tables, item: &Item) -> PyResult<Option<HandInput>> {
+    macro_rules! some {
+        ($e:expr) => {
+            match $e {
+                Some(x) => x,
+                None => return Ok(None),
+            }
+        };
+    }
+    // flower tiles written in the hand are set aside (listed as the hand's flowers, in order)
+    let (flowers, concealed): (Vec<usize>, Vec<usize>) =
+        some!(kinds(tables, some!(item.hand.as_str()), c.max_text)).into_iter().partition(|&k| c.flower_kinds.get(k).copied().unwrap_or(false));
+    if item.melds.len() > c.max_melds {
+        return Ok(None);
+    }
+    let mut melds: Vec<MeldIn> = Vec::with_capacity(item.melds.len());
+    for m in &item.melds {
+        let (kind, text) = some!(some!(m.as_str()).split_once(':'));
+        let kind = kind.trim_matches(crate::notation::py_space);
+        let tiles = some!(kinds(tables, text, c.max_text));
+        melds.push(some!(meld(py, c, hands, kind, &tiles)?));
+    }
+    let win = match item.win.as_ref() {
+        None => None,
+        Some(w) => {
+            let w = some!(w.as_str());
+            if w.is_empty() {
+                None
+            } else {
+                match some!(kinds(tables, w, c.max_text)).as_slice() {
+                    [k] if !c.flower_kinds.get(*k).copied().unwrap_or(true) => Some(*k),
+                    _ => return Ok(None),
+                }
+            }
+        }
+    };
+    let mut counts = vec![0i64; tables.kinds.len()];
+    let every =
+        concealed.iter().chain(melds.iter().flat_map(|m| m.tiles.iter())).chain(flowers.iter()).chain(win.iter());
+    let mut n = 0;
+    for &k in every {
+        n += 1;
+        counts[k] += 1;
+        if counts[k] > tables.kinds[k].1 {
+            return Ok(None);
+        }
+    }
+    if n > c.max_tiles {
+        return Ok(None);
+    }
+    Ok(Some(HandInput {
+        concealed,
+        melds,
+        win,
+        self_drawn: item.self_drawn,
+        settings: c.settings[item.self_drawn as usize].clone(),
+        flowers: flowers.iter().map(|&k| V::Tile(hands.setup().tile_codes[k])).collect(),
+        forms: c.forms.clone(),
+        charge_splits: false,
+    }))
+}
+
+fn score(py: Python<'_>, c: &Ctx, item: &Item) -> PyResult<Outcome> {
+    let hands = c.hands.borrow(py);
+    let tables = c.tables.borrow(py);
+    let Some(inp) = input(py, c, &hands, &tables, item)? else { return Ok(Outcome::NotCovered) };
+    let mut budget = Budget { work: c.work };
+    let got = hands.with_ctx(py, |ctx| score_hand(ctx, &inp, &mut budget, &mut NoWaits));
+    Ok(match got {
+        Err(_) => Outcome::NotCovered,
+        Ok(HandOutcome::Refused(s)) => Outcome::Refused(super::text::PyText::from_str(&s)),
+        Ok(o) => match o.to_json(hands.setup(), &inp) {
+            Ok(v) => Outcome::Value(Json::from(&v)),
+            Err(_) => Outcome::NotCovered,
+        },
+    })
+}
+
+impl LineScorer for NativeLines<'_> {
+    fn score(&mut self, item: &Item, context: u64) -> Outcome {
+        if self.error.is_some() {
+            return Outcome::NotCovered;
+        }
+        if !self.contexts.contains_key(&context) {
+            if self.contexts.len() >= self.kept {
+                self.contexts.clear();
+            }
+            match self.context(item) {
+                Ok(c) => {
+                    self.contexts.insert(context, c);
+                }
+                Err(e) => {
+                    self.error = Some(e);
+                    return Outcome::Abort;
+                }
+            }
+        }
+        let Some(Some(c)) = self.contexts.get(&context) else { return Outcome::NotCovered };
+        let py = self.py;
+        // a panic in the native scoring leaves the line to the reference (never reaches Python)
+        match catch_unwind(AssertUnwindSafe(|| score(py, c, item))) {
+            Ok(Ok(o)) => o,
+            Ok(Err(e)) => {
+                // a Python error in the meld check is not a refusal: the run stops with it
+                self.error = Some(e);
+                Outcome::Abort
+            }
+            Err(_) => Outcome::NotCovered,
+        }
+    }
+}
