@@ -206,8 +206,9 @@ fn borrowed_fd(fd: i32) -> PyResult<ManuallyDrop<File>> {
 
 /// `paili score --batch`: every line of `source` (a file descriptor, or a binary stream) scored by the
 /// reference `make_fallback()` gives and written to `sink` (a file descriptor, or a `write(str)`
-/// callable); returns (lines that failed, lines scored natively, lines scored by the reference). A native
-/// scorer of whole hands goes before the reference in `scorers` once there is one (mod.rs `LineScorer`).
+/// callable); returns (lines that failed, lines scored natively, lines scored by the reference). With
+/// `native_context` (runtime/batch.py `native_context`: a context's `set` -> what native.rs scores its
+/// hands with, or None) the native scorer of whole hands goes before the reference.
 #[pyfunction]
 #[pyo3(signature = (source, sink, make_fallback, refusals, max_line, max_depth, max_digits, contexts_kept, trailing_comma_errors=false, native_context=None))]
 #[allow(clippy::too_many_arguments)]
