@@ -385,15 +385,7 @@ impl Scorer {
         let vals = |xs: &[V]| -> PyResult<Bound<'py, PyList>> {
             PyList::new(py, xs.iter().map(|v| value_to_py(py, v)).collect::<PyResult<Vec<_>>>()?)
         };
-        let trace = PyList::empty(py);
-        for (i, d) in &s.trace {
-            let t = match d {
-                Dropped::By(j) => (*i, 0u8, *j, 0i64),
-                Dropped::Lowered => (*i, 1u8, 0usize, 0i64),
-                Dropped::Combine(k, n) => (*i, 2u8, *k, *n),
-            };
-            trace.append(t)?;
-        }
+        let trace = trace_list(py, &s.trace)?;
         let quantities = match quantities {
             Some(q) => vals(&q)?.into_any(),
             None => py.None().into_bound(py),
@@ -568,4 +560,19 @@ fn decode(r: &Bound<'_, PyTuple>) -> PyResult<Owned> {
         },
         form: V::Str(Arc::from(form.as_str())),
     })
+}
+
+/// The exclusions of a scored reading as Python reads them (runtime/nativescore.py `result_of`):
+/// (pattern, how, by, fewer) with how 0 excluded by a pattern, 1 count lowered, 2 taken by a combine.
+pub(crate) fn trace_list<'py>(py: Python<'py>, trace: &[(usize, Dropped)]) -> PyResult<Bound<'py, PyList>> {
+    let out = PyList::empty(py);
+    for (i, d) in trace {
+        let t = match d {
+            Dropped::By(j) => (*i, 0u8, *j, 0i64),
+            Dropped::Lowered => (*i, 1u8, 0usize, 0i64),
+            Dropped::Combine(k, n) => (*i, 2u8, *k, *n),
+        };
+        out.append(t)?;
+    }
+    Ok(out)
 }

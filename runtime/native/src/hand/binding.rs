@@ -10,8 +10,7 @@ use pyo3::types::{PyBytes, PyDict, PyList, PyTuple};
 
 use super::{score_hand, Budget, Fallback, FormSpec, GroupRef, HandCtx, HandInput, HandOutcome, MeldIn, Setup, SplitGroup, Waits};
 use crate::program::V;
-use crate::score::Scorer;
-use crate::tally::Dropped;
+use crate::score::{trace_list, Scorer};
 use crate::waits::TrialWaits;
 use crate::{guarded, tiles_of, value_of, value_to_py, Tables};
 
@@ -77,7 +76,6 @@ fn meld_of(m: &Bound<'_, PyAny>) -> PyResult<MeldIn> {
 
 // `setup`, `known_meld` and `with_ctx` are what a loop in Rust over many hands (the JSON-lines batch)
 // needs to call `score_hand` itself.
-#[allow(dead_code)]
 impl Hands {
     /// What does not change from hand to hand (for a loop in Rust calling `score_hand`).
     pub(crate) fn setup(&self) -> &Setup {
@@ -315,15 +313,7 @@ fn payload<'py>(py: Python<'py>, h: &super::ScoredHand, text: Bound<'py, PyAny>)
         Ok(PyList::new(py, xs.iter().map(|v| value_to_py(py, v)).collect::<PyResult<Vec<_>>>()?)?.into_any())
     };
     let s = &h.scored;
-    let trace = PyList::empty(py);
-    for (i, d) in &s.trace {
-        let t = match d {
-            Dropped::By(j) => (*i, 0u8, *j, 0i64),
-            Dropped::Lowered => (*i, 1u8, 0usize, 0i64),
-            Dropped::Combine(k, n) => (*i, 2u8, *k, *n),
-        };
-        trace.append(t)?;
-    }
+    let trace = trace_list(py, &s.trace)?;
     let groups = PyList::empty(py);
     for g in &h.reading.groups {
         match *g {
