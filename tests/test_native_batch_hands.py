@@ -1,6 +1,7 @@
 """The native batch driver scoring whole hands itself (runtime/native/src/batch/native.rs) against the
 Python reference: seeded batches of every rule file give the same bytes whichever scores a line, and the
-winning hands of the speed benchmark (bench/batch_speed.py) are mostly scored natively."""
+winning hands of the speed benchmark (bench/batch_speed.py) are all scored natively, the waits their
+patterns read found by the native wait trials."""
 from __future__ import annotations
 
 import io
@@ -9,7 +10,6 @@ import os
 import random
 import subprocess
 import sys
-from fractions import Fraction
 
 import pytest
 from conftest import ROOT
@@ -18,34 +18,12 @@ from paili.runtime import backend
 from paili.runtime.batch import write_lines
 
 sys.path.insert(0, str(ROOT / "bench"))
-import native_diff  # noqa: E402
+from batch_native_diff import SAMPLE_FILES, sample_lines  # noqa: E402
 from hand_speed import random_winning_hand  # noqa: E402
 from mcr_crosscheck import paili_args, random_hand  # noqa: E402
 
 NOT_BUILT = "the native core is not built here (installed without a Rust toolchain); the Python backend is in use"
 needs_native = pytest.mark.skipif(not backend.available(), reason=NOT_BUILT)
-
-
-def _plain(v):
-    return int(v) if isinstance(v, Fraction) and v.denominator == 1 else v
-
-
-def lines_of(path, n: int, seed: int) -> bytes:
-    """n seeded items of a rule file (bench/native_diff.py `rules_case`: winning, near-winning, with
-    wildcards, melds and room options), each written twice (the second time its melds are known to the
-    native side), in a shuffled order."""
-    ref = load(path, backend="python")
-    rnd = random.Random(seed)
-    lines = []
-    while len(lines) < 2 * n:
-        case = native_diff.rules_case(ref, rnd)
-        if case is not None:
-            hand, melds, win, context, self_drawn = case
-            x = {"hand": hand, "melds": melds, "win": win, "self_drawn": self_drawn,
-                 "set": {k: _plain(v) for k, v in context.items()}}
-            lines += [json.dumps(x, ensure_ascii=False).encode()] * 2
-    rnd.shuffle(lines)
-    return b"\n".join(lines) + b"\n"
 
 
 def run_lines(path, data: bytes, backend_name: str) -> tuple[int, str, dict]:
@@ -56,14 +34,19 @@ def run_lines(path, data: bytes, backend_name: str) -> tuple[int, str, dict]:
 
 
 @needs_native
-@pytest.mark.parametrize("path", native_diff.FILES[:-2], ids=lambda p: p.name)  # the bundled files and joker.pai
+@pytest.mark.parametrize("path", SAMPLE_FILES, ids=lambda p: p.name)  # the bundled files and joker.pai
 def test_a_batch_scored_natively_where_it_can_is_the_reference_output(path):
-    data = lines_of(path, 80, seed=21)
+    # seeded items, each written twice (the second copy meets its melds known); bench/batch_native_diff.py
+    # runs bigger samples whole process
+    data = sample_lines(path, 80, seed=21)
     failed, text, counts = run_lines(path, data, "native")
     want_failed, want_text, want_counts = run_lines(path, data, "python")
     assert text == want_text
     assert failed == want_failed
     assert counts["native"] + counts["reference"] == want_counts["reference"] and want_counts["native"] == 0
+    ir = load(path, backend="python").ir
+    if not (ir.wilds or ir.standins):  # every line it scores is scored natively, the waits found in Rust too
+        assert counts == {"native": want_counts["reference"], "reference": 0}
 
 
 def cli(rules: str, path, backend_name: str) -> tuple[bytes, dict]:
@@ -94,7 +77,7 @@ def winning_guobiao(n: int, rnd: random.Random) -> list[dict]:
 
 @needs_native
 @pytest.mark.parametrize("rules,make", [("baijindao", winning_baijindao), ("guobiao", winning_guobiao)])
-def test_winning_hands_are_mostly_scored_natively_with_the_reference_bytes(tmp_path, rules, make):
+def test_winning_hands_are_all_scored_natively_with_the_reference_bytes(tmp_path, rules, make):
     items = make(300, random.Random(22))
     f = tmp_path / "hands.jsonl"
     f.write_text("".join(json.dumps(x, ensure_ascii=False) + "\n" for x in items), encoding="utf-8")
@@ -103,4 +86,4 @@ def test_winning_hands_are_mostly_scored_natively_with_the_reference_bytes(tmp_p
     assert out == want and len(out.splitlines()) == 300
     assert want_counts == {"native": 0, "reference": 300}
     assert counts["native"] + counts["reference"] == 300
-    assert counts["native"] > 150, counts  # most lines never reach Python
+    assert counts == {"native": 300, "reference": 0}  # no line reaches Python (the waits found in Rust too)

@@ -6,8 +6,9 @@
 //! side once per distinct `set` (runtime/batch.py `native_context`); per line only the tiles are read
 //! here. Only a line the reference would hand to the same native call is taken: every tile in the
 //! notation and in play, copies and sizes within the limits, each laid-down meld checked and encoded
-//! by the Python side the first time it is seen (`Hands::known_meld`), no waits read (the Python side
-//! finds them), no wildcards or stand-ins in the rule set. Anything else, and every `Fallback`, is left
+//! by the Python side the first time it is seen (`Hands::known_meld`), the waits it reads answered by the
+//! native wait trials (`TrialWaits`; a question they decline sends the line to the reference), no
+//! wildcards or stand-ins in the rule set. Anything else, and every `Fallback`, is left
 //! to the reference.
 
 use std::collections::HashMap;
@@ -22,6 +23,7 @@ use super::{LineScorer, Outcome};
 use crate::hand::binding::Hands;
 use crate::hand::{score_hand, Budget, Fallback, HandInput, HandOutcome, MeldIn, Waits};
 use crate::program::V;
+use crate::waits::TrialWaits;
 use crate::{value_of, Tables};
 
 /// One context as the native scorer reads its hands.
@@ -38,12 +40,12 @@ struct Ctx {
     max_tiles: usize,
 }
 
-/// Waits are the Python side's to find: a hand whose patterns read them goes to the reference.
+/// What the native wait trials decline is the Python side's to find: the line goes to the reference.
 struct NoWaits;
 
 impl Waits for NoWaits {
     fn waits(&mut self, _shape: bool, _budget: &mut Budget) -> Result<V, Fallback> {
-        Err(Fallback("the waits are found by the Python side".into()))
+        Err(Fallback("the native wait trials decline: the Python side finds the waits".into()))
     }
 }
 
@@ -174,7 +176,13 @@ fn score(py: Python<'_>, c: &Ctx, item: &Item) -> PyResult<Outcome> {
     let tables = c.tables.borrow(py);
     let Some(inp) = input(py, c, &hands, &tables, item)? else { return Ok(Outcome::NotCovered) };
     let mut budget = Budget { work: c.work };
-    let got = hands.with_ctx(py, |ctx| score_hand(ctx, &inp, &mut budget, &mut NoWaits));
+    // the waits by the native trials (src/waits/hand.rs); a question they decline, or a rule set they do
+    // not cover, leaves the line to the reference
+    let got = hands.with_ctx(py, |ctx| {
+        let mut fallback = NoWaits;
+        let mut waits = TrialWaits::new(ctx.scorer, &inp, &mut fallback);
+        score_hand(ctx, &inp, &mut budget, &mut waits)
+    });
     Ok(match got {
         Err(_) => Outcome::NotCovered,
         Ok(HandOutcome::Refused(s)) => Outcome::Refused(super::text::PyText::from_str(&s)),
