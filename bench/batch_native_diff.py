@@ -6,9 +6,9 @@
 
 - bench/batch_speed.py's files: `--hands` random winning 白金岛 hands and bench/mcr_crosscheck.py's 国标
   hands (seed `--seed`, the same hands batch_speed.py times);
-- every bundled rule file and bench/rules/joker.pai: `--sample` seeded items of bench/native_diff.py
-  `rules_case` (winning, near-winning, with wildcards, melds and room options), each written twice so the
-  second copy meets its melds already known, in a shuffled order (`sample_lines`; tests/
+- every bundled rule file, bench/rules/joker.pai, shapes.pai and exprs.pai: `--sample` seeded items of
+  bench/native_diff.py `rules_case` (winning, near-winning, with wildcards, melds and room options), each
+  written twice so the second copy meets its melds already known, in a shuffled order (`sample_lines`; tests/
   test_native_batch_hands.py runs a small one).
 
 Exits 1 if any file's outputs differ.
@@ -32,8 +32,9 @@ import native_diff  # noqa: E402
 from batch_alternate import files as speed_files  # noqa: E402
 from paili import load  # noqa: E402
 
-# the bundled rule files and joker.pai (native_diff.FILES ends with two bench-only files)
-SAMPLE_FILES = native_diff.FILES[:-2]
+# the bundled rule files, joker.pai, and the bench's shapes.pai and exprs.pai (labels with expressions,
+# fractions)
+SAMPLE_FILES = native_diff.FILES
 
 
 def _plain(v):

@@ -23,28 +23,6 @@ pub enum Json {
     Obj(Vec<(PyText, Json)>),
 }
 
-/// A serde_json value as a Json value, its objects' members in the map's order: with serde_json's
-/// `preserve_order` (what a native scorer of whole hands builds `ScoreResult.to_json()` with) the
-/// order they were inserted in, the reference's; without it, sorted. An integer past i64 (a u64) keeps
-/// its digits; a float stays a float.
-impl From<&serde_json::Value> for Json {
-    fn from(v: &serde_json::Value) -> Json {
-        use serde_json::Value as V;
-        match v {
-            V::Null => Json::Null,
-            V::Bool(b) => Json::Bool(*b),
-            V::Number(n) => match (n.as_i64(), n.as_u64(), n.as_f64()) {
-                (Some(i), _, _) => Json::Int(i),
-                (None, Some(u), _) => Json::BigInt(u.to_string()),
-                (None, None, f) => Json::Float(f.unwrap_or(f64::NAN)),
-            },
-            V::String(s) => Json::Str(PyText::from_str(s)),
-            V::Array(xs) => Json::Arr(xs.iter().map(Json::from).collect()),
-            V::Object(m) => Json::Obj(m.iter().map(|(k, x)| (PyText::from_str(k), Json::from(x))).collect()),
-        }
-    }
-}
-
 /// `json.dumps(v, ensure_ascii=False)` of `v`, appended to `out`.
 pub fn write(out: &mut Vec<u8>, v: &Json) {
     match v {
@@ -83,8 +61,16 @@ pub fn write(out: &mut Vec<u8>, v: &Json) {
 const HEX: &[u8; 16] = b"0123456789abcdef";
 
 fn write_str(out: &mut Vec<u8>, s: &PyText) {
+    write_wtf8(out, s.wtf8(), s.has_surrogates());
+}
+
+/// A Rust str as `json.dumps(ensure_ascii=False)` writes it (for writers of values not held as `Json`).
+pub fn write_text(out: &mut Vec<u8>, s: &str) {
+    write_wtf8(out, s.as_bytes(), false);
+}
+
+fn write_wtf8(out: &mut Vec<u8>, b: &[u8], surrogates: bool) {
     out.push(b'"');
-    let b = s.wtf8();
     let mut i = 0;
     while i < b.len() {
         let c = b[i];
@@ -104,7 +90,7 @@ fn write_str(out: &mut Vec<u8>, s: &PyText) {
         } else if c < 0x20 {
             out.extend_from_slice(&[b'\\', b'u', b'0', b'0', HEX[(c >> 4) as usize], HEX[(c & 0xF) as usize]]);
             i += 1;
-        } else if c == 0xED && s.has_surrogates() && b.get(i + 1).is_some_and(|&x| x >= 0xA0) && i + 2 < b.len() {
+        } else if c == 0xED && surrogates && b.get(i + 1).is_some_and(|&x| x >= 0xA0) && i + 2 < b.len() {
             // a surrogate code point, three bytes of WTF-8: its escape
             let cp = 0xD000 | ((b[i + 1] as u32 & 0x3F) << 6) | (b[i + 2] as u32 & 0x3F);
             out.extend_from_slice(b"\\u");

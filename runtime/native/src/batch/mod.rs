@@ -27,11 +27,9 @@ pub use self::binding::register;
 
 /// What a scorer makes of one item.
 pub enum Outcome {
-    /// The output line (the result's JSON text, UTF-8, no newline).
+    /// The output line (the result's JSON text, UTF-8, no newline): what the reference gives, and what
+    /// the native scorer of whole hands writes (src/hand/json.rs, byte for byte the reference's).
     Line(Vec<u8>),
-    /// The result as a value (`ScoreResult.to_json()`'s shape), written by json.rs: what a native
-    /// scorer of whole hands answers (native.rs).
-    Value(Json),
     /// The one sentence that kept the hand from being scored (what a HandError says).
     Refused(PyText),
     /// Not an item this scorer takes: the next scorer answers it.
@@ -133,7 +131,7 @@ pub fn run(input: impl BufRead, sink: &mut dyn Sink, cfg: &Config, scorers: &mut
                     let mut answer = Outcome::NotCovered;
                     for (k, s) in scorers.iter_mut().enumerate() {
                         answer = s.score(&item, ctx);
-                        if matches!(answer, Outcome::Line(_) | Outcome::Value(_)) {
+                        if matches!(answer, Outcome::Line(_)) {
                             stats.scored_by[k] += 1;
                         }
                         if !matches!(answer, Outcome::NotCovered) {
@@ -143,10 +141,6 @@ pub fn run(input: impl BufRead, sink: &mut dyn Sink, cfg: &Config, scorers: &mut
                     match answer {
                         Outcome::Line(bytes) => {
                             out.extend_from_slice(&bytes);
-                            Ok(())
-                        }
-                        Outcome::Value(v) => {
-                            json::write(&mut out, &v);
                             Ok(())
                         }
                         Outcome::Refused(sentence) => Err(sentence),

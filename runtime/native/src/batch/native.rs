@@ -17,7 +17,6 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 
-use super::json::Json;
 use super::line::Item;
 use super::{LineScorer, Outcome};
 use crate::hand::binding::Hands;
@@ -187,7 +186,7 @@ fn score(py: Python<'_>, c: &Ctx, item: &Item) -> PyResult<Outcome> {
         Err(_) => Outcome::NotCovered,
         Ok(HandOutcome::Refused(s)) => Outcome::Refused(super::text::PyText::from_str(&s)),
         Ok(o) => match o.to_json(hands.setup(), &inp) {
-            Ok(v) => Outcome::Value(Json::from(&v)),
+            Ok(line) => Outcome::Line(line),
             Err(_) => Outcome::NotCovered,
         },
     })

@@ -284,7 +284,7 @@ impl Hands {
             Err(Fallback(why)) => (3, work, why.into_pyobject(py)?.into_any()),
             Ok(outcome @ HandOutcome::NoReading) => {
                 let text = match guarded(|| Ok(outcome.to_json(&self.setup, &input))).map_err(PyErr::from)? {
-                    Ok(v) if json => v.to_string().into_pyobject(py)?.into_any(),
+                    Ok(v) if json => String::from_utf8_lossy(&v).into_pyobject(py)?.into_any(),
                     _ => py.None().into_bound(py),
                 };
                 (1, work, text)
@@ -293,7 +293,7 @@ impl Hands {
             Ok(outcome @ HandOutcome::Scored(_)) => {
                 let text = if json {
                     match guarded(|| Ok(outcome.to_json(&self.setup, &input))).map_err(PyErr::from)? {
-                        Ok(v) => v.to_string().into_pyobject(py)?.into_any(),
+                        Ok(v) => String::from_utf8_lossy(&v).into_pyobject(py)?.into_any(),
                         Err(Fallback(why)) => (why,).into_pyobject(py)?.into_any(),
                     }
                 } else {

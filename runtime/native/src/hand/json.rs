@@ -1,51 +1,118 @@
-//! A scored hand as runtime/result.py `ScoreResult.to_json()` writes it, key for key and in its order
-//! (serde_json's `preserve_order`): amounts as runtime/result.py `plain_value` gives them (a whole number
+//! A scored hand as the text `json.dumps(ScoreResult.to_json(), ensure_ascii=False)` gives (runtime/
+//! result.py), key for key and in its order, written straight into a byte buffer (no value tree is
+//! built: the batch writes this text as the line, src/batch/native.rs): amounts as runtime/result.py `plain_value` gives them (a whole number
 //! as an integer, another as a float) and as runtime/money.py `exact` writes them ("n" or "n/d" in lowest
 //! terms). What the native side cannot write as the reference does — a label with expressions, the
 //! quantities the programs left to the reference, a value that is not a number where an amount is
 //! written, a fraction whose float the division of two f64 would not round as Python does — is a
 //! `Fallback` for that hand.
 
-use serde_json::{json, Map, Value};
-
 use super::{fallback, Fallback, HandInput, HandOutcome, Setup};
+use crate::batch::json::{float_json, write_text};
 use crate::program::V;
 use crate::tally::Dropped;
 
 const NO_READING: &str = "the tiles do not form any winning hand of this rule set";
 const EXACT_F64: i64 = 1 << 53; // integers up to this are exact in an f64
 
-/// Python `plain_value` of a value the native side hands back.
-fn plain(v: &V) -> Result<Value, Fallback> {
-    Ok(match v {
-        V::None => Value::Null,
-        V::Bool(b) => Value::Bool(*b),
-        V::Int(n) => Value::from(*n),
-        V::Rat(n, d) => {
-            if n.abs() > EXACT_F64 || *d > EXACT_F64 {
-                return Err(fallback("a fraction whose float is not the quotient of two exact f64"));
-            }
-            // both exact: IEEE division rounds the true quotient once, as Python's int / int does
-            let f = *n as f64 / *d as f64;
-            serde_json::Number::from_f64(f).map(Value::Number).ok_or_else(|| fallback("a value that is not finite"))?
-        }
-        V::Str(s) => Value::String(s.to_string()),
-        _ => return Err(fallback("a value JSON writes by the reference's rules only")),
-    })
-}
+/// The bytes of a JSON text as `json.dumps(ensure_ascii=False)` lays it out (`, ` and `: `).
+struct Out<'a>(&'a mut Vec<u8>);
 
-/// runtime/money.py `exact` of an amount.
-fn exact(v: &V) -> Result<Value, Fallback> {
-    Ok(Value::String(match v {
-        V::Int(n) => n.to_string(),
-        V::Rat(n, d) => format!("{n}/{d}"),
-        _ => return Err(fallback("an amount that is not a number")),
-    }))
+impl Out<'_> {
+    fn raw(&mut self, s: &str) {
+        self.0.extend_from_slice(s.as_bytes());
+    }
+
+    fn text(&mut self, s: &str) {
+        write_text(self.0, s);
+    }
+
+    /// A member's key: `, ` before every member but the first of its object.
+    fn key(&mut self, first: bool, k: &str) {
+        if !first {
+            self.raw(", ");
+        }
+        self.text(k);
+        self.raw(": ");
+    }
+
+    fn int(&mut self, n: i64) {
+        self.raw(&n.to_string());
+    }
+
+    fn bool(&mut self, b: bool) {
+        self.raw(if b { "true" } else { "false" });
+    }
+
+    /// Python `plain_value` of a value the native side hands back.
+    fn plain(&mut self, v: &V) -> Result<(), Fallback> {
+        match v {
+            V::None => self.raw("null"),
+            V::Bool(b) => self.bool(*b),
+            V::Int(n) => self.int(*n),
+            V::Rat(n, d) => {
+                if n.abs() > EXACT_F64 || *d > EXACT_F64 {
+                    return Err(fallback("a fraction whose float is not the quotient of two exact f64"));
+                }
+                // both exact: IEEE division rounds the true quotient once, as Python's int / int does
+                let f = *n as f64 / *d as f64;
+                if !f.is_finite() {
+                    return Err(fallback("a value that is not finite"));
+                }
+                self.raw(&float_json(f));
+            }
+            V::Str(s) => self.text(s),
+            _ => return Err(fallback("a value JSON writes by the reference's rules only")),
+        }
+        Ok(())
+    }
+
+    /// runtime/money.py `exact` of an amount.
+    fn exact(&mut self, v: &V) -> Result<(), Fallback> {
+        match v {
+            V::Int(n) => self.text(&n.to_string()),
+            V::Rat(n, d) => self.text(&format!("{n}/{d}")),
+            _ => return Err(fallback("an amount that is not a number")),
+        }
+        Ok(())
+    }
+
+    /// A list of tile kinds by their names (or codes).
+    fn kinds(&mut self, names: &[String], ks: &[usize]) {
+        self.raw("[");
+        for (j, &k) in ks.iter().enumerate() {
+            if j > 0 {
+                self.raw(", ");
+            }
+            self.text(&names[k]);
+        }
+        self.raw("]");
+    }
+
+    /// An object of amounts by name, as a Python dict built from the pairs holds it: a repeated name
+    /// keeps its first place and takes the last value.
+    fn amounts(&mut self, names: &[String], values: &[V]) -> Result<(), Fallback> {
+        let mut pairs: Vec<(&str, &V)> = Vec::with_capacity(names.len());
+        for (name, v) in names.iter().zip(values) {
+            match pairs.iter_mut().find(|p| p.0 == name.as_str()) {
+                Some(p) => p.1 = v,
+                None => pairs.push((name, v)),
+            }
+        }
+        self.raw("{");
+        for (j, (name, v)) in pairs.into_iter().enumerate() {
+            self.key(j == 0, name);
+            self.plain(v)?;
+        }
+        self.raw("}");
+        Ok(())
+    }
 }
 
 impl HandOutcome {
-    /// `ScoreResult.to_json()` of this hand, or the Fallback saying why the reference must write it.
-    pub fn to_json(&self, setup: &Setup, _input: &HandInput) -> Result<Value, Fallback> {
+    /// `json.dumps(ScoreResult.to_json(), ensure_ascii=False)` of this hand (UTF-8, no newline), or the
+    /// Fallback saying why the reference must write it.
+    pub fn to_json(&self, setup: &Setup, _input: &HandInput) -> Result<Vec<u8>, Fallback> {
         let h = match self {
             HandOutcome::Scored(h) => h,
             HandOutcome::NoReading => return Ok(empty(NO_READING)),
@@ -53,86 +120,164 @@ impl HandOutcome {
         };
         let s = &h.scored;
         let r = &h.reading;
-        let mut out = Map::new();
-        out.insert("win".into(), Value::Bool(h.win));
+        let mut buf = Vec::with_capacity(2048);
+        let mut o = Out(&mut buf);
+        o.raw("{");
+        o.key(true, "win");
+        o.bool(h.win);
         if !h.win {
             let first = h.rejected.first().ok_or_else(|| fallback("a hand refused without a reason"))?;
             let reason = first.split_once(": ").map(|x| x.1).ok_or_else(|| fallback("a reason without its reading"))?;
-            out.insert("reason".into(), Value::String(reason.to_owned()));
+            o.key(false, "reason");
+            o.text(reason);
         }
-        let mut fans = Vec::new();
-        let mut fired = Vec::new();
+        o.key(false, "fans");
+        o.raw("[");
         for (k, (&(i, n), v)) in s.fin.iter().zip(&s.values).enumerate() {
-            let label = setup
-                .labels
-                .get(i)
-                .cloned()
-                .flatten()
-                .or_else(|| h.labels.get(k).cloned().flatten())
-                .ok_or_else(|| fallback("a label whose expressions the native side did not compute"))?;
-            fans.push(json!({"name": label, "value": plain(v)?, "count": n, "value_exact": exact(v)?}));
-            fired.push(json!({"pattern": setup.pattern_names[i], "unit": setup.units[i], "count": n}));
-        }
-        out.insert("fans".into(), Value::Array(fans));
-        out.insert("total".into(), plain(&s.total)?);
-        out.insert("score".into(), plain(&s.score)?);
-        out.insert("total_exact".into(), exact(&s.total)?);
-        out.insert("score_exact".into(), exact(&s.score)?);
-        let qs = h.quantities.as_ref().ok_or_else(|| fallback("quantities the reference computes"))?;
-        let mut quantities = Map::new();
-        for (name, v) in setup.quantity_names.iter().zip(qs) {
-            quantities.insert(name.clone(), plain(v)?);
-        }
-        out.insert("quantities".into(), Value::Object(quantities));
-        let names = |ks: &[usize]| -> Vec<Value> { ks.iter().map(|&k| Value::String(setup.kind_names[k].clone())).collect() };
-        let codes = |ks: &[usize]| -> Vec<Value> { ks.iter().map(|&k| Value::String(setup.kind_codes[k].clone())).collect() };
-        let groups: Vec<Value> = r
-            .views
-            .iter()
-            .map(|g| {
-                json!({"kind": &*g.kind, "tiles": names(&g.tiles), "codes": codes(&g.tiles),
-                       "wild": vec![false; g.tiles.len()], "declared": g.declared, "exposed": g.exposed,
-                       "has_win": g.has_win})
-            })
-            .collect();
-        let mut excluded = Vec::new();
-        for (i, d) in &s.trace {
-            let by = match d {
-                Dropped::By(j) => setup.tally_names[*j].clone(),
-                Dropped::Lowered => "count lowered".to_owned(),
-                Dropped::Combine(k, fewer) => format!("{} ×{fewer}", setup.combine_names[*k]),
+            let label = match setup.labels.get(i).and_then(|x| x.as_deref()) {
+                Some(l) => l,
+                None => h
+                    .labels
+                    .get(k)
+                    .and_then(|x| x.as_deref())
+                    .ok_or_else(|| fallback("a label whose expressions the native side did not compute"))?,
             };
-            excluded.push(json!({"pattern": setup.tally_names[*i], "by": by}));
+            if k > 0 {
+                o.raw(", ");
+            }
+            o.raw("{");
+            o.key(true, "name");
+            o.text(label);
+            o.key(false, "value");
+            o.plain(v)?;
+            o.key(false, "count");
+            o.int(n);
+            o.key(false, "value_exact");
+            o.exact(v)?;
+            o.raw("}");
         }
-        let mut units = Map::new();
-        for (name, v) in setup.unit_order.iter().zip(&s.units) {
-            units.insert(name.clone(), plain(v)?);
+        o.raw("]");
+        o.key(false, "total");
+        o.plain(&s.total)?;
+        o.key(false, "score");
+        o.plain(&s.score)?;
+        o.key(false, "total_exact");
+        o.exact(&s.total)?;
+        o.key(false, "score_exact");
+        o.exact(&s.score)?;
+        let qs = h.quantities.as_ref().ok_or_else(|| fallback("quantities the reference computes"))?;
+        o.key(false, "quantities");
+        o.amounts(&setup.quantity_names, qs)?;
+        o.key(false, "trace");
+        o.raw("{");
+        o.key(true, "reading");
+        o.text(&r.describe);
+        o.key(false, "groups");
+        o.raw("[");
+        for (j, g) in r.views.iter().enumerate() {
+            if j > 0 {
+                o.raw(", ");
+            }
+            o.raw("{");
+            o.key(true, "kind");
+            o.text(&g.kind);
+            o.key(false, "tiles");
+            o.kinds(&setup.kind_names, &g.tiles);
+            o.key(false, "codes");
+            o.kinds(&setup.kind_codes, &g.tiles);
+            o.key(false, "wild");
+            o.raw("[");
+            for x in 0..g.tiles.len() {
+                o.raw(if x > 0 { ", false" } else { "false" });
+            }
+            o.raw("]");
+            o.key(false, "declared");
+            o.bool(g.declared);
+            o.key(false, "exposed");
+            o.bool(g.exposed);
+            o.key(false, "has_win");
+            o.bool(g.has_win);
+            o.raw("}");
         }
-        let mut trace = Map::new();
-        trace.insert("reading".into(), Value::String(r.describe.clone()));
-        trace.insert("groups".into(), Value::Array(groups));
-        trace.insert("concealed".into(), Value::Array(names(&r.hand)));
-        trace.insert("concealed_codes".into(), Value::Array(codes(&r.hand)));
-        trace.insert("win_tile".into(), r.win_tile.map_or(Value::Null, |k| Value::String(setup.kind_names[k].clone())));
-        trace.insert("win_tile_code".into(), r.win_tile.map_or(Value::Null, |k| Value::String(setup.kind_codes[k].clone())));
-        trace.insert("form".into(), Value::String(setup.forms[r.form].name.to_string()));
-        trace.insert("readings_considered".into(), Value::from(if h.win { h.considered } else { 0 }));
-        trace.insert("fired".into(), Value::Array(fired));
-        trace.insert("excluded".into(), Value::Array(excluded));
-        trace.insert("units".into(), Value::Object(units));
-        trace.insert("rejected".into(), Value::Array(h.rejected.iter().take(10).map(|x| Value::String(x.clone())).collect()));
-        out.insert("trace".into(), Value::Object(trace));
-        Ok(Value::Object(out))
+        o.raw("]");
+        o.key(false, "concealed");
+        o.kinds(&setup.kind_names, &r.hand);
+        o.key(false, "concealed_codes");
+        o.kinds(&setup.kind_codes, &r.hand);
+        o.key(false, "win_tile");
+        match r.win_tile {
+            Some(k) => o.text(&setup.kind_names[k]),
+            None => o.raw("null"),
+        }
+        o.key(false, "win_tile_code");
+        match r.win_tile {
+            Some(k) => o.text(&setup.kind_codes[k]),
+            None => o.raw("null"),
+        }
+        o.key(false, "form");
+        o.text(&setup.forms[r.form].name);
+        o.key(false, "readings_considered");
+        o.int(if h.win { h.considered as i64 } else { 0 });
+        o.key(false, "fired");
+        o.raw("[");
+        for (k, &(i, n)) in s.fin.iter().enumerate() {
+            if k > 0 {
+                o.raw(", ");
+            }
+            o.raw("{");
+            o.key(true, "pattern");
+            o.text(&setup.pattern_names[i]);
+            o.key(false, "unit");
+            o.text(&setup.units[i]);
+            o.key(false, "count");
+            o.int(n);
+            o.raw("}");
+        }
+        o.raw("]");
+        o.key(false, "excluded");
+        o.raw("[");
+        for (k, (i, d)) in s.trace.iter().enumerate() {
+            if k > 0 {
+                o.raw(", ");
+            }
+            o.raw("{");
+            o.key(true, "pattern");
+            o.text(&setup.tally_names[*i]);
+            o.key(false, "by");
+            match d {
+                Dropped::By(j) => o.text(&setup.tally_names[*j]),
+                Dropped::Lowered => o.text("count lowered"),
+                Dropped::Combine(c, fewer) => o.text(&format!("{} ×{fewer}", setup.combine_names[*c])),
+            }
+            o.raw("}");
+        }
+        o.raw("]");
+        o.key(false, "units");
+        o.amounts(&setup.unit_order, &s.units)?;
+        o.key(false, "rejected");
+        o.raw("[");
+        for (k, x) in h.rejected.iter().take(10).enumerate() {
+            if k > 0 {
+                o.raw(", ");
+            }
+            o.text(x);
+        }
+        o.raw("]}}");
+        Ok(buf)
     }
 }
 
 /// The JSON of a hand with no reading: not a win, the reason, nothing scored.
-fn empty(reason: &str) -> Value {
-    json!({
-        "win": false, "reason": reason, "fans": [], "total": 0, "score": 0, "total_exact": "0", "score_exact": "0",
-        "quantities": {},
-        "trace": {"reading": "", "groups": [], "concealed": [], "concealed_codes": [], "win_tile": null,
-                  "win_tile_code": null, "form": "", "readings_considered": 0, "fired": [], "excluded": [],
-                  "units": {}, "rejected": []}
-    })
+fn empty(reason: &str) -> Vec<u8> {
+    let mut buf = Vec::with_capacity(400);
+    let mut o = Out(&mut buf);
+    o.raw("{\"win\": false, \"reason\": ");
+    o.text(reason);
+    o.raw(concat!(
+        ", \"fans\": [], \"total\": 0, \"score\": 0, \"total_exact\": \"0\", \"score_exact\": \"0\", ",
+        "\"quantities\": {}, \"trace\": {\"reading\": \"\", \"groups\": [], \"concealed\": [], ",
+        "\"concealed_codes\": [], \"win_tile\": null, \"win_tile_code\": null, \"form\": \"\", ",
+        "\"readings_considered\": 0, \"fired\": [], \"excluded\": [], \"units\": {}, \"rejected\": []}}"
+    ));
+    buf
 }
