@@ -256,30 +256,53 @@ def _write_native(native, rules, stream, out) -> tuple[int, dict]:
     else:
         out.flush()
     batch = Batch(rules)  # one environment per context for both scorers
-    failed, native_n, reference_n = native.run_batch(
-        stream if source is None else source, sink, lambda: line_scorer(rules, batch), (HandError, ValueError),
-        MAX_BATCH_LINE, MAX_BATCH_DEPTH, MAX_NUMBER_DIGITS, CONTEXTS_KEPT, sys.version_info >= (3, 13),
-        native_context(rules, batch))
+    contexts = native_context(rules, batch)
+    try:
+        failed, native_n, reference_n = native.run_batch(
+            stream if source is None else source, sink, lambda: line_scorer(rules, batch), (HandError, ValueError),
+            MAX_BATCH_LINE, MAX_BATCH_DEPTH, MAX_NUMBER_DIGITS, CONTEXTS_KEPT, sys.version_info >= (3, 13), contexts)
+    finally:
+        contexts.count()
     return failed, {"native": native_n, "reference": reference_n}
 
 
-def native_context(rules, batch: Batch | None = None):
-    """What the native batch driver asks once per distinct `set`: that context's native scoring of whole
-    hands (`NativeHands.batch_context`), or None when every hand of it goes to the reference (a context
-    the reference refuses, a rule set or catalog the native scoring does not take)."""
-    batch = batch or Batch(rules)
+class NativeContexts:
+    """What the native batch driver asks once per distinct `set` (called with the context): that
+    context's native scoring of whole hands (`NativeHands.batch_context`), or None when every hand of it
+    goes to the reference (a context the reference refuses, a rule set or catalog the native scoring
+    does not take). `count()` then adds the hands the driver scored with them to `Rules.stats()`."""
 
-    def prepare(ctx: dict):
+    def __init__(self, rules, batch: Batch):
+        self.rules = rules
+        self.batch = batch
+        self.used: dict[int, tuple] = {}  # id -> (NativeHands, its batch counts before this run)
+
+    def __call__(self, ctx: dict):
+        rules = self.rules
         if rules.fast is None:
             return None
         try:
-            cat, dec, env = batch.env(ctx)
+            cat, dec, env = self.batch.env(ctx)
         except (HandError, ValueError):  # the reference refuses each of its lines with the sentence
             return None
         hands = rules.native_hands_for(cat, dec)
-        return None if hands is None else hands.batch_context(rules, cat, env)
+        if hands is None:
+            return None
+        if id(hands) not in self.used:
+            self.used[id(hands)] = (hands, hands.batch_counts())
+        return hands.batch_context(rules, cat, env)
 
-    return prepare
+    def count(self) -> None:
+        """The hands the native driver scored since this run began, counted as hands scored in one native
+        call (`native_hands`, `native_hand_fallbacks`, `native_waits` of `Rules.stats()`)."""
+        for hands, before in self.used.values():
+            hands.count_batch(before)
+        self.used.clear()
+
+
+def native_context(rules, batch: Batch | None = None) -> NativeContexts:
+    """The native batch driver's `native_context` (`NativeContexts`)."""
+    return NativeContexts(rules, batch or Batch(rules))
 
 
 def line_scorer(rules, batch: Batch | None = None):
@@ -293,5 +316,6 @@ def line_scorer(rules, batch: Batch | None = None):
     return score
 
 
-__all__ = ["BATCH_KEYS", "NESTED", "Batch", "as_args", "escape_surrogates", "item_args", "json_depth_exceeded",
-           "line_scorer", "native_context", "output_line", "parse_line", "score_lines", "score_many", "write_lines"]
+__all__ = ["BATCH_KEYS", "NESTED", "Batch", "NativeContexts", "as_args", "escape_surrogates", "item_args",
+           "json_depth_exceeded", "line_scorer", "native_context", "output_line", "parse_line", "score_lines",
+           "score_many", "write_lines"]

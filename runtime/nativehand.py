@@ -103,6 +103,20 @@ class NativeHands:
                 lambda kind, kinds: self.batch_meld(rules, cat, kind, kinds),
                 list(self._form_positions(rules)), HAND_WORK, flowers, MAX_TILE_TEXT, MAX_MELDS, MAX_HAND_TILES)
 
+    def batch_counts(self) -> tuple[int, int, int]:
+        """What the native batch loop has scored with these tables: (hands, handed back, waits questions
+        the native trials answered)."""
+        return self.hands_native.batch_counts()
+
+    def count_batch(self, before: tuple[int, int, int]) -> None:
+        """The hands the native batch loop scored since `before` (`batch_counts()`) counted as the hands
+        of `score` are (`Rules.stats()`: native_hands, native_hand_fallbacks, native_waits)."""
+        hands, back, waits = (a - b for a, b in zip(self.batch_counts(), before))
+        self.hands += hands
+        if back:
+            self._fell_back_n("handed back in the native batch loop", back)
+        self.counts.scorer.wait_calls += waits
+
     def batch_meld(self, rules, cat, kind: str, kinds: list) -> bool:
         """A meld a batch line lays down, its kind's name stripped and its tiles read by the native side
         (catalog indexes): recorded when it is one runtime/hand.py `build_hand` takes; False if not (the
@@ -197,9 +211,12 @@ class NativeHands:
             self.counts.scorer.wait_calls += answered
 
     def _fell_back(self, why: str) -> None:
-        self.fallbacks += 1
-        self.reasons[why] = self.reasons.get(why, 0) + 1
+        self._fell_back_n(why, 1)
         return None
+
+    def _fell_back_n(self, why: str, n: int) -> None:
+        self.fallbacks += n
+        self.reasons[why] = self.reasons.get(why, 0) + n
 
     def reading(self, sc, form: int, groups: list, listed: bool, win_kind: int) -> Reading:
         """The Python reading of the chosen one: its groups the shared cached ones (as

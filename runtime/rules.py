@@ -169,7 +169,8 @@ class Rules:
         ('native' where whole hands are scored in native code, runtime/nativescore.py, else 'python') and
         `native_score_fallbacks` (hands it handed back to the generated scorer); `native_hands` (hands
         scored whole in one native call, readings included: runtime/nativehand.py) and
-        `native_hand_fallbacks` (of those, hands it handed back to the Python path); `waits` ('native' where the
+        `native_hand_fallbacks` (of those, hands it handed back to the Python path; both count the lines
+        the native batch driver scores too, runtime/batch.py `NativeContexts`); `waits` ('native' where the
         wait trials run in native code, runtime/native/src/waits/, else 'python'), `native_waits` (waits and
         shape waits found there) and `native_wait_fallbacks` (those the reference found instead)."""
         structures = [dec.structure for _, dec in self._catalogs.values()]

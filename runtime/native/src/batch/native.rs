@@ -177,19 +177,24 @@ fn score(py: Python<'_>, c: &Ctx, item: &Item) -> PyResult<Outcome> {
     let mut budget = Budget { work: c.work };
     // the waits by the native trials (src/waits/hand.rs); a question they decline, or a rule set they do
     // not cover, leaves the line to the reference
-    let got = hands.with_ctx(py, |ctx| {
+    let (got, answered) = hands.with_ctx(py, |ctx| {
         let mut fallback = NoWaits;
         let mut waits = TrialWaits::new(ctx.scorer, &inp, &mut fallback);
-        score_hand(ctx, &inp, &mut budget, &mut waits)
+        let got = score_hand(ctx, &inp, &mut budget, &mut waits);
+        (got, waits.answered)
     });
-    Ok(match got {
+    let out = match got {
         Err(_) => Outcome::NotCovered,
         Ok(HandOutcome::Refused(s)) => Outcome::Refused(super::text::PyText::from_str(&s)),
         Ok(o) => match o.to_json(hands.setup(), &inp) {
             Ok(line) => Outcome::Line(line),
             Err(_) => Outcome::NotCovered,
         },
-    })
+    };
+    // counted as `Hands.score` counts its hands (Rules.stats(): native_hands, native_hand_fallbacks,
+    // native_waits)
+    hands.note_batch(matches!(out, Outcome::NotCovered), answered);
+    Ok(out)
 }
 
 impl LineScorer for NativeLines<'_> {

@@ -2,6 +2,7 @@
 //! call, the waits asked of a Python callable.
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use pyo3::exceptions::PyValueError;
@@ -55,6 +56,9 @@ pub struct Hands {
     // the laid-down melds the Python side has encoded (`add_meld`), by meld kind and tiles: what a loop in
     // Rust needs of a meld that only the Python side computes (its prefilter vector)
     melds: Mutex<HashMap<(String, Vec<usize>), MeldIn>>,
+    // what a loop in Rust scored with these tables (`batch_counts`): hands, hands handed back, waits
+    // questions the native trials answered
+    batch: [AtomicU64; 3],
 }
 
 /// Melds remembered before the memo starts afresh.
@@ -86,6 +90,13 @@ impl Hands {
     pub(crate) fn known_meld(&self, kind: &str, tiles: &[usize]) -> Option<MeldIn> {
         let memo = self.melds.lock().unwrap_or_else(|e| e.into_inner());
         memo.get(&(kind.to_owned(), tiles.to_vec())).cloned()
+    }
+
+    /// A hand a loop in Rust scored (handed back or not) and the waits questions its trials answered.
+    pub(crate) fn note_batch(&self, handed_back: bool, waits: u32) {
+        self.batch[0].fetch_add(1, Ordering::Relaxed);
+        self.batch[1].fetch_add(handed_back as u64, Ordering::Relaxed);
+        self.batch[2].fetch_add(waits as u64, Ordering::Relaxed);
     }
 
     /// `f` with the programs and tables of this rule set, as `score_hand` takes them.
@@ -197,7 +208,14 @@ impl Hands {
                 return Err(bad("one form per winning form of the rule set"));
             }
         }
-        Ok(Hands { setup: s, scorer, tables, melds: Mutex::new(HashMap::new()) })
+        Ok(Hands { setup: s, scorer, tables, melds: Mutex::new(HashMap::new()), batch: Default::default() })
+    }
+
+    /// What loops in Rust (the JSON-lines batch) scored with these tables so far: (hands, of those handed
+    /// back to the Python side, waits questions the native trials answered).
+    fn batch_counts(&self) -> (u64, u64, u64) {
+        let [a, b, c] = &self.batch;
+        (a.load(Ordering::Relaxed), b.load(Ordering::Relaxed), c.load(Ordering::Relaxed))
     }
 
     /// Remember a laid-down meld as `score` takes it (`known_meld`).
