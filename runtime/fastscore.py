@@ -80,7 +80,7 @@ class FastScorer:
         self.consts: dict = {}
         self.hoisted: set[int] = set()
         self.source = self._generate()
-        self.code = compile(self.source, "<paili generated scoring>", "exec")
+        self._code = None  # compiled at the first `bind`: a run that never scores in Python never compiles it
         self._bound: dict[int, dict] = {}
         self.fallbacks = 0  # hand-overs to the reference (`fell_back`) of this rule set
 
@@ -463,7 +463,9 @@ class FastScorer:
                     ns[name] = catalog.by_name.get(key[1])
                 elif isinstance(key, str):
                     ns[key] = name
-            exec(self.code, ns)  # noqa: S102 - our own generated source
+            if self._code is None:
+                self._code = compile(self.source, "<paili generated scoring>", "exec")
+            exec(self._code, ns)  # noqa: S102 - our own generated source
             ns["__catalog"] = catalog  # keeps the id unique while bound
             self._bound[id(catalog)] = ns
         return ns
