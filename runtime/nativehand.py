@@ -91,17 +91,26 @@ class NativeHands:
     def batch_context(self, rules, cat, env) -> tuple | None:
         """What the native batch driver needs to score hands of one context itself (runtime/native/src/
         batch/native.rs): (Hands, Tables, settings not self-drawn, settings self-drawn, a new meld's check, form
-        positions, work, which kinds are flowers, the tile text, meld and tile limits); None when its hands
-        all go to the Python path (wildcards or stand-ins, a setting that cannot be handed over)."""
-        if self.wild_rules or self.tables is None:
+        positions, work, which kinds are flowers, the tile text, meld and tile limits, which kinds a line
+        must not hold, whether splits are charged); None when its hands all go to the Python path (a
+        setting that cannot be handed over). In a rule set with wildcards or stand-ins only a line holding
+        no tile of a kind that may be wild or stand in under this context is taken (then no tile is wild
+        or a stand-in, whatever the conditions say: `classify` finds none, as `call` requires), its
+        splits charged as `call` charges them."""
+        if self.tables is None:
             return None
         states = [self.counts.scorer.hand_state(env, sd, []) for sd in (False, True)]
         if states[0] is None or states[1] is None:
             return None
         flowers = [k.category == "flower" for k in cat.kinds] if cat.has_flowers else [False] * len(cat.kinds)
+        held_back = [False] * len(cat.kinds)
+        if self.wild_rules:
+            for i in maybe_not_natural(rules.ir, cat, env):
+                held_back[i] = True
         return (self.hands_native, self.tables, states[0][0], states[1][0],
                 lambda kind, kinds: self.batch_meld(rules, cat, kind, kinds),
-                list(self._form_positions(rules)), HAND_WORK, flowers, MAX_TILE_TEXT, MAX_MELDS, MAX_HAND_TILES)
+                list(self._form_positions(rules)), HAND_WORK, flowers, MAX_TILE_TEXT, MAX_MELDS, MAX_HAND_TILES,
+                held_back, self.wild_rules)
 
     def batch_counts(self) -> tuple[int, int, int]:
         """What the native batch loop has scored with these tables: (hands, handed back, waits questions
@@ -256,6 +265,25 @@ class NativeHands:
                          quantities, labels)
 
 
+def maybe_not_natural(rs, cat, env: dict) -> set[int]:
+    """The kinds (catalog indexes) a tile of which may be wild or a stand-in under this context: every
+    wildcard's kind (named, or its reveal's value in `env`) and every stand-in's, whatever their
+    conditions (`HandReadings.classify` narrows these down by them)."""
+    out = set()
+    for w in rs.wilds:
+        kind = cat.by_name.get(w.tiles)
+        if kind is None:
+            v = env.get(f"reveal:{w.tiles}")
+            kind = cat.by_name.get(v.name) if v is not None else None
+        if kind is not None:
+            out.add(kind.index)
+    for s in rs.standins:
+        kind = cat.by_name.get(s.name)
+        if kind is not None:
+            out.add(kind.index)
+    return out
+
+
 def native_hands(rules, cat, dec, counts: NativeCounts | None, mod) -> tuple[NativeHands | None, str]:
     """The native scoring of whole hands for one catalog, or None and the reason."""
     if counts is None or counts.scorer is None:
@@ -323,4 +351,4 @@ def native_hands(rules, cat, dec, counts: NativeCounts | None, mod) -> tuple[Nat
     return NativeHands(hands, counts, structure.items, bool(rules.ir.wilds or rules.ir.standins), structure.tables), ""
 
 
-__all__ = ["NativeHands", "native_hands", "NO_READING"]
+__all__ = ["NativeHands", "maybe_not_natural", "native_hands", "NO_READING"]

@@ -48,6 +48,8 @@ def test_a_batch_scored_natively_where_it_can_is_the_reference_output(path):
     ir = load(path, backend="python").ir
     if not (ir.wilds or ir.standins):  # every line it scores is scored natively, the waits found in Rust too
         assert counts == {"native": want_counts["reference"], "reference": 0}
+    else:  # the lines holding no wildcard or stand-in are scored natively
+        assert counts["native"] > 0
 
 
 def cli(rules: str, path, backend_name: str) -> tuple[bytes, dict]:
@@ -88,3 +90,19 @@ def test_winning_hands_are_all_scored_natively_with_the_reference_bytes(tmp_path
     assert want_counts == {"native": 0, "reference": 300}
     assert counts["native"] + counts["reference"] == 300
     assert counts == {"native": 300, "reference": 0}  # no line reaches Python (the waits found in Rust too)
+
+
+@needs_native
+def test_a_rule_set_with_wildcards_scores_natively_only_the_lines_holding_none():
+    # 王 is a wildcard in joker.pai: a line holding one is the reference's (its readings are the wild
+    # ones); a line holding none is read as natural tiles with its splits charged, natively
+    path = ROOT / "bench" / "rules" / "joker.pai"
+    lines = [{"hand": "1m 2m 3m 4m 5m 6m 7m 8m 9m 1p 1p 1p 2p", "win": "2p"},
+             {"hand": "1m 2m 3m 4m 5m 6m 7m 8m 9m 1p 1p 王 2p", "win": "2p"},
+             {"hand": "1m 2m 3m 4m 5m 6m 7m 8m 9m 1p 1p 1p 2p", "win": "王"}]
+    data = "".join(json.dumps(x, ensure_ascii=False) + "\n" for x in lines).encode()
+    failed, text, counts = run_lines(path, data, "native")
+    want_failed, want_text, _ = run_lines(path, data, "python")
+    assert (failed, text) == (want_failed, want_text) and failed == 0
+    assert [json.loads(x)["win"] for x in text.splitlines()] == [True, True, True]
+    assert counts == {"native": 1, "reference": 2}

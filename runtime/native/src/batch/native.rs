@@ -7,8 +7,9 @@
 //! here. Only a line the reference would hand to the same native call is taken: every tile in the
 //! notation and in play, copies and sizes within the limits, each laid-down meld checked and encoded
 //! by the Python side the first time it is seen (`Hands::known_meld`), the waits it reads answered by the
-//! native wait trials (`TrialWaits`; a question they decline sends the line to the reference), no
-//! wildcards or stand-ins in the rule set. Anything else, and every `Fallback`, is left
+//! native wait trials (`TrialWaits`; a question they decline sends the line to the reference), and in
+//! a rule set with wildcards or stand-ins no tile of a kind that may be one under the context (its
+//! splits then charged to the work, as the reference reads such a hand). Anything else, and every `Fallback`, is left
 //! to the reference.
 
 use std::collections::HashMap;
@@ -37,6 +38,8 @@ struct Ctx {
     max_text: usize,
     max_melds: usize,
     max_tiles: usize,
+    held_back: Vec<bool>, // kinds a line must not hold (they may be wild or stand in): the reference reads it
+    charge_splits: bool,
 }
 
 /// What the native wait trials decline is the Python side's to find: the line goes to the reference.
@@ -84,6 +87,8 @@ impl<'py> NativeLines<'py> {
             max_text: t.get_item(8)?.extract()?,
             max_melds: t.get_item(9)?.extract()?,
             max_tiles: t.get_item(10)?.extract()?,
+            held_back: t.get_item(11)?.extract()?,
+            charge_splits: t.get_item(12)?.extract()?,
         }))
     }
 }
@@ -149,6 +154,9 @@ fn input(py: Python<'_>, c: &Ctx, hands: &Hands, tables: &Tables, item: &Item) -
         concealed.iter().chain(melds.iter().flat_map(|m| m.tiles.iter())).chain(flowers.iter()).chain(win.iter());
     let mut n = 0;
     for &k in every {
+        if c.held_back.get(k).copied().unwrap_or(true) {
+            return Ok(None);
+        }
         n += 1;
         counts[k] += 1;
         if counts[k] > tables.kinds[k].1 {
@@ -166,7 +174,7 @@ fn input(py: Python<'_>, c: &Ctx, hands: &Hands, tables: &Tables, item: &Item) -
         settings: c.settings[item.self_drawn as usize].clone(),
         flowers: flowers.iter().map(|&k| V::Tile(hands.setup().tile_codes[k])).collect(),
         forms: c.forms.clone(),
-        charge_splits: false,
+        charge_splits: c.charge_splits,
     }))
 }
 
