@@ -6,11 +6,11 @@
 //! side once per distinct `set` (runtime/batch.py `native_context`); per line only the tiles are read
 //! here. Only a line the reference would hand to the same native call is taken: every tile in the
 //! notation and in play, copies and sizes within the limits, each laid-down meld checked and encoded
-//! by the Python side the first time it is seen (`Hands::known_meld`), the waits it reads answered by the
-//! native wait trials (`TrialWaits`; a question they decline sends the line to the reference), and in
-//! a rule set with wildcards or stand-ins no tile of a kind that may be one under the context (its
-//! splits then charged to the work, as the reference reads such a hand). Anything else, and every `Fallback`, is left
-//! to the reference.
+//! by the Python side the first time it is seen (`Hands::known_meld`), the waits it reads answered by
+//! the native wait trials (`TrialWaits`; a question they decline sends the line to the reference), and
+//! in a rule set with wildcards or stand-ins no tile of a kind that may be one under the context (its
+//! splits then charged to the work, as the reference reads such a hand). Anything else, and every
+//! `Fallback`, is left to the reference.
 
 use std::collections::HashMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -38,8 +38,8 @@ struct Ctx {
     max_text: usize,
     max_melds: usize,
     max_tiles: usize,
-    held_back: Vec<bool>, // kinds a line must not hold (they may be wild or stand in): the reference reads it
-    charge_splits: bool,
+    held_back: Vec<bool>, // kinds that may be wild or stand in: a line holding one is the reference's
+    charge_splits: bool,  // the rule set has wildcards or stand-ins (`HandInput::charge_splits`)
 }
 
 /// What the native wait trials decline is the Python side's to find: the line goes to the reference.
