@@ -20,6 +20,8 @@ from .nativecounts import MISSING, NativeCounts, Unencodable, encode, native_pro
 from .result import ScoreResult
 from .scoring import FanLine, LazyEvaluation
 
+ENVS_KEPT = 1024  # environments whose encoded settings a scorer keeps (the table starts over past it)
+
 
 class NativeScorer:
     """The native scoring programs of one rule set under one catalog, beside its pattern programs
@@ -37,10 +39,26 @@ class NativeScorer:
         self.waits_declined = scorer.waits_declined()
         self.wait_calls = 0
         self.wait_fallbacks = 0  # waits the reference found instead (a hand the trials decline)
+        # id of an environment -> (it, its settings encoded or None): environments are kept per context
+        # (runtime/contexts.py) and only read, so each is encoded once; holding it keeps its id its own
+        self._settings: dict[int, tuple] = {}
 
     def hand_state(self, env: dict, self_drawn: bool, flowers) -> list | None:
+        """What the native scoring of one hand takes besides its tiles: [settings, self_drawn, flowers,
+        waits, shape waits], or None when a setting cannot be handed over."""
+        got = self._settings.get(id(env))
+        if got is None or got[0] is not env:
+            try:
+                settings = tuple(encode(env[k]) if k in env else MISSING for k in self.settings)
+            except Unencodable:
+                settings = None
+            if len(self._settings) >= ENVS_KEPT:
+                self._settings.clear()
+            got = self._settings[id(env)] = (env, settings)
+        settings = got[1]
+        if settings is None:
+            return None
         try:
-            settings = tuple(encode(env[k]) if k in env else MISSING for k in self.settings)
             codes = tuple(tile_code(t) for t in flowers)
         except Unencodable:
             return None

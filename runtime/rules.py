@@ -17,11 +17,12 @@ from . import limits
 from .backend import choose as choose_backend
 from .backend import native_module, native_structure
 from .batch import score_many
+from .contexts import Contexts, retile
 from .decompose import Decomposer
 from .evaluate import EvalError, compile_expr
 from .fastscore import FastScorer, build
 from .fastwin import BlockWin
-from .hand import Hand, HandError, build_hand, parse_tiles
+from .hand import Hand, HandError, build_hand
 from .hand_score import Scoring
 from .ir import nodes as ir
 from .nativecounts import NativeCounts, native_counts
@@ -30,8 +31,7 @@ from .nativescore import native_scorer
 from .notation import Notation
 from .result import ScoreResult
 from .scoring import CompiledPatterns
-from .settings import setting_number, short
-from .tiles import Catalog, TileInfo, setting_defaults
+from .tiles import Catalog, TileInfo
 
 
 @dataclass(eq=False)
@@ -64,6 +64,7 @@ class Rules:
         self.patterns = CompiledPatterns(rs)
         self._catalogs: dict[tuple, tuple[Catalog, Decomposer]] = {}
         self._counts: dict[int, NativeCounts | None] = {}  # by id of a catalog kept in _catalogs
+        self.contexts = Contexts(self)  # the settings, and the environment of each context hands are scored in
         self.catalog = self.catalog_for({})[0]
         self.requires = [(q, compile_expr(q.expr), compile_expr(q.unless) if q.unless is not None else None)
                           for q in rs.requires]
@@ -79,11 +80,7 @@ class Rules:
         self.wilds = [(w, compile_expr(w.active) if w.active is not None else None) for w in rs.wilds]
         self.standins = [(s, compile_expr(s.plays), compile_expr(s.unless) if s.unless is not None else None)
                           for s in rs.standins]
-        self._settings = {s.name: s for s in rs.settings}
-        self._reveals = {r.name for r in rs.reveals}
         # The rule set's own memos (shared by `with_forms` copies: none depends on the forms).
-        self._default_env: dict | None = None  # `settings_env` with no values
-        self._plain_env: tuple | None = None  # `env_for` with no context
         self._derived: dict | None = None  # `derived`
         self._meld_values: dict[tuple[str, str | None], Any] = {}  # `meld_value` by (meld kind, suit)
         # The observation sites of hands with wildcards (runtime/hand_readings.py `_observer`), by what
@@ -221,94 +218,15 @@ class Rules:
 
     def settings_env(self, values: dict[str, Any] | None) -> dict:
         """Room option and context values by name (`context` of score and waits, `--set NAME=VALUE` of the
-        command line; strings or Python values) -> the expression environment."""
-        base = self._default_env
-        if base is None:
-            base = setting_defaults(self.ir)
-            lookup = {"tile-lookup": lambda name: self.catalog.by_name.get(name)}
-            for st in self.ir.settings:  # tile defaults ('东') need the catalog
-                key = f"{st.role}:{st.name}"
-                if st.type == "tile" and base.get(key) is None and st.default is not None:
-                    try:
-                        base[key] = compile_expr(st.default)(lookup)
-                    except (EvalError, KeyError, TypeError):
-                        pass
-            for r in self._reveals:
-                base[f"reveal:{r}"] = None
-            self._default_env = base
-        env = dict(base)
-        for name, raw in (values or {}).items():
-            s = self._settings.get(name)
-            if s is not None:
-                env[f"{s.role}:{name}"] = self._convert(s, raw)
-            elif name in self._reveals:
-                env[f"reveal:{name}"] = self._tile_value(name, raw)
-            else:
-                names = sorted(list(self._settings) + list(self._reveals))
-                raise HandError(f"unknown option or context name '{name}' (this rule set knows: {', '.join(names)})")
-        return env
-
-    def _convert(self, s: ir.Setting, raw):
-        name = s.name
-        if s.type == "bool":
-            if isinstance(raw, bool):
-                v = raw
-            elif str(raw).lower() in ("true", "1", "yes", "是"):
-                v = True
-            elif str(raw).lower() in ("false", "0", "no", "否"):
-                v = False
-            else:
-                raise HandError(f"{name} takes true or false, not '{short(raw)}'")
-        elif s.type in ("int", "num", "seat"):
-            v = setting_number(name, raw, whole=s.type != "num")
-            if s.range and not s.range[0] <= v <= s.range[1]:
-                raise HandError(f"{name} must be within {s.range[0]}..{s.range[1]}, not {v}")
-            if s.values:
-                allowed = [compile_expr(x)({}) for x in s.values]
-                if v not in allowed:
-                    raise HandError(f"{name} must be one of {', '.join(map(str, allowed))}, not {v}")
-        elif s.type == "tile":
-            v = self._tile_value(name, raw)
-        elif s.type == "suit":
-            v = self._suit_value(name, raw)
-            allowed = [compile_expr(x)({}) for x in s.values]
-            if allowed and v not in allowed:
-                raise HandError(f"{name} must be one of {', '.join(map(str, allowed))}, not {v}")
-        else:
-            v = raw
-        return v
-
-    def _suit_value(self, name: str, raw):
-        """A suit is its name (as a suit literal evaluates); `none` leaves it unset."""
-        if raw is None or (isinstance(raw, str) and raw.lower() == "none"):
-            return None
-        suits = [x.name for x in self.ir.tiles.suits]
-        if not isinstance(raw, str) or raw not in suits:
-            raise HandError(f"{name} takes a suit ({', '.join(suits)}), not '{short(raw)}'")
-        return raw
-
-    def _tile_value(self, name: str, raw):
-        if raw is None or isinstance(raw, TileInfo):
-            return raw
-        tiles = parse_tiles(self.notation, self.catalog, str(raw), name)
-        if len(tiles) != 1:
-            raise HandError(f"{name} takes one tile, not '{raw}'")
-        return tiles[0]
+        command line; strings or Python values) -> the expression environment (runtime/contexts.py)."""
+        return self.contexts.settings_env(values)
 
     # ------------------------------------------------------------------ scoring
 
     def env_for(self, context: dict[str, Any] | None):
-        """(catalog, decomposer, expression environment) for a context; the no-context case is cached."""
-        if not context:
-            got = self._plain_env
-            if got is None:
-                env = self.settings_env(None)
-                cat, dec = self.catalog_for(env)
-                got = self._plain_env = (cat, dec, self.retile(env, cat))
-            return got
-        env = self.settings_env(context)
-        cat, dec = self.catalog_for(env)
-        return cat, dec, self.retile(env, cat)
+        """(catalog, decomposer, expression environment) for a context, kept per distinct context
+        (runtime/contexts.py): read it, never change it."""
+        return self.contexts.env_for(context)
 
     def score(self, hand: str | Hand, melds: list[str] | None = None, win: str | None = None,
               self_drawn: bool = False, context: dict[str, Any] | None = None, *,
@@ -528,12 +446,7 @@ class Rules:
 
     def retile(self, env: dict, cat: Catalog) -> dict:
         """Tile values must be the catalog's own objects (same options)."""
-        env = dict(env)
-        for k, v in env.items():
-            if isinstance(v, TileInfo):
-                env[k] = cat.by_name.get(v.name)
-        env["tile-lookup"] = lambda name: cat.by_name.get(name)
-        return env
+        return retile(env, cat)
 
     # ------------------------------------------------------------------ meld checks for input
 
