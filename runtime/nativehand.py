@@ -260,9 +260,9 @@ class NativeHands:
     def result(self, sc, got: tuple) -> ScoreResult:
         (form, win, considered, rejected, groups, listed, _hand, win_kind, final, values, units, score, total,
          best, trace, quantities, _describe, _json, labels) = got
-        r = self.reading(sc, form, groups, listed, win_kind)
-        return result_of(sc, r, win, considered, rejected, final, values, units, score, total, best, trace,
-                         quantities, labels)
+        # the Python reading is made when the result is first read beyond its score
+        return result_of(sc, lambda: self.reading(sc, form, groups, listed, win_kind), win, considered, rejected,
+                         final, values, units, score, total, best, trace, quantities, labels)
 
 
 def maybe_not_natural(rs, cat, env: dict) -> set[int]:

@@ -17,6 +17,7 @@ from fractions import Fraction
 
 from .fans import unmet_reason
 from .nativecounts import MISSING, NativeCounts, Unencodable, encode, native_programs, tile_code
+from .reading import Reading
 from .result import ScoreResult
 from .scoring import FanLine, LazyEvaluation
 
@@ -166,35 +167,53 @@ class NativeScorer:
 
 def result_of(sc, r, win: bool, considered: int, rejected: list[str], final, values, units, score, total, best,
               trace, quantities, labels=None) -> ScoreResult:
-    """The result object of reading r of the hand `sc` scores, from what the native scoring found for it
-    (as `Scorer.score_hand` hands it back): labels with expressions as `labels` gives them (per fan, None
-    where not given) or computed by the reference environment, the quantities and exclusions given
-    lazily."""
+    """The result object of reading r of the hand `sc` scores (r a Reading, or a function that makes it:
+    then the reading and the fan lines are made when first read), from what the native scoring found
+    for it (as `Scorer.score_hand` hands it back): labels with expressions as `labels` gives them (per
+    fan, None where not given) or computed by the reference environment, the quantities and exclusions
+    given lazily."""
     fast = sc.rules.fast
-    meta = fast.fan_meta
-    fans = []
-    ref = None
-    for k, ((i, n), v) in enumerate(zip(final, values)):
-        label, name, unit = meta[i]
-        if label is None and labels is not None:
-            label = labels[k]
-        if label is None:  # a label with expressions: the reference environment computes it
-            ref = ref or sc.evaluator(r)
-            label = ref.label(fast.patterns[i])
-        fans.append(FanLine(label, name, value(v), n, unit))
-    names = fast.tally.names
-    combines = fast.tally.combines
-    excluded = []
-    for i, how, by, fewer in trace:
-        if how == 0:
-            excluded.append((names[i], names[by]))
-        elif how == 1:
-            excluded.append((names[i], "count lowered"))
-        else:
-            excluded.append((names[i], f"{combines[by][0].name} ×{fewer}"))
-    qs = dict(zip(fast.quantity_names, map(value, quantities))) if quantities is not None else None
-    ev = LazyEvaluation(r, fans, dict(zip(fast.unit_order, map(value, units))), value(score), value(total),
-                        value(best), lambda: sc.evaluator(r), lambda: qs, lambda: excluded)
+    made = r if isinstance(r, Reading) else None
+
+    def reading() -> Reading:
+        nonlocal made
+        if made is None:
+            made = r()
+        return made
+
+    def later() -> tuple:
+        rd = reading()
+        meta = fast.fan_meta
+        fans = []
+        ref = None
+        for k, ((i, n), v) in enumerate(zip(final, values)):
+            label, name, unit = meta[i]
+            if label is None and labels is not None:
+                label = labels[k]
+            if label is None:  # a label with expressions: the reference environment computes it
+                ref = ref or sc.evaluator(rd)
+                label = ref.label(fast.patterns[i])
+            fans.append(FanLine(label, name, value(v), n, unit))
+        return rd, fans
+
+    def excluded() -> list:
+        names = fast.tally.names
+        combines = fast.tally.combines
+        out = []
+        for i, how, by, fewer in trace:
+            if how == 0:
+                out.append((names[i], names[by]))
+            elif how == 1:
+                out.append((names[i], "count lowered"))
+            else:
+                out.append((names[i], f"{combines[by][0].name} ×{fewer}"))
+        return out
+
+    def qs() -> dict | None:
+        return dict(zip(fast.quantity_names, map(value, quantities))) if quantities is not None else None
+
+    ev = LazyEvaluation(None, None, dict(zip(fast.unit_order, map(value, units))), value(score), value(total),
+                        value(best), lambda: sc.evaluator(reading()), qs, excluded, later=later)
     if win:
         return ScoreResult(True, "", ev, considered, rejected)
     return ScoreResult(False, rejected[0].split(": ", 1)[1], ev, 0, rejected)

@@ -50,12 +50,15 @@ class LazyEvaluation(Evaluation):
     """An evaluation whose explanations (quantities, the exclusions applied) are computed when first
     asked for: by `quantities_fn` / `excluded_fn` from what scoring the reading already computed (the
     generated scorer's own counts and values), or, where one is not given or returns None, by the
-    reference evaluator (`make_reference`); the rest is given."""
+    reference evaluator (`make_reference`); the rest is given. With `later`, the reading and the fan
+    lines are made when first read too (`later()` gives both): a caller that reads only the score
+    never builds the Python reading of a hand the native core scored."""
 
     def __init__(self, reading, fans, units, score, total, best, make_reference, quantities_fn=None,
-                 excluded_fn=None):
-        self.reading = reading
-        self.fans = fans
+                 excluded_fn=None, later=None):
+        self._later = later
+        self._reading = reading
+        self._fans = fans
         self.units = units
         self.score = score
         self.total = total
@@ -66,6 +69,34 @@ class LazyEvaluation(Evaluation):
         self._excluded = None
         self._quantities_fn = quantities_fn
         self._excluded_fn = excluded_fn
+
+    def _settle(self) -> None:
+        later, self._later = self._later, None
+        self._reading, self._fans = later()
+
+    @property
+    def reading(self):
+        if self._later is not None:
+            self._settle()
+        return self._reading
+
+    @reading.setter
+    def reading(self, r) -> None:
+        if self._later is not None:
+            self._settle()
+        self._reading = r
+
+    @property
+    def fans(self):
+        if self._later is not None:
+            self._settle()
+        return self._fans
+
+    @fans.setter
+    def fans(self, fans) -> None:
+        if self._later is not None:
+            self._settle()
+        self._fans = fans
 
     def _reference(self):
         if self._ref is None:
