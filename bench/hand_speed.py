@@ -31,6 +31,8 @@ bench/native_speed.py and bench/batch_speed.py (their figures, CPU time), each a
 (`Rules.check_win` of hands holding four wildcards, per second against 1,000,000; `wild4_native_call_per_s`
 the same by one extension call per hand), `score_guobiao_cold_vs_mahjong_fan_calculator` (`Rules.score`
 per call on 国标 hands new to it against `MahjongFanCalculator`, target 1),
+`score_baijindao_cold_vs_hand_calculator` (the same on 白金岛 hands against `mahjong`'s `HandCalculator`,
+target 1),
 `batch_baijindao_vs_mahjong` (target 5) and `batch_guobiao_vs_pymahjonggb` (target 1): `paili score
 --batch --json` as a whole process against the peers' drivers; with `--quick` on a few hundred hands,
 where process start-up weighs more than it does in bench/batch_speed.py's thousands.
@@ -197,7 +199,7 @@ def targets(quick: bool, seed: int) -> dict:
     import batch_speed
     import native_speed
 
-    n, score_n, batch_n, repeat = (3000, 300, 300, 2) if quick else (20000, 2000, 3000, 3)
+    n, score_n, batch_n, repeat = (3000, 1000, 300, 2) if quick else (20000, 2000, 3000, 3)
     win = native_speed.run(n, seed, repeat)
     sc = native_speed.scoring(score_n, seed, repeat)
     batch = batch_speed.measure(batch_n, seed)
@@ -206,6 +208,7 @@ def targets(quick: bool, seed: int) -> dict:
         "wild4_check_win_per_s": (win["wild4"]["native_check_win_per_s"] / 1_000_000, 1),
         "wild4_native_call_per_s": (win["wild4"]["native_call_per_s"] / 1_000_000, 1),
         "score_guobiao_cold_vs_mahjong_fan_calculator": (sc["guobiao"]["native_cold_ratio_to_pymahjonggb"], 1),
+        "score_baijindao_cold_vs_hand_calculator": (sc["baijindao"]["native_cold_ratio_to_mahjong"], 1),
         "batch_baijindao_vs_mahjong": (batch["baijindao"]["native_ratio_to_mahjong"], 5),
         "batch_guobiao_vs_pymahjonggb": (batch["guobiao"]["native_ratio_to_pymahjonggb"], 1),
     }

@@ -34,11 +34,22 @@ class Hand:
         return out
 
 
-def parse_tiles(notation: Notation, catalog: Catalog, text: str, what: str) -> list[TileInfo]:
+def parse_tiles(notation: Notation, catalog: Catalog, text: str, what: str, reader=None) -> list[TileInfo]:
+    """The tiles written in `text`, or HandError naming the mistake. `reader`, when given, is the native
+    tables' own reading of the notation (text -> catalog indexes, None for any mistake): it answers text
+    without a mistake in one call, and the Python notation reads the rest to say what is wrong."""
     if not isinstance(text, str):
         raise HandError(f"{what} must be text (tiles in the variant's notation), not {type(text).__name__}")
     if len(text) > MAX_TILE_TEXT:  # refused before any parsing: its cost grows with the text
         raise HandError(f"{what} is {len(text)} characters long; at most {MAX_TILE_TEXT} are read")
+    if reader is not None:
+        try:
+            got = reader(text)
+        except Exception:  # noqa: BLE001 - the native reading failed (counted there): the notation reads it
+            got = None
+        if got is not None:
+            kinds = catalog.kinds
+            return [kinds[i] for i in got]
     try:
         names = notation.parse(text)
     except NotationError as exc:
@@ -52,11 +63,12 @@ def parse_tiles(notation: Notation, catalog: Catalog, text: str, what: str) -> l
 
 
 def build_hand(rules, hand: str, melds: list[str] | None = None, win: str | None = None,
-               self_drawn: bool = False, catalog: Catalog | None = None) -> Hand:
+               self_drawn: bool = False, catalog: Catalog | None = None, reader=None) -> Hand:
     """Parse `--hand`, `--meld KIND:TILES`, `--win` and check them against the rule set. Flower tiles
-    written in the hand are set aside: they join no group and are listed as the reading's `flowers`."""
+    written in the hand are set aside: they join no group and are listed as the reading's `flowers`.
+    `reader`: the native reading of the catalog's notation (`parse_tiles`), when there is one."""
     cat = catalog or rules.catalog
-    concealed = parse_tiles(rules.notation, cat, hand or "", "hand")
+    concealed = parse_tiles(rules.notation, cat, hand or "", "hand", reader)
     flowers = [t for t in concealed if t.category == "flower"] if cat.has_flowers else []
     if flowers:
         concealed = [t for t in concealed if t.category != "flower"]
@@ -71,18 +83,18 @@ def build_hand(rules, hand: str, melds: list[str] | None = None, win: str | None
         kind, tiles_text = text.split(":", 1)
         kind = kind.strip()
         mk = rules.ir.meld(kind)
-        known = ", ".join(m.name for m in rules.ir.melds if not m.pair)
-        if mk is None:
-            raise HandError(f"unknown meld kind '{kind}' (this rule set has: {known})")
-        if mk.pair:
+        if mk is None or mk.pair:
+            known = ", ".join(m.name for m in rules.ir.melds if not m.pair)
+            if mk is None:
+                raise HandError(f"unknown meld kind '{kind}' (this rule set has: {known})")
             raise HandError(f"'{kind}' is a pair, not a meld that can be laid down (melds: {known})")
-        tiles = parse_tiles(rules.notation, cat, tiles_text, f"meld {kind}")
+        tiles = parse_tiles(rules.notation, cat, tiles_text, f"meld {kind}", reader)
         if not rules.meld_matches(mk, tiles):
             raise HandError(f"meld {kind}:{tiles_text} is not a {kind} ({rules.shape_text(mk)})")
         parsed_melds.append(Meld(kind, tiles))
     win_tile = None
     if win:
-        ws = parse_tiles(rules.notation, cat, win, "winning tile")
+        ws = parse_tiles(rules.notation, cat, win, "winning tile", reader)
         if len(ws) != 1:
             raise HandError(f"the winning tile is one tile, not {len(ws)} in '{win}'")
         win_tile = ws[0]

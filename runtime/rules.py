@@ -240,7 +240,10 @@ class Rules:
         """`score` under a context already turned into `env_for(context)`'s (catalog, decomposer,
         environment) — what a batch of hands under one context shares."""
         cat, dec, env = env_for
-        h = hand if isinstance(hand, Hand) else build_hand(self, hand, melds, win, self_drawn, cat)
+        if not isinstance(hand, Hand):
+            tables = getattr(dec.structure, "tables", None)  # the native tables read the notation in one call
+            hand = build_hand(self, hand, melds, win, self_drawn, cat, tables.parse if tables is not None else None)
+        h = hand
         sc = Scoring(self, cat, dec, env, h)
         if work is not None:
             sc.work = work
