@@ -1,0 +1,135 @@
+"""The per-call path of `Rules.score` (issue 15's in-process target): each distinct context's environment
+kept by the rule set (runtime/contexts.py), a hand's text read by the native tables (`Tables.parse`, the
+Python notation for text with a mistake), and the native result made lazily (its reading and fan lines
+built when first read) — each giving exactly what the Python path gives."""
+from __future__ import annotations
+
+import json
+import random
+import sys
+
+import pytest
+from conftest import ROOT
+from paili import load
+from paili.runtime import backend
+from paili.runtime.contexts import CONTEXTS_KEPT
+from paili.runtime.hand import HandError, build_hand
+
+sys.path.insert(0, str(ROOT / "bench"))
+import mcr_crosscheck  # noqa: E402
+
+NOT_BUILT = "the native core is not built here (installed without a Rust toolchain); the Python backend is in use"
+needs_native = pytest.mark.skipif(not backend.available(), reason=NOT_BUILT)
+GUOBIAO = ROOT / "rules" / "guobiao.pai"
+BAIJINDAO = ROOT / "rules" / "baijindao.pai"
+BACKENDS = ["python", pytest.param("native", marks=needs_native)]
+
+
+def answer(r, *args):
+    try:
+        return json.dumps(r.score(*args).to_json(), ensure_ascii=False)
+    except ValueError as exc:
+        return f"{type(exc).__name__}: {exc}"
+
+
+def gb_hands(n: int, seed: int) -> list:
+    rnd = random.Random(seed)
+    out = []
+    while len(out) < n:
+        h = mcr_crosscheck.random_hand(rnd)
+        if h is not None:
+            out.append(mcr_crosscheck.paili_args(h))
+    return out
+
+
+@pytest.mark.parametrize("name", BACKENDS)
+def test_a_context_given_again_is_the_same_environment(name):
+    r = load(GUOBIAO, backend=name)
+    a = r.env_for({"门风": "南", "圈风": "东", "海底": True})
+    b = r.env_for({"门风": "南", "圈风": "东", "海底": True})
+    assert a is b
+    assert a[2]["context:门风"].name == "南"
+    # True == 1, but a different value of the setting: its own entry, converted on its own
+    c = r.env_for({"门风": "南", "圈风": "东", "海底": 1})
+    assert c is not a and c[2]["context:海底"] is True
+    # the environment a caller asks for by settings_env is its own to change
+    env = r.settings_env({"门风": "南"})
+    env["context:门风"] = None
+    assert r.env_for({"门风": "南"})[2]["context:门风"].name == "南"
+
+
+@pytest.mark.parametrize("name", BACKENDS)
+def test_a_refused_context_is_refused_every_time_and_an_unusual_one_still_answers(name):
+    r = load(GUOBIAO, backend=name)
+    hand = "1m2m3m 4m5m6m 7m8m9m 1p2p3p 9s"
+    for _ in range(3):
+        with pytest.raises(HandError, match="门风"):
+            r.score(hand, None, "9s", False, {"门风": "X"})
+        with pytest.raises(HandError, match="unknown option or context name 'nope'"):
+            r.score(hand, None, "9s", False, {"nope": 1})
+    # a value that cannot be a key (a list) is built for the call alone, and refused as before
+    with pytest.raises(HandError, match="门风"):
+        r.env_for({"门风": ["南"]})
+    want = answer(load(GUOBIAO, backend="python"), hand, None, "9s", True, {"门风": "北"})
+    assert answer(r, hand, None, "9s", True, {"门风": "北"}) == want
+
+
+def test_the_kept_environments_are_bounded():
+    r = load(BAIJINDAO, backend="python")
+    for k in range(CONTEXTS_KEPT + 5):
+        r.env_for({"房间倍率": k})  # an int setting without a range: every k a distinct context
+        assert len(r.contexts.envs) <= CONTEXTS_KEPT
+
+
+@pytest.mark.parametrize("name", BACKENDS)
+def test_the_same_hands_under_many_contexts_give_the_reference_results(name):
+    """Seeded 国标 hands (random winds and situation flags: a few hundred distinct contexts, each met
+    again) scored twice each, on this backend and on a fresh Python rule set: the same JSON, and the
+    second answer the first."""
+    r, ref = load(GUOBIAO, backend=name), load(GUOBIAO, backend="python")
+    hands = gb_hands(150, 7)
+    first = [answer(r, *a) for a in hands]
+    assert [answer(r, *a) for a in hands] == first
+    assert first == [answer(ref, *a) for a in hands]
+
+
+BAD_TEXT = ["1m2x", "5m，6m 7m 1z", "0m", "m1", "1m 2", "东东东东东", "  ", "1m2m3m4m5m6m7m8m9m1m2m3m4m5m6m", "春"]
+
+
+@pytest.mark.parametrize("text", BAD_TEXT)
+@pytest.mark.parametrize("path", [GUOBIAO, BAIJINDAO], ids=lambda p: p.stem)
+def test_hand_text_read_natively_gives_the_notations_answer(path, text):
+    """Text with a mistake, too many copies, flowers or none: the same tiles or the same sentence on
+    both backends, in the hand, a meld and the winning tile."""
+    nat, ref = load(path, backend="native" if backend.available() else "python"), load(path, backend="python")
+    for args in [(text, None, "9m"), ("1m2m3m 4m5m6m 7m8m9m 东东", [f"碰:{text}"], "东"), ("1m1m", None, text)]:
+        assert answer(nat, *args) == answer(ref, *args)
+
+
+@needs_native
+def test_the_native_tables_read_the_tiles_the_notation_reads():
+    r = load(GUOBIAO, backend="native")
+    cat, dec = r.catalog_for({})
+    read = dec.structure.tables.parse
+    h = build_hand(r, "1m 2m3m，东 春", ["碰:白白白"], "东", False, cat, read)
+    assert [t.notation_code for t in h.concealed] == ["1m", "2m", "3m", "1z"]
+    assert [t.name for t in h.flowers] == ["春"]
+    assert h == build_hand(r, "1m 2m3m，东 春", ["碰:白白白"], "东", False, cat)
+    assert read("1m2x") is None  # a mistake: the Python notation says which
+
+
+@pytest.mark.parametrize("name", BACKENDS)
+def test_a_result_read_late_is_the_result_read_at_once(name):
+    """The native result makes its reading and fan lines when first read: a result read after other
+    hands were scored (the shared group caches used since) is the one read right away."""
+    r = load(GUOBIAO, backend=name)
+    hands = gb_hands(60, 11)
+    at_once = [answer(r, *a) for a in hands]
+    results = [r.score(*a) for a in hands]
+    assert [json.dumps(x.to_json(), ensure_ascii=False) for x in results] == at_once
+    # the score alone first, then the rest
+    res = [r.score(*a) for a in hands]
+    assert [x.total for x in res] == [json.loads(a)["total"] for a in at_once]
+    assert [json.dumps(x.to_json(), ensure_ascii=False) for x in res] == at_once
+    assert [[f.pattern for f in x.fans] for x in res] == [[f["pattern"] for f in json.loads(a)["trace"]["fired"]]
+                                                           for a in at_once]
