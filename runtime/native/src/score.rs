@@ -419,15 +419,48 @@ impl Scorer {
 /// fans' labels, per fan: None where it has none or they are left to the Python side).
 pub(crate) type Choice = (usize, bool, usize, Vec<(usize, i64)>, Scored, Option<Vec<V>>, Vec<Option<Vec<V>>>);
 
+/// `f` on reading j's evaluation; where it stops for the hand's waits (or shape waits), they are asked of
+/// `more` once and given to every reading's evaluation, and `f` goes on (what was counted stays counted).
+/// `more` answering None: the stop is returned, as without it.
+fn resuming<T>(evs: &mut [Eval], j: usize, more: &mut dyn FnMut(bool) -> Option<V>,
+               mut f: impl FnMut(&mut Eval) -> R<T>) -> R<T> {
+    let mut given = [false, false];
+    loop {
+        let shape = match f(&mut evs[j]) {
+            Err(Stop::NeedWaits) => false,
+            Err(Stop::NeedShapeWaits) => true,
+            other => return other,
+        };
+        if given[shape as usize] {
+            return Err(Stop::Bail); // asked again once given: cannot happen; the reference decides
+        }
+        let Some(v) = more(shape) else {
+            return Err(if shape { Stop::NeedShapeWaits } else { Stop::NeedWaits });
+        };
+        given[shape as usize] = true;
+        for ev in evs.iter_mut() {
+            ev.give_waits(shape, v.clone());
+        }
+    }
+}
+
 impl Scorer {
+    /// The reading that counts: `Stop::NeedWaits` (`NeedShapeWaits`) where a reading reads the waits
+    /// the readings were not given (the caller gives them and asks again).
     pub(crate) fn choose(&self, sc: &Scoring, rs: &[Reading]) -> R<Choice> {
+        self.choose_with(sc, rs, &mut |_| None)
+    }
+
+    /// `choose`, asking `more` for the hand's waits (`true`: its shape waits) where a reading first reads
+    /// them, and going on from there rather than from the start; None from `more` stops as `choose` does.
+    pub(crate) fn choose_with(&self, sc: &Scoring, rs: &[Reading], more: &mut dyn FnMut(bool) -> Option<V>) -> R<Choice> {
         let mut scored: Vec<Scored> = Vec::with_capacity(rs.len());
         let mut best: Option<usize> = None; // among the readings meeting the requirements
         let mut considered = 0usize;
         let mut refused = Vec::new();
         let mut evs: Vec<Eval> = rs.iter().map(|r| Eval::new(&self.program, r)).collect();
-        for (j, ev) in evs.iter_mut().enumerate() {
-            let s = score_reading(sc, &self.tally, ev, &rs[j].form)?;
+        for j in 0..evs.len() {
+            let s = resuming(&mut evs, j, more, |ev| score_reading(sc, &self.tally, ev, &rs[j].form))?;
             if s.failed >= 0 {
                 refused.push((j, s.failed));
             } else {
@@ -462,10 +495,10 @@ impl Scorer {
             }
         };
         // the chosen reading's quantities, in its own environment
-        let ev = &mut evs[chosen];
-        let mut q = Some(Vec::with_capacity(ev.n_quantities()));
-        for k in 0..ev.n_quantities() {
-            match ev.quantity(k) {
+        let n_quantities = evs[chosen].n_quantities();
+        let mut q = Some(Vec::with_capacity(n_quantities));
+        for k in 0..n_quantities {
+            match resuming(&mut evs, chosen, more, |ev| ev.quantity(k)) {
                 Ok(v @ (V::None | V::Bool(_) | V::Int(_) | V::Rat(..) | V::Str(_))) => {
                     if let Some(x) = q.as_mut() {
                         x.push(v);
@@ -485,7 +518,7 @@ impl Scorer {
                 Some(Some(nodes)) => {
                     let mut vs = Some(Vec::with_capacity(nodes.len()));
                     for n in nodes {
-                        match ev.eval_node(n) {
+                        match resuming(&mut evs, chosen, more, |ev| ev.eval_node(n)) {
                             Ok(v) => {
                                 if let Some(x) = vs.as_mut() {
                                     x.push(v);

@@ -192,38 +192,49 @@ pub fn score_hand(ctx: &HandCtx, input: &HandInput, budget: &mut Budget, waits: 
         return Ok(HandOutcome::NoReading);
     }
     let flowers = Arc::new(input.flowers.clone());
-    loop {
-        let rs: Vec<Reading> = list.iter().map(|r| r.view(input, &flowers, &state)).collect();
-        match ctx.scorer.choose(sc, &rs) {
-            Ok((chosen, win, considered, refused, scored, quantities, label_values)) => {
-                let labels = scored
-                    .fin
-                    .iter()
-                    .zip(label_values)
-                    .map(|(&(i, _), vs)| label(ctx.setup.label_texts.get(i)?.as_ref()?, &vs?))
-                    .collect();
-                let describe = |j: usize| list[j].describe(ctx.setup, input);
-                let rejected = refused
-                    .iter()
-                    .map(|&(j, q)| {
-                        let reason = ctx.setup.reasons.get(q as usize).ok_or_else(|| fallback("a requirement without a reason"))?;
-                        Ok(format!("{}: {}", describe(j), reason))
-                    })
-                    .collect::<Result<Vec<_>, Fallback>>()?;
-                let reading = list[chosen].chosen(ctx.setup, input);
-                return Ok(HandOutcome::Scored(Box::new(ScoredHand {
-                    win,
-                    considered,
-                    rejected,
-                    reading,
-                    scored,
-                    quantities,
-                    labels,
-                })));
+    let rs: Vec<Reading> = list.iter().map(|r| r.view(input, &flowers, &state)).collect();
+    // the waits a pattern reads, asked of `waits` where first read; scoring goes on from there
+    let mut failed: Option<Fallback> = None;
+    let got = {
+        let mut more = |shape: bool| match waits.waits(shape, budget) {
+            Ok(v) => Some(v),
+            Err(f) => {
+                failed = Some(f);
+                None
             }
-            Err(Stop::Bail) => return Err(fallback("a reading the programs stop on")),
-            Err(Stop::NeedWaits) => state.waits = Some(waits.waits(false, budget)?),
-            Err(Stop::NeedShapeWaits) => state.shape_waits = Some(waits.waits(true, budget)?),
+        };
+        ctx.scorer.choose_with(sc, &rs, &mut more)
+    };
+    match got {
+        Ok((chosen, win, considered, refused, scored, quantities, label_values)) => {
+            let labels = scored
+                .fin
+                .iter()
+                .zip(label_values)
+                .map(|(&(i, _), vs)| label(ctx.setup.label_texts.get(i)?.as_ref()?, &vs?))
+                .collect();
+            let describe = |j: usize| list[j].describe(ctx.setup, input);
+            let rejected = refused
+                .iter()
+                .map(|&(j, q)| {
+                    let reason = ctx.setup.reasons.get(q as usize).ok_or_else(|| fallback("a requirement without a reason"))?;
+                    Ok(format!("{}: {}", describe(j), reason))
+                })
+                .collect::<Result<Vec<_>, Fallback>>()?;
+            let reading = list[chosen].chosen(ctx.setup, input);
+            Ok(HandOutcome::Scored(Box::new(ScoredHand {
+                win,
+                considered,
+                rejected,
+                reading,
+                scored,
+                quantities,
+                labels,
+            })))
+        }
+        Err(Stop::Bail) => Err(fallback("a reading the programs stop on")),
+        Err(Stop::NeedWaits | Stop::NeedShapeWaits) => {
+            Err(failed.take().unwrap_or_else(|| fallback("the waits could not be found")))
         }
     }
 }

@@ -43,6 +43,10 @@ pub(crate) struct Eval<'p, 'r> {
     gfields: Vec<Vec<V>>, // per group, its fields (GROUP_FIELDS order)
     budget: u64,
     pub(crate) units: Option<Vec<V>>, // the units' values once known (scoring)
+    // the hand's waits and shape waits: the reading's, or given later (`give_waits`) when a pattern
+    // asked for them (`Stop::NeedWaits`): what was counted before stays counted
+    waits: Option<V>,
+    shape_waits: Option<V>,
 }
 
 pub(crate) const BUDGET: u64 = 5_000_000; // node evaluations per reading; past it the reference evaluates it
@@ -67,6 +71,8 @@ impl<'p, 'r> Eval<'p, 'r> {
             gfields: Vec::new(),
             budget: BUDGET,
             units: None,
+            waits: r.waits.clone(),
+            shape_waits: r.shape_waits.clone(),
         };
         ev.gfields = r.groups.iter().map(|g| ev.group_fields(g)).collect();
         ev
@@ -153,6 +159,18 @@ impl<'p, 'r> Eval<'p, 'r> {
     pub(crate) fn n_quantities(&self) -> usize {
         self.p.quantities.len()
     }
+
+    /// The hand's waits (`shape`: its shape waits), asked for by `Stop::NeedWaits` (`NeedShapeWaits`):
+    /// the evaluation goes on from where it stopped — every count, quantity and builtin found before
+    /// did not read them — with a fresh budget, as the fresh evaluation it replaces would have had.
+    pub(crate) fn give_waits(&mut self, shape: bool, v: V) {
+        if shape {
+            self.shape_waits = Some(v);
+        } else {
+            self.waits = Some(v);
+        }
+        self.budget = BUDGET;
+    }
 }
 
 impl<'p, 'r> Eval<'p, 'r> {
@@ -161,6 +179,15 @@ impl<'p, 'r> Eval<'p, 'r> {
             return Ok(n);
         }
         self.counts[i] = Some(0); // the reference's guard against re-entry
+        let got = self.count_of(i);
+        if let Err(Stop::NeedWaits | Stop::NeedShapeWaits) = got {
+            self.counts[i] = None; // not counted: counted again once the waits are given
+        }
+        got
+    }
+
+    /// Pattern i's raw count, its guard set (`pattern`).
+    fn count_of(&mut self, i: usize) -> R<i64> {
         if let (Some(packed), Some(tests)) = (self.r.packed, self.p.prefilter.get(i)) {
             for &(f, op, k) in tests {
                 if !prefilter_test(packed, f, op, k) {
@@ -289,11 +316,11 @@ impl<'p, 'r> Eval<'p, 'r> {
             B::Menqing => V::Bool(!r.groups.iter().any(|g| g.exposed)),
             B::Flowers => V::List(r.flowers.clone()),
             B::SelfDrawn => V::Bool(r.self_drawn),
-            B::Waits => match &r.waits {
+            B::Waits => match &self.waits {
                 Some(w) => w.clone(),
                 None => return Err(Stop::NeedWaits),
             },
-            B::ShapeWaits => match &r.shape_waits {
+            B::ShapeWaits => match &self.shape_waits {
                 Some(w) => w.clone(),
                 None => return Err(Stop::NeedShapeWaits),
             },
