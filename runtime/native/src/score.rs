@@ -459,8 +459,8 @@ impl Scorer {
         let mut considered = 0usize;
         let mut refused = Vec::new();
         let mut evs: Vec<Eval> = rs.iter().map(|r| Eval::new(&self.program, r)).collect();
-        for j in 0..evs.len() {
-            let s = resuming(&mut evs, j, more, |ev| score_reading(sc, &self.tally, ev, &rs[j].form))?;
+        for (j, r) in rs.iter().enumerate() {
+            let s = resuming(&mut evs, j, more, |ev| score_reading(sc, &self.tally, ev, &r.form))?;
             if s.failed >= 0 {
                 refused.push((j, s.failed));
             } else {
