@@ -2,8 +2,8 @@
 values — turned into the expression environment a hand is scored in, and each distinct context's
 (catalog, decomposer, environment) kept for the life of the rule set.
 
-Why the environments are kept: a server scores hand after hand under a handful of contexts (a seat and a
-prevalent wind, a few situation flags), and converting, validating and re-tiling the same values for
+Why the environments are kept: a server scores hand after hand under a handful of contexts (a seat, a round,
+a few situation flags), and converting, validating and re-tiling the same values for
 every hand cost as much as a quarter of a hand's scoring. An environment is only ever read (a scoring run
 copies it before adding the hand's own values), so one object serves every hand of its context.
 """
