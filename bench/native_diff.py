@@ -207,7 +207,7 @@ def rules_case(rules, rnd: random.Random):
             wild_kinds.append(cat.by_name[w.tiles])
         elif any(r.name == w.tiles for r in rules.ir.reveals) and rnd.random() < 0.7:
             k = rnd.choice([k for k in cat.kinds if k.category == "suited"])
-            context[w.tiles] = k.name
+            context[w.tiles] = tile_text(k)  # as a hand names it (the notation)
             wild_kinds.append(k)
     left = [k.copies if k.category in ("suited", "honor") else 0 for k in cat.kinds]
     targets = form_targets(rules, dec, 0)
@@ -233,9 +233,14 @@ def rules_case(rules, rnd: random.Random):
                 tiles[rnd.randrange(len(tiles))] = wk
     if tiles and rnd.random() < 0.3:
         tiles[rnd.randrange(len(tiles))] = rnd.choice([k for k in cat.kinds if k.category in ("suited", "honor")])
+    standins = [cat.by_name[x.name] for x in rules.ir.standins if x.name in cat.by_name]
+    if tiles and standins and rnd.random() < 0.3:  # a stand-in tile in place of one
+        tiles[rnd.randrange(len(tiles))] = rnd.choice(standins)
     if not tiles:
         return None
     rnd.shuffle(tiles)
+    if wild_kinds and rnd.random() < 0.2:  # a wildcard as the winning tile (a wildcard of the winning tile's scope)
+        tiles[-1] = rnd.choice(wild_kinds)
     win = tiles.pop()
     return " ".join(tile_text(t) for t in tiles), melds, tile_text(win), context, rnd.random() < 0.3
 
@@ -326,6 +331,8 @@ def compare_hands(path: Path, nat, ref, rnd: random.Random, n: int, diffs: list,
             diffs.append(f"{path.name}: hand {hand!r} melds {melds} win {win} context {context} self_drawn "
                          f"{self_drawn}: native {json.dumps(a, ensure_ascii=False)[:300]} python {want[:300]}")
             continue
+        if "error" in b:  # a hand the rule set refuses before scoring it (`Rules.score`): no JSON to compare
+            continue
         try:
             cat, dec, env = nat.env_for(context)
             h = build_hand(nat, hand, melds, win, self_drawn, cat)
@@ -341,6 +348,9 @@ def compare_hands(path: Path, nat, ref, rnd: random.Random, n: int, diffs: list,
     st = nat.stats()
     stats["native_hands"] = st["native_hands"]
     stats["native_hand_fallbacks"] = st["native_hand_fallbacks"]
+    stats["native_wild_hands"] = st["native_wild_hands"]
+    stats["native_wild_fallbacks"] = st["native_wild_fallbacks"]
+    stats["native_hand_reasons"] = st["native_hand_reasons"]
     return checks
 
 
@@ -533,10 +543,15 @@ def main(argv=None) -> int:
             extra += f" ({stats['scored']:,} hands scored by score_many on both backends)"
         if args.hand_hands:
             extra += (f" ({stats['native_hands']:,} hands scored in one native call, "
-                      f"{stats['native_hand_fallbacks']:,} handed back; {stats['json']:,} native JSON compared)")
+                      f"{stats['native_hand_fallbacks']:,} handed back; {stats['json']:,} native JSON compared; "
+                      f"holding wildcards or stand-ins {stats['native_wild_hands']:,}, of them handed back "
+                      f"{stats['native_wild_fallbacks']:,})")
+
         if stats.get("wait_hands"):
             extra += f" ({stats['wait_hands']:,} hands' waits compared, {stats['waited']:,} waiting; native wait " \
                 f"trials {stats['native_waits']:,}, left to the reference {stats['native_wait_fallbacks']:,})"
+        for why, k in sorted(stats.get("native_hand_reasons", {}).items(), key=lambda x: -x[1]):
+            extra += f"\n    handed back {k:,}: {why}"
         print(f"{path.name}: {checks:,} checks, {len(diffs)} differences{extra}", flush=True)
         for d in diffs[:20]:
             print("  " + d)

@@ -41,10 +41,13 @@ class NativeHands:
     def __init__(self, hands, counts: NativeCounts, items: list, wild_rules: bool, tables=None):
         self.hands_native = hands
         self.tables = tables  # the native tables of the catalog (they read a hand's tile text in a batch)
-        # a rule set with wildcards or stand-ins: only a hand holding none in play is read natively (the
-        # reference's `_readings_wild` reads it as `_readings_natural` does, charging its splits too)
+        # a rule set with wildcards or stand-ins: its hands are read as the reference's `_readings_wild`
+        # reads them (charging splits too); one holding wildcards or stand-ins in play is given to the
+        # native side with its tiles classified (`classified`)
         self.wild_rules = wild_rules
-        self.not_natural = 0  # hands holding wildcards or stand-ins in play, left to the Python path
+        self.not_natural = 0  # hands holding wildcards or stand-ins in play (read natively or handed back)
+        self.wild_fallbacks = 0  # of those, hands handed back to the Python path
+        self._wild_hand = False  # whether the hand being scored holds wildcards or stand-ins in play
         self.counts = counts
         self.items = items  # the (spec, slots) item of each split group of the native tables
         self.hands = 0
@@ -165,11 +168,15 @@ class NativeHands:
         """One native call for the hand: what it scored (the payload), a ScoreResult with no reading,
         or None (handed back); a refusal is raised."""
         h = sc.hand
+        wild = groups = None
+        self._wild_hand = False
         if self.wild_rules:
             naturals, wilds = sc.classify(h)
             if wilds or any(t.physical is not t.kind for t in naturals):
                 self.not_natural += 1
-                return None
+                self._wild_hand = True
+                wild = (classified(*sc.classify(h, False)), classified(naturals, wilds))
+                groups = self.group_info(sc)
         self.hands += 1
         state = self.counts.scorer.hand_state(sc.env, h.self_drawn, sc.flower_tiles())
         if state is None:
@@ -188,7 +195,8 @@ class NativeHands:
         try:
             status, left, got, found = self.hands_native.score(
                 [t.index for t in h.concealed], melds, h.win.index if h.win is not None else -1, h.self_drawn,
-                state[0], state[2], self._form_positions(sc.rules), start, waits, want_json, self.wild_rules)
+                state[0], state[2], self._form_positions(sc.rules), start, waits, want_json, self.wild_rules,
+                wild, groups)
         except self.counts.declined as exc:  # a value past 64 bits, or an internal error (counted)
             if isinstance(exc, self.counts.mod.NativeError):
                 self.counts.failures += 1
@@ -219,8 +227,35 @@ class NativeHands:
         if answered:
             self.counts.scorer.wait_calls += answered
 
+    def group_info(self, sc):
+        """What the native readings of a hand holding wildcards or stand-ins ask of a group they form
+        (src/hand/wild.rs): (its value, its prefilter vector), as `NativeCounts.encode` gives them."""
+        kinds = sc.cat.kinds
+        rules = sc.rules
+        pre = self.counts.prefilter
+
+        def info(kind: str, tiles: list, concealed: bool, has_win: bool):
+            mk = rules.ir.meld(kind)
+            ts = [RTile(kinds[k], kinds[p], w, iw) for k, p, w, iw in tiles]
+            v = sc.group_value(mk, ts)
+            try:
+                ev = encode(v)
+            except Unencodable:
+                ev = MISSING
+            vec = None
+            if pre is not None:
+                g = Group(kind, ts, exposed=False, concealed=concealed, is_pair=mk.pair, is_kong=mk.kong, value=v,
+                          has_win=has_win)
+                try:
+                    vec = pre.vector(g, False)
+                except (EvalError, KeyError, TypeError):  # as NativeCounts.encode: no prefilter then
+                    vec = None
+            return ev, _bytes(vec)
+        return info
+
     def _fell_back(self, why: str) -> None:
         self._fell_back_n(why, 1)
+        self.wild_fallbacks += self._wild_hand
         return None
 
     def _fell_back_n(self, why: str, n: int) -> None:
@@ -234,6 +269,12 @@ class NativeHands:
         f = sc.rs.forms[form]
         exposed = sc.exposed_groups(h) if h.melds else []
         win = h.win
+        if listed and self.wild_rules:  # as `_readings_wild` lists them: natural tiles, then wildcards
+            naturals, wilds = sc.classify(h, f.standins)
+            tiles = naturals + wilds
+            win_rtile = next((t for t in tiles if t.is_win), None)
+            all_tiles = tiles + [t for g in exposed for t in g.tiles]
+            return Reading(f.name, list(exposed) if f.instant is not None else [], all_tiles, tiles, win_rtile, None)
         if listed:
             pieces = sc.dec.pieces
             naturals = [pieces.natural_tile(t) for t in h.concealed]
@@ -244,15 +285,31 @@ class NativeHands:
             return Reading(f.name, list(exposed) if f.instant is not None else [], all_tiles, naturals, win_rtile, None)
         gs = []
         wg = wt = None
+        built = []  # the groups of a hand holding wildcards or stand-ins (`_readings_of` makes them)
         for a, pos, concealed in groups:
             if pos == -2:
                 gs.append(exposed[a])
+                continue
+            if pos == -3:
+                kind, tiles = a
+                mk = sc.rs.meld(kind)
+                kinds = sc.cat.kinds
+                ts = [RTile(kinds[k], kinds[p], w, iw) for k, p, w, iw in tiles]
+                g = Group(kind, ts, exposed=False, concealed=concealed, is_pair=mk.pair, is_kong=mk.kong,
+                          value=sc.group_value(mk, ts), has_win=any(t.is_win for t in ts))
+                for t in ts:
+                    if t.is_win:
+                        wg, wt = g, t
+                gs.append(g)
+                built.append(g)
                 continue
             spec, slots = self.items[a]
             g = sc.cached_group(spec.kind, slots, pos, concealed)
             if pos >= 0:
                 wg, wt = g, g.tiles[pos]
             gs.append(g)
+        if built:
+            return Reading(f.name, gs, [t for g in gs for t in g.tiles], [t for g in built for t in g.tiles], wt, wg)
         r = Reading(f.name, gs, None, None, wt, wg)
         r.shape = {}
         return r
@@ -282,6 +339,12 @@ def maybe_not_natural(rs, cat, env: dict) -> set[int]:
         if kind is not None:
             out.add(kind.index)
     return out
+
+
+def classified(naturals: list, wilds: list) -> tuple:
+    """A hand's tiles as `HandReadings.classify` gives them, as the native readings take them."""
+    return ([(t.kind.index, t.physical.index, t.is_win) for t in naturals],
+            [(t.physical.index, t.is_win) for t in wilds])
 
 
 def native_hands(rules, cat, dec, counts: NativeCounts | None, mod) -> tuple[NativeHands | None, str]:
@@ -343,6 +406,8 @@ def native_hands(rules, cat, dec, counts: NativeCounts | None, mod) -> tuple[Nat
         "combine_names": [c[0].name for c in fast.tally.combines],
         "unit_order": list(fast.unit_order),
         "quantity_names": list(fast.quantity_names),
+        "form_standins": [bool(f.standins) for f in rs.forms],
+        "meld_kinds": [(m.name, bool(m.pair), bool(m.kong)) for m in rs.melds],
     }
     try:
         hands = mod.Hands(counts.scorer.scorer, structure.tables, setup)

@@ -167,7 +167,9 @@ class Rules:
         `native_score_fallbacks` (hands it handed back to the generated scorer); `native_hands` (hands
         scored whole in one native call, readings included: runtime/nativehand.py) and
         `native_hand_fallbacks` (of those, hands it handed back to the Python path; both count the lines
-        the native batch driver scores too, runtime/batch.py `NativeContexts`); `waits` ('native' where the
+        the native batch driver scores too, runtime/batch.py `NativeContexts`), `native_wild_hands` (of the
+        hands, those holding wildcards or stand-ins in play), `native_wild_fallbacks` (of those, handed back),
+        `native_hand_reasons` (why hands were handed back, by reason); `waits` ('native' where the
         wait trials run in native code, runtime/native/src/waits/, else 'python'), `native_waits` (waits and
         shape waits found there) and `native_wait_fallbacks` (those the reference found instead)."""
         structures = [dec.structure for _, dec in self._catalogs.values()]
@@ -184,6 +186,9 @@ class Rules:
             "native_score_fallbacks": sum(s.fallbacks for s in scorers),
             "native_hands": sum(h.hands for h in hands),
             "native_hand_fallbacks": sum(h.fallbacks for h in hands),
+            "native_wild_hands": sum(h.not_natural for h in hands),
+            "native_wild_fallbacks": sum(h.wild_fallbacks for h in hands),
+            "native_hand_reasons": {k: sum(h.reasons.get(k, 0) for h in hands) for h in hands for k in h.reasons},
             "waits": "native" if any(not s.waits_declined for s in scorers) else "python",
             "native_waits": sum(s.wait_calls for s in scorers),
             "native_wait_fallbacks": sum(s.wait_fallbacks for s in scorers),

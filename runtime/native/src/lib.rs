@@ -164,6 +164,28 @@ impl Tables {
         r
     }
 
+    /// `splits_wild` for the native readings of a hand holding wildcards (src/hand/wild.rs), the lock
+    /// held for this one answer; None where the reference raises `SplitLimit`.
+    pub(crate) fn core_splits_wild(&self, counts: &[u8], wilds: usize, melds: usize, pairs: usize, limit: usize) -> Result<Option<Vec<Vec<blocks::WildItem>>>, Error> {
+        let mut st = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        let r = guarded(|| st.core.splits_wild(counts, wilds, melds, pairs, limit));
+        if let Err(Error::Internal(_)) = &r {
+            st.core.reset();
+        }
+        r
+    }
+
+    /// The meld kind of a hand shape of the tables, and whether it is a pair.
+    pub(crate) fn core_shape_of(&self, spec: usize) -> Option<(String, bool)> {
+        let st = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        st.core.shape_of(spec).map(|(n, p)| (n.to_owned(), p))
+    }
+
+    /// The most wildcards the tables take.
+    pub(crate) fn core_cap(&self) -> usize {
+        self.state.lock().unwrap_or_else(|e| e.into_inner()).core.cap
+    }
+
     /// `can_split` for the signature search (src/signatures/): the lock is held for this one answer
     /// only, never while Python runs.
     pub(crate) fn core_can_split(&self, counts: &[u8], wilds: usize, melds: usize, pairs: usize) -> Result<bool, Error> {

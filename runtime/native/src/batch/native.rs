@@ -175,6 +175,7 @@ fn input(py: Python<'_>, c: &Ctx, hands: &Hands, tables: &Tables, item: &Item) -
         flowers: flowers.iter().map(|&k| V::Tile(hands.setup().tile_codes[k])).collect(),
         forms: c.forms.clone(),
         charge_splits: c.charge_splits,
+        wild: None,
     }))
 }
 

@@ -3,25 +3,33 @@
 
 use super::*;
 
-struct Builder<'a> {
-    cat: &'a Catalog,
-    specs: Vec<Spec>,
-    wild_ok: Vec<bool>,
-    suit_index: Vec<(String, HashMap<i64, usize>)>, // in order of first appearance, as a Python dict
+/// The hand shapes of a rule set under one catalog and how they are placed (kept by the tables: the
+/// splits of a hand holding wildcards place them, src/blocks/wild.rs).
+pub(super) struct Builder {
+    kinds: Vec<(Option<String>, i64)>, // each kind's suit and rank
+    pub(super) specs: Vec<Spec>,
+    pub(super) wild_ok: Vec<bool>,
+    pub(super) suit_index: Vec<(String, HashMap<i64, usize>)>, // in order of first appearance, as a Python dict
 }
 
-impl Builder<'_> {
+struct Kn<'a> {
+    suit: &'a Option<String>,
+    rank: i64,
+}
+
+impl Builder {
     fn suit_of(&self, i: usize) -> Option<&HashMap<i64, usize>> {
-        let s = self.cat.kinds[i].suit.as_ref()?;
+        let s = self.kinds[i].0.as_ref()?;
         self.suit_index.iter().find(|(name, _)| name == s).map(|(_, idx)| idx)
     }
 
     /// Every way to build `spec` containing natural tile i as its lowest natural member (Python
     /// `Decomposer.placements`): slots of (kind, wild).
-    fn placements(&self, spec: &Spec, i: usize, counts: &[usize], wilds: usize) -> Vec<Vec<(usize, bool)>> {
+    pub(super) fn placements(&self, spec: &Spec, i: usize, counts: &[usize], wilds: usize) -> Vec<Vec<(usize, bool)>> {
         let wilds = if spec.no_wild { 0 } else { wilds };
         let mut out = Vec::new();
-        let k = &self.cat.kinds[i];
+        let (suit, rank) = &self.kinds[i];
+        let k = Kn { suit, rank: *rank };
         match spec.shape {
             ShapeKind::Same => {
                 let top = spec.size.min(counts[i]);
@@ -191,6 +199,7 @@ impl Tables {
             ranks.sort_unstable();
             spec_melds.push(mi);
             specs.push(Spec {
+                name: m.name.clone(),
                 shape,
                 size: s.size,
                 is_pair: m.pair,
@@ -223,7 +232,8 @@ impl Tables {
                 return Err(Error::NotCovered(format!("{} copies of a tile kind", k.copies)));
             }
         }
-        let b = Builder { cat, specs, wild_ok, suit_index };
+        let kinds = cat.kinds.iter().map(|k| (k.suit.clone(), k.rank)).collect();
+        let b = Builder { kinds, specs, wild_ok, suit_index };
 
         // Blocks: kinds joined by any group a hand shape can form from natural tiles (union-find).
         let mut parent: Vec<usize> = (0..n).collect();
@@ -344,7 +354,7 @@ impl Tables {
         let mut t = Tables {
             n,
             cap,
-            wild_ok: b.wild_ok,
+            wild_ok: b.wild_ok.clone(),
             blocks,
             place,
             sets: Vec::new(),
@@ -358,6 +368,7 @@ impl Tables {
             split_ok,
             spec_melds,
             sizes,
+            shapes: b,
         };
         t.intern(vec![0]);
         Ok(t)

@@ -32,6 +32,7 @@ enum ShapeKind {
 }
 
 struct Spec {
+    name: String, // the meld kind's
     shape: ShapeKind,
     size: usize,
     is_pair: bool,
@@ -108,6 +109,7 @@ pub struct Tables {
     pub spec_melds: Vec<usize>,
     /// The group sizes of the melds and of the pairs (Python `Decomposer.sizes`).
     pub sizes: (Vec<usize>, Vec<usize>),
+    shapes: build::Builder,
     split_ok: bool, // false when some group of natural tiles spans two blocks (splits are then the reference's)
 }
 
@@ -117,6 +119,8 @@ pub const BLOCK_SPLIT_LIMIT: usize = 100_000;
 const PRODUCT_WORK: usize = 2_000_000;
 
 mod build;
+mod wild;
+pub use wild::WildItem;
 
 impl Tables {
     fn intern(&mut self, mut v: Vec<u32>) -> u32 {

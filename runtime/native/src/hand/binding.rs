@@ -9,7 +9,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyTuple};
 
-use super::{score_hand, Budget, Fallback, FormSpec, GroupRef, HandCtx, HandInput, HandOutcome, MeldIn, Setup, SplitGroup, Waits};
+use super::{score_hand, Budget, Classified, Fallback, FormSpec, GroupAsk, GroupRef, HandCtx, HandInput, HandOutcome, MeldIn, Setup, SplitGroup, Waits, WildIn};
 use crate::program::V;
 use crate::score::{trace_list, Scorer};
 use crate::waits::TrialWaits;
@@ -59,7 +59,16 @@ pub struct Hands {
     // what a loop in Rust scored with these tables (`batch_counts`): hands, hands handed back, waits
     // questions the native trials answered
     batch: [AtomicU64; 3],
+    // the value and prefilter vector of each group holding wildcards or stand-ins the Python side has
+    // given (`Waits::group`), by meld kind, tile codes, concealed, holding the winning tile
+    groups: Mutex<HashMap<GroupKey, GroupInfo>>,
 }
+
+type GroupKey = (String, Vec<u32>, bool, bool);
+type GroupInfo = (V, Option<Vec<u64>>);
+
+/// Groups remembered before that memo starts afresh.
+const GROUP_MEMO: usize = 50_000;
 
 /// Melds remembered before the memo starts afresh.
 const MELD_MEMO: usize = 10_000;
@@ -110,6 +119,8 @@ impl Hands {
 
 struct PyWaits<'a, 'py> {
     cb: &'a Bound<'py, PyAny>,
+    groups: Option<&'a Bound<'py, PyAny>>,
+    memo: &'a Mutex<HashMap<GroupKey, GroupInfo>>,
 }
 
 impl Waits for PyWaits<'_, '_> {
@@ -120,7 +131,30 @@ impl Waits for PyWaits<'_, '_> {
         budget.work = t.get_item(1).and_then(|x| x.extract()).map_err(|_| Fallback("the waits callback returned no work".into()))?;
         w.ok_or_else(|| Fallback("no waits".into()))
     }
+
+    fn group(&mut self, g: &GroupAsk) -> Result<GroupInfo, Fallback> {
+        let key = (g.kind.to_owned(), g.codes.clone(), g.concealed, g.has_win);
+        if let Some(x) = self.memo.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
+            return Ok(x.clone());
+        }
+        let cb = self.groups.ok_or_else(|| Fallback("no group callback".into()))?;
+        let tiles: Vec<(usize, usize, bool, bool)> = g.tiles.to_vec();
+        let got = cb.call1((g.kind, tiles, g.concealed, g.has_win)).map_err(|_| Fallback("a group the Python side could not evaluate".into()))?;
+        let t = got.cast::<PyTuple>().map_err(|_| Fallback("the group callback returned no tuple".into()))?;
+        let v = t.get_item(0).and_then(|x| value_of(&x)).map_err(|_| Fallback("a group's value the programs do not hold".into()))?;
+        let v = v.ok_or_else(|| Fallback("a group's value the programs do not hold".into()))?;
+        let vec = t.get_item(1).and_then(|x| opt_vector(&x)).map_err(|_| Fallback("a malformed prefilter vector".into()))?;
+        let mut memo = self.memo.lock().unwrap_or_else(|e| e.into_inner());
+        if memo.len() >= GROUP_MEMO {
+            memo.clear();
+        }
+        memo.insert(key, (v.clone(), vec.clone()));
+        Ok((v, vec))
+    }
 }
+
+/// A hand's tiles as `classify` gives them: (naturals (kind, physical, winning), wilds (physical, winning)).
+type ClassTuple = (Vec<(usize, usize, bool)>, Vec<(usize, bool)>);
 
 #[pymethods]
 impl Hands {
@@ -130,9 +164,22 @@ impl Hands {
             return Err(crate::NotCovered::new_err(format!("the winning forms' conditions do not lower: {why}")));
         }
         let forms_t: Vec<FormTuple> = item(setup, "forms")?;
+        // whether each form lets stand-ins play (`standins false` lets them be themselves); absent: all do
+        let standins: Vec<bool> = match setup.get_item("form_standins")? {
+            Some(x) => x.extract().map_err(|_| bad("the hand setup's form_standins is malformed"))?,
+            None => vec![true; forms_t.len()],
+        };
+        if standins.len() != forms_t.len() {
+            return Err(bad("one form_standins flag per form"));
+        }
+        let meld_kinds: Vec<(String, bool, bool)> = match setup.get_item("meld_kinds")? {
+            Some(x) => x.extract().map_err(|_| bad("the hand setup's meld_kinds is malformed"))?,
+            None => Vec::new(),
+        };
         let forms = forms_t
             .into_iter()
-            .map(|(name, groups, melds, pairs, tiles, concealed, orphans, instant)| FormSpec {
+            .zip(standins)
+            .map(|((name, groups, melds, pairs, tiles, concealed, orphans, instant), standins)| FormSpec {
                 name: Arc::from(name.as_str()),
                 groups,
                 melds,
@@ -141,6 +188,7 @@ impl Hands {
                 concealed,
                 orphans,
                 instant,
+                standins,
             })
             .collect();
         let kind_names: Vec<String> = item(setup, "kind_names")?;
@@ -186,6 +234,7 @@ impl Hands {
             combine_names: item(setup, "combine_names")?,
             unit_order: item(setup, "unit_order")?,
             quantity_names: item(setup, "quantity_names")?,
+            meld_kinds: meld_kinds.into_iter().map(|(n, p, k)| (n, (p, k))).collect(),
             kind_names,
             tile_codes,
         };
@@ -208,7 +257,7 @@ impl Hands {
                 return Err(bad("one form per winning form of the rule set"));
             }
         }
-        Ok(Hands { setup: s, scorer, tables, melds: Mutex::new(HashMap::new()), batch: Default::default() })
+        Ok(Hands { setup: s, scorer, tables, melds: Mutex::new(HashMap::new()), batch: Default::default(), groups: Mutex::new(HashMap::new()) })
     }
 
     /// What loops in Rust (the JSON-lines batch) scored with these tables so far: (hands, of those handed
@@ -241,7 +290,7 @@ impl Hands {
     /// the native wait trials (src/waits/) do not answer; `charge_splits`: as `HandInput::charge_splits`.
     /// `waits` of the result: (waits, shape waits) the native trials found (kinds, or None), the work
     /// they took (already off the work left) and how many questions they answered.
-    #[pyo3(signature = (concealed, melds, win, self_drawn, settings, flowers, forms, work, waits, json=false, charge_splits=false))]
+    #[pyo3(signature = (concealed, melds, win, self_drawn, settings, flowers, forms, work, waits, json=false, charge_splits=false, wild=None, groups=None))]
     #[allow(clippy::too_many_arguments)]
     fn score<'py>(
         &self,
@@ -257,6 +306,8 @@ impl Hands {
         waits: &Bound<'py, PyAny>,
         json: bool,
         charge_splits: bool,
+        wild: Option<(ClassTuple, ClassTuple)>,
+        groups: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let mut svals = Vec::with_capacity(settings.len());
         for x in settings.iter() {
@@ -284,9 +335,18 @@ impl Hands {
             flowers,
             forms,
             charge_splits,
+            wild: wild.map(|(a, b)| WildIn {
+                classes: [Classified { naturals: a.0, wilds: a.1 }, Classified { naturals: b.0, wilds: b.1 }],
+            }),
         };
+        if let Some(w) = &input.wild {
+            let nat = w.classes.iter().flat_map(|c| c.naturals.iter().flat_map(|&(k, p, _)| [k, p]));
+            if nat.chain(w.classes.iter().flat_map(|c| c.wilds.iter().map(|x| x.0))).any(|k| k >= n) {
+                return Err(bad("a tile outside the catalog"));
+            }
+        }
         let mut budget = Budget { work };
-        let mut cb = PyWaits { cb: waits };
+        let mut cb = PyWaits { cb: waits, groups, memo: &self.groups };
         // the waits by the native trials where they answer, else asked of the Python callable
         let (got, found, spent, answered) = self
             .with_ctx(py, |ctx| {
@@ -337,6 +397,10 @@ fn payload<'py>(py: Python<'py>, h: &super::ScoredHand, text: Bound<'py, PyAny>)
         match *g {
             GroupRef::Declared(i) => groups.append((i as i64, -2i64, false))?,
             GroupRef::Split { id, win_pos, concealed } => groups.append((id as i64, win_pos as i64, concealed))?,
+            GroupRef::Built(j) => {
+                let (kind, tiles, concealed) = &h.reading.built[j as usize];
+                groups.append(((&**kind, tiles.clone()), -3i64, *concealed))?
+            }
         }
     }
     let r = &h.reading;

@@ -187,8 +187,13 @@ impl HandOutcome {
             o.kinds(&setup.kind_codes, &g.tiles);
             o.key(false, "wild");
             o.raw("[");
-            for x in 0..g.tiles.len() {
-                o.raw(if x > 0 { ", false" } else { "false" });
+            for (x, &w) in g.wild.iter().enumerate() {
+                o.raw(match (x > 0, w) {
+                    (false, false) => "false",
+                    (false, true) => "true",
+                    (true, false) => ", false",
+                    (true, true) => ", true",
+                });
             }
             o.raw("]");
             o.key(false, "declared");

@@ -21,6 +21,7 @@ use crate::score::{Scored, Scorer};
 pub(crate) mod binding;
 mod json;
 mod readings;
+mod wild;
 
 /// A winning form as the readings test it (runtime/ir `WinForm`), in the rule set's order.
 pub struct FormSpec {
@@ -32,6 +33,7 @@ pub struct FormSpec {
     pub concealed: bool,
     pub orphans: Option<Vec<usize>>, // the kinds holding the form's `orphans` attribute
     pub instant: bool,
+    pub standins: bool, // whether stand-in tiles play as what they stand in for under this form
 }
 
 /// A group of natural tiles the block tables' splits name (`Tables::split_groups`, by position): its
@@ -71,6 +73,8 @@ pub struct Setup {
     pub combine_names: Vec<String>,
     pub unit_order: Vec<String>,
     pub quantity_names: Vec<String>,
+    /// Per meld kind: whether it is a pair, whether a kong (the groups of hands holding wildcards).
+    pub meld_kinds: std::collections::HashMap<String, (bool, bool)>,
 }
 
 /// A meld laid down before the win, as a group of the readings.
@@ -103,6 +107,37 @@ pub struct HandInput {
     /// Splits are charged to the work too, one unit each, and at most the work left are read (the
     /// reference's reading of a rule set with wildcards or stand-ins, for a hand holding none in play).
     pub charge_splits: bool,
+    /// A hand holding wildcards or stand-ins in play: its tiles as the reference classifies them (the
+    /// readings are then src/hand/wild.rs's, which charges splits as `charge_splits` does).
+    pub wild: Option<WildIn>,
+}
+
+/// The concealed tiles of a hand (winning tile included) as runtime/hand_readings.py `classify` gives
+/// them: the natural tiles (the kind each plays as, its physical kind, whether it is the winning
+/// tile) and the wildcards (physical kind, whether it is the winning tile), each list in the hand's
+/// order.
+#[derive(Clone, Default)]
+pub struct Classified {
+    pub naturals: Vec<(usize, usize, bool)>,
+    pub wilds: Vec<(usize, bool)>,
+}
+
+/// A hand's tiles classified without stand-ins (for a form with `standins false`) and with them.
+pub struct WildIn {
+    pub classes: [Classified; 2],
+}
+
+/// A group formed by a reading of a hand holding wildcards or stand-ins: its meld kind, its tiles
+/// (kind played, physical kind, wildcard, winning tile) and whether it is concealed.
+pub type Built = (Arc<str>, Vec<(usize, usize, bool, bool)>, bool);
+
+/// What the Python side is asked of a group only it evaluates (`Waits::group`).
+pub struct GroupAsk<'a> {
+    pub kind: &'a str,
+    pub tiles: &'a [(usize, usize, bool, bool)],
+    pub codes: Vec<u32>,
+    pub concealed: bool,
+    pub has_win: bool,
 }
 
 /// The work a hand may still use (runtime/limits.py HAND_WORK), shared with the waits it asks for.
@@ -122,6 +157,12 @@ fn fallback(why: &str) -> Fallback {
 pub trait Waits {
     /// `waits` (or with `shape`, `shape_waits`) of the hand, as a list of tile codes.
     fn waits(&mut self, shape: bool, budget: &mut Budget) -> Result<V, Fallback>;
+
+    /// The value and prefilter vector (None: no vector) of a group holding wildcards or stand-ins,
+    /// which the rule set's Python side computes (runtime/nativehand.py); by default the hand goes back.
+    fn group(&mut self, _g: &GroupAsk) -> Result<(V, Option<Vec<u64>>), Fallback> {
+        Err(fallback("a group holding wildcards or stand-ins, whose value only the Python side computes"))
+    }
 }
 
 /// A group of the chosen reading: a laid-down meld (its position), or a group of natural tiles (its
@@ -130,6 +171,8 @@ pub trait Waits {
 pub enum GroupRef {
     Declared(usize),
     Split { id: u32, win_pos: i32, concealed: bool },
+    /// A group of a hand holding wildcards or stand-ins (its position in `Chosen::built`).
+    Built(u32),
 }
 
 /// The reading that counts.
@@ -141,12 +184,14 @@ pub struct Chosen {
     pub win_tile: Option<usize>, // kind
     pub describe: String,        // Python `Reading.describe`
     pub views: Vec<GroupView>,   // its groups as the result shows them
+    pub built: Vec<Built>,       // the groups `GroupRef::Built` names
 }
 
 /// A group of the chosen reading as the result shows it.
 pub struct GroupView {
     pub kind: Arc<str>,
     pub tiles: Vec<usize>,
+    pub wild: Vec<bool>, // whether a wildcard plays each tile
     pub declared: bool,
     pub exposed: bool,
     pub has_win: bool,

@@ -9,7 +9,7 @@
 
 use std::sync::Arc;
 
-use super::{fallback, Budget, Chosen, Fallback, GroupRef, HandCtx, HandInput, Waits};
+use super::{fallback, Budget, Built, Chosen, Fallback, GroupRef, HandCtx, HandInput, Waits};
 use crate::program::{Eval, Group, Node, Reading, Stop, V};
 
 pub(super) struct WaitState {
@@ -18,19 +18,21 @@ pub(super) struct WaitState {
 }
 
 /// The tiles and the concealed tiles of a reading whose groups do not hold every tile.
-type Listed = (Arc<Vec<V>>, Arc<Vec<V>>);
+pub(super) type Listed = (Arc<Vec<V>>, Arc<Vec<V>>);
 
 /// One reading, as the programs take it (less what every reading of the hand shares).
 pub(super) struct RData {
-    form: usize,
-    form_name: Arc<str>,
-    refs: Vec<GroupRef>,
-    groups: Vec<Group>,
-    declared: Vec<bool>,
-    listed: Option<Listed>, // (tiles, hand) of an instant or orphans reading
-    win_tile: V,
-    win_group: V,
-    packed: Option<Vec<u8>>,
+    pub(super) form: usize,
+    pub(super) form_name: Arc<str>,
+    pub(super) refs: Vec<GroupRef>,
+    pub(super) groups: Vec<Group>,
+    pub(super) declared: Vec<bool>,
+    pub(super) listed: Option<Listed>, // (tiles, hand) of an instant or orphans reading
+    pub(super) win_tile: V,
+    pub(super) win_group: V,
+    pub(super) packed: Option<Vec<u8>>,
+    /// The groups a reading of a hand holding wildcards or stand-ins forms (`GroupRef::Built`).
+    pub(super) built: Vec<Built>,
 }
 
 pub(super) enum Found {
@@ -57,24 +59,37 @@ impl RData {
         }
     }
 
-    fn hand_kinds(&self) -> Vec<usize> {
+    /// The concealed tiles it reads (Python `Reading.hand`), as codes.
+    fn hand_tiles(&self) -> Vec<V> {
         match &self.listed {
-            Some((_, hand)) => hand.iter().map(kind).collect(),
+            Some((_, hand)) => hand.as_ref().clone(),
             None => self
                 .groups
                 .iter()
                 .zip(&self.declared)
                 .filter(|(_, &d)| !d)
-                .flat_map(|(g, _)| g.tiles.iter().map(kind))
+                .flat_map(|(g, _)| g.tiles.iter().cloned())
                 .collect(),
         }
     }
 
+    fn hand_kinds(&self) -> Vec<usize> {
+        self.hand_tiles().iter().map(kind).collect()
+    }
+
     /// Python `Reading.describe`: the groups, or the concealed tiles when it has none.
     pub(super) fn describe(&self, setup: &super::Setup, _input: &HandInput) -> String {
-        let names = |ts: &[V]| ts.iter().map(|t| setup.kind_names[kind(t)].as_str()).collect::<Vec<_>>();
+        // Python `repr` of a tile: its kind's name, marked when a wildcard plays it
+        let names = |ts: &[V]| {
+            ts.iter()
+                .map(|t| {
+                    let name = setup.kind_names[kind(t)].as_str();
+                    if matches!(t, V::Tile(c) if c & 2 != 0) { format!("{name}*") } else { name.to_owned() }
+                })
+                .collect::<Vec<_>>()
+        };
         if self.groups.is_empty() {
-            return names(&self.hand_kinds().iter().map(|&k| V::Tile((k as u32) << 2)).collect::<Vec<_>>()).join(" ");
+            return names(&self.hand_tiles()).join(" ");
         }
         let parts: Vec<String> = self
             .groups
@@ -95,6 +110,7 @@ impl RData {
                 _ => None,
             },
             describe: self.describe(setup, input),
+            built: self.built.clone(),
             views: self
                 .groups
                 .iter()
@@ -102,6 +118,7 @@ impl RData {
                 .map(|(g, &d)| super::GroupView {
                     kind: g.kind.clone(),
                     tiles: g.tiles.iter().map(kind).collect(),
+                    wild: g.tiles.iter().map(|t| matches!(t, V::Tile(c) if c & 2 != 0)).collect(),
                     declared: d,
                     exposed: g.exposed,
                     has_win: g.has_win,
@@ -111,7 +128,7 @@ impl RData {
     }
 }
 
-fn kind(t: &V) -> usize {
+pub(super) fn kind(t: &V) -> usize {
     match t {
         V::Tile(c) => (c >> 2) as usize,
         _ => usize::MAX,
@@ -119,7 +136,7 @@ fn kind(t: &V) -> usize {
 }
 
 /// Python `sum_fits`: whether w tiles form exactly m melds and p pairs of the given sizes.
-fn sum_fits(w: i64, m: i64, ms: &[usize], p: i64, ps: &[usize]) -> bool {
+pub(super) fn sum_fits(w: i64, m: i64, ms: &[usize], p: i64, ps: &[usize]) -> bool {
     if m == 0 && p == 0 {
         return w == 0;
     }
@@ -130,7 +147,7 @@ fn sum_fits(w: i64, m: i64, ms: &[usize], p: i64, ps: &[usize]) -> bool {
 }
 
 /// Python `form_targets`: the (melds, pairs) a form asks of the concealed tiles.
-fn form_targets(f: &super::FormSpec, n_exposed: i64) -> Vec<(i64, i64)> {
+pub(super) fn form_targets(f: &super::FormSpec, n_exposed: i64) -> Vec<(i64, i64)> {
     let (mut lo, mut hi) = f.pairs.unwrap_or((0, 0));
     let mut out = Vec::new();
     if let Some(g) = f.groups {
@@ -156,7 +173,7 @@ fn form_targets(f: &super::FormSpec, n_exposed: i64) -> Vec<(i64, i64)> {
 }
 
 /// The sum of the groups' prefilter vectors as little-endian bytes (Python's packed int), or None.
-fn packed(vectors: &[Option<&Vec<u64>>]) -> Option<Vec<u8>> {
+pub(super) fn packed(vectors: &[Option<&Vec<u64>>]) -> Option<Vec<u8>> {
     let len = vectors.iter().map(|v| v.map_or(0, |x| x.len())).max().unwrap_or(0) + 1;
     let mut acc = vec![0u64; len];
     for v in vectors {
@@ -178,7 +195,7 @@ fn packed(vectors: &[Option<&Vec<u64>>]) -> Option<Vec<u8>> {
 }
 
 /// A form's condition on a reading (Python `_eval_bool`): its truth; the waits asked for when read.
-fn condition(
+pub(super) fn condition(
     ctx: &HandCtx,
     node: &Node,
     r: &RData,
@@ -208,6 +225,9 @@ pub(super) fn enumerate(
     waits: &mut dyn Waits,
     st: &mut WaitState,
 ) -> Result<Found, Fallback> {
+    if let Some(w) = &input.wild {
+        return super::wild::enumerate(ctx, input, w, budget, waits, st);
+    }
     let setup = ctx.setup;
     let conds = ctx.program.form_conds.as_ref().map_err(|_| fallback("the form conditions are not lowered"))?;
     let n = setup.kind_names.len();
@@ -290,6 +310,7 @@ pub(super) fn enumerate(
                     win_tile: win_code.clone(),
                     win_group: V::None,
                     packed: pk,
+                    built: Vec::new(),
                 };
                 let node = cond.instant.as_ref().ok_or_else(|| fallback("an instant form without its condition"))?;
                 if condition(ctx, node, &r, input, budget, waits, st)? {
@@ -326,6 +347,7 @@ pub(super) fn enumerate(
                 win_tile: win_code.clone(),
                 win_group: V::None,
                 packed: None,
+                built: Vec::new(),
             });
             continue;
         }
@@ -377,7 +399,7 @@ pub(super) fn enumerate(
 /// Python `_readings_plain`: the readings of one split, the winning tile in each group that can hold
 /// it (a group identical to one tried already is not tried again).
 #[allow(clippy::too_many_arguments)]
-fn plain(
+pub(super) fn plain(
     ctx: &HandCtx,
     input: &HandInput,
     fi: usize,
@@ -422,6 +444,7 @@ fn plain(
                 let v = &setup.split_groups[id as usize].vectors;
                 (if win_pos < 0 { &v[0] } else if concealed { &v[1] } else { &v[2] }).clone()
             }
+            GroupRef::Built(_) => None, // never among the groups of a split of natural tiles
         }
     };
     let pack = |refs: &[GroupRef]| -> Option<Vec<u8>> {
@@ -452,6 +475,7 @@ fn plain(
             win_tile: V::None,
             win_group: V::None,
             packed: pk,
+            built: Vec::new(),
         };
         return keep(r, budget, st);
     };
@@ -487,6 +511,7 @@ fn plain(
             win_tile: V::Tile(setup.tile_codes[w]),
             win_group: V::Group(at as u16),
             packed: pk,
+            built: Vec::new(),
         };
         keep(r, budget, st)?;
     }

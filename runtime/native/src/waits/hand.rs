@@ -3,7 +3,7 @@
 //! fallback `Waits` given (the Python side's callback), which answers as the reference.
 
 use super::{as_value, HandMeld, WaitHand, WaitState};
-use crate::hand::{Budget, Fallback, HandInput, Waits};
+use crate::hand::{Budget, Fallback, GroupAsk, HandInput, Waits};
 use crate::program::{Program, V};
 use crate::score::Scorer;
 
@@ -71,5 +71,9 @@ impl Waits for TrialWaits<'_, '_> {
             }
         }
         self.fallback.waits(shape, budget)
+    }
+
+    fn group(&mut self, g: &GroupAsk) -> Result<(V, Option<Vec<u64>>), Fallback> {
+        self.fallback.group(g)
     }
 }

@@ -1,0 +1,449 @@
+//! Every reading of a hand holding wildcards or stand-ins in play: the port of runtime/hand_readings.py
+//! `_readings_wild` (with `_readings_of`, `_orphans`), in its order — forms in the rule set's order, each
+//! with the hand's tiles classified for the form's `standins`; per form the instant or orphans reading,
+//! or every (melds, pairs) it allows, every split (src/blocks/wild.rs with wildcards, the block tables'
+//! splits without), stand-in tiles given back their physical identity as the reference does, and the
+//! winning tile placed in the first matching slot of each group (a group identical to one tried is not
+//! tried again) — charged to the hand's work as the reference charges it (each split and each reading).
+//!
+//! Not ported: a hand whose wildcards, two or more of one physical kind, can form groups under some
+//! form — the reference reads it by signature (`_signature_readings`, through the Python observers),
+//! so it goes back to the reference (the `Fallback` names it); so do more wildcards than the tables hold.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use super::readings::{condition, form_targets, packed, plain, sum_fits, Found, RData, WaitState};
+use super::{fallback, Budget, Built, Classified, Fallback, FormSpec, GroupAsk, GroupRef, HandCtx, HandInput, Waits, WildIn};
+use crate::program::{Group, V};
+
+/// The reason a hand read by signature goes back to the reference.
+pub const BY_SIGNATURE: &str = "a hand whose wildcards (two or more of one kind) the reference reads by signature";
+
+/// A group of a split: its meld kind and its slots (kind, wild).
+type Item = (Arc<str>, Vec<(usize, bool)>);
+/// A group's value and prefilter vector.
+type Info = (V, Option<Vec<u64>>);
+
+/// A tile of a reading (Python `RTile`): the kind it plays as, its physical kind, whether a wildcard
+/// plays it, whether it is the winning tile.
+#[derive(Clone, Copy, PartialEq)]
+struct Rt {
+    kind: usize,
+    phys: usize,
+    wild: bool,
+    win: bool,
+}
+
+/// Python `tile_code` of a reading's tile.
+fn code(tile_codes: &[u32], t: Rt) -> u32 {
+    ((t.kind as u32) << 2) | if t.wild { 2 } else { 0 } | (tile_codes[t.phys] & 1)
+}
+
+fn tiles_of(c: &Classified) -> Vec<Rt> {
+    let nat = c.naturals.iter().map(|&(kind, phys, win)| Rt { kind, phys, wild: false, win });
+    nat.chain(c.wilds.iter().map(|&(phys, win)| Rt { kind: phys, phys, wild: true, win })).collect()
+}
+
+/// Every reading of the hand, charged to its work; or the sentence it is refused with.
+pub(super) fn enumerate(
+    ctx: &HandCtx,
+    input: &HandInput,
+    wild: &WildIn,
+    budget: &mut Budget,
+    waits: &mut dyn Waits,
+    st: &mut WaitState,
+) -> Result<Found, Fallback> {
+    let setup = ctx.setup;
+    let conds = ctx.program.form_conds.as_ref().map_err(|_| fallback("the form conditions are not lowered"))?;
+    let n = setup.kind_names.len();
+    for c in &wild.classes {
+        let nat = c.naturals.iter().flat_map(|&(k, p, _)| [k, p]);
+        if nat.chain(c.wilds.iter().map(|w| w.0)).any(|k| k >= n) {
+            return Err(fallback("a tile outside the catalog"));
+        }
+    }
+    if input.melds.iter().any(|m| m.tiles.iter().any(|&k| k >= n)) {
+        return Err(fallback("a tile outside the catalog"));
+    }
+    let tc = &setup.tile_codes;
+    let meld_tiles: i64 = input.melds.iter().map(|m| m.tiles.len() as i64).sum();
+    let has_exposed = input.melds.iter().any(|m| m.exposed);
+    let n_melds = input.melds.len();
+    let mut values_ok = true;
+    let exposed: Vec<Group> = input
+        .melds
+        .iter()
+        .enumerate()
+        .map(|(i, m)| {
+            values_ok &= m.value.is_some();
+            Group {
+                kind: m.kind.clone(),
+                tiles: Arc::new(m.tiles.iter().map(|&k| V::Tile(tc[k])).collect()),
+                exposed: m.exposed,
+                concealed: !m.exposed,
+                pair: m.pair,
+                kong: m.kong,
+                has_win: false,
+                value: m.value.clone().unwrap_or(V::None),
+                ident: i as u16,
+            }
+        })
+        .collect();
+    let exposed_tiles: Vec<V> = exposed.iter().flat_map(|g| g.tiles.iter().cloned()).collect();
+    let cap = ctx.tables.core_cap();
+    let mut out: Vec<RData> = Vec::new();
+    let mut fits_any = false;
+    let mut info = Infos::default();
+    for &fi in &input.forms {
+        let f = setup.forms.get(fi).ok_or_else(|| fallback("a form outside the rule set"))?;
+        let cond = conds.get(fi).ok_or_else(|| fallback("a form outside the rule set"))?;
+        let cl = &wild.classes[f.standins as usize];
+        let concealed_n = (cl.naturals.len() + cl.wilds.len()) as i64;
+        if let Some(t) = f.tiles {
+            let total = concealed_n + meld_tiles;
+            if total != t && total != setup.table_hand + 1 {
+                continue;
+            }
+        }
+        if f.concealed && has_exposed {
+            continue;
+        }
+        let hand = tiles_of(cl);
+        let win = hand.iter().copied().find(|t| t.win);
+        let win_code = win.map_or(V::None, |t| V::Tile(code(tc, t)));
+        let mut counts = vec![0u8; n];
+        for &(k, _, _) in &cl.naturals {
+            counts[k] = counts[k].saturating_add(1);
+        }
+        let nw = cl.wilds.len();
+        if f.instant || f.orphans.is_some() {
+            let hand_codes: Vec<V> = hand.iter().map(|&t| V::Tile(code(tc, t))).collect();
+            let mut all = hand_codes.clone();
+            all.extend(exposed_tiles.iter().cloned());
+            let (all, hand_codes) = (Arc::new(all), Arc::new(hand_codes));
+            if f.instant {
+                fits_any = true;
+                let in_groups: usize = exposed.iter().map(|g| g.tiles.len()).sum();
+                let pk = if setup.prefilter && in_groups == all.len() {
+                    packed(&input.melds.iter().map(|m| m.vector.as_ref()).collect::<Vec<_>>())
+                } else {
+                    None
+                };
+                let r = listed(fi, f, (0..n_melds).map(GroupRef::Declared).collect(), exposed.clone(), (all, hand_codes), win_code, pk);
+                let node = cond.instant.as_ref().ok_or_else(|| fallback("an instant form without its condition"))?;
+                if condition(ctx, node, &r, input, budget, waits, st)? {
+                    out.push(r);
+                }
+                continue;
+            }
+            let need = f.orphans.as_ref().unwrap();
+            fits_any |= concealed_n == need.len() as i64 + 1;
+            if n_melds > 0 {
+                continue;
+            }
+            let mut needed = vec![false; n];
+            for &k in need {
+                if k < n {
+                    needed[k] = true;
+                }
+            }
+            if (0..n).any(|k| counts[k] > 0 && !needed[k]) {
+                continue;
+            }
+            let missing = need.iter().filter(|&&k| k >= n || counts[k] == 0).count() as i64;
+            let extra: i64 = counts.iter().filter(|&&c| c > 1).map(|&c| c as i64 - 1).sum();
+            if extra > 1 || missing + (1 - extra).max(0) != nw as i64 {
+                continue;
+            }
+            out.push(listed(fi, f, Vec::new(), Vec::new(), (all, hand_codes), win_code, None));
+            continue;
+        }
+        let standins = cl.naturals.iter().any(|&(k, p, _)| k != p);
+        for (m, p) in form_targets(f, n_melds as i64) {
+            if !sum_fits(concealed_n, m, &setup.meld_sizes, p, &setup.pair_sizes) {
+                continue;
+            }
+            fits_any = true;
+            let (mu, pu) = (m as usize, p as usize);
+            if nw > cap {
+                return Err(fallback("more wildcards than the native tables hold"));
+            }
+            if !ctx.tables.core_can_split(&counts, nw, mu, pu).map_err(|e| Fallback(e.to_string()))? {
+                continue;
+            }
+            if nw >= 2 && cl.wilds.iter().all(|w| w.0 == cl.wilds[0].0) {
+                return Err(fallback(BY_SIGNATURE));
+            }
+            let limit = setup.split_limit.min(budget.work.max(0) as usize);
+            if nw == 0 {
+                let splits = ctx.tables.core_splits_plain(&counts, mu, pu, limit).map_err(|e| Fallback(e.to_string()))?;
+                if splits.len() > limit {
+                    return Ok(Found::Refused(setup.limit_sentence.clone()));
+                }
+                budget.work -= splits.len() as i64;
+                if budget.work < 0 {
+                    return Ok(Found::Refused(setup.limit_sentence.clone()));
+                }
+                for split in &splits {
+                    if standins {
+                        let items = split
+                            .iter()
+                            .map(|&id| {
+                                let g = setup.split_groups.get(id as usize).ok_or_else(|| fallback("a split group outside the tables"))?;
+                                Ok((g.kind.clone(), g.kinds.iter().map(|&k| (k, false)).collect()))
+                            })
+                            .collect::<Result<Vec<_>, Fallback>>()?;
+                        let rd = Rd { ctx, input, fi, f, cl, exposed: &exposed, win };
+                        rd.readings_of(&items, &mut info, budget, waits, st, &mut out)?;
+                    } else {
+                        plain(ctx, input, fi, f, split, &exposed, budget, waits, st, &mut out)?;
+                    }
+                }
+                continue;
+            }
+            let Some(splits) = ctx.tables.core_splits_wild(&counts, nw, mu, pu, limit).map_err(|e| Fallback(e.to_string()))? else {
+                return Ok(Found::Refused(setup.limit_sentence.clone()));
+            };
+            budget.work -= splits.len() as i64;
+            if budget.work < 0 {
+                return Ok(Found::Refused(setup.limit_sentence.clone()));
+            }
+            let mut names: HashMap<usize, Arc<str>> = HashMap::new();
+            for split in &splits {
+                let mut items = Vec::with_capacity(split.len());
+                for (s, slots) in split {
+                    let name = match names.get(s) {
+                        Some(x) => x.clone(),
+                        None => {
+                            let (name, _) = ctx.tables.core_shape_of(*s).ok_or_else(|| fallback("a shape outside the tables"))?;
+                            names.entry(*s).or_insert_with(|| Arc::from(name.as_str())).clone()
+                        }
+                    };
+                    items.push((name, slots.clone()));
+                }
+                let rd = Rd { ctx, input, fi, f, cl, exposed: &exposed, win };
+                rd.readings_of(&items, &mut info, budget, waits, st, &mut out)?;
+            }
+        }
+    }
+    budget.work -= out.len() as i64 * setup.reading_work;
+    if budget.work < 0 {
+        return Ok(Found::Refused(setup.limit_sentence.clone()));
+    }
+    if !fits_any {
+        let concealed_n = wild.classes[1].naturals.len() + wild.classes[1].wilds.len();
+        return Ok(Found::Refused(format!(
+            "the hand holds {} concealed tiles besides {} meld(s), which no winning form of this rule set can use \
+             (a full hand is {} tiles plus the winning tile)",
+            concealed_n, n_melds, setup.table_hand
+        )));
+    }
+    if !out.is_empty() && !values_ok {
+        return Err(fallback("a meld's value the programs do not hold"));
+    }
+    Ok(Found::Readings(out))
+}
+
+/// An instant or orphans reading: its tiles listed.
+fn listed(fi: usize, f: &FormSpec, refs: Vec<GroupRef>, groups: Vec<Group>, l: super::readings::Listed, win: V, pk: Option<Vec<u8>>) -> RData {
+    let nd = groups.len();
+    RData {
+        form: fi,
+        form_name: f.name.clone(),
+        refs,
+        groups,
+        declared: vec![true; nd],
+        listed: Some(l),
+        win_tile: win,
+        win_group: V::None,
+        packed: pk,
+        built: Vec::new(),
+    }
+}
+
+/// The values and prefilter vectors of the groups one hand's readings form, asked of the Python side
+/// once each (by meld kind, tile codes, concealed, holding the winning tile).
+#[derive(Default)]
+struct Infos {
+    got: HashMap<(Arc<str>, Vec<u32>, bool, bool), Info>,
+}
+
+impl Infos {
+    fn get(&mut self, waits: &mut dyn Waits, tc: &[u32], kind: &Arc<str>, tiles: &[(usize, usize, bool, bool)], concealed: bool, has_win: bool) -> Result<Info, Fallback> {
+        let codes: Vec<u32> =
+            tiles.iter().map(|&(kind, phys, wild, _)| code(tc, Rt { kind, phys, wild, win: false })).collect();
+        let key = (kind.clone(), codes, concealed, has_win);
+        if let Some(x) = self.got.get(&key) {
+            return Ok(x.clone());
+        }
+        let ask = GroupAsk { kind, tiles, codes: key.1.clone(), concealed, has_win };
+        let got = waits.group(&ask)?;
+        self.got.insert(key, got.clone());
+        Ok(got)
+    }
+}
+
+/// What the readings of one form share.
+struct Rd<'a, 'c> {
+    ctx: &'a HandCtx<'c>,
+    input: &'a HandInput,
+    fi: usize,
+    f: &'a FormSpec,
+    cl: &'a Classified,
+    exposed: &'a [Group],
+    win: Option<Rt>,
+}
+
+impl Rd<'_, '_> {
+    /// Python `_readings_of` for a hand holding wildcards or stand-ins: the split's groups built (each
+    /// wildcard slot taking the next wildcard's physical tile, each natural slot the last natural tile
+    /// left of its kind), then a reading for each group that can hold the winning tile.
+    #[allow(clippy::too_many_arguments)]
+    fn readings_of(
+        &self,
+        split: &[Item],
+        info: &mut Infos,
+        budget: &mut Budget,
+        waits: &mut dyn Waits,
+        st: &mut WaitState,
+        out: &mut Vec<RData>,
+    ) -> Result<(), Fallback> {
+        let setup = self.ctx.setup;
+        let n = setup.kind_names.len();
+        let mut wi = 0;
+        let mut groups: Vec<Vec<Rt>> = Vec::with_capacity(split.len());
+        for (_, slots) in split {
+            let tiles = slots
+                .iter()
+                .map(|&(idx, wild)| {
+                    if wild {
+                        let phys = self.cl.wilds.get(wi).map_or(idx, |w| w.0);
+                        wi += 1;
+                        Rt { kind: idx, phys, wild: true, win: false }
+                    } else {
+                        Rt { kind: idx, phys: idx, wild: false, win: false }
+                    }
+                })
+                .collect();
+            groups.push(tiles);
+        }
+        // the physical identity of stand-in tiles: each natural slot takes the last natural tile of its kind
+        let mut pool: Vec<Vec<usize>> = vec![Vec::new(); n];
+        for &(k, p, _) in &self.cl.naturals {
+            pool[k].push(p);
+        }
+        for g in groups.iter_mut() {
+            for t in g.iter_mut().filter(|t| !t.wild) {
+                if let Some(p) = pool[t.kind].pop() {
+                    t.phys = p;
+                }
+            }
+        }
+        let pairs: Vec<bool> = split
+            .iter()
+            .map(|(kind, _)| {
+                let m = setup.meld_kinds.get(&**kind).ok_or_else(|| fallback("a meld kind the setup does not name"))?;
+                Ok(m.0)
+            })
+            .collect::<Result<_, Fallback>>()?;
+        let kongs: Vec<bool> = split.iter().map(|(kind, _)| setup.meld_kinds.get(&**kind).is_some_and(|m| m.1)).collect();
+        let Some(win) = self.win else {
+            return self.push(split, &groups, &pairs, &kongs, None, info, budget, waits, st, out);
+        };
+        let mut seen: Vec<(&str, Vec<(usize, bool)>)> = Vec::new();
+        for (gi, g) in groups.iter().enumerate() {
+            for (ti, t) in g.iter().enumerate() {
+                if t.wild != win.wild || (!t.wild && t.kind != win.kind) || (t.wild && t.phys != win.phys) {
+                    continue;
+                }
+                let sig = (&*split[gi].0, g.iter().map(|x| (x.kind, x.wild)).collect::<Vec<_>>());
+                if seen.contains(&sig) {
+                    break;
+                }
+                seen.push(sig);
+                self.push(split, &groups, &pairs, &kongs, Some((gi, ti)), info, budget, waits, st, out)?;
+                break;
+            }
+        }
+        Ok(())
+    }
+
+    /// One reading: the groups, the winning tile at (group, slot) when there is one.
+    #[allow(clippy::too_many_arguments)]
+    fn push(
+        &self,
+        split: &[Item],
+        groups: &[Vec<Rt>],
+        pairs: &[bool],
+        kongs: &[bool],
+        at: Option<(usize, usize)>,
+        info: &mut Infos,
+        budget: &mut Budget,
+        waits: &mut dyn Waits,
+        st: &mut WaitState,
+        out: &mut Vec<RData>,
+    ) -> Result<(), Fallback> {
+        let setup = self.ctx.setup;
+        let tc = &setup.tile_codes;
+        let ne = self.exposed.len();
+        let mut gs: Vec<Group> = self.exposed.to_vec();
+        let mut refs: Vec<GroupRef> = (0..ne).map(GroupRef::Declared).collect();
+        let mut built: Vec<Built> = Vec::with_capacity(groups.len());
+        let mut vectors: Vec<Option<Vec<u64>>> = self.input.melds.iter().map(|m| m.vector.clone()).collect();
+        let mut win_tile = V::None;
+        for (gi, g) in groups.iter().enumerate() {
+            let has_win = at.is_some_and(|(w, _)| w == gi);
+            let concealed = !has_win || self.input.self_drawn || pairs[gi];
+            let tiles: Vec<(usize, usize, bool, bool)> = g
+                .iter()
+                .enumerate()
+                .map(|(ti, t)| (t.kind, t.phys, t.wild, has_win && at.is_some_and(|(_, w)| w == ti)))
+                .collect();
+            let kind = &split[gi].0;
+            let (value, vector) = info.get(waits, tc, kind, &tiles, concealed, has_win)?;
+            let codes: Vec<V> = tiles.iter().map(|&(kind, phys, wild, win)| V::Tile(code(tc, Rt { kind, phys, wild, win }))).collect();
+            if has_win {
+                let (_, ti) = at.unwrap();
+                win_tile = codes[ti].clone();
+            }
+            gs.push(Group {
+                kind: kind.clone(),
+                tiles: Arc::new(codes),
+                exposed: false,
+                concealed,
+                pair: pairs[gi],
+                kong: kongs[gi],
+                has_win,
+                value,
+                ident: (ne + gi) as u16,
+            });
+            refs.push(GroupRef::Built(gi as u32));
+            built.push((kind.clone(), tiles, concealed));
+            vectors.push(vector);
+        }
+        let mut declared = vec![true; ne];
+        declared.extend(std::iter::repeat_n(false, groups.len()));
+        let pk = if setup.prefilter { packed(&vectors.iter().map(|v| v.as_ref()).collect::<Vec<_>>()) } else { None };
+        let r = RData {
+            form: self.fi,
+            form_name: self.f.name.clone(),
+            refs,
+            groups: gs,
+            declared,
+            listed: None,
+            win_tile,
+            win_group: at.map_or(V::None, |(gi, _)| V::Group((ne + gi) as u16)),
+            packed: pk,
+            built,
+        };
+        let pair_when = self.ctx.program.form_conds.as_ref().ok().and_then(|c| c[self.fi].pair_when.as_ref());
+        if let (Some(node), true) = (pair_when, r.groups.iter().any(|g| g.pair)) {
+            if !condition(self.ctx, node, &r, self.input, budget, waits, st)? {
+                return Ok(());
+            }
+        }
+        out.push(r);
+        Ok(())
+    }
+}
