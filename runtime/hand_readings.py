@@ -386,6 +386,42 @@ class HandReadings:
         (`runtime/signatures.py`), so the best reading and its trace are the ones full
         enumeration gives. None when the hand's wildcards are of several kinds (each tile's identity
         then matters) or a site cannot be evaluated on a group: full enumeration decides."""
+        found = self.signature_found(form, m, p, counts, naturals, wilds, hand, budget)
+        if found is None:
+            return None
+        out = []
+        if any(t.physical is not t.kind for t in naturals):  # stand-ins: their identity is restored
+            for _, groups, win_gi in found:
+                out.extend(self._readings_of(form, groups, naturals, wilds, exposed, all_tiles, hand, pair_when,
+                                             only_gi=win_gi))
+            return out
+        # Otherwise each group is what its slots say: groups are shared, like the natural ones
+        # (`cached_group`), the wildcards' physical tile being part of the key.
+        win = next((t for t in naturals + wilds if t.is_win), None)
+        wild_phys = wilds[0].physical
+        for _, groups, win_gi in found:
+            gs = list(exposed)
+            wg = None
+            for gi, (spec, slots) in enumerate(groups):
+                slots = tuple(slots)
+                wp = -1
+                if gi == win_gi:
+                    wp = next(j for j, (idx, wild) in enumerate(slots)
+                              if (wild if win.wild else (not wild and idx == win.kind.index)))
+                g = self.signature_group(spec.kind, spec.is_pair, slots, wp, wild_phys, hand.self_drawn)
+                if wp >= 0:
+                    wg = g
+                gs.append(g)
+            r = Reading(form.name, gs, None, None, wg.tiles[next(j for j, t in enumerate(wg.tiles) if t.is_win)]
+                        if wg is not None else None, wg)
+            if self._pairs_allowed(r, pair_when):
+                out.append(r)
+        return out
+
+    def signature_found(self, form, m, p, counts, naturals, wilds, hand, budget) -> list | None:
+        """The splits of `_signature_readings`, one per signature: (signature, groups, index of the group
+        holding the winning tile); None where full enumeration decides. The native readings
+        (runtime/nativehand.py) ask for them too, so the observers and their memos are the reference's."""
         phys = {t.physical.name for t in wilds}
         if len(phys) != 1:
             return None
@@ -419,51 +455,33 @@ class HandReadings:
         if memo_size(memo) > 50_000:  # kept across hands, bounded
             memo.clear()
         try:
-            found = signature_splits(self.dec, counts, len(wilds), m, p, wkey, part, obs.join, obs.unit, memo,
-                                     budget)
+            return signature_splits(self.dec, counts, len(wilds), m, p, wkey, part, obs.join, obs.unit, memo,
+                                    budget)
         except Unobservable:
             return None
         except SplitLimit:
             raise HandError(LIMIT_SENTENCE) from None
-        out = []
-        if any(t.physical is not t.kind for t in naturals):  # stand-ins: their identity is restored
-            for _, groups, win_gi in found:
-                out.extend(self._readings_of(form, groups, naturals, wilds, exposed, all_tiles, hand, pair_when,
-                                             only_gi=win_gi))
-            return out
-        # Otherwise each group is what its slots say: groups are shared, like the natural ones
-        # (`cached_group`), the wildcards' physical tile being part of the key.
+
+    def signature_group(self, kind: str, is_pair: bool, slots: tuple, wp: int, wild_phys: TileInfo,
+                        self_drawn: bool) -> Group:
+        """A group of a signature reading: shared, like the natural ones (`cached_group`), keyed by its
+        slots, winning slot, concealment and the wildcards' physical tile."""
+        conc = wp < 0 or self_drawn or is_pair
         cache = self.dec.pieces.wild_groups
-        for _, groups, win_gi in found:
-            gs = list(exposed)
-            wg = None
-            for gi, (spec, slots) in enumerate(groups):
-                slots = tuple(slots)
-                wp = -1
-                if gi == win_gi:
-                    wp = next(j for j, (idx, wild) in enumerate(slots)
-                              if (wild if win.wild else (not wild and idx == win.kind.index)))
-                conc = wp < 0 or self_drawn or spec.is_pair
-                ck = (spec.kind, slots, wp, conc, wild_phys.name)
-                g = cache.get(ck)
-                if g is None:
-                    if len(cache) > 100_000:
-                        cache.clear()
-                    tiles = [RTile(kinds[idx], wild_phys if wild else kinds[idx], wild, j == wp)
-                             for j, (idx, wild) in enumerate(slots)]
-                    mk = rs.meld(spec.kind)
-                    g = Group(spec.kind, tiles, exposed=False, concealed=conc, is_pair=spec.is_pair,
-                              is_kong=mk.kong, value=self.group_value(mk, tiles), has_win=wp >= 0)
-                    g.f = g.all_fields()  # a plain dict: this group never changes
-                    cache[ck] = g
-                if wp >= 0:
-                    wg = g
-                gs.append(g)
-            r = Reading(form.name, gs, None, None, wg.tiles[next(j for j, t in enumerate(wg.tiles) if t.is_win)]
-                        if wg is not None else None, wg)
-            if self._pairs_allowed(r, pair_when):
-                out.append(r)
-        return out
+        ck = (kind, slots, wp, conc, wild_phys.name)
+        g = cache.get(ck)
+        if g is None:
+            if len(cache) > 100_000:
+                cache.clear()
+            kinds = self.cat.kinds
+            tiles = [RTile(kinds[idx], wild_phys if wild else kinds[idx], wild, j == wp)
+                     for j, (idx, wild) in enumerate(slots)]
+            mk = self.rs.meld(kind)
+            g = Group(kind, tiles, exposed=False, concealed=conc, is_pair=is_pair,
+                      is_kong=mk.kong, value=self.group_value(mk, tiles), has_win=wp >= 0)
+            g.f = g.all_fields()  # a plain dict: this group never changes
+            cache[ck] = g
+        return g
 
     def _observer(self, form: ir.WinForm, win: RTile | None, wild_phys: TileInfo):
         """The observation sites of a form under this hand's shared values (`runtime/observe.py`),

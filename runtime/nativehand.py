@@ -168,7 +168,7 @@ class NativeHands:
         """One native call for the hand: what it scored (the payload), a ScoreResult with no reading,
         or None (handed back); a refusal is raised."""
         h = sc.hand
-        wild = groups = None
+        wild = groups = signatures = None
         self._wild_hand = False
         if self.wild_rules:
             naturals, wilds = sc.classify(h)
@@ -177,6 +177,7 @@ class NativeHands:
                 self._wild_hand = True
                 wild = (classified(*sc.classify(h, False)), classified(naturals, wilds))
                 groups = self.group_info(sc)
+                signatures = self.signature_search(sc)
         self.hands += 1
         state = self.counts.scorer.hand_state(sc.env, h.self_drawn, sc.flower_tiles())
         if state is None:
@@ -196,7 +197,7 @@ class NativeHands:
             status, left, got, found = self.hands_native.score(
                 [t.index for t in h.concealed], melds, h.win.index if h.win is not None else -1, h.self_drawn,
                 state[0], state[2], self._form_positions(sc.rules), start, waits, want_json, self.wild_rules,
-                wild, groups)
+                wild, groups, signatures)
         except self.counts.declined as exc:  # a value past 64 bits, or an internal error (counted)
             if isinstance(exc, self.counts.mod.NativeError):
                 self.counts.failures += 1
@@ -253,6 +254,33 @@ class NativeHands:
             return ev, _bytes(vec)
         return info
 
+    def signature_search(self, sc):
+        """The reference's signature search for the native readings (src/hand/wild.rs): (form position,
+        melds, pairs, work left) -> (0, the splits as (groups as (meld kind, slots), the group holding the
+        winning tile or -1), work left), (1, None, work left) where full enumeration decides, or (2, the
+        refusal, work left). Its observers and their memos are the reference's own, so the signatures,
+        the work charged and what later hands find in the memos are the same on both backends."""
+        h = sc.hand
+        forms = sc.rs.forms
+
+        def ask(fi: int, m: int, p: int, left: int):
+            form = forms[fi]
+            naturals, wilds = sc.classify(h, form.standins)
+            counts = [0] * sc.dec.n
+            for t in naturals:
+                counts[t.kind.index] += 1
+            work = sc.work
+            work[0] = left
+            try:
+                found = sc.signature_found(form, m, p, counts, naturals, wilds, h, work)
+            except HandError as exc:
+                return 2, str(exc), work[0]
+            if found is None:
+                return 1, None, work[0]
+            return 0, [([(spec.kind, list(slots)) for spec, slots in groups], win_gi)
+                       for _, groups, win_gi in found], work[0]
+        return ask
+
     def _fell_back(self, why: str) -> None:
         self._fell_back_n(why, 1)
         self.wild_fallbacks += self._wild_hand
@@ -289,6 +317,16 @@ class NativeHands:
         for a, pos, concealed in groups:
             if pos == -2:
                 gs.append(exposed[a])
+                continue
+            if pos == -4:  # a group of a signature reading: the reference's shared object
+                kind, tiles = a
+                slots = tuple((k, w) for k, _, w, _ in tiles)
+                wp = next((j for j, x in enumerate(tiles) if x[3]), -1)
+                wild_phys = sc.classify(h, f.standins)[1][0].physical
+                g = sc.signature_group(kind, sc.rs.meld(kind).pair, slots, wp, wild_phys, h.self_drawn)
+                if wp >= 0:
+                    wg, wt = g, g.tiles[wp]
+                gs.append(g)
                 continue
             if pos == -3:
                 kind, tiles = a

@@ -9,7 +9,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyTuple};
 
-use super::{score_hand, Budget, Classified, Fallback, FormSpec, GroupAsk, GroupRef, HandCtx, HandInput, HandOutcome, MeldIn, Setup, SplitGroup, Waits, WildIn};
+use super::{score_hand, Budget, Classified, Fallback, FormSpec, GroupAsk, GroupRef, HandCtx, HandInput, HandOutcome, Item, MeldIn, Setup, Signatures, SplitGroup, Waits, WildIn};
 use crate::program::V;
 use crate::score::{trace_list, Scorer};
 use crate::waits::TrialWaits;
@@ -120,6 +120,7 @@ impl Hands {
 struct PyWaits<'a, 'py> {
     cb: &'a Bound<'py, PyAny>,
     groups: Option<&'a Bound<'py, PyAny>>,
+    signatures: Option<&'a Bound<'py, PyAny>>,
     memo: &'a Mutex<HashMap<GroupKey, GroupInfo>>,
 }
 
@@ -150,6 +151,31 @@ impl Waits for PyWaits<'_, '_> {
         }
         memo.insert(key, (v.clone(), vec.clone()));
         Ok((v, vec))
+    }
+
+    fn signatures(&mut self, form: usize, melds: usize, pairs: usize, budget: &mut Budget) -> Result<Signatures, Fallback> {
+        let cb = self.signatures.ok_or_else(|| Fallback(super::wild::BY_SIGNATURE.into()))?;
+        let got = cb.call1((form, melds, pairs, budget.work)).map_err(|_| Fallback("the signature search failed".into()))?;
+        let (status, payload, left): (u8, Bound<'_, PyAny>, i64) =
+            got.extract().map_err(|_| Fallback("the signature callback returned no (status, payload, work)".into()))?;
+        budget.work = left;
+        Ok(match status {
+            0 => Signatures::Found(Self::found(&payload).map_err(|_| Fallback("malformed signature splits".into()))?),
+            1 => Signatures::Enumerate,
+            _ => Signatures::Refused(payload.extract().map_err(|_| Fallback("a refusal without its sentence".into()))?),
+        })
+    }
+}
+
+impl PyWaits<'_, '_> {
+    fn found(got: &Bound<'_, PyAny>) -> PyResult<Vec<(Vec<Item>, Option<usize>)>> {
+        let mut out = Vec::new();
+        for x in got.try_iter()? {
+            let (groups, win_gi): (Vec<(String, Vec<(usize, bool)>)>, i64) = x?.extract()?;
+            let items = groups.into_iter().map(|(k, slots)| (Arc::from(k.as_str()), slots)).collect();
+            out.push((items, usize::try_from(win_gi).ok()));
+        }
+        Ok(out)
     }
 }
 
@@ -290,7 +316,7 @@ impl Hands {
     /// the native wait trials (src/waits/) do not answer; `charge_splits`: as `HandInput::charge_splits`.
     /// `waits` of the result: (waits, shape waits) the native trials found (kinds, or None), the work
     /// they took (already off the work left) and how many questions they answered.
-    #[pyo3(signature = (concealed, melds, win, self_drawn, settings, flowers, forms, work, waits, json=false, charge_splits=false, wild=None, groups=None))]
+    #[pyo3(signature = (concealed, melds, win, self_drawn, settings, flowers, forms, work, waits, json=false, charge_splits=false, wild=None, groups=None, signatures=None))]
     #[allow(clippy::too_many_arguments)]
     fn score<'py>(
         &self,
@@ -308,6 +334,7 @@ impl Hands {
         charge_splits: bool,
         wild: Option<(ClassTuple, ClassTuple)>,
         groups: Option<&Bound<'py, PyAny>>,
+        signatures: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let mut svals = Vec::with_capacity(settings.len());
         for x in settings.iter() {
@@ -346,7 +373,7 @@ impl Hands {
             }
         }
         let mut budget = Budget { work };
-        let mut cb = PyWaits { cb: waits, groups, memo: &self.groups };
+        let mut cb = PyWaits { cb: waits, groups, signatures, memo: &self.groups };
         // the waits by the native trials where they answer, else asked of the Python callable
         let (got, found, spent, answered) = self
             .with_ctx(py, |ctx| {
@@ -398,8 +425,9 @@ fn payload<'py>(py: Python<'py>, h: &super::ScoredHand, text: Bound<'py, PyAny>)
             GroupRef::Declared(i) => groups.append((i as i64, -2i64, false))?,
             GroupRef::Split { id, win_pos, concealed } => groups.append((id as i64, win_pos as i64, concealed))?,
             GroupRef::Built(j) => {
-                let (kind, tiles, concealed) = &h.reading.built[j as usize];
-                groups.append(((&**kind, tiles.clone()), -3i64, *concealed))?
+                // -3: a group of its own; -4: the reference's shared group of a signature reading
+                let (kind, tiles, concealed, shared) = &h.reading.built[j as usize];
+                groups.append(((&**kind, tiles.clone()), if *shared { -4i64 } else { -3 }, *concealed))?
             }
         }
     }

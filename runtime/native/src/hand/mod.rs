@@ -128,8 +128,23 @@ pub struct WildIn {
 }
 
 /// A group formed by a reading of a hand holding wildcards or stand-ins: its meld kind, its tiles
-/// (kind played, physical kind, wildcard, winning tile) and whether it is concealed.
-pub type Built = (Arc<str>, Vec<(usize, usize, bool, bool)>, bool);
+/// (kind played, physical kind, wildcard, winning tile), whether it is concealed, and whether the
+/// reference shares it across readings (a group of a signature reading: `signature_group`).
+pub type Built = (Arc<str>, Vec<(usize, usize, bool, bool)>, bool, bool);
+
+/// A group of a split: its meld kind and its slots (kind, wildcard).
+pub type Item = (Arc<str>, Vec<(usize, bool)>);
+
+/// What the reference's signature search (runtime/hand_readings.py `signature_found`) gives for one
+/// form and (melds, pairs) of a hand holding two or more wildcards of one kind (`Waits::signatures`).
+pub enum Signatures {
+    /// One split per signature, in the reference's order, with the group holding the winning tile.
+    Found(Vec<(Vec<Item>, Option<usize>)>),
+    /// Full enumeration decides (the reference's `None`).
+    Enumerate,
+    /// The hand is refused (the sentence).
+    Refused(String),
+}
 
 /// What the Python side is asked of a group only it evaluates (`Waits::group`).
 pub struct GroupAsk<'a> {
@@ -162,6 +177,12 @@ pub trait Waits {
     /// which the rule set's Python side computes (runtime/nativehand.py); by default the hand goes back.
     fn group(&mut self, _g: &GroupAsk) -> Result<(V, Option<Vec<u64>>), Fallback> {
         Err(fallback("a group holding wildcards or stand-ins, whose value only the Python side computes"))
+    }
+
+    /// The signature splits of one form (a position in `Setup::forms`) and (melds, pairs), found by the
+    /// rule set's Python observers from the work left (which they spend); by default the hand goes back.
+    fn signatures(&mut self, _form: usize, _melds: usize, _pairs: usize, _budget: &mut Budget) -> Result<Signatures, Fallback> {
+        Err(fallback(wild::BY_SIGNATURE))
     }
 }
 

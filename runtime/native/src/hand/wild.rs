@@ -6,22 +6,24 @@
 //! winning tile placed in the first matching slot of each group (a group identical to one tried is not
 //! tried again) — charged to the hand's work as the reference charges it (each split and each reading).
 //!
-//! Not ported: a hand whose wildcards, two or more of one physical kind, can form groups under some
-//! form — the reference reads it by signature (`_signature_readings`, through the Python observers),
-//! so it goes back to the reference (the `Fallback` names it); so do more wildcards than the tables hold.
+//! A hand whose wildcards, two or more of one physical kind, can form groups under a form is read by
+//! signature in the reference (`_signature_readings`): its signature splits are asked of the Python
+//! side (`Waits::signatures`, which runs the reference's `signature_found` — its observers, their memos
+//! and the work they charge — and says when full enumeration decides instead), and its readings are
+//! made here from them as the reference makes them (shared groups, or with stand-ins `_readings_of` on
+//! the group holding the winning tile). A `Waits` without that search (the batch loop's) hands the hand
+//! back, by name; so does a hand holding more wildcards than the tables take.
 
 use std::collections::HashMap;
 use std::sync::Arc;
 
 use super::readings::{condition, form_targets, packed, plain, sum_fits, Found, RData, WaitState};
-use super::{fallback, Budget, Built, Classified, Fallback, FormSpec, GroupAsk, GroupRef, HandCtx, HandInput, Waits, WildIn};
+use super::{fallback, Budget, Built, Classified, Fallback, FormSpec, GroupAsk, GroupRef, HandCtx, HandInput, Item, Signatures, Waits, WildIn};
 use crate::program::{Group, V};
 
 /// The reason a hand read by signature goes back to the reference.
 pub const BY_SIGNATURE: &str = "a hand whose wildcards (two or more of one kind) the reference reads by signature";
 
-/// A group of a split: its meld kind and its slots (kind, wild).
-type Item = (Arc<str>, Vec<(usize, bool)>);
 /// A group's value and prefilter vector.
 type Info = (V, Option<Vec<u64>>);
 
@@ -173,7 +175,17 @@ pub(super) fn enumerate(
                 continue;
             }
             if nw >= 2 && cl.wilds.iter().all(|w| w.0 == cl.wilds[0].0) {
-                return Err(fallback(BY_SIGNATURE));
+                match waits.signatures(fi, mu, pu, budget)? {
+                    Signatures::Refused(s) => return Ok(Found::Refused(s)),
+                    Signatures::Enumerate => {}
+                    Signatures::Found(found) => {
+                        let rd = Rd { ctx, input, fi, f, cl, exposed: &exposed, win };
+                        for (items, win_gi) in &found {
+                            rd.readings_of(items, Some(*win_gi), &mut info, budget, waits, st, &mut out)?;
+                        }
+                        continue;
+                    }
+                }
             }
             let limit = setup.split_limit.min(budget.work.max(0) as usize);
             if nw == 0 {
@@ -195,7 +207,7 @@ pub(super) fn enumerate(
                             })
                             .collect::<Result<Vec<_>, Fallback>>()?;
                         let rd = Rd { ctx, input, fi, f, cl, exposed: &exposed, win };
-                        rd.readings_of(&items, &mut info, budget, waits, st, &mut out)?;
+                        rd.readings_of(&items, None, &mut info, budget, waits, st, &mut out)?;
                     } else {
                         plain(ctx, input, fi, f, split, &exposed, budget, waits, st, &mut out)?;
                     }
@@ -223,7 +235,7 @@ pub(super) fn enumerate(
                     items.push((name, slots.clone()));
                 }
                 let rd = Rd { ctx, input, fi, f, cl, exposed: &exposed, win };
-                rd.readings_of(&items, &mut info, budget, waits, st, &mut out)?;
+                rd.readings_of(&items, None, &mut info, budget, waits, st, &mut out)?;
             }
         }
     }
@@ -298,11 +310,15 @@ struct Rd<'a, 'c> {
 impl Rd<'_, '_> {
     /// Python `_readings_of` for a hand holding wildcards or stand-ins: the split's groups built (each
     /// wildcard slot taking the next wildcard's physical tile, each natural slot the last natural tile
-    /// left of its kind), then a reading for each group that can hold the winning tile.
+    /// left of its kind), then a reading for each group that can hold the winning tile. `sig`: a split
+    /// of the signature search, with the group holding the winning tile — with stand-ins,
+    /// `_readings_of(only_gi=…)`; without, `_signature_readings`' one reading of shared groups, the
+    /// winning tile in the first slot that can hold it.
     #[allow(clippy::too_many_arguments)]
     fn readings_of(
         &self,
         split: &[Item],
+        sig: Option<Option<usize>>,
         info: &mut Infos,
         budget: &mut Budget,
         waits: &mut dyn Waits,
@@ -348,13 +364,25 @@ impl Rd<'_, '_> {
             })
             .collect::<Result<_, Fallback>>()?;
         let kongs: Vec<bool> = split.iter().map(|(kind, _)| setup.meld_kinds.get(&**kind).is_some_and(|m| m.1)).collect();
+        let standins = self.cl.naturals.iter().any(|&(k, p, _)| k != p);
+        let shared = sig.is_some() && !standins;
         let Some(win) = self.win else {
-            return self.push(split, &groups, &pairs, &kongs, None, info, budget, waits, st, out);
+            return self.push(split, &groups, &pairs, &kongs, None, shared, info, budget, waits, st, out);
         };
+        let fits = |t: &Rt| t.wild == win.wild && (t.wild || t.kind == win.kind) && (!t.wild || t.phys == win.phys);
+        if shared {
+            let gi = sig.flatten().ok_or_else(|| fallback("a signature split without the winning tile's group"))?;
+            let g = groups.get(gi).ok_or_else(|| fallback("a signature split's winning group outside it"))?;
+            let ti = g.iter().position(fits).ok_or_else(|| fallback("a signature split's winning group without its tile"))?;
+            return self.push(split, &groups, &pairs, &kongs, Some((gi, ti)), true, info, budget, waits, st, out);
+        }
         let mut seen: Vec<(&str, Vec<(usize, bool)>)> = Vec::new();
         for (gi, g) in groups.iter().enumerate() {
+            if sig.is_some_and(|w| w != Some(gi)) {
+                continue;
+            }
             for (ti, t) in g.iter().enumerate() {
-                if t.wild != win.wild || (!t.wild && t.kind != win.kind) || (t.wild && t.phys != win.phys) {
+                if !fits(t) {
                     continue;
                 }
                 let sig = (&*split[gi].0, g.iter().map(|x| (x.kind, x.wild)).collect::<Vec<_>>());
@@ -362,14 +390,16 @@ impl Rd<'_, '_> {
                     break;
                 }
                 seen.push(sig);
-                self.push(split, &groups, &pairs, &kongs, Some((gi, ti)), info, budget, waits, st, out)?;
+                self.push(split, &groups, &pairs, &kongs, Some((gi, ti)), false, info, budget, waits, st, out)?;
                 break;
             }
         }
         Ok(())
     }
 
-    /// One reading: the groups, the winning tile at (group, slot) when there is one.
+    /// One reading: the groups, the winning tile at (group, slot) when there is one. `shared`: the
+    /// reference's groups are shared objects (`signature_group`), so identical groups of the reading
+    /// are one group to the programs (one identity).
     #[allow(clippy::too_many_arguments)]
     fn push(
         &self,
@@ -378,6 +408,7 @@ impl Rd<'_, '_> {
         pairs: &[bool],
         kongs: &[bool],
         at: Option<(usize, usize)>,
+        shared: bool,
         info: &mut Infos,
         budget: &mut Budget,
         waits: &mut dyn Waits,
@@ -418,8 +449,13 @@ impl Rd<'_, '_> {
                 value,
                 ident: (ne + gi) as u16,
             });
+            if shared {
+                if let Some(j) = built.iter().position(|b| b.0 == *kind && b.1 == tiles && b.2 == concealed) {
+                    gs.last_mut().expect("pushed above").ident = (ne + j) as u16;
+                }
+            }
             refs.push(GroupRef::Built(gi as u32));
-            built.push((kind.clone(), tiles, concealed));
+            built.push((kind.clone(), tiles, concealed, shared));
             vectors.push(vector);
         }
         let mut declared = vec![true; ne];

@@ -3,7 +3,7 @@
 //! fallback `Waits` given (the Python side's callback), which answers as the reference.
 
 use super::{as_value, HandMeld, WaitHand, WaitState};
-use crate::hand::{Budget, Fallback, GroupAsk, HandInput, Waits};
+use crate::hand::{Budget, Fallback, GroupAsk, HandInput, Signatures, Waits};
 use crate::program::{Program, V};
 use crate::score::Scorer;
 
@@ -75,5 +75,9 @@ impl Waits for TrialWaits<'_, '_> {
 
     fn group(&mut self, g: &GroupAsk) -> Result<(V, Option<Vec<u64>>), Fallback> {
         self.fallback.group(g)
+    }
+
+    fn signatures(&mut self, form: usize, melds: usize, pairs: usize, budget: &mut Budget) -> Result<Signatures, Fallback> {
+        self.fallback.signatures(form, melds, pairs, budget)
     }
 }
