@@ -1,7 +1,9 @@
 """Timing of the hardest hands with wildcards: `waits` and `score` with three and four 王 (扯胡子), and
-seeded hands of bench/rules/joker.pai with four and with eight jokers.
+seeded hands of bench/rules/joker.pai with four and with eight jokers; and (`--score`) the scoring of
+many seeded hands holding one, two or four jokers (bench/rules/joker.pai, winning and near-winning,
+self-drawn or not), the CPU time of the whole run of each.
 
-    python bench/wild_speed.py [--json]
+    python bench/wild_speed.py [--json] [--score N]
 
 Each figure is one hand's CPU time (seconds, `time.process_time`) and the process's peak memory; "cold"
 is the first hand of a freshly loaded rule set (its tables still empty), "warm" a different hand after
@@ -71,6 +73,66 @@ def joker_hands(rules: Rules, jokers: int, n: int, seed: int) -> list[Hand]:
     return out
 
 
+def scored_hands(rules: Rules, jokers: int, n: int, seed: int) -> list[Hand]:
+    """14-tile hands: a random winning shape, or one with a tile swapped (a third of them), `jokers` of its
+    concealed tiles made jokers (the winning tile stays natural), self-drawn half of the time."""
+    rnd = random.Random(seed)
+    kinds = [k for k in rules.catalog.kinds if k.category == "suited"]
+    out = []
+    for h in joker_hands(rules, 0, n, seed):
+        tiles = list(h.concealed) + [rnd.choice(kinds)]
+        if rnd.random() < 1 / 3:
+            tiles[rnd.randrange(13)] = rnd.choice(kinds)
+        if any(tiles.count(t) > 4 for t in tiles):
+            continue
+        win = tiles.pop()
+        for i in range(jokers):
+            tiles[i] = rules.catalog.by_name["王"]
+        out.append(Hand(tiles, [], win, rnd.random() < 0.5))
+    return out
+
+
+def score_run(n: int) -> dict:
+    """CPU time of `Rules.score` over n seeded hands for one, two and four jokers (after one warm-up
+    pass over the first 50), and how the native side took them."""
+    out = {}
+    rules = load(ROOT / "bench" / "rules" / "joker.pai")
+    for jokers in (1, 2, 4):
+        hands = scored_hands(rules, jokers, n, seed=jokers)
+        for h in hands[:50]:
+            rules.score(h)
+        t = time.process_time()
+        wins = sum(rules.score(h).win for h in hands)
+        out[f"jokers_{jokers}"] = {"hands": len(hands), "wins": wins, "cpu_s": round(time.process_time() - t, 3)}
+    st = rules.stats()
+    out["joker_native_wild_hands"] = st.get("native_wild_hands")
+    out["joker_native_wild_fallbacks"] = st.get("native_wild_fallbacks")
+    # the bundled rule files with wildcards or stand-ins: bench/native_diff.py's seeded hands (winning,
+    # near-winning, wildcards and stand-ins in place of tiles, melds, context values), every one timed
+    import native_diff
+    for name in ("longyan.pai", "chehuzi.pai", "baicheng.pai"):
+        rules = load(ROOT / "rules" / name)
+        rnd = random.Random(f"wild_speed:{name}")
+        cases = [c for c in (native_diff.hands_case(rules, rnd) for _ in range(n)) if c is not None]
+
+        def score_all(cases=cases, rules=rules):
+            wins = 0
+            for hand, melds, win, context, self_drawn in cases:
+                try:
+                    wins += rules.score(hand, melds, win, self_drawn, context).win
+                except ValueError:  # a hand the rule set refuses (the same on both backends)
+                    pass
+            return wins
+        score_all(cases[:50])
+        t = time.process_time()
+        wins = score_all()
+        st = rules.stats()
+        out[name] = {"hands": len(cases), "wins": wins, "cpu_s": round(time.process_time() - t, 3),
+                     "native_wild_hands": st.get("native_wild_hands"),
+                     "native_wild_fallbacks": st.get("native_wild_fallbacks")}
+    return out
+
+
 def run() -> dict:
     out: dict = {"chehuzi": [], "joker": []}
     t0 = time.process_time()
@@ -99,7 +161,12 @@ def run() -> dict:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--score", type=int, default=0, help="time only the scoring of N seeded hands per joker count")
     args = ap.parse_args(argv)
+    if args.score:
+        got = score_run(args.score)
+        print(json.dumps(got, ensure_ascii=False) if args.json else "\n".join(f"{k}: {v}" for k, v in got.items()))
+        return 0
     out = run()
     if args.json:
         print(json.dumps(out, ensure_ascii=False))

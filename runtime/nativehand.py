@@ -48,6 +48,8 @@ class NativeHands:
         self.not_natural = 0  # hands holding wildcards or stand-ins in play (read natively or handed back)
         self.wild_fallbacks = 0  # of those, hands handed back to the Python path
         self._wild_hand = False  # whether the hand being scored holds wildcards or stand-ins in play
+        self._classes: tuple = (None, {})  # (the Scoring, its `classify` by `standins`) of the last hand
+        self.plain_forms = False  # whether some form says `standins false` (set by `native_hands`)
         self.counts = counts
         self.items = items  # the (spec, slots) item of each split group of the native tables
         self.hands = 0
@@ -171,11 +173,13 @@ class NativeHands:
         wild = groups = signatures = None
         self._wild_hand = False
         if self.wild_rules:
-            naturals, wilds = sc.classify(h)
+            naturals, wilds = self.classify(sc, True)
             if wilds or any(t.physical is not t.kind for t in naturals):
                 self.not_natural += 1
                 self._wild_hand = True
-                wild = (classified(*sc.classify(h, False)), classified(naturals, wilds))
+                plays = classified(naturals, wilds)
+                # without stand-ins, only for a rule set with a form that lets stand-ins be themselves
+                wild = (classified(*self.classify(sc, False)) if self.plain_forms else plays, plays)
                 groups = self.group_info(sc)
                 signatures = self.signature_search(sc)
         self.hands += 1
@@ -228,6 +232,18 @@ class NativeHands:
         if answered:
             self.counts.scorer.wait_calls += answered
 
+    def classify(self, sc, standins: bool) -> tuple:
+        """`sc.classify(sc.hand, standins)`, made once per hand (the call, its callbacks and the chosen
+        reading's `Reading` read it; a tile's classification never changes within one hand)."""
+        last, got = self._classes
+        if last is not sc:
+            got = {}
+            self._classes = (sc, got)
+        x = got.get(standins)
+        if x is None:
+            x = got[standins] = sc.classify(sc.hand, standins)
+        return x
+
     def group_info(self, sc):
         """What the native readings of a hand holding wildcards or stand-ins ask of a group they form
         (src/hand/wild.rs): (its value, its prefilter vector), as `NativeCounts.encode` gives them."""
@@ -265,7 +281,7 @@ class NativeHands:
 
         def ask(fi: int, m: int, p: int, left: int):
             form = forms[fi]
-            naturals, wilds = sc.classify(h, form.standins)
+            naturals, wilds = self.classify(sc, form.standins)
             counts = [0] * sc.dec.n
             for t in naturals:
                 counts[t.kind.index] += 1
@@ -298,7 +314,7 @@ class NativeHands:
         exposed = sc.exposed_groups(h) if h.melds else []
         win = h.win
         if listed and self.wild_rules:  # as `_readings_wild` lists them: natural tiles, then wildcards
-            naturals, wilds = sc.classify(h, f.standins)
+            naturals, wilds = self.classify(sc, f.standins)
             tiles = naturals + wilds
             win_rtile = next((t for t in tiles if t.is_win), None)
             all_tiles = tiles + [t for g in exposed for t in g.tiles]
@@ -322,7 +338,7 @@ class NativeHands:
                 kind, tiles = a
                 slots = tuple((k, w) for k, _, w, _ in tiles)
                 wp = next((j for j, x in enumerate(tiles) if x[3]), -1)
-                wild_phys = sc.classify(h, f.standins)[1][0].physical
+                wild_phys = self.classify(sc, f.standins)[1][0].physical
                 g = sc.signature_group(kind, sc.rs.meld(kind).pair, slots, wp, wild_phys, h.self_drawn)
                 if wp >= 0:
                     wg, wt = g, g.tiles[wp]
@@ -451,7 +467,9 @@ def native_hands(rules, cat, dec, counts: NativeCounts | None, mod) -> tuple[Nat
         hands = mod.Hands(counts.scorer.scorer, structure.tables, setup)
     except (mod.NotCovered, mod.NativeError, ValueError, TypeError) as exc:
         return None, f"the native core refused the hand setup: {exc}"
-    return NativeHands(hands, counts, structure.items, bool(rules.ir.wilds or rules.ir.standins), structure.tables), ""
+    out = NativeHands(hands, counts, structure.items, bool(rules.ir.wilds or rules.ir.standins), structure.tables)
+    out.plain_forms = any(not f.standins for f in rs.forms)
+    return out, ""
 
 
 __all__ = ["NativeHands", "maybe_not_natural", "native_hands", "NO_READING"]
