@@ -18,6 +18,7 @@ from __future__ import annotations
 from .evaluate import EvalError
 from .fans import unmet_reason
 from .hand import HandError, Meld
+from . import hand_readings
 from .hand_readings import LIMIT_SENTENCE
 from .ir.nodes import LABEL_SLOT
 from .limits import HAND_WORK, MAX_HAND_TILES, MAX_MELDS, MAX_TILE_TEXT, READING_WORK, SPLIT_LIMIT
@@ -179,7 +180,8 @@ class NativeHands:
                 self._wild_hand = True
                 plays = classified(naturals, wilds)
                 # without stand-ins, only for a rule set with a form that lets stand-ins be themselves
-                wild = (classified(*self.classify(sc, False)) if self.plain_forms else plays, plays)
+                wild = (classified(*self.classify(sc, False)) if self.plain_forms else plays, plays,
+                        hand_readings.SIGNATURE_FROM)
                 groups = self.group_info(sc)
                 signatures = self.signature_search(sc)
         self.hands += 1
@@ -189,6 +191,8 @@ class NativeHands:
         melds = tuple(self._meld(sc, m) for m in h.melds)
         work = sc.work
         start = work[0]
+        if not -(1 << 63) <= start < 1 << 63:  # the native side counts work in 64 bits
+            return self._fell_back("a work budget past 64 bits")
         spent = [0]
 
         def waits(shape: bool, left: int):

@@ -21,7 +21,7 @@ import hand_speed  # noqa: E402
 import mcr_crosscheck  # noqa: E402
 import native_diff  # noqa: E402
 
-BY_SIGNATURE = "a hand whose wildcards (two or more of one kind) the reference reads by signature"
+BY_SIGNATURE = "a hand whose wildcards (of one kind) the reference reads by signature"
 
 NOT_BUILT = "the native core is not built here (installed without a Rust toolchain); the Python backend is in use"
 needs_native = pytest.mark.skipif(not backend.available(), reason=NOT_BUILT)

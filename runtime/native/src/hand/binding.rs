@@ -332,7 +332,7 @@ impl Hands {
         waits: &Bound<'py, PyAny>,
         json: bool,
         charge_splits: bool,
-        wild: Option<(ClassTuple, ClassTuple)>,
+        wild: Option<(ClassTuple, ClassTuple, usize)>,
         groups: Option<&Bound<'py, PyAny>>,
         signatures: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
@@ -362,8 +362,9 @@ impl Hands {
             flowers,
             forms,
             charge_splits,
-            wild: wild.map(|(a, b)| WildIn {
+            wild: wild.map(|(a, b, signature_from)| WildIn {
                 classes: [Classified { naturals: a.0, wilds: a.1 }, Classified { naturals: b.0, wilds: b.1 }],
+                signature_from,
             }),
         };
         if let Some(w) = &input.wild {

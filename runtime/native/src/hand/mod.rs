@@ -125,6 +125,9 @@ pub struct Classified {
 /// A hand's tiles classified without stand-ins (for a form with `standins false`) and with them.
 pub struct WildIn {
     pub classes: [Classified; 2],
+    /// The fewest wildcards (of one kind) the reference reads by signature (hand_readings.py
+    /// `SIGNATURE_FROM`, read when the hand is handed over).
+    pub signature_from: usize,
 }
 
 /// A group formed by a reading of a hand holding wildcards or stand-ins: its meld kind, its tiles

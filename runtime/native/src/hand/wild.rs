@@ -22,7 +22,7 @@ use super::{fallback, Budget, Built, Classified, Fallback, FormSpec, GroupAsk, G
 use crate::program::{Group, V};
 
 /// The reason a hand read by signature goes back to the reference.
-pub const BY_SIGNATURE: &str = "a hand whose wildcards (two or more of one kind) the reference reads by signature";
+pub const BY_SIGNATURE: &str = "a hand whose wildcards (of one kind) the reference reads by signature";
 
 /// A group's value and prefilter vector.
 type Info = (V, Option<Vec<u64>>);
@@ -174,7 +174,7 @@ pub(super) fn enumerate(
             if !ctx.tables.core_can_split(&counts, nw, mu, pu).map_err(|e| Fallback(e.to_string()))? {
                 continue;
             }
-            if nw >= 2 && cl.wilds.iter().all(|w| w.0 == cl.wilds[0].0) {
+            if nw >= wild.signature_from && nw > 0 && cl.wilds.iter().all(|w| w.0 == cl.wilds[0].0) {
                 match waits.signatures(fi, mu, pu, budget)? {
                     Signatures::Refused(s) => return Ok(Found::Refused(s)),
                     Signatures::Enumerate => {}
