@@ -15,10 +15,10 @@ counts the declined ones), once per hand.
 """
 from __future__ import annotations
 
+from . import hand_readings
 from .evaluate import EvalError
 from .fans import unmet_reason
 from .hand import HandError, Meld
-from . import hand_readings
 from .hand_readings import LIMIT_SENTENCE
 from .ir.nodes import LABEL_SLOT
 from .limits import HAND_WORK, MAX_HAND_TILES, MAX_MELDS, MAX_TILE_TEXT, READING_WORK, SPLIT_LIMIT
