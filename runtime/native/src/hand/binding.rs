@@ -313,7 +313,15 @@ impl Hands {
     /// or None, per fan its label where it has expressions and they were computed, else None); 1: no reading (payload: its JSON text when asked for, else None); 2: refused (payload: the sentence); 3: the Python side scores the hand
     /// (payload: why). `melds`: (kind, tile kinds, exposed, pair, kong, value, prefilter vector bytes or
     /// None) each; `waits`: a callable (shape, work left) -> (encoded waits, work left), asked only where
-    /// the native wait trials (src/waits/) do not answer; `charge_splits`: as `HandInput::charge_splits`.
+    /// the native wait trials (src/waits/) do not answer; `charge_splits`: as `HandInput::charge_splits`;
+    /// `wild` (a hand holding wildcards or stand-ins in play): its tiles classified without and with
+    /// stand-ins, ((naturals (kind, physical, winning)), (wilds (physical, winning))) each, and the
+    /// reference's `SIGNATURE_FROM`; `groups`: (meld kind, tiles (kind, physical, wild, winning),
+    /// concealed, has the winning tile) -> (encoded value, prefilter vector bytes or None), asked once
+    /// per group shape (kept); `signatures`: (form position, melds, pairs, work left) -> (0, splits, work)
+    /// | (1, None, work) | (2, sentence, work), the reference's signature search (`Waits::signatures`).
+    /// A group of such a hand's chosen reading comes back as ((meld kind, tiles), -3 or -4 (the
+    /// reference's shared group of a signature reading), concealed).
     /// `waits` of the result: (waits, shape waits) the native trials found (kinds, or None), the work
     /// they took (already off the work left) and how many questions they answered.
     #[pyo3(signature = (concealed, melds, win, self_drawn, settings, flowers, forms, work, waits, json=false, charge_splits=false, wild=None, groups=None, signatures=None))]

@@ -1,6 +1,6 @@
-//! Whole hands scored in one native call: the readings of a hand made only of natural tiles enumerated
-//! here (readings.rs, the port of runtime/hand_readings.py `_readings_natural`, in its order and charged
-//! to the same work), each scored and the one that counts chosen (score.rs `Scorer::choose`), and what
+//! Whole hands scored in one native call: the readings of a hand enumerated here (readings.rs, the port
+//! of runtime/hand_readings.py `_readings_natural`; wild.rs, of `_readings_wild` for a hand holding
+//! wildcards or stand-ins in play; in the reference's order and charged to the same work), each scored and the one that counts chosen (score.rs `Scorer::choose`), and what
 //! the result needs handed back (`HandOutcome`; its JSON form in json.rs). The Python side
 //! (runtime/nativehand.py) builds the result object of the chosen reading only.
 //!
@@ -94,8 +94,8 @@ pub struct MeldIn {
 /// encoded yet sends the hand to Python, which then encodes it); the settings in the order of
 /// `Scorer.settings()`, each the value of that reference in the hand's environment (`Rules.settings_env`
 /// of its context) or `None` where it has none; `forms` every position of `Setup::forms` in order for a
-/// rule set that wins by all its forms; and for a rule set with wildcards or stand-ins, only a hand
-/// holding none in play, with `charge_splits`.
+/// rule set that wins by all its forms; and for a rule set with wildcards or stand-ins, `charge_splits`
+/// (and `wild` where the hand holds some in play).
 pub struct HandInput {
     pub concealed: Vec<usize>, // kind indexes, without the winning tile
     pub melds: Vec<MeldIn>,
