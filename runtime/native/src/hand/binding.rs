@@ -167,11 +167,14 @@ impl Waits for PyWaits<'_, '_> {
     }
 }
 
+/// A signature split as the Python side gives it: its groups (meld kind, slots), the winning group or -1.
+type SplitTuple = (Vec<(String, Vec<(usize, bool)>)>, i64);
+
 impl PyWaits<'_, '_> {
     fn found(got: &Bound<'_, PyAny>) -> PyResult<Vec<(Vec<Item>, Option<usize>)>> {
         let mut out = Vec::new();
         for x in got.try_iter()? {
-            let (groups, win_gi): (Vec<(String, Vec<(usize, bool)>)>, i64) = x?.extract()?;
+            let (groups, win_gi): SplitTuple = x?.extract()?;
             let items = groups.into_iter().map(|(k, slots)| (Arc::from(k.as_str()), slots)).collect();
             out.push((items, usize::try_from(win_gi).ok()));
         }
