@@ -425,6 +425,7 @@ fn value_to_py<'py>(py: Python<'py>, v: &V) -> PyResult<Bound<'py, PyAny>> {
         V::Str(s) => PyString::new(py, s).into_any(),
         V::Tile(c) => ("t", *c).into_pyobject(py)?.into_any(),
         V::Group(g) => ("g", *g).into_pyobject(py)?.into_any(),
+        V::Seat(s) => ("s", *s).into_pyobject(py)?.into_any(), // game scope only: never a reading's value
         V::List(l) => {
             let items = l.iter().map(|x| value_to_py(py, x)).collect::<PyResult<Vec<_>>>()?;
             pyo3::types::PyList::new(py, items)?.into_any()

@@ -11,9 +11,12 @@
 
 pub mod rng;
 pub mod rules;
+pub mod scope;
 pub mod setup;
+pub mod snapshot;
 pub mod state;
 pub mod table;
+pub mod values;
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -181,6 +184,35 @@ fn options_of(options: Option<&Bound<'_, PyDict>>) -> PyResult<table::Options> {
 #[pyclass(module = "_native")]
 struct EngineTable {
     table: table::Table,
+    scope: Option<scope::GameScope>,
+}
+
+/// The bindings of one evaluation (JSON: a binding's name to its value as `state.plain` writes it; the
+/// tile of the moment by name), by slot of `scope::BOUND`.
+fn bindings(t: &table::Table, j: &serde_json::Value) -> Result<Vec<crate::program::V>, crate::Error> {
+    use crate::program::V;
+    use serde_json::Value as J;
+    let bad = |what: &str| crate::Error::Input(format!("a binding {what:.60} is not one the game scope takes"));
+    let mut out = scope::bound_defaults();
+    for (k, v) in j.as_object().ok_or_else(|| bad("list"))? {
+        let slot = scope::BOUND.iter().position(|b| b == k).ok_or_else(|| bad(k))?;
+        out[slot] = match v {
+            J::Null => V::None,
+            J::Bool(b) => V::Bool(*b),
+            J::Number(x) => V::Int(x.as_i64().ok_or_else(|| bad(k))?),
+            J::String(s) if slot == scope::B_TILE => {
+                let i = t.names.iter().position(|n| n == s).ok_or_else(|| bad(k))?;
+                V::Tile(((i as u32) << 2) | (t.cat.kinds[i].category == "joker") as u32)
+            }
+            J::String(s) => V::Str(std::sync::Arc::from(s.as_str())),
+            J::Object(m) => match m.get("seat").and_then(J::as_u64) {
+                Some(i) if m.len() == 1 && (i as usize) < t.n => V::Seat(i as u16),
+                _ => return Err(bad(k)),
+            },
+            J::Array(_) => return Err(bad(k)),
+        };
+    }
+    Ok(out)
 }
 
 #[pymethods]
@@ -191,7 +223,60 @@ impl EngineTable {
         let opts = options_of(options)?;
         Ok(EngineTable {
             table: guarded(|| table::Table::new(ruleset_json, &opts))?,
+            scope: None,
         })
+    }
+
+    /// A snapshot (`HandState.snapshot()` as JSON text, with `reveal_ids` and `last_dealt` beside it when
+    /// given) read into the native state and written back: the reader's round trip.
+    fn state(&self, snapshot: &str) -> PyResult<String> {
+        let t = &self.table;
+        Ok(guarded(|| Ok(snapshot::read(t, snapshot)?.snapshot(&t.names).to_string()))?)
+    }
+
+    /// Lower these game-scope expressions (each the JSON of one expression) for `eval_scope`, replacing
+    /// any lowered before; per expression, None or the sentence that refuses it (`NotCovered`'s).
+    fn lower_scope(&mut self, exprs: Vec<String>) -> PyResult<Vec<Option<String>>> {
+        let t = &self.table;
+        let sc = guarded(|| {
+            let js = exprs
+                .iter()
+                .map(|e| serde_json::from_str(e).map_err(|_| crate::Error::Input("an expression is not JSON".into())))
+                .collect::<Result<Vec<serde_json::Value>, _>>()?;
+            Ok(scope::GameScope::new(t, &js, &scope::NoWinQuestions))
+        })?;
+        let out = sc.exprs.iter().map(|r| r.as_ref().err().cloned()).collect();
+        self.scope = Some(sc);
+        Ok(out)
+    }
+
+    /// Evaluate lowered expressions on the state a snapshot gives: `asks` is JSON, a list of
+    /// [expression index, bindings]; the answer, JSON, a list of each value (values.rs `canon`) or
+    /// "stop" where the evaluation stops (the reference raises there, or the expression is refused).
+    fn eval_scope(&self, snapshot: &str, asks: &str) -> PyResult<String> {
+        let t = &self.table;
+        let Some(sc) = &self.scope else {
+            return Err(PyValueError::new_err("no game-scope expressions are lowered (lower_scope first)"));
+        };
+        Ok(guarded(|| {
+            let st = snapshot::read(t, snapshot)?;
+            let asks: serde_json::Value =
+                serde_json::from_str(asks).map_err(|_| crate::Error::Input("the asks are not JSON".into()))?;
+            let items = asks.as_array().ok_or_else(|| crate::Error::Input("the asks are not a list".into()))?;
+            let mut out = Vec::with_capacity(items.len());
+            for it in items {
+                let (i, b) = match it.as_array().map(Vec::as_slice) {
+                    Some([i, b]) => (i.as_u64().unwrap_or(u64::MAX) as usize, b),
+                    _ => return Err(crate::Error::Input("an ask is [expression index, bindings]".into())),
+                };
+                let mut ev = values::Ev::new(sc, t, &st, &scope::NoWinQuestions, bindings(t, b)?);
+                out.push(match ev.expr(i) {
+                    Ok(v) => values::canon(&ev, &v),
+                    Err(_) => serde_json::Value::String("stop".into()),
+                });
+            }
+            Ok(serde_json::Value::Array(out).to_string())
+        })?)
     }
 
     /// The number of players these options give.

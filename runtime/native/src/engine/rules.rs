@@ -51,6 +51,16 @@ pub struct RevealDef {
     pub removes_copy: bool,
     pub at: String, // deal | win
     pub unless: Option<J>,
+    pub visible: bool,
+}
+
+/// A meld kind as the game reads it (`Game.mk`): how a laid-down meld of it shows and plays.
+pub struct MeldDef {
+    pub name: String,
+    pub exposed: bool,
+    pub pair: bool,
+    pub kong: bool,
+    pub shown: Option<i64>, // tiles shown face up when concealed (None: the kind's default)
 }
 
 pub struct EffectDef {
@@ -83,6 +93,7 @@ pub struct GameRules {
     pub unexecuted: Option<String>,
     /// The wildcards: (the kind or reveal they name, their scope: hand | win_tile).
     pub wilds: Vec<(String, String)>,
+    pub melds: Vec<MeldDef>,
 }
 
 /// Events whose actions the engine offers in its own steps (`engine_limits.ENGINE_OFFERED`).
@@ -289,6 +300,7 @@ pub fn parse(text: &str) -> Result<GameRules, Error> {
             removes_copy: b(m, "removes_copy"),
             at: s(m, "at", "deal"),
             unless: m.get("unless").filter(|v| !v.is_null()).cloned(),
+            visible: m.get("visible").and_then(J::as_bool).unwrap_or(true),
         })
         .collect();
     let tasks = objects(rs, "tasks")?.into_iter().map(|m| s(m, "name", "")).collect();
@@ -322,7 +334,18 @@ pub fn parse(text: &str) -> Result<GameRules, Error> {
         .into_iter()
         .map(|w| (s(w, "tiles", ""), s(w, "scope", "hand")))
         .collect();
+    let melds = objects(rs, "melds")?
+        .into_iter()
+        .map(|m| MeldDef {
+            name: s(m, "name", ""),
+            exposed: b(m, "exposed"),
+            pair: b(m, "pair"),
+            kong: b(m, "kong"),
+            shown: m.get("shown").and_then(J::as_i64),
+        })
+        .collect();
     Ok(GameRules {
+        melds,
         unexecuted,
         wilds,
         variant,

@@ -128,6 +128,7 @@ pub struct HandState {
     pub context: Vec<(String, Value)>,
     pub reveals: Vec<(String, Value)>,
     pub reveal_ids: BTreeMap<String, Vec<usize>>,
+    pub reveal_ids_known: bool, // false: read from a snapshot that did not give them (engine/snapshot.rs)
     pub task: String,
     pub turn: i64,
     pub last_drawer: Option<usize>,
@@ -144,6 +145,7 @@ pub struct HandState {
     pub fees: i64,
     pub deltas: Vec<i64>,
     pub events: BTreeMap<String, i64>,
+    pub chance: Vec<J>, // every `roll` of the hand, as the reference writes it (kept as it was read)
 }
 
 impl HandState {
@@ -160,6 +162,7 @@ impl HandState {
             context: Vec::new(),
             reveals: Vec::new(),
             reveal_ids: BTreeMap::new(),
+            reveal_ids_known: true,
             task: String::new(),
             turn: 0,
             last_drawer: None,
@@ -176,6 +179,7 @@ impl HandState {
             fees: 0,
             deltas: vec![0; n],
             events: BTreeMap::new(),
+            chance: Vec::new(),
         }
     }
 
@@ -227,7 +231,7 @@ impl HandState {
             "winners": self.winners, "discarder": seat_no(self.discarder), "robbed": seat_no(self.robbed),
             "exhausted": self.exhausted, "finished": self.finished, "first_winners": self.first_winners,
             "over": self.over, "next_dealer": seat_no(self.next_dealer), "payments": payments,
-            "fees": self.fees, "deltas": self.deltas, "events": self.events, "chance": Vec::<J>::new(),
+            "fees": self.fees, "deltas": self.deltas, "events": self.events, "chance": self.chance,
         })
     }
 }

@@ -235,29 +235,6 @@ impl<'p, 'r> Eval<'p, 'r> {
         Arc::new(out)
     }
 
-    fn is_run(&self, g: &Group) -> bool {
-        let t = &g.tiles;
-        if t.len() < 3 {
-            return false;
-        }
-        let kinds: Vec<usize> = t.iter().map(|x| if let V::Tile(c) = x { kind_of(*c) as usize } else { 0 }).collect();
-        let suit = &self.p.kind_suit[kinds[0]];
-        if suit.is_none() || kinds.iter().any(|&k| &self.p.kind_suit[k] != suit) {
-            return false;
-        }
-        let mut ranks: Vec<i64> = kinds.iter().map(|&k| self.p.kind_rank[k]).collect();
-        ranks.sort_unstable();
-        ranks.windows(2).all(|w| w[1] == w[0] + 1)
-    }
-
-    fn is_triplet(g: &Group) -> bool {
-        let t = &g.tiles;
-        t.len() >= 3 && t.iter().all(|x| match (x, &t[0]) {
-            (V::Tile(a), V::Tile(b)) => kind_of(*a) == kind_of(*b),
-            _ => false,
-        })
-    }
-
     fn builtin(&mut self, b: B) -> R<V> {
         if let Some(v) = &self.builtins[b as usize] {
             return Ok(v.clone());
@@ -329,43 +306,8 @@ impl<'p, 'r> Eval<'p, 'r> {
         Ok(v)
     }
 
-    /// Every field of group g, in GROUP_FIELDS order, as runtime/reading.py `Group.field` gives them.
     fn group_fields(&self, g: &Group) -> Vec<V> {
-        let t = &g.tiles;
-        let kinds: Vec<usize> = t.iter().map(|x| if let V::Tile(c) = x { kind_of(*c) as usize } else { 0 }).collect();
-        let ranks = kinds.iter().map(|&k| self.p.kind_rank[k]);
-        // min by kind index: the first of the lowest
-        let mut tile: Option<&V> = None;
-        for x in t.iter() {
-            match (tile, x) {
-                (None, _) => tile = Some(x),
-                (Some(V::Tile(b)), V::Tile(c)) if kind_of(*c) < kind_of(*b) => tile = Some(x),
-                _ => {}
-            }
-        }
-        let rank = V::Int(ranks.clone().min().unwrap_or(0));
-        vec![
-            V::Str(g.kind.clone()),
-            V::Int(t.len() as i64),
-            V::List(t.clone()),
-            tile.cloned().unwrap_or(V::None),
-            match kinds.first() {
-                Some(&k) => self.p.kind_suit[k].clone().map(V::Str).unwrap_or(V::None),
-                None => V::None,
-            },
-            rank.clone(),
-            rank,
-            V::Int(ranks.max().unwrap_or(0)),
-            V::Bool(self.is_run(g)),
-            V::Bool(Self::is_triplet(g)),
-            V::Bool(g.kong),
-            V::Bool(g.pair),
-            V::Bool(g.exposed),
-            V::Bool(g.concealed),
-            g.value.clone(),
-            V::Int(t.iter().filter(|x| matches!(x, V::Tile(c) if c & 2 != 0)).count() as i64),
-            V::Bool(g.has_win),
-        ]
+        group_fields(&self.p.kind_rank, &self.p.kind_suit, g)
     }
 
     fn group_field(&self, gi: u16, f: usize) -> R<V> {
@@ -471,6 +413,7 @@ impl<'p, 'r> Eval<'p, 'r> {
                     self.eval(f)
                 }
             }
+            Node::Bound(_) | Node::Game(_) | Node::GameCall(..) => Err(Stop::Bail), // never in reading scope
         }
     }
 
@@ -635,4 +578,67 @@ pub(crate) fn finish(func: CompFn, count: i64, total: (i128, i128), best: Option
         CompFn::Sum => rat(total.0, total.1)?,
         CompFn::Max | CompFn::Min => best.unwrap_or(V::Int(0)),
     })
+}
+
+fn is_run(kind_rank: &[i64], kind_suit: &[Option<Arc<str>>], g: &Group) -> bool {
+    let t = &g.tiles;
+    if t.len() < 3 {
+        return false;
+    }
+    let kinds: Vec<usize> = t.iter().map(|x| if let V::Tile(c) = x { kind_of(*c) as usize } else { 0 }).collect();
+    let suit = &kind_suit[kinds[0]];
+    if suit.is_none() || kinds.iter().any(|&k| &kind_suit[k] != suit) {
+        return false;
+    }
+    let mut ranks: Vec<i64> = kinds.iter().map(|&k| kind_rank[k]).collect();
+    ranks.sort_unstable();
+    ranks.windows(2).all(|w| w[1] == w[0] + 1)
+}
+
+fn is_triplet(g: &Group) -> bool {
+    let t = &g.tiles;
+    t.len() >= 3 && t.iter().all(|x| match (x, &t[0]) {
+        (V::Tile(a), V::Tile(b)) => kind_of(*a) == kind_of(*b),
+        _ => false,
+    })
+}
+
+/// Every field of group g, in GROUP_FIELDS order, as runtime/reading.py `Group.field` gives them (the
+/// kinds' ranks and suits by catalog index).
+pub(crate) fn group_fields(kind_rank: &[i64], kind_suit: &[Option<Arc<str>>], g: &Group) -> Vec<V> {
+    let t = &g.tiles;
+    let kinds: Vec<usize> = t.iter().map(|x| if let V::Tile(c) = x { kind_of(*c) as usize } else { 0 }).collect();
+    let ranks = kinds.iter().map(|&k| kind_rank[k]);
+    // min by kind index: the first of the lowest
+    let mut tile: Option<&V> = None;
+    for x in t.iter() {
+        match (tile, x) {
+            (None, _) => tile = Some(x),
+            (Some(V::Tile(b)), V::Tile(c)) if kind_of(*c) < kind_of(*b) => tile = Some(x),
+            _ => {}
+        }
+    }
+    let rank = V::Int(ranks.clone().min().unwrap_or(0));
+    vec![
+        V::Str(g.kind.clone()),
+        V::Int(t.len() as i64),
+        V::List(t.clone()),
+        tile.cloned().unwrap_or(V::None),
+        match kinds.first() {
+            Some(&k) => kind_suit[k].clone().map(V::Str).unwrap_or(V::None),
+            None => V::None,
+        },
+        rank.clone(),
+        rank,
+        V::Int(ranks.max().unwrap_or(0)),
+        V::Bool(is_run(kind_rank, kind_suit, g)),
+        V::Bool(is_triplet(g)),
+        V::Bool(g.kong),
+        V::Bool(g.pair),
+        V::Bool(g.exposed),
+        V::Bool(g.concealed),
+        g.value.clone(),
+        V::Int(t.iter().filter(|x| matches!(x, V::Tile(c) if c & 2 != 0)).count() as i64),
+        V::Bool(g.has_win),
+    ]
 }

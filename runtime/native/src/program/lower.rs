@@ -121,6 +121,21 @@ pub(crate) enum Node {
     Arith(Op, Box<Node>, Box<Node>),
     Compare(Vec<Cmp>, Vec<Node>),
     If(Box<Node>, Box<Node>, Box<Node>),
+    // game scope only (engine/scope.rs): a binding of the moment by slot, a value read from the game's
+    // state by id, a game function by id; the pattern programs never lower these
+    Bound(usize),
+    Game(usize),
+    GameCall(usize, Vec<Node>),
+}
+
+/// What game scope adds to the lowering (engine/scope.rs): its names, fields and functions. Each
+/// answers None for what keeps its reading-scope meaning, or the node (or the refusal) it lowers to.
+pub(crate) trait GameNames {
+    fn name(&mut self, reference: &str) -> Option<Result<Node, Error>>;
+    /// A field read from `obj` (the expression's JSON): a refusal by name, or a node of its own.
+    fn attr(&mut self, obj: &J, name: &str) -> Option<Result<Node, Error>>;
+    /// A game function with its arguments lowered: its id, or a refusal.
+    fn call(&mut self, func: &str, args: usize) -> Option<Result<usize, Error>>;
 }
 
 // Group fields, by field id (the first ids; tile fields follow).
@@ -147,6 +162,7 @@ pub(crate) struct Lowering<'a> {
     pub(crate) reads_unit: bool,
     pub(crate) units: HashMap<String, usize>,
     pub(crate) reads_units: Vec<usize>,
+    pub(crate) game: Option<&'a mut dyn GameNames>, // game scope (engine/scope.rs); None: reading scope
 }
 
 pub(crate) fn nc(what: String) -> Error {
@@ -231,6 +247,9 @@ impl<'a> Lowering<'a> {
             "Name" => {
                 let name = txt(m, "name")?;
                 let reference = m.get("ref").and_then(J::as_str).unwrap_or("");
+                if let Some(done) = self.game.as_mut().and_then(|g| g.name(reference)) {
+                    return done;
+                }
                 let (cat, rest) = reference.split_once(':').unwrap_or((reference, ""));
                 match cat {
                     "tile" => Node::Const(self.tile(name)),
@@ -281,8 +300,13 @@ impl<'a> Lowering<'a> {
                 }
             }
             "Attr" => {
+                let fname = txt(m, "name")?;
+                let obj_j = m.get("obj").unwrap_or(&J::Null);
+                if let Some(done) = self.game.as_mut().and_then(|g| g.attr(obj_j, fname)) {
+                    return done;
+                }
                 let obj = sub(self, "obj")?;
-                let f = self.field(txt(m, "name")?);
+                let f = self.field(fname);
                 Node::Attr(Box::new(obj), f)
             }
             "Call" => {
@@ -294,7 +318,13 @@ impl<'a> Lowering<'a> {
                     "max" => Func::Max,
                     "min" => Func::Min,
                     "cn" => Func::Cn,
-                    other => return Err(nc(format!("the function `{other:.40}`"))),
+                    other => {
+                        let n = m.get("args").and_then(J::as_array).map_or(0, Vec::len);
+                        return match self.game.as_mut().and_then(|g| g.call(other, n)) {
+                            Some(id) => Ok(Node::GameCall(id?, subs(self, "args")?)),
+                            None => Err(nc(format!("the function `{other:.40}`"))),
+                        };
+                    }
                 };
                 let args = subs(self, "args")?;
                 let want = match func {

@@ -187,6 +187,7 @@ impl Program {
                 .filter_map(|(j, u)| u.get("name").and_then(J::as_str).map(|n| (n.to_owned(), j)))
                 .collect(),
             reads_units: Vec::new(),
+            game: None,
         };
         for (i, p) in pats_j.iter().enumerate() {
             let name = p.get("name").and_then(J::as_str).ok_or_else(|| nc("a pattern without a name".into()))?;
@@ -355,25 +356,7 @@ impl Program {
         let _ = n_fields;
         let f_wild = fields.iter().position(|f| f == F_WILD);
         let f_joker = fields.iter().position(|f| f == F_JOKER);
-        let mut tile_fields = Vec::new();
-        for (i, k) in cat.kinds.iter().enumerate() {
-            let mut row = Vec::with_capacity(fields.len());
-            for f in &fields {
-                let v = match f.as_str() {
-                    "kind" => Some(V::Tile(((i as u32) << 2) | (k.category == "joker") as u32)),
-                    "suit" => Some(k.suit.as_deref().map(|s| V::Str(Arc::from(s))).unwrap_or(V::None)),
-                    "rank" => Some(V::Int(k.rank)),
-                    "honor" => Some(V::Bool(k.category == "honor")),
-                    "flower" => Some(V::Bool(k.category == "flower")),
-                    "joker" => Some(V::Bool(k.category == "joker")),
-                    "wild" => Some(V::Bool(false)),
-                    "name" => Some(V::Str(Arc::from(k.name.as_str()))),
-                    other => k.attrs.get(other).map(|b| V::Bool(*b)),
-                };
-                row.push(v);
-            }
-            tile_fields.push(row);
-        }
+        let tile_fields = kind_fields(cat, &fields);
         Ok(Program {
             pats,
             python_owned,
@@ -405,4 +388,28 @@ impl Program {
     pub fn n_kinds(&self) -> usize {
         self.tile_fields.len()
     }
+}
+
+/// Tile fields by field id, per kind: as TileInfo.fill_fields makes them (None: the kind has no such field).
+pub(crate) fn kind_fields(cat: &Catalog, fields: &[String]) -> Vec<Vec<Option<V>>> {
+    let mut tile_fields = Vec::new();
+    for (i, k) in cat.kinds.iter().enumerate() {
+        let mut row = Vec::with_capacity(fields.len());
+        for f in fields {
+            let v = match f.as_str() {
+                "kind" => Some(V::Tile(((i as u32) << 2) | (k.category == "joker") as u32)),
+                "suit" => Some(k.suit.as_deref().map(|s| V::Str(Arc::from(s))).unwrap_or(V::None)),
+                "rank" => Some(V::Int(k.rank)),
+                "honor" => Some(V::Bool(k.category == "honor")),
+                "flower" => Some(V::Bool(k.category == "flower")),
+                "joker" => Some(V::Bool(k.category == "joker")),
+                "wild" => Some(V::Bool(false)),
+                "name" => Some(V::Str(Arc::from(k.name.as_str()))),
+                other => k.attrs.get(other).map(|b| V::Bool(*b)),
+            };
+            row.push(v);
+        }
+        tile_fields.push(row);
+    }
+    tile_fields
 }

@@ -14,6 +14,7 @@ pub enum V {
     Tile(u32), // kind << 2 | wild << 1 | physical joker
     Group(u16),
     List(Arc<Vec<V>>),
+    Seat(u16), // a seat of the game (game scope), compared by index as the reference compares seats by identity
 }
 
 #[derive(Debug)]
@@ -62,7 +63,7 @@ impl V {
             V::Int(i) => *i != 0,
             V::Rat(n, _) => *n != 0,
             V::Str(s) => !s.is_empty(),
-            V::Tile(_) | V::Group(_) => true,
+            V::Tile(_) | V::Group(_) | V::Seat(_) => true,
             V::List(l) => !l.is_empty(),
         }
     }
@@ -88,6 +89,7 @@ pub fn equal(a: &V, b: &V) -> bool {
         (V::Str(x), V::Str(y)) => x == y,
         (V::Tile(x), V::Tile(y)) => kind_of(*x) == kind_of(*y),
         (V::Group(x), V::Group(y)) => x == y, // identities
+        (V::Seat(x), V::Seat(y)) => x == y,
         (V::List(x), V::List(y)) => x.len() == y.len() && x.iter().zip(y.iter()).all(|(p, q)| equal(p, q)),
         _ => match (a.num(), b.num()) {
             (Some((p, q)), Some((r, s))) => p * s == r * q,

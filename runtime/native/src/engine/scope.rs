@@ -1,0 +1,359 @@
+//! Game scope, lowered: the expressions game rules evaluate during play (guards, hooks' conditions,
+//! restrictions, phase triggers, payment amounts and factors, effect values, `next_dealer`, `ends_when`,
+//! reveals' conditions, tasks, fees, observations), as runtime/game/scope.py `GameEnv` and
+//! runtime/game/values.py give them their names.
+//!
+//! The lowering is `program/`'s (one tree of enums, names resolved to slots) with the game's names
+//! added through `GameNames`: the bindings of the moment (`actor`, `tile`, `payer`, … with
+//! `GAME_DEFAULTS`' defaults) become `Node::Bound`, the values read from the state when evaluated
+//! (`wall_left`, `turn`, `winners`, `table:NAME`, `context:NAME`, `reveal:NAME`, …) `Node::Game`, the
+//! game functions `Node::GameCall`; a seat's fields are resolved by name once (a player state or phase,
+//! else a computed field). Evaluation is engine/values.rs.
+//!
+//! What needs the win and wait machinery (a seat's `waits`/`group_waits`, `waits_without`,
+//! `group_waits_without`, `best_score`/`best_fans`/`best_tile`, and the reading-scope names a payment
+//! reads from the win it pays for) goes through `WinQuestions`, which the native game implements
+//! (engine/winning.rs, in progress); an expression that needs a question the implementation given does
+//! not answer is refused at lowering by name (`NotCovered`), so it is never evaluated to a different
+//! value.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
+
+use serde_json::Value as J;
+
+use super::state::HandState;
+use super::table::Table;
+use crate::expr::Val;
+use crate::program::{builtin, kind_fields, GameNames, Lowering, Node, Stop, GROUP_FIELDS, V};
+use crate::Error;
+
+/// The bindings of the moment, by slot (runtime/game/scope.py `GAME_DEFAULTS`, in its order).
+pub const BOUND: [&str; 12] = [
+    "actor", "tile", "winner", "discarder", "robbed", "payer", "payee", "choice", "viewer", "owner", "score",
+    "task_factor",
+];
+pub const B_TILE: usize = 1;
+
+/// Each binding's value when the moment does not bind it.
+pub fn bound_defaults() -> Vec<V> {
+    BOUND
+        .iter()
+        .map(|b| match *b {
+            "score" => V::Int(0),
+            "task_factor" => V::Int(1),
+            _ => V::None,
+        })
+        .collect()
+}
+
+/// A value read from the game when evaluated (`GameEnv.__missing__` and `Game._base_env`).
+#[derive(Debug)]
+pub enum G {
+    Dealer,
+    Players,
+    WallLeft,
+    Turn,
+    Round,
+    LastDrawer,
+    Won,
+    Winners,
+    FirstWinners,
+    InPlay,
+    TableVar(String),
+    Context(String),
+    Reveal(String),
+}
+
+/// A game function (`Game._base_env`'s `game-functions`).
+#[derive(Clone, Copy, Debug)]
+pub enum GF {
+    VisibleCount,
+    Next,
+    After,
+    Held,
+    Ask(Question),
+}
+
+/// A seat field the seat does not hold itself (`Game.seat_field`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum SeatField {
+    Hand,
+    Melds,
+    Concealed,
+    Dealer,
+    Wilds,
+    Balance,
+    Discards,
+    Ready,
+    Seat,
+    InPlay,
+    Ask(Question),
+    Unknown,
+}
+
+/// The questions of the win and wait machinery that game expressions ask.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Question {
+    Waits,             // a seat's field `waits`: the kinds its hand waits on
+    GroupWaits,        // a seat's field `group_waits`: the same by the forms that split a hand into groups
+    WaitsWithout,      // `waits_without(seat, tile)`
+    GroupWaitsWithout, // `group_waits_without(seat, tile)`
+    BestScore,         // `best_score(seat, self_drawn)`
+    BestFans,          // `best_fans(seat, self_drawn)`
+    BestTile,          // `best_tile(seat, self_drawn)`
+    Reading,           // a reading-scope name (`form`, a pattern, a quantity) read from the win being paid
+}
+
+impl Question {
+    pub fn name(self) -> &'static str {
+        match self {
+            Question::Waits => "the seat field `waits`",
+            Question::GroupWaits => "the seat field `group_waits`",
+            Question::WaitsWithout => "the function `waits_without`",
+            Question::GroupWaitsWithout => "the function `group_waits_without`",
+            Question::BestScore => "the function `best_score`",
+            Question::BestFans => "the function `best_fans`",
+            Question::BestTile => "the function `best_tile`",
+            Question::Reading => "a reading of a win",
+        }
+    }
+}
+
+/// The win and wait questions of a seat, answered by the native game (engine/winning.rs implements
+/// them). `covers` is asked at lowering: an expression asking a question not covered is refused there
+/// (`NotCovered`). `ask` gets the question's arguments as the expression gives them (a seat, a tile, a
+/// flag) and answers with the value the reference gives (tiles as `Game.tv` gives them), or stops
+/// (`Stop::Bail`) where the reference would raise.
+pub trait WinQuestions {
+    fn covers(&self, q: Question) -> bool;
+    fn ask(&self, st: &HandState, q: Question, args: &[V]) -> Result<V, Stop>;
+}
+
+/// No question answered: what the port gives until engine/winning.rs lands.
+pub struct NoWinQuestions;
+
+impl WinQuestions for NoWinQuestions {
+    fn covers(&self, _q: Question) -> bool {
+        false
+    }
+
+    fn ask(&self, _st: &HandState, _q: Question, _args: &[V]) -> Result<V, Stop> {
+        Err(Stop::Bail)
+    }
+}
+
+fn refused(what: &str) -> Error {
+    Error::NotCovered(format!("the native game scope does not evaluate {what} yet"))
+}
+
+/// The game's names, given to `program/`'s lowering.
+struct Names<'q> {
+    games: Vec<G>,
+    calls: Vec<GF>,
+    wins: &'q dyn WinQuestions,
+    player_vars: &'q HashSet<String>,
+}
+
+impl Names<'_> {
+    fn game(&mut self, g: G) -> Node {
+        self.games.push(g);
+        Node::Game(self.games.len() - 1)
+    }
+
+    fn ask(&self, q: Question) -> Result<(), Error> {
+        if self.wins.covers(q) {
+            Ok(())
+        } else {
+            Err(refused(q.name()))
+        }
+    }
+}
+
+impl GameNames for Names<'_> {
+    fn name(&mut self, reference: &str) -> Option<Result<Node, Error>> {
+        let (cat, rest) = reference.split_once(':').unwrap_or((reference, ""));
+        Some(Ok(match cat {
+            "builtin" => {
+                if let Some(i) = BOUND.iter().position(|b| *b == rest) {
+                    return Some(Ok(Node::Bound(i)));
+                }
+                let g = match rest {
+                    "dealer" => G::Dealer,
+                    "players" => G::Players,
+                    "wall_left" => G::WallLeft,
+                    "turn" => G::Turn,
+                    "round" => G::Round,
+                    "last_drawer" => G::LastDrawer,
+                    "won" => G::Won,
+                    "winners" => G::Winners,
+                    "first_winners" => G::FirstWinners,
+                    "in_play" => G::InPlay,
+                    "table" => return Some(Err(refused("the table as a value (only its fields)"))),
+                    _ if builtin(rest).is_some() => return Some(Err(refused(Question::Reading.name()))),
+                    _ => return Some(Err(refused(&format!("the name `{rest:.40}`")))),
+                };
+                self.game(g)
+            }
+            "table" => self.game(G::TableVar(rest.to_owned())),
+            "context" => self.game(G::Context(rest.to_owned())),
+            "reveal" => self.game(G::Reveal(rest.to_owned())),
+            // the reading of the win a payment pays for: not given to the native game scope yet
+            "pattern" | "quantity" | "unit" => return Some(Err(refused(Question::Reading.name()))),
+            _ => return None, // settings, tiles, suits, meld kinds, binders: as in reading scope
+        }))
+    }
+
+    fn attr(&mut self, obj: &J, name: &str) -> Option<Result<Node, Error>> {
+        let is_table = obj.get("_").and_then(J::as_str) == Some("Name")
+            && obj.get("ref").and_then(J::as_str) == Some("builtin:table");
+        if is_table {
+            return Some(Ok(self.game(G::TableVar(name.to_owned()))));
+        }
+        if !self.player_vars.contains(name) {
+            if let SeatField::Ask(q) = computed_field(name) {
+                if let Err(e) = self.ask(q) {
+                    return Some(Err(e));
+                }
+            }
+        }
+        None
+    }
+
+    fn call(&mut self, func: &str, args: usize) -> Option<Result<usize, Error>> {
+        let (f, want) = match func {
+            "visible_count" => (GF::VisibleCount, 1),
+            "next" => (GF::Next, 1),
+            "after" => (GF::After, 2),
+            "held" => (GF::Held, 2),
+            "waits_without" => (GF::Ask(Question::WaitsWithout), 2),
+            "group_waits_without" => (GF::Ask(Question::GroupWaitsWithout), 2),
+            "best_score" => (GF::Ask(Question::BestScore), 2),
+            "best_fans" => (GF::Ask(Question::BestFans), 2),
+            "best_tile" => (GF::Ask(Question::BestTile), 2),
+            _ => return None,
+        };
+        if let GF::Ask(q) = f {
+            if let Err(e) = self.ask(q) {
+                return Some(Err(e));
+            }
+        }
+        if args != want {
+            return Some(Err(refused(&format!("`{func}` with {args} arguments"))));
+        }
+        self.calls.push(f);
+        Some(Ok(self.calls.len() - 1))
+    }
+}
+
+/// `Game.seat_field`'s names.
+pub fn computed_field(name: &str) -> SeatField {
+    match name {
+        "hand" => SeatField::Hand,
+        "melds" => SeatField::Melds,
+        "concealed" => SeatField::Concealed,
+        "dealer" => SeatField::Dealer,
+        "wilds" => SeatField::Wilds,
+        "balance" => SeatField::Balance,
+        "discards" => SeatField::Discards,
+        "ready" => SeatField::Ready,
+        "seat" => SeatField::Seat,
+        "in_play" => SeatField::InPlay,
+        "waits" => SeatField::Ask(Question::Waits),
+        "group_waits" => SeatField::Ask(Question::GroupWaits),
+        _ => SeatField::Unknown,
+    }
+}
+
+/// The game-scope expressions of one rule set under one table, lowered, with what evaluating them reads.
+pub struct GameScope {
+    pub exprs: Vec<Result<Node, String>>, // per expression given: its tree, or why it is refused
+    pub games: Vec<G>,
+    pub calls: Vec<GF>,
+    pub settings: Vec<Option<V>>, // by setting slot: its value under the table's options (None: unset)
+    pub n_binders: usize,
+    pub fields: Vec<Arc<str>>,         // by field id
+    pub seat_fields: Vec<SeatField>,   // by field id: the computed seat field of that name
+    pub tile_fields: Vec<Vec<Option<V>>>, // per kind, per field id
+    pub f_wild: usize,
+    pub f_joker: usize,
+    pub kind_joker: Vec<bool>,
+    pub kind_rank: Vec<i64>,
+    pub kind_suit: Vec<Option<Arc<str>>>,
+}
+
+/// A setting's value (`crate::expr::Val`, tiles by declared kind) as the evaluator holds it.
+pub fn val_to_v(t: &Table, v: &Val) -> Option<V> {
+    Some(match v {
+        Val::None => V::None,
+        Val::Bool(b) => V::Bool(*b),
+        Val::Int(i) => V::Int(*i),
+        Val::Str(s) => V::Str(Arc::from(s.as_str())),
+        Val::Tile(d) => {
+            let i = t.decl_to_cat[*d]?;
+            V::Tile(((i as u32) << 2) | (t.cat.kinds[i].category == "joker") as u32)
+        }
+        Val::List(items) => V::List(Arc::new(items.iter().map(|x| val_to_v(t, x)).collect::<Option<Vec<_>>>()?)),
+    })
+}
+
+impl GameScope {
+    /// Lower `exprs` (each the JSON of one expression, as the IR writes it) for table `t`.
+    pub fn new(t: &Table, exprs: &[J], wins: &dyn WinQuestions) -> GameScope {
+        let mut player_vars: HashSet<String> = HashSet::new();
+        for s in t.rules.states.iter().filter(|s| s.scope == "player") {
+            player_vars.insert(s.name.clone());
+        }
+        for p in t.rules.phases.iter().filter(|p| p.scope == "player") {
+            player_vars.insert(p.name.clone());
+        }
+        let mut names = Names {
+            games: Vec::new(),
+            calls: Vec::new(),
+            wins,
+            player_vars: &player_vars,
+        };
+        let (lowered, settings, binders, fields) = {
+            let mut lw = Lowering {
+                kinds: t.cat.kinds.iter().enumerate().map(|(i, k)| (k.name.as_str(), i)).collect(),
+                kind_joker: t.cat.kinds.iter().map(|k| k.category == "joker").collect(),
+                patterns: HashMap::new(),
+                quantities: HashMap::new(),
+                settings: Vec::new(),
+                binders: HashMap::new(),
+                fields: GROUP_FIELDS.iter().map(|s| s.to_string()).collect(),
+                reads_patterns: Vec::new(),
+                reads_quantities: Vec::new(),
+                reads_unit: false,
+                units: HashMap::new(),
+                reads_units: Vec::new(),
+                game: Some(&mut names),
+            };
+            let lowered: Vec<Result<Node, String>> = exprs
+                .iter()
+                .map(|e| {
+                    lw.lower(e, 0).map_err(|e| match e {
+                        Error::NotCovered(m) | Error::Input(m) | Error::Internal(m) => m,
+                    })
+                })
+                .collect();
+            (lowered, lw.settings, lw.binders.len(), lw.fields)
+        };
+        let settings = settings.iter().map(|r| t.settings.get(r).and_then(|v| val_to_v(t, v))).collect();
+        GameScope {
+            exprs: lowered,
+            games: names.games,
+            calls: names.calls,
+            settings,
+            n_binders: binders,
+            seat_fields: fields.iter().map(|f| computed_field(f)).collect(),
+            tile_fields: kind_fields(&t.cat, &fields),
+            f_wild: fields.iter().position(|f| f == "wild").unwrap_or(usize::MAX),
+            f_joker: fields.iter().position(|f| f == "joker").unwrap_or(usize::MAX),
+            fields: fields.iter().map(|f| Arc::from(f.as_str())).collect(),
+            kind_joker: t.cat.kinds.iter().map(|k| k.category == "joker").collect(),
+            kind_rank: t.cat.kinds.iter().map(|k| k.rank).collect(),
+            kind_suit: t.cat.kinds.iter().map(|k| k.suit.as_deref().map(Arc::from)).collect(),
+        }
+    }
+}

@@ -1,0 +1,508 @@
+//! Evaluating game-scope expressions (lowered by engine/scope.rs) on a hand's state under the bindings
+//! of the moment, with the reference's semantics (runtime/evaluate.py over runtime/game/scope.py
+//! `GameEnv` and runtime/game/values.py): seats compared by identity (here by index), tiles by kind (the
+//! tile of the moment carries `wild` as `Game.tv` gives it; a hand's, a discard's, a reveal's tile does
+//! not), a seat's field its own state or phase first, then the field the game works it out for.
+//!
+//! Wherever the reference raises (an `EVAL_ERRORS` it catches: the condition is then false, the effect
+//! skipped, a sentence written into `Game.errors`), evaluation stops (`Stop::Bail`) instead: the hand
+//! then goes back to the reference, so its errors are never written twice.
+
+use std::sync::Arc;
+
+use super::scope::{GameScope, SeatField, WinQuestions, B_TILE, G, GF};
+use super::state::{HandState, Value};
+use super::table::Table;
+use crate::program::{
+    arith, cn, compare, equal, finish, floor_div, group_fields, kind_of, order, CompFn, Func, Group, Node, Op, Stop,
+    GROUP_FIELDS, V,
+};
+
+type R<T> = Result<T, Stop>;
+
+const BUDGET: u64 = 1_000_000; // node evaluations per expression; past it the reference evaluates it
+const MAX_MELDS: usize = 256; // melds of one seat a group identity can name
+
+/// One evaluation: the scope, the table and the state it reads, the bindings of the moment.
+pub struct Ev<'a> {
+    sc: &'a GameScope,
+    t: &'a Table,
+    st: &'a HandState,
+    wins: &'a dyn WinQuestions,
+    bound: Vec<V>,
+    binders: Vec<V>,
+    budget: u64,
+    hand_wild: Vec<bool>, // per kind: a wildcard in the hand (`Game._update_wilds`)
+}
+
+/// The kinds that are wildcards in a hand under this state (`Game._update_wilds`: a wildcard's tiles
+/// name a kind, else a reveal holding one; the scope `win_tile` ones are not).
+pub fn hand_wilds(t: &Table, st: &HandState) -> Vec<bool> {
+    let mut out = vec![false; t.names.len()];
+    for (tiles, scope) in &t.rules.wilds {
+        let kind = match t.names.iter().position(|n| n == tiles) {
+            Some(i) => Some(i),
+            None => match super::state::get(&st.reveals, tiles) {
+                Some(Value::Tile(i)) => Some(*i),
+                _ => None,
+            },
+        };
+        if let Some(k) = kind {
+            if scope != "win_tile" {
+                out[k] = true;
+            }
+        }
+    }
+    out
+}
+
+impl<'a> Ev<'a> {
+    /// An evaluation on `st`; `bound` by slot of `scope::BOUND` (the tile of the moment by kind, its
+    /// `wild` set here).
+    pub fn new(sc: &'a GameScope, t: &'a Table, st: &'a HandState, wins: &'a dyn WinQuestions, mut bound: Vec<V>) -> Ev<'a> {
+        let hand_wild = hand_wilds(t, st);
+        if let Some(V::Tile(c)) = bound.get(B_TILE) {
+            let k = kind_of(*c) as usize;
+            let wild = hand_wild.get(k).copied().unwrap_or(false);
+            bound[B_TILE] = V::Tile((*c & !2) | ((wild as u32) << 1));
+        }
+        Ev { sc, t, st, wins, bound, binders: vec![V::None; sc.n_binders], budget: BUDGET, hand_wild }
+    }
+
+    /// Expression `i` of the scope: its value, or `Stop::Bail` where the reference raises (or the
+    /// expression was refused at lowering).
+    pub fn expr(&mut self, i: usize) -> R<V> {
+        self.budget = BUDGET;
+        match self.sc.exprs.get(i) {
+            Some(Ok(node)) => self.eval(node),
+            _ => Err(Stop::Bail),
+        }
+    }
+
+    fn tile(&self, k: usize) -> V {
+        V::Tile(((k as u32) << 2) | self.sc.kind_joker[k] as u32)
+    }
+
+    fn tiles(&self, ks: &[usize]) -> V {
+        V::List(Arc::new(ks.iter().map(|&k| self.tile(k)).collect()))
+    }
+
+    fn value(&self, v: &Value) -> V {
+        match v {
+            Value::None => V::None,
+            Value::Bool(b) => V::Bool(*b),
+            Value::Int(i) => V::Int(*i),
+            Value::Str(s) => V::Str(Arc::from(s.as_str())),
+            Value::Tile(k) => self.tile(*k),
+            Value::Seat(s) => V::Seat(*s as u16),
+            Value::List(items) => V::List(Arc::new(items.iter().map(|x| self.value(x)).collect())),
+        }
+    }
+
+    fn seats(&self, idx: impl Iterator<Item = usize>) -> V {
+        V::List(Arc::new(idx.map(|s| V::Seat(s as u16)).collect()))
+    }
+
+    fn in_play(&self, s: usize) -> bool {
+        !(self.t.rules.table.winners_leave && self.st.winners.contains(&s))
+    }
+
+    fn game(&self, g: &G) -> R<V> {
+        let st = self.st;
+        Ok(match g {
+            G::Dealer => V::Seat(st.dealer as u16),
+            G::Players => V::Int(self.t.n as i64),
+            G::WallLeft => V::Int(st.wall.len() as i64),
+            G::Turn => V::Int(st.turn),
+            G::Round => V::Int(1 + floor_div((st.turn - 1).max(0) as i128, st.n as i128) as i64),
+            G::LastDrawer => st.last_drawer.map_or(V::None, |s| V::Seat(s as u16)),
+            G::Won => V::Bool(!st.winners.is_empty()),
+            G::Winners => self.seats(st.winners.iter().copied()),
+            G::FirstWinners => self.seats(st.first_winners.iter().copied()),
+            G::InPlay => self.seats((0..st.n).filter(|&s| self.in_play(s))),
+            G::TableVar(name) => self.value(super::state::get(&st.table, name).ok_or(Stop::Bail)?),
+            G::Context(name) => match super::state::get(&st.context, name) {
+                Some(v) => self.value(v),
+                None => self.setting(&format!("context:{name}"))?,
+            },
+            G::Reveal(name) => match super::state::get(&st.reveals, name) {
+                Some(v) => self.value(v),
+                // `Rules.settings_env` gives every declared reveal none until it is turned
+                None if self.t.rules.reveals.iter().any(|r| &r.name == name) => V::None,
+                None => return Err(Stop::Bail),
+            },
+        })
+    }
+
+    fn setting(&self, reference: &str) -> R<V> {
+        self.t.settings.get(reference).and_then(|v| super::scope::val_to_v(self.t, v)).ok_or(Stop::Bail)
+    }
+
+    fn meld_kind(&self, name: &str) -> Option<&super::rules::MeldDef> {
+        self.t.rules.melds.iter().find(|m| m.name == name)
+    }
+
+    /// Seat s's melds as reading groups (`Game.meld_groups`): the kind's exposure, pair and kong, the
+    /// tiles as plain tiles; an identity per (seat, meld).
+    fn meld_group(&self, s: usize, j: usize) -> R<Group> {
+        let m = self.st.seats.get(s).and_then(|x| x.melds.get(j)).ok_or(Stop::Bail)?;
+        let mk = self.meld_kind(&m.kind).ok_or(Stop::Bail)?; // the reference: no such kind raises
+        Ok(Group {
+            kind: Arc::from(m.kind.as_str()),
+            tiles: Arc::new(m.tiles.iter().map(|&k| self.tile(k)).collect()),
+            exposed: mk.exposed,
+            concealed: !mk.exposed,
+            pair: mk.pair,
+            kong: mk.kong,
+            has_win: false,
+            value: V::Int(0),
+            ident: (s * MAX_MELDS + j) as u16,
+        })
+    }
+
+    fn seat_field(&self, s: usize, f: usize) -> R<V> {
+        let seat = self.st.seats.get(s).ok_or(Stop::Bail)?;
+        if let Some(v) = super::state::get(&seat.vars, &self.sc.fields[f]) {
+            return Ok(self.value(v)); // `Seat.f`: the seat's own states and phases first
+        }
+        Ok(match self.sc.seat_fields[f] {
+            SeatField::Hand => self.tiles(&seat.hand),
+            SeatField::Melds => {
+                if seat.melds.len() > MAX_MELDS || self.st.n * MAX_MELDS > u16::MAX as usize + 1 {
+                    return Err(Stop::Bail);
+                }
+                for j in 0..seat.melds.len() {
+                    self.meld_group(s, j)?;
+                }
+                V::List(Arc::new((0..seat.melds.len()).map(|j| V::Group((s * MAX_MELDS + j) as u16)).collect()))
+            }
+            SeatField::Concealed => V::Bool(!seat.melds.iter().any(|m| m.exposed)),
+            SeatField::Dealer => V::Bool(s == self.st.dealer),
+            SeatField::Wilds => V::Int(seat.hand.iter().filter(|&&k| self.hand_wild[k]).count() as i64),
+            SeatField::Balance => V::Int(seat.balance),
+            SeatField::Discards => self.tiles(&seat.discards),
+            SeatField::Ready => V::Bool(seat.ready),
+            SeatField::Seat => V::Int(s as i64),
+            SeatField::InPlay => V::Bool(self.in_play(s)),
+            SeatField::Ask(q) => self.wins.ask(self.st, q, &[V::Seat(s as u16)])?,
+            SeatField::Unknown => return Err(Stop::Bail),
+        })
+    }
+
+    fn tile_field(&self, code: u32, f: usize) -> R<V> {
+        if f == self.sc.f_wild {
+            return Ok(V::Bool(code & 2 != 0));
+        }
+        if f == self.sc.f_joker {
+            return Ok(V::Bool(code & 1 != 0));
+        }
+        let row = self.sc.tile_fields.get(kind_of(code) as usize).ok_or(Stop::Bail)?;
+        row.get(f).cloned().flatten().ok_or(Stop::Bail)
+    }
+
+    fn attr(&self, v: V, f: usize) -> R<V> {
+        match v {
+            V::None => Ok(V::None),
+            V::Tile(c) => self.tile_field(c, f),
+            V::Group(g) if f < GROUP_FIELDS.len() => {
+                let (s, j) = (g as usize / MAX_MELDS, g as usize % MAX_MELDS);
+                let grp = self.meld_group(s, j)?;
+                Ok(group_fields(&self.sc.kind_rank, &self.sc.kind_suit, &grp).swap_remove(f))
+            }
+            V::Seat(s) => self.seat_field(s as usize, f),
+            _ => Err(Stop::Bail),
+        }
+    }
+
+    fn seat_arg(&self, v: &V) -> R<Option<usize>> {
+        match v {
+            V::None => Ok(None),
+            V::Seat(s) => Ok(Some(*s as usize)),
+            _ => Err(Stop::Bail), // the reference reads `.index` / `.held` of what is no seat
+        }
+    }
+
+    fn visible_count(&self, t: &V) -> R<V> {
+        let k = match t {
+            V::None => return Ok(V::Int(0)),
+            V::Tile(c) => kind_of(*c) as usize,
+            _ => return Err(Stop::Bail),
+        };
+        let st = self.st;
+        let count = |ts: &[usize]| ts.iter().filter(|&&x| x == k).count();
+        let mut n = count(&st.out);
+        for s in &st.seats {
+            n += count(&s.discards) + count(&s.aside);
+            for m in &s.melds {
+                if m.exposed {
+                    n += count(&m.tiles);
+                } else {
+                    // `Game.shown_tiles`: the kind's `shown` count of the tiles by catalog order
+                    let shown = self.meld_kind(&m.kind).and_then(|mk| mk.shown).unwrap_or(0).max(0) as usize;
+                    let mut ts = m.tiles.clone();
+                    ts.sort_unstable();
+                    n += count(&ts[..shown.min(ts.len())]);
+                }
+            }
+        }
+        for r in self.t.rules.reveals.iter().filter(|r| r.visible) {
+            if !st.reveal_ids_known {
+                return Err(Stop::Bail);
+            }
+            for &i in st.reveal_ids.get(&r.name).map_or(&[][..], Vec::as_slice) {
+                if st.pinned.contains(&i) {
+                    let kind = *st.kind_of.get(i).ok_or(Stop::Bail)?;
+                    if kind == usize::MAX {
+                        return Err(Stop::Bail);
+                    }
+                    n += (kind == k) as usize;
+                }
+            }
+        }
+        Ok(V::Int(n as i64))
+    }
+
+    fn game_call(&mut self, f: GF, args: &[Node]) -> R<V> {
+        let mut vals = Vec::with_capacity(args.len());
+        for a in args {
+            vals.push(self.eval(a)?);
+        }
+        let n = self.t.n as i64;
+        let step = self.t.step;
+        match f {
+            GF::VisibleCount => self.visible_count(&vals[0]),
+            GF::Next => Ok(match self.seat_arg(&vals[0])? {
+                Some(s) => V::Seat((s as i64 + step).rem_euclid(n) as u16),
+                None => V::None,
+            }),
+            GF::After => {
+                let s = self.seat_arg(&vals[0])?;
+                let k = match &vals[1] {
+                    V::None => None,
+                    V::Bool(b) => Some(*b as i64),
+                    V::Int(i) => Some(*i),
+                    V::Rat(p, q) => Some(p / q), // int(): toward zero
+                    _ => return Err(Stop::Bail),
+                };
+                Ok(match (s, k) {
+                    (Some(s), Some(k)) => V::Seat((s as i64 + step * k.rem_euclid(n)).rem_euclid(n) as u16),
+                    _ => V::None,
+                })
+            }
+            GF::Held => {
+                if matches!(vals[0], V::None) || matches!(vals[1], V::None) {
+                    return Ok(V::Int(0));
+                }
+                let s = self.seat_arg(&vals[0])?.ok_or(Stop::Bail)?;
+                let V::Tile(c) = vals[1] else { return Err(Stop::Bail) };
+                let k = kind_of(c) as usize;
+                Ok(V::Int(self.st.seats[s].hand.iter().filter(|&&x| x == k).count() as i64))
+            }
+            GF::Ask(q) => self.wins.ask(self.st, q, &vals),
+        }
+    }
+
+    fn call(&mut self, func: Func, args: &[Node]) -> R<V> {
+        let a = self.eval(&args[0])?;
+        match func {
+            Func::Len => match &a {
+                V::List(l) => Ok(V::Int(l.len() as i64)),
+                V::Str(s) => Ok(V::Int(s.chars().count() as i64)),
+                _ => Err(Stop::Bail),
+            },
+            Func::Distinct => match &a {
+                V::List(l) => {
+                    let mut out: Vec<V> = Vec::new();
+                    for x in l.iter() {
+                        if !out.iter().any(|y| equal(x, y)) {
+                            out.push(x.clone());
+                        }
+                    }
+                    Ok(V::List(Arc::new(out)))
+                }
+                _ => Err(Stop::Bail),
+            },
+            Func::Abs => match a {
+                V::Bool(b) => Ok(V::Int(b as i64)),
+                V::Int(n) => n.checked_abs().map(V::Int).ok_or(Stop::Bail),
+                V::Rat(n, d) => n.checked_abs().map(|n| V::Rat(n, d)).ok_or(Stop::Bail),
+                _ => Err(Stop::Bail),
+            },
+            Func::Floor => match a.num() {
+                Some((n, d)) => i64::try_from(floor_div(n, d)).map(V::Int).map_err(|_| Stop::Bail),
+                None => Err(Stop::Bail),
+            },
+            Func::Max | Func::Min => {
+                let b = self.eval(&args[1])?;
+                let ord = order(&b, &a).ok_or(Stop::Bail)?;
+                let take_b = if matches!(func, Func::Max) { ord.is_gt() } else { ord.is_lt() };
+                Ok(if take_b { b } else { a })
+            }
+            Func::Cn => match a {
+                V::Bool(b) => Ok(V::Str(Arc::from(cn(b as i64)))),
+                V::Int(n) => Ok(V::Str(Arc::from(cn(n)))),
+                V::Rat(n, d) => Ok(V::Str(Arc::from(cn(n / d)))),
+                _ => Err(Stop::Bail),
+            },
+        }
+    }
+
+    /// A comprehension over the combinations of its source's items (itertools.combinations order), the
+    /// binders written into one environment as the reference's dict holds them.
+    fn comp(&mut self, func: CompFn, slots: &[usize], src: &Node, body: &Node) -> R<V> {
+        let items = match self.eval(src)? {
+            v if !v.truthy() => Arc::new(Vec::new()),
+            V::List(l) => l,
+            _ => return Err(Stop::Bail),
+        };
+        let (k, n) = (slots.len(), items.len());
+        let mut count: i64 = 0;
+        let mut total = V::Int(0);
+        let mut best: Option<V> = None;
+        let mut kept: Vec<V> = Vec::new();
+        if k > n {
+            return finish(func, count, (0, 1), best, kept);
+        }
+        let mut idx: Vec<usize> = (0..k).collect();
+        loop {
+            for (s, &i) in slots.iter().zip(&idx) {
+                self.binders[*s] = items[i].clone();
+            }
+            let v = self.eval(body)?;
+            match func {
+                CompFn::Count => count += v.truthy() as i64,
+                CompFn::Any if v.truthy() => return Ok(V::Bool(true)),
+                CompFn::All if !v.truthy() => return Ok(V::Bool(false)),
+                CompFn::Filter if v.truthy() => kept.push(items[idx[0]].clone()),
+                CompFn::Sum => {
+                    v.num().ok_or(Stop::Bail)?;
+                    total = arith(Op::Add, &total, &v)?;
+                }
+                CompFn::Max | CompFn::Min => {
+                    best = Some(match best.take() {
+                        None => v,
+                        Some(b) => {
+                            let ord = order(&v, &b).ok_or(Stop::Bail)?;
+                            let take = if func == CompFn::Max { ord.is_gt() } else { ord.is_lt() };
+                            if take {
+                                v
+                            } else {
+                                b
+                            }
+                        }
+                    });
+                }
+                _ => {}
+            }
+            let mut j = k;
+            loop {
+                if j == 0 {
+                    return match func {
+                        CompFn::Sum => Ok(total),
+                        _ => finish(func, count, (0, 1), best, kept),
+                    };
+                }
+                j -= 1;
+                if idx[j] != j + n - k {
+                    break;
+                }
+            }
+            idx[j] += 1;
+            for t in j + 1..k {
+                idx[t] = idx[t - 1] + 1;
+            }
+        }
+    }
+
+    fn eval(&mut self, e: &Node) -> R<V> {
+        if self.budget == 0 {
+            return Err(Stop::Bail);
+        }
+        self.budget -= 1;
+        match e {
+            Node::Const(v) => Ok(v.clone()),
+            Node::List(items) => {
+                let mut out = Vec::with_capacity(items.len());
+                for i in items {
+                    out.push(self.eval(i)?);
+                }
+                Ok(V::List(Arc::new(out)))
+            }
+            Node::Setting(i) => self.sc.settings.get(*i).cloned().flatten().ok_or(Stop::Bail),
+            Node::Binder(i) => Ok(self.binders[*i].clone()),
+            Node::Bound(i) => self.bound.get(*i).cloned().ok_or(Stop::Bail),
+            Node::Game(g) => self.game(&self.sc.games[*g]),
+            Node::GameCall(f, args) => self.game_call(self.sc.calls[*f], args),
+            Node::Attr(o, f) => {
+                let v = self.eval(o)?;
+                self.attr(v, *f)
+            }
+            Node::Call(func, args) => self.call(*func, args),
+            Node::Comp { func, slots, src, body, eq } => {
+                let v = self.comp(*func, slots, src, body)?;
+                if let Some(e) = eq {
+                    self.eval(e)?; // the reference looks the value up even in an empty source
+                }
+                Ok(v)
+            }
+            Node::Not(o) => Ok(V::Bool(!self.eval(o)?.truthy())),
+            Node::Neg(o) => match self.eval(o)? {
+                V::Bool(b) => Ok(V::Int(-(b as i64))),
+                V::Int(n) => n.checked_neg().map(V::Int).ok_or(Stop::Bail),
+                V::Rat(n, d) => n.checked_neg().map(|n| V::Rat(n, d)).ok_or(Stop::Bail),
+                _ => Err(Stop::Bail),
+            },
+            Node::And(l, r) => Ok(V::Bool(self.eval(l)?.truthy() && self.eval(r)?.truthy())),
+            Node::Or(l, r) => Ok(V::Bool(self.eval(l)?.truthy() || self.eval(r)?.truthy())),
+            Node::Arith(op, l, r) => {
+                let a = self.eval(l)?;
+                let b = self.eval(r)?;
+                arith(*op, &a, &b)
+            }
+            Node::Compare(ops, operands) => {
+                let mut left = self.eval(&operands[0])?;
+                for (op, o) in ops.iter().zip(&operands[1..]) {
+                    let right = self.eval(o)?;
+                    if !compare(*op, &left, &right)? {
+                        return Ok(V::Bool(false));
+                    }
+                    left = right;
+                }
+                Ok(V::Bool(true))
+            }
+            Node::If(c, t, f) => {
+                if self.eval(c)?.truthy() {
+                    self.eval(t)
+                } else {
+                    self.eval(f)
+                }
+            }
+            // reading-scope nodes: the game-scope lowering refuses the names that make them
+            Node::Builtin(_) | Node::Pattern(_) | Node::Quantity(_) | Node::Unit(_) => Err(Stop::Bail),
+        }
+    }
+}
+
+/// A value as the differential checks compare it (JSON; bench/engine_equivalence.py `canon` writes the
+/// reference's the same way): numbers and true/false as themselves, a fraction {"rat": [n, d]}, text
+/// {"str": s}, a tile {"tile": name, "wild": w}, a seat {"seat": i}, a meld group {"group": [kind, tile
+/// names, exposed, concealed, pair, kong]}, lists item by item.
+pub fn canon(ev: &Ev, v: &V) -> serde_json::Value {
+    use serde_json::json;
+    match v {
+        V::None => serde_json::Value::Null,
+        V::Bool(b) => json!(b),
+        V::Int(i) => json!(i),
+        V::Rat(n, d) => json!({"rat": [n, d]}),
+        V::Str(s) => json!({"str": &**s}),
+        V::Tile(c) => json!({"tile": ev.t.names[kind_of(*c) as usize], "wild": c & 2 != 0}),
+        V::Seat(s) => json!({"seat": s}),
+        V::Group(g) => match ev.meld_group(*g as usize / MAX_MELDS, *g as usize % MAX_MELDS) {
+            Ok(grp) => json!({"group": [&*grp.kind, grp.tiles.iter().map(|t| match t {
+                V::Tile(c) => ev.t.names[kind_of(*c) as usize].clone(), _ => String::new() }).collect::<Vec<_>>(),
+                grp.exposed, grp.concealed, grp.pair, grp.kong]}),
+            Err(_) => serde_json::Value::Null,
+        },
+        V::List(items) => serde_json::Value::Array(items.iter().map(|x| canon(ev, x)).collect()),
+    }
+}
