@@ -3,6 +3,7 @@
     python bench/engine_equivalence.py record DIR [--games 1000] [--seed 1] [--bots random] [--configs …]
     python bench/engine_equivalence.py check DIR [--limit N] [--configs …] [--ignore-added-keys K,…]
     python bench/engine_equivalence.py native-setup [--games 1000] [--seed 1] [--configs …]
+    python bench/engine_equivalence.py native-scope [--games 1000] [--seed 1] [--configs …]
 
 `record` plays, for each configuration (every bundled variant; 龙岩 at each player count), `--games`
 hands the way `paili simulate` does (game k's seed is the k-th draw of random.Random(seed), seat i's bot
@@ -23,6 +24,13 @@ native engine reaches after the setup (`runtime/game/native.py`) must equal the 
 point (`Game.setup_state`); a setup the port refuses (`NotCovered`, naming the construct) is counted apart,
 never compared. It prints the setup's speed in CPU time: the native engine's (`setup_many`: the hands set
 up, nothing returned) and the Python engine's (`Game.setup_state`, its snapshot included).
+
+`native-scope` checks the native game scope (docs/engine-native.md, step 2): each configuration's games are
+played as `record` plays them, and at every decision point (and the end) the state is read natively from
+`HandState.snapshot()` (and written back: it must be the same) and every game-scope expression of the rule
+set is evaluated under the bindings of the moment for each seat (runtime/game/native_scope.py) by the
+reference and natively: the values must be equal, or the reference must raise where the native side
+stops. Expressions the native lowering refuses (`NotCovered`, by name) are counted, never compared.
 
 `--ignore-added-keys K,…` is for a recording made before the engine wrote some keys: every dict key
 named K (or, for `*SUFFIX`, ending in SUFFIX) is dropped, at any depth, from the logs, states and
@@ -250,13 +258,60 @@ def native_setup(args) -> int:
     return 1 if bad else 0
 
 
+def native_scope(args) -> int:
+    """Every game-scope expression of each configuration, at every decision point of its games (played as
+    `record` plays them), evaluated by the reference and natively under the bindings of the moment
+    (runtime/game/native_scope.py): the differences (none allowed), the expressions refused by name."""
+    from paili.runtime.game.native_scope import ScopeCheck, Tally
+
+    configs = {**CONFIGS, **SETUP_CONFIGS}
+    total = Tally()
+    games = 0
+    for name in args.configs or list(configs):
+        stem, options = configs[name]
+        path = ROOT / (stem + ".pai" if "/" in stem else f"rules/{stem}.pai")
+        rules = load(path)
+        check = ScopeCheck(rules, options)
+        tally = Tally()
+        for game_seed in seeds(args.seed, args.games):
+            session = Session(rules, options, game_seed, 1)
+            g = session.new_hand()
+            players = [BOTS[args.bots](game_seed * 31 + i) for i in range(g.n)]
+            while True:
+                check.check(g, tally, repeat=args.repeat)
+                if g.is_over():
+                    break
+                seat = g.current_seats()[0]
+                g.apply(seat, players[seat].choose(g, seat, g.legal_moves(seat)))
+            games += 1
+        refused = check.refused()
+        print(f"{name}: {args.games} games, {tally.states} decision points ({tally.states_different} states read "
+              f"back different); {len(check.labels)} expressions, {len(check.live)} lowered; "
+              f"{tally.evaluations:,} evaluations: {tally.equal:,} equal, {tally.both_stop:,} both stop, "
+              f"{len(tally.differences)} different")
+        if tally.evaluations:
+            print(f"  speed (CPU): reference {tally.evaluations / max(tally.python_cpu, 1e-9):,.0f} evaluations/s; "
+                  f"native evaluator {tally.repeat_evaluations / max(tally.repeat_cpu, 1e-9):,.0f}/s "
+                  f"(state read once per decision point, {args.repeat} rounds), "
+                  f"{tally.evaluations / max(tally.native_cpu, 1e-9):,.0f}/s with the JSON state and answers")
+        for why, n in sorted(refused.items()):
+            print(f"  refused ({n} expressions): {why}")
+        for label, bind, ref, got in tally.differences[:10]:
+            print(f"  different: {label} {json.dumps(bind, ensure_ascii=False)}: reference {ref}, native {got}")
+        total.add(tally)
+    print(f"total: {games} games, {total.states} decision points, {total.evaluations:,} evaluations, "
+          f"{len(total.differences)} different, {total.states_different} states read back different")
+    return 1 if total.differences or total.states_different else 0
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("mode", choices=["record", "check", "native-setup"])
+    ap.add_argument("mode", choices=["record", "check", "native-setup", "native-scope"])
     ap.add_argument("dir", nargs="?", default="")
     ap.add_argument("--games", type=int, default=1000)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--bots", default="random", choices=sorted(BOTS))
+    ap.add_argument("--repeat", type=int, default=5, help="native-scope: rounds of the native evaluator's speed figure")
     ap.add_argument("--limit", type=int, default=0, help="check: only the first N games of each configuration")
     ap.add_argument("--cli", type=int, default=3, help="check: run `python -m paili replay` on the first N logs")
     ap.add_argument("--configs", default=",".join(CONFIGS), help="comma-separated: " + ", ".join(CONFIGS))
@@ -266,8 +321,9 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     args.configs = [c for c in args.configs.split(",") if c]
     args.ignore_added_keys = [k for k in args.ignore_added_keys.split(",") if k]
-    known = {**CONFIGS, **SETUP_CONFIGS} if args.mode == "native-setup" else CONFIGS
-    if args.mode == "native-setup" and args.configs == list(CONFIGS):
+    native = args.mode in ("native-setup", "native-scope")
+    known = {**CONFIGS, **SETUP_CONFIGS} if native else CONFIGS
+    if native and args.configs == list(CONFIGS):
         args.configs = list(known)
     unknown = [c for c in args.configs if c not in known]
     if unknown:
@@ -275,6 +331,8 @@ def main(argv=None) -> int:
         return 2
     if args.mode == "native-setup":
         return native_setup(args)
+    if args.mode == "native-scope":
+        return native_scope(args)
     if not args.dir:
         print(f"{args.mode} needs the directory of the recording")
         return 2

@@ -10,6 +10,7 @@ games per configuration, tests/test_engine_native_scope.py over a seeded sample.
 from __future__ import annotations
 
 import json
+import time
 from collections import Counter
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -150,6 +151,10 @@ class Tally:
     states_different: int = 0  # ... whose snapshot came back different
     refused: Counter = field(default_factory=Counter)  # refusal sentence -> expressions (per configuration)
     differences: list = field(default_factory=list)  # (label, bindings, reference, native)
+    native_cpu: float = 0.0  # CPU seconds in the native reader and evaluator (JSON in and out included)
+    repeat_evaluations: int = 0  # evaluations made by `eval_scope_repeat` (the evaluator's own speed) ...
+    repeat_cpu: float = 0.0  # ... in this many CPU seconds
+    python_cpu: float = 0.0  # CPU seconds in the reference's evaluations
 
     def add(self, other: Tally) -> None:
         self.evaluations += other.evaluations
@@ -159,6 +164,10 @@ class Tally:
         self.states_different += other.states_different
         self.refused.update(other.refused)
         self.differences.extend(other.differences)
+        self.native_cpu += other.native_cpu
+        self.python_cpu += other.python_cpu
+        self.repeat_evaluations += other.repeat_evaluations
+        self.repeat_cpu += other.repeat_cpu
 
 
 class ScopeCheck:
@@ -179,8 +188,9 @@ class ScopeCheck:
     def refused(self) -> Counter:
         return Counter(why for why in self.refusals if why is not None)
 
-    def check(self, game, tally: Tally) -> None:
-        """Compare every expression the native side lowers, under each moment's bindings, on game's state."""
+    def check(self, game, tally: Tally, repeat: int = 0) -> None:
+        """Compare every expression the native side lowers, under each moment's bindings, on game's state
+        (`repeat` > 0: also time the native evaluator alone, on the state read once, that many times over)."""
         binds = moments(game)
         asks = [[i, plain_bindings(b)] for b in binds for i in self.live]
         snap = native_snapshot(game)
@@ -188,15 +198,28 @@ class ScopeCheck:
         back = json.dumps(json.loads(self.table.state(snap)), sort_keys=True, ensure_ascii=False)
         if back != json.dumps(game.st.snapshot(), sort_keys=True, ensure_ascii=False):
             tally.states_different += 1
+        cpu = time.process_time()
         native = json.loads(self.table.eval_scope(snap, json.dumps(asks, ensure_ascii=False)))
-        k = 0
+        tally.native_cpu += time.process_time() - cpu
+        if repeat:
+            text = json.dumps(asks, ensure_ascii=False)
+            cpu = time.process_time()
+            self.table.eval_scope_repeat(snap, text, repeat)
+            tally.repeat_cpu += time.process_time() - cpu
+            tally.repeat_evaluations += repeat * len(asks)
+        cpu = time.process_time()
+        reference = []
         for b in binds:
             for i in self.live:
                 try:
-                    ref = canon(self.fns[i](game.env(None, **b)))
+                    reference.append(canon(self.fns[i](game.env(None, **b))))
                 except EVAL_ERRORS:
-                    ref = STOP
-                got = native[k]
+                    reference.append(STOP)
+        tally.python_cpu += time.process_time() - cpu
+        k = 0
+        for b in binds:
+            for i in self.live:
+                ref, got = reference[k], native[k]
                 k += 1
                 tally.evaluations += 1
                 if json.dumps(ref, ensure_ascii=False) == json.dumps(got, ensure_ascii=False):

@@ -187,6 +187,24 @@ struct EngineTable {
     scope: Option<scope::GameScope>,
 }
 
+fn no_scope() -> PyErr {
+    PyValueError::new_err("no game-scope expressions are lowered (lower_scope first)")
+}
+
+/// `eval_scope`'s asks (JSON: a list of [expression index, bindings]).
+fn read_asks(t: &table::Table, asks: &str) -> Result<Vec<(usize, Vec<crate::program::V>)>, crate::Error> {
+    let asks: serde_json::Value =
+        serde_json::from_str(asks).map_err(|_| crate::Error::Input("the asks are not JSON".into()))?;
+    let items = asks.as_array().ok_or_else(|| crate::Error::Input("the asks are not a list".into()))?;
+    items
+        .iter()
+        .map(|it| match it.as_array().map(Vec::as_slice) {
+            Some([i, b]) => Ok((i.as_u64().unwrap_or(u64::MAX) as usize, bindings(t, b)?)),
+            _ => Err(crate::Error::Input("an ask is [expression index, bindings]".into())),
+        })
+        .collect()
+}
+
 /// The bindings of one evaluation (JSON: a binding's name to its value as `state.plain` writes it; the
 /// tile of the moment by name), by slot of `scope::BOUND`.
 fn bindings(t: &table::Table, j: &serde_json::Value) -> Result<Vec<crate::program::V>, crate::Error> {
@@ -255,27 +273,39 @@ impl EngineTable {
     /// "stop" where the evaluation stops (the reference raises there, or the expression is refused).
     fn eval_scope(&self, snapshot: &str, asks: &str) -> PyResult<String> {
         let t = &self.table;
-        let Some(sc) = &self.scope else {
-            return Err(PyValueError::new_err("no game-scope expressions are lowered (lower_scope first)"));
-        };
+        let sc = self.scope.as_ref().ok_or_else(no_scope)?;
         Ok(guarded(|| {
             let st = snapshot::read(t, snapshot)?;
-            let asks: serde_json::Value =
-                serde_json::from_str(asks).map_err(|_| crate::Error::Input("the asks are not JSON".into()))?;
-            let items = asks.as_array().ok_or_else(|| crate::Error::Input("the asks are not a list".into()))?;
-            let mut out = Vec::with_capacity(items.len());
-            for it in items {
-                let (i, b) = match it.as_array().map(Vec::as_slice) {
-                    Some([i, b]) => (i.as_u64().unwrap_or(u64::MAX) as usize, b),
-                    _ => return Err(crate::Error::Input("an ask is [expression index, bindings]".into())),
-                };
-                let mut ev = values::Ev::new(sc, t, &st, &scope::NoWinQuestions, bindings(t, b)?);
+            let wild = values::hand_wilds(t, &st);
+            let mut out = Vec::new();
+            for (i, b) in read_asks(t, asks)? {
+                let mut ev = values::Ev::new(sc, t, &st, &wild, &scope::NoWinQuestions, b);
                 out.push(match ev.expr(i) {
                     Ok(v) => values::canon(&ev, &v),
                     Err(_) => serde_json::Value::String("stop".into()),
                 });
             }
             Ok(serde_json::Value::Array(out).to_string())
+        })?)
+    }
+
+    /// The asks of `eval_scope` evaluated `times` times over on the state read once, nothing returned
+    /// but how many evaluations gave a value: the evaluator's own speed (bench/engine_equivalence.py).
+    fn eval_scope_repeat(&self, snapshot: &str, asks: &str, times: u32) -> PyResult<u64> {
+        let t = &self.table;
+        let sc = self.scope.as_ref().ok_or_else(no_scope)?;
+        Ok(guarded(|| {
+            let st = snapshot::read(t, snapshot)?;
+            let asks = read_asks(t, asks)?;
+            let mut valued = 0u64;
+            for _ in 0..times {
+                let wild = values::hand_wilds(t, &st); // once per state, as a game works it out per change
+                for (i, b) in &asks {
+                    let mut ev = values::Ev::new(sc, t, &st, &wild, &scope::NoWinQuestions, b.clone());
+                    valued += ev.expr(*i).is_ok() as u64;
+                }
+            }
+            Ok(valued)
         })?)
     }
 

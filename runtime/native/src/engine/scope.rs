@@ -274,6 +274,7 @@ pub struct GameScope {
     pub n_binders: usize,
     pub fields: Vec<Arc<str>>,         // by field id
     pub seat_fields: Vec<SeatField>,   // by field id: the computed seat field of that name
+    pub var_hint: Vec<usize>,          // by field id: where a seat holds the state or phase of that name
     pub tile_fields: Vec<Vec<Option<V>>>, // per kind, per field id
     pub f_wild: usize,
     pub f_joker: usize,
@@ -300,13 +301,11 @@ pub fn val_to_v(t: &Table, v: &Val) -> Option<V> {
 impl GameScope {
     /// Lower `exprs` (each the JSON of one expression, as the IR writes it) for table `t`.
     pub fn new(t: &Table, exprs: &[J], wins: &dyn WinQuestions) -> GameScope {
-        let mut player_vars: HashSet<String> = HashSet::new();
-        for s in t.rules.states.iter().filter(|s| s.scope == "player") {
-            player_vars.insert(s.name.clone());
-        }
-        for p in t.rules.phases.iter().filter(|p| p.scope == "player") {
-            player_vars.insert(p.name.clone());
-        }
+        // a seat's states then its phases, in declaration order, as `Game._prepare` fills `Seat.vars`
+        let order: Vec<&str> = t.rules.states.iter().filter(|s| s.scope == "player").map(|s| s.name.as_str())
+            .chain(t.rules.phases.iter().filter(|p| p.scope == "player").map(|p| p.name.as_str()))
+            .collect();
+        let player_vars: HashSet<String> = order.iter().map(|s| s.to_string()).collect();
         let mut names = Names {
             games: Vec::new(),
             calls: Vec::new(),
@@ -347,6 +346,7 @@ impl GameScope {
             settings,
             n_binders: binders,
             seat_fields: fields.iter().map(|f| computed_field(f)).collect(),
+            var_hint: fields.iter().map(|f| order.iter().position(|v| v == f).unwrap_or(usize::MAX)).collect(),
             tile_fields: kind_fields(&t.cat, &fields),
             f_wild: fields.iter().position(|f| f == "wild").unwrap_or(usize::MAX),
             f_joker: fields.iter().position(|f| f == "joker").unwrap_or(usize::MAX),

@@ -32,7 +32,7 @@ pub struct Ev<'a> {
     bound: Vec<V>,
     binders: Vec<V>,
     budget: u64,
-    hand_wild: Vec<bool>, // per kind: a wildcard in the hand (`Game._update_wilds`)
+    hand_wild: &'a [bool], // per kind: a wildcard in the hand (`hand_wilds`, worked out once per state)
 }
 
 /// The kinds that are wildcards in a hand under this state (`Game._update_wilds`: a wildcard's tiles
@@ -57,10 +57,16 @@ pub fn hand_wilds(t: &Table, st: &HandState) -> Vec<bool> {
 }
 
 impl<'a> Ev<'a> {
-    /// An evaluation on `st`; `bound` by slot of `scope::BOUND` (the tile of the moment by kind, its
-    /// `wild` set here).
-    pub fn new(sc: &'a GameScope, t: &'a Table, st: &'a HandState, wins: &'a dyn WinQuestions, mut bound: Vec<V>) -> Ev<'a> {
-        let hand_wild = hand_wilds(t, st);
+    /// An evaluation on `st` (`hand_wild`: `hand_wilds(t, st)`); `bound` by slot of `scope::BOUND` (the
+    /// tile of the moment by kind, its `wild` set here as `Game.tv` sets it).
+    pub fn new(
+        sc: &'a GameScope,
+        t: &'a Table,
+        st: &'a HandState,
+        hand_wild: &'a [bool],
+        wins: &'a dyn WinQuestions,
+        mut bound: Vec<V>,
+    ) -> Ev<'a> {
         if let Some(V::Tile(c)) = bound.get(B_TILE) {
             let k = kind_of(*c) as usize;
             let wild = hand_wild.get(k).copied().unwrap_or(false);
@@ -162,8 +168,15 @@ impl<'a> Ev<'a> {
 
     fn seat_field(&self, s: usize, f: usize) -> R<V> {
         let seat = self.st.seats.get(s).ok_or(Stop::Bail)?;
-        if let Some(v) = super::state::get(&seat.vars, &self.sc.fields[f]) {
-            return Ok(self.value(v)); // `Seat.f`: the seat's own states and phases first
+        // `Seat.f`: the seat's own states and phases first (where the declarations put it, else anywhere)
+        let name = &*self.sc.fields[f];
+        match seat.vars.get(self.sc.var_hint[f]) {
+            Some((k, v)) if k == name => return Ok(self.value(v)),
+            _ => {
+                if let Some(v) = super::state::get(&seat.vars, name) {
+                    return Ok(self.value(v));
+                }
+            }
         }
         Ok(match self.sc.seat_fields[f] {
             SeatField::Hand => self.tiles(&seat.hand),
