@@ -173,12 +173,13 @@ class Tally:
 class ScopeCheck:
     """One rule set under one table: its expressions compiled for the reference and lowered natively."""
 
-    def __init__(self, rules, options: dict | None = None):
+    def __init__(self, rules, options: dict | None = None, extra: list[tuple[str, object]] = ()):
+        """`extra`: expressions checked beside the rule set's own ((label, expression) pairs)."""
         from .native import table
 
         self.rules = rules
         self.table = table(rules, options or {})
-        exprs = expressions(rules.ir)
+        exprs = expressions(rules.ir) + list(extra)
         refusals = self.table.lower_scope([json.dumps(to_data(e), ensure_ascii=False) for _, e in exprs])
         self.labels = [label for label, _ in exprs]
         self.refusals = refusals
