@@ -190,9 +190,11 @@ def _snapshot(path="rules/baicheng.pai", options=None, seed=9):
 def test_the_snapshot_reader_refuses_what_it_does_not_hold():
     tab, snap = _snapshot()
     native = backend.native_module()
-    frac = dict(snap, seats=[dict(snap["seats"][0], balance="3/2"), *snap["seats"][1:]])
-    with pytest.raises(native.NotCovered, match="fractional balance"):
-        tab.state(json.dumps(frac))
+    frac = dict(snap, seats=[dict(snap["seats"][0], balance="-3/2"), *snap["seats"][1:]])
+    assert json.loads(tab.state(json.dumps(frac)))["seats"][0]["balance"] == "-3/2"  # money is exact
+    huge = dict(snap, seats=[dict(snap["seats"][0], balance=str(10**30)), *snap["seats"][1:]])
+    with pytest.raises(native.NotCovered, match="balance"):
+        tab.state(json.dumps(huge))
     with pytest.raises(ValueError, match="seats"):
         tab.state(json.dumps(dict(snap, seats=snap["seats"][:2])))
     bad_tile = dict(snap, out=["not a tile"])

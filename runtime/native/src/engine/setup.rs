@@ -7,7 +7,7 @@
 
 use super::rng::Rng;
 use super::rules::{EffectDef, RevealDef};
-use super::state::{get, put, HandState, Value};
+use super::state::{get, put, HandState, Money, Value};
 use super::table::{not_ported, Table};
 use crate::expr::Val;
 use crate::Error;
@@ -141,7 +141,7 @@ pub fn setup(t: &Table, args: &Args) -> Result<Setup, Error> {
     }
     let mut st = HandState::new(n, dealer, kind_of, wall);
     for (i, seat) in st.seats.iter_mut().enumerate() {
-        seat.balance = args.balances.as_ref().map_or(DEFAULT_BALANCE, |b| b[i]);
+        seat.balance = Money::whole(args.balances.as_ref().map_or(DEFAULT_BALANCE, |b| b[i]));
     }
     for sv in &t.rules.states {
         let session = sv.lives == "session";

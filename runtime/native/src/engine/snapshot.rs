@@ -4,8 +4,9 @@
 //!
 //! The snapshot writes values as `state.plain` does: tiles by name, seats as {"seat": n}, a fraction as
 //! its text. Which text is a tile is told by the declared type of the state, phase or setting that holds
-//! it (`tile`, `tiles`); a fraction (a `num` value, a balance, an amount that is not whole) is not held by
-//! the native state yet and is refused by name (`NotCovered`). Two things the snapshot does not write are
+//! it (`tile`, `tiles`); money (balances, payments, fees) is exact (`Money`), fractions included, while a
+//! fractional state or context value (`num`) is not held by the native state yet and is refused by name
+//! (`NotCovered`). Two things the snapshot does not write are
 //! taken when given beside it: `reveal_ids` (the physical copies each reveal turned, which `visible_count`
 //! reads) and `last_dealt` (a tile name); without `reveal_ids` a count that needs them stops.
 
@@ -13,7 +14,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use serde_json::{Map, Value as J};
 
-use super::state::{HandState, Meld, Payment, Seat, Value};
+use super::state::{HandState, Meld, Money, Payment, Seat, Value};
 use super::table::Table;
 use crate::Error;
 
@@ -102,6 +103,15 @@ fn whole(j: Option<&J>, what: &str) -> Result<i64, Error> {
     }
 }
 
+/// An amount as `plain` writes it: an int, or a fraction's text.
+fn money(j: Option<&J>, what: &str) -> Result<Money, Error> {
+    match j {
+        Some(J::Number(x)) => x.as_i64().map(Money::whole).ok_or_else(|| not_held("an amount past 64 bits")),
+        Some(J::String(s)) => Money::parse(s).ok_or_else(|| not_held(&format!("the {what} {s:.40}"))),
+        _ => Err(bad(what)),
+    }
+}
+
 fn flag(m: &Map<String, J>, key: &str) -> Result<bool, Error> {
     m.get(key).and_then(J::as_bool).ok_or_else(|| bad(key))
 }
@@ -179,7 +189,7 @@ pub fn read(t: &Table, text: &str) -> Result<HandState, Error> {
         seat.vars = r.values(sm.get("vars"), &|k| state_type("player", k), "player states")?;
         seat.auto = flag(sm, "auto")?;
         seat.ready = flag(sm, "ready")?;
-        seat.balance = whole(sm.get("balance"), "balance")?;
+        seat.balance = money(sm.get("balance"), "balance")?;
         *s = seat;
     }
     st.table = r.values(m.get("table"), &|k| state_type("table", k), "table states")?;
@@ -207,13 +217,13 @@ pub fn read(t: &Table, text: &str) -> Result<HandState, Error> {
             event: pm.get("event").and_then(J::as_str).ok_or_else(|| bad("payment"))?.to_owned(),
             payer: r.opt_seat(pm.get("payer"), "payer")?,
             payee: r.opt_seat(pm.get("payee"), "payee")?,
-            amount: whole(pm.get("amount"), "payment")?,
-            fee: whole(pm.get("fee"), "fee")?,
+            amount: money(pm.get("amount"), "payment")?,
+            fee: money(pm.get("fee"), "fee")?,
         });
     }
-    st.fees = whole(m.get("fees"), "fees")?;
+    st.fees = money(m.get("fees"), "fees")?;
     let deltas = m.get("deltas").and_then(J::as_array).filter(|d| d.len() == t.n).ok_or_else(|| bad("deltas"))?;
-    st.deltas = deltas.iter().map(|d| whole(Some(d), "delta")).collect::<Result<_, _>>()?;
+    st.deltas = deltas.iter().map(|d| money(Some(d), "delta")).collect::<Result<_, _>>()?;
     let mut events = BTreeMap::new();
     for (k, v) in m.get("events").and_then(J::as_object).ok_or_else(|| bad("events"))? {
         events.insert(k.clone(), whole(Some(v), "event count")?);

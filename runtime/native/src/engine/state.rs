@@ -53,6 +53,67 @@ impl Value {
     }
 }
 
+/// An amount of money, exact (a balance, a payment, a fee): a fraction in lowest terms, the denominator
+/// positive, as Python's `Fraction` holds one (a whole amount is an int there).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Money {
+    pub n: i64,
+    pub d: i64,
+}
+
+impl Money {
+    pub const ZERO: Money = Money { n: 0, d: 1 };
+
+    pub fn whole(n: i64) -> Money {
+        Money { n, d: 1 }
+    }
+
+    /// n/d in lowest terms (None: d is 0, or a part past 64 bits).
+    pub fn new(n: i128, d: i128) -> Option<Money> {
+        if d == 0 {
+            return None;
+        }
+        let (n, d) = if d < 0 { (-n, -d) } else { (n, d) };
+        let (mut a, mut b) = (n.abs(), d);
+        while b != 0 {
+            (a, b) = (b, a % b);
+        }
+        let g = a.max(1);
+        Some(Money { n: i64::try_from(n / g).ok()?, d: i64::try_from(d / g).ok()? })
+    }
+
+    /// `str(Fraction)`'s text ("7", "-3/2") read back.
+    pub fn parse(text: &str) -> Option<Money> {
+        let (n, d) = text.split_once('/').unwrap_or((text, "1"));
+        let int = |t: &str| -> Option<i128> {
+            let digits = t.strip_prefix('-').unwrap_or(t);
+            if digits.is_empty() || digits.len() > 19 || !digits.bytes().all(|b| b.is_ascii_digit()) {
+                return None;
+            }
+            t.parse().ok()
+        };
+        Money::new(int(n)?, int(d)?)
+    }
+
+    /// `state.plain`: an int when whole, else the fraction's text.
+    pub fn plain(&self) -> J {
+        if self.d == 1 {
+            json!(self.n)
+        } else {
+            J::String(self.exact())
+        }
+    }
+
+    /// `money.exact`: the lowest-terms text.
+    pub fn exact(&self) -> String {
+        if self.d == 1 {
+            self.n.to_string()
+        } else {
+            format!("{}/{}", self.n, self.d)
+        }
+    }
+}
+
 pub struct Meld {
     pub kind: String,
     pub tiles: Vec<usize>,
@@ -70,7 +131,7 @@ pub struct Seat {
     pub drawn: Option<usize>,
     pub auto: bool,
     pub ready: bool,
-    pub balance: i64,
+    pub balance: Money,
     pub version: u64,
 }
 
@@ -85,7 +146,7 @@ impl Seat {
             drawn: None,
             auto: false,
             ready: false,
-            balance: 0,
+            balance: Money::ZERO,
             version: 0,
         }
     }
@@ -112,8 +173,8 @@ pub struct Payment {
     pub event: String,
     pub payer: Option<usize>,
     pub payee: Option<usize>,
-    pub amount: i64,
-    pub fee: i64,
+    pub amount: Money,
+    pub fee: Money,
 }
 
 pub struct HandState {
@@ -142,8 +203,8 @@ pub struct HandState {
     pub over: bool,
     pub next_dealer: Option<usize>,
     pub payments: Vec<Payment>,
-    pub fees: i64,
-    pub deltas: Vec<i64>,
+    pub fees: Money,
+    pub deltas: Vec<Money>,
     pub events: BTreeMap<String, i64>,
     pub chance: Vec<J>, // every `roll` of the hand, as the reference writes it (kept as it was read)
 }
@@ -176,8 +237,8 @@ impl HandState {
             over: false,
             next_dealer: None,
             payments: Vec::new(),
-            fees: 0,
-            deltas: vec![0; n],
+            fees: Money::ZERO,
+            deltas: vec![Money::ZERO; n],
             events: BTreeMap::new(),
             chance: Vec::new(),
         }
@@ -209,7 +270,7 @@ impl HandState {
                         "kind": m.kind, "tiles": tiles(&m.tiles), "exposed": m.exposed,
                         "source": seat_no(m.source), "claimed": tile(m.claimed)})).collect::<Vec<_>>(),
                     "discards": tiles(&s.discards), "aside": tiles(&s.aside), "vars": dict(&s.vars),
-                    "auto": s.auto, "ready": s.ready, "balance": s.balance,
+                    "auto": s.auto, "ready": s.ready, "balance": s.balance.plain(),
                 })
             })
             .collect();
@@ -218,8 +279,8 @@ impl HandState {
             .iter()
             .map(|p| {
                 json!({"name": p.name, "event": p.event, "payer": seat_no(p.payer), "payee": seat_no(p.payee),
-                       "amount": p.amount, "fee": p.fee, "amount_exact": p.amount.to_string(),
-                       "fee_exact": p.fee.to_string()})
+                       "amount": p.amount.plain(), "fee": p.fee.plain(), "amount_exact": p.amount.exact(),
+                       "fee_exact": p.fee.exact()})
             })
             .collect();
         let wall_names: Vec<usize> = self.wall.iter().map(|&i| self.kind_of[i]).collect();
@@ -231,7 +292,7 @@ impl HandState {
             "winners": self.winners, "discarder": seat_no(self.discarder), "robbed": seat_no(self.robbed),
             "exhausted": self.exhausted, "finished": self.finished, "first_winners": self.first_winners,
             "over": self.over, "next_dealer": seat_no(self.next_dealer), "payments": payments,
-            "fees": self.fees, "deltas": self.deltas, "events": self.events, "chance": self.chance,
+            "fees": self.fees.plain(), "deltas": self.deltas.iter().map(Money::plain).collect::<Vec<_>>(), "events": self.events, "chance": self.chance,
         })
     }
 }

@@ -14,7 +14,7 @@ use super::scope::{GameScope, SeatField, WinQuestions, B_TILE, G, GF};
 use super::state::{HandState, Value};
 use super::table::Table;
 use crate::program::{
-    arith, cn, compare, equal, finish, floor_div, group_fields, kind_of, order, CompFn, Func, Group, Node, Op, Stop,
+    arith, cn, compare, rat, equal, finish, floor_div, group_fields, kind_of, order, CompFn, Func, Group, Node, Op, Stop,
     GROUP_FIELDS, V,
 };
 
@@ -192,7 +192,7 @@ impl<'a> Ev<'a> {
             SeatField::Concealed => V::Bool(!seat.melds.iter().any(|m| m.exposed)),
             SeatField::Dealer => V::Bool(s == self.st.dealer),
             SeatField::Wilds => V::Int(seat.hand.iter().filter(|&&k| self.hand_wild[k]).count() as i64),
-            SeatField::Balance => V::Int(seat.balance),
+            SeatField::Balance => rat(seat.balance.n as i128, seat.balance.d as i128)?,
             SeatField::Discards => self.tiles(&seat.discards),
             SeatField::Ready => V::Bool(seat.ready),
             SeatField::Seat => V::Int(s as i64),
