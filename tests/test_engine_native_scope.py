@@ -77,8 +77,8 @@ HAND_MADE = [
     ("len(actor.discards) + wall_left / 3", E.Binary(op="+", left=_call("len", E.Attr(obj=ACTOR, name="discards")),
                                                      right=E.Binary(op="/", left=_n("builtin:wall_left"),
                                                                     right=E.Num(text="3")))),
-    ("score * task_factor ^ 2", E.Binary(op="*", left=_n("builtin:score"),
-                                         right=E.Binary(op="^", left=_n("builtin:task_factor"), right=E.Num(text="2")))),
+    ("score * task_factor ^ 2", E.Binary(op="*", left=_n("builtin:score"), right=E.Binary(
+        op="^", left=_n("builtin:task_factor"), right=E.Num(text="2")))),
     # the reference raises on each of these: the native side must stop
     ("actor.hand + 1", E.Binary(op="+", left=E.Attr(obj=ACTOR, name="hand"), right=E.Num(text="1"))),
     ("actor < dealer", _cmp("<", ACTOR, DEALER)),

@@ -20,6 +20,7 @@ from ..ir import nodes as ir
 from ..ir.serialize import to_data
 from ..reading import Group, RTile
 from ..tiles import TileInfo
+from .native import table
 from .records import EVAL_ERRORS
 from .state import Seat
 
@@ -175,8 +176,6 @@ class ScopeCheck:
 
     def __init__(self, rules, options: dict | None = None, extra: list[tuple[str, object]] = ()):
         """`extra`: expressions checked beside the rule set's own ((label, expression) pairs)."""
-        from .native import table
-
         self.rules = rules
         self.table = table(rules, options or {})
         exprs = expressions(rules.ir) + list(extra)
