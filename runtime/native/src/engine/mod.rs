@@ -1,11 +1,12 @@
 //! The game engine, natively (issue 17): the same IR game declarations executed with the same seeded
 //! randomness as the Python engine (runtime/game/), which stays the reference. Ported so far: Python's
 //! generator (rng.rs), the hand's state (state.rs), the game records of the rule set (rules.rs), a rule
-//! set under room options (table.rs) and the setup up to the hand's first event (setup.rs);
-//! docs/engine-native.md gives the port order of the rest. This module binds them for Python:
-//! `EngineRandom` (the generator, for the tests that prove it equal to `random.Random`) and
-//! `EngineTable` (hands set up from one rule set: the state after the setup, as `HandState.snapshot`
-//! writes it).
+//! set under room options (table.rs), the setup up to the hand's first event (setup.rs), a state read
+//! from the reference's snapshot (snapshot.rs), and game-scope expressions lowered (scope.rs) and
+//! evaluated on a state (values.rs); docs/engine-native.md gives the port order of the rest. This module
+//! binds them for Python: `EngineRandom` (the generator, for the tests that prove it equal to
+//! `random.Random`) and `EngineTable` (hands set up from one rule set: the state after the setup, as
+//! `HandState.snapshot` writes it; a snapshot read back; game-scope expressions evaluated on one).
 
 #![allow(dead_code)] // the state's fields and records the later steps of the port read (docs/engine-native.md)
 
