@@ -14,8 +14,8 @@ use super::scope::{GameScope, SeatField, WinQuestions, B_TILE, G, GF};
 use super::state::{HandState, Value};
 use super::table::Table;
 use crate::program::{
-    arith, cn, compare, rat, equal, finish, floor_div, group_fields, kind_of, order, CompFn, Func, Group, Node, Op, Stop,
-    GROUP_FIELDS, V,
+    apply, arith, compare, finish, floor_div, group_fields, kind_of, next_combination, order, rat, CompFn, Func, Group,
+    Node, Op, Stop, GROUP_FIELDS, V,
 };
 
 type R<T> = Result<T, Stop>;
@@ -317,47 +317,11 @@ impl<'a> Ev<'a> {
 
     fn call(&mut self, func: Func, args: &[Node]) -> R<V> {
         let a = self.eval(&args[0])?;
-        match func {
-            Func::Len => match &a {
-                V::List(l) => Ok(V::Int(l.len() as i64)),
-                V::Str(s) => Ok(V::Int(s.chars().count() as i64)),
-                _ => Err(Stop::Bail),
-            },
-            Func::Distinct => match &a {
-                V::List(l) => {
-                    let mut out: Vec<V> = Vec::new();
-                    for x in l.iter() {
-                        if !out.iter().any(|y| equal(x, y)) {
-                            out.push(x.clone());
-                        }
-                    }
-                    Ok(V::List(Arc::new(out)))
-                }
-                _ => Err(Stop::Bail),
-            },
-            Func::Abs => match a {
-                V::Bool(b) => Ok(V::Int(b as i64)),
-                V::Int(n) => n.checked_abs().map(V::Int).ok_or(Stop::Bail),
-                V::Rat(n, d) => n.checked_abs().map(|n| V::Rat(n, d)).ok_or(Stop::Bail),
-                _ => Err(Stop::Bail),
-            },
-            Func::Floor => match a.num() {
-                Some((n, d)) => i64::try_from(floor_div(n, d)).map(V::Int).map_err(|_| Stop::Bail),
-                None => Err(Stop::Bail),
-            },
-            Func::Max | Func::Min => {
-                let b = self.eval(&args[1])?;
-                let ord = order(&b, &a).ok_or(Stop::Bail)?;
-                let take_b = if matches!(func, Func::Max) { ord.is_gt() } else { ord.is_lt() };
-                Ok(if take_b { b } else { a })
-            }
-            Func::Cn => match a {
-                V::Bool(b) => Ok(V::Str(Arc::from(cn(b as i64)))),
-                V::Int(n) => Ok(V::Str(Arc::from(cn(n)))),
-                V::Rat(n, d) => Ok(V::Str(Arc::from(cn(n / d)))),
-                _ => Err(Stop::Bail),
-            },
-        }
+        let b = match func {
+            Func::Max | Func::Min => Some(self.eval(&args[1])?),
+            _ => None,
+        };
+        apply(func, a, b)
     }
 
     /// A comprehension over the combinations of its source's items (itertools.combinations order), the
@@ -407,22 +371,11 @@ impl<'a> Ev<'a> {
                 }
                 _ => {}
             }
-            let mut j = k;
-            loop {
-                if j == 0 {
-                    return match func {
-                        CompFn::Sum => Ok(total),
-                        _ => finish(func, count, (0, 1), best, kept),
-                    };
-                }
-                j -= 1;
-                if idx[j] != j + n - k {
-                    break;
-                }
-            }
-            idx[j] += 1;
-            for t in j + 1..k {
-                idx[t] = idx[t - 1] + 1;
+            if !next_combination(&mut idx, n) {
+                return match func {
+                    CompFn::Sum => Ok(total),
+                    _ => finish(func, count, (0, 1), best, kept),
+                };
             }
         }
     }

@@ -131,19 +131,8 @@ impl<'p, 'r> Eval<'p, 'r> {
             if self.eval(body)?.truthy() {
                 found.push(idx.iter().map(|&j| tokens[j]).collect());
             }
-            let mut j = k;
-            loop {
-                if j == 0 {
-                    return Ok(found);
-                }
-                j -= 1;
-                if idx[j] != j + n - k {
-                    break;
-                }
-            }
-            idx[j] += 1;
-            for t in j + 1..k {
-                idx[t] = idx[t - 1] + 1;
+            if !next_combination(&mut idx, n) {
+                return Ok(found);
             }
         }
     }
@@ -419,48 +408,11 @@ impl<'p, 'r> Eval<'p, 'r> {
 
     fn call(&mut self, func: Func, args: &[Node]) -> R<V> {
         let a = self.eval(&args[0])?;
-        match func {
-            Func::Len => match &a {
-                V::List(l) => Ok(V::Int(l.len() as i64)),
-                V::Str(s) => Ok(V::Int(s.chars().count() as i64)),
-                _ => Err(Stop::Bail),
-            },
-            Func::Distinct => match &a {
-                V::List(l) => {
-                    let mut out: Vec<V> = Vec::new();
-                    for x in l.iter() {
-                        if !out.iter().any(|y| equal(x, y)) {
-                            out.push(x.clone());
-                        }
-                    }
-                    Ok(V::List(Arc::new(out)))
-                }
-                _ => Err(Stop::Bail),
-            },
-            Func::Abs => match a {
-                V::Bool(b) => Ok(V::Int(b as i64)),
-                V::Int(n) => n.checked_abs().map(V::Int).ok_or(Stop::Bail),
-                V::Rat(n, d) => n.checked_abs().map(|n| V::Rat(n, d)).ok_or(Stop::Bail),
-                _ => Err(Stop::Bail),
-            },
-            Func::Floor => match a.num() {
-                Some((n, d)) => i64::try_from(floor_div(n, d)).map(V::Int).map_err(|_| Stop::Bail),
-                None => Err(Stop::Bail),
-            },
-            Func::Max | Func::Min => {
-                let b = self.eval(&args[1])?;
-                // Python's max(a, b) keeps a unless b > a; min(a, b) keeps a unless b < a
-                let ord = order(&b, &a).ok_or(Stop::Bail)?;
-                let take_b = if matches!(func, Func::Max) { ord.is_gt() } else { ord.is_lt() };
-                Ok(if take_b { b } else { a })
-            }
-            Func::Cn => match a {
-                V::Bool(b) => Ok(V::Str(Arc::from(cn(b as i64)))),
-                V::Int(n) => Ok(V::Str(Arc::from(cn(n)))),
-                V::Rat(n, d) => Ok(V::Str(Arc::from(cn(n / d)))),
-                _ => Err(Stop::Bail),
-            },
-        }
+        let b = match func {
+            Func::Max | Func::Min => Some(self.eval(&args[1])?),
+            _ => None,
+        };
+        apply(func, a, b)
     }
 
     fn comp(&mut self, func: CompFn, slots: &[usize], src: &Node, body: &Node) -> R<V> {
@@ -528,19 +480,8 @@ impl<'p, 'r> Eval<'p, 'r> {
                 }
             }
             // the next combination (itertools.combinations order)
-            let mut j = k;
-            loop {
-                if j == 0 {
-                    return finish(func, count, total, best, kept);
-                }
-                j -= 1;
-                if idx[j] != j + n - k {
-                    break;
-                }
-            }
-            idx[j] += 1;
-            for t in j + 1..k {
-                idx[t] = idx[t - 1] + 1;
+            if !next_combination(&mut idx, n) {
+                return finish(func, count, total, best, kept);
             }
         }
     }
@@ -641,4 +582,72 @@ pub(crate) fn group_fields(kind_rank: &[i64], kind_suit: &[Option<Arc<str>>], g:
         V::Int(t.iter().filter(|x| matches!(x, V::Tile(c) if c & 2 != 0)).count() as i64),
         V::Bool(g.has_win),
     ]
+}
+
+/// A pure function on its arguments' values (`b`: the second, for `max` and `min`), as the reference's
+/// built-ins compute it; shared with the game scope (engine/values.rs).
+pub(crate) fn apply(func: Func, a: V, b: Option<V>) -> R<V> {
+    match func {
+        Func::Len => match &a {
+            V::List(l) => Ok(V::Int(l.len() as i64)),
+            V::Str(s) => Ok(V::Int(s.chars().count() as i64)),
+            _ => Err(Stop::Bail),
+        },
+        Func::Distinct => match &a {
+            V::List(l) => {
+                let mut out: Vec<V> = Vec::new();
+                for x in l.iter() {
+                    if !out.iter().any(|y| equal(x, y)) {
+                        out.push(x.clone());
+                    }
+                }
+                Ok(V::List(Arc::new(out)))
+            }
+            _ => Err(Stop::Bail),
+        },
+        Func::Abs => match a {
+            V::Bool(b) => Ok(V::Int(b as i64)),
+            V::Int(n) => n.checked_abs().map(V::Int).ok_or(Stop::Bail),
+            V::Rat(n, d) => n.checked_abs().map(|n| V::Rat(n, d)).ok_or(Stop::Bail),
+            _ => Err(Stop::Bail),
+        },
+        Func::Floor => match a.num() {
+            Some((n, d)) => i64::try_from(floor_div(n, d)).map(V::Int).map_err(|_| Stop::Bail),
+            None => Err(Stop::Bail),
+        },
+        Func::Max | Func::Min => {
+            let b = b.ok_or(Stop::Bail)?;
+            // Python's max(a, b) keeps a unless b > a; min(a, b) keeps a unless b < a
+            let ord = order(&b, &a).ok_or(Stop::Bail)?;
+            let take_b = if matches!(func, Func::Max) { ord.is_gt() } else { ord.is_lt() };
+            Ok(if take_b { b } else { a })
+        }
+        Func::Cn => match a {
+            V::Bool(b) => Ok(V::Str(Arc::from(cn(b as i64)))),
+            V::Int(n) => Ok(V::Str(Arc::from(cn(n)))),
+            V::Rat(n, d) => Ok(V::Str(Arc::from(cn(n / d)))),
+            _ => Err(Stop::Bail),
+        },
+    }
+}
+
+/// The next combination of `idx.len()` indices out of n (itertools.combinations order), in place;
+/// false after the last.
+pub(crate) fn next_combination(idx: &mut [usize], n: usize) -> bool {
+    let k = idx.len();
+    let mut j = k;
+    loop {
+        if j == 0 {
+            return false;
+        }
+        j -= 1;
+        if idx[j] != j + n - k {
+            break;
+        }
+    }
+    idx[j] += 1;
+    for t in j + 1..k {
+        idx[t] = idx[t - 1] + 1;
+    }
+    true
 }
