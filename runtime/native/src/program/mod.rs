@@ -27,10 +27,12 @@ use crate::Error;
 
 
 mod eval;
+mod funcs;
 mod lower;
 mod value;
 
 pub(crate) use eval::*;
+pub(crate) use funcs::*;
 pub(crate) use lower::*;
 pub(crate) use value::*;
 

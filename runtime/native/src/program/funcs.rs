@@ -1,0 +1,135 @@
+//! What both evaluators of the lowered trees share (the pattern programs' `Eval` and the game scope's,
+//! engine/values.rs): a group's fields, the pure functions, the combination step of comprehensions.
+
+use super::*;
+
+fn is_run(kind_rank: &[i64], kind_suit: &[Option<Arc<str>>], g: &Group) -> bool {
+    let t = &g.tiles;
+    if t.len() < 3 {
+        return false;
+    }
+    let kinds: Vec<usize> = t.iter().map(|x| if let V::Tile(c) = x { kind_of(*c) as usize } else { 0 }).collect();
+    let suit = &kind_suit[kinds[0]];
+    if suit.is_none() || kinds.iter().any(|&k| &kind_suit[k] != suit) {
+        return false;
+    }
+    let mut ranks: Vec<i64> = kinds.iter().map(|&k| kind_rank[k]).collect();
+    ranks.sort_unstable();
+    ranks.windows(2).all(|w| w[1] == w[0] + 1)
+}
+
+fn is_triplet(g: &Group) -> bool {
+    let t = &g.tiles;
+    t.len() >= 3 && t.iter().all(|x| match (x, &t[0]) {
+        (V::Tile(a), V::Tile(b)) => kind_of(*a) == kind_of(*b),
+        _ => false,
+    })
+}
+
+/// Every field of group g, in GROUP_FIELDS order, as runtime/reading.py `Group.field` gives them (the
+/// kinds' ranks and suits by catalog index).
+pub(crate) fn group_fields(kind_rank: &[i64], kind_suit: &[Option<Arc<str>>], g: &Group) -> Vec<V> {
+    let t = &g.tiles;
+    let kinds: Vec<usize> = t.iter().map(|x| if let V::Tile(c) = x { kind_of(*c) as usize } else { 0 }).collect();
+    let ranks = kinds.iter().map(|&k| kind_rank[k]);
+    // min by kind index: the first of the lowest
+    let mut tile: Option<&V> = None;
+    for x in t.iter() {
+        match (tile, x) {
+            (None, _) => tile = Some(x),
+            (Some(V::Tile(b)), V::Tile(c)) if kind_of(*c) < kind_of(*b) => tile = Some(x),
+            _ => {}
+        }
+    }
+    let rank = V::Int(ranks.clone().min().unwrap_or(0));
+    vec![
+        V::Str(g.kind.clone()),
+        V::Int(t.len() as i64),
+        V::List(t.clone()),
+        tile.cloned().unwrap_or(V::None),
+        match kinds.first() {
+            Some(&k) => kind_suit[k].clone().map(V::Str).unwrap_or(V::None),
+            None => V::None,
+        },
+        rank.clone(),
+        rank,
+        V::Int(ranks.max().unwrap_or(0)),
+        V::Bool(is_run(kind_rank, kind_suit, g)),
+        V::Bool(is_triplet(g)),
+        V::Bool(g.kong),
+        V::Bool(g.pair),
+        V::Bool(g.exposed),
+        V::Bool(g.concealed),
+        g.value.clone(),
+        V::Int(t.iter().filter(|x| matches!(x, V::Tile(c) if c & 2 != 0)).count() as i64),
+        V::Bool(g.has_win),
+    ]
+}
+
+/// A pure function on its arguments' values (`b`: the second, for `max` and `min`), as the reference's
+/// built-ins compute it; shared with the game scope (engine/values.rs).
+pub(crate) fn apply(func: Func, a: V, b: Option<V>) -> R<V> {
+    match func {
+        Func::Len => match &a {
+            V::List(l) => Ok(V::Int(l.len() as i64)),
+            V::Str(s) => Ok(V::Int(s.chars().count() as i64)),
+            _ => Err(Stop::Bail),
+        },
+        Func::Distinct => match &a {
+            V::List(l) => {
+                let mut out: Vec<V> = Vec::new();
+                for x in l.iter() {
+                    if !out.iter().any(|y| equal(x, y)) {
+                        out.push(x.clone());
+                    }
+                }
+                Ok(V::List(Arc::new(out)))
+            }
+            _ => Err(Stop::Bail),
+        },
+        Func::Abs => match a {
+            V::Bool(b) => Ok(V::Int(b as i64)),
+            V::Int(n) => n.checked_abs().map(V::Int).ok_or(Stop::Bail),
+            V::Rat(n, d) => n.checked_abs().map(|n| V::Rat(n, d)).ok_or(Stop::Bail),
+            _ => Err(Stop::Bail),
+        },
+        Func::Floor => match a.num() {
+            Some((n, d)) => i64::try_from(floor_div(n, d)).map(V::Int).map_err(|_| Stop::Bail),
+            None => Err(Stop::Bail),
+        },
+        Func::Max | Func::Min => {
+            let b = b.ok_or(Stop::Bail)?;
+            // Python's max(a, b) keeps a unless b > a; min(a, b) keeps a unless b < a
+            let ord = order(&b, &a).ok_or(Stop::Bail)?;
+            let take_b = if matches!(func, Func::Max) { ord.is_gt() } else { ord.is_lt() };
+            Ok(if take_b { b } else { a })
+        }
+        Func::Cn => match a {
+            V::Bool(b) => Ok(V::Str(Arc::from(cn(b as i64)))),
+            V::Int(n) => Ok(V::Str(Arc::from(cn(n)))),
+            V::Rat(n, d) => Ok(V::Str(Arc::from(cn(n / d)))),
+            _ => Err(Stop::Bail),
+        },
+    }
+}
+
+/// The next combination of `idx.len()` indices out of n (itertools.combinations order), in place;
+/// false after the last.
+pub(crate) fn next_combination(idx: &mut [usize], n: usize) -> bool {
+    let k = idx.len();
+    let mut j = k;
+    loop {
+        if j == 0 {
+            return false;
+        }
+        j -= 1;
+        if idx[j] != j + n - k {
+            break;
+        }
+    }
+    idx[j] += 1;
+    for t in j + 1..k {
+        idx[t] = idx[t - 1] + 1;
+    }
+    true
+}
