@@ -285,6 +285,10 @@ def native_scope(args) -> int:
                 seat = g.current_seats()[0]
                 g.apply(seat, players[seat].choose(g, seat, g.legal_moves(seat)))
             games += 1
+            if args.progress and (k + 1) % args.progress == 0:
+                print(f"{name}: {k + 1} games so far, {tally.states} decision points, "
+                      f"{tally.evaluations:,} evaluations: {tally.equal:,} equal, {tally.both_stop:,} both stop, {len(tally.differences)} different, "
+                      f"{tally.states_different} states read back different", flush=True)
         refused = check.refused()
         print(f"{name}: {args.games} games, {tally.states} decision points ({tally.states_different} states read "
               f"back different); {len(check.labels)} expressions, {len(check.live)} lowered; "
@@ -313,6 +317,7 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--bots", default="random", choices=sorted(BOTS))
     ap.add_argument("--repeat", type=int, default=5, help="native-scope: rounds of the native evaluator's speed figure")
+    ap.add_argument("--progress", type=int, default=0, help="native-scope: print the counts so far every N games")
     ap.add_argument("--speed-games", type=int, default=100, help="native-scope: the games the speed figure is taken on")
     ap.add_argument("--limit", type=int, default=0, help="check: only the first N games of each configuration")
     ap.add_argument("--cli", type=int, default=3, help="check: run `python -m paili replay` on the first N logs")
