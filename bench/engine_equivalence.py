@@ -287,8 +287,9 @@ def native_scope(args) -> int:
             games += 1
             if args.progress and (k + 1) % args.progress == 0:
                 print(f"{name}: {k + 1} games so far, {tally.states} decision points, "
-                      f"{tally.evaluations:,} evaluations: {tally.equal:,} equal, {tally.both_stop:,} both stop, {len(tally.differences)} different, "
-                      f"{tally.states_different} states read back different", flush=True)
+                      f"{tally.evaluations:,} evaluations: {tally.equal:,} equal, {tally.both_stop:,} both stop, "
+                      f"{len(tally.differences)} different, {tally.states_different} states read back different",
+                      flush=True)
         refused = check.refused()
         print(f"{name}: {args.games} games, {tally.states} decision points ({tally.states_different} states read "
               f"back different); {len(check.labels)} expressions, {len(check.live)} lowered; "
