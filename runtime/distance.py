@@ -116,6 +116,11 @@ class Distance:
         self._tables: dict[tuple[int, bool], dict] = {}
         self._tops: list[dict] = [dict() for _ in self.blocks]
         self._combined: dict[tuple, tuple] = {}
+        # The per-hand questions natively (engine/distance.rs, the same tables) where the decomposer's
+        # structure is the native core's; None: this module answers them. A hand outside what the native
+        # tables hold (a count past their packed keys) is answered here, counted in `fallbacks`.
+        self.native = _native_tables(self, floor_forms) if getattr(dec.structure, "name", "") == "native" else None
+        self.fallbacks = 0
 
     def _parts(self, groups, worth: dict, slot: int = 0) -> list:
         parts: list[list[list]] = [[[] for _ in kinds] for kinds in self.blocks]
@@ -166,6 +171,11 @@ class Distance:
         """The fewest tiles the hand (counts per kind, natural tiles; `wilds` wildcards) lacks to win by
         any measured form, counting the tile it waits for: 1 when it waits, FAR when no form fits. With
         `need` (and `values`): to a win whose groups are worth `need` at least (where a floor applies)."""
+        if self.native is not None:
+            got = self.native.distance(counts, wilds, melds, need)
+            if got is not None:
+                return got
+            self.fallbacks += 1
         size = sum(counts) + wilds
         best = FAR
         for t in self.targets(melds, size):
@@ -185,6 +195,11 @@ class Distance:
         natural tiles, and giving up a wildcard instead does no better. Without a floor this is
         `distance`'s answer exactly; with one, a close bound (a whole group larger than a slot, taken
         apart, no longer counts its worth)."""
+        if self.native is not None:
+            got = self.native.settled(counts, wilds, melds, need)
+            if got is not None:
+                return got
+            self.fallbacks += 1
         nat = sum(counts)
         best = FAR
         for t in self.targets(melds, nat + wilds - 1):
@@ -205,6 +220,11 @@ class Distance:
     def improving(self, counts, wilds: int, melds: int, need: int = 0) -> tuple[int, list[int]]:
         """The hand's distance and the kinds one more of which lowers it (the tiles it wants; never a kind
         the hand holds every copy of)."""
+        if self.native is not None:
+            got = self.native.improving(counts, wilds, melds, need)
+            if got is not None:
+                return got
+            self.fallbacks += 1
         size = sum(counts) + wilds
         targets = self.targets(melds, size)
         if not targets:
@@ -394,6 +414,27 @@ class Distance:
             self._combined.clear()
         self._combined[key] = got
         return got
+
+
+def _native_tables(dist: Distance, floor_forms):
+    """The native core's tables (engine/distance.rs `DistanceTables`) over what `dist` worked out, or None
+    where it does not take them (a block of more kinds than its packed keys hold: NotCovered)."""
+    from .backend import native_module
+
+    mod = native_module()
+    if mod is None:
+        return None
+
+    def parts(of):
+        return [[[(list(members), held, pair, value) for members, held, pair, value in at] for at in blk] for blk in of]
+    forms = [(m, (lo, hi), g, bool(c), list(members), not floor_forms or name in floor_forms)
+             for m, (lo, hi), g, c, members, name in dist.forms]
+    try:
+        return mod.DistanceTables(dist.flower, dist.copies, [list(b) for b in dist.blocks], parts(dist.parts),
+                                  parts(dist.vparts) if dist.vparts is not None else None,
+                                  list(dist.msizes), list(dist.psizes), dist.unit, dist.fresh, dist.valued, forms)
+    except mod.NotCovered:
+        return None
 
 
 def _reduce(tabs: list[tuple], dist: Distance, M: int, P: int, V: int = 0):

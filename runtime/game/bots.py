@@ -254,6 +254,22 @@ class MixedBot(GreedyBot):
         return throw
 
 
+_MEASURES: dict = {}  # (id(rs), id(dec), which) -> (rs, dec, Distance): shared by the bots of every game
+
+
+def _shared_measure(game, which: str, build) -> Distance:
+    """One `Distance` per rule set, catalog and measure for every efficiency bot of the process: its
+    answers depend on nothing else, and its tables (memoised by the hands asked) are worth keeping from
+    one game to the next. The rule set and decomposer are held, so their ids are not reused meanwhile."""
+    key = (id(game.rs), id(game.dec), which)
+    got = _MEASURES.get(key)
+    if got is None or got[0] is not game.rs or got[1] is not game.dec:
+        if len(_MEASURES) >= 16:
+            _MEASURES.clear()
+        got = _MEASURES[key] = (game.rs, game.dec, build())
+    return got[2]
+
+
 TIE_BREAK = 4  # discards as near a win as each other whose wanted tiles are counted (greedy's measure picks them)
 READY_LIVE = 4  # the efficiency bot declares ready when its waits have at least this many live tiles
 
@@ -285,15 +301,16 @@ class EfficiencyBot(GreedyBot):
         """The distance by the groups that score (`valued_kinds`)."""
         d = self._vdist
         if d is None or d[0] is not game.rs or d[1] is not game.dec:
-            d = self._vdist = (game.rs, game.dec, Distance(game.rules.forms, game.dec, valued_kinds(game.rs)))
+            d = self._vdist = (game.rs, game.dec, _shared_measure(game, "value", lambda: Distance(
+                game.rules.forms, game.dec, valued_kinds(game.rs))))
         return d[2]
 
     def measure(self, game) -> Distance:
         d = self._dist
         if d is None or d[0] is not game.rs or d[1] is not game.dec:
             floor = self.floor(game)
-            d = self._dist = (game.rs, game.dec, Distance(game.rules.forms, game.dec, values=floor and floor[1],
-                                                          floor_forms=floor[2] if floor else ()))
+            d = self._dist = (game.rs, game.dec, _shared_measure(game, "floor", lambda: Distance(
+                game.rules.forms, game.dec, values=floor and floor[1], floor_forms=floor[2] if floor else ())))
         return d[2]
 
     def floor(self, game):

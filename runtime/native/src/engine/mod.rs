@@ -10,6 +10,7 @@
 
 #![allow(dead_code)] // the state's fields and records the later steps of the port read (docs/engine-native.md)
 
+pub mod distance;
 pub mod rng;
 pub mod rules;
 pub mod scope;
@@ -394,5 +395,6 @@ impl EngineTable {
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<EngineRandom>()?;
     m.add_class::<EngineTable>()?;
+    m.add_class::<distance::DistanceTables>()?;
     Ok(())
 }
