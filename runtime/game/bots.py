@@ -270,6 +270,12 @@ def _shared_measure(game, which: str, build) -> Distance:
     return got[2]
 
 
+def measure_fallbacks(rs) -> int:
+    """The hands the native distance tables handed back to runtime/distance.py for the efficiency bots
+    of this rule set (its IR, `Rules.ir`), since the process started (bench/bot_backends.py reports it)."""
+    return sum(m[2].fallbacks for m in _MEASURES.values() if m[0] is rs)
+
+
 TIE_BREAK = 4  # discards as near a win as each other whose wanted tiles are counted (greedy's measure picks them)
 READY_LIVE = 4  # the efficiency bot declares ready when its waits have at least this many live tiles
 
