@@ -41,6 +41,7 @@ from ..distance import FAR, Distance
 from ..tiles import kind_counts
 from .group_values import group_worth, value_floor, valued_kinds
 from .moves import PASS, Move, neighbours
+from .native_bot import native_choice
 
 
 class RandomBot:
@@ -302,6 +303,7 @@ class EfficiencyBot(GreedyBot):
         self._floor = None  # (rules, `value_floor`)
         self._wins: dict = {}  # (hand shape, wait) -> the weight of a win on it (`_winning_live`)
         self.gated = False  # a structurally ready hand had no winning waits: the rules want more than shape
+        self.policy = None  # the native policy (runtime/game/native_bot.py), its state, once it chooses
 
     def value_measure(self, game) -> Distance:
         """The distance by the groups that score (`valued_kinds`)."""
@@ -336,6 +338,9 @@ class EfficiencyBot(GreedyBot):
         return max(0, floor[0] - laid - extra)
 
     def choose(self, game, seat: int, moves: list[Move]) -> Move:
+        chosen = native_choice(self, game, seat, moves, _set_partners)  # the same move, natively
+        if chosen is not None:
+            return chosen
         prog = game.prog
         wins = [m for m in moves if (a := prog.actions.get(m.action)) is not None and a.wins]
         if wins:  # greedy's rule: a self-drawn win given up for a discard that wins on any tile

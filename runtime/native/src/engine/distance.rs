@@ -185,6 +185,11 @@ impl Measure {
         got
     }
 
+    /// Whether a hand of `size` tiles with `melds` laid down is measured (`Distance.targets` not empty).
+    pub fn has_targets(&mut self, melds: i64, size: i64) -> bool {
+        !self.targets(melds, size).is_empty()
+    }
+
     fn floor(&self, t: &Target, need: i64) -> usize {
         if need <= 0 || !self.valued || !t.floored {
             return 0;
@@ -555,7 +560,7 @@ fn parts_of(ps: Vec<Vec<Vec<PyPart>>>) -> Vec<Vec<Vec<Part>>> {
 /// Each answer is None where the hand is outside the packed keys; the caller then asks the reference.
 #[pyclass(module = "_native", unsendable)]
 pub struct DistanceTables {
-    m: Measure,
+    pub(crate) m: Measure,
 }
 
 #[pymethods]

@@ -10,6 +10,8 @@
 
 #![allow(dead_code)] // the state's fields and records the later steps of the port read (docs/engine-native.md)
 
+pub mod bot_binding;
+pub mod bots;
 pub mod distance;
 pub mod rng;
 pub mod rules;
@@ -396,5 +398,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<EngineRandom>()?;
     m.add_class::<EngineTable>()?;
     m.add_class::<distance::DistanceTables>()?;
+    m.add_class::<bot_binding::EfficiencyRules>()?;
+    m.add_class::<bot_binding::EfficiencyPolicy>()?;
     Ok(())
 }
