@@ -1,9 +1,10 @@
-"""The efficiency bot's measure natively (engine/distance.rs `DistanceTables`, the seam in runtime/distance.py):
-the same distances, settled distances and wanted tiles as the reference on seeded hands of every bundled
-variant and bench/rules/joker.pai, with and without a floor on the groups' worth; a hand past the native
-tables' packed keys answered by the reference and counted; and `paili simulate` games with efficiency
-bots writing the same logs and summary on both backends (bench/bot_backends.py runs 1,000 games a
-configuration)."""
+"""The efficiency bot natively: its measure (engine/distance.rs `DistanceTables`, the seam in
+runtime/distance.py) gives the same distances, settled distances and wanted tiles as the reference on
+seeded hands of every bundled variant and bench/rules/joker.pai, with and without a floor on the groups'
+worth, and a hand past the native tables' packed keys is answered by the reference and counted; its
+choice (engine/bots.rs, the seam in runtime/game/native_bot.py) is the reference policy's at every
+decision of seeded games; `paili simulate` games with efficiency bots write the same logs and summary on
+both backends (bench/bot_backends.py runs 1,000 games a configuration); data out of range is refused."""
 from __future__ import annotations
 
 import random
@@ -13,8 +14,11 @@ from conftest import ROOT
 from paili import load
 from paili.runtime import backend
 from paili.runtime.distance import Distance
-from paili.runtime.game.bots import measure_fallbacks
+from paili.runtime.game import Game
+from paili.runtime.game.bots import EfficiencyBot, measure_fallbacks, set_partners
 from paili.runtime.game.group_values import value_floor, valued_kinds
+from paili.runtime.game.native_bot import encoding
+from paili.runtime.game.session import Session
 from paili.runtime.game.simulate import play_games, seeds_of, summarize
 
 pytestmark = pytest.mark.skipif(not backend.available(), reason="the native core is not built here (installed "
@@ -122,3 +126,45 @@ def test_simulate_writes_the_same_logs_on_both_backends(name, options, games, tm
     assert len(logs["native"]) == games and logs["native"] == logs["python"]
     assert parts["native"] == parts["python"]
     assert measure_fallbacks(rules(name).ir) == 0
+
+
+CONFIGS = [("baijindao", {}), ("baicheng", {}), ("longyan", {"人数": 4}), ("longyan", {"人数": 2}), ("chehuzi", {}),
+           ("guobiao", {}), ("joker", {})]
+
+
+@pytest.mark.parametrize("name,options", CONFIGS)
+def test_the_native_policy_makes_every_choice_of_the_reference(name, options):
+    """At every decision of seeded games on the native backend, the native policy and the reference policy
+    (each bot with its own state, as `simulate` seeds it) choose the same move; the game goes on with it."""
+    r = rules(name)
+    decisions = 0
+    for _, seed in seeds_of(3, 11):
+        g = Session(r, options, seed, 1).new_hand()
+        mine = [EfficiencyBot(seed * 31 + i) for i in range(g.n)]
+        ref = [EfficiencyBot(seed * 31 + i) for i in range(g.n)]
+        for b in ref:
+            b.native = False
+        while not g.is_over():
+            seat = g.current_seats()[0]
+            legal = g.legal_moves(seat)
+            got, want = mine[seat].choose(g, seat, legal), ref[seat].choose(g, seat, legal)
+            assert got == want and mine[seat].gated == ref[seat].gated, (name, seed, seat, legal)
+            decisions += 1
+            g.apply(seat, want)
+        assert any(b.policy is not None for b in mine)  # the native policy chose
+    assert decisions > 40
+
+
+def test_the_native_policy_refuses_data_out_of_range():
+    r = rules("baijindao")
+    g = Game(r, {}, 3)
+    enc = encoding(g, set_partners(g.rs))
+    bot = EfficiencyBot(0)
+    policy = backend.native_module().EfficiencyPolicy()
+    n = len(g.cat.kinds)
+    move = (False, False, False, True, False, False, False, -1, [n])  # a discard of a kind past the catalog
+    with pytest.raises(ValueError, match="out of range"):
+        policy.choose(enc.rules, [0], [], -1, [], -1, g.n, [move], None, bot.measure(g), bot.value_measure(g))
+    with pytest.raises(ValueError, match="out of range"):
+        policy.choose(enc.rules, [n + 5], [], -1, [], -1, g.n, [(False,) * 7 + (-1, [])], None, bot.measure(g),
+                      bot.value_measure(g))

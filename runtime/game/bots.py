@@ -70,7 +70,7 @@ def _wins_on_anything(game, seat, without: str) -> bool:
     return len(waits) >= drawable
 
 
-def _set_partners(rs) -> dict[str, set[str]]:
+def set_partners(rs) -> dict[str, set[str]]:
     """For each tile name, the other names it forms a concealed group of a fixed tile set with (a hand
     meld kind of `tiles` shape): such tiles count as neighbours too, so a set is not broken up."""
     out: dict[str, set[str]] = {}
@@ -182,7 +182,7 @@ class GreedyBot:
         """Greedy's measure of a discard (lower: more useless): the tile's neighbours in the hand and the
         fixed-set partners it holds; the highest-indexed kind first on a tie."""
         if self._partners is None or self._partners[0] is not game.rs:
-            self._partners = (game.rs, _set_partners(game.rs))
+            self._partners = (game.rs, set_partners(game.rs))
         t = game.cat.by_name[m.tiles[0]]
         held = self._partners[1].get(t.name)
         return (neighbours(s.hand, t) + (sum(1 for x in held if any(y.name == x for y in s.hand)) if held else 0),
@@ -295,6 +295,7 @@ class EfficiencyBot(GreedyBot):
     winning waits, else towards a win of the groups that score (`_value_discard`)."""
 
     name = "efficiency"
+    native = True  # ask the native policy first (runtime/game/native_bot.py); False: this policy always
 
     def __init__(self, seed: int = 0):
         super().__init__(seed)
@@ -338,8 +339,8 @@ class EfficiencyBot(GreedyBot):
         return max(0, floor[0] - laid - extra)
 
     def choose(self, game, seat: int, moves: list[Move]) -> Move:
-        chosen = native_choice(self, game, seat, moves, _set_partners)  # the same move, natively
-        if chosen is not None:
+        chosen = native_choice(self, game, seat, moves, set_partners) if self.native else None
+        if chosen is not None:  # the same move, natively
             return chosen
         prog = game.prog
         wins = [m for m in moves if (a := prog.actions.get(m.action)) is not None and a.wins]
