@@ -168,3 +168,21 @@ def test_the_native_policy_refuses_data_out_of_range():
     with pytest.raises(ValueError, match="out of range"):
         policy.choose(enc.rules, [n + 5], [], -1, [], -1, g.n, [(False,) * 7 + (-1, [])], None, bot.measure(g),
                       bot.value_measure(g))
+
+
+def test_native_tables_hand_back_what_they_do_not_hold():
+    """One kind, groups of one tile: a form of 5,000 meld slots needs a table of 5,001 entries, past what
+    the native tables hold, so they answer None (the Python `Distance` then answers); a count past 15 the
+    same; a small form is answered."""
+    mod = backend.native_module()
+    parts = [[[([(0, 1)], 1, False, 0)]]]
+
+    def tables(melds):
+        return mod.DistanceTables([False], [4], [[0]], parts, None, [1], [2], 1, 0, False,
+                                  [(melds, (0, 0), None, False, [], True)])
+    assert tables(5000).distance([3], 4996, 0, 0) is None
+    assert tables(4).distance([3], 0, 0, 0) == 1  # three of the four slots filled: one tile short
+    assert tables(4).improving([3], 0, 0, 0) == (1, [0])
+    assert tables(17).distance([16], 0, 0, 0) is None
+    with pytest.raises(ValueError, match="out of its block"):
+        mod.DistanceTables([False], [4], [[0]], [[[([(1, 1)], 1, False, 0)]]], None, [1], [2], 1, 0, False, [])

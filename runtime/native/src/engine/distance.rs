@@ -8,8 +8,8 @@
 //! of the most tiles m meld slots and p pair slots hold with groups worth v at least; `NEG` (below any
 //! filling: no more tiles than a block holds are ever added to it) where no filling reaches the level,
 //! read as -1 as the reference unpacks it. The counts of a block are packed 4 bits a position into a
-//! `u128` (a block of at most 32 kinds, at most 15 of a kind): a hand outside that is not covered and the
-//! caller answers it in Python.
+//! `u128` (a block of at most 32 kinds, at most 15 of a kind): a hand outside that, or a table of more
+//! than `MAX_ENTRIES` entries (slots and value levels), is not covered and the caller answers it in Python.
 
 use crate::hash::{map, Map};
 use crate::Error;
@@ -20,6 +20,8 @@ const KBITS: u32 = 4;
 const KMAX: i64 = 15;
 const MAX_BLOCK: usize = 32;
 const MEMO_LIMIT: usize = 1_000_000; // keys a block's memo holds before it starts afresh (the reference's bound)
+const ARENA_LIMIT: usize = 1 << 24; // entries a block's memo holds before it starts afresh (64 MB)
+const MAX_ENTRIES: usize = 1 << 12; // entries of one table: more slots or value levels are not covered
 
 /// A part of a group: its members (block position, count), its tiles, pair or meld slot, its worth (units).
 pub struct Part {
@@ -209,18 +211,22 @@ impl Measure {
         Some(key)
     }
 
-    /// The block's table for the packed counts (entries -1 where no filling reaches the level).
-    fn block_table(&mut self, b: usize, key: u128, m: usize, p: usize, v: usize) -> Vec<i32> {
-        let entries = (v + 1) * (m + 1) * (p + 1);
+    /// The block's table for the packed counts (entries -1 where no filling reaches the level); None
+    /// for a table of more than `MAX_ENTRIES` entries (the caller asks the reference).
+    fn block_table(&mut self, b: usize, key: u128, m: usize, p: usize, v: usize) -> Option<Vec<i32>> {
+        let entries = (v + 1).checked_mul(m + 1)?.checked_mul(p + 1)?;
+        if entries > MAX_ENTRIES {
+            return None;
+        }
         let mut memo = self.memos.remove(&(b, m, p, v)).unwrap_or_else(|| Memo::new(entries));
-        if memo.index.len() > MEMO_LIMIT {
+        if memo.index.len() > MEMO_LIMIT || memo.arena.len() > ARENA_LIMIT {
             memo = Memo::new(entries);
         }
         let parts = if v > 0 { self.vparts.as_ref().unwrap_or(&self.parts) } else { &self.parts };
         let at = table(&parts[b], key, m, p, v, &mut memo);
         let out = memo.arena[at..at + entries].iter().map(|&x| if x < 0 { -1 } else { x }).collect();
         self.memos.insert((b, m, p, v), memo);
-        out
+        Some(out)
     }
 
     fn used_key(&mut self, counts: &[i64], t: &Target, need: i64) -> Option<i64> {
@@ -232,7 +238,7 @@ impl Measure {
         let mut acc: Option<Vec<i32>> = None;
         for b in 0..self.blocks.len() {
             let key = self.key(counts, b)?;
-            let tab = self.block_table(b, key, t.melds, t.pairs, v);
+            let tab = self.block_table(b, key, t.melds, t.pairs, v)?;
             acc = Some(match acc {
                 None => tab,
                 Some(a) => combine(&a, &tab, t.melds, t.pairs, v),
@@ -378,7 +384,7 @@ impl Measure {
         let mut tabs = Vec::with_capacity(self.blocks.len());
         for b in 0..self.blocks.len() {
             let key = self.key(counts, b)?;
-            tabs.push(self.block_table(b, key, m, p, v));
+            tabs.push(self.block_table(b, key, m, p, v)?);
         }
         let base = self.fin(reduce(tabs.iter(), m, p, v).as_deref(), t, v);
         for b in 0..self.blocks.len() {
@@ -393,7 +399,7 @@ impl Measure {
                 if c + 1 > KMAX {
                     return None;
                 }
-                let tab = self.block_table(b, key + (1u128 << (j as u32 * KBITS)), m, p, v);
+                let tab = self.block_table(b, key + (1u128 << (j as u32 * KBITS)), m, p, v)?;
                 let both = match &others {
                     None => tab,
                     Some(o) => combine(o, &tab, m, p, v),
