@@ -98,7 +98,7 @@ def encoding(game, partners) -> Encoding:
     key = (id(game.rs), id(game.dec))
     got = _ENCODINGS.get(key)
     if got is None or got[0] is not game.rs or got[1] is not game.dec:
-        if len(_ENCODINGS) >= 16:
+        if len(_ENCODINGS) >= 4:
             _ENCODINGS.clear()
         got = _ENCODINGS[key] = (game.rs, game.dec, Encoding(game, partners))
     return got[2]
