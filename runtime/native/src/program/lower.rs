@@ -243,7 +243,18 @@ impl<'a> Lowering<'a> {
                     Node::Const(V::List(Arc::new(names.iter().map(|n| self.tile(n)).collect())))
                 }
             }
-            "ListLit" => Node::List(subs(self, "items")?),
+            "ListLit" => {
+                // a list of constants is a constant: evaluating it cannot fail, so it is built once here
+                // rather than on every evaluation
+                let items = subs(self, "items")?;
+                if items.iter().all(|x| matches!(x, Node::Const(_))) {
+                    Node::Const(V::List(Arc::new(
+                        items.into_iter().map(|x| if let Node::Const(v) = x { v } else { V::None }).collect(),
+                    )))
+                } else {
+                    Node::List(items)
+                }
+            }
             "Name" => {
                 let name = txt(m, "name")?;
                 let reference = m.get("ref").and_then(J::as_str).unwrap_or("");

@@ -358,7 +358,8 @@ impl Program {
         let _ = n_fields;
         let f_wild = fields.iter().position(|f| f == F_WILD);
         let f_joker = fields.iter().position(|f| f == F_JOKER);
-        let tile_fields = kind_fields(cat, &fields);
+        let kind_suit = suit_texts(cat);
+        let tile_fields = kind_fields_with(cat, &fields, &kind_suit);
         Ok(Program {
             pats,
             python_owned,
@@ -370,7 +371,7 @@ impl Program {
             f_wild: f_wild.unwrap_or(usize::MAX),
             f_joker: f_joker.unwrap_or(usize::MAX),
             kind_rank: cat.kinds.iter().map(|k| k.rank).collect(),
-            kind_suit: cat.kinds.iter().map(|k| k.suit.as_deref().map(Arc::from)).collect(),
+            kind_suit,
             fields,
             kinds: cat.kinds.iter().map(|k| k.name.clone()).collect(),
             prefilter: Vec::new(),
@@ -394,13 +395,35 @@ impl Program {
 
 /// Tile fields by field id, per kind: as TileInfo.fill_fields makes them (None: the kind has no such field).
 pub(crate) fn kind_fields(cat: &Catalog, fields: &[String]) -> Vec<Vec<Option<V>>> {
+    kind_fields_with(cat, fields, &suit_texts(cat))
+}
+
+/// Each kind's suit as a text, one shared text per suit (equal() tries the pointer first).
+pub(crate) fn suit_texts(cat: &Catalog) -> Vec<Option<Arc<str>>> {
+    let mut seen: Vec<Arc<str>> = Vec::new();
+    cat.kinds
+        .iter()
+        .map(|k| {
+            k.suit.as_deref().map(|s| match seen.iter().find(|x| &***x == s) {
+                Some(x) => x.clone(),
+                None => {
+                    seen.push(Arc::from(s));
+                    seen[seen.len() - 1].clone()
+                }
+            })
+        })
+        .collect()
+}
+
+/// `kind_fields` with the kinds' suit texts given (`suit_texts`).
+pub(crate) fn kind_fields_with(cat: &Catalog, fields: &[String], suits: &[Option<Arc<str>>]) -> Vec<Vec<Option<V>>> {
     let mut tile_fields = Vec::new();
     for (i, k) in cat.kinds.iter().enumerate() {
         let mut row = Vec::with_capacity(fields.len());
         for f in fields {
             let v = match f.as_str() {
                 "kind" => Some(V::Tile(((i as u32) << 2) | (k.category == "joker") as u32)),
-                "suit" => Some(k.suit.as_deref().map(|s| V::Str(Arc::from(s))).unwrap_or(V::None)),
+                "suit" => Some(suits[i].clone().map(V::Str).unwrap_or(V::None)),
                 "rank" => Some(V::Int(k.rank)),
                 "honor" => Some(V::Bool(k.category == "honor")),
                 "flower" => Some(V::Bool(k.category == "flower")),

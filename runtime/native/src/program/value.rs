@@ -86,7 +86,7 @@ pub(crate) fn kind_of(code: u32) -> u32 {
 pub fn equal(a: &V, b: &V) -> bool {
     match (a, b) {
         (V::None, V::None) => true,
-        (V::Str(x), V::Str(y)) => x == y,
+        (V::Str(x), V::Str(y)) => Arc::ptr_eq(x, y) || x == y, // one kind's suit is one shared text
         (V::Tile(x), V::Tile(y)) => kind_of(*x) == kind_of(*y),
         (V::Group(x), V::Group(y)) => x == y, // identities
         (V::Seat(x), V::Seat(y)) => x == y,
@@ -162,6 +162,22 @@ pub(crate) fn arith(op: Op, a: &V, b: &V) -> R<V> {
     }
     if let (V::Str(x), V::Str(y), Op::Add) = (a, b, op) {
         return Ok(V::Str(Arc::from(format!("{x}{y}"))));
+    }
+    // whole numbers added, taken or multiplied: the same result as the exact path below (an i64
+    // overflow there is a result past i64 here), without the i128 gcd
+    if let (V::Int(_) | V::Bool(_), V::Int(_) | V::Bool(_), Op::Add | Op::Sub | Op::Mul) = (a, b, op) {
+        let whole = |v: &V| match v {
+            V::Int(n) => *n,
+            V::Bool(b) => *b as i64,
+            _ => 0,
+        };
+        let (x, y) = (whole(a), whole(b));
+        let got = match op {
+            Op::Add => x.checked_add(y),
+            Op::Sub => x.checked_sub(y),
+            _ => x.checked_mul(y),
+        };
+        return got.map(V::Int).ok_or(Stop::Bail);
     }
     let (Some((p, q)), Some((r, s))) = (a.num(), b.num()) else { return Err(Stop::Bail) };
     let mul = |x: i128, y: i128| x.checked_mul(y).ok_or(Stop::Bail);
