@@ -186,12 +186,12 @@ impl<'p, 'r> Eval<'p, 'r> {
         }
         let p = &self.p.pats[i];
         if let Some(e) = &p.enabled {
-            if !self.eval(e)?.truthy() {
+            if !self.truth(e)? {
                 return Ok(0);
             }
         }
         if let Some(e) = &p.when {
-            if !self.eval(e)?.truthy() {
+            if !self.truth(e)? {
                 return Ok(0);
             }
         }
@@ -314,6 +314,104 @@ impl<'p, 'r> Eval<'p, 'r> {
         row.get(f).cloned().flatten().ok_or(Stop::Bail) // a field this kind lacks: KeyError in the reference
     }
 
+    /// `tile_field` without the copy.
+    fn tile_field_ref(&self, code: u32, f: usize) -> R<&V> {
+        if f == self.p.f_wild {
+            return Ok(if code & 2 != 0 { &V_TRUE } else { &V_FALSE });
+        }
+        if f == self.p.f_joker {
+            return Ok(if code & 1 != 0 { &V_TRUE } else { &V_FALSE });
+        }
+        let row = self.p.tile_fields.get(kind_of(code) as usize).ok_or(Stop::Bail)?;
+        row.get(f).and_then(Option::as_ref).ok_or(Stop::Bail)
+    }
+
+    /// Field f of value x (x itself for None) as `x.F` reads it, borrowed.
+    fn field_ref<'s>(&'s self, x: &'s V, f: Option<usize>) -> R<&'s V> {
+        let Some(f) = f else { return Ok(x) };
+        match x {
+            V::None => Ok(&V_NONE),
+            V::Tile(c) => self.tile_field_ref(*c, f),
+            V::Group(g) if f < self.p.n_group_fields => self.gfields.get(*g as usize).and_then(|fs| fs.get(f)).ok_or(Stop::Bail),
+            _ => Err(Stop::Bail),
+        }
+    }
+
+    /// The value of an operand that needs no work (a constant, a binder, a binder's field), borrowed
+    /// where `eval` would copy it; the same value and the same stop. The caller charges the node.
+    fn peek<'s>(&'s self, e: &'s Node) -> R<&'s V> {
+        match e {
+            Node::Const(v) => Ok(v),
+            Node::Binder(i) => Ok(&self.binders[*i]),
+            Node::Attr(o, f) => {
+                let Node::Binder(i) = **o else { return Err(Stop::Bail) };
+                self.field_ref(&self.binders[i], Some(*f))
+            }
+            _ => Err(Stop::Bail),
+        }
+    }
+
+    fn charge(&mut self) -> R<()> {
+        self.charge_n(1)
+    }
+
+    /// n nodes evaluated at once: a stop wherever charging them one by one would stop.
+    fn charge_n(&mut self, n: u64) -> R<()> {
+        if self.budget < n {
+            self.budget = 0;
+            return Err(Stop::Bail);
+        }
+        self.budget -= n;
+        Ok(())
+    }
+
+    /// `eval(e).truthy()`, without making the values of the conditions' connectives and comparisons
+    /// (the same nodes charged, the same stops in the same order).
+    fn truth(&mut self, e: &Node) -> R<bool> {
+        match e {
+            Node::And(l, r) => {
+                self.charge()?;
+                Ok(self.truth(l)? && self.truth(r)?)
+            }
+            Node::Or(l, r) => {
+                self.charge()?;
+                Ok(self.truth(l)? || self.truth(r)?)
+            }
+            Node::Not(o) => {
+                self.charge()?;
+                Ok(!self.truth(o)?)
+            }
+            Node::Compare(ops, operands) => {
+                self.charge()?;
+                self.comparison(ops, operands)
+            }
+            Node::Attr(o, _) if matches!(**o, Node::Binder(_)) => {
+                self.charge()?;
+                Ok(self.peek(e)?.truthy())
+            }
+            _ => Ok(self.eval(e)?.truthy()),
+        }
+    }
+
+    /// A chained comparison; two operands that need no work are compared where they are.
+    fn comparison(&mut self, ops: &[Cmp], operands: &[Node]) -> R<bool> {
+        if ops.len() == 1 && simple(&operands[0]) && simple(&operands[1]) {
+            self.charge_n(2)?;
+            let a = self.peek(&operands[0])?;
+            let b = self.peek(&operands[1])?;
+            return compare(ops[0], a, b);
+        }
+        let mut left = self.eval(&operands[0])?;
+        for (op, o) in ops.iter().zip(&operands[1..]) {
+            let right = self.eval(o)?;
+            if !compare(*op, &left, &right)? {
+                return Ok(false);
+            }
+            left = right;
+        }
+        Ok(true)
+    }
+
     fn eval(&mut self, e: &Node) -> R<V> {
         if self.budget == 0 {
             return Err(Stop::Bail);
@@ -370,33 +468,23 @@ impl<'p, 'r> Eval<'p, 'r> {
                 }
                 Ok(v)
             }
-            Node::Not(o) => Ok(V::Bool(!self.eval(o)?.truthy())),
+            Node::Not(o) => Ok(V::Bool(!self.truth(o)?)),
             Node::Neg(o) => match self.eval(o)? {
                 V::Bool(b) => Ok(V::Int(-(b as i64))),
                 V::Int(n) => n.checked_neg().map(V::Int).ok_or(Stop::Bail),
                 V::Rat(n, d) => n.checked_neg().map(|n| V::Rat(n, d)).ok_or(Stop::Bail),
                 _ => Err(Stop::Bail),
             },
-            Node::And(l, r) => Ok(V::Bool(self.eval(l)?.truthy() && self.eval(r)?.truthy())),
-            Node::Or(l, r) => Ok(V::Bool(self.eval(l)?.truthy() || self.eval(r)?.truthy())),
+            Node::And(l, r) => Ok(V::Bool(self.truth(l)? && self.truth(r)?)),
+            Node::Or(l, r) => Ok(V::Bool(self.truth(l)? || self.truth(r)?)),
             Node::Arith(op, l, r) => {
                 let a = self.eval(l)?;
                 let b = self.eval(r)?;
                 arith(*op, &a, &b)
             }
-            Node::Compare(ops, operands) => {
-                let mut left = self.eval(&operands[0])?;
-                for (op, o) in ops.iter().zip(&operands[1..]) {
-                    let right = self.eval(o)?;
-                    if !compare(*op, &left, &right)? {
-                        return Ok(V::Bool(false));
-                    }
-                    left = right;
-                }
-                Ok(V::Bool(true))
-            }
+            Node::Compare(ops, operands) => Ok(V::Bool(self.comparison(ops, operands)?)),
             Node::If(c, t, f) => {
-                if self.eval(c)?.truthy() {
+                if self.truth(c)? {
                     self.eval(t)
                 } else {
                     self.eval(f)
@@ -430,30 +518,35 @@ impl<'p, 'r> Eval<'p, 'r> {
         if k > n {
             return finish(func, count, total, best, kept);
         }
-        let mut idx: Vec<usize> = (0..k).collect();
+        // the combination's indices, in place (at most 8 binders: lower.rs)
+        let mut idx_buf = [0usize; 8];
+        let idx = &mut idx_buf[..k];
+        for (t, x) in idx.iter_mut().enumerate() {
+            *x = t;
+        }
         loop {
-            for (s, &i) in slots.iter().zip(&idx) {
+            for (s, &i) in slots.iter().zip(idx.iter()) {
                 self.binders[*s] = items[i].clone();
             }
-            let v = self.eval(body)?;
             match func {
-                CompFn::Count => count += v.truthy() as i64,
+                CompFn::Count => count += self.truth(body)? as i64,
                 CompFn::Any => {
-                    if v.truthy() {
+                    if self.truth(body)? {
                         return Ok(V::Bool(true));
                     }
                 }
                 CompFn::All => {
-                    if !v.truthy() {
+                    if !self.truth(body)? {
                         return Ok(V::Bool(false));
                     }
                 }
                 CompFn::Filter => {
-                    if v.truthy() {
+                    if self.truth(body)? {
                         kept.push(items[idx[0]].clone());
                     }
                 }
                 CompFn::Sum => {
+                    let v = self.eval(body)?;
                     let (p, q) = v.num().ok_or(Stop::Bail)?;
                     let (a, b) = total;
                     let num = a.checked_mul(q).and_then(|x| p.checked_mul(b).and_then(|y| x.checked_add(y))).ok_or(Stop::Bail)?;
@@ -465,6 +558,7 @@ impl<'p, 'r> Eval<'p, 'r> {
                     }
                 }
                 CompFn::Max | CompFn::Min => {
+                    let v = self.eval(body)?;
                     best = Some(match best.take() {
                         None => v,
                         Some(b) => {
@@ -480,10 +574,23 @@ impl<'p, 'r> Eval<'p, 'r> {
                 }
             }
             // the next combination (itertools.combinations order)
-            if !next_combination(&mut idx, n) {
+            if !next_combination(idx, n) {
                 return finish(func, count, total, best, kept);
             }
         }
+    }
+}
+
+static V_NONE: V = V::None;
+static V_TRUE: V = V::Bool(true);
+static V_FALSE: V = V::Bool(false);
+
+/// An operand `peek` takes.
+fn simple(e: &Node) -> bool {
+    match e {
+        Node::Const(_) | Node::Binder(_) => true,
+        Node::Attr(o, _) => matches!(**o, Node::Binder(_)),
+        _ => false,
     }
 }
 
