@@ -42,12 +42,18 @@ pub(crate) struct Eval<'p, 'r> {
     quantities: Vec<Option<V>>,
     gfields: Vec<Vec<V>>, // per group, its fields (GROUP_FIELDS order)
     budget: u64,
+    // per (reading list, field) read by `tally`: its distinct values (merged as `equal` merges them)
+    // and how many items have each, built at the first such comprehension of the reading
+    tallies: Vec<(B, Option<usize>, Tally)>,
     pub(crate) units: Option<Vec<V>>, // the units' values once known (scoring)
     // the hand's waits and shape waits: the reading's, or given later (`give_waits`) when a pattern
     // asked for them (`Stop::NeedWaits`): what was counted before stays counted
     waits: Option<V>,
     shape_waits: Option<V>,
 }
+
+/// A reading list's distinct field values and how many items have each.
+type Tally = Vec<(V, i64)>;
 
 pub(crate) const BUDGET: u64 = 5_000_000; // node evaluations per reading; past it the reference evaluates it
 
@@ -70,6 +76,7 @@ impl<'p, 'r> Eval<'p, 'r> {
             quantities: vec![None; p.quantities.len()],
             gfields: Vec::new(),
             budget: BUDGET,
+            tallies: Vec::new(),
             units: None,
             waits: r.waits.clone(),
             shape_waits: r.shape_waits.clone(),
@@ -461,6 +468,14 @@ impl<'p, 'r> Eval<'p, 'r> {
                 _ => Err(Stop::Bail),
             },
             Node::Call(func, args) => self.call(*func, args),
+            Node::Comp { func, slots, src, body, eq: Some(want) } if slots.len() == 1 => match eq_item(body, slots[0]) {
+                Some(field) => self.tally(*func, src, field, want),
+                None => {
+                    let v = self.comp(*func, slots, src, body)?;
+                    self.eval(want)?;
+                    Ok(v)
+                }
+            },
             Node::Comp { func, slots, src, body, eq } => {
                 let v = self.comp(*func, slots, src, body)?;
                 if let Some(e) = eq {
@@ -501,6 +516,62 @@ impl<'p, 'r> Eval<'p, 'r> {
             _ => None,
         };
         apply(func, a, b)
+    }
+
+    /// `count/any(x in L: x.F == V)` as the reference answers it (runtime/evaluate.py
+    /// `_equality_lookup`): a tally of L by F (every item's F taken) built at the reading's first such
+    /// comprehension of L and F and kept, then V evaluated once and looked up; x is never bound.
+    fn tally(&mut self, func: CompFn, src: &Node, field: Option<usize>, want: &Node) -> R<V> {
+        let Node::Builtin(b) = *src else { return self.scan(func, src, field, want) };
+        let pos = match self.tallies.iter().position(|t| t.0 == b && t.1 == field) {
+            Some(pos) => {
+                self.charge()?; // the list, read again
+                pos
+            }
+            None => {
+                let items = match self.eval(src)? {
+                    v if !v.truthy() => Arc::new(Vec::new()), // `L or ()`
+                    V::List(l) => l,
+                    _ => return Err(Stop::Bail),
+                };
+                self.charge_n(2 * items.len() as u64)?;
+                let mut t: Tally = Vec::new();
+                for x in items.iter() {
+                    let k = self.field_ref(x, field)?;
+                    if matches!(k, V::List(_)) {
+                        return Err(Stop::Bail); // a list as a key: the reference's tally may refuse it
+                    }
+                    match t.iter_mut().find(|(y, _)| equal(k, y)) {
+                        Some(e) => e.1 += 1,
+                        None => t.push((k.clone(), 1)),
+                    }
+                }
+                self.tallies.push((b, field, t));
+                self.tallies.len() - 1
+            }
+        };
+        let v = self.eval(want)?;
+        let n = self.tallies[pos].2.iter().find(|(y, _)| equal(y, &v)).map_or(0, |e| e.1);
+        Ok(if func == CompFn::Any { V::Bool(n > 0) } else { V::Int(n) })
+    }
+
+    /// `tally` over a list that is not a reading list: scanned each time.
+    fn scan(&mut self, func: CompFn, src: &Node, field: Option<usize>, want: &Node) -> R<V> {
+        let items = match self.eval(src)? {
+            v if !v.truthy() => Arc::new(Vec::new()), // `L or ()`
+            V::List(l) => l,
+            _ => return Err(Stop::Bail),
+        };
+        self.charge_n(2 * items.len() as u64)?;
+        for x in items.iter() {
+            self.field_ref(x, field)?;
+        }
+        let v = self.eval(want)?;
+        let mut n = 0i64;
+        for x in items.iter() {
+            n += equal(self.field_ref(x, field)?, &v) as i64;
+        }
+        Ok(if func == CompFn::Any { V::Bool(n > 0) } else { V::Int(n) })
     }
 
     fn comp(&mut self, func: CompFn, slots: &[usize], src: &Node, body: &Node) -> R<V> {
@@ -592,6 +663,21 @@ fn simple(e: &Node) -> bool {
         Node::Attr(o, _) => matches!(**o, Node::Binder(_)),
         _ => false,
     }
+}
+
+/// The item side of a comprehension body `x == V` / `x.F == V` (either way round) over binder slot x:
+/// Some(None) for x itself, Some(Some(F)) for a field; None for any other body.
+fn eq_item(body: &Node, x: usize) -> Option<Option<usize>> {
+    let Node::Compare(ops, operands) = body else { return None };
+    if ops.len() != 1 || !matches!(ops[0], Cmp::Eq) {
+        return None;
+    }
+    let item = |e: &Node| match e {
+        Node::Binder(i) if *i == x => Some(None),
+        Node::Attr(o, f) if matches!(**o, Node::Binder(i) if i == x) => Some(Some(*f)),
+        _ => None,
+    };
+    item(&operands[0]).or_else(|| item(&operands[1]))
 }
 
 pub const PREFILTER_FIELD: usize = 6;
