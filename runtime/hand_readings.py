@@ -8,35 +8,23 @@ from collections import Counter
 from .decompose import Decomposer, SplitLimit
 from .evaluate import EvalError
 from .hand import Hand, HandError
+from .hand_signatures import LIMIT_SENTENCE, HandSignatures
 from .ir import nodes as ir
 from .limits import HAND_WORK, READING_WORK, SPLIT_LIMIT
-from .observe import Observer, Unobservable, varying_refs
 from .reading import Group, Reading, RTile
-from .signatures import memo_size, signature_splits
 from .tiles import Catalog, TileInfo
 
 # The fewest wildcards whose hands are read by signature: a single one gives few splits, and reading
 # each of them is cheaper than finding the signatures.
 SIGNATURE_FROM = 2
 
-LIMIT_SENTENCE = ("this hand has more ways to read its wildcards than paili examines for one hand "
-                   f"({HAND_WORK:,} work units: a table entry or a split read is one, a reading scored "
-                   f"{READING_WORK}; or {SPLIT_LIMIT:,} splits when every split is read)")
 
 
-def _hashable(v):
-    """A context value as part of a cache key."""
-    if isinstance(v, list | tuple):
-        return tuple(_hashable(x) for x in v)
-    if isinstance(v, dict):
-        return tuple(sorted((k, _hashable(x)) for k, x in v.items()))
-    return v
-
-
-class HandReadings:
+class HandReadings(HandSignatures):
     """Every reading of one hand under one context: wildcards and stand-ins classified, the hand split
     under each winning form (melds and pairs, groups, orphans, instant forms), by signature when it holds
-    several wildcards. `Scoring` (runtime/hand_score.py) scores the readings."""
+    several wildcards (the signature search: `HandSignatures`, runtime/hand_signatures.py). `Scoring`
+    (runtime/hand_score.py) scores the readings."""
 
     def __init__(self, rules, cat: Catalog, dec: Decomposer, env: dict, hand: Hand,
                  natural_win: bool = False):
@@ -63,7 +51,7 @@ class HandReadings:
 
     # ------------------------------------------------------------------ which tiles are wild
 
-    def _base_env(self) -> dict:
+    def base_env(self) -> dict:
         env = dict(self.env)
         env["builtin:self_drawn"] = self.hand.self_drawn
         return env
@@ -71,7 +59,7 @@ class HandReadings:
     def classify(self, hand: Hand, standins: bool = True) -> tuple[list[RTile], list[RTile]]:
         """Concealed tiles (winning tile included) -> (natural tiles, wild tiles). With `standins`
         false (a form that declares `standins false`), stand-in tiles are just themselves."""
-        env = self._base_env()
+        env = self.base_env()
         env["builtin:win_tile"] = hand.win
         standin: dict[str, TileInfo] = {}
         for s, plays, unless in self.rules.standins if standins else ():
@@ -120,7 +108,7 @@ class HandReadings:
         such a hand cannot occur, so it is refused (HandError) rather than scored."""
         if not self.hand.melds or not self.rules.wilds:
             return
-        for w, kind in self._active_wilds(self._base_env()):
+        for w, kind in self._active_wilds(self.base_env()):
             if w.scope != "hand" or not w.no_meld:
                 continue
             for m in self.hand.melds:
@@ -417,109 +405,6 @@ class HandReadings:
             if self._pairs_allowed(r, pair_when):
                 out.append(r)
         return out
-
-    def signature_found(self, form, m, p, counts, naturals, wilds, hand, budget) -> list | None:
-        """The splits of `_signature_readings`, one per signature: (signature, groups, index of the group
-        holding the winning tile); None where full enumeration decides. The native readings
-        (runtime/nativehand.py) ask for them too, so the observers and their memos are the reference's."""
-        phys = {t.physical.name for t in wilds}
-        if len(phys) != 1:
-            return None
-        win = next((t for t in naturals + wilds if t.is_win), None)
-        obs = self._observer(form, win, wilds[0].physical)
-        if obs is None:
-            return None
-        kinds = self.cat.kinds
-        wild_phys = wilds[0].physical
-        self_drawn = hand.self_drawn
-        rs = self.rs
-
-        def part(spec, slots, wp):
-            key = (spec.kind, slots, wp)
-            got = obs.known_contribution(key)
-            if got is not None:
-                return got
-            tiles = [RTile(kinds[idx], wild_phys if wild else kinds[idx], wild) for idx, wild in slots]
-            mk = rs.meld(spec.kind)
-            g = Group(spec.kind, tiles, exposed=False, concealed=True, is_pair=spec.is_pair, is_kong=mk.kong,
-                      value=self.group_value(mk, tiles))
-            if wp >= 0:
-                tiles[wp].is_win = True
-                g.has_win = True
-                if not self_drawn and not g.is_pair:
-                    g.concealed = False
-            return obs.contribution(g, wp >= 0, key)
-
-        wkey = None if win is None else (("wild",) if win.wild else ("nat", win.kind.index))
-        memo = obs.memo
-        if memo_size(memo) > 50_000:  # kept across hands, bounded
-            memo.clear()
-        try:
-            return signature_splits(self.dec, counts, len(wilds), m, p, wkey, part, obs.join, obs.unit, memo,
-                                    budget)
-        except Unobservable:
-            return None
-        except SplitLimit:
-            raise HandError(LIMIT_SENTENCE) from None
-
-    def signature_group(self, kind: str, is_pair: bool, slots: tuple, wp: int, wild_phys: TileInfo,
-                        self_drawn: bool) -> Group:
-        """A group of a signature reading: shared, like the natural ones (`cached_group`), keyed by its
-        slots, winning slot, concealment and the wildcards' physical tile."""
-        conc = wp < 0 or self_drawn or is_pair
-        cache = self.dec.pieces.wild_groups
-        ck = (kind, slots, wp, conc, wild_phys.name)
-        g = cache.get(ck)
-        if g is None:
-            if len(cache) > 100_000:
-                cache.clear()
-            kinds = self.cat.kinds
-            tiles = [RTile(kinds[idx], wild_phys if wild else kinds[idx], wild, j == wp)
-                     for j, (idx, wild) in enumerate(slots)]
-            mk = self.rs.meld(kind)
-            g = Group(kind, tiles, exposed=False, concealed=conc, is_pair=is_pair,
-                      is_kong=mk.kong, value=self.group_value(mk, tiles), has_win=wp >= 0)
-            g.f = g.all_fields()  # a plain dict: this group never changes
-            cache[ck] = g
-        return g
-
-    def _observer(self, form: ir.WinForm, win: RTile | None, wild_phys: TileInfo):
-        """The observation sites of a form under this hand's shared values (`runtime/observe.py`),
-        kept on the rule set by those values."""
-        const = self._base_env()
-        const["builtin:form"] = form.name
-        win_wild = win is not None and win.wild
-        if win is not None and not win.wild:
-            const["builtin:win_tile"] = win
-        shared = tuple(sorted((k, _hashable(v)) for k, v in const.items()
-                              if k not in ("tile-lookup", "builtin:win_tile")))
-        key = (self.purpose, form.name, win_wild, None if win is None or win_wild else win.sig, wild_phys.name,
-               shared)
-        cache = self.rules.observers
-        key0 = (self.purpose, form.name, win_wild, wild_phys.name, shared)  # observers that never read a natural win
-        obs = cache.get(key0)
-        if obs is not None:
-            return obs
-        obs = cache.get(key)
-        if obs is None:
-            if len(cache) > 64:  # one per context seen; each keeps its own tables
-                cache.clear()
-            rs = self.rs
-            if self.purpose == "waits":
-                roots = [x for q, _, _ in self.rules.wait_requires if not q.forms or form.name in q.forms
-                         for x in (q.expr, q.unless)]
-            else:
-                roots = [x for pt in rs.patterns for x in (pt.when, pt.count, pt.enabled, pt.value)]
-                roots += [q.expr for q in rs.quantities]
-                roots += [x for q in rs.requires if not q.forms or form.name in q.forms for x in (q.expr, q.unless)]
-                if rs.score is not None:
-                    roots += [rs.score.expr, rs.score.best, rs.score.total]
-            roots.append(form.pair_when)
-            obs = Observer([x for x in roots if x is not None], self.rules.derived(), const,
-                           varying_refs(win_wild), exact=not rs.combines)
-            obs.memo = {}
-            cache[key0 if not obs.uses_win else key] = obs
-        return obs
 
     def _readings_of(self, form, split, naturals, wilds, exposed, all_tiles, hand, pair_when, only_gi=None):
         if not wilds and all(t.physical is t.kind for t in naturals):

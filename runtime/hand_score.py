@@ -18,7 +18,7 @@ class Scoring(HandReadings):
     the waits, and the best reading as a `ScoreResult`."""
 
     def reading_env(self, r: Reading) -> dict:
-        env = self._base_env()
+        env = self.base_env()
         groups = r.groups
         melds = [g for g in groups if not g.is_pair]
         pairs = [g for g in groups if g.is_pair]

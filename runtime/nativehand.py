@@ -19,7 +19,7 @@ from . import hand_readings
 from .evaluate import EvalError
 from .fans import unmet_reason
 from .hand import HandError, Meld
-from .hand_readings import LIMIT_SENTENCE
+from .hand_signatures import LIMIT_SENTENCE
 from .ir.nodes import LABEL_SLOT
 from .limits import HAND_WORK, MAX_HAND_TILES, MAX_MELDS, MAX_TILE_TEXT, READING_WORK, SPLIT_LIMIT
 from .nativecounts import MISSING, NativeCounts, Unencodable, encode, tile_code

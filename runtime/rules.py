@@ -83,7 +83,7 @@ class Rules:
         # The rule set's own memos (shared by `with_forms` copies: none depends on the forms).
         self._derived: dict | None = None  # `derived`
         self._meld_values: dict[tuple[str, str | None], Any] = {}  # `meld_value` by (meld kind, suit)
-        # The observation sites of hands with wildcards (runtime/hand_readings.py `_observer`), by what
+        # The observation sites of hands with wildcards (runtime/hand_signatures.py `_observer`), by what
         # the readings are for, the form, the winning tile and the context's shared values.
         self.observers: dict[tuple, Any] = {}
         self.by_forms = FormAnswers()
