@@ -3,7 +3,8 @@
 A batch item is a JSON object (or the dict it parses to) with the keys of BATCH_KEYS; an item that
 cannot be read or scored gives its one sentence in its place and the batch goes on. Room options and
 context values repeat from hand to hand, so the expression environment of each distinct `set` is
-built once per batch (never a result: every hand is scored afresh).
+built once and kept by the rule set (`Rules.contexts`, runtime/contexts.py; never a result: every hand is
+scored afresh).
 """
 from __future__ import annotations
 
@@ -16,11 +17,11 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from .backend import native_module
+from .contexts import CONTEXTS_KEPT
 from .hand import HandError
 from .limits import MAX_BATCH_DEPTH, MAX_BATCH_LINE, MAX_NUMBER_DIGITS
 
 BATCH_KEYS = ("hand", "melds", "win", "self_drawn", "set")
-CONTEXTS_KEPT = 1024  # distinct `set` objects whose environment a batch keeps
 
 
 def _no_constant(name):
@@ -113,31 +114,16 @@ def item_args(item: Any) -> tuple:
     return hand, melds, win, self_drawn, dict(ctx)
 
 
-def _context_key(ctx: dict) -> tuple:
-    # the type is part of the key: True == 1 and 1 == 1.0, but they are different values of a setting
-    return tuple((k, type(v).__name__, v) for k, v in ctx.items())
-
-
 class Batch:
-    """Scores items of one rule set, keeping each distinct context's environment for the batch."""
+    """Scores items of one rule set, each under its context's environment as the rule set keeps it
+    (`Rules.env_for`: bounded, a refused context refused every time, a value that cannot be a key built
+    for its item alone)."""
 
     def __init__(self, rules):
         self.rules = rules
-        self._envs: dict[tuple, tuple] = {}
 
     def env(self, ctx: dict) -> tuple:
-        if not ctx:
-            return self.rules.env_for(None)
-        key = _context_key(ctx)
-        try:
-            got = self._envs.get(key)
-        except TypeError:  # a value that cannot be a key (a caller's own object): not kept
-            return self.rules.env_for(ctx)
-        if got is None:
-            if len(self._envs) >= CONTEXTS_KEPT:
-                self._envs.clear()
-            got = self._envs[key] = self.rules.env_for(ctx)
-        return got
+        return self.rules.env_for(ctx or None)
 
     def score(self, args: tuple):
         """One item's ScoreResult (HandError or ValueError, one sentence, when it cannot be scored)."""
