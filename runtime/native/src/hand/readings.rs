@@ -9,7 +9,7 @@
 
 use std::sync::Arc;
 
-use super::{fallback, Budget, Built, Chosen, Fallback, GroupRef, HandCtx, HandInput, Waits};
+use super::{fallback, Budget, Built, Chosen, Fallback, FormSpec, GroupRef, HandCtx, HandInput, MeldIn, Waits};
 use crate::program::{Eval, Group, Node, Reading, Stop, V};
 
 pub(super) struct WaitState {
@@ -147,7 +147,7 @@ pub(super) fn sum_fits(w: i64, m: i64, ms: &[usize], p: i64, ps: &[usize]) -> bo
 }
 
 /// Python `form_targets`: the (melds, pairs) a form asks of the concealed tiles.
-pub(super) fn form_targets(f: &super::FormSpec, n_exposed: i64) -> Vec<(i64, i64)> {
+pub(super) fn form_targets(f: &FormSpec, n_exposed: i64) -> Vec<(i64, i64)> {
     let (mut lo, mut hi) = f.pairs.unwrap_or((0, 0));
     let mut out = Vec::new();
     if let Some(g) = f.groups {
@@ -217,6 +217,64 @@ pub(super) fn condition(
     }
 }
 
+/// An instant or orphans reading: its tiles listed.
+pub(super) fn listed(fi: usize, f: &FormSpec, refs: Vec<GroupRef>, groups: Vec<Group>, l: Listed, win: V, pk: Option<Vec<u8>>) -> RData {
+    let nd = groups.len();
+    RData {
+        form: fi,
+        form_name: f.name.clone(),
+        refs,
+        groups,
+        declared: vec![true; nd],
+        listed: Some(l),
+        win_tile: win,
+        win_group: V::None,
+        packed: pk,
+        built: Vec::new(),
+    }
+}
+
+/// The groups of the laid-down melds (declared, in the given order), and whether the programs hold
+/// every meld's value.
+pub(super) fn declared_groups(melds: &[MeldIn], tile_codes: &[u32]) -> (Vec<Group>, bool) {
+    let values_ok = melds.iter().all(|m| m.value.is_some());
+    let groups = melds
+        .iter()
+        .enumerate()
+        .map(|(i, m)| Group {
+            kind: m.kind.clone(),
+            tiles: Arc::new(m.tiles.iter().map(|&k| V::Tile(tile_codes[k])).collect()),
+            exposed: m.exposed,
+            concealed: !m.exposed,
+            pair: m.pair,
+            kong: m.kong,
+            has_win: false,
+            value: m.value.clone().unwrap_or(V::None),
+            ident: i as u16,
+        })
+        .collect();
+    (groups, values_ok)
+}
+
+/// Python `_orphans`' test on the concealed natural tiles (`counts` by kind) and `wilds` wildcards: no
+/// kind outside the needed ones, at most one kind doubled, and the wildcards exactly the missing kinds
+/// (plus the doubled tile when no kind is).
+pub(super) fn orphans_fit(need: &[usize], counts: &[u8], wilds: usize) -> bool {
+    let n = counts.len();
+    let mut needed = vec![false; n];
+    for &k in need {
+        if k < n {
+            needed[k] = true;
+        }
+    }
+    if (0..n).any(|k| counts[k] > 0 && !needed[k]) {
+        return false;
+    }
+    let missing = need.iter().filter(|&&k| k >= n || counts[k] == 0).count() as i64;
+    let extra: i64 = counts.iter().filter(|&&c| c > 1).map(|&c| c as i64 - 1).sum();
+    extra <= 1 && missing + (1 - extra).max(0) == wilds as i64
+}
+
 /// Every reading of the hand, charged to its work; or the sentence it is refused with.
 pub(super) fn enumerate(
     ctx: &HandCtx,
@@ -248,26 +306,7 @@ pub(super) fn enumerate(
     let meld_tiles: i64 = input.melds.iter().map(|m| m.tiles.len() as i64).sum();
     let has_exposed = input.melds.iter().any(|m| m.exposed);
     let n_melds = input.melds.len();
-    let mut values_ok = true;
-    let exposed: Vec<Group> = input
-        .melds
-        .iter()
-        .enumerate()
-        .map(|(i, m)| {
-            values_ok &= m.value.is_some();
-            Group {
-                kind: m.kind.clone(),
-                tiles: Arc::new(m.tiles.iter().map(|&k| code(k)).collect()),
-                exposed: m.exposed,
-                concealed: !m.exposed,
-                pair: m.pair,
-                kong: m.kong,
-                has_win: false,
-                value: m.value.clone().unwrap_or(V::None),
-                ident: i as u16,
-            }
-        })
-        .collect();
+    let (exposed, values_ok) = declared_groups(&input.melds, &setup.tile_codes);
     let exposed_tiles: Vec<V> = exposed.iter().flat_map(|g| g.tiles.iter().cloned()).collect();
     let win_code = input.win.map_or(V::None, code);
     let mut naturals: Option<Arc<Vec<V>>> = None;
@@ -300,18 +339,7 @@ pub(super) fn enumerate(
                 } else {
                     None
                 };
-                let r = RData {
-                    form: fi,
-                    form_name: f.name.clone(),
-                    refs: (0..n_melds).map(GroupRef::Declared).collect(),
-                    groups: exposed.clone(),
-                    declared: vec![true; n_melds],
-                    listed: Some((all, nat)),
-                    win_tile: win_code.clone(),
-                    win_group: V::None,
-                    packed: pk,
-                    built: Vec::new(),
-                };
+                let r = listed(fi, f, (0..n_melds).map(GroupRef::Declared).collect(), exposed.clone(), (all, nat), win_code.clone(), pk);
                 let node = cond.instant.as_ref().ok_or_else(|| fallback("an instant form without its condition"))?;
                 if condition(ctx, node, &r, input, budget, waits, st)? {
                     out.push(r);
@@ -323,32 +351,10 @@ pub(super) fn enumerate(
             if n_melds > 0 {
                 continue;
             }
-            let mut needed = vec![false; n];
-            for &k in need {
-                if k < n {
-                    needed[k] = true;
-                }
-            }
-            if (0..n).any(|k| counts[k] > 0 && !needed[k]) {
+            if !orphans_fit(need, &counts, 0) {
                 continue;
             }
-            let missing = need.iter().filter(|&&k| k >= n || counts[k] == 0).count();
-            let extra: i64 = counts.iter().filter(|&&c| c > 1).map(|&c| c as i64 - 1).sum();
-            if extra > 1 || missing as i64 + (1 - extra).max(0) != 0 {
-                continue;
-            }
-            out.push(RData {
-                form: fi,
-                form_name: f.name.clone(),
-                refs: Vec::new(),
-                groups: Vec::new(),
-                declared: Vec::new(),
-                listed: Some((all, nat)),
-                win_tile: win_code.clone(),
-                win_group: V::None,
-                packed: None,
-                built: Vec::new(),
-            });
+            out.push(listed(fi, f, Vec::new(), Vec::new(), (all, nat), win_code.clone(), None));
             continue;
         }
         for (m, p) in form_targets(f, n_melds as i64) {
@@ -403,7 +409,7 @@ pub(super) fn plain(
     ctx: &HandCtx,
     input: &HandInput,
     fi: usize,
-    f: &super::FormSpec,
+    f: &FormSpec,
     split: &[u32],
     exposed: &[Group],
     budget: &mut Budget,

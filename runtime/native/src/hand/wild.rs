@@ -17,7 +17,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use super::readings::{condition, form_targets, packed, plain, sum_fits, Found, RData, WaitState};
+use super::readings::{condition, declared_groups, form_targets, listed, orphans_fit, packed, plain, sum_fits, Found, RData, WaitState};
 use super::{fallback, Budget, Built, Classified, Fallback, FormSpec, GroupAsk, GroupRef, HandCtx, HandInput, Item, Signatures, Waits, WildIn};
 use crate::program::{Group, V};
 
@@ -72,26 +72,7 @@ pub(super) fn enumerate(
     let meld_tiles: i64 = input.melds.iter().map(|m| m.tiles.len() as i64).sum();
     let has_exposed = input.melds.iter().any(|m| m.exposed);
     let n_melds = input.melds.len();
-    let mut values_ok = true;
-    let exposed: Vec<Group> = input
-        .melds
-        .iter()
-        .enumerate()
-        .map(|(i, m)| {
-            values_ok &= m.value.is_some();
-            Group {
-                kind: m.kind.clone(),
-                tiles: Arc::new(m.tiles.iter().map(|&k| V::Tile(tc[k])).collect()),
-                exposed: m.exposed,
-                concealed: !m.exposed,
-                pair: m.pair,
-                kong: m.kong,
-                has_win: false,
-                value: m.value.clone().unwrap_or(V::None),
-                ident: i as u16,
-            }
-        })
-        .collect();
+    let (exposed, values_ok) = declared_groups(&input.melds, tc);
     let exposed_tiles: Vec<V> = exposed.iter().flat_map(|g| g.tiles.iter().cloned()).collect();
     let cap = ctx.tables.core_cap();
     let mut out: Vec<RData> = Vec::new();
@@ -144,18 +125,7 @@ pub(super) fn enumerate(
             if n_melds > 0 {
                 continue;
             }
-            let mut needed = vec![false; n];
-            for &k in need {
-                if k < n {
-                    needed[k] = true;
-                }
-            }
-            if (0..n).any(|k| counts[k] > 0 && !needed[k]) {
-                continue;
-            }
-            let missing = need.iter().filter(|&&k| k >= n || counts[k] == 0).count() as i64;
-            let extra: i64 = counts.iter().filter(|&&c| c > 1).map(|&c| c as i64 - 1).sum();
-            if extra > 1 || missing + (1 - extra).max(0) != nw as i64 {
+            if !orphans_fit(need, &counts, nw) {
                 continue;
             }
             out.push(listed(fi, f, Vec::new(), Vec::new(), (all, hand_codes), win_code, None));
@@ -255,23 +225,6 @@ pub(super) fn enumerate(
         return Err(fallback("a meld's value the programs do not hold"));
     }
     Ok(Found::Readings(out))
-}
-
-/// An instant or orphans reading: its tiles listed.
-fn listed(fi: usize, f: &FormSpec, refs: Vec<GroupRef>, groups: Vec<Group>, l: super::readings::Listed, win: V, pk: Option<Vec<u8>>) -> RData {
-    let nd = groups.len();
-    RData {
-        form: fi,
-        form_name: f.name.clone(),
-        refs,
-        groups,
-        declared: vec![true; nd],
-        listed: Some(l),
-        win_tile: win,
-        win_group: V::None,
-        packed: pk,
-        built: Vec::new(),
-    }
 }
 
 /// The values and prefilter vectors of the groups one hand's readings form, asked of the Python side
