@@ -33,21 +33,31 @@ struct Reader<'a> {
     n: usize,
 }
 
+/// An optional value (absent or null: None), read by `one`.
+fn optional<T>(j: Option<&J>, one: impl Fn(&J) -> Result<T, Error>) -> Result<Option<T>, Error> {
+    match j {
+        None | Some(J::Null) => Ok(None),
+        Some(x) => one(x).map(Some),
+    }
+}
+
+/// A list of at most MAX_LIST values, each read by `one`.
+fn list<T>(j: Option<&J>, what: &str, one: impl Fn(&J) -> Result<T, Error>) -> Result<Vec<T>, Error> {
+    let a = j.and_then(J::as_array).filter(|a| a.len() <= MAX_LIST).ok_or_else(|| bad(what))?;
+    a.iter().map(one).collect()
+}
+
 impl Reader<'_> {
     fn tile(&self, j: &J, what: &str) -> Result<usize, Error> {
         j.as_str().and_then(|s| self.by_name.get(s).copied()).ok_or_else(|| bad(what))
     }
 
     fn opt_tile(&self, j: Option<&J>, what: &str) -> Result<Option<usize>, Error> {
-        match j {
-            None | Some(J::Null) => Ok(None),
-            Some(x) => self.tile(x, what).map(Some),
-        }
+        optional(j, |x| self.tile(x, what))
     }
 
     fn tiles(&self, j: Option<&J>, what: &str) -> Result<Vec<usize>, Error> {
-        let a = j.and_then(J::as_array).filter(|a| a.len() <= MAX_LIST).ok_or_else(|| bad(what))?;
-        a.iter().map(|x| self.tile(x, what)).collect()
+        list(j, what, |x| self.tile(x, what))
     }
 
     fn seat(&self, j: &J, what: &str) -> Result<usize, Error> {
@@ -55,15 +65,11 @@ impl Reader<'_> {
     }
 
     fn opt_seat(&self, j: Option<&J>, what: &str) -> Result<Option<usize>, Error> {
-        match j {
-            None | Some(J::Null) => Ok(None),
-            Some(x) => self.seat(x, what).map(Some),
-        }
+        optional(j, |x| self.seat(x, what))
     }
 
     fn seats(&self, j: Option<&J>, what: &str) -> Result<Vec<usize>, Error> {
-        let a = j.and_then(J::as_array).filter(|a| a.len() <= MAX_LIST).ok_or_else(|| bad(what))?;
-        a.iter().map(|x| self.seat(x, what)).collect()
+        list(j, what, |x| self.seat(x, what))
     }
 
     /// A value as `plain` wrote it; `ty` the declared type of what holds it ("" when not declared).
