@@ -217,6 +217,50 @@ pub(super) fn condition(
     }
 }
 
+/// An instant or orphans form (the first case of Python `_readings_natural` and `_readings_wild`): its
+/// reading, the hand's tiles listed (`l`), pushed on `out` when the form takes the hand. `at`: the
+/// form's instant condition, the concealed natural tiles by kind, the number of wildcards and of
+/// concealed tiles. True when the hand's size fits the form.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn listed_form(
+    ctx: &HandCtx,
+    input: &HandInput,
+    fi: usize,
+    f: &FormSpec,
+    at: (Option<&Node>, &[u8], usize, i64),
+    exposed: &[Group],
+    l: Listed,
+    win_code: V,
+    budget: &mut Budget,
+    waits: &mut dyn Waits,
+    st: &mut WaitState,
+    out: &mut Vec<RData>,
+) -> Result<bool, Fallback> {
+    let (instant, counts, wilds, concealed_n) = at;
+    let n_melds = input.melds.len();
+    if f.instant {
+        let in_groups: usize = exposed.iter().map(|g| g.tiles.len()).sum();
+        let pk = if ctx.setup.prefilter && in_groups == l.0.len() {
+            packed(&input.melds.iter().map(|m| m.vector.as_ref()).collect::<Vec<_>>())
+        } else {
+            None
+        };
+        let r = listed(fi, f, (0..n_melds).map(GroupRef::Declared).collect(), exposed.to_vec(), l, win_code, pk);
+        let node = instant.ok_or_else(|| fallback("an instant form without its condition"))?;
+        if condition(ctx, node, &r, input, budget, waits, st)? {
+            out.push(r);
+        }
+        return Ok(true);
+    }
+    let Some(need) = &f.orphans else {
+        return Ok(false);
+    };
+    if n_melds == 0 && orphans_fit(need, counts, wilds) {
+        out.push(listed(fi, f, Vec::new(), Vec::new(), l, win_code, None));
+    }
+    Ok(concealed_n == need.len() as i64 + 1)
+}
+
 /// An instant or orphans reading: its tiles listed.
 pub(super) fn listed(fi: usize, f: &FormSpec, refs: Vec<GroupRef>, groups: Vec<Group>, l: Listed, win: V, pk: Option<Vec<u8>>) -> RData {
     let nd = groups.len();
@@ -330,31 +374,8 @@ pub(super) fn enumerate(
                 .clone();
             let mut all: Vec<V> = nat.as_ref().clone();
             all.extend(exposed_tiles.iter().cloned());
-            let all = Arc::new(all);
-            if f.instant {
-                fits_any = true;
-                let in_groups: usize = exposed.iter().map(|g| g.tiles.len()).sum();
-                let pk = if setup.prefilter && in_groups == all.len() {
-                    packed(&input.melds.iter().map(|m| m.vector.as_ref()).collect::<Vec<_>>())
-                } else {
-                    None
-                };
-                let r = listed(fi, f, (0..n_melds).map(GroupRef::Declared).collect(), exposed.clone(), (all, nat), win_code.clone(), pk);
-                let node = cond.instant.as_ref().ok_or_else(|| fallback("an instant form without its condition"))?;
-                if condition(ctx, node, &r, input, budget, waits, st)? {
-                    out.push(r);
-                }
-                continue;
-            }
-            let need = f.orphans.as_ref().unwrap();
-            fits_any |= concealed_n == need.len() as i64 + 1;
-            if n_melds > 0 {
-                continue;
-            }
-            if !orphans_fit(need, &counts, 0) {
-                continue;
-            }
-            out.push(listed(fi, f, Vec::new(), Vec::new(), (all, nat), win_code.clone(), None));
+            let at = (cond.instant.as_ref(), &counts[..], 0, concealed_n);
+            fits_any |= listed_form(ctx, input, fi, f, at, &exposed, (Arc::new(all), nat), win_code.clone(), budget, waits, st, &mut out)?;
             continue;
         }
         for (m, p) in form_targets(f, n_melds as i64) {

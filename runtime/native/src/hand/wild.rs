@@ -17,7 +17,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use super::readings::{condition, declared_groups, form_targets, listed, orphans_fit, packed, plain, sum_fits, Found, RData, WaitState};
+use super::readings::{condition, declared_groups, form_targets, listed_form, packed, plain, sum_fits, Found, RData, WaitState};
 use super::{fallback, Budget, Built, Classified, Fallback, FormSpec, GroupAsk, GroupRef, HandCtx, HandInput, Item, Signatures, Waits, WildIn};
 use crate::program::{Group, V};
 
@@ -104,31 +104,9 @@ pub(super) fn enumerate(
             let hand_codes: Vec<V> = hand.iter().map(|&t| V::Tile(code(tc, t))).collect();
             let mut all = hand_codes.clone();
             all.extend(exposed_tiles.iter().cloned());
-            let (all, hand_codes) = (Arc::new(all), Arc::new(hand_codes));
-            if f.instant {
-                fits_any = true;
-                let in_groups: usize = exposed.iter().map(|g| g.tiles.len()).sum();
-                let pk = if setup.prefilter && in_groups == all.len() {
-                    packed(&input.melds.iter().map(|m| m.vector.as_ref()).collect::<Vec<_>>())
-                } else {
-                    None
-                };
-                let r = listed(fi, f, (0..n_melds).map(GroupRef::Declared).collect(), exposed.clone(), (all, hand_codes), win_code, pk);
-                let node = cond.instant.as_ref().ok_or_else(|| fallback("an instant form without its condition"))?;
-                if condition(ctx, node, &r, input, budget, waits, st)? {
-                    out.push(r);
-                }
-                continue;
-            }
-            let need = f.orphans.as_ref().unwrap();
-            fits_any |= concealed_n == need.len() as i64 + 1;
-            if n_melds > 0 {
-                continue;
-            }
-            if !orphans_fit(need, &counts, nw) {
-                continue;
-            }
-            out.push(listed(fi, f, Vec::new(), Vec::new(), (all, hand_codes), win_code, None));
+            let l = (Arc::new(all), Arc::new(hand_codes));
+            let at = (cond.instant.as_ref(), &counts[..], nw, concealed_n);
+            fits_any |= listed_form(ctx, input, fi, f, at, &exposed, l, win_code, budget, waits, st, &mut out)?;
             continue;
         }
         let standins = cl.naturals.iter().any(|&(k, p, _)| k != p);
