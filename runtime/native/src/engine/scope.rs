@@ -17,7 +17,7 @@
 //! not answer is refused at lowering by name (`NotCovered`), so it is never evaluated to a different
 //! value.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::sync::Arc;
 
 use serde_json::Value as J;
@@ -25,7 +25,7 @@ use serde_json::Value as J;
 use super::state::HandState;
 use super::table::Table;
 use crate::expr::Val;
-use crate::program::{builtin, kind_fields, GameNames, Lowering, Node, Stop, GROUP_FIELDS, V};
+use crate::program::{builtin, kind_fields, GameNames, Lowering, Node, Stop, V};
 use crate::Error;
 
 /// The bindings of the moment, by slot (runtime/game/scope.py `GAME_DEFAULTS`, in its order).
@@ -313,21 +313,7 @@ impl GameScope {
             player_vars: &player_vars,
         };
         let (lowered, settings, binders, fields) = {
-            let mut lw = Lowering {
-                kinds: t.cat.kinds.iter().enumerate().map(|(i, k)| (k.name.as_str(), i)).collect(),
-                kind_joker: t.cat.kinds.iter().map(|k| k.category == "joker").collect(),
-                patterns: HashMap::new(),
-                quantities: HashMap::new(),
-                settings: Vec::new(),
-                binders: HashMap::new(),
-                fields: GROUP_FIELDS.iter().map(|s| s.to_string()).collect(),
-                reads_patterns: Vec::new(),
-                reads_quantities: Vec::new(),
-                reads_unit: false,
-                units: HashMap::new(),
-                reads_units: Vec::new(),
-                game: Some(&mut names),
-            };
+            let mut lw = Lowering::new(&t.cat, Some(&mut names));
             let lowered: Vec<Result<Node, String>> = exprs
                 .iter()
                 .map(|e| {

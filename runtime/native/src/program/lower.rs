@@ -165,6 +165,28 @@ pub(crate) struct Lowering<'a> {
     pub(crate) game: Option<&'a mut dyn GameNames>, // game scope (engine/scope.rs); None: reading scope
 }
 
+impl<'a> Lowering<'a> {
+    /// A lowering over one catalog: its kinds by name, no pattern, quantity, unit, setting or binder
+    /// known yet (the caller adds the rule set's), game names for game scope or None for reading scope.
+    pub(crate) fn new(cat: &'a Catalog, game: Option<&'a mut dyn GameNames>) -> Self {
+        Lowering {
+            kinds: cat.kinds.iter().enumerate().map(|(i, k)| (k.name.as_str(), i)).collect(),
+            kind_joker: cat.kinds.iter().map(|k| k.category == "joker").collect(),
+            patterns: HashMap::new(),
+            quantities: HashMap::new(),
+            settings: Vec::new(),
+            binders: HashMap::new(),
+            fields: GROUP_FIELDS.iter().map(|s| s.to_string()).collect(),
+            reads_patterns: Vec::new(),
+            reads_quantities: Vec::new(),
+            reads_unit: false,
+            units: HashMap::new(),
+            reads_units: Vec::new(),
+            game,
+        }
+    }
+}
+
 pub(crate) fn nc(what: String) -> Error {
     Error::NotCovered(format!("the native pattern programs do not take {what}"))
 }

@@ -169,28 +169,15 @@ impl Program {
         let empty = Vec::new();
         let pats_j = rs.get("patterns").and_then(J::as_array).unwrap_or(&empty);
         let qs_j = rs.get("quantities").and_then(J::as_array).unwrap_or(&empty);
-        let mut lw = Lowering {
-            kinds: cat.kinds.iter().enumerate().map(|(i, k)| (k.name.as_str(), i)).collect(),
-            kind_joker: cat.kinds.iter().map(|k| k.category == "joker").collect(),
-            patterns: HashMap::new(),
-            quantities: HashMap::new(),
-            settings: Vec::new(),
-            binders: HashMap::new(),
-            fields: GROUP_FIELDS.iter().map(|s| s.to_string()).collect(),
-            reads_patterns: Vec::new(),
-            reads_quantities: Vec::new(),
-            reads_unit: false,
-            units: rs
-                .get("units")
-                .and_then(J::as_array)
-                .unwrap_or(&empty)
-                .iter()
-                .enumerate()
-                .filter_map(|(j, u)| u.get("name").and_then(J::as_str).map(|n| (n.to_owned(), j)))
-                .collect(),
-            reads_units: Vec::new(),
-            game: None,
-        };
+        let mut lw = Lowering::new(cat, None);
+        lw.units = rs
+            .get("units")
+            .and_then(J::as_array)
+            .unwrap_or(&empty)
+            .iter()
+            .enumerate()
+            .filter_map(|(j, u)| u.get("name").and_then(J::as_str).map(|n| (n.to_owned(), j)))
+            .collect();
         for (i, p) in pats_j.iter().enumerate() {
             let name = p.get("name").and_then(J::as_str).ok_or_else(|| nc("a pattern without a name".into()))?;
             lw.patterns.entry(name.to_owned()).or_insert(i);
