@@ -78,6 +78,21 @@ pub(crate) fn apply(func: Func, a: V, b: Option<V>) -> R<V> {
         Func::Distinct => match &a {
             V::List(l) => {
                 let mut out: Vec<V> = Vec::new();
+                // a list of tiles alone (as a hand is): `equal` compares their kinds, so a set of the
+                // kinds seen keeps the same first tile of each (no pairwise comparisons)
+                if l.iter().all(|x| matches!(x, V::Tile(c) if kind_of(*c) < 128)) {
+                    let mut seen = 0u128;
+                    for x in l.iter() {
+                        if let V::Tile(c) = x {
+                            let bit = 1u128 << kind_of(*c);
+                            if seen & bit == 0 {
+                                seen |= bit;
+                                out.push(x.clone());
+                            }
+                        }
+                    }
+                    return Ok(V::List(Arc::new(out)));
+                }
                 for x in l.iter() {
                     if !out.iter().any(|y| equal(x, y)) {
                         out.push(x.clone());

@@ -43,6 +43,7 @@ pub(crate) struct Form {
     pairs: Option<(usize, usize)>,
     groups: Option<usize>,
     orphans: Option<String>, // the attribute every tile has
+    orphan_kinds: Vec<bool>, // per kind, whether it has that attribute
     concealed: bool,
     tiles: Option<usize>,
     instant: bool,
@@ -71,7 +72,6 @@ pub struct WaitRules {
     flower: Vec<bool>,
     joker: Vec<bool>,
     suit: Vec<String>, // "" for none
-    attrs: Vec<HashMap<String, bool>>,
 }
 
 /// One laid-down meld of a hand: its meld kind (an index of `WaitRules`) and its tiles' kinds.
@@ -133,6 +133,10 @@ impl WaitRules {
                 pairs,
                 groups: count(f.get("groups"))?,
                 split: !instant && orphans.is_none() && tiles.unwrap_or(0) == 0, // `not f.tiles`, as Python reads it
+                orphan_kinds: match &orphans {
+                    Some(a) => cat.kinds.iter().map(|k| k.attrs.get(a).copied().unwrap_or(false)).collect(),
+                    None => Vec::new(),
+                },
                 orphans,
                 concealed: f.get("concealed").and_then(J::as_bool).unwrap_or(false),
                 tiles,
@@ -177,7 +181,6 @@ impl WaitRules {
             flower: cat.kinds.iter().map(|k| k.category == "flower").collect(),
             joker: cat.kinds.iter().map(|k| k.category == "joker").collect(),
             suit: cat.kinds.iter().map(|k| k.suit.clone().unwrap_or_default()).collect(),
-            attrs: cat.kinds.iter().map(|k| k.attrs.clone()).collect(),
         })
     }
 
@@ -190,9 +193,6 @@ impl WaitRules {
         V::Tile(((k as u32) << 2) | self.joker[k] as u32)
     }
 
-    fn attr(&self, k: usize, a: &str) -> bool {
-        self.attrs[k].get(a).copied().unwrap_or(false)
-    }
 
     /// Python `Rules.meld_value`: the value of the line of the first tile's suit, else of the line
     /// without a suit, else 0.
@@ -365,7 +365,7 @@ pub fn waits(wr: &WaitRules, core: &mut Core, program: &Program, hand: &WaitHand
             !(f.split || f.concealed && has_exposed)
                 && (f.orphans.is_none() || hand.melds.is_empty())
                 && !f.tiles.is_some_and(|t| t != 0 && size != t && size != wr.hand_size + 1)
-                && f.orphans.as_ref().is_none_or(|a| hand.concealed.iter().all(|&k| wr.attr(k, a)))
+                && (f.orphans.is_none() || hand.concealed.iter().all(|&k| f.orphan_kinds[k]))
         })
         .collect();
     let mut t = trial::Trials::new(wr, program, hand);
@@ -381,7 +381,7 @@ pub fn waits(wr: &WaitRules, core: &mut Core, program: &Program, hand: &WaitHand
                     .forms
                     .iter()
                     .zip(&others)
-                    .map(|(f, &x)| x && f.orphans.as_ref().is_none_or(|a| wr.attr(k, a)))
+                    .map(|(f, &x)| x && (f.orphans.is_none() || f.orphan_kinds[k]))
                     .collect();
                 if !o.iter().any(|&x| x) {
                     continue;

@@ -12,7 +12,7 @@ use std::sync::Arc;
 
 use super::{Declined, WaitHand, WaitRules, READING_WORK, SPLIT_LIMIT};
 use crate::blocks::Tables as Core;
-use crate::program::{Eval, Group, Program, Reading, Stop, V};
+use crate::program::{Eval, FormConds, Group, Node, Program, Reading, Stop, V};
 
 pub(super) struct Trials<'w, 'h> {
     wr: &'w WaitRules,
@@ -20,10 +20,10 @@ pub(super) struct Trials<'w, 'h> {
     hand: &'h WaitHand<'h>,
     exposed: Vec<Group>,        // the laid-down melds, in order
     exposed_tiles: Vec<V>,      // their tiles, in order
-    concealed: Vec<V>,          // the concealed tiles' codes, in the hand's order
     counts: Vec<u8>,            // per kind, the concealed tiles
     flowers: Arc<Vec<V>>,
     split_tiles: HashMap<u32, Arc<Vec<V>>>, // per split group id, its tiles' codes
+    trial_hand: Arc<Vec<V>>,                // the concealed tiles' codes and a last slot for the winning one
 }
 
 fn declined(s: Stop) -> Declined {
@@ -63,10 +63,10 @@ impl<'w, 'h> Trials<'w, 'h> {
             hand,
             exposed,
             exposed_tiles,
-            concealed: hand.concealed.iter().map(|&k| wr.code(k)).collect(),
             counts,
             flowers: Arc::new(hand.flowers.iter().map(|&k| wr.code(k)).collect()),
             split_tiles: HashMap::new(),
+            trial_hand: Arc::new(hand.concealed.iter().map(|&k| wr.code(k)).chain([V::None]).collect()),
         }
     }
 
@@ -74,12 +74,12 @@ impl<'w, 'h> Trials<'w, 'h> {
         self.exposed.iter().map(clone_group).collect()
     }
 
-    fn reading(&self, form: usize, groups: Vec<Group>, tiles: Option<Vec<V>>, hand: Option<Vec<V>>, win: usize, win_group: V) -> Reading<'h> {
+    fn reading(&self, form: usize, groups: Vec<Group>, tiles: Option<Arc<Vec<V>>>, hand: Option<Arc<Vec<V>>>, win: usize, win_group: V) -> Reading<'h> {
         let declared = (0..groups.len()).map(|i| i < self.exposed.len()).collect(); // the laid-down melds come first
         Reading {
             groups,
-            tiles: tiles.map(Arc::new),
-            hand: hand.map(Arc::new),
+            tiles,
+            hand,
             declared,
             win_tile: self.wr.code(win),
             win_group,
@@ -93,70 +93,91 @@ impl<'w, 'h> Trials<'w, 'h> {
         }
     }
 
-    /// Python `_eval_bool`: a form's condition on a reading (an error the reference would meet, or a
-    /// value the programs do not hold, declines).
-    fn condition(&self, form: usize, instant: bool, r: &Reading) -> Result<bool, Declined> {
+    /// The lowered conditions of a form (declines where the programs do not hold them).
+    fn conds(&self, form: usize) -> Result<&'w FormConds, Declined> {
         let conds = self.program.form_conds.as_ref().map_err(|_| Declined("form conditions not lowered"))?;
-        let c = conds.get(form).ok_or(Declined("a form the programs do not hold"))?;
-        let node = if instant { &c.instant } else { &c.pair_when };
+        conds.get(form).ok_or(Declined("a form the programs do not hold"))
+    }
+
+    /// Python `_eval_bool`: a condition of a form on a reading (an error the reference would meet, or a
+    /// value the programs do not hold, declines).
+    fn holds(ev: &mut Eval, node: &Option<Node>) -> Result<bool, Declined> {
         match node {
             None => Ok(true),
-            Some(e) => Ok(Eval::new(self.program, r).eval_node(e).map_err(declined)?.truthy()),
+            Some(e) => Ok(ev.eval_node(e).map_err(declined)?.truthy()),
         }
     }
 
-    fn pairs_allowed(&self, form: usize, r: &Reading) -> Result<bool, Declined> {
-        if !r.groups.iter().any(|g| g.pair) {
-            return Ok(true);
+    /// Python `requirements_ok(for_waits=True)`: whether the reading meets every requirement that
+    /// decides the waits.
+    fn meets(&self, ev: &mut Eval, form: &V) -> Result<bool, Declined> {
+        let sc = self.program.scoring.as_ref().map_err(|_| Declined("scoring not lowered"))?;
+        for &j in &self.wr.requires {
+            let q = &sc.requires[j];
+            if !q.forms.is_empty() && !q.forms.iter().any(|f| matches!(form, V::Str(s) if s == f)) {
+                continue;
+            }
+            if ev.eval_node(&q.expr).map_err(declined)?.truthy() {
+                continue;
+            }
+            if let Some(u) = &q.unless {
+                if ev.eval_node(u).map_err(declined)?.truthy() {
+                    continue;
+                }
+            }
+            return Ok(false);
         }
-        self.condition(form, false, r)
+        Ok(true)
     }
 
     /// Whether the hand with kind `k` as its winning tile has a reading (under the forms `only` marks,
     /// or every form) meeting every requirement that decides the waits; its readings are charged to
     /// `work`, and a trial past it declines (the reference then says so).
+    ///
+    /// The readings are the reference's, in its order, and every one is counted (the work charged is
+    /// the reference's), but one is built and tested only while none has met the requirements yet, or
+    /// where its form's condition decides whether it is a reading at all: the first that meets them
+    /// answers, as the reference's `any` does.
     pub(super) fn wins(&mut self, core: &mut Core, k: usize, only: Option<&[bool]>, work: &mut i64) -> Result<bool, Declined> {
-        let rs = self.readings(core, k, only)?;
-        *work -= rs.len() as i64 * READING_WORK;
+        self.program.scoring.as_ref().map_err(|_| Declined("scoring not lowered"))?;
+        let mut t = Tally { readings: 0, found: false };
+        let held = self.counts[k];
+        self.counts[k] = held.saturating_add(1);
+        let got = self.readings(core, k, only, &mut t);
+        self.counts[k] = held;
+        got?;
+        *work -= t.readings as i64 * READING_WORK;
         if *work < 0 {
             return Err(Declined("the hand's work limit"));
         }
-        let sc = self.program.scoring.as_ref().map_err(|_| Declined("scoring not lowered"))?;
-        'readings: for r in &rs {
-            if self.wr.requires.is_empty() {
-                return Ok(true);
-            }
-            let mut ev = Eval::new(self.program, r);
-            for &j in &self.wr.requires {
-                let q = &sc.requires[j];
-                if !q.forms.is_empty() && !q.forms.iter().any(|f| matches!(&r.form, V::Str(s) if s == f)) {
-                    continue;
-                }
-                if ev.eval_node(&q.expr).map_err(declined)?.truthy() {
-                    continue;
-                }
-                if let Some(u) = &q.unless {
-                    if ev.eval_node(u).map_err(declined)?.truthy() {
-                        continue;
-                    }
-                }
-                continue 'readings;
-            }
-            return Ok(true);
-        }
-        Ok(false)
+        Ok(t.found)
     }
 
-    fn readings(&mut self, core: &mut Core, win: usize, only: Option<&[bool]>) -> Result<Vec<Reading<'h>>, Declined> {
+    /// The reading `r` counted: tested against the requirements unless one has met them already.
+    fn count(&self, r: &Reading, ev: Option<Eval>, t: &mut Tally) -> Result<(), Declined> {
+        t.readings += 1;
+        if !t.found {
+            let mut ev = ev.unwrap_or_else(|| Eval::new(self.program, r));
+            t.found = self.meets(&mut ev, &r.form)?;
+        }
+        Ok(())
+    }
+
+    fn readings(&mut self, core: &mut Core, win: usize, only: Option<&[bool]>, t: &mut Tally) -> Result<(), Declined> {
         let wr = self.wr;
-        let mut counts = self.counts.clone();
-        counts[win] = counts[win].saturating_add(1);
         let concealed_n = self.hand.concealed.len() + 1;
         let all_n = concealed_n + self.exposed_tiles.len();
         let has_exposed = self.exposed.iter().any(|g| g.exposed);
-        let mut naturals = self.concealed.clone();
-        naturals.push(wr.code(win));
-        let mut out = Vec::new();
+        let mut naturals: Option<Arc<Vec<V>>> = None; // the concealed tiles and the winning one, made once
+        let mut listed = |this: &mut Self| -> (Arc<Vec<V>>, Arc<Vec<V>>) {
+            let hand = naturals.get_or_insert_with(|| this.trial_hand(win)).clone();
+            let tiles = if this.exposed_tiles.is_empty() {
+                hand.clone()
+            } else {
+                Arc::new(hand.iter().chain(this.exposed_tiles.iter()).cloned().collect())
+            };
+            (tiles, hand)
+        };
         for (fi, f) in wr.forms.iter().enumerate() {
             if only.is_some_and(|o| !o[fi]) {
                 continue;
@@ -168,23 +189,23 @@ impl<'w, 'h> Trials<'w, 'h> {
                 continue;
             }
             if f.instant {
-                let mut tiles = naturals.clone();
-                tiles.extend(self.exposed_tiles.iter().cloned());
-                let r = self.reading(fi, self.exposed(), Some(tiles), Some(naturals.clone()), win, V::None);
-                if self.condition(fi, true, &r)? {
-                    out.push(r);
+                let (tiles, hand) = listed(&mut *self);
+                let r = self.reading(fi, self.exposed(), Some(tiles), Some(hand), win, V::None);
+                let mut ev = Eval::new(self.program, &r);
+                if Self::holds(&mut ev, &self.conds(fi)?.instant)? {
+                    self.count(&r, Some(ev), t)?;
                 }
                 continue;
             }
-            if let Some(attr) = &f.orphans {
+            if f.orphans.is_some() {
                 if !self.exposed.is_empty() {
                     continue;
                 }
                 let mut missing = 0;
                 let mut extra = 0;
                 let mut other = false;
-                for (k, &c) in counts.iter().enumerate() {
-                    let need = wr.attr(k, attr);
+                for (k, &c) in self.counts.iter().enumerate() {
+                    let need = f.orphan_kinds[k];
                     if c > 0 && !need {
                         other = true;
                     }
@@ -196,23 +217,50 @@ impl<'w, 'h> Trials<'w, 'h> {
                 if other || extra > 1 || missing + 1 - extra.min(1) != 0 {
                     continue;
                 }
-                out.push(self.reading(fi, Vec::new(), Some(naturals.clone()), Some(naturals.clone()), win, V::None));
+                if t.found {
+                    t.readings += 1;
+                } else {
+                    let (_, hand) = listed(&mut *self);
+                    let r = self.reading(fi, Vec::new(), Some(hand.clone()), Some(hand), win, V::None);
+                    self.count(&r, None, t)?;
+                }
                 continue;
             }
             for (m, p) in wr.targets(f, self.exposed.len(), concealed_n, &core.sizes) {
-                if !core.can_split(&counts, 0, m, p).map_err(|_| Declined("the tables do not take this hand"))? {
+                if !core.can_split(&self.counts, 0, m, p).map_err(|_| Declined("the tables do not take this hand"))? {
                     continue;
                 }
-                let splits = core.splits_plain(&counts, m, p, SPLIT_LIMIT).map_err(|_| Declined("the tables do not split this hand"))?;
+                let splits = core.splits_plain(&self.counts, m, p, SPLIT_LIMIT).map_err(|_| Declined("the tables do not split this hand"))?;
                 if splits.len() > SPLIT_LIMIT {
                     return Err(Declined("more splits than the limit"));
                 }
                 for split in &splits {
-                    self.plain(fi, split, win, core, &mut out)?;
+                    self.plain(fi, split, win, core, t)?;
                 }
             }
         }
-        Ok(out)
+        Ok(())
+    }
+
+    /// The concealed tiles with `win` as the last: the one list every trial shares, its last slot
+    /// rewritten in place once the previous trial's readings are gone (a new list while one is held).
+    fn trial_hand(&mut self, win: usize) -> Arc<Vec<V>> {
+        let code = self.wr.code(win);
+        match Arc::get_mut(&mut self.trial_hand) {
+            Some(v) => {
+                if let Some(last) = v.last_mut() {
+                    *last = code;
+                }
+            }
+            None => {
+                let mut v = self.trial_hand.as_ref().clone();
+                if let Some(last) = v.last_mut() {
+                    *last = code;
+                }
+                self.trial_hand = Arc::new(v);
+            }
+        }
+        self.trial_hand.clone()
     }
 
     fn tiles_of(&mut self, core: &Core, id: u32) -> Arc<Vec<V>> {
@@ -223,8 +271,58 @@ impl<'w, 'h> Trials<'w, 'h> {
             .clone()
     }
 
-    /// Python `_readings_plain`: one reading per distinct group of the split holding the winning kind.
-    fn plain(&mut self, form: usize, split: &[u32], win: usize, core: &Core, out: &mut Vec<Reading<'h>>) -> Result<(), Declined> {
+    /// Python `_readings_plain`: one reading per distinct group of the split holding the winning kind
+    /// (its groups made only when a reading is built).
+    fn plain(&mut self, form: usize, split: &[u32], win: usize, core: &Core, t: &mut Tally) -> Result<(), Declined> {
+        let wr = self.wr;
+        let ne = self.exposed.len();
+        let has_pair = self.exposed.iter().any(|g| g.pair) || split.iter().any(|&id| wr.melds[wr.split_meld[id as usize]].pair);
+        let mut groups: Option<Vec<Group>> = None;
+        let mut seen: Vec<u32> = Vec::new();
+        for (gi, &id) in split.iter().enumerate() {
+            let kinds = &core.split_groups[id as usize].1;
+            if !kinds.contains(&win) || seen.contains(&id) {
+                continue;
+            }
+            seen.push(id);
+            // a reading with a pair is one only where the form's `pair_when` holds (Python
+            // `pairs_allowed`); otherwise it is one whatever it holds
+            let decide = has_pair && self.conds(form)?.pair_when.is_some();
+            if t.found && !decide {
+                t.readings += 1;
+                continue;
+            }
+            if groups.is_none() {
+                groups = Some(self.split_groups(split, core));
+            }
+            let mut gs: Vec<Group> = groups.as_ref().map_or_else(Vec::new, |g| g.iter().map(clone_group).collect());
+            let pos = ne + gi;
+            let wg = &mut gs[pos];
+            wg.has_win = true;
+            wg.concealed = self.hand.self_drawn || wg.pair;
+            wg.ident = pos as u16;
+            // the groups after it that were the same group as it stay one group among themselves
+            let first_after = split.iter().enumerate().skip(gi + 1).find(|&(_, &x)| x == id).map(|(j, _)| j + ne);
+            for (j, &x) in split.iter().enumerate().skip(gi + 1) {
+                if x == id {
+                    gs[ne + j].ident = first_after.unwrap_or(ne + j) as u16;
+                }
+            }
+            let r = self.reading(form, gs, None, None, win, V::Group(pos as u16));
+            if decide {
+                let mut ev = Eval::new(self.program, &r);
+                if Self::holds(&mut ev, &self.conds(form)?.pair_when)? {
+                    self.count(&r, Some(ev), t)?;
+                }
+            } else {
+                self.count(&r, None, t)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The groups of a reading of `split` (the laid-down melds first), none yet holding the winning tile.
+    fn split_groups(&mut self, split: &[u32], core: &Core) -> Vec<Group> {
         let wr = self.wr;
         let ne = self.exposed.len();
         let mut groups = self.exposed();
@@ -244,33 +342,15 @@ impl<'w, 'h> Trials<'w, 'h> {
                 ident: ident as u16,
             });
         }
-        let mut seen: Vec<u32> = Vec::new();
-        for (gi, &id) in split.iter().enumerate() {
-            let kinds = &core.split_groups[id as usize].1;
-            if !kinds.contains(&win) || seen.contains(&id) {
-                continue;
-            }
-            seen.push(id);
-            let mut gs: Vec<Group> = groups.iter().map(clone_group).collect();
-            let pos = ne + gi;
-            let wg = &mut gs[pos];
-            wg.has_win = true;
-            wg.concealed = self.hand.self_drawn || wg.pair;
-            wg.ident = pos as u16;
-            // the groups after it that were the same group as it stay one group among themselves
-            let first_after = split.iter().enumerate().skip(gi + 1).find(|&(_, &x)| x == id).map(|(j, _)| j + ne);
-            for (j, &x) in split.iter().enumerate().skip(gi + 1) {
-                if x == id {
-                    gs[ne + j].ident = first_after.unwrap_or(ne + j) as u16;
-                }
-            }
-            let r = self.reading(form, gs, None, None, win, V::Group(pos as u16));
-            if self.pairs_allowed(form, &r)? {
-                out.push(r);
-            }
-        }
-        Ok(())
+        groups
     }
+}
+
+/// What a trial has found so far: the readings made (each charged), and whether one met the
+/// requirements.
+struct Tally {
+    readings: usize,
+    found: bool,
 }
 
 fn clone_group(g: &Group) -> Group {
