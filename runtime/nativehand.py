@@ -125,11 +125,11 @@ class NativeHands:
 
     def count_batch(self, before: tuple[int, int, int]) -> None:
         """The hands the native batch loop scored since `before` (`batch_counts()`) counted as the hands
-        of `score` are (`Rules.stats()`: native_hands, native_hand_fallbacks, native_waits)."""
+        of `score` are (`Rules.stats()`: native_hands, native_hand_fallbacks, native_waits). A line it
+        handed back is not counted here: the line scorer scores it again through `score`, which counts
+        it (and its waits) once, natively or handed back."""
         hands, back, waits = (a - b for a, b in zip(self.batch_counts(), before))
-        self.hands += hands
-        if back:
-            self._fell_back_n("handed back in the native batch loop", back)
+        self.hands += hands - back
         self.counts.scorer.wait_calls += waits
 
     def batch_meld(self, rules, cat, kind: str, kinds: list) -> bool:
@@ -302,13 +302,10 @@ class NativeHands:
         return ask
 
     def _fell_back(self, why: str) -> None:
-        self._fell_back_n(why, 1)
+        self.fallbacks += 1
+        self.reasons[why] = self.reasons.get(why, 0) + 1
         self.wild_fallbacks += self._wild_hand
         return None
-
-    def _fell_back_n(self, why: str, n: int) -> None:
-        self.fallbacks += n
-        self.reasons[why] = self.reasons.get(why, 0) + n
 
     def reading(self, sc, form: int, groups: list, listed: bool, win_kind: int) -> Reading:
         """The Python reading of the chosen one: its groups the shared cached ones (as

@@ -24,6 +24,34 @@ from .scoring import FanLine, LazyEvaluation
 ENVS_KEPT = 1024  # environments whose encoded settings a scorer keeps (the table starts over past it)
 
 
+class _Ask:
+    """The waits of one hand as `Scorer.score_hand` asks for them where its own trials do not answer
+    (given what its trials found and spent so far, kept with the hand first): (the waits encoded, the
+    hand's work left), or None when the reference cannot give them (the hand is then handed back, and
+    the Python scorer meets the same failure itself)."""
+
+    __slots__ = ("sc",)
+
+    def __init__(self, sc):
+        self.sc = sc
+
+    def __call__(self, shape: bool, spent: int, waits, shape_waits):
+        sc = self.sc
+        # what the native trials found and took before these, kept with the hand as the reference would
+        # have it by now (a hand handed back after this finds and charges neither again)
+        sc.work[0] -= spent
+        kinds = sc.cat.kinds
+        if waits is not None:
+            sc.set_waits([kinds[i] for i in waits], False)
+        if shape_waits is not None:
+            sc.set_waits([kinds[i] for i in shape_waits], True)
+        try:
+            waits = sc.waits_of_hand(shape=shape)
+            return encode(waits), sc.work[0]
+        except Exception:  # noqa: BLE001 - the Python scorer meets the same failure itself
+            return None
+
+
 class NativeScorer:
     """The native scoring programs of one rule set under one catalog, beside its pattern programs
     (whose reading encoding they share)."""
@@ -81,30 +109,18 @@ class NativeScorer:
             self.fallbacks += 1
             return None
         encoded = tuple(encoded)
-        call = self.scorer.score_hand
-        got = None
         hand = self.hand_of(sc) if sc.hand.win is not None else None  # (no winning tile: no waits)
         if hand is not None:
             hand = hand + (sc.work[0],)
-        for _ in range(3):
-            try:
-                got = call(state[0], state[1], state[2], state[3], state[4], encoded, hand)
-            except self.counts.declined as exc:  # a number past 64 bits, or an internal error (counted)
-                if isinstance(exc, self.counts.mod.NativeError):
-                    self.counts.failures += 1
-                got = None
-                break
-            if type(got) is tuple:
-                break
-            if got not in (1, 2):
-                got = None
-                break
-            try:
-                waits = sc.waits_of_hand(shape=got == 2)
-            except Exception:  # noqa: BLE001 - the Python scorer meets the same failure itself
-                got = None
-                break
-            state[2 + got] = encode(waits)
+        try:
+            # where a pattern reads waits the native trials do not find, `ask` gives the reference's and
+            # the scoring goes on from there
+            got = self.scorer.score_hand(state[0], state[1], state[2], state[3], state[4], encoded, hand,
+                                         _Ask(sc))
+        except self.counts.declined as exc:  # a number past 64 bits, or an internal error (counted)
+            if isinstance(exc, self.counts.mod.NativeError):
+                self.counts.failures += 1
+            got = None
         if type(got) is not tuple:
             self.fallbacks += 1
             return None

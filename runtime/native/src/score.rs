@@ -275,7 +275,14 @@ impl Scorer {
     /// hand without its winning tile, for the wait trials (src/waits/): given, the waits the
     /// readings read are found here (a hand they decline is 0) and handed back after the above:
     /// waits and shape waits (kinds, or None when not read) and the work they spent.
-    #[pyo3(signature = (settings, self_drawn, flowers, waits, shape_waits, readings, hand=None))]
+    ///
+    /// `ask`: called with (`shape`, the work the native trials spent that it is to take off the hand's
+    /// first, the waits and shape waits they found so far, kinds or None) where the waits are read and
+    /// neither given nor found by the trials; it answers (the waits
+    /// encoded, the hand's work left after the reference's trials) or None (then 0). Either way the
+    /// scoring goes on where the waits were first read, and the work handed back is what `ask` has not
+    /// taken off. Without `ask`, a rule set without trials gets 1 / 2 as above.
+    #[pyo3(signature = (settings, self_drawn, flowers, waits, shape_waits, readings, hand=None, ask=None))]
     #[allow(clippy::too_many_arguments)]
     fn score_hand<'py>(
         &self,
@@ -287,6 +294,7 @@ impl Scorer {
         shape_waits: &Bound<'py, PyAny>,
         readings: &Bound<'py, PyTuple>,
         hand: Option<&Bound<'py, PyTuple>>,
+        ask: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let mut svals = Vec::with_capacity(settings.len());
         for x in settings.iter() {
@@ -331,7 +339,7 @@ impl Scorer {
             _ => None,
         };
         let flower_kinds = kinds_of(&flowers);
-        let mut rs: Vec<Reading> = owned
+        let rs: Vec<Reading> = owned
             .into_iter()
             .zip(&packs)
             .map(|(o, pk)| Reading {
@@ -351,36 +359,47 @@ impl Scorer {
             })
             .collect();
         let mut found: [Option<Vec<usize>>; 2] = [None, None];
-        let mut spent = 0i64;
-        let (chosen, win, considered, refused, s, quantities, _) = loop {
-            let got = guarded(|| Ok(self.choose(sc, &rs))).map_err(PyErr::from)?;
-            let shape = match got {
-                Ok(x) => break x,
-                Err(Stop::Bail) => return Ok(0i64.into_pyobject(py)?.into_any()),
-                Err(Stop::NeedWaits) => false,
-                Err(Stop::NeedShapeWaits) => true,
-            };
-            let Some((ws, h, work)) = &trials else {
-                return Ok((1 + shape as i64).into_pyobject(py)?.into_any());
-            };
-            if found[shape as usize].is_some() {
-                return Ok(0i64.into_pyobject(py)?.into_any()); // asked again: the Python side decides
-            }
-            let wh = WaitHand { concealed: &h.concealed, melds: &h.melds, flowers: &flower_kinds, self_drawn, settings: &svals };
-            let mut left = work - spent;
-            let Ok(kinds) = ws.answer(&self.program, &wh, shape, &mut left) else {
-                return Ok(0i64.into_pyobject(py)?.into_any()); // declined: the Python side scores the hand
-            };
-            spent = work - left;
-            let v = as_value(&ws.rules, &kinds);
-            for r in rs.iter_mut() {
-                if shape {
-                    r.shape_waits = Some(v.clone());
-                } else {
-                    r.waits = Some(v.clone());
+        let mut spent = 0i64; // by the native trials
+        let mut applied = 0i64; // of it, taken off the hand's work by `ask` already
+        let mut py_spent = 0i64; // by the reference's trials, through `ask`
+        let got = {
+            // the waits where a pattern first reads them: the native trials', else `ask`'s; the scoring
+            // goes on from there (what was counted stays counted), as the whole-hand path does
+            let mut more = |shape: bool| -> Option<V> {
+                if let Some((ws, h, work)) = &trials {
+                    let wh = WaitHand { concealed: &h.concealed, melds: &h.melds, flowers: &flower_kinds, self_drawn, settings: &svals };
+                    let mut left = work - spent - py_spent;
+                    if let Ok(kinds) = ws.answer(&self.program, &wh, shape, &mut left) {
+                        spent = work - py_spent - left;
+                        let v = as_value(&ws.rules, &kinds);
+                        found[shape as usize] = Some(kinds);
+                        return Some(v);
+                    }
                 }
+                let ask = ask?;
+                // the native trials' work is taken off the hand's, and what they found kept with it, before
+                // the reference's trials run (so neither is found or charged again, whatever follows)
+                let got = ask.call1((shape, spent - applied, found[0].clone(), found[1].clone())).ok()?;
+                applied = spent;
+                if got.is_none() {
+                    return None;
+                }
+                let (w, left): (Bound<'py, PyAny>, i64) = got.extract().ok()?;
+                if let Some((_, _, work)) = &trials {
+                    py_spent = work - applied - left;
+                }
+                value_of(&w).ok().flatten()
+            };
+            guarded(|| Ok(self.choose_with(sc, &rs, &mut more))).map_err(PyErr::from)?
+        };
+        let (chosen, win, considered, refused, s, quantities, _) = match got {
+            Ok(x) => x,
+            Err(Stop::Bail) => return Ok(0i64.into_pyobject(py)?.into_any()),
+            Err(Stop::NeedWaits | Stop::NeedShapeWaits) if ask.is_some() || trials.is_some() => {
+                return Ok(0i64.into_pyobject(py)?.into_any()); // declined or failed: the Python side scores the hand
             }
-            found[shape as usize] = Some(kinds);
+            Err(Stop::NeedWaits) => return Ok(1i64.into_pyobject(py)?.into_any()),
+            Err(Stop::NeedShapeWaits) => return Ok(2i64.into_pyobject(py)?.into_any()),
         };
         let vals = |xs: &[V]| -> PyResult<Bound<'py, PyList>> {
             PyList::new(py, xs.iter().map(|v| value_to_py(py, v)).collect::<PyResult<Vec<_>>>()?)
@@ -407,7 +426,7 @@ impl Scorer {
                 quantities,
                 found[0].take().into_pyobject(py)?.into_any(),
                 found[1].take().into_pyobject(py)?.into_any(),
-                spent.into_pyobject(py)?.into_any(),
+                (spent - applied).into_pyobject(py)?.into_any(),
             ],
         )?;
         Ok(out.into_any())
@@ -445,14 +464,9 @@ fn resuming<T>(evs: &mut [Eval], j: usize, more: &mut dyn FnMut(bool) -> Option<
 }
 
 impl Scorer {
-    /// The reading that counts: `Stop::NeedWaits` (`NeedShapeWaits`) where a reading reads the waits
-    /// the readings were not given (the caller gives them and asks again).
-    pub(crate) fn choose(&self, sc: &Scoring, rs: &[Reading]) -> R<Choice> {
-        self.choose_with(sc, rs, &mut |_| None)
-    }
-
-    /// `choose`, asking `more` for the hand's waits (`true`: its shape waits) where a reading first reads
-    /// them, and going on from there rather than from the start; None from `more` stops as `choose` does.
+    /// The reading that counts, asking `more` for the hand's waits (`true`: its shape waits) where a
+    /// reading first reads them, and going on from there rather than from the start; None from `more`
+    /// stops with `Stop::NeedWaits` (`NeedShapeWaits`).
     pub(crate) fn choose_with(&self, sc: &Scoring, rs: &[Reading], more: &mut dyn FnMut(bool) -> Option<V>) -> R<Choice> {
         let mut scored: Vec<Scored> = Vec::with_capacity(rs.len());
         let mut best: Option<usize> = None; // among the readings meeting the requirements

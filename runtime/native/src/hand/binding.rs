@@ -101,11 +101,14 @@ impl Hands {
         memo.get(&(kind.to_owned(), tiles.to_vec())).cloned()
     }
 
-    /// A hand a loop in Rust scored (handed back or not) and the waits questions its trials answered.
+    /// A hand a loop in Rust scored (handed back or not) and the waits questions its trials answered
+    /// (not counted for a hand handed back: the Python side scores it again and counts what it finds).
     pub(crate) fn note_batch(&self, handed_back: bool, waits: u32) {
         self.batch[0].fetch_add(1, Ordering::Relaxed);
         self.batch[1].fetch_add(handed_back as u64, Ordering::Relaxed);
-        self.batch[2].fetch_add(waits as u64, Ordering::Relaxed);
+        if !handed_back {
+            self.batch[2].fetch_add(waits as u64, Ordering::Relaxed);
+        }
     }
 
     /// `f` with the programs and tables of this rule set, as `score_hand` takes them.
@@ -290,7 +293,7 @@ impl Hands {
     }
 
     /// What loops in Rust (the JSON-lines batch) scored with these tables so far: (hands, of those handed
-    /// back to the Python side, waits questions the native trials answered).
+    /// back to the Python side, waits questions the native trials answered for the others).
     fn batch_counts(&self) -> (u64, u64, u64) {
         let [a, b, c] = &self.batch;
         (a.load(Ordering::Relaxed), b.load(Ordering::Relaxed), c.load(Ordering::Relaxed))
