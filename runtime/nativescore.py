@@ -24,7 +24,7 @@ from .scoring import FanLine, LazyEvaluation
 ENVS_KEPT = 1024  # environments whose encoded settings a scorer keeps (the table starts over past it)
 
 
-class _Ask:
+class AskWaits:
     """The waits of one hand as `Scorer.score_hand` asks for them where its own trials do not answer
     (given what its trials found and spent so far, kept with the hand first): (the waits encoded, the
     hand's work left), or None when the reference cannot give them (the hand is then handed back, and
@@ -116,7 +116,7 @@ class NativeScorer:
             # where a pattern reads waits the native trials do not find, `ask` gives the reference's and
             # the scoring goes on from there
             got = self.scorer.score_hand(state[0], state[1], state[2], state[3], state[4], encoded, hand,
-                                         _Ask(sc))
+                                         AskWaits(sc))
         except self.counts.declined as exc:  # a number past 64 bits, or an internal error (counted)
             if isinstance(exc, self.counts.mod.NativeError):
                 self.counts.failures += 1
@@ -256,4 +256,4 @@ def native_scorer(ruleset_json: str, options: dict, cat, mod,
     return NativeScorer(scorer, counts), ""
 
 
-__all__ = ["NativeScorer", "native_scorer", "result_of", "value"]
+__all__ = ["AskWaits", "NativeScorer", "native_scorer", "result_of", "value"]

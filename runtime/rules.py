@@ -167,7 +167,8 @@ class Rules:
         `native_score_fallbacks` (hands it handed back to the generated scorer); `native_hands` (hands
         scored whole in one native call, readings included: runtime/nativehand.py) and
         `native_hand_fallbacks` (of those, hands it handed back to the Python path; both count the lines
-        the native batch driver scores too, runtime/batch.py `NativeContexts`), `native_wild_hands` (of the
+        the native batch driver scores too, runtime/batch.py `NativeContexts`, each hand once: a line the
+        driver hands back is counted where the line scorer scores it), `native_wild_hands` (of the
         hands, those holding wildcards or stand-ins in play), `native_wild_fallbacks` (of those, handed back),
         `native_hand_reasons` (why hands were handed back, by reason); `waits` ('native' where the
         wait trials run in native code, runtime/native/src/waits/, else 'python'), `native_waits` (waits and

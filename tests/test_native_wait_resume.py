@@ -61,12 +61,12 @@ def readings_path(monkeypatch):
         calls["score"] += 1
         return score(self, sc, readings)
     monkeypatch.setattr(nativescore.NativeScorer, "score", counted_score)
-    ask = nativescore._Ask.__call__
+    ask = nativescore.AskWaits.__call__
 
     def counted_ask(self, *args):
         calls["asked"] += 1
         return ask(self, *args)
-    monkeypatch.setattr(nativescore._Ask, "__call__", counted_ask)
+    monkeypatch.setattr(nativescore.AskWaits, "__call__", counted_ask)
     return calls
 
 
@@ -83,7 +83,8 @@ def outcome(rules, args, work=None):
 @pytest.mark.parametrize("path", [ROOT / "rules" / "baicheng.pai", ROOT / "rules" / "guobiao.pai", NATURAL],
                          ids=lambda p: p.name)
 def test_the_scoring_of_readings_goes_on_where_the_waits_are_read(path, readings_path):
-    # 白城 (wildcards: the native trials do not cover it) asks the reference's waits through the callback; 国标 and natural_waits.pai find them by the native trials; either way one call a hand
+    # 白城 (wildcards: the native trials do not cover it) asks the reference's waits through the callback;
+    # 国标 and natural_waits.pai find them by the native trials; either way one call a hand
     nat = load(path, backend="native")
     ref = load(path, backend="python")
     rnd = random.Random(f"resume:{path.name}")
