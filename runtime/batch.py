@@ -265,7 +265,7 @@ class NativeContexts:
 
     def __call__(self, ctx: dict):
         rules = self.rules
-        if rules.fast is None:
+        if rules.pattern_lines() is None:
             return None
         try:
             cat, dec, env = self.batch.env(ctx)

@@ -170,6 +170,21 @@ class Tally:
         return total, best
 
 
+class PatternLines:
+    """What the lines of a result are made of, for one rule set: the patterns in declaration order, each
+    one's (label, or None when its label has expressions; name; unit), their `Tally`, the units and the
+    quantities. Shared by the generated scorer (runtime/fastscore.py) and the native scoring of whole
+    hands (runtime/nativehand.py), which needs these names and not the generated code."""
+
+    def __init__(self, rs: ir.RuleSet):
+        self.patterns = list(rs.patterns)
+        self.tally = Tally(rs)
+        self.unit_order = self.tally.unit_order
+        self.quantity_names = [q.name for q in rs.quantities]
+        self.fan_meta = [(None if "{" in p.label else (p.label or p.name), p.name, p.unit) for p in self.patterns]
+        self.units_declared = -1 not in self.tally.unit_of  # every pattern's unit is declared
+
+
 def unmet_reason(q: ir.Requirement) -> str:
     """Why a reading that fails requirement q is rejected: its `reason`, else a sentence naming it."""
     return q.reason or f"the hand does not meet 「{q.name}」"
@@ -225,4 +240,4 @@ def _buildable(subset) -> bool:
     return True
 
 
-__all__ = ["Tally", "best_combo_set", "unmet_reason"]
+__all__ = ["PatternLines", "Tally", "best_combo_set", "unmet_reason"]

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 from .codegen import RUNTIME, Gen, Refused
 from .evaluate import norm
-from .fans import Tally, unmet_reason
+from .fans import PatternLines, unmet_reason
 from .fastscore_context import REFERENCE_DECIDES, Ctx, ReadingScore, Unsupported, Unusual
 from .fastscore_names import WIN_FIELDS, WIN_REFS, ReadingNames, and_all, emit_unmet
 from .ir import expr as E
@@ -51,18 +51,20 @@ class FastScorer:
 
     process_fallbacks = 0  # hand-overs to the reference by every generated scorer of this process
 
-    def __init__(self, rs: ir.RuleSet, requires, wait_requires=()):
+    def __init__(self, rs: ir.RuleSet, requires, wait_requires=(), lines: PatternLines | None = None):
+        """`lines`: the rule set's `PatternLines` when the caller has them (made here otherwise)."""
         self.rs = rs
-        self.patterns = list(rs.patterns)
+        lines = lines or PatternLines(rs)
+        self.patterns = lines.patterns
         self.index = {p.name: i for i, p in enumerate(self.patterns)}
         self.quantities = {q.name: q for q in rs.quantities}
-        self.quantity_names = [q.name for q in rs.quantities]
-        self.tally = Tally(rs)  # what the counts become: the reference's own steps (runtime/fans.py)
+        self.quantity_names = lines.quantity_names
+        self.tally = lines.tally  # what the counts become: the reference's own steps (runtime/fans.py)
         self.unit_order = self.tally.unit_order
         self.unit_index = {u: i for i, u in enumerate(self.unit_order)}
         # (label or None when it has expressions, name, unit) of each pattern's line in a result
-        self.fan_meta = [(None if "{" in p.label else (p.label or p.name), p.name, p.unit) for p in self.patterns]
-        if -1 in self.tally.unit_of:
+        self.fan_meta = lines.fan_meta
+        if not lines.units_declared:
             raise Unsupported("a pattern of an undeclared unit")
         extra = [q.expr for q in rs.quantities] + [x for r in rs.requires for x in (r.expr, r.unless)]
         if rs.score:
@@ -599,9 +601,9 @@ def _is_count(e: E.Expr) -> bool:
     return (isinstance(e, E.Comp) and e.func == "count") or (isinstance(e, E.Call) and e.func == "len")
 
 
-def build(rs: ir.RuleSet, requires, wait_requires=()) -> FastScorer | None:
+def build(rs: ir.RuleSet, requires, wait_requires=(), lines: PatternLines | None = None) -> FastScorer | None:
     try:
-        return FastScorer(rs, requires, wait_requires)
+        return FastScorer(rs, requires, wait_requires, lines)
     except (Unsupported, Refused, SyntaxError):  # SyntaxError: never for a checked rule set; the closures score
         return None
 

@@ -168,19 +168,19 @@ class NativeCounts:
 OPCODES = {operator.eq: 0, operator.ne: 1, operator.lt: 2, operator.le: 3, operator.gt: 4, operator.ge: 5}
 
 
-def native_counts(ruleset_json: str, options: dict, cat, mod, cp) -> tuple[NativeCounts | None, str]:
+def native_counts(ruleset_json: str, options: dict, cat, mod, pre, pattern_names) -> tuple[NativeCounts | None, str]:
     """The native pattern programs for one catalog (options: `option:NAME` -> value), or None and the
     reason when the native core does not take this rule set's patterns. The fields the programs read
-    must be the Python catalog's, kind by kind; otherwise they are not used. `cp`: the rule set's
-    compiled patterns, whose prefilter tests the programs apply as the reference does (a pattern
-    failing one counts 0 without being evaluated)."""
+    must be the Python catalog's, kind by kind; otherwise they are not used. `pre`: the rule set's
+    prefilter of its patterns (runtime/prefilter.py), whose tests the programs apply as the reference
+    does (a pattern failing one counts 0 without being evaluated); `pattern_names`: the patterns in
+    declaration order."""
     if not hasattr(mod, "Patterns"):  # an extension built from an older crate: rebuild it to count natively
         return None, "the native core was built before its pattern programs existed (rebuild it)"
     programs, why = native_programs(mod.Patterns, ruleset_json, options, cat, mod, "patterns")
     if programs is None:
         return None, why
-    pre = cp.prefilter
-    tests = [[(f, OPCODES[op], k) for f, op, k in pre.tests.get(name, ())] for name in cp.pattern_names]
+    tests = [[(f, OPCODES[op], k) for f, op, k in pre.tests.get(name, ())] for name in pattern_names]
     programs.set_prefilter(tests)
     counts = NativeCounts(programs, mod, pre)
     counts.prefilter_tests = tests

@@ -406,12 +406,12 @@ def native_hands(rules, cat, dec, counts: NativeCounts | None, mod) -> tuple[Nat
     """The native scoring of whole hands for one catalog, or None and the reason."""
     if counts is None or counts.scorer is None:
         return None, "the native scoring is not used"
-    if rules.fast is None:
+    fast = rules.pattern_lines()  # the names the results are made of (not the generated code)
+    if fast is None:
         return None, "the generated scorer does not take this rule set"
     structure = dec.structure
     if not getattr(structure, "split_items", False) or not hasattr(mod, "Hands"):
         return None, "the native tables do not enumerate this rule set's splits"
-    fast = rules.fast
     rs = rules.ir
     pre = counts.prefilter
 

@@ -20,6 +20,7 @@ from .batch import score_many
 from .contexts import Contexts, retile
 from .decompose import Decomposer
 from .evaluate import EvalError, compile_expr
+from .fans import PatternLines
 from .fastscore import FastScorer, build
 from .fastwin import BlockWin
 from .hand import Hand, HandError, build_hand
@@ -31,7 +32,8 @@ from .nativescore import native_scorer
 from .notation import Notation
 from .result import ScoreResult
 from .scoring import CompiledPatterns
-from .tiles import Catalog, TileInfo
+from .prefilter import Prefilter
+from .tiles import Catalog, TileInfo, setting_defaults
 
 
 @dataclass(eq=False)
@@ -48,6 +50,21 @@ class FormAnswers:
     wait_targets: dict = field(default_factory=dict)
 
 
+UNBUILT: Any = object()  # a part of `Made` not made yet
+
+
+@dataclass(eq=False)
+class Made:
+    """What a rule set makes at its first use rather than at load, shared by its `with_forms` copies (a
+    copy made before its first use shares what is made after it): a run that scores every hand natively
+    (the native batch driver) never makes the Python scorers."""
+
+    fast: Any = UNBUILT  # `Rules.fast`: the generated reading evaluator, or None
+    patterns: CompiledPatterns | None = None  # `Rules.patterns`: the reference's closures
+    set_aside: bool = False  # `fast` was set to None: every reading goes to the reference
+
+
+
 class Rules:
     def __init__(self, rs: ir.RuleSet, backend: str | None = None, ruleset_json: str | None = None):
         """`backend`: 'native', 'python' or 'auto' (None: the PAILI_BACKEND environment variable, see
@@ -61,7 +78,15 @@ class Rules:
         self.scoring_declined = "not built"  # why whole hands are not scored natively (empty: they are)
         self.hands_declined = "not built"  # why hands are not read and scored in one native call (empty: they are)
         self.notation = Notation.from_kinds(rs.tiles.kinds)
-        self.patterns = CompiledPatterns(rs)
+        self._made = Made()
+        # The pattern lines of a result (names, units, tally); None when the generated scorer does not
+        # take the rule set's units (`fastscore.build` then refuses it too).
+        lines = PatternLines(rs)
+        self.lines = lines if lines.units_declared else None
+        # What the native pattern programs apply before counting (the reference's own tests): made here,
+        # apart from the compiled patterns that hold the same, so that the native core needs no closures.
+        self.prefilter = Prefilter(rs.patterns)
+        self._catalog_reads: tuple | None = None  # `catalog_for`: (options its catalog reads, defaults)
         self._catalogs: dict[tuple, tuple[Catalog, Decomposer]] = {}
         self._counts: dict[int, NativeCounts | None] = {}  # by id of a catalog kept in _catalogs
         self.contexts = Contexts(self)  # the settings, and the environment of each context hands are scored in
@@ -91,8 +116,35 @@ class Rules:
         # made by its first game and shared by all of them: declared here, with the rule set it is made
         # from, though this layer knows nothing of what is in it.
         self.game_program: Any = None
-        # the generated reading evaluator (runtime/fastscore.py)
-        self.fast = build(rs, self.requires, self.wait_requires)
+
+    @property
+    def fast(self) -> FastScorer | None:
+        """The generated reading evaluator (runtime/fastscore.py), made at its first use; None when it
+        does not take this rule set. Setting it (None: the reference evaluates every reading) sets it for
+        these rules and the copies made from them afterwards."""
+        got = self._made.fast
+        if got is UNBUILT:
+            got = self._made.fast = build(self.ir, self.requires, self.wait_requires, self.lines)
+        return got
+
+    @fast.setter
+    def fast(self, value: FastScorer | None) -> None:
+        self._made = Made(value, self._made.patterns, value is None)
+
+    @property
+    def patterns(self) -> CompiledPatterns:
+        """The reference's closures for every pattern, quantity and the score (runtime/scoring.py), made
+        at their first use."""
+        got = self._made.patterns
+        if got is None:
+            got = self._made.patterns = CompiledPatterns(self.ir, self.prefilter)
+        return got
+
+    def pattern_lines(self) -> PatternLines | None:
+        """What the native scoring of whole hands needs of the generated scorer without its code (the
+        pattern lines, units, quantities): None when there is no generated scorer to hand hands back to
+        (`fast` set to None, or a rule set whose units it does not take)."""
+        return None if self._made.set_aside else self.lines
 
     def with_forms(self, names) -> Rules:
         """These rules winning only by the named forms (the engine asks whether a hand wins by some forms
@@ -106,9 +158,19 @@ class Rules:
     # ------------------------------------------------------------------ settings
 
     def catalog_for(self, settings: dict) -> tuple[Catalog, Decomposer]:
-        key = tuple(sorted((k, str(v)) for k, v in settings.items() if k.startswith("option:")))
+        reads = self._catalog_reads
+        if reads is None:
+            reads = self._catalog_reads = (_catalog_options(self.ir), {
+                k: v for k, v in setting_defaults(self.ir).items() if k.startswith("option:")})
+        read, defaults = reads
+        # Room options set up the catalog, and everything made from it here and in the native core, only
+        # through its tiles' expressions: an option they do not read, or one at its default value (the
+        # same type and value), sets up the very catalog its absence does, so one catalog serves them
+        # all (the contexts' environments name every option, `check_win` none).
+        options = {k: v for k, v in settings.items() if k.startswith("option:") and (read is None or k in read)
+                   and not (k in defaults and type(v) is type(defaults[k]) and v == defaults[k])}
+        key = tuple(sorted((k, str(v)) for k, v in options.items()))
         if key not in self._catalogs:
-            options = {k: v for k, v in settings.items() if k.startswith("option:")}
             try:
                 cat = Catalog(self.ir, options)
             except (limits.LimitError, EvalError) as exc:
@@ -125,7 +187,8 @@ class Rules:
                     dec.attach_structure(structure)
                 else:
                     self.native_declined = why
-                counts, why = native_counts(self.ruleset_json(), options, cat, native_module(), self.patterns)
+                counts, why = native_counts(self.ruleset_json(), options, cat, native_module(), self.prefilter,
+                                            [p.name for p in self.ir.patterns])
                 if counts is not None:  # whole hands natively, where the generated scorer scores (its labels)
                     counts.scorer, self.scoring_declined = native_scorer(self.ruleset_json(), options, cat,
                                                                          native_module(), counts)
@@ -201,7 +264,7 @@ class Rules:
 
     def native_hands_for(self, cat: Catalog, dec: Decomposer):
         """The native readings and scoring of whole hands of this catalog (runtime/nativehand.py), built on
-        first use (they read the generated scorer, made last), or None (`hands_declined` says why)."""
+        first use (they read the pattern lines), or None (`hands_declined` says why)."""
         nc = self._counts.get(id(cat))
         if nc is None:
             return None
@@ -491,6 +554,25 @@ class Rules:
                 "ranks": f"the ranks {', '.join(map(str, s.ranks))} of one suit",
                 "tiles": "exactly " + "".join(s.tiles),
                 "same_rank": f"{s.size} tiles of one rank" + (" from more than one suit" if s.mixed else "")}[s.kind]
+
+
+def _catalog_options(rs: ir.RuleSet) -> frozenset | None:
+    """The room options (`option:NAME`) a catalog's tiles read (whether each kind is in play, its copies,
+    the computed attributes: all runtime/tiles.py `Catalog` evaluates), or None when an expression there
+    reads a name whose value could depend on any option."""
+    from .ir import expr as E
+
+    out = set()
+    for e in [x for k in rs.tiles.kinds for x in (k.enabled, k.copies)] + [a.expr for a in rs.tiles.attrs]:
+        for n in E.walk(e) if e is not None else ():
+            if isinstance(n, E.Name):
+                if not n.ref:
+                    return None
+                if n.ref.startswith("option:"):
+                    out.add(n.ref)
+                elif n.ref.startswith(("quantity:", "pattern:", "unit:", "context:")):
+                    return None
+    return frozenset(out)
 
 
 def _reads_waits(rs: ir.RuleSet):

@@ -136,7 +136,9 @@ class LazyEvaluation(Evaluation):
 class CompiledPatterns:
     """Closures for every pattern, quantity and the score, compiled once per rule set."""
 
-    def __init__(self, rs: ir.RuleSet):
+    def __init__(self, rs: ir.RuleSet, prefilter=None):
+        """`prefilter`: the rule set's `Prefilter` of its patterns when the caller has it (made here
+        otherwise)."""
         self.rs = rs
         self.patterns = [p for p in rs.patterns]
         self.pattern_names = [p.name for p in rs.patterns]
@@ -165,9 +167,11 @@ class CompiledPatterns:
                                       [f"binder:{b}" for b in comp.binders])
         self.labels = {p.name: _label_parts(p) for p in rs.patterns if p.label}
         self.label_fns: dict[str, list] = {}
-        from .prefilter import Prefilter
+        if prefilter is None:
+            from .prefilter import Prefilter
 
-        self.prefilter = Prefilter(rs.patterns)
+            prefilter = Prefilter(rs.patterns)
+        self.prefilter = prefilter
         self.deps = {p.name: _projection(p) for p in rs.patterns}
         self.memo: dict = {}
         # Patterns that read the same things are looked up together: one key answers them all.
