@@ -30,9 +30,9 @@ from .nativecounts import NativeCounts, native_counts
 from .nativehand import native_hands
 from .nativescore import native_scorer
 from .notation import Notation
+from .prefilter import Prefilter
 from .result import ScoreResult
 from .scoring import CompiledPatterns
-from .prefilter import Prefilter
 from .tiles import Catalog, TileInfo, setting_defaults
 
 
