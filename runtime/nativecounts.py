@@ -61,11 +61,15 @@ class NativeCounts:
 
     name = "native"
 
-    def __init__(self, programs, mod, prefilter):
-        self.programs = programs
+    def __init__(self, programs, mod, prefilter, settings: list[str] | None = None):
+        """`programs`: the native pattern programs, or a function that makes them (at their first use:
+        `native_counts` has them made only once a reading is counted in Python), given `settings`, the
+        setting references they read."""
+        self._programs = programs if not callable(programs) else None
+        self._make = programs if callable(programs) else None
+        self._owned: list[int] | None = None
         self.prefilter = prefilter if prefilter.tests else None  # the reference's (runtime/prefilter.py)
-        self.settings = programs.settings()
-        self.owned = [i for i, x in enumerate(programs.python_owned()) if x]
+        self.settings = settings if settings is not None else self.programs.settings()
         self.mod = mod
         self.prefilter_tests: list = []  # as given to the programs (`native_counts`)
         self.scorer = None  # the native scoring of whole hands (runtime/nativescore.py), when built
@@ -78,6 +82,22 @@ class NativeCounts:
         # (group signature, declared) -> (its code, its prefilter vector or None): a signature holds
         # everything the code is made of (kind, each tile's kind, wildness and physical tile, flags, value)
         self._codes: dict = {}
+
+    @property
+    def programs(self):
+        """The native pattern programs (`Patterns`), made at their first use."""
+        got = self._programs
+        if got is None:
+            got = self._programs = self._make()
+        return got
+
+    @property
+    def owned(self) -> list[int]:
+        """The patterns the Python side counts (those that read units), by index."""
+        got = self._owned
+        if got is None:
+            got = self._owned = [i for i, x in enumerate(self.programs.python_owned()) if x]
+        return got
 
     def hand_state(self, env: dict, self_drawn: bool, flowers) -> list | None:
         """What every reading of one hand shares: [settings, self_drawn, flowers, waits, shape waits],
@@ -168,21 +188,36 @@ class NativeCounts:
 OPCODES = {operator.eq: 0, operator.ne: 1, operator.lt: 2, operator.le: 3, operator.gt: 4, operator.ge: 5}
 
 
-def native_counts(ruleset_json: str, options: dict, cat, mod, pre, pattern_names) -> tuple[NativeCounts | None, str]:
+def native_counts(ruleset_json: str, options: dict, cat, mod, pre, pattern_names,
+                  scorer=None) -> tuple[NativeCounts | None, str]:
     """The native pattern programs for one catalog (options: `option:NAME` -> value), or None and the
     reason when the native core does not take this rule set's patterns. The fields the programs read
     must be the Python catalog's, kind by kind; otherwise they are not used. `pre`: the rule set's
     prefilter of its patterns (runtime/prefilter.py), whose tests the programs apply as the reference
     does (a pattern failing one counts 0 without being evaluated); `pattern_names`: the patterns in
-    declaration order."""
+    declaration order. `scorer`: the native scoring programs (`Scorer`) of the same rule set and options,
+    when the core made them: they lower the very programs the pattern programs are (the same rule set,
+    catalog and lowering), so these are then made at their first use, not here (a run that scores every
+    hand natively never uses them)."""
     if not hasattr(mod, "Patterns"):  # an extension built from an older crate: rebuild it to count natively
         return None, "the native core was built before its pattern programs existed (rebuild it)"
-    programs, why = native_programs(mod.Patterns, ruleset_json, options, cat, mod, "patterns")
-    if programs is None:
-        return None, why
     tests = [[(f, OPCODES[op], k) for f, op, k in pre.tests.get(name, ())] for name in pattern_names]
-    programs.set_prefilter(tests)
-    counts = NativeCounts(programs, mod, pre)
+
+    def make():
+        programs, why = native_programs(mod.Patterns, ruleset_json, options, cat, mod, "patterns")
+        if programs is None:  # not for a rule set whose scoring programs were made: they lower the same
+            raise mod.NativeError(f"the pattern programs were refused after the scoring programs: {why}")
+        programs.set_prefilter(tests)
+        return programs
+
+    if scorer is not None:
+        counts = NativeCounts(make, mod, pre, scorer.settings())
+    else:
+        programs, why = native_programs(mod.Patterns, ruleset_json, options, cat, mod, "patterns")
+        if programs is None:
+            return None, why
+        programs.set_prefilter(tests)
+        counts = NativeCounts(programs, mod, pre)
     counts.prefilter_tests = tests
     return counts, ""
 

@@ -242,18 +242,24 @@ def value(v):
     return v
 
 
-def native_scorer(ruleset_json: str, options: dict, cat, mod,
-                  counts: NativeCounts | None) -> tuple[NativeScorer | None, str]:
-    """The native scoring programs for one catalog, or None and the reason."""
-    if counts is None:
-        return None, "the pattern programs are not used"
+def scoring_programs(ruleset_json: str, options: dict, cat, mod) -> tuple:
+    """The native core's scoring programs (`Scorer`) for one catalog, or None and the reason."""
     if not hasattr(mod, "Scorer"):  # an extension built from an older crate
         return None, "the native core was built before its scoring existed (rebuild it)"
-    scorer, why = native_programs(mod.Scorer, ruleset_json, options, cat, mod, "scoring")
+    return native_programs(mod.Scorer, ruleset_json, options, cat, mod, "scoring")
+
+
+def native_scorer(ruleset_json: str, options: dict, cat, mod, counts: NativeCounts | None,
+                  made: tuple | None = None) -> tuple[NativeScorer | None, str]:
+    """The native scoring programs for one catalog, or None and the reason (`made`: what
+    `scoring_programs` gave, when the caller asked it already)."""
+    if counts is None:
+        return None, "the pattern programs are not used"
+    scorer, why = made if made is not None else scoring_programs(ruleset_json, options, cat, mod)
     if scorer is None:
         return None, why
     scorer.set_prefilter(counts.prefilter_tests)  # the reference's tests, as the pattern programs apply them
     return NativeScorer(scorer, counts), ""
 
 
-__all__ = ["AskWaits", "NativeScorer", "native_scorer", "result_of", "value"]
+__all__ = ["AskWaits", "NativeScorer", "native_scorer", "result_of", "scoring_programs", "value"]

@@ -28,7 +28,7 @@ from .hand_score import Scoring
 from .ir import nodes as ir
 from .nativecounts import NativeCounts, native_counts
 from .nativehand import native_hands
-from .nativescore import native_scorer
+from .nativescore import native_scorer, scoring_programs
 from .notation import Notation
 from .prefilter import Prefilter
 from .result import ScoreResult
@@ -187,11 +187,15 @@ class Rules:
                     dec.attach_structure(structure)
                 else:
                     self.native_declined = why
-                counts, why = native_counts(self.ruleset_json(), options, cat, native_module(), self.prefilter,
-                                            [p.name for p in self.ir.patterns])
+                mod = native_module()
+                # the scoring programs first: when the core makes them, the pattern programs they hold the
+                # like of are made at their first use (`native_counts`)
+                made = scoring_programs(self.ruleset_json(), options, cat, mod)
+                counts, why = native_counts(self.ruleset_json(), options, cat, mod, self.prefilter,
+                                            [p.name for p in self.ir.patterns], made[0])
                 if counts is not None:  # whole hands natively, where the generated scorer scores (its labels)
-                    counts.scorer, self.scoring_declined = native_scorer(self.ruleset_json(), options, cat,
-                                                                         native_module(), counts)
+                    counts.scorer, self.scoring_declined = native_scorer(self.ruleset_json(), options, cat, mod,
+                                                                         counts, made)
                 self._counts[id(cat)] = counts
                 if counts is None and why not in self.native_declined:
                     self.native_declined = "; ".join(x for x in (self.native_declined, f"patterns: {why}") if x)
