@@ -7,15 +7,11 @@ from __future__ import annotations
 from .decompose import SplitLimit
 from .hand import HandError
 from .ir import nodes as ir
-from .limits import HAND_WORK, READING_WORK, SPLIT_LIMIT
+from .limits import LIMIT_SENTENCE
 from .observe import Observer, Unobservable, varying_refs
 from .reading import Group, RTile
 from .signatures import memo_size, signature_splits
 from .tiles import TileInfo
-
-LIMIT_SENTENCE = ("this hand has more ways to read its wildcards than paili examines for one hand "
-                   f"({HAND_WORK:,} work units: a table entry or a split read is one, a reading scored "
-                   f"{READING_WORK}; or {SPLIT_LIMIT:,} splits when every split is read)")
 
 
 def _hashable(v):

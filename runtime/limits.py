@@ -45,6 +45,11 @@ MAX_BATCH_DEPTH = 32  # arrays and objects nested in one batch line's JSON (a va
 HAND_WORK = 1_000_000  # work units: a table entry of the signature decomposition or a split read is one,
 READING_WORK = 20  # and a reading scored or tested is this many (a few microseconds each, in Python)
 SPLIT_LIMIT = 200_000  # splits of one hand read one by one (where signatures are not used), within HAND_WORK
+# What a hand past those limits is refused with (its wildcards' readings: runtime/hand_signatures.py and
+# the native readings alike)
+LIMIT_SENTENCE = ("this hand has more ways to read its wildcards than paili examines for one hand "
+                  f"({HAND_WORK:,} work units: a table entry or a split read is one, a reading scored "
+                  f"{READING_WORK}; or {SPLIT_LIMIT:,} splits when every split is read)")
 EXAMPLES_WORK = 4_000_000  # work units the examples of one rule file may use together (runtime/examples.py)
 
 

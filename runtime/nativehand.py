@@ -15,17 +15,21 @@ counts the declined ones), once per hand.
 """
 from __future__ import annotations
 
-from . import hand_readings
+from typing import TYPE_CHECKING
+
 from .evaluate import EvalError
 from .fans import unmet_reason
 from .hand import HandError, Meld
-from .hand_signatures import LIMIT_SENTENCE
 from .ir.nodes import LABEL_SLOT
-from .limits import HAND_WORK, MAX_HAND_TILES, MAX_MELDS, MAX_TILE_TEXT, READING_WORK, SPLIT_LIMIT
+from .limits import HAND_WORK, LIMIT_SENTENCE, MAX_HAND_TILES, MAX_MELDS, MAX_TILE_TEXT, READING_WORK, SPLIT_LIMIT
 from .nativecounts import MISSING, NativeCounts, Unencodable, encode, tile_code
-from .nativescore import result_of
 from .reading import Group, Reading, RTile
-from .result import ScoreResult
+
+if TYPE_CHECKING:
+    from .result import ScoreResult
+
+# The result objects and the Python readings are imported when a hand is first scored here, not by a
+# native batch, whose driver writes each result itself (runtime/batch.py).
 
 NO_READING = "the tiles do not form any winning hand of this rule set"
 
@@ -154,12 +158,16 @@ class NativeHands:
 
     def score(self, sc) -> ScoreResult | None:
         """The result of the hand `sc` (a Scoring) scores, or None when the Python path must score it."""
+        from .result import ScoreResult
+
         got = self.call(sc, False)
         return got if got is None or isinstance(got, ScoreResult) else self.result(sc, got)
 
     def json_text(self, sc) -> str | None:
         """The native side's own JSON of the hand's result (src/hand/json.rs, what `ScoreResult.to_json()`
         gives), or None when it hands the hand or its JSON back to the Python side (for the tests)."""
+        from .result import ScoreResult
+
         got = self.call(sc, True)
         if got is None:
             return None
@@ -170,6 +178,9 @@ class NativeHands:
     def call(self, sc, want_json: bool):
         """One native call for the hand: what it scored (the payload), a ScoreResult with no reading,
         or None (handed back); a refusal is raised."""
+        from . import hand_readings
+        from .result import ScoreResult
+
         h = sc.hand
         wild = groups = signatures = None
         self._wild_hand = False
@@ -370,6 +381,8 @@ class NativeHands:
         return r
 
     def result(self, sc, got: tuple) -> ScoreResult:
+        from .nativescore import result_of
+
         (form, win, considered, rejected, groups, listed, _hand, win_kind, final, values, units, score, total,
          best, trace, quantities, _describe, _json, labels) = got
         # the Python reading is made when the result is first read beyond its score

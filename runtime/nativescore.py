@@ -14,12 +14,14 @@ listed (the prefilter then does not apply), as the pattern programs take them.
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from .fans import unmet_reason
 from .nativecounts import MISSING, NativeCounts, Unencodable, encode, native_programs, tile_code
 from .reading import Reading
-from .result import ScoreResult
-from .scoring import FanLine, LazyEvaluation
+
+if TYPE_CHECKING:
+    from .result import ScoreResult
 
 ENVS_KEPT = 1024  # environments whose encoded settings a scorer keeps (the table starts over past it)
 
@@ -188,7 +190,10 @@ def result_of(sc, r, win: bool, considered: int, rejected: list[str], final, val
     for it (as `Scorer.score_hand` hands it back): labels with expressions as `labels` gives them (per
     fan, None where not given) or computed by the reference environment, the quantities and exclusions
     given lazily."""
-    fast = sc.rules.fast
+    from .result import ScoreResult  # here: a native batch, which writes its results itself, needs neither
+    from .scoring import FanLine, LazyEvaluation
+
+    fast = sc.rules.lines  # the pattern lines, units and quantities (runtime/fans.py `PatternLines`)
     made = r if isinstance(r, Reading) else None
 
     def reading() -> Reading:

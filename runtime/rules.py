@@ -11,7 +11,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import limits
 from .backend import choose as choose_backend
@@ -21,19 +21,23 @@ from .contexts import Contexts, retile
 from .decompose import Decomposer
 from .evaluate import EvalError, compile_expr
 from .fans import PatternLines
-from .fastscore import FastScorer, build
 from .fastwin import BlockWin
 from .hand import Hand, HandError, build_hand
-from .hand_score import Scoring
 from .ir import nodes as ir
 from .nativecounts import NativeCounts, native_counts
 from .nativehand import native_hands
 from .nativescore import native_scorer, scoring_programs
 from .notation import Notation
 from .prefilter import Prefilter
-from .result import ScoreResult
-from .scoring import CompiledPatterns
 from .tiles import Catalog, TileInfo, setting_defaults
+
+if TYPE_CHECKING:
+    from .fastscore import FastScorer
+    from .result import ScoreResult
+    from .scoring import CompiledPatterns
+
+# The Python scorers (runtime/hand_score.py, runtime/scoring.py, the generated one) are imported where
+# first used: a batch the native core scores whole (runtime/batch.py) needs none of them.
 
 
 @dataclass(eq=False)
@@ -124,6 +128,8 @@ class Rules:
         these rules and the copies made from them afterwards."""
         got = self._made.fast
         if got is UNBUILT:
+            from .fastscore import build
+
             got = self._made.fast = build(self.ir, self.requires, self.wait_requires, self.lines)
         return got
 
@@ -137,6 +143,8 @@ class Rules:
         at their first use."""
         got = self._made.patterns
         if got is None:
+            from .scoring import CompiledPatterns
+
             got = self._made.patterns = CompiledPatterns(self.ir, self.prefilter)
         return got
 
@@ -240,6 +248,8 @@ class Rules:
         `native_hand_reasons` (why hands were handed back, by reason); `waits` ('native' where the
         wait trials run in native code, runtime/native/src/waits/, else 'python'), `native_waits` (waits and
         shape waits found there) and `native_wait_fallbacks` (those the reference found instead)."""
+        from .fastscore import FastScorer
+
         structures = [dec.structure for _, dec in self._catalogs.values()]
         scorers = [nc.scorer for nc in self._counts.values() if nc is not None and nc.scorer is not None]
         hands = [nc.hands for nc in self._counts.values() if nc is not None and nc.hands is not None]
@@ -312,6 +322,8 @@ class Rules:
                  self_drawn: bool = False, *, work: list[int] | None = None) -> ScoreResult:
         """`score` under a context already turned into `env_for(context)`'s (catalog, decomposer,
         environment) — what a batch of hands under one context shares."""
+        from .hand_score import Scoring
+
         cat, dec, env = env_for
         if not isinstance(hand, Hand):
             tables = getattr(dec.structure, "tables", None)  # the native tables read the notation in one call
@@ -337,6 +349,8 @@ class Rules:
               work: list[int] | None = None) -> list[tuple[TileInfo, ScoreResult]]:
         """Every tile kind whose draw (or claim) wins, with its best score — a wildcard tile too. Every
         trial tile draws on one work limit (`work`, as for `score`)."""
+        from .hand_score import Scoring
+
         env = self.settings_env(context)
         cat, dec = self.catalog_for(env)
         env = self.retile(env, cat)
@@ -512,6 +526,8 @@ class Rules:
     def wait_tiles(self, hand: str, melds: list[str] | None = None, self_drawn: bool = False,
                    context: dict[str, Any] | None = None) -> list[TileInfo]:
         """The tile kinds that complete the hand (without scoring each)."""
+        from .hand_score import Scoring
+
         env = self.settings_env(context)
         cat, dec = self.catalog_for(env)
         env = self.retile(env, cat)

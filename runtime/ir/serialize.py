@@ -129,8 +129,6 @@ def loads(text: str, semantic: bool = True, verified: bool = False) -> ir.RuleSe
     `semantic=False` skips the checker's passes (only for text this process wrote itself); `verified=True`
     skips the schema and the checker both, for a text recorded as having passed them in full (only a
     bundled variant's shipped file whose SHA-256 its index records so: runtime/ir/precompiled.py)."""
-    from .jsonvalidate import SchemaError, validate
-
     if len(text) * 4 > L.MAX_RULESET_JSON_BYTES:  # (a character is at most 4 bytes of UTF-8)
         size = len(text.encode("utf-8", "surrogatepass"))
         if size > L.MAX_RULESET_JSON_BYTES:
@@ -146,12 +144,17 @@ def loads(text: str, semantic: bool = True, verified: bool = False) -> ir.RuleSe
     if doc.get("version") != ir.VERSION:
         raise FormatError(f"rule set format version {str(doc.get('version'))[:20]} is not supported (this paili "
                           f"reads version {ir.VERSION}); recompile it with `paili compile`")
-    try:
-        if not verified:
+    if not verified:  # (the validator is imported only here: a verified text never needs it)
+        from .jsonvalidate import SchemaError, validate
+
+        try:
             validate(doc, schema())
+        except SchemaError as exc:
+            raise FormatError(short_path(str(exc))) from None
+        except RecursionError:
+            raise FormatError("the rule set is nested too deeply") from None
+    try:
         rs = from_data(doc.get("ruleset"))
-    except SchemaError as exc:
-        raise FormatError(short_path(str(exc))) from None
     except RecursionError:
         raise FormatError("the rule set is nested too deeply") from None
     if not isinstance(rs, ir.RuleSet):
