@@ -45,8 +45,8 @@ from paili import load  # noqa: E402
 from paili.runtime.backend import available  # noqa: E402
 from paili.runtime.evaluate import EvalError, compile_expr  # noqa: E402
 from paili.runtime.hand import HandError, build_hand  # noqa: E402
-from paili.runtime.limits import SPLIT_LIMIT  # noqa: E402
 from paili.runtime.hand_score import Scoring  # noqa: E402
+from paili.runtime.limits import SPLIT_LIMIT  # noqa: E402
 from paili.runtime.scoring import ReadingEvaluator  # noqa: E402
 
 FILES = sorted((ROOT / "rules").glob("*.pai")) + [ROOT / "bench" / "rules" / "joker.pai",
