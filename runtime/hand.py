@@ -15,12 +15,16 @@ class HandError(ValueError):
 
 @dataclass
 class Meld:
+    """A group laid down (exposed or concealed): its meld kind and tiles."""
+
     kind: str
     tiles: list[TileInfo]
 
 
 @dataclass
 class Hand:
+    """A hand to score: the concealed tiles, the laid-down melds, the winning tile, how it was won."""
+
     concealed: list[TileInfo]  # without the winning tile
     melds: list[Meld] = field(default_factory=list)
     win: TileInfo | None = None

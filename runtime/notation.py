@@ -20,6 +20,8 @@ class NotationError(ValueError):
 
 @dataclass(frozen=True)
 class Notation:
+    """How a rule set's tiles are written in a hand's text: digit and suit letter, character, name."""
+
     by_digit_letter: dict[tuple[str, str], str]  # ("5", "m") -> tile name
     by_char: dict[str, str]  # "东" -> tile name
     by_name: dict[str, str]  # display name -> tile name

@@ -14,31 +14,41 @@ from .span import NO_SPAN, Span
 
 @dataclass(frozen=True)
 class Expr:
+    """Common to every expression node: where it was written."""
+
     span: Span = field(default=NO_SPAN, kw_only=True)
 
 
 @dataclass(frozen=True)
 class Num(Expr):
+    """A number literal, as written (`text`)."""
+
     text: str  # exact decimal text, e.g. "0.0125"; evaluated as an exact rational
 
 
 @dataclass(frozen=True)
 class Str(Expr):
+    """A string literal."""
+
     value: str
 
 
 @dataclass(frozen=True)
 class Bool(Expr):
+    """`true` or `false`."""
+
     value: bool
 
 
 @dataclass(frozen=True)
 class NoneLit(Expr):
-    pass
+    """`none`."""
 
 
 @dataclass(frozen=True)
 class TileLit(Expr):
+    """A tile literal, by its text."""
+
     text: str
     tiles: tuple[str, ...] = ()  # tile kind names, filled in by the checker
     single: bool = True  # written as one tile (a tile value) rather than a list
@@ -46,23 +56,31 @@ class TileLit(Expr):
 
 @dataclass(frozen=True)
 class ListLit(Expr):
+    """A list written out item by item."""
+
     items: tuple[Expr, ...]
 
 
 @dataclass(frozen=True)
 class Name(Expr):
+    """A name, with what it denotes (`ref`) once resolved."""
+
     name: str
     ref: str = ""  # what the name denotes, filled in by the checker (see dsl/scope.py)
 
 
 @dataclass(frozen=True)
 class Attr(Expr):
+    """A field of a value: `obj.name`."""
+
     obj: Expr
     name: str
 
 
 @dataclass(frozen=True)
 class Call(Expr):
+    """A builtin function called with arguments."""
+
     func: str
     args: tuple[Expr, ...]
 
@@ -79,12 +97,16 @@ class Comp(Expr):
 
 @dataclass(frozen=True)
 class Unary(Expr):
+    """A unary operator (`not`, `-`) applied to an operand."""
+
     op: str  # "not" | "-"
     operand: Expr
 
 
 @dataclass(frozen=True)
 class Binary(Expr):
+    """A binary operator applied to two operands."""
+
     op: str  # "and" "or" "+" "-" "*" "/" "//" "%" "^"
     left: Expr
     right: Expr
@@ -100,6 +122,8 @@ class Compare(Expr):
 
 @dataclass(frozen=True)
 class If(Expr):
+    """A conditional expression: `then` when `cond` holds, else `orelse`."""
+
     cond: Expr
     then: Expr
     orelse: Expr

@@ -31,6 +31,8 @@ class Node:
 
 @dataclass(frozen=True)
 class Variant(Node):
+    """The variant's identity: its id, title and the seed document it encodes."""
+
     id: str
     title: str
     seed: str = ""
@@ -38,6 +40,8 @@ class Variant(Node):
 
 @dataclass(frozen=True)
 class Suit(Node):
+    """A suit of ranked tiles (`lo`..`hi`), expanded into one `TileKind` per rank."""
+
     name: str
     lo: int
     hi: int
@@ -69,6 +73,8 @@ class TileKind(Node):
 
 @dataclass(frozen=True)
 class AttrDef(Node):
+    """A computed tile attribute: `expr`, a condition on the tile `t`."""
+
     name: str
     expr: Expr  # boolean over the tile `t`
 
@@ -86,6 +92,8 @@ INK_COLOURS = ("red", "green", "blue")
 
 @dataclass(frozen=True)
 class Tiles(Node):
+    """The tile set: the suits, every kind in declaration order, the computed attributes, the inks."""
+
     suits: tuple[Suit, ...]
     kinds: tuple[TileKind, ...]  # every tile kind, suits expanded, in declaration order
     attrs: tuple[AttrDef, ...]
@@ -109,6 +117,8 @@ class Setting(Node):
 
 @dataclass(frozen=True)
 class Table(Node):
+    """The table: players, hand size, dealer and rotation, the wall's end and replacement draws."""
+
     players: Expr
     hand: int
     dealer_extra: int = 1
@@ -130,6 +140,8 @@ class Table(Node):
 
 @dataclass(frozen=True)
 class Reveal(Node):
+    """A tile turned face up from the wall (at the deal or at a win) whose kind the rules then read."""
+
     name: str
     source: str = "tail"
     offset: int = 0
@@ -143,6 +155,8 @@ class Reveal(Node):
 
 @dataclass(frozen=True)
 class Wild(Node):
+    """Tiles of a kind (or a reveal's) that may stand for any tile, and where they may not."""
+
     name: str
     tiles: str  # a tile kind name or a reveal name
     except_attr: str = ""
@@ -154,6 +168,8 @@ class Wild(Node):
 
 @dataclass(frozen=True)
 class Standin(Node):
+    """A tile kind that plays as another tile (`plays`), unless `unless` holds."""
+
     name: str  # the tile kind that stands in
     plays: Expr  # the tile it plays as
     unless: Expr | None = None
@@ -164,6 +180,8 @@ class Standin(Node):
 
 @dataclass(frozen=True)
 class Shape(Node):
+    """What tiles a meld kind holds: a run, identical tiles, given ranks, given tiles or one rank."""
+
     kind: str  # run | same | ranks | tiles | same_rank
     size: int
     ranks: tuple[int, ...] = ()
@@ -174,12 +192,16 @@ class Shape(Node):
 
 @dataclass(frozen=True)
 class SuitValue(Node):
+    """The `value` a meld kind's group carries in one suit ("": any suit)."""
+
     suit: str  # "" = any suit
     value: Expr
 
 
 @dataclass(frozen=True)
 class MeldKind(Node):
+    """A kind of group a hand is read into (a meld or a pair), with its shape and flags."""
+
     name: str
     shape: Shape
     hand: bool = False
@@ -195,6 +217,8 @@ class MeldKind(Node):
 
 @dataclass(frozen=True)
 class WinForm(Node):
+    """A winning form: the melds and pairs a winning hand is read as, or its own condition."""
+
     name: str
     melds: int | None = None
     pairs: tuple[int, int] | None = None
@@ -209,6 +233,8 @@ class WinForm(Node):
 
 @dataclass(frozen=True)
 class Requirement(Node):
+    """A condition every winning reading must meet (`unless` exempts), with its reason."""
+
     name: str
     expr: Expr
     unless: Expr | None = None
@@ -222,18 +248,24 @@ class Requirement(Node):
 
 @dataclass(frozen=True)
 class Unit(Node):
+    """A unit pattern values add up in, and how they combine: sum, product or max."""
+
     name: str
     combine: str  # sum | product | max
 
 
 @dataclass(frozen=True)
 class Exclusion(Node):
+    """A pattern that another pattern's firing excludes (or whose count it lowers)."""
+
     pattern: str
     decrement: int | None = None  # None: excluded entirely
 
 
 @dataclass(frozen=True)
 class Example(Node):
+    """A worked example of a rule file: a hand and what scoring it must give."""
+
     name: str = ""
     hand: str = ""
     win: str = ""
@@ -253,6 +285,8 @@ LABEL_SLOT = re.compile(r"\{([^{}]*)\}")
 
 @dataclass(frozen=True)
 class Pattern(Node):
+    """A scoring pattern: when it fires, how many times it counts, its value and unit."""
+
     name: str
     value: Expr
     unit: str
@@ -271,6 +305,8 @@ class Pattern(Node):
 
 @dataclass(frozen=True)
 class Combine(Node):
+    """Patterns counted over combinations of melds, the most valuable buildable set kept."""
+
     name: str
     patterns: tuple[str, ...]
     rule: str = "forest"
@@ -279,12 +315,16 @@ class Combine(Node):
 
 @dataclass(frozen=True)
 class Quantity(Node):
+    """A named value computed from a reading (shown in results, read by expressions)."""
+
     name: str
     expr: Expr
 
 
 @dataclass(frozen=True)
 class Score(Node):
+    """The score formula of a winning reading, with the best-reading and total expressions."""
+
     expr: Expr
     best: Expr | None = None
     total: Expr | None = None  # the "total" reported beside the score (default: the first unit)
@@ -292,6 +332,8 @@ class Score(Node):
 
 @dataclass(frozen=True)
 class Factor(Node):
+    """A multiplier of a payment, applied when `when` holds."""
+
     name: str
     value: Expr
     when: Expr | None = None
@@ -299,6 +341,8 @@ class Factor(Node):
 
 @dataclass(frozen=True)
 class Payment(Node):
+    """Who pays whom how much when a hand ends (`on` an outcome), with its factors."""
+
     name: str
     on: str
     payer: str
@@ -311,18 +355,24 @@ class Payment(Node):
 
 @dataclass(frozen=True)
 class Fee(Node):
+    """A fee taken at the rate `rate`."""
+
     name: str
     rate: Expr
 
 
 @dataclass(frozen=True)
 class Cap(Node):
+    """A bound on payments (by a balance)."""
+
     kind: str  # balance
     of: str = "payer"  # whose balance bounds a payment: payer | payee
 
 
 @dataclass(frozen=True)
 class Task(Node):
+    """A task a player may be given, multiplying the score by `factor` when `when` holds."""
+
     name: str
     factor: Expr
     when: Expr
@@ -333,6 +383,8 @@ class Task(Node):
 
 @dataclass(frozen=True)
 class StateVar(Node):
+    """A state value of each player or of the table that the game flow sets and reads."""
+
     name: str
     scope: str  # player | table
     type: str  # bool | int | tile | seat | tiles
@@ -343,12 +395,16 @@ class StateVar(Node):
 
 @dataclass(frozen=True)
 class Trigger(Node):
+    """An event (with a condition) that enters a phase."""
+
     event: str
     cond: Expr | None = None
 
 
 @dataclass(frozen=True)
 class Phase(Node):
+    """A phase of play of a player or of the table, entered on its triggers."""
+
     name: str
     scope: str  # player | table
     enter: tuple[Trigger, ...] = ()
@@ -358,6 +414,8 @@ class Phase(Node):
 
 @dataclass(frozen=True)
 class Effect(Node):
+    """One change an action or hook makes: set, add, remove, clear, emit, roll or give."""
+
     op: str  # set | add | remove | clear | emit | roll | give
     target: tuple[str, ...]  # a dotted name: (`actor`, NAME) or (`table`, NAME) or an event name; () for give
     value: Expr | None = None
@@ -367,6 +425,8 @@ class Effect(Node):
 
 @dataclass(frozen=True)
 class Action(Node):
+    """A move a player may make on an event, with its conditions, priority and effects."""
+
     name: str
     on: str
     by: str = "self"
@@ -397,6 +457,8 @@ class Action(Node):
 
 @dataclass(frozen=True)
 class Hook(Node):
+    """Effects applied when an event happens and `when` holds."""
+
     event: str
     when: Expr | None = None
     effects: tuple[Effect, ...] = ()
@@ -422,12 +484,16 @@ class Observe(Node):
 
 @dataclass(frozen=True)
 class Section(Node):
+    """A titled section of the rule file's pages."""
+
     name: str
     title: str
 
 
 @dataclass(frozen=True)
 class RuleSet:
+    """A whole rule set: the root of the IR a compiled JSON file holds."""
+
     variant: Variant
     tiles: Tiles
     table: Table
