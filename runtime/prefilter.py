@@ -13,6 +13,7 @@ import operator
 
 from .evaluate import EvalError, compile_expr
 from .ir import expr as E
+from .reading import RTile
 
 FIELD = 6
 MASK = (1 << FIELD) - 1
@@ -99,6 +100,7 @@ class Prefilter:
         self.preds = [(lst, compile_expr(pred) if pred is not None else None, f"binder:{b}", neg)
                       for lst, pred, b, neg in self.atoms]
         self._vectors: dict = {}
+        self._tile_rows: dict[tuple, tuple[int, ...]] = {}  # `_tile_row` by (list, tile signature)
 
     @staticmethod
     def _key(lst: str, pred: E.Expr | None, binder: str, negate: bool):
@@ -213,21 +215,50 @@ class Prefilter:
                 "kongs": not g.is_pair and g.is_kong, "exposed": g.exposed,
                 "tiles": True, "hand": not declared,
             }
+            # the fields of the tile lists: each tile's own (`_tile_row`), summed over the group's tiles
+            counts: dict[int, int] = {}
+            for lst in TILE_LISTS:
+                if in_list[lst]:
+                    for x in g.tiles:
+                        for i in self._tile_row(lst, x):
+                            counts[i] = counts.get(i, 0) + 1
             for i, (lst, pred, key_b, neg) in enumerate(self.preds):
-                if not in_list[lst]:
+                if lst in TILE_LISTS:
+                    n = counts.get(i, 0)
+                elif not in_list[lst]:
                     continue
-                items = g.tiles if lst in TILE_LISTS else (g,)
-                n = 0
-                for x in items:
-                    if pred is None:
-                        n += 1
-                        continue
-                    env[key_b] = x
+                elif pred is None:
+                    n = 1
+                else:
+                    env[key_b] = g
                     ok = bool(pred(env))
-                    n += (not ok) if neg else ok
+                    n = int((not ok) if neg else ok)
                 v |= n << (FIELD * i)
             self._vectors[key] = v
         return v
+
+    def _tile_row(self, lst: str, x) -> tuple[int, ...]:
+        """The fields of reading list `lst` (tiles or hand) that tile x counts in. A predicate of a tile
+        alone reads only what its signature holds (the kind it plays as, wildness, the physical tile), so
+        a row is kept by signature, whichever group holds the tile."""
+        key = (lst, x.sig) if type(x) is RTile else None
+        row = self._tile_rows.get(key) if key is not None else None
+        if row is None:
+            env: dict = {}
+            out = []
+            for i, (lst_i, pred, key_b, neg) in enumerate(self.preds):
+                if lst_i != lst:
+                    continue
+                if pred is not None:
+                    env[key_b] = x
+                    ok = bool(pred(env))
+                    if not ((not ok) if neg else ok):
+                        continue
+                out.append(i)
+            row = tuple(out)
+            if key is not None:
+                self._tile_rows[key] = row
+        return row
 
     def group_vector(self, g) -> int:
         """A group's vector, kept on the group itself (groups are shared across readings and hands)."""
