@@ -2,6 +2,8 @@
 //! core uses. Fields equal to their IR default are left out of the JSON, so every read has the IR's
 //! default (runtime/ir/nodes.py). Anything malformed is an `Error` with one sentence.
 
+use std::sync::{Arc, Mutex};
+
 use serde_json::Value;
 
 use crate::Error;
@@ -113,9 +115,30 @@ fn strings(v: Option<&Value>, what: &str) -> Result<Vec<String>, Error> {
         .collect()
 }
 
-pub fn parse(text: &str) -> Result<RuleSet, Error> {
+/// A rule set's JSON text as a JSON value. The tables, the pattern programs, the scoring programs and
+/// the wait rules of one rule set are each made from the same text (the very one the Python side hands
+/// over each time), so the last text parsed is kept with its value and not parsed again: a batch's
+/// start-up parsed it four to six times. One text is kept at a time (its value until another is read).
+pub fn json_doc(text: &str) -> Result<Arc<Value>, Error> {
+    static LAST: Mutex<Option<(Box<str>, Arc<Value>)>> = Mutex::new(None);
+    if let Ok(last) = LAST.lock() {
+        if let Some((t, doc)) = last.as_ref() {
+            if **t == *text {
+                return Ok(Arc::clone(doc));
+            }
+        }
+    }
     let doc: Value = serde_json::from_str(text)
         .map_err(|e| Error::Input(format!("the rule set is not valid JSON ({e})")))?;
+    let doc = Arc::new(doc);
+    if let Ok(mut last) = LAST.lock() {
+        *last = Some((text.into(), Arc::clone(&doc)));
+    }
+    Ok(doc)
+}
+
+pub fn parse(text: &str) -> Result<RuleSet, Error> {
+    let doc = json_doc(text)?;
     let top = obj(&doc, "top level")?;
     if top.get("format").and_then(Value::as_str) != Some(FORMAT) {
         return Err(bad("format is not paili-ruleset"));

@@ -184,8 +184,7 @@ impl Scorer {
             if let Err(why) = &program.scoring {
                 return Err(Error::NotCovered(why.clone()));
             }
-            let doc: serde_json::Value = serde_json::from_str(ruleset_json)
-                .map_err(|e| Error::Input(format!("the rule set is not valid JSON ({e})")))?;
+            let doc = crate::ruleset::json_doc(ruleset_json)?;
             let m = doc.get("ruleset").and_then(serde_json::Value::as_object).ok_or_else(|| Error::NotCovered("a rule set without patterns".into()))?;
             let tally = Tally::build(m)?;
             let waits = Core::build(&rs, &cat, 0)

@@ -164,7 +164,7 @@ fn opt<'j>(m: &'j serde_json::Map<String, J>, key: &str) -> Option<&'j J> {
 
 impl Program {
     pub fn build(text: &str, cat: &Catalog) -> Result<Program, Error> {
-        let doc: J = serde_json::from_str(text).map_err(|e| Error::Input(format!("the rule set is not valid JSON ({e})")))?;
+        let doc = crate::ruleset::json_doc(text)?;
         let rs = doc.get("ruleset").and_then(J::as_object).ok_or_else(|| nc("a rule set without patterns".into()))?;
         let empty = Vec::new();
         let pats_j = rs.get("patterns").and_then(J::as_array).unwrap_or(&empty);

@@ -104,7 +104,7 @@ impl WaitRules {
     /// Refused (`NotCovered`) for a rule set with wildcards or stand-ins, a meld value that is not a
     /// whole number, or form conditions the programs do not lower.
     pub fn build(ruleset_json: &str, cat: &Catalog, core: &Core, program: &Program) -> Result<WaitRules, Error> {
-        let doc: J = serde_json::from_str(ruleset_json).map_err(|e| Error::Input(format!("the rule set is not valid JSON ({e})")))?;
+        let doc = crate::ruleset::json_doc(ruleset_json)?;
         let rs = doc.get("ruleset").and_then(J::as_object).ok_or_else(|| nc("a rule set without patterns"))?;
         let arr = |k: &str| rs.get(k).and_then(J::as_array).map(Vec::as_slice).unwrap_or(&[]);
         if !arr("wilds").is_empty() || !arr("standins").is_empty() {
