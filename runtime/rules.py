@@ -54,18 +54,16 @@ class FormAnswers:
     wait_targets: dict = field(default_factory=dict)
 
 
-UNBUILT: Any = object()  # a part of `Made` not made yet
-
-
 @dataclass(eq=False)
 class Made:
     """What a rule set makes at its first use rather than at load, shared by its `with_forms` copies (a
     copy made before its first use shares what is made after it): a run that scores every hand natively
     (the native batch driver) never makes the Python scorers."""
 
-    fast: Any = UNBUILT  # `Rules.fast`: the generated reading evaluator, or None
+    fast: FastScorer | None = None  # `Rules.fast`: the generated reading evaluator, or None
     patterns: CompiledPatterns | None = None  # `Rules.patterns`: the reference's closures
     set_aside: bool = False  # `fast` was set to None: every reading goes to the reference
+    fast_made: bool = False  # whether `fast` was made (or set)
 
 
 
@@ -126,16 +124,17 @@ class Rules:
         """The generated reading evaluator (runtime/fastscore.py), made at its first use; None when it
         does not take this rule set. Setting it (None: the reference evaluates every reading) sets it for
         these rules and the copies made from them afterwards."""
-        got = self._made.fast
-        if got is UNBUILT:
+        made = self._made
+        if not made.fast_made:
             from .fastscore import build
 
-            got = self._made.fast = build(self.ir, self.requires, self.wait_requires, self.lines)
-        return got
+            made.fast = build(self.ir, self.requires, self.wait_requires, self.lines)
+            made.fast_made = True
+        return made.fast
 
     @fast.setter
     def fast(self, value: FastScorer | None) -> None:
-        self._made = Made(value, self._made.patterns, value is None)
+        self._made = Made(value, self._made.patterns, value is None, True)
 
     @property
     def patterns(self) -> CompiledPatterns:
