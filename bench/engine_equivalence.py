@@ -302,11 +302,14 @@ def native_scope(args) -> int:
                   f"{tally.evaluations / max(tally.native_cpu, 1e-9):,.0f}/s with the JSON state and answers")
         for why, n in sorted(refused.items()):
             print(f"  refused ({n} expressions): {why}")
+        for why, n in sorted(tally.declined.items()):
+            print(f"  declined ({n} evaluations, not compared): {why}")
         for label, bind, ref, got in tally.differences[:10]:
             print(f"  different: {label} {json.dumps(bind, ensure_ascii=False)}: reference {ref}, native {got}")
         total.add(tally)
     print(f"total: {games} games, {total.states} decision points, {total.evaluations:,} evaluations, "
-          f"{len(total.differences)} different, {total.states_different} states read back different")
+          f"{len(total.differences)} different, {total.states_different} states read back different, "
+          f"{sum(total.declined.values())} declined")
     return 1 if total.differences or total.states_different else 0
 
 

@@ -25,6 +25,7 @@ from .records import EVAL_ERRORS
 from .state import Seat
 
 STOP = "stop"
+DECLINED = "declined: "  # engine/winning.rs: a question not answered natively on this state
 
 
 def expressions(rs: ir.RuleSet) -> list[tuple[str, object]]:
@@ -151,6 +152,7 @@ class Tally:
     states: int = 0  # states read natively and written back
     states_different: int = 0  # ... whose snapshot came back different
     refused: Counter = field(default_factory=Counter)  # refusal sentence -> expressions (per configuration)
+    declined: Counter = field(default_factory=Counter)  # why a win or wait question was not answered natively
     differences: list = field(default_factory=list)  # (label, bindings, reference, native)
     native_cpu: float = 0.0  # CPU seconds in the native reader and evaluator (JSON in and out included)
     repeat_evaluations: int = 0  # evaluations made by `eval_scope_repeat` (the evaluator's own speed) ...
@@ -164,6 +166,7 @@ class Tally:
         self.states += other.states
         self.states_different += other.states_different
         self.refused.update(other.refused)
+        self.declined.update(other.declined)
         self.differences.extend(other.differences)
         self.native_cpu += other.native_cpu
         self.python_cpu += other.python_cpu
@@ -230,6 +233,9 @@ class ScopeCheck:
             for i in self.live:
                 ref, got = reference[k], native[k]
                 k += 1
+                if isinstance(got, str) and got.startswith(DECLINED):
+                    tally.declined[got[len(DECLINED):]] += 1  # not answered natively: counted, never compared
+                    continue
                 if json.dumps(ref, ensure_ascii=False) == json.dumps(got, ensure_ascii=False):
                     if ref == STOP:
                         tally.both_stop += 1

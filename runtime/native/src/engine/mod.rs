@@ -21,6 +21,7 @@ pub mod snapshot;
 pub mod state;
 pub mod table;
 pub mod values;
+pub mod winning;
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -189,6 +190,9 @@ fn options_of(options: Option<&Bound<'_, PyDict>>) -> PyResult<table::Options> {
 struct EngineTable {
     table: table::Table,
     scope: Option<scope::GameScope>,
+    // the win and wait questions (engine/winning.rs), built at the first `lower_scope`
+    ruleset_json: String,
+    winning: Option<winning::Winning>,
 }
 
 fn no_scope() -> PyErr {
@@ -246,6 +250,8 @@ impl EngineTable {
         Ok(EngineTable {
             table: guarded(|| table::Table::new(ruleset_json, &opts))?,
             scope: None,
+            ruleset_json: ruleset_json.to_owned(),
+            winning: None,
         })
     }
 
@@ -259,13 +265,17 @@ impl EngineTable {
     /// Lower these game-scope expressions (each the JSON of one expression) for `eval_scope`, replacing
     /// any lowered before; per expression, None or the sentence that refuses it (`NotCovered`'s).
     fn lower_scope(&mut self, exprs: Vec<String>) -> PyResult<Vec<Option<String>>> {
+        if self.winning.is_none() {
+            self.winning = Some(winning::Winning::new(&self.table, &self.ruleset_json));
+        }
+        let wins = self.winning.as_ref().expect("built above");
         let t = &self.table;
         let sc = guarded(|| {
             let js = exprs
                 .iter()
                 .map(|e| serde_json::from_str(e).map_err(|_| crate::Error::Input("an expression is not JSON".into())))
                 .collect::<Result<Vec<serde_json::Value>, _>>()?;
-            Ok(scope::GameScope::new(t, &js, &scope::NoWinQuestions))
+            Ok(scope::GameScope::new(t, &js, wins))
         })?;
         let out = sc.exprs.iter().map(|r| r.as_ref().err().cloned()).collect();
         self.scope = Some(sc);
@@ -274,19 +284,24 @@ impl EngineTable {
 
     /// Evaluate lowered expressions on the state a snapshot gives: `asks` is JSON, a list of
     /// [expression index, bindings]; the answer, JSON, a list of each value (values.rs `canon`) or
-    /// "stop" where the evaluation stops (the reference raises there, or the expression is refused).
+    /// "stop" where the evaluation stops (the reference raises there, or the expression is refused), or
+    /// "declined: WHY" where a win or wait question is not answered natively on this state (engine/winning.rs).
     fn eval_scope(&self, snapshot: &str, asks: &str) -> PyResult<String> {
         let t = &self.table;
         let sc = self.scope.as_ref().ok_or_else(no_scope)?;
         Ok(guarded(|| {
             let st = snapshot::read(t, snapshot)?;
             let wild = values::hand_wilds(t, &st);
+            let wins = self.winning.as_ref().expect("lowered with the scope").on(t, &st);
             let mut out = Vec::new();
             for (i, b) in read_asks(t, asks)? {
-                let mut ev = values::Ev::new(sc, t, &st, &wild, &scope::NoWinQuestions, b);
-                out.push(match ev.expr(i) {
-                    Ok(v) => values::canon(&ev, &v),
-                    Err(_) => serde_json::Value::String("stop".into()),
+                let mut ev = values::Ev::new(sc, t, &st, &wild, &wins, b);
+                let got = ev.expr(i);
+                out.push(match (got, wins.take_declined()) {
+                    // a question the native side does not answer on this state: never another value
+                    (_, Some(why)) => serde_json::Value::String(format!("declined: {why}")),
+                    (Ok(v), None) => values::canon(&ev, &v),
+                    (Err(_), None) => serde_json::Value::String("stop".into()),
                 });
             }
             Ok(serde_json::Value::Array(out).to_string())
@@ -304,8 +319,9 @@ impl EngineTable {
             let mut valued = 0u64;
             for _ in 0..times {
                 let wild = values::hand_wilds(t, &st); // once per state, as a game works it out per change
+                let wins = self.winning.as_ref().expect("lowered with the scope").on(t, &st);
                 for (i, b) in &asks {
-                    let mut ev = values::Ev::new(sc, t, &st, &wild, &scope::NoWinQuestions, b.clone());
+                    let mut ev = values::Ev::new(sc, t, &st, &wild, &wins, b.clone());
                     valued += ev.expr(*i).is_ok() as u64;
                 }
             }

@@ -395,3 +395,82 @@ pub fn waits(wr: &WaitRules, core: &mut Core, program: &Program, hand: &WaitHand
     }
     Ok(out)
 }
+
+/// `waits` by the forms `only` marks (positions of the rule set's forms): every kind offered is tried
+/// with its readings under those forms alone (Python `Winning._waits_of` with `groups`: the readings
+/// of the forms that split a hand into groups, requirements for the waits included); a kind no split
+/// form completes by structure is passed over when every marked form is a split form.
+pub fn waits_by(wr: &WaitRules, core: &mut Core, program: &Program, hand: &WaitHand, only: &[bool], work: &mut i64) -> Result<Vec<usize>, Declined> {
+    if only.len() != wr.forms.len() {
+        return Err(Declined("a form mask of another rule set"));
+    }
+    let n = wr.copies.len();
+    let mut held = vec![0i64; n];
+    let mut counts = vec![0u8; n];
+    let mut note = |k: usize, conc: bool| -> Result<(), Declined> {
+        if k >= n {
+            return Err(Declined("a tile outside the catalog"));
+        }
+        held[k] += 1;
+        if conc {
+            counts[k] = counts[k].saturating_add(1);
+        }
+        Ok(())
+    };
+    for &k in hand.concealed {
+        note(k, true)?;
+    }
+    for m in hand.melds {
+        if m.meld >= wr.melds.len() {
+            return Err(Declined("a meld kind outside the rule set"));
+        }
+        for &k in &m.kinds {
+            note(k, false)?;
+        }
+    }
+    for &k in hand.flowers {
+        note(k, false)?;
+    }
+    let has_exposed = hand.melds.iter().any(|m| wr.melds[m.meld].exposed);
+    let marked: Vec<&Form> = wr.forms.iter().zip(only).filter(|(_, &o)| o).map(|(f, _)| f).collect();
+    let structural = if !marked.is_empty() && marked.iter().all(|f| f.split) {
+        let mut targets = Vec::new();
+        for f in marked.iter().filter(|f| !(f.concealed && has_exposed)) {
+            targets.extend(wr.targets(f, hand.melds.len(), hand.concealed.len() + 1, &core.sizes));
+        }
+        targets.sort_unstable();
+        targets.dedup();
+        let got = core.completing_kinds(&counts, 0, &targets).map_err(|_| Declined("the tables do not take this hand"))?;
+        let mut good = vec![false; n];
+        for k in got {
+            good[k] = true;
+        }
+        Some(good)
+    } else {
+        None
+    };
+    let mut t = trial::Trials::new(wr, program, hand);
+    let mut out = Vec::new();
+    for k in 0..n {
+        if wr.flower[k] || held[k] >= wr.copies[k] || structural.as_ref().is_some_and(|s| !s[k]) {
+            continue;
+        }
+        if t.wins(core, k, Some(only), work)? {
+            out.push(k);
+        }
+    }
+    Ok(out)
+}
+
+impl WaitRules {
+    /// Per form: whether it is one of the forms that split a hand into groups (neither `instant` nor
+    /// `orphans`: Python `GameProgram.group_forms`).
+    pub fn group_forms(&self) -> Vec<bool> {
+        self.forms.iter().map(|f| !f.instant && f.orphans.is_none()).collect()
+    }
+
+    /// The tile code of kind `k` as the programs read a natural tile.
+    pub fn tile_code(&self, k: usize) -> V {
+        self.code(k)
+    }
+}
