@@ -102,6 +102,19 @@ def canon(v):
     return {"other": repr(v)}
 
 
+def set_scoring(table, game) -> bool:
+    """Hand `game`'s native whole-hand scoring to `table` (an `EngineTable`) for its win questions
+    (engine/winning.rs): the rule set's `Hands`, the positions of the forms it wins by, and the check
+    that records a laid-down meld; False when the game has none (yet)."""
+    nh = game.rules.native_hands_for(game.cat, game.dec)
+    if nh is None:
+        return False
+    rules, cat = game.rules, game.cat
+    table.set_scoring(nh.hands_native, list(nh.form_positions(rules)),
+                      lambda kind, kinds: nh.batch_meld(rules, cat, kind, kinds))
+    return True
+
+
 def native_snapshot(game) -> str:
     """`HandState.snapshot()` with what the native reader takes beside it (the copies each reveal turned,
     the last tile dealt), as JSON text."""
@@ -187,6 +200,13 @@ class ScopeCheck:
         self.refusals = refusals
         self.live = [i for i, why in enumerate(refusals) if why is None]
         self.fns = [compile_expr(e) for _, e in exprs]
+        self.scoring = False  # whether the native whole-hand scoring is handed to the win questions
+
+    def hand_scoring(self, game) -> None:
+        """Hand the game's native whole-hand scoring (its rule set's `NativeHands`, once the game has made
+        it) to the native win questions: without it those that score a win are declined."""
+        if not self.scoring:
+            self.scoring = set_scoring(self.table, game)
 
     def refused(self) -> Counter:
         return Counter(why for why in self.refusals if why is not None)
@@ -194,6 +214,7 @@ class ScopeCheck:
     def check(self, game, tally: Tally, repeat: int = 0) -> None:
         """Compare every expression the native side lowers, under each moment's bindings, on game's state
         (`repeat` > 0: also time the native evaluator alone, on the state read once, that many times over)."""
+        self.hand_scoring(game)
         binds = moments(game)
         plain = [plain_bindings(b) for b in binds]
         asks = [[i, p] for p in plain for i in self.live]

@@ -241,6 +241,17 @@ fn bindings(t: &table::Table, j: &serde_json::Value) -> Result<Vec<crate::progra
     Ok(out)
 }
 
+/// `f` with the whole-hand scoring's programs and tables where the win questions have them.
+fn with_hand<T>(py: Python<'_>, w: &winning::Winning, f: impl FnOnce(Option<(Python<'_>, &crate::hand::HandCtx)>) -> T) -> T {
+    match &w.scoring {
+        Some(s) => {
+            let hands = s.hands.bind(py).borrow();
+            hands.with_ctx(py, |ctx| f(Some((py, ctx))))
+        }
+        None => f(None),
+    }
+}
+
 #[pymethods]
 impl EngineTable {
     #[new]
@@ -286,15 +297,17 @@ impl EngineTable {
     /// [expression index, bindings]; the answer, JSON, a list of each value (values.rs `canon`) or
     /// "stop" where the evaluation stops (the reference raises there, or the expression is refused), or
     /// "declined: WHY" where a win or wait question is not answered natively on this state (engine/winning.rs).
-    fn eval_scope(&self, snapshot: &str, asks: &str) -> PyResult<String> {
+    fn eval_scope(&self, py: Python<'_>, snapshot: &str, asks: &str) -> PyResult<String> {
         let t = &self.table;
         let sc = self.scope.as_ref().ok_or_else(no_scope)?;
-        Ok(guarded(|| {
-            let st = snapshot::read(t, snapshot)?;
+        let w = self.winning.as_ref().expect("lowered with the scope");
+        let st = guarded(|| snapshot::read(t, snapshot))?;
+        let asks = guarded(|| read_asks(t, asks))?;
+        Ok(with_hand(py, w, |hand| {
             let wild = values::hand_wilds(t, &st);
-            let wins = self.winning.as_ref().expect("lowered with the scope").on(t, &st);
+            let wins = w.on(t, &st, hand);
             let mut out = Vec::new();
-            for (i, b) in read_asks(t, asks)? {
+            for (i, b) in asks {
                 let mut ev = values::Ev::new(sc, t, &st, &wild, &wins, b);
                 let got = ev.expr(i);
                 out.push(match (got, wins.take_declined()) {
@@ -304,29 +317,100 @@ impl EngineTable {
                     (Err(_), None) => serde_json::Value::String("stop".into()),
                 });
             }
-            Ok(serde_json::Value::Array(out).to_string())
-        })?)
+            serde_json::Value::Array(out).to_string()
+        }))
     }
 
     /// The asks of `eval_scope` evaluated `times` times over on the state read once, nothing returned
     /// but how many evaluations gave a value: the evaluator's own speed (bench/engine_equivalence.py).
-    fn eval_scope_repeat(&self, snapshot: &str, asks: &str, times: u32) -> PyResult<u64> {
+    fn eval_scope_repeat(&self, py: Python<'_>, snapshot: &str, asks: &str, times: u32) -> PyResult<u64> {
         let t = &self.table;
         let sc = self.scope.as_ref().ok_or_else(no_scope)?;
-        Ok(guarded(|| {
-            let st = snapshot::read(t, snapshot)?;
-            let asks = read_asks(t, asks)?;
+        let w = self.winning.as_ref().expect("lowered with the scope");
+        let st = guarded(|| snapshot::read(t, snapshot))?;
+        let asks = guarded(|| read_asks(t, asks))?;
+        Ok(with_hand(py, w, |hand| {
             let mut valued = 0u64;
             for _ in 0..times {
                 let wild = values::hand_wilds(t, &st); // once per state, as a game works it out per change
-                let wins = self.winning.as_ref().expect("lowered with the scope").on(t, &st);
+                let wins = w.on(t, &st, hand); // the questions' memo, as a game keeps it per state
                 for (i, b) in &asks {
                     let mut ev = values::Ev::new(sc, t, &st, &wild, &wins, b.clone());
                     valued += ev.expr(*i).is_ok() as u64;
                 }
             }
-            Ok(valued)
-        })?)
+            valued
+        }))
+    }
+
+    /// Hand the native whole-hand scoring of this table's catalog to the win questions (engine/
+    /// winning.rs): `hands` the rule set's `Hands`, `forms` the positions of the forms it wins by,
+    /// `meld` a callable (meld kind, tile kinds) -> whether it checked and recorded that laid-down meld.
+    fn set_scoring(&mut self, hands: Py<crate::hand::binding::Hands>, forms: Vec<usize>, meld: Py<PyAny>) {
+        if self.winning.is_none() {
+            self.winning = Some(winning::Winning::new(&self.table, &self.ruleset_json));
+        }
+        if let Some(w) = self.winning.as_mut() {
+            w.scoring = Some(winning::HandScoring { hands, forms, meld });
+        }
+    }
+
+    /// The efficiency bot's questions of one seat (bots.rs `Ask`, runtime/game/native_bot.py
+    /// `SeatOracle`) answered natively on the state a snapshot gives: `asks` is JSON, a list of
+    /// ["waits"], ["waits_without", kind, groups], ["wins", without, kind, drawn], ["visible", kind]
+    /// (kinds as catalog indices); the answer, JSON, each answer or "declined: WHY".
+    fn ask_seat(&mut self, py: Python<'_>, snapshot: &str, seat: usize, asks: &str) -> PyResult<String> {
+        use serde_json::Value as J;
+        if self.winning.is_none() {
+            self.winning = Some(winning::Winning::new(&self.table, &self.ruleset_json));
+        }
+        let t = &self.table;
+        let w = self.winning.as_ref().expect("built above");
+        let st = guarded(|| snapshot::read(t, snapshot))?;
+        if seat >= st.seats.len() {
+            return Err(PyValueError::new_err("no such seat"));
+        }
+        let asks: Vec<Vec<J>> = serde_json::from_str(asks).map_err(|_| PyValueError::new_err("the asks are not a JSON list of lists"))?;
+        let n = t.names.len();
+        let kind = |x: Option<&J>| x.and_then(J::as_u64).map(|k| k as usize).filter(|&k| k < n);
+        let scope = scope::GameScope::new(t, &[], w);
+        with_hand(py, w, |hand| {
+            let wild = values::hand_wilds(t, &st);
+            let wins = w.on(t, &st, hand);
+            let mut out = Vec::new();
+            for a in &asks {
+                let kinds = |v: Vec<usize>| J::Array(v.into_iter().map(J::from).collect());
+                let got = match (a.first().and_then(J::as_str), a.len()) {
+                    (Some("waits"), 1) => wins.waits(&st, seat).map(kinds),
+                    (Some("waits_without"), 3) => match kind(a.get(1)) {
+                        Some(k) => wins.waits_without(&st, seat, k, a[2].as_bool().unwrap_or(false)).map(kinds),
+                        None => return Err(PyValueError::new_err("a kind out of range")),
+                    },
+                    (Some("wins"), 4) => match (kind(a.get(1)), kind(a.get(2))) {
+                        (Some(o), Some(k)) => wins.wins(&st, seat, o, k, a[3].as_bool().unwrap_or(false)).map(J::Bool),
+                        _ => return Err(PyValueError::new_err("a kind out of range")),
+                    },
+                    (Some("visible"), 2) => match kind(a.get(1)) {
+                        Some(k) => {
+                            let ev = values::Ev::new(&scope, t, &st, &wild, &wins, scope::bound_defaults());
+                            let code = ((k as u32) << 2) | (t.cat.kinds[k].category == "joker") as u32;
+                            match ev.visible_count(&crate::program::V::Tile(code)) {
+                                Ok(crate::program::V::Int(x)) => Ok(J::from(x)),
+                                _ => Err(crate::program::Stop::Bail),
+                            }
+                        }
+                        None => return Err(PyValueError::new_err("a kind out of range")),
+                    },
+                    _ => return Err(PyValueError::new_err("an ask is [\"waits\"], [\"waits_without\", kind, groups], [\"wins\", without, kind, drawn] or [\"visible\", kind]")),
+                };
+                out.push(match (got, wins.take_declined()) {
+                    (_, Some(why)) => J::String(format!("declined: {why}")),
+                    (Ok(v), None) => v,
+                    (Err(_), None) => J::String("stop".into()),
+                });
+            }
+            Ok(J::Array(out).to_string())
+        })
     }
 
     /// The number of players these options give.

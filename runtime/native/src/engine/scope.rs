@@ -128,6 +128,10 @@ impl Question {
 pub trait WinQuestions {
     fn covers(&self, q: Question) -> bool;
     fn ask(&self, st: &HandState, q: Question, args: &[V]) -> Result<V, Stop>;
+    /// What a refusal of `q` names (the question, and why where the implementation says).
+    fn refusal(&self, q: Question) -> String {
+        q.name().to_owned()
+    }
 }
 
 /// No question answered: what the port gives until engine/winning.rs lands.
@@ -165,7 +169,7 @@ impl Names<'_> {
         if self.wins.covers(q) {
             Ok(())
         } else {
-            Err(refused(q.name()))
+            Err(refused(&self.wins.refusal(q)))
         }
     }
 }

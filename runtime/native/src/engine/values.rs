@@ -235,7 +235,7 @@ impl<'a> Ev<'a> {
         }
     }
 
-    fn visible_count(&self, t: &V) -> R<V> {
+    pub(crate) fn visible_count(&self, t: &V) -> R<V> {
         let k = match t {
             V::None => return Ok(V::Int(0)),
             V::Tile(c) => kind_of(*c) as usize,

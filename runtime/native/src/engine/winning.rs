@@ -20,11 +20,16 @@ use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
+use pyo3::prelude::*;
+
 use super::scope::{Question, WinQuestions};
 use super::state::{HandState, Value};
 use super::table::Table;
 use crate::blocks::Tables as Core;
-use crate::program::{kind_of, Program, Stop, V};
+use crate::hand::binding::Hands;
+use crate::hand::{score_hand, Budget, Fallback, HandCtx, HandInput, HandOutcome, MeldIn, ScoredHand, Waits};
+use crate::program::{kind_of, order, Program, Stop, V};
+use crate::waits::TrialWaits;
 use crate::waits::{waits, waits_by, HandMeld, WaitHand, WaitRules};
 use crate::Error;
 
@@ -34,6 +39,19 @@ const HAND_WORK: i64 = 1_000_000;
 /// The wait machinery of one rule set under one table, built once.
 pub struct Winning {
     trials: Result<Trials, String>, // or why the rule set's waits are not found natively
+    standins: Vec<String>,          // the stand-ins' kinds, by name
+    /// The whole-hand scoring of the rule set's catalog (src/hand/), handed over by the Python side
+    /// (`EngineTable.set_scoring`): without it no question that scores a win is answered.
+    pub scoring: Option<HandScoring>,
+}
+
+/// What scores a seat's hand natively: the rule set's `Hands` (its programs and tables), the positions
+/// of the forms it wins by, and a callable checking and encoding a laid-down meld the native side has
+/// not seen (`NativeHands.batch_meld`: (meld kind, tile kinds) -> whether it was recorded).
+pub struct HandScoring {
+    pub hands: Py<Hands>,
+    pub forms: Vec<usize>,
+    pub meld: Py<PyAny>,
 }
 
 struct Trials {
@@ -57,32 +75,83 @@ impl Winning {
         .map_err(|e| match e {
             Error::NotCovered(m) | Error::Input(m) | Error::Internal(m) => m,
         });
-        Winning { trials }
+        let standins = serde_json::from_str::<serde_json::Value>(ruleset_json)
+            .ok()
+            .and_then(|d| d.get("ruleset")?.get("standins")?.as_array().cloned())
+            .unwrap_or_default()
+            .iter()
+            .filter_map(|x| x.get("name").and_then(serde_json::Value::as_str).map(str::to_owned))
+            .collect();
+        Winning { trials, standins, scoring: None }
     }
 
     /// Why a question is not answered natively for this rule set (None: it is).
-    pub fn refusal(&self, q: Question) -> Option<String> {
+    pub fn refused(&self, q: Question) -> Option<String> {
         match q {
             Question::Waits | Question::GroupWaits | Question::WaitsWithout | Question::GroupWaitsWithout => {
                 self.trials.as_ref().err().map(|why| format!("{} ({why})", q.name()))
             }
-            _ => Some(q.name().to_owned()),
+            Question::BestScore | Question::BestFans | Question::BestTile => match (&self.trials, &self.scoring) {
+                (Err(why), _) => Some(format!("{} ({why})", q.name())),
+                (_, None) => Some(format!("{} (no native scoring of whole hands for this rule set)", q.name())),
+                _ => None,
+            },
+            Question::Reading => Some(q.name().to_owned()),
         }
     }
 
     /// The questions on one state.
-    pub fn on<'a>(&'a self, t: &'a Table, st: &HandState) -> StateWins<'a> {
+    /// `hand`: the whole-hand scoring's programs and tables (`Hands::with_ctx`), where it is set.
+    pub fn on<'a>(&'a self, t: &'a Table, st: &HandState, hand: Option<(Python<'a>, &'a HandCtx<'a>)>) -> StateWins<'a> {
         let settings = match &self.trials {
             Ok(tr) => settings_of(t, st, &tr.program.settings),
             Err(_) => Err("no wait trials"),
         };
-        StateWins { w: self, t, settings, memo: RefCell::new(HashMap::new()), declined: Cell::new(None) }
+        let hand_settings = match hand {
+            Some((_, ctx)) => settings_of(t, st, &ctx.program.settings),
+            None => Err("no native scoring of whole hands"),
+        };
+        // the kinds a tile of which may be wild or stand in (`maybe_not_natural`): such a hand is declined
+        let mut held_back = vec![false; t.names.len()];
+        for (tiles, _) in &t.rules.wilds {
+            let kind = match t.names.iter().position(|n| n == tiles) {
+                Some(i) => Some(i),
+                None => match super::state::get(&st.reveals, tiles) {
+                    Some(Value::Tile(i)) => Some(*i),
+                    _ => None,
+                },
+            };
+            if let Some(k) = kind.filter(|&k| k < held_back.len()) {
+                held_back[k] = true;
+            }
+        }
+        for name in &self.standins {
+            if let Some(k) = t.names.iter().position(|n| n == name) {
+                held_back[k] = true;
+            }
+        }
+        StateWins {
+            w: self,
+            t,
+            settings,
+            hand_settings,
+            hand,
+            held_back,
+            hand_wild: super::values::hand_wilds(t, st),
+            memo: RefCell::new(HashMap::new()),
+            best: RefCell::new(HashMap::new()),
+            declined: Cell::new(None),
+        }
     }
 }
 
 impl WinQuestions for Winning {
     fn covers(&self, q: Question) -> bool {
-        self.refusal(q).is_none()
+        self.refused(q).is_none()
+    }
+
+    fn refusal(&self, q: Question) -> String {
+        self.refused(q).unwrap_or_else(|| q.name().to_owned())
     }
 
     fn ask(&self, _st: &HandState, _q: Question, _args: &[V]) -> Result<V, Stop> {
@@ -136,8 +205,31 @@ pub struct StateWins<'a> {
     w: &'a Winning,
     t: &'a Table,
     settings: Result<Vec<Option<V>>, &'static str>,
+    hand_settings: Result<Vec<Option<V>>, &'static str>,
+    hand: Option<(Python<'a>, &'a HandCtx<'a>)>,
+    held_back: Vec<bool>,
+    hand_wild: Vec<bool>,
     memo: RefCell<HashMap<(usize, u8, Option<usize>), V>>,
+    best: RefCell<HashMap<(usize, bool), Option<Best>>>,
     declined: Cell<Option<&'static str>>,
+}
+
+/// A seat's best win on a wait (`Winning.best_win`): its tile, score and the patterns it scores.
+#[derive(Clone)]
+struct Best {
+    tile: usize,
+    best: V,
+    score: V,
+    fans: Vec<Arc<str>>,
+}
+
+/// The waits a pattern reads that the native trials decline: the question is declined.
+struct NoWaits;
+
+impl Waits for NoWaits {
+    fn waits(&mut self, _shape: bool, _budget: &mut Budget) -> Result<V, Fallback> {
+        Err(Fallback("the native wait trials decline".into()))
+    }
 }
 
 impl StateWins<'_> {
@@ -153,7 +245,7 @@ impl StateWins<'_> {
     }
 
     /// The kinds seat `s`'s concealed hand (without one tile of kind `without`) waits on.
-    fn waits_of(&self, st: &HandState, s: usize, without: Option<usize>, groups: bool) -> Result<V, Stop> {
+    fn waits_of(&self, st: &HandState, s: usize, without: Option<usize>, groups: bool) -> Result<Vec<usize>, Stop> {
         let tr = self.w.trials.as_ref().map_err(|_| self.decline("no wait trials"))?;
         let settings = self.settings.as_ref().map_err(|&why| self.decline(why))?;
         let seat = st.seats.get(s).ok_or(Stop::Bail)?;
@@ -163,7 +255,7 @@ impl StateWins<'_> {
                 Some(i) => {
                     concealed.remove(i);
                 }
-                None => return Ok(V::List(Arc::new(Vec::new()))),
+                None => return Ok(Vec::new()),
             }
         }
         let mut melds = Vec::with_capacity(seat.melds.len());
@@ -171,8 +263,7 @@ impl StateWins<'_> {
             let meld = tr.rules.meld(&m.kind).ok_or_else(|| self.decline("a meld kind the rule set does not declare"))?;
             melds.push(HandMeld { meld, kinds: m.tiles.clone() });
         }
-        let flowers: Vec<usize> =
-            seat.aside.iter().copied().filter(|&k| self.t.cat.kinds.get(k).is_some_and(|x| x.category == "flower")).collect();
+        let flowers = self.flowers(st, s);
         let hand = WaitHand { concealed: &concealed, melds: &melds, flowers: &flowers, self_drawn: false, settings };
         let mut work = HAND_WORK;
         let mut core = tr.core.lock().unwrap_or_else(|e| e.into_inner());
@@ -183,21 +274,193 @@ impl StateWins<'_> {
                 waits(&tr.rules, &mut core, &tr.program, &hand, false, &mut work)
             }
         }));
-        let kinds = match got {
-            Ok(Ok(kinds)) => kinds,
-            Ok(Err(why)) => return Err(self.decline(why.0)),
+        match got {
+            Ok(Ok(kinds)) => Ok(kinds),
+            Ok(Err(why)) => Err(self.decline(why.0)),
             Err(_) => {
                 core.reset();
-                return Err(self.decline("a panic on this hand"));
+                Err(self.decline("a panic on this hand"))
             }
+        }
+    }
+
+    /// The flowers seat `s` set aside (`Winning.hand_of`), by kind.
+    fn flowers(&self, st: &HandState, s: usize) -> Vec<usize> {
+        let Some(seat) = st.seats.get(s) else { return Vec::new() };
+        seat.aside.iter().copied().filter(|&k| self.t.cat.kinds.get(k).is_some_and(|x| x.category == "flower")).collect()
+    }
+
+    /// `Winning.waits(seat)` (memoised for the state), by kind.
+    pub fn waits(&self, st: &HandState, s: usize) -> Result<Vec<usize>, Stop> {
+        self.waits_memo(st, s, Question::Waits, None)
+    }
+
+    /// `Winning.waits_without(seat, kind, groups)`, by kind.
+    pub fn waits_without(&self, st: &HandState, s: usize, kind: usize, groups: bool) -> Result<Vec<usize>, Stop> {
+        let q = if groups { Question::GroupWaitsWithout } else { Question::WaitsWithout };
+        self.waits_memo(st, s, q, Some(kind))
+    }
+
+    fn waits_memo(&self, st: &HandState, s: usize, q: Question, without: Option<usize>) -> Result<Vec<usize>, Stop> {
+        let key = (s, q as u8, without);
+        if let Some(V::List(v)) = self.memo.borrow().get(&key) {
+            return Ok(v.iter().map(|x| if let V::Tile(c) = x { kind_of(*c) as usize } else { usize::MAX }).collect());
+        }
+        let groups = matches!(q, Question::GroupWaits | Question::GroupWaitsWithout);
+        let kinds = self.waits_of(st, s, without, groups)?;
+        let tr = self.w.trials.as_ref().map_err(|_| self.decline("no wait trials"))?;
+        let v = V::List(Arc::new(kinds.iter().map(|&k| tr.rules.tile_code(k)).collect()));
+        self.memo.borrow_mut().insert(key, v);
+        Ok(kinds)
+    }
+
+    /// Seat `s`'s hand scored with `conc` as its concealed tiles and `win` as the winning tile
+    /// (`Winning.score` past its shortcut, which only skips hands that score no win): the scored hand,
+    /// None for no reading or a refused hand (the reference's `score` gives no result then), declined
+    /// where the native scoring does not take the hand. `budget`: the work, shared where the reference
+    /// shares it.
+    fn score(&self, st: &HandState, s: usize, conc: &[usize], win: usize, self_drawn: bool, budget: &mut Budget) -> Result<Option<Box<ScoredHand>>, Stop> {
+        let Some((py, ctx)) = self.hand else { return Err(self.decline("no native scoring of whole hands")) };
+        let scoring = self.w.scoring.as_ref().ok_or_else(|| self.decline("no native scoring of whole hands"))?;
+        let settings = self.hand_settings.as_ref().map_err(|&why| self.decline(why))?;
+        let seat = st.seats.get(s).ok_or(Stop::Bail)?;
+        let flowers = self.flowers(st, s);
+        let held_back = |k: &usize| self.held_back.get(*k).copied().unwrap_or(true);
+        if conc.iter().chain(seat.melds.iter().flat_map(|m| m.tiles.iter())).chain(flowers.iter()).any(held_back) || held_back(&win) {
+            return Err(self.decline("a hand holding a tile that may be wild or stand in"));
+        }
+        let hands = scoring.hands.bind(py).borrow();
+        let mut melds: Vec<MeldIn> = Vec::with_capacity(seat.melds.len());
+        for m in &seat.melds {
+            let known = match hands.known_meld(&m.kind, &m.tiles) {
+                Some(x) => Some(x),
+                None => {
+                    let took = scoring.meld.bind(py).call1((m.kind.as_str(), m.tiles.clone())).and_then(|x| x.extract::<bool>());
+                    if matches!(took, Ok(true)) { hands.known_meld(&m.kind, &m.tiles) } else { None }
+                }
+            };
+            melds.push(known.ok_or_else(|| self.decline("a laid-down meld the native scoring does not take"))?);
+        }
+        let codes = &ctx.setup.tile_codes;
+        let inp = HandInput {
+            concealed: conc.to_vec(),
+            melds,
+            win: Some(win),
+            self_drawn,
+            settings: settings.clone(),
+            flowers: flowers.iter().map(|&k| V::Tile(codes[k])).collect(),
+            forms: scoring.forms.clone(),
+            charge_splits: !self.w.standins.is_empty() || !self.t.rules.wilds.is_empty(),
+            wild: None,
         };
-        Ok(V::List(Arc::new(kinds.into_iter().map(|k| tr.rules.tile_code(k)).collect())))
+        let mut fallback = NoWaits;
+        let got = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            let mut waits = TrialWaits::new(ctx.scorer, &inp, &mut fallback);
+            score_hand(ctx, &inp, budget, &mut waits)
+        }));
+        match got {
+            Ok(Ok(HandOutcome::Scored(h))) => Ok(Some(h)),
+            Ok(Ok(HandOutcome::NoReading | HandOutcome::Refused(_))) => Ok(None),
+            Ok(Err(_)) => Err(self.decline("a hand the native scoring hands back")),
+            Err(_) => Err(self.decline("a panic on this hand")),
+        }
+    }
+
+    /// Whether seat `s` wins on `kind` with one tile of `without` given up, self-drawn when `drawn`
+    /// (the efficiency bot's question, runtime/game/native_bot.py `SeatOracle.wins`).
+    pub fn wins(&self, st: &HandState, s: usize, without: usize, kind: usize, drawn: bool) -> Result<bool, Stop> {
+        let seat = st.seats.get(s).ok_or(Stop::Bail)?;
+        let mut conc = seat.hand.clone();
+        let i = conc.iter().position(|&x| x == without).ok_or(Stop::Bail)?;
+        conc.remove(i);
+        let mut budget = Budget { work: HAND_WORK };
+        Ok(self.score(st, s, &conc, kind, drawn, &mut budget)?.is_some_and(|h| h.win))
+    }
+
+    /// `Winning.best_win(seat, self_drawn)`: the best win on a wait, by the score's `best` then the
+    /// score, the first wait in catalog order on a tie; the trials share one work limit.
+    fn best_win(&self, st: &HandState, s: usize, self_drawn: bool) -> Result<Option<Best>, Stop> {
+        if let Some(b) = self.best.borrow().get(&(s, self_drawn)) {
+            return Ok(b.clone());
+        }
+        let waits = self.waits(st, s)?;
+        let conc = st.seats.get(s).ok_or(Stop::Bail)?.hand.clone();
+        let mut budget = Budget { work: HAND_WORK };
+        let mut best: Option<Best> = None;
+        for k in waits {
+            let Some(h) = self.score(st, s, &conc, k, self_drawn, &mut budget)? else {
+                continue;
+            };
+            if !h.win {
+                continue;
+            }
+            let better = match &best {
+                None => true,
+                Some(b) => match python_tuple_gt((&h.scored.best, &h.scored.score), (&b.best, &b.score)) {
+                    Some(x) => x,
+                    None => return Err(Stop::Bail), // the reference compares values that do not order: it raises
+                },
+            };
+            if better {
+                let names = &self.hand.expect("scored above").1.setup.pattern_names;
+                let mut fans: Vec<Arc<str>> = Vec::new();
+                for &(i, _) in &h.scored.fin {
+                    let n = names.get(i).ok_or_else(|| self.decline("a pattern the setup does not name"))?;
+                    if !fans.iter().any(|f| &**f == n.as_str()) {
+                        fans.push(Arc::from(n.as_str()));
+                    }
+                }
+                best = Some(Best { tile: k, best: h.scored.best.clone(), score: h.scored.score.clone(), fans });
+            }
+        }
+        self.best.borrow_mut().insert((s, self_drawn), best.clone());
+        Ok(best)
+    }
+}
+
+impl StateWins<'_> {
+    /// `best_score`, `best_fans`, `best_tile` of (seat, self_drawn): 0, [] and none when the seat is not
+    /// a seat or has no win on a wait.
+    fn best_question(&self, st: &HandState, q: Question, args: &[V]) -> Result<V, Stop> {
+        let drawn = args.get(1).ok_or(Stop::Bail)?.truthy();
+        let best = match args.first() {
+            Some(V::Seat(s)) => self.best_win(st, *s as usize, drawn)?,
+            _ => None,
+        };
+        Ok(match (q, best) {
+            (Question::BestScore, Some(b)) => b.score,
+            (Question::BestScore, None) => V::Int(0),
+            (Question::BestFans, Some(b)) => V::List(Arc::new(b.fans.into_iter().map(V::Str).collect())),
+            (Question::BestFans, None) => V::List(Arc::new(Vec::new())),
+            (_, Some(b)) => {
+                // as `Game.tv` gives it: `wild` for a wildcard of the hand
+                let joker = self.t.cat.kinds.get(b.tile).is_some_and(|k| k.category == "joker");
+                let wild = self.hand_wild.get(b.tile).copied().unwrap_or(false);
+                V::Tile(((b.tile as u32) << 2) | ((wild as u32) << 1) | joker as u32)
+            }
+            (_, None) => V::None,
+        })
+    }
+}
+
+/// Python's `(a0, a1) > (b0, b1)` on numbers: None where the reference would raise (values that do
+/// not order).
+fn python_tuple_gt(a: (&V, &V), b: (&V, &V)) -> Option<bool> {
+    use std::cmp::Ordering::*;
+    let first = if matches!((a.0, b.0), (V::None, V::None)) { Equal } else { order(a.0, b.0)? };
+    match first {
+        Equal => Some(order(a.1, b.1)? == Greater),
+        o => Some(o == Greater),
     }
 }
 
 impl WinQuestions for StateWins<'_> {
     fn covers(&self, q: Question) -> bool {
         self.w.covers(q)
+    }
+
+    fn refusal(&self, q: Question) -> String {
+        self.w.refusal(q)
     }
 
     fn ask(&self, st: &HandState, q: Question, args: &[V]) -> Result<V, Stop> {
@@ -211,19 +474,21 @@ impl WinQuestions for StateWins<'_> {
                 Some(V::Tile(c)) => (q == Question::GroupWaitsWithout, Some(kind_of(*c) as usize)),
                 _ => return Err(Stop::Bail), // a name read off a value that has none: the reference raises
             },
-            _ => return Err(self.decline("a question that needs a win scored")),
+            Question::BestScore | Question::BestFans | Question::BestTile => return self.best_question(st, q, args),
+            Question::Reading => return Err(self.decline("a reading of a win")),
         };
         let seat = match args.first() {
             Some(V::Seat(s)) => Some(*s as usize),
             _ => None, // the reference reads a seat's hand off something else: it raises
         };
         let s = seat.ok_or(Stop::Bail)?;
-        let key = (s, q as u8, without);
-        if let Some(v) = self.memo.borrow().get(&key) {
-            return Ok(v.clone());
-        }
-        let v = self.waits_of(st, s, without, groups)?;
-        self.memo.borrow_mut().insert(key, v.clone());
-        Ok(v)
+        let q = match (groups, without.is_some()) {
+            (false, false) => Question::Waits,
+            (true, false) => Question::GroupWaits,
+            (false, true) => Question::WaitsWithout,
+            (true, true) => Question::GroupWaitsWithout,
+        };
+        self.waits_memo(st, s, q, without)?;
+        Ok(self.memo.borrow().get(&(s, q as u8, without)).cloned().unwrap_or(V::None))
     }
 }
