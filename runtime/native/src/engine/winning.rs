@@ -91,11 +91,10 @@ impl Winning {
             Question::Waits | Question::GroupWaits | Question::WaitsWithout | Question::GroupWaitsWithout => {
                 self.trials.as_ref().err().map(|why| format!("{} ({why})", q.name()))
             }
-            Question::BestScore | Question::BestFans | Question::BestTile => match (&self.trials, &self.scoring) {
-                (Err(why), _) => Some(format!("{} ({why})", q.name())),
-                (_, None) => Some(format!("{} (no native scoring of whole hands for this rule set)", q.name())),
-                _ => None,
-            },
+            // the whole-hand scoring may be handed over after lowering: without it these are declined
+            Question::BestScore | Question::BestFans | Question::BestTile => {
+                self.trials.as_ref().err().map(|why| format!("{} ({why})", q.name()))
+            }
             Question::Reading => Some(q.name().to_owned()),
         }
     }

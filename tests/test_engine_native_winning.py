@@ -1,0 +1,218 @@
+"""The win and wait questions of the native game (runtime/native/src/engine/winning.rs; docs/engine-native.md
+step 5) against the reference (runtime/game/winning.py): a seat's `waits`, `group_waits`, `waits_without`,
+`group_waits_without`, `best_score`, `best_fans`, `best_tile` in game scope, and the efficiency bot's
+questions (`Ask`: waits, waits without a tile, a win on a tile, the copies in sight) as
+runtime/game/native_bot.py `SeatOracle` answers them — at every decision of seeded games, and on
+hand-made hands; what is not answered natively is refused (at lowering) or declined (on a state) by
+name. bench/engine_equivalence.py native-scope and bench/native_ask.py run 1,000 games per configuration."""
+from __future__ import annotations
+
+import json
+
+import pytest
+from conftest import ROOT
+from paili import load
+from paili.runtime import backend
+from paili.runtime.game.bots import BOTS
+from paili.runtime.game.native import table
+from paili.runtime.game.native_ask import AskCheck, AskTally, play_checked
+from paili.runtime.game.native_bot import SeatOracle
+from paili.runtime.game.native_scope import ScopeCheck, Tally, native_snapshot, set_scoring
+from paili.runtime.game.session import Session
+from paili.runtime.ir import expr as E
+
+pytestmark = pytest.mark.skipif(not backend.available(), reason="the native core is not built here (installed "
+                                "without a Rust toolchain); the Python engine is in use")
+
+ACTOR, TILE = E.Name(name="actor", ref="builtin:actor"), E.Name(name="tile", ref="builtin:tile")
+
+
+def _call(f: str, *args) -> E.Call:
+    return E.Call(func=f, args=tuple(args))
+
+
+WIN_QUESTIONS = [
+    ("actor.waits", E.Attr(obj=ACTOR, name="waits")),
+    ("actor.group_waits", E.Attr(obj=ACTOR, name="group_waits")),
+    ("waits_without(actor, tile)", _call("waits_without", ACTOR, TILE)),
+    ("group_waits_without(actor, tile)", _call("group_waits_without", ACTOR, TILE)),
+    *((f"{f}(actor, {d})", _call(f, ACTOR, E.Bool(value=d)))
+      for f in ("best_score", "best_fans", "best_tile") for d in (True, False)),
+    ("waits_without(none, tile)", _call("waits_without", E.NoneLit(), TILE)),
+]
+
+
+def _rules(path: str):
+    return load(ROOT / path)
+
+
+def _play_scope(check: ScopeCheck, rules, options, seed: int, tally: Tally, bots: str) -> None:
+    g = Session(rules, options, seed, 1).new_hand()
+    players = [BOTS[bots](seed * 31 + i) for i in range(g.n)]
+    while True:
+        check.check(g, tally)
+        if g.is_over():
+            return
+        seat = g.current_seats()[0]
+        g.apply(seat, players[seat].choose(g, seat, g.legal_moves(seat)))
+
+
+@pytest.mark.parametrize("path", ["rules/baijindao.pai", "rules/guobiao.pai"])
+def test_the_win_questions_agree_at_every_decision(path):
+    """Rule sets without wildcards: every win question lowered, evaluated natively at every decision
+    (each seat as the actor) and equal to the reference's; the rule set's own expressions reading them
+    too (白金岛's `waits`)."""
+    rules = _rules(path)
+    check = ScopeCheck(rules, {}, extra=WIN_QUESTIONS)
+    first = len(check.labels) - len(WIN_QUESTIONS)
+    assert check.refusals[first:] == [None] * len(WIN_QUESTIONS)
+    assert all(why is None or "reading of a win" in why for why in check.refusals[:first])
+    tally = Tally()
+    for seed in (2, 31):
+        _play_scope(check, rules, {}, seed, tally, "efficiency")
+    assert tally.differences == []
+    assert not tally.declined  # every hand of these games is answered natively
+    assert tally.equal > 1000
+
+
+@pytest.mark.parametrize("path,options", [("rules/baijindao.pai", {}), ("rules/guobiao.pai", {}),
+                                          ("rules/baicheng.pai", {}), ("rules/longyan.pai", {"人数": 4}),
+                                          ("rules/chehuzi.pai", {})])
+def test_the_bot_questions_agree_with_the_seat_oracle(path, options):
+    """At every decision of seeded efficiency-bot games, the native answers to the seat's questions equal
+    `SeatOracle`'s; in a rule set with wildcards or stand-ins the waits and the hands holding a tile that
+    may be wild are declined by name (never answered differently)."""
+    rules = _rules(path)
+    check = AskCheck(rules, options)
+    tally = AskTally()
+    play_checked(rules, options, 4, check, tally, BOTS["efficiency"])
+    assert tally.differences == []
+    assert tally.equal > 100
+    wild = path.endswith(("baicheng.pai", "longyan.pai", "chehuzi.pai"))
+    asked = {why.split(":")[0] for why in tally.declined}
+    if wild:
+        assert "waits" in asked and "visible" not in asked
+        assert set(tally.declined) <= {"waits: no wait trials", "waits_without: no wait trials",
+                                       "wins: a hand holding a tile that may be wild or stand in",
+                                       "wins: a hand the native scoring hands back"}
+    else:
+        assert not tally.declined
+
+
+def _game(path="rules/guobiao.pai", seed=1):
+    rules = _rules(path)
+    g = Session(rules, {}, seed, 1).new_hand()
+    t = table(rules, {})
+    t.lower_scope([])
+    assert set_scoring(t, g)
+    return g, t
+
+
+def _set_hand(g, seat: int, names: str) -> None:
+    s = g.st.seats[seat]
+    s.hand = [g.cat.by_name[n] for n in names.split()]
+    s.version += 1  # the reference's memo is kept per seat version
+
+
+def _ask(g, t, seat: int, asks: list) -> list:
+    return json.loads(t.ask_seat(native_snapshot(g), seat, json.dumps(asks)))
+
+
+def _idx(g, names: str) -> list[int]:
+    return [g.cat.by_name[n].index for n in names.split()]
+
+
+# a straight of characters, a sequence of bamboos, waiting on one dot (a single wait)
+SINGLE = "一万 二万 三万 四万 五万 六万 七万 八万 九万 一条 二条 三条 五饼"
+# one of each terminal and honour: completed by any of them only by the form that builds no split
+ORPHANS = "一万 九万 一条 九条 一饼 九饼 东 南 西 北 白 发 中"
+
+
+def test_waits_and_waits_without_on_hand_made_hands():
+    g, t = _game()
+    _set_hand(g, 0, SINGLE)
+    seat, oracle = g.st.seats[0], SeatOracle(g, g.st.seats[0])
+    assert _ask(g, t, 0, [["waits"]]) == [_idx(g, "五饼")] == [oracle.waits()]
+    _set_hand(g, 0, SINGLE + " 北")  # fourteen tiles: give one up
+    got = _ask(g, t, 0, [["waits_without", g.cat.by_name["北"].index, False],
+                         ["waits_without", g.cat.by_name["五饼"].index, False],
+                         ["waits_without", g.cat.by_name["发"].index, False]])  # not held: no waits
+    assert got == [_idx(g, "五饼"), _idx(g, "北"), []]
+    assert got[:2] == [[k.index for k in g.waits_without(seat, g.cat.by_name[n])] for n in ("北", "五饼")]
+    _set_hand(g, 0, ORPHANS)
+    by_all, by_groups = _ask(g, t, 0, [["waits"], ["waits_without", g.cat.by_name["中"].index, True]])
+    assert by_all == _idx(g, ORPHANS) == [k.index for k in g.waits(seat)]  # thirteen ways
+    assert by_groups == [] == g.waits_without(seat, g.cat.by_name["中"], groups=True)
+
+
+def test_group_waits_leave_out_the_forms_that_build_no_split():
+    g, t = _game()
+    _set_hand(g, 1, ORPHANS)
+    check = ScopeCheck(g.rules, {}, extra=WIN_QUESTIONS[:2])
+    check.hand_scoring(g)
+    i = len(check.labels) - 2
+    asks = [[i, {"actor": {"seat": 1}}], [i + 1, {"actor": {"seat": 1}}]]
+    waits, group_waits = json.loads(check.table.eval_scope(native_snapshot(g), json.dumps(asks)))
+    assert [w["tile"] for w in waits] == ORPHANS.split()
+    assert group_waits == [] == g.waits(g.st.seats[1], groups=True)
+
+
+def test_wins_and_the_best_win_on_hand_made_hands():
+    g, t = _game()
+    _set_hand(g, 0, SINGLE + " 北")
+    north, five, one = (g.cat.by_name[n].index for n in ("北", "五饼", "一饼"))
+    oracle = SeatOracle(g, g.st.seats[0])
+    asks = [["wins", north, five, True], ["wins", north, five, False], ["wins", north, one, True],
+            ["wins", five, north, False]]
+    got = _ask(g, t, 0, asks)
+    assert got == [True, True, False, True]
+    assert got == [oracle.wins(*a[1:]) for a in asks]
+    _set_hand(g, 0, SINGLE)
+    check = ScopeCheck(g.rules, {}, extra=WIN_QUESTIONS[4:10])
+    check.hand_scoring(g)
+    first = len(check.labels) - 6
+    asks = [[first + k, {"actor": {"seat": 0}}] for k in range(6)]
+    native = json.loads(check.table.eval_scope(native_snapshot(g), json.dumps(asks)))
+    for drawn, (score, fans, tile) in ((True, native[0::2]), (False, native[1::2])):
+        info = g.best_win(g.st.seats[0], drawn)
+        assert tile == {"tile": "五饼", "wild": False} and info.tile.name == "五饼"
+        assert score == info.result.score > 0
+        assert [f["str"] for f in fans] == list(dict.fromkeys(f.pattern for f in info.result.fans))
+    assert native[0] != native[1] or native[2] != native[3]  # self-drawn scores its own patterns
+    _set_hand(g, 2, "一万 一万 一万 三条 五条 七条 九条 二饼 四饼 东 南 西 中")  # far from ready
+    asks = [[first, {"actor": {"seat": 2}}], [first + 2, {"actor": {"seat": 2}}], [first + 4, {"actor": {"seat": 2}}]]
+    assert json.loads(check.table.eval_scope(native_snapshot(g), json.dumps(asks))) == [0, [], None]
+
+
+def test_what_is_not_answered_natively_is_declined_by_name():
+    """风雷白城 has wildcards: its waits are not found natively (declined, naming why), and a win on a hand
+    holding a tile that may be wild is declined; a table without the whole-hand scoring declines every
+    win it would score."""
+    g, t = _game("rules/baicheng.pai", seed=3)
+    s = g.st.seats[0]
+    k = s.hand[0].index
+    wild = [w for w in g.cat.kinds if w.name in g.hand_wild_names]
+    asks = [["waits"], ["waits_without", k, False], ["visible", k]]
+    if wild:
+        asks.append(["wins", k, wild[0].index, True])
+    got = _ask(g, t, 0, asks)
+    assert got[:2] == ["declined: no wait trials"] * 2
+    assert got[2] == g.visible_count(s.hand[0])
+    if wild:
+        assert got[3] == "declined: a hand holding a tile that may be wild or stand in"
+    g, _ = _game()
+    bare = table(g.rules, {})
+    _set_hand(g, 0, SINGLE + " 北")
+    north, five = g.cat.by_name["北"].index, g.cat.by_name["五饼"].index
+    assert _ask(g, bare, 0, [["wins", north, five, True], ["waits_without", north, False]]) == [
+        "declined: no native scoring of whole hands", _idx(g, "五饼")]
+
+
+def test_ask_seat_refuses_malformed_questions():
+    g, t = _game()
+    snap = native_snapshot(g)
+    for bad in ([["waits_without", 10_000, False]], [["wins", 0, 1]], [["nothing"]], [["visible", -1]]):
+        with pytest.raises(ValueError):
+            t.ask_seat(snap, 0, json.dumps(bad))
+    with pytest.raises(ValueError, match="seat"):
+        t.ask_seat(snap, 9, "[]")
