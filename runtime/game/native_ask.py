@@ -13,8 +13,8 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 
-from .native_bot import SeatOracle
 from .native import table
+from .native_bot import SeatOracle
 from .native_scope import DECLINED, native_snapshot, set_scoring
 
 

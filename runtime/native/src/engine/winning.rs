@@ -199,6 +199,9 @@ fn settings_of(t: &Table, st: &HandState, names: &[String]) -> Result<Vec<Option
         .collect()
 }
 
+/// (seat, question, tile given up) -> the waits found.
+type WaitMemo = RefCell<HashMap<(usize, u8, Option<usize>), V>>;
+
 /// The questions asked on one state, each answered once per (seat, question, tile).
 pub struct StateWins<'a> {
     w: &'a Winning,
@@ -208,7 +211,7 @@ pub struct StateWins<'a> {
     hand: Option<(Python<'a>, &'a HandCtx<'a>)>,
     held_back: Vec<bool>,
     hand_wild: Vec<bool>,
-    memo: RefCell<HashMap<(usize, u8, Option<usize>), V>>,
+    memo: WaitMemo,
     best: RefCell<HashMap<(usize, bool), Option<Best>>>,
     declined: Cell<Option<&'static str>>,
 }
