@@ -39,6 +39,8 @@ WIN_QUESTIONS = [
     *((f"{f}(actor, {d})", _call(f, ACTOR, E.Bool(value=d)))
       for f in ("best_score", "best_fans", "best_tile") for d in (True, False)),
     ("waits_without(none, tile)", _call("waits_without", E.NoneLit(), TILE)),
+    ("best_score(1, true)", _call("best_score", E.Num(text="1"), E.Bool(value=True))),  # a seat's number
+    ("best_tile(9, true)", _call("best_tile", E.Num(text="9"), E.Bool(value=True))),  # no such seat
 ]
 
 

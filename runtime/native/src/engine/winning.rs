@@ -425,8 +425,10 @@ impl StateWins<'_> {
     /// a seat or has no win on a wait.
     fn best_question(&self, st: &HandState, q: Question, args: &[V]) -> Result<V, Stop> {
         let drawn = args.get(1).ok_or(Stop::Bail)?.truthy();
+        // a seat, or (as the Python API gives it) a seat's number; anything else has no best win
         let best = match args.first() {
             Some(V::Seat(s)) => self.best_win(st, *s as usize, drawn)?,
+            Some(V::Int(i)) if (0..st.seats.len() as i64).contains(i) => self.best_win(st, *i as usize, drawn)?,
             _ => None,
         };
         Ok(match (q, best) {
