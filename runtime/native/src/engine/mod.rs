@@ -303,7 +303,8 @@ impl EngineTable {
         let w = self.winning.as_ref().expect("lowered with the scope");
         let st = guarded(|| snapshot::read(t, snapshot))?;
         let asks = guarded(|| read_asks(t, asks))?;
-        Ok(with_hand(py, w, |hand| {
+        // a panic inside becomes one sentence (`guarded`), never a Python panic
+        Ok(guarded(|| Ok(with_hand(py, w, |hand| {
             let wild = values::hand_wilds(t, &st);
             let wins = w.on(t, &st, hand);
             let mut out = Vec::new();
@@ -318,7 +319,7 @@ impl EngineTable {
                 });
             }
             serde_json::Value::Array(out).to_string()
-        }))
+        })))?)
     }
 
     /// The asks of `eval_scope` evaluated `times` times over on the state read once, nothing returned
@@ -329,7 +330,7 @@ impl EngineTable {
         let w = self.winning.as_ref().expect("lowered with the scope");
         let st = guarded(|| snapshot::read(t, snapshot))?;
         let asks = guarded(|| read_asks(t, asks))?;
-        Ok(with_hand(py, w, |hand| {
+        Ok(guarded(|| Ok(with_hand(py, w, |hand| {
             let mut valued = 0u64;
             for _ in 0..times {
                 let wild = values::hand_wilds(t, &st); // once per state, as a game works it out per change
@@ -340,7 +341,7 @@ impl EngineTable {
                 }
             }
             valued
-        }))
+        })))?)
     }
 
     /// Hand the native whole-hand scoring of this table's catalog to the win questions (engine/
@@ -374,7 +375,7 @@ impl EngineTable {
         let n = t.names.len();
         let kind = |x: Option<&J>| x.and_then(J::as_u64).map(|k| k as usize).filter(|&k| k < n);
         let scope = scope::GameScope::new(t, &[], w);
-        with_hand(py, w, |hand| {
+        let answered = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| with_hand(py, w, |hand| {
             let wild = values::hand_wilds(t, &st);
             let wins = w.on(t, &st, hand);
             let mut out = Vec::new();
@@ -410,7 +411,8 @@ impl EngineTable {
                 });
             }
             Ok(J::Array(out).to_string())
-        })
+        })));
+        answered.unwrap_or_else(|_| Err(PyErr::from(crate::Error::Internal("a panic on this input".into()))))
     }
 
     /// The number of players these options give.
