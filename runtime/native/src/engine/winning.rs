@@ -225,6 +225,13 @@ struct Best {
     fans: Vec<Arc<str>>,
 }
 
+/// A hand scored natively: its result, no reading, or refused (the reference raises a HandError).
+enum Scored {
+    Hand(Box<ScoredHand>),
+    NoReading,
+    Refused,
+}
+
 /// The waits a pattern reads that the native trials decline: the question is declined.
 struct NoWaits;
 
@@ -317,11 +324,10 @@ impl StateWins<'_> {
     }
 
     /// Seat `s`'s hand scored with `conc` as its concealed tiles and `win` as the winning tile
-    /// (`Winning.score` past its shortcut, which only skips hands that score no win): the scored hand,
-    /// None for no reading or a refused hand (the reference's `score` gives no result then), declined
-    /// where the native scoring does not take the hand. `budget`: the work, shared where the reference
+    /// (`Winning.score` past its shortcut, which only skips hands that score no win), declined where
+    /// the native scoring does not take the hand. `budget`: the work, shared where the reference
     /// shares it.
-    fn score(&self, st: &HandState, s: usize, conc: &[usize], win: usize, self_drawn: bool, budget: &mut Budget) -> Result<Option<Box<ScoredHand>>, Stop> {
+    fn score(&self, st: &HandState, s: usize, conc: &[usize], win: usize, self_drawn: bool, budget: &mut Budget) -> Result<Scored, Stop> {
         let Some((py, ctx)) = self.hand else { return Err(self.decline("no native scoring of whole hands")) };
         let scoring = self.w.scoring.as_ref().ok_or_else(|| self.decline("no native scoring of whole hands"))?;
         let settings = self.hand_settings.as_ref().map_err(|&why| self.decline(why))?;
@@ -361,8 +367,9 @@ impl StateWins<'_> {
             score_hand(ctx, &inp, budget, &mut waits)
         }));
         match got {
-            Ok(Ok(HandOutcome::Scored(h))) => Ok(Some(h)),
-            Ok(Ok(HandOutcome::NoReading | HandOutcome::Refused(_))) => Ok(None),
+            Ok(Ok(HandOutcome::Scored(h))) => Ok(Scored::Hand(h)),
+            Ok(Ok(HandOutcome::NoReading)) => Ok(Scored::NoReading),
+            Ok(Ok(HandOutcome::Refused(_))) => Ok(Scored::Refused),
             Ok(Err(_)) => Err(self.decline("a hand the native scoring hands back")),
             Err(_) => Err(self.decline("a panic on this hand")),
         }
@@ -376,7 +383,8 @@ impl StateWins<'_> {
         let i = conc.iter().position(|&x| x == without).ok_or(Stop::Bail)?;
         conc.remove(i);
         let mut budget = Budget { work: HAND_WORK };
-        Ok(self.score(st, s, &conc, kind, drawn, &mut budget)?.is_some_and(|h| h.win))
+        // `Game.score` gives no result for a hand it refuses (HandError caught): no win
+        Ok(matches!(self.score(st, s, &conc, kind, drawn, &mut budget)?, Scored::Hand(h) if h.win))
     }
 
     /// `Winning.best_win(seat, self_drawn)`: the best win on a wait, by the score's `best` then the
@@ -390,8 +398,12 @@ impl StateWins<'_> {
         let mut budget = Budget { work: HAND_WORK };
         let mut best: Option<Best> = None;
         for k in waits {
-            let Some(h) = self.score(st, s, &conc, k, self_drawn, &mut budget)? else {
-                continue;
+            let h = match self.score(st, s, &conc, k, self_drawn, &mut budget)? {
+                Scored::Hand(h) => h,
+                Scored::NoReading => continue,
+                // `best_win` does not catch the HandError of a refused hand (its trials share one work
+                // limit, which the native trials spend on hands the reference's shortcut skips)
+                Scored::Refused => return Err(self.decline("a hand refused while finding the best win")),
             };
             if !h.win {
                 continue;
