@@ -3,15 +3,18 @@
 //! the native wait trials (src/waits/: the block tables' `completing_kinds` for a rule set whose waits
 //! are decided by structure, else each kind tried with its readings and the requirements that decide
 //! the waits) under the scoring environment of the moment (the settings with the state's context and
-//! reveal values, as `Winning._score_env` builds it).
+//! reveal values, as `Winning._score_env` builds it); a win on a tile (`Game.score`, as the efficiency
+//! bot asks it) and a seat's best win on a wait (`best_score`, `best_fans`, `best_tile`) by the
+//! whole-hand scorer (src/hand/ `score_hand`), whose `Hands` the Python side hands over.
 //!
 //! What is not ported answers nothing and says so by name: at lowering (`covers`), every question for
-//! a rule set the wait trials do not take (wildcards or stand-ins: `WaitRules::build` names why), and
-//! the questions that need a whole win scored (`best_score`, `best_fans`, `best_tile`, a reading of
-//! the win being paid); during an evaluation, a hand the trials decline (the work limit, a condition
-//! the programs stop on) or a setting that cannot be handed to the programs (`declined`, never a
-//! different value). The reference's shortcuts (`_not_ready`, `_hopeless`, `_unmendable`) are exact:
-//! they only skip work whose answer is the same, so the trials give their answers without them.
+//! a rule set the wait trials do not take (wildcards or stand-ins: `WaitRules::build` names why) and a
+//! reading of the win being paid; during an evaluation (`declined`, never a different value), a hand
+//! the trials decline (the work limit, a condition the programs stop on), a setting that cannot be
+//! handed to the programs, a hand holding a tile that may be wild or stand in, a hand the whole-hand
+//! scorer hands back. The reference's shortcuts (`_not_ready`, `_hopeless`, `_unmendable`,
+//! `_could_win`) are exact: they only skip work whose answer is the same, so the answers here do not
+//! need them (what they save is for the native hand's speed, later).
 //!
 //! One `StateWins` is made per state read: it memoises each question per (seat, question, tile), as
 //! the reference's `SeatMemo` keeps them per seat version and context version, which one state fixes.
