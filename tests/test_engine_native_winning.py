@@ -220,3 +220,6 @@ def test_ask_seat_refuses_malformed_questions():
             t.ask_seat(snap, 0, json.dumps(bad))
     with pytest.raises(ValueError, match="seat"):
         t.ask_seat(snap, 9, "[]")
+    nh = g.rules.native_hands_for(g.cat, g.dec)
+    with pytest.raises(ValueError, match="form position"):
+        t.set_scoring(nh.hands_native, [len(g.rules.ir.forms)], lambda kind, kinds: False)

@@ -347,13 +347,18 @@ impl EngineTable {
     /// Hand the native whole-hand scoring of this table's catalog to the win questions (engine/
     /// winning.rs): `hands` the rule set's `Hands`, `forms` the positions of the forms it wins by,
     /// `meld` a callable (meld kind, tile kinds) -> whether it checked and recorded that laid-down meld.
-    fn set_scoring(&mut self, hands: Py<crate::hand::binding::Hands>, forms: Vec<usize>, meld: Py<PyAny>) {
+    fn set_scoring(&mut self, py: Python<'_>, hands: Py<crate::hand::binding::Hands>, forms: Vec<usize>, meld: Py<PyAny>) -> PyResult<()> {
+        let known = hands.bind(py).borrow().setup().forms.len();
+        if forms.iter().any(|&f| f >= known) {
+            return Err(PyValueError::new_err("a form position outside the rule set's forms"));
+        }
         if self.winning.is_none() {
             self.winning = Some(winning::Winning::new(&self.table, &self.ruleset_json));
         }
         if let Some(w) = self.winning.as_mut() {
             w.scoring = Some(winning::HandScoring { hands, forms, meld });
         }
+        Ok(())
     }
 
     /// The efficiency bot's questions of one seat (bots.rs `Ask`, runtime/game/native_bot.py
