@@ -30,7 +30,9 @@ played as `record` plays them, and at every decision point (and the end) the sta
 `HandState.snapshot()` (and written back: it must be the same) and every game-scope expression of the rule
 set is evaluated under the bindings of the moment for each seat (runtime/game/native_scope.py) by the
 reference and natively: the values must be equal, or the reference must raise where the native side
-stops. Expressions the native lowering refuses (`NotCovered`, by name) are counted, never compared.
+stops. Expressions the native lowering refuses (`NotCovered`, by name) are counted, never compared; so
+are the evaluations in which a win or wait question is declined on that state (engine/winning.rs, step 5:
+"declined: WHY").
 
 `--ignore-added-keys K,…` is for a recording made before the engine wrote some keys: every dict key
 named K (or, for `*SUFFIX`, ending in SUFFIX) is dropped, at any depth, from the logs, states and
