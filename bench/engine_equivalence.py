@@ -4,6 +4,7 @@
     python bench/engine_equivalence.py check DIR [--limit N] [--configs …] [--ignore-added-keys K,…]
     python bench/engine_equivalence.py native-setup [--games 1000] [--seed 1] [--configs …]
     python bench/engine_equivalence.py native-scope [--games 1000] [--seed 1] [--configs …]
+    python bench/engine_equivalence.py native-offers [--games 1000] [--seed 1] [--configs …]
 
 `record` plays, for each configuration (every bundled variant; 龙岩 at each player count), `--games`
 hands the way `paili simulate` does (game k's seed is the k-th draw of random.Random(seed), seat i's bot
@@ -33,6 +34,14 @@ reference and natively: the values must be equal, or the reference must raise wh
 stops. Expressions the native lowering refuses (`NotCovered`, by name) are counted, never compared; so
 are the evaluations in which a win or wait question is declined on that state (engine/winning.rs, step 5:
 "declined: WHY").
+
+`native-offers` checks the native legal moves (docs/engine-native.md, step 6): each configuration's games
+are played as `record` plays them, and at every decision the options of every seat asked must equal the
+reference's (`Game.pending`: the same moves in the same order), worked out natively from the state
+(`HandState.snapshot()`) and the decision (read from the reference's pending step), the wins asked of the
+reference's winning machinery (runtime/game/native_offers.py). Decisions the native side does not take
+(a construct not ported, named) are counted, never compared; so are those where it stops (the reference
+raised there).
 
 `--ignore-added-keys K,…` is for a recording made before the engine wrote some keys: every dict key
 named K (or, for `*SUFFIX`, ending in SUFFIX) is dropped, at any depth, from the logs, states and
@@ -315,9 +324,54 @@ def native_scope(args) -> int:
     return 1 if total.differences or total.states_different else 0
 
 
+def native_offers(args) -> int:
+    """The options of every decision of each configuration's games (played as `record` plays them), worked
+    out by the reference and natively (runtime/game/native_offers.py): the differences (none allowed), the
+    decisions refused by name, the stops, and the CPU time of each side's options."""
+    from paili.runtime.game.native_offers import OffersCheck, Tally
+
+    configs = {**CONFIGS, **SETUP_CONFIGS}
+    total = Tally()
+    games = 0
+    for name in args.configs or list(configs):
+        stem, options = configs[name]
+        path = ROOT / (stem + ".pai" if "/" in stem else f"rules/{stem}.pai")
+        rules = load(path)
+        check = OffersCheck(rules, options)
+        tally = Tally()
+        for k, game_seed in enumerate(seeds(args.seed, args.games)):
+            session = Session(rules, options, game_seed, 1)
+            g = session.new_hand()
+            players = [BOTS[args.bots](game_seed * 31 + i) for i in range(g.n)]
+            while not g.is_over():
+                check.check(g, tally)
+                seat = g.current_seats()[0]
+                g.apply(seat, players[seat].choose(g, seat, g.legal_moves(seat)))
+            games += 1
+            if args.progress and (k + 1) % args.progress == 0:
+                print(f"{name}: {k + 1} games so far, {tally.decisions} decisions, {tally.compared} compared, "
+                      f"{len(tally.differences)} different", flush=True)
+        print(f"{name}: {args.games} games, {tally.decisions} decisions: {tally.compared} compared ({tally.seats} "
+              f"seats, {tally.moves} moves): {tally.equal} equal, {len(tally.differences)} different; "
+              f"{tally.stops} stopped; {sum(tally.refused.values())} refused; native {tally.native_cpu:.1f} s CPU "
+              f"({tally.decisions and tally.native_cpu / tally.decisions * 1e6:,.0f} µs a decision, the JSON state "
+              f"and the reference's win answers included)")
+        for why, n in sorted(check.refusals().items()):
+            print(f"  expression refused at lowering: {why} ({n})")
+        for why, n in sorted(tally.refused.items()):
+            print(f"  refused ({n} decisions): {why}")
+        for decision, ref, got in tally.differences[:10]:
+            print(f"  different: {json.dumps(decision, ensure_ascii=False)}: reference "
+                  f"{json.dumps(ref, ensure_ascii=False)[:400]}, native {json.dumps(got, ensure_ascii=False)[:400]}")
+        total.add(tally)
+    print(f"total: {games} games, {total.decisions} decisions, {total.compared} compared, "
+          f"{len(total.differences)} different, {total.stops} stopped, {sum(total.refused.values())} refused")
+    return 1 if total.differences else 0
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("mode", choices=["record", "check", "native-setup", "native-scope"])
+    ap.add_argument("mode", choices=["record", "check", "native-setup", "native-scope", "native-offers"])
     ap.add_argument("dir", nargs="?", default="")
     ap.add_argument("--games", type=int, default=1000)
     ap.add_argument("--seed", type=int, default=1)
@@ -334,7 +388,7 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     args.configs = [c for c in args.configs.split(",") if c]
     args.ignore_added_keys = [k for k in args.ignore_added_keys.split(",") if k]
-    native = args.mode in ("native-setup", "native-scope")
+    native = args.mode in ("native-setup", "native-scope", "native-offers")
     known = {**CONFIGS, **SETUP_CONFIGS} if native else CONFIGS
     if native and args.configs == list(CONFIGS):
         args.configs = list(known)
@@ -346,6 +400,8 @@ def main(argv=None) -> int:
         return native_setup(args)
     if args.mode == "native-scope":
         return native_scope(args)
+    if args.mode == "native-offers":
+        return native_offers(args)
     if not args.dir:
         print(f"{args.mode} needs the directory of the recording")
         return 2

@@ -370,6 +370,12 @@ class Winning:
         self._win_cache[key] = info
         return info
 
+    def win_offered(self, s: int, mode: str, tile: TileInfo | None, forms: tuple[str, ...] = (),
+                    discarder: int | None = None, robbed: int | None = None) -> WinInfo | None:
+        """`_win_info` for a caller outside the engine's steps: the native legal moves' check
+        (runtime/game/native_offers.py) asks the reference's winning machinery through it."""
+        return self._win_info(s, mode, tile, tuple(forms), discarder, robbed)
+
     def best_win(self, seat: Seat | int | None, self_drawn: bool) -> WinInfo | None:
         """The best win the seat's concealed hand, as it stands, could make on a tile it waits on
         (`seat.waits`), self-drawn or on a discard, under the context of the moment; None when no wait

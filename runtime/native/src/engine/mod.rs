@@ -23,6 +23,12 @@ pub mod table;
 pub mod values;
 pub mod winning;
 
+// the legal moves (step 6, docs/engine-native.md)
+pub mod offer_decisions;
+pub mod offer_melds;
+pub mod offer_rules;
+pub mod offers;
+
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyInt, PyList, PyString};
@@ -507,5 +513,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<distance::DistanceTables>()?;
     m.add_class::<bot_binding::EfficiencyRules>()?;
     m.add_class::<bot_binding::EfficiencyPolicy>()?;
+    m.add_class::<offer_decisions::EngineOffers>()?; // the legal moves (step 6)
     Ok(())
 }

@@ -132,6 +132,37 @@ pub trait WinQuestions {
     fn refusal(&self, q: Question) -> String {
         q.name().to_owned()
     }
+
+    // ---- the legal moves (engine/offers.rs, step 6): the wins a seat is offered ----
+
+    /// Whether `win` is answered; without it every decision that offers a win is refused by name.
+    fn covers_wins(&self) -> bool {
+        false
+    }
+
+    /// `Game._win_info(seat, mode, tile, forms, discarder, robbed)`: the win seat `seat` makes now, or
+    /// None. `mode`: drawn | claimed | revealed | none | best_wait; `forms`: the winning forms it is
+    /// limited to (none: any).
+    #[allow(clippy::too_many_arguments)] // `_win_info`'s arguments, one for one
+    fn win(
+        &self,
+        _st: &HandState,
+        _seat: usize,
+        _mode: &str,
+        _tile: Option<usize>,
+        _forms: &[String],
+        _discarder: Option<usize>,
+        _robbed: Option<usize>,
+    ) -> Result<Option<WinFound>, Stop> {
+        Err(Stop::Bail)
+    }
+}
+
+/// A win the winning machinery finds (`WinInfo`, what the legal moves read of it): the winning tile
+/// (None: a win on the hand as it stands) and the score, exact.
+pub struct WinFound {
+    pub tile: Option<usize>,
+    pub score: (i64, i64),
 }
 
 /// No question answered: what the port gives until engine/winning.rs lands.

@@ -1,0 +1,154 @@
+"""The differential check of the native legal moves (runtime/native/src/engine/offers.rs and its
+neighbours) against the reference: at a decision a Python game asks, the options of every seat asked
+(`Game.pending`, what `Game.legal_moves` gives) and the options the native side works out from the state
+(`HandState.snapshot()`) and the decision (its kind and data, read from the reference's pending step:
+the continuation is ported later, step 4 of docs/engine-native.md). Whether a seat wins on a tile is
+asked of the reference's winning machinery (`WinOracle`), so this step is proved on its own.
+
+bench/engine_equivalence.py `native-offers` runs this over 1,000 games per configuration,
+tests/test_engine_native_offers.py over a seeded sample.
+"""
+from __future__ import annotations
+
+import json
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from ..backend import native_module
+from .native_scope import native_snapshot
+
+NOT_PORTED = "the native legal moves do not take the decisions an event opens outside the turn and the claims yet"
+
+
+def plain_move(m) -> list:
+    """A move as the native side writes it: [action, tiles, choice, meld] (a fraction as {"rat": [n, d]})."""
+    c = m.choice
+    if isinstance(c, Fraction):
+        c = c.numerator if c.denominator == 1 else {"rat": [c.numerator, c.denominator]}
+    return [m.action, list(m.tiles), c, m.meld]
+
+
+def decision_of(game) -> dict | None:
+    """The decision now asked, as the native side takes it (offer_decisions.rs `Decision`): read from the
+    reference's pending steps. None: a decision the native side does not take (counted apart)."""
+    stack = game.pending_steps
+    if not stack or game.pending is None:
+        return None
+    top = stack[-1]
+    L = top.loc
+    if top.name == "play_turn":
+        return {"kind": "turn", "seat": L["s"], "claimed": L["claimed"], "allow_win": L["allow_win"],
+                "taken": [plain_move(m) for m in L["taken"]]}
+    if top.name == "follow":
+        return {"kind": "follow", "seat": L["c"], "action": L["action"], "tile": L["t"].name}
+    if top.name == "after_discard":
+        return {"kind": "own_discard", "seat": L["s"], "tile": L["t"].name}
+    if top.name == "start_decisions":
+        return {"kind": "start_decisions", "seat": L["s"], "event": L["event"], "melded": L["melded"],
+                "taken": [plain_move(m) for m in L["taken"]], "decided": sorted(L["decided"])}
+    if top.name != "answers" or len(stack) < 2:
+        return None
+    parent = stack[-2]
+    P = parent.loc
+    if parent.name == "window_resolve" and P["event"] in ("discard", "added_kong"):
+        return {"kind": "claim" if P["event"] == "discard" else "rob", "seat": P["s"], "tile": P["t"].name}
+    if parent.name == "tile_window":
+        return {"kind": "drawn_card" if P["kind"] == "self" else "turned", "seat": P["s"], "tile": P["t"].name}
+    if parent.name == "start_wins":
+        return {"kind": "start_wins", "event": P["event"]}
+    if parent.name == "together":
+        return {"kind": "together", "event": P["event"],
+                "decided": [sorted(P["decided"].get(s, ())) for s in range(game.n)]}
+    return None
+
+
+class WinOracle:
+    """The reference's winning machinery, asked by the native legal moves (`Game.win_offered`): the win
+    a seat makes now, as (the winning tile's catalog index or None, the score as numerator and denominator)."""
+
+    __slots__ = ("game", "asked")
+
+    def __init__(self, game):
+        self.game = game
+        self.asked = 0
+
+    def win(self, seat: int, mode: str, tile: int | None, forms: list[str], discarder: int | None,
+            robbed: int | None):
+        self.asked += 1
+        g = self.game
+        t = g.cat.kinds[tile] if tile is not None else None
+        info = g.win_offered(seat, mode, t, tuple(forms), discarder, robbed)
+        if info is None:
+            return None
+        score = Fraction(info.result.score)
+        return (info.tile.index if info.tile is not None else None, score.numerator, score.denominator)
+
+
+@dataclass
+class Tally:
+    decisions: int = 0  # decision points met
+    compared: int = 0  # ... whose options were compared
+    equal: int = 0  # ... and found equal
+    seats: int = 0  # seats' options compared
+    moves: int = 0  # moves compared
+    stops: int = 0  # the native evaluation stopped where the reference raises (the hand would fall back)
+    refused: Counter = field(default_factory=Counter)  # sentence -> decisions
+    differences: list = field(default_factory=list)  # (decision, reference, native)
+    native_cpu: float = 0.0  # CPU seconds in the native legal moves (JSON in and out, the oracle included)
+    python_cpu: float = 0.0  # CPU seconds the reference's steps spent working out the same options
+
+    def add(self, other: Tally) -> None:
+        for k in ("decisions", "compared", "equal", "seats", "moves", "stops", "native_cpu", "python_cpu"):
+            setattr(self, k, getattr(self, k) + getattr(other, k))
+        self.refused.update(other.refused)
+        self.differences.extend(other.differences)
+
+
+class OffersCheck:
+    """One rule set under one table of room options, its legal moves worked out natively."""
+
+    def __init__(self, rules, options: dict | None = None):
+        self.rules = rules
+        self.native = native_module().EngineOffers(rules.ruleset_json(), options or None)
+
+    def refusals(self) -> Counter:
+        return Counter(self.native.refusals())
+
+    def native_options(self, game, decision: dict) -> dict:
+        """The native answer: {"moves": {seat: [move, …]}}, or {"refused": sentence}, or {"stop": True}."""
+        got = json.loads(self.native.legal_moves(native_snapshot(game), json.dumps(decision, ensure_ascii=False),
+                                                 WinOracle(game)))
+        if "moves" in got:
+            got["moves"] = {s: ms for s, ms in got["moves"]}
+        return got
+
+    def check(self, game, tally: Tally) -> None:
+        """Compare the options of the decision now asked (if any)."""
+        ask = game.pending
+        if ask is None:
+            return
+        tally.decisions += 1
+        decision = decision_of(game)
+        if decision is None:
+            tally.refused[NOT_PORTED] += 1
+            return
+        cpu = time.process_time()
+        got = self.native_options(game, decision)
+        tally.native_cpu += time.process_time() - cpu
+        if "refused" in got:
+            tally.refused[got["refused"]] += 1
+            return
+        if "stop" in got:
+            tally.stops += 1
+            return
+        reference = {s: [plain_move(m) for m in ms] for s, ms in ask.options.items()}
+        tally.compared += 1
+        tally.seats += len(reference)
+        tally.moves += sum(len(ms) for ms in reference.values())
+        if json.dumps(reference, sort_keys=True, ensure_ascii=False) == \
+                json.dumps(got["moves"], sort_keys=True, ensure_ascii=False):
+            tally.equal += 1
+        else:
+            tally.differences.append((decision, reference, got["moves"]))

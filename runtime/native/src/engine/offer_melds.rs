@@ -1,0 +1,342 @@
+//! The melds a seat can lay down (runtime/game/moves.py `meld_options`, `Rules.meld_matches`): of one
+//! kind, from its concealed tiles and optionally a tile it does not hold (a claimed discard, a robbed
+//! kong tile, a turned card) — an upgrade of a meld it has (or of concealed tiles of a `hand` kind), a
+//! growing kind formed anew or extended, any other kind formed anew from its shape. Tiles are catalog
+//! indices; the usable tiles (`avail`) are (kind, count) in the order the hand first holds each kind, as
+//! the reference's `Counter` over the hand, since the options come out in that order.
+
+use super::offer_rules::{KindDef, OfferRules, ShapeDef};
+use super::state::Seat;
+use super::table::Table;
+
+const MAX_CANDIDATES: usize = 100_000; // tile lists one shape may propose (a same-rank shape over many suits)
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct MeldOption {
+    pub kind: String,
+    pub tiles: Vec<usize>,     // the whole meld, by catalog index
+    pub from_hand: Vec<usize>, // the tiles that leave the concealed hand
+    pub extends: Option<usize>, // the seat's meld this one replaces (an upgrade or growth)
+    pub key: usize,            // the tile the action uses (`tile` in guards)
+}
+
+pub fn count(avail: &[(usize, usize)], k: usize) -> usize {
+    avail.iter().find(|(x, _)| *x == k).map_or(0, |(_, c)| *c)
+}
+
+fn suit(t: &Table, k: usize) -> Option<&str> {
+    t.cat.kinds[k].suit.as_deref()
+}
+
+fn truthy_suit(t: &Table, k: usize) -> Option<&str> {
+    suit(t, k).filter(|s| !s.is_empty())
+}
+
+fn sorted(mut v: Vec<usize>) -> Vec<usize> {
+    v.sort_unstable();
+    v
+}
+
+/// (kind, copies) of a list, in first-occurrence order (a `Counter`'s).
+fn tally(tiles: &[usize]) -> Vec<(usize, i64)> {
+    let mut out: Vec<(usize, i64)> = Vec::new();
+    for &k in tiles {
+        match out.iter_mut().find(|(x, _)| *x == k) {
+            Some(e) => e.1 += 1,
+            None => out.push((k, 1)),
+        }
+    }
+    out
+}
+
+/// `Rules.meld_matches`: whether these tiles make a meld of the kind.
+pub fn meld_matches(t: &Table, mk: &KindDef, tiles: &[usize]) -> bool {
+    let s = &mk.shape;
+    let n = tiles.len();
+    if !(n == s.size || (mk.grows && s.size < n && n <= s.size + mk.grow_limit)) {
+        return false;
+    }
+    let Some(&first) = tiles.first() else {
+        return match s.kind.as_str() {
+            "same" | "same_rank" => true,
+            "tiles" => s.tiles.is_empty(),
+            _ => false,
+        };
+    };
+    match s.kind.as_str() {
+        "same" => tiles.iter().all(|&x| x == first),
+        "run" | "ranks" => {
+            let Some(su) = suit(t, first) else { return false };
+            if tiles.iter().any(|&x| suit(t, x) != Some(su)) {
+                return false;
+            }
+            let mut ranks: Vec<i64> = tiles.iter().map(|&x| t.cat.kinds[x].rank).collect();
+            ranks.sort_unstable();
+            if s.kind == "run" {
+                ranks.windows(2).all(|w| w[1] == w[0] + 1)
+            } else {
+                let mut want = s.ranks.clone();
+                want.sort_unstable();
+                ranks == want
+            }
+        }
+        "tiles" => {
+            let mut base: Vec<(&str, i64)> = Vec::new();
+            for name in &s.tiles {
+                match base.iter_mut().find(|(x, _)| *x == name.as_str()) {
+                    Some(e) => e.1 += 1,
+                    None => base.push((name.as_str(), 1)),
+                }
+            }
+            let got: Vec<(&str, i64)> = tally(tiles).into_iter().map(|(k, c)| (t.names[k].as_str(), c)).collect();
+            let of = |v: &[(&str, i64)], k: &str| v.iter().find(|(x, _)| *x == k).map_or(0, |(_, c)| *c);
+            if n > s.size {
+                base.iter().all(|(k, c)| of(&got, k) >= *c) && got.iter().all(|(k, _)| of(&base, k) > 0)
+            } else {
+                got.len() == base.len() && base.iter().all(|(k, c)| of(&got, k) == *c)
+            }
+        }
+        "same_rank" => {
+            let r = t.cat.kinds[first].rank;
+            if tiles.iter().any(|&x| suit(t, x).is_none() || t.cat.kinds[x].rank != r) {
+                return false;
+            }
+            let mut suits: Vec<Option<&str>> = tiles.iter().map(|&x| suit(t, x)).collect();
+            suits.sort_unstable();
+            suits.dedup();
+            !s.mixed || suits.len() > 1
+        }
+        _ => false,
+    }
+}
+
+/// `_fresh`: the candidate tile lists of a shape (counts are checked by the caller).
+fn fresh(t: &Table, s: &ShapeDef, avail: &[(usize, usize)], required: Option<usize>) -> Vec<Vec<usize>> {
+    let size = s.size;
+    let mut out = Vec::new();
+    match s.kind.as_str() {
+        "same" => {
+            let names: Vec<usize> = match required {
+                Some(r) => vec![r],
+                None => avail.iter().filter(|(_, c)| *c >= size).map(|(k, _)| *k).collect(),
+            };
+            for k in names {
+                out.push(vec![k; size]);
+            }
+        }
+        "run" | "ranks" => {
+            let suits: Vec<Option<String>> = match required {
+                Some(r) => vec![suit(t, r).map(str::to_owned)],
+                None => {
+                    let mut v: Vec<String> =
+                        avail.iter().filter_map(|(k, _)| truthy_suit(t, *k).map(str::to_owned)).collect();
+                    v.sort();
+                    v.dedup();
+                    v.into_iter().map(Some).collect()
+                }
+            };
+            for su in suits.into_iter().flatten() {
+                // {rank: kind} over the catalog, the last kind of a rank kept (a dict's)
+                let mut ranks_of: Vec<(i64, usize)> = Vec::new();
+                for (i, k) in t.cat.kinds.iter().enumerate() {
+                    if k.suit.as_deref() == Some(su.as_str()) {
+                        match ranks_of.iter_mut().find(|(r, _)| *r == k.rank) {
+                            Some(e) => e.1 = i,
+                            None => ranks_of.push((k.rank, i)),
+                        }
+                    }
+                }
+                let of = |r: i64| ranks_of.iter().find(|(x, _)| *x == r).map(|(_, k)| *k);
+                let patterns: Vec<Vec<i64>> = if s.kind == "run" {
+                    let lo = ranks_of.iter().map(|(r, _)| *r).min().unwrap_or(0);
+                    let hi = ranks_of.iter().map(|(r, _)| *r).max().unwrap_or(0);
+                    (lo..=hi).map(|a| (a..a + size as i64).collect()).collect()
+                } else {
+                    vec![s.ranks.clone()]
+                };
+                for ranks in patterns {
+                    if !ranks.iter().all(|&r| of(r).is_some()) {
+                        continue;
+                    }
+                    if let Some(r) = required {
+                        if !ranks.contains(&t.cat.kinds[r].rank) {
+                            continue;
+                        }
+                    }
+                    out.push(ranks.iter().map(|&r| of(r).unwrap_or(0)).collect());
+                }
+            }
+        }
+        "tiles" => {
+            let ks: Option<Vec<usize>> = s.tiles.iter().map(|n| t.names.iter().position(|x| x == n)).collect();
+            if let Some(ks) = ks {
+                if required.is_none_or(|r| ks.contains(&r)) {
+                    out.push(ks);
+                }
+            }
+        }
+        "same_rank" => {
+            let ranks: Vec<i64> = match required {
+                Some(r) => vec![t.cat.kinds[r].rank],
+                None => {
+                    let mut v: Vec<i64> = avail
+                        .iter()
+                        .filter(|(k, _)| truthy_suit(t, *k).is_some())
+                        .map(|(k, _)| t.cat.kinds[*k].rank)
+                        .collect();
+                    v.sort_unstable();
+                    v.dedup();
+                    v
+                }
+            };
+            for r in ranks {
+                let kinds: Vec<usize> = (0..t.cat.kinds.len())
+                    .filter(|&i| truthy_suit(t, i).is_some() && t.cat.kinds[i].rank == r)
+                    .collect();
+                // combinations with replacement, in itertools' order
+                let mut idx = vec![0usize; size];
+                if kinds.is_empty() && size > 0 {
+                    continue;
+                }
+                loop {
+                    let combo: Vec<usize> = idx.iter().map(|&i| kinds[i]).collect();
+                    let keep = required.is_none_or(|q| combo.contains(&q)) && {
+                        let mut su: Vec<Option<&str>> = combo.iter().map(|&k| suit(t, k)).collect();
+                        su.sort_unstable();
+                        su.dedup();
+                        !s.mixed || su.len() >= 2
+                    };
+                    if keep {
+                        out.push(combo);
+                    }
+                    if out.len() > MAX_CANDIDATES {
+                        return out;
+                    }
+                    // next: the rightmost index below the last kind goes up, those after it follow it
+                    let Some(p) = (0..size).rev().find(|&p| idx[p] + 1 < kinds.len()) else { break };
+                    let v = idx[p] + 1;
+                    for x in &mut idx[p..] {
+                        *x = v;
+                    }
+                }
+            }
+        }
+        _ => {}
+    }
+    out
+}
+
+/// `meld_options`: every distinct meld of kind `mk` the seat can make (with `required` in it when given),
+/// from the usable concealed tiles `avail`.
+pub fn meld_options(
+    t: &Table,
+    rules: &OfferRules,
+    seat: &Seat,
+    mk: &KindDef,
+    required: Option<usize>,
+    avail: &[(usize, usize)],
+) -> Vec<MeldOption> {
+    let s = &mk.shape;
+    let growing = !mk.upgrades.is_empty() || mk.grows;
+    if !growing {
+        if s.kind == "same" {
+            if let Some(r) = required {
+                if (count(avail, r) as i64) < s.size as i64 - 1 {
+                    return Vec::new();
+                }
+            }
+        } else if s.kind == "run" {
+            if let Some(r) = required {
+                if suit(t, r).is_none() {
+                    return Vec::new();
+                }
+            }
+        }
+    }
+    let mut out: Vec<MeldOption> = Vec::new();
+    let add = |out: &mut Vec<MeldOption>, o: MeldOption| {
+        if !out.iter().any(|x| x.kind == o.kind && x.tiles == o.tiles && x.extends == o.extends) {
+            out.push(o);
+        }
+    };
+    let fits = |need: &[(usize, i64)]| need.iter().all(|&(k, c)| count(avail, k) as i64 >= c);
+    let from_hand = |need: &[(usize, i64)]| -> Vec<usize> {
+        sorted(need.iter().flat_map(|&(k, c)| std::iter::repeat_n(k, c.max(0) as usize)).collect())
+    };
+    if growing {
+        let adds: Vec<usize> = match required {
+            Some(r) => vec![r],
+            None => {
+                let mut v: Vec<usize> = avail.iter().map(|(k, _)| *k).collect();
+                v.sort_by(|a, b| t.names[*a].cmp(&t.names[*b]));
+                v
+            }
+        };
+        for (i, m) in seat.melds.iter().enumerate() {
+            let base = if mk.upgrades.is_empty() { m.kind == mk.name } else { mk.upgrades.contains(&m.kind) };
+            if !base {
+                continue;
+            }
+            for &x in &adds {
+                if s.kind == "same" && m.tiles.first() != Some(&x) {
+                    continue;
+                }
+                let mut tiles = m.tiles.clone();
+                tiles.push(x);
+                if meld_matches(t, mk, &tiles) {
+                    let fh = if required.is_some() { Vec::new() } else { vec![x] };
+                    add(&mut out, MeldOption { kind: mk.name.clone(), tiles: sorted(tiles), from_hand: fh, extends: Some(i), key: x });
+                }
+            }
+        }
+        if !mk.upgrades.is_empty() {
+            let concealed: Vec<&KindDef> =
+                mk.upgrades.iter().filter_map(|u| rules.kind(u)).filter(|k| k.hand).collect();
+            if !concealed.is_empty() {
+                for tiles in fresh(t, s, avail, required) {
+                    let mut need = tally(&tiles);
+                    if let Some(r) = required {
+                        match need.iter_mut().find(|(k, _)| *k == r) {
+                            Some(e) => e.1 -= 1,
+                            None => need.push((r, -1)),
+                        }
+                    }
+                    if !fits(&need) {
+                        continue;
+                    }
+                    let added: Vec<usize> = match required {
+                        Some(r) => vec![r],
+                        None => tally(&tiles).into_iter().map(|(k, _)| k).collect(),
+                    };
+                    for x in added {
+                        let mut rest = tiles.clone();
+                        if let Some(p) = rest.iter().position(|&y| y == x) {
+                            rest.remove(p);
+                        } else {
+                            continue; // the reference's `list.remove` raises: no such option
+                        }
+                        if concealed.iter().any(|k| meld_matches(t, k, &rest)) {
+                            add(&mut out, MeldOption { kind: mk.name.clone(), tiles: sorted(tiles.clone()), from_hand: from_hand(&need), extends: None, key: x });
+                            break;
+                        }
+                    }
+                }
+            }
+            return out;
+        }
+    }
+    for tiles in fresh(t, s, avail, required) {
+        let mut need = tally(&tiles);
+        if let Some(r) = required {
+            match need.iter_mut().find(|(k, _)| *k == r) {
+                Some(e) => e.1 -= 1,
+                None => need.push((r, -1)),
+            }
+        }
+        if fits(&need) {
+            let key = required.unwrap_or_else(|| *tiles.iter().min().unwrap_or(&0));
+            add(&mut out, MeldOption { kind: mk.name.clone(), tiles: sorted(tiles.clone()), from_hand: from_hand(&need), extends: None, key });
+        }
+    }
+    out
+}
