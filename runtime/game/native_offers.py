@@ -65,8 +65,9 @@ def decision_of(game) -> dict | None:
 
 
 class WinOracle:
-    """The reference's winning machinery, asked by the native legal moves (`Game.win_offered`): the win
-    a seat makes now, as (the winning tile's catalog index or None, the score as numerator and denominator)."""
+    """The reference's winning machinery, asked by the native legal moves: the win a seat makes now
+    (`Game.win_offered`), as (the winning tile's catalog index or None, the score as numerator and
+    denominator), and the wait questions guards read (`ask`)."""
 
     __slots__ = ("game", "asked")
 
@@ -84,6 +85,19 @@ class WinOracle:
             return None
         score = Fraction(info.result.score)
         return (info.tile.index if info.tile is not None else None, score.numerator, score.denominator)
+
+    def ask(self, question: str, seat: int | None, tile: int | None) -> list[int]:
+        """A wait question of a guard (a seat's `waits` or `group_waits`, `waits_without`,
+        `group_waits_without`), as `Game.seat_field` and the game functions answer it: kinds by index."""
+        self.asked += 1
+        g = self.game
+        s = g.st.seats[seat] if seat is not None else None
+        groups = question.startswith("group_")
+        if question.endswith("_without"):
+            got = g.waits_without(s, g.cat.kinds[tile] if tile is not None else None, groups=groups)
+        else:
+            got = g.waits(s, groups=groups) if s is not None else []
+        return [k.index for k in got]
 
 
 @dataclass
@@ -109,9 +123,11 @@ class Tally:
 class OffersCheck:
     """One rule set under one table of room options, its legal moves worked out natively."""
 
-    def __init__(self, rules, options: dict | None = None):
+    def __init__(self, rules, options: dict | None = None, questions: bool = True):
+        """`questions`: the reference answers the wait questions guards read (`WinOracle.ask`) too; without
+        it, a decision reading one is refused by name."""
         self.rules = rules
-        self.native = native_module().EngineOffers(rules.ruleset_json(), options or None)
+        self.native = native_module().EngineOffers(rules.ruleset_json(), options or None, questions)
 
     def refusals(self) -> Counter:
         return Counter(self.native.refusals())

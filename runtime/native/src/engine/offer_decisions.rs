@@ -314,20 +314,67 @@ pub fn options(c: &Ctx, d: &Decision) -> R<Vec<(usize, Vec<Mv>)>> {
 }
 
 /// The winning machinery's answers through a Python object (`win(seat, mode, tile, forms, discarder,
-/// robbed)` → None or (tile index or None, score numerator, score denominator)): the reference's, for
+/// robbed)` → None or (tile index or None, score numerator, score denominator); with `questions`,
+/// `ask(question, seat, tile)` → the kinds waited on): the reference's, for
 /// the equivalence check (runtime/game/native_offers.py `WinOracle`), until engine/winning.rs answers.
 struct PyWins<'a, 'py> {
     oracle: &'a Bound<'py, PyAny>,
     err: RefCell<Option<PyErr>>,
+    questions: bool,    // the oracle answers the wait questions too (`oracle_answers`)
+    jokers: Vec<bool>,  // per kind: a physical joker (a tile value carries it)
+}
+
+/// The wait questions the Python oracle answers (`WinOracle.ask`): a seat's waits, by every form or by
+/// the forms that split a hand into groups, as it stands or without one tile.
+fn oracle_answers(q: Question) -> Option<&'static str> {
+    Some(match q {
+        Question::Waits => "waits",
+        Question::GroupWaits => "group_waits",
+        Question::WaitsWithout => "waits_without",
+        Question::GroupWaitsWithout => "group_waits_without",
+        _ => return None,
+    })
+}
+
+/// The lowering's view of the oracle: the questions it will answer are covered.
+struct OracleCovers;
+
+impl WinQuestions for OracleCovers {
+    fn covers(&self, q: Question) -> bool {
+        oracle_answers(q).is_some()
+    }
+
+    fn ask(&self, _st: &HandState, _q: Question, _args: &[V]) -> Result<V, Stop> {
+        Err(Stop::Bail)
+    }
 }
 
 impl WinQuestions for PyWins<'_, '_> {
     fn covers(&self, q: Question) -> bool {
-        NoWinQuestions.covers(q)
+        self.questions && oracle_answers(q).is_some()
     }
 
-    fn ask(&self, st: &HandState, q: Question, args: &[V]) -> Result<V, Stop> {
-        NoWinQuestions.ask(st, q, args)
+    fn ask(&self, _st: &HandState, q: Question, args: &[V]) -> Result<V, Stop> {
+        let Some(name) = oracle_answers(q).filter(|_| self.questions) else { return Err(Stop::Bail) };
+        let mut seat = None;
+        let mut tile = None;
+        for (i, a) in args.iter().enumerate() {
+            match (i, a) {
+                (_, V::None) => {}
+                (0, V::Seat(s)) => seat = Some(*s as usize),
+                (1, V::Tile(c)) => tile = Some(crate::program::kind_of(*c) as usize),
+                _ => return Err(Stop::Bail), // the reference reads `.hand` / `.name` of what is no seat or tile
+            }
+        }
+        match self.oracle.call_method1("ask", (name, seat, tile)).and_then(|r| r.extract::<Vec<usize>>()) {
+            Ok(kinds) => Ok(V::List(std::sync::Arc::new(
+                kinds.into_iter().map(|k| V::Tile(((k as u32) << 2) | self.jokers.get(k).copied().unwrap_or(false) as u32)).collect(),
+            ))),
+            Err(e) => {
+                *self.err.borrow_mut() = Some(e);
+                Err(Stop::Bail)
+            }
+        }
     }
 
     fn covers_wins(&self) -> bool {
@@ -363,17 +410,26 @@ impl WinQuestions for PyWins<'_, '_> {
 pub struct EngineOffers {
     table: table::Table,
     offers: Offers,
+    questions: bool,
 }
 
 #[pymethods]
 impl EngineOffers {
     #[new]
-    #[pyo3(signature = (ruleset_json, options=None))]
-    fn new(ruleset_json: &str, options: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
+    /// `questions`: the oracle given to `legal_moves` answers the wait questions (`ask(question, seat,
+    /// tile)`), so guards reading them are lowered; without it they are refused by name.
+    #[pyo3(signature = (ruleset_json, options=None, questions=false))]
+    fn new(ruleset_json: &str, options: Option<&Bound<'_, PyDict>>, questions: bool) -> PyResult<Self> {
         let opts = super::options_of(options)?;
         let table = guarded(|| table::Table::new(ruleset_json, &opts))?;
-        let offers = guarded(|| Offers::new(&table, ruleset_json, &NoWinQuestions))?;
-        Ok(EngineOffers { table, offers })
+        let offers = guarded(|| {
+            if questions {
+                Offers::new(&table, ruleset_json, &OracleCovers)
+            } else {
+                Offers::new(&table, ruleset_json, &NoWinQuestions)
+            }
+        })?;
+        Ok(EngineOffers { table, offers, questions })
     }
 
     /// The sentences refusing the expressions the legal moves read that the lowering does not take.
@@ -386,7 +442,8 @@ impl EngineOffers {
     /// or {"refused": sentence} (a construct not ported), or {"stop": true} (the reference raised).
     fn legal_moves(&self, snapshot: &str, decision: &str, oracle: &Bound<'_, PyAny>) -> PyResult<String> {
         let t = &self.table;
-        let wins = PyWins { oracle, err: RefCell::new(None) };
+        let jokers = t.cat.kinds.iter().map(|k| k.category == "joker").collect();
+        let wins = PyWins { oracle, err: RefCell::new(None), questions: self.questions, jokers };
         let out = guarded(|| {
             let st = snapshot::read(t, snapshot)?;
             let d = Decision::read(t, decision)?;
