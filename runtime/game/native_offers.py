@@ -17,9 +17,29 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from ..backend import native_module
+from ..tiles import TileInfo
 from .native_scope import native_snapshot
+from .records import ONE_WIN, WINNER_TURN
+from .state import Seat
 
-NOT_PORTED = "the native legal moves do not take the decisions an event opens outside the turn and the claims yet"
+NOT_PORTED = "the native legal moves do not take this decision yet"
+# the bindings of the moment (runtime/game/scope.py `GAME_DEFAULTS`) an event window passes on
+BINDINGS = ("winner", "discarder", "robbed", "payer", "payee", "choice", "viewer", "owner", "score", "task_factor")
+
+
+def plain_binding(v):
+    """A binding's value as the native side reads it; None when it is no value it takes."""
+    if v is None or isinstance(v, (bool, int)):
+        return ("ok", v)
+    if isinstance(v, Seat):
+        return ("ok", {"seat": v.index})
+    if isinstance(v, TileInfo):
+        return ("ok", {"tile": v.name})
+    if isinstance(v, Fraction):
+        return ("ok", v.numerator if v.denominator == 1 else {"rat": [v.numerator, v.denominator]})
+    if isinstance(v, str):
+        return ("ok", {"str": v})
+    return None
 
 
 def plain_move(m) -> list:
@@ -45,6 +65,20 @@ def decision_of(game) -> dict | None:
         return {"kind": "follow", "seat": L["c"], "action": L["action"], "tile": L["t"].name}
     if top.name == "after_discard":
         return {"kind": "own_discard", "seat": L["s"], "tile": L["t"].name}
+    if top.name == "window" and top.at == 1:
+        bind = L["bind"]
+        actor, tile = bind.get("actor"), bind.get("tile")
+        bound = bind.get("winner") if bind.get(ONE_WIN) or bind.get(WINNER_TURN) else None
+        plain = {}
+        for k in BINDINGS:
+            if k in bind:
+                got = plain_binding(bind[k])
+                if got is None:
+                    return None
+                plain[k] = got[1]
+        return {"kind": "window", "event": L["event"], "actor": actor.index if actor is not None else None,
+                "tile": tile.name if tile is not None else None, "others": L.get("others", True),
+                "winner": bound.index if bound is not None else None, "bind": plain}
     if top.name == "start_decisions":
         return {"kind": "start_decisions", "seat": L["s"], "event": L["event"], "melded": L["melded"],
                 "taken": [plain_move(m) for m in L["taken"]], "decided": sorted(L["decided"])}

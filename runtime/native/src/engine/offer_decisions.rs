@@ -43,6 +43,38 @@ pub enum Decision {
     Together { event: String, decided: Vec<Vec<String>> },
     /// One seat's decisions at an opening event (`_s_start_decisions`).
     StartDecisions { seat: usize, event: String, melded: bool, taken: Vec<Mv>, decided: Vec<String> },
+    /// The decisions an event opens outside the turn and the claims (`_s_window`): its actor and tile,
+    /// whether only its `by winner` decisions are asked (`others` false), the one winner they are asked
+    /// of (a win's events, a winner's turn), and the event's other bindings.
+    Window { event: String, actor: Option<usize>, tile: Option<usize>, others: bool, winner: Option<usize>, bind: Bind },
+}
+
+/// A binding's value as the decision gives it: null, true/false, a whole number, {"seat": n},
+/// {"tile": name}, {"rat": [n, d]}, {"str": text}.
+fn read_value(t: &table::Table, j: &J) -> Result<V, Error> {
+    Ok(match j {
+        J::Null => V::None,
+        J::Bool(b) => V::Bool(*b),
+        J::Number(x) => V::Int(x.as_i64().ok_or_else(|| input("binding"))?),
+        J::Object(m) if m.len() == 1 => {
+            if let Some(s) = m.get("seat").and_then(J::as_u64).filter(|&s| (s as usize) < t.n) {
+                V::Seat(s as u16)
+            } else if let Some(n) = m.get("tile").and_then(J::as_str) {
+                let k = t.names.iter().position(|x| x == n).ok_or_else(|| input("binding"))?;
+                V::Tile(((k as u32) << 2) | (t.cat.kinds[k].category == "joker") as u32)
+            } else if let Some(x) = m.get("str").and_then(J::as_str) {
+                V::Str(std::sync::Arc::from(x))
+            } else if let Some([n, d]) = m.get("rat").and_then(J::as_array).map(Vec::as_slice) {
+                match (n.as_i64(), d.as_i64()) {
+                    (Some(n), Some(d)) if d > 1 => V::Rat(n, d),
+                    _ => return Err(input("binding")),
+                }
+            } else {
+                return Err(input("binding"));
+            }
+        }
+        _ => return Err(input("binding")),
+    })
 }
 
 fn input(what: &str) -> Error {
@@ -104,6 +136,29 @@ impl Decision {
                 taken: moves("taken")?,
                 decided: strings(j.get("decided")),
             },
+            "window" => {
+                let opt_seat = |k: &str| match j.get(k) {
+                    None | Some(J::Null) => Ok(None),
+                    Some(x) => x.as_u64().map(|s| s as usize).filter(|&s| s < t.n).map(Some).ok_or_else(|| input(k)),
+                };
+                let tile = match j.get("tile") {
+                    None | Some(J::Null) => None,
+                    Some(_) => Some(tile()?),
+                };
+                let mut extra = Vec::new();
+                for (k, v) in j.get("bind").and_then(J::as_object).ok_or_else(|| input("bind"))? {
+                    let slot = super::scope::BOUND.iter().position(|b| b == k).ok_or_else(|| input("binding"))?;
+                    extra.push((slot, read_value(t, v)?));
+                }
+                Decision::Window {
+                    event: text_of("event")?,
+                    actor: opt_seat("actor")?,
+                    tile,
+                    others: flag("others")?,
+                    winner: opt_seat("winner")?,
+                    bind: Bind { discarder: None, robbed: None, score: None, extra },
+                }
+            }
             _ => return Err(input("kind")),
         })
     }
@@ -139,7 +194,7 @@ fn start_by(c: &Ctx, by: &str, s: usize) -> bool {
 /// reference would not ask here).
 pub fn options(c: &Ctx, d: &Decision) -> R<Vec<(usize, Vec<Mv>)>> {
     let st = c.st;
-    let claim_bind = |s: usize, robbed: bool| Bind { discarder: Some(s), robbed: robbed.then_some(s), score: None };
+    let claim_bind = |s: usize, robbed: bool| Bind { discarder: Some(s), robbed: robbed.then_some(s), score: None, extra: Vec::new() };
     Ok(match d {
         Decision::Turn { seat, claimed, allow_win, taken } => {
             let s = *seat;
@@ -171,7 +226,7 @@ pub fn options(c: &Ctx, d: &Decision) -> R<Vec<(usize, Vec<Mv>)>> {
             if !st.seats[s].auto {
                 for i in c.offerable("discard") {
                     if c.o.rules.actions[i].by == "self" {
-                        own.extend(c.action_moves(i, s, Some(*tile), None, Bind::default())?);
+                        own.extend(c.action_moves(i, s, Some(*tile), None, &Bind::default())?);
                     }
                 }
             }
@@ -189,7 +244,7 @@ pub fn options(c: &Ctx, d: &Decision) -> R<Vec<(usize, Vec<Mv>)>> {
                 if cs == s || !c.in_play(cs) {
                     continue;
                 }
-                let mut ms = c.win_moves(cs, if rob { "added_kong" } else { "discard" }, Some(t), Some(s), bind)?;
+                let mut ms = c.win_moves(cs, if rob { "added_kong" } else { "discard" }, Some(t), Some(s), &bind)?;
                 if !st.seats[cs].auto {
                     let acts = if rob { c.actions_on("added_kong") } else { c.offerable("discard") };
                     for i in acts {
@@ -197,7 +252,7 @@ pub fn options(c: &Ctx, d: &Decision) -> R<Vec<(usize, Vec<Mv>)>> {
                         if (rob && a.wins) || (!rob && a.by == "self") || !c.by_ok(&a.by, cs, Some(s)) {
                             continue;
                         }
-                        ms.extend(c.action_moves(i, cs, Some(t), Some(t), bind)?);
+                        ms.extend(c.action_moves(i, cs, Some(t), Some(t), &bind)?);
                     }
                 }
                 if !ms.is_empty() {
@@ -219,7 +274,7 @@ pub fn options(c: &Ctx, d: &Decision) -> R<Vec<(usize, Vec<Mv>)>> {
                         }
                         seen.push(&a.name);
                         let req = if a.forms.is_empty() { None } else { Some(*tile) };
-                        own.extend(c.action_moves(i, s, Some(*tile), req, Bind::default())?);
+                        own.extend(c.action_moves(i, s, Some(*tile), req, &Bind::default())?);
                     }
                 }
             }
@@ -235,7 +290,7 @@ pub fn options(c: &Ctx, d: &Decision) -> R<Vec<(usize, Vec<Mv>)>> {
                 if !c.in_play(cs) {
                     continue;
                 }
-                let mut ms = c.win_moves(cs, "reveal", Some(t), Some(s), Bind::default())?;
+                let mut ms = c.win_moves(cs, "reveal", Some(t), Some(s), &Bind::default())?;
                 if !st.seats[cs].auto {
                     for i in c.actions_on("reveal") {
                         let a = &c.o.rules.actions[i];
@@ -243,7 +298,7 @@ pub fn options(c: &Ctx, d: &Decision) -> R<Vec<(usize, Vec<Mv>)>> {
                             continue;
                         }
                         let req = if a.forms.is_empty() { None } else { Some(t) };
-                        ms.extend(c.action_moves(i, cs, Some(t), req, Bind::default())?);
+                        ms.extend(c.action_moves(i, cs, Some(t), req, &Bind::default())?);
                     }
                 }
                 if !ms.is_empty() {
@@ -258,7 +313,7 @@ pub fn options(c: &Ctx, d: &Decision) -> R<Vec<(usize, Vec<Mv>)>> {
                 if !c.in_play(s) {
                     continue;
                 }
-                let ms = c.win_moves(s, event, None, Some(s), Bind::default())?;
+                let ms = c.win_moves(s, event, None, Some(s), &Bind::default())?;
                 if !ms.is_empty() {
                     offers.push((s, ms));
                 }
@@ -277,7 +332,7 @@ pub fn options(c: &Ctx, d: &Decision) -> R<Vec<(usize, Vec<Mv>)>> {
                     for &i in &acts {
                         let a = &c.o.rules.actions[i];
                         if !decided[s].contains(&a.name) && start_by(c, &a.by, s) {
-                            ms.extend(c.action_moves(i, s, None, None, Bind::default())?);
+                            ms.extend(c.action_moves(i, s, None, None, &Bind::default())?);
                         }
                     }
                     if !ms.is_empty() {
@@ -294,9 +349,9 @@ pub fn options(c: &Ctx, d: &Decision) -> R<Vec<(usize, Vec<Mv>)>> {
                 .into_iter()
                 .filter(|&i| !c.o.rules.actions[i].together && start_by(c, &c.o.rules.actions[i].by, s))
                 .collect();
-            let mut moves = if *melded { c.win_moves(s, event, None, Some(s), Bind::default())? } else { Vec::new() };
+            let mut moves = if *melded { c.win_moves(s, event, None, Some(s), &Bind::default())? } else { Vec::new() };
             for i in acts {
-                moves.extend(c.action_moves(i, s, None, None, Bind::default())?);
+                moves.extend(c.action_moves(i, s, None, None, &Bind::default())?);
             }
             let moves: Moves = moves
                 .into_iter()
@@ -309,6 +364,39 @@ pub fn options(c: &Ctx, d: &Decision) -> R<Vec<(usize, Vec<Mv>)>> {
                 return Ok(Vec::new());
             }
             vec![(s, c.with_pass(s, &moves)?)]
+        }
+        Decision::Window { event, actor, tile, others, winner, bind } => {
+            let followers: Vec<String> = c.o.rules.action(event).map(|a| a.follow.clone()).unwrap_or_default();
+            let mut offers: Vec<(usize, Moves)> = Vec::new();
+            for i in c.actions_on(event) {
+                let a = &c.o.rules.actions[i];
+                if a.description || followers.contains(&a.name) || (!*others && a.by != "winner") {
+                    continue;
+                }
+                for cs in 0..c.t.n {
+                    // a seat that left the hand is asked only about the events of its own win
+                    if !c.by_ok(&a.by, cs, *actor) || (Some(cs) != *actor && !(st.finished || c.in_play(cs))) {
+                        continue;
+                    }
+                    if winner.is_some_and(|w| a.by == "winner" && cs != w) {
+                        continue;
+                    }
+                    let ms = c.action_moves(i, cs, *tile, None, bind)?;
+                    if !ms.is_empty() {
+                        match offers.iter_mut().find(|(x, _)| *x == cs) {
+                            Some(e) => e.1.extend(ms),
+                            None => offers.push((cs, ms)),
+                        }
+                    }
+                }
+            }
+            let mut out = Vec::new();
+            for (cs, ms) in offers {
+                if !ms.iter().any(|(_, o)| o.compulsory) {
+                    out.push((cs, c.with_pass(cs, &ms)?));
+                }
+            }
+            out
         }
     })
 }

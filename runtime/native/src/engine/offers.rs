@@ -94,13 +94,17 @@ impl Offers {
     }
 }
 
-/// The extra bindings of a decision, by slot (a claim's discarder, a robbed seat).
-#[derive(Clone, Copy, Default)]
+/// The bindings of a decision beyond the actor and the tile: a claim's discarder, a robbed seat, a
+/// win's score, and any other binding of the moment an event window passes on (by slot of `scope::BOUND`).
+#[derive(Clone, Default)]
 pub struct Bind {
     pub discarder: Option<usize>,
     pub robbed: Option<usize>,
     pub score: Option<(i64, i64)>,
+    pub extra: Vec<(usize, V)>,
 }
+
+const NO_BIND: &Bind = &Bind { discarder: None, robbed: None, score: None, extra: Vec::new() };
 
 /// One decision's work: the state, the wildcards of the moment, the win machinery.
 pub struct Ctx<'a> {
@@ -126,15 +130,24 @@ impl<'a> Ctx<'a> {
 
     /// The value of expression `i` with the actor, the tile of the moment (as `Game.tv` gives it), the
     /// decision's bindings and a choice bound.
-    fn eval(&self, i: usize, seat: usize, tile: Option<usize>, bind: Bind, choice: Option<&V>) -> R<V> {
+    fn eval(&self, i: usize, seat: usize, tile: Option<usize>, bind: &Bind, choice: Option<&V>) -> R<V> {
         if let Some(Err(why)) = self.o.scope.exprs.get(i) {
             return Err(Why::Refused(why.clone()));
         }
         let mut b = bound_defaults();
+        for (slot, v) in &bind.extra {
+            if let Some(x) = b.get_mut(*slot) {
+                *x = v.clone();
+            }
+        }
         b[B_ACTOR] = V::Seat(seat as u16);
         b[B_TILE] = tile.map_or(V::None, |k| self.tile_v(k));
-        b[B_DISCARDER] = seat_v(bind.discarder);
-        b[B_ROBBED] = seat_v(bind.robbed);
+        if bind.discarder.is_some() || bind.extra.is_empty() {
+            b[B_DISCARDER] = seat_v(bind.discarder);
+        }
+        if bind.robbed.is_some() || bind.extra.is_empty() {
+            b[B_ROBBED] = seat_v(bind.robbed);
+        }
         if let Some((n, d)) = bind.score {
             b[B_SCORE] = if d == 1 { V::Int(n) } else { V::Rat(n, d) };
         }
@@ -146,7 +159,7 @@ impl<'a> Ctx<'a> {
     }
 
     /// `condition_holds`: no condition holds.
-    fn holds(&self, e: Option<usize>, seat: usize, tile: Option<usize>, bind: Bind, choice: Option<&V>) -> R<bool> {
+    fn holds(&self, e: Option<usize>, seat: usize, tile: Option<usize>, bind: &Bind, choice: Option<&V>) -> R<bool> {
         match e {
             None => Ok(true),
             Some(i) => Ok(self.eval(i, seat, tile, bind, choice)?.truthy()),
@@ -157,7 +170,7 @@ impl<'a> Ctx<'a> {
     /// the actor and the tile are bound, as the reference binds them.
     fn restricted(&self, action: &str, seat: usize, tile: Option<usize>) -> R<bool> {
         for (names, e) in &self.o.rules.restricts {
-            if names.iter().any(|n| n == action) && self.holds(Some(*e), seat, tile, Bind::default(), None)? {
+            if names.iter().any(|n| n == action) && self.holds(Some(*e), seat, tile, NO_BIND, None)? {
                 return Ok(true);
             }
         }
@@ -225,7 +238,7 @@ impl<'a> Ctx<'a> {
 
     /// `_win_moves`: the seat's wins in situation `ctx` (self | discard | added_kong | reveal | deal |
     /// opening), then the `instead_of` choices they open.
-    pub fn win_moves(&self, c: usize, ctx: &str, tile: Option<usize>, actor: Option<usize>, bind: Bind) -> R<Moves> {
+    pub fn win_moves(&self, c: usize, ctx: &str, tile: Option<usize>, actor: Option<usize>, bind: &Bind) -> R<Moves> {
         let mut tile = tile;
         let ctx_events: &[&str] = match ctx {
             "self" => &["turn", "draw"],
@@ -288,7 +301,7 @@ impl<'a> Ctx<'a> {
                 .win(self.st, c, mode, tile, &a.win_forms, bind.discarder, bind.robbed)
                 .map_err(|_| Why::Stop)?;
             let Some(w) = found else { continue };
-            let b = Bind { discarder: bind.discarder, robbed: bind.robbed, score: Some(w.score) };
+            let b = &Bind { discarder: bind.discarder, robbed: bind.robbed, score: Some(w.score), extra: Vec::new() };
             if !self.holds(a.when, c, w.tile, b, None)? || self.restricted(&a.name, c, w.tile)? {
                 continue;
             }
@@ -315,7 +328,7 @@ impl<'a> Ctx<'a> {
                 } else {
                     self.by_ok(&a.by, c, actor)
                 };
-                if by && self.holds(a.when, c, tile, Bind::default(), None)?
+                if by && self.holds(a.when, c, tile, NO_BIND, None)?
                     && !self.restricted(&a.name, c, tile)?
                 {
                     if !a.choices.is_empty() || a.choice_list.is_some() || a.select > 0 {
@@ -357,7 +370,7 @@ impl<'a> Ctx<'a> {
     }
 
     /// `_choice_values`: each literal choice's value, then the items of the computed list.
-    fn choice_values(&self, a: &ActionDef, seat: usize, tile: Option<usize>, bind: Bind) -> R<Vec<V>> {
+    fn choice_values(&self, a: &ActionDef, seat: usize, tile: Option<usize>, bind: &Bind) -> R<Vec<V>> {
         let mut out = Vec::new();
         for &e in &a.choices {
             out.push(self.eval(e, seat, tile, bind, None)?);
@@ -371,7 +384,7 @@ impl<'a> Ctx<'a> {
     }
 
     /// `_plain_moves`: one move, or one per open choice.
-    fn plain_moves(&self, i: usize, seat: usize, tile: Option<usize>, bind: Bind) -> R<Moves> {
+    fn plain_moves(&self, i: usize, seat: usize, tile: Option<usize>, bind: &Bind) -> R<Moves> {
         let a = self.action(i);
         let of = Of { action: Some(i), compulsory: a.compulsory, meld: false, win: false };
         if a.choices.is_empty() && a.choice_list.is_none() {
@@ -400,7 +413,7 @@ impl<'a> Ctx<'a> {
     }
 
     /// `_select_moves`: one move per distinct set of N concealed tiles (kinds in catalog order).
-    fn select_moves(&self, i: usize, seat: usize, tile: Option<usize>, bind: Bind) -> R<Moves> {
+    fn select_moves(&self, i: usize, seat: usize, tile: Option<usize>, bind: &Bind) -> R<Moves> {
         let a = self.action(i);
         let hand = &self.st.seats[seat].hand;
         let mut kinds: Vec<usize> = hand.clone();
@@ -522,7 +535,7 @@ impl<'a> Ctx<'a> {
     }
 
     /// `_meld_moves`.
-    fn meld_moves(&self, i: usize, seat: usize, required: Option<usize>, bind: Bind) -> R<Moves> {
+    fn meld_moves(&self, i: usize, seat: usize, required: Option<usize>, bind: &Bind) -> R<Moves> {
         let a = self.action(i);
         let s = &self.st.seats[seat];
         let mut found = Vec::new();
@@ -559,7 +572,7 @@ impl<'a> Ctx<'a> {
     }
 
     /// `_action_moves`: the moves of a non-win action for a seat.
-    pub fn action_moves(&self, i: usize, seat: usize, tile: Option<usize>, required: Option<usize>, bind: Bind) -> R<Moves> {
+    pub fn action_moves(&self, i: usize, seat: usize, tile: Option<usize>, required: Option<usize>, bind: &Bind) -> R<Moves> {
         let a = self.action(i);
         if a.description || a.wins || !a.instead_of.is_empty() {
             return Ok(Vec::new());
@@ -634,11 +647,11 @@ impl<'a> Ctx<'a> {
         let mut moves = Vec::new();
         if !claimed {
             if allow_win && seat.drawn.is_some() {
-                moves.extend(self.win_moves(s, "self", seat.drawn, Some(s), Bind::default())?);
+                moves.extend(self.win_moves(s, "self", seat.drawn, Some(s), NO_BIND)?);
             }
             if !seat.auto {
                 for i in self.own_turn_actions() {
-                    moves.extend(self.action_moves(i, s, seat.drawn, None, Bind::default())?);
+                    moves.extend(self.action_moves(i, s, seat.drawn, None, NO_BIND)?);
                 }
             }
         }
@@ -657,9 +670,9 @@ impl<'a> Ctx<'a> {
             return Ok(Vec::new());
         }
         if b.forms.is_empty() {
-            return self.action_moves(i, seat, Some(t), None, Bind::default());
+            return self.action_moves(i, seat, Some(t), None, NO_BIND);
         }
-        if !self.holds(b.when, seat, Some(t), Bind::default(), None)? || self.restricted(&b.name, seat, Some(t))? {
+        if !self.holds(b.when, seat, Some(t), NO_BIND, None)? || self.restricted(&b.name, seat, Some(t))? {
             return Ok(Vec::new());
         }
         let s = &self.st.seats[seat];
