@@ -24,9 +24,12 @@ pub mod values;
 pub mod winning;
 
 // the legal moves (step 6, docs/engine-native.md)
+pub mod offer_binding;
+pub mod offer_choices;
 pub mod offer_decisions;
 pub mod offer_melds;
 pub mod offer_rules;
+pub mod offer_wins;
 pub mod offers;
 
 use pyo3::exceptions::PyValueError;
@@ -513,6 +516,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<distance::DistanceTables>()?;
     m.add_class::<bot_binding::EfficiencyRules>()?;
     m.add_class::<bot_binding::EfficiencyPolicy>()?;
-    m.add_class::<offer_decisions::EngineOffers>()?; // the legal moves (step 6)
+    m.add_class::<offer_binding::EngineOffers>()?; // the legal moves (step 6)
     Ok(())
 }

@@ -1,22 +1,17 @@
 //! The options of each decision the engine asks (runtime/game/turn.py `_s_play_turn`, `_s_follow`,
 //! `_s_answers`; claims.py `_s_after_discard`, `_s_added_kong`, `_s_turn_card`; opening.py
-//! `_s_start_wins`, `_s_together`, `_s_start_decisions`), assembled from the legal moves of
-//! engine/offers.rs, and `EngineOffers`, their Python surface. The decision (whose turn, which window,
+//! `_s_start_wins`, `_s_together`, `_s_start_decisions`; the event windows of claims.py `_s_window`),
+//! assembled from the legal moves of engine/offers.rs (engine/offer_binding.rs is their Python
+//! surface). The decision (whose turn, which window,
 //! what was taken or decided already) is the continuation's data: until step 4 ports it, it comes as
 //! JSON (`Decision`), read from the reference's pending step by runtime/game/native_offers.py.
 
-use std::cell::RefCell;
+use serde_json::Value as J;
 
-use pyo3::prelude::*;
-use pyo3::types::PyDict;
-use serde_json::{json, Value as J};
-
-use super::offers::{Bind, Ctx, Mv, Of, Offers, Why};
-use super::scope::{NoWinQuestions, Question, WinFound, WinQuestions};
-use super::state::HandState;
-use super::{snapshot, table};
-use crate::program::{Stop, V};
-use crate::{guarded, Error};
+use super::offers::{Bind, Ctx, Mv, Of, Why};
+use super::table;
+use crate::program::V;
+use crate::Error;
 
 type R<T> = Result<T, Why>;
 type Moves = Vec<(Mv, Of)>;
@@ -24,7 +19,12 @@ type Moves = Vec<(Mv, Of)>;
 /// A decision, as the continuation will hold it.
 pub enum Decision {
     /// A seat's own turn (`_s_play_turn`): after a draw or a claim; moves already taken this turn.
-    Turn { seat: usize, claimed: bool, allow_win: bool, taken: Vec<Mv> },
+    Turn {
+        seat: usize,
+        claimed: bool,
+        allow_win: bool,
+        taken: Vec<Mv>,
+    },
     /// The follow-ups of an action with the tile it used (`_s_follow`).
     Follow { seat: usize, action: String, tile: usize },
     /// The discarder's own declarations on its discard (`_s_after_discard`).
@@ -42,11 +42,24 @@ pub enum Decision {
     /// The decisions an opening event opens asked of every seat at once (`_s_together`).
     Together { event: String, decided: Vec<Vec<String>> },
     /// One seat's decisions at an opening event (`_s_start_decisions`).
-    StartDecisions { seat: usize, event: String, melded: bool, taken: Vec<Mv>, decided: Vec<String> },
+    StartDecisions {
+        seat: usize,
+        event: String,
+        melded: bool,
+        taken: Vec<Mv>,
+        decided: Vec<String>,
+    },
     /// The decisions an event opens outside the turn and the claims (`_s_window`): its actor and tile,
     /// whether only its `by winner` decisions are asked (`others` false), the one winner they are asked
     /// of (a win's events, a winner's turn), and the event's other bindings.
-    Window { event: String, actor: Option<usize>, tile: Option<usize>, others: bool, winner: Option<usize>, bind: Bind },
+    Window {
+        event: String,
+        actor: Option<usize>,
+        tile: Option<usize>,
+        others: bool,
+        winner: Option<usize>,
+        bind: Bind,
+    },
 }
 
 /// A binding's value as the decision gives it: null, true/false, a whole number, {"seat": n},
@@ -87,7 +100,11 @@ fn read_move(t: &table::Table, j: &J) -> Result<Mv, Error> {
         .as_array()
         .ok_or_else(|| input("move"))?
         .iter()
-        .map(|x| x.as_str().and_then(|n| t.names.iter().position(|m| m == n)).ok_or_else(|| input("move tile")))
+        .map(|x| {
+            x.as_str()
+                .and_then(|n| t.names.iter().position(|m| m == n))
+                .ok_or_else(|| input("move tile"))
+        })
         .collect::<Result<_, _>>()?;
     Ok(Mv {
         action: a[0].as_str().ok_or_else(|| input("move"))?.to_owned(),
@@ -98,13 +115,21 @@ fn read_move(t: &table::Table, j: &J) -> Result<Mv, Error> {
 }
 
 fn strings(j: Option<&J>) -> Vec<String> {
-    j.and_then(J::as_array).map(|a| a.iter().filter_map(|x| x.as_str().map(str::to_owned)).collect()).unwrap_or_default()
+    j.and_then(J::as_array)
+        .map(|a| a.iter().filter_map(|x| x.as_str().map(str::to_owned)).collect())
+        .unwrap_or_default()
 }
 
 impl Decision {
     pub fn read(t: &table::Table, text: &str) -> Result<Decision, Error> {
         let j: J = serde_json::from_str(text).map_err(|_| Error::Input("the decision is not JSON".into()))?;
-        let seat = || j.get("seat").and_then(J::as_u64).map(|x| x as usize).filter(|&s| s < t.n).ok_or_else(|| input("seat"));
+        let seat = || {
+            j.get("seat")
+                .and_then(J::as_u64)
+                .map(|x| x as usize)
+                .filter(|&s| s < t.n)
+                .ok_or_else(|| input("seat"))
+        };
         let tile = || {
             j.get("tile")
                 .and_then(J::as_str)
@@ -114,20 +139,58 @@ impl Decision {
         let flag = |k: &str| j.get(k).and_then(J::as_bool).ok_or_else(|| input(k));
         let text_of = |k: &str| j.get(k).and_then(J::as_str).map(str::to_owned).ok_or_else(|| input(k));
         let moves = |k: &str| -> Result<Vec<Mv>, Error> {
-            j.get(k).and_then(J::as_array).ok_or_else(|| input(k))?.iter().map(|m| read_move(t, m)).collect()
+            j.get(k)
+                .and_then(J::as_array)
+                .ok_or_else(|| input(k))?
+                .iter()
+                .map(|m| read_move(t, m))
+                .collect()
         };
         Ok(match j.get("kind").and_then(J::as_str).unwrap_or("") {
-            "turn" => Decision::Turn { seat: seat()?, claimed: flag("claimed")?, allow_win: flag("allow_win")?, taken: moves("taken")? },
-            "follow" => Decision::Follow { seat: seat()?, action: text_of("action")?, tile: tile()? },
-            "own_discard" => Decision::OwnDiscard { seat: seat()?, tile: tile()? },
-            "claim" => Decision::Claim { seat: seat()?, tile: tile()? },
-            "rob" => Decision::Rob { seat: seat()?, tile: tile()? },
-            "drawn_card" => Decision::DrawnCard { seat: seat()?, tile: tile()? },
-            "turned" => Decision::Turned { seat: seat()?, tile: tile()? },
-            "start_wins" => Decision::StartWins { event: text_of("event")? },
+            "turn" => Decision::Turn {
+                seat: seat()?,
+                claimed: flag("claimed")?,
+                allow_win: flag("allow_win")?,
+                taken: moves("taken")?,
+            },
+            "follow" => Decision::Follow {
+                seat: seat()?,
+                action: text_of("action")?,
+                tile: tile()?,
+            },
+            "own_discard" => Decision::OwnDiscard {
+                seat: seat()?,
+                tile: tile()?,
+            },
+            "claim" => Decision::Claim {
+                seat: seat()?,
+                tile: tile()?,
+            },
+            "rob" => Decision::Rob {
+                seat: seat()?,
+                tile: tile()?,
+            },
+            "drawn_card" => Decision::DrawnCard {
+                seat: seat()?,
+                tile: tile()?,
+            },
+            "turned" => Decision::Turned {
+                seat: seat()?,
+                tile: tile()?,
+            },
+            "start_wins" => Decision::StartWins {
+                event: text_of("event")?,
+            },
             "together" => {
-                let d = j.get("decided").and_then(J::as_array).filter(|d| d.len() == t.n).ok_or_else(|| input("decided"))?;
-                Decision::Together { event: text_of("event")?, decided: d.iter().map(|x| strings(Some(x))).collect() }
+                let d = j
+                    .get("decided")
+                    .and_then(J::as_array)
+                    .filter(|d| d.len() == t.n)
+                    .ok_or_else(|| input("decided"))?;
+                Decision::Together {
+                    event: text_of("event")?,
+                    decided: d.iter().map(|x| strings(Some(x))).collect(),
+                }
             }
             "start_decisions" => Decision::StartDecisions {
                 seat: seat()?,
@@ -139,7 +202,12 @@ impl Decision {
             "window" => {
                 let opt_seat = |k: &str| match j.get(k) {
                     None | Some(J::Null) => Ok(None),
-                    Some(x) => x.as_u64().map(|s| s as usize).filter(|&s| s < t.n).map(Some).ok_or_else(|| input(k)),
+                    Some(x) => x
+                        .as_u64()
+                        .map(|s| s as usize)
+                        .filter(|&s| s < t.n)
+                        .map(Some)
+                        .ok_or_else(|| input(k)),
                 };
                 let tile = match j.get("tile") {
                     None | Some(J::Null) => None,
@@ -147,7 +215,10 @@ impl Decision {
                 };
                 let mut extra = Vec::new();
                 for (k, v) in j.get("bind").and_then(J::as_object).ok_or_else(|| input("bind"))? {
-                    let slot = super::scope::BOUND.iter().position(|b| b == k).ok_or_else(|| input("binding"))?;
+                    let slot = super::scope::BOUND
+                        .iter()
+                        .position(|b| b == k)
+                        .ok_or_else(|| input("binding"))?;
                     extra.push((slot, read_value(t, v)?));
                 }
                 Decision::Window {
@@ -156,7 +227,12 @@ impl Decision {
                     tile,
                     others: flag("others")?,
                     winner: opt_seat("winner")?,
-                    bind: Bind { discarder: None, robbed: None, score: None, extra },
+                    bind: Bind {
+                        discarder: None,
+                        robbed: None,
+                        score: None,
+                        extra,
+                    },
                 }
             }
             _ => return Err(input("kind")),
@@ -172,7 +248,12 @@ fn answers(c: &Ctx, offers: Vec<(usize, Moves)>) -> R<Vec<(usize, Vec<Mv>)>> {
         let comp = ms.iter().find(|(_, o)| o.compulsory);
         let level = |o: &Of| o.action.map(|i| c.o.rules.actions[i].level);
         match comp {
-            Some((_, o)) if ms.iter().filter_map(|(_, x)| level(x)).min().is_none_or(|m| level(o).unwrap_or(0) <= m) => {}
+            Some((_, o))
+                if ms
+                    .iter()
+                    .filter_map(|(_, x)| level(x))
+                    .min()
+                    .is_none_or(|m| level(o).unwrap_or(0) <= m) => {}
             Some(_) => out.push((s, ms.into_iter().map(|(m, _)| m).collect())),
             None => out.push((s, c.with_pass(s, &ms)?)),
         }
@@ -183,7 +264,9 @@ fn answers(c: &Ctx, offers: Vec<(usize, Moves)>) -> R<Vec<(usize, Vec<Mv>)>> {
 /// The seats in play order from `start` (`order_from`).
 fn order_from(c: &Ctx, start: usize) -> Vec<usize> {
     let n = c.t.n as i64;
-    (0..n).map(|k| ((start as i64 + c.t.step * k).rem_euclid(n)) as usize).collect()
+    (0..n)
+        .map(|k| ((start as i64 + c.t.step * k).rem_euclid(n)) as usize)
+        .collect()
 }
 
 fn start_by(c: &Ctx, by: &str, s: usize) -> bool {
@@ -194,11 +277,25 @@ fn start_by(c: &Ctx, by: &str, s: usize) -> bool {
 /// reference would not ask here).
 pub fn options(c: &Ctx, d: &Decision) -> R<Vec<(usize, Vec<Mv>)>> {
     let st = c.st;
-    let claim_bind = |s: usize, robbed: bool| Bind { discarder: Some(s), robbed: robbed.then_some(s), score: None, extra: Vec::new() };
+    let claim_bind = |s: usize, robbed: bool| Bind {
+        discarder: Some(s),
+        robbed: robbed.then_some(s),
+        score: None,
+        extra: Vec::new(),
+    };
     Ok(match d {
-        Decision::Turn { seat, claimed, allow_win, taken } => {
+        Decision::Turn {
+            seat,
+            claimed,
+            allow_win,
+            taken,
+        } => {
             let s = *seat;
-            let moves: Moves = c.turn_moves(s, *claimed, *allow_win)?.into_iter().filter(|(m, _)| !taken.contains(m)).collect();
+            let moves: Moves = c
+                .turn_moves(s, *claimed, *allow_win)?
+                .into_iter()
+                .filter(|(m, _)| !taken.contains(m))
+                .collect();
             if moves.iter().any(|(_, o)| o.compulsory) || moves.is_empty() {
                 return Ok(Vec::new());
             }
@@ -210,7 +307,9 @@ pub fn options(c: &Ctx, d: &Decision) -> R<Vec<(usize, Vec<Mv>)>> {
             vec![(s, opts)]
         }
         Decision::Follow { seat, action, tile } => {
-            let Some(a) = c.o.rules.action(action) else { return Ok(Vec::new()) };
+            let Some(a) = c.o.rules.action(action) else {
+                return Ok(Vec::new());
+            };
             let mut moves = Vec::new();
             for name in &a.follow {
                 moves.extend(c.follow_moves(name, *seat, *tile)?);
@@ -246,7 +345,11 @@ pub fn options(c: &Ctx, d: &Decision) -> R<Vec<(usize, Vec<Mv>)>> {
                 }
                 let mut ms = c.win_moves(cs, if rob { "added_kong" } else { "discard" }, Some(t), Some(s), &bind)?;
                 if !st.seats[cs].auto {
-                    let acts = if rob { c.actions_on("added_kong") } else { c.offerable("discard") };
+                    let acts = if rob {
+                        c.actions_on("added_kong")
+                    } else {
+                        c.offerable("discard")
+                    };
                     for i in acts {
                         let a = &c.o.rules.actions[i];
                         if (rob && a.wins) || (!rob && a.by == "self") || !c.by_ok(&a.by, cs, Some(s)) {
@@ -321,7 +424,11 @@ pub fn options(c: &Ctx, d: &Decision) -> R<Vec<(usize, Vec<Mv>)>> {
             answers(c, offers)?
         }
         Decision::Together { event, decided } => {
-            let acts: Vec<usize> = c.actions_on(event).into_iter().filter(|&i| c.o.rules.actions[i].together).collect();
+            let acts: Vec<usize> = c
+                .actions_on(event)
+                .into_iter()
+                .filter(|&i| c.o.rules.actions[i].together)
+                .collect();
             let mut offers = Vec::new();
             if !acts.is_empty() {
                 for s in order_from(c, st.dealer) {
@@ -342,22 +449,35 @@ pub fn options(c: &Ctx, d: &Decision) -> R<Vec<(usize, Vec<Mv>)>> {
             }
             answers(c, offers)?
         }
-        Decision::StartDecisions { seat, event, melded, taken, decided } => {
+        Decision::StartDecisions {
+            seat,
+            event,
+            melded,
+            taken,
+            decided,
+        } => {
             let s = *seat;
             let acts: Vec<usize> = c
                 .actions_on(event)
                 .into_iter()
                 .filter(|&i| !c.o.rules.actions[i].together && start_by(c, &c.o.rules.actions[i].by, s))
                 .collect();
-            let mut moves = if *melded { c.win_moves(s, event, None, Some(s), &Bind::default())? } else { Vec::new() };
+            let mut moves = if *melded {
+                c.win_moves(s, event, None, Some(s), &Bind::default())?
+            } else {
+                Vec::new()
+            };
             for i in acts {
                 moves.extend(c.action_moves(i, s, None, None, &Bind::default())?);
             }
             let moves: Moves = moves
                 .into_iter()
                 .filter(|(m, o)| {
-                    !(o.compulsory && taken.contains(m))
-                        && !(!o.meld && !o.win && o.action.is_some_and(|i| decided.contains(&c.o.rules.actions[i].name)))
+                    // a compulsory move taken already, or a decision (no meld, no win) decided already
+                    let taken_again = o.compulsory && taken.contains(m);
+                    let decided_again =
+                        !o.meld && !o.win && o.action.is_some_and(|i| decided.contains(&c.o.rules.actions[i].name));
+                    !(taken_again || decided_again)
                 })
                 .collect();
             if moves.is_empty() || moves.iter().any(|(_, o)| o.compulsory) {
@@ -365,7 +485,14 @@ pub fn options(c: &Ctx, d: &Decision) -> R<Vec<(usize, Vec<Mv>)>> {
             }
             vec![(s, c.with_pass(s, &moves)?)]
         }
-        Decision::Window { event, actor, tile, others, winner, bind } => {
+        Decision::Window {
+            event,
+            actor,
+            tile,
+            others,
+            winner,
+            bind,
+        } => {
             let followers: Vec<String> = c.o.rules.action(event).map(|a| a.follow.clone()).unwrap_or_default();
             let mut offers: Vec<(usize, Moves)> = Vec::new();
             for i in c.actions_on(event) {
@@ -399,152 +526,4 @@ pub fn options(c: &Ctx, d: &Decision) -> R<Vec<(usize, Vec<Mv>)>> {
             out
         }
     })
-}
-
-/// The winning machinery's answers through a Python object (`win(seat, mode, tile, forms, discarder,
-/// robbed)` → None or (tile index or None, score numerator, score denominator); with `questions`,
-/// `ask(question, seat, tile)` → the kinds waited on): the reference's, for
-/// the equivalence check (runtime/game/native_offers.py `WinOracle`), until engine/winning.rs answers.
-struct PyWins<'a, 'py> {
-    oracle: &'a Bound<'py, PyAny>,
-    err: RefCell<Option<PyErr>>,
-    questions: bool,    // the oracle answers the wait questions too (`oracle_answers`)
-    jokers: Vec<bool>,  // per kind: a physical joker (a tile value carries it)
-}
-
-/// The wait questions the Python oracle answers (`WinOracle.ask`): a seat's waits, by every form or by
-/// the forms that split a hand into groups, as it stands or without one tile.
-fn oracle_answers(q: Question) -> Option<&'static str> {
-    Some(match q {
-        Question::Waits => "waits",
-        Question::GroupWaits => "group_waits",
-        Question::WaitsWithout => "waits_without",
-        Question::GroupWaitsWithout => "group_waits_without",
-        _ => return None,
-    })
-}
-
-/// The lowering's view of the oracle: the questions it will answer are covered.
-struct OracleCovers;
-
-impl WinQuestions for OracleCovers {
-    fn covers(&self, q: Question) -> bool {
-        oracle_answers(q).is_some()
-    }
-
-    fn ask(&self, _st: &HandState, _q: Question, _args: &[V]) -> Result<V, Stop> {
-        Err(Stop::Bail)
-    }
-}
-
-impl WinQuestions for PyWins<'_, '_> {
-    fn covers(&self, q: Question) -> bool {
-        self.questions && oracle_answers(q).is_some()
-    }
-
-    fn ask(&self, _st: &HandState, q: Question, args: &[V]) -> Result<V, Stop> {
-        let Some(name) = oracle_answers(q).filter(|_| self.questions) else { return Err(Stop::Bail) };
-        let mut seat = None;
-        let mut tile = None;
-        for (i, a) in args.iter().enumerate() {
-            match (i, a) {
-                (_, V::None) => {}
-                (0, V::Seat(s)) => seat = Some(*s as usize),
-                (1, V::Tile(c)) => tile = Some(crate::program::kind_of(*c) as usize),
-                _ => return Err(Stop::Bail), // the reference reads `.hand` / `.name` of what is no seat or tile
-            }
-        }
-        match self.oracle.call_method1("ask", (name, seat, tile)).and_then(|r| r.extract::<Vec<usize>>()) {
-            Ok(kinds) => Ok(V::List(std::sync::Arc::new(
-                kinds.into_iter().map(|k| V::Tile(((k as u32) << 2) | self.jokers.get(k).copied().unwrap_or(false) as u32)).collect(),
-            ))),
-            Err(e) => {
-                *self.err.borrow_mut() = Some(e);
-                Err(Stop::Bail)
-            }
-        }
-    }
-
-    fn covers_wins(&self) -> bool {
-        true
-    }
-
-    fn win(
-        &self,
-        _st: &HandState,
-        seat: usize,
-        mode: &str,
-        tile: Option<usize>,
-        forms: &[String],
-        discarder: Option<usize>,
-        robbed: Option<usize>,
-    ) -> Result<Option<WinFound>, Stop> {
-        let got = self
-            .oracle
-            .call_method1("win", (seat, mode, tile, forms.to_vec(), discarder, robbed))
-            .and_then(|r| r.extract::<Option<(Option<usize>, i64, i64)>>());
-        match got {
-            Ok(r) => Ok(r.map(|(tile, n, d)| WinFound { tile, score: (n, d) })),
-            Err(e) => {
-                *self.err.borrow_mut() = Some(e);
-                Err(Stop::Bail)
-            }
-        }
-    }
-}
-
-/// The legal moves of one rule set under one table of room options (docs/engine-native.md, step 6).
-#[pyclass(module = "paili.runtime._native", unsendable)]
-pub struct EngineOffers {
-    table: table::Table,
-    offers: Offers,
-    questions: bool,
-}
-
-#[pymethods]
-impl EngineOffers {
-    #[new]
-    /// `questions`: the oracle given to `legal_moves` answers the wait questions (`ask(question, seat,
-    /// tile)`), so guards reading them are lowered; without it they are refused by name.
-    #[pyo3(signature = (ruleset_json, options=None, questions=false))]
-    fn new(ruleset_json: &str, options: Option<&Bound<'_, PyDict>>, questions: bool) -> PyResult<Self> {
-        let opts = super::options_of(options)?;
-        let table = guarded(|| table::Table::new(ruleset_json, &opts))?;
-        let offers = guarded(|| {
-            if questions {
-                Offers::new(&table, ruleset_json, &OracleCovers)
-            } else {
-                Offers::new(&table, ruleset_json, &NoWinQuestions)
-            }
-        })?;
-        Ok(EngineOffers { table, offers, questions })
-    }
-
-    /// The sentences refusing the expressions the legal moves read that the lowering does not take.
-    fn refusals(&self) -> Vec<String> {
-        self.offers.refusals().into_iter().map(str::to_owned).collect()
-    }
-
-    /// The options of each seat asked at `decision` (JSON, `Decision`) on the state of `snapshot`, the
-    /// wins answered by `oracle`: JSON text, {"moves": [[seat, [[action, tiles, choice, meld], …]], …]},
-    /// or {"refused": sentence} (a construct not ported), or {"stop": true} (the reference raised).
-    fn legal_moves(&self, snapshot: &str, decision: &str, oracle: &Bound<'_, PyAny>) -> PyResult<String> {
-        let t = &self.table;
-        let jokers = t.cat.kinds.iter().map(|k| k.category == "joker").collect();
-        let wins = PyWins { oracle, err: RefCell::new(None), questions: self.questions, jokers };
-        let out = guarded(|| {
-            let st = snapshot::read(t, snapshot)?;
-            let d = Decision::read(t, decision)?;
-            let c = Ctx::new(&self.offers, t, &st, &wins);
-            Ok(match options(&c, &d) {
-                Ok(opts) => json!({"moves": opts.iter().map(|(s, ms)| json!([s, ms.iter().map(|m| m.to_json(t)).collect::<Vec<_>>()])).collect::<Vec<_>>()}),
-                Err(Why::Stop) => json!({"stop": true}),
-                Err(Why::Refused(why)) => json!({"refused": why}),
-            })
-        })?;
-        if let Some(e) = wins.err.into_inner() {
-            return Err(e);
-        }
-        Ok(out.to_string())
-    }
 }

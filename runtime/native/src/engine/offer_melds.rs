@@ -14,10 +14,10 @@ const MAX_CANDIDATES: usize = 100_000; // tile lists one shape may propose (a sa
 #[derive(Clone, Debug, PartialEq)]
 pub struct MeldOption {
     pub kind: String,
-    pub tiles: Vec<usize>,     // the whole meld, by catalog index
-    pub from_hand: Vec<usize>, // the tiles that leave the concealed hand
+    pub tiles: Vec<usize>,      // the whole meld, by catalog index
+    pub from_hand: Vec<usize>,  // the tiles that leave the concealed hand
     pub extends: Option<usize>, // the seat's meld this one replaces (an upgrade or growth)
-    pub key: usize,            // the tile the action uses (`tile` in guards)
+    pub key: usize,             // the tile the action uses (`tile` in guards)
 }
 
 pub fn count(avail: &[(usize, usize)], k: usize) -> usize {
@@ -88,7 +88,10 @@ pub fn meld_matches(t: &Table, mk: &KindDef, tiles: &[usize]) -> bool {
                     None => base.push((name.as_str(), 1)),
                 }
             }
-            let got: Vec<(&str, i64)> = tally(tiles).into_iter().map(|(k, c)| (t.names[k].as_str(), c)).collect();
+            let got: Vec<(&str, i64)> = tally(tiles)
+                .into_iter()
+                .map(|(k, c)| (t.names[k].as_str(), c))
+                .collect();
             let of = |v: &[(&str, i64)], k: &str| v.iter().find(|(x, _)| *x == k).map_or(0, |(_, c)| *c);
             if n > s.size {
                 base.iter().all(|(k, c)| of(&got, k) >= *c) && got.iter().all(|(k, _)| of(&base, k) > 0)
@@ -128,8 +131,10 @@ fn fresh(t: &Table, s: &ShapeDef, avail: &[(usize, usize)], required: Option<usi
             let suits: Vec<Option<String>> = match required {
                 Some(r) => vec![suit(t, r).map(str::to_owned)],
                 None => {
-                    let mut v: Vec<String> =
-                        avail.iter().filter_map(|(k, _)| truthy_suit(t, *k).map(str::to_owned)).collect();
+                    let mut v: Vec<String> = avail
+                        .iter()
+                        .filter_map(|(k, _)| truthy_suit(t, *k).map(str::to_owned))
+                        .collect();
                     v.sort();
                     v.dedup();
                     v.into_iter().map(Some).collect()
@@ -213,7 +218,9 @@ fn fresh(t: &Table, s: &ShapeDef, avail: &[(usize, usize)], required: Option<usi
                         return out;
                     }
                     // next: the rightmost index below the last kind goes up, those after it follow it
-                    let Some(p) = (0..size).rev().find(|&p| idx[p] + 1 < kinds.len()) else { break };
+                    let Some(p) = (0..size).rev().find(|&p| idx[p] + 1 < kinds.len()) else {
+                        break;
+                    };
                     let v = idx[p] + 1;
                     for x in &mut idx[p..] {
                         *x = v;
@@ -255,13 +262,20 @@ pub fn meld_options(
     }
     let mut out: Vec<MeldOption> = Vec::new();
     let add = |out: &mut Vec<MeldOption>, o: MeldOption| {
-        if !out.iter().any(|x| x.kind == o.kind && x.tiles == o.tiles && x.extends == o.extends) {
+        if !out
+            .iter()
+            .any(|x| x.kind == o.kind && x.tiles == o.tiles && x.extends == o.extends)
+        {
             out.push(o);
         }
     };
     let fits = |need: &[(usize, i64)]| need.iter().all(|&(k, c)| count(avail, k) as i64 >= c);
     let from_hand = |need: &[(usize, i64)]| -> Vec<usize> {
-        sorted(need.iter().flat_map(|&(k, c)| std::iter::repeat_n(k, c.max(0) as usize)).collect())
+        sorted(
+            need.iter()
+                .flat_map(|&(k, c)| std::iter::repeat_n(k, c.max(0) as usize))
+                .collect(),
+        )
     };
     if growing {
         let adds: Vec<usize> = match required {
@@ -273,7 +287,11 @@ pub fn meld_options(
             }
         };
         for (i, m) in seat.melds.iter().enumerate() {
-            let base = if mk.upgrades.is_empty() { m.kind == mk.name } else { mk.upgrades.contains(&m.kind) };
+            let base = if mk.upgrades.is_empty() {
+                m.kind == mk.name
+            } else {
+                mk.upgrades.contains(&m.kind)
+            };
             if !base {
                 continue;
             }
@@ -285,13 +303,26 @@ pub fn meld_options(
                 tiles.push(x);
                 if meld_matches(t, mk, &tiles) {
                     let fh = if required.is_some() { Vec::new() } else { vec![x] };
-                    add(&mut out, MeldOption { kind: mk.name.clone(), tiles: sorted(tiles), from_hand: fh, extends: Some(i), key: x });
+                    add(
+                        &mut out,
+                        MeldOption {
+                            kind: mk.name.clone(),
+                            tiles: sorted(tiles),
+                            from_hand: fh,
+                            extends: Some(i),
+                            key: x,
+                        },
+                    );
                 }
             }
         }
         if !mk.upgrades.is_empty() {
-            let concealed: Vec<&KindDef> =
-                mk.upgrades.iter().filter_map(|u| rules.kind(u)).filter(|k| k.hand).collect();
+            let concealed: Vec<&KindDef> = mk
+                .upgrades
+                .iter()
+                .filter_map(|u| rules.kind(u))
+                .filter(|k| k.hand)
+                .collect();
             if !concealed.is_empty() {
                 for tiles in fresh(t, s, avail, required) {
                     let mut need = tally(&tiles);
@@ -316,7 +347,16 @@ pub fn meld_options(
                             continue; // the reference's `list.remove` raises: no such option
                         }
                         if concealed.iter().any(|k| meld_matches(t, k, &rest)) {
-                            add(&mut out, MeldOption { kind: mk.name.clone(), tiles: sorted(tiles.clone()), from_hand: from_hand(&need), extends: None, key: x });
+                            add(
+                                &mut out,
+                                MeldOption {
+                                    kind: mk.name.clone(),
+                                    tiles: sorted(tiles.clone()),
+                                    from_hand: from_hand(&need),
+                                    extends: None,
+                                    key: x,
+                                },
+                            );
                             break;
                         }
                     }
@@ -335,7 +375,16 @@ pub fn meld_options(
         }
         if fits(&need) {
             let key = required.unwrap_or_else(|| *tiles.iter().min().unwrap_or(&0));
-            add(&mut out, MeldOption { kind: mk.name.clone(), tiles: sorted(tiles.clone()), from_hand: from_hand(&need), extends: None, key });
+            add(
+                &mut out,
+                MeldOption {
+                    kind: mk.name.clone(),
+                    tiles: sorted(tiles.clone()),
+                    from_hand: from_hand(&need),
+                    extends: None,
+                    key,
+                },
+            );
         }
     }
     out

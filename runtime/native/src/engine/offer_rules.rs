@@ -121,7 +121,10 @@ fn gcd(a: i64, b: i64) -> i64 {
 impl OfferRules {
     pub fn parse(text: &str) -> Result<OfferRules, Error> {
         let doc: J = serde_json::from_str(text).map_err(|_| Error::Input("the rule set is not JSON".into()))?;
-        let rs = doc.get("ruleset").and_then(J::as_object).ok_or_else(|| bad("document"))?;
+        let rs = doc
+            .get("ruleset")
+            .and_then(J::as_object)
+            .ok_or_else(|| bad("document"))?;
         let mut exprs: Vec<J> = Vec::new();
         let mut add = |e: Option<&J>| -> Option<usize> {
             let e = e.filter(|x| !x.is_null())?;
@@ -160,7 +163,10 @@ impl OfferRules {
                 grow: s(m, "grow", "any"),
                 select: m.get("select").and_then(J::as_u64).unwrap_or(0) as usize,
                 together: b(m, "together"),
-                level: levels.iter().find(|(n, _)| *n == name).map_or(n_levels + i, |(_, l)| *l),
+                level: levels
+                    .iter()
+                    .find(|(n, _)| *n == name)
+                    .map_or(n_levels + i, |(_, l)| *l),
                 description: false,
                 name,
                 events,
@@ -191,7 +197,11 @@ impl OfferRules {
                 name: s(m, "name", ""),
                 shape: ShapeDef {
                     kind: s(sh, "kind", ""),
-                    size: sh.get("size").and_then(J::as_u64).ok_or_else(|| bad("meld shapes"))?.min(64) as usize,
+                    size: sh
+                        .get("size")
+                        .and_then(J::as_u64)
+                        .ok_or_else(|| bad("meld shapes"))?
+                        .min(64) as usize,
                     ranks: sh
                         .get("ranks")
                         .and_then(J::as_array)
@@ -222,7 +232,14 @@ impl OfferRules {
             })
             .collect();
         let hooked_events = objects(rs, "hooks")?.into_iter().map(|m| s(m, "event", "")).collect();
-        Ok(OfferRules { actions, kinds, restricts, wilds, hooked_events, exprs })
+        Ok(OfferRules {
+            actions,
+            kinds,
+            restricts,
+            wilds,
+            hooked_events,
+            exprs,
+        })
     }
 
     pub fn action(&self, name: &str) -> Option<&ActionDef> {

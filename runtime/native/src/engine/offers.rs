@@ -17,15 +17,14 @@ use super::scope::{bound_defaults, GameScope, WinQuestions};
 use super::state::{HandState, Value};
 use super::table::Table;
 use super::values::{hand_wilds, Ev};
-use crate::program::{kind_of, Stop, V};
+use crate::program::V;
 use crate::Error;
 
-const SELECT_WORK: usize = 20_000; // runtime/limits.py: sets of tiles one `select` offer examines
 const B_ACTOR: usize = 0;
 const B_TILE: usize = 1;
 const B_DISCARDER: usize = 3;
 const B_ROBBED: usize = 4;
-const B_CHOICE: usize = 7;
+pub(super) const B_CHOICE: usize = 7;
 const B_SCORE: usize = 10;
 
 /// Why no moves came out: the reference raised where the native evaluation stopped, or a construct not
@@ -36,9 +35,9 @@ pub enum Why {
     Refused(String),
 }
 
-type R<T> = Result<T, Why>;
+pub(super) type R<T> = Result<T, Why>;
 
-fn refused<T>(what: &str) -> R<T> {
+pub(super) fn refused<T>(what: &str) -> R<T> {
     Err(Why::Refused(format!("the native legal moves do not take {what} yet")))
 }
 
@@ -52,12 +51,22 @@ pub struct Mv {
 }
 
 impl Mv {
-    fn plain(action: &str, tiles: Vec<usize>) -> Mv {
-        Mv { action: action.to_owned(), tiles, choice: None, meld: None }
+    pub(super) fn plain(action: &str, tiles: Vec<usize>) -> Mv {
+        Mv {
+            action: action.to_owned(),
+            tiles,
+            choice: None,
+            meld: None,
+        }
     }
 
     pub fn to_json(&self, t: &Table) -> J {
-        json!([self.action, self.tiles.iter().map(|&k| &t.names[k]).collect::<Vec<_>>(), self.choice, self.meld])
+        json!([
+            self.action,
+            self.tiles.iter().map(|&k| &t.names[k]).collect::<Vec<_>>(),
+            self.choice,
+            self.meld
+        ])
     }
 }
 
@@ -71,9 +80,14 @@ pub struct Of {
     pub win: bool,
 }
 
-const NO_OFFER: Of = Of { action: None, compulsory: false, meld: false, win: false };
+pub(super) const NO_OFFER: Of = Of {
+    action: None,
+    compulsory: false,
+    meld: false,
+    win: false,
+};
 
-type Moves = Vec<(Mv, Of)>;
+pub(super) type Moves = Vec<(Mv, Of)>;
 
 /// The legal moves' program for one rule set under one table: the rule records and their expressions.
 pub struct Offers {
@@ -90,7 +104,11 @@ impl Offers {
 
     /// The refusals of the lowering: (the expression's index, its sentence).
     pub fn refusals(&self) -> Vec<&str> {
-        self.scope.exprs.iter().filter_map(|r| r.as_ref().err().map(String::as_str)).collect()
+        self.scope
+            .exprs
+            .iter()
+            .filter_map(|r| r.as_ref().err().map(String::as_str))
+            .collect()
     }
 }
 
@@ -104,7 +122,12 @@ pub struct Bind {
     pub extra: Vec<(usize, V)>,
 }
 
-const NO_BIND: &Bind = &Bind { discarder: None, robbed: None, score: None, extra: Vec::new() };
+pub(super) const NO_BIND: &Bind = &Bind {
+    discarder: None,
+    robbed: None,
+    score: None,
+    extra: Vec::new(),
+};
 
 /// One decision's work: the state, the wildcards of the moment, the win machinery.
 pub struct Ctx<'a> {
@@ -121,16 +144,22 @@ fn seat_v(s: Option<usize>) -> V {
 
 impl<'a> Ctx<'a> {
     pub fn new(o: &'a Offers, t: &'a Table, st: &'a HandState, wins: &'a dyn WinQuestions) -> Ctx<'a> {
-        Ctx { o, t, st, wins, wild: hand_wilds(t, st) }
+        Ctx {
+            o,
+            t,
+            st,
+            wins,
+            wild: hand_wilds(t, st),
+        }
     }
 
-    fn tile_v(&self, k: usize) -> V {
+    pub(super) fn tile_v(&self, k: usize) -> V {
         V::Tile(((k as u32) << 2) | (self.t.cat.kinds[k].category == "joker") as u32)
     }
 
     /// The value of expression `i` with the actor, the tile of the moment (as `Game.tv` gives it), the
     /// decision's bindings and a choice bound.
-    fn eval(&self, i: usize, seat: usize, tile: Option<usize>, bind: &Bind, choice: Option<&V>) -> R<V> {
+    pub(super) fn eval(&self, i: usize, seat: usize, tile: Option<usize>, bind: &Bind, choice: Option<&V>) -> R<V> {
         if let Some(Err(why)) = self.o.scope.exprs.get(i) {
             return Err(Why::Refused(why.clone()));
         }
@@ -159,7 +188,14 @@ impl<'a> Ctx<'a> {
     }
 
     /// `condition_holds`: no condition holds.
-    fn holds(&self, e: Option<usize>, seat: usize, tile: Option<usize>, bind: &Bind, choice: Option<&V>) -> R<bool> {
+    pub(super) fn holds(
+        &self,
+        e: Option<usize>,
+        seat: usize,
+        tile: Option<usize>,
+        bind: &Bind,
+        choice: Option<&V>,
+    ) -> R<bool> {
         match e {
             None => Ok(true),
             Some(i) => Ok(self.eval(i, seat, tile, bind, choice)?.truthy()),
@@ -168,7 +204,7 @@ impl<'a> Ctx<'a> {
 
     /// `_restricted`: a `restrict` on the action holds (in declaration order, the first that holds); only
     /// the actor and the tile are bound, as the reference binds them.
-    fn restricted(&self, action: &str, seat: usize, tile: Option<usize>) -> R<bool> {
+    pub(super) fn restricted(&self, action: &str, seat: usize, tile: Option<usize>) -> R<bool> {
         for (names, e) in &self.o.rules.restricts {
             if names.iter().any(|n| n == action) && self.holds(Some(*e), seat, tile, NO_BIND, None)? {
                 return Ok(true);
@@ -177,7 +213,7 @@ impl<'a> Ctx<'a> {
         Ok(false)
     }
 
-    fn next_seat(&self, s: usize) -> usize {
+    pub(super) fn next_seat(&self, s: usize) -> usize {
         let n = self.t.n as i64;
         let step = |x: usize| ((x as i64 + self.t.step).rem_euclid(n)) as usize;
         let mut nxt = step(s);
@@ -210,17 +246,19 @@ impl<'a> Ctx<'a> {
         }
     }
 
-    fn action(&self, i: usize) -> &'a ActionDef {
+    pub(super) fn action(&self, i: usize) -> &'a ActionDef {
         &self.o.rules.actions[i]
     }
 
-    fn index(&self, name: &str) -> Option<usize> {
+    pub(super) fn index(&self, name: &str) -> Option<usize> {
         self.o.rules.actions.iter().position(|a| a.name == name)
     }
 
     /// The actions an event opens, in file order.
     pub fn actions_on(&self, event: &str) -> Vec<usize> {
-        (0..self.o.rules.actions.len()).filter(|&i| self.action(i).events.iter().any(|e| e == event)).collect()
+        (0..self.o.rules.actions.len())
+            .filter(|&i| self.action(i).events.iter().any(|e| e == event))
+            .collect()
     }
 
     /// `_offerable`: those `_action_moves` can offer.
@@ -234,216 +272,10 @@ impl<'a> Ctx<'a> {
             .collect()
     }
 
-    // ---- wins (`_win_moves`) ----
-
-    /// `_win_moves`: the seat's wins in situation `ctx` (self | discard | added_kong | reveal | deal |
-    /// opening), then the `instead_of` choices they open.
-    pub fn win_moves(&self, c: usize, ctx: &str, tile: Option<usize>, actor: Option<usize>, bind: &Bind) -> R<Moves> {
-        let mut tile = tile;
-        let ctx_events: &[&str] = match ctx {
-            "self" => &["turn", "draw"],
-            "discard" => &["discard"],
-            "added_kong" => &["added_kong"],
-            "reveal" => &["reveal"],
-            "deal" => &["deal"],
-            "opening" => &["opening"],
-            _ => return refused(&format!("wins in the situation `{ctx:.20}`")),
-        };
-        let tile_ok: &[&str] = match ctx {
-            "self" => &["", "drawn"],
-            "discard" | "added_kong" => &["", "claimed"],
-            "reveal" => &["", "drawn", "claimed"],
-            _ => &["", "last_dealt", "none", "best_wait"],
-        };
-        let mut out: Moves = Vec::new();
-        for (i, a) in self.o.rules.actions.iter().enumerate() {
-            let offer = a.events.iter().any(|e| e == "win_offer");
-            let opens = a.events.iter().any(|e| ctx_events.contains(&e.as_str()))
-                || (matches!(ctx, "self" | "discard" | "added_kong") && offer);
-            if !a.wins || !tile_ok.contains(&a.win_tile.as_str()) || !opens {
-                continue;
-            }
-            let ok = if offer && !a.events.iter().any(|e| ctx_events.contains(&e.as_str())) {
-                if ctx == "self" { matches!(a.by.as_str(), "any" | "self") } else { matches!(a.by.as_str(), "any" | "others") }
-            } else {
-                self.by_ok(&a.by, c, actor)
-            };
-            if !ok {
-                continue;
-            }
-            let mut mode = if ctx == "reveal" {
-                if Some(c) == actor { "revealed" } else { "claimed" }
-            } else if !a.win_tile.is_empty() {
-                a.win_tile.as_str()
-            } else if ctx == "self" {
-                "drawn"
-            } else if ctx == "discard" || ctx == "added_kong" {
-                "claimed"
-            } else {
-                "drawn"
-            };
-            if mode == "last_dealt" {
-                mode = "drawn";
-                let seat = &self.st.seats[c];
-                tile = match self.st.last_dealt {
-                    Some(k) if c == self.st.dealer && seat.hand.contains(&k) => Some(k),
-                    _ => None,
-                };
-                if tile.is_none() {
-                    continue;
-                }
-            }
-            if !self.wins.covers_wins() {
-                return refused("a win (the winning machinery answers it)");
-            }
-            let found = self
-                .wins
-                .win(self.st, c, mode, tile, &a.win_forms, bind.discarder, bind.robbed)
-                .map_err(|_| Why::Stop)?;
-            let Some(w) = found else { continue };
-            let b = &Bind { discarder: bind.discarder, robbed: bind.robbed, score: Some(w.score), extra: Vec::new() };
-            if !self.holds(a.when, c, w.tile, b, None)? || self.restricted(&a.name, c, w.tile)? {
-                continue;
-            }
-            out.push((
-                Mv::plain(&a.name, w.tile.into_iter().collect()),
-                Of { action: Some(i), compulsory: a.compulsory, meld: false, win: true },
-            ));
-        }
-        if !out.is_empty() {
-            if self.o.rules.hooked_events.iter().any(|e| e == "win_offer") {
-                return refused("hooks on `win_offer`");
-            }
-            let offered: Vec<String> = out.iter().map(|(m, _)| m.action.clone()).collect();
-            for (i, a) in self.o.rules.actions.iter().enumerate() {
-                if a.instead_of.is_empty() || !offered.contains(&a.instead_of) {
-                    continue;
-                }
-                let by = if a.events.iter().any(|e| e == "win_offer") {
-                    if ctx == "self" {
-                        matches!(a.by.as_str(), "any" | "self")
-                    } else {
-                        matches!(a.by.as_str(), "any" | "others" | "self")
-                    }
-                } else {
-                    self.by_ok(&a.by, c, actor)
-                };
-                if by && self.holds(a.when, c, tile, NO_BIND, None)?
-                    && !self.restricted(&a.name, c, tile)?
-                {
-                    if !a.choices.is_empty() || a.choice_list.is_some() || a.select > 0 {
-                        // the reference binds the tile without its `wild` there
-                        return refused("choices of an `instead_of` action");
-                    }
-                    out.push((Mv::plain(&a.name, Vec::new()), Of { action: Some(i), compulsory: a.compulsory, meld: false, win: false }));
-                }
-            }
-        }
-        Ok(out)
-    }
-
-    // ---- plain actions, choices, selections ----
-
-    /// `plain_choice`: a choice as a move carries it.
-    fn plain_choice(&self, v: &V) -> R<J> {
-        Ok(match v {
-            V::Tile(c) => J::String(self.t.names[kind_of(*c) as usize].clone()),
-            V::Seat(s) => json!(s),
-            V::Int(i) => json!(i),
-            V::Bool(b) => json!(b),
-            V::Str(s) => J::String(s.to_string()),
-            V::Rat(n, d) => json!({"rat": [n, d]}),
-            V::List(items) => {
-                let mut parts = Vec::new();
-                for x in items.iter() {
-                    parts.push(match x {
-                        V::Tile(c) => self.t.names[kind_of(*c) as usize].clone(),
-                        V::Int(i) => i.to_string(),
-                        V::Str(s) => s.to_string(),
-                        _ => return refused("a choice list holding other than tiles, numbers or text"),
-                    });
-                }
-                J::String(parts.join(" "))
-            }
-            _ => return refused("a choice that is not a tile, seat, number, text or list"),
-        })
-    }
-
-    /// `_choice_values`: each literal choice's value, then the items of the computed list.
-    fn choice_values(&self, a: &ActionDef, seat: usize, tile: Option<usize>, bind: &Bind) -> R<Vec<V>> {
-        let mut out = Vec::new();
-        for &e in &a.choices {
-            out.push(self.eval(e, seat, tile, bind, None)?);
-        }
-        if let Some(e) = a.choice_list {
-            if let V::List(items) = self.eval(e, seat, tile, bind, None)? {
-                out.extend(items.iter().cloned());
-            }
-        }
-        Ok(out)
-    }
-
-    /// `_plain_moves`: one move, or one per open choice.
-    fn plain_moves(&self, i: usize, seat: usize, tile: Option<usize>, bind: &Bind) -> R<Moves> {
-        let a = self.action(i);
-        let of = Of { action: Some(i), compulsory: a.compulsory, meld: false, win: false };
-        if a.choices.is_empty() && a.choice_list.is_none() {
-            return Ok(vec![(Mv::plain(&a.name, Vec::new()), of)]);
-        }
-        let mut out = Vec::new();
-        let mut seen: Vec<J> = Vec::new();
-        for v in self.choice_values(a, seat, tile, bind)? {
-            if matches!(v, V::None) {
-                continue;
-            }
-            let plain = self.plain_choice(&v)?;
-            if seen.contains(&plain) {
-                continue;
-            }
-            seen.push(plain.clone());
-            if a.choice_when.is_some() && !self.holds(a.choice_when, seat, tile, bind, Some(&v))? {
-                continue;
-            }
-            if a.when.is_some() && !self.holds(a.when, seat, tile, bind, Some(&v))? {
-                continue;
-            }
-            out.push((Mv { action: a.name.clone(), tiles: Vec::new(), choice: Some(plain), meld: None }, of.clone()));
-        }
-        Ok(out)
-    }
-
-    /// `_select_moves`: one move per distinct set of N concealed tiles (kinds in catalog order).
-    fn select_moves(&self, i: usize, seat: usize, tile: Option<usize>, bind: &Bind) -> R<Moves> {
-        let a = self.action(i);
-        let hand = &self.st.seats[seat].hand;
-        let mut kinds: Vec<usize> = hand.clone();
-        kinds.sort_unstable();
-        kinds.dedup();
-        let counts: Vec<usize> = kinds.iter().map(|k| hand.iter().filter(|x| *x == k).count()).collect();
-        let mut combos = Vec::new();
-        multisets(&kinds, &counts, a.select, 0, &mut Vec::new(), &mut combos, SELECT_WORK + 1);
-        if combos.len() > SELECT_WORK {
-            return refused("a selection among more sets of tiles than the reference examines");
-        }
-        let of = Of { action: Some(i), compulsory: a.compulsory, meld: false, win: false };
-        let mut out = Vec::new();
-        for combo in combos {
-            let v = V::List(std::sync::Arc::new(combo.iter().map(|&k| self.tile_v(k)).collect()));
-            if a.choice_when.is_some() && !self.holds(a.choice_when, seat, tile, bind, Some(&v))? {
-                continue;
-            }
-            if a.when.is_some() && !self.holds(a.when, seat, tile, bind, Some(&v))? {
-                continue;
-            }
-            out.push((Mv::plain(&a.name, combo), of.clone()));
-        }
-        Ok(out)
-    }
-
     // ---- melds ----
 
     /// `_unusable`: the wildcard kinds barred from this action's melds of this kind.
-    fn unusable(&self, a: &ActionDef, kind: &str) -> Vec<usize> {
+    pub(super) fn unusable(&self, a: &ActionDef, kind: &str) -> Vec<usize> {
         let mut bad = Vec::new();
         for w in &self.o.rules.wilds {
             if w.scope != "hand" || !(w.no_meld.iter().any(|k| k == kind) || w.no_action.contains(&a.name)) {
@@ -464,7 +296,7 @@ impl<'a> Ctx<'a> {
     }
 
     /// `_avail`: the usable concealed tiles, (kind, count) in the order the hand first holds them.
-    fn avail(&self, seat: usize, unusable: &[usize]) -> Vec<(usize, usize)> {
+    pub(super) fn avail(&self, seat: usize, unusable: &[usize]) -> Vec<(usize, usize)> {
         let mut out: Vec<(usize, usize)> = Vec::new();
         for &k in &self.st.seats[seat].hand {
             if unusable.contains(&k) {
@@ -479,7 +311,7 @@ impl<'a> Ctx<'a> {
     }
 
     /// `_grown`: the options of a growing kind the action's `grow` allows.
-    fn grown(a: &ActionDef, grows: bool, opts: Vec<MeldOption>) -> Vec<MeldOption> {
+    pub(super) fn grown(a: &ActionDef, grows: bool, opts: Vec<MeldOption>) -> Vec<MeldOption> {
         if !grows || a.grow == "any" {
             return opts;
         }
@@ -488,8 +320,10 @@ impl<'a> Ctx<'a> {
     }
 
     /// A kind's declared value for the option's suit (`_meld_value`).
-    fn meld_value(&self, o: &MeldOption) -> R<(i64, i64)> {
-        let Some(mk) = self.o.rules.kind(&o.kind) else { return Err(Why::Stop) };
+    pub(super) fn meld_value(&self, o: &MeldOption) -> R<(i64, i64)> {
+        let Some(mk) = self.o.rules.kind(&o.kind) else {
+            return Err(Why::Stop);
+        };
         let su = o.tiles.first().and_then(|&k| self.t.cat.kinds[k].suit.clone());
         let chosen = mk
             .values
@@ -505,7 +339,7 @@ impl<'a> Ctx<'a> {
 
     /// `_one_kind`: of options laying down the same tiles in the same place as several kinds, those of
     /// the highest value (only an action forming several kinds can offer the same tiles twice).
-    fn one_kind(&self, a: &ActionDef, opts: Vec<MeldOption>) -> R<Vec<MeldOption>> {
+    pub(super) fn one_kind(&self, a: &ActionDef, opts: Vec<MeldOption>) -> R<Vec<MeldOption>> {
         if a.forms.len() <= 1 {
             return Ok(opts);
         }
@@ -525,17 +359,27 @@ impl<'a> Ctx<'a> {
         Ok(keep)
     }
 
-    fn meld_move(&self, i: usize, o: &MeldOption) -> (Mv, Of) {
+    pub(super) fn meld_move(&self, i: usize, o: &MeldOption) -> (Mv, Of) {
         let a = self.action(i);
         let meld = if a.forms.len() > 1 { Some(o.kind.clone()) } else { None };
         (
-            Mv { action: a.name.clone(), tiles: o.tiles.clone(), choice: None, meld },
-            Of { action: Some(i), compulsory: a.compulsory, meld: true, win: false },
+            Mv {
+                action: a.name.clone(),
+                tiles: o.tiles.clone(),
+                choice: None,
+                meld,
+            },
+            Of {
+                action: Some(i),
+                compulsory: a.compulsory,
+                meld: true,
+                win: false,
+            },
         )
     }
 
     /// `_meld_moves`.
-    fn meld_moves(&self, i: usize, seat: usize, required: Option<usize>, bind: &Bind) -> R<Moves> {
+    pub(super) fn meld_moves(&self, i: usize, seat: usize, required: Option<usize>, bind: &Bind) -> R<Moves> {
         let a = self.action(i);
         let s = &self.st.seats[seat];
         let mut found = Vec::new();
@@ -545,11 +389,19 @@ impl<'a> Ctx<'a> {
             let avail = self.avail(seat, &unusable);
             if let Some(r) = required {
                 let sh = &mk.shape;
-                if sh.kind == "same" && mk.upgrades.is_empty() && !mk.grows && (count(&avail, r) as i64) < sh.size as i64 - 1 {
+                if sh.kind == "same"
+                    && mk.upgrades.is_empty()
+                    && !mk.grows
+                    && (count(&avail, r) as i64) < sh.size as i64 - 1
+                {
                     continue;
                 }
             }
-            let opts = Self::grown(a, mk.grows, meld_options(self.t, &self.o.rules, s, mk, required, &avail));
+            let opts = Self::grown(
+                a,
+                mk.grows,
+                meld_options(self.t, &self.o.rules, s, mk, required, &avail),
+            );
             for o in opts {
                 if required.is_none()
                     && (!self.holds(a.when, seat, Some(o.key), bind, None)?
@@ -572,7 +424,14 @@ impl<'a> Ctx<'a> {
     }
 
     /// `_action_moves`: the moves of a non-win action for a seat.
-    pub fn action_moves(&self, i: usize, seat: usize, tile: Option<usize>, required: Option<usize>, bind: &Bind) -> R<Moves> {
+    pub fn action_moves(
+        &self,
+        i: usize,
+        seat: usize,
+        tile: Option<usize>,
+        required: Option<usize>,
+        bind: &Bind,
+    ) -> R<Moves> {
         let a = self.action(i);
         if a.description || a.wins || !a.instead_of.is_empty() {
             return Ok(Vec::new());
@@ -628,7 +487,7 @@ impl<'a> Ctx<'a> {
     }
 
     /// `_own_turn_actions`: the actions `turn` or `draw` open by self / any, each once (turn's first).
-    fn own_turn_actions(&self) -> Vec<usize> {
+    pub(super) fn own_turn_actions(&self) -> Vec<usize> {
         let mut out: Vec<usize> = Vec::new();
         for ev in ["turn", "draw"] {
             for i in self.offerable(ev) {
@@ -664,7 +523,9 @@ impl<'a> Ctx<'a> {
 
     /// `_follow_moves`: a follow-up's moves (its meld with the tile of the action it follows, from the hand).
     pub fn follow_moves(&self, name: &str, seat: usize, t: usize) -> R<Moves> {
-        let Some(i) = self.index(name) else { return Ok(Vec::new()) };
+        let Some(i) = self.index(name) else {
+            return Ok(Vec::new());
+        };
         let b = self.action(i);
         if b.wins || !b.instead_of.is_empty() {
             return Ok(Vec::new());
@@ -693,37 +554,15 @@ impl<'a> Ctx<'a> {
                     }
                 }
                 if need.iter().all(|&(k, c)| count(&avail, k) >= c) {
-                    found.push(MeldOption { from_hand: o.tiles.clone(), extends: None, key: t, ..o });
+                    found.push(MeldOption {
+                        from_hand: o.tiles.clone(),
+                        extends: None,
+                        key: t,
+                        ..o
+                    });
                 }
             }
         }
         Ok(self.one_kind(b, found)?.iter().map(|o| self.meld_move(i, o)).collect())
     }
-}
-
-/// `_multisets`: every way to take n tiles of these kinds (each at most as often as held), in the
-/// kinds' order, each once; at most `cap` of them.
-fn multisets(kinds: &[usize], counts: &[usize], n: usize, start: usize, cur: &mut Vec<usize>, out: &mut Vec<Vec<usize>>, cap: usize) {
-    if out.len() >= cap {
-        return;
-    }
-    if n == 0 {
-        out.push(cur.clone());
-        return;
-    }
-    for i in start..kinds.len() {
-        for take in (1..=counts[i].min(n)).rev() {
-            let len = cur.len();
-            cur.extend(std::iter::repeat_n(kinds[i], take));
-            multisets(kinds, counts, n - take, i + 1, cur, out, cap);
-            cur.truncate(len);
-            if out.len() >= cap {
-                return;
-            }
-        }
-    }
-}
-
-pub fn stop_of(_s: Stop) -> Why {
-    Why::Stop
 }
