@@ -1,0 +1,179 @@
+"""The native legal moves (runtime/native/src/engine/offers.rs and its neighbours; docs/engine-native.md
+step 6) against the reference: at every decision of seeded games, the options of every seat asked,
+worked out natively from the state and the decision, equal `Game.legal_moves` (the same moves in the same
+order); hand-made decisions (a restricted discard, a wildcard barred from a meld, a computed choice list,
+a compulsory claim); the refusals by name. bench/engine_equivalence.py native-offers runs 1,000 games per
+configuration."""
+from __future__ import annotations
+
+import json
+
+import pytest
+from conftest import ROOT
+from paili import load
+from paili.dsl.compiler import compile_text
+from paili.runtime import backend
+from paili.runtime.game import Game
+from paili.runtime.game.bots import BOTS
+from paili.runtime.game.native_offers import NOT_PORTED, OffersCheck, Tally, decision_of, plain_move
+from paili.runtime.game.session import Session
+from paili.runtime.rules import Rules
+
+pytestmark = pytest.mark.skipif(not backend.available(), reason="the native core is not built here (installed "
+                                "without a Rust toolchain); the Python engine is in use")
+
+CONFIGS = [("rules/baijindao.pai", {}), ("rules/baicheng.pai", {}), ("rules/chehuzi.pai", {}),
+           ("rules/guobiao.pai", {}), ("rules/longyan.pai", {"人数": 4}), ("rules/longyan.pai", {"人数": 3}),
+           ("rules/longyan.pai", {"人数": 2}), ("rules/longyan.pai", {"有筒子": False}),
+           ("bench/rules/joker.pai", {})]
+# the only refusal the bundled rule sets may meet: a win's guard reading the reading of the win
+READING = "the native game scope does not evaluate a reading of a win yet"
+
+
+def _play(rules, options, seed, check: OffersCheck, tally: Tally) -> None:
+    g = Session(rules, options, seed, 1).new_hand()
+    bots = [BOTS["random"](seed * 31 + i) for i in range(g.n)]
+    while not g.is_over():
+        check.check(g, tally)
+        s = g.current_seats()[0]
+        g.apply(s, bots[s].choose(g, s, g.legal_moves(s)))
+
+
+@pytest.mark.parametrize("path, options", CONFIGS, ids=[f"{p.split('/')[-1]}-{o}" for p, o in CONFIGS])
+def test_the_native_legal_moves_equal_the_reference_at_every_decision(path, options):
+    rules = load(ROOT / path)
+    check = OffersCheck(rules, options)
+    tally = Tally()
+    for seed in (3, 1234567):
+        _play(rules, options, seed, check, tally)
+    assert tally.differences == []
+    assert tally.stops == 0
+    assert set(tally.refused) <= {READING}, tally.refused
+    assert tally.compared >= 0.9 * tally.decisions and tally.moves > tally.compared
+
+
+# ------------------------------------------------------------------ hand-made decisions
+
+HEAD = """variant 手 "手造" { doc "测试用" }
+tiles { suit 万 { code "m"; ranks 1..9 }; suit 条 { code "s"; ranks 1..9 }; honor 白 { code "5z" } }
+table { players 2; hand 4 }
+meld 顺子 { shape run 3; hand true }
+meld 将 { shape same 2; pair true; hand true }
+meld 碰 { shape same 3; exposed true }
+win 平和 { melds 1; pairs 1 }
+unit 分 sum
+pattern 和 { value 1 分; when true }
+score = 分
+action 自摸 { on draw; by self; wins true; win_tile drawn }
+payment 胡 { on win; amount = score }
+"""
+# dealt in play order from the dealer (seat 0): its 4 tiles, seat 1's 4, its extra tile, then the draws
+WALL = "1m 1m 5m 5z 5z 5z 4s 7m 5s 2m 3m 6m 8m 2s 3s 4m 6s 8s".split()
+
+
+def _rules(body: str) -> Rules:
+    res = compile_text(HEAD + body, "手.pai")
+    assert res.ok, res.render()
+    return Rules(res.ruleset)
+
+
+def _same(check: OffersCheck, g: Game) -> dict:
+    """The native options of the decision now asked, checked equal to the reference's; returned by seat."""
+    decision = decision_of(g)
+    assert decision is not None
+    got = check.native_options(g, decision)
+    reference = {s: [plain_move(m) for m in ms] for s, ms in g.pending.options.items()}
+    assert got == {"moves": reference}
+    return reference
+
+
+def test_a_restricted_discard_is_not_offered():
+    rules = _rules("restrict 不打五 { actions [discard]; when tile.rank == 5 }\n")
+    g = Game(rules, seed=1, dealer=0, wall=WALL)
+    moves = _same(OffersCheck(rules), g)[0]
+    assert [m[1] for m in moves if m[0] == "discard"] == [["1万"], ["白"]]  # not 5万 nor 5条
+
+
+def test_a_wildcard_barred_from_a_meld_makes_no_claim():
+    """Seat 1 holds two 白: with 白 a wildcard `no_meld [碰]`, a discarded 白 offers no pung (the reference
+    asks nothing; natively the claim window has no options); without the wildcard the pung is offered."""
+    body = "action 碰 { on discard; by others; forms 碰 }\n"
+    wild = _rules("wild 百搭 { tiles 白; no_meld [碰] }\n" + body)
+    g = Game(wild, seed=1, dealer=0, wall=WALL)
+    g.apply(0, next(m for m in g.legal_moves(0) if m.tiles == ("白",)))
+    assert decision_of(g)["kind"] == "turn" and g.current_seats() == [1]  # no claim was asked
+    assert OffersCheck(wild).native_options(g, {"kind": "claim", "seat": 0, "tile": "白"}) == {"moves": {}}
+    plain = _rules(body)
+    g = Game(plain, seed=1, dealer=0, wall=WALL)
+    g.apply(0, next(m for m in g.legal_moves(0) if m.tiles == ("白",)))
+    assert _same(OffersCheck(plain), g) == {1: [["碰", ["白", "白", "白"], None, None], ["pass", [], None, None]]}
+
+
+def test_a_computed_choice_list_offers_one_move_per_distinct_open_choice():
+    rules = _rules("action 留 { on draw; by self; choices = distinct(actor.hand) when choice.rank > 4 }\n")
+    check = OffersCheck(rules)
+    g = Game(rules, seed=1, dealer=0, wall=WALL)
+    assert [m[2] for m in _same(check, g)[0] if m[0] == "留"] == ["5万", "5条"]
+    g.apply(0, next(m for m in g.legal_moves(0) if m.tiles == ("1万",)))
+    moves = _same(check, g)[1]  # seat 1 drew 2m: 白 白 4s 7m 2m
+    assert [m[2] for m in moves if m[0] == "留"] == ["7万"]
+
+
+def test_a_compulsory_claim_is_taken_without_asking():
+    """A compulsory pung ranked first is taken without asking: natively the window has no options, where
+    the same pung not compulsory is offered with the pass."""
+    body = "action 碰 { on discard; by others; forms 碰 }\n"
+    compulsory = _rules(body.replace("forms 碰", "forms 碰; compulsory true"))
+    g = Game(compulsory, seed=1, dealer=0, wall=WALL)
+    g.apply(0, next(m for m in g.legal_moves(0) if m.tiles == ("白",)))
+    assert [m.kind for m in g.st.seats[1].melds] == ["碰"]  # taken, never asked
+    plain = _rules(body)
+    g = Game(plain, seed=1, dealer=0, wall=WALL)
+    g.apply(0, next(m for m in g.legal_moves(0) if m.tiles == ("白",)))
+    assert decision_of(g) == {"kind": "claim", "seat": 0, "tile": "白"}
+    assert OffersCheck(compulsory).native_options(g, decision_of(g)) == {"moves": {}}
+    assert [m[0] for m in _same(OffersCheck(plain), g)[1]] == ["碰", "pass"]
+
+
+# ------------------------------------------------------------------ refusals by name
+
+def test_a_guard_reading_a_wait_question_is_refused_by_name_without_the_oracle():
+    rules = load(ROOT / "rules/longyan.pai")
+    check = OffersCheck(rules, {"人数": 4}, questions=False)
+    assert "the native game scope does not evaluate the function `group_waits_without` yet" in check.refusals()
+    tally = Tally()
+    _play(rules, {"人数": 4}, 3, check, tally)
+    assert tally.refused["the native game scope does not evaluate the function `group_waits_without` yet"] > 0
+    assert tally.differences == []
+
+
+def test_a_hook_on_win_offer_refuses_the_decisions_offering_a_win():
+    """A hook on `win_offer` changes the state while the moves are worked out (step 3's): a decision
+    offering a win is refused by name; one offering none is still compared."""
+    rules = _rules("state player 提示 int = 0\non win_offer {\n  set actor.提示 = actor.提示 + 1\n}\n")
+    check = OffersCheck(rules)
+    # seat 1 holds 2m 3m 4s 4s and draws 4m: a self-drawn win
+    g = Game(rules, seed=1, dealer=0, wall="1m 1m 5m 5z 2m 3m 4s 4s 5s 4m".split() + WALL[10:])
+    tally = Tally()
+    check.check(g, tally)
+    g.apply(0, next(m for m in g.legal_moves(0) if m.tiles == ("白",)))
+    assert any(m.action == "自摸" for m in g.legal_moves(1))
+    check.check(g, tally)
+    assert tally.compared == tally.equal == 1
+    assert tally.refused == {"the native legal moves do not take hooks on `win_offer` yet": 1}
+
+
+def test_a_decision_the_port_does_not_read_is_counted_and_a_malformed_one_refused():
+    rules = _rules("")
+    check = OffersCheck(rules)
+    g = Game(rules, seed=1, dealer=0, wall=WALL)
+    tally = Tally()
+    g.pending_steps[-1].name = "no such step"  # a decision the check cannot read: counted, not compared
+    check.check(g, tally)
+    assert tally.refused == {NOT_PORTED: 1} and tally.compared == 0
+    snap = json.dumps(g.st.snapshot(), ensure_ascii=False)
+    for bad, why in (("{", "not JSON"), ('{"kind": "turn"}', "seat"), ('{"kind": "claim", "seat": 0, "tile": "x"}',
+                                                                         "tile"), ('{"kind": "nothing"}', "kind")):
+        with pytest.raises(ValueError, match=why) as exc:
+            check.native.legal_moves(snap, bad, None)
+        assert "\n" not in str(exc.value)
