@@ -103,18 +103,21 @@ class WinOracle:
     (`Game.win_offered`), as (the winning tile's catalog index or None, the score as numerator and
     denominator), and the wait questions guards read (`ask`)."""
 
-    __slots__ = ("game", "asked")
+    __slots__ = ("game", "asked", "cpu")
 
     def __init__(self, game):
         self.game = game
         self.asked = 0
+        self.cpu = 0.0  # CPU seconds in the reference's answers (the speed figure leaves them out)
 
     def win(self, seat: int, mode: str, tile: int | None, forms: list[str], discarder: int | None,
             robbed: int | None):
         self.asked += 1
+        cpu = time.process_time()
         g = self.game
         t = g.cat.kinds[tile] if tile is not None else None
         info = g.win_offered(seat, mode, t, tuple(forms), discarder, robbed)
+        self.cpu += time.process_time() - cpu
         if info is None:
             return None
         score = Fraction(info.result.score)
@@ -124,6 +127,7 @@ class WinOracle:
         """A wait question of a guard (a seat's `waits` or `group_waits`, `waits_without`,
         `group_waits_without`), as `Game.seat_field` and the game functions answer it: kinds by index."""
         self.asked += 1
+        cpu = time.process_time()
         g = self.game
         s = g.st.seats[seat] if seat is not None else None
         groups = question.startswith("group_")
@@ -131,6 +135,7 @@ class WinOracle:
             got = g.waits_without(s, g.cat.kinds[tile] if tile is not None else None, groups=groups)
         else:
             got = g.waits(s, groups=groups) if s is not None else []
+        self.cpu += time.process_time() - cpu
         return [k.index for k in got]
 
 
@@ -144,11 +149,14 @@ class Tally:
     stops: int = 0  # the native evaluation stopped where the reference raises (the hand would fall back)
     refused: Counter = field(default_factory=Counter)  # sentence -> decisions
     differences: list = field(default_factory=list)  # (decision, reference, native)
-    native_cpu: float = 0.0  # CPU seconds in the native legal moves (JSON in and out, the oracle included)
-    python_cpu: float = 0.0  # CPU seconds the reference's steps spent working out the same options
+    native_cpu: float = 0.0  # CPU seconds in the native call (the JSON state read, the answer written) ...
+    oracle_cpu: float = 0.0  # ... less these, the reference's answers to the win and wait questions
+    repeat_decisions: int = 0  # decisions whose options `legal_moves_repeat` worked out (the state read once) ...
+    repeat_cpu: float = 0.0  # ... in this many CPU seconds, the reference's answers left out
 
     def add(self, other: Tally) -> None:
-        for k in ("decisions", "compared", "equal", "seats", "moves", "stops", "native_cpu", "python_cpu"):
+        for k in ("decisions", "compared", "equal", "seats", "moves", "stops", "native_cpu", "oracle_cpu",
+                  "repeat_decisions", "repeat_cpu"):
             setattr(self, k, getattr(self, k) + getattr(other, k))
         self.refused.update(other.refused)
         self.differences.extend(other.differences)
@@ -166,16 +174,24 @@ class OffersCheck:
     def refusals(self) -> Counter:
         return Counter(self.native.refusals())
 
-    def native_options(self, game, decision: dict) -> dict:
-        """The native answer: {"moves": {seat: [move, …]}}, or {"refused": sentence}, or {"stop": True}."""
-        got = json.loads(self.native.legal_moves(native_snapshot(game), json.dumps(decision, ensure_ascii=False),
-                                                 WinOracle(game)))
+    def native_options(self, game, decision: dict, oracle: WinOracle | None = None, timed: list | None = None) -> dict:
+        """The native answer: {"moves": {seat: [move, …]}}, or {"refused": sentence}, or {"stop": True}.
+        `timed`: the CPU seconds of the native call alone (the state read and the answer written) are added
+        to its first item."""
+        snap = native_snapshot(game)
+        text = json.dumps(decision, ensure_ascii=False)
+        cpu = time.process_time()
+        got = self.native.legal_moves(snap, text, oracle or WinOracle(game))
+        if timed is not None:
+            timed[0] += time.process_time() - cpu
+        got = json.loads(got)
         if "moves" in got:
             got["moves"] = {s: ms for s, ms in got["moves"]}
         return got
 
-    def check(self, game, tally: Tally) -> None:
-        """Compare the options of the decision now asked (if any)."""
+    def check(self, game, tally: Tally, repeat: int = 0) -> None:
+        """Compare the options of the decision now asked (if any); `repeat` > 0: also time the native legal
+        moves alone, on the state read once, that many times over."""
         ask = game.pending
         if ask is None:
             return
@@ -184,15 +200,24 @@ class OffersCheck:
         if decision is None:
             tally.refused[NOT_PORTED] += 1
             return
-        cpu = time.process_time()
-        got = self.native_options(game, decision)
-        tally.native_cpu += time.process_time() - cpu
+        oracle = WinOracle(game)
+        timed = [0.0]
+        got = self.native_options(game, decision, oracle, timed)
+        tally.native_cpu += timed[0]
+        tally.oracle_cpu += oracle.cpu
         if "refused" in got:
             tally.refused[got["refused"]] += 1
             return
         if "stop" in got:
             tally.stops += 1
             return
+        if repeat:
+            oracle = WinOracle(game)
+            snap, text = native_snapshot(game), json.dumps(decision, ensure_ascii=False)
+            cpu = time.process_time()
+            self.native.legal_moves_repeat(snap, text, oracle, repeat)
+            tally.repeat_cpu += time.process_time() - cpu - oracle.cpu
+            tally.repeat_decisions += repeat
         reference = {s: [plain_move(m) for m in ms] for s, ms in ask.options.items()}
         tally.compared += 1
         tally.seats += len(reference)

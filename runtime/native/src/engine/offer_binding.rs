@@ -182,4 +182,39 @@ impl EngineOffers {
         }
         Ok(out.to_string())
     }
+
+    /// The options of `legal_moves` worked out `times` times over on the state read once, nothing returned
+    /// but the moves counted: the legal moves' own speed (bench/engine_equivalence.py native-offers).
+    fn legal_moves_repeat(
+        &self,
+        snapshot: &str,
+        decision: &str,
+        oracle: &Bound<'_, PyAny>,
+        times: u32,
+    ) -> PyResult<u64> {
+        let t = &self.table;
+        let jokers = t.cat.kinds.iter().map(|k| k.category == "joker").collect();
+        let wins = PyWins {
+            oracle,
+            err: RefCell::new(None),
+            questions: self.questions,
+            jokers,
+        };
+        let out = guarded(|| {
+            let st = snapshot::read(t, snapshot)?;
+            let d = Decision::read(t, decision)?;
+            let mut moves = 0u64;
+            for _ in 0..times {
+                let c = Ctx::new(&self.offers, t, &st, &wins);
+                if let Ok(opts) = options(&c, &d) {
+                    moves += opts.iter().map(|(_, ms)| ms.len() as u64).sum::<u64>();
+                }
+            }
+            Ok(moves)
+        })?;
+        if let Some(e) = wins.err.into_inner() {
+            return Err(e);
+        }
+        Ok(out)
+    }
 }
