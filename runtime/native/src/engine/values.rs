@@ -404,7 +404,7 @@ impl<'a> Ev<'a> {
                 self.attr(v, *f)
             }
             Node::Call(func, args) => self.call(*func, args),
-            Node::Comp { func, slots, src, body, eq } => {
+            Node::Comp { func, slots, src, body, eq, .. } => {
                 let v = self.comp(*func, slots, src, body)?;
                 if let Some(e) = eq {
                     self.eval(e)?; // the reference looks the value up even in an empty source

@@ -40,11 +40,14 @@ pub(crate) struct Eval<'p, 'r> {
     binders: Vec<V>,
     counts: Vec<Option<i64>>, // raw counts found so far (Some(0) while one is being computed)
     quantities: Vec<Option<V>>,
-    gfields: Vec<Vec<V>>, // per group, its fields (GROUP_FIELDS order)
+    gfields: Vec<V>, // per group (by identity), its fields in GROUP_FIELDS order, one after another
     budget: u64,
     // per (reading list, field) read by `tally`: its distinct values (merged as `equal` merges them)
     // and how many items have each, built at the first such comprehension of the reading
     tallies: Vec<(B, Option<usize>, Tally)>,
+    tally_built: u64, // the nodes charged for building tallies (a tally read again charges one)
+    // per memo id (memo.rs): the values found, by the free binders' values, and the nodes each charged
+    memo: Vec<Vec<(MemoKey, V, u64)>>,
     pub(crate) units: Option<Vec<V>>, // the units' values once known (scoring)
     // the hand's waits and shape waits: the reading's, or given later (`give_waits`) when a pattern
     // asked for them (`Stop::NeedWaits`): what was counted before stays counted
@@ -54,6 +57,9 @@ pub(crate) struct Eval<'p, 'r> {
 
 /// A reading list's distinct field values and how many items have each.
 type Tally = Vec<(V, i64)>;
+
+/// The free binders' values of a remembered comprehension, exactly (kind of value, payload).
+type MemoKey = [(u8, i64); MEMO_KEYS];
 
 pub(crate) const BUDGET: u64 = 5_000_000; // node evaluations per reading; past it the reference evaluates it
 
@@ -77,11 +83,17 @@ impl<'p, 'r> Eval<'p, 'r> {
             gfields: Vec::new(),
             budget: BUDGET,
             tallies: Vec::new(),
+            tally_built: 0,
+            memo: Vec::new(),
             units: None,
             waits: r.waits.clone(),
             shape_waits: r.shape_waits.clone(),
         };
-        ev.gfields = r.groups.iter().map(|g| ev.group_fields(g)).collect();
+        let mut gf = Vec::with_capacity(r.groups.len() * GROUP_FIELDS.len());
+        for g in &r.groups {
+            group_fields_into(&p.kind_rank, &p.kind_suit, g, &mut gf);
+        }
+        ev.gfields = gf;
         ev
     }
 
@@ -249,7 +261,7 @@ impl<'p, 'r> Eval<'p, 'r> {
                 V::List(Arc::new(
                     r.groups
                         .iter()
-                        .zip(&self.gfields)
+                        .zip(self.gfields.chunks(GROUP_FIELDS.len()))
                         .filter(|(g, fs)| !g.pair && fs[f].truthy())
                         .map(|(g, _)| V::Group(g.ident))
                         .collect(),
@@ -302,12 +314,17 @@ impl<'p, 'r> Eval<'p, 'r> {
         Ok(v)
     }
 
-    fn group_fields(&self, g: &Group) -> Vec<V> {
-        group_fields(&self.p.kind_rank, &self.p.kind_suit, g)
+    fn group_field(&self, gi: u16, f: usize) -> R<V> {
+        self.gfield(gi, f).cloned().ok_or(Stop::Bail)
     }
 
-    fn group_field(&self, gi: u16, f: usize) -> R<V> {
-        self.gfields.get(gi as usize).and_then(|fs| fs.get(f)).cloned().ok_or(Stop::Bail)
+    /// Field f (< GROUP_FIELDS.len()) of the group of identity gi.
+    #[inline]
+    fn gfield(&self, gi: u16, f: usize) -> Option<&V> {
+        if f >= GROUP_FIELDS.len() {
+            return None;
+        }
+        self.gfields.get(gi as usize * GROUP_FIELDS.len() + f)
     }
 
     fn tile_field(&self, code: u32, f: usize) -> R<V> {
@@ -339,7 +356,7 @@ impl<'p, 'r> Eval<'p, 'r> {
         match x {
             V::None => Ok(&V_NONE),
             V::Tile(c) => self.tile_field_ref(*c, f),
-            V::Group(g) if f < self.p.n_group_fields => self.gfields.get(*g as usize).and_then(|fs| fs.get(f)).ok_or(Stop::Bail),
+            V::Group(g) if f < self.p.n_group_fields => self.gfield(*g, f).ok_or(Stop::Bail),
             _ => Err(Stop::Bail),
         }
     }
@@ -468,21 +485,8 @@ impl<'p, 'r> Eval<'p, 'r> {
                 _ => Err(Stop::Bail),
             },
             Node::Call(func, args) => self.call(*func, args),
-            Node::Comp { func, slots, src, body, eq: Some(want) } if slots.len() == 1 => match eq_item(body, slots[0]) {
-                Some(field) => self.tally(*func, src, field, want),
-                None => {
-                    let v = self.comp(*func, slots, src, body)?;
-                    self.eval(want)?;
-                    Ok(v)
-                }
-            },
-            Node::Comp { func, slots, src, body, eq } => {
-                let v = self.comp(*func, slots, src, body)?;
-                if let Some(e) = eq {
-                    self.eval(e)?;
-                }
-                Ok(v)
-            }
+            Node::Comp { memo: Some(m), .. } => self.memoised(m, e),
+            Node::Comp { .. } => self.comp_node(e),
             Node::Not(o) => Ok(V::Bool(!self.truth(o)?)),
             Node::Neg(o) => match self.eval(o)? {
                 V::Bool(b) => Ok(V::Int(-(b as i64))),
@@ -507,6 +511,60 @@ impl<'p, 'r> Eval<'p, 'r> {
             }
             Node::Bound(_) | Node::Game(_) | Node::GameCall(..) => Err(Stop::Bail), // never in reading scope
         }
+    }
+
+    /// A comprehension node's value, its own node charged.
+    fn comp_node(&mut self, e: &Node) -> R<V> {
+        match e {
+            Node::Comp { func, slots, src, body, eq: Some(want), .. } if slots.len() == 1 => match eq_item(body, slots[0]) {
+                Some(field) => self.tally(*func, src, field, want),
+                None => {
+                    let v = self.comp(*func, slots, src, body)?;
+                    self.eval(want)?;
+                    Ok(v)
+                }
+            },
+            Node::Comp { func, slots, src, body, eq, .. } => {
+                let v = self.comp(*func, slots, src, body)?;
+                if let Some(e) = eq {
+                    self.eval(e)?;
+                }
+                Ok(v)
+            }
+            _ => Err(Stop::Bail),
+        }
+    }
+
+    /// A remembered comprehension (memo.rs): its value for these free binders' values when found
+    /// before in this reading, the nodes that evaluation charged charged again (so the budget stops
+    /// where evaluating it again would stop; a tally built then is not built again, so its building
+    /// is not counted); else evaluated and kept. Free binders holding other values than none, truths,
+    /// whole numbers, tiles and groups: evaluated, not kept.
+    fn memoised(&mut self, m: &Memo, e: &Node) -> R<V> {
+        let mut key: MemoKey = [(0, 0); MEMO_KEYS];
+        for (k, &s) in key.iter_mut().zip(&m.free) {
+            *k = match self.binders[s] {
+                V::None => (1, 0),
+                V::Bool(b) => (2, b as i64),
+                V::Int(n) => (3, n),
+                V::Tile(c) => (4, c as i64),
+                V::Group(g) => (5, g as i64),
+                _ => return self.comp_node(e),
+            };
+        }
+        if self.memo.len() != self.p.n_memo {
+            self.memo = (0..self.p.n_memo).map(|_| Vec::new()).collect();
+        }
+        if let Some((_, v, cost)) = self.memo[m.id].iter().find(|x| x.0 == key) {
+            let (v, cost) = (v.clone(), *cost);
+            self.charge_n(cost)?;
+            return Ok(v);
+        }
+        let (b0, t0) = (self.budget, self.tally_built);
+        let v = self.comp_node(e)?;
+        let cost = (b0 - self.budget) - (self.tally_built - t0);
+        self.memo[m.id].push((key, v.clone(), cost));
+        Ok(v)
     }
 
     fn call(&mut self, func: Func, args: &[Node]) -> R<V> {
@@ -535,6 +593,7 @@ impl<'p, 'r> Eval<'p, 'r> {
                     _ => return Err(Stop::Bail),
                 };
                 self.charge_n(2 * items.len() as u64)?;
+                self.tally_built += 2 * items.len() as u64;
                 let mut t: Tally = Vec::new();
                 for x in items.iter() {
                     let k = self.field_ref(x, field)?;
@@ -667,7 +726,7 @@ fn simple(e: &Node) -> bool {
 
 /// The item side of a comprehension body `x == V` / `x.F == V` (either way round) over binder slot x:
 /// Some(None) for x itself, Some(Some(F)) for a field; None for any other body.
-fn eq_item(body: &Node, x: usize) -> Option<Option<usize>> {
+pub(crate) fn eq_item(body: &Node, x: usize) -> Option<Option<usize>> {
     let Node::Compare(ops, operands) = body else { return None };
     if ops.len() != 1 || !matches!(ops[0], Cmp::Eq) {
         return None;

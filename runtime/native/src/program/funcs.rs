@@ -8,12 +8,23 @@ fn is_run(kind_rank: &[i64], kind_suit: &[Option<Arc<str>>], g: &Group) -> bool 
     if t.len() < 3 {
         return false;
     }
-    let kinds: Vec<usize> = t.iter().map(|x| if let V::Tile(c) = x { kind_of(*c) as usize } else { 0 }).collect();
-    let suit = &kind_suit[kinds[0]];
-    if suit.is_none() || kinds.iter().any(|&k| &kind_suit[k] != suit) {
+    let kind = |x: &V| if let V::Tile(c) = x { kind_of(*c) as usize } else { 0 };
+    let suit = &kind_suit[kind(&t[0])];
+    if suit.is_none() || t.iter().any(|x| &kind_suit[kind(x)] != suit) {
         return false;
     }
-    let mut ranks: Vec<i64> = kinds.iter().map(|&k| kind_rank[k]).collect();
+    // the ranks sorted, on the stack for the groups readings make (a few tiles)
+    let mut buf = [0i64; 16];
+    let mut heap = Vec::new();
+    let ranks: &mut [i64] = if t.len() <= buf.len() {
+        for (r, x) in buf.iter_mut().zip(t.iter()) {
+            *r = kind_rank[kind(x)];
+        }
+        &mut buf[..t.len()]
+    } else {
+        heap.extend(t.iter().map(|x| kind_rank[kind(x)]));
+        &mut heap
+    };
     ranks.sort_unstable();
     ranks.windows(2).all(|w| w[1] == w[0] + 1)
 }
@@ -29,9 +40,16 @@ fn is_triplet(g: &Group) -> bool {
 /// Every field of group g, in GROUP_FIELDS order, as runtime/reading.py `Group.field` gives them (the
 /// kinds' ranks and suits by catalog index).
 pub(crate) fn group_fields(kind_rank: &[i64], kind_suit: &[Option<Arc<str>>], g: &Group) -> Vec<V> {
+    let mut out = Vec::with_capacity(GROUP_FIELDS.len());
+    group_fields_into(kind_rank, kind_suit, g, &mut out);
+    out
+}
+
+/// `group_fields` appended to `out`.
+pub(crate) fn group_fields_into(kind_rank: &[i64], kind_suit: &[Option<Arc<str>>], g: &Group, out: &mut Vec<V>) {
     let t = &g.tiles;
-    let kinds: Vec<usize> = t.iter().map(|x| if let V::Tile(c) = x { kind_of(*c) as usize } else { 0 }).collect();
-    let ranks = kinds.iter().map(|&k| kind_rank[k]);
+    let kind = |x: &V| if let V::Tile(c) = x { kind_of(*c) as usize } else { 0 };
+    let ranks = t.iter().map(|x| kind_rank[kind(x)]);
     // min by kind index: the first of the lowest
     let mut tile: Option<&V> = None;
     for x in t.iter() {
@@ -42,13 +60,13 @@ pub(crate) fn group_fields(kind_rank: &[i64], kind_suit: &[Option<Arc<str>>], g:
         }
     }
     let rank = V::Int(ranks.clone().min().unwrap_or(0));
-    vec![
+    out.extend([
         V::Str(g.kind.clone()),
         V::Int(t.len() as i64),
         V::List(t.clone()),
         tile.cloned().unwrap_or(V::None),
-        match kinds.first() {
-            Some(&k) => kind_suit[k].clone().map(V::Str).unwrap_or(V::None),
+        match t.first() {
+            Some(x) => kind_suit[kind(x)].clone().map(V::Str).unwrap_or(V::None),
             None => V::None,
         },
         rank.clone(),
@@ -63,7 +81,7 @@ pub(crate) fn group_fields(kind_rank: &[i64], kind_suit: &[Option<Arc<str>>], g:
         g.value.clone(),
         V::Int(t.iter().filter(|x| matches!(x, V::Tile(c) if c & 2 != 0)).count() as i64),
         V::Bool(g.has_win),
-    ]
+    ]);
 }
 
 /// A pure function on its arguments' values (`b`: the second, for `max` and `min`), as the reference's

@@ -113,7 +113,8 @@ pub(crate) enum Node {
     // `eq`: the value V of `count/any(x in L: x.F == V)` over a reading list, which the reference
     // evaluates once even when L is empty (it looks V up in a tally of L): evaluated here too, so
     // that an error in V is the reference's error whatever L holds.
-    Comp { func: CompFn, slots: Vec<usize>, src: Box<Node>, body: Box<Node>, eq: Option<Box<Node>> },
+    // `memo`: remembered per reading and free binders' values (memo.rs), when it may be
+    Comp { func: CompFn, slots: Vec<usize>, src: Box<Node>, body: Box<Node>, eq: Option<Box<Node>>, memo: Option<Box<Memo>> },
     Not(Box<Node>),
     Neg(Box<Node>),
     And(Box<Node>, Box<Node>),
@@ -407,7 +408,7 @@ impl<'a> Lowering<'a> {
                         }
                     }
                 }
-                Node::Comp { func, slots, src: Box::new(src), body: Box::new(body), eq }
+                Node::Comp { func, slots, src: Box::new(src), body: Box::new(body), eq, memo: None }
             }
             "Unary" => {
                 let o = Box::new(sub(self, "operand")?);

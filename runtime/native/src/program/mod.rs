@@ -29,11 +29,13 @@ use crate::Error;
 mod eval;
 mod funcs;
 mod lower;
+mod memo;
 mod value;
 
 pub(crate) use eval::*;
 pub(crate) use funcs::*;
 pub(crate) use lower::*;
+pub(crate) use memo::*;
 pub(crate) use value::*;
 
 // ------------------------------------------------------------------ the program of a rule set
@@ -50,6 +52,7 @@ pub struct Program {
     quantities: Vec<Node>,
     pub settings: Vec<String>, // the setting references read, by slot
     n_binders: usize,
+    pub(crate) n_memo: usize, // memo ids of the remembered comprehensions (memo.rs)
     // per field id: group field index (< GROUP_FIELDS.len()) or a tile field
     n_group_fields: usize,
     tile_fields: Vec<Vec<Option<V>>>, // per kind, per field id
@@ -347,12 +350,13 @@ impl Program {
         let f_joker = fields.iter().position(|f| f == F_JOKER);
         let kind_suit = suit_texts(cat);
         let tile_fields = kind_fields_with(cat, &fields, &kind_suit);
-        Ok(Program {
+        let mut prog = Program {
             pats,
             python_owned,
             quantities,
             settings: lw.settings,
             n_binders: lw.binders.len(),
+            n_memo: 0,
             n_group_fields: GROUP_FIELDS.len(),
             tile_fields,
             f_wild: f_wild.unwrap_or(usize::MAX),
@@ -365,7 +369,40 @@ impl Program {
             scoring,
             form_conds,
             label_exprs,
-        })
+        };
+        prog.n_memo = mark(&mut prog.roots());
+        Ok(prog)
+    }
+
+    /// Every expression an `Eval` of this program evaluates (they share its binders).
+    fn roots(&mut self) -> Vec<&mut Node> {
+        let mut out: Vec<&mut Node> = Vec::new();
+        for p in &mut self.pats {
+            out.extend(p.enabled.as_mut());
+            out.extend(p.when.as_mut());
+            out.extend(p.count.as_mut());
+        }
+        out.extend(self.quantities.iter_mut());
+        if let Ok(sc) = &mut self.scoring {
+            out.extend(sc.values.iter_mut());
+            for q in &mut sc.requires {
+                out.push(&mut q.expr);
+                out.extend(q.unless.as_mut());
+            }
+            out.extend(sc.score.as_mut());
+            out.extend(sc.total.as_mut());
+            out.extend(sc.best.as_mut());
+        }
+        if let Ok(fc) = &mut self.form_conds {
+            for f in fc {
+                out.extend(f.instant.as_mut());
+                out.extend(f.pair_when.as_mut());
+            }
+        }
+        for xs in self.label_exprs.iter_mut().flatten() {
+            out.extend(xs.iter_mut());
+        }
+        out
     }
 
     /// Field `f` (an index into `fields`) of kind i as the program reads it from a natural tile of

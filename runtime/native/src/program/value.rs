@@ -56,6 +56,7 @@ pub(crate) fn rat(n: i128, d: i128) -> R<V> {
 }
 
 impl V {
+    #[inline]
     pub(crate) fn truthy(&self) -> bool {
         match self {
             V::None => false,
@@ -79,12 +80,16 @@ impl V {
     }
 }
 
+#[inline]
 pub(crate) fn kind_of(code: u32) -> u32 {
     code >> 2
 }
 
+#[inline]
 pub fn equal(a: &V, b: &V) -> bool {
     match (a, b) {
+        (V::Int(x), V::Int(y)) => x == y,
+        (V::Bool(x), V::Bool(y)) => x == y,
         (V::None, V::None) => true,
         (V::Str(x), V::Str(y)) => Arc::ptr_eq(x, y) || x == y, // one kind's suit is one shared text
         (V::Tile(x), V::Tile(y)) => kind_of(*x) == kind_of(*y),
@@ -100,6 +105,9 @@ pub fn equal(a: &V, b: &V) -> bool {
 
 /// Python's ordering of two values, None where Python raises (or where lists would be compared).
 pub fn order(a: &V, b: &V) -> Option<Ordering> {
+    if let (V::Int(x), V::Int(y)) = (a, b) {
+        return Some(x.cmp(y));
+    }
     match (a.num(), b.num()) {
         (Some((p, q)), Some((r, s))) => Some((p * s).cmp(&(r * q))),
         _ => match (a, b) {

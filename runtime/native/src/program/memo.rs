@@ -1,0 +1,210 @@
+//! Comprehensions remembered within a reading: which lowered comprehensions may be, and under what key.
+//!
+//! A comprehension whose value depends only on the reading (its lists, settings) and on the binders it
+//! reads from the comprehensions around it (its free binders) has one value per reading and per values
+//! of those binders. Nested over the same lists (`any(m in L: any(n in L: … m …))`), or written alike in
+//! several patterns, it is evaluated again and again with the same free binders; the reference
+//! (runtime/evaluate.py `_memo_body`) remembers comprehension bodies by their free binders' items for
+//! the same reason. Here the whole comprehension is remembered, per reading (an `Eval`), keyed by the
+//! exact values of its free binders, with the nodes its evaluation charged: a remembered value charges
+//! the budget those nodes again, so the budget stops exactly where evaluating it again would have
+//! stopped (eval.rs `memoised`).
+//!
+//! What makes the value a function of that key:
+//! - the comprehension reads no pattern, quantity or unit (their values change while the patterns are
+//!   counted: the re-entry guard, the units known only when scoring) and nothing of game scope;
+//! - every binder is read inside a comprehension binding it, and no comprehension binds a slot that an
+//!   enclosing one binds (binders share one environment per reading, never restored: a shadowed or
+//!   leaked binder would make a skipped evaluation visible). A program where some binder breaks this
+//!   is evaluated without any memo.
+//!
+//! Identical comprehensions (the same lowered tree, slots included) share one memo id, so a
+//! comprehension written alike in several patterns is evaluated once per reading and key.
+
+use super::*;
+
+/// A remembered comprehension: its memo id and the binder slots it reads freely (at most `MEMO_KEYS`).
+#[derive(Debug)]
+pub(crate) struct Memo {
+    pub id: usize,
+    pub free: Vec<usize>,
+}
+
+/// At most this many free binders make a key.
+pub(crate) const MEMO_KEYS: usize = 4;
+
+/// Marks the comprehensions of a program's expressions that are remembered (their `memo`), and
+/// returns how many memo ids there are. `roots`: every expression one `Eval` evaluates.
+pub(crate) fn mark(roots: &mut [&mut Node]) -> usize {
+    let mut bound = Vec::new();
+    if !roots.iter().all(|r| scoped(r, &mut bound)) {
+        return 0;
+    }
+    // the candidates' structural keys, counted before any is marked
+    let mut seen: HashMap<String, (usize, usize)> = HashMap::new(); // key -> (occurrences, id)
+    for r in roots.iter() {
+        count_keys(r, &mut seen);
+    }
+    let mut ids = 0usize;
+    for r in roots.iter_mut() {
+        assign(r, &mut seen, &mut ids);
+    }
+    ids
+}
+
+/// Every binder read inside a comprehension binding it, no slot bound twice on one path.
+fn scoped(e: &Node, bound: &mut Vec<usize>) -> bool {
+    match e {
+        Node::Binder(s) => bound.contains(s),
+        Node::Comp { slots, src, body, eq, .. } => {
+            if !scoped(src, bound) || eq.as_deref().is_some_and(|q| !scoped(q, bound)) {
+                return false;
+            }
+            for (j, s) in slots.iter().enumerate() {
+                if bound.contains(s) || slots[..j].contains(s) {
+                    return false;
+                }
+            }
+            let n = bound.len();
+            bound.extend(slots);
+            let ok = scoped(body, bound);
+            bound.truncate(n);
+            ok
+        }
+        _ => children(e).into_iter().all(|c| scoped(c, bound)),
+    }
+}
+
+fn children(e: &Node) -> Vec<&Node> {
+    match e {
+        Node::Const(_)
+        | Node::Builtin(_)
+        | Node::Setting(_)
+        | Node::Binder(_)
+        | Node::Pattern(_)
+        | Node::Quantity(_)
+        | Node::Unit(_)
+        | Node::Bound(_)
+        | Node::Game(_) => Vec::new(),
+        Node::List(xs) | Node::Call(_, xs) | Node::Compare(_, xs) | Node::GameCall(_, xs) => xs.iter().collect(),
+        Node::Attr(o, _) | Node::Not(o) | Node::Neg(o) => vec![o],
+        Node::Comp { src, body, eq, .. } => {
+            let mut v: Vec<&Node> = vec![src, body];
+            v.extend(eq.as_deref());
+            v
+        }
+        Node::And(l, r) | Node::Or(l, r) | Node::Arith(_, l, r) => vec![l, r],
+        Node::If(c, t, f) => vec![c, t, f],
+    }
+}
+
+fn children_mut(e: &mut Node) -> Vec<&mut Node> {
+    match e {
+        Node::Const(_)
+        | Node::Builtin(_)
+        | Node::Setting(_)
+        | Node::Binder(_)
+        | Node::Pattern(_)
+        | Node::Quantity(_)
+        | Node::Unit(_)
+        | Node::Bound(_)
+        | Node::Game(_) => Vec::new(),
+        Node::List(xs) | Node::Call(_, xs) | Node::Compare(_, xs) | Node::GameCall(_, xs) => xs.iter_mut().collect(),
+        Node::Attr(o, _) | Node::Not(o) | Node::Neg(o) => vec![o],
+        Node::Comp { src, body, eq, .. } => {
+            let mut v: Vec<&mut Node> = vec![src, body];
+            v.extend(eq.as_deref_mut());
+            v
+        }
+        Node::And(l, r) | Node::Or(l, r) | Node::Arith(_, l, r) => vec![l, r],
+        Node::If(c, t, f) => vec![c, t, f],
+    }
+}
+
+/// Reads nothing whose value may change within a reading.
+fn pure(e: &Node) -> bool {
+    match e {
+        Node::Pattern(_) | Node::Quantity(_) | Node::Unit(_) | Node::Bound(_) | Node::Game(_) | Node::GameCall(..) => false,
+        _ => children(e).into_iter().all(pure),
+    }
+}
+
+/// The binder slots e reads that no comprehension inside e binds, in first-read order.
+fn free_binders(e: &Node, bound: &mut Vec<usize>, out: &mut Vec<usize>) {
+    match e {
+        Node::Binder(s) => {
+            if !bound.contains(s) && !out.contains(s) {
+                out.push(*s);
+            }
+        }
+        Node::Comp { slots, src, body, eq, .. } => {
+            free_binders(src, bound, out);
+            if let Some(q) = eq {
+                free_binders(q, bound, out);
+            }
+            let n = bound.len();
+            bound.extend(slots);
+            free_binders(body, bound, out);
+            bound.truncate(n);
+        }
+        _ => {
+            for c in children(e) {
+                free_binders(c, bound, out);
+            }
+        }
+    }
+}
+
+/// A comprehension answered from a tally of a reading list (eval.rs `tally`): already a lookup.
+fn tallied(e: &Node) -> bool {
+    match e {
+        Node::Comp { slots, src, body, eq: Some(_), .. } if slots.len() == 1 => {
+            matches!(**src, Node::Builtin(_)) && eq_item(body, slots[0]).is_some()
+        }
+        _ => false,
+    }
+}
+
+/// The comprehension's structural key and free binders when it may be remembered.
+fn candidate(e: &Node) -> Option<(String, Vec<usize>)> {
+    if !matches!(e, Node::Comp { .. }) || tallied(e) || !pure(e) {
+        return None;
+    }
+    let mut free = Vec::new();
+    free_binders(e, &mut Vec::new(), &mut free);
+    if free.len() > MEMO_KEYS {
+        return None;
+    }
+    Some((format!("{e:?}"), free))
+}
+
+fn count_keys(e: &Node, seen: &mut HashMap<String, (usize, usize)>) {
+    if let Some((k, _)) = candidate(e) {
+        seen.entry(k).or_insert((0, usize::MAX)).0 += 1;
+    }
+    for c in children(e) {
+        count_keys(c, seen);
+    }
+}
+
+/// Marks e's candidates, innermost first (a key is taken before the node's own mark exists): a
+/// comprehension with free binders (re-evaluated per item of the ones around it), or a closed one
+/// written more than once (a closed one written once is evaluated once a reading: a memo only costs).
+fn assign(e: &mut Node, seen: &mut HashMap<String, (usize, usize)>, ids: &mut usize) {
+    let got = candidate(e);
+    for c in children_mut(e) {
+        assign(c, seen, ids);
+    }
+    let Some((k, free)) = got else { return };
+    let Some(entry) = seen.get_mut(&k) else { return };
+    if free.is_empty() && entry.0 < 2 {
+        return;
+    }
+    if entry.1 == usize::MAX {
+        entry.1 = *ids;
+        *ids += 1;
+    }
+    if let Node::Comp { memo, .. } = e {
+        *memo = Some(Box::new(Memo { id: entry.1, free }));
+    }
+}
