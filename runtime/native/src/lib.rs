@@ -492,6 +492,11 @@ impl Patterns {
         Ok(())
     }
 
+    /// How many distinct comprehensions the programs remember within a reading (program/memo.rs).
+    fn remembered(&self) -> usize {
+        self.program.n_memo
+    }
+
     /// The kinds of the catalog the programs are bound to, in order.
     fn kinds(&self) -> Vec<String> {
         self.program.kinds.clone()

@@ -1,5 +1,7 @@
 //! Evaluating the lowered programs on one reading: raw pattern counts, quantities, the budget.
 
+use std::borrow::Cow;
+
 use super::*;
 
 // ------------------------------------------------------------------ one reading
@@ -36,7 +38,7 @@ pub struct Reading<'a> {
 pub(crate) struct Eval<'p, 'r> {
     p: &'p Program,
     r: &'r Reading<'r>,
-    builtins: Vec<Option<V>>,
+    builtins: [Option<V>; N_BUILTINS], // in place: one allocation less per reading
     binders: Vec<V>,
     counts: Vec<Option<i64>>, // raw counts found so far (Some(0) while one is being computed)
     quantities: Vec<Option<V>>,
@@ -76,7 +78,7 @@ impl<'p, 'r> Eval<'p, 'r> {
         let mut ev = Eval {
             p,
             r,
-            builtins: vec![None; N_BUILTINS],
+            builtins: std::array::from_fn(|_| None),
             binders: vec![V::None; p.n_binders],
             counts: vec![None; p.pats.len()],
             quantities: vec![None; p.quantities.len()],
@@ -417,13 +419,18 @@ impl<'p, 'r> Eval<'p, 'r> {
         }
     }
 
-    /// A chained comparison; two operands that need no work are compared where they are.
+    /// A chained comparison. A single comparison of operands built only from constants, binders, their
+    /// fields, arithmetic and the pure functions of numbers (`static_nodes`) charges their nodes at once
+    /// and computes them on the values where they lie: the same value, and a stop wherever evaluating
+    /// them node by node would stop (every stop there is `Bail`).
     fn comparison(&mut self, ops: &[Cmp], operands: &[Node]) -> R<bool> {
-        if ops.len() == 1 && simple(&operands[0]) && simple(&operands[1]) {
-            self.charge_n(2)?;
-            let a = self.peek(&operands[0])?;
-            let b = self.peek(&operands[1])?;
-            return compare(ops[0], a, b);
+        if ops.len() == 1 {
+            if let (Some(a), Some(b)) = (static_nodes(&operands[0]), static_nodes(&operands[1])) {
+                self.charge_n(a + b)?;
+                let a = self.sval(&operands[0])?;
+                let b = self.sval(&operands[1])?;
+                return compare(ops[0], &a, &b);
+            }
         }
         let mut left = self.eval(&operands[0])?;
         for (op, o) in ops.iter().zip(&operands[1..]) {
@@ -434,6 +441,28 @@ impl<'p, 'r> Eval<'p, 'r> {
             left = right;
         }
         Ok(true)
+    }
+
+    /// The value of an operand `static_nodes` takes, its nodes charged by the caller: borrowed where
+    /// it lies, computed where it is arithmetic or a function.
+    fn sval<'s>(&'s self, e: &'s Node) -> R<Cow<'s, V>> {
+        Ok(match e {
+            Node::Arith(op, l, r) => {
+                let a = self.sval(l)?;
+                let b = self.sval(r)?;
+                Cow::Owned(arith(*op, &a, &b)?)
+            }
+            Node::Neg(o) => Cow::Owned(negate(&*self.sval(o)?)?),
+            Node::Call(func, args) => {
+                let a = self.sval(&args[0])?.into_owned();
+                let b = match func {
+                    Func::Max | Func::Min => Some(self.sval(&args[1])?.into_owned()),
+                    _ => None,
+                };
+                Cow::Owned(apply(*func, a, b)?)
+            }
+            _ => Cow::Borrowed(self.peek(e)?),
+        })
     }
 
     fn eval(&mut self, e: &Node) -> R<V> {
@@ -488,12 +517,10 @@ impl<'p, 'r> Eval<'p, 'r> {
             Node::Comp { memo: Some(m), .. } => self.memoised(m, e),
             Node::Comp { .. } => self.comp_node(e),
             Node::Not(o) => Ok(V::Bool(!self.truth(o)?)),
-            Node::Neg(o) => match self.eval(o)? {
-                V::Bool(b) => Ok(V::Int(-(b as i64))),
-                V::Int(n) => n.checked_neg().map(V::Int).ok_or(Stop::Bail),
-                V::Rat(n, d) => n.checked_neg().map(|n| V::Rat(n, d)).ok_or(Stop::Bail),
-                _ => Err(Stop::Bail),
-            },
+            Node::Neg(o) => {
+                let v = self.eval(o)?;
+                negate(&v)
+            }
             Node::And(l, r) => Ok(V::Bool(self.truth(l)? && self.truth(r)?)),
             Node::Or(l, r) => Ok(V::Bool(self.truth(l)? || self.truth(r)?)),
             Node::Arith(op, l, r) => {
@@ -715,12 +742,29 @@ static V_NONE: V = V::None;
 static V_TRUE: V = V::Bool(true);
 static V_FALSE: V = V::Bool(false);
 
-/// An operand `peek` takes.
-fn simple(e: &Node) -> bool {
+/// The nodes `eval` charges for e when e is built only from constants, binders, binders' fields,
+/// arithmetic, negation and the functions of numbers (its every stop a `Bail`); None otherwise.
+fn static_nodes(e: &Node) -> Option<u64> {
     match e {
-        Node::Const(_) | Node::Binder(_) => true,
-        Node::Attr(o, _) => matches!(**o, Node::Binder(_)),
-        _ => false,
+        Node::Const(_) | Node::Binder(_) => Some(1),
+        Node::Attr(o, _) if matches!(**o, Node::Binder(_)) => Some(1),
+        Node::Arith(_, l, r) => Some(1 + static_nodes(l)? + static_nodes(r)?),
+        Node::Neg(o) => Some(1 + static_nodes(o)?),
+        Node::Call(Func::Abs | Func::Floor, args) if args.len() == 1 => Some(1 + static_nodes(&args[0])?),
+        Node::Call(Func::Max | Func::Min, args) if args.len() == 2 => {
+            Some(1 + static_nodes(&args[0])? + static_nodes(&args[1])?)
+        }
+        _ => None,
+    }
+}
+
+/// `-v` as the reference computes it.
+fn negate(v: &V) -> R<V> {
+    match v {
+        V::Bool(b) => Ok(V::Int(-(*b as i64))),
+        V::Int(n) => n.checked_neg().map(V::Int).ok_or(Stop::Bail),
+        V::Rat(n, d) => n.checked_neg().map(|n| V::Rat(n, *d)).ok_or(Stop::Bail),
+        _ => Err(Stop::Bail),
     }
 }
 

@@ -47,7 +47,7 @@ pub(crate) fn mark(roots: &mut [&mut Node]) -> usize {
     }
     let mut ids = 0usize;
     for r in roots.iter_mut() {
-        assign(r, &mut seen, &mut ids);
+        assign(r, None, &mut seen, &mut ids);
     }
     ids
 }
@@ -187,17 +187,31 @@ fn count_keys(e: &Node, seen: &mut HashMap<String, (usize, usize)>) {
     }
 }
 
-/// Marks e's candidates, innermost first (a key is taken before the node's own mark exists): a
-/// comprehension with free binders (re-evaluated per item of the ones around it), or a closed one
-/// written more than once (a closed one written once is evaluated once a reading: a memo only costs).
-fn assign(e: &mut Node, seen: &mut HashMap<String, (usize, usize)>, ids: &mut usize) {
+/// Marks e's candidates, innermost first (a key is taken before the node's own mark exists). A
+/// comprehension is remembered where it can be asked again with the same key: inside a comprehension
+/// (`outer`: its slots, and whether its items are distinct values) and written more than once, or not
+/// reading all the outer one's items, or the outer one's items may repeat. One evaluated once per
+/// item of distinct items it reads (`any(m in runs: any(n in runs: … m …))`'s inner one, written once)
+/// never is, nor one outside any comprehension (evaluated once a reading where it is written: written
+/// twice, the second is seldom reached in the same reading, measured).
+fn assign(e: &mut Node, outer: Option<(&[usize], bool)>, seen: &mut HashMap<String, (usize, usize)>, ids: &mut usize) {
     let got = candidate(e);
-    for c in children_mut(e) {
-        assign(c, seen, ids);
+    if let Node::Comp { slots, src, body, eq, .. } = e {
+        assign(src, outer, seen, ids);
+        if let Some(q) = eq.as_deref_mut() {
+            assign(q, outer, seen, ids);
+        }
+        let distinct = distinct_items(src);
+        assign(body, Some((slots, distinct)), seen, ids);
+    } else {
+        for c in children_mut(e) {
+            assign(c, outer, seen, ids);
+        }
     }
     let Some((k, free)) = got else { return };
     let Some(entry) = seen.get_mut(&k) else { return };
-    if free.is_empty() && entry.0 < 2 {
+    let again = outer.is_some_and(|(slots, distinct)| entry.0 >= 2 || !distinct || !slots.iter().all(|s| free.contains(s)));
+    if !again {
         return;
     }
     if entry.1 == usize::MAX {
@@ -206,5 +220,19 @@ fn assign(e: &mut Node, seen: &mut HashMap<String, (usize, usize)>, ids: &mut us
     }
     if let Node::Comp { memo, .. } = e {
         *memo = Some(Box::new(Memo { id: entry.1, free }));
+    }
+}
+
+/// The items of this source are distinct keys: a reading's list of groups (each group its own
+/// identity), `distinct(…)` (no two items equal: tiles of one kind are equal), or a constant list of
+/// distinct numbers.
+fn distinct_items(src: &Node) -> bool {
+    match src {
+        Node::Call(Func::Distinct, _) => true,
+        Node::Builtin(b) => matches!(b, B::Melds | B::Groups | B::Pairs | B::Runs | B::Triplets | B::Kongs | B::Exposed),
+        Node::Const(V::List(xs)) => xs.iter().enumerate().all(|(i, x)| {
+            matches!(x, V::Int(_)) && !xs[..i].iter().any(|y| matches!((x, y), (V::Int(a), V::Int(b)) if a == b))
+        }),
+        _ => false,
     }
 }
