@@ -1,7 +1,5 @@
 //! Evaluating the lowered programs on one reading: raw pattern counts, quantities, the budget.
 
-use std::borrow::Cow;
-
 use super::*;
 
 // ------------------------------------------------------------------ one reading
@@ -36,20 +34,20 @@ pub struct Reading<'a> {
 }
 
 pub(crate) struct Eval<'p, 'r> {
-    p: &'p Program,
+    pub(super) p: &'p Program,
     r: &'r Reading<'r>,
     builtins: [Option<V>; N_BUILTINS], // in place: one allocation less per reading
-    binders: Vec<V>,
+    pub(super) binders: Vec<V>,
     counts: Vec<Option<i64>>, // raw counts found so far (Some(0) while one is being computed)
     quantities: Vec<Option<V>>,
     gfields: Vec<V>, // per group (by identity), its fields in GROUP_FIELDS order, one after another
-    budget: u64,
+    pub(super) budget: u64,
     // per (reading list, field) read by `tally`: its distinct values (merged as `equal` merges them)
     // and how many items have each, built at the first such comprehension of the reading
     tallies: Vec<(B, Option<usize>, Tally)>,
-    tally_built: u64, // the nodes charged for building tallies (a tally read again charges one)
+    pub(super) tally_built: u64, // the nodes charged for building tallies (a tally read again charges one)
     // per memo id (memo.rs): the values found, by the free binders' values, and the nodes each charged
-    memo: Vec<Vec<(MemoKey, V, u64)>>,
+    pub(super) memo: Vec<Vec<(MemoKey, V, u64)>>,
     pub(crate) units: Option<Vec<V>>, // the units' values once known (scoring)
     // the hand's waits and shape waits: the reading's, or given later (`give_waits`) when a pattern
     // asked for them (`Stop::NeedWaits`): what was counted before stays counted
@@ -60,8 +58,6 @@ pub(crate) struct Eval<'p, 'r> {
 /// A reading list's distinct field values and how many items have each.
 type Tally = Vec<(V, i64)>;
 
-/// The free binders' values of a remembered comprehension, exactly (kind of value, payload).
-type MemoKey = [(u8, i64); MEMO_KEYS];
 
 pub(crate) const BUDGET: u64 = 5_000_000; // node evaluations per reading; past it the reference evaluates it
 
@@ -365,7 +361,7 @@ impl<'p, 'r> Eval<'p, 'r> {
 
     /// The value of an operand that needs no work (a constant, a binder, a binder's field), borrowed
     /// where `eval` would copy it; the same value and the same stop. The caller charges the node.
-    fn peek<'s>(&'s self, e: &'s Node) -> R<&'s V> {
+    pub(super) fn peek<'s>(&'s self, e: &'s Node) -> R<&'s V> {
         match e {
             Node::Const(v) => Ok(v),
             Node::Binder(i) => Ok(&self.binders[*i]),
@@ -382,7 +378,7 @@ impl<'p, 'r> Eval<'p, 'r> {
     }
 
     /// n nodes evaluated at once: a stop wherever charging them one by one would stop.
-    fn charge_n(&mut self, n: u64) -> R<()> {
+    pub(super) fn charge_n(&mut self, n: u64) -> R<()> {
         if self.budget < n {
             self.budget = 0;
             return Err(Stop::Bail);
@@ -441,28 +437,6 @@ impl<'p, 'r> Eval<'p, 'r> {
             left = right;
         }
         Ok(true)
-    }
-
-    /// The value of an operand `static_nodes` takes, its nodes charged by the caller: borrowed where
-    /// it lies, computed where it is arithmetic or a function.
-    fn sval<'s>(&'s self, e: &'s Node) -> R<Cow<'s, V>> {
-        Ok(match e {
-            Node::Arith(op, l, r) => {
-                let a = self.sval(l)?;
-                let b = self.sval(r)?;
-                Cow::Owned(arith(*op, &a, &b)?)
-            }
-            Node::Neg(o) => Cow::Owned(negate(&*self.sval(o)?)?),
-            Node::Call(func, args) => {
-                let a = self.sval(&args[0])?.into_owned();
-                let b = match func {
-                    Func::Max | Func::Min => Some(self.sval(&args[1])?.into_owned()),
-                    _ => None,
-                };
-                Cow::Owned(apply(*func, a, b)?)
-            }
-            _ => Cow::Borrowed(self.peek(e)?),
-        })
     }
 
     fn eval(&mut self, e: &Node) -> R<V> {
@@ -541,7 +515,7 @@ impl<'p, 'r> Eval<'p, 'r> {
     }
 
     /// A comprehension node's value, its own node charged.
-    fn comp_node(&mut self, e: &Node) -> R<V> {
+    pub(super) fn comp_node(&mut self, e: &Node) -> R<V> {
         match e {
             Node::Comp { func, slots, src, body, eq: Some(want), .. } if slots.len() == 1 => match eq_item(body, slots[0]) {
                 Some(field) => self.tally(*func, src, field, want),
@@ -560,38 +534,6 @@ impl<'p, 'r> Eval<'p, 'r> {
             }
             _ => Err(Stop::Bail),
         }
-    }
-
-    /// A remembered comprehension (memo.rs): its value for these free binders' values when found
-    /// before in this reading, the nodes that evaluation charged charged again (so the budget stops
-    /// where evaluating it again would stop; a tally built then is not built again, so its building
-    /// is not counted); else evaluated and kept. Free binders holding other values than none, truths,
-    /// whole numbers, tiles and groups: evaluated, not kept.
-    fn memoised(&mut self, m: &Memo, e: &Node) -> R<V> {
-        let mut key: MemoKey = [(0, 0); MEMO_KEYS];
-        for (k, &s) in key.iter_mut().zip(&m.free) {
-            *k = match self.binders[s] {
-                V::None => (1, 0),
-                V::Bool(b) => (2, b as i64),
-                V::Int(n) => (3, n),
-                V::Tile(c) => (4, c as i64),
-                V::Group(g) => (5, g as i64),
-                _ => return self.comp_node(e),
-            };
-        }
-        if self.memo.len() != self.p.n_memo {
-            self.memo = (0..self.p.n_memo).map(|_| Vec::new()).collect();
-        }
-        if let Some((_, v, cost)) = self.memo[m.id].iter().find(|x| x.0 == key) {
-            let (v, cost) = (v.clone(), *cost);
-            self.charge_n(cost)?;
-            return Ok(v);
-        }
-        let (b0, t0) = (self.budget, self.tally_built);
-        let v = self.comp_node(e)?;
-        let cost = (b0 - self.budget) - (self.tally_built - t0);
-        self.memo[m.id].push((key, v.clone(), cost));
-        Ok(v)
     }
 
     fn call(&mut self, func: Func, args: &[Node]) -> R<V> {
@@ -741,32 +683,6 @@ impl<'p, 'r> Eval<'p, 'r> {
 static V_NONE: V = V::None;
 static V_TRUE: V = V::Bool(true);
 static V_FALSE: V = V::Bool(false);
-
-/// The nodes `eval` charges for e when e is built only from constants, binders, binders' fields,
-/// arithmetic, negation and the functions of numbers (its every stop a `Bail`); None otherwise.
-fn static_nodes(e: &Node) -> Option<u64> {
-    match e {
-        Node::Const(_) | Node::Binder(_) => Some(1),
-        Node::Attr(o, _) if matches!(**o, Node::Binder(_)) => Some(1),
-        Node::Arith(_, l, r) => Some(1 + static_nodes(l)? + static_nodes(r)?),
-        Node::Neg(o) => Some(1 + static_nodes(o)?),
-        Node::Call(Func::Abs | Func::Floor, args) if args.len() == 1 => Some(1 + static_nodes(&args[0])?),
-        Node::Call(Func::Max | Func::Min, args) if args.len() == 2 => {
-            Some(1 + static_nodes(&args[0])? + static_nodes(&args[1])?)
-        }
-        _ => None,
-    }
-}
-
-/// `-v` as the reference computes it.
-fn negate(v: &V) -> R<V> {
-    match v {
-        V::Bool(b) => Ok(V::Int(-(*b as i64))),
-        V::Int(n) => n.checked_neg().map(V::Int).ok_or(Stop::Bail),
-        V::Rat(n, d) => n.checked_neg().map(|n| V::Rat(n, *d)).ok_or(Stop::Bail),
-        _ => Err(Stop::Bail),
-    }
-}
 
 /// The item side of a comprehension body `x == V` / `x.F == V` (either way round) over binder slot x:
 /// Some(None) for x itself, Some(Some(F)) for a field; None for any other body.

@@ -236,3 +236,41 @@ fn distinct_items(src: &Node) -> bool {
         _ => false,
     }
 }
+
+/// The free binders' values of a remembered comprehension, exactly (kind of value, payload).
+pub(crate) type MemoKey = [(u8, i64); MEMO_KEYS];
+
+impl Eval<'_, '_> {
+    /// A remembered comprehension (memo.rs): its value for these free binders' values when found
+    /// before in this reading, the nodes that evaluation charged charged again (so the budget stops
+    /// where evaluating it again would stop; a tally built then is not built again, so its building
+    /// is not counted); else evaluated and kept. Free binders holding other values than none, truths,
+    /// whole numbers, tiles and groups: evaluated, not kept.
+    pub(super) fn memoised(&mut self, m: &Memo, e: &Node) -> R<V> {
+        let mut key: MemoKey = [(0, 0); MEMO_KEYS];
+        for (k, &s) in key.iter_mut().zip(&m.free) {
+            *k = match self.binders[s] {
+                V::None => (1, 0),
+                V::Bool(b) => (2, b as i64),
+                V::Int(n) => (3, n),
+                V::Tile(c) => (4, c as i64),
+                V::Group(g) => (5, g as i64),
+                _ => return self.comp_node(e),
+            };
+        }
+        if self.memo.len() != self.p.n_memo {
+            self.memo = (0..self.p.n_memo).map(|_| Vec::new()).collect();
+        }
+        if let Some((_, v, cost)) = self.memo[m.id].iter().find(|x| x.0 == key) {
+            let (v, cost) = (v.clone(), *cost);
+            self.charge_n(cost)?;
+            return Ok(v);
+        }
+        let (b0, t0) = (self.budget, self.tally_built);
+        let v = self.comp_node(e)?;
+        let cost = (b0 - self.budget) - (self.tally_built - t0);
+        self.memo[m.id].push((key, v.clone(), cost));
+        Ok(v)
+    }
+
+}

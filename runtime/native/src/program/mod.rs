@@ -30,12 +30,14 @@ mod eval;
 mod funcs;
 mod lower;
 mod memo;
+mod operands;
 mod value;
 
 pub(crate) use eval::*;
 pub(crate) use funcs::*;
 pub(crate) use lower::*;
 pub(crate) use memo::*;
+use operands::*;
 pub(crate) use value::*;
 
 // ------------------------------------------------------------------ the program of a rule set
