@@ -241,7 +241,7 @@ fn distinct_items(src: &Node) -> bool {
 pub(crate) type MemoKey = [(u8, i64); MEMO_KEYS];
 
 impl Eval<'_, '_> {
-    /// A remembered comprehension (memo.rs): its value for these free binders' values when found
+    /// A remembered comprehension: its value for these free binders' values when found
     /// before in this reading, the nodes that evaluation charged charged again (so the budget stops
     /// where evaluating it again would stop; a tally built then is not built again, so its building
     /// is not counted); else evaluated and kept. Free binders holding other values than none, truths,
@@ -272,5 +272,4 @@ impl Eval<'_, '_> {
         self.memo[m.id].push((key, v.clone(), cost));
         Ok(v)
     }
-
 }
