@@ -13,6 +13,10 @@
 pub mod bot_binding;
 pub mod bots;
 pub mod distance;
+// step 3: events and settlement (events.rs, settle.rs; their Python surface event_binding.rs)
+pub mod event_binding;
+pub mod events;
+pub mod settle;
 pub mod rng;
 pub mod rules;
 pub mod scope;
@@ -517,5 +521,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<bot_binding::EfficiencyRules>()?;
     m.add_class::<bot_binding::EfficiencyPolicy>()?;
     m.add_class::<offer_binding::EngineOffers>()?; // the legal moves (step 6)
+    m.add_class::<event_binding::EngineEvents>()?; // step 3
     Ok(())
 }

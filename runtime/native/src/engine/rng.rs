@@ -64,6 +64,22 @@ impl Rng {
         r
     }
 
+    /// The generator in the state `random.Random.getstate()` gives: its 624 words and the position of
+    /// the next one (None: not that many words, or a position past them).
+    pub fn from_state(words: &[u32], index: usize) -> Option<Rng> {
+        if words.len() != N || index > N {
+            return None;
+        }
+        let mut mt = [0u32; N];
+        mt.copy_from_slice(words);
+        Some(Rng { mt, index })
+    }
+
+    /// `random.Random.getstate()`'s words and position, for `from_state`.
+    pub fn state(&self) -> (Vec<u32>, usize) {
+        (self.mt.to_vec(), self.index)
+    }
+
     fn init_genrand(&mut self, s: u32) {
         self.mt[0] = s;
         for i in 1..N {

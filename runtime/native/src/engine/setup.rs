@@ -396,53 +396,58 @@ impl Setup {
         Ok(())
     }
 
-    /// `Setup._flip`: the reveal's tile from its end of the wall (past revealed copies kept in the wall,
-    /// `offset` tiles in, setting aside the tiles it skips).
+    /// `Setup._flip` (the free function `flip`, which moving reveals turn again during the hand).
     fn flip(&mut self, t: &Table, r: &RevealDef) {
-        let st = &mut self.st;
-        let order: Vec<usize> = if r.source == "tail" {
-            (0..st.wall.len()).rev().collect()
-        } else {
-            (0..st.wall.len()).collect()
-        };
-        let mut skipped = 0;
-        let mut chosen = None;
-        let mut aside = Vec::new();
-        for j in order {
-            let id = st.wall[j];
-            if st.pinned.contains(&id) {
-                continue;
-            }
-            if skipped < r.offset {
-                skipped += 1;
-                continue;
-            }
-            let k = st.kind_of[id];
-            if !r.skip.is_empty() && (t.cat.flag(k, &r.skip) || t.cat.kinds[k].category == r.skip) {
-                aside.push(id);
-                continue;
-            }
-            chosen = Some(id);
-            break;
-        }
-        for &id in &aside {
-            let at = st.wall.iter().position(|&x| x == id).expect("a wall tile just seen");
-            st.wall.remove(at);
-            st.out.push(st.kind_of[id]);
-        }
-        if !aside.is_empty() {
-            st.tally(format!("reveal_skip:{}", r.name), aside.len() as i64);
-        }
-        let Some(id) = chosen else { return };
-        st.tally(format!("reveal:{}", r.name), 1);
-        st.reveal_ids.entry(r.name.clone()).or_default().push(id);
-        if r.removes_copy {
-            let at = st.wall.iter().position(|&x| x == id).expect("a wall tile just seen");
-            st.wall.remove(at);
-            st.out.push(st.kind_of[id]);
-        } else {
-            st.pinned.insert(id);
-        }
-        put(&mut st.reveals, &r.name, Value::Tile(st.kind_of[id]));
+        flip(&mut self.st, t, r);
     }
+
+}
+
+/// `Setup._flip`: the reveal's tile from its end of the wall (past revealed copies kept in the wall,
+/// `offset` tiles in, setting aside the tiles it skips).
+pub fn flip(st: &mut HandState, t: &Table, r: &RevealDef) {
+    let order: Vec<usize> = if r.source == "tail" {
+        (0..st.wall.len()).rev().collect()
+    } else {
+        (0..st.wall.len()).collect()
+    };
+    let mut skipped = 0;
+    let mut chosen = None;
+    let mut aside = Vec::new();
+    for j in order {
+        let id = st.wall[j];
+        if st.pinned.contains(&id) {
+            continue;
+        }
+        if skipped < r.offset {
+            skipped += 1;
+            continue;
+        }
+        let k = st.kind_of[id];
+        if !r.skip.is_empty() && (t.cat.flag(k, &r.skip) || t.cat.kinds[k].category == r.skip) {
+            aside.push(id);
+            continue;
+        }
+        chosen = Some(id);
+        break;
+    }
+    for &id in &aside {
+        let at = st.wall.iter().position(|&x| x == id).expect("a wall tile just seen");
+        st.wall.remove(at);
+        st.out.push(st.kind_of[id]);
+    }
+    if !aside.is_empty() {
+        st.tally(format!("reveal_skip:{}", r.name), aside.len() as i64);
+    }
+    let Some(id) = chosen else { return };
+    st.tally(format!("reveal:{}", r.name), 1);
+    st.reveal_ids.entry(r.name.clone()).or_default().push(id);
+    if r.removes_copy {
+        let at = st.wall.iter().position(|&x| x == id).expect("a wall tile just seen");
+        st.wall.remove(at);
+        st.out.push(st.kind_of[id]);
+    } else {
+        st.pinned.insert(id);
+    }
+    put(&mut st.reveals, &r.name, Value::Tile(st.kind_of[id]));
 }

@@ -1,0 +1,181 @@
+//! The Python surface of engine/events.rs and settle.rs: `EngineEvents(ruleset_json, options)` runs one
+//! event (or an action's effects, or an event's deferred payments) on a state read from the reference's
+//! snapshot, with the hand's generator in the state `random.Random.getstate()` gives, and answers with the
+//! state after it as `HandState.snapshot` writes it — or the stop (the reference notes an error there) or
+//! the refusal (not ported) that ended the run. runtime/game/native_events.py is the differential check.
+
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+use serde_json::{json, Value as J};
+
+use super::events::{Bind, Halt, Program, Run};
+use super::rng::Rng;
+use super::scope::{NoWinQuestions, BOUND};
+use super::{snapshot, table};
+use crate::program::V;
+use crate::{guarded, Error};
+
+/// One rule set under one choice of room options, its event rules lowered once.
+#[pyclass(module = "_native")]
+pub struct EngineEvents {
+    table: table::Table,
+    program: Program,
+}
+
+fn input(what: &str) -> Error {
+    Error::Input(format!("the event's {what:.60} is not one the native engine takes"))
+}
+
+/// A value as runtime/game/native_scope.py `canon` writes it: none, true/false, a whole number, {"rat":
+/// [n, d]}, {"str": s}, {"tile": name, "wild": w}, {"seat": i}, or a list of them.
+fn value(t: &table::Table, j: &J, depth: usize) -> Result<V, Error> {
+    Ok(match j {
+        J::Null => V::None,
+        J::Bool(b) => V::Bool(*b),
+        J::Number(x) => V::Int(x.as_i64().ok_or_else(|| input("number"))?),
+        J::Array(items) if depth < 4 && items.len() <= 10_000 => V::List(std::sync::Arc::new(
+            items.iter().map(|x| value(t, x, depth + 1)).collect::<Result<_, _>>()?,
+        )),
+        J::Object(m) if m.len() == 1 && m.contains_key("seat") => match m["seat"].as_u64() {
+            Some(i) if (i as usize) < t.n => V::Seat(i as u16),
+            _ => return Err(input("seat")),
+        },
+        J::Object(m) if m.len() == 1 && m.contains_key("str") => {
+            V::Str(std::sync::Arc::from(m["str"].as_str().ok_or_else(|| input("text"))?))
+        }
+        J::Object(m) if m.len() == 1 && m.contains_key("rat") => {
+            let parts = m["rat"].as_array().filter(|a| a.len() == 2).ok_or_else(|| input("fraction"))?;
+            let (n, d) = (parts[0].as_i64(), parts[1].as_i64());
+            match (n, d) {
+                (Some(n), Some(d)) => crate::program::rat(n as i128, d as i128).map_err(|_| input("fraction"))?,
+                _ => return Err(Error::NotCovered("a fraction past 64 bits in a binding".into())),
+            }
+        }
+        J::Object(m) if m.len() == 2 && m.contains_key("tile") => {
+            let name = m["tile"].as_str().ok_or_else(|| input("tile"))?;
+            let k = t.names.iter().position(|n| n == name).ok_or_else(|| input("tile"))?;
+            let wild = m.get("wild").and_then(J::as_bool).unwrap_or(false);
+            V::Tile(((k as u32) << 2) | ((wild as u32) << 1) | (t.cat.kinds[k].category == "joker") as u32)
+        }
+        _ => return Err(Error::NotCovered("a binding that is no plain value (a reading, a meld group)".into())),
+    })
+}
+
+/// Bindings by name (JSON object) as (slot, value) pairs; names outside `scope::BOUND` are left out.
+fn slots(t: &table::Table, j: Option<&J>) -> Result<Vec<(usize, V)>, Error> {
+    let mut out = Vec::new();
+    if let Some(m) = j.and_then(J::as_object) {
+        for (k, v) in m {
+            if let Some(i) = BOUND.iter().position(|b| b == k) {
+                out.push((i, value(t, v, 0)?));
+            }
+        }
+    }
+    Ok(out)
+}
+
+fn rng_of(j: Option<&J>) -> Result<Rng, Error> {
+    let words = j.and_then(J::as_array).ok_or_else(|| input("generator"))?;
+    let w: Vec<u32> = words.iter().map(|x| x.as_u64().and_then(|x| u32::try_from(x).ok())).collect::<Option<_>>()
+        .ok_or_else(|| input("generator"))?;
+    match w.split_last() {
+        Some((&pos, mt)) => Rng::from_state(mt, pos as usize).ok_or_else(|| input("generator")),
+        None => Err(input("generator")),
+    }
+}
+
+impl EngineEvents {
+    fn run_one(&self, snap: &str, request: &str) -> Result<J, Error> {
+        let t = &self.table;
+        let req: J = serde_json::from_str(request).map_err(|_| input("request"))?;
+        let st = snapshot::read(t, snap)?;
+        let rng = rng_of(req.get("rng"))?;
+        let wins = NoWinQuestions;
+        let mut run = Run::new(t, &self.program, &wins, st, rng);
+        for (i, v) in slots(t, req.get("base"))? {
+            run.base[i] = v;
+        }
+        let mut bind = Bind::new();
+        for (i, v) in slots(t, req.get("bind"))? {
+            bind.given[i] = Some(v);
+        }
+        bind.one_win = req.get("one_win").and_then(J::as_bool).unwrap_or(false);
+        run.moves = req.get("moves").and_then(J::as_u64).unwrap_or(0) as usize;
+        if let Some(ws) = req.get("winners").and_then(J::as_array) {
+            run.winners = Some(ws.iter().map(|w| slots(t, Some(w))).collect::<Result<_, _>>()?);
+        }
+        if req.get("transit").and_then(J::as_bool).unwrap_or(false) {
+            run.transit = Some(Vec::new());
+        }
+        let event = req.get("event").and_then(J::as_str).unwrap_or("");
+        let pay = req.get("pay").and_then(J::as_bool);
+        let mut emitted = Vec::new();
+        let outcome = match req.get("stage").and_then(J::as_str).unwrap_or("") {
+            "all" => run.hooks_only(event, &bind, pay),
+            "hooks" => run.hooks(event, &bind).map(|_| run.leave()),
+            "pay" => run.pay(event, &bind, pay),
+            "settle" => run.settle(event, &bind, pay),
+            "effects" => {
+                let action = req.get("action").and_then(J::as_str).unwrap_or("");
+                let (effs, decline) = self.program.actions.get(action).ok_or_else(|| input("action"))?;
+                let list = if req.get("decline").and_then(J::as_bool).unwrap_or(false) { decline } else { effs };
+                run.run_effects(list, &bind).map(|e| emitted = e)
+            }
+            _ => return Err(input("stage")),
+        };
+        Ok(match outcome {
+            Err(Halt::Stop(what)) => json!({ "stop": what }),
+            Err(Halt::Refused(why)) => json!({ "refused": why }),
+            Ok(()) => {
+                let (mt, pos) = run.rng.state();
+                let mut words: Vec<u64> = mt.into_iter().map(u64::from).collect();
+                words.push(pos as u64);
+                let transit: Vec<J> = run
+                    .transit
+                    .iter()
+                    .flatten()
+                    .map(|(to, tiles)| json!([to, tiles.iter().map(|&k| &t.names[k]).collect::<Vec<_>>()]))
+                    .collect();
+                json!({"state": run.st.snapshot(&t.names), "rng": words, "emitted": emitted, "transit": transit})
+            }
+        })
+    }
+}
+
+#[pymethods]
+impl EngineEvents {
+    #[new]
+    #[pyo3(signature = (ruleset_json, options=None))]
+    fn new(ruleset_json: &str, options: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
+        let opts = super::options_of(options)?;
+        Ok(guarded(|| {
+            let table = table::Table::new(ruleset_json, &opts)?;
+            let program = Program::new(&table, ruleset_json, &NoWinQuestions)?;
+            Ok(EngineEvents { table, program })
+        })?)
+    }
+
+    /// Each event-rule expression's refusal (None: lowered), in the order the program gathers them.
+    fn refusals(&self) -> Vec<Option<String>> {
+        self.program.refusals()
+    }
+
+    /// One run on the state `snapshot` (JSON text, with `reveal_ids` and `last_dealt` beside it): `request`
+    /// (JSON) names the `stage` — `all` (`Game._hooks_only`), `hooks` and `pay` (its halves, before and
+    /// after a win's final scoring), `settle` (`settle.settle`), `effects` (an action's effects or
+    /// `decline`) — with the `event`, `pay`, the bindings `bind` and the game's `base` values of the
+    /// bindings, `one_win`, the `winners`' bindings, the `moves` made, the generator `rng` (the 624 words
+    /// and the position of `random.Random.getstate()`), whether tiles given are held (`transit`). The
+    /// answer (JSON): {"state", "rng", "emitted", "transit"}, or {"stop": what}, or {"refused": why}.
+    fn run(&self, snapshot: &str, request: &str) -> PyResult<String> {
+        if snapshot.len() > 1 << 24 || request.len() > 1 << 24 {
+            return Err(PyValueError::new_err("a state or a request larger than 16 MB"));
+        }
+        // what the port does not take (a state or a binding it does not hold) is a refusal like any other
+        Ok(guarded(|| match self.run_one(snapshot, request) {
+            Err(Error::NotCovered(why)) => Ok(json!({ "refused": why }).to_string()),
+            r => Ok(r?.to_string()),
+        })?)
+    }
+}
