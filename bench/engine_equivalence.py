@@ -5,6 +5,7 @@
     python bench/engine_equivalence.py native-setup [--games 1000] [--seed 1] [--configs …]
     python bench/engine_equivalence.py native-scope [--games 1000] [--seed 1] [--configs …]
     python bench/engine_equivalence.py native-offers [--games 1000] [--seed 1] [--configs …]
+    python bench/engine_equivalence.py native-events [--games 1000] [--seed 1] [--configs …]
 
 `record` plays, for each configuration (every bundled variant; 龙岩 at each player count), `--games`
 hands the way `paili simulate` does (game k's seed is the k-th draw of random.Random(seed), seat i's bot
@@ -42,6 +43,14 @@ reference's (`Game.pending`: the same moves in the same order), worked out nativ
 reference's winning machinery (runtime/game/native_offers.py). Decisions the native side does not take
 (a construct not ported, named) are counted, never compared; so are those where it stops (the reference
 raised there).
+
+`native-events` checks the native events and settlement (docs/engine-native.md, step 3): each
+configuration's games are played as `record` plays them by a `Game` whose event seams are probed
+(runtime/game/native_events.py): at every event's phases, hooks and payments, every event's deferred
+payments and every action's effects the reference runs, the same run is made natively on the state before
+it (read from `HandState.snapshot()`, with the hand's generator), and the state after it, the generator,
+the events emitted and the tiles in transit must be the reference's; or the reference must note an error
+where the native run stops. Runs that need what the port refuses are counted by sentence, never compared.
 
 `--ignore-added-keys K,…` is for a recording made before the engine wrote some keys: every dict key
 named K (or, for `*SUFFIX`, ending in SUFFIX) is dropped, at any depth, from the logs, states and
@@ -375,9 +384,54 @@ def native_offers(args) -> int:
     return 1 if total.differences else 0
 
 
+def native_events(args) -> int:
+    """Every event seam of each configuration's games (played as `record` plays them) run natively on the
+    state the reference had before it and compared with the reference's after it
+    (runtime/game/native_events.py): the differences (none allowed), the runs refused by name."""
+    from paili.runtime.game.native_events import EventCheck, EventTally
+
+    configs = {**CONFIGS, **SETUP_CONFIGS}
+    total = EventTally()
+    games = 0
+    for name in args.configs or list(configs):
+        stem, options = configs[name]
+        path = ROOT / (stem + ".pai" if "/" in stem else f"rules/{stem}.pai")
+        check = EventCheck(load(path), options)
+        cpu = time.process_time()
+        for k, game_seed in enumerate(seeds(args.seed, args.games)):
+            check.play(game_seed, lambda g, s=game_seed: [BOTS[args.bots](s * 31 + i) for i in range(g.n)])
+            games += 1
+            t = check.tally
+            if args.progress and (k + 1) % args.progress == 0:
+                print(f"{name}: {k + 1} games so far, {sum(t.runs.values()):,} runs: {t.equal:,} equal, "
+                      f"{t.both_stop:,} both stop, {len(t.differences)} different", flush=True)
+        t = check.tally
+        exprs, refused_exprs = check.lowered()
+        runs = sum(t.runs.values())
+        stages = ", ".join(f"{k} {v:,}" for k, v in sorted(t.runs.items()))
+        print(f"{name}: {args.games} games, {runs:,} runs ({stages}); "
+              f"{t.equal:,} equal ({t.payments:,} payments), {t.both_stop:,} both stop, "
+              f"{sum(t.refused.values()):,} refused, {len(t.differences)} different; "
+              f"{exprs} expressions, {refused_exprs} refused at lowering")
+        timed, native_cpu = check.speed()
+        print(f"  CPU: {time.process_time() - cpu:.1f} s in all (the reference's games with the check); the native "
+              f"runs alone, JSON state in and out: {timed / max(native_cpu, 1e-9):,.0f} runs/s "
+              f"({timed:,} runs: the first {len(check.sample):,}, 3 rounds)")
+        for why, n in t.refused.most_common():
+            print(f"  refused ({n:,} runs): {why}")
+        for stage, label, what in t.differences[:10]:
+            print(f"  different: {stage} {label}: {what}")
+        total.add(t)
+    print(f"total: {games} games, {sum(total.runs.values()):,} runs, {total.equal:,} equal, "
+          f"{total.both_stop:,} both stop, {sum(total.refused.values()):,} refused, "
+          f"{len(total.differences)} different")
+    return 1 if total.differences else 0
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("mode", choices=["record", "check", "native-setup", "native-scope", "native-offers"])
+    ap.add_argument("mode", choices=["record", "check", "native-setup", "native-scope", "native-offers",
+                                     "native-events"])
     ap.add_argument("dir", nargs="?", default="")
     ap.add_argument("--games", type=int, default=1000)
     ap.add_argument("--seed", type=int, default=1)
@@ -397,7 +451,7 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     args.configs = [c for c in args.configs.split(",") if c]
     args.ignore_added_keys = [k for k in args.ignore_added_keys.split(",") if k]
-    native = args.mode in ("native-setup", "native-scope", "native-offers")
+    native = args.mode in ("native-setup", "native-scope", "native-offers", "native-events")
     known = {**CONFIGS, **SETUP_CONFIGS} if native else CONFIGS
     if native and args.configs == list(CONFIGS):
         args.configs = list(known)
@@ -411,6 +465,8 @@ def main(argv=None) -> int:
         return native_scope(args)
     if args.mode == "native-offers":
         return native_offers(args)
+    if args.mode == "native-events":
+        return native_events(args)
     if not args.dir:
         print(f"{args.mode} needs the directory of the recording")
         return 2

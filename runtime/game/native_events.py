@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import time
 from collections import Counter
 from dataclasses import dataclass, field
@@ -32,6 +33,8 @@ from .records import ONE_WIN
 from .scope import GAME_DEFAULTS
 
 BOUND = [k.removeprefix("builtin:") for k in GAME_DEFAULTS]
+NUMBER = re.compile(r"-?\d+(/\d+)?")
+HOLD = "the native state does not hold "
 
 
 @dataclass
@@ -161,9 +164,9 @@ class EventCheck:
         r = self.native.refusals()
         return len(r), sum(1 for x in r if x is not None)
 
-    def play(self, seed: int, bots) -> ProbedGame:
-        """Play the hand `Session(rules, options, seed, 1)` plays first to its end with `bots` (per seat),
-        checking every seam."""
+    def play(self, seed: int, bots, balances: list | None = None) -> ProbedGame:
+        """Play the hand `Session(rules, options, seed, 1)` plays first (from `balances`, if given) to its
+        end with `bots` (a function of the game giving a bot per seat), checking every seam."""
         settle.settle = _settle
         try:
             # the action effect lists are the program's (shared by every game of the rule set)
@@ -172,7 +175,7 @@ class EventCheck:
                 for a in program_for(self.rules).actions.values():
                     self.effects_of[id(a.effects)] = (a.name, False)
                     self.effects_of[id(a.decline)] = (a.name, True)
-            g = self.game_class(self.rules, self.options, random.Random(seed).randrange(1 << 31))
+            g = self.game_class(self.rules, self.options, random.Random(seed).randrange(1 << 31), balances=balances)
             players = bots(g)
             while not g.is_over():
                 seat = g.current_seats()[0]
@@ -202,7 +205,9 @@ class EventCheck:
         t.native_cpu += time.process_time() - cpu
         label = req.get("event") or req.get("action")
         if "refused" in out:
-            t.refused[out["refused"]] += 1
+            # the state reader names the value it does not hold: counted by the sentence without it
+            why = out["refused"]
+            t.refused[NUMBER.sub("N", why) if why.startswith(HOLD) else why] += 1
             return
         if "stop" in out:
             if erred:
