@@ -147,7 +147,8 @@ def test_every_effect_phase_payment_cap_and_fee(cap):
 
 
 def test_errors_the_reference_notes_stop_the_native_run():
-    """A division by zero in an effect and in a payment's amount, an event emitted past the nesting limit: the reference notes each and goes on; the native run stops there, and is never compared
+    """A division by zero in an effect and in a payment's amount, an event emitted past the nesting limit: the
+    reference notes each and goes on; the native run stops there, and is never compared
     as equal."""
     body = """state player 计 int = 0
 state table 点数 int = 0
