@@ -10,18 +10,15 @@
 //! lowering refuses (engine/scope.rs: waits and wins until engine/winning.rs), a value the native state
 //! does not hold (a fraction in a state) — is `Halt::Refused` with its sentence, never another result.
 
-use std::collections::{HashMap, HashSet};
+use serde_json::{json, Value as J};
 
-use serde_json::{json, Map, Value as J};
-
+pub use super::event_rules::{EffOp, Effect, Program, Target};
 use super::rng::Rng;
-use super::scope::{GameScope, WinQuestions, BOUND};
-use super::settle::Payments;
+use super::scope::{WinQuestions, BOUND};
 use super::state::{get, put, HandState, Value};
 use super::table::Table;
 use super::values::{hand_wilds, Ev};
 use crate::program::{arith, kind_of, Op, V};
-use crate::Error;
 
 /// Events raised by events (emit, phase triggers) nest at most this deep (records.py `MAX_DEPTH`).
 pub const MAX_DEPTH: usize = 16;
@@ -39,181 +36,6 @@ pub type H<T> = Result<T, Halt>;
 
 fn refused(what: &str) -> Halt {
     Halt::Refused(format!("the native engine does not execute {what} yet"))
-}
-
-/// An effect's operation.
-#[derive(Clone, Copy, PartialEq, Debug)]
-pub enum EffOp {
-    Set,
-    Add,
-    Remove,
-    Clear,
-    Emit,
-    Roll,
-    Give,
-}
-
-/// What an effect changes (`Events._target`): a table state, a state of the seat a binding names, a
-/// context value, the event an `emit` raises, nothing (`give`).
-pub enum Target {
-    Table(String),
-    Seat(String, String),
-    Context(String),
-    Event(String),
-    Nothing,
-}
-
-pub struct Effect {
-    pub op: EffOp,
-    pub target: Target,
-    pub label: String, // the dotted target, as the reference writes it in its chance record
-    pub value: Option<usize>,
-    pub times: usize,
-    pub to: Option<usize>,
-}
-
-pub struct Hook {
-    pub when: Option<usize>,
-    pub effects: Vec<Effect>,
-}
-
-pub struct Phase {
-    pub name: String,
-    pub table: bool,
-    pub enter: HashMap<String, Vec<Option<usize>>>,
-    pub leave: HashMap<String, Vec<Option<usize>>>,
-}
-
-/// The game's expressions gathered for one lowering: each gets its index in `GameScope::exprs`.
-#[derive(Default)]
-pub struct Exprs(pub Vec<J>);
-
-impl Exprs {
-    pub fn add(&mut self, e: Option<&J>) -> Option<usize> {
-        let e = e.filter(|e| !e.is_null())?;
-        self.0.push(e.clone());
-        Some(self.0.len() - 1)
-    }
-}
-
-/// The event rules of one rule set under one table, every expression lowered once.
-pub struct Program {
-    pub scope: GameScope,
-    pub hooks_on: HashMap<String, Vec<Hook>>,
-    pub phases: Vec<Phase>,
-    pub phase_events: HashSet<String>,
-    pub actions: HashMap<String, (Vec<Effect>, Vec<Effect>)>, // action -> (effects, decline)
-    pub moving: Vec<(usize, usize)>,                          // (reveal index, its `moves_when`)
-    pub pay: Payments,
-}
-
-fn bad(what: &str) -> Error {
-    Error::Input(format!("the rule set's {what} is malformed"))
-}
-
-fn objects<'a>(m: &'a Map<String, J>, key: &str) -> Result<Vec<&'a Map<String, J>>, Error> {
-    match m.get(key) {
-        None | Some(J::Null) => Ok(Vec::new()),
-        Some(J::Array(a)) => a.iter().map(|x| x.as_object().ok_or_else(|| bad(key))).collect(),
-        _ => Err(bad(key)),
-    }
-}
-
-pub fn text(m: &Map<String, J>, key: &str, default: &str) -> String {
-    m.get(key).and_then(J::as_str).unwrap_or(default).to_owned()
-}
-
-fn effects(list: &[&Map<String, J>], ex: &mut Exprs) -> Result<Vec<Effect>, Error> {
-    let mut out = Vec::new();
-    for e in list {
-        let op = match text(e, "op", "").as_str() {
-            "set" => EffOp::Set,
-            "add" => EffOp::Add,
-            "remove" => EffOp::Remove,
-            "clear" => EffOp::Clear,
-            "emit" => EffOp::Emit,
-            "roll" => EffOp::Roll,
-            "give" => EffOp::Give,
-            _ => return Err(bad("effect")),
-        };
-        let parts: Vec<String> = e
-            .get("target")
-            .and_then(J::as_array)
-            .map(|t| t.iter().filter_map(|x| x.as_str().map(str::to_owned)).collect())
-            .unwrap_or_default();
-        let target = match (op, parts.as_slice()) {
-            (EffOp::Give, _) => Target::Nothing,
-            (EffOp::Emit, [name, ..]) => Target::Event(name.clone()),
-            (_, [scope, name]) if scope == "table" => Target::Table(name.clone()),
-            (_, [binding, name]) => Target::Seat(binding.clone(), name.clone()),
-            (_, [name, ..]) => Target::Context(name.clone()),
-            _ => return Err(bad("effect's target")),
-        };
-        let times = e.get("times").and_then(J::as_i64).unwrap_or(1);
-        if !(1..=1000).contains(&times) {
-            return Err(bad("roll's count"));
-        }
-        out.push(Effect {
-            op,
-            target,
-            label: parts.join("."),
-            value: ex.add(e.get("value")),
-            times: times as usize,
-            to: ex.add(e.get("to")),
-        });
-    }
-    Ok(out)
-}
-
-fn triggers(m: &Map<String, J>, key: &str, ex: &mut Exprs) -> Result<HashMap<String, Vec<Option<usize>>>, Error> {
-    let mut out: HashMap<String, Vec<Option<usize>>> = HashMap::new();
-    for t in objects(m, key)? {
-        out.entry(text(t, "event", "")).or_default().push(ex.add(t.get("cond")));
-    }
-    Ok(out)
-}
-
-impl Program {
-    /// The event rules of `ruleset_json` (the versioned JSON `t` was read from), lowered for `t`.
-    pub fn new(t: &Table, ruleset_json: &str, wins: &dyn WinQuestions) -> Result<Program, Error> {
-        let doc: J = serde_json::from_str(ruleset_json).map_err(|_| Error::Input("the rule set is not JSON".into()))?;
-        let rs = doc.get("ruleset").and_then(J::as_object).ok_or_else(|| bad("document"))?;
-        let mut ex = Exprs::default();
-        let mut hooks_on: HashMap<String, Vec<Hook>> = HashMap::new();
-        for h in objects(rs, "hooks")? {
-            let when = ex.add(h.get("when"));
-            let effs = effects(&objects(h, "effects")?, &mut ex)?;
-            hooks_on.entry(text(h, "event", "")).or_default().push(Hook { when, effects: effs });
-        }
-        let mut phases = Vec::new();
-        let mut phase_events = HashSet::new();
-        for p in objects(rs, "phases")? {
-            let enter = triggers(p, "enter", &mut ex)?;
-            let leave = triggers(p, "leave", &mut ex)?;
-            phase_events.extend(enter.keys().chain(leave.keys()).cloned());
-            phases.push(Phase { name: text(p, "name", ""), table: text(p, "scope", "player") == "table", enter, leave });
-        }
-        let mut actions = HashMap::new();
-        for a in objects(rs, "actions")? {
-            let effs = effects(&objects(a, "effects")?, &mut ex)?;
-            let decline = effects(&objects(a, "decline")?, &mut ex)?;
-            actions.insert(text(a, "name", ""), (effs, decline));
-        }
-        let mut moving = Vec::new();
-        for (i, r) in objects(rs, "reveals")?.into_iter().enumerate() {
-            if let Some(e) = ex.add(r.get("moves_when")) {
-                moving.push((i, e));
-            }
-        }
-        let pay = Payments::new(rs, &mut ex)?;
-        let scope = GameScope::new(t, &ex.0, wins);
-        Ok(Program { scope, hooks_on, phases, phase_events, actions, moving, pay })
-    }
-
-    /// Every expression's refusal (None: lowered), in the order gathered.
-    pub fn refusals(&self) -> Vec<Option<String>> {
-        self.scope.exprs.iter().map(|r| r.as_ref().err().cloned()).collect()
-    }
 }
 
 /// The bindings of one event (the reference's `bind` dict): per slot of `scope::BOUND`, the value the

@@ -13,8 +13,9 @@
 pub mod bot_binding;
 pub mod bots;
 pub mod distance;
-// step 3: events and settlement (events.rs, settle.rs; their Python surface event_binding.rs)
+// step 3: events and settlement (event_rules.rs, events.rs, settle.rs; their Python surface event_binding.rs)
 pub mod event_binding;
+pub mod event_rules;
 pub mod events;
 pub mod settle;
 pub mod rng;

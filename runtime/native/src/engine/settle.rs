@@ -13,7 +13,8 @@ use std::collections::HashMap;
 
 use serde_json::{Map, Value as J};
 
-use super::events::{slot, text, Bind, Deferred, Exprs, Halt, Run, H};
+use super::event_rules::{text, Exprs};
+use super::events::{slot, Bind, Deferred, Halt, Run, H};
 use super::state::{Money, Payment as Paid};
 use crate::program::V;
 use crate::Error;
