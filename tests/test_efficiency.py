@@ -292,3 +292,36 @@ def test_every_declared_decision_is_decided_by_the_stated_policy():
                  "baijindao: 起始加倍 passed", "baijindao: 应答起始加倍 passed",
                  "longyan: win given up to wait on any tile"):
         assert seen[kind] > 0, (kind, seen)
+
+
+def test_a_bot_reused_across_rule_sets_plays_each_as_a_fresh_bot_would():
+    """An efficiency bot's state (`gated`, its memo of winning waits keyed by tiles, the native policy's
+    memo keyed by catalog indices) belongs to one rule set: the same bots alternating between 国标's and
+    白金岛's games (国标 turns some to value, 白金岛 never) choose every move a fresh bot per rule set does."""
+    from paili.runtime.game.bots import play
+
+    def moves(game, bots):
+        seen = []
+
+        class Logged:
+            def __init__(self, bot):
+                self.bot = bot
+
+            def choose(self, game, seat, legal):
+                m = self.bot.choose(game, seat, legal)
+                seen.append((seat, m))
+                return m
+
+        play(game, [Logged(b) for b in bots])
+        return seen
+
+    names = ["guobiao", "baijindao"]
+    shared = [EfficiencyBot(i) for i in range(4)]
+    fresh = {name: [EfficiencyBot(i) for i in range(4)] for name in names}
+    played = 0
+    for seed in (1, 2):
+        for name in names:
+            a, b = Game(rules(name), {}, seed), Game(rules(name), {}, seed)
+            assert moves(a, shared[:a.n]) == moves(b, fresh[name][:b.n])
+            played += 1
+    assert played == 4 and any(b.gated for b in fresh["guobiao"])

@@ -281,6 +281,26 @@ TIE_BREAK = 4  # discards as near a win as each other whose wanted tiles are cou
 READY_LIVE = 4  # the efficiency bot declares ready when its waits have at least this many live tiles
 
 
+STATES = 8  # rule sets an efficiency bot keeps its state for; the oldest is dropped (then starts afresh)
+
+
+class RuleSetState:
+    """What an efficiency bot learns under one rule set and catalog, kept apart per rule set so that a bot
+    reused across rule sets plays each as a fresh bot would: whether it plays for value (`gated`: a
+    structurally ready hand had no winning waits, the rules want more than shape), its memo of winning
+    waits, (hand shape, wait) by name -> the weight of a win on it (`_winning_live`), and the native
+    policy (runtime/game/native_bot.py), whose memo is by catalog index, once it chooses. The rule set and
+    decomposer are held, so their ids are not reused meanwhile."""
+
+    __slots__ = ("rs", "dec", "gated", "wins", "policy")
+
+    def __init__(self, rs, dec):
+        self.rs, self.dec = rs, dec
+        self.gated = False
+        self.wins: dict = {}
+        self.policy = None
+
+
 class EfficiencyBot(GreedyBot):
     """Plays for the fastest win (the module's docstring states its policy; docs/engine.md, "Bots").
 
@@ -302,9 +322,26 @@ class EfficiencyBot(GreedyBot):
         self._dist = None
         self._vdist = None
         self._floor = None  # (rules, `value_floor`)
-        self._wins: dict = {}  # (hand shape, wait) -> the weight of a win on it (`_winning_live`)
-        self.gated = False  # a structurally ready hand had no winning waits: the rules want more than shape
-        self.policy = None  # the native policy (runtime/game/native_bot.py), its state, once it chooses
+        self._states: dict = {}  # (id(rule set), id(decomposer)) -> its `RuleSetState`
+        self._state: RuleSetState | None = None  # the last one asked
+
+    def state(self, game) -> RuleSetState:
+        """The bot's state under the game's rule set and catalog, made at first use."""
+        st = self._state
+        if st is None or st.rs is not game.rs or st.dec is not game.dec:
+            key = (id(game.rs), id(game.dec))
+            st = self._states.get(key)
+            if st is None or st.rs is not game.rs or st.dec is not game.dec:
+                if len(self._states) >= STATES:
+                    del self._states[next(iter(self._states))]
+                st = self._states[key] = RuleSetState(game.rs, game.dec)
+            self._state = st
+        return st
+
+    @property
+    def gated(self) -> bool:
+        """Whether it plays for value under the rule set it last played."""
+        return self._state is not None and self._state.gated
 
     def value_measure(self, game) -> Distance:
         """The distance by the groups that score (`valued_kinds`)."""
@@ -385,7 +422,7 @@ class EfficiencyBot(GreedyBot):
     def _meld(self, game, seat: int, melds: list[Move], own_turn: bool) -> Move | None:
         """The meld to lay down: the one after which the hand is nearest a win, if it is nearer than
         without it — or, for a kong, no farther (the replacement tile is a tile more)."""
-        if self.gated:
+        if self.state(game).gated:
             same = [m for m in melds if len(set(m.tiles)) == 1]
             if same:
                 return same[0]
@@ -455,7 +492,7 @@ class EfficiencyBot(GreedyBot):
                 counts[kind.index] += 1
             scored.append((d, m))
         near = min(d for d, _ in scored)
-        if self.gated:
+        if self.state(game).gated:
             return self._value_discard(game, s, scored, counts, w)
         real: dict = {}
         if near == 1:  # one tile away by structure: the real waits decide (requirements, every form)
@@ -464,7 +501,7 @@ class EfficiencyBot(GreedyBot):
                     real[m] = live = self._winning_live(game, s, m.tiles[0])
                     if not live:
                         scored[i] = (2, m)
-                        self.gated = True
+                        self.state(game).gated = True
             near = min(d for d, _ in scored)
         best = [m for d, m in scored if d == near]
         if len(best) > TIE_BREAK and near > 1:  # the live count is the dear part: greedy's measure picks first
@@ -489,7 +526,7 @@ class EfficiencyBot(GreedyBot):
         hand shape."""
         conc = list(s.hand)
         del conc[next(i for i, t in enumerate(conc) if t.name == name)]
-        memo = self._wins
+        memo = self.state(game).wins
         shape = (tuple(sorted(t.name for t in conc)), tuple((m.kind, tuple(t.name for t in m.tiles)) for m in s.melds))
         got = memo.get(shape)
         if got is None:

@@ -112,15 +112,16 @@ def native_choice(bot, game, seat: int, moves: list, partners):
     if measure.native is None:
         return None
     enc = encoding(game, partners(game.rs))
-    if bot.policy is None:
-        bot.policy = native_module().EfficiencyPolicy()
+    st = bot.state(game)  # one policy per rule set and catalog: its memo is by catalog index
+    if st.policy is None:
+        st.policy = native_module().EfficiencyPolicy()
     s = game.st.seats[seat]
     pending = game.pending
     outside = pending.tile if pending is not None and pending.kind not in ("turn", "deal") else None
-    i = bot.policy.choose(
+    i = st.policy.choose(
         enc.rules, [t.index for t in s.hand], [(enc.shape_ids[m.kind], [t.index for t in m.tiles]) for m in s.melds],
         s.drawn.index if s.drawn is not None else -1, enc.wild_of(game.hand_wild_names),
         outside.index if outside is not None else -1, game.n, [enc.move(m) for m in moves],
         SeatOracle(game, s), measure, bot.value_measure(game))
-    bot.gated = bot.policy.gated
+    st.gated = st.policy.gated
     return PASS if i < 0 else moves[i]

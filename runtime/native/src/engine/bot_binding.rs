@@ -1,7 +1,8 @@
 //! The Python surface of the efficiency bot's native choice (bots.rs): `EfficiencyRules` (a rule set's
-//! constants, per catalog) and `EfficiencyPolicy` (one bot's state), whose `choose` takes the seat's data
-//! as indices and asks the game (a Python object) what only the game answers. runtime/game/bots.py is
-//! the caller and the reference.
+//! constants, per catalog) and `EfficiencyPolicy` (one bot's state under one rule set and catalog: its
+//! memo is by catalog index, so the caller, runtime/game/bots.py `RuleSetState`, keeps one per rule set),
+//! whose `choose` takes the seat's data as indices and asks the game (a Python object) what only the game
+//! answers. runtime/game/bots.py is the caller and the reference.
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;

@@ -85,7 +85,8 @@ enum Got {
     Weight(f64),
 }
 
-/// One bot's state: whether it plays for value (`gated`) and its memo of winning waits.
+/// One bot's state under one rule set and catalog: whether it plays for value (`gated`) and its memo of
+/// winning waits, by catalog index (the caller keeps one per rule set: runtime/game/bots.py `RuleSetState`).
 pub struct Policy {
     pub gated: bool,
     wins: Map<Key, Got>,
