@@ -1,6 +1,6 @@
 //! Whole hands scored in one native call: the readings of a hand enumerated here (readings.rs, the port
 //! of runtime/hand_readings.py `_readings_natural`; wild.rs, of `_readings_wild` for a hand holding
-//! wildcards or stand-ins in play; in the reference's order and charged to the same work), each scored and the one that counts chosen (score.rs `Scorer::choose_with`), and what
+//! wildcards or stand-ins in play; in the reference's order and charged to the same work), each scored and the one that counts chosen (score/choose.rs `Scorer::choose_with`), and what
 //! the result needs handed back (`HandOutcome`; its JSON form in json.rs). The Python side
 //! (runtime/nativehand.py) builds the result object of the chosen reading only.
 //!

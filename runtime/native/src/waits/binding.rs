@@ -1,5 +1,5 @@
 //! The wait trials' face to Python: a hand as the Python side hands it over, and the tables the
-//! trials search kept with the scoring programs (src/score.rs `Scorer` holds one `WaitState`).
+//! trials search kept with the scoring programs (src/score/ `Scorer` holds one `WaitState`).
 
 use std::sync::Mutex;
 

@@ -10,6 +10,13 @@
 //! Anything the programs stop on (`Stop::Bail`: a value the reference would raise on or that leaves
 //! what they hold, a combination search past its budget, the units a unit reader reads changing)
 //! hands the whole hand back to the Python scorer, which then gives the reference's result.
+//!
+//! Here the `Scorer` and its Python surface; each reading scored and the one that counts chosen in
+//! choose.rs (resuming where a reading first reads the hand's waits), the readings as the Python side hands
+//! them over in decode.rs.
+
+mod choose;
+mod decode;
 
 use std::sync::Arc;
 
@@ -18,142 +25,15 @@ use pyo3::types::{PyBytes, PyDict, PyList, PyTuple};
 
 use crate::catalog::Catalog;
 use crate::expr::Settings;
-use crate::program::{equal, order, Eval, Group, Program, Reading, Scoring, Stop, V};
+use crate::program::{Program, Reading, Stop, V};
 use crate::blocks::Tables as Core;
-use crate::tally::{Dropped, Tally};
+use crate::tally::Tally;
 use crate::waits::{as_value, kinds_of, OwnedHand, WaitHand, WaitRules, WaitState};
 use crate::{guarded, ruleset, setting_value, tiles_of, value_of, value_to_py, Error};
 
-type R<T> = Result<T, Stop>;
-
-/// What one reading scores.
-pub(crate) struct Scored {
-    pub failed: i64, // the first requirement not met, or -1
-    pub score: V,
-    pub total: V,
-    pub best: V,
-    pub units: Vec<V>,
-    pub fin: Vec<(usize, i64)>,
-    pub values: Vec<V>, // of `fin`'s patterns
-    pub trace: Vec<(usize, Dropped)>,
-}
-
-/// A reading's values and combinations for the tally, from its evaluator (values kept once found).
-struct Source<'e, 's, 'p, 'r> {
-    ev: &'e mut Eval<'p, 'r>,
-    sc: &'s Scoring,
-    values: Vec<Option<V>>,
-}
-
-impl crate::tally::Source for Source<'_, '_, '_, '_> {
-    fn value(&mut self, i: usize) -> R<V> {
-        if let Some(v) = &self.values[i] {
-            return Ok(v.clone());
-        }
-        let v = self.ev.eval_node(&self.sc.values[i])?;
-        if !matches!(v, V::Int(_) | V::Rat(..) | V::Bool(_)) {
-            return Err(Stop::Bail); // a value that is not a number: the Python side decides
-        }
-        self.values[i] = Some(v.clone());
-        Ok(v)
-    }
-
-    fn combos(&mut self, i: usize) -> R<Vec<Vec<(u16, u16)>>> {
-        self.ev.combos(i)
-    }
-}
-
-fn score_reading(sc: &Scoring, tally: &Tally, ev: &mut Eval, form: &V) -> R<Scored> {
-    let mut counts = ev.all_counts()?;
-    let mut fired: Vec<usize> = (0..counts.len()).filter(|&i| counts[i] > 0).collect();
-    let n = counts.len();
-    let mut src = Source { ev, sc, values: vec![None; n] };
-    let mut trace = Vec::new();
-    let mut fin = tally.finish(&counts, &fired, &mut src, &mut trace)?;
-    let mut units = tally.units(&fin, &mut src)?;
-    if let Some(k) = sc.reader {
-        // counted with the units known; values never see them (the generated scorer's value functions
-        // are given none: a value reading a unit stops here, and the Python side decides)
-        src.ev.units = Some(units.clone());
-        let c = src.ev.owned_count(k);
-        src.ev.units = None;
-        let c = c?;
-        if c > 0 {
-            counts[k] = c;
-            fired.push(k);
-            fired.sort_unstable();
-            src.values = vec![None; n]; // a value may read the pattern just counted
-            let mut trace2 = Vec::new();
-            let fin2 = tally.finish(&counts, &fired, &mut src, &mut trace2)?;
-            let units2 = tally.units(&fin2, &mut src)?;
-            if sc.reader_units.iter().any(|&j| !equal(&units[j], &units2[j])) {
-                return Err(Stop::Bail); // a pattern that reads a unit changes it
-            }
-            fin = fin2;
-            units = units2;
-            trace = trace2;
-        }
-    }
-    let mut values = Vec::with_capacity(fin.len());
-    for &(i, _) in &fin {
-        values.push(crate::tally::Source::value(&mut src, i)?);
-    }
-    src.ev.units = Some(units.clone());
-    let ev = &mut *src.ev;
-    let mut failed = -1i64;
-    for (j, q) in sc.requires.iter().enumerate() {
-        if !q.forms.is_empty() && !q.forms.iter().any(|f| matches!(form, V::Str(s) if s == f)) {
-            continue;
-        }
-        if ev.eval_node(&q.expr)?.truthy() {
-            continue;
-        }
-        if let Some(u) = &q.unless {
-            if ev.eval_node(u)?.truthy() {
-                continue;
-            }
-        }
-        failed = j as i64;
-        break;
-    }
-    let number = |v: V| -> R<V> {
-        match v {
-            V::Int(_) | V::Rat(..) | V::Bool(_) => Ok(v),
-            _ => Err(Stop::Bail),
-        }
-    };
-    let score = match &sc.score {
-        Some(e) => number(ev.eval_node(e)?)?,
-        None => V::Int(0),
-    };
-    let total = match &sc.total {
-        Some(e) => number(ev.eval_node(e)?)?,
-        None => units.first().cloned().unwrap_or_else(|| score.clone()),
-    };
-    let best = match &sc.best {
-        Some(e) => number(ev.eval_node(e)?)?,
-        None => score.clone(),
-    };
-    Ok(Scored { failed, score, total, best, units, fin, values, trace })
-}
-
-/// Python's `(best, score) > (best2, score2)` on numbers.
-fn key_gt(a: &Scored, b: &Scored) -> R<bool> {
-    if !equal(&a.best, &b.best) {
-        return Ok(order(&a.best, &b.best).ok_or(Stop::Bail)?.is_gt());
-    }
-    Ok(order(&a.score, &b.score).ok_or(Stop::Bail)?.is_gt())
-}
-
-struct Owned {
-    groups: Vec<Group>,
-    declared: Vec<bool>,
-    tiles: Option<Arc<Vec<V>>>,
-    hand: Option<Arc<Vec<V>>>,
-    win_tile: V,
-    win_group: V,
-    form: V,
-}
+pub(crate) use choose::Scored;
+pub(crate) use decode::trace_list;
+use decode::decode;
 
 /// The scoring programs of one rule set under one choice of room options.
 #[pyclass(module = "_native")]
@@ -310,7 +190,7 @@ impl Scorer {
             if r.len() != 7 {
                 return Err(pyo3::exceptions::PyValueError::new_err("a reading is 7 items"));
             }
-            owned.push(decode(&r)?);
+            owned.push(decode(r)?);
         }
         if owned.iter().any(|o| {
             let bad = |v: &V| matches!(v, V::Tile(c) if c >> 2 >= n_kinds);
@@ -430,195 +310,4 @@ impl Scorer {
         )?;
         Ok(out.into_any())
     }
-}
-
-/// (chosen reading, win, readings meeting the requirements, the others with the requirement each fails,
-/// what the chosen one scores, its quantities or None, the values of the `{…}` expressions of its
-/// fans' labels, per fan: None where it has none or they are left to the Python side).
-pub(crate) type Choice = (usize, bool, usize, Vec<(usize, i64)>, Scored, Option<Vec<V>>, Vec<Option<Vec<V>>>);
-
-/// `f` on reading j's evaluation; where it stops for the hand's waits (or shape waits), they are asked of
-/// `more` once and given to every reading's evaluation, and `f` goes on (what was counted stays counted).
-/// `more` answering None: the stop is returned, as without it.
-fn resuming<T>(evs: &mut [Eval], j: usize, more: &mut dyn FnMut(bool) -> Option<V>,
-               mut f: impl FnMut(&mut Eval) -> R<T>) -> R<T> {
-    let mut given = [false, false];
-    loop {
-        let shape = match f(&mut evs[j]) {
-            Err(Stop::NeedWaits) => false,
-            Err(Stop::NeedShapeWaits) => true,
-            other => return other,
-        };
-        if given[shape as usize] {
-            return Err(Stop::Bail); // asked again once given: cannot happen; the reference decides
-        }
-        let Some(v) = more(shape) else {
-            return Err(if shape { Stop::NeedShapeWaits } else { Stop::NeedWaits });
-        };
-        given[shape as usize] = true;
-        for ev in evs.iter_mut() {
-            ev.give_waits(shape, v.clone());
-        }
-    }
-}
-
-impl Scorer {
-    /// The reading that counts, asking `more` for the hand's waits (`true`: its shape waits) where a
-    /// reading first reads them, and going on from there rather than from the start; None from `more`
-    /// stops with `Stop::NeedWaits` (`NeedShapeWaits`).
-    pub(crate) fn choose_with(&self, sc: &Scoring, rs: &[Reading], more: &mut dyn FnMut(bool) -> Option<V>) -> R<Choice> {
-        let mut scored: Vec<Scored> = Vec::with_capacity(rs.len());
-        let mut best: Option<usize> = None; // among the readings meeting the requirements
-        let mut considered = 0usize;
-        let mut refused = Vec::new();
-        let mut evs: Vec<Eval> = rs.iter().map(|r| Eval::new(&self.program, r)).collect();
-        for (j, r) in rs.iter().enumerate() {
-            let s = resuming(&mut evs, j, more, |ev| score_reading(sc, &self.tally, ev, &r.form))?;
-            if s.failed >= 0 {
-                refused.push((j, s.failed));
-            } else {
-                considered += 1;
-                let better = match best {
-                    None => true,
-                    Some(b) => key_gt(&s, &scored[b])?,
-                };
-                if better {
-                    best = Some(j);
-                }
-            }
-            scored.push(s);
-        }
-        let (chosen, win) = match best {
-            Some(b) => (b, true),
-            None => {
-                let mut c: Option<usize> = None;
-                for &(j, _) in &refused {
-                    let better = match c {
-                        None => true,
-                        Some(b) => key_gt(&scored[j], &scored[b])?,
-                    };
-                    if better {
-                        c = Some(j);
-                    }
-                }
-                match c {
-                    Some(c) => (c, false),
-                    None => return Err(Stop::Bail), // no reading: the Python side says why
-                }
-            }
-        };
-        // the chosen reading's quantities, in its own environment
-        let n_quantities = evs[chosen].n_quantities();
-        let mut q = Some(Vec::with_capacity(n_quantities));
-        for k in 0..n_quantities {
-            match resuming(&mut evs, chosen, more, |ev| ev.quantity(k)) {
-                Ok(v @ (V::None | V::Bool(_) | V::Int(_) | V::Rat(..) | V::Str(_))) => {
-                    if let Some(x) = q.as_mut() {
-                        x.push(v);
-                    }
-                }
-                Ok(_) | Err(Stop::Bail) => {
-                    q = None; // the reference computes them (an error there shows none)
-                    break;
-                }
-                Err(e) => return Err(e),
-            }
-        }
-        let s = scored.swap_remove(chosen);
-        let mut labels = Vec::with_capacity(s.fin.len());
-        for &(i, _) in &s.fin {
-            let got = match self.program.label_exprs.get(i) {
-                Some(Some(nodes)) => {
-                    let mut vs = Some(Vec::with_capacity(nodes.len()));
-                    for n in nodes {
-                        match resuming(&mut evs, chosen, more, |ev| ev.eval_node(n)) {
-                            Ok(v) => {
-                                if let Some(x) = vs.as_mut() {
-                                    x.push(v);
-                                }
-                            }
-                            Err(Stop::Bail) => {
-                                vs = None;
-                                break;
-                            }
-                            Err(e) => return Err(e),
-                        }
-                    }
-                    vs
-                }
-                _ => None,
-            };
-            labels.push(got);
-        }
-        Ok((chosen, win, considered, refused, s, q, labels))
-    }
-}
-
-fn decode(r: &Bound<'_, PyTuple>) -> PyResult<Owned> {
-    let groups_t = r.get_item(0)?;
-    let groups_t = groups_t.cast::<PyTuple>().map_err(|_| pyo3::exceptions::PyValueError::new_err("groups must be a tuple"))?;
-    let mut groups = Vec::with_capacity(groups_t.len());
-    let mut declared = Vec::with_capacity(groups_t.len());
-    for g in groups_t.iter() {
-        let g = g.cast::<PyTuple>().map_err(|_| pyo3::exceptions::PyValueError::new_err("a group must be a tuple"))?;
-        let kind: String = g.get_item(0)?.extract()?;
-        let flags: u32 = g.get_item(2)?.extract()?;
-        let ident: u16 = g.get_item(4)?.extract()?;
-        if ident as usize > groups.len() {
-            return Err(pyo3::exceptions::PyValueError::new_err("a group's identity must be an earlier group's position"));
-        }
-        groups.push(Group {
-            kind: Arc::from(kind.as_str()),
-            tiles: Arc::new(tiles_of(&g.get_item(1)?)?),
-            exposed: flags & 1 != 0,
-            concealed: flags & 2 != 0,
-            pair: flags & 4 != 0,
-            kong: flags & 8 != 0,
-            has_win: flags & 16 != 0,
-            value: value_of(&g.get_item(3)?)?.ok_or_else(|| pyo3::exceptions::PyValueError::new_err("a group without a value"))?,
-            ident,
-        });
-        declared.push(flags & 32 != 0);
-    }
-    let opt_tiles = |o: &Bound<'_, PyAny>| -> PyResult<Option<Arc<Vec<V>>>> {
-        if o.is_none() {
-            Ok(None)
-        } else {
-            Ok(Some(Arc::new(tiles_of(o)?)))
-        }
-    };
-    let win_tile: i64 = r.get_item(3)?.extract()?;
-    let win_group: i64 = r.get_item(4)?.extract()?;
-    let form: String = r.get_item(5)?.extract()?;
-    let n = groups.len();
-    Ok(Owned {
-        groups,
-        declared,
-        tiles: opt_tiles(&r.get_item(1)?)?,
-        hand: opt_tiles(&r.get_item(2)?)?,
-        win_tile: if win_tile < 0 { V::None } else { V::Tile(win_tile as u32) },
-        win_group: if win_group < 0 {
-            V::None
-        } else if (win_group as usize) < n {
-            V::Group(win_group as u16)
-        } else {
-            return Err(pyo3::exceptions::PyValueError::new_err("the winning group is not one of the groups"));
-        },
-        form: V::Str(Arc::from(form.as_str())),
-    })
-}
-
-/// The exclusions of a scored reading as Python reads them (runtime/nativescore.py `result_of`):
-/// (pattern, how, by, fewer) with how 0 excluded by a pattern, 1 count lowered, 2 taken by a combine.
-pub(crate) fn trace_list<'py>(py: Python<'py>, trace: &[(usize, Dropped)]) -> PyResult<Bound<'py, PyList>> {
-    let out = PyList::empty(py);
-    for (i, d) in trace {
-        let t = match d {
-            Dropped::By(j) => (*i, 0u8, *j, 0i64),
-            Dropped::Lowered => (*i, 1u8, 0usize, 0i64),
-            Dropped::Combine(k, n) => (*i, 2u8, *k, *n),
-        };
-        out.append(t)?;
-    }
-    Ok(out)
 }
