@@ -245,12 +245,24 @@ def rules_case(rules, rnd: random.Random):
     return " ".join(tile_text(t) for t in tiles), melds, tile_text(win), context, rnd.random() < 0.3
 
 
+def drawn(make, rules, rnd: random.Random, n: int):
+    """The cases `make(rules, rnd)` draws in `n` tries (a try that draws None is passed over)."""
+    for _ in range(n):
+        case = make(rules, rnd)
+        if case is not None:
+            yield case
+
+
+def case_diff(path: Path, case, a, b, what: str = "hand") -> str:
+    """The line that reports a case whose answers differ: its hand, then each side's as JSON (cut)."""
+    hand, melds, win, context, self_drawn = case
+    return (f"{path.name}: {what} {hand!r} melds {melds} win {win} context {context} self_drawn {self_drawn}: "
+            f"native {json.dumps(a, ensure_ascii=False)[:300]} python {json.dumps(b, ensure_ascii=False)[:300]}")
+
+
 def compare_rules(path: Path, nat, ref, rnd: random.Random, n: int, diffs: list) -> int:
     checks = 0
-    for _ in range(n):
-        case = rules_case(ref, rnd)
-        if case is None:
-            continue
+    for case in drawn(rules_case, ref, rnd, n):
         hand, melds, win, context, self_drawn = case
 
         def ask(r, hand=hand, melds=melds, win=win, context=context, self_drawn=self_drawn):
@@ -263,9 +275,7 @@ def compare_rules(path: Path, nat, ref, rnd: random.Random, n: int, diffs: list)
         a, b = ask(nat), ask(ref)
         checks += 1
         if a != b:
-            diffs.append(f"{path.name}: hand {hand!r} melds {melds} win {win} context {context} "
-                         f"self_drawn {self_drawn}: native {json.dumps(a, ensure_ascii=False)[:300]} "
-                         f"python {json.dumps(b, ensure_ascii=False)[:300]}")
+            diffs.append(case_diff(path, case, a, b))
     if ref._structural_only:
         dec = ref.catalog_for({})[1]
         for _ in range(n):
@@ -313,10 +323,7 @@ def compare_hands(path: Path, nat, ref, rnd: random.Random, n: int, diffs: list,
     (src/hand/json.rs) against it wherever the native side writes it."""
     stats.setdefault("json", 0)
     checks = 0
-    for _ in range(n):
-        case = hands_case(ref, rnd)
-        if case is None:
-            continue
+    for case in drawn(hands_case, ref, rnd, n):
         hand, melds, win, context, self_drawn = case
 
         def ask(r, hand=hand, melds=melds, win=win, context=context, self_drawn=self_drawn):
@@ -328,8 +335,7 @@ def compare_hands(path: Path, nat, ref, rnd: random.Random, n: int, diffs: list,
         want = json.dumps(b, ensure_ascii=False)
         checks += 1
         if json.dumps(a, ensure_ascii=False) != want:
-            diffs.append(f"{path.name}: hand {hand!r} melds {melds} win {win} context {context} self_drawn "
-                         f"{self_drawn}: native {json.dumps(a, ensure_ascii=False)[:300]} python {want[:300]}")
+            diffs.append(case_diff(path, case, a, b))
             continue
         if "error" in b:  # a hand the rule set refuses before scoring it (`Rules.score`): no JSON to compare
             continue
@@ -363,7 +369,7 @@ def compare_batch(path: Path, nat, ref, rnd: random.Random, n: int, diffs: list)
     """`Rules.score_many` of n seeded hands (winning, near-winning, with wildcards and melds, self-drawn
     or not, under context values): the native backend's JSON against the Python backend's, and the
     first hands against one `Rules.score` call each."""
-    cases = [c for c in (rules_case(ref, rnd) for _ in range(n)) if c is not None]
+    cases = list(drawn(rules_case, ref, rnd, n))
     items = [(hand, melds, win, self_drawn, context) for hand, melds, win, context, self_drawn in cases]
     got = [outcome_json(x) for x in nat.score_many(items)]
     want = [outcome_json(x) for x in ref.score_many(items)]
@@ -406,19 +412,14 @@ def compare_waits(path: Path, nat, ref, rnd: random.Random, n: int, diffs: list,
                   full: bool = True) -> int:
     """Waits and shape waits of near-winning hands (with melds) on both backends (`wait_answers`)."""
     checks = 0
-    for _ in range(n):
-        case = rules_case(ref, rnd)
-        if case is None:
-            continue
+    for case in drawn(rules_case, ref, rnd, n):
         hand, melds, win, context, self_drawn = case
         a = wait_answers(nat, hand, melds, win, context, self_drawn, full)
         b = wait_answers(ref, hand, melds, win, context, self_drawn, full)
         checks += 1
         stats["waited"] += bool(a.get("waits"))
         if a != b:
-            diffs.append(f"{path.name}: waits of hand {hand!r} melds {melds} win {win} context {context} self_drawn "
-                         f"{self_drawn}: native {json.dumps(a, ensure_ascii=False)[:300]} "
-                         f"python {json.dumps(b, ensure_ascii=False)[:300]}")
+            diffs.append(case_diff(path, case, a, b, "waits of hand"))
     st = nat.stats()
     stats["native_waits"] = st["native_waits"]
     stats["native_wait_fallbacks"] = st["native_wait_fallbacks"]
@@ -430,10 +431,7 @@ def compare_counts(path: Path, nat, rnd: random.Random, n: int, diffs: list, sta
     checks = 0
     names = nat.patterns.pattern_names
     used: dict = {}
-    for _ in range(n):
-        case = rules_case(nat, rnd)
-        if case is None:
-            continue
+    for case in drawn(rules_case, nat, rnd, n):
         hand, melds, win, context, self_drawn = case
         try:
             cat, dec, env = nat.env_for(context)

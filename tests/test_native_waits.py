@@ -75,11 +75,12 @@ def test_waits_of_every_form_kind_are_the_references(hand, melds):
     assert nat.stats()["native_waits"] > 0 and nat.stats()["native_wait_fallbacks"] == 0
 
 
-@needs_native
-def test_guobiao_hands_are_scored_without_calling_the_python_waits(monkeypatch):
+def guobiao_sample(seed: int, monkeypatch, *asked: str):
+    """国标 on the native backend, 150 seeded hands (bench/mcr_crosscheck.py's) and the reference's score
+    JSON of each; then the `Scoring` methods named in `asked` fail the test if they are called."""
     nat = load(ROOT / "rules" / "guobiao.pai", backend="native")
     ref = load(ROOT / "rules" / "guobiao.pai", backend="python")
-    rnd = random.Random(7)
+    rnd = random.Random(seed)
     hands = []
     while len(hands) < 150:
         h = mcr_crosscheck.random_hand(rnd)
@@ -87,11 +88,17 @@ def test_guobiao_hands_are_scored_without_calling_the_python_waits(monkeypatch):
             hands.append(mcr_crosscheck.paili_args(h))
     want = [ref.score(*a).to_json() for a in hands]
 
-    def no_python_waits(self, *args, **kwargs):
-        raise AssertionError("the Python wait trials were asked")
-    monkeypatch.setattr(Scoring, "wait_kinds", no_python_waits)
-    got = [nat.score(*a).to_json() for a in hands]
-    assert got == want
+    def refused(self, *args, **kwargs):
+        raise AssertionError("the waits were asked of the Python side")
+    for name in asked:
+        monkeypatch.setattr(Scoring, name, refused)
+    return nat, hands, want
+
+
+@needs_native
+def test_guobiao_hands_are_scored_without_calling_the_python_waits(monkeypatch):
+    nat, hands, want = guobiao_sample(7, monkeypatch, "wait_kinds")  # the Python wait trials
+    assert [nat.score(*a).to_json() for a in hands] == want
     st = nat.stats()
     assert st["native_waits"] > 30  # the hands' patterns read their waits (单钓将, 边张, 嵌张, …)
     assert st["native_score_fallbacks"] == 0 and st["native_wait_fallbacks"] == 0
@@ -101,22 +108,8 @@ def test_guobiao_hands_are_scored_without_calling_the_python_waits(monkeypatch):
 def test_guobiao_hands_in_one_native_call_find_their_waits_there(monkeypatch):
     # src/hand/ asks its waits of the native trials (src/waits/hand.rs): no waits question reaches Python,
     # neither the reference's trials nor the callback into the native ones
-    nat = load(ROOT / "rules" / "guobiao.pai", backend="native")
-    ref = load(ROOT / "rules" / "guobiao.pai", backend="python")
-    rnd = random.Random(8)
-    hands = []
-    while len(hands) < 150:
-        h = mcr_crosscheck.random_hand(rnd)
-        if h is not None:
-            hands.append(mcr_crosscheck.paili_args(h))
-    want = [ref.score(*a).to_json() for a in hands]
-
-    def no_python_waits(self, *args, **kwargs):
-        raise AssertionError("the waits were asked of the Python side")
-    monkeypatch.setattr(Scoring, "wait_kinds", no_python_waits)
-    monkeypatch.setattr(Scoring, "native_waits", no_python_waits)
-    got = [nat.score(*a).to_json() for a in hands]
-    assert got == want
+    nat, hands, want = guobiao_sample(8, monkeypatch, "wait_kinds", "native_waits")
+    assert [nat.score(*a).to_json() for a in hands] == want
     st = nat.stats()
     assert st["native_hands"] == 150 and st["native_hand_fallbacks"] == 0
     assert st["native_waits"] > 30 and st["native_wait_fallbacks"] == 0
