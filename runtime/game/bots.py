@@ -39,6 +39,7 @@ from collections import Counter
 
 from ..distance import FAR, Distance
 from ..tiles import kind_counts
+from .bot_state import RuleSetState, RuleSetStates
 from .group_values import group_worth, value_floor, valued_kinds
 from .moves import PASS, Move, neighbours
 from .native_bot import native_choice
@@ -281,26 +282,6 @@ TIE_BREAK = 4  # discards as near a win as each other whose wanted tiles are cou
 READY_LIVE = 4  # the efficiency bot declares ready when its waits have at least this many live tiles
 
 
-STATES = 8  # rule sets an efficiency bot keeps its state for; the oldest is dropped (then starts afresh)
-
-
-class RuleSetState:
-    """What an efficiency bot learns under one rule set and catalog, kept apart per rule set so that a bot
-    reused across rule sets plays each as a fresh bot would: whether it plays for value (`gated`: a
-    structurally ready hand had no winning waits, the rules want more than shape), its memo of winning
-    waits, (hand shape, wait) by name -> the weight of a win on it (`_winning_live`), and the native
-    policy (runtime/game/native_bot.py), whose memo is by catalog index, once it chooses. The rule set and
-    decomposer are held, so their ids are not reused meanwhile."""
-
-    __slots__ = ("rs", "dec", "gated", "wins", "policy")
-
-    def __init__(self, rs, dec):
-        self.rs, self.dec = rs, dec
-        self.gated = False
-        self.wins: dict = {}
-        self.policy = None
-
-
 class EfficiencyBot(GreedyBot):
     """Plays for the fastest win (the module's docstring states its policy; docs/engine.md, "Bots").
 
@@ -322,26 +303,16 @@ class EfficiencyBot(GreedyBot):
         self._dist = None
         self._vdist = None
         self._floor = None  # (rules, `value_floor`)
-        self._states: dict = {}  # (id(rule set), id(decomposer)) -> its `RuleSetState`
-        self._state: RuleSetState | None = None  # the last one asked
+        self.states = RuleSetStates()  # what it learns, per rule set and catalog
 
     def state(self, game) -> RuleSetState:
-        """The bot's state under the game's rule set and catalog, made at first use."""
-        st = self._state
-        if st is None or st.rs is not game.rs or st.dec is not game.dec:
-            key = (id(game.rs), id(game.dec))
-            st = self._states.get(key)
-            if st is None or st.rs is not game.rs or st.dec is not game.dec:
-                if len(self._states) >= STATES:
-                    del self._states[next(iter(self._states))]
-                st = self._states[key] = RuleSetState(game.rs, game.dec)
-            self._state = st
-        return st
+        """The bot's state under the game's rule set and catalog (runtime/game/bot_state.py)."""
+        return self.states.of(game)
 
     @property
     def gated(self) -> bool:
         """Whether it plays for value under the rule set it last played."""
-        return self._state is not None and self._state.gated
+        return self.states.last is not None and self.states.last.gated
 
     def value_measure(self, game) -> Distance:
         """The distance by the groups that score (`valued_kinds`)."""
