@@ -4,7 +4,7 @@
     python bench/engine_equivalence.py check DIR [--limit N] [--configs …] [--ignore-added-keys K,…]
     python bench/engine_equivalence.py native-setup [--games 1000] [--seed 1] [--configs …]
     python bench/engine_equivalence.py native-scope [--games 1000] [--seed 1] [--configs …]
-    python bench/engine_equivalence.py native-offers [--games 1000] [--seed 1] [--configs …]
+    python bench/engine_equivalence.py native-offers [--games 1000] [--seed 1] [--configs …] [--native-wins]
     python bench/engine_equivalence.py native-events [--games 1000] [--seed 1] [--configs …]
 
 `record` plays, for each configuration (every bundled variant; 龙岩 at each player count), `--games`
@@ -346,7 +346,7 @@ def native_offers(args) -> int:
         stem, options = configs[name]
         path = ROOT / (stem + ".pai" if "/" in stem else f"rules/{stem}.pai")
         rules = load(path)
-        check = OffersCheck(rules, options)
+        check = OffersCheck(rules, options, native_wins=args.native_wins)
         tally = Tally()
         for k, game_seed in enumerate(seeds(args.seed, args.games)):
             session = Session(rules, options, game_seed, 1)
@@ -364,6 +364,13 @@ def native_offers(args) -> int:
         print(f"{name}: {args.games} games, {tally.decisions} decisions: {tally.compared} compared ({tally.seats} "
               f"seats, {tally.moves} moves): {tally.equal} equal, {len(tally.differences)} different; "
               f"{tally.stops} stopped; {sum(tally.refused.values())} refused")
+        if args.native_wins:
+            print(f"  wins answered natively: {tally.wins_native}, {len(tally.win_differences)} unlike the "
+                  f"reference's; declined (the reference answered): {sum(tally.wins_declined.values())}")
+            for why, n in sorted(tally.wins_declined.items()):
+                print(f"    declined ({n}): {why}")
+            for d in tally.win_differences[:10]:
+                print(f"    unlike: {d}")
         own = tally.native_cpu - tally.oracle_cpu
         asked = tally.compared + tally.stops + sum(n for why, n in tally.refused.items() if why != NOT_PORTED)
         print(f"  native CPU: {own:.1f} s, {asked and own / asked * 1e6:,.0f} µs a decision (the JSON state read "
@@ -380,8 +387,10 @@ def native_offers(args) -> int:
                   f"{json.dumps(ref, ensure_ascii=False)[:400]}, native {json.dumps(got, ensure_ascii=False)[:400]}")
         total.add(tally)
     print(f"total: {games} games, {total.decisions} decisions, {total.compared} compared, "
-          f"{len(total.differences)} different, {total.stops} stopped, {sum(total.refused.values())} refused")
-    return 1 if total.differences else 0
+          f"{len(total.differences)} different, {total.stops} stopped, {sum(total.refused.values())} refused"
+          + (f"; wins: {total.wins_native} native, {len(total.win_differences)} unlike the reference's, "
+             f"{sum(total.wins_declined.values())} declined" if args.native_wins else ""))
+    return 1 if total.differences or total.win_differences else 0
 
 
 def native_events(args) -> int:
@@ -442,6 +451,9 @@ def main(argv=None) -> int:
                     help="native-scope, native-offers: print the counts so far every N games")
     ap.add_argument("--speed-games", type=int, default=100,
                     help="native-scope, native-offers: the games the speed figure is taken on")
+    ap.add_argument("--native-wins", action="store_true",
+                    help="native-offers: the wins answered natively (engine/winning.rs), each compared with the "
+                         "reference's")
     ap.add_argument("--limit", type=int, default=0, help="check: only the first N games of each configuration")
     ap.add_argument("--cli", type=int, default=3, help="check: run `python -m paili replay` on the first N logs")
     ap.add_argument("--configs", default=",".join(CONFIGS), help="comma-separated: " + ", ".join(CONFIGS))

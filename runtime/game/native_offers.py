@@ -3,7 +3,9 @@ neighbours) against the reference: at a decision a Python game asks, the options
 (`Game.pending`, what `Game.legal_moves` gives) and the options the native side works out from the state
 (`HandState.snapshot()`) and the decision (its kind and data, read from the reference's pending step:
 the continuation is ported later, step 4 of docs/engine-native.md). Whether a seat wins on a tile is
-asked of the reference's winning machinery (`WinOracle`), so this step is proved on its own.
+asked of the reference's winning machinery (`WinOracle`), so this step is proved on its own; or, with
+`native_wins`, answered natively (engine/winning.rs, `NativeWins`), each answer compared with the
+reference's, and a win the native side declines answered by the reference (counted by why).
 
 bench/engine_equivalence.py `native-offers` runs this over 1,000 games per configuration,
 tests/test_engine_native_offers.py over a seeded sample.
@@ -18,7 +20,8 @@ from fractions import Fraction
 
 from ..backend import native_module
 from ..tiles import TileInfo
-from .native_scope import native_snapshot
+from .native import table as engine_table
+from .native_scope import native_snapshot, set_scoring
 from .records import ONE_WIN, WINNER_TURN
 from .state import Seat
 
@@ -139,6 +142,39 @@ class WinOracle:
         return [k.index for k in got]
 
 
+class NativeWins(WinOracle):
+    """The wins answered natively (engine/winning.rs `StateWins::win_now`, through `EngineTable.win`) on
+    the state of the decision; a win declined natively (a rule set with wildcards or stand-ins, a hand the
+    native scoring does not take) is answered by the reference, counted by why; with `compare`, every
+    native answer is compared with the reference's (`different` keeps those that differ)."""
+
+    __slots__ = ("table", "snap", "compare", "native", "declined", "different")
+
+    def __init__(self, game, table, compare: bool = True):
+        super().__init__(game)
+        self.table = table
+        self.snap = None  # the state's snapshot, read once per decision
+        self.compare = compare
+        self.native = 0  # wins answered natively
+        self.declined = Counter()  # why -> wins the reference answered
+        self.different = []  # (seat, mode, tile, forms, reference, native)
+
+    def win(self, seat: int, mode: str, tile: int | None, forms: list[str], discarder: int | None,
+            robbed: int | None):
+        if self.snap is None:
+            self.snap = native_snapshot(self.game)
+        why, found = self.table.win(self.snap, seat, mode, tile, list(forms))
+        if why is not None:
+            self.declined[why] += 1
+            return super().win(seat, mode, tile, forms, discarder, robbed)
+        self.native += 1
+        if self.compare:
+            ref = super().win(seat, mode, tile, forms, discarder, robbed)
+            if ref != found:
+                self.different.append((seat, mode, tile, list(forms), ref, found))
+        return found
+
+
 @dataclass
 class Tally:
     decisions: int = 0  # decision points met
@@ -153,23 +189,46 @@ class Tally:
     oracle_cpu: float = 0.0  # ... less these, the reference's answers to the win and wait questions
     repeat_decisions: int = 0  # decisions whose options `legal_moves_repeat` worked out (the state read once) ...
     repeat_cpu: float = 0.0  # ... in this many CPU seconds, the reference's answers left out
+    wins_native: int = 0  # wins answered natively (`native_wins`) ...
+    wins_declined: Counter = field(default_factory=Counter)  # ... declined, why -> wins the reference answered
+    win_differences: list = field(default_factory=list)  # native answers unlike the reference's
 
     def add(self, other: Tally) -> None:
         for k in ("decisions", "compared", "equal", "seats", "moves", "stops", "native_cpu", "oracle_cpu",
-                  "repeat_decisions", "repeat_cpu"):
+                  "repeat_decisions", "repeat_cpu", "wins_native"):
             setattr(self, k, getattr(self, k) + getattr(other, k))
         self.refused.update(other.refused)
+        self.wins_declined.update(other.wins_declined)
+        self.win_differences.extend(other.win_differences)
         self.differences.extend(other.differences)
 
 
 class OffersCheck:
     """One rule set under one table of room options, its legal moves worked out natively."""
 
-    def __init__(self, rules, options: dict | None = None, questions: bool = True):
+    def __init__(self, rules, options: dict | None = None, questions: bool = True, native_wins: bool = False):
         """`questions`: the reference answers the wait questions guards read (`WinOracle.ask`) too; without
-        it, a decision reading one is refused by name."""
+        it, a decision reading one is refused by name. `native_wins`: the wins are answered natively
+        (`NativeWins`, each compared with the reference's)."""
         self.rules = rules
         self.native = native_module().EngineOffers(rules.ruleset_json(), options or None, questions)
+        self.wins_table = engine_table(rules, options or None) if native_wins else None
+        self.scoring = False  # whether the game's native whole-hand scoring is handed to `wins_table`
+
+    def oracle(self, game, compare: bool = True) -> WinOracle:
+        """What answers the wins and wait questions at this decision (`compare`: see `NativeWins`)."""
+        if self.wins_table is None:
+            return WinOracle(game)
+        if not self.scoring:
+            self.scoring = set_scoring(self.wins_table, game)
+        return NativeWins(game, self.wins_table, compare)
+
+    @staticmethod
+    def count_wins(oracle: WinOracle, tally: Tally) -> None:
+        if isinstance(oracle, NativeWins):
+            tally.wins_native += oracle.native
+            tally.wins_declined.update(oracle.declined)
+            tally.win_differences.extend(oracle.different)
 
     def refusals(self) -> Counter:
         return Counter(self.native.refusals())
@@ -200,11 +259,12 @@ class OffersCheck:
         if decision is None:
             tally.refused[NOT_PORTED] += 1
             return
-        oracle = WinOracle(game)
+        oracle = self.oracle(game)
         timed = [0.0]
         got = self.native_options(game, decision, oracle, timed)
         tally.native_cpu += timed[0]
         tally.oracle_cpu += oracle.cpu
+        self.count_wins(oracle, tally)
         if "refused" in got:
             tally.refused[got["refused"]] += 1
             return
@@ -212,7 +272,7 @@ class OffersCheck:
             tally.stops += 1
             return
         if repeat:
-            oracle = WinOracle(game)
+            oracle = self.oracle(game, compare=False)  # the native wins timed with the legal moves
             snap, text = native_snapshot(game), json.dumps(decision, ensure_ascii=False)
             cpu = time.process_time()
             self.native.legal_moves_repeat(snap, text, oracle, repeat)

@@ -375,6 +375,33 @@ impl EngineTable {
         Ok(())
     }
 
+    /// `Game.win_offered(seat, mode, tile, forms)` answered natively on the state a snapshot gives (engine/
+    /// winning.rs `StateWins::win_now`): (None, None) no win, (None, (tile index or None, score numerator,
+    /// denominator)) the win, (why, None) declined, or "stop" as the why where the reference raises.
+    #[pyo3(signature = (snapshot, seat, mode, tile, forms))]
+    #[allow(clippy::type_complexity)]
+    fn win(&mut self, py: Python<'_>, snapshot: &str, seat: usize, mode: &str, tile: Option<usize>, forms: Vec<String>) -> PyResult<(Option<String>, Option<(Option<usize>, i64, i64)>)> {
+        if self.winning.is_none() {
+            self.winning = Some(winning::Winning::new(&self.table, &self.ruleset_json));
+        }
+        let t = &self.table;
+        let w = self.winning.as_ref().expect("built above");
+        let st = guarded(|| snapshot::read(t, snapshot))?;
+        if seat >= st.seats.len() || tile.is_some_and(|k| k >= t.names.len()) {
+            return Err(PyValueError::new_err("no such seat or tile"));
+        }
+        let got = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| with_hand(py, w, |hand| {
+            let wins = w.on(t, &st, hand);
+            let got = wins.win_now(&st, seat, mode, tile, &forms);
+            match (got, wins.take_declined()) {
+                (_, Some(why)) => (Some(why.to_owned()), None),
+                (Ok(found), None) => (None, found.map(|f| (f.tile, f.score.0, f.score.1))),
+                (Err(_), None) => (Some("stop".to_owned()), None),
+            }
+        })));
+        got.map_err(|_| PyValueError::new_err("the native win question failed on this state"))
+    }
+
     /// The efficiency bot's questions of one seat (bots.rs `Ask`, runtime/game/native_bot.py
     /// `SeatOracle`) answered natively on the state a snapshot gives: `asks` is JSON, a list of
     /// ["waits"], ["waits_without", kind, groups], ["wins", without, kind, drawn], ["visible", kind]

@@ -25,7 +25,7 @@ use std::sync::{Arc, Mutex};
 
 use pyo3::prelude::*;
 
-use super::scope::{Question, WinQuestions};
+use super::scope::{Question, WinFound, WinQuestions};
 use super::state::{HandState, Value};
 use super::table::Table;
 use crate::blocks::Tables as Core;
@@ -331,13 +331,20 @@ impl StateWins<'_> {
     /// the native scoring does not take the hand. `budget`: the work, shared where the reference
     /// shares it.
     fn score(&self, st: &HandState, s: usize, conc: &[usize], win: usize, self_drawn: bool, budget: &mut Budget) -> Result<Scored, Stop> {
+        self.score_by(st, s, conc, Some(win), self_drawn, &[], budget)
+    }
+
+    /// `score` with the winning tile optional (None: the hand as it stands) and the forms limited to
+    /// those named (`Winning._rules_for`; none named: every form the rules win by).
+    #[allow(clippy::too_many_arguments)]
+    fn score_by(&self, st: &HandState, s: usize, conc: &[usize], win: Option<usize>, self_drawn: bool, only: &[String], budget: &mut Budget) -> Result<Scored, Stop> {
         let Some((py, ctx)) = self.hand else { return Err(self.decline("no native scoring of whole hands")) };
         let scoring = self.w.scoring.as_ref().ok_or_else(|| self.decline("no native scoring of whole hands"))?;
         let settings = self.hand_settings.as_ref().map_err(|&why| self.decline(why))?;
         let seat = st.seats.get(s).ok_or(Stop::Bail)?;
         let flowers = self.flowers(st, s);
         let held_back = |k: &usize| self.held_back.get(*k).copied().unwrap_or(true);
-        if conc.iter().chain(seat.melds.iter().flat_map(|m| m.tiles.iter())).chain(flowers.iter()).any(held_back) || held_back(&win) {
+        if conc.iter().chain(seat.melds.iter().flat_map(|m| m.tiles.iter())).chain(flowers.iter()).chain(win.iter()).any(held_back) {
             return Err(self.decline("a hand holding a tile that may be wild or stand in"));
         }
         let hands = scoring.hands.bind(py).borrow();
@@ -356,11 +363,16 @@ impl StateWins<'_> {
         let inp = HandInput {
             concealed: conc.to_vec(),
             melds,
-            win: Some(win),
+            win,
             self_drawn,
             settings: settings.clone(),
             flowers: flowers.iter().map(|&k| V::Tile(codes[k])).collect(),
-            forms: scoring.forms.clone(),
+            forms: if only.is_empty() {
+                scoring.forms.clone()
+            } else {
+                let named = |&f: &usize| ctx.setup.forms.get(f).is_some_and(|x| only.iter().any(|n| *n == *x.name));
+                scoring.forms.iter().copied().filter(named).collect()
+            },
             charge_splits: !self.w.standins.is_empty() || !self.t.rules.wilds.is_empty(),
             wild: None,
         };
@@ -436,6 +448,60 @@ impl StateWins<'_> {
 }
 
 impl StateWins<'_> {
+    /// `Winning._win_info(seat, mode, tile, forms)`: the win seat `s` makes now, or None. Each hand is
+    /// scored with its own work limit, as `Winning.score` makes a scoring per hand; a hand the scoring
+    /// refuses (the reference's HandError, caught there) is no win. The reference's shortcuts
+    /// (`_hopeless`, `_could_win`) only skip hands that score no win, so they are not needed here.
+    pub fn win_now(&self, st: &HandState, s: usize, mode: &str, tile: Option<usize>, forms: &[String]) -> Result<Option<WinFound>, Stop> {
+        let seat = st.seats.get(s).ok_or(Stop::Bail)?;
+        let hand = seat.hand.clone();
+        let one = |conc: &[usize], win: Option<usize>, drawn: bool| -> Result<Option<Box<ScoredHand>>, Stop> {
+            let mut budget = Budget { work: HAND_WORK };
+            Ok(match self.score_by(st, s, conc, win, drawn, forms, &mut budget)? {
+                Scored::Hand(h) if h.win => Some(h),
+                _ => None,
+            })
+        };
+        let found = match (mode, tile) {
+            ("drawn", Some(k)) => {
+                let mut conc = hand;
+                // the reference removes the tile from the hand: one not there raises
+                let i = conc.iter().position(|&x| x == k).ok_or(Stop::Bail)?;
+                conc.remove(i);
+                one(&conc, Some(k), true)?.map(|h| (Some(k), h))
+            }
+            ("revealed", Some(k)) => one(&hand, Some(k), true)?.map(|h| (Some(k), h)),
+            ("claimed", Some(k)) => one(&hand, Some(k), false)?.map(|h| (Some(k), h)),
+            ("none", _) => one(&hand, None, false)?.map(|h| (None, h)),
+            ("best_wait", _) => {
+                let dealer_extra = s == st.dealer && self.t.rules.table.dealer_extra > 0 && st.last_dealt.is_some_and(|k| hand.contains(&k));
+                if dealer_extra {
+                    return Err(self.decline("the best wait of a hand holding the dealer's extra dealt tile"));
+                }
+                let mut best: Option<(usize, Box<ScoredHand>)> = None;
+                for k in self.waits(st, s)? {
+                    let Some(h) = one(&hand, Some(k), false)? else { continue };
+                    let better = match &best {
+                        None => true,
+                        Some((_, b)) => python_tuple_gt((&h.scored.best, &h.scored.score), (&b.scored.best, &b.scored.score)).ok_or(Stop::Bail)?,
+                    };
+                    if better {
+                        best = Some((k, h));
+                    }
+                }
+                best.map(|(k, h)| (Some(k), h))
+            }
+            _ => None,
+        };
+        let Some((tile, h)) = found else { return Ok(None) };
+        let score = match &h.scored.score {
+            V::Int(i) => (*i, 1),
+            V::Rat(n, d) => (*n, *d),
+            _ => return Err(self.decline("a score that is no exact number")),
+        };
+        Ok(Some(WinFound { tile, score }))
+    }
+
     /// `best_score`, `best_fans`, `best_tile` of (seat, self_drawn): 0, [] and none when the seat is not
     /// a seat or has no win on a wait.
     fn best_question(&self, st: &HandState, q: Question, args: &[V]) -> Result<V, Stop> {
