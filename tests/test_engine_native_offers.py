@@ -7,6 +7,8 @@ configuration."""
 from __future__ import annotations
 
 import json
+from collections import Counter
+from fractions import Fraction
 
 import pytest
 from conftest import ROOT
@@ -15,7 +17,9 @@ from paili.dsl.compiler import compile_text
 from paili.runtime import backend
 from paili.runtime.game import Game
 from paili.runtime.game.bots import BOTS
+from paili.runtime.game.native import table
 from paili.runtime.game.native_offers import NOT_PORTED, OffersCheck, Tally, decision_of, plain_move
+from paili.runtime.game.native_scope import native_snapshot, set_scoring
 from paili.runtime.game.session import Session
 from paili.runtime.rules import Rules
 
@@ -177,3 +181,62 @@ def test_a_decision_the_port_does_not_read_is_counted_and_a_malformed_one_refuse
         with pytest.raises(ValueError, match=why) as exc:
             check.native.legal_moves(snap, bad, None)
         assert "\n" not in str(exc.value)
+
+
+# ------------------------------------------------------------------ the wins answered natively
+
+WILD = "a hand holding a tile that may be wild or stand in"
+
+
+@pytest.mark.parametrize("path", ["rules/baijindao.pai", "rules/guobiao.pai"])
+def test_the_native_wins_equal_the_reference_at_every_decision(path):
+    """Every win the legal moves ask (`NativeWins`) is answered natively and equals `Game.win_offered`'s
+    answer, and the options worked out with them equal the reference's."""
+    rules = load(ROOT / path)
+    check = OffersCheck(rules, native_wins=True)
+    tally = Tally()
+    for seed in (3, 1234567):
+        _play(rules, {}, seed, check, tally)
+    assert tally.win_differences == [] and tally.differences == []
+    assert tally.wins_declined == {} and tally.wins_native > 50
+
+
+# a seed whose game reaches a hand with a win on a wait (a 国标-like minimum makes them rare)
+@pytest.mark.parametrize("path, seed", [("rules/baijindao.pai", 3), ("rules/guobiao.pai", 5)])
+def test_every_mode_of_a_native_win_equals_the_reference(path, seed):
+    """`EngineTable.win` in each mode (drawn, claimed, revealed, none, best_wait; limited to a form) on
+    every seat at every decision of a seeded game, against `Game.win_offered`: the same wins, some found."""
+    rules = load(ROOT / path)
+    wins = table(rules, {})
+    g = Session(rules, {}, seed, 1).new_hand()
+    assert set_scoring(wins, g)
+    bots = [BOTS["random"](seed * 31 + i) for i in range(g.n)]
+    form = rules.forms[0][0].name
+    found = Counter()
+    while not g.is_over():
+        snap = native_snapshot(g)
+        for s in range(g.n):
+            hand = g.st.seats[s].hand
+            asks = [("none", None, ()), ("best_wait", None, ()), ("none", None, (form,)), ("drawn", hand[-1], ())]
+            asks += [(m, k, ()) for m in ("claimed", "revealed") for k in g.cat.kinds[::5]]
+            for mode, tile, forms in asks:
+                why, got = wins.win(snap, s, mode, tile.index if tile is not None else None, list(forms))
+                info = g.win_offered(s, mode, tile, forms)
+                score = Fraction(info.result.score) if info is not None else None
+                ref = None if info is None else (info.tile.index if info.tile is not None else None,
+                                                 score.numerator, score.denominator)
+                assert (why, got) == (None, ref), (s, mode, tile, forms)
+                found[mode] += got is not None
+        s = g.current_seats()[0]
+        g.apply(s, bots[s].choose(g, s, g.legal_moves(s)))
+    assert sum(found.values()) > 0
+
+
+def test_a_win_on_a_hand_holding_a_wildcard_is_declined_by_name_and_answered_by_the_reference():
+    rules = load(ROOT / "rules/baicheng.pai")
+    check = OffersCheck(rules, native_wins=True)
+    tally = Tally()
+    for seed in (3, 1234567):
+        _play(rules, {}, seed, check, tally)
+    assert tally.win_differences == [] and tally.differences == []
+    assert set(tally.wins_declined) == {WILD} and tally.wins_declined[WILD] > 0 and tally.wins_native > 0

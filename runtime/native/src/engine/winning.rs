@@ -474,19 +474,37 @@ impl StateWins<'_> {
             ("claimed", Some(k)) => one(&hand, Some(k), false)?.map(|h| (Some(k), h)),
             ("none", _) => one(&hand, None, false)?.map(|h| (None, h)),
             ("best_wait", _) => {
+                // `_wait_hands`: the hand as it stands, or, for the dealer still holding its extra dealt
+                // tile, the hand without each distinct tile it could give up (in the hand's order)
                 let dealer_extra = s == st.dealer && self.t.rules.table.dealer_extra > 0 && st.last_dealt.is_some_and(|k| hand.contains(&k));
+                let mut wait_hands = Vec::new();
                 if dealer_extra {
-                    return Err(self.decline("the best wait of a hand holding the dealer's extra dealt tile"));
+                    let mut seen = Vec::new();
+                    for &g in &hand {
+                        if seen.contains(&g) {
+                            continue;
+                        }
+                        seen.push(g);
+                        let mut conc = hand.clone();
+                        if let Some(i) = conc.iter().position(|&x| x == g) {
+                            conc.remove(i);
+                        }
+                        wait_hands.push((conc, self.waits_without(st, s, g, false)?));
+                    }
+                } else {
+                    wait_hands.push((hand.clone(), self.waits(st, s)?));
                 }
                 let mut best: Option<(usize, Box<ScoredHand>)> = None;
-                for k in self.waits(st, s)? {
-                    let Some(h) = one(&hand, Some(k), false)? else { continue };
-                    let better = match &best {
-                        None => true,
-                        Some((_, b)) => python_tuple_gt((&h.scored.best, &h.scored.score), (&b.scored.best, &b.scored.score)).ok_or(Stop::Bail)?,
-                    };
-                    if better {
-                        best = Some((k, h));
+                for (conc, kinds) in &wait_hands {
+                    for &k in kinds {
+                        let Some(h) = one(conc, Some(k), false)? else { continue };
+                        let better = match &best {
+                            None => true,
+                            Some((_, b)) => python_tuple_gt((&h.scored.best, &h.scored.score), (&b.scored.best, &b.scored.score)).ok_or(Stop::Bail)?,
+                        };
+                        if better {
+                            best = Some((k, h));
+                        }
                     }
                 }
                 best.map(|(k, h)| (Some(k), h))
