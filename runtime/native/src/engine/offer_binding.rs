@@ -1,6 +1,7 @@
 //! `EngineOffers`, the Python surface of the native legal moves (engine/offers.rs, offer_decisions.rs),
 //! and the winning machinery's answers through a Python object (`PyWins`): the reference's, for the
-//! equivalence check (runtime/game/native_offers.py), until engine/winning.rs answers them natively.
+//! equivalence check (runtime/game/native_offers.py): `WinOracle`, or `NativeWins`, which asks
+//! engine/winning.rs's native wins (`EngineTable.win`) and the reference for what they decline.
 
 use std::cell::RefCell;
 
@@ -19,7 +20,7 @@ use crate::program::{Stop, V};
 /// The winning machinery's answers through a Python object (`win(seat, mode, tile, forms, discarder,
 /// robbed)` → None or (tile index or None, score numerator, score denominator); with `questions`,
 /// `ask(question, seat, tile)` → the kinds waited on): the reference's, for
-/// the equivalence check (runtime/game/native_offers.py `WinOracle`), until engine/winning.rs answers.
+/// the equivalence check (runtime/game/native_offers.py `WinOracle`, or `NativeWins` with native wins).
 struct PyWins<'a, 'py> {
     oracle: &'a Bound<'py, PyAny>,
     err: RefCell<Option<PyErr>>,

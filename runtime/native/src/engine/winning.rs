@@ -5,7 +5,8 @@
 //! the waits) under the scoring environment of the moment (the settings with the state's context and
 //! reveal values, as `Winning._score_env` builds it); a win on a tile (`Game.score`, as the efficiency
 //! bot asks it) and a seat's best win on a wait (`best_score`, `best_fans`, `best_tile`) by the
-//! whole-hand scorer (src/hand/ `score_hand`), whose `Hands` the Python side hands over.
+//! whole-hand scorer (src/hand/ `score_hand`), whose `Hands` the Python side hands over; the win a
+//! seat makes now (`Winning._win_info`, `win_now`: what the legal moves offer) by the same scorer.
 //!
 //! What is not ported answers nothing and says so by name: at lowering (`covers`), every question for
 //! a rule set the wait trials do not take (wildcards or stand-ins: `WaitRules::build` names why) and a
