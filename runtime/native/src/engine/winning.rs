@@ -27,6 +27,8 @@ use std::sync::{Arc, Mutex};
 use pyo3::prelude::*;
 
 use super::scope::{Question, WinFound, WinQuestions};
+
+mod win_now; // the win a seat makes now (`_win_info`), on these questions' scoring
 use super::state::{HandState, Value};
 use super::table::Table;
 use crate::blocks::Tables as Core;
@@ -449,78 +451,6 @@ impl StateWins<'_> {
 }
 
 impl StateWins<'_> {
-    /// `Winning._win_info(seat, mode, tile, forms)`: the win seat `s` makes now, or None. Each hand is
-    /// scored with its own work limit, as `Winning.score` makes a scoring per hand; a hand the scoring
-    /// refuses (the reference's HandError, caught there) is no win. The reference's shortcuts
-    /// (`_hopeless`, `_could_win`) only skip hands that score no win, so they are not needed here.
-    pub fn win_now(&self, st: &HandState, s: usize, mode: &str, tile: Option<usize>, forms: &[String]) -> Result<Option<WinFound>, Stop> {
-        let seat = st.seats.get(s).ok_or(Stop::Bail)?;
-        let hand = seat.hand.clone();
-        let one = |conc: &[usize], win: Option<usize>, drawn: bool| -> Result<Option<Box<ScoredHand>>, Stop> {
-            let mut budget = Budget { work: HAND_WORK };
-            Ok(match self.score_by(st, s, conc, win, drawn, forms, &mut budget)? {
-                Scored::Hand(h) if h.win => Some(h),
-                _ => None,
-            })
-        };
-        let found = match (mode, tile) {
-            ("drawn", Some(k)) => {
-                let mut conc = hand;
-                // the reference removes the tile from the hand: one not there raises
-                let i = conc.iter().position(|&x| x == k).ok_or(Stop::Bail)?;
-                conc.remove(i);
-                one(&conc, Some(k), true)?.map(|h| (Some(k), h))
-            }
-            ("revealed", Some(k)) => one(&hand, Some(k), true)?.map(|h| (Some(k), h)),
-            ("claimed", Some(k)) => one(&hand, Some(k), false)?.map(|h| (Some(k), h)),
-            ("none", _) => one(&hand, None, false)?.map(|h| (None, h)),
-            ("best_wait", _) => {
-                // `_wait_hands`: the hand as it stands, or, for the dealer still holding its extra dealt
-                // tile, the hand without each distinct tile it could give up (in the hand's order)
-                let dealer_extra = s == st.dealer && self.t.rules.table.dealer_extra > 0 && st.last_dealt.is_some_and(|k| hand.contains(&k));
-                let mut wait_hands = Vec::new();
-                if dealer_extra {
-                    let mut seen = Vec::new();
-                    for &g in &hand {
-                        if seen.contains(&g) {
-                            continue;
-                        }
-                        seen.push(g);
-                        let mut conc = hand.clone();
-                        if let Some(i) = conc.iter().position(|&x| x == g) {
-                            conc.remove(i);
-                        }
-                        wait_hands.push((conc, self.waits_without(st, s, g, false)?));
-                    }
-                } else {
-                    wait_hands.push((hand.clone(), self.waits(st, s)?));
-                }
-                let mut best: Option<(usize, Box<ScoredHand>)> = None;
-                for (conc, kinds) in &wait_hands {
-                    for &k in kinds {
-                        let Some(h) = one(conc, Some(k), false)? else { continue };
-                        let better = match &best {
-                            None => true,
-                            Some((_, b)) => python_tuple_gt((&h.scored.best, &h.scored.score), (&b.scored.best, &b.scored.score)).ok_or(Stop::Bail)?,
-                        };
-                        if better {
-                            best = Some((k, h));
-                        }
-                    }
-                }
-                best.map(|(k, h)| (Some(k), h))
-            }
-            _ => None,
-        };
-        let Some((tile, h)) = found else { return Ok(None) };
-        let score = match &h.scored.score {
-            V::Int(i) => (*i, 1),
-            V::Rat(n, d) => (*n, *d),
-            _ => return Err(self.decline("a score that is no exact number")),
-        };
-        Ok(Some(WinFound { tile, score }))
-    }
-
     /// `best_score`, `best_fans`, `best_tile` of (seat, self_drawn): 0, [] and none when the seat is not
     /// a seat or has no win on a wait.
     fn best_question(&self, st: &HandState, q: Question, args: &[V]) -> Result<V, Stop> {
@@ -561,6 +491,16 @@ fn python_tuple_gt(a: (&V, &V), b: (&V, &V)) -> Option<bool> {
 impl WinQuestions for StateWins<'_> {
     fn covers(&self, q: Question) -> bool {
         self.w.covers(q)
+    }
+
+    /// The wins are answered where the whole-hand scoring is handed over (a hand it does not take is
+    /// declined on the state, `take_declined` says why).
+    fn covers_wins(&self) -> bool {
+        self.hand.is_some() && self.w.scoring.is_some()
+    }
+
+    fn win(&self, st: &HandState, seat: usize, mode: &str, tile: Option<usize>, forms: &[String], _discarder: Option<usize>, _robbed: Option<usize>) -> Result<Option<WinFound>, Stop> {
+        self.win_now(st, seat, mode, tile, forms)
     }
 
     fn refusal(&self, q: Question) -> String {

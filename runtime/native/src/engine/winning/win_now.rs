@@ -1,0 +1,78 @@
+//! The win a seat makes now (runtime/game/winning.py `Winning._win_info`), what the legal moves offer:
+//! scored by the whole-hand scorer as the other questions of `StateWins` score a win.
+
+use super::{python_tuple_gt, Budget, HandState, ScoredHand, Scored, StateWins, Stop, WinFound, HAND_WORK, V};
+
+impl StateWins<'_> {
+    /// `Winning._win_info(seat, mode, tile, forms)`: the win seat `s` makes now, or None. Each hand is
+    /// scored with its own work limit, as `Winning.score` makes a scoring per hand; a hand the scoring
+    /// refuses (the reference's HandError, caught there) is no win. The reference's shortcuts
+    /// (`_hopeless`, `_could_win`) only skip hands that score no win, so they are not needed here.
+    pub fn win_now(&self, st: &HandState, s: usize, mode: &str, tile: Option<usize>, forms: &[String]) -> Result<Option<WinFound>, Stop> {
+        let seat = st.seats.get(s).ok_or(Stop::Bail)?;
+        let hand = seat.hand.clone();
+        let one = |conc: &[usize], win: Option<usize>, drawn: bool| -> Result<Option<Box<ScoredHand>>, Stop> {
+            let mut budget = Budget { work: HAND_WORK };
+            Ok(match self.score_by(st, s, conc, win, drawn, forms, &mut budget)? {
+                Scored::Hand(h) if h.win => Some(h),
+                _ => None,
+            })
+        };
+        let found = match (mode, tile) {
+            ("drawn", Some(k)) => {
+                let mut conc = hand;
+                // the reference removes the tile from the hand: one not there raises
+                let i = conc.iter().position(|&x| x == k).ok_or(Stop::Bail)?;
+                conc.remove(i);
+                one(&conc, Some(k), true)?.map(|h| (Some(k), h))
+            }
+            ("revealed", Some(k)) => one(&hand, Some(k), true)?.map(|h| (Some(k), h)),
+            ("claimed", Some(k)) => one(&hand, Some(k), false)?.map(|h| (Some(k), h)),
+            ("none", _) => one(&hand, None, false)?.map(|h| (None, h)),
+            ("best_wait", _) => {
+                // `_wait_hands`: the hand as it stands, or, for the dealer still holding its extra dealt
+                // tile, the hand without each distinct tile it could give up (in the hand's order)
+                let dealer_extra = s == st.dealer && self.t.rules.table.dealer_extra > 0 && st.last_dealt.is_some_and(|k| hand.contains(&k));
+                let mut wait_hands = Vec::new();
+                if dealer_extra {
+                    let mut seen = Vec::new();
+                    for &g in &hand {
+                        if seen.contains(&g) {
+                            continue;
+                        }
+                        seen.push(g);
+                        let mut conc = hand.clone();
+                        if let Some(i) = conc.iter().position(|&x| x == g) {
+                            conc.remove(i);
+                        }
+                        wait_hands.push((conc, self.waits_without(st, s, g, false)?));
+                    }
+                } else {
+                    wait_hands.push((hand.clone(), self.waits(st, s)?));
+                }
+                let mut best: Option<(usize, Box<ScoredHand>)> = None;
+                for (conc, kinds) in &wait_hands {
+                    for &k in kinds {
+                        let Some(h) = one(conc, Some(k), false)? else { continue };
+                        let better = match &best {
+                            None => true,
+                            Some((_, b)) => python_tuple_gt((&h.scored.best, &h.scored.score), (&b.scored.best, &b.scored.score)).ok_or(Stop::Bail)?,
+                        };
+                        if better {
+                            best = Some((k, h));
+                        }
+                    }
+                }
+                best.map(|(k, h)| (Some(k), h))
+            }
+            _ => None,
+        };
+        let Some((tile, h)) = found else { return Ok(None) };
+        let score = match &h.scored.score {
+            V::Int(i) => (*i, 1),
+            V::Rat(n, d) => (*n, *d),
+            _ => return Err(self.decline("a score that is no exact number")),
+        };
+        Ok(Some(WinFound { tile, score }))
+    }
+}
