@@ -8,6 +8,21 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 RULES = sorted((ROOT / "rules").glob("*.pai"))
 
+# The games the native engine's equivalence tests play (bench/engine_equivalence.py's configurations):
+# every bundled variant, 龙岩 at each player count and without dots, and a wildcard rule set of the bench.
+ENGINE_CONFIGS = [("rules/baijindao.pai", {}), ("rules/baicheng.pai", {}), ("rules/chehuzi.pai", {}),
+                  ("rules/guobiao.pai", {}), ("rules/longyan.pai", {"人数": 4}), ("rules/longyan.pai", {"人数": 3}),
+                  ("rules/longyan.pai", {"人数": 2}), ("rules/longyan.pai", {"有筒子": False}),
+                  ("bench/rules/joker.pai", {})]
+
+
+def native_engine_only():
+    """The mark of a test comparing the native engine with the Python one: skipped, with the reason,
+    where the package was installed without a Rust toolchain."""
+    from paili.runtime import backend
+    return pytest.mark.skipif(not backend.available(), reason="the native core is not built here (installed "
+                              "without a Rust toolchain); the Python engine is in use")
+
 
 def _seeds() -> Path:
     """The seed texts, found relative to the checkout: $PAILI_SEEDS if set, else the first `shared/seeds`

@@ -8,22 +8,18 @@ import json
 import random
 
 import pytest
-from conftest import ROOT
+from conftest import ENGINE_CONFIGS, ROOT, native_engine_only
 from paili import load
 from paili.runtime import backend
 from paili.runtime.game.flow import Game
 from paili.runtime.game.simulate import seeds_of
 
-pytestmark = pytest.mark.skipif(not backend.available(), reason="the native core is not built here (installed "
-                                "without a Rust toolchain); the Python engine is in use")
+pytestmark = native_engine_only()
 
 SEEDS = [0, 1, 2, 7, -1, -12345, 2**31 - 1, 2**32 - 1, 2**32, 2**32 + 1, 2**53 + 5, 2**63 - 1, 2**64 - 1, 2**64,
          2**64 + 12345, 3**100, -(7**90), 10**300]
 # the configurations of bench/engine_equivalence.py, and the options that change the tiles
-CONFIGS = [("rules/baijindao.pai", {}), ("rules/baicheng.pai", {}), ("rules/chehuzi.pai", {}),
-           ("rules/guobiao.pai", {}), ("rules/longyan.pai", {"人数": 4}), ("rules/longyan.pai", {"人数": 3}),
-           ("rules/longyan.pai", {"人数": 2}), ("rules/longyan.pai", {"有筒子": False}),
-           ("rules/chehuzi.pai", {"王数": 0}), ("bench/rules/joker.pai", {})]
+CONFIGS = [*ENGINE_CONFIGS, ("rules/chehuzi.pai", {"王数": 0})]
 
 
 def _native():

@@ -11,21 +11,16 @@ import json
 from fractions import Fraction
 
 import pytest
-from conftest import ROOT
+from conftest import ENGINE_CONFIGS, ROOT, native_engine_only
 from paili import load
 from paili.dsl.compiler import compile_file, compile_text
-from paili.runtime import backend
 from paili.runtime.game.bots import BOTS
 from paili.runtime.game.native_events import EventCheck
 from paili.runtime.rules import Rules
 
-pytestmark = pytest.mark.skipif(not backend.available(), reason="the native core is not built here (installed "
-                                "without a Rust toolchain); the Python engine is in use")
+pytestmark = native_engine_only()
 
-CONFIGS = [("rules/baijindao.pai", {}), ("rules/baicheng.pai", {}), ("rules/chehuzi.pai", {}),
-           ("rules/guobiao.pai", {}), ("rules/longyan.pai", {"人数": 4}), ("rules/longyan.pai", {"人数": 3}),
-           ("rules/longyan.pai", {"人数": 2}), ("rules/longyan.pai", {"有筒子": False}),
-           ("bench/rules/joker.pai", {})]
+CONFIGS = ENGINE_CONFIGS
 # the only refusals the bundled rule sets meet: what waits for the win and wait machinery (engine/winning.rs)
 NAMED = {f"the native game scope does not evaluate {what} yet" for what in (
     "the seat field `waits`", "the seat field `group_waits`", "the function `waits_without`",

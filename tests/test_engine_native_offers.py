@@ -11,10 +11,9 @@ from collections import Counter
 from fractions import Fraction
 
 import pytest
-from conftest import ROOT
+from conftest import ENGINE_CONFIGS, ROOT, native_engine_only
 from paili import load
 from paili.dsl.compiler import compile_text
-from paili.runtime import backend
 from paili.runtime.game import Game
 from paili.runtime.game.bots import BOTS
 from paili.runtime.game.native import table
@@ -23,13 +22,9 @@ from paili.runtime.game.native_scope import native_snapshot, set_scoring
 from paili.runtime.game.session import Session
 from paili.runtime.rules import Rules
 
-pytestmark = pytest.mark.skipif(not backend.available(), reason="the native core is not built here (installed "
-                                "without a Rust toolchain); the Python engine is in use")
+pytestmark = native_engine_only()
 
-CONFIGS = [("rules/baijindao.pai", {}), ("rules/baicheng.pai", {}), ("rules/chehuzi.pai", {}),
-           ("rules/guobiao.pai", {}), ("rules/longyan.pai", {"人数": 4}), ("rules/longyan.pai", {"人数": 3}),
-           ("rules/longyan.pai", {"人数": 2}), ("rules/longyan.pai", {"有筒子": False}),
-           ("bench/rules/joker.pai", {})]
+CONFIGS = ENGINE_CONFIGS
 # the only refusal the bundled rule sets may meet: a win's guard reading the reading of the win
 READING = "the native game scope does not evaluate a reading of a win yet"
 

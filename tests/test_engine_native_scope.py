@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import ROOT
+from conftest import ENGINE_CONFIGS, ROOT, native_engine_only
 from paili import load
 from paili.runtime import backend
 from paili.runtime.game.bots import BOTS
@@ -18,13 +18,9 @@ from paili.runtime.game.native_scope import ScopeCheck, Tally, native_snapshot
 from paili.runtime.game.session import Session
 from paili.runtime.ir import expr as E
 
-pytestmark = pytest.mark.skipif(not backend.available(), reason="the native core is not built here (installed "
-                                "without a Rust toolchain); the Python engine is in use")
+pytestmark = native_engine_only()
 
-CONFIGS = [("rules/baijindao.pai", {}), ("rules/baicheng.pai", {}), ("rules/chehuzi.pai", {}),
-           ("rules/guobiao.pai", {}), ("rules/longyan.pai", {"人数": 4}), ("rules/longyan.pai", {"人数": 3}),
-           ("rules/longyan.pai", {"人数": 2}), ("rules/longyan.pai", {"有筒子": False}),
-           ("bench/rules/joker.pai", {})]
+CONFIGS = ENGINE_CONFIGS
 # the only refusals allowed: what the win and wait machinery (engine/winning.rs) does not answer yet — a
 # reading of a win, and the waits of a rule set with wildcards or stand-ins
 NAMED = {f"the native game scope does not evaluate {what} yet" for what in (

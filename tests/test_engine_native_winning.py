@@ -10,9 +10,8 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import ROOT
+from conftest import ROOT, native_engine_only
 from paili import load
-from paili.runtime import backend
 from paili.runtime.game.bots import BOTS
 from paili.runtime.game.native import table
 from paili.runtime.game.native_ask import AskCheck, AskTally, play_checked
@@ -21,8 +20,7 @@ from paili.runtime.game.native_scope import ScopeCheck, Tally, native_snapshot, 
 from paili.runtime.game.session import Session
 from paili.runtime.ir import expr as E
 
-pytestmark = pytest.mark.skipif(not backend.available(), reason="the native core is not built here (installed "
-                                "without a Rust toolchain); the Python engine is in use")
+pytestmark = native_engine_only()
 
 ACTOR, TILE = E.Name(name="actor", ref="builtin:actor"), E.Name(name="tile", ref="builtin:tile")
 

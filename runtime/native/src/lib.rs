@@ -116,6 +116,19 @@ fn setting_value(v: &Bound<'_, PyAny>) -> PyResult<Val> {
     Err(NotCovered::new_err("the native catalog takes room options that are none, true/false, whole numbers or text"))
 }
 
+/// Room option values by name as the settings the lowering reads (`option:NAME`), each refused with
+/// `NotCovered` where the native catalog does not take its type.
+pub(crate) fn option_settings(options: Option<&Bound<'_, PyDict>>) -> PyResult<Settings> {
+    let mut settings = Settings::new();
+    if let Some(d) = options {
+        for (k, v) in d.iter() {
+            let name: String = k.extract()?;
+            settings.insert(format!("option:{name}"), setting_value(&v)?);
+        }
+    }
+    Ok(settings)
+}
+
 struct State {
     core: Core,
     buf: Vec<u8>,
@@ -205,13 +218,7 @@ impl Tables {
     #[new]
     #[pyo3(signature = (ruleset_json, options=None, wild_cap=0))]
     fn new(ruleset_json: &str, options: Option<&Bound<'_, PyDict>>, wild_cap: usize) -> PyResult<Self> {
-        let mut settings = Settings::new();
-        if let Some(d) = options {
-            for (k, v) in d.iter() {
-                let name: String = k.extract()?;
-                settings.insert(format!("option:{name}"), setting_value(&v)?);
-            }
-        }
+        let settings = option_settings(options)?;
         let (core, kinds, notation, catalog_index) = guarded(|| {
             let rs = ruleset::parse(ruleset_json)?;
             let cat = Catalog::build(&rs, &settings)?;
@@ -455,13 +462,7 @@ impl Patterns {
     #[new]
     #[pyo3(signature = (ruleset_json, options=None))]
     fn new(ruleset_json: &str, options: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
-        let mut settings = Settings::new();
-        if let Some(d) = options {
-            for (k, v) in d.iter() {
-                let name: String = k.extract()?;
-                settings.insert(format!("option:{name}"), setting_value(&v)?);
-            }
-        }
+        let settings = option_settings(options)?;
         let program = guarded(|| {
             let rs = ruleset::parse(ruleset_json)?;
             let cat = Catalog::build(&rs, &settings)?;

@@ -24,12 +24,11 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyTuple};
 
 use crate::catalog::Catalog;
-use crate::expr::Settings;
 use crate::program::{Program, Reading, Stop, V};
 use crate::blocks::Tables as Core;
 use crate::tally::Tally;
 use crate::waits::{as_value, kinds_of, OwnedHand, WaitHand, WaitRules, WaitState};
-use crate::{guarded, ruleset, setting_value, tiles_of, value_of, value_to_py, Error};
+use crate::{guarded, option_settings, ruleset, tiles_of, value_of, value_to_py, Error};
 
 pub(crate) use choose::Scored;
 pub(crate) use decode::trace_list;
@@ -50,13 +49,7 @@ impl Scorer {
     #[new]
     #[pyo3(signature = (ruleset_json, options=None))]
     fn new(ruleset_json: &str, options: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
-        let mut settings = Settings::new();
-        if let Some(d) = options {
-            for (k, v) in d.iter() {
-                let name: String = k.extract()?;
-                settings.insert(format!("option:{name}"), setting_value(&v)?);
-            }
-        }
+        let settings = option_settings(options)?;
         let (program, tally, waits) = guarded(|| {
             let rs = ruleset::parse(ruleset_json)?;
             let cat = Catalog::build(&rs, &settings)?;
