@@ -126,6 +126,18 @@ pub struct EngineOffers {
     questions: bool,
 }
 
+impl EngineOffers {
+    /// The wins (and, with `questions`, the wait questions) answered by the Python `oracle`.
+    fn wins<'a, 'py>(&self, oracle: &'a Bound<'py, PyAny>) -> PyWins<'a, 'py> {
+        PyWins {
+            oracle,
+            err: RefCell::new(None),
+            questions: self.questions,
+            jokers: self.table.cat.kinds.iter().map(|k| k.category == "joker").collect(),
+        }
+    }
+}
+
 #[pymethods]
 impl EngineOffers {
     #[new]
@@ -159,13 +171,7 @@ impl EngineOffers {
     /// or {"refused": sentence} (a construct not ported), or {"stop": true} (the reference raised).
     fn legal_moves(&self, snapshot: &str, decision: &str, oracle: &Bound<'_, PyAny>) -> PyResult<String> {
         let t = &self.table;
-        let jokers = t.cat.kinds.iter().map(|k| k.category == "joker").collect();
-        let wins = PyWins {
-            oracle,
-            err: RefCell::new(None),
-            questions: self.questions,
-            jokers,
-        };
+        let wins = self.wins(oracle);
         let out = guarded(|| {
             let st = snapshot::read(t, snapshot)?;
             let d = Decision::read(t, decision)?;
@@ -194,13 +200,7 @@ impl EngineOffers {
         times: u32,
     ) -> PyResult<u64> {
         let t = &self.table;
-        let jokers = t.cat.kinds.iter().map(|k| k.category == "joker").collect();
-        let wins = PyWins {
-            oracle,
-            err: RefCell::new(None),
-            questions: self.questions,
-            jokers,
-        };
+        let wins = self.wins(oracle);
         let out = guarded(|| {
             let st = snapshot::read(t, snapshot)?;
             let d = Decision::read(t, decision)?;
