@@ -325,3 +325,29 @@ def test_a_bot_reused_across_rule_sets_plays_each_as_a_fresh_bot_would():
             assert moves(a, shared[:a.n]) == moves(b, fresh[name][:b.n])
             played += 1
     assert played == 4 and any(b.gated for b in fresh["guobiao"])
+
+
+def test_a_bot_keeps_its_state_for_at_most_eight_rule_sets_and_forgets_the_first_made():
+    """Past `STATES` rule sets the state made first is dropped: that rule set starts afresh (its `gated`
+    and memo gone), while the others keep theirs; asking again for a kept one gives the same state."""
+    from types import SimpleNamespace
+
+    from paili.runtime.game.bot_state import STATES, RuleSetStates
+
+    states = RuleSetStates()
+    games = [SimpleNamespace(rs=object(), dec=object()) for _ in range(STATES + 1)]
+    made = []
+    for g in games[:STATES]:
+        st = states.of(g)
+        st.gated = True
+        st.wins["seen"] = 1.0
+        made.append(st)
+    assert [states.of(g) for g in games[:STATES]] == made  # kept, one per rule set and catalog
+    states.of(games[STATES])  # the ninth: the first made is dropped
+    assert len(states.by_id) == STATES
+    again = states.of(games[0])
+    assert again is not made[0] and not again.gated and again.wins == {}
+    assert states.of(games[2]) is made[2] and made[2].gated  # the second made was dropped by the first's return
+    assert states.of(games[1]) is not made[1]
+    same_rs_other_catalog = SimpleNamespace(rs=games[3].rs, dec=object())
+    assert states.of(same_rs_other_catalog) is not made[3]
