@@ -37,6 +37,11 @@ pub mod offer_rules;
 pub mod offer_wins;
 pub mod offers;
 
+// the hand played natively: its continuation (step 4) and its course (step 7)
+pub mod hand_binding;
+pub mod steps;
+pub mod turn;
+
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyInt, PyList, PyString};
@@ -44,7 +49,7 @@ use pyo3::types::{PyBool, PyDict, PyInt, PyList, PyString};
 use crate::{guarded, setting_value};
 
 /// A Python int as `random.Random` seeds from it: its absolute value in 32-bit words, least significant first.
-fn seed_words(seed: &Bound<'_, PyAny>) -> PyResult<Vec<u32>> {
+pub(super) fn seed_words(seed: &Bound<'_, PyAny>) -> PyResult<Vec<u32>> {
     if seed.cast::<PyBool>().is_ok() || seed.cast::<PyInt>().is_err() {
         return Err(PyValueError::new_err("a seed is a whole number"));
     }
@@ -188,7 +193,7 @@ fn notation_text(v: &Bound<'_, PyAny>) -> PyResult<String> {
     Ok(parts.concat())
 }
 
-fn options_of(options: Option<&Bound<'_, PyDict>>) -> PyResult<table::Options> {
+pub(super) fn options_of(options: Option<&Bound<'_, PyDict>>) -> PyResult<table::Options> {
     let mut opts = Vec::new();
     if let Some(d) = options {
         for (k, v) in d.iter() {
@@ -256,7 +261,7 @@ fn bindings(t: &table::Table, j: &serde_json::Value) -> Result<Vec<crate::progra
 }
 
 /// `f` with the whole-hand scoring's programs and tables where the win questions have them.
-fn with_hand<T>(py: Python<'_>, w: &winning::Winning, f: impl FnOnce(Option<(Python<'_>, &crate::hand::HandCtx)>) -> T) -> T {
+pub(super) fn with_hand<T>(py: Python<'_>, w: &winning::Winning, f: impl FnOnce(Option<(Python<'_>, &crate::hand::HandCtx)>) -> T) -> T {
     match &w.scoring {
         Some(s) => {
             let hands = s.hands.bind(py).borrow();
@@ -550,5 +555,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<bot_binding::EfficiencyPolicy>()?;
     m.add_class::<offer_binding::EngineOffers>()?; // the legal moves (step 6)
     m.add_class::<event_binding::EngineEvents>()?; // step 3
+    m.add_class::<hand_binding::EngineHand>()?; // steps 4 and 7
     Ok(())
 }

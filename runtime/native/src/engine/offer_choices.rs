@@ -60,6 +60,8 @@ impl Ctx<'_> {
             compulsory: a.compulsory,
             meld: false,
             win: false,
+            opt: None,
+            won: None,
         };
         if a.choices.is_empty() && a.choice_list.is_none() {
             return Ok(vec![(Mv::plain(&a.name, Vec::new()), of)]);
@@ -120,6 +122,8 @@ impl Ctx<'_> {
             compulsory: a.compulsory,
             meld: false,
             win: false,
+            opt: None,
+            won: None,
         };
         let mut out = Vec::new();
         for combo in combos {

@@ -273,16 +273,90 @@ fn start_by(c: &Ctx, by: &str, s: usize) -> bool {
     c.by_ok(by, s, Some(s)) || (matches!(by, "dealer" | "non_dealer" | "any") && c.by_ok(by, s, None))
 }
 
+/// The others' offers on a discard (or, `rob`, on an added kong) of seat s: each seat with its moves
+/// (the window of `_s_after_discard`, `_s_added_kong`).
+pub fn claim_offers(c: &Ctx, s: usize, t: usize, rob: bool) -> R<Vec<(usize, Moves)>> {
+    let st = c.st;
+    let bind = Bind {
+        discarder: Some(s),
+        robbed: rob.then_some(s),
+        score: None,
+        extra: Vec::new(),
+    };
+    let mut offers = Vec::new();
+    for cs in 0..c.t.n {
+        if cs == s || !c.in_play(cs) {
+            continue;
+        }
+        let mut ms = c.win_moves(cs, if rob { "added_kong" } else { "discard" }, Some(t), Some(s), &bind)?;
+        if !st.seats[cs].auto {
+            let acts = if rob {
+                c.actions_on("added_kong")
+            } else {
+                c.offerable("discard")
+            };
+            for i in acts {
+                let a = &c.o.rules.actions[i];
+                if (rob && a.wins) || (!rob && a.by == "self") || !c.by_ok(&a.by, cs, Some(s)) {
+                    continue;
+                }
+                ms.extend(c.action_moves(i, cs, Some(t), Some(t), &bind)?);
+            }
+        }
+        if !ms.is_empty() {
+            offers.push((cs, ms));
+        }
+    }
+    Ok(offers)
+}
+
+/// The wins an opening event offers, each seat with its moves (`_s_start_wins`).
+pub fn start_win_offers(c: &Ctx, event: &str, dealer: usize) -> R<Vec<(usize, Moves)>> {
+    let mut offers = Vec::new();
+    for s in order_from(c, dealer) {
+        if !c.in_play(s) {
+            continue;
+        }
+        let ms = c.win_moves(s, event, None, Some(s), &Bind::default())?;
+        if !ms.is_empty() {
+            offers.push((s, ms));
+        }
+    }
+    Ok(offers)
+}
+
+/// The decisions an opening event asks together, each seat with its moves (`_s_together`).
+pub fn together_offers(c: &Ctx, event: &str, dealer: usize, decided: &[Vec<String>]) -> R<Vec<(usize, Moves)>> {
+    let acts: Vec<usize> = c
+        .actions_on(event)
+        .into_iter()
+        .filter(|&i| c.o.rules.actions[i].together)
+        .collect();
+    let mut offers = Vec::new();
+    if !acts.is_empty() {
+        for s in order_from(c, dealer) {
+            if !c.in_play(s) {
+                continue;
+            }
+            let mut ms = Vec::new();
+            for &i in &acts {
+                let a = &c.o.rules.actions[i];
+                if !decided[s].contains(&a.name) && start_by(c, &a.by, s) {
+                    ms.extend(c.action_moves(i, s, None, None, &Bind::default())?);
+                }
+            }
+            if !ms.is_empty() {
+                offers.push((s, ms));
+            }
+        }
+    }
+    Ok(offers)
+}
+
 /// The options each seat asked has at this decision (seats without any are left out; none at all: the
 /// reference would not ask here).
 pub fn options(c: &Ctx, d: &Decision) -> R<Vec<(usize, Vec<Mv>)>> {
     let st = c.st;
-    let claim_bind = |s: usize, robbed: bool| Bind {
-        discarder: Some(s),
-        robbed: robbed.then_some(s),
-        score: None,
-        extra: Vec::new(),
-    };
     Ok(match d {
         Decision::Turn {
             seat,
@@ -335,34 +409,7 @@ pub fn options(c: &Ctx, d: &Decision) -> R<Vec<(usize, Vec<Mv>)>> {
             vec![(s, c.with_pass(s, &own)?)]
         }
         Decision::Claim { seat, tile } | Decision::Rob { seat, tile } => {
-            let rob = matches!(d, Decision::Rob { .. });
-            let (s, t) = (*seat, *tile);
-            let bind = claim_bind(s, rob);
-            let mut offers = Vec::new();
-            for cs in 0..c.t.n {
-                if cs == s || !c.in_play(cs) {
-                    continue;
-                }
-                let mut ms = c.win_moves(cs, if rob { "added_kong" } else { "discard" }, Some(t), Some(s), &bind)?;
-                if !st.seats[cs].auto {
-                    let acts = if rob {
-                        c.actions_on("added_kong")
-                    } else {
-                        c.offerable("discard")
-                    };
-                    for i in acts {
-                        let a = &c.o.rules.actions[i];
-                        if (rob && a.wins) || (!rob && a.by == "self") || !c.by_ok(&a.by, cs, Some(s)) {
-                            continue;
-                        }
-                        ms.extend(c.action_moves(i, cs, Some(t), Some(t), &bind)?);
-                    }
-                }
-                if !ms.is_empty() {
-                    offers.push((cs, ms));
-                }
-            }
-            answers(c, offers)?
+            answers(c, claim_offers(c, *seat, *tile, matches!(d, Decision::Rob { .. }))?)?
         }
         Decision::DrawnCard { seat, tile } => {
             let s = *seat;
@@ -410,45 +457,8 @@ pub fn options(c: &Ctx, d: &Decision) -> R<Vec<(usize, Vec<Mv>)>> {
             }
             answers(c, offers)?
         }
-        Decision::StartWins { event } => {
-            let mut offers = Vec::new();
-            for s in order_from(c, st.dealer) {
-                if !c.in_play(s) {
-                    continue;
-                }
-                let ms = c.win_moves(s, event, None, Some(s), &Bind::default())?;
-                if !ms.is_empty() {
-                    offers.push((s, ms));
-                }
-            }
-            answers(c, offers)?
-        }
-        Decision::Together { event, decided } => {
-            let acts: Vec<usize> = c
-                .actions_on(event)
-                .into_iter()
-                .filter(|&i| c.o.rules.actions[i].together)
-                .collect();
-            let mut offers = Vec::new();
-            if !acts.is_empty() {
-                for s in order_from(c, st.dealer) {
-                    if !c.in_play(s) {
-                        continue;
-                    }
-                    let mut ms = Vec::new();
-                    for &i in &acts {
-                        let a = &c.o.rules.actions[i];
-                        if !decided[s].contains(&a.name) && start_by(c, &a.by, s) {
-                            ms.extend(c.action_moves(i, s, None, None, &Bind::default())?);
-                        }
-                    }
-                    if !ms.is_empty() {
-                        offers.push((s, ms));
-                    }
-                }
-            }
-            answers(c, offers)?
-        }
+        Decision::StartWins { event } => answers(c, start_win_offers(c, event, st.dealer)?)?,
+        Decision::Together { event, decided } => answers(c, together_offers(c, event, st.dealer, decided)?)?,
         Decision::StartDecisions {
             seat,
             event,

@@ -3,7 +3,7 @@
 //! the winning machinery (`WinQuestions::win`), its guard and restrictions with the win's score bound;
 //! then the `instead_of` choices the wins offered open.
 
-use super::offers::{refused, Bind, Ctx, Moves, Mv, Of, Why, NO_BIND, R};
+use super::offers::{refused, Bind, Ctx, Moves, Mv, Of, WinBrief, Why, NO_BIND, R};
 
 impl Ctx<'_> {
     // ---- wins (`_win_moves`) ----
@@ -97,6 +97,14 @@ impl Ctx<'_> {
                     compulsory: a.compulsory,
                     meld: false,
                     win: true,
+                    won: Some(WinBrief {
+                        seat: c,
+                        tile: w.tile,
+                        self_drawn: matches!(mode, "drawn" | "revealed"),
+                        action: a.name.clone(),
+                        score: w.score,
+                    }),
+                    opt: None,
                 },
             ));
         }
@@ -130,6 +138,8 @@ impl Ctx<'_> {
                             compulsory: a.compulsory,
                             meld: false,
                             win: false,
+                            opt: None,
+                            won: None,
                         },
                     ));
                 }

@@ -78,6 +78,20 @@ pub struct Of {
     pub compulsory: bool,
     pub meld: bool,
     pub win: bool,
+    /// The meld it lays down (what the continuation writes of it, and what taking it applies).
+    pub opt: Option<MeldOption>,
+    /// The win it stands for (the continuation writes it).
+    pub won: Option<WinBrief>,
+}
+
+/// What the continuation writes of a win offered (`WinInfo`'s seat, tile, self-drawn, action, score).
+#[derive(Clone, Debug, PartialEq)]
+pub struct WinBrief {
+    pub seat: usize,
+    pub tile: Option<usize>,
+    pub self_drawn: bool,
+    pub action: String,
+    pub score: (i64, i64),
 }
 
 pub(super) const NO_OFFER: Of = Of {
@@ -85,6 +99,8 @@ pub(super) const NO_OFFER: Of = Of {
     compulsory: false,
     meld: false,
     win: false,
+    opt: None,
+    won: None,
 };
 
 pub(super) type Moves = Vec<(Mv, Of)>;
@@ -374,6 +390,8 @@ impl<'a> Ctx<'a> {
                 compulsory: a.compulsory,
                 meld: true,
                 win: false,
+                opt: Some(o.clone()),
+                won: None,
             },
         )
     }

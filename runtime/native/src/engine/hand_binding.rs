@@ -1,0 +1,237 @@
+//! `EngineHand`, a hand played natively for Python (docs/engine-native.md, steps 4 and 7): set up as
+//! `EngineTable.setup` sets it up (step 1), run to its first decision by the steps of engine/turn.rs;
+//! the decision asked (`pending`), its legal moves (engine/offers.rs), a move applied (`apply`: validated,
+//! an illegal move refused with one sentence and nothing changed) and the hand run on to the next one;
+//! `snapshot`: `HandState.snapshot` with the continuation as `steps.continuation` writes it. A step not
+//! ported stops the hand (`refused`: the sentence naming it); bench/engine_equivalence.py `native-play`
+//! compares it with the reference move by move.
+
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+use serde_json::{json, Value as J};
+
+use super::event_rules::Program;
+use super::offers::{Mv, Offers};
+use super::steps::{self, Ask, Step, Val};
+use super::turn::{self, Cx, Eng, Hand};
+use super::{setup, table, winning};
+use crate::guarded;
+
+#[pyclass(module = "paili.runtime._native", unsendable)]
+pub struct EngineHand {
+    table: table::Table,
+    program: Program,
+    offers: Offers,
+    winning: winning::Winning,
+    names: Vec<String>, // the actions' names by index (the continuation writes them)
+    hand: Option<Hand>,
+    stack: Vec<Step>,
+    pending: Option<Ask>,
+    answers: Vec<(usize, Mv)>,
+    decision: u64,
+    refused: Option<String>,
+}
+
+fn read_move(t: &table::Table, j: &J) -> Option<Mv> {
+    let a = j.as_array().filter(|a| a.len() == 4)?;
+    let tiles = a[1]
+        .as_array()?
+        .iter()
+        .map(|x| x.as_str().and_then(|n| t.names.iter().position(|m| m == n)))
+        .collect::<Option<Vec<usize>>>()?;
+    Some(Mv {
+        action: a[0].as_str()?.to_owned(),
+        tiles,
+        choice: if a[2].is_null() { None } else { Some(a[2].clone()) },
+        meld: a[3].as_str().map(str::to_owned),
+    })
+}
+
+impl EngineHand {
+    /// Run the steps with `value` until a decision or the end; a refusal stops the hand.
+    fn advance(&mut self, py: Python<'_>, value: Val) {
+        let Some(h) = self.hand.as_mut() else { return };
+        let (t, p, o, w) = (&self.table, &self.program, &self.offers, &self.winning);
+        let stack = &mut self.stack;
+        let got = super::with_hand(py, w, |hc| {
+            let e = Eng { t, p, o, w, hand: hc };
+            let mut cx = Cx { e: &e, h };
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| steps::run(&mut cx, stack, value, turn::step)))
+                .unwrap_or_else(|_| Err("the native hand failed on this state (an internal error)".into()))
+        });
+        match got {
+            Ok(Some(ask)) => {
+                self.decision += 1;
+                self.pending = Some(ask);
+            }
+            Ok(None) => self.pending = None,
+            Err(why) => {
+                self.pending = None;
+                self.refused = Some(why);
+            }
+        }
+    }
+
+    fn state(&self) -> PyResult<&Hand> {
+        self.hand.as_ref().ok_or_else(|| PyValueError::new_err("the hand is not started (call start first)"))
+    }
+}
+
+#[pymethods]
+impl EngineHand {
+    #[new]
+    #[pyo3(signature = (ruleset_json, options=None))]
+    fn new(ruleset_json: &str, options: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
+        let opts = super::options_of(options)?;
+        Ok(guarded(|| {
+            let table = table::Table::new(ruleset_json, &opts)?;
+            let winning = winning::Winning::new(&table, ruleset_json);
+            let program = Program::new(&table, ruleset_json, &winning)?;
+            let offers = Offers::new(&table, ruleset_json, &winning)?;
+            let names = offers.rules.actions.iter().map(|a| a.name.clone()).collect();
+            Ok(EngineHand {
+                table,
+                program,
+                offers,
+                winning,
+                names,
+                hand: None,
+                stack: Vec::new(),
+                pending: None,
+                answers: Vec::new(),
+                decision: 0,
+                refused: None,
+            })
+        })?)
+    }
+
+    /// Hand the native whole-hand scoring to the win questions (as `EngineTable.set_scoring`).
+    fn set_scoring(&mut self, py: Python<'_>, hands: Py<crate::hand::binding::Hands>, forms: Vec<usize>, meld: Py<PyAny>) -> PyResult<()> {
+        let known = hands.bind(py).borrow().setup().forms.len();
+        if forms.iter().any(|&f| f >= known) {
+            return Err(PyValueError::new_err("a form position outside the rule set's forms"));
+        }
+        self.winning.scoring = Some(winning::HandScoring { hands, forms, meld });
+        Ok(())
+    }
+
+    /// Set the hand up (`seed`, `dealer`, `balances` as `Game` takes them) and run it to its first decision.
+    #[pyo3(signature = (seed, dealer=None, balances=None))]
+    fn start(&mut self, py: Python<'_>, seed: &Bound<'_, PyAny>, dealer: Option<usize>, balances: Option<Vec<i64>>) -> PyResult<()> {
+        let seed_words = super::seed_words(seed)?;
+        let t = &self.table;
+        let g = guarded(|| {
+            setup::setup(t, &setup::Args { seed_words, dealer, balances, table: None, players: None, head: None, tail: None })
+        })?;
+        self.hand = Some(Hand { st: g.st, rng: g.rng, moves: 0 });
+        self.stack = vec![Step::hand()];
+        self.pending = None;
+        self.answers.clear();
+        self.decision = 0;
+        self.refused = None;
+        self.advance(py, Val::None);
+        Ok(())
+    }
+
+    /// Why the native hand stopped (a step not ported, named), or None.
+    fn refused(&self) -> Option<String> {
+        self.refused.clone()
+    }
+
+    fn is_over(&self) -> bool {
+        self.hand.is_some() && self.refused.is_none() && self.stack.is_empty()
+    }
+
+    /// The decision asked (JSON text): its kind, event, actor, tile and each seat asked with its moves
+    /// ([action, tiles, choice, meld]); None when none is asked (over, or stopped).
+    fn pending(&self) -> Option<String> {
+        let t = &self.table;
+        self.pending.as_ref().map(|a| {
+            let options: serde_json::Map<String, J> = a
+                .options
+                .iter()
+                .map(|(s, ms)| (s.to_string(), J::Array(ms.iter().map(|m| m.to_json(t)).collect())))
+                .collect();
+            json!({
+                "kind": a.kind, "event": a.event, "actor": a.actor,
+                "tile": a.tile.map(|k| t.names[k].clone()), "options": options, "decision": self.decision,
+            })
+            .to_string()
+        })
+    }
+
+    /// The seats still to answer the decision asked.
+    fn current_seats(&self) -> Vec<usize> {
+        match &self.pending {
+            None => Vec::new(),
+            Some(a) => a.options.iter().map(|(s, _)| *s).filter(|s| !self.answers.iter().any(|(x, _)| x == s)).collect(),
+        }
+    }
+
+    /// Seat's legal moves now (JSON text, a list of [action, tiles, choice, meld]).
+    fn legal_moves(&self, seat: usize) -> String {
+        let t = &self.table;
+        let ms: Vec<J> = match &self.pending {
+            Some(a) if !self.answers.iter().any(|(x, _)| *x == seat) => a
+                .options
+                .iter()
+                .find(|(s, _)| *s == seat)
+                .map(|(_, ms)| ms.iter().map(|m| m.to_json(t)).collect())
+                .unwrap_or_default(),
+            _ => Vec::new(),
+        };
+        J::Array(ms).to_string()
+    }
+
+    /// Apply seat's answer (`move`: JSON [action, tiles, choice, meld]) and run on once every seat asked
+    /// has answered. Refused (ValueError, one sentence, nothing changed): no decision asked, a seat not
+    /// asked or that has answered, a move that is not legal now.
+    fn apply(&mut self, py: Python<'_>, seat: usize, r#move: &str) -> PyResult<()> {
+        self.state()?;
+        if let Some(why) = &self.refused {
+            return Err(PyValueError::new_err(format!("the native hand has stopped: {why}")));
+        }
+        let Some(ask) = &self.pending else {
+            return Err(PyValueError::new_err("no decision is asked now"));
+        };
+        let t = &self.table;
+        let mv = serde_json::from_str::<J>(r#move)
+            .ok()
+            .and_then(|j| read_move(t, &j))
+            .ok_or_else(|| PyValueError::new_err("a move is [action, tiles, choice, meld] with tiles of this rule set"))?;
+        let Some((_, legal)) = ask.options.iter().find(|(s, _)| *s == seat) else {
+            return Err(PyValueError::new_err(format!("seat {seat} may not act now")));
+        };
+        if self.answers.iter().any(|(s, _)| *s == seat) {
+            return Err(PyValueError::new_err(format!("seat {seat} has answered this decision")));
+        }
+        if !legal.contains(&mv) {
+            return Err(PyValueError::new_err(format!(
+                "`{}` is not a legal move for seat {seat} now",
+                steps::move_text(t, &mv)
+            )));
+        }
+        self.answers.push((seat, mv));
+        if let Some(h) = self.hand.as_mut() {
+            h.moves += 1;
+        }
+        if self.answers.len() == ask.options.len() {
+            let answers = std::mem::take(&mut self.answers);
+            self.pending = None;
+            self.advance(py, Val::Answers(answers));
+        }
+        Ok(())
+    }
+
+    /// `HandState.snapshot()` and the continuation, as JSON text: {"state", "continuation"}.
+    fn snapshot(&self) -> PyResult<String> {
+        let h = self.state()?;
+        let t = &self.table;
+        Ok(json!({
+            "state": h.st.snapshot(&t.names),
+            "continuation": steps::continuation(t, &self.names, &self.stack),
+        })
+        .to_string())
+    }
+}

@@ -1,0 +1,308 @@
+//! The hand's continuation as data (runtime/game/steps.py; the model: docs/engine.md, "Steps and the
+//! continuation"): one variant per step record of the reference with its resumption point (`at`) and
+//! its locals as typed fields, the driver that runs them until one asks a decision, and the
+//! continuation written as `steps.continuation(game)` writes it (the same JSON, so the two can be
+//! compared). The step functions are in engine/turn.rs; a step not ported stops the native hand with a
+//! sentence naming it (`Refused`), never a different course.
+
+use serde_json::{json, Map, Value as J};
+
+use super::offers::{Mv, Of};
+use super::table::Table;
+
+/// A move with what it stands for (the reference's `(Move, Offer)` pairs).
+pub type Offer = (Mv, Of);
+
+/// Where the turn loop goes next (`L["nxt"]`): a seat and how its turn starts.
+pub type Next = (usize, &'static str);
+
+/// A decision the hand waits on (`Ask`): its kind, the seats asked with their moves, the event, the
+/// actor and the tile.
+#[derive(Clone, Debug)]
+pub struct Ask {
+    pub kind: &'static str,
+    pub options: Vec<(usize, Vec<Mv>)>,
+    pub event: String,
+    pub actor: Option<usize>,
+    pub tile: Option<usize>,
+}
+
+/// What one turn came to (`_s_play_turn`'s result).
+#[derive(Clone, Debug)]
+pub enum TurnEnd {
+    Pass,
+    Discarded(usize),
+    Goto(Next),
+    Over,
+}
+
+/// The value a step resumes with: the answers to its decision, or what the step it called returned.
+#[derive(Clone, Debug)]
+pub enum Val {
+    None,
+    Answers(Vec<(usize, Mv)>),
+    Next(Option<Next>),
+    Turn(TurnEnd),
+}
+
+/// The bindings a step keeps (an actor and a tile, as the reference's `bind` dicts of the turn).
+#[derive(Clone, Debug)]
+pub struct Bound {
+    pub actor: Option<usize>,
+    pub tile: Option<Option<usize>>, // None: not bound; Some(None): bound to none
+}
+
+/// One step record (`Step`): which step, where in it, its locals.
+#[derive(Clone, Debug)]
+pub enum Step {
+    /// `_s_hand`: the deal, the opening decisions, the turn loop.
+    Hand {
+        at: u8,
+        opening: bool, // the locals of the hand's start (`ev`, `decided`, `order`, `i`) are held
+        ev: usize,
+        decided: Vec<Vec<String>>,
+        order: Option<Vec<usize>>,
+        i: usize,
+        nxt: Next,
+        turned: bool,
+    },
+    /// `_s_start_wins`: the wins an opening event offers (ported while none is offered).
+    StartWins { event: &'static str },
+    /// `_s_together`: the decisions asked together (ported while none is offered).
+    Together { event: &'static str },
+    /// `_s_start_decisions`: one seat's decisions at an opening event (ported while it has none).
+    StartDecisions { event: &'static str, s: usize },
+    /// `_s_play_turn`: one seat's turn.
+    PlayTurn {
+        at: u8,
+        s: usize,
+        claimed: bool,
+        allow_win: bool,
+        taken: Vec<Mv>,
+        moves: Option<Vec<Offer>>,
+        chosen: Option<Offer>,
+    },
+    /// `_s_after_discard`: the discard's event, the discarder's own declarations, the claims.
+    AfterDiscard { at: u8, s: usize, t: usize, tile: Option<usize> },
+    /// `_s_declines`: every action offered and not chosen is declined.
+    Declines {
+        moves: Vec<Offer>,
+        chosen: String,
+        bind: Bound,
+        i: usize,
+        done: Vec<String>,
+    },
+}
+
+impl Step {
+    pub fn name(&self) -> &'static str {
+        match self {
+            Step::Hand { .. } => "hand",
+            Step::StartWins { .. } => "start_wins",
+            Step::Together { .. } => "together",
+            Step::StartDecisions { .. } => "start_decisions",
+            Step::PlayTurn { .. } => "play_turn",
+            Step::AfterDiscard { .. } => "after_discard",
+            Step::Declines { .. } => "declines",
+        }
+    }
+
+    pub fn hand() -> Step {
+        Step::Hand {
+            at: 0,
+            opening: false,
+            ev: 0,
+            decided: Vec::new(),
+            order: None,
+            i: 0,
+            nxt: (0, "first"),
+            turned: false,
+        }
+    }
+}
+
+/// What a step function returns: a step to call (pushed and run at once), its result (popped, the value
+/// to the step below), or a decision to wait on.
+pub enum Out {
+    Call(Step),
+    Done(Val),
+    Ask(Ask),
+}
+
+/// Why the native hand stopped: a construct not ported, or an evaluation the reference catches an error
+/// in (the hand goes back to the reference); one sentence.
+pub type Res<T> = Result<T, String>;
+
+/// The driver (`steps.run`): the value goes to the top step, until a step asks (returned) or the stack
+/// is empty (None: the hand is over).
+pub fn run<C>(cx: &mut C, stack: &mut Vec<Step>, mut value: Val, step: impl Fn(&mut C, &mut Step, Val) -> Res<Out>) -> Res<Option<Ask>> {
+    while let Some(top) = stack.last_mut() {
+        match step(cx, top, value)? {
+            Out::Call(s) => {
+                stack.push(s);
+                value = Val::None;
+            }
+            Out::Done(v) => {
+                stack.pop();
+                value = v;
+            }
+            Out::Ask(a) => return Ok(Some(a)),
+        }
+    }
+    Ok(None)
+}
+
+// ---- the continuation as JSON (`steps.plain_local`) ----
+
+/// `str(Move)`: the action, the tiles' names run together, the meld kind, the choice.
+pub fn move_text(t: &Table, m: &Mv) -> String {
+    let mut out = m.action.clone();
+    if !m.tiles.is_empty() {
+        out.push(' ');
+        for &k in &m.tiles {
+            out.push_str(&t.names[k]);
+        }
+    }
+    if let Some(k) = &m.meld {
+        out.push_str(&format!(" [{k}]"));
+    }
+    if let Some(c) = &m.choice {
+        out.push_str(" =");
+        out.push_str(&py_str(c));
+    }
+    out
+}
+
+/// Python's `str` of a plain JSON value (a move's choice).
+fn py_str(j: &J) -> String {
+    match j {
+        J::String(s) => s.clone(),
+        J::Bool(true) => "True".into(),
+        J::Bool(false) => "False".into(),
+        J::Null => "None".into(),
+        other => other.to_string(),
+    }
+}
+
+fn tile(t: &Table, k: Option<usize>) -> J {
+    k.map_or(J::Null, |k| J::String(t.names[k].clone()))
+}
+
+fn seat(s: Option<usize>) -> J {
+    s.map_or(J::Null, |s| json!({ "seat": s }))
+}
+
+/// A score as `plain_local` writes it: a whole number as a `Fraction`'s text ("3"), a fraction "n/d".
+fn score(s: (i64, i64)) -> J {
+    if s.1 == 1 {
+        J::String(s.0.to_string())
+    } else {
+        J::String(format!("{}/{}", s.0, s.1))
+    }
+}
+
+/// An offer as `plain_local` writes it.
+pub fn offer_json(t: &Table, names: &[String], o: &Of) -> J {
+    json!({
+        "action": o.action.map(|i| J::String(names[i].clone())).unwrap_or(J::Null),
+        "meld": o.opt.as_ref().map_or(J::Null, |m| json!({
+            "kind": m.kind,
+            "tiles": m.tiles.iter().map(|&k| &t.names[k]).collect::<Vec<_>>(),
+            "extends": m.extends,
+        })),
+        "win": o.won.as_ref().map_or(J::Null, |w| json!({
+            "seat": w.seat,
+            "tile": tile(t, w.tile),
+            "self_drawn": w.self_drawn,
+            "action": w.action,
+            "score": score(w.score),
+        })),
+        "compulsory": o.compulsory,
+    })
+}
+
+fn moves_json(t: &Table, names: &[String], ms: &[Offer]) -> J {
+    J::Array(ms.iter().map(|(m, o)| json!([move_text(t, m), offer_json(t, names, o)])).collect())
+}
+
+/// A set as `plain_local` writes it: its items sorted by their text.
+fn sorted(mut items: Vec<String>) -> J {
+    items.sort();
+    J::Array(items.into_iter().map(J::String).collect())
+}
+
+fn bound_json(t: &Table, b: &Bound) -> J {
+    let mut m = Map::new();
+    if b.actor.is_some() {
+        m.insert("actor".into(), seat(b.actor));
+    }
+    if let Some(k) = b.tile {
+        m.insert("tile".into(), tile(t, k));
+    }
+    J::Object(m)
+}
+
+/// One record as JSON (`{"step", "at", "locals"}`); `names` are the actions' names by index.
+pub fn record_json(t: &Table, names: &[String], s: &Step) -> J {
+    let (at, locals) = match s {
+        Step::Hand { at, opening, ev, decided, order, i, nxt, turned } => {
+            let mut m = Map::new();
+            if *opening {
+                m.insert("ev".into(), json!(ev));
+                let d: Map<String, J> =
+                    decided.iter().enumerate().map(|(k, v)| (k.to_string(), sorted(v.clone()))).collect();
+                m.insert("decided".into(), J::Object(d));
+                if let Some(o) = order {
+                    m.insert("order".into(), json!(o));
+                    m.insert("i".into(), json!(i));
+                }
+            } else if *at >= 10 {
+                m.insert("nxt".into(), json!([nxt.0, nxt.1]));
+                m.insert("turned".into(), json!(turned));
+            }
+            (*at, J::Object(m))
+        }
+        Step::StartWins { event } => (0, json!({ "event": event })),
+        Step::Together { event } => (0, json!({ "event": event })),
+        Step::StartDecisions { event, s } => (0, json!({ "event": event, "s": s })),
+        Step::PlayTurn { at, s, claimed, allow_win, taken, moves, chosen } => {
+            let mut m = Map::new();
+            m.insert("s".into(), json!(s));
+            m.insert("claimed".into(), json!(claimed));
+            m.insert("allow_win".into(), json!(allow_win));
+            m.insert("taken".into(), sorted(taken.iter().map(|x| move_text(t, x)).collect()));
+            if let Some(ms) = moves {
+                m.insert("moves".into(), moves_json(t, names, ms));
+            }
+            if let Some((mv, o)) = chosen {
+                m.insert("chosen".into(), json!([move_text(t, mv), offer_json(t, names, o)]));
+            }
+            (*at, J::Object(m))
+        }
+        Step::AfterDiscard { at, s, t: k, tile: tv } => {
+            let mut m = Map::new();
+            m.insert("s".into(), json!(s));
+            m.insert("t".into(), tile(t, Some(*k)));
+            if *at > 0 {
+                m.insert("tile".into(), tile(t, *tv));
+            }
+            (*at, J::Object(m))
+        }
+        Step::Declines { moves, chosen, bind, i, done } => (
+            0,
+            json!({
+                "moves": moves_json(t, names, moves),
+                "chosen": chosen,
+                "bind": bound_json(t, bind),
+                "i": i,
+                "done": sorted(done.clone()),
+            }),
+        ),
+    };
+    json!({ "step": s.name(), "at": at, "locals": locals })
+}
+
+/// The pending steps, outermost first (`steps.continuation`).
+pub fn continuation(t: &Table, names: &[String], stack: &[Step]) -> J {
+    J::Array(stack.iter().map(|s| record_json(t, names, s)).collect())
+}
