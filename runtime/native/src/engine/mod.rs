@@ -38,6 +38,7 @@ pub mod offer_wins;
 pub mod offers;
 
 // the hand played natively: its continuation (step 4) and its course (step 7)
+pub mod claims;
 pub mod hand_binding;
 pub mod steps;
 pub mod turn;

@@ -27,6 +27,8 @@ pub struct KindDef {
     /// (suit, value) of each declared `value`: a number as (numerator, denominator), or None when the
     /// value is not a number literal (the moves then need it only to choose between kinds: refused)
     pub values: Vec<(String, Option<(i64, i64)>)>,
+    pub exposed: bool,
+    pub kong: bool,
 }
 
 pub struct ActionDef {
@@ -49,6 +51,11 @@ pub struct ActionDef {
     pub together: bool,
     pub level: usize,
     pub description: bool, // `program.is_description`: restates the engine's draw or discard
+    // what the hand's course reads of it (engine/turn.rs, claims.rs)
+    pub then: String,
+    pub order: String,
+    pub multiple: bool,
+    pub ready: bool,
 }
 
 pub struct WildDef {
@@ -168,6 +175,10 @@ impl OfferRules {
                     .find(|(n, _)| *n == name)
                     .map_or(n_levels + i, |(_, l)| *l),
                 description: false,
+                then: s(m, "then", "none"),
+                order: s(m, "order", "seat"),
+                multiple: m.get("multiple").and_then(J::as_bool).unwrap_or(true),
+                ready: b(m, "ready"),
                 name,
                 events,
             };
@@ -215,6 +226,8 @@ impl OfferRules {
                 grows: b(m, "grows"),
                 grow_limit: m.get("grow_limit").and_then(J::as_u64).unwrap_or(1).min(64) as usize,
                 values,
+                exposed: b(m, "exposed"),
+                kong: b(m, "kong"),
             });
         }
         let mut restricts = Vec::new();

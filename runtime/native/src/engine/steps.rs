@@ -43,6 +43,8 @@ pub enum Val {
     Answers(Vec<(usize, Mv)>),
     Next(Option<Next>),
     Turn(TurnEnd),
+    Then(String),                  // an action's `then` (`_s_take`)
+    Picked(Vec<(usize, Offer)>),   // each claimant's answer with its offer (`_s_answers`)
 }
 
 /// The bindings a step keeps (an actor and a tile, as the reference's `bind` dicts of the turn).
@@ -50,6 +52,14 @@ pub enum Val {
 pub struct Bound {
     pub actor: Option<usize>,
     pub tile: Option<Option<usize>>, // None: not bound; Some(None): bound to none
+    pub discarder: Option<Option<usize>>,
+    pub robbed: Option<Option<usize>>,
+}
+
+impl Bound {
+    pub fn turn(actor: usize, tile: Option<usize>) -> Bound {
+        Bound { actor: Some(actor), tile: Some(tile), discarder: None, robbed: None }
+    }
 }
 
 /// One step record (`Step`): which step, where in it, its locals.
@@ -81,9 +91,39 @@ pub enum Step {
         taken: Vec<Mv>,
         moves: Option<Vec<Offer>>,
         chosen: Option<Offer>,
+        then: Option<String>,
     },
     /// `_s_after_discard`: the discard's event, the discarder's own declarations, the claims.
     AfterDiscard { at: u8, s: usize, t: usize, tile: Option<usize> },
+    /// `_s_answers`: each claimant's answer in a window (compulsory ones taken unasked).
+    Answers {
+        at: u8,
+        kind: &'static str,
+        offers: Vec<(usize, Vec<Offer>)>,
+        event: &'static str,
+        s: usize,
+        t: Option<usize>,
+        answers: Option<Vec<(usize, Offer)>>,
+    },
+    /// `_s_window_resolve`: a claim window asked, declined, ranked, applied.
+    WindowResolve {
+        at: u8,
+        kind: &'static str,
+        event: &'static str,
+        s: usize,
+        t: usize,
+        offers: Vec<(usize, Vec<Offer>)>,
+        extra: Bound, // the discarder (and the robbed seat)
+        answers: Option<Vec<(usize, Offer)>>,
+        tile: Option<usize>,
+        order: Vec<usize>,
+        i: usize,
+        claims: Option<Vec<(usize, Offer)>>,
+    },
+    /// `_s_claim`: a tile claimed into a meld.
+    Claim { at: u8, c: usize, s: usize, offer: Offer, t: usize, turned: bool, bind: Option<Bound> },
+    /// `_s_take`: an action applied (a meld from the hand, or a plain action), its events.
+    Take { at: u8, s: usize, offer: Offer, bind: Bound },
     /// `_s_declines`: every action offered and not chosen is declined.
     Declines {
         moves: Vec<Offer>,
@@ -103,6 +143,10 @@ impl Step {
             Step::StartDecisions { .. } => "start_decisions",
             Step::PlayTurn { .. } => "play_turn",
             Step::AfterDiscard { .. } => "after_discard",
+            Step::Answers { .. } => "answers",
+            Step::WindowResolve { .. } => "window_resolve",
+            Step::Claim { .. } => "claim",
+            Step::Take { .. } => "take",
             Step::Declines { .. } => "declines",
         }
     }
@@ -239,7 +283,25 @@ fn bound_json(t: &Table, b: &Bound) -> J {
     if let Some(k) = b.tile {
         m.insert("tile".into(), tile(t, k));
     }
+    if let Some(d) = b.discarder {
+        m.insert("discarder".into(), seat(d));
+    }
+    if let Some(r) = b.robbed {
+        m.insert("robbed".into(), seat(r));
+    }
     J::Object(m)
+}
+
+fn pair_json(t: &Table, names: &[String], (mv, o): &Offer) -> J {
+    json!([move_text(t, mv), offer_json(t, names, o)])
+}
+
+fn offers_json(t: &Table, names: &[String], offers: &[(usize, Vec<Offer>)]) -> J {
+    J::Object(offers.iter().map(|(c, ms)| (c.to_string(), moves_json(t, names, ms))).collect())
+}
+
+fn answers_json(t: &Table, names: &[String], answers: &[(usize, Offer)]) -> J {
+    J::Object(answers.iter().map(|(c, p)| (c.to_string(), pair_json(t, names, p))).collect())
 }
 
 /// One record as JSON (`{"step", "at", "locals"}`); `names` are the actions' names by index.
@@ -265,7 +327,7 @@ pub fn record_json(t: &Table, names: &[String], s: &Step) -> J {
         Step::StartWins { event } => (0, json!({ "event": event })),
         Step::Together { event } => (0, json!({ "event": event })),
         Step::StartDecisions { event, s } => (0, json!({ "event": event, "s": s })),
-        Step::PlayTurn { at, s, claimed, allow_win, taken, moves, chosen } => {
+        Step::PlayTurn { at, s, claimed, allow_win, taken, moves, chosen, then } => {
             let mut m = Map::new();
             m.insert("s".into(), json!(s));
             m.insert("claimed".into(), json!(claimed));
@@ -274,8 +336,11 @@ pub fn record_json(t: &Table, names: &[String], s: &Step) -> J {
             if let Some(ms) = moves {
                 m.insert("moves".into(), moves_json(t, names, ms));
             }
-            if let Some((mv, o)) = chosen {
-                m.insert("chosen".into(), json!([move_text(t, mv), offer_json(t, names, o)]));
+            if let Some(p) = chosen {
+                m.insert("chosen".into(), pair_json(t, names, p));
+            }
+            if let Some(x) = then {
+                m.insert("then".into(), json!(x));
             }
             (*at, J::Object(m))
         }
@@ -288,6 +353,63 @@ pub fn record_json(t: &Table, names: &[String], s: &Step) -> J {
             }
             (*at, J::Object(m))
         }
+        Step::Answers { at, kind, offers, event, s, t: k, answers } => {
+            let mut m = Map::new();
+            m.insert("kind".into(), json!(kind));
+            m.insert("offers".into(), offers_json(t, names, offers));
+            m.insert("event".into(), json!(event));
+            m.insert("s".into(), json!(s));
+            m.insert("t".into(), tile(t, *k));
+            if let Some(a) = answers {
+                m.insert("answers".into(), answers_json(t, names, a));
+            }
+            (*at, J::Object(m))
+        }
+        Step::WindowResolve { at, kind, event, s, t: k, offers, extra, answers, tile: tv, order, i, claims } => {
+            let mut m = Map::new();
+            m.insert("kind".into(), json!(kind));
+            m.insert("event".into(), json!(event));
+            m.insert("s".into(), json!(s));
+            m.insert("t".into(), tile(t, Some(*k)));
+            m.insert("offers".into(), offers_json(t, names, offers));
+            m.insert("extra".into(), bound_json(t, extra));
+            if let Some(a) = answers {
+                m.insert("answers".into(), answers_json(t, names, a));
+                m.insert("tile".into(), tile(t, *tv));
+                m.insert("order".into(), json!(order));
+                m.insert("i".into(), json!(i));
+            }
+            if let Some(cs) = claims {
+                let items: Vec<J> = cs
+                    .iter()
+                    .map(|(c, (mv, o))| json!([c, move_text(t, mv), offer_json(t, names, o)]))
+                    .collect();
+                m.insert("claims".into(), J::Array(items));
+            }
+            (*at, J::Object(m))
+        }
+        Step::Claim { at, c, s, offer, t: k, turned, bind } => {
+            let mut m = Map::new();
+            m.insert("c".into(), json!(c));
+            m.insert("s".into(), json!(s));
+            m.insert("offer".into(), offer_json(t, names, &offer.1));
+            m.insert("mv".into(), json!(move_text(t, &offer.0)));
+            m.insert("t".into(), tile(t, Some(*k)));
+            m.insert("turned".into(), json!(turned));
+            if let Some(b) = bind {
+                m.insert("bind".into(), bound_json(t, b));
+            }
+            (*at, J::Object(m))
+        }
+        Step::Take { at, s, offer, bind } => (
+            *at,
+            json!({
+                "s": s,
+                "offer": offer_json(t, names, &offer.1),
+                "mv": move_text(t, &offer.0),
+                "bind": bound_json(t, bind),
+            }),
+        ),
         Step::Declines { moves, chosen, bind, i, done } => (
             0,
             json!({

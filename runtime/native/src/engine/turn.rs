@@ -63,26 +63,38 @@ fn halt(h: Halt) -> String {
     }
 }
 
-fn tile_v(t: &Table, k: Option<usize>) -> V {
+pub(super) fn tile_v(t: &Table, k: Option<usize>) -> V {
     k.map_or(V::None, |k| V::Tile(((k as u32) << 2) | (t.cat.kinds[k].category == "joker") as u32))
 }
 
 /// The bindings of an event of the turn: the actor and the tile (None: not bound).
-fn ev_bind(t: &Table, actor: Option<usize>, tile: Option<Option<usize>>) -> EvBind {
-    let mut b = EvBind::new();
-    if let Some(a) = actor {
-        b.set("actor", V::Seat(a as u16));
+pub(super) fn ev_bind(t: &Table, actor: Option<usize>, tile: Option<Option<usize>>) -> EvBind {
+    bound(t, &Bound { actor, tile, discarder: None, robbed: None })
+}
+
+/// A step's bindings as an event's.
+pub(super) fn bound(t: &Table, b: &Bound) -> EvBind {
+    let seat = |s: Option<usize>| s.map_or(V::None, |s| V::Seat(s as u16));
+    let mut e = EvBind::new();
+    if let Some(a) = b.actor {
+        e.set("actor", V::Seat(a as u16));
     }
-    if let Some(k) = tile {
-        b.set("tile", tile_v(t, k));
+    if let Some(k) = b.tile {
+        e.set("tile", tile_v(t, k));
     }
-    b
+    if let Some(d) = b.discarder {
+        e.set("discarder", seat(d));
+    }
+    if let Some(r) = b.robbed {
+        e.set("robbed", seat(r));
+    }
+    e
 }
 
 impl Cx<'_, '_> {
     /// The legal moves' work on the state as it is now: `f` with a `Ctx`; a win question the native
     /// machinery declines stops the hand by name.
-    fn offers<T>(&self, f: impl FnOnce(&Ctx) -> Result<T, Why>) -> Res<T> {
+    pub(super) fn offers<T>(&self, f: impl FnOnce(&Ctx) -> Result<T, Why>) -> Res<T> {
         let e = self.e;
         let wins: StateWins = e.w.on(e.t, &self.h.st, e.hand);
         let c = Ctx::new(e.o, e.t, &self.h.st, &wins);
@@ -94,7 +106,7 @@ impl Cx<'_, '_> {
     }
 
     /// One run of events on the state (engine/events.rs), the generator and the moves made handed over.
-    fn events<T>(&mut self, f: impl FnOnce(&mut Run) -> H<T>) -> Res<T> {
+    pub(super) fn events<T>(&mut self, f: impl FnOnce(&mut Run) -> H<T>) -> Res<T> {
         let e = self.e;
         let st = std::mem::replace(&mut self.h.st, HandState::new(0, 0, Vec::new(), Vec::new()));
         let wins: StateWins = e.w.on(e.t, &st, e.hand);
@@ -110,12 +122,12 @@ impl Cx<'_, '_> {
         out.map_err(halt)
     }
 
-    fn opens_actions(&self, event: &str) -> bool {
+    pub(super) fn opens_actions(&self, event: &str) -> bool {
         self.e.o.rules.actions.iter().any(|a| a.events.iter().any(|x| x == event))
     }
 
     /// `_event`: phases, hooks, payments; the decisions it opens (not ported: `event`); its deferred payments.
-    fn event(&mut self, name: &str, b: &EvBind) -> Res<()> {
+    pub(super) fn event(&mut self, name: &str, b: &EvBind) -> Res<()> {
         self.events(|r| r.hooks_only(name, b, Some(false)))?;
         if !ENGINE_OFFERED.contains(&name) && self.opens_actions(name) {
             return Err(not_ported("event", &format!("the decisions `{name}` opens")));
@@ -126,7 +138,7 @@ impl Cx<'_, '_> {
         Ok(())
     }
 
-    fn next_seat(&self, s: usize) -> usize {
+    pub(super) fn next_seat(&self, s: usize) -> usize {
         let t = self.e.t;
         let n = t.n as i64;
         let step = |x: usize| ((x as i64 + t.step).rem_euclid(n)) as usize;
@@ -139,18 +151,18 @@ impl Cx<'_, '_> {
         nxt
     }
 
-    fn in_play(&self, s: usize) -> bool {
+    pub(super) fn in_play(&self, s: usize) -> bool {
         !(self.e.t.rules.table.winners_leave && self.h.st.winners.contains(&s))
     }
 
-    fn order_from(&self, start: usize) -> Vec<usize> {
+    pub(super) fn order_from(&self, start: usize) -> Vec<usize> {
         let n = self.e.t.n as i64;
         (0..n).map(|k| ((start as i64 + self.e.t.step * k).rem_euclid(n)) as usize).collect()
     }
 
     /// `_draw`: seat s draws from `end` (head | tail); flowers are set aside (their actions' effects run)
     /// and replaced. None: the wall is exhausted.
-    fn draw(&mut self, s: usize, end: &str) -> Res<Option<usize>> {
+    pub(super) fn draw(&mut self, s: usize, end: &str) -> Res<Option<usize>> {
         let t = self.e.t;
         let mut end = end.to_owned();
         loop {
@@ -203,7 +215,7 @@ impl Cx<'_, '_> {
     }
 
     /// `_declines`: the step declining every action offered to seat s and not chosen (None: nothing to decline).
-    fn declines(&self, moves: &[Offer], chosen: &Mv, bind: Bound) -> Option<Step> {
+    pub(super) fn declines(&self, moves: &[Offer], chosen: &Mv, bind: Bound) -> Option<Step> {
         let names = &self.e.o.rules.actions;
         let any = moves
             .iter()
@@ -217,7 +229,7 @@ impl Cx<'_, '_> {
         })
     }
 
-    fn discard(&mut self, s: usize, k: usize) {
+    pub(super) fn discard(&mut self, s: usize, k: usize) {
         let seat = &mut self.h.st.seats[s];
         if let Some(i) = seat.hand.iter().position(|&x| x == k) {
             seat.hand.remove(i);
@@ -229,7 +241,7 @@ impl Cx<'_, '_> {
 }
 
 /// `pick`: the offer behind an answer (the first with an equal move), or a pass.
-fn pick(moves: &[Offer], mv: &Mv) -> Offer {
+pub(super) fn pick(moves: &[Offer], mv: &Mv) -> Offer {
     moves
         .iter()
         .find(|(m, _)| m == mv)
@@ -237,7 +249,7 @@ fn pick(moves: &[Offer], mv: &Mv) -> Offer {
         .unwrap_or_else(|| (Mv::plain("pass", Vec::new()), super::offers::NO_OFFER))
 }
 
-fn answer(v: &Val, s: usize) -> Mv {
+pub(super) fn answer(v: &Val, s: usize) -> Mv {
     match v {
         Val::Answers(a) => a.iter().find(|(x, _)| *x == s).map(|(_, m)| m.clone()),
         _ => None,
@@ -292,6 +304,10 @@ pub fn step(cx: &mut Cx, f: &mut Step, v: Val) -> Res<Out> {
         Step::PlayTurn { .. } => play_turn(cx, f, v),
         Step::AfterDiscard { .. } => after_discard(cx, f, v),
         Step::Declines { .. } => declines(cx, f),
+        Step::Answers { .. } => super::claims::answers(cx, f, v),
+        Step::WindowResolve { .. } => super::claims::window_resolve_step(cx, f, v),
+        Step::Claim { .. } => super::claims::claim(cx, f),
+        Step::Take { .. } => super::claims::take(cx, f),
     }
 }
 
@@ -404,6 +420,7 @@ fn hand(cx: &mut Cx, f: &mut Step, mut v: Val) -> Res<Out> {
                     taken: Vec::new(),
                     moves: None,
                     chosen: None,
+                    then: None,
                 }));
             }
             14 => {
@@ -445,7 +462,7 @@ fn hand(cx: &mut Cx, f: &mut Step, mut v: Val) -> Res<Out> {
 
 /// `_s_play_turn`.
 fn play_turn(cx: &mut Cx, f: &mut Step, mut v: Val) -> Res<Out> {
-    let Step::PlayTurn { at, s, claimed, allow_win, taken, moves, chosen } = f else { unreachable!() };
+    let Step::PlayTurn { at, s, claimed, allow_win, taken, moves, chosen, then } = f else { unreachable!() };
     let s = *s;
     loop {
         match *at {
@@ -495,7 +512,7 @@ fn play_turn(cx: &mut Cx, f: &mut Step, mut v: Val) -> Res<Out> {
                 *chosen = Some(pick(ms, &mv));
                 *at = 5;
                 let drawn = cx.h.st.seats[s].drawn;
-                if let Some(d) = cx.declines(ms, &mv, Bound { actor: Some(s), tile: Some(drawn) }) {
+                if let Some(d) = cx.declines(ms, &mv, Bound::turn(s, drawn)) {
                     return Ok(Out::Call(d));
                 }
             }
@@ -515,10 +532,56 @@ fn play_turn(cx: &mut Cx, f: &mut Step, mut v: Val) -> Res<Out> {
                 if offer.won.is_some() || offer.win {
                     return Err(not_ported("win", "a win taken"));
                 }
-                if offer.opt.as_ref().is_some_and(|o| o.extends.is_some()) {
-                    return Err(not_ported("added_kong", "a meld upgraded in the turn"));
+                let a = &cx.e.o.rules.actions[offer.action.expect("an action's offer")];
+                let drawn = cx.h.st.seats[s].drawn;
+                if !a.instead_of.is_empty() {
+                    *at = 6;
+                    return Ok(Out::Call(Step::Take { at: 0, s, offer: (mv.clone(), offer.clone()), bind: Bound::turn(s, drawn) }));
                 }
-                return Err(not_ported("take", "an action taken in the turn"));
+                if offer.opt.as_ref().is_some_and(|o| o.extends.is_some()) {
+                    return Err(not_ported("added_kong", "a meld upgraded in the turn, which others may rob"));
+                }
+                *at = 8;
+                return Ok(Out::Call(Step::Take { at: 0, s, offer: (mv.clone(), offer.clone()), bind: Bound::turn(s, drawn) }));
+            }
+            6 => {
+                *allow_win = false;
+                *at = 0;
+            }
+            8 => {
+                match std::mem::replace(&mut v, Val::None) {
+                    Val::Then(x) => *then = Some(x),
+                    _ => return Err(not_ported("play_turn", "an action that ended otherwise")),
+                }
+                *at = 9;
+            }
+            9 => {
+                if cx.h.st.finished {
+                    return Ok(Out::Done(Val::Turn(TurnEnd::Over)));
+                }
+                *at = 0;
+                match then.as_deref().unwrap_or("none") {
+                    x @ ("replace" | "draw") => {
+                        let end = if x == "replace" { cx.e.t.rules.table.replacement.clone() } else { "head".into() };
+                        match cx.draw(s, &end)? {
+                            None => return Err(not_ported("exhaust", "the hand's end when the wall runs out")),
+                            Some(k) => {
+                                *claimed = false;
+                                *allow_win = true;
+                                cx.event("draw", &ev_bind(cx.e.t, Some(s), Some(Some(k))))?;
+                            }
+                        }
+                    }
+                    "discard" => *claimed = true,
+                    "next_turn" => return Ok(Out::Done(Val::Turn(TurnEnd::Pass))),
+                    "auto" => cx.h.st.seats[s].auto = true,
+                    _ => {
+                        let seat = &mut cx.h.st.seats[s];
+                        if seat.drawn.is_some_and(|d| !seat.hand.contains(&d)) {
+                            seat.drawn = None;
+                        }
+                    }
+                }
             }
             _ => return Err(not_ported("play_turn", "a turn's action and its `then`")),
         }
@@ -528,7 +591,7 @@ fn play_turn(cx: &mut Cx, f: &mut Step, mut v: Val) -> Res<Out> {
 
 /// `_s_after_discard`: the discard's event; the discarder's own declarations (not ported); the others'
 /// claims (the claim window is step 8: ported while no seat is offered one).
-fn after_discard(cx: &mut Cx, f: &mut Step, _v: Val) -> Res<Out> {
+fn after_discard(cx: &mut Cx, f: &mut Step, v: Val) -> Res<Out> {
     let Step::AfterDiscard { at, s, t, tile } = f else { unreachable!() };
     let (s, t) = (*s, *t);
     loop {
@@ -558,12 +621,27 @@ fn after_discard(cx: &mut Cx, f: &mut Step, _v: Val) -> Res<Out> {
                 }
                 *at = 5;
             }
-            _ => {
+            5 => {
                 let offers = cx.offers(|c| claim_offers(c, s, t, false))?;
-                if !offers.is_empty() {
-                    return Err(not_ported("window_resolve", "the claim window on a discard"));
+                if offers.is_empty() {
+                    return Ok(Out::Done(Val::Next(Some((cx.next_seat(s), "draw")))));
                 }
-                return Ok(Out::Done(Val::Next(Some((cx.next_seat(s), "draw")))));
+                *at = 6;
+                return Ok(Out::Call(super::claims::window_resolve("claim", "discard", s, t, offers, Bound {
+                    actor: None,
+                    tile: None,
+                    discarder: Some(Some(s)),
+                    robbed: None,
+                })));
+            }
+            _ => {
+                if cx.h.st.finished {
+                    return Ok(Out::Done(Val::Next(None)));
+                }
+                return Ok(Out::Done(match v {
+                    Val::Next(Some(n)) => Val::Next(Some(n)),
+                    _ => Val::Next(Some((cx.next_seat(s), "draw"))),
+                }));
             }
         }
     }
@@ -581,7 +659,7 @@ fn declines(cx: &mut Cx, f: &mut Step) -> Res<Out> {
             continue;
         }
         done.push(name.clone());
-        let b = ev_bind(cx.e.t, bind.actor, bind.tile);
+        let b = bound(cx.e.t, bind);
         let p = cx.e.p;
         if let Some((_, decline)) = p.actions.get(&name) {
             if !decline.is_empty() {

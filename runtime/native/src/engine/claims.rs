@@ -1,0 +1,356 @@
+//! Claim windows and taking an action, natively (runtime/game/claims.py `_s_window_resolve`, `_s_claim`,
+//! `_rank_claims`, `_order_key`, `_after_claim`; turn.py `_s_answers`, `_s_take`): the step functions the
+//! driver of engine/steps.rs runs for a discard claimed into a meld or answered with a plain action. A win
+//! claimed, a follow-up, an action with a choice or a selection stop the hand by name (not ported yet).
+
+use super::offers::{Mv, Of};
+use super::steps::{Ask, Bound, Next, Offer, Out, Res, Step, Val};
+use super::turn::{answer, bound, not_ported, pick, Cx};
+use super::state::Meld;
+
+/// `_window_resolve`: the step asking the seats with offers on tile t of seat s, resolving by priority.
+pub fn window_resolve(kind: &'static str, event: &'static str, s: usize, t: usize, offers: Vec<(usize, Vec<Offer>)>, extra: Bound) -> Step {
+    Step::WindowResolve {
+        at: 0,
+        kind,
+        event,
+        s,
+        t,
+        offers,
+        extra,
+        answers: None,
+        tile: None,
+        order: Vec::new(),
+        i: 0,
+        claims: None,
+    }
+}
+
+/// `_s_answers`: a compulsory option is taken unasked when nothing else the seat is offered ranks
+/// higher; otherwise the seat chooses, without `pass` when something compulsory is among its options.
+pub fn answers(cx: &mut Cx, f: &mut Step, v: Val) -> Res<Out> {
+    let Step::Answers { at, kind, offers, event, s, t, answers } = f else { unreachable!() };
+    let level = |o: &Of| o.action.map(|i| cx.e.o.rules.actions[i].level);
+    if *at == 0 {
+        let mut got: Vec<(usize, Offer)> = Vec::new();
+        let mut ask: Vec<(usize, Vec<Mv>)> = Vec::new();
+        for (c, ms) in offers.iter() {
+            let comp = ms.iter().find(|(_, o)| o.compulsory);
+            match comp {
+                Some(p) if ms.iter().filter_map(|(_, o)| level(o)).min().is_none_or(|m| level(&p.1).unwrap_or(0) <= m) => {
+                    got.push((*c, p.clone()));
+                }
+                Some(_) => ask.push((*c, ms.iter().map(|(m, _)| m.clone()).collect())),
+                None => {
+                    let c = *c;
+                    ask.push((c, cx.offers(|x| x.with_pass(c, ms))?));
+                }
+            }
+        }
+        ask.retain(|(_, ms)| !ms.is_empty());
+        if ask.is_empty() {
+            return Ok(Out::Done(Val::Picked(got)));
+        }
+        *answers = Some(got);
+        *at = 1;
+        return Ok(Out::Ask(Ask { kind, options: ask, event: (*event).to_owned(), actor: Some(*s), tile: *t }));
+    }
+    let mut got = answers.take().unwrap_or_default();
+    if let Val::Answers(a) = &v {
+        for (c, _) in a {
+            let ms = offers.iter().find(|(x, _)| x == c).map(|(_, ms)| ms.as_slice()).unwrap_or(&[]);
+            let p = pick(ms, &answer(&v, *c));
+            match got.iter_mut().find(|(x, _)| x == c) {
+                Some(e) => e.1 = p,
+                None => got.push((*c, p)),
+            }
+        }
+    }
+    Ok(Out::Done(Val::Picked(got)))
+}
+
+fn distance(cx: &Cx, r: usize, s: usize) -> usize {
+    let n = cx.e.t.n as i64;
+    let d = ((s as i64 - r as i64) * cx.e.t.step).rem_euclid(n) as usize;
+    if d == 0 {
+        cx.e.t.n
+    } else {
+        d
+    }
+}
+
+/// `_order_key`: seat order among claimants of one priority level.
+fn order_key(cx: &Cx, o: &Of, s: usize, c: usize) -> usize {
+    let a = &cx.e.o.rules.actions[o.action.expect("a claim's action")];
+    if a.order == "actor" {
+        return ((c as i64 - s as i64) * cx.e.t.step).rem_euclid(cx.e.t.n as i64) as usize;
+    }
+    let r = if a.order == "dealer" { cx.h.st.dealer } else { s };
+    distance(cx, r, c)
+}
+
+/// `_s_window_resolve`.
+pub fn window_resolve_step(cx: &mut Cx, f: &mut Step, mut v: Val) -> Res<Out> {
+    let Step::WindowResolve { at, kind, event, s, t, offers, extra, answers, tile, order, i, claims } = f else {
+        unreachable!()
+    };
+    let (s, t) = (*s, *t);
+    loop {
+        match *at {
+            0 => {
+                *at = 1;
+                return Ok(Out::Call(Step::Answers {
+                    at: 0,
+                    kind,
+                    offers: offers.clone(),
+                    event,
+                    s,
+                    t: Some(t),
+                    answers: None,
+                }));
+            }
+            1 => {
+                let Val::Picked(got) = std::mem::replace(&mut v, Val::None) else {
+                    return Err(not_ported("window_resolve", "a window answered otherwise"));
+                };
+                *order = got.iter().map(|(c, _)| *c).collect();
+                order.sort_by_key(|&c| distance(cx, s, c));
+                *answers = Some(got);
+                *tile = Some(t);
+                *i = 0;
+                *at = 2;
+            }
+            2 => {
+                let got = answers.as_ref().expect("answered at 1");
+                while *i < order.len() {
+                    let c = order[*i];
+                    *i += 1;
+                    let ms = offers.iter().find(|(x, _)| *x == c).map(|(_, ms)| ms.as_slice()).unwrap_or(&[]);
+                    let mv = &got.iter().find(|(x, _)| *x == c).expect("an answer per seat").1 .0;
+                    let b = Bound { actor: Some(c), tile: Some(*tile), discarder: extra.discarder, robbed: extra.robbed };
+                    if let Some(d) = cx.declines(ms, mv, b) {
+                        return Ok(Out::Call(d));
+                    }
+                }
+                *i = 0;
+                *claims = Some(Vec::new());
+                *at = 3;
+            }
+            3 => {
+                let got = answers.as_ref().expect("answered at 1");
+                let cl = claims.as_mut().expect("set at 2");
+                while *i < order.len() {
+                    let c = order[*i];
+                    *i += 1;
+                    let (mv, o) = got.iter().find(|(x, _)| *x == c).expect("an answer per seat").1.clone();
+                    if mv.action == "pass" {
+                        continue;
+                    }
+                    if !o.win && o.opt.is_none() {
+                        let b = Bound { actor: Some(c), tile: Some(*tile), discarder: extra.discarder, robbed: extra.robbed };
+                        return Ok(Out::Call(Step::Take { at: 0, s: c, offer: (mv, o), bind: b }));
+                    }
+                    cl.push((c, (mv, o)));
+                }
+                if cl.is_empty() {
+                    return Ok(Out::Done(Val::Next(None)));
+                }
+                let keys: Vec<(usize, usize)> = cl
+                    .iter()
+                    .map(|(c, (_, o))| (o.action.map_or(0, |a| cx.e.o.rules.actions[a].level), order_key(cx, o, s, *c)))
+                    .collect();
+                let mut idx: Vec<usize> = (0..cl.len()).collect();
+                idx.sort_by_key(|&k| keys[k]); // stable, as Python's sort
+                *cl = idx.into_iter().map(|k| cl[k].clone()).collect();
+                let (c, (mv, o)) = cl[0].clone();
+                if o.win {
+                    return Err(not_ported("win", "a win claimed"));
+                }
+                *at = 4;
+                return Ok(Out::Call(Step::Claim { at: 0, c, s, offer: (mv, o), t, turned: false, bind: None }));
+            }
+            _ => return Ok(Out::Done(v)),
+        }
+        v = Val::None;
+    }
+}
+
+/// The last of tile t on seat s's discards, taken off them.
+fn take_discard(cx: &mut Cx, s: usize, t: usize) -> Res<()> {
+    let d = &mut cx.h.st.seats[s].discards;
+    match d.iter().rposition(|&x| x == t) {
+        Some(i) => {
+            d.remove(i);
+            Ok(())
+        }
+        None => Err(not_ported("claim", "a claimed tile that is not on the discards")),
+    }
+}
+
+fn remove_from_hand(cx: &mut Cx, s: usize, tiles: &[usize]) -> Res<()> {
+    let hand = &mut cx.h.st.seats[s].hand;
+    for &x in tiles {
+        match hand.iter().position(|&y| y == x) {
+            Some(i) => {
+                hand.remove(i);
+            }
+            None => return Err(not_ported("take", "a meld from tiles the hand does not hold")),
+        }
+    }
+    Ok(())
+}
+
+/// The effects of an action, each event they emit run as a hook.
+fn effects(cx: &mut Cx, name: &str, b: &Bound) -> Res<()> {
+    let eb = bound(cx.e.t, b);
+    let p = cx.e.p;
+    if let Some((effs, _)) = p.actions.get(name) {
+        if !effs.is_empty() {
+            let emitted = cx.events(|r| r.run_effects(effs, &eb))?;
+            for e in emitted {
+                cx.events(|r| r.hooks_only(&e, &eb, None))?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `_s_claim`: seat c claims tile t from seat s's discards into a meld.
+pub fn claim(cx: &mut Cx, f: &mut Step) -> Res<Out> {
+    let Step::Claim { at, c, s, offer, t, turned, bind } = f else { unreachable!() };
+    let (c, s, t) = (*c, *s, *t);
+    let e = cx.e;
+    let a = &e.o.rules.actions[offer.1.action.expect("a claim's action")];
+    loop {
+        match *at {
+            0 => {
+                let opt = offer.1.opt.clone().expect("a claim's meld");
+                let mk = cx.e.o.rules.kind(&opt.kind);
+                take_discard(cx, s, t)?;
+                remove_from_hand(cx, c, &opt.from_hand)?;
+                let exposed = mk.is_some_and(|k| k.exposed);
+                let claimant = &mut cx.h.st.seats[c];
+                let meld = Meld { kind: opt.kind.clone(), tiles: opt.tiles.clone(), exposed, source: Some(s), claimed: Some(t) };
+                match opt.extends {
+                    Some(x) if x < claimant.melds.len() => claimant.melds[x] = meld,
+                    Some(_) => return Err(not_ported("claim", "a meld extended that the seat does not have")),
+                    None => claimant.melds.push(meld),
+                }
+                claimant.drawn = None;
+                claimant.changed();
+                cx.h.st.seats[s].changed();
+                let b = Bound { actor: Some(c), tile: Some(Some(t)), discarder: Some(if *turned { None } else { Some(s) }), robbed: None };
+                effects(cx, &a.name, &b)?;
+                *bind = Some(b);
+                *at = 1;
+                cx.event("claim", &bound(cx.e.t, bind.as_ref().expect("set above")))?;
+            }
+            1 => {
+                *at = 2;
+                cx.event(&a.name, &bound(cx.e.t, bind.as_ref().expect("set at 0")))?;
+            }
+            2 => {
+                *at = 3;
+                let kind = &offer.1.opt.as_ref().expect("a claim's meld").kind;
+                if cx.e.o.rules.kind(kind).is_some_and(|k| k.kong) {
+                    cx.event("kong", &bound(cx.e.t, bind.as_ref().expect("set at 0")))?;
+                }
+            }
+            3 => {
+                if cx.h.st.finished {
+                    return Ok(Out::Done(Val::Next(None)));
+                }
+                *at = 4;
+                if !a.follow.is_empty() {
+                    return Err(not_ported("follow", "an action's follow-ups"));
+                }
+            }
+            _ => {
+                if cx.h.st.finished {
+                    return Ok(Out::Done(Val::Next(None)));
+                }
+                return Ok(Out::Done(Val::Next(Some(after_claim(cx, &a.then, c, s)))));
+            }
+        }
+    }
+}
+
+/// `_after_claim`: where play goes on after a claim, by the action's `then`.
+fn after_claim(cx: &mut Cx, then: &str, c: usize, s: usize) -> Next {
+    match then {
+        "replace" => (c, "replace"),
+        "draw" => (c, "draw"),
+        "next_turn" => (cx.next_seat(c), "draw"),
+        "none" => (cx.next_seat(s), "draw"),
+        "auto" => {
+            cx.h.st.seats[c].auto = true;
+            (c, "claimed")
+        }
+        _ => (c, "claimed"),
+    }
+}
+
+/// `_s_take`: a non-win action applied for seat s (a meld from the hand, or a plain action); its `then`.
+pub fn take(cx: &mut Cx, f: &mut Step) -> Res<Out> {
+    let Step::Take { at, s, offer, bind } = f else { unreachable!() };
+    let s = *s;
+    let e = cx.e;
+    let a = &e.o.rules.actions[offer.1.action.expect("an action's offer")];
+    loop {
+        match *at {
+            0 => {
+                if offer.0.choice.is_some() || a.select > 0 {
+                    return Err(not_ported("take", "an action with a choice or a selection"));
+                }
+                if let Some(opt) = offer.1.opt.clone() {
+                    remove_from_hand(cx, s, &opt.from_hand)?;
+                    let exposed = cx.e.o.rules.kind(&opt.kind).is_some_and(|k| k.exposed);
+                    let seat = &mut cx.h.st.seats[s];
+                    match opt.extends {
+                        Some(x) if x < seat.melds.len() => {
+                            let old = &seat.melds[x];
+                            seat.melds[x] = Meld { kind: opt.kind.clone(), tiles: opt.tiles.clone(), exposed, source: old.source, claimed: old.claimed };
+                        }
+                        Some(_) => return Err(not_ported("take", "a meld extended that the seat does not have")),
+                        None => seat.melds.push(Meld { kind: opt.kind.clone(), tiles: opt.tiles.clone(), exposed, source: None, claimed: None }),
+                    }
+                    if seat.drawn.is_some_and(|d| !seat.hand.contains(&d)) {
+                        seat.drawn = None;
+                    }
+                    seat.changed();
+                    bind.tile = Some(Some(opt.key));
+                }
+                effects(cx, &a.name, bind)?;
+                *at = 1;
+                cx.event(&a.name, &bound(cx.e.t, bind))?;
+            }
+            1 => {
+                *at = 2;
+                if let Some(opt) = &offer.1.opt {
+                    if cx.e.o.rules.kind(&opt.kind).is_some_and(|k| k.kong) {
+                        cx.event("kong", &bound(cx.e.t, bind))?;
+                    }
+                }
+            }
+            2 => {
+                *at = 3;
+                if a.ready && !cx.h.st.seats[s].ready {
+                    cx.h.st.seats[s].ready = true;
+                    cx.event("ready", &bound(cx.e.t, bind))?;
+                }
+            }
+            3 => {
+                *at = 4;
+                if !a.follow.is_empty() && !cx.h.st.finished && bind.tile.flatten().is_some() {
+                    return Err(not_ported("follow", "an action's follow-ups"));
+                }
+            }
+            _ => {
+                if a.then == "auto" {
+                    cx.h.st.seats[s].auto = true;
+                }
+                return Ok(Out::Done(Val::Then(a.then.clone())));
+            }
+        }
+    }
+}
