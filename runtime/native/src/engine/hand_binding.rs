@@ -24,6 +24,7 @@ pub struct EngineHand {
     program: Program,
     offers: Offers,
     winning: winning::Winning,
+    end: super::ending::EndRules,
     names: Vec<String>, // the actions' names by index (the continuation writes them)
     hand: Option<Hand>,
     stack: Vec<Step>,
@@ -52,10 +53,10 @@ impl EngineHand {
     /// Run the steps with `value` until a decision or the end; a refusal stops the hand.
     fn advance(&mut self, py: Python<'_>, value: Val) {
         let Some(h) = self.hand.as_mut() else { return };
-        let (t, p, o, w) = (&self.table, &self.program, &self.offers, &self.winning);
+        let (t, p, o, w, end) = (&self.table, &self.program, &self.offers, &self.winning, &self.end);
         let stack = &mut self.stack;
         let got = super::with_hand(py, w, |hc| {
-            let e = Eng { t, p, o, w, hand: hc };
+            let e = Eng { t, p, o, w, end, hand: hc };
             let mut cx = Cx { e: &e, h };
             std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| steps::run(&mut cx, stack, value, turn::step)))
                 .unwrap_or_else(|_| Err("the native hand failed on this state (an internal error)".into()))
@@ -65,7 +66,10 @@ impl EngineHand {
                 self.decision += 1;
                 self.pending = Some(ask);
             }
-            Ok(None) => self.pending = None,
+            Ok(None) => {
+                self.pending = None;
+                h.st.over = true;
+            }
             Err(why) => {
                 self.pending = None;
                 self.refused = Some(why);
@@ -90,11 +94,13 @@ impl EngineHand {
             let program = Program::new(&table, ruleset_json, &winning)?;
             let offers = Offers::new(&table, ruleset_json, &winning)?;
             let names = offers.rules.actions.iter().map(|a| a.name.clone()).collect();
+            let end = super::ending::EndRules::new(&table, ruleset_json, &winning);
             Ok(EngineHand {
                 table,
                 program,
                 offers,
                 winning,
+                end,
                 names,
                 hand: None,
                 stack: Vec::new(),

@@ -122,6 +122,10 @@ pub enum Step {
     },
     /// `_s_claim`: a tile claimed into a meld.
     Claim { at: u8, c: usize, s: usize, offer: Offer, t: usize, turned: bool, bind: Option<Bound> },
+    /// `_s_exhaust`: the wall has run out.
+    Exhaust { at: u8 },
+    /// `_s_hand_end`: the hand's end events and the next dealer.
+    HandEnd { at: u8 },
     /// `_s_take`: an action applied (a meld from the hand, or a plain action), its events.
     Take { at: u8, s: usize, offer: Offer, bind: Bound },
     /// `_s_declines`: every action offered and not chosen is declined.
@@ -147,6 +151,8 @@ impl Step {
             Step::WindowResolve { .. } => "window_resolve",
             Step::Claim { .. } => "claim",
             Step::Take { .. } => "take",
+            Step::Exhaust { .. } => "exhaust",
+            Step::HandEnd { .. } => "hand_end",
             Step::Declines { .. } => "declines",
         }
     }
@@ -410,6 +416,8 @@ pub fn record_json(t: &Table, names: &[String], s: &Step) -> J {
                 "bind": bound_json(t, bind),
             }),
         ),
+        Step::Exhaust { at } => (*at, json!({})),
+        Step::HandEnd { at } => (*at, if *at >= 1 { json!({ "bind": {} }) } else { json!({}) }),
         Step::Declines { moves, chosen, bind, i, done } => (
             0,
             json!({

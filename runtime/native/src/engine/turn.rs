@@ -30,6 +30,7 @@ pub struct Eng<'a> {
     pub p: &'a Program,
     pub o: &'a Offers,
     pub w: &'a Winning,
+    pub end: &'a super::ending::EndRules,
     pub hand: Option<(Python<'a>, &'a HandCtx<'a>)>,
 }
 
@@ -308,6 +309,8 @@ pub fn step(cx: &mut Cx, f: &mut Step, v: Val) -> Res<Out> {
         Step::WindowResolve { .. } => super::claims::window_resolve_step(cx, f, v),
         Step::Claim { .. } => super::claims::claim(cx, f),
         Step::Take { .. } => super::claims::take(cx, f),
+        Step::Exhaust { .. } => super::ending::exhaust(cx, f),
+        Step::HandEnd { .. } => super::ending::hand_end(cx, f),
     }
 }
 
@@ -395,7 +398,10 @@ fn hand(cx: &mut Cx, f: &mut Step, mut v: Val) -> Res<Out> {
                 if how == "draw" || how == "replace" {
                     let end = if how == "draw" { "head".to_owned() } else { cx.e.t.rules.table.replacement.clone() };
                     match cx.draw(s, &end)? {
-                        None => return Err(not_ported("exhaust", "the hand's end when the wall runs out")),
+                        None => {
+                            *at = 99;
+                            return Ok(Out::Call(Step::Exhaust { at: 0 }));
+                        }
                         Some(k) => cx.event("draw", &ev_bind(cx.e.t, Some(s), Some(Some(k))))?,
                     }
                 }
@@ -425,7 +431,11 @@ fn hand(cx: &mut Cx, f: &mut Step, mut v: Val) -> Res<Out> {
             }
             14 => {
                 if cx.h.st.finished {
-                    return Err(not_ported("hand_end", "the hand's end after a win"));
+                    *at = 99;
+                    if !cx.h.st.exhausted {
+                        return Ok(Out::Call(Step::HandEnd { at: 0 }));
+                    }
+                    continue;
                 }
                 let s = nxt.0;
                 match std::mem::replace(&mut v, Val::None) {
@@ -445,14 +455,18 @@ fn hand(cx: &mut Cx, f: &mut Step, mut v: Val) -> Res<Out> {
                 }
             }
             15 => {
-                if cx.h.st.finished {
-                    return Err(not_ported("hand_end", "the hand's end after a win"));
-                }
                 match std::mem::replace(&mut v, Val::None) {
                     Val::Next(Some(n)) => *nxt = n,
+                    _ if cx.h.st.finished => {}
                     _ => return Err(not_ported("hand", "a claim window that ended otherwise")),
                 }
                 *at = 10;
+                if cx.h.st.finished {
+                    *at = 99;
+                    if !cx.h.st.exhausted {
+                        return Ok(Out::Call(Step::HandEnd { at: 0 }));
+                    }
+                }
             }
             _ => return Ok(Out::Done(Val::None)),
         }
@@ -564,7 +578,10 @@ fn play_turn(cx: &mut Cx, f: &mut Step, mut v: Val) -> Res<Out> {
                     x @ ("replace" | "draw") => {
                         let end = if x == "replace" { cx.e.t.rules.table.replacement.clone() } else { "head".into() };
                         match cx.draw(s, &end)? {
-                            None => return Err(not_ported("exhaust", "the hand's end when the wall runs out")),
+                            None => {
+                                *at = 99;
+                                return Ok(Out::Call(Step::Exhaust { at: 0 }));
+                            }
                             Some(k) => {
                                 *claimed = false;
                                 *allow_win = true;
@@ -582,6 +599,10 @@ fn play_turn(cx: &mut Cx, f: &mut Step, mut v: Val) -> Res<Out> {
                         }
                     }
                 }
+            }
+            99 => {
+                // won or exhausted (a win's `winners_leave` course is not ported: the win is refused)
+                return Ok(Out::Done(Val::Turn(TurnEnd::Over)));
             }
             _ => return Err(not_ported("play_turn", "a turn's action and its `then`")),
         }
