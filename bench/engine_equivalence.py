@@ -6,6 +6,7 @@
     python bench/engine_equivalence.py native-scope [--games 1000] [--seed 1] [--configs …]
     python bench/engine_equivalence.py native-offers [--games 1000] [--seed 1] [--configs …] [--native-wins]
     python bench/engine_equivalence.py native-events [--games 1000] [--seed 1] [--configs …]
+    python bench/engine_equivalence.py native-play [--games 1000] [--seed 1] [--configs …]
 
 `record` plays, for each configuration (every bundled variant; 龙岩 at each player count), `--games`
 hands the way `paili simulate` does (game k's seed is the k-th draw of random.Random(seed), seat i's bot
@@ -51,6 +52,13 @@ payments and every action's effects the reference runs, the same run is made nat
 it (read from `HandState.snapshot()`, with the hand's generator), and the state after it, the generator,
 the events emitted and the tiles in transit must be the reference's; or the reference must note an error
 where the native run stops. Runs that need what the port refuses are counted by sentence, never compared.
+
+`native-play` checks the hand played natively (docs/engine-native.md, steps 4 and 7): each configuration's
+games are played as `record` plays them, and beside each the native hand (`EngineHand`, set up from the same
+seed) is driven by the same moves (runtime/game/native_play.py); at its first decision and after every move
+its state (`HandState.snapshot`), its continuation (the JSON of `steps.continuation`, as text) and the
+decision it asks must be the reference's. A game's comparison stops at the native hand's first refusal (a
+step not ported, named): counted by sentence, so the counts say how far the port reaches.
 
 `--ignore-added-keys K,…` is for a recording made before the engine wrote some keys: every dict key
 named K (or, for `*SUFFIX`, ending in SUFFIX) is dropped, at any depth, from the logs, states and
@@ -437,10 +445,43 @@ def native_events(args) -> int:
     return 1 if total.differences else 0
 
 
+def native_play(args) -> int:
+    """Each configuration's games (played as `record` plays them) with the native hand beside them, compared
+    at every point (runtime/game/native_play.py): the differences (none allowed), how far the native hand
+    plays before its first refusal (by sentence), the games it plays to their end."""
+    from paili.runtime.game.native_play import PlayCheck, PlayTally
+
+    configs = {**CONFIGS, **SETUP_CONFIGS}
+    total = PlayTally()
+    for name in args.configs or list(configs):
+        stem, options = configs[name]
+        path = ROOT / (stem + ".pai" if "/" in stem else f"rules/{stem}.pai")
+        check = PlayCheck(load(path), options)
+        tally = PlayTally()
+        cpu = time.process_time()
+        for k, game_seed in enumerate(seeds(args.seed, args.games)):
+            check.play(game_seed, lambda g, s=game_seed: [BOTS[args.bots](s * 31 + i) for i in range(g.n)], tally)
+            if args.progress and (k + 1) % args.progress == 0:
+                print(f"{name}: {k + 1} games so far, {tally.points:,} points equal, {len(tally.differences)} "
+                      f"different", flush=True)
+        print(f"{name}: {tally.games} games: {tally.points:,} points compared equal ({tally.moves:,} moves played "
+              f"natively before the first refusal, {tally.moves / max(tally.games, 1):.1f} a game), "
+              f"{tally.over} games played to their end, {len(tally.differences)} different "
+              f"(CPU {time.process_time() - cpu:.1f} s, both engines and the comparison)")
+        for why, n in tally.refused.most_common():
+            print(f"  refused ({n} games): {why}")
+        for seed, move, what in tally.differences[:10]:
+            print(f"  different: game seed {seed}, after move {move}: {what}")
+        total.add(tally)
+    print(f"total: {total.games} games, {total.points:,} points equal, {total.moves:,} moves played natively, "
+          f"{total.over} games played to their end, {len(total.differences)} different")
+    return 1 if total.differences else 0
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("mode", choices=["record", "check", "native-setup", "native-scope", "native-offers",
-                                     "native-events"])
+                                     "native-events", "native-play"])
     ap.add_argument("dir", nargs="?", default="")
     ap.add_argument("--games", type=int, default=1000)
     ap.add_argument("--seed", type=int, default=1)
@@ -463,7 +504,7 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     args.configs = [c for c in args.configs.split(",") if c]
     args.ignore_added_keys = [k for k in args.ignore_added_keys.split(",") if k]
-    native = args.mode in ("native-setup", "native-scope", "native-offers", "native-events")
+    native = args.mode in ("native-setup", "native-scope", "native-offers", "native-events", "native-play")
     known = {**CONFIGS, **SETUP_CONFIGS} if native else CONFIGS
     if native and args.configs == list(CONFIGS):
         args.configs = list(known)
@@ -479,6 +520,8 @@ def main(argv=None) -> int:
         return native_offers(args)
     if args.mode == "native-events":
         return native_events(args)
+    if args.mode == "native-play":
+        return native_play(args)
     if not args.dir:
         print(f"{args.mode} needs the directory of the recording")
         return 2

@@ -112,6 +112,7 @@ impl Ctx<'_> {
             if self.o.rules.hooked_events.iter().any(|e| e == "win_offer") {
                 return refused("hooks on `win_offer`");
             }
+            self.offered_wins.borrow_mut().push((c, tile));
             let offered: Vec<String> = out.iter().map(|(m, _)| m.action.clone()).collect();
             for (i, a) in self.o.rules.actions.iter().enumerate() {
                 if a.instead_of.is_empty() || !offered.contains(&a.instead_of) {

@@ -152,6 +152,9 @@ pub struct Ctx<'a> {
     pub st: &'a HandState,
     pub wins: &'a dyn WinQuestions,
     wild: Vec<bool>,
+    /// Each seat offered a win, with the tile of the offer (`_win_moves` raises `win_offer` for it): the
+    /// native hand runs those events once the moves are worked out (engine/turn.rs).
+    pub offered_wins: std::cell::RefCell<Vec<(usize, Option<usize>)>>,
 }
 
 fn seat_v(s: Option<usize>) -> V {
@@ -166,6 +169,7 @@ impl<'a> Ctx<'a> {
             st,
             wins,
             wild: hand_wilds(t, st),
+            offered_wins: std::cell::RefCell::new(Vec::new()),
         }
     }
 

@@ -242,10 +242,10 @@ fn seat(s: Option<usize>) -> J {
     s.map_or(J::Null, |s| json!({ "seat": s }))
 }
 
-/// A score as `plain_local` writes it: a whole number as a `Fraction`'s text ("3"), a fraction "n/d".
+/// A score as `plain_local` writes it: a whole number as a number, a fraction as its text "n/d".
 fn score(s: (i64, i64)) -> J {
     if s.1 == 1 {
-        J::String(s.0.to_string())
+        json!(s.0)
     } else {
         J::String(format!("{}/{}", s.0, s.1))
     }

@@ -95,7 +95,7 @@ pub(super) fn bound(t: &Table, b: &Bound) -> EvBind {
 impl Cx<'_, '_> {
     /// The legal moves' work on the state as it is now: `f` with a `Ctx`; a win question the native
     /// machinery declines stops the hand by name.
-    pub(super) fn offers<T>(&self, f: impl FnOnce(&Ctx) -> Result<T, Why>) -> Res<T> {
+    pub(super) fn offers<T>(&mut self, f: impl FnOnce(&Ctx) -> Result<T, Why>) -> Res<T> {
         let e = self.e;
         let wins: StateWins = e.w.on(e.t, &self.h.st, e.hand);
         let c = Ctx::new(e.o, e.t, &self.h.st, &wins);
@@ -103,7 +103,14 @@ impl Cx<'_, '_> {
         if let Some(w) = wins.take_declined() {
             return Err(format!("a win question the native machinery declines ({w})"));
         }
-        got.map_err(why)
+        let offered = c.offered_wins.take();
+        let got = got.map_err(why)?;
+        // the `win_offer` event of each seat offered a win (`_win_moves`), after its moves are worked out
+        for (s, k) in offered {
+            let b = ev_bind(e.t, Some(s), Some(k));
+            self.events(|r| r.hooks_only("win_offer", &b, None))?;
+        }
+        Ok(got)
     }
 
     /// One run of events on the state (engine/events.rs), the generator and the moves made handed over.
