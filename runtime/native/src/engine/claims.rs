@@ -5,7 +5,7 @@
 
 use super::offers::{Mv, Of};
 use super::steps::{Ask, Bound, Next, Offer, Out, Res, Step, Val};
-use super::turn::{answer, bound, not_ported, pick, Cx};
+use super::course::{answer, bound, not_ported, pick, Cx};
 use super::state::Meld;
 
 /// `_window_resolve`: the step asking the seats with offers on tile t of seat s, resolving by priority.

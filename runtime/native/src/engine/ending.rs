@@ -8,7 +8,7 @@ use super::events::Bind as EvBind;
 use super::scope::{bound_defaults, GameScope, WinQuestions};
 use super::steps::{Out, Res, Step, Val};
 use super::table::Table;
-use super::turn::{not_ported, Cx};
+use super::course::{not_ported, Cx};
 use super::values::{hand_wilds, Ev};
 use crate::program::V;
 

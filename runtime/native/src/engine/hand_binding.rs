@@ -14,7 +14,8 @@ use serde_json::{json, Value as J};
 use super::event_rules::Program;
 use super::offers::{Mv, Offers};
 use super::steps::{self, Ask, Step, Val};
-use super::turn::{self, Cx, Eng, Hand};
+use super::course::{Cx, Eng, Hand};
+use super::turn;
 use super::{setup, table, winning};
 use crate::guarded;
 
@@ -130,7 +131,7 @@ impl EngineHand {
         let g = guarded(|| {
             setup::setup(t, &setup::Args { seed_words, dealer, balances, table: None, players: None, head: None, tail: None })
         })?;
-        self.hand = Some(Hand { st: g.st, rng: g.rng, moves: 0 });
+        self.hand = Some(Hand { st: g.st, rng: g.rng, moves: 0, decided: Vec::new() });
         self.stack = vec![Step::hand()];
         self.pending = None;
         self.answers.clear();
@@ -236,7 +237,7 @@ impl EngineHand {
         let t = &self.table;
         Ok(json!({
             "state": h.st.snapshot(&t.names),
-            "continuation": steps::continuation(t, &self.names, &self.stack),
+            "continuation": steps::continuation(t, &self.names, &h.decided, &self.stack),
         })
         .to_string())
     }

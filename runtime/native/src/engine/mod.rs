@@ -39,8 +39,10 @@ pub mod offers;
 
 // the hand played natively: its continuation (step 4) and its course (step 7)
 pub mod claims;
+pub mod course;
 pub mod ending;
 pub mod hand_binding;
+pub mod opening;
 pub mod steps;
 pub mod turn;
 

@@ -69,8 +69,7 @@ pub enum Step {
     Hand {
         at: u8,
         opening: bool, // the locals of the hand's start (`ev`, `decided`, `order`, `i`) are held
-        ev: usize,
-        decided: Vec<Vec<String>>,
+        ev: usize, // (`decided`, shared with `start_decisions`, is the hand's: `Hand::decided`)
         order: Option<Vec<usize>>,
         i: usize,
         nxt: Next,
@@ -80,8 +79,17 @@ pub enum Step {
     StartWins { event: &'static str },
     /// `_s_together`: the decisions asked together (ported while none is offered).
     Together { event: &'static str },
-    /// `_s_start_decisions`: one seat's decisions at an opening event (ported while it has none).
-    StartDecisions { event: &'static str, s: usize },
+    /// `_s_start_decisions`: one seat's decisions at an opening event (its `decided`: `Hand::decided[s]`).
+    StartDecisions {
+        at: u8,
+        event: &'static str,
+        s: usize,
+        acts: Vec<usize>,
+        taken: Vec<Mv>,
+        melded: bool,
+        moves: Option<Vec<Offer>>,
+        chosen: Option<Offer>,
+    },
     /// `_s_play_turn`: one seat's turn.
     PlayTurn {
         at: u8,
@@ -162,7 +170,6 @@ impl Step {
             at: 0,
             opening: false,
             ev: 0,
-            decided: Vec::new(),
             order: None,
             i: 0,
             nxt: (0, "first"),
@@ -311,9 +318,9 @@ fn answers_json(t: &Table, names: &[String], answers: &[(usize, Offer)]) -> J {
 }
 
 /// One record as JSON (`{"step", "at", "locals"}`); `names` are the actions' names by index.
-pub fn record_json(t: &Table, names: &[String], s: &Step) -> J {
+pub fn record_json(t: &Table, names: &[String], decided: &[Vec<String>], s: &Step) -> J {
     let (at, locals) = match s {
-        Step::Hand { at, opening, ev, decided, order, i, nxt, turned } => {
+        Step::Hand { at, opening, ev, order, i, nxt, turned } => {
             let mut m = Map::new();
             if *opening {
                 m.insert("ev".into(), json!(ev));
@@ -332,7 +339,25 @@ pub fn record_json(t: &Table, names: &[String], s: &Step) -> J {
         }
         Step::StartWins { event } => (0, json!({ "event": event })),
         Step::Together { event } => (0, json!({ "event": event })),
-        Step::StartDecisions { event, s } => (0, json!({ "event": event, "s": s })),
+        Step::StartDecisions { at, event, s, acts, taken, melded, moves, chosen } => {
+            let mut m = Map::new();
+            m.insert("event".into(), json!(event));
+            m.insert("s".into(), json!(s));
+            m.insert("decided".into(), sorted(decided.get(*s).cloned().unwrap_or_default()));
+            if *at > 0 {
+                // the actions are written as `plain_local` writes an object it does not know: its type's name
+                m.insert("acts".into(), J::Array(acts.iter().map(|_| J::String("CAction".into())).collect()));
+                m.insert("taken".into(), sorted(taken.iter().map(|x| move_text(t, x)).collect()));
+                m.insert("melded".into(), json!(melded));
+            }
+            if let Some(ms) = moves {
+                m.insert("moves".into(), moves_json(t, names, ms));
+            }
+            if let Some(p) = chosen {
+                m.insert("chosen".into(), pair_json(t, names, p));
+            }
+            (*at, J::Object(m))
+        }
         Step::PlayTurn { at, s, claimed, allow_win, taken, moves, chosen, then } => {
             let mut m = Map::new();
             m.insert("s".into(), json!(s));
@@ -433,6 +458,6 @@ pub fn record_json(t: &Table, names: &[String], s: &Step) -> J {
 }
 
 /// The pending steps, outermost first (`steps.continuation`).
-pub fn continuation(t: &Table, names: &[String], stack: &[Step]) -> J {
-    J::Array(stack.iter().map(|s| record_json(t, names, s)).collect())
+pub fn continuation(t: &Table, names: &[String], decided: &[Vec<String>], stack: &[Step]) -> J {
+    J::Array(stack.iter().map(|s| record_json(t, names, decided, s)).collect())
 }

@@ -1,0 +1,268 @@
+//! The means the hand's steps are played with natively (engine/turn.rs, opening.rs, claims.rs,
+//! ending.rs): what a hand is played with (`Eng`), its state beside the continuation (`Hand`), and the
+//! engine's own operations on them the reference's `Game` methods make (events.py `_event`, `_declines`;
+//! setup.py `_draw`, `_flower_effects`; values.py `next_seat`, `in_play`, `order_from`; the legal moves
+//! worked out on the state with the `win_offer` event they raise).
+
+use pyo3::Python;
+
+use super::event_rules::Program;
+use super::events::{Bind as EvBind, Halt, Run, H};
+use super::offers::{Ctx, Mv, Offers, Why, NO_BIND};
+use super::rng::Rng;
+use super::state::HandState;
+use super::steps::{Bound, Offer, Res, Step, Val};
+use super::table::Table;
+use super::winning::{StateWins, Winning};
+use crate::hand::HandCtx;
+use crate::program::V;
+
+/// The events whose decisions the engine's own steps ask (engine_limits.py `ENGINE_OFFERED`).
+pub(super) const ENGINE_OFFERED: [&str; 8] = ["turn", "draw", "reveal", "discard", "added_kong", "win_offer", "deal", "opening"];
+/// The events of the hand's start whose decisions come before the turns (turn.py `OPENING_EVENTS`).
+pub(super) const OPENING_EVENTS: [&str; 2] = ["deal", "opening"];
+
+/// What a hand is played with: the table, the event program, the legal moves' program, the win
+/// machinery (with the whole-hand scoring the Python side handed over, when it did).
+pub struct Eng<'a> {
+    pub t: &'a Table,
+    pub p: &'a Program,
+    pub o: &'a Offers,
+    pub w: &'a Winning,
+    pub end: &'a super::ending::EndRules,
+    pub hand: Option<(Python<'a>, &'a HandCtx<'a>)>,
+}
+
+/// The hand's state beside its continuation: the state, its generator, the moves made so far.
+pub struct Hand {
+    pub st: HandState,
+    pub rng: Rng,
+    pub moves: usize,
+    /// Per seat, the decisions (actions without a meld or a win) it took at the deal or the opening: not
+    /// offered to it again (turn.py's `L["decided"]`, shared by `_s_hand` and `_s_start_decisions`).
+    pub decided: Vec<Vec<String>>,
+}
+
+pub struct Cx<'e, 'a> {
+    pub e: &'e Eng<'a>,
+    pub h: &'e mut Hand,
+}
+
+pub fn not_ported(step: &str, what: &str) -> String {
+    format!("the native hand does not play the step `{step}` ({what}) yet")
+}
+
+fn why(w: Why) -> String {
+    match w {
+        Why::Stop => "the native hand stopped where the reference notes an error (the hand goes back to it)".into(),
+        Why::Refused(s) => s,
+    }
+}
+
+fn halt(h: Halt) -> String {
+    match h {
+        Halt::Stop(w) => format!("the native hand stopped where the reference notes an error ({w})"),
+        Halt::Refused(w) => w,
+    }
+}
+
+pub(super) fn tile_v(t: &Table, k: Option<usize>) -> V {
+    k.map_or(V::None, |k| V::Tile(((k as u32) << 2) | (t.cat.kinds[k].category == "joker") as u32))
+}
+
+/// The bindings of an event of the turn: the actor and the tile (None: not bound).
+pub(super) fn ev_bind(t: &Table, actor: Option<usize>, tile: Option<Option<usize>>) -> EvBind {
+    bound(t, &Bound { actor, tile, discarder: None, robbed: None })
+}
+
+/// A step's bindings as an event's.
+pub(super) fn bound(t: &Table, b: &Bound) -> EvBind {
+    let seat = |s: Option<usize>| s.map_or(V::None, |s| V::Seat(s as u16));
+    let mut e = EvBind::new();
+    if let Some(a) = b.actor {
+        e.set("actor", V::Seat(a as u16));
+    }
+    if let Some(k) = b.tile {
+        e.set("tile", tile_v(t, k));
+    }
+    if let Some(d) = b.discarder {
+        e.set("discarder", seat(d));
+    }
+    if let Some(r) = b.robbed {
+        e.set("robbed", seat(r));
+    }
+    e
+}
+
+impl Cx<'_, '_> {
+    /// The legal moves' work on the state as it is now: `f` with a `Ctx`; a win question the native
+    /// machinery declines stops the hand by name.
+    pub(super) fn offers<T>(&mut self, f: impl FnOnce(&Ctx) -> Result<T, Why>) -> Res<T> {
+        let e = self.e;
+        let wins: StateWins = e.w.on(e.t, &self.h.st, e.hand);
+        let c = Ctx::new(e.o, e.t, &self.h.st, &wins);
+        let got = f(&c);
+        if let Some(w) = wins.take_declined() {
+            return Err(format!("a win question the native machinery declines ({w})"));
+        }
+        let offered = c.offered_wins.take();
+        let got = got.map_err(why)?;
+        // the `win_offer` event of each seat offered a win (`_win_moves`), after its moves are worked out
+        for (s, k) in offered {
+            let b = ev_bind(e.t, Some(s), Some(k));
+            self.events(|r| r.hooks_only("win_offer", &b, None))?;
+        }
+        Ok(got)
+    }
+
+    /// One run of events on the state (engine/events.rs), the generator and the moves made handed over.
+    pub(super) fn events<T>(&mut self, f: impl FnOnce(&mut Run) -> H<T>) -> Res<T> {
+        let e = self.e;
+        let st = std::mem::replace(&mut self.h.st, HandState::new(0, 0, Vec::new(), Vec::new()));
+        let wins: StateWins = e.w.on(e.t, &st, e.hand);
+        let mut run = Run::new(e.t, e.p, &wins, st, self.h.rng.clone());
+        run.moves = self.h.moves;
+        let out = f(&mut run);
+        let Run { st, rng, .. } = run;
+        self.h.st = st;
+        self.h.rng = rng;
+        if let Some(w) = wins.take_declined() {
+            return Err(format!("a win question the native machinery declines ({w})"));
+        }
+        out.map_err(halt)
+    }
+
+    pub(super) fn opens_actions(&self, event: &str) -> bool {
+        self.e.o.rules.actions.iter().any(|a| a.events.iter().any(|x| x == event))
+    }
+
+    /// `_event`: phases, hooks, payments; the decisions it opens (not ported: `event`); its deferred payments.
+    pub(super) fn event(&mut self, name: &str, b: &EvBind) -> Res<()> {
+        self.events(|r| r.hooks_only(name, b, Some(false)))?;
+        if !ENGINE_OFFERED.contains(&name) && self.opens_actions(name) {
+            return Err(not_ported("event", &format!("the decisions `{name}` opens")));
+        }
+        if self.e.p.pay.on.contains_key(name) {
+            self.events(|r| r.settle(name, b, Some(true)))?;
+        }
+        Ok(())
+    }
+
+    pub(super) fn next_seat(&self, s: usize) -> usize {
+        let t = self.e.t;
+        let n = t.n as i64;
+        let step = |x: usize| ((x as i64 + t.step).rem_euclid(n)) as usize;
+        let mut nxt = step(s);
+        if t.rules.table.winners_leave {
+            while self.h.st.winners.contains(&nxt) && nxt != s {
+                nxt = step(nxt);
+            }
+        }
+        nxt
+    }
+
+    pub(super) fn in_play(&self, s: usize) -> bool {
+        !(self.e.t.rules.table.winners_leave && self.h.st.winners.contains(&s))
+    }
+
+    pub(super) fn order_from(&self, start: usize) -> Vec<usize> {
+        let n = self.e.t.n as i64;
+        (0..n).map(|k| ((start as i64 + self.e.t.step * k).rem_euclid(n)) as usize).collect()
+    }
+
+    /// `_draw`: seat s draws from `end` (head | tail); flowers are set aside (their actions' effects run)
+    /// and replaced. None: the wall is exhausted.
+    pub(super) fn draw(&mut self, s: usize, end: &str) -> Res<Option<usize>> {
+        let t = self.e.t;
+        let mut end = end.to_owned();
+        loop {
+            let st = &mut self.h.st;
+            if st.wall.len() as i64 <= t.rules.table.exhaust_at {
+                return Ok(None);
+            }
+            let i = if end == "head" {
+                0
+            } else {
+                (0..st.wall.len()).rev().find(|&j| !st.pinned.contains(&st.wall[j])).unwrap_or(st.wall.len() - 1)
+            };
+            let tid = st.wall.remove(i);
+            st.pinned.remove(&tid);
+            let k = st.kind_of[tid];
+            st.last_drawer = Some(s);
+            if t.cat.kinds[k].category == "flower" {
+                st.seats[s].aside.push(k);
+                self.flower_effects(s, k)?;
+                end = t.rules.table.replacement.clone();
+                continue;
+            }
+            let seat = &mut st.seats[s];
+            seat.hand.push(k);
+            seat.drawn = Some(k);
+            seat.changed();
+            return Ok(Some(k));
+        }
+    }
+
+    /// `_flower_effects`: the compulsory actions `draw` opens for a flower set aside run their effects and
+    /// raise their name.
+    fn flower_effects(&mut self, s: usize, k: usize) -> Res<()> {
+        let o = self.e.o;
+        for a in o.rules.actions.iter().filter(|a| a.events.iter().any(|x| x == "draw")) {
+            if !a.compulsory || !a.forms.is_empty() || a.wins || a.description {
+                continue;
+            }
+            if !self.offers(|c| c.holds(a.when, s, Some(k), NO_BIND, None))? {
+                continue;
+            }
+            let b = ev_bind(self.e.t, Some(s), Some(Some(k)));
+            let p = self.e.p;
+            if let Some((effects, _)) = p.actions.get(&a.name) {
+                self.events(|r| r.run_effects(effects, &b).map(|_| ()))?;
+            }
+            self.events(|r| r.hooks_only(&a.name, &b, None))?;
+        }
+        Ok(())
+    }
+
+    /// `_declines`: the step declining every action offered to seat s and not chosen (None: nothing to decline).
+    pub(super) fn declines(&self, moves: &[Offer], chosen: &Mv, bind: Bound) -> Option<Step> {
+        let names = &self.e.o.rules.actions;
+        let any = moves
+            .iter()
+            .any(|(_, o)| o.action.is_some_and(|i| names[i].name != chosen.action && !o.compulsory));
+        any.then(|| Step::Declines {
+            moves: moves.to_vec(),
+            chosen: chosen.action.clone(),
+            bind,
+            i: 0,
+            done: Vec::new(),
+        })
+    }
+
+    pub(super) fn discard(&mut self, s: usize, k: usize) {
+        let seat = &mut self.h.st.seats[s];
+        if let Some(i) = seat.hand.iter().position(|&x| x == k) {
+            seat.hand.remove(i);
+        }
+        seat.discards.push(k);
+        seat.drawn = None;
+        seat.changed();
+    }
+}
+
+/// `pick`: the offer behind an answer (the first with an equal move), or a pass.
+pub(super) fn pick(moves: &[Offer], mv: &Mv) -> Offer {
+    moves
+        .iter()
+        .find(|(m, _)| m == mv)
+        .cloned()
+        .unwrap_or_else(|| (Mv::plain("pass", Vec::new()), super::offers::NO_OFFER))
+}
+
+pub(super) fn answer(v: &Val, s: usize) -> Mv {
+    match v {
+        Val::Answers(a) => a.iter().find(|(x, _)| *x == s).map(|(_, m)| m.clone()),
+        _ => None,
+    }
+    .unwrap_or_else(|| Mv::plain("pass", Vec::new()))
+}
