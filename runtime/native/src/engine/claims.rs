@@ -354,3 +354,71 @@ pub fn take(cx: &mut Cx, f: &mut Step) -> Res<Out> {
         }
     }
 }
+
+/// `_s_added_kong`: the tile lies in the open while others may rob it; then the kong stands (its
+/// events raised) or the turn goes to the robber (`Val::Turn`).
+pub fn added_kong(cx: &mut Cx, f: &mut Step, v: Val) -> Res<Out> {
+    let Step::AddedKong { at, s, offer, bind } = f else { unreachable!() };
+    let s = *s;
+    let e = cx.e;
+    let a = &e.o.rules.actions[offer.1.action.expect("an action's offer")];
+    let opt = offer.1.opt.clone().expect("an added kong's meld");
+    let t = *opt.from_hand.first().ok_or_else(|| not_ported("added_kong", "a meld grown by no tile"))?;
+    let mut v = v;
+    loop {
+        match *at {
+            0 => {
+                remove_from_hand(cx, s, &[t])?;
+                let seat = &mut cx.h.st.seats[s];
+                seat.discards.push(t); // in the open while it may be robbed
+                if seat.drawn.is_some_and(|d| !seat.hand.contains(&d)) {
+                    seat.drawn = None;
+                }
+                seat.changed();
+                let b = Bound { actor: Some(s), tile: Some(Some(t)), discarder: None, robbed: None };
+                effects(cx, &a.name, &b)?;
+                *bind = Some(b);
+                *at = 1;
+                cx.event("added_kong", &bound(cx.e.t, bind.as_ref().expect("set above")))?;
+            }
+            1 => {
+                let offers = cx.offers(|c| super::offer_decisions::claim_offers(c, s, t, true))?;
+                *at = 2;
+                if !offers.is_empty() {
+                    let extra = Bound { actor: None, tile: None, discarder: Some(Some(s)), robbed: Some(Some(s)) };
+                    return Ok(Out::Call(window_resolve("rob", "added_kong", s, t, offers, extra)));
+                }
+                v = Val::None;
+            }
+            2 => {
+                if cx.h.st.finished {
+                    return Ok(Out::Done(Val::Turn(super::steps::TurnEnd::Over)));
+                }
+                if let Val::Next(Some(n)) = v {
+                    return Ok(Out::Done(Val::Turn(super::steps::TurnEnd::Goto(n))));
+                }
+                // the kong stands
+                let exposed = cx.e.o.rules.kind(&opt.kind).is_some_and(|k| k.exposed);
+                let seat = &mut cx.h.st.seats[s];
+                seat.discards.pop();
+                let x = opt.extends.expect("an added kong extends a meld");
+                if x >= seat.melds.len() {
+                    return Err(not_ported("added_kong", "a meld extended that the seat does not have"));
+                }
+                let old = &seat.melds[x];
+                seat.melds[x] = Meld { kind: opt.kind.clone(), tiles: opt.tiles.clone(), exposed, source: old.source, claimed: old.claimed };
+                seat.changed();
+                *at = 3;
+                cx.event(&a.name, &bound(cx.e.t, bind.as_ref().expect("set at 0")))?;
+                v = Val::None;
+            }
+            3 => {
+                *at = 4;
+                if cx.e.o.rules.kind(&opt.kind).is_some_and(|k| k.kong) {
+                    cx.event("kong", &bound(cx.e.t, bind.as_ref().expect("set at 0")))?;
+                }
+            }
+            _ => return Ok(Out::Done(Val::None)),
+        }
+    }
+}

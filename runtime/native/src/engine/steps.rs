@@ -102,7 +102,9 @@ pub enum Step {
         then: Option<String>,
     },
     /// `_s_after_discard`: the discard's event, the discarder's own declarations, the claims.
-    AfterDiscard { at: u8, s: usize, t: usize, tile: Option<usize> },
+    AfterDiscard { at: u8, s: usize, t: usize, tile: Option<usize>, own: Option<Vec<Offer>>, chosen: Option<Offer> },
+    /// `_s_added_kong`: a meld grown by a tile on the own turn, which others may rob first.
+    AddedKong { at: u8, s: usize, offer: Offer, bind: Option<Bound> },
     /// `_s_answers`: each claimant's answer in a window (compulsory ones taken unasked).
     Answers {
         at: u8,
@@ -155,6 +157,7 @@ impl Step {
             Step::StartDecisions { .. } => "start_decisions",
             Step::PlayTurn { .. } => "play_turn",
             Step::AfterDiscard { .. } => "after_discard",
+            Step::AddedKong { .. } => "added_kong",
             Step::Answers { .. } => "answers",
             Step::WindowResolve { .. } => "window_resolve",
             Step::Claim { .. } => "claim",
@@ -375,12 +378,28 @@ pub fn record_json(t: &Table, names: &[String], decided: &[Vec<String>], s: &Ste
             }
             (*at, J::Object(m))
         }
-        Step::AfterDiscard { at, s, t: k, tile: tv } => {
+        Step::AfterDiscard { at, s, t: k, tile: tv, own, chosen } => {
             let mut m = Map::new();
             m.insert("s".into(), json!(s));
             m.insert("t".into(), tile(t, Some(*k)));
             if *at > 0 {
                 m.insert("tile".into(), tile(t, *tv));
+            }
+            if let Some(ms) = own {
+                m.insert("own".into(), moves_json(t, names, ms));
+            }
+            if let Some(p) = chosen {
+                m.insert("chosen".into(), pair_json(t, names, p));
+            }
+            (*at, J::Object(m))
+        }
+        Step::AddedKong { at, s, offer, bind } => {
+            let mut m = Map::new();
+            m.insert("s".into(), json!(s));
+            m.insert("offer".into(), offer_json(t, names, &offer.1));
+            m.insert("mv".into(), json!(move_text(t, &offer.0)));
+            if let Some(b) = bind {
+                m.insert("bind".into(), bound_json(t, b));
             }
             (*at, J::Object(m))
         }

@@ -18,6 +18,7 @@ pub fn step(cx: &mut Cx, f: &mut Step, v: Val) -> Res<Out> {
         Step::StartDecisions { .. } => super::opening::start_decisions(cx, f, v),
         Step::PlayTurn { .. } => play_turn(cx, f, v),
         Step::AfterDiscard { .. } => after_discard(cx, f, v),
+        Step::AddedKong { .. } => super::claims::added_kong(cx, f, v),
         Step::Declines { .. } => declines(cx, f),
         Step::Answers { .. } => super::claims::answers(cx, f, v),
         Step::WindowResolve { .. } => super::claims::window_resolve_step(cx, f, v),
@@ -163,7 +164,7 @@ fn hand(cx: &mut Cx, f: &mut Step, mut v: Val) -> Res<Out> {
                     }
                     Val::Turn(TurnEnd::Discarded(t)) => {
                         *at = 15;
-                        return Ok(Out::Call(Step::AfterDiscard { at: 0, s, t, tile: None }));
+                        return Ok(Out::Call(Step::AfterDiscard { at: 0, s, t, tile: None, own: None, chosen: None }));
                     }
                     _ => return Err(not_ported("hand", "a turn that ended otherwise")),
                 }
@@ -267,7 +268,8 @@ fn play_turn(cx: &mut Cx, f: &mut Step, mut v: Val) -> Res<Out> {
                     return Ok(Out::Call(Step::Take { at: 0, s, offer: (mv.clone(), offer.clone()), bind: Bound::turn(s, drawn) }));
                 }
                 if offer.opt.as_ref().is_some_and(|o| o.extends.is_some()) {
-                    return Err(not_ported("added_kong", "a meld upgraded in the turn, which others may rob"));
+                    *at = 7;
+                    return Ok(Out::Call(Step::AddedKong { at: 0, s, offer: (mv.clone(), offer.clone()), bind: None }));
                 }
                 *at = 8;
                 return Ok(Out::Call(Step::Take { at: 0, s, offer: (mv.clone(), offer.clone()), bind: Bound::turn(s, drawn) }));
@@ -275,6 +277,17 @@ fn play_turn(cx: &mut Cx, f: &mut Step, mut v: Val) -> Res<Out> {
             6 => {
                 *allow_win = false;
                 *at = 0;
+            }
+            7 => {
+                // the added kong stood (no value) or was robbed
+                match std::mem::replace(&mut v, Val::None) {
+                    Val::Turn(end) => return Ok(Out::Done(Val::Turn(end))),
+                    _ => {
+                        let (_, o) = chosen.as_ref().expect("chosen before 7");
+                        *then = Some(cx.e.o.rules.actions[o.action.expect("an action's offer")].then.clone());
+                        *at = 9;
+                    }
+                }
             }
             8 => {
                 match std::mem::replace(&mut v, Val::None) {
@@ -327,7 +340,7 @@ fn play_turn(cx: &mut Cx, f: &mut Step, mut v: Val) -> Res<Out> {
 /// `_s_after_discard`: the discard's event; the discarder's own declarations (not ported); the others'
 /// claims (the claim window is step 8: ported while no seat is offered one).
 fn after_discard(cx: &mut Cx, f: &mut Step, v: Val) -> Res<Out> {
-    let Step::AfterDiscard { at, s, t, tile } = f else { unreachable!() };
+    let Step::AfterDiscard { at, s, t, tile, own, chosen } = f else { unreachable!() };
     let (s, t) = (*s, *t);
     loop {
         match *at {
@@ -340,21 +353,61 @@ fn after_discard(cx: &mut Cx, f: &mut Step, v: Val) -> Res<Out> {
                 if cx.h.st.finished {
                     return Ok(Out::Done(Val::Next(None)));
                 }
+                *at = 5;
                 if !cx.h.st.seats[s].auto {
-                    let own = cx.offers(|c| {
-                        let mut own = Vec::new();
+                    let found = cx.offers(|c| {
+                        let mut found = Vec::new();
                         for i in c.offerable("discard") {
                             if c.o.rules.actions[i].by == "self" {
-                                own.extend(c.action_moves(i, s, Some(t), None, NO_BIND)?);
+                                found.extend(c.action_moves(i, s, Some(t), None, NO_BIND)?);
                             }
                         }
-                        Ok(own)
+                        Ok(found)
                     })?;
-                    if !own.is_empty() {
-                        return Err(not_ported("after_discard", "the discarder's own declarations on its discard"));
+                    if !found.is_empty() {
+                        let comp = found.iter().find(|(_, o)| o.compulsory).cloned();
+                        *own = Some(found);
+                        match comp {
+                            None => {
+                                *at = 2;
+                                let ms = own.as_ref().expect("set above");
+                                let options = cx.offers(|c| c.with_pass(s, ms))?;
+                                return Ok(Out::Ask(Ask {
+                                    kind: "self",
+                                    options: vec![(s, options)],
+                                    event: "discard".into(),
+                                    actor: Some(s),
+                                    tile: Some(t),
+                                }));
+                            }
+                            Some(c) => {
+                                *chosen = Some(c);
+                                *at = 3;
+                            }
+                        }
                     }
                 }
+            }
+            2 => {
+                let mv = answer(&v, s);
+                let ms = own.as_ref().expect("asked at 1");
+                *chosen = Some(pick(ms, &mv));
+                *at = 3;
+            }
+            3 => {
+                *at = 4;
+                let ms = own.as_ref().expect("offered at 1");
+                let mv = chosen.as_ref().expect("chosen before 3").0.clone();
+                if let Some(d) = cx.declines(ms, &mv, Bound::turn(s, *tile)) {
+                    return Ok(Out::Call(d));
+                }
+            }
+            4 => {
                 *at = 5;
+                let (mv, o) = chosen.clone().expect("chosen before 4");
+                if mv.action != "pass" {
+                    return Ok(Out::Call(Step::Take { at: 0, s, offer: (mv, o), bind: Bound::turn(s, *tile) }));
+                }
             }
             5 => {
                 let offers = cx.offers(|c| claim_offers(c, s, t, false))?;
