@@ -243,17 +243,23 @@ pub fn claim(cx: &mut Cx, f: &mut Step) -> Res<Out> {
                 effects(cx, &a.name, &b)?;
                 *bind = Some(b);
                 *at = 1;
-                cx.event("claim", &bound(cx.e.t, bind.as_ref().expect("set above")))?;
+                if let Some(c) = cx.event("claim", bind.as_ref().expect("set above"))? {
+                    return Ok(Out::Call(c));
+                }
             }
             1 => {
                 *at = 2;
-                cx.event(&a.name, &bound(cx.e.t, bind.as_ref().expect("set at 0")))?;
+                if let Some(c) = cx.event(&a.name, bind.as_ref().expect("set at 0"))? {
+                    return Ok(Out::Call(c));
+                }
             }
             2 => {
                 *at = 3;
                 let kind = &offer.1.opt.as_ref().expect("a claim's meld").kind;
                 if cx.e.o.rules.kind(kind).is_some_and(|k| k.kong) {
-                    cx.event("kong", &bound(cx.e.t, bind.as_ref().expect("set at 0")))?;
+                    if let Some(c) = cx.event("kong", bind.as_ref().expect("set at 0"))? {
+                        return Ok(Out::Call(c));
+                    }
                 }
             }
             3 => {
@@ -322,13 +328,17 @@ pub fn take(cx: &mut Cx, f: &mut Step) -> Res<Out> {
                 }
                 effects(cx, &a.name, bind)?;
                 *at = 1;
-                cx.event(&a.name, &bound(cx.e.t, bind))?;
+                if let Some(c) = cx.event(&a.name, bind)? {
+                    return Ok(Out::Call(c));
+                }
             }
             1 => {
                 *at = 2;
                 if let Some(opt) = &offer.1.opt {
                     if cx.e.o.rules.kind(&opt.kind).is_some_and(|k| k.kong) {
-                        cx.event("kong", &bound(cx.e.t, bind))?;
+                        if let Some(c) = cx.event("kong", bind)? {
+                            return Ok(Out::Call(c));
+                        }
                     }
                 }
             }
@@ -336,7 +346,9 @@ pub fn take(cx: &mut Cx, f: &mut Step) -> Res<Out> {
                 *at = 3;
                 if a.ready && !cx.h.st.seats[s].ready {
                     cx.h.st.seats[s].ready = true;
-                    cx.event("ready", &bound(cx.e.t, bind))?;
+                    if let Some(c) = cx.event("ready", bind)? {
+                        return Ok(Out::Call(c));
+                    }
                 }
             }
             3 => {
@@ -379,7 +391,9 @@ pub fn added_kong(cx: &mut Cx, f: &mut Step, v: Val) -> Res<Out> {
                 effects(cx, &a.name, &b)?;
                 *bind = Some(b);
                 *at = 1;
-                cx.event("added_kong", &bound(cx.e.t, bind.as_ref().expect("set above")))?;
+                if let Some(c) = cx.event("added_kong", bind.as_ref().expect("set above"))? {
+                    return Ok(Out::Call(c));
+                }
             }
             1 => {
                 let offers = cx.offers(|c| super::offer_decisions::claim_offers(c, s, t, true))?;
@@ -409,13 +423,17 @@ pub fn added_kong(cx: &mut Cx, f: &mut Step, v: Val) -> Res<Out> {
                 seat.melds[x] = Meld { kind: opt.kind.clone(), tiles: opt.tiles.clone(), exposed, source: old.source, claimed: old.claimed };
                 seat.changed();
                 *at = 3;
-                cx.event(&a.name, &bound(cx.e.t, bind.as_ref().expect("set at 0")))?;
+                if let Some(c) = cx.event(&a.name, bind.as_ref().expect("set at 0"))? {
+                    return Ok(Out::Call(c));
+                }
                 v = Val::None;
             }
             3 => {
                 *at = 4;
                 if cx.e.o.rules.kind(&opt.kind).is_some_and(|k| k.kong) {
-                    cx.event("kong", &bound(cx.e.t, bind.as_ref().expect("set at 0")))?;
+                    if let Some(c) = cx.event("kong", bind.as_ref().expect("set at 0"))? {
+                        return Ok(Out::Call(c));
+                    }
                 }
             }
             _ => return Ok(Out::Done(Val::None)),

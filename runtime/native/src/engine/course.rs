@@ -7,7 +7,7 @@
 use pyo3::Python;
 
 use super::event_rules::Program;
-use super::events::{Bind as EvBind, Halt, Run, H};
+use super::events::{Bind as EvBind, Halt, Run, H, MAX_DEPTH};
 use super::offers::{Ctx, Mv, Offers, Why, NO_BIND};
 use super::rng::Rng;
 use super::state::HandState;
@@ -41,6 +41,8 @@ pub struct Hand {
     /// Per seat, the decisions (actions without a meld or a win) it took at the deal or the opening: not
     /// offered to it again (turn.py's `L["decided"]`, shared by `_s_hand` and `_s_start_decisions`).
     pub decided: Vec<Vec<String>>,
+    /// Events whose decisions are being asked, nested (`Game.decision_depth`).
+    pub depth: usize,
 }
 
 pub struct Cx<'e, 'a> {
@@ -136,16 +138,24 @@ impl Cx<'_, '_> {
         self.e.o.rules.actions.iter().any(|a| a.events.iter().any(|x| x == event))
     }
 
-    /// `_event`: phases, hooks, payments; the decisions it opens (not ported: `event`); its deferred payments.
-    pub(super) fn event(&mut self, name: &str, b: &EvBind) -> Res<()> {
-        self.events(|r| r.hooks_only(name, b, Some(false)))?;
+    /// `_event`: phases, hooks, payments; the step asking the decisions it opens (`event`), or its
+    /// deferred payments when it opens none.
+    pub(super) fn event(&mut self, name: &str, b: &Bound) -> Res<Option<Step>> {
+        let eb = bound(self.e.t, b);
+        self.events(|r| r.hooks_only(name, &eb, Some(false)))?;
         if !ENGINE_OFFERED.contains(&name) && self.opens_actions(name) {
-            return Err(not_ported("event", &format!("the decisions `{name}` opens")));
+            if self.h.depth >= MAX_DEPTH {
+                return Err(format!(
+                    "the native hand stopped where the reference notes an error (`{name}` raised inside {MAX_DEPTH} nested decisions)"
+                ));
+            }
+            self.h.depth += 1;
+            return Ok(Some(Step::Event { at: 0, event: name.to_owned(), bind: b.clone() }));
         }
         if self.e.p.pay.on.contains_key(name) {
-            self.events(|r| r.settle(name, b, Some(true)))?;
+            self.events(|r| r.settle(name, &eb, Some(true)))?;
         }
-        Ok(())
+        Ok(None)
     }
 
     pub(super) fn next_seat(&self, s: usize) -> usize {
@@ -265,4 +275,9 @@ pub(super) fn answer(v: &Val, s: usize) -> Mv {
         _ => None,
     }
     .unwrap_or_else(|| Mv::plain("pass", Vec::new()))
+}
+
+/// A step's bindings as the legal moves take them (`_action_moves`' discarder and robbed seat).
+pub(super) fn bound_offers(b: &Bound) -> super::offers::Bind {
+    super::offers::Bind { discarder: b.discarder.flatten(), robbed: b.robbed.flatten(), score: None, extra: Vec::new() }
 }

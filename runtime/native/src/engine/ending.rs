@@ -4,9 +4,8 @@
 
 use serde_json::Value as J;
 
-use super::events::Bind as EvBind;
 use super::scope::{bound_defaults, GameScope, WinQuestions};
-use super::steps::{Out, Res, Step, Val};
+use super::steps::{Bound, Out, Res, Step, Val};
 use super::table::Table;
 use super::course::{not_ported, Cx};
 use super::values::{hand_wilds, Ev};
@@ -38,10 +37,12 @@ pub fn exhaust(cx: &mut Cx, f: &mut Step) -> Res<Out> {
             if !st.winners.is_empty() {
                 return Err(not_ported("exhaust", "the wall run out after a win"));
             }
-            let mut b = EvBind::new();
-            b.set("actor", st.last_drawer.map_or(V::None, |s| V::Seat(s as u16)));
+            // (a hand no one drew in binds `actor` to none: the same value as leaving it unbound)
+            let b = Bound::at(st.last_drawer, None);
             *at = 1;
-            cx.event("exhaust", &b)?;
+            if let Some(c) = cx.event("exhaust", &b)? {
+                return Ok(Out::Call(c));
+            }
             *at = 2;
             Ok(Out::Call(Step::HandEnd { at: 0 }))
         }
@@ -61,11 +62,15 @@ pub fn hand_end(cx: &mut Cx, f: &mut Step) -> Res<Out> {
     }
     if *at == 0 {
         *at = 1;
-        cx.event("hand_end", &EvBind::new())?;
+        if let Some(c) = cx.event("hand_end", &Bound::none())? {
+            return Ok(Out::Call(c));
+        }
     }
     if *at == 1 {
         *at = 2;
-        cx.event("settled", &EvBind::new())?;
+        if let Some(c) = cx.event("settled", &Bound::none())? {
+            return Ok(Out::Call(c));
+        }
     }
     let e = cx.e;
     let mut nd = cx.h.st.dealer;

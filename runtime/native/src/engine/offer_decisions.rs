@@ -353,6 +353,46 @@ pub fn together_offers(c: &Ctx, event: &str, dealer: usize, decided: &[Vec<Strin
     Ok(offers)
 }
 
+/// The decisions an event opens outside the turn and the claims (`_s_window`), each seat asked with its
+/// moves: its actor and tile, whether only its `by winner` decisions are asked (`others` false), the one
+/// winner they are asked of, the event's other bindings.
+pub fn window_offers(
+    c: &Ctx,
+    event: &str,
+    actor: Option<usize>,
+    tile: Option<usize>,
+    others: bool,
+    winner: Option<usize>,
+    bind: &Bind,
+) -> R<Vec<(usize, Moves)>> {
+    let st = c.st;
+    let followers: Vec<String> = c.o.rules.action(event).map(|a| a.follow.clone()).unwrap_or_default();
+    let mut offers: Vec<(usize, Moves)> = Vec::new();
+    for i in c.actions_on(event) {
+        let a = &c.o.rules.actions[i];
+        if a.description || followers.contains(&a.name) || (!others && a.by != "winner") {
+            continue;
+        }
+        for cs in 0..c.t.n {
+            // a seat that left the hand is asked only about the events of its own win
+            if !c.by_ok(&a.by, cs, actor) || (Some(cs) != actor && !(st.finished || c.in_play(cs))) {
+                continue;
+            }
+            if winner.is_some_and(|w| a.by == "winner" && cs != w) {
+                continue;
+            }
+            let ms = c.action_moves(i, cs, tile, None, bind)?;
+            if !ms.is_empty() {
+                match offers.iter_mut().find(|(x, _)| *x == cs) {
+                    Some(e) => e.1.extend(ms),
+                    None => offers.push((cs, ms)),
+                }
+            }
+        }
+    }
+    Ok(offers)
+}
+
 /// The options each seat asked has at this decision (seats without any are left out; none at all: the
 /// reference would not ask here).
 pub fn options(c: &Ctx, d: &Decision) -> R<Vec<(usize, Vec<Mv>)>> {
@@ -503,30 +543,7 @@ pub fn options(c: &Ctx, d: &Decision) -> R<Vec<(usize, Vec<Mv>)>> {
             winner,
             bind,
         } => {
-            let followers: Vec<String> = c.o.rules.action(event).map(|a| a.follow.clone()).unwrap_or_default();
-            let mut offers: Vec<(usize, Moves)> = Vec::new();
-            for i in c.actions_on(event) {
-                let a = &c.o.rules.actions[i];
-                if a.description || followers.contains(&a.name) || (!*others && a.by != "winner") {
-                    continue;
-                }
-                for cs in 0..c.t.n {
-                    // a seat that left the hand is asked only about the events of its own win
-                    if !c.by_ok(&a.by, cs, *actor) || (Some(cs) != *actor && !(st.finished || c.in_play(cs))) {
-                        continue;
-                    }
-                    if winner.is_some_and(|w| a.by == "winner" && cs != w) {
-                        continue;
-                    }
-                    let ms = c.action_moves(i, cs, *tile, None, bind)?;
-                    if !ms.is_empty() {
-                        match offers.iter_mut().find(|(x, _)| *x == cs) {
-                            Some(e) => e.1.extend(ms),
-                            None => offers.push((cs, ms)),
-                        }
-                    }
-                }
-            }
+            let offers = window_offers(c, event, *actor, *tile, *others, *winner, bind)?;
             let mut out = Vec::new();
             for (cs, ms) in offers {
                 if !ms.iter().any(|(_, o)| o.compulsory) {

@@ -3,7 +3,7 @@
 //! while none is offered: a win taken and decisions answered together are not ported yet), and each
 //! seat's own decisions before the first turn (melds, plain decisions, pass; asked again after each).
 
-use super::course::{answer, ev_bind, not_ported, Cx};
+use super::course::{answer, not_ported, Cx};
 use super::offer_decisions::{start_win_offers, together_offers};
 use super::offers::{Mv, NO_BIND};
 use super::steps::{Ask, Bound, Offer, Out, Res, Step, Val};
@@ -157,7 +157,9 @@ pub fn start_decisions(cx: &mut Cx, f: &mut Step, mut v: Val) -> Res<Out> {
                             if s == cx.h.st.dealer {
                                 cx.h.st.last_dealt = Some(k);
                             }
-                            cx.event("draw", &ev_bind(cx.e.t, Some(s), Some(Some(k))))?;
+                            if let Some(c) = cx.event("draw", &Bound::at(Some(s), Some(Some(k))))? {
+                                return Ok(Out::Call(c));
+                            }
                         }
                     }
                 }

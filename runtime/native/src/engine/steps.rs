@@ -60,6 +60,14 @@ impl Bound {
     pub fn turn(actor: usize, tile: Option<usize>) -> Bound {
         Bound { actor: Some(actor), tile: Some(tile), discarder: None, robbed: None }
     }
+
+    pub fn at(actor: Option<usize>, tile: Option<Option<usize>>) -> Bound {
+        Bound { actor, tile, discarder: None, robbed: None }
+    }
+
+    pub fn none() -> Bound {
+        Bound { actor: None, tile: None, discarder: None, robbed: None }
+    }
 }
 
 /// One step record (`Step`): which step, where in it, its locals.
@@ -132,6 +140,20 @@ pub enum Step {
     },
     /// `_s_claim`: a tile claimed into a meld.
     Claim { at: u8, c: usize, s: usize, offer: Offer, t: usize, turned: bool, bind: Option<Bound> },
+    /// `_s_event`: an event whose opened decisions are asked (its window).
+    Event { at: u8, event: String, bind: Bound },
+    /// `_s_window`: the decisions an event other than the engine's own opens.
+    Window {
+        at: u8,
+        event: String,
+        bind: Bound,
+        ai: Option<usize>,
+        offers: Option<Vec<(usize, Vec<Offer>)>>,
+        answers: Vec<(usize, Offer)>,
+        order: Option<Vec<usize>>,
+        i: usize,
+        cb: Option<Bound>,
+    },
     /// `_s_exhaust`: the wall has run out.
     Exhaust { at: u8 },
     /// `_s_hand_end`: the hand's end events and the next dealer.
@@ -163,6 +185,8 @@ impl Step {
             Step::Claim { .. } => "claim",
             Step::Take { .. } => "take",
             Step::Exhaust { .. } => "exhaust",
+            Step::Event { .. } => "event",
+            Step::Window { .. } => "window",
             Step::HandEnd { .. } => "hand_end",
             Step::Declines { .. } => "declines",
         }
@@ -461,6 +485,27 @@ pub fn record_json(t: &Table, names: &[String], decided: &[Vec<String>], s: &Ste
             }),
         ),
         Step::Exhaust { at } => (*at, json!({})),
+        Step::Event { at, event, bind } => (*at, json!({ "event": event, "bind": bound_json(t, bind) })),
+        Step::Window { at, event, bind, ai, offers, answers, order, i, cb } => {
+            let mut m = Map::new();
+            m.insert("event".into(), json!(event));
+            m.insert("bind".into(), bound_json(t, bind));
+            if *at > 0 || offers.is_some() {
+                m.insert("ai".into(), json!(ai));
+            }
+            if let Some(o) = offers {
+                m.insert("offers".into(), offers_json(t, names, o));
+                m.insert("answers".into(), answers_json(t, names, answers));
+            }
+            if let Some(o) = order {
+                m.insert("order".into(), json!(o));
+                m.insert("i".into(), json!(i));
+            }
+            if let Some(b) = cb {
+                m.insert("cb".into(), bound_json(t, b));
+            }
+            (*at, J::Object(m))
+        }
         Step::HandEnd { at } => (*at, if *at >= 1 { json!({ "bind": {} }) } else { json!({}) }),
         Step::Declines { moves, chosen, bind, i, done } => (
             0,

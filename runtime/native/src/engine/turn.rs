@@ -3,8 +3,7 @@
 //! driver of engine/steps.rs runs, and its registry (`step`). What is not ported yet stops the hand with a sentence naming the step (docs/engine-native.md,
 //! steps 7 and 8), never a different course.
 
-use super::course::{answer, bound, ev_bind, not_ported, pick, Cx, OPENING_EVENTS};
-use super::events::Bind as EvBind;
+use super::course::{answer, bound, not_ported, pick, Cx, OPENING_EVENTS};
 use super::offer_decisions::claim_offers;
 use super::offers::NO_BIND;
 use super::steps::{Ask, Bound, Offer, Out, Res, Step, TurnEnd, Val};
@@ -25,6 +24,8 @@ pub fn step(cx: &mut Cx, f: &mut Step, v: Val) -> Res<Out> {
         Step::Claim { .. } => super::claims::claim(cx, f),
         Step::Take { .. } => super::claims::take(cx, f),
         Step::Exhaust { .. } => super::ending::exhaust(cx, f),
+        Step::Event { .. } => super::window::event(cx, f),
+        Step::Window { .. } => super::window::window(cx, f, v),
         Step::HandEnd { .. } => super::ending::hand_end(cx, f),
     }
 }
@@ -40,12 +41,16 @@ fn hand(cx: &mut Cx, f: &mut Step, mut v: Val) -> Res<Out> {
                 *ev = 0;
                 cx.h.decided = vec![Vec::new(); cx.e.t.n];
                 *at = 2;
-                cx.event("deal", &EvBind::new())?;
+                if let Some(c) = cx.event("deal", &Bound::none())? {
+                    return Ok(Out::Call(c));
+                }
             }
             2 => {
                 *at = 3;
                 if OPENING_EVENTS[*ev] == "opening" {
-                    cx.event("opening", &EvBind::new())?;
+                    if let Some(c) = cx.event("opening", &Bound::none())? {
+                        return Ok(Out::Call(c));
+                    }
                 }
             }
             3 => {
@@ -117,7 +122,11 @@ fn hand(cx: &mut Cx, f: &mut Step, mut v: Val) -> Res<Out> {
                             *at = 99;
                             return Ok(Out::Call(Step::Exhaust { at: 0 }));
                         }
-                        Some(k) => cx.event("draw", &ev_bind(cx.e.t, Some(s), Some(Some(k))))?,
+                        Some(k) => {
+                            if let Some(c) = cx.event("draw", &Bound::at(Some(s), Some(Some(k))))? {
+                                return Ok(Out::Call(c));
+                            }
+                        }
                     }
                 }
             }
@@ -127,7 +136,9 @@ fn hand(cx: &mut Cx, f: &mut Step, mut v: Val) -> Res<Out> {
                 if how != "claimed" {
                     cx.h.st.turn += 1;
                     let drawn = cx.h.st.seats[s].drawn;
-                    cx.event("turn", &ev_bind(cx.e.t, Some(s), Some(drawn)))?;
+                    if let Some(c) = cx.event("turn", &Bound::at(Some(s), Some(drawn)))? {
+                        return Ok(Out::Call(c));
+                    }
                 }
             }
             13 => {
@@ -207,7 +218,40 @@ fn play_turn(cx: &mut Cx, f: &mut Step, mut v: Val) -> Res<Out> {
                 let ms = moves.as_ref().expect("set above");
                 let auto = cx.h.st.seats[s].auto;
                 if comp.is_none() && auto {
-                    return Err(not_ported("play_turn", "the turn of a seat that plays automatically"));
+                    if !ms.is_empty() {
+                        // an automatic seat is asked only about its wins (no discard among them)
+                        *at = 1;
+                        let options = cx.offers(|c| c.with_pass(s, ms))?;
+                        return Ok(Out::Ask(Ask {
+                            kind: "turn",
+                            options: vec![(s, options)],
+                            event: "turn".into(),
+                            actor: Some(s),
+                            tile: None,
+                        }));
+                    }
+                    // `_auto_discard`: the drawn tile if it may be discarded, else the first that may
+                    let (hand, drawn) = (cx.h.st.seats[s].hand.clone(), cx.h.st.seats[s].drawn);
+                    let pickable = |c: &super::offers::Ctx| -> Result<Option<usize>, super::offers::Why> {
+                        if let Some(d) = drawn.filter(|d| hand.contains(d)) {
+                            if !c.restricted("discard", s, Some(d))? {
+                                return Ok(Some(d));
+                            }
+                        }
+                        for &k in &hand {
+                            if !c.restricted("discard", s, Some(k))? {
+                                return Ok(Some(k));
+                            }
+                        }
+                        Ok(None)
+                    };
+                    return match cx.offers(pickable)? {
+                        None => Ok(Out::Done(Val::Turn(TurnEnd::Pass))),
+                        Some(k) => {
+                            cx.discard(s, k);
+                            Ok(Out::Done(Val::Turn(TurnEnd::Discarded(k))))
+                        }
+                    };
                 }
                 match comp {
                     None => {
@@ -233,6 +277,25 @@ fn play_turn(cx: &mut Cx, f: &mut Step, mut v: Val) -> Res<Out> {
                         *chosen = Some(c);
                         *at = 5;
                     }
+                }
+            }
+            1 => {
+                // an automatic seat's answer about its wins
+                let mv = answer(&v, s);
+                let ms = moves.as_ref().expect("asked at 0");
+                *chosen = Some(pick(ms, &mv));
+                *at = 2;
+                let drawn = cx.h.st.seats[s].drawn;
+                if let Some(d) = cx.declines(ms, &mv, Bound::turn(s, drawn)) {
+                    return Ok(Out::Call(d));
+                }
+            }
+            2 => {
+                if chosen.as_ref().is_some_and(|(m, _)| m.action == "pass") {
+                    *allow_win = false;
+                    *at = 0;
+                } else {
+                    *at = 5;
                 }
             }
             3 => {
@@ -312,7 +375,9 @@ fn play_turn(cx: &mut Cx, f: &mut Step, mut v: Val) -> Res<Out> {
                             Some(k) => {
                                 *claimed = false;
                                 *allow_win = true;
-                                cx.event("draw", &ev_bind(cx.e.t, Some(s), Some(Some(k))))?;
+                                if let Some(c) = cx.event("draw", &Bound::at(Some(s), Some(Some(k))))? {
+                                    return Ok(Out::Call(c));
+                                }
                             }
                         }
                     }
@@ -347,7 +412,9 @@ fn after_discard(cx: &mut Cx, f: &mut Step, v: Val) -> Res<Out> {
             0 => {
                 *tile = Some(t);
                 *at = 1;
-                cx.event("discard", &ev_bind(cx.e.t, Some(s), Some(Some(t))))?;
+                if let Some(c) = cx.event("discard", &Bound::at(Some(s), Some(Some(t))))? {
+                    return Ok(Out::Call(c));
+                }
             }
             1 => {
                 if cx.h.st.finished {
@@ -458,7 +525,9 @@ fn declines(cx: &mut Cx, f: &mut Step) -> Res<Out> {
             }
         }
         cx.h.st.tally(format!("decline:{name}"), 1);
-        cx.event("decline", &b)?;
+        if let Some(c) = cx.event("decline", bind)? {
+            return Ok(Out::Call(c));
+        }
     }
     Ok(Out::Done(Val::None))
 }

@@ -1,0 +1,132 @@
+//! The decisions an event opens outside the turn and the claims, natively (runtime/game/events.py
+//! `_s_event`; claims.py `_s_window`): every seat the event's actions are offered to answers at once
+//! (a compulsory one taken unasked), then in priority and seat order each seat's declines and its action.
+//! An event of a win (a reading bound, a winner's turn) is not ported yet: refused by name.
+
+use super::course::{bound_offers, not_ported, pick, Cx};
+use super::offer_decisions::window_offers;
+use super::offers::Mv;
+use super::steps::{Ask, Bound, Out, Res, Step, Val};
+
+/// `_s_event`: the event's window, then its deferred payments.
+pub fn event(cx: &mut Cx, f: &mut Step) -> Res<Out> {
+    let Step::Event { at, event, bind } = f else { unreachable!() };
+    if *at == 0 {
+        if !cx.h.st.winners.is_empty() {
+            return Err(not_ported("event", "the decisions an event opens once the hand has a winner"));
+        }
+        *at = 1;
+        return Ok(Out::Call(Step::Window {
+            at: 0,
+            event: event.clone(),
+            bind: bind.clone(),
+            ai: None,
+            offers: None,
+            answers: Vec::new(),
+            order: None,
+            i: 0,
+            cb: None,
+        }));
+    }
+    cx.h.depth = cx.h.depth.saturating_sub(1);
+    if cx.e.p.pay.on.contains_key(event.as_str()) {
+        let eb = super::course::bound(cx.e.t, bind);
+        let name = event.clone();
+        cx.events(|r| r.settle(&name, &eb, Some(true)))?;
+    }
+    Ok(Out::Done(Val::None))
+}
+
+fn distance(cx: &Cx, r: usize, s: usize) -> usize {
+    let n = cx.e.t.n as i64;
+    match ((s as i64 - r as i64) * cx.e.t.step).rem_euclid(n) as usize {
+        0 => cx.e.t.n,
+        d => d,
+    }
+}
+
+/// `_s_window`.
+pub fn window(cx: &mut Cx, f: &mut Step, v: Val) -> Res<Out> {
+    let Step::Window { at, event, bind, ai, offers, answers, order, i, cb } = f else { unreachable!() };
+    let mut v = v;
+    loop {
+        match *at {
+            0 => {
+                *ai = bind.actor;
+                let tile = bind.tile.flatten();
+                let (ev, a, b) = (event.clone(), *ai, bound_offers(bind));
+                let found = cx.offers(|c| window_offers(c, &ev, a, tile, true, None, &b))?;
+                if found.is_empty() {
+                    return Ok(Out::Done(Val::None));
+                }
+                let mut ask: Vec<(usize, Vec<Mv>)> = Vec::new();
+                answers.clear();
+                for (c, ms) in &found {
+                    match ms.iter().find(|(_, o)| o.compulsory) {
+                        Some(p) => answers.push((*c, p.clone())),
+                        None => {
+                            let c = *c;
+                            ask.push((c, cx.offers(|x| x.with_pass(c, ms))?));
+                        }
+                    }
+                }
+                *offers = Some(found);
+                *at = 1;
+                ask.retain(|(_, ms)| !ms.is_empty());
+                v = Val::None;
+                if !ask.is_empty() {
+                    return Ok(Out::Ask(Ask { kind: "window", options: ask, event: event.clone(), actor: *ai, tile }));
+                }
+            }
+            1 => {
+                let offered = offers.as_ref().expect("offered at 0");
+                if let Val::Answers(got) = &v {
+                    for (c, mv) in got {
+                        let ms = offered.iter().find(|(x, _)| x == c).map(|(_, ms)| ms.as_slice()).unwrap_or(&[]);
+                        let p = pick(ms, mv);
+                        match answers.iter_mut().find(|(x, _)| x == c) {
+                            Some(e) => e.1 = p,
+                            None => answers.push((*c, p)),
+                        }
+                    }
+                }
+                let r = ai.unwrap_or(cx.h.st.dealer);
+                let actions = &cx.e.o.rules.actions;
+                let mut o: Vec<usize> = answers.iter().map(|(c, _)| *c).collect();
+                let key = |c: usize| {
+                    let of = &answers.iter().find(|(x, _)| *x == c).expect("an answer per seat").1 .1;
+                    (of.action.map_or(1 << 30, |a| actions[a].level), distance(cx, r, c))
+                };
+                o.sort_by_key(|&c| key(c));
+                *order = Some(o);
+                *i = 0;
+                *at = 2;
+            }
+            2 => {
+                let o = order.as_ref().expect("ordered at 1");
+                if *i >= o.len() {
+                    return Ok(Out::Done(Val::None));
+                }
+                let c = o[*i];
+                let b = Bound { actor: Some(c), ..bind.clone() };
+                *cb = Some(b.clone());
+                *at = 3;
+                let ms = offers.as_ref().expect("offered at 0").iter().find(|(x, _)| *x == c).map(|(_, ms)| ms.clone()).unwrap_or_default();
+                let mv = answers.iter().find(|(x, _)| *x == c).expect("an answer per seat").1 .0.clone();
+                if let Some(d) = cx.declines(&ms, &mv, b) {
+                    return Ok(Out::Call(d));
+                }
+            }
+            _ => {
+                let c = order.as_ref().expect("ordered at 1")[*i];
+                *i += 1;
+                *at = 2;
+                let (mv, o) = answers.iter().find(|(x, _)| *x == c).expect("an answer per seat").1.clone();
+                if mv.action != "pass" {
+                    let b = cb.clone().expect("set at 2");
+                    return Ok(Out::Call(Step::Take { at: 0, s: c, offer: (mv, o), bind: b }));
+                }
+            }
+        }
+    }
+}
