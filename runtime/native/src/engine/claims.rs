@@ -267,9 +267,7 @@ pub fn claim(cx: &mut Cx, f: &mut Step) -> Res<Out> {
                     return Ok(Out::Done(Val::Next(None)));
                 }
                 *at = 4;
-                if !a.follow.is_empty() {
-                    return Err(not_ported("follow", "an action's follow-ups"));
-                }
+                return Ok(Out::Call(follow_step(c, &a.name, Some(t))));
             }
             _ => {
                 if cx.h.st.finished {
@@ -353,8 +351,8 @@ pub fn take(cx: &mut Cx, f: &mut Step) -> Res<Out> {
             }
             3 => {
                 *at = 4;
-                if !a.follow.is_empty() && !cx.h.st.finished && bind.tile.flatten().is_some() {
-                    return Err(not_ported("follow", "an action's follow-ups"));
+                if !a.follow.is_empty() && !cx.h.st.finished {
+                    return Ok(Out::Call(follow_step(s, &a.name, bind.tile.flatten())));
                 }
             }
             _ => {
@@ -437,6 +435,82 @@ pub fn added_kong(cx: &mut Cx, f: &mut Step, v: Val) -> Res<Out> {
                 }
             }
             _ => return Ok(Out::Done(Val::None)),
+        }
+    }
+}
+
+fn follow_step(c: usize, action: &str, t: Option<usize>) -> Step {
+    Step::Follow { at: 0, c, action: action.to_owned(), t, k: 0, moves: None, chosen: None }
+}
+
+/// `_s_follow`: after an action, its follow-ups are offered to the same seat, repeatedly while one is
+/// legal (compulsory ones taken; 16 at most), before the action's `then`.
+pub fn follow(cx: &mut Cx, f: &mut Step, v: Val) -> Res<Out> {
+    let Step::Follow { at, c, action, t, k, moves, chosen } = f else { unreachable!() };
+    let c = *c;
+    let e = cx.e;
+    let Some(a) = e.o.rules.action(action) else { return Ok(Out::Done(Val::None)) };
+    let Some(t) = *t else { return Ok(Out::Done(Val::None)) };
+    if a.follow.is_empty() {
+        return Ok(Out::Done(Val::None));
+    }
+    let mut v = v;
+    loop {
+        match *at {
+            0 => {
+                if *k >= 16 {
+                    return Ok(Out::Done(Val::None));
+                }
+                *k += 1;
+                let names = a.follow.clone();
+                let ms: Vec<Offer> = cx.offers(|x| {
+                    let mut ms = Vec::new();
+                    for name in &names {
+                        ms.extend(x.follow_moves(name, c, t)?);
+                    }
+                    Ok(ms)
+                })?;
+                if ms.is_empty() {
+                    return Ok(Out::Done(Val::None));
+                }
+                let comp = ms.iter().find(|(_, o)| o.compulsory).cloned();
+                *moves = Some(ms);
+                if let Some(p) = comp {
+                    *chosen = Some(p);
+                    *at = 2;
+                    continue;
+                }
+                *at = 1;
+                let ms = moves.as_ref().expect("set above");
+                let options = cx.offers(|x| x.with_pass(c, ms))?;
+                v = Val::None;
+                if !options.is_empty() {
+                    return Ok(Out::Ask(Ask { kind: "self", options: vec![(c, options)], event: a.name.clone(), actor: Some(c), tile: Some(t) }));
+                }
+            }
+            1 => {
+                let ms = moves.as_ref().expect("offered at 0");
+                let mv = answer(&v, c);
+                *chosen = Some(pick(ms, &mv));
+                *at = 2;
+                if let Some(d) = cx.declines(ms, &mv, Bound::turn(c, Some(t))) {
+                    return Ok(Out::Call(d));
+                }
+            }
+            2 => {
+                let (mv, o) = chosen.clone().expect("chosen before 2");
+                if mv.action == "pass" {
+                    return Ok(Out::Done(Val::None));
+                }
+                *at = 3;
+                return Ok(Out::Call(Step::Take { at: 0, s: c, offer: (mv, o), bind: Bound::turn(c, Some(t)) }));
+            }
+            _ => {
+                if cx.h.st.finished {
+                    return Ok(Out::Done(Val::None));
+                }
+                *at = 0;
+            }
         }
     }
 }

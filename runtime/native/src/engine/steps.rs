@@ -154,6 +154,16 @@ pub enum Step {
         i: usize,
         cb: Option<Bound>,
     },
+    /// `_s_follow`: an action's follow-ups offered to the same seat, again while one is legal.
+    Follow {
+        at: u8,
+        c: usize,
+        action: String,
+        t: Option<usize>,
+        k: usize,
+        moves: Option<Vec<Offer>>,
+        chosen: Option<Offer>,
+    },
     /// `_s_exhaust`: the wall has run out.
     Exhaust { at: u8 },
     /// `_s_hand_end`: the hand's end events and the next dealer.
@@ -185,6 +195,7 @@ impl Step {
             Step::Claim { .. } => "claim",
             Step::Take { .. } => "take",
             Step::Exhaust { .. } => "exhaust",
+            Step::Follow { .. } => "follow",
             Step::Event { .. } => "event",
             Step::Window { .. } => "window",
             Step::HandEnd { .. } => "hand_end",
@@ -485,6 +496,20 @@ pub fn record_json(t: &Table, names: &[String], decided: &[Vec<String>], s: &Ste
             }),
         ),
         Step::Exhaust { at } => (*at, json!({})),
+        Step::Follow { at, c, action, t: k, k: n, moves, chosen } => {
+            let mut m = Map::new();
+            m.insert("c".into(), json!(c));
+            m.insert("action".into(), json!(action));
+            m.insert("t".into(), tile(t, *k));
+            m.insert("k".into(), json!(n));
+            if let Some(ms) = moves {
+                m.insert("moves".into(), moves_json(t, names, ms));
+            }
+            if let Some(p) = chosen {
+                m.insert("chosen".into(), pair_json(t, names, p));
+            }
+            (*at, J::Object(m))
+        }
         Step::Event { at, event, bind } => (*at, json!({ "event": event, "bind": bound_json(t, bind) })),
         Step::Window { at, event, bind, ai, offers, answers, order, i, cb } => {
             let mut m = Map::new();

@@ -24,6 +24,7 @@ pub fn step(cx: &mut Cx, f: &mut Step, v: Val) -> Res<Out> {
         Step::Claim { .. } => super::claims::claim(cx, f),
         Step::Take { .. } => super::claims::take(cx, f),
         Step::Exhaust { .. } => super::ending::exhaust(cx, f),
+        Step::Follow { .. } => super::claims::follow(cx, f, v),
         Step::Event { .. } => super::window::event(cx, f),
         Step::Window { .. } => super::window::window(cx, f, v),
         Step::HandEnd { .. } => super::ending::hand_end(cx, f),
