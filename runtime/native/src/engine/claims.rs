@@ -89,6 +89,17 @@ fn order_key(cx: &Cx, o: &Of, s: usize, c: usize) -> usize {
     distance(cx, r, c)
 }
 
+/// `_rank_claims`' sort: by priority, then `order` from seat s (stable, as Python's sort); the first is taken.
+pub(super) fn rank_claims(cx: &Cx, claims: &mut Vec<(usize, Offer)>, s: usize) {
+    let keys: Vec<(usize, usize)> = claims
+        .iter()
+        .map(|(c, (_, o))| (o.action.map_or(0, |a| cx.e.o.rules.actions[a].level), order_key(cx, o, s, *c)))
+        .collect();
+    let mut idx: Vec<usize> = (0..claims.len()).collect();
+    idx.sort_by_key(|&k| keys[k]);
+    *claims = idx.into_iter().map(|k| claims[k].clone()).collect();
+}
+
 /// `_s_window_resolve`.
 pub fn window_resolve_step(cx: &mut Cx, f: &mut Step, mut v: Val) -> Res<Out> {
     let Step::WindowResolve { at, kind, event, s, t, offers, extra, answers, tile, order, i, claims } = f else {
@@ -155,13 +166,7 @@ pub fn window_resolve_step(cx: &mut Cx, f: &mut Step, mut v: Val) -> Res<Out> {
                 if cl.is_empty() {
                     return Ok(Out::Done(Val::Next(None)));
                 }
-                let keys: Vec<(usize, usize)> = cl
-                    .iter()
-                    .map(|(c, (_, o))| (o.action.map_or(0, |a| cx.e.o.rules.actions[a].level), order_key(cx, o, s, *c)))
-                    .collect();
-                let mut idx: Vec<usize> = (0..cl.len()).collect();
-                idx.sort_by_key(|&k| keys[k]); // stable, as Python's sort
-                *cl = idx.into_iter().map(|k| cl[k].clone()).collect();
+                rank_claims(cx, cl, s);
                 let (c, (mv, o)) = cl[0].clone();
                 if o.win {
                     return Err(not_ported("win", "a win claimed"));
@@ -280,7 +285,7 @@ pub fn claim(cx: &mut Cx, f: &mut Step) -> Res<Out> {
 }
 
 /// `_after_claim`: where play goes on after a claim, by the action's `then`.
-fn after_claim(cx: &mut Cx, then: &str, c: usize, s: usize) -> Next {
+pub(super) fn after_claim(cx: &mut Cx, then: &str, c: usize, s: usize) -> Next {
     match then {
         "replace" => (c, "replace"),
         "draw" => (c, "draw"),

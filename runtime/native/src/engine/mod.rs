@@ -45,6 +45,7 @@ pub mod hand_binding;
 pub mod opening;
 pub mod steps;
 pub mod turn;
+pub mod turn_card;
 pub mod window;
 
 use pyo3::exceptions::PyValueError;

@@ -393,6 +393,56 @@ pub fn window_offers(
     Ok(offers)
 }
 
+/// The drawer's own melds with a drawn card before it is turned over (`_s_turn_card`), as one seat's offers.
+pub fn drawn_card_offers(c: &Ctx, s: usize, tile: usize) -> R<Vec<(usize, Moves)>> {
+    let st = c.st;
+    let mut own = Vec::new();
+    if !st.seats[s].auto {
+        let mut seen: Vec<&str> = Vec::new();
+        for ev in ["draw", "turn"] {
+            for i in c.actions_on(ev) {
+                let a = &c.o.rules.actions[i];
+                if seen.contains(&a.name.as_str()) || !matches!(a.by.as_str(), "self" | "any") {
+                    continue;
+                }
+                seen.push(&a.name);
+                let req = if a.forms.is_empty() { None } else { Some(tile) };
+                own.extend(c.action_moves(i, s, Some(tile), req, &Bind::default())?);
+            }
+        }
+    }
+    if own.is_empty() {
+        return Ok(Vec::new());
+    }
+    Ok(vec![(s, own)])
+}
+
+/// A turned card offered to every seat in play (`_s_turn_card`): each seat with its moves.
+pub fn turned_offers(c: &Ctx, s: usize, t: usize) -> R<Vec<(usize, Moves)>> {
+    let st = c.st;
+    let mut offers = Vec::new();
+    for cs in 0..c.t.n {
+        if !c.in_play(cs) {
+            continue;
+        }
+        let mut ms = c.win_moves(cs, "reveal", Some(t), Some(s), &Bind::default())?;
+        if !st.seats[cs].auto {
+            for i in c.actions_on("reveal") {
+                let a = &c.o.rules.actions[i];
+                if a.wins || !c.by_ok(&a.by, cs, Some(s)) {
+                    continue;
+                }
+                let req = if a.forms.is_empty() { None } else { Some(t) };
+                ms.extend(c.action_moves(i, cs, Some(t), req, &Bind::default())?);
+            }
+        }
+        if !ms.is_empty() {
+            offers.push((cs, ms));
+        }
+    }
+    Ok(offers)
+}
+
 /// The options each seat asked has at this decision (seats without any are left out; none at all: the
 /// reference would not ask here).
 pub fn options(c: &Ctx, d: &Decision) -> R<Vec<(usize, Vec<Mv>)>> {
@@ -451,52 +501,8 @@ pub fn options(c: &Ctx, d: &Decision) -> R<Vec<(usize, Vec<Mv>)>> {
         Decision::Claim { seat, tile } | Decision::Rob { seat, tile } => {
             answers(c, claim_offers(c, *seat, *tile, matches!(d, Decision::Rob { .. }))?)?
         }
-        Decision::DrawnCard { seat, tile } => {
-            let s = *seat;
-            let mut own = Vec::new();
-            if !st.seats[s].auto {
-                let mut seen: Vec<&str> = Vec::new();
-                for ev in ["draw", "turn"] {
-                    for i in c.actions_on(ev) {
-                        let a = &c.o.rules.actions[i];
-                        if seen.contains(&a.name.as_str()) || !matches!(a.by.as_str(), "self" | "any") {
-                            continue;
-                        }
-                        seen.push(&a.name);
-                        let req = if a.forms.is_empty() { None } else { Some(*tile) };
-                        own.extend(c.action_moves(i, s, Some(*tile), req, &Bind::default())?);
-                    }
-                }
-            }
-            if own.is_empty() {
-                return Ok(Vec::new());
-            }
-            answers(c, vec![(s, own)])?
-        }
-        Decision::Turned { seat, tile } => {
-            let (s, t) = (*seat, *tile);
-            let mut offers = Vec::new();
-            for cs in 0..c.t.n {
-                if !c.in_play(cs) {
-                    continue;
-                }
-                let mut ms = c.win_moves(cs, "reveal", Some(t), Some(s), &Bind::default())?;
-                if !st.seats[cs].auto {
-                    for i in c.actions_on("reveal") {
-                        let a = &c.o.rules.actions[i];
-                        if a.wins || !c.by_ok(&a.by, cs, Some(s)) {
-                            continue;
-                        }
-                        let req = if a.forms.is_empty() { None } else { Some(t) };
-                        ms.extend(c.action_moves(i, cs, Some(t), req, &Bind::default())?);
-                    }
-                }
-                if !ms.is_empty() {
-                    offers.push((cs, ms));
-                }
-            }
-            answers(c, offers)?
-        }
+        Decision::DrawnCard { seat, tile } => answers(c, drawn_card_offers(c, *seat, *tile)?)?,
+        Decision::Turned { seat, tile } => answers(c, turned_offers(c, *seat, *tile)?)?,
         Decision::StartWins { event } => answers(c, start_win_offers(c, event, st.dealer)?)?,
         Decision::Together { event, decided } => answers(c, together_offers(c, event, st.dealer, decided)?)?,
         Decision::StartDecisions {

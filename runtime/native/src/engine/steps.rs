@@ -164,6 +164,21 @@ pub enum Step {
         moves: Option<Vec<Offer>>,
         chosen: Option<Offer>,
     },
+    /// `_s_turn_card`: a drawn card turned over and offered, first to the drawer, then to every seat.
+    TurnCard { at: u8, s: usize, t: Option<usize>, i: usize },
+    /// `_s_tile_window`: a turned card offered to the seats with offers, resolved by priority.
+    TileWindow {
+        at: u8,
+        kind: &'static str,
+        event: &'static str,
+        s: usize,
+        t: usize,
+        offers: Vec<(usize, Vec<Offer>)>,
+        answers: Option<Vec<(usize, Offer)>>,
+        order: Vec<usize>,
+        i: usize,
+        c: Option<usize>,
+    },
     /// `_s_exhaust`: the wall has run out.
     Exhaust { at: u8 },
     /// `_s_hand_end`: the hand's end events and the next dealer.
@@ -195,6 +210,8 @@ impl Step {
             Step::Claim { .. } => "claim",
             Step::Take { .. } => "take",
             Step::Exhaust { .. } => "exhaust",
+            Step::TurnCard { .. } => "turn_card",
+            Step::TileWindow { .. } => "tile_window",
             Step::Follow { .. } => "follow",
             Step::Event { .. } => "event",
             Step::Window { .. } => "window",
@@ -496,6 +513,34 @@ pub fn record_json(t: &Table, names: &[String], decided: &[Vec<String>], s: &Ste
             }),
         ),
         Step::Exhaust { at } => (*at, json!({})),
+        Step::TurnCard { at, s, t: k, i } => {
+            let mut m = Map::new();
+            m.insert("s".into(), json!(s));
+            if k.is_some() {
+                m.insert("t".into(), tile(t, *k));
+                m.insert("tile".into(), tile(t, *k));
+                m.insert("i".into(), json!(i));
+            }
+            (*at, J::Object(m))
+        }
+        Step::TileWindow { at, kind, event, s, t: k, offers, answers, order, i, c } => {
+            let mut m = Map::new();
+            m.insert("kind".into(), json!(kind));
+            m.insert("event".into(), json!(event));
+            m.insert("s".into(), json!(s));
+            m.insert("t".into(), tile(t, Some(*k)));
+            m.insert("offers".into(), offers_json(t, names, offers));
+            if let Some(a) = answers {
+                m.insert("answers".into(), answers_json(t, names, a));
+                m.insert("tile".into(), tile(t, Some(*k)));
+                m.insert("order".into(), json!(order));
+                m.insert("i".into(), json!(i));
+            }
+            if let Some(c) = c {
+                m.insert("c".into(), json!(c));
+            }
+            (*at, J::Object(m))
+        }
         Step::Follow { at, c, action, t: k, k: n, moves, chosen } => {
             let mut m = Map::new();
             m.insert("c".into(), json!(c));

@@ -24,6 +24,8 @@ pub fn step(cx: &mut Cx, f: &mut Step, v: Val) -> Res<Out> {
         Step::Claim { .. } => super::claims::claim(cx, f),
         Step::Take { .. } => super::claims::take(cx, f),
         Step::Exhaust { .. } => super::ending::exhaust(cx, f),
+        Step::TurnCard { .. } => super::turn_card::turn_card(cx, f, v),
+        Step::TileWindow { .. } => super::turn_card::tile_window_step(cx, f, v),
         Step::Follow { .. } => super::claims::follow(cx, f, v),
         Step::Event { .. } => super::window::event(cx, f),
         Step::Window { .. } => super::window::window(cx, f, v),
@@ -113,7 +115,8 @@ fn hand(cx: &mut Cx, f: &mut Step, mut v: Val) -> Res<Out> {
             10 => {
                 let (s, how) = *nxt;
                 if *turned && how == "draw" {
-                    return Err(not_ported("turn_card", "a drawn card turned over and offered"));
+                    *at = 11;
+                    return Ok(Out::Call(Step::TurnCard { at: 0, s, t: None, i: 0 }));
                 }
                 *at = 12;
                 if how == "draw" || how == "replace" {
@@ -130,6 +133,20 @@ fn hand(cx: &mut Cx, f: &mut Step, mut v: Val) -> Res<Out> {
                         }
                     }
                 }
+            }
+            11 => {
+                if cx.h.st.finished {
+                    *at = 99;
+                    if !cx.h.st.exhausted {
+                        return Ok(Out::Call(Step::HandEnd { at: 0 }));
+                    }
+                    continue;
+                }
+                *nxt = match std::mem::replace(&mut v, Val::None) {
+                    Val::Next(Some(n)) => n,
+                    _ => (cx.next_seat(nxt.0), "draw"),
+                };
+                *at = 10;
             }
             12 => {
                 let (s, how) = *nxt;
