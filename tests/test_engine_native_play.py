@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from conftest import ENGINE_CONFIGS, ROOT, native_engine_only
 from paili import load
 from paili.runtime.game import steps

@@ -235,6 +235,7 @@ impl Step {
 
 /// What a step function returns: a step to call (pushed and run at once), its result (popped, the value
 /// to the step below), or a decision to wait on.
+#[allow(clippy::large_enum_variant)] // a step called is moved onto the stack at once: boxing it would only add an allocation
 pub enum Out {
     Call(Step),
     Done(Val),
