@@ -468,6 +468,11 @@ def native_play(args) -> int:
               f"natively before the first refusal, {tally.moves / max(tally.games, 1):.1f} a game), "
               f"{tally.over} games played to their end, {len(tally.differences)} different "
               f"(CPU {time.process_time() - cpu:.1f} s, both engines and the comparison)")
+        if tally.moves:
+            print(f"  CPU of the compared part: the native hand {tally.native_cpu:.2f} s (setup, steps and moves: "
+                  f"{tally.native_cpu / tally.moves * 1e6:,.0f} µs a move, the move read from JSON), the reference "
+                  f"{tally.reference_cpu:.2f} s ({tally.reference_cpu / tally.moves * 1e6:,.0f} µs a move): "
+                  f"{tally.reference_cpu / max(tally.native_cpu, 1e-9):.1f}× less natively")
         for why, n in tally.refused.most_common():
             print(f"  refused ({n} games): {why}")
         for seed, move, what in tally.differences[:10]:

@@ -13,6 +13,7 @@ tests/test_engine_native_play.py over a seeded sample.
 from __future__ import annotations
 
 import json
+import time
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -53,6 +54,8 @@ class PlayTally:
     points: int = 0  # points compared (the first decision and after each move), equal
     moves: int = 0  # moves applied natively before the comparison stopped
     over: int = 0  # games the native hand played to their end
+    native_cpu: float = 0.0  # CPU time of the native hand's start and moves (`apply`), the compared ones
+    reference_cpu: float = 0.0  # the reference's for the same (`Game(...)` and `Game.apply`)
     refused: Counter = field(default_factory=Counter)  # sentence -> games stopped there
     differences: list = field(default_factory=list)  # (game seed, move number, what differs)
 
@@ -61,6 +64,8 @@ class PlayTally:
         self.points += other.points
         self.moves += other.moves
         self.over += other.over
+        self.native_cpu += other.native_cpu
+        self.reference_cpu += other.reference_cpu
         self.refused.update(other.refused)
         self.differences.extend(other.differences)
 
@@ -98,12 +103,18 @@ class PlayCheck:
         """Play one game (as bench/engine_equivalence.py `record` plays it) with the native hand beside it."""
         session = Session(self.rules, self.options, game_seed, 1)
         dealer, balances = session.dealer, session.balances
+        clock = time.process_time
+        c0 = clock()
         g = session.new_hand()
+        c1 = clock()
         if not self.scoring:
             self.scoring = set_scoring(self.hand, g)
         players = bots(g)
         hand = self.hand
+        c2 = clock()
         hand.start(g.seed, dealer, balances)
+        tally.native_cpu += clock() - c2
+        tally.reference_cpu += c1 - c0
         tally.games += 1
         made = 0
         while True:
@@ -124,7 +135,12 @@ class PlayCheck:
                 return
             seat = g.current_seats()[0]
             mv = players[seat].choose(g, seat, g.legal_moves(seat))
+            line = text(plain_move(mv))
+            c0 = clock()
             g.apply(seat, mv)
-            hand.apply(seat, text(plain_move(mv)))
+            c1 = clock()
+            hand.apply(seat, line)
+            tally.native_cpu += clock() - c1
+            tally.reference_cpu += c1 - c0
             made += 1
             tally.moves += 1
