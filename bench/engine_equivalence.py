@@ -456,7 +456,7 @@ def native_play(args) -> int:
     for name in args.configs or list(configs):
         stem, options = configs[name]
         path = ROOT / (stem + ".pai" if "/" in stem else f"rules/{stem}.pai")
-        check = PlayCheck(load(path), options)
+        check = PlayCheck(load(path, backend="native"), options)  # (the win questions' scoring is the native one)
         tally = PlayTally()
         cpu = time.process_time()
         for k, game_seed in enumerate(seeds(args.seed, args.games)):

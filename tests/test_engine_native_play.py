@@ -23,13 +23,17 @@ pytestmark = native_engine_only()
 IDS = [f"{p.split('/')[-1]}-{'-'.join(f'{k}{v}' for k, v in o.items())}" for p, o in ENGINE_CONFIGS]
 
 
+# the whole-hand scoring the native hand's win questions are handed is the native backend's (under
+# PAILI_BACKEND=python too: the reference game plays the same either way)
+
+
 def _bots(seed):
     return lambda g: [BOTS["random"](seed * 31 + i) for i in range(g.n)]
 
 
 def _started(path: str, options: dict, seed: int):
     """A reference game and the native hand beside it, both at their first decision."""
-    check = PlayCheck(load(ROOT / path), options)
+    check = PlayCheck(load(ROOT / path, backend="native"), options)
     session = Session(check.rules, options, seed, 1)
     g = session.new_hand()
     set_scoring(check.hand, g)
@@ -40,7 +44,7 @@ def _started(path: str, options: dict, seed: int):
 @pytest.mark.parametrize("path,options", ENGINE_CONFIGS, ids=IDS)
 def test_games_played_natively_equal_the_reference(path, options):
     """Three seeded games per configuration: every point compared before the first refusal is equal."""
-    check = PlayCheck(load(ROOT / path), options)
+    check = PlayCheck(load(ROOT / path, backend="native"), options)
     tally = PlayTally()
     for seed in (11, 12, 13):
         check.play(seed, _bots(seed), tally)
@@ -70,7 +74,7 @@ def test_some_configurations_play_whole_hands_natively():
     """国标 and joker.pai hands (no win taken) are played to their end natively: exhaustion, the hand's
     end events and the next dealer as the reference has them."""
     for path in ("rules/guobiao.pai", "bench/rules/joker.pai"):
-        check = PlayCheck(load(ROOT / path), {})
+        check = PlayCheck(load(ROOT / path, backend="native"), {})
         tally = PlayTally()
         for seed in (1, 2, 3, 4):
             check.play(seed, _bots(seed), tally)
@@ -117,7 +121,7 @@ def test_legal_moves_and_pending_are_the_references():
 
 
 def test_a_hand_not_started_is_refused():
-    check = PlayCheck(load(ROOT / "rules/guobiao.pai"), {})
+    check = PlayCheck(load(ROOT / "rules/guobiao.pai", backend="native"), {})
     with pytest.raises(ValueError, match="not started"):
         check.hand.snapshot()
     with pytest.raises(ValueError, match="not started"):
