@@ -41,9 +41,10 @@ impl Notation {
 
     /// The declared kinds written in `text`, in order; `None` on any mistake.
     pub fn parse(&self, text: &str) -> Option<Vec<usize>> {
-        let mut out = Vec::new();
+        let mut out = Vec::with_capacity(text.len() / 2);
+        // digits waiting for their letter; empty again at the end of every token (else a mistake)
+        let mut digits: Vec<char> = Vec::new();
         for tok in text.split(py_space).filter(|t| !t.is_empty()) {
-            let mut digits: Vec<char> = Vec::new();
             for c in tok.chars() {
                 if c == ',' || c == '，' {
                     if !digits.is_empty() {

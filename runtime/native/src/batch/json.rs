@@ -29,7 +29,7 @@ pub fn write(out: &mut Vec<u8>, v: &Json) {
         Json::Null => out.extend_from_slice(b"null"),
         Json::Bool(true) => out.extend_from_slice(b"true"),
         Json::Bool(false) => out.extend_from_slice(b"false"),
-        Json::Int(i) => out.extend_from_slice(i.to_string().as_bytes()),
+        Json::Int(i) => write_int(out, *i),
         Json::BigInt(digits) => out.extend_from_slice(digits.as_bytes()),
         Json::Float(f) => out.extend_from_slice(float_json(*f).as_bytes()),
         Json::Str(s) => write_str(out, s),
@@ -60,6 +60,25 @@ pub fn write(out: &mut Vec<u8>, v: &Json) {
 
 const HEX: &[u8; 16] = b"0123456789abcdef";
 
+/// The decimal digits of `n` (a leading `-` when negative), as `str(n)` writes them, without allocating.
+pub fn write_int(out: &mut Vec<u8>, n: i64) {
+    let mut buf = [0u8; 20];
+    let mut i = buf.len();
+    let mut m = n.unsigned_abs();
+    loop {
+        i -= 1;
+        buf[i] = b'0' + (m % 10) as u8;
+        m /= 10;
+        if m == 0 {
+            break;
+        }
+    }
+    if n < 0 {
+        out.push(b'-');
+    }
+    out.extend_from_slice(&buf[i..]);
+}
+
 fn write_str(out: &mut Vec<u8>, s: &PyText) {
     write_wtf8(out, s.wtf8(), s.has_surrogates());
 }
@@ -69,10 +88,35 @@ pub fn write_text(out: &mut Vec<u8>, s: &str) {
     write_wtf8(out, s.as_bytes(), false);
 }
 
+/// Whether a byte cannot be copied as it is: the quote, the backslash and the control characters (escaped), and 0xED,
+/// the first byte of a surrogate's WTF-8 (looked at only in a text holding surrogates).
+const SPECIAL: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut c = 0;
+    while c < 0x20 {
+        t[c] = true;
+        c += 1;
+    }
+    t[b'"' as usize] = true;
+    t[b'\\' as usize] = true;
+    t[0xED] = true;
+    t
+};
+
 fn write_wtf8(out: &mut Vec<u8>, b: &[u8], surrogates: bool) {
+    out.reserve(b.len() + 2);
     out.push(b'"');
     let mut i = 0;
     while i < b.len() {
+        // the bytes copied as they are, a run at a time
+        let start = i;
+        while i < b.len() && !SPECIAL[b[i] as usize] {
+            i += 1;
+        }
+        out.extend_from_slice(&b[start..i]);
+        if i >= b.len() {
+            break;
+        }
         let c = b[i];
         let esc: Option<&[u8]> = match c {
             b'"' => Some(b"\\\""),

@@ -8,7 +8,7 @@
 //! `Fallback` for that hand.
 
 use super::{fallback, Fallback, HandInput, HandOutcome, Setup};
-use crate::batch::json::{float_json, write_text};
+use crate::batch::json::{float_json, write_int, write_text};
 use crate::program::V;
 use crate::tally::Dropped;
 
@@ -37,7 +37,7 @@ impl Out<'_> {
     }
 
     fn int(&mut self, n: i64) {
-        self.raw(&n.to_string());
+        write_int(self.0, n);
     }
 
     fn bool(&mut self, b: bool) {
@@ -70,8 +70,19 @@ impl Out<'_> {
     /// runtime/money.py `exact` of an amount.
     fn exact(&mut self, v: &V) -> Result<(), Fallback> {
         match v {
-            V::Int(n) => self.text(&n.to_string()),
-            V::Rat(n, d) => self.text(&format!("{n}/{d}")),
+            // digits, `-` and `/` need no escape: written in quotes as they are
+            V::Int(n) => {
+                self.raw("\"");
+                self.int(*n);
+                self.raw("\"");
+            }
+            V::Rat(n, d) => {
+                self.raw("\"");
+                self.int(*n);
+                self.raw("/");
+                self.int(*d);
+                self.raw("\"");
+            }
             _ => return Err(fallback("an amount that is not a number")),
         }
         Ok(())

@@ -77,26 +77,41 @@ impl RData {
         self.hand_tiles().iter().map(kind).collect()
     }
 
-    /// Python `Reading.describe`: the groups, or the concealed tiles when it has none.
+    /// Python `Reading.describe`: the groups, or the concealed tiles when it has none (written into one
+    /// string: it is made for every reading a requirement refuses, and for the chosen one).
     pub(super) fn describe(&self, setup: &super::Setup, _input: &HandInput) -> String {
         // Python `repr` of a tile: its kind's name, marked when a wildcard plays it
-        let names = |ts: &[V]| {
-            ts.iter()
-                .map(|t| {
-                    let name = setup.kind_names[kind(t)].as_str();
-                    if matches!(t, V::Tile(c) if c & 2 != 0) { format!("{name}*") } else { name.to_owned() }
-                })
-                .collect::<Vec<_>>()
+        let name = |out: &mut String, t: &V| {
+            out.push_str(&setup.kind_names[kind(t)]);
+            if matches!(t, V::Tile(c) if c & 2 != 0) {
+                out.push('*');
+            }
         };
+        let mut out = String::with_capacity(128);
         if self.groups.is_empty() {
-            return names(&self.hand_tiles()).join(" ");
+            for (i, t) in self.hand_tiles().iter().enumerate() {
+                if i > 0 {
+                    out.push(' ');
+                }
+                name(&mut out, t);
+            }
+            return out;
         }
-        let parts: Vec<String> = self
-            .groups
-            .iter()
-            .map(|g| format!("{}[{}]{}", g.kind, names(&g.tiles).concat(), if g.has_win { "+" } else { "" }))
-            .collect();
-        parts.join(" ")
+        for (i, g) in self.groups.iter().enumerate() {
+            if i > 0 {
+                out.push(' ');
+            }
+            out.push_str(&g.kind);
+            out.push('[');
+            for t in g.tiles.iter() {
+                name(&mut out, t);
+            }
+            out.push(']');
+            if g.has_win {
+                out.push('+');
+            }
+        }
+        out
     }
 
     pub(super) fn chosen(&self, setup: &super::Setup, input: &HandInput) -> Chosen {
