@@ -246,8 +246,11 @@ impl Hands {
                 vectors,
             });
         }
+        let kind_codes: Vec<String> = item(setup, "kind_codes")?;
         let s = Setup {
-            kind_codes: item(setup, "kind_codes")?,
+            json_names: super::json_texts(&kind_names),
+            json_codes: super::json_texts(&kind_codes),
+            kind_codes,
             forms,
             meld_sizes: item(setup, "meld_sizes")?,
             pair_sizes: item(setup, "pair_sizes")?,

@@ -32,8 +32,15 @@ impl Out<'_> {
         if !first {
             self.raw(", ");
         }
-        self.text(k);
-        self.raw(": ");
+        if k.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'_') {
+            // the result's own keys: nothing to escape
+            self.raw("\"");
+            self.raw(k);
+            self.raw("\": ");
+        } else {
+            self.text(k);
+            self.raw(": ");
+        }
     }
 
     fn int(&mut self, n: i64) {
@@ -88,14 +95,14 @@ impl Out<'_> {
         Ok(())
     }
 
-    /// A list of tile kinds by their names (or codes).
-    fn kinds(&mut self, names: &[String], ks: &[usize]) {
+    /// A list of tile kinds by their names (or codes), each already a JSON string (`Setup::json_names`).
+    fn kinds(&mut self, names: &[Box<[u8]>], ks: &[usize]) {
         self.raw("[");
         for (j, &k) in ks.iter().enumerate() {
             if j > 0 {
                 self.raw(", ");
             }
-            self.text(&names[k]);
+            self.0.extend_from_slice(&names[k]);
         }
         self.raw("]");
     }
@@ -193,9 +200,9 @@ impl HandOutcome {
             o.key(true, "kind");
             o.text(&g.kind);
             o.key(false, "tiles");
-            o.kinds(&setup.kind_names, &g.tiles);
+            o.kinds(&setup.json_names, &g.tiles);
             o.key(false, "codes");
-            o.kinds(&setup.kind_codes, &g.tiles);
+            o.kinds(&setup.json_codes, &g.tiles);
             o.key(false, "wild");
             o.raw("[");
             for (x, &w) in g.wild.iter().enumerate() {
@@ -217,17 +224,17 @@ impl HandOutcome {
         }
         o.raw("]");
         o.key(false, "concealed");
-        o.kinds(&setup.kind_names, &r.hand);
+        o.kinds(&setup.json_names, &r.hand);
         o.key(false, "concealed_codes");
-        o.kinds(&setup.kind_codes, &r.hand);
+        o.kinds(&setup.json_codes, &r.hand);
         o.key(false, "win_tile");
         match r.win_tile {
-            Some(k) => o.text(&setup.kind_names[k]),
+            Some(k) => o.0.extend_from_slice(&setup.json_names[k]),
             None => o.raw("null"),
         }
         o.key(false, "win_tile_code");
         match r.win_tile {
-            Some(k) => o.text(&setup.kind_codes[k]),
+            Some(k) => o.0.extend_from_slice(&setup.json_codes[k]),
             None => o.raw("null"),
         }
         o.key(false, "form");

@@ -75,6 +75,21 @@ pub struct Setup {
     pub quantity_names: Vec<String>,
     /// Per meld kind: whether it is a pair, whether a kong (the groups of hands holding wildcards).
     pub meld_kinds: std::collections::HashMap<String, (bool, bool)>,
+    /// Each kind's name and code as a JSON string (quotes and escapes included): the result's JSON
+    /// lists them for every group and the concealed tiles, so they are written once here.
+    pub json_names: Vec<Box<[u8]>>,
+    pub json_codes: Vec<Box<[u8]>>,
+}
+
+/// Each text as `json.dumps(ensure_ascii=False)` writes it.
+pub fn json_texts(xs: &[String]) -> Vec<Box<[u8]>> {
+    xs.iter()
+        .map(|x| {
+            let mut b = Vec::with_capacity(x.len() + 2);
+            crate::batch::json::write_text(&mut b, x);
+            b.into_boxed_slice()
+        })
+        .collect()
 }
 
 /// A meld laid down before the win, as a group of the readings.

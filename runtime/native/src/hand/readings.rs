@@ -441,9 +441,9 @@ pub(super) fn enumerate(
 /// Python `_readings_plain`: the readings of one split, the winning tile in each group that can hold
 /// it (a group identical to one tried already is not tried again).
 #[allow(clippy::too_many_arguments)]
-pub(super) fn plain(
-    ctx: &HandCtx,
-    input: &HandInput,
+pub(super) fn plain<'a>(
+    ctx: &HandCtx<'a>,
+    input: &'a HandInput,
     fi: usize,
     f: &FormSpec,
     split: &[u32],
@@ -479,12 +479,12 @@ pub(super) fn plain(
     declared.extend(std::iter::repeat_n(false, split.len()));
     let pair_when = ctx.program.form_conds.as_ref().ok().and_then(|c| c[fi].pair_when.as_ref());
     let any_pair = groups.iter().any(|g| g.pair);
-    let vec_of = |r: &GroupRef, melds: &[super::MeldIn]| -> Option<Vec<u64>> {
+    let vec_of = |r: &GroupRef, melds: &'a [super::MeldIn]| -> Option<&'a Vec<u64>> {
         match *r {
-            GroupRef::Declared(i) => melds[i].vector.clone(),
+            GroupRef::Declared(i) => melds[i].vector.as_ref(),
             GroupRef::Split { id, win_pos, concealed } => {
                 let v = &setup.split_groups[id as usize].vectors;
-                (if win_pos < 0 { &v[0] } else if concealed { &v[1] } else { &v[2] }).clone()
+                (if win_pos < 0 { &v[0] } else if concealed { &v[1] } else { &v[2] }).as_ref()
             }
             GroupRef::Built(_) => None, // never among the groups of a split of natural tiles
         }
@@ -493,8 +493,7 @@ pub(super) fn plain(
         if !setup.prefilter {
             return None;
         }
-        let vs: Vec<Option<Vec<u64>>> = refs.iter().map(|r| vec_of(r, &input.melds)).collect();
-        packed(&vs.iter().map(|v| v.as_ref()).collect::<Vec<_>>())
+        packed(&refs.iter().map(|r| vec_of(r, &input.melds)).collect::<Vec<_>>())
     };
     let mut keep = |r: RData, budget: &mut Budget, st: &mut WaitState| -> Result<(), Fallback> {
         if let (Some(node), true) = (pair_when, any_pair) {

@@ -370,26 +370,24 @@ pub fn waits(wr: &WaitRules, core: &mut Core, program: &Program, hand: &WaitHand
         .collect();
     let mut t = trial::Trials::new(wr, program, hand);
     let mut out = Vec::new();
+    let mut o: Vec<bool> = vec![false; wr.forms.len()]; // the forms a kind that completes no split form tries
     for k in 0..n {
         if !offered(k) {
             continue;
         }
-        let mut only: Option<Vec<bool>> = None;
+        let mut only = false;
         if let Some(s) = &structural {
             if !s[k] {
-                let o: Vec<bool> = wr
-                    .forms
-                    .iter()
-                    .zip(&others)
-                    .map(|(f, &x)| x && (f.orphans.is_none() || f.orphan_kinds[k]))
-                    .collect();
+                for ((x, f), &other) in o.iter_mut().zip(&wr.forms).zip(&others) {
+                    *x = other && (f.orphans.is_none() || f.orphan_kinds[k]);
+                }
                 if !o.iter().any(|&x| x) {
                     continue;
                 }
-                only = Some(o);
+                only = true;
             }
         }
-        if t.wins(core, k, only.as_deref(), work)? {
+        if t.wins(core, k, if only { Some(&o) } else { None }, work)? {
             out.push(k);
         }
     }
