@@ -359,11 +359,16 @@ impl Tables {
             for j in 0..self.blocks[b].kinds.len() {
                 let key = keys[b] + (1u128 << (4 * j));
                 let id = self.block_set(b, key);
-                let both = self.combine([id].into_iter(), max_m, max_p, wilds);
+                // `combine` of this one set: its options within the bounds (interned sets are sorted and
+                // distinct already, and set 0 is {0}), read in place
+                let both = self.sets[id as usize].iter().copied().filter(|&e| {
+                    let (m, p, w) = unpack(e);
+                    m <= max_m && p <= max_p && w <= wilds
+                });
                 let mut hit = false;
                 'targets: for &(m, p) in targets {
                     for &o in &others {
-                        for &e in &both {
+                        for e in both.clone() {
                             let s = o + e;
                             let (sm, sp, sw) = unpack(s);
                             if sm <= m && sp <= p && sw <= wilds && self.wild_only(wilds - sw, m - sm, p - sp) {

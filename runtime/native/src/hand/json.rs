@@ -15,6 +15,17 @@ use crate::tally::Dropped;
 const NO_READING: &str = "the tiles do not form any winning hand of this rule set";
 const EXACT_F64: i64 = 1 << 53; // integers up to this are exact in an f64
 
+/// A member's key of the result's own (a literal needing no escape), written as one piece with the
+/// separator before it (`, ` before every member but the first of its object) and the `: ` after it.
+macro_rules! key {
+    ($o:expr, true, $k:literal) => {
+        $o.raw(concat!("\"", $k, "\": "))
+    };
+    ($o:expr, false, $k:literal) => {
+        $o.raw(concat!(", \"", $k, "\": "))
+    };
+}
+
 /// The bytes of a JSON text as `json.dumps(ensure_ascii=False)` lays it out (`, ` and `: `).
 struct Out<'a>(&'a mut Vec<u8>);
 
@@ -32,15 +43,8 @@ impl Out<'_> {
         if !first {
             self.raw(", ");
         }
-        if k.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'_') {
-            // the result's own keys: nothing to escape
-            self.raw("\"");
-            self.raw(k);
-            self.raw("\": ");
-        } else {
-            self.text(k);
-            self.raw(": ");
-        }
+        self.text(k);
+        self.raw(": ");
     }
 
     fn int(&mut self, n: i64) {
@@ -141,15 +145,15 @@ impl HandOutcome {
         let mut buf = Vec::with_capacity(2048);
         let mut o = Out(&mut buf);
         o.raw("{");
-        o.key(true, "win");
+        key!(o, true, "win");
         o.bool(h.win);
         if !h.win {
             let first = h.rejected.first().ok_or_else(|| fallback("a hand refused without a reason"))?;
             let reason = first.split_once(": ").map(|x| x.1).ok_or_else(|| fallback("a reason without its reading"))?;
-            o.key(false, "reason");
+            key!(o, false, "reason");
             o.text(reason);
         }
-        o.key(false, "fans");
+        key!(o, false, "fans");
         o.raw("[");
         for (k, (&(i, n), v)) in s.fin.iter().zip(&s.values).enumerate() {
             let label = match setup.labels.get(i).and_then(|x| x.as_deref()) {
@@ -164,46 +168,46 @@ impl HandOutcome {
                 o.raw(", ");
             }
             o.raw("{");
-            o.key(true, "name");
+            key!(o, true, "name");
             o.text(label);
-            o.key(false, "value");
+            key!(o, false, "value");
             o.plain(v)?;
-            o.key(false, "count");
+            key!(o, false, "count");
             o.int(n);
-            o.key(false, "value_exact");
+            key!(o, false, "value_exact");
             o.exact(v)?;
             o.raw("}");
         }
         o.raw("]");
-        o.key(false, "total");
+        key!(o, false, "total");
         o.plain(&s.total)?;
-        o.key(false, "score");
+        key!(o, false, "score");
         o.plain(&s.score)?;
-        o.key(false, "total_exact");
+        key!(o, false, "total_exact");
         o.exact(&s.total)?;
-        o.key(false, "score_exact");
+        key!(o, false, "score_exact");
         o.exact(&s.score)?;
         let qs = h.quantities.as_ref().ok_or_else(|| fallback("quantities the reference computes"))?;
-        o.key(false, "quantities");
+        key!(o, false, "quantities");
         o.amounts(&setup.quantity_names, qs)?;
-        o.key(false, "trace");
+        key!(o, false, "trace");
         o.raw("{");
-        o.key(true, "reading");
+        key!(o, true, "reading");
         o.text(&r.describe);
-        o.key(false, "groups");
+        key!(o, false, "groups");
         o.raw("[");
         for (j, g) in r.views.iter().enumerate() {
             if j > 0 {
                 o.raw(", ");
             }
             o.raw("{");
-            o.key(true, "kind");
+            key!(o, true, "kind");
             o.text(&g.kind);
-            o.key(false, "tiles");
+            key!(o, false, "tiles");
             o.kinds(&setup.json_names, &g.tiles);
-            o.key(false, "codes");
+            key!(o, false, "codes");
             o.kinds(&setup.json_codes, &g.tiles);
-            o.key(false, "wild");
+            key!(o, false, "wild");
             o.raw("[");
             for (x, &w) in g.wild.iter().enumerate() {
                 o.raw(match (x > 0, w) {
@@ -214,59 +218,59 @@ impl HandOutcome {
                 });
             }
             o.raw("]");
-            o.key(false, "declared");
+            key!(o, false, "declared");
             o.bool(g.declared);
-            o.key(false, "exposed");
+            key!(o, false, "exposed");
             o.bool(g.exposed);
-            o.key(false, "has_win");
+            key!(o, false, "has_win");
             o.bool(g.has_win);
             o.raw("}");
         }
         o.raw("]");
-        o.key(false, "concealed");
+        key!(o, false, "concealed");
         o.kinds(&setup.json_names, &r.hand);
-        o.key(false, "concealed_codes");
+        key!(o, false, "concealed_codes");
         o.kinds(&setup.json_codes, &r.hand);
-        o.key(false, "win_tile");
+        key!(o, false, "win_tile");
         match r.win_tile {
             Some(k) => o.0.extend_from_slice(&setup.json_names[k]),
             None => o.raw("null"),
         }
-        o.key(false, "win_tile_code");
+        key!(o, false, "win_tile_code");
         match r.win_tile {
             Some(k) => o.0.extend_from_slice(&setup.json_codes[k]),
             None => o.raw("null"),
         }
-        o.key(false, "form");
+        key!(o, false, "form");
         o.text(&setup.forms[r.form].name);
-        o.key(false, "readings_considered");
+        key!(o, false, "readings_considered");
         o.int(if h.win { h.considered as i64 } else { 0 });
-        o.key(false, "fired");
+        key!(o, false, "fired");
         o.raw("[");
         for (k, &(i, n)) in s.fin.iter().enumerate() {
             if k > 0 {
                 o.raw(", ");
             }
             o.raw("{");
-            o.key(true, "pattern");
+            key!(o, true, "pattern");
             o.text(&setup.pattern_names[i]);
-            o.key(false, "unit");
+            key!(o, false, "unit");
             o.text(&setup.units[i]);
-            o.key(false, "count");
+            key!(o, false, "count");
             o.int(n);
             o.raw("}");
         }
         o.raw("]");
-        o.key(false, "excluded");
+        key!(o, false, "excluded");
         o.raw("[");
         for (k, (i, d)) in s.trace.iter().enumerate() {
             if k > 0 {
                 o.raw(", ");
             }
             o.raw("{");
-            o.key(true, "pattern");
+            key!(o, true, "pattern");
             o.text(&setup.tally_names[*i]);
-            o.key(false, "by");
+            key!(o, false, "by");
             match d {
                 Dropped::By(j) => o.text(&setup.tally_names[*j]),
                 Dropped::Lowered => o.text("count lowered"),
@@ -275,9 +279,9 @@ impl HandOutcome {
             o.raw("}");
         }
         o.raw("]");
-        o.key(false, "units");
+        key!(o, false, "units");
         o.amounts(&setup.unit_order, &s.units)?;
-        o.key(false, "rejected");
+        key!(o, false, "rejected");
         o.raw("[");
         for (k, x) in h.rejected.iter().take(10).enumerate() {
             if k > 0 {
