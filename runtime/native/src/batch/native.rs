@@ -99,7 +99,11 @@ fn kinds(tables: &Tables, text: &str, max_text: usize) -> Option<Vec<usize>> {
     if text.chars().count() > max_text {
         return None;
     }
-    tables.notation.parse(text)?.iter().map(|&d| tables.catalog_index[d]).collect()
+    let mut ks = tables.notation.parse(text)?;
+    for k in ks.iter_mut() {
+        *k = tables.catalog_index[*k]?; // declared kind -> catalog index, in place
+    }
+    Some(ks)
 }
 
 /// A meld new to the native side is checked and encoded by the Python side once (then known).

@@ -275,8 +275,11 @@ pub fn score_hand(ctx: &HandCtx, input: &HandInput, budget: &mut Budget, waits: 
     if list.is_empty() {
         return Ok(HandOutcome::NoReading);
     }
+    let mut list = list;
     let flowers = Arc::new(input.flowers.clone());
-    let rs: Vec<Reading> = list.iter().map(|r| r.view(input, &flowers, &state)).collect();
+    // each reading's groups lent to the programs' view of it (not copied), and given back after
+    let lent: Vec<_> = list.iter_mut().map(|r| (std::mem::take(&mut r.groups), std::mem::take(&mut r.declared))).collect();
+    let rs: Vec<Reading> = list.iter().zip(lent).map(|(r, (g, d))| r.view_of(g, d, input, &flowers, &state)).collect();
     // the waits a pattern reads, asked of `waits` where first read; scoring goes on from there
     let mut failed: Option<Fallback> = None;
     let got = {
@@ -289,6 +292,11 @@ pub fn score_hand(ctx: &HandCtx, input: &HandInput, budget: &mut Budget, waits: 
         };
         ctx.scorer.choose_with(sc, &rs, &mut more)
     };
+    let back: Vec<_> = rs.into_iter().map(|r| (r.groups, r.declared)).collect();
+    for (r, (g, d)) in list.iter_mut().zip(back) {
+        r.groups = g;
+        r.declared = d;
+    }
     match got {
         Ok((chosen, win, considered, refused, scored, quantities, label_values)) => {
             let labels = scored

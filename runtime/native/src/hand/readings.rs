@@ -42,11 +42,16 @@ pub(super) enum Found {
 
 impl RData {
     pub(super) fn view<'a>(&'a self, input: &'a HandInput, flowers: &Arc<Vec<V>>, st: &WaitState) -> Reading<'a> {
+        self.view_of(self.groups.clone(), self.declared.clone(), input, flowers, st)
+    }
+
+    /// The reading as the programs take it, with its groups and their declared flags given.
+    pub(super) fn view_of<'a>(&'a self, groups: Vec<Group>, declared: Vec<bool>, input: &'a HandInput, flowers: &Arc<Vec<V>>, st: &WaitState) -> Reading<'a> {
         Reading {
-            groups: self.groups.clone(),
+            groups,
             tiles: self.listed.as_ref().map(|l| l.0.clone()),
             hand: self.listed.as_ref().map(|l| l.1.clone()),
-            declared: self.declared.clone(),
+            declared,
             win_tile: self.win_tile.clone(),
             win_group: self.win_group.clone(),
             form: V::Str(self.form_name.clone()),
