@@ -289,7 +289,7 @@ impl Tables {
             for (j, &k) in kinds.iter().enumerate() {
                 place[k] = (bi, 4 * j as u32);
             }
-            blocks.push(Block { kinds, templates: Vec::new(), memo: map(), split_templates: Vec::new(), splits: map() });
+            blocks.push(Block { kinds, templates: Vec::new(), memo: map(), split_templates: Vec::new(), splits: map(), plus_one: map() });
         }
         // Templates: every group whose lowest natural member is kind i (Python `BlockWin._templates`).
         for i in 0..n {
@@ -363,6 +363,7 @@ impl Tables {
             memo_size: 0,
             keys: Vec::new(),
             ids: Vec::new(),
+            last_hand: None,
             fits_table,
             split_groups,
             split_ok,

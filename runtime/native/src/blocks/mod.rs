@@ -77,6 +77,9 @@ struct Block {
     memo: Map<u128, u32>,            // block key -> interned option set
     split_templates: Vec<Vec<SplitTemplate>>, // per local position, in the reference's order
     splits: Map<u128, std::sync::Arc<[BlockSplit]>>, // block key -> every split without wildcards
+    // block key -> the option set of the key with one more tile of each of its kinds, in order (the
+    // completing kinds read them all together: one lookup instead of one a kind)
+    plus_one: Map<u128, std::sync::Arc<[u32]>>,
 }
 
 #[inline]
@@ -101,6 +104,9 @@ pub struct Tables {
     memo_size: usize,
     keys: Vec<u128>, // per block, reused by every call
     ids: Vec<u32>,
+    // the counts of the last hand `hand_set` answered and its set: a hand is asked again for each of
+    // its forms' (melds, pairs), so the lookups are made once (forgotten with the sets, `reset`)
+    last_hand: Option<(Vec<u8>, u32)>,
     fits_table: Vec<bool>, // [w][m][p] for w <= cap, m, p <= MAX_GROUPS: wildcards alone form m melds and p pairs
     /// Every group of natural tiles a hand shape forms: (spec index among the hand shapes, its kinds in
     /// slot order); `split_templates` and the splits refer to them by position.
@@ -141,10 +147,12 @@ impl Tables {
         for b in &mut self.blocks {
             b.memo.clear();
             b.splits.clear();
+            b.plus_one.clear();
         }
         self.sets.clear();
         self.set_ids.clear();
         self.combined.clear();
+        self.last_hand = None;
         self.memo_size = 0;
         self.intern(vec![0]);
     }
@@ -265,6 +273,11 @@ impl Tables {
                 self.n
             )));
         }
+        if let Some((c, id)) = &self.last_hand {
+            if c.as_slice() == counts {
+                return Ok(*id);
+            }
+        }
         if self.memo_size > MEMO_LIMIT {
             self.reset();
         }
@@ -296,6 +309,14 @@ impl Tables {
             }
         };
         self.ids = ids;
+        match &mut self.last_hand {
+            Some((c, last)) => {
+                c.clear();
+                c.extend_from_slice(counts);
+                *last = id;
+            }
+            None => self.last_hand = Some((counts.to_vec(), id)),
+        }
         Ok(id)
     }
 
@@ -356,9 +377,8 @@ impl Tables {
             if others.is_empty() {
                 continue;
             }
-            for j in 0..self.blocks[b].kinds.len() {
-                let key = keys[b] + (1u128 << (4 * j));
-                let id = self.block_set(b, key);
+            let plus = self.plus_one(b, keys[b]);
+            for (j, &id) in plus.iter().enumerate() {
                 // `combine` of this one set: its options within the bounds (interned sets are sorted and
                 // distinct already, and set 0 is {0}), read in place
                 let both = self.sets[id as usize].iter().copied().filter(|&e| {
@@ -384,6 +404,18 @@ impl Tables {
             }
         }
         Ok(out)
+    }
+
+    /// The option set of block `b`'s tiles `key` with one more tile of each of its kinds, in the block's
+    /// order (every count of `key` below `MAX_COUNT`, as `completing_kinds` checks), remembered per key.
+    fn plus_one(&mut self, b: usize, key: u128) -> std::sync::Arc<[u32]> {
+        if let Some(got) = self.blocks[b].plus_one.get(&key) {
+            return got.clone();
+        }
+        let got: std::sync::Arc<[u32]> = (0..self.blocks[b].kinds.len()).map(|j| self.block_set(b, key + (1u128 << (4 * j)))).collect();
+        self.blocks[b].plus_one.insert(key, got.clone());
+        self.memo_size += 1;
+        got
     }
 
     /// Python `BlockWin.block_splits`: every split of one block's tiles into groups without wildcards,
