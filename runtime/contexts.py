@@ -23,7 +23,8 @@ CONTEXTS_KEPT = 1024  # distinct contexts whose environment a rule set keeps (th
 def context_key(context: dict) -> tuple:
     """A context as a key: the type is part of it (True == 1 and 1 == 1.0, but they are different values
     of a setting). Raises TypeError for a value that cannot be a key (a caller's own list or object)."""
-    key = tuple((k, type(v), v) for k, v in context.items())
+    values = context.values()
+    key = tuple(zip(context, map(type, values), values))  # ((name, type, value), …), built in C
     hash(key)
     return key
 

@@ -52,8 +52,7 @@ def parse_tiles(notation: Notation, catalog: Catalog, text: str, what: str, read
         except Exception:  # noqa: BLE001 - the native reading failed (counted there): the notation reads it
             got = None
         if got is not None:
-            kinds = catalog.kinds
-            return [kinds[i] for i in got]
+            return list(map(catalog.kinds.__getitem__, got))
     try:
         names = notation.parse(text)
     except NotationError as exc:
@@ -93,7 +92,7 @@ def build_hand(rules, hand: str, melds: list[str] | None = None, win: str | None
                 raise HandError(f"unknown meld kind '{kind}' (this rule set has: {known})")
             raise HandError(f"'{kind}' is a pair, not a meld that can be laid down (melds: {known})")
         tiles = parse_tiles(rules.notation, cat, tiles_text, f"meld {kind}", reader)
-        if not rules.meld_matches(mk, tiles):
+        if not rules.meld_checks.text_matches(mk, tiles_text, cat, tiles):
             raise HandError(f"meld {kind}:{tiles_text} is not a {kind} ({rules.shape_text(mk)})")
         parsed_melds.append(Meld(kind, tiles))
     win_tile = None
@@ -110,12 +109,13 @@ def build_hand(rules, hand: str, melds: list[str] | None = None, win: str | None
     every = h.all_tiles()
     if len(every) > MAX_HAND_TILES:
         raise HandError(f"the hand has {len(every)} tiles; at most {MAX_HAND_TILES} are scored")
+    over = False
     for t in every:
-        counts[t.index] += 1
-    for t in every:
-        n = counts[t.index]
-        if n > t.copies:
-            raise HandError(f"the hand uses {n} of {t.name} but only {t.copies} exist")
+        n = counts[t.index] = counts[t.index] + 1
+        over = over or n > t.copies
+    if over:  # the first tile, in the hand's order, of a kind used more often than it exists
+        t = next(t for t in every if counts[t.index] > t.copies)
+        raise HandError(f"the hand uses {counts[t.index]} of {t.name} but only {t.copies} exist")
     return h
 
 

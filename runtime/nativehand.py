@@ -23,13 +23,34 @@ from .hand import HandError, Meld
 from .ir.nodes import LABEL_SLOT
 from .limits import HAND_WORK, LIMIT_SENTENCE, MAX_HAND_TILES, MAX_MELDS, MAX_TILE_TEXT, READING_WORK, SPLIT_LIMIT
 from .nativecounts import MISSING, NativeCounts, Unencodable, encode, tile_code
+from .nativescore import result_of
 from .reading import Group, Reading, RTile
 
 if TYPE_CHECKING:
     from .result import ScoreResult
 
 # The result objects and the Python readings are imported when a hand is first scored here, not by a
-# native batch, whose driver writes each result itself (runtime/batch.py).
+# native batch, whose driver writes each result itself (runtime/batch.py); kept here once imported (an
+# import statement run per call costs a scored hand about a microsecond each).
+_LATE: dict = {}
+
+
+def _score_result():
+    got = _LATE.get("ScoreResult")
+    if got is None:
+        from .result import ScoreResult
+
+        got = _LATE["ScoreResult"] = ScoreResult
+    return got
+
+
+def _signature_from():
+    got = _LATE.get("SIGNATURE_FROM")
+    if got is None:
+        from .hand_readings import SIGNATURE_FROM
+
+        got = _LATE["SIGNATURE_FROM"] = SIGNATURE_FROM
+    return got
 
 NO_READING = "the tiles do not form any winning hand of this rule set"
 
@@ -69,7 +90,7 @@ class NativeHands:
 
     def encode_meld(self, rules, m) -> tuple:
         """A laid-down meld (already checked) as the native side takes it, recorded for its loops too."""
-        key = (m.kind, tuple(t.index for t in m.tiles))
+        key = (m.kind, tuple([t.index for t in m.tiles]))
         got = self._melds.get(key)
         if got is None:
             mk = rules.ir.meld(m.kind)
@@ -158,29 +179,22 @@ class NativeHands:
 
     def score(self, sc) -> ScoreResult | None:
         """The result of the hand `sc` (a Scoring) scores, or None when the Python path must score it."""
-        from .result import ScoreResult
-
         got = self.call(sc, False)
-        return got if got is None or isinstance(got, ScoreResult) else self.result(sc, got)
+        return got if got is None or isinstance(got, _score_result()) else self.result(sc, got)
 
     def json_text(self, sc) -> str | None:
         """The native side's own JSON of the hand's result (src/hand/json.rs, what `ScoreResult.to_json()`
         gives), or None when it hands the hand or its JSON back to the Python side (for the tests)."""
-        from .result import ScoreResult
-
         got = self.call(sc, True)
         if got is None:
             return None
-        if isinstance(got, ScoreResult):
+        if isinstance(got, _score_result()):
             return self.last_text
         return got[17] if isinstance(got[17], str) else None
 
     def call(self, sc, want_json: bool):
         """One native call for the hand: what it scored (the payload), a ScoreResult with no reading,
         or None (handed back); a refusal is raised."""
-        from . import hand_readings
-        from .result import ScoreResult
-
         h = sc.hand
         wild = groups = signatures = None
         self._wild_hand = False
@@ -192,7 +206,7 @@ class NativeHands:
                 plays = classified(naturals, wilds)
                 # without stand-ins, only for a rule set with a form that lets stand-ins be themselves
                 wild = (classified(*self.classify(sc, False)) if self.plain_forms else plays, plays,
-                        hand_readings.SIGNATURE_FROM)
+                        _signature_from())
                 groups = self.group_info(sc)
                 signatures = self.signature_search(sc)
         self.hands += 1
@@ -232,7 +246,7 @@ class NativeHands:
             raise HandError(got)
         if status == 1:
             self.last_text = got
-            return ScoreResult(False, NO_READING)
+            return _score_result()(False, NO_READING)
         return got
 
     def _keep_waits(self, sc, found: tuple) -> None:
@@ -381,8 +395,6 @@ class NativeHands:
         return r
 
     def result(self, sc, got: tuple) -> ScoreResult:
-        from .nativescore import result_of
-
         (form, win, considered, rejected, groups, listed, _hand, win_kind, final, values, units, score, total,
          best, trace, quantities, _describe, _json, labels) = got
         # the Python reading is made when the result is first read beyond its score

@@ -23,6 +23,20 @@ from .reading import Reading
 if TYPE_CHECKING:
     from .result import ScoreResult
 
+# runtime/result.py's ScoreResult, runtime/scoring.py's FanLine and LazyEvaluation, imported at their first
+# use (a native batch, which writes its results itself, needs none) and kept (an import statement run per
+# call costs a scored hand about a microsecond)
+_LATE: list = []
+
+
+def _late() -> list:
+    from .result import ScoreResult
+    from .scoring import FanLine, LazyEvaluation
+
+    _LATE[:] = [ScoreResult, FanLine, LazyEvaluation]
+    return _LATE
+
+
 ENVS_KEPT = 1024  # environments whose encoded settings a scorer keeps (the table starts over past it)
 
 
@@ -90,7 +104,7 @@ class NativeScorer:
         if settings is None:
             return None
         try:
-            codes = tuple(tile_code(t) for t in flowers)
+            codes = tuple([tile_code(t) for t in flowers]) if flowers else ()
         except Unencodable:
             return None
         return [settings, self_drawn, codes, None, None]
@@ -190,9 +204,7 @@ def result_of(sc, r, win: bool, considered: int, rejected: list[str], final, val
     for it (as `Scorer.score_hand` hands it back): labels with expressions as `labels` gives them (per
     fan, None where not given) or computed by the reference environment, the quantities and exclusions
     given lazily."""
-    from .result import ScoreResult  # here: a native batch, which writes its results itself, needs neither
-    from .scoring import FanLine, LazyEvaluation
-
+    ScoreResult, FanLine, LazyEvaluation = _LATE or _late()
     fast = sc.rules.lines  # the pattern lines, units and quantities (runtime/fans.py `PatternLines`)
     made = r if isinstance(r, Reading) else None
 

@@ -24,6 +24,7 @@ from .fans import PatternLines
 from .fastwin import BlockWin
 from .hand import Hand, HandError, build_hand
 from .ir import nodes as ir
+from .meldshape import MeldChecks, meld_matches, shape_text
 from .nativecounts import NativeCounts, native_counts
 from .nativehand import native_hands
 from .nativescore import native_scorer, scoring_programs
@@ -37,7 +38,16 @@ if TYPE_CHECKING:
     from .scoring import CompiledPatterns
 
 # The Python scorers (runtime/hand_score.py, runtime/scoring.py, the generated one) are imported where
-# first used: a batch the native core scores whole (runtime/batch.py) needs none of them.
+# first used: a batch the native core scores whole (runtime/batch.py) needs none of them. `score_in` keeps
+# the class it scores with once imported (an import statement per call costs a hand about a microsecond).
+_LATE: list = []
+
+
+def _late():
+    from .hand_score import Scoring
+
+    _LATE.append(Scoring)
+    return Scoring
 
 
 @dataclass(eq=False)
@@ -110,6 +120,7 @@ class Rules:
         # The rule set's own memos (shared by `with_forms` copies: none depends on the forms).
         self._derived: dict | None = None  # `derived`
         self._meld_values: dict[tuple[str, str | None], Any] = {}  # `meld_value` by (meld kind, suit)
+        self.meld_checks = MeldChecks()  # the melds given as text checked (`build_hand`)
         # The observation sites of hands with wildcards (runtime/hand_signatures.py `_observer`), by what
         # the readings are for, the form, the winning tile and the context's shared values.
         self.observers: dict[tuple, Any] = {}
@@ -321,9 +332,8 @@ class Rules:
                  self_drawn: bool = False, *, work: list[int] | None = None) -> ScoreResult:
         """`score` under a context already turned into `env_for(context)`'s (catalog, decomposer,
         environment) — what a batch of hands under one context shares."""
-        from .hand_score import Scoring
-
         cat, dec, env = env_for
+        Scoring = _LATE[0] if _LATE else _late()
         if not isinstance(hand, Hand):
             tables = getattr(dec.structure, "tables", None)  # the native tables read the notation in one call
             hand = build_hand(self, hand, melds, win, self_drawn, cat, tables.parse if tables is not None else None)
@@ -542,37 +552,10 @@ class Rules:
     # ------------------------------------------------------------------ meld checks for input
 
     def meld_matches(self, mk: ir.MeldKind, tiles: list[TileInfo]) -> bool:
-        s = mk.shape
-        size_ok = len(tiles) == s.size or (mk.grows and s.size < len(tiles) <= s.size + mk.grow_limit)
-        if not size_ok:
-            return False
-        if s.kind == "same":
-            return all(t.name == tiles[0].name for t in tiles)
-        if s.kind in ("run", "ranks"):
-            if tiles[0].suit is None or any(t.suit != tiles[0].suit for t in tiles):
-                return False
-            ranks = sorted(t.rank for t in tiles)
-            if s.kind == "run":
-                return all(b == a + 1 for a, b in zip(ranks, ranks[1:]))
-            return ranks == sorted(s.ranks)
-        if s.kind == "tiles":
-            base = Counter(s.tiles)
-            got = Counter(t.name for t in tiles)
-            if len(tiles) > s.size:  # grown: the shape's tiles plus further ones of the same
-                return all(got[k] >= n for k, n in base.items()) and set(got) <= set(base)
-            return got == base
-        if s.kind == "same_rank":
-            if any(t.suit is None or t.rank != tiles[0].rank for t in tiles):
-                return False
-            return not s.mixed or len({t.suit for t in tiles}) > 1
-        return False
+        return meld_matches(mk, tiles)
 
     def shape_text(self, mk: ir.MeldKind) -> str:
-        s = mk.shape
-        return {"same": f"{s.size} identical tiles", "run": f"{s.size} consecutive tiles of one suit",
-                "ranks": f"the ranks {', '.join(map(str, s.ranks))} of one suit",
-                "tiles": "exactly " + "".join(s.tiles),
-                "same_rank": f"{s.size} tiles of one rank" + (" from more than one suit" if s.mixed else "")}[s.kind]
+        return shape_text(mk)
 
 
 def _catalog_options(rs: ir.RuleSet) -> frozenset | None:
