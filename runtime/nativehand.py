@@ -210,7 +210,8 @@ class NativeHands:
                 groups = self.group_info(sc)
                 signatures = self.signature_search(sc)
         self.hands += 1
-        state = self.counts.scorer.hand_state(sc.env, h.self_drawn, sc.flower_tiles())
+        # the flowers as the catalog's tiles: a natural tile's code is its kind's (no reading tiles made)
+        state = self.counts.scorer.hand_state(sc.env, h.self_drawn, h.flowers)
         if state is None:
             return self._fell_back("a setting that cannot be handed over")
         melds = tuple(self._meld(sc, m) for m in h.melds)

@@ -99,6 +99,9 @@ class Prefilter:
                     self._atom(*spec[:4])
         self.preds = [(lst, compile_expr(pred) if pred is not None else None, f"binder:{b}", neg)
                       for lst, pred, b, neg in self.atoms]
+        # the fields of the group lists, in field order: a group's own predicates (`vector`; those of the
+        # tile lists are summed from each tile's row)
+        self._group_preds = [(i, x) for i, x in enumerate(self.preds) if x[0] not in TILE_LISTS]
         self._vectors: dict = {}
         self._tile_rows: dict[tuple, tuple[int, ...]] = {}  # `_tile_row` by (list, tile signature)
 
@@ -222,12 +225,12 @@ class Prefilter:
                     for x in g.tiles:
                         for i in self._tile_row(lst, x):
                             counts[i] = counts.get(i, 0) + 1
-            for i, (lst, pred, key_b, neg) in enumerate(self.preds):
-                if lst in TILE_LISTS:
-                    n = counts.get(i, 0)
-                elif not in_list[lst]:
+            for i, n in counts.items():
+                v |= n << (FIELD * i)
+            for i, (lst, pred, key_b, neg) in self._group_preds:
+                if not in_list[lst]:
                     continue
-                elif pred is None:
+                if pred is None:
                     n = 1
                 else:
                     env[key_b] = g

@@ -164,10 +164,26 @@ def children(e: Expr) -> tuple[Expr, ...]:
 
 
 def walk(e: Expr):
-    """Yield every node of an expression tree, parents first."""
-    yield e
-    for c in children(e):
-        yield from walk(c)
+    """Yield every node of an expression tree, parents first (depth first, children in order). With a
+    stack rather than nested generators: every load walks every expression of the rule set several
+    times, and a generator per node cost a `paili score` start-up milliseconds."""
+    stack = [e]
+    pop = stack.pop
+    fields = CHILD_FIELDS.get
+    while stack:
+        n = pop()
+        yield n
+        names = fields(type(n))
+        if names:
+            kids = []
+            for name in names:
+                v = getattr(n, name)
+                if isinstance(v, tuple):
+                    kids.extend(v)
+                else:
+                    kids.append(v)
+            kids.reverse()
+            stack += kids
 
 
 def conjuncts(e: Expr | None):
