@@ -164,3 +164,46 @@ def test_the_record_holds_only_files_that_pass_the_validation(monkeypatch):
     monkeypatch.setattr(serialize, "loads", refuse)
     index = json.loads(precompile.expected()[precompiled.INDEX])
     assert index["validated"] == {} and len(index["sources"]) == len(BUNDLED)
+
+
+def _structure(x):
+    """A rule set as nested (class, fields…) tuples, the sequence types included (a tuple read as a list
+    would compare equal to nothing, but this names where)."""
+    import dataclasses
+
+    if dataclasses.is_dataclass(x) and not isinstance(x, type):
+        return (type(x).__name__,) + tuple((f.name, _structure(getattr(x, f.name))) for f in dataclasses.fields(x))
+    if isinstance(x, (tuple, list)):
+        return (type(x).__name__,) + tuple(_structure(y) for y in x)
+    return x
+
+
+@pytest.mark.parametrize("path", BUNDLED, ids=lambda p: p.stem)
+def test_a_verified_text_read_in_one_pass_is_the_rule_set_read_in_full(path):
+    """`loads(verified=True)` makes the nodes as the JSON is read (serialize.py `_node`): the very rule set
+    the full reading (schema, rebuild, checker) gives, every node, field, tuple and span."""
+    from paili.runtime.ir.serialize import loads
+
+    text = (ROOT / "rules" / "compiled" / f"{path.stem}.json").read_text(encoding="utf-8")
+    fast, full = loads(text, verified=True), loads(text)
+    assert _structure(fast) == _structure(full)
+    assert fast.tiles.kinds[0].span == full.tiles.kinds[0].span and fast.patterns[0].span.line > 0
+
+
+@pytest.mark.parametrize("edit, sentence", [
+    (lambda t: t.replace('"_": "Pattern"', '"_": "Patternx"', 1), "unknown node type 'Patternx'"),
+    (lambda t: t.replace('"_": "Pattern",', '"_": "Pattern", "bogus": 1,', 1), "bad Pattern: "),
+    (lambda t: t.replace('"span": [', '"span": [0, ', 1), "bad span"),
+    (lambda t: t[:-20], "not JSON: "),
+])
+def test_a_verified_text_that_is_not_one_is_refused_as_the_full_reading_refuses_it(edit, sentence):
+    from paili.runtime.ir.serialize import FormatError, from_data, loads
+
+    text = edit((ROOT / "rules" / "compiled" / "guobiao.json").read_text(encoding="utf-8"))
+    with pytest.raises(FormatError) as got:
+        loads(text, verified=True)
+    assert str(got.value).startswith(sentence)
+    if sentence != "not JSON: ":  # the sentence the rebuild of the parsed document gives, word for word
+        with pytest.raises(FormatError) as want:
+            from_data(json.loads(text)["ruleset"])
+        assert str(got.value) == str(want.value)

@@ -133,3 +133,46 @@ def test_a_result_read_late_is_the_result_read_at_once(name):
     assert [json.dumps(x.to_json(), ensure_ascii=False) for x in res] == at_once
     assert [[f.pattern for f in x.fans] for x in res] == [[f["pattern"] for f in json.loads(a)["trace"]["fired"]]
                                                            for a in at_once]
+
+
+@pytest.mark.parametrize("name", BACKENDS)
+def test_melds_given_as_text_are_checked_once_and_answer_the_same_every_time(name):
+    """A meld's check is kept by (kind, text, catalog) (runtime/meldshape.py): given again, under another
+    context of the same catalog or one the room options change, it answers as the first time —
+    refused with the same sentence, or scored as the reference scores it."""
+    r, ref = load(GUOBIAO, backend=name), load(GUOBIAO, backend="python")
+    hand = "1m2m3m 4p5p6p 7s8s9s 东"
+    cases = [(hand, ["碰:白白白"], "东"), (hand, ["碰:白白中"], "东"), (hand, ["吃:1s2s4s"], "东"),
+             (hand, ["吃:1s2s3s"], "东"), (hand, ["明杠:2m2m2m2m"], "东")]
+    for ctx in (None, {"起和番": 0}, {"圈风": "南", "门风": "西"}):
+        for hand_text, melds, win in cases:
+            want = answer(ref, hand_text, melds, win, False, ctx)
+            for _ in range(2):
+                assert answer(r, hand_text, melds, win, False, ctx) == want
+    assert "is not a 碰" in answer(r, *cases[1]) and "is not a 吃" in answer(r, *cases[2])
+    kept = r.meld_checks.kept
+    assert kept and all(type(v) is bool for v in kept.values())
+    assert {k[:2] for k in kept} >= {("碰", "白白白"), ("碰", "白白中"), ("吃", "1s2s4s")}
+
+
+def test_the_meld_checks_kept_are_bounded(monkeypatch):
+    from paili.runtime import meldshape
+
+    monkeypatch.setattr(meldshape, "MELD_CHECKS_KEPT", 3)
+    r = load(GUOBIAO, backend="python")
+    for text in ["1s2s3s", "2s3s4s", "3s4s5s", "4s5s6s", "1s2s4s"]:
+        answer(r, "1m2m3m 4p5p6p 7s8s9s 东", [f"吃:{text}"], "东")
+        assert len(r.meld_checks.kept) <= 3
+    assert r.meld_checks.kept.get(("吃", "1s2s4s", r.catalog)) is False
+
+
+@pytest.mark.parametrize("name", BACKENDS)
+def test_a_tile_used_too_often_is_named_in_the_hands_order(name):
+    """The first tile, in the order hand, melds, flowers, winning tile, of a kind held more often than
+    it exists is the one the sentence names, with how many the hand uses."""
+    r = load(GUOBIAO, backend=name)
+    cases = [(("2m2m2m 3m3m3m3m3m 东东", None, "2m"), "the hand uses 5 of 三万 but only 4 exist"),
+             (("2m2m 3m 东东东东东", ["碰:2m2m2m"], "3m"), "the hand uses 5 of 二万 but only 4 exist"),
+             (("1m 东", ["碰:白白白", "明杠:白白白白"], "1m"), "the hand uses 7 of 白 but only 4 exist")]
+    for args, sentence in cases:
+        assert answer(r, *args) == f"HandError: {sentence}"
