@@ -100,3 +100,35 @@ def test_room_options_the_tiles_do_not_read_share_one_catalog():
     other = rules.env_for({"起和番": 0})
     assert plain[0] is other[0] and plain[1] is other[1]  # the catalog and decomposer
     assert plain[2]["option:起和番"] == 8 and other[2]["option:起和番"] == 0  # each context its own value
+
+
+# Counts the calls of the IR's full rebuild (serialize.from_data) in a command line run in-process.
+COUNTING_DRIVER = """
+import sys
+from paili.runtime.ir import serialize
+calls = [0]
+full = serialize.from_data
+def counted(*a, **k):
+    calls[0] += 1
+    return full(*a, **k)
+serialize.from_data = counted
+from paili.dsl.cli import main
+sys.argv = ["paili"] + sys.argv[1:]
+code = main()
+sys.stderr.write(f"\\nFROM_DATA {calls[0]}\\n")
+sys.exit(code)
+"""
+
+
+@pytest.mark.parametrize("variant", sorted(LINES))
+def test_a_batch_reads_the_shipped_rule_set_in_one_pass(tmp_path, variant):
+    """A bundled variant's shipped file, recorded as validated, is read with its nodes made as the JSON is
+    read (runtime/ir/serialize.py `_node`): the document is never walked again (`from_data`), and the
+    output is the same bytes as when it is (tests/test_precompiled.py: the same rule set)."""
+    out, _, _ = run_batch(tmp_path, variant, "auto")
+    path = tmp_path / f"{variant}.jsonl"
+    p = subprocess.run([sys.executable, "-c", COUNTING_DRIVER, "score", variant, "--batch", str(path), "--json"],
+                       capture_output=True, text=True, cwd=ROOT, env=dict(os.environ), encoding="utf-8")
+    assert p.returncode == 0, p.stderr[-500:]
+    assert p.stderr.rsplit("FROM_DATA ", 1)[1].strip() == "0"
+    assert p.stdout == out
