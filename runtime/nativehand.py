@@ -43,15 +43,6 @@ def _score_result():
         got = _LATE["ScoreResult"] = ScoreResult
     return got
 
-
-def _signature_from():
-    got = _LATE.get("SIGNATURE_FROM")
-    if got is None:
-        from .hand_readings import SIGNATURE_FROM
-
-        got = _LATE["SIGNATURE_FROM"] = SIGNATURE_FROM
-    return got
-
 NO_READING = "the tiles do not form any winning hand of this rule set"
 
 
@@ -201,12 +192,14 @@ class NativeHands:
         if self.wild_rules:
             naturals, wilds = self.classify(sc, True)
             if wilds or any(t.physical is not t.kind for t in naturals):
+                from . import hand_readings  # (read each time: a setting the tests change)
+
                 self.not_natural += 1
                 self._wild_hand = True
                 plays = classified(naturals, wilds)
                 # without stand-ins, only for a rule set with a form that lets stand-ins be themselves
                 wild = (classified(*self.classify(sc, False)) if self.plain_forms else plays, plays,
-                        _signature_from())
+                        hand_readings.SIGNATURE_FROM)
                 groups = self.group_info(sc)
                 signatures = self.signature_search(sc)
         self.hands += 1
