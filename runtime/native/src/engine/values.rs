@@ -445,6 +445,8 @@ impl<'a> Ev<'a> {
             }
             // reading-scope nodes: the game-scope lowering refuses the names that make them
             Node::Builtin(_) | Node::Pattern(_) | Node::Quantity(_) | Node::Unit(_) => Err(Stop::Bail),
+            // the pattern programs' compiled conditions: never made for game scope
+            Node::Pred(_) => Err(Stop::Bail),
         }
     }
 }

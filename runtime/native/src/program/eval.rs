@@ -58,6 +58,13 @@ pub(crate) struct Eval<'p, 'r> {
 /// A reading list's distinct field values and how many items have each.
 type Tally = Vec<(V, i64)>;
 
+/// Where a comprehension's items lie (eval.rs `items_of`).
+enum Items {
+    Builtin(usize), // a reading list, in the builtins' cache
+    GField(usize),  // a group's list field, in the reading's group fields (its index there)
+    Own(Arc<Vec<V>>),
+}
+
 
 pub(crate) const BUDGET: u64 = 5_000_000; // node evaluations per reading; past it the reference evaluates it
 
@@ -245,6 +252,20 @@ impl<'p, 'r> Eval<'p, 'r> {
         if let Some(v) = &self.builtins[b as usize] {
             return Ok(v.clone());
         }
+        self.make_builtin(b)?;
+        self.builtins[b as usize].clone().ok_or(Stop::Bail)
+    }
+
+    /// Builtin b's value, made and kept in the builtins' cache if it is not there yet (read it there:
+    /// a reading list is not copied).
+    fn ensure_builtin(&mut self, b: B) -> R<&V> {
+        if self.builtins[b as usize].is_none() {
+            self.make_builtin(b)?;
+        }
+        self.builtins[b as usize].as_ref().ok_or(Stop::Bail)
+    }
+
+    fn make_builtin(&mut self, b: B) -> R<()> {
         let r = self.r;
         let v = match b {
             B::Groups => self.group_list(|_| true),
@@ -308,8 +329,8 @@ impl<'p, 'r> Eval<'p, 'r> {
                 None => return Err(Stop::NeedShapeWaits),
             },
         };
-        self.builtins[b as usize] = Some(v.clone());
-        Ok(v)
+        self.builtins[b as usize] = Some(v);
+        Ok(())
     }
 
     fn group_field(&self, gi: u16, f: usize) -> R<V> {
@@ -349,7 +370,7 @@ impl<'p, 'r> Eval<'p, 'r> {
     }
 
     /// Field f of value x (x itself for None) as `x.F` reads it, borrowed.
-    fn field_ref<'s>(&'s self, x: &'s V, f: Option<usize>) -> R<&'s V> {
+    pub(super) fn field_ref<'s>(&'s self, x: &'s V, f: Option<usize>) -> R<&'s V> {
         let Some(f) = f else { return Ok(x) };
         match x {
             V::None => Ok(&V_NONE),
@@ -411,6 +432,7 @@ impl<'p, 'r> Eval<'p, 'r> {
                 self.charge()?;
                 Ok(self.peek(e)?.truthy())
             }
+            Node::Pred(p) => self.run_pred(p, 0),
             _ => Ok(self.eval(e)?.truthy()),
         }
     }
@@ -510,6 +532,7 @@ impl<'p, 'r> Eval<'p, 'r> {
                     self.eval(f)
                 }
             }
+            Node::Pred(p) => Ok(V::Bool(self.run_pred(p, 1)?)),
             Node::Bound(_) | Node::Game(_) | Node::GameCall(..) => Err(Stop::Bail), // never in reading scope
         }
     }
@@ -537,6 +560,14 @@ impl<'p, 'r> Eval<'p, 'r> {
     }
 
     fn call(&mut self, func: Func, args: &[Node]) -> R<V> {
+        if let (Func::Len, Node::Builtin(b)) = (func, &args[0]) {
+            // `len` of a reading list, read where the builtins' cache keeps it (the same nodes charged)
+            self.charge()?;
+            return match self.ensure_builtin(*b)? {
+                V::List(l) => Ok(V::Int(l.len() as i64)),
+                v => apply(func, v.clone(), None),
+            };
+        }
         let a = self.eval(&args[0])?;
         let b = match func {
             Func::Max | Func::Min => Some(self.eval(&args[1])?),
@@ -602,14 +633,63 @@ impl<'p, 'r> Eval<'p, 'r> {
         Ok(if func == CompFn::Any { V::Bool(n > 0) } else { V::Int(n) })
     }
 
-    fn comp(&mut self, func: CompFn, slots: &[usize], src: &Node, body: &Node) -> R<V> {
-        let items = match self.eval(src)? {
-            v if !v.truthy() => Arc::new(Vec::new()), // `src or ()`
-            V::List(l) => l,
-            _ => return Err(Stop::Bail), // iterating a string or a non-list
+    /// Where the items of a comprehension's source lie, its node(s) charged as `eval` charges them: a
+    /// reading list in the builtins' cache or a group's list field in the reading's group fields are
+    /// read there, by index, rather than copied (no reference count taken and dropped per comprehension).
+    fn items_of(&mut self, src: &Node) -> R<(Items, usize)> {
+        match src {
+            Node::Builtin(b) => {
+                self.charge()?;
+                return match self.ensure_builtin(*b)? {
+                    v if !v.truthy() => Ok((Items::Own(Arc::new(Vec::new())), 0)), // `src or ()`
+                    V::List(l) => Ok((Items::Builtin(*b as usize), l.len())),
+                    _ => Err(Stop::Bail), // iterating a string or a non-list
+                };
+            }
+            Node::Attr(o, f) => {
+                if let (Node::Binder(i), true) = (&**o, *f < self.p.n_group_fields) {
+                    if let V::Group(g) = self.binders[*i] {
+                        let at = g as usize * GROUP_FIELDS.len() + *f;
+                        if let Some(V::List(l)) = self.gfields.get(at) {
+                            let n = l.len();
+                            self.charge()?;
+                            return Ok(if n == 0 { (Items::Own(Arc::new(Vec::new())), 0) } else { (Items::GField(at), n) });
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+        match self.eval(src)? {
+            v if !v.truthy() => Ok((Items::Own(Arc::new(Vec::new())), 0)), // `src or ()`
+            V::List(l) => {
+                let n = l.len();
+                Ok((Items::Own(l), n))
+            }
+            _ => Err(Stop::Bail), // iterating a string or a non-list
+        }
+    }
+
+    /// Item i of a comprehension's items (`items_of`).
+    #[inline]
+    fn item(&self, items: &Items, i: usize) -> V {
+        let list = match items {
+            Items::Builtin(b) => match &self.builtins[*b] {
+                Some(V::List(l)) => l,
+                _ => return V::None, // never: kept as a list by items_of
+            },
+            Items::GField(at) => match &self.gfields[*at] {
+                V::List(l) => l,
+                _ => return V::None,
+            },
+            Items::Own(l) => l,
         };
+        list[i].clone()
+    }
+
+    fn comp(&mut self, func: CompFn, slots: &[usize], src: &Node, body: &Node) -> R<V> {
+        let (items, n) = self.items_of(src)?;
         let k = slots.len();
-        let n = items.len();
         let mut count: i64 = 0;
         let mut total = (0i128, 1i128);
         let mut best: Option<V> = None;
@@ -625,7 +705,7 @@ impl<'p, 'r> Eval<'p, 'r> {
         }
         loop {
             for (s, &i) in slots.iter().zip(idx.iter()) {
-                self.binders[*s] = items[i].clone();
+                self.binders[*s] = self.item(&items, i);
             }
             match func {
                 CompFn::Count => count += self.truth(body)? as i64,
@@ -641,7 +721,7 @@ impl<'p, 'r> Eval<'p, 'r> {
                 }
                 CompFn::Filter => {
                     if self.truth(body)? {
-                        kept.push(items[idx[0]].clone());
+                        kept.push(self.item(&items, idx[0]));
                     }
                 }
                 CompFn::Sum => {

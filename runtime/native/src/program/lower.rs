@@ -127,6 +127,8 @@ pub(crate) enum Node {
     Bound(usize),
     Game(usize),
     GameCall(usize, Vec<Node>),
+    // a condition compiled after the lowering (pred.rs): the pattern programs only
+    Pred(Box<Pred>),
 }
 
 /// What game scope adds to the lowering (engine/scope.rs): its names, fields and functions. Each

@@ -85,7 +85,8 @@ fn children(e: &Node) -> Vec<&Node> {
         | Node::Quantity(_)
         | Node::Unit(_)
         | Node::Bound(_)
-        | Node::Game(_) => Vec::new(),
+        | Node::Game(_)
+        | Node::Pred(_) => Vec::new(),
         Node::List(xs) | Node::Call(_, xs) | Node::Compare(_, xs) | Node::GameCall(_, xs) => xs.iter().collect(),
         Node::Attr(o, _) | Node::Not(o) | Node::Neg(o) => vec![o],
         Node::Comp { src, body, eq, .. } => {
@@ -108,7 +109,8 @@ fn children_mut(e: &mut Node) -> Vec<&mut Node> {
         | Node::Quantity(_)
         | Node::Unit(_)
         | Node::Bound(_)
-        | Node::Game(_) => Vec::new(),
+        | Node::Game(_)
+        | Node::Pred(_) => Vec::new(),
         Node::List(xs) | Node::Call(_, xs) | Node::Compare(_, xs) | Node::GameCall(_, xs) => xs.iter_mut().collect(),
         Node::Attr(o, _) | Node::Not(o) | Node::Neg(o) => vec![o],
         Node::Comp { src, body, eq, .. } => {

@@ -31,6 +31,7 @@ mod funcs;
 mod lower;
 mod memo;
 mod operands;
+mod pred;
 mod value;
 
 pub(crate) use eval::*;
@@ -38,6 +39,7 @@ pub(crate) use funcs::*;
 pub(crate) use lower::*;
 pub(crate) use memo::*;
 use operands::*;
+pub(crate) use pred::*;
 pub(crate) use value::*;
 
 // ------------------------------------------------------------------ the program of a rule set
@@ -373,6 +375,9 @@ impl Program {
             label_exprs,
         };
         prog.n_memo = mark(&mut prog.roots());
+        for r in prog.roots() {
+            compile_preds(r);
+        }
         Ok(prog)
     }
 
