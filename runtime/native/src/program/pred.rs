@@ -162,6 +162,22 @@ impl Sv<'_> {
     }
 }
 
+/// `Sv` without a value of its own: small enough to be returned in registers.
+#[derive(Clone, Copy)]
+enum Q<'s> {
+    Int(i64),
+    Ref(&'s V),
+    Slow,
+}
+
+#[inline]
+fn q(v: &V) -> Q<'_> {
+    match v {
+        V::Int(n) => Q::Int(*n),
+        _ => Q::Ref(v),
+    }
+}
+
 #[inline]
 fn sv(v: &V) -> Sv<'_> {
     match v {
@@ -206,13 +222,49 @@ impl Eval<'_, '_> {
             Pred::Not(o) => Ok(!self.pred(o, n)?),
             Pred::Cmp(op, a, b, k) => {
                 *n += k - 1;
-                let a = self.opd(a)?;
-                let b = self.opd(b)?;
-                compare_sv(*op, &a, &b)
+                // whole numbers and values where they lie, in registers; anything else (arithmetic
+                // that is not on whole numbers, a function, a stop) computed again in full
+                match (self.quick(a), self.quick(b)) {
+                    (Q::Int(x), Q::Int(y)) if !matches!(op, Cmp::In | Cmp::NotIn) => compare_sv(*op, &Sv::Int(x), &Sv::Int(y)),
+                    (Q::Ref(x), Q::Ref(y)) => compare(*op, x, y),
+                    (Q::Int(x), Q::Ref(y)) => compare(*op, &V::Int(x), y),
+                    (Q::Ref(x), Q::Int(y)) => compare(*op, x, &V::Int(y)),
+                    _ => {
+                        let a = self.opd(a)?;
+                        let b = self.opd(b)?;
+                        compare_sv(*op, &a, &b)
+                    }
+                }
             }
             Pred::Field(i, f) => Ok(self.field_ref(&self.binders[*i], Some(*f))?.truthy()),
             Pred::Binder(i) => Ok(self.binders[*i].truthy()),
             Pred::Const(b) => Ok(*b),
+        }
+    }
+
+    /// An operand's value when it is a whole number (as `opd` computes it) or a value where it lies;
+    /// `Q::Slow` where `opd` must compute it (it reads nothing that changes: computing it again gives
+    /// the same value or the same stop).
+    #[inline]
+    fn quick<'s>(&'s self, o: &'s Opd) -> Q<'s> {
+        match o {
+            Opd::Int(k) => Q::Int(*k),
+            Opd::Const(v) => q(v),
+            Opd::Binder(i) => q(&self.binders[*i]),
+            Opd::Field(i, f) => match self.field_ref(&self.binders[*i], Some(*f)) {
+                Ok(v) => q(v),
+                Err(_) => Q::Slow,
+            },
+            Opd::Arith(op, l, r) => match (self.quick(l), self.quick(r)) {
+                (Q::Int(x), Q::Int(y)) => match op {
+                    Op::Add => x.checked_add(y).map_or(Q::Slow, Q::Int),
+                    Op::Sub => x.checked_sub(y).map_or(Q::Slow, Q::Int),
+                    Op::Mul => x.checked_mul(y).map_or(Q::Slow, Q::Int),
+                    _ => Q::Slow,
+                },
+                _ => Q::Slow,
+            },
+            _ => Q::Slow,
         }
     }
 
