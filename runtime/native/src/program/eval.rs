@@ -36,7 +36,7 @@ pub struct Reading<'a> {
 pub(crate) struct Eval<'p, 'r> {
     pub(super) p: &'p Program,
     r: &'r Reading<'r>,
-    builtins: [Option<V>; N_BUILTINS], // in place: one allocation less per reading
+    pub(super) builtins: [Option<V>; N_BUILTINS], // in place: one allocation less per reading
     pub(super) binders: Vec<V>,
     counts: Vec<Option<i64>>, // raw counts found so far (Some(0) while one is being computed)
     quantities: Vec<Option<V>>,
@@ -258,7 +258,7 @@ impl<'p, 'r> Eval<'p, 'r> {
 
     /// Builtin b's value, made and kept in the builtins' cache if it is not there yet (read it there:
     /// a reading list is not copied).
-    fn ensure_builtin(&mut self, b: B) -> R<&V> {
+    pub(super) fn ensure_builtin(&mut self, b: B) -> R<&V> {
         if self.builtins[b as usize].is_none() {
             self.make_builtin(b)?;
         }
@@ -432,7 +432,7 @@ impl<'p, 'r> Eval<'p, 'r> {
                 self.charge()?;
                 Ok(self.peek(e)?.truthy())
             }
-            Node::Pred(p) => self.run_pred(p, 0),
+            Node::Pred(p) => self.run_pred(p),
             _ => Ok(self.eval(e)?.truthy()),
         }
     }
@@ -532,7 +532,11 @@ impl<'p, 'r> Eval<'p, 'r> {
                     self.eval(f)
                 }
             }
-            Node::Pred(p) => Ok(V::Bool(self.run_pred(p, 1)?)),
+            Node::Pred(p) => {
+                // its root node is charged by run_pred with the rest (the same stop where the budget is 0)
+                self.budget += 1;
+                Ok(V::Bool(self.run_pred(p)?))
+            }
             Node::Bound(_) | Node::Game(_) | Node::GameCall(..) => Err(Stop::Bail), // never in reading scope
         }
     }
@@ -707,6 +711,19 @@ impl<'p, 'r> Eval<'p, 'r> {
             for (s, &i) in slots.iter().zip(idx.iter()) {
                 self.binders[*s] = self.item(&items, i);
             }
+            if let (Node::Pred(p), CompFn::Count | CompFn::Any | CompFn::All) = (body, func) {
+                // a compiled condition as the body: its nodes charged per item, as `truth` charges them
+                match (func, self.run_pred(p)?) {
+                    (CompFn::Count, t) => count += t as i64,
+                    (CompFn::Any, true) => return Ok(V::Bool(true)),
+                    (CompFn::All, false) => return Ok(V::Bool(false)),
+                    _ => {}
+                }
+                if !next_combination(idx, n) {
+                    return finish(func, count, total, best, kept);
+                }
+                continue;
+            }
             match func {
                 CompFn::Count => count += self.truth(body)? as i64,
                 CompFn::Any => {
@@ -784,14 +801,11 @@ pub const PREFILTER_FIELD: usize = 6;
 /// One prefilter test: the 6-bit field f of the packed counts against k (op: 0 ==, 1 !=, 2 <, 3 <=,
 /// 4 >, 5 >=).
 pub(crate) fn prefilter_test(packed: &[u8], f: usize, op: u8, k: i64) -> bool {
+    // the field's bits lie in two bytes at most (6 bits from any bit offset); a byte past the end is 0
     let bit = f * PREFILTER_FIELD;
-    let mut v: i64 = 0;
-    for j in 0..PREFILTER_FIELD {
-        let b = bit + j;
-        if packed.get(b / 8).is_some_and(|byte| byte >> (b % 8) & 1 != 0) {
-            v |= 1 << j;
-        }
-    }
+    let byte = |i: usize| packed.get(i).map_or(0u16, |b| *b as u16);
+    let two = byte(bit / 8) | byte(bit / 8 + 1) << 8;
+    let v = (two >> (bit % 8) & ((1 << PREFILTER_FIELD) - 1)) as i64;
     match op {
         0 => v == k,
         1 => v != k,

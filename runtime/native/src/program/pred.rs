@@ -27,26 +27,62 @@ pub(crate) enum Pred {
     And(Box<Pred>, Box<Pred>),
     Or(Box<Pred>, Box<Pred>),
     Not(Box<Pred>),
-    /// a single comparison, its operands and the nodes it charges (itself and its operands')
-    Cmp(Cmp, Opd, Opd, u64),
+    /// a single comparison
+    Cmp(Box<Compared>),
     /// a binder's field as a truth: (binder slot, field id)
     Field(usize, usize),
+    /// a field of a field … of a binder as a truth: (binder slot, field ids in turn)
+    Path(usize, Vec<usize>),
     /// a binder as a truth
     Binder(usize),
     /// a constant's truth
     Const(bool),
+    /// a comprehension's truth
+    Loop(Box<Looped>),
 }
 
-/// An operand of a compiled comparison (what `static_nodes` takes).
+/// `count`, `any` or `all` of one binder over a reading list or a binder's list field, with a body
+/// that compiles, neither remembered (memo.rs) nor answered from a tally (an `eq`).
+#[derive(Debug)]
+pub(crate) struct Looped {
+    func: CompFn,
+    slot: usize,
+    src: Src,
+    body: Pred,
+}
+
+#[derive(Debug)]
+enum Src {
+    Builtin(B),
+    Field(usize, usize),
+}
+
+/// A single comparison: its operands, the nodes they charge and when. `comparison` (eval.rs) charges
+/// two `static_nodes` operands at once before computing them (`at_once`); any other pair is evaluated
+/// by `eval`, node by node, the left operand first.
+#[derive(Debug)]
+pub(crate) struct Compared {
+    op: Cmp,
+    a: Opd,
+    b: Opd,
+    n: u64,
+    at_once: bool,
+    loops: bool, // an operand is a comprehension (`Opd::Loop`): evaluated node by node, owned
+}
+
+/// An operand of a compiled comparison (what `static_nodes` takes, and fields of fields of a binder).
 #[derive(Debug)]
 pub(crate) enum Opd {
     Int(i64),
     Const(V),
     Binder(usize),
     Field(usize, usize),
+    Path(usize, Vec<usize>),
     Arith(Op, Box<Opd>, Box<Opd>),
     Neg(Box<Opd>),
     Call(Func, Box<Opd>, Option<Box<Opd>>),
+    /// a comprehension's value: a comparison's operand only
+    Loop(Box<Looped>),
 }
 
 /// The compiled form of a condition whose value `eval` gives as a truth (`and`, `or`, `not`, a
@@ -54,6 +90,8 @@ pub(crate) enum Opd {
 pub(crate) fn root_pred(e: &Node) -> Option<Pred> {
     match e {
         Node::And(..) | Node::Or(..) | Node::Not(_) | Node::Compare(..) => pred_of(e),
+        // `any` and `all` are truths as eval gives them; a count is a number
+        Node::Comp { func: CompFn::Any | CompFn::All, .. } => pred_of(e),
         _ => None,
     }
 }
@@ -64,34 +102,94 @@ fn pred_of(e: &Node) -> Option<Pred> {
         Node::Or(l, r) => Pred::Or(Box::new(pred_of(l)?), Box::new(pred_of(r)?)),
         Node::Not(o) => Pred::Not(Box::new(pred_of(o)?)),
         Node::Compare(ops, xs) if ops.len() == 1 && xs.len() == 2 => {
-            let n = 1 + static_nodes(&xs[0])? + static_nodes(&xs[1])?;
-            Pred::Cmp(ops[0], opd_of(&xs[0])?, opd_of(&xs[1])?, n)
+            // `comparison` charges a single comparison of `static_nodes` operands at once; any other
+            // operand (a field of a field) is charged node by node by eval before it compares, so the
+            // same count, and every stop there is `Bail` too
+            let side = |x: &Node| match looped(x) {
+                Some(l) => Some((Opd::Loop(Box::new(l)), 0)),
+                None => opd_of(x),
+            };
+            let (a, na) = side(&xs[0])?;
+            let (b, nb) = side(&xs[1])?;
+            let at_once = static_nodes(&xs[0]).is_some() && static_nodes(&xs[1]).is_some();
+            let loops = matches!(a, Opd::Loop(_)) || matches!(b, Opd::Loop(_));
+            Pred::Cmp(Box::new(Compared { op: ops[0], a, b, n: na + nb, at_once, loops }))
         }
-        Node::Attr(o, f) => match **o {
-            Node::Binder(i) => Pred::Field(i, *f),
-            _ => return None,
+        Node::Attr(o, f) => match path(o)? {
+            (i, fs) if fs.is_empty() => Pred::Field(i, *f),
+            (i, mut fs) => {
+                fs.push(*f);
+                Pred::Path(i, fs)
+            }
         },
         Node::Binder(i) => Pred::Binder(*i),
         Node::Const(v) => Pred::Const(v.truthy()),
+        Node::Comp { .. } => Pred::Loop(Box::new(looped(e)?)),
         _ => return None,
     })
 }
 
-/// `static_nodes`'s operands, compiled (None exactly where it is None).
-fn opd_of(e: &Node) -> Option<Opd> {
-    Some(match e {
-        Node::Const(V::Int(n)) => Opd::Int(*n),
-        Node::Const(v) => Opd::Const(v.clone()),
-        Node::Binder(i) => Opd::Binder(*i),
+/// A comprehension `run_loop` evaluates as eval.rs `comp` does.
+fn looped(e: &Node) -> Option<Looped> {
+    let Node::Comp { func, slots, src, body, eq: None, memo: None } = e else { return None };
+    if slots.len() != 1 || !matches!(func, CompFn::Count | CompFn::Any | CompFn::All) {
+        return None;
+    }
+    let src = match &**src {
+        // the waits are asked for where they are first read (`Stop::NeedWaits`): not in a condition
+        Node::Builtin(b) if !matches!(b, B::Waits | B::ShapeWaits) => Src::Builtin(*b),
         Node::Attr(o, f) => match **o {
-            Node::Binder(i) => Opd::Field(i, *f),
+            Node::Binder(i) => Src::Field(i, *f),
             _ => return None,
         },
-        Node::Arith(op, l, r) => Opd::Arith(*op, Box::new(opd_of(l)?), Box::new(opd_of(r)?)),
-        Node::Neg(o) => Opd::Neg(Box::new(opd_of(o)?)),
-        Node::Call(f @ (Func::Abs | Func::Floor), args) if args.len() == 1 => Opd::Call(*f, Box::new(opd_of(&args[0])?), None),
+        _ => return None,
+    };
+    Some(Looped { func: *func, slot: slots[0], src, body: pred_of(body)? })
+}
+
+/// A binder and the fields read from it in turn (`x.a.b`: x, [a]; the last field is the caller's).
+fn path(e: &Node) -> Option<(usize, Vec<usize>)> {
+    match e {
+        Node::Binder(i) => Some((*i, Vec::new())),
+        Node::Attr(o, f) => {
+            let (i, mut fs) = path(o)?;
+            fs.push(*f);
+            Some((i, fs))
+        }
+        _ => None,
+    }
+}
+
+/// An operand compiled, with the nodes `eval` charges for it: `static_nodes`'s operands, and fields
+/// of fields of a binder (one node a field, as eval charges `Attr` of what is not a binder).
+fn opd_of(e: &Node) -> Option<(Opd, u64)> {
+    Some(match e {
+        Node::Const(V::Int(n)) => (Opd::Int(*n), 1),
+        Node::Const(v) => (Opd::Const(v.clone()), 1),
+        Node::Binder(i) => (Opd::Binder(*i), 1),
+        Node::Attr(o, f) => match path(o)? {
+            (i, fs) if fs.is_empty() => (Opd::Field(i, *f), 1),
+            (i, mut fs) => {
+                fs.push(*f);
+                let n = fs.len() as u64;
+                (Opd::Path(i, fs), n)
+            }
+        },
+        Node::Arith(op, l, r) => {
+            let ((a, na), (b, nb)) = (opd_of(l)?, opd_of(r)?);
+            (Opd::Arith(*op, Box::new(a), Box::new(b)), 1 + na + nb)
+        }
+        Node::Neg(o) => {
+            let (a, n) = opd_of(o)?;
+            (Opd::Neg(Box::new(a)), 1 + n)
+        }
+        Node::Call(f @ (Func::Abs | Func::Floor), args) if args.len() == 1 => {
+            let (a, n) = opd_of(&args[0])?;
+            (Opd::Call(*f, Box::new(a), None), 1 + n)
+        }
         Node::Call(f @ (Func::Max | Func::Min), args) if args.len() == 2 => {
-            Opd::Call(*f, Box::new(opd_of(&args[0])?), Some(Box::new(opd_of(&args[1])?)))
+            let ((a, na), (b, nb)) = (opd_of(&args[0])?, opd_of(&args[1])?);
+            (Opd::Call(*f, Box::new(a), Some(Box::new(b))), 1 + na + nb)
         }
         _ => return None,
     })
@@ -205,41 +303,135 @@ fn compare_sv(op: Cmp, a: &Sv, b: &Sv) -> R<bool> {
 
 impl Eval<'_, '_> {
     /// A compiled condition's truth, the nodes it charges charged after it (see the module's note).
-    /// `root`: the nodes already charged for it (eval charges a node when it enters it).
     #[inline]
-    pub(super) fn run_pred(&mut self, p: &Pred, root: u64) -> R<bool> {
+    pub(super) fn run_pred(&mut self, p: &Pred) -> R<bool> {
         let mut n = 0u64;
         let got = self.pred(p, &mut n);
-        self.charge_n(n - root)?;
+        self.charge_n(n)?;
         got
     }
 
-    fn pred(&self, p: &Pred, n: &mut u64) -> R<bool> {
+    fn pred(&mut self, p: &Pred, n: &mut u64) -> R<bool> {
         *n += 1;
         match p {
+            Pred::Loop(l) => {
+                *n -= 1; // counted by run_loop
+                Ok(self.run_loop(l, n)?.truthy())
+            }
             Pred::And(l, r) => Ok(self.pred(l, n)? && self.pred(r, n)?),
             Pred::Or(l, r) => Ok(self.pred(l, n)? || self.pred(r, n)?),
             Pred::Not(o) => Ok(!self.pred(o, n)?),
-            Pred::Cmp(op, a, b, k) => {
-                *n += k - 1;
+            Pred::Cmp(c) if c.loops => {
+                // an operand that is a comprehension: each operand's value made in turn, node by node
+                let a = self.owned_opd(&c.a, n)?;
+                let b = self.owned_opd(&c.b, n)?;
+                compare(c.op, &a, &b)
+            }
+            Pred::Cmp(c) => {
+                let op = c.op;
+                if c.at_once {
+                    *n += c.n;
+                }
                 // whole numbers and values where they lie, in registers; anything else (arithmetic
                 // that is not on whole numbers, a function, a stop) computed again in full
-                match (self.quick(a), self.quick(b)) {
-                    (Q::Int(x), Q::Int(y)) if !matches!(op, Cmp::In | Cmp::NotIn) => compare_sv(*op, &Sv::Int(x), &Sv::Int(y)),
-                    (Q::Ref(x), Q::Ref(y)) => compare(*op, x, y),
-                    (Q::Int(x), Q::Ref(y)) => compare(*op, &V::Int(x), y),
-                    (Q::Ref(x), Q::Int(y)) => compare(*op, x, &V::Int(y)),
-                    _ => {
-                        let a = self.opd(a)?;
-                        let b = self.opd(b)?;
-                        compare_sv(*op, &a, &b)
+                let got = match (self.quick(&c.a), self.quick(&c.b)) {
+                    (Q::Int(x), Q::Int(y)) if !matches!(op, Cmp::In | Cmp::NotIn) => Some((Sv::Int(x), Sv::Int(y))),
+                    (Q::Ref(x), Q::Ref(y)) => Some((Sv::Ref(x), Sv::Ref(y))),
+                    (Q::Int(x), Q::Ref(y)) => Some((Sv::Int(x), Sv::Ref(y))),
+                    (Q::Ref(x), Q::Int(y)) => Some((Sv::Ref(x), Sv::Int(y))),
+                    _ => None,
+                };
+                match got {
+                    Some((a, b)) => {
+                        if !c.at_once {
+                            *n += c.n;
+                        }
+                        compare_sv(op, &a, &b)
+                    }
+                    None if c.at_once => {
+                        let a = self.opd(&c.a, &mut 0)?;
+                        let b = self.opd(&c.b, &mut 0)?;
+                        compare_sv(op, &a, &b)
+                    }
+                    None => {
+                        let a = self.opd(&c.a, n)?;
+                        let b = self.opd(&c.b, n)?;
+                        compare_sv(op, &a, &b)
                     }
                 }
             }
             Pred::Field(i, f) => Ok(self.field_ref(&self.binders[*i], Some(*f))?.truthy()),
+            Pred::Path(i, fs) => {
+                *n += fs.len() as u64 - 1;
+                Ok(self.path_ref(*i, fs)?.truthy())
+            }
             Pred::Binder(i) => Ok(self.binders[*i].truthy()),
             Pred::Const(b) => Ok(*b),
         }
+    }
+
+    /// An operand's value of its own (`Compared::loops`), counted node by node.
+    fn owned_opd(&mut self, o: &Opd, n: &mut u64) -> R<V> {
+        match o {
+            Opd::Loop(l) => self.run_loop(l, n),
+            _ => Ok(self.opd(o, n)?.into_v()),
+        }
+    }
+
+    /// A comprehension's value as eval.rs `comp` makes it: its node and its source's counted, the
+    /// items bound in turn, the body's truth per item; the nodes counted so far charged after each
+    /// item, so that a long loop stops where the budget runs out, as the walk's does.
+    fn run_loop(&mut self, l: &Looped, n: &mut u64) -> R<V> {
+        *n += 2; // the comprehension and its source
+        let (own, len) = match &l.src {
+            Src::Builtin(b) => match self.ensure_builtin(*b)? {
+                v if !v.truthy() => (None, 0), // `src or ()`
+                V::List(x) => (None, x.len()),
+                _ => return Err(Stop::Bail),
+            },
+            // a binder's list field: taken once, as eval takes the source once
+            Src::Field(i, f) => match self.field_ref(&self.binders[*i], Some(*f))? {
+                v if !v.truthy() => (None, 0),
+                V::List(x) => (Some(x.clone()), x.len()),
+                _ => return Err(Stop::Bail),
+            },
+        };
+        let mut count = 0i64;
+        for j in 0..len {
+            let x = match (&own, &l.src) {
+                (Some(x), _) => x[j].clone(),
+                (None, Src::Builtin(b)) => match &self.builtins[*b as usize] {
+                    Some(V::List(x)) => x[j].clone(),
+                    _ => return Err(Stop::Bail), // never: a list above
+                },
+                (None, Src::Field(..)) => return Err(Stop::Bail), // never: an empty one has no items
+            };
+            self.binders[l.slot] = x;
+            let t = self.pred(&l.body, n)?;
+            self.charge_n(*n)?;
+            *n = 0;
+            match (l.func, t) {
+                (CompFn::Any, true) => return Ok(V::Bool(true)),
+                (CompFn::All, false) => return Ok(V::Bool(false)),
+                (CompFn::Count, true) => count += 1,
+                _ => {}
+            }
+        }
+        Ok(match l.func {
+            CompFn::Any => V::Bool(false),
+            CompFn::All => V::Bool(true),
+            _ => V::Int(count),
+        })
+    }
+
+    /// `x.a.b…` of binder x, where it lies: each field read as eval reads `Attr` of a value (none's
+    /// field none; a tile's or group's field; a stop for any other value or a field it lacks).
+    fn path_ref(&self, i: usize, fs: &[usize]) -> R<&V> {
+        let mut v = &self.binders[i];
+        for &f in fs {
+            v = self.field_ref(v, Some(f))?;
+        }
+        Ok(v)
     }
 
     /// An operand's value when it is a whole number (as `opd` computes it) or a value where it lies;
@@ -252,6 +444,10 @@ impl Eval<'_, '_> {
             Opd::Const(v) => q(v),
             Opd::Binder(i) => q(&self.binders[*i]),
             Opd::Field(i, f) => match self.field_ref(&self.binders[*i], Some(*f)) {
+                Ok(v) => q(v),
+                Err(_) => Q::Slow,
+            },
+            Opd::Path(i, fs) => match self.path_ref(*i, fs) {
                 Ok(v) => q(v),
                 Err(_) => Q::Slow,
             },
@@ -268,16 +464,34 @@ impl Eval<'_, '_> {
         }
     }
 
-    /// An operand's value, as `sval` computes it (the same order, the same stops).
-    fn opd<'s>(&'s self, o: &'s Opd) -> R<Sv<'s>> {
+    /// An operand's value, as `sval` computes it (the same order, the same stops), each node counted
+    /// into n as `eval` charges it, before its operands.
+    fn opd<'s>(&'s self, o: &'s Opd, n: &mut u64) -> R<Sv<'s>> {
         Ok(match o {
-            Opd::Int(k) => Sv::Int(*k),
-            Opd::Const(v) => Sv::Ref(v),
-            Opd::Binder(i) => sv(&self.binders[*i]),
-            Opd::Field(i, f) => sv(self.field_ref(&self.binders[*i], Some(*f))?),
+            Opd::Int(k) => {
+                *n += 1;
+                Sv::Int(*k)
+            }
+            Opd::Const(v) => {
+                *n += 1;
+                Sv::Ref(v)
+            }
+            Opd::Binder(i) => {
+                *n += 1;
+                sv(&self.binders[*i])
+            }
+            Opd::Field(i, f) => {
+                *n += 1;
+                sv(self.field_ref(&self.binders[*i], Some(*f))?)
+            }
+            Opd::Path(i, fs) => {
+                *n += fs.len() as u64;
+                sv(self.path_ref(*i, fs)?)
+            }
             Opd::Arith(op, l, r) => {
-                let a = self.opd(l)?;
-                let b = self.opd(r)?;
+                *n += 1;
+                let a = self.opd(l, n)?;
+                let b = self.opd(r, n)?;
                 // whole numbers: arith's own path for them (an overflow a stop there too)
                 match (op, &a, &b) {
                     (Op::Add, Sv::Int(x), Sv::Int(y)) => Sv::Int(x.checked_add(*y).ok_or(Stop::Bail)?),
@@ -286,11 +500,16 @@ impl Eval<'_, '_> {
                     _ => Sv::Own(arith(*op, &a.v(), &b.v())?),
                 }
             }
-            Opd::Neg(x) => Sv::Own(negate(&self.opd(x)?.v())?),
+            Opd::Neg(x) => {
+                *n += 1;
+                Sv::Own(negate(&self.opd(x, n)?.v())?)
+            }
+            Opd::Loop(_) => return Err(Stop::Bail), // never: `Compared::loops` takes these
             Opd::Call(func, a, b) => {
-                let a = self.opd(a)?.into_v();
+                *n += 1;
+                let a = self.opd(a, n)?.into_v();
                 let b = match b {
-                    Some(b) => Some(self.opd(b)?.into_v()),
+                    Some(b) => Some(self.opd(b, n)?.into_v()),
                     None => None,
                 };
                 Sv::Own(apply(*func, a, b)?)
