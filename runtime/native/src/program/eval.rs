@@ -40,7 +40,7 @@ pub(crate) struct Eval<'p, 'r> {
     pub(super) binders: Vec<V>,
     counts: Vec<Option<i64>>, // raw counts found so far (Some(0) while one is being computed)
     quantities: Vec<Option<V>>,
-    gfields: Vec<V>, // per group (by identity), its fields in GROUP_FIELDS order, one after another
+    pub(super) gfields: Vec<V>, // per group (by identity), its fields in GROUP_FIELDS order, one after another
     pub(super) budget: u64,
     // per (reading list, field) read by `tally`: its distinct values (merged as `equal` merges them)
     // and how many items have each, built at the first such comprehension of the reading
@@ -58,12 +58,6 @@ pub(crate) struct Eval<'p, 'r> {
 /// A reading list's distinct field values and how many items have each.
 type Tally = Vec<(V, i64)>;
 
-/// Where a comprehension's items lie (eval.rs `items_of`).
-enum Items {
-    Builtin(usize), // a reading list, in the builtins' cache
-    GField(usize),  // a group's list field, in the reading's group fields (its index there)
-    Own(Arc<Vec<V>>),
-}
 
 
 pub(crate) const BUDGET: u64 = 5_000_000; // node evaluations per reading; past it the reference evaluates it
@@ -394,7 +388,7 @@ impl<'p, 'r> Eval<'p, 'r> {
         }
     }
 
-    fn charge(&mut self) -> R<()> {
+    pub(super) fn charge(&mut self) -> R<()> {
         self.charge_n(1)
     }
 
@@ -461,7 +455,7 @@ impl<'p, 'r> Eval<'p, 'r> {
         Ok(true)
     }
 
-    fn eval(&mut self, e: &Node) -> R<V> {
+    pub(super) fn eval(&mut self, e: &Node) -> R<V> {
         if self.budget == 0 {
             return Err(Stop::Bail);
         }
@@ -635,60 +629,6 @@ impl<'p, 'r> Eval<'p, 'r> {
             n += equal(self.field_ref(x, field)?, &v) as i64;
         }
         Ok(if func == CompFn::Any { V::Bool(n > 0) } else { V::Int(n) })
-    }
-
-    /// Where the items of a comprehension's source lie, its node(s) charged as `eval` charges them: a
-    /// reading list in the builtins' cache or a group's list field in the reading's group fields are
-    /// read there, by index, rather than copied (no reference count taken and dropped per comprehension).
-    fn items_of(&mut self, src: &Node) -> R<(Items, usize)> {
-        match src {
-            Node::Builtin(b) => {
-                self.charge()?;
-                return match self.ensure_builtin(*b)? {
-                    v if !v.truthy() => Ok((Items::Own(Arc::new(Vec::new())), 0)), // `src or ()`
-                    V::List(l) => Ok((Items::Builtin(*b as usize), l.len())),
-                    _ => Err(Stop::Bail), // iterating a string or a non-list
-                };
-            }
-            Node::Attr(o, f) => {
-                if let (Node::Binder(i), true) = (&**o, *f < self.p.n_group_fields) {
-                    if let V::Group(g) = self.binders[*i] {
-                        let at = g as usize * GROUP_FIELDS.len() + *f;
-                        if let Some(V::List(l)) = self.gfields.get(at) {
-                            let n = l.len();
-                            self.charge()?;
-                            return Ok(if n == 0 { (Items::Own(Arc::new(Vec::new())), 0) } else { (Items::GField(at), n) });
-                        }
-                    }
-                }
-            }
-            _ => {}
-        }
-        match self.eval(src)? {
-            v if !v.truthy() => Ok((Items::Own(Arc::new(Vec::new())), 0)), // `src or ()`
-            V::List(l) => {
-                let n = l.len();
-                Ok((Items::Own(l), n))
-            }
-            _ => Err(Stop::Bail), // iterating a string or a non-list
-        }
-    }
-
-    /// Item i of a comprehension's items (`items_of`).
-    #[inline]
-    fn item(&self, items: &Items, i: usize) -> V {
-        let list = match items {
-            Items::Builtin(b) => match &self.builtins[*b] {
-                Some(V::List(l)) => l,
-                _ => return V::None, // never: kept as a list by items_of
-            },
-            Items::GField(at) => match &self.gfields[*at] {
-                V::List(l) => l,
-                _ => return V::None,
-            },
-            Items::Own(l) => l,
-        };
-        list[i].clone()
     }
 
     fn comp(&mut self, func: CompFn, slots: &[usize], src: &Node, body: &Node) -> R<V> {

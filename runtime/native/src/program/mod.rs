@@ -28,6 +28,7 @@ use crate::Error;
 
 mod eval;
 mod funcs;
+mod items;
 mod lower;
 mod memo;
 mod operands;
