@@ -22,7 +22,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 CONFIGS = {"baijindao": ("baijindao", {}), "baicheng": ("baicheng", {}), "guobiao": ("guobiao", {}),
-           "chehuzi": ("chehuzi", {}), "longyan-4": ("longyan", {"人数": 4}), "longyan-2": ("longyan", {"人数": 2})}
+           "chehuzi": ("chehuzi", {}), "longyan-4": ("longyan", {"人数": 4}), "longyan-2": ("longyan", {"人数": 2}),
+           "joker": ("bench/rules/joker", {})}
 
 
 def main(argv=None) -> int:
@@ -40,7 +41,7 @@ def main(argv=None) -> int:
     bad = 0
     for name in args.only.split(","):
         stem, options = CONFIGS[name]
-        rules = load(ROOT / "rules" / f"{stem}.pai")
+        rules = load(ROOT / f"{stem}.pai" if "/" in stem else ROOT / "rules" / f"{stem}.pai")
         check = AskCheck(rules, options, wins=not args.no_wins)
         tally = AskTally()
         for _, seed in seeds_of(args.games, args.seed):

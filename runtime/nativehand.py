@@ -270,14 +270,19 @@ class NativeHands:
     def group_info(self, sc):
         """What the native readings of a hand holding wildcards or stand-ins ask of a group they form
         (src/hand/wild.rs): (its value, its prefilter vector), as `NativeCounts.encode` gives them."""
-        kinds = sc.cat.kinds
-        rules = sc.rules
+        return self.group_info_for(sc.rules, sc.cat)
+
+    def group_info_for(self, rules, cat):
+        """`group_info` for any hand of `rules` under `cat`: a group's value depends on its meld kind and
+        tiles alone (`HandReadings.group_value`), so the native game's win questions ask it too
+        (runtime/game/native_scope.py `set_scoring`)."""
+        kinds = cat.kinds
         pre = self.counts.prefilter
 
         def info(kind: str, tiles: list, concealed: bool, has_win: bool):
             mk = rules.ir.meld(kind)
             ts = [RTile(kinds[k], kinds[p], w, iw) for k, p, w, iw in tiles]
-            v = sc.group_value(mk, ts)
+            v = rules.meld_value(mk, ts[0].kind.suit if ts else None) if mk.values else 0  # `group_value`
             try:
                 ev = encode(v)
             except Unencodable:

@@ -371,8 +371,11 @@ impl EngineTable {
 
     /// Hand the native whole-hand scoring of this table's catalog to the win questions (engine/
     /// winning.rs): `hands` the rule set's `Hands`, `forms` the positions of the forms it wins by,
-    /// `meld` a callable (meld kind, tile kinds) -> whether it checked and recorded that laid-down meld.
-    fn set_scoring(&mut self, py: Python<'_>, hands: Py<crate::hand::binding::Hands>, forms: Vec<usize>, meld: Py<PyAny>) -> PyResult<()> {
+    /// `meld` a callable (meld kind, tile kinds) -> whether it checked and recorded that laid-down meld;
+    /// `group` (a rule set with wildcards or stand-ins) a callable giving a group's value and prefilter
+    /// vector as the batch path asks them (`NativeHands.group_info`).
+    #[pyo3(signature = (hands, forms, meld, group=None))]
+    fn set_scoring(&mut self, py: Python<'_>, hands: Py<crate::hand::binding::Hands>, forms: Vec<usize>, meld: Py<PyAny>, group: Option<Py<PyAny>>) -> PyResult<()> {
         let known = hands.bind(py).borrow().setup().forms.len();
         if forms.iter().any(|&f| f >= known) {
             return Err(PyValueError::new_err("a form position outside the rule set's forms"));
@@ -381,7 +384,7 @@ impl EngineTable {
             self.winning = Some(winning::Winning::new(&self.table, &self.ruleset_json));
         }
         if let Some(w) = self.winning.as_mut() {
-            w.scoring = Some(winning::HandScoring { hands, forms, meld });
+            w.scoring = Some(winning::HandScoring { hands, forms, meld, group });
         }
         Ok(())
     }

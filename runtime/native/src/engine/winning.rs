@@ -28,12 +28,13 @@ use pyo3::prelude::*;
 
 use super::scope::{Question, WinFound, WinQuestions};
 
+mod wild; // a rule set with wildcards or stand-ins: the hand's tiles classified, the wait trials on its readings
 mod win_now; // the win a seat makes now (`_win_info`), on these questions' scoring
 use super::state::{HandState, Value};
 use super::table::Table;
 use crate::blocks::Tables as Core;
 use crate::hand::binding::Hands;
-use crate::hand::{score_hand, Budget, Fallback, HandCtx, HandInput, HandOutcome, MeldIn, ScoredHand, Waits};
+use crate::hand::{score_hand, Budget, Fallback, HandCtx, HandInput, HandOutcome, ScoredHand, Waits};
 use crate::program::{kind_of, order, Program, Stop, V};
 use crate::waits::TrialWaits;
 use crate::waits::{waits, waits_by, HandMeld, WaitHand, WaitRules};
@@ -46,6 +47,8 @@ const HAND_WORK: i64 = 1_000_000;
 pub struct Winning {
     trials: Result<Trials, String>, // or why the rule set's waits are not found natively
     standins: Vec<String>,          // the stand-ins' kinds, by name
+    /// A rule set with wildcards or stand-ins: its waits are tried on the whole-hand readings (wild.rs).
+    wild: Option<wild::WildRules>,
     /// The whole-hand scoring of the rule set's catalog (src/hand/), handed over by the Python side
     /// (`EngineTable.set_scoring`): without it no question that scores a win is answered.
     pub scoring: Option<HandScoring>,
@@ -58,6 +61,10 @@ pub struct HandScoring {
     pub hands: Py<Hands>,
     pub forms: Vec<usize>,
     pub meld: Py<PyAny>,
+    /// (meld kind, tiles (kind, physical, wild, winning), concealed, has the winning tile) -> (encoded
+    /// value, prefilter vector bytes or None): a group holding wildcards or stand-ins, as the batch path
+    /// asks it (`NativeHands.group_info`); without it such a hand is declined.
+    pub group: Option<Py<PyAny>>,
 }
 
 struct Trials {
@@ -81,19 +88,33 @@ impl Winning {
         .map_err(|e| match e {
             Error::NotCovered(m) | Error::Input(m) | Error::Internal(m) => m,
         });
-        let standins = serde_json::from_str::<serde_json::Value>(ruleset_json)
+        let standins: Vec<String> = serde_json::from_str::<serde_json::Value>(ruleset_json)
             .ok()
             .and_then(|d| d.get("ruleset")?.get("standins")?.as_array().cloned())
             .unwrap_or_default()
             .iter()
             .filter_map(|x| x.get("name").and_then(serde_json::Value::as_str).map(str::to_owned))
             .collect();
-        Winning { trials, standins, scoring: None }
+        let wild_rules = !standins.is_empty() || !t.rules.wilds.is_empty();
+        let (wild, trials) = match (wild_rules, wild::WildRules::build(ruleset_json)) {
+            (true, Ok(w)) => (Some(w), trials),
+            (true, Err(why)) => (None, Err(why)),
+            (false, _) => (None, trials),
+        };
+        Winning { trials, standins, wild, scoring: None }
     }
 
     /// Why a question is not answered natively for this rule set (None: it is).
     pub fn refused(&self, q: Question) -> Option<String> {
         match q {
+            // a rule set with wildcards or stand-ins: tried on the whole-hand readings, which may be
+            // handed over after lowering (without them these are declined on the state)
+            Question::Waits | Question::GroupWaits | Question::WaitsWithout | Question::GroupWaitsWithout
+            | Question::BestScore | Question::BestFans | Question::BestTile
+                if self.wild.is_some() =>
+            {
+                None
+            }
             Question::Waits | Question::GroupWaits | Question::WaitsWithout | Question::GroupWaitsWithout => {
                 self.trials.as_ref().err().map(|why| format!("{} ({why})", q.name()))
             }
@@ -116,32 +137,30 @@ impl Winning {
             Some((_, ctx)) => settings_of(t, st, &ctx.program.settings),
             None => Err("no native scoring of whole hands"),
         };
-        // the kinds a tile of which may be wild or stand in (`maybe_not_natural`): such a hand is declined
-        let mut held_back = vec![false; t.names.len()];
-        for (tiles, _) in &t.rules.wilds {
-            let kind = match t.names.iter().position(|n| n == tiles) {
-                Some(i) => Some(i),
-                None => match super::state::get(&st.reveals, tiles) {
-                    Some(Value::Tile(i)) => Some(*i),
+        // per wildcard declaration its kind (named, or its reveal's tile; none while not turned) and
+        // whether it is wild as the winning tile only; per stand-in its kind (`classify` reads them)
+        let kind_named = |name: &str| t.names.iter().position(|n| n == name);
+        let wild_kinds = t
+            .rules
+            .wilds
+            .iter()
+            .map(|(tiles, scope)| {
+                let kind = kind_named(tiles).or_else(|| match super::state::get(&st.reveals, tiles) {
+                    Some(Value::Tile(i)) if *i < t.names.len() => Some(*i),
                     _ => None,
-                },
-            };
-            if let Some(k) = kind.filter(|&k| k < held_back.len()) {
-                held_back[k] = true;
-            }
-        }
-        for name in &self.standins {
-            if let Some(k) = t.names.iter().position(|n| n == name) {
-                held_back[k] = true;
-            }
-        }
+                });
+                (kind, scope == "win_tile")
+            })
+            .collect();
+        let standin_kinds = self.standins.iter().map(|n| kind_named(n)).collect();
         StateWins {
             w: self,
             t,
             settings,
             hand_settings,
             hand,
-            held_back,
+            wild_kinds,
+            standin_kinds,
             hand_wild: super::values::hand_wilds(t, st),
             memo: RefCell::new(HashMap::new()),
             best: RefCell::new(HashMap::new()),
@@ -215,7 +234,8 @@ pub struct StateWins<'a> {
     settings: Result<Vec<Option<V>>, &'static str>,
     hand_settings: Result<Vec<Option<V>>, &'static str>,
     hand: Option<(Python<'a>, &'a HandCtx<'a>)>,
-    held_back: Vec<bool>,
+    wild_kinds: Vec<(Option<usize>, bool)>,
+    standin_kinds: Vec<Option<usize>>,
     hand_wild: Vec<bool>,
     memo: WaitMemo,
     best: RefCell<HashMap<(usize, bool), Option<Best>>>,
@@ -261,6 +281,9 @@ impl StateWins<'_> {
 
     /// The kinds seat `s`'s concealed hand (without one tile of kind `without`) waits on.
     fn waits_of(&self, st: &HandState, s: usize, without: Option<usize>, groups: bool) -> Result<Vec<usize>, Stop> {
+        if self.w.wild.is_some() {
+            return self.wild_waits_of(st, s, without, groups);
+        }
         let tr = self.w.trials.as_ref().map_err(|_| self.decline("no wait trials"))?;
         let settings = self.settings.as_ref().map_err(|&why| self.decline(why))?;
         let seat = st.seats.get(s).ok_or(Stop::Bail)?;
@@ -323,8 +346,8 @@ impl StateWins<'_> {
         }
         let groups = matches!(q, Question::GroupWaits | Question::GroupWaitsWithout);
         let kinds = self.waits_of(st, s, without, groups)?;
-        let tr = self.w.trials.as_ref().map_err(|_| self.decline("no wait trials"))?;
-        let v = V::List(Arc::new(kinds.iter().map(|&k| tr.rules.tile_code(k)).collect()));
+        // natural tiles, as the programs read them
+        let v = V::List(Arc::new(kinds.iter().map(|&k| encode(self.t, &Value::Tile(k)).unwrap_or(V::None)).collect()));
         self.memo.borrow_mut().insert(key, v);
         Ok(kinds)
     }
@@ -341,27 +364,21 @@ impl StateWins<'_> {
     /// those named (`Winning._rules_for`; none named: every form the rules win by).
     #[allow(clippy::too_many_arguments)]
     fn score_by(&self, st: &HandState, s: usize, conc: &[usize], win: Option<usize>, self_drawn: bool, only: &[String], budget: &mut Budget) -> Result<Scored, Stop> {
-        let Some((py, ctx)) = self.hand else { return Err(self.decline("no native scoring of whole hands")) };
+        self.score_with(st, s, conc, win, self_drawn, only, true, budget)
+    }
+
+    /// `score_by`, with or without the flowers the seat set aside (`_could_win` scores a hand made
+    /// without them).
+    #[allow(clippy::too_many_arguments)]
+    fn score_with(&self, st: &HandState, s: usize, conc: &[usize], win: Option<usize>, self_drawn: bool, only: &[String], with_flowers: bool, budget: &mut Budget) -> Result<Scored, Stop> {
+        let Some((_, ctx)) = self.hand else { return Err(self.decline("no native scoring of whole hands")) };
         let scoring = self.w.scoring.as_ref().ok_or_else(|| self.decline("no native scoring of whole hands"))?;
         let settings = self.hand_settings.as_ref().map_err(|&why| self.decline(why))?;
-        let seat = st.seats.get(s).ok_or(Stop::Bail)?;
-        let flowers = self.flowers(st, s);
-        let held_back = |k: &usize| self.held_back.get(*k).copied().unwrap_or(true);
-        if conc.iter().chain(seat.melds.iter().flat_map(|m| m.tiles.iter())).chain(flowers.iter()).chain(win.iter()).any(held_back) {
-            return Err(self.decline("a hand holding a tile that may be wild or stand in"));
-        }
-        let hands = scoring.hands.bind(py).borrow();
-        let mut melds: Vec<MeldIn> = Vec::with_capacity(seat.melds.len());
-        for m in &seat.melds {
-            let known = match hands.known_meld(&m.kind, &m.tiles) {
-                Some(x) => Some(x),
-                None => {
-                    let took = scoring.meld.bind(py).call1((m.kind.as_str(), m.tiles.clone())).and_then(|x| x.extract::<bool>());
-                    if matches!(took, Ok(true)) { hands.known_meld(&m.kind, &m.tiles) } else { None }
-                }
-            };
-            melds.push(known.ok_or_else(|| self.decline("a laid-down meld the native scoring does not take"))?);
-        }
+        let flowers = if with_flowers { self.flowers(st, s) } else { Vec::new() };
+        let melds = self.melds_in(st, s)?;
+        // a rule set with wildcards or stand-ins: the hand's tiles classified (`classify`), the hand
+        // read as a natural one when none is wild or stands in
+        let wild = if self.w.wild.is_some() { self.wild_input(conc, win, self_drawn, false)? } else { None };
         let codes = &ctx.setup.tile_codes;
         let inp = HandInput {
             concealed: conc.to_vec(),
@@ -377,17 +394,27 @@ impl StateWins<'_> {
                 scoring.forms.iter().copied().filter(named).collect()
             },
             charge_splits: !self.w.standins.is_empty() || !self.t.rules.wilds.is_empty(),
-            wild: None,
+            wild,
         };
-        let mut fallback = NoWaits;
         let got = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            let mut waits = TrialWaits::new(ctx.scorer, &inp, &mut fallback);
-            score_hand(ctx, &inp, budget, &mut waits)
+            if self.w.wild.is_some() {
+                let mut waits = wild::GameWaits { wins: self, st, seat: s, concealed: conc, self_drawn, has_win: win.is_some() };
+                score_hand(ctx, &inp, budget, &mut waits)
+            } else {
+                let mut fallback = NoWaits;
+                let mut waits = TrialWaits::new(ctx.scorer, &inp, &mut fallback);
+                score_hand(ctx, &inp, budget, &mut waits)
+            }
         }));
         match got {
             Ok(Ok(HandOutcome::Scored(h))) => Ok(Scored::Hand(h)),
             Ok(Ok(HandOutcome::NoReading)) => Ok(Scored::NoReading),
             Ok(Ok(HandOutcome::Refused(_))) => Ok(Scored::Refused),
+            Ok(Err(why)) if why.0 == crate::hand::BY_SIGNATURE => {
+                Err(self.decline("a hand whose wildcards (of one kind) the reference reads by signature"))
+            }
+            // the waits a pattern reads, declined by the trials: their reason stands
+            Ok(Err(_)) if self.declined.get().is_some() => Err(Stop::Bail),
             Ok(Err(_)) => Err(self.decline("a hand the native scoring hands back")),
             Err(_) => Err(self.decline("a panic on this hand")),
         }

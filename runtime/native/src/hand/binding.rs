@@ -120,6 +120,35 @@ impl Hands {
     }
 }
 
+/// A group's value and prefilter vector asked of the Python callable `cb` (meld kind, tiles, concealed,
+/// has the winning tile) -> (encoded value, vector bytes or None), kept in `memo` (the rule set's).
+fn group_info(memo: &Mutex<HashMap<GroupKey, GroupInfo>>, cb: &Bound<'_, PyAny>, g: &GroupAsk) -> Result<GroupInfo, Fallback> {
+    let key = (g.kind.to_owned(), g.codes.clone(), g.concealed, g.has_win);
+    if let Some(x) = memo.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
+        return Ok(x.clone());
+    }
+    let tiles: Vec<(usize, usize, bool, bool)> = g.tiles.to_vec();
+    let got = cb.call1((g.kind, tiles, g.concealed, g.has_win)).map_err(|_| Fallback("a group the Python side could not evaluate".into()))?;
+    let t = got.cast::<PyTuple>().map_err(|_| Fallback("the group callback returned no tuple".into()))?;
+    let v = t.get_item(0).and_then(|x| value_of(&x)).map_err(|_| Fallback("a group's value the programs do not hold".into()))?;
+    let v = v.ok_or_else(|| Fallback("a group's value the programs do not hold".into()))?;
+    let vec = t.get_item(1).and_then(|x| opt_vector(&x)).map_err(|_| Fallback("a malformed prefilter vector".into()))?;
+    let mut memo = memo.lock().unwrap_or_else(|e| e.into_inner());
+    if memo.len() >= GROUP_MEMO {
+        memo.clear();
+    }
+    memo.insert(key, (v.clone(), vec.clone()));
+    Ok((v, vec))
+}
+
+impl Hands {
+    /// A group's value and prefilter vector as the batch path asks them of the Python side
+    /// (`NativeHands.group_info`), through `cb`, kept in this rule set's memo of them.
+    pub(crate) fn group_info(&self, cb: &Bound<'_, PyAny>, g: &GroupAsk) -> Result<GroupInfo, Fallback> {
+        group_info(&self.groups, cb, g)
+    }
+}
+
 struct PyWaits<'a, 'py> {
     cb: &'a Bound<'py, PyAny>,
     groups: Option<&'a Bound<'py, PyAny>>,
@@ -137,23 +166,8 @@ impl Waits for PyWaits<'_, '_> {
     }
 
     fn group(&mut self, g: &GroupAsk) -> Result<GroupInfo, Fallback> {
-        let key = (g.kind.to_owned(), g.codes.clone(), g.concealed, g.has_win);
-        if let Some(x) = self.memo.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
-            return Ok(x.clone());
-        }
         let cb = self.groups.ok_or_else(|| Fallback("no group callback".into()))?;
-        let tiles: Vec<(usize, usize, bool, bool)> = g.tiles.to_vec();
-        let got = cb.call1((g.kind, tiles, g.concealed, g.has_win)).map_err(|_| Fallback("a group the Python side could not evaluate".into()))?;
-        let t = got.cast::<PyTuple>().map_err(|_| Fallback("the group callback returned no tuple".into()))?;
-        let v = t.get_item(0).and_then(|x| value_of(&x)).map_err(|_| Fallback("a group's value the programs do not hold".into()))?;
-        let v = v.ok_or_else(|| Fallback("a group's value the programs do not hold".into()))?;
-        let vec = t.get_item(1).and_then(|x| opt_vector(&x)).map_err(|_| Fallback("a malformed prefilter vector".into()))?;
-        let mut memo = self.memo.lock().unwrap_or_else(|e| e.into_inner());
-        if memo.len() >= GROUP_MEMO {
-            memo.clear();
-        }
-        memo.insert(key, (v.clone(), vec.clone()));
-        Ok((v, vec))
+        group_info(self.memo, cb, g)
     }
 
     fn signatures(&mut self, form: usize, melds: usize, pairs: usize, budget: &mut Budget) -> Result<Signatures, Fallback> {

@@ -21,7 +21,10 @@ use crate::score::{Scored, Scorer};
 pub(crate) mod binding;
 mod json;
 mod readings;
+pub(crate) mod trial;
 mod wild;
+
+pub use wild::BY_SIGNATURE;
 
 /// A winning form as the readings test it (runtime/ir `WinForm`), in the rule set's order.
 pub struct FormSpec {

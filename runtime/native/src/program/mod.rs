@@ -77,6 +77,16 @@ pub struct Program {
     pub form_conds: Result<Vec<FormConds>, String>,
     // per pattern: the `{…}` expressions of its label, lowered, when it has some and they lower
     pub label_exprs: Vec<Option<Vec<Node>>>,
+    // what decides which tiles of a hand are wild or stand in (runtime/hand_readings.py `classify`),
+    // lowered for the native game's win questions, or why they are not
+    pub classes: Result<ClassConds, String>,
+}
+
+/// The conditions `classify` evaluates in a hand's environment: per wildcard declaration its
+/// `active` condition; per stand-in what it plays and its `unless` (the rule set's order).
+pub(crate) struct ClassConds {
+    pub wild_active: Vec<Option<Node>>,
+    pub standins: Vec<(Node, Option<Node>)>,
 }
 
 /// A winning form's conditions on a reading, as the readings of a hand test them.
@@ -164,6 +174,23 @@ fn lower_forms(rs: &serde_json::Map<String, J>, lw: &mut Lowering) -> Result<Vec
         out.push(FormConds { instant, pair_when });
     }
     Ok(out)
+}
+
+fn lower_classes(rs: &serde_json::Map<String, J>, lw: &mut Lowering) -> Result<ClassConds, Error> {
+    let empty = Vec::new();
+    let list = |k: &str| rs.get(k).and_then(J::as_array).unwrap_or(&empty);
+    let mut wild_active = Vec::new();
+    for w in list("wilds") {
+        let w = w.as_object().ok_or_else(|| nc("a malformed wildcard".into()))?;
+        wild_active.push(opt(w, "active").map(|e| lw.lower(e, 0)).transpose()?);
+    }
+    let mut standins = Vec::new();
+    for s in list("standins") {
+        let s = s.as_object().ok_or_else(|| nc("a malformed stand-in".into()))?;
+        let plays = opt(s, "plays").ok_or_else(|| nc("a stand-in without what it plays".into()))?;
+        standins.push((lw.lower(plays, 0)?, opt(s, "unless").map(|e| lw.lower(e, 0)).transpose()?));
+    }
+    Ok(ClassConds { wild_active, standins })
 }
 
 fn opt<'j>(m: &'j serde_json::Map<String, J>, key: &str) -> Option<&'j J> {
@@ -339,6 +366,9 @@ impl Program {
         let form_conds = lower_forms(rs, &mut lw).map_err(|e| match e {
             Error::NotCovered(m) | Error::Input(m) | Error::Internal(m) => m,
         });
+        let classes = lower_classes(rs, &mut lw).map_err(|e| match e {
+            Error::NotCovered(m) | Error::Input(m) | Error::Internal(m) => m,
+        });
         let mut label_exprs = Vec::with_capacity(pats_j.len());
         for p in pats_j {
             let got = match p.get("label_exprs").and_then(J::as_array) {
@@ -374,6 +404,7 @@ impl Program {
             scoring,
             form_conds,
             label_exprs,
+            classes,
         };
         prog.n_memo = mark(&mut prog.roots());
         for r in prog.roots() {
@@ -409,6 +440,13 @@ impl Program {
         }
         for xs in self.label_exprs.iter_mut().flatten() {
             out.extend(xs.iter_mut());
+        }
+        if let Ok(c) = &mut self.classes {
+            out.extend(c.wild_active.iter_mut().flatten());
+            for (plays, unless) in &mut c.standins {
+                out.push(plays);
+                out.extend(unless.as_mut());
+            }
         }
         out
     }

@@ -244,7 +244,7 @@ fn sum_fits(w: usize, m: usize, msizes: &[usize], p: usize, psizes: &[usize]) ->
 
 /// Python `Rules.wait_requires`: the requirements that decide the waits (not declared `waits false`)
 /// and do not read the waits, directly or through patterns, quantities or units.
-fn wait_requirements(rs: &serde_json::Map<String, J>) -> Result<Vec<usize>, Error> {
+pub(crate) fn wait_requirements(rs: &serde_json::Map<String, J>) -> Result<Vec<usize>, Error> {
     let empty = Vec::new();
     let pats = rs.get("patterns").and_then(J::as_array).unwrap_or(&empty);
     let qs = rs.get("quantities").and_then(J::as_array).unwrap_or(&empty);
@@ -465,10 +465,5 @@ impl WaitRules {
     /// `orphans`: Python `GameProgram.group_forms`).
     pub fn group_forms(&self) -> Vec<bool> {
         self.forms.iter().map(|f| !f.instant && f.orphans.is_none()).collect()
-    }
-
-    /// The tile code of kind `k` as the programs read a natural tile.
-    pub fn tile_code(&self, k: usize) -> V {
-        self.code(k)
     }
 }

@@ -1,0 +1,365 @@
+//! The win and wait questions of a rule set with wildcards or stand-ins: a hand's tiles classified as
+//! the reference classifies them (runtime/hand_readings.py `classify`: each stand-in's `plays` and
+//! `unless`, each wildcard's kind — named, or its reveal's tile in the scoring environment of the
+//! moment — and `active` condition, evaluated by the scoring programs with the hand's `self_drawn` and
+//! `win_tile`), handed to the whole-hand scorer as the batch path hands a classified hand to it
+//! (`HandInput::wild`, src/hand/wild.rs), the values and prefilter vectors of the groups it forms
+//! asked of the Python side through the callable `set_scoring` hands over (`NativeHands.group_info`,
+//! kept in the rule set's memo); and the waits by trials on those readings (runtime/game/winning.py
+//! `_waits_of`, runtime/hand_score.py `wait_kinds` for the waits a pattern reads: each kind offered,
+//! the trial tile never wild, one reading meeting the requirements that decide the waits; by structure
+//! where no requirement decides them and every form is melds and pairs, `plain_wait_check`).
+//!
+//! Declined by name: a hand whose wildcards the reference reads by signature (two or more of one
+//! kind forming groups: its signature search is the reference's alone), a condition the programs stop
+//! on, a hand the trials' readings refuse (the work limit: the reference's exact shortcuts spend less).
+
+use std::sync::Arc;
+
+use pyo3::prelude::*;
+
+use super::{HandState, Stop, StateWins, V};
+use crate::hand::trial::{completing, meets_for_waits, splits_any, Trial};
+use crate::hand::{Budget, Classified, Fallback, GroupAsk, HandInput, MeldIn, Waits, WildIn};
+use crate::program::{kind_of, Eval, Reading};
+
+/// The fewest wildcards whose hands the reference reads by signature (hand_readings.py `SIGNATURE_FROM`).
+const SIGNATURE_FROM: usize = 2;
+
+/// What a rule set with wildcards or stand-ins needs for its waits, read once.
+pub struct WildRules {
+    pub requires: Vec<usize>,   // the requirements that decide the waits (`Rules.wait_requires`)
+    pub group_forms: Vec<bool>, // per form: it splits a hand into groups (no `instant`, no `orphans`)
+    pub plain: bool,            // `Rules.plain_waits`: structure decides the waits
+}
+
+impl WildRules {
+    pub fn build(ruleset_json: &str) -> Result<WildRules, String> {
+        use serde_json::Value as J;
+        let doc = crate::ruleset::json_doc(ruleset_json).map_err(|e| e.to_string())?;
+        let rs = doc.get("ruleset").and_then(J::as_object).ok_or("a rule set without patterns")?;
+        let requires = crate::waits::wait_requirements(rs).map_err(|e| e.to_string())?;
+        let forms = rs.get("forms").and_then(J::as_array).cloned().unwrap_or_default();
+        // Python's truth of a form's field: absent, null, false, 0 and "" are not set
+        let set = |f: &J, k: &str| match f.get(k) {
+            None | Some(J::Null) | Some(J::Bool(false)) => false,
+            Some(J::Number(x)) => x.as_f64() != Some(0.0),
+            Some(J::String(t)) => !t.is_empty(),
+            Some(_) => true,
+        };
+        let group_forms = forms.iter().map(|f| !f.get("instant").is_some_and(|v| !v.is_null()) && !set(f, "orphans")).collect();
+        let plain = requires.is_empty()
+            && forms.iter().all(|f| {
+                let given = |k: &str| f.get(k).is_some_and(|v| !v.is_null()); // `is None` in Python
+                !given("instant") && !set(f, "orphans") && !given("pair_when") && !set(f, "tiles")
+            });
+        Ok(WildRules { requires, group_forms, plain })
+    }
+}
+
+/// The waits a pattern of a hand being scored reads, found by the same trials (`Scoring.wait_kinds`
+/// on the hand without its winning tile, self-drawn as the hand is, on the hand's work); the groups'
+/// values asked of the Python side.
+pub(super) struct GameWaits<'s, 'a> {
+    pub wins: &'s StateWins<'a>,
+    pub st: &'s HandState,
+    pub seat: usize,
+    pub concealed: &'s [usize],
+    pub self_drawn: bool,
+    pub has_win: bool,
+}
+
+impl Waits for GameWaits<'_, '_> {
+    fn waits(&mut self, shape: bool, budget: &mut Budget) -> Result<V, Fallback> {
+        if !self.has_win {
+            return Ok(V::List(Arc::new(Vec::new()))); // `waits_of_hand`: no winning tile, no waits
+        }
+        let w = self.wins;
+        let forms = w.w.scoring.as_ref().map(|s| s.forms.clone()).unwrap_or_default();
+        let kinds = w
+            .trial_waits(self.st, self.seat, self.concealed, self.self_drawn, shape, &forms, w.w.wild.as_ref().is_some_and(|r| r.plain), budget)
+            .map_err(|_| Fallback(w.declined.get().unwrap_or("the waits a pattern reads").to_owned()))?;
+        let codes = &w.hand.expect("scoring").1.setup.tile_codes;
+        Ok(V::List(Arc::new(kinds.iter().map(|&k| V::Tile(codes[k])).collect())))
+    }
+
+    fn group(&mut self, g: &GroupAsk) -> Result<(V, Option<Vec<u64>>), Fallback> {
+        self.wins.group_info(g)
+    }
+}
+
+/// The readings of a trial: no waits read inside (the requirements that decide the waits read none).
+struct TrialOnly<'s, 'a>(&'s StateWins<'a>);
+
+impl Waits for TrialOnly<'_, '_> {
+    fn waits(&mut self, _shape: bool, _budget: &mut Budget) -> Result<V, Fallback> {
+        Err(Fallback("a form condition of a wait trial that reads the waits".into()))
+    }
+
+    fn group(&mut self, g: &GroupAsk) -> Result<(V, Option<Vec<u64>>), Fallback> {
+        self.0.group_info(g)
+    }
+}
+
+impl StateWins<'_> {
+    /// A group's value and prefilter vector, asked of the Python side (`set_scoring`'s `group`).
+    pub(super) fn group_info(&self, g: &GroupAsk) -> Result<(V, Option<Vec<u64>>), Fallback> {
+        let none = || Fallback("a group holding wildcards or stand-ins, whose value only the Python side computes".into());
+        let (py, _) = self.hand.ok_or_else(none)?;
+        let scoring = self.w.scoring.as_ref().ok_or_else(none)?;
+        let cb = scoring.group.as_ref().ok_or_else(none)?;
+        let hands = scoring.hands.bind(py).borrow();
+        hands.group_info(cb.bind(py), g)
+    }
+
+    /// `HandReadings.classify(hand, standins)` of the concealed tiles `conc` and the winning tile `win`
+    /// (`natural_win`: a wait trial, whose trial tile is never wild).
+    pub(super) fn classify(&self, conc: &[usize], win: Option<usize>, self_drawn: bool, natural_win: bool, standins: bool) -> Result<Classified, Stop> {
+        let Some((_, ctx)) = self.hand else { return Err(self.decline("no native scoring of whole hands")) };
+        let conds = ctx.program.classes.as_ref().map_err(|_| self.decline("a wildcard or stand-in condition the programs do not lower"))?;
+        let settings = self.hand_settings.as_ref().map_err(|&why| self.decline(why))?;
+        let codes = &ctx.setup.tile_codes;
+        let reading = Reading {
+            groups: Vec::new(),
+            tiles: Some(Arc::new(Vec::new())),
+            hand: None,
+            declared: Vec::new(),
+            win_tile: win.map_or(V::None, |k| V::Tile(codes[k])),
+            win_group: V::None,
+            form: V::None,
+            self_drawn,
+            flowers: Arc::new(Vec::new()),
+            waits: None,
+            shape_waits: None,
+            settings,
+            packed: None,
+        };
+        let mut ev = Eval::new(ctx.program, &reading);
+        let stop = |_| self.decline("a wildcard or stand-in condition the programs stop on");
+        let n = codes.len();
+        let mut standin: Vec<Option<usize>> = vec![None; n];
+        if standins {
+            for (i, (plays, unless)) in conds.standins.iter().enumerate() {
+                let Some(&k) = self.standin_kinds.get(i) else { continue };
+                let target = match ev.eval_node(plays).map_err(stop)? {
+                    V::None => continue,
+                    V::Tile(c) => kind_of(c) as usize,
+                    _ => return Err(self.decline("a stand-in playing what is not a tile")),
+                };
+                if let Some(u) = unless {
+                    if ev.eval_node(u).map_err(stop)?.truthy() {
+                        continue;
+                    }
+                }
+                if let (Some(k), true) = (k, target < n) {
+                    standin[k] = Some(target);
+                }
+            }
+        }
+        let mut wild_hand = vec![false; n];
+        let mut wild_win = vec![false; n];
+        for (i, active) in conds.wild_active.iter().enumerate() {
+            let Some(&(Some(k), win_scope)) = self.wild_kinds.get(i) else { continue };
+            if let Some(a) = active {
+                if !ev.eval_node(a).map_err(stop)?.truthy() {
+                    continue;
+                }
+            }
+            if win_scope {
+                wild_win[k] = true;
+            } else {
+                wild_hand[k] = true;
+            }
+        }
+        let mut out = Classified::default();
+        let tiles = conc.iter().map(|&k| (k, false)).chain(win.map(|k| (k, true)));
+        for (k, is_win) in tiles {
+            if (wild_hand[k] || (is_win && wild_win[k])) && !(is_win && natural_win) {
+                out.wilds.push((k, is_win));
+            } else {
+                out.naturals.push((standin[k].unwrap_or(k), k, is_win));
+            }
+        }
+        Ok(out)
+    }
+
+    /// The hand's tiles classified for the whole-hand scorer: None when no tile is wild or stands in
+    /// (the hand is read as a natural one), else both classifications.
+    pub(super) fn wild_input(&self, conc: &[usize], win: Option<usize>, self_drawn: bool, natural_win: bool) -> Result<Option<WildIn>, Stop> {
+        let with = self.classify(conc, win, self_drawn, natural_win, true)?;
+        if with.wilds.is_empty() && with.naturals.iter().all(|&(k, p, _)| k == p) {
+            return Ok(None);
+        }
+        let without = if self.standin_kinds.is_empty() { with.clone() } else { self.classify(conc, win, self_drawn, natural_win, false)? };
+        Ok(Some(WildIn { classes: [without, with], signature_from: SIGNATURE_FROM }))
+    }
+
+    /// The kinds seat `s`'s hand with `conc` as its concealed tiles waits on (`_waits_of` with
+    /// `forms` the rule set's forms, or the group forms; `Scoring.wait_kinds` with `shape` and the hand's
+    /// self-drawn), on `budget`. `plain`: structure decides (`plain_wait_check`).
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn trial_waits(&self, st: &HandState, s: usize, conc: &[usize], self_drawn: bool, shape: bool, forms: &[usize], plain: bool, budget: &mut Budget) -> Result<Vec<usize>, Stop> {
+        let Some((_, ctx)) = self.hand else { return Err(self.decline("no native scoring of whole hands")) };
+        let wr = self.w.wild.as_ref().ok_or_else(|| self.decline("no wait trials"))?;
+        let settings = self.hand_settings.as_ref().map_err(|&why| self.decline(why))?;
+        let seat = st.seats.get(s).ok_or(Stop::Bail)?;
+        let melds = self.melds_in(st, s)?;
+        let flowers = self.flowers(st, s);
+        let n = ctx.setup.kind_names.len();
+        let mut held = vec![0i64; n];
+        for &k in conc.iter().chain(seat.melds.iter().flat_map(|m| m.tiles.iter())).chain(flowers.iter()) {
+            *held.get_mut(k).ok_or(Stop::Bail)? += 1;
+        }
+        let kinds = &self.t.cat.kinds;
+        let offered = |k: usize| kinds[k].category != "flower" && (shape || held[k] < kinds[k].copies);
+        let mut out = Vec::new();
+        if plain {
+            let cl = self.classify(conc, None, self_drawn, false, true)?;
+            let mut counts = vec![0u8; n];
+            for &(k, _, _) in &cl.naturals {
+                counts[k] = counts[k].saturating_add(1);
+            }
+            let exposed = melds.iter().any(|m| m.exposed);
+            let good = completing(ctx, forms, &counts, cl.wilds.len(), melds.len(), exposed)
+                .map_err(|_| self.decline("a hand the block tables do not take"))?;
+            return Ok((0..n).filter(|&k| offered(k) && good[k]).collect());
+        }
+        let codes = &ctx.setup.tile_codes;
+        for k in 0..n {
+            if !offered(k) || !self.could_win(st, s, conc, &melds, k, forms)? {
+                continue;
+            }
+            let inp = HandInput {
+                concealed: conc.to_vec(),
+                melds: melds.clone(),
+                win: Some(k),
+                self_drawn,
+                settings: settings.clone(),
+                flowers: flowers.iter().map(|&f| V::Tile(codes[f])).collect(),
+                forms: forms.to_vec(),
+                charge_splits: true,
+                wild: self.wild_input(conc, Some(k), self_drawn, true)?,
+            };
+            let mut cb = TrialOnly(self);
+            let got = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| meets_for_waits(ctx, &inp, &wr.requires, budget, &mut cb)));
+            match got {
+                Ok(Ok(Trial::Meets(true))) => out.push(k),
+                Ok(Ok(Trial::Meets(false))) => {}
+                // the reference raises: with its shortcuts it may have spent less, so its answer is not known
+                Ok(Ok(Trial::Refused)) => return Err(self.decline("a wait trial the readings refuse (the work limit)")),
+                Ok(Err(Fallback(why))) => {
+                    return Err(self.decline(if why == crate::hand::BY_SIGNATURE {
+                        "a hand whose wildcards (of one kind) the reference reads by signature"
+                    } else {
+                        "a wait trial the native readings hand back"
+                    }))
+                }
+                Err(_) => return Err(self.decline("a panic on this hand")),
+            }
+        }
+        Ok(out)
+    }
+
+    /// runtime/game/winning.py `_could_win(conc, melds, k, False, forms)`, the test a wait trial is
+    /// tried only past: the tiles split by structure (wildcards and stand-ins free, the winning tile
+    /// free when it may be wild as one), or an orphans form's attribute held by every natural tile, or a
+    /// win by an instant form (the hand scored under those forms alone, every requirement applied:
+    /// so not only a shortcut, as the trial applies only the requirements that decide the waits).
+    fn could_win(&self, st: &HandState, s: usize, conc: &[usize], melds: &[MeldIn], k: usize, forms: &[usize]) -> Result<bool, Stop> {
+        let Some((_, ctx)) = self.hand else { return Err(self.decline("no native scoring of whole hands")) };
+        let n = ctx.setup.kind_names.len();
+        let mut free = self.hand_wild.clone();
+        free.resize(n, false);
+        for &x in self.standin_kinds.iter().flatten() {
+            free[x] = true;
+        }
+        let win_wild = |x: usize| self.wild_kinds.iter().any(|&(w, win_scope)| win_scope && w == Some(x));
+        let mut counts = vec![0u8; n];
+        let mut wilds = 0;
+        let mut naturals = Vec::with_capacity(conc.len() + 1);
+        for &x in conc {
+            if free[x] {
+                wilds += 1;
+            } else {
+                counts[x] = counts[x].saturating_add(1);
+                naturals.push(x);
+            }
+        }
+        if free[k] || win_wild(k) {
+            wilds += 1;
+        } else {
+            counts[k] = counts[k].saturating_add(1);
+            naturals.push(k);
+        }
+        let exposed = melds.iter().any(|m| m.exposed);
+        if splits_any(ctx, forms, &counts, wilds, melds.len(), exposed).map_err(|_| self.decline("a hand the block tables do not take"))? {
+            return Ok(true);
+        }
+        let total = conc.len() + 1;
+        for &fi in forms {
+            let Some(f) = ctx.setup.forms.get(fi) else { continue };
+            let Some(members) = &f.orphans else { continue };
+            if f.concealed && exposed {
+                continue;
+            }
+            if melds.is_empty() && total == members.len() + 1 && naturals.iter().all(|x| members.contains(x)) {
+                return Ok(true);
+            }
+        }
+        let instant: Vec<String> = forms
+            .iter()
+            .filter_map(|&fi| ctx.setup.forms.get(fi).filter(|f| f.instant).map(|f| f.name.to_string()))
+            .collect();
+        if instant.is_empty() {
+            return Ok(false);
+        }
+        let mut budget = Budget { work: super::HAND_WORK };
+        Ok(matches!(self.score_with(st, s, conc, Some(k), false, &instant, false, &mut budget)?, super::Scored::Hand(h) if h.win))
+    }
+
+    /// The kinds seat `s`'s concealed hand (without one tile of `without`) waits on, in a rule set
+    /// with wildcards or stand-ins (`Winning._waits_of`: not self-drawn, its own work).
+    pub(super) fn wild_waits_of(&self, st: &HandState, s: usize, without: Option<usize>, groups: bool) -> Result<Vec<usize>, Stop> {
+        let wr = self.w.wild.as_ref().ok_or_else(|| self.decline("no wait trials"))?;
+        let scoring = self.w.scoring.as_ref().ok_or_else(|| self.decline("no native scoring of whole hands"))?;
+        let seat = st.seats.get(s).ok_or(Stop::Bail)?;
+        let mut conc = seat.hand.clone();
+        if let Some(k) = without {
+            match conc.iter().position(|&x| x == k) {
+                Some(i) => {
+                    conc.remove(i);
+                }
+                None => return Ok(Vec::new()),
+            }
+        }
+        let groups = groups && wr.group_forms.iter().any(|&g| !g);
+        let forms: Vec<usize> = if groups {
+            scoring.forms.iter().copied().filter(|&f| wr.group_forms.get(f).copied().unwrap_or(false)).collect()
+        } else {
+            scoring.forms.clone()
+        };
+        let mut budget = Budget { work: super::HAND_WORK };
+        self.trial_waits(st, s, &conc, false, false, &forms, wr.plain && !groups, &mut budget)
+    }
+
+    /// Seat `s`'s laid-down melds as the whole-hand scorer takes them (a meld it has not seen is
+    /// checked and recorded by the Python side, `NativeHands.batch_meld`).
+    pub(super) fn melds_in(&self, st: &HandState, s: usize) -> Result<Vec<MeldIn>, Stop> {
+        let Some((py, _)) = self.hand else { return Err(self.decline("no native scoring of whole hands")) };
+        let scoring = self.w.scoring.as_ref().ok_or_else(|| self.decline("no native scoring of whole hands"))?;
+        let seat = st.seats.get(s).ok_or(Stop::Bail)?;
+        let hands = scoring.hands.bind(py).borrow();
+        let mut melds: Vec<MeldIn> = Vec::with_capacity(seat.melds.len());
+        for m in &seat.melds {
+            let known = match hands.known_meld(&m.kind, &m.tiles) {
+                Some(x) => Some(x),
+                None => {
+                    let took = scoring.meld.bind(py).call1((m.kind.as_str(), m.tiles.clone())).and_then(|x| x.extract::<bool>());
+                    if matches!(took, Ok(true)) { hands.known_meld(&m.kind, &m.tiles) } else { None }
+                }
+            };
+            melds.push(known.ok_or_else(|| self.decline("a laid-down meld the native scoring does not take"))?);
+        }
+        Ok(melds)
+    }
+}

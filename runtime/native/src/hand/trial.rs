@@ -1,0 +1,118 @@
+//! One wait trial of a hand of a rule set with wildcards or stand-ins, on the whole-hand readings
+//! (readings.rs, wild.rs): the hand with a candidate kind as its winning tile read under the forms
+//! given, and whether one reading meets the requirements that decide the waits (runtime/game/
+//! winning.py `_waits_of`: `Scoring.readings` of the trial hand, then `requirements_ok(for_waits=True)`);
+//! and the structural test of a rule set whose waits structure decides (`plain_wait_check`: the tiles
+//! as `classify` gives them, the wildcards free, every melds-and-pairs target of the hand's size).
+
+use std::sync::Arc;
+
+use super::readings::{enumerate, form_targets, sum_fits, Found, WaitState};
+use super::{fallback, Budget, Fallback, HandCtx, HandInput, Waits};
+use crate::program::{Eval, Stop};
+
+/// What one trial gives: whether a reading meets the requirements, or refused (the reference's
+/// readings raise a HandError: its caller answers no waits at all).
+pub enum Trial {
+    Meets(bool),
+    Refused,
+}
+
+/// Whether some reading of `input` (its winning tile the trial kind) meets every requirement listed
+/// (positions of the scoring's requirements: those that decide the waits), as the reference's `any`
+/// over the readings in order. The readings are charged to `budget` as the reference charges them.
+pub fn meets_for_waits(ctx: &HandCtx, input: &HandInput, requires: &[usize], budget: &mut Budget, waits: &mut dyn Waits) -> Result<Trial, Fallback> {
+    let sc = ctx.program.scoring.as_ref().map_err(|_| fallback("the scoring programs are not lowered"))?;
+    let mut st = WaitState { waits: None, shape_waits: None };
+    let list = match enumerate(ctx, input, budget, waits, &mut st)? {
+        // the reference's readings raise only past the work limit; a hand no form's size fits has none
+        Found::Refused(s) if s == ctx.setup.limit_sentence => return Ok(Trial::Refused),
+        Found::Refused(_) => return Ok(Trial::Meets(false)),
+        Found::Readings(list) => list,
+    };
+    let flowers = Arc::new(input.flowers.clone());
+    let stop = |s: Stop| match s {
+        // the reference's EvalError fails the requirement; the native stop is not known to be one
+        Stop::Bail => fallback("a requirement the programs stop on"),
+        Stop::NeedWaits | Stop::NeedShapeWaits => fallback("a requirement for the waits that reads the waits"),
+    };
+    for r in &list {
+        let view = r.view(input, &flowers, &st);
+        let mut ev = Eval::new(ctx.program, &view);
+        let mut ok = true;
+        for &j in requires {
+            let q = sc.requires.get(j).ok_or_else(|| fallback("a requirement the programs do not hold"))?;
+            if !q.forms.is_empty() && !q.forms.iter().any(|f| **f == *r.form_name) {
+                continue;
+            }
+            if ev.eval_node(&q.expr).map_err(stop)?.truthy() {
+                continue;
+            }
+            if let Some(u) = &q.unless {
+                if ev.eval_node(u).map_err(stop)?.truthy() {
+                    continue;
+                }
+            }
+            ok = false;
+            break;
+        }
+        if ok {
+            return Ok(Trial::Meets(true));
+        }
+    }
+    Ok(Trial::Meets(false))
+}
+
+/// `plain_wait_check` of a hand without its winning tile: per kind, whether adding it completes the
+/// hand by structure under `forms` (positions of the setup's forms, all melds and pairs). `counts`:
+/// the concealed natural tiles by the kind each plays as; `wilds`: how many are wildcards; `melds`,
+/// `exposed`: the laid-down melds and whether one is exposed.
+pub fn completing(ctx: &HandCtx, forms: &[usize], counts: &[u8], wilds: usize, melds: usize, exposed: bool) -> Result<Vec<bool>, Fallback> {
+    let setup = ctx.setup;
+    let concealed_n = counts.iter().map(|&c| c as i64).sum::<i64>() + wilds as i64 + 1;
+    let mut targets: Vec<(usize, usize)> = Vec::new();
+    for &fi in forms {
+        let f = setup.forms.get(fi).ok_or_else(|| fallback("a form outside the rule set"))?;
+        for (m, p) in form_targets(f, melds as i64) {
+            if sum_fits(concealed_n, m, &setup.meld_sizes, p, &setup.pair_sizes) && !(f.concealed && exposed) {
+                targets.push((m as usize, p as usize));
+            }
+        }
+    }
+    let mut c = counts.to_vec();
+    let mut out = vec![false; counts.len()];
+    for k in 0..counts.len() {
+        c[k] = c[k].saturating_add(1);
+        for &(m, p) in &targets {
+            if ctx.tables.core_can_split(&c, wilds, m, p).map_err(|e| Fallback(e.to_string()))? {
+                out[k] = true;
+                break;
+            }
+        }
+        c[k] = counts[k];
+    }
+    Ok(out)
+}
+
+/// The split test of runtime/game/winning.py `_could_win`: whether the natural tiles `counts` (the
+/// winning tile among them) with `wilds` free tiles (wildcards and stand-ins alike) split under a
+/// (melds, pairs) of one of `forms` (not instant, not orphans; a concealed form not with an exposed
+/// meld) for their number of tiles.
+pub fn splits_any(ctx: &HandCtx, forms: &[usize], counts: &[u8], wilds: usize, melds: usize, exposed: bool) -> Result<bool, Fallback> {
+    let setup = ctx.setup;
+    let n = counts.iter().map(|&c| c as i64).sum::<i64>() + wilds as i64;
+    for &fi in forms {
+        let f = setup.forms.get(fi).ok_or_else(|| fallback("a form outside the rule set"))?;
+        if (f.concealed && exposed) || f.instant || f.orphans.is_some() {
+            continue;
+        }
+        for (m, p) in form_targets(f, melds as i64) {
+            if sum_fits(n, m, &setup.meld_sizes, p, &setup.pair_sizes)
+                && ctx.tables.core_can_split(counts, wilds, m as usize, p as usize).map_err(|e| Fallback(e.to_string()))?
+            {
+                return Ok(true);
+            }
+        }
+    }
+    Ok(false)
+}
