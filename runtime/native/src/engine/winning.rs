@@ -8,14 +8,18 @@
 //! whole-hand scorer (src/hand/ `score_hand`), whose `Hands` the Python side hands over; the win a
 //! seat makes now (`Winning._win_info`, `win_now`: what the legal moves offer) by the same scorer.
 //!
-//! What is not ported answers nothing and says so by name: at lowering (`covers`), every question for
-//! a rule set the wait trials do not take (wildcards or stand-ins: `WaitRules::build` names why) and a
-//! reading of the win being paid; during an evaluation (`declined`, never a different value), a hand
-//! the trials decline (the work limit, a condition the programs stop on), a setting that cannot be
-//! handed to the programs, a hand holding a tile that may be wild or stand in, a hand the whole-hand
-//! scorer hands back. The reference's shortcuts (`_not_ready`, `_hopeless`, `_unmendable`,
-//! `_could_win`) are exact: they only skip work whose answer is the same, so the answers here do not
-//! need them (what they save is for the native hand's speed, later).
+//! A rule set with wildcards or stand-ins is answered too (winning/wild.rs): the hand's tiles
+//! classified as the reference's `classify` does, the classified hand read by the batch path's readings
+//! (src/hand/wild.rs), the waits by trials on them (src/hand/trial.rs).
+//!
+//! What is not ported answers nothing and says so by name: at lowering (`covers`), a reading of the win
+//! being paid, and every wait question of a rule set whose wait rules do not build; during an
+//! evaluation (`declined`, never a different value), a hand the trials decline (the work limit, a
+//! condition the programs stop on), a setting that cannot be handed to the programs, a hand whose
+//! wildcards the reference reads by signature, a hand the whole-hand scorer hands back. The
+//! reference's shortcuts (`_not_ready`, `_hopeless`, `_unmendable`) are exact: they only skip work
+//! whose answer is the same, so the answers here do not need them (what they save is for the native
+//! hand's speed, later); `_could_win` is not, for a wait trial, and is ported there (winning/wild.rs).
 //!
 //! One `StateWins` is made per state read: it memoises each question per (seat, question, tile), as
 //! the reference's `SeatMemo` keeps them per seat version and context version, which one state fixes.

@@ -47,7 +47,7 @@ impl WildRules {
             Some(J::String(t)) => !t.is_empty(),
             Some(_) => true,
         };
-        let group_forms = forms.iter().map(|f| !f.get("instant").is_some_and(|v| !v.is_null()) && !set(f, "orphans")).collect();
+        let group_forms = forms.iter().map(|f| f.get("instant").is_none_or(|v| v.is_null()) && !set(f, "orphans")).collect();
         let plain = requires.is_empty()
             && forms.iter().all(|f| {
                 let given = |k: &str| f.get(k).is_some_and(|v| !v.is_null()); // `is None` in Python
@@ -292,6 +292,9 @@ impl StateWins<'_> {
             naturals.push(k);
         }
         let exposed = melds.iter().any(|m| m.exposed);
+        if wilds > ctx.tables.core_cap() {
+            return Err(self.decline("a hand with more free tiles (wildcards, stand-ins) than the native tables hold"));
+        }
         if splits_any(ctx, forms, &counts, wilds, melds.len(), exposed).map_err(|_| self.decline("a hand the block tables do not take"))? {
             return Ok(true);
         }
