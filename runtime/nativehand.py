@@ -15,6 +15,7 @@ counts the declined ones), once per hand.
 """
 from __future__ import annotations
 
+import json
 from typing import TYPE_CHECKING
 
 from .evaluate import EvalError
@@ -317,6 +318,47 @@ class NativeHands:
             work[0] = left
             try:
                 found = sc.signature_found(form, m, p, counts, naturals, wilds, h, work)
+            except HandError as exc:
+                return 2, str(exc), work[0]
+            if found is None:
+                return 1, None, work[0]
+            return 0, [([(spec.kind, list(slots)) for spec, slots in groups], win_gi)
+                       for _, groups, win_gi in found], work[0]
+        return ask
+
+    def signature_search_for(self, rules, cat, dec, settings: dict):
+        """`signature_search` for the native game's win questions (engine/winning/wild.rs), which have no
+        `Scoring` of the hand: (the scoring environment's context and reveal values as JSON — [[name,
+        value]], a tile as {"t": kind} —, self-drawn, for the waits, form position, melds, pairs, the
+        natural tiles (kind, physical, winning), the wildcards (physical, winning), work left) -> as
+        `signature_search`'s. The environment is `Winning._score_env`'s (`settings`, the room's, with
+        those values over them); the search, its observers and their memos are the reference's."""
+        from .hand import Hand
+        from .hand_score import Scoring
+
+        kinds = cat.kinds
+
+        def value(v):
+            if isinstance(v, dict):
+                return kinds[v["t"]]
+            return [value(x) for x in v] if isinstance(v, list) else v
+
+        def ask(env_json: str, self_drawn: bool, for_waits: bool, fi: int, m: int, p: int, naturals: list,
+                wilds: list, left: int):
+            env = dict(settings)
+            for name, v in json.loads(env_json):
+                env[name] = value(v)
+            sc = Scoring(rules, cat, dec, rules.retile(env, cat), Hand([], [], None, self_drawn))
+            if for_waits:
+                sc.purpose = "waits"  # as `Scoring.wait_kinds` sets it for its trials
+            nat = [RTile(kinds[k], kinds[ph], False, w) for k, ph, w in naturals]
+            wl = [RTile(kinds[ph], kinds[ph], True, w) for ph, w in wilds]
+            counts = [0] * dec.n
+            for t in nat:
+                counts[t.kind.index] += 1
+            work = [left]
+            try:
+                found = sc.signature_found(rules.ir.forms[fi], m, p, counts, nat, wl, sc.hand, work)
             except HandError as exc:
                 return 2, str(exc), work[0]
             if found is None:

@@ -105,14 +105,16 @@ def canon(v):
 def set_scoring(table, game) -> bool:
     """Hand `game`'s native whole-hand scoring to `table` (an `EngineTable`) for its win questions
     (engine/winning.rs): the rule set's `Hands`, the positions of the forms it wins by, and the check
-    that records a laid-down meld, and what a group holding wildcards or stand-ins is worth (as the batch
-    path asks it); False when the game has none (yet)."""
+    that records a laid-down meld, what a group holding wildcards or stand-ins is worth and the signature
+    search of a hand holding several wildcards of one kind (as the batch path asks them); False when the
+    game has none (yet)."""
     nh = game.rules.native_hands_for(game.cat, game.dec)
     if nh is None:
         return False
     rules, cat = game.rules, game.cat
     table.set_scoring(nh.hands_native, list(nh.form_positions(rules)),
-                      lambda kind, kinds: nh.batch_meld(rules, cat, kind, kinds), nh.group_info_for(rules, cat))
+                      lambda kind, kinds: nh.batch_meld(rules, cat, kind, kinds), nh.group_info_for(rules, cat),
+                      nh.signature_search_for(rules, cat, game.dec, game.settings))
     return True
 
 

@@ -374,8 +374,10 @@ impl EngineTable {
     /// `meld` a callable (meld kind, tile kinds) -> whether it checked and recorded that laid-down meld;
     /// `group` (a rule set with wildcards or stand-ins) a callable giving a group's value and prefilter
     /// vector as the batch path asks them (`NativeHands.group_info`).
-    #[pyo3(signature = (hands, forms, meld, group=None))]
-    fn set_scoring(&mut self, py: Python<'_>, hands: Py<crate::hand::binding::Hands>, forms: Vec<usize>, meld: Py<PyAny>, group: Option<Py<PyAny>>) -> PyResult<()> {
+    /// `signatures` a callable running the reference's signature search for a hand holding two or
+    /// more wildcards of one kind (`NativeHands.signature_search_for`).
+    #[pyo3(signature = (hands, forms, meld, group=None, signatures=None))]
+    fn set_scoring(&mut self, py: Python<'_>, hands: Py<crate::hand::binding::Hands>, forms: Vec<usize>, meld: Py<PyAny>, group: Option<Py<PyAny>>, signatures: Option<Py<PyAny>>) -> PyResult<()> {
         let known = hands.bind(py).borrow().setup().forms.len();
         if forms.iter().any(|&f| f >= known) {
             return Err(PyValueError::new_err("a form position outside the rule set's forms"));
@@ -384,7 +386,7 @@ impl EngineTable {
             self.winning = Some(winning::Winning::new(&self.table, &self.ruleset_json));
         }
         if let Some(w) = self.winning.as_mut() {
-            w.scoring = Some(winning::HandScoring { hands, forms, meld, group });
+            w.scoring = Some(winning::HandScoring { hands, forms, meld, group, signatures });
         }
         Ok(())
     }

@@ -69,6 +69,11 @@ pub struct HandScoring {
     /// value, prefilter vector bytes or None): a group holding wildcards or stand-ins, as the batch path
     /// asks it (`NativeHands.group_info`); without it such a hand is declined.
     pub group: Option<Py<PyAny>>,
+    /// (the scoring environment's context and reveal values as JSON, self-drawn, for the waits, form
+    /// position, melds, pairs, naturals, wildcards, work left) -> the reference's signature search of a
+    /// hand holding two or more wildcards of one kind (`NativeHands.signature_search_for`), answered as
+    /// the batch path's; without it such a hand is declined.
+    pub signatures: Option<Py<PyAny>>,
 }
 
 struct Trials {
@@ -163,6 +168,7 @@ impl Winning {
             settings,
             hand_settings,
             hand,
+            env_json: if self.wild.is_some() { env_json(t, st) } else { None },
             wild_kinds,
             standin_kinds,
             hand_wild: super::values::hand_wilds(t, st),
@@ -199,6 +205,30 @@ fn encode(t: &Table, v: &Value) -> Option<V> {
         Value::Seat(_) => return None,
         Value::List(items) => V::List(Arc::new(items.iter().map(|x| encode(t, x)).collect::<Option<Vec<_>>>()?)),
     })
+}
+
+/// The state's context and reveal values as the signature search rebuilds the scoring environment
+/// from them (`Winning._score_env`): [[name, value]], a tile as {"t": kind}; None where one is a seat.
+fn env_json(t: &Table, st: &HandState) -> Option<String> {
+    fn plain(v: &Value) -> Option<serde_json::Value> {
+        Some(match v {
+            Value::None => serde_json::Value::Null,
+            Value::Bool(b) => serde_json::Value::Bool(*b),
+            Value::Int(i) => serde_json::json!(i),
+            Value::Str(s) => serde_json::Value::String(s.clone()),
+            Value::Tile(k) => serde_json::json!({ "t": k }),
+            Value::Seat(_) => return None,
+            Value::List(items) => serde_json::Value::Array(items.iter().map(plain).collect::<Option<Vec<_>>>()?),
+        })
+    }
+    let _ = t;
+    let mut out = Vec::new();
+    for (prefix, vars) in [("context:", &st.context), ("reveal:", &st.reveals)] {
+        for (k, v) in vars {
+            out.push(serde_json::json!([format!("{prefix}{k}"), plain(v)?]));
+        }
+    }
+    Some(serde_json::Value::Array(out).to_string())
 }
 
 /// The programs' settings in the scoring environment of the moment (`Winning._score_env`): the table's
@@ -238,6 +268,7 @@ pub struct StateWins<'a> {
     settings: Result<Vec<Option<V>>, &'static str>,
     hand_settings: Result<Vec<Option<V>>, &'static str>,
     hand: Option<(Python<'a>, &'a HandCtx<'a>)>,
+    env_json: Option<String>, // the state's context and reveal values for the signature search
     wild_kinds: Vec<(Option<usize>, bool)>,
     standin_kinds: Vec<Option<usize>>,
     hand_wild: Vec<bool>,
@@ -402,7 +433,7 @@ impl StateWins<'_> {
         };
         let got = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             if self.w.wild.is_some() {
-                let mut waits = wild::GameWaits { wins: self, st, seat: s, concealed: conc, self_drawn, has_win: win.is_some() };
+                let mut waits = wild::GameWaits { wins: self, st, seat: s, concealed: conc, self_drawn, has_win: win.is_some(), wild: inp.wild.as_ref() };
                 score_hand(ctx, &inp, budget, &mut waits)
             } else {
                 let mut fallback = NoWaits;

@@ -173,15 +173,21 @@ impl Waits for PyWaits<'_, '_> {
     fn signatures(&mut self, form: usize, melds: usize, pairs: usize, budget: &mut Budget) -> Result<Signatures, Fallback> {
         let cb = self.signatures.ok_or_else(|| Fallback(super::wild::BY_SIGNATURE.into()))?;
         let got = cb.call1((form, melds, pairs, budget.work)).map_err(|_| Fallback("the signature search failed".into()))?;
-        let (status, payload, left): (u8, Bound<'_, PyAny>, i64) =
-            got.extract().map_err(|_| Fallback("the signature callback returned no (status, payload, work)".into()))?;
-        budget.work = left;
-        Ok(match status {
-            0 => Signatures::Found(Self::found(&payload).map_err(|_| Fallback("malformed signature splits".into()))?),
-            1 => Signatures::Enumerate,
-            _ => Signatures::Refused(payload.extract().map_err(|_| Fallback("a refusal without its sentence".into()))?),
-        })
+        signatures_of(&got, budget)
     }
+}
+
+/// The reference's signature search's answer, (status, payload, work left), as `Signatures` (the work
+/// left set on `budget`).
+pub(crate) fn signatures_of(got: &Bound<'_, PyAny>, budget: &mut Budget) -> Result<Signatures, Fallback> {
+    let (status, payload, left): (u8, Bound<'_, PyAny>, i64) =
+        got.extract().map_err(|_| Fallback("the signature callback returned no (status, payload, work)".into()))?;
+    budget.work = left;
+    Ok(match status {
+        0 => Signatures::Found(PyWaits::found(&payload).map_err(|_| Fallback("malformed signature splits".into()))?),
+        1 => Signatures::Enumerate,
+        _ => Signatures::Refused(payload.extract().map_err(|_| Fallback("a refusal without its sentence".into()))?),
+    })
 }
 
 /// A signature split as the Python side gives it: its groups (meld kind, slots), the winning group or -1.

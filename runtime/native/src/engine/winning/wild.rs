@@ -20,7 +20,7 @@ use pyo3::prelude::*;
 
 use super::{HandState, Stop, StateWins, V};
 use crate::hand::trial::{completing, meets_for_waits, splits_any, Trial};
-use crate::hand::{Budget, Classified, Fallback, GroupAsk, HandInput, MeldIn, Waits, WildIn};
+use crate::hand::{Budget, Classified, Fallback, GroupAsk, HandInput, MeldIn, Signatures, Waits, WildIn};
 use crate::program::{kind_of, Eval, Reading};
 
 /// The fewest wildcards whose hands the reference reads by signature (hand_readings.py `SIGNATURE_FROM`).
@@ -67,6 +67,7 @@ pub(super) struct GameWaits<'s, 'a> {
     pub concealed: &'s [usize],
     pub self_drawn: bool,
     pub has_win: bool,
+    pub wild: Option<&'s WildIn>, // the hand's tiles classified, where some is wild or stands in
 }
 
 impl Waits for GameWaits<'_, '_> {
@@ -77,7 +78,7 @@ impl Waits for GameWaits<'_, '_> {
         let w = self.wins;
         let forms = w.w.scoring.as_ref().map(|s| s.forms.clone()).unwrap_or_default();
         let kinds = w
-            .trial_waits(self.st, self.seat, self.concealed, self.self_drawn, shape, &forms, w.w.wild.as_ref().is_some_and(|r| r.plain), budget)
+            .trial_waits(self.st, self.seat, self.concealed, self.self_drawn, shape, &forms, w.w.wild.as_ref().is_some_and(|r| r.plain), true, budget)
             .map_err(|_| Fallback(w.declined.get().unwrap_or("the waits a pattern reads").to_owned()))?;
         let codes = &w.hand.expect("scoring").1.setup.tile_codes;
         Ok(V::List(Arc::new(kinds.iter().map(|&k| V::Tile(codes[k])).collect())))
@@ -86,10 +87,16 @@ impl Waits for GameWaits<'_, '_> {
     fn group(&mut self, g: &GroupAsk) -> Result<(V, Option<Vec<u64>>), Fallback> {
         self.wins.group_info(g)
     }
+
+    fn signatures(&mut self, form: usize, melds: usize, pairs: usize, budget: &mut Budget) -> Result<Signatures, Fallback> {
+        self.wins.signature_search(self.wild, self.self_drawn, false, (form, melds, pairs), budget)
+    }
 }
 
 /// The readings of a trial: no waits read inside (the requirements that decide the waits read none).
-struct TrialOnly<'s, 'a>(&'s StateWins<'a>);
+/// `.1`: the trial hand's tiles classified; `.2`, `.3`: self-drawn, and for the waits a pattern reads
+/// (the reference's `purpose`).
+struct TrialOnly<'s, 'a>(&'s StateWins<'a>, Option<&'s WildIn>, bool, bool);
 
 impl Waits for TrialOnly<'_, '_> {
     fn waits(&mut self, _shape: bool, _budget: &mut Budget) -> Result<V, Fallback> {
@@ -99,9 +106,31 @@ impl Waits for TrialOnly<'_, '_> {
     fn group(&mut self, g: &GroupAsk) -> Result<(V, Option<Vec<u64>>), Fallback> {
         self.0.group_info(g)
     }
+
+    fn signatures(&mut self, form: usize, melds: usize, pairs: usize, budget: &mut Budget) -> Result<Signatures, Fallback> {
+        self.0.signature_search(self.1, self.2, self.3, (form, melds, pairs), budget)
+    }
 }
 
 impl StateWins<'_> {
+    /// The reference's signature search of a hand holding wildcards (`set_scoring`'s `signatures`), as
+    /// the batch path asks it: the hand's tiles as `classify` gives them for the form's `standins`, the
+    /// scoring environment of the moment, the hand's self-drawn and the purpose (`for_waits`: the waits
+    /// a pattern reads, the reference's `Scoring.wait_kinds`).
+    fn signature_search(&self, wild: Option<&WildIn>, self_drawn: bool, for_waits: bool, at: (usize, usize, usize), budget: &mut Budget) -> Result<Signatures, Fallback> {
+        let by = || Fallback(crate::hand::BY_SIGNATURE.into());
+        let (py, ctx) = self.hand.ok_or_else(by)?;
+        let cb = self.w.scoring.as_ref().and_then(|s| s.signatures.as_ref()).ok_or_else(by)?;
+        let env = self.env_json.as_ref().ok_or_else(by)?;
+        let wild = wild.ok_or_else(by)?;
+        let (form, melds, pairs) = at;
+        let f = ctx.setup.forms.get(form).ok_or_else(by)?;
+        let cl = &wild.classes[f.standins as usize];
+        let args = (env.as_str(), self_drawn, for_waits, form, melds, pairs, cl.naturals.clone(), cl.wilds.clone(), budget.work);
+        let got = cb.bind(py).call1(args).map_err(|_| Fallback("the signature search failed".into()))?;
+        crate::hand::binding::signatures_of(&got, budget)
+    }
+
     /// A group's value and prefilter vector, asked of the Python side (`set_scoring`'s `group`).
     pub(super) fn group_info(&self, g: &GroupAsk) -> Result<(V, Option<Vec<u64>>), Fallback> {
         let none = || Fallback("a group holding wildcards or stand-ins, whose value only the Python side computes".into());
@@ -198,7 +227,7 @@ impl StateWins<'_> {
     /// `forms` the rule set's forms, or the group forms; `Scoring.wait_kinds` with `shape` and the hand's
     /// self-drawn), on `budget`. `plain`: structure decides (`plain_wait_check`).
     #[allow(clippy::too_many_arguments)]
-    pub(super) fn trial_waits(&self, st: &HandState, s: usize, conc: &[usize], self_drawn: bool, shape: bool, forms: &[usize], plain: bool, budget: &mut Budget) -> Result<Vec<usize>, Stop> {
+    pub(super) fn trial_waits(&self, st: &HandState, s: usize, conc: &[usize], self_drawn: bool, shape: bool, forms: &[usize], plain: bool, for_waits: bool, budget: &mut Budget) -> Result<Vec<usize>, Stop> {
         let Some((_, ctx)) = self.hand else { return Err(self.decline("no native scoring of whole hands")) };
         let wr = self.w.wild.as_ref().ok_or_else(|| self.decline("no wait trials"))?;
         let settings = self.hand_settings.as_ref().map_err(|&why| self.decline(why))?;
@@ -240,7 +269,7 @@ impl StateWins<'_> {
                 charge_splits: true,
                 wild: self.wild_input(conc, Some(k), self_drawn, true)?,
             };
-            let mut cb = TrialOnly(self);
+            let mut cb = TrialOnly(self, inp.wild.as_ref(), self_drawn, for_waits);
             let got = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| meets_for_waits(ctx, &inp, &wr.requires, budget, &mut cb)));
             match got {
                 Ok(Ok(Trial::Meets(true))) => out.push(k),
@@ -342,7 +371,7 @@ impl StateWins<'_> {
             scoring.forms.clone()
         };
         let mut budget = Budget { work: super::HAND_WORK };
-        self.trial_waits(st, s, &conc, false, false, &forms, wr.plain && !groups, &mut budget)
+        self.trial_waits(st, s, &conc, false, false, &forms, wr.plain && !groups, false, &mut budget)
     }
 
     /// Seat `s`'s laid-down melds as the whole-hand scorer takes them (a meld it has not seen is
