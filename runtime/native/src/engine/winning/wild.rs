@@ -10,9 +10,13 @@
 //! the trial tile never wild, one reading meeting the requirements that decide the waits; by structure
 //! where no requirement decides them and every form is melds and pairs, `plain_wait_check`).
 //!
-//! Declined by name: a hand whose wildcards the reference reads by signature (two or more of one
-//! kind forming groups: its signature search is the reference's alone), a condition the programs stop
-//! on, a hand the trials' readings refuse (the work limit: the reference's exact shortcuts spend less).
+//! A hand holding two or more wildcards of one kind, which the reference reads by signature: the
+//! signature splits asked of the Python side as the batch path asks them (`set_scoring`'s
+//! `signatures`, the scoring environment rebuilt from the state's context and reveal values).
+//!
+//! Declined by name: a hand with more free tiles than the native tables hold, a condition the
+//! programs stop on, a hand the trials' readings refuse (the work limit: the reference's exact
+//! shortcuts spend less), a state holding a seat in a context or reveal value (for the signature search).
 
 use std::sync::Arc;
 
