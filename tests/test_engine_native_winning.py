@@ -244,22 +244,26 @@ def test_wildcard_hands_made_by_hand_agree_with_the_reference():
     assert _ask(g, t, 0, [["wins", five, wild, False]]) == [True]  # the wildcard as the winning tile
 
 
+HAND = "一万 二万 三万 五条 六条 七条 东 东 东 南 南"
+
+
 def test_a_stand_in_plays_as_the_wildcard_kind_natively():
     """龙岩: 白 stands in for the kind the revealed 金牌 names (not when that is 白 itself); with one
     金 in the hand too. The waits, waits without each tile and the wins on them equal the reference's."""
     rules = _rules("rules/longyan.pai")
+    used = HAND.split() + ["白", "九万"]
     for seed in range(1, 40):
         g = Session(rules, {"人数": 4}, seed, 1).new_hand()
         gold = g.st.reveals.get("金牌")
-        if gold is not None and gold.name not in ("白", "一万", "二万", "三万", "五条", "六条", "七条", "东", "南", "九万"):
+        if gold is not None and gold.name not in used:
             break
     t = table(rules, {"人数": 4})
     t.lower_scope([])
     assert set_scoring(t, g)
-    _set_hand(g, 1, "一万 二万 三万 五条 六条 七条 东 东 东 南 南 白 " + gold.name)
+    _set_hand(g, 1, f"{HAND} 白 {gold.name}")
     seat = g.st.seats[1]
     assert _ask(g, t, 1, [["waits"]])[0] == [k.index for k in g.waits(seat)] != []
-    _set_hand(g, 1, "一万 二万 三万 五条 六条 七条 东 东 东 南 南 白 九万 " + gold.name)  # one to give up
+    _set_hand(g, 1, f"{HAND} 白 九万 {gold.name}")  # one to give up
     asks = _every_question(g, 1)
     native = _ask(g, t, 1, asks)
     assert native == _oracle_answers(g, 1, asks)
