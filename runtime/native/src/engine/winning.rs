@@ -168,7 +168,7 @@ impl Winning {
             settings,
             hand_settings,
             hand,
-            env_json: if self.wild.is_some() { env_json(t, st) } else { None },
+            env_json: if self.wild.is_some() { wild::env_json(st) } else { None },
             wild_kinds,
             standin_kinds,
             hand_wild: super::values::hand_wilds(t, st),
@@ -205,30 +205,6 @@ fn encode(t: &Table, v: &Value) -> Option<V> {
         Value::Seat(_) => return None,
         Value::List(items) => V::List(Arc::new(items.iter().map(|x| encode(t, x)).collect::<Option<Vec<_>>>()?)),
     })
-}
-
-/// The state's context and reveal values as the signature search rebuilds the scoring environment
-/// from them (`Winning._score_env`): [[name, value]], a tile as {"t": kind}; None where one is a seat.
-fn env_json(t: &Table, st: &HandState) -> Option<String> {
-    fn plain(v: &Value) -> Option<serde_json::Value> {
-        Some(match v {
-            Value::None => serde_json::Value::Null,
-            Value::Bool(b) => serde_json::Value::Bool(*b),
-            Value::Int(i) => serde_json::json!(i),
-            Value::Str(s) => serde_json::Value::String(s.clone()),
-            Value::Tile(k) => serde_json::json!({ "t": k }),
-            Value::Seat(_) => return None,
-            Value::List(items) => serde_json::Value::Array(items.iter().map(plain).collect::<Option<Vec<_>>>()?),
-        })
-    }
-    let _ = t;
-    let mut out = Vec::new();
-    for (prefix, vars) in [("context:", &st.context), ("reveal:", &st.reveals)] {
-        for (k, v) in vars {
-            out.push(serde_json::json!([format!("{prefix}{k}"), plain(v)?]));
-        }
-    }
-    Some(serde_json::Value::Array(out).to_string())
 }
 
 /// The programs' settings in the scoring environment of the moment (`Winning._score_env`): the table's

@@ -22,7 +22,7 @@ use std::sync::Arc;
 
 use pyo3::prelude::*;
 
-use super::{HandState, Stop, StateWins, V};
+use super::{HandState, Stop, StateWins, Value, V};
 use crate::hand::trial::{completing, meets_for_waits, splits_any, Trial};
 use crate::hand::{Budget, Classified, Fallback, GroupAsk, HandInput, MeldIn, Signatures, Waits, WildIn};
 use crate::program::{kind_of, Eval, Reading};
@@ -398,4 +398,27 @@ impl StateWins<'_> {
         }
         Ok(melds)
     }
+}
+
+/// The state's context and reveal values as the signature search rebuilds the scoring environment
+/// from them (`Winning._score_env`): [[name, value]], a tile as {"t": kind}; None where one is a seat.
+pub(super) fn env_json(st: &HandState) -> Option<String> {
+    fn plain(v: &Value) -> Option<serde_json::Value> {
+        Some(match v {
+            Value::None => serde_json::Value::Null,
+            Value::Bool(b) => serde_json::Value::Bool(*b),
+            Value::Int(i) => serde_json::json!(i),
+            Value::Str(s) => serde_json::Value::String(s.clone()),
+            Value::Tile(k) => serde_json::json!({ "t": k }),
+            Value::Seat(_) => return None,
+            Value::List(items) => serde_json::Value::Array(items.iter().map(plain).collect::<Option<Vec<_>>>()?),
+        })
+    }
+    let mut out = Vec::new();
+    for (prefix, vars) in [("context:", &st.context), ("reveal:", &st.reveals)] {
+        for (k, v) in vars {
+            out.push(serde_json::json!([format!("{prefix}{k}"), plain(v)?]));
+        }
+    }
+    Some(serde_json::Value::Array(out).to_string())
 }
