@@ -113,13 +113,15 @@ impl EngineHand {
         })?)
     }
 
-    /// Hand the native whole-hand scoring to the win questions (as `EngineTable.set_scoring`).
-    fn set_scoring(&mut self, py: Python<'_>, hands: Py<crate::hand::binding::Hands>, forms: Vec<usize>, meld: Py<PyAny>) -> PyResult<()> {
+    /// Hand the native whole-hand scoring to the win questions (as `EngineTable.set_scoring`: `group`
+    /// and `signatures` for the hands holding wildcards or stand-ins).
+    #[pyo3(signature = (hands, forms, meld, group=None, signatures=None))]
+    fn set_scoring(&mut self, py: Python<'_>, hands: Py<crate::hand::binding::Hands>, forms: Vec<usize>, meld: Py<PyAny>, group: Option<Py<PyAny>>, signatures: Option<Py<PyAny>>) -> PyResult<()> {
         let known = hands.bind(py).borrow().setup().forms.len();
         if forms.iter().any(|&f| f >= known) {
             return Err(PyValueError::new_err("a form position outside the rule set's forms"));
         }
-        self.winning.scoring = Some(winning::HandScoring { hands, forms, meld });
+        self.winning.scoring = Some(winning::HandScoring { hands, forms, meld, group, signatures });
         Ok(())
     }
 
