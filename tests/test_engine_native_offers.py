@@ -188,7 +188,7 @@ def _native_rules(path: str):
 
 @pytest.mark.parametrize("path", ["rules/baijindao.pai", "rules/guobiao.pai"])
 def test_the_native_wins_equal_the_reference_at_every_decision(path):
-    """Every win the legal moves ask (`NativeWins`) is answered natively and equals `Game.win_offered`'s
+    """Every win the legal moves ask (`StateWins`) is answered natively and equals `Game.win_offered`'s
     answer, and the options worked out with them equal the reference's."""
     rules = _native_rules(path)
     check = OffersCheck(rules, native_wins=True)

@@ -4,8 +4,9 @@ neighbours) against the reference: at a decision a Python game asks, the options
 (`HandState.snapshot()`) and the decision (its kind and data, read from the reference's pending step:
 the continuation is ported later, step 4 of docs/engine-native.md). Whether a seat wins on a tile is
 asked of the reference's winning machinery (`WinOracle`), so this step is proved on its own; or, with
-`native_wins`, answered natively (engine/winning.rs, `NativeWins`), each answer compared with the
-reference's, and a win the native side declines answered by the reference (counted by why).
+`native_wins`, answered natively (engine/winning.rs `StateWins`, with the reading of each win its guard
+reads), each answer compared with the reference's, and a win or wait question the native side declines
+answered by the reference (counted by why).
 
 bench/engine_equivalence.py `native-offers` runs this over 1,000 games per configuration,
 tests/test_engine_native_offers.py over a seeded sample.
@@ -20,7 +21,6 @@ from fractions import Fraction
 
 from ..backend import native_module
 from ..tiles import TileInfo
-from .native import table as engine_table
 from .native_scope import native_snapshot, set_scoring
 from .records import ONE_WIN, WINNER_TURN
 from .state import Seat
@@ -79,9 +79,14 @@ def decision_of(game) -> dict | None:
                 if got is None:
                     return None
                 plain[k] = got[1]
+        if "self_drawn" in bind:
+            plain["self_drawn"] = bool(bind["self_drawn"])
+        # the window's reading: the event's win's, else the hand's first win's (`_s_window`)
+        reading = bind.get("reading") is not None or (
+            bool(game.st.winners) and game.winner_binding(game.st.winners[0]).get("reading") is not None)
         return {"kind": "window", "event": L["event"], "actor": actor.index if actor is not None else None,
                 "tile": tile.name if tile is not None else None, "others": L.get("others", True),
-                "winner": bound.index if bound is not None else None, "bind": plain}
+                "winner": bound.index if bound is not None else None, "bind": plain, "reading": reading}
     if top.name == "start_decisions":
         return {"kind": "start_decisions", "seat": L["s"], "event": L["event"], "melded": L["melded"],
                 "taken": [plain_move(m) for m in L["taken"]], "decided": sorted(L["decided"])}
@@ -142,39 +147,6 @@ class WinOracle:
         return [k.index for k in got]
 
 
-class NativeWins(WinOracle):
-    """The wins answered natively (engine/winning.rs `StateWins::win_now`, through `EngineTable.win`) on
-    the state of the decision; a win declined natively (a rule set with wildcards or stand-ins, a hand the
-    native scoring does not take) is answered by the reference, counted by why; with `compare`, every
-    native answer is compared with the reference's (`different` keeps those that differ)."""
-
-    __slots__ = ("table", "snap", "compare", "native", "declined", "different")
-
-    def __init__(self, game, table, compare: bool = True):
-        super().__init__(game)
-        self.table = table
-        self.snap = None  # the state's snapshot, read once per decision
-        self.compare = compare
-        self.native = 0  # wins answered natively
-        self.declined = Counter()  # why -> wins the reference answered
-        self.different = []  # (seat, mode, tile, forms, reference, native)
-
-    def win(self, seat: int, mode: str, tile: int | None, forms: list[str], discarder: int | None,
-            robbed: int | None):
-        if self.snap is None:
-            self.snap = native_snapshot(self.game)
-        why, found = self.table.win(self.snap, seat, mode, tile, list(forms))
-        if why is not None:
-            self.declined[why] += 1
-            return super().win(seat, mode, tile, forms, discarder, robbed)
-        self.native += 1
-        if self.compare:
-            ref = super().win(seat, mode, tile, forms, discarder, robbed)
-            if ref != found:
-                self.different.append((seat, mode, tile, list(forms), ref, found))
-        return found
-
-
 @dataclass
 class Tally:
     decisions: int = 0  # decision points met
@@ -209,26 +181,35 @@ class OffersCheck:
     def __init__(self, rules, options: dict | None = None, questions: bool = True, native_wins: bool = False):
         """`questions`: the reference answers the wait questions guards read (`WinOracle.ask`) too; without
         it, a decision reading one is refused by name. `native_wins`: the wins are answered natively
-        (`NativeWins`, each compared with the reference's)."""
+        (`StateWins` inside `EngineOffers`, each compared with the reference's)."""
         self.rules = rules
-        self.native = native_module().EngineOffers(rules.ruleset_json(), options or None, questions)
-        self.wins_table = engine_table(rules, options or None) if native_wins else None
-        self.scoring = False  # whether the game's native whole-hand scoring is handed to `wins_table`
+        self.native_wins = native_wins
+        self.native = native_module().EngineOffers(rules.ruleset_json(), options or None, questions, native_wins)
+        self.scoring = False  # whether the game's native whole-hand scoring is handed to the native wins
 
     def oracle(self, game, compare: bool = True) -> WinOracle:
-        """What answers the wins and wait questions at this decision (`compare`: see `NativeWins`)."""
-        if self.wins_table is None:
-            return WinOracle(game)
-        if not self.scoring:
-            self.scoring = set_scoring(self.wins_table, game)
-        return NativeWins(game, self.wins_table, compare)
+        """What answers the wins and wait questions at this decision: the reference; with `native_wins`,
+        only what engine/winning.rs declines (the native legal moves ask `StateWins` directly)."""
+        if self.native_wins and not self.scoring:
+            self.scoring = set_scoring(self.native, game)
+        return WinOracle(game)
 
-    @staticmethod
-    def count_wins(oracle: WinOracle, tally: Tally) -> None:
-        if isinstance(oracle, NativeWins):
-            tally.wins_native += oracle.native
-            tally.wins_declined.update(oracle.declined)
-            tally.win_differences.extend(oracle.different)
+    def count_wins(self, game, tally: Tally, compare: bool = True) -> None:
+        """The wins the last native call answered natively, counted and (`compare`) each compared with the
+        reference's (`Game.win_offered`); those declined counted by why (the reference answered them)."""
+        if not self.native_wins:
+            return
+        ref = WinOracle(game)
+        for (seat, mode, tile, forms, discarder, robbed), got in json.loads(self.native.native_wins_asked()):
+            if isinstance(got, dict):
+                tally.wins_declined[got["declined"]] += 1
+                continue
+            tally.wins_native += 1
+            found = tuple(got) if got is not None else None
+            if compare:
+                want = ref.win(seat, mode, tile, forms, discarder, robbed)
+                if want != found:
+                    tally.win_differences.append((seat, mode, tile, forms, want, found))
 
     def refusals(self) -> Counter:
         return Counter(self.native.refusals())
@@ -264,7 +245,7 @@ class OffersCheck:
         got = self.native_options(game, decision, oracle, timed)
         tally.native_cpu += timed[0]
         tally.oracle_cpu += oracle.cpu
-        self.count_wins(oracle, tally)
+        self.count_wins(game, tally)
         if "refused" in got:
             tally.refused[got["refused"]] += 1
             return

@@ -279,5 +279,5 @@ pub(super) fn answer(v: &Val, s: usize) -> Mv {
 
 /// A step's bindings as the legal moves take them (`_action_moves`' discarder and robbed seat).
 pub(super) fn bound_offers(b: &Bound) -> super::offers::Bind {
-    super::offers::Bind { discarder: b.discarder.flatten(), robbed: b.robbed.flatten(), score: None, extra: Vec::new() }
+    super::offers::Bind { discarder: b.discarder.flatten(), robbed: b.robbed.flatten(), ..Default::default() }
 }

@@ -3,7 +3,7 @@
 //! equivalence check (runtime/game/native_offers.py): `WinOracle`, or `NativeWins`, which asks
 //! engine/winning.rs's native wins (`EngineTable.win`) and the reference for what they decline.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -13,6 +13,7 @@ use super::offer_decisions::{options, Decision};
 use super::offers::{Ctx, Offers, Why};
 use super::scope::{NoWinQuestions, Question, WinFound, WinQuestions};
 use super::state::HandState;
+use super::winning::{HandScoring, StateWins, Winning};
 use super::{snapshot, table};
 use crate::guarded;
 use crate::program::{Stop, V};
@@ -109,12 +110,102 @@ impl WinQuestions for PyWins<'_, '_> {
             .call_method1("win", (seat, mode, tile, forms.to_vec(), discarder, robbed))
             .and_then(|r| r.extract::<Option<(Option<usize>, i64, i64)>>());
         match got {
-            Ok(r) => Ok(r.map(|(tile, n, d)| WinFound { tile, score: (n, d) })),
+            Ok(r) => Ok(r.map(|(tile, n, d)| WinFound { tile, score: (n, d), reading: None })),
             Err(e) => {
                 *self.err.borrow_mut() = Some(e);
                 Err(Stop::Bail)
             }
         }
+    }
+}
+
+/// The lowering's view with native wins: what engine/winning.rs covers (the wins, their reading, the
+/// waits of a rule set it takes), else what the oracle answers.
+struct NativeCovers<'a> {
+    w: &'a Winning,
+    questions: bool,
+}
+
+impl WinQuestions for NativeCovers<'_> {
+    fn covers(&self, q: Question) -> bool {
+        self.w.covers(q) || (self.questions && oracle_answers(q).is_some())
+    }
+
+    fn refusal(&self, q: Question) -> String {
+        self.w.refusal(q)
+    }
+
+    fn ask(&self, _st: &HandState, _q: Question, _args: &[V]) -> Result<V, Stop> {
+        Err(Stop::Bail)
+    }
+}
+
+/// A win asked natively (`native_wins`): (seat, mode, tile, forms, discarder, robbed) and the answer —
+/// Ok(None) no win, Ok((tile, score numerator, denominator)) a win, Err(why) declined (the oracle answered).
+type Asked = ((usize, String, Option<usize>, Vec<String>, Option<usize>, Option<usize>), Result<Option<(Option<usize>, i64, i64)>, String>);
+
+/// The wins and questions answered by engine/winning.rs on the decision's state (`StateWins`), and by the
+/// oracle where it declines (a hand holding a tile that may be wild, a rule set whose waits it does not
+/// find): what the native hand will ask, with the reference standing in for what is not ported.
+struct BothWins<'a, 'o, 'py> {
+    native: &'a StateWins<'a>,
+    oracle: &'a PyWins<'o, 'py>,
+    declined: Cell<Option<&'static str>>,
+    asked: RefCell<Vec<Asked>>,
+}
+
+impl WinQuestions for BothWins<'_, '_, '_> {
+    fn covers(&self, q: Question) -> bool {
+        self.native.covers(q) || self.oracle.covers(q)
+    }
+
+    fn ask(&self, st: &HandState, q: Question, args: &[V]) -> Result<V, Stop> {
+        if !self.native.covers(q) {
+            return self.oracle.ask(st, q, args);
+        }
+        let got = self.native.ask(st, q, args);
+        match self.native.take_declined() {
+            None => got,
+            Some(_) if self.oracle.covers(q) => self.oracle.ask(st, q, args),
+            Some(why) => {
+                self.declined.set(Some(why));
+                Err(Stop::Bail)
+            }
+        }
+    }
+
+    fn covers_wins(&self) -> bool {
+        true
+    }
+
+    fn win(
+        &self,
+        st: &HandState,
+        seat: usize,
+        mode: &str,
+        tile: Option<usize>,
+        forms: &[String],
+        discarder: Option<usize>,
+        robbed: Option<usize>,
+    ) -> Result<Option<WinFound>, Stop> {
+        let got = self.native.win_now(st, seat, mode, tile, forms);
+        let key = (seat, mode.to_owned(), tile, forms.to_vec(), discarder, robbed);
+        match (got, self.native.take_declined()) {
+            (_, Some(why)) => {
+                self.asked.borrow_mut().push((key, Err(why.to_owned())));
+                self.oracle.win(st, seat, mode, tile, forms, discarder, robbed)
+            }
+            (Ok(found), None) => {
+                let plain = found.as_ref().map(|f| (f.tile, f.score.0, f.score.1));
+                self.asked.borrow_mut().push((key, Ok(plain)));
+                Ok(found)
+            }
+            (Err(e), None) => Err(e),
+        }
+    }
+
+    fn take_declined(&self) -> Option<&'static str> {
+        self.declined.take()
     }
 }
 
@@ -124,6 +215,10 @@ pub struct EngineOffers {
     table: table::Table,
     offers: Offers,
     questions: bool,
+    /// With `native_wins`: the wins (and the questions it covers) answered by engine/winning.rs.
+    winning: Option<Winning>,
+    /// The wins the last `legal_moves` asked natively, for the check to compare with the reference's.
+    asked: RefCell<Vec<Asked>>,
 }
 
 impl EngineOffers {
@@ -143,22 +238,59 @@ impl EngineOffers {
     #[new]
     /// `questions`: the oracle given to `legal_moves` answers the wait questions (`ask(question, seat,
     /// tile)`), so guards reading them are lowered; without it they are refused by name.
-    #[pyo3(signature = (ruleset_json, options=None, questions=false))]
-    fn new(ruleset_json: &str, options: Option<&Bound<'_, PyDict>>, questions: bool) -> PyResult<Self> {
+    /// `native_wins`: the wins, their reading and the wait questions engine/winning.rs answers are
+    /// answered natively (`StateWins`, once `set_scoring` hands it the whole-hand scoring), the oracle
+    /// answering what it declines.
+    #[pyo3(signature = (ruleset_json, options=None, questions=false, native_wins=false))]
+    fn new(ruleset_json: &str, options: Option<&Bound<'_, PyDict>>, questions: bool, native_wins: bool) -> PyResult<Self> {
         let opts = super::options_of(options)?;
         let table = guarded(|| table::Table::new(ruleset_json, &opts))?;
-        let offers = guarded(|| {
-            if questions {
-                Offers::new(&table, ruleset_json, &OracleCovers)
-            } else {
-                Offers::new(&table, ruleset_json, &NoWinQuestions)
-            }
+        let winning = native_wins.then(|| Winning::new(&table, ruleset_json));
+        let offers = guarded(|| match &winning {
+            Some(w) => Offers::new(&table, ruleset_json, &NativeCovers { w, questions }),
+            None if questions => Offers::new(&table, ruleset_json, &OracleCovers),
+            None => Offers::new(&table, ruleset_json, &NoWinQuestions),
         })?;
         Ok(EngineOffers {
             table,
             offers,
             questions,
+            winning,
+            asked: RefCell::new(Vec::new()),
         })
+    }
+
+    /// Hand the whole-hand scoring to the native wins (as `EngineTable.set_scoring`); without
+    /// `native_wins` a ValueError.
+    #[pyo3(signature = (hands, forms, meld, group=None, signatures=None))]
+    fn set_scoring(&mut self, py: Python<'_>, hands: Py<crate::hand::binding::Hands>, forms: Vec<usize>, meld: Py<PyAny>, group: Option<Py<PyAny>>, signatures: Option<Py<PyAny>>) -> PyResult<()> {
+        let known = hands.bind(py).borrow().setup().forms.len();
+        if forms.iter().any(|&f| f >= known) {
+            return Err(pyo3::exceptions::PyValueError::new_err("a form position outside the rule set's forms"));
+        }
+        let w = self.winning.as_mut().ok_or_else(|| pyo3::exceptions::PyValueError::new_err("made without native_wins"))?;
+        w.scoring = Some(HandScoring { hands, forms, meld, group, signatures });
+        Ok(())
+    }
+
+    /// The wins the last `legal_moves` asked natively: [(seat, mode, tile, forms, discarder, robbed),
+    /// answer] — the answer None (no win), [tile, numerator, denominator], or {"declined": why}.
+    fn native_wins_asked(&self) -> String {
+        let out: Vec<serde_json::Value> = self
+            .asked
+            .borrow()
+            .iter()
+            .map(|(k, a)| {
+                json!([
+                    [k.0, k.1, k.2, k.3, k.4, k.5],
+                    match a {
+                        Ok(x) => json!(x),
+                        Err(why) => json!({ "declined": why }),
+                    }
+                ])
+            })
+            .collect();
+        serde_json::Value::Array(out).to_string()
     }
 
     /// The sentences refusing the expressions the legal moves read that the lowering does not take.
@@ -172,11 +304,23 @@ impl EngineOffers {
     fn legal_moves(&self, snapshot: &str, decision: &str, oracle: &Bound<'_, PyAny>) -> PyResult<String> {
         let t = &self.table;
         let wins = self.wins(oracle);
+        self.asked.borrow_mut().clear();
         let out = guarded(|| {
             let st = snapshot::read(t, snapshot)?;
             let d = Decision::read(t, decision)?;
-            let c = Ctx::new(&self.offers, t, &st, &wins);
-            Ok(match options(&c, &d) {
+            let got = match &self.winning {
+                Some(w) => super::with_hand(oracle.py(), w, |hand| {
+                    let mut native = w.on(t, &st, hand);
+                    native.set_reading_names(&self.offers.scope.reading_names);
+                    let both = BothWins { native: &native, oracle: &wins, declined: Cell::new(None), asked: RefCell::new(Vec::new()) };
+                    let c = Ctx::new(&self.offers, t, &st, &both);
+                    let got = options(&c, &d);
+                    self.asked.borrow_mut().extend(both.asked.into_inner());
+                    got
+                }),
+                None => options(&Ctx::new(&self.offers, t, &st, &wins), &d),
+            };
+            Ok(match got {
                 Ok(opts) => {
                     json!({"moves": opts.iter().map(|(s, ms)| json!([s, ms.iter().map(|m| m.to_json(t)).collect::<Vec<_>>()])).collect::<Vec<_>>()})
                 }
@@ -206,8 +350,16 @@ impl EngineOffers {
             let d = Decision::read(t, decision)?;
             let mut moves = 0u64;
             for _ in 0..times {
-                let c = Ctx::new(&self.offers, t, &st, &wins);
-                if let Ok(opts) = options(&c, &d) {
+                let got = match &self.winning {
+                    Some(w) => super::with_hand(oracle.py(), w, |hand| {
+                        let mut native = w.on(t, &st, hand);
+                        native.set_reading_names(&self.offers.scope.reading_names);
+                        let both = BothWins { native: &native, oracle: &wins, declined: Cell::new(None), asked: RefCell::new(Vec::new()) };
+                        options(&Ctx::new(&self.offers, t, &st, &both), &d)
+                    }),
+                    None => options(&Ctx::new(&self.offers, t, &st, &wins), &d),
+                };
+                if let Ok(opts) = got {
                     moves += opts.iter().map(|(_, ms)| ms.len() as u64).sum::<u64>();
                 }
             }

@@ -214,7 +214,12 @@ impl Decision {
                     Some(_) => Some(tile()?),
                 };
                 let mut extra = Vec::new();
+                let mut self_drawn = None;
                 for (k, v) in j.get("bind").and_then(J::as_object).ok_or_else(|| input("bind"))? {
+                    if k == "self_drawn" {
+                        self_drawn = Some(v.as_bool().ok_or_else(|| input("binding"))?);
+                        continue;
+                    }
                     let slot = super::scope::BOUND
                         .iter()
                         .position(|b| b == k)
@@ -232,6 +237,13 @@ impl Decision {
                         robbed: None,
                         score: None,
                         extra,
+                        self_drawn,
+                        // the window's reading (the event's win, else the hand's first win): the reference's
+                        reading: j
+                            .get("reading")
+                            .and_then(J::as_bool)
+                            .unwrap_or(false)
+                            .then_some(Err("the reading of a win the window is given")),
                     },
                 }
             }
@@ -282,6 +294,8 @@ pub fn claim_offers(c: &Ctx, s: usize, t: usize, rob: bool) -> R<Vec<(usize, Mov
         robbed: rob.then_some(s),
         score: None,
         extra: Vec::new(),
+        self_drawn: None,
+        reading: None,
     };
     let mut offers = Vec::new();
     for cs in 0..c.t.n {

@@ -81,13 +81,16 @@ impl Ctx<'_> {
                 .win(self.st, c, mode, tile, &a.win_forms, bind.discarder, bind.robbed)
                 .map_err(|_| Why::Stop)?;
             let Some(w) = found else { continue };
+            // `WinInfo.self_drawn` of each mode, and the win's reading (`WinInfo.reading_env`)
             let b = &Bind {
                 discarder: bind.discarder,
                 robbed: bind.robbed,
                 score: Some(w.score),
                 extra: Vec::new(),
+                self_drawn: Some(matches!(mode, "drawn" | "revealed")),
+                reading: Some(w.reading.clone().ok_or("a win found by the reference")),
             };
-            if !self.holds(a.when, c, w.tile, b, None)? || self.restricted(&a.name, c, w.tile)? {
+            if !self.holds(a.when, c, w.tile, b, None)? || self.restricted_in(&a.name, c, w.tile, b)? {
                 continue;
             }
             out.push((

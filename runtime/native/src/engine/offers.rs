@@ -13,10 +13,12 @@ use serde_json::{json, Value as J};
 
 use super::offer_melds::{count, meld_options, MeldOption};
 use super::offer_rules::{ActionDef, OfferRules};
-use super::scope::{bound_defaults, GameScope, WinQuestions};
+use super::scope::{bound_defaults, GameScope, ReadingAt, WinQuestions, WinReading};
 use super::state::{HandState, Value};
 use super::table::Table;
 use super::values::{hand_wilds, Ev};
+use std::sync::Arc;
+
 use crate::program::V;
 use crate::Error;
 
@@ -136,6 +138,11 @@ pub struct Bind {
     pub robbed: Option<usize>,
     pub score: Option<(i64, i64)>,
     pub extra: Vec<(usize, V)>,
+    /// `self_drawn` where the moment binds it (a win's guard, an event window passing it on).
+    pub self_drawn: Option<bool>,
+    /// The reading of the win of the moment: None where the reference has none; Err(why) where it has one
+    /// not found natively (an expression reading it is then refused).
+    pub reading: Option<Result<Arc<WinReading>, &'static str>>,
 }
 
 pub(super) const NO_BIND: &Bind = &Bind {
@@ -143,6 +150,8 @@ pub(super) const NO_BIND: &Bind = &Bind {
     robbed: None,
     score: None,
     extra: Vec::new(),
+    self_drawn: None,
+    reading: None,
 };
 
 /// One decision's work: the state, the wildcards of the moment, the win machinery.
@@ -204,7 +213,23 @@ impl<'a> Ctx<'a> {
             b[B_CHOICE] = c.clone();
         }
         let mut ev = Ev::new(&self.o.scope, self.t, self.st, &self.wild, self.wins, b);
-        ev.expr(i).map_err(|_| Why::Stop)
+        ev.self_drawn = bind.self_drawn;
+        ev.reading = match &bind.reading {
+            None => ReadingAt::Unbound,
+            Some(Ok(r)) => ReadingAt::Given(r),
+            Some(Err(why)) => ReadingAt::Unknown(why),
+        };
+        let got = ev.expr(i);
+        // a question not answered natively on this state (a win's reading, a wait the native trials
+        // decline): refused, never another value
+        let declined = self.wins.take_declined();
+        if let Some(why) = ev.declined {
+            return Err(Why::Refused(format!("a reading of a win ({why})")));
+        }
+        if let Some(why) = declined {
+            return Err(Why::Refused(format!("a win or wait question declined natively ({why})")));
+        }
+        got.map_err(|_| Why::Stop)
     }
 
     /// `condition_holds`: no condition holds.
@@ -225,8 +250,15 @@ impl<'a> Ctx<'a> {
     /// `_restricted`: a `restrict` on the action holds (in declaration order, the first that holds); only
     /// the actor and the tile are bound, as the reference binds them.
     pub(super) fn restricted(&self, action: &str, seat: usize, tile: Option<usize>) -> R<bool> {
+        self.restricted_in(action, seat, tile, NO_BIND)
+    }
+
+    /// `restricted` with the reading of the win of the moment (`_restricted(…, reading)`; `bind`'s other
+    /// bindings are not read).
+    pub(super) fn restricted_in(&self, action: &str, seat: usize, tile: Option<usize>, bind: &Bind) -> R<bool> {
+        let b = &Bind { reading: bind.reading.clone(), ..Bind::default() };
         for (names, e) in &self.o.rules.restricts {
-            if names.iter().any(|n| n == action) && self.holds(Some(*e), seat, tile, NO_BIND, None)? {
+            if names.iter().any(|n| n == action) && self.holds(Some(*e), seat, tile, b, None)? {
                 return Ok(true);
             }
         }

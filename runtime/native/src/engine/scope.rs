@@ -63,6 +63,8 @@ pub enum G {
     TableVar(String),
     Context(String),
     Reveal(String),
+    /// A reading-scope name read from the win of the moment (`GameScope::reading_names`, by position).
+    Reading(usize),
 }
 
 /// A game function (`Game._base_env`'s `game-functions`).
@@ -140,6 +142,12 @@ pub trait WinQuestions {
         false
     }
 
+    /// Why the last question asked could not be answered on this state (None: it was answered, or the
+    /// implementation never declines); taking it clears it.
+    fn take_declined(&self) -> Option<&'static str> {
+        None
+    }
+
     /// `Game._win_info(seat, mode, tile, forms, discarder, robbed)`: the win seat `seat` makes now, or
     /// None. `mode`: drawn | claimed | revealed | none | best_wait; `forms`: the winning forms it is
     /// limited to (none: any).
@@ -159,10 +167,31 @@ pub trait WinQuestions {
 }
 
 /// A win the winning machinery finds (`WinInfo`, what the legal moves read of it): the winning tile
-/// (None: a win on the hand as it stands) and the score, exact.
+/// (None: a win on the hand as it stands), the score, exact, and the reading of the win where it was
+/// found natively (None: found elsewhere, so a guard reading it is not evaluated natively).
 pub struct WinFound {
     pub tile: Option<usize>,
     pub score: (i64, i64),
+    pub reading: Option<Arc<WinReading>>,
+}
+
+/// The reading of a win as game scope reads it (runtime/game/records.py `WinInfo.reading_env`): the value
+/// of each reading-scope name the scope lowers (`GameScope::reading_names`, by position) on the reading
+/// that counts, found by the pattern programs' evaluator, or why it is not found natively (a value
+/// holding a group of the reading, a name the programs stop on).
+pub struct WinReading {
+    pub values: Vec<Result<V, &'static str>>,
+}
+
+/// The reading of the win of the moment, as an evaluation has it.
+#[derive(Clone, Copy)]
+pub enum ReadingAt<'a> {
+    /// None (the reference's environment has no reading: a reading-scope name raises there).
+    Unbound,
+    /// The win's reading, found natively.
+    Given(&'a WinReading),
+    /// The reference has one, which was not found natively (why): an expression reading it is declined.
+    Unknown(&'static str),
 }
 
 /// No question answered: what the port gives until engine/winning.rs lands.
@@ -185,6 +214,7 @@ fn refused(what: &str) -> Error {
 /// The game's names, given to `program/`'s lowering.
 struct Names<'q> {
     games: Vec<G>,
+    reading: Vec<String>, // the reading-scope names read, by reference (`builtin:form`, `pattern:P`, …)
     calls: Vec<GF>,
     wins: &'q dyn WinQuestions,
     player_vars: &'q HashSet<String>,
@@ -194,6 +224,19 @@ impl Names<'_> {
     fn game(&mut self, g: G) -> Node {
         self.games.push(g);
         Node::Game(self.games.len() - 1)
+    }
+
+    /// A reading-scope name, read from the win of the moment where the win questions cover it.
+    fn reading(&mut self, reference: &str) -> Result<Node, Error> {
+        self.ask(Question::Reading)?;
+        let j = match self.reading.iter().position(|r| r == reference) {
+            Some(j) => j,
+            None => {
+                self.reading.push(reference.to_owned());
+                self.reading.len() - 1
+            }
+        };
+        Ok(self.game(G::Reading(j)))
     }
 
     fn ask(&self, q: Question) -> Result<(), Error> {
@@ -225,7 +268,7 @@ impl GameNames for Names<'_> {
                     "first_winners" => G::FirstWinners,
                     "in_play" => G::InPlay,
                     "table" => return Some(Err(refused("the table as a value (only its fields)"))),
-                    _ if builtin(rest).is_some() => return Some(Err(refused(Question::Reading.name()))),
+                    _ if builtin(rest).is_some() => return Some(self.reading(reference)),
                     _ => return Some(Err(refused(&format!("the name `{rest:.40}`")))),
                 };
                 self.game(g)
@@ -233,8 +276,9 @@ impl GameNames for Names<'_> {
             "table" => self.game(G::TableVar(rest.to_owned())),
             "context" => self.game(G::Context(rest.to_owned())),
             "reveal" => self.game(G::Reveal(rest.to_owned())),
-            // the reading of the win a payment pays for: not given to the native game scope yet
-            "pattern" | "quantity" | "unit" => return Some(Err(refused(Question::Reading.name()))),
+            // the reading of the win of the moment (a unit's value is known only inside the scoring)
+            "pattern" | "quantity" => return Some(self.reading(reference)),
+            "unit" => return Some(Err(refused("a unit of a win's reading"))),
             _ => return None, // settings, tiles, suits, meld kinds, binders: as in reading scope
         }))
     }
@@ -305,6 +349,7 @@ pub struct GameScope {
     pub exprs: Vec<Result<Node, String>>, // per expression given: its tree, or why it is refused
     pub games: Vec<G>,
     pub calls: Vec<GF>,
+    pub reading_names: Vec<String>, // the reading-scope names read from a win (`G::Reading`), by reference
     pub settings: Vec<Option<V>>, // by setting slot: its value under the table's options (None: unset)
     pub n_binders: usize,
     pub fields: Vec<Arc<str>>,         // by field id
@@ -343,6 +388,7 @@ impl GameScope {
         let player_vars: HashSet<String> = order.iter().map(|s| s.to_string()).collect();
         let mut names = Names {
             games: Vec::new(),
+            reading: Vec::new(),
             calls: Vec::new(),
             wins,
             player_vars: &player_vars,
@@ -364,6 +410,7 @@ impl GameScope {
             exprs: lowered,
             games: names.games,
             calls: names.calls,
+            reading_names: names.reading,
             settings,
             n_binders: binders,
             seat_fields: fields.iter().map(|f| computed_field(f)).collect(),

@@ -10,7 +10,7 @@
 
 use std::sync::Arc;
 
-use super::scope::{GameScope, SeatField, WinQuestions, B_TILE, G, GF};
+use super::scope::{GameScope, ReadingAt, SeatField, WinQuestions, B_TILE, G, GF};
 use super::state::{HandState, Value};
 use super::table::Table;
 use crate::program::{
@@ -33,6 +33,13 @@ pub struct Ev<'a> {
     binders: Vec<V>,
     budget: u64,
     hand_wild: &'a [bool], // per kind: a wildcard in the hand (`hand_wilds`, worked out once per state)
+    /// `self_drawn` where the moment binds it (`Game.env(self_drawn=…)`, or the game's base once the
+    /// hand's first win is scored): read before the reading's, as the environment's keys come first.
+    pub self_drawn: Option<bool>,
+    /// The reading of the win of the moment (the reading-scope names read from it).
+    pub reading: ReadingAt<'a>,
+    /// Why the last evaluation was declined (a reading of a win not found natively), None: it was not.
+    pub declined: Option<&'static str>,
 }
 
 /// The kinds that are wildcards in a hand under this state (`Game._update_wilds`: a wildcard's tiles
@@ -72,13 +79,26 @@ impl<'a> Ev<'a> {
             let wild = hand_wild.get(k).copied().unwrap_or(false);
             bound[B_TILE] = V::Tile((*c & !2) | ((wild as u32) << 1));
         }
-        Ev { sc, t, st, wins, bound, binders: vec![V::None; sc.n_binders], budget: BUDGET, hand_wild }
+        Ev {
+            sc,
+            t,
+            st,
+            wins,
+            bound,
+            binders: vec![V::None; sc.n_binders],
+            budget: BUDGET,
+            hand_wild,
+            self_drawn: None,
+            reading: ReadingAt::Unbound,
+            declined: None,
+        }
     }
 
     /// Expression `i` of the scope: its value, or `Stop::Bail` where the reference raises (or the
     /// expression was refused at lowering).
     pub fn expr(&mut self, i: usize) -> R<V> {
         self.budget = BUDGET;
+        self.declined = None;
         match self.sc.exprs.get(i) {
             Some(Ok(node)) => self.eval(node),
             _ => Err(Stop::Bail),
@@ -113,6 +133,25 @@ impl<'a> Ev<'a> {
         !(self.t.rules.table.winners_leave && self.st.winners.contains(&s))
     }
 
+    /// A reading-scope name (`GameEnv.__missing__`'s last resort): the bound `self_drawn` first, then the
+    /// reading of the win of the moment; none raises in the reference (KeyError).
+    fn reading(&mut self, j: usize) -> R<V> {
+        if let Some(b) = self.self_drawn.filter(|_| self.sc.reading_names.get(j).is_some_and(|r| r == "builtin:self_drawn")) {
+            return Ok(V::Bool(b));
+        }
+        let why = match self.reading {
+            ReadingAt::Unbound => return Err(Stop::Bail),
+            ReadingAt::Given(r) => match r.values.get(j) {
+                Some(Ok(v)) => return Ok(v.clone()),
+                Some(Err(why)) => why,
+                None => "a name the reading was not worked out for",
+            },
+            ReadingAt::Unknown(why) => why,
+        };
+        self.declined = Some(why);
+        Err(Stop::Bail)
+    }
+
     fn game(&self, g: &G) -> R<V> {
         let st = self.st;
         Ok(match g {
@@ -137,6 +176,7 @@ impl<'a> Ev<'a> {
                 None if self.t.rules.reveals.iter().any(|r| &r.name == name) => V::None,
                 None => return Err(Stop::Bail),
             },
+            G::Reading(_) => return Err(Stop::Bail), // evaluated by `reading`
         })
     }
 
@@ -397,7 +437,10 @@ impl<'a> Ev<'a> {
             Node::Setting(i) => self.sc.settings.get(*i).cloned().flatten().ok_or(Stop::Bail),
             Node::Binder(i) => Ok(self.binders[*i].clone()),
             Node::Bound(i) => self.bound.get(*i).cloned().ok_or(Stop::Bail),
-            Node::Game(g) => self.game(&self.sc.games[*g]),
+            Node::Game(g) => match self.sc.games[*g] {
+                G::Reading(j) => self.reading(j),
+                ref g => self.game(g),
+            },
             Node::GameCall(f, args) => self.game_call(self.sc.calls[*f], args),
             Node::Attr(o, f) => {
                 let v = self.eval(o)?;

@@ -30,15 +30,16 @@ use std::sync::{Arc, Mutex};
 
 use pyo3::prelude::*;
 
-use super::scope::{Question, WinFound, WinQuestions};
+use super::scope::{Question, WinFound, WinQuestions, WinReading};
 
 mod wild; // a rule set with wildcards or stand-ins: the hand's tiles classified, the wait trials on its readings
+mod reading; // the reading of a win, as game scope reads it
 mod win_now; // the win a seat makes now (`_win_info`), on these questions' scoring
 use super::state::{HandState, Value};
 use super::table::Table;
 use crate::blocks::Tables as Core;
 use crate::hand::binding::Hands;
-use crate::hand::{score_hand, Budget, Fallback, HandCtx, HandInput, HandOutcome, ScoredHand, Waits};
+use crate::hand::{score_hand_reading, Budget, Fallback, HandCtx, HandInput, HandOutcome, ScoredHand, Waits};
 use crate::program::{kind_of, order, Program, Stop, V};
 use crate::waits::TrialWaits;
 use crate::waits::{waits, waits_by, HandMeld, WaitHand, WaitRules};
@@ -56,6 +57,7 @@ pub struct Winning {
     /// The whole-hand scoring of the rule set's catalog (src/hand/), handed over by the Python side
     /// (`EngineTable.set_scoring`): without it no question that scores a win is answered.
     pub scoring: Option<HandScoring>,
+    reading_index: reading::ReadingIndex, // the patterns' and quantities' names, for a win's reading
 }
 
 /// What scores a seat's hand natively: the rule set's `Hands` (its programs and tables), the positions
@@ -110,7 +112,7 @@ impl Winning {
             (true, Err(why)) => (None, Err(why)),
             (false, _) => (None, trials),
         };
-        Winning { trials, standins, wild, scoring: None }
+        Winning { trials, standins, wild, scoring: None, reading_index: reading::ReadingIndex::new(ruleset_json) }
     }
 
     /// Why a question is not answered natively for this rule set (None: it is).
@@ -131,7 +133,8 @@ impl Winning {
             Question::BestScore | Question::BestFans | Question::BestTile => {
                 self.trials.as_ref().err().map(|why| format!("{} ({why})", q.name()))
             }
-            Question::Reading => Some(q.name().to_owned()),
+            // found with the win it reads (`win_now`), declined where the win is not found natively
+            Question::Reading => None,
         }
     }
 
@@ -175,6 +178,7 @@ impl Winning {
             memo: RefCell::new(HashMap::new()),
             best: RefCell::new(HashMap::new()),
             declined: Cell::new(None),
+            reading_nodes: Vec::new(),
         }
     }
 }
@@ -251,6 +255,9 @@ pub struct StateWins<'a> {
     memo: WaitMemo,
     best: RefCell<HashMap<(usize, bool), Option<Best>>>,
     declined: Cell<Option<&'static str>>,
+    /// The reading-scope names game scope reads of a win (`set_reading_names`), as nodes of the
+    /// whole-hand scoring's programs: worked out on each win `win_now` finds.
+    reading_nodes: Vec<Result<reading::Name, &'static str>>,
 }
 
 /// A seat's best win on a wait (`Winning.best_win`): its tile, score and the patterns it scores.
@@ -368,20 +375,21 @@ impl StateWins<'_> {
     /// the native scoring does not take the hand. `budget`: the work, shared where the reference
     /// shares it.
     fn score(&self, st: &HandState, s: usize, conc: &[usize], win: usize, self_drawn: bool, budget: &mut Budget) -> Result<Scored, Stop> {
-        self.score_by(st, s, conc, Some(win), self_drawn, &[], budget)
+        Ok(self.score_by(st, s, conc, Some(win), self_drawn, &[], budget, false)?.0)
     }
 
     /// `score` with the winning tile optional (None: the hand as it stands) and the forms limited to
     /// those named (`Winning._rules_for`; none named: every form the rules win by).
+    /// With `read`, the reading-scope names game scope reads (`reading_nodes`) on the reading that counts.
     #[allow(clippy::too_many_arguments)]
-    fn score_by(&self, st: &HandState, s: usize, conc: &[usize], win: Option<usize>, self_drawn: bool, only: &[String], budget: &mut Budget) -> Result<Scored, Stop> {
-        self.score_with(st, s, conc, win, self_drawn, only, true, budget)
+    fn score_by(&self, st: &HandState, s: usize, conc: &[usize], win: Option<usize>, self_drawn: bool, only: &[String], budget: &mut Budget, read: bool) -> Result<(Scored, Option<WinReading>), Stop> {
+        self.score_with(st, s, conc, win, self_drawn, only, true, budget, read)
     }
 
     /// `score_by`, with or without the flowers the seat set aside (`_could_win` scores a hand made
     /// without them).
     #[allow(clippy::too_many_arguments)]
-    fn score_with(&self, st: &HandState, s: usize, conc: &[usize], win: Option<usize>, self_drawn: bool, only: &[String], with_flowers: bool, budget: &mut Budget) -> Result<Scored, Stop> {
+    fn score_with(&self, st: &HandState, s: usize, conc: &[usize], win: Option<usize>, self_drawn: bool, only: &[String], with_flowers: bool, budget: &mut Budget, read: bool) -> Result<(Scored, Option<WinReading>), Stop> {
         let Some((_, ctx)) = self.hand else { return Err(self.decline("no native scoring of whole hands")) };
         let scoring = self.w.scoring.as_ref().ok_or_else(|| self.decline("no native scoring of whole hands"))?;
         let settings = self.hand_settings.as_ref().map_err(|&why| self.decline(why))?;
@@ -407,20 +415,24 @@ impl StateWins<'_> {
             charge_splits: !self.w.standins.is_empty() || !self.t.rules.wilds.is_empty(),
             wild,
         };
+        let names = self.reading_names(read);
         let got = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             if self.w.wild.is_some() {
                 let mut waits = wild::GameWaits { wins: self, st, seat: s, concealed: conc, self_drawn, has_win: win.is_some(), wild: inp.wild.as_ref() };
-                score_hand(ctx, &inp, budget, &mut waits)
+                score_hand_reading(ctx, &inp, budget, &mut waits, &names)
             } else {
                 let mut fallback = NoWaits;
                 let mut waits = TrialWaits::new(ctx.scorer, &inp, &mut fallback);
-                score_hand(ctx, &inp, budget, &mut waits)
+                score_hand_reading(ctx, &inp, budget, &mut waits, &names)
             }
         }));
         match got {
-            Ok(Ok(HandOutcome::Scored(h))) => Ok(Scored::Hand(h)),
-            Ok(Ok(HandOutcome::NoReading)) => Ok(Scored::NoReading),
-            Ok(Ok(HandOutcome::Refused(_))) => Ok(Scored::Refused),
+            Ok(Ok((HandOutcome::Scored(h), values))) => {
+                let reading = read.then(|| self.win_reading(values));
+                Ok((Scored::Hand(h), reading))
+            }
+            Ok(Ok((HandOutcome::NoReading, _))) => Ok((Scored::NoReading, None)),
+            Ok(Ok((HandOutcome::Refused(_), _))) => Ok((Scored::Refused, None)),
             Ok(Err(why)) if why.0 == crate::hand::BY_SIGNATURE => {
                 Err(self.decline("a hand whose wildcards (of one kind) the reference reads by signature"))
             }
@@ -539,6 +551,10 @@ impl WinQuestions for StateWins<'_> {
 
     fn win(&self, st: &HandState, seat: usize, mode: &str, tile: Option<usize>, forms: &[String], _discarder: Option<usize>, _robbed: Option<usize>) -> Result<Option<WinFound>, Stop> {
         self.win_now(st, seat, mode, tile, forms)
+    }
+
+    fn take_declined(&self) -> Option<&'static str> {
+        self.declined.take()
     }
 
     fn refusal(&self, q: Question) -> String {

@@ -268,15 +268,29 @@ pub struct HandCtx<'a> {
 
 /// One hand, from its tiles to the reading that counts.
 pub fn score_hand(ctx: &HandCtx, input: &HandInput, budget: &mut Budget, waits: &mut dyn Waits) -> Result<HandOutcome, Fallback> {
+    Ok(score_hand_reading(ctx, input, budget, waits, &[])?.0)
+}
+
+/// `score_hand`, and the value of each of `names` (nodes of `ctx.program`: a builtin, a pattern's raw
+/// count, a quantity) on the reading that counts, as runtime/scoring.py `LazyEnv` gives them to a game
+/// expression reading the win (`WinInfo.reading_env`): Err where the programs stop (the reference
+/// evaluates it). Empty where no reading counts.
+pub fn score_hand_reading(
+    ctx: &HandCtx,
+    input: &HandInput,
+    budget: &mut Budget,
+    waits: &mut dyn Waits,
+    names: &[crate::program::Node],
+) -> Result<(HandOutcome, Vec<Result<V, Stop>>), Fallback> {
     let sc = ctx.program.scoring.as_ref().map_err(|_| fallback("the scoring programs are not lowered"))?;
     let mut state = readings::WaitState { waits: None, shape_waits: None };
     let found = readings::enumerate(ctx, input, budget, waits, &mut state)?;
     let list = match found {
-        readings::Found::Refused(s) => return Ok(HandOutcome::Refused(s)),
+        readings::Found::Refused(s) => return Ok((HandOutcome::Refused(s), Vec::new())),
         readings::Found::Readings(list) => list,
     };
     if list.is_empty() {
-        return Ok(HandOutcome::NoReading);
+        return Ok((HandOutcome::NoReading, Vec::new()));
     }
     let mut list = list;
     let flowers = Arc::new(input.flowers.clone());
@@ -294,6 +308,10 @@ pub fn score_hand(ctx: &HandCtx, input: &HandInput, budget: &mut Budget, waits: 
             }
         };
         ctx.scorer.choose_with(sc, &rs, &mut more)
+    };
+    let values = match &got {
+        Ok((chosen, ..)) if !names.is_empty() => reading_values(ctx, &rs[*chosen], names, budget, waits),
+        _ => Vec::new(),
     };
     let back: Vec<_> = rs.into_iter().map(|r| (r.groups, r.declared)).collect();
     for (r, (g, d)) in list.iter_mut().zip(back) {
@@ -317,7 +335,7 @@ pub fn score_hand(ctx: &HandCtx, input: &HandInput, budget: &mut Budget, waits: 
                 })
                 .collect::<Result<Vec<_>, Fallback>>()?;
             let reading = list[chosen].chosen(ctx.setup, input);
-            Ok(HandOutcome::Scored(Box::new(ScoredHand {
+            Ok((HandOutcome::Scored(Box::new(ScoredHand {
                 win,
                 considered,
                 rejected,
@@ -325,13 +343,36 @@ pub fn score_hand(ctx: &HandCtx, input: &HandInput, budget: &mut Budget, waits: 
                 scored,
                 quantities,
                 labels,
-            })))
+            })), values))
         }
         Err(Stop::Bail) => Err(fallback("a reading the programs stop on")),
         Err(Stop::NeedWaits | Stop::NeedShapeWaits) => {
             Err(failed.take().unwrap_or_else(|| fallback("the waits could not be found")))
         }
     }
+}
+
+/// `names` evaluated on reading `r` by the pattern programs' own evaluator (one evaluation, so what
+/// one name computes the next reuses, as `LazyEnv` caches it); the waits asked of `waits` where a
+/// name reads them, as the scoring asks them.
+fn reading_values(ctx: &HandCtx, r: &Reading, names: &[crate::program::Node], budget: &mut Budget, waits: &mut dyn Waits) -> Vec<Result<V, Stop>> {
+    let mut ev = crate::program::Eval::new(ctx.program, r);
+    names
+        .iter()
+        .map(|n| {
+            // at most the waits and the shape waits are asked for, once each
+            for _ in 0..3 {
+                let shape = match ev.eval_node(n) {
+                    Err(Stop::NeedWaits) => false,
+                    Err(Stop::NeedShapeWaits) => true,
+                    got => return got,
+                };
+                let Ok(w) = waits.waits(shape, budget) else { return Err(Stop::Bail) };
+                ev.give_waits(shape, w);
+            }
+            Err(Stop::Bail)
+        })
+        .collect()
 }
 
 /// Python `str` of a value, where the native side writes it as Python does.

@@ -350,7 +350,7 @@ impl StateWins<'_> {
             return Ok(false);
         }
         let mut budget = Budget { work: super::HAND_WORK };
-        Ok(matches!(self.score_with(st, s, conc, Some(k), false, &instant, false, &mut budget)?, super::Scored::Hand(h) if h.win))
+        Ok(matches!(self.score_with(st, s, conc, Some(k), false, &instant, false, &mut budget, false)?.0, super::Scored::Hand(h) if h.win))
     }
 
     /// The kinds seat `s`'s concealed hand (without one tile of `without`) waits on, in a rule set

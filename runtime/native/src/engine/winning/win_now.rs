@@ -1,7 +1,7 @@
 //! The win a seat makes now (runtime/game/winning.py `Winning._win_info`), what the legal moves offer:
 //! scored by the whole-hand scorer as the other questions of `StateWins` score a win.
 
-use super::{python_tuple_gt, Budget, HandState, ScoredHand, Scored, StateWins, Stop, WinFound, HAND_WORK, V};
+use super::{python_tuple_gt, Budget, HandState, ScoredHand, Scored, StateWins, Stop, WinFound, WinReading, HAND_WORK, V};
 
 impl StateWins<'_> {
     /// `Winning._win_info(seat, mode, tile, forms)`: the win seat `s` makes now, or None. Each hand is
@@ -11,10 +11,12 @@ impl StateWins<'_> {
     pub fn win_now(&self, st: &HandState, s: usize, mode: &str, tile: Option<usize>, forms: &[String]) -> Result<Option<WinFound>, Stop> {
         let seat = st.seats.get(s).ok_or(Stop::Bail)?;
         let hand = seat.hand.clone();
-        let one = |conc: &[usize], win: Option<usize>, drawn: bool| -> Result<Option<Box<ScoredHand>>, Stop> {
+        // each win with its reading as game scope reads it (the names `set_reading_names` gave)
+        let read = !self.reading_nodes.is_empty();
+        let one = |conc: &[usize], win: Option<usize>, drawn: bool| -> Result<Option<(Box<ScoredHand>, Option<WinReading>)>, Stop> {
             let mut budget = Budget { work: HAND_WORK };
-            Ok(match self.score_by(st, s, conc, win, drawn, forms, &mut budget)? {
-                Scored::Hand(h) if h.win => Some(h),
+            Ok(match self.score_by(st, s, conc, win, drawn, forms, &mut budget, read)? {
+                (Scored::Hand(h), r) if h.win => Some((h, r)),
                 _ => None,
             })
         };
@@ -50,13 +52,13 @@ impl StateWins<'_> {
                 } else {
                     wait_hands.push((hand.clone(), self.waits(st, s)?));
                 }
-                let mut best: Option<(usize, Box<ScoredHand>)> = None;
+                let mut best: Option<(usize, (Box<ScoredHand>, Option<WinReading>))> = None;
                 for (conc, kinds) in &wait_hands {
                     for &k in kinds {
                         let Some(h) = one(conc, Some(k), false)? else { continue };
                         let better = match &best {
                             None => true,
-                            Some((_, b)) => python_tuple_gt((&h.scored.best, &h.scored.score), (&b.scored.best, &b.scored.score)).ok_or(Stop::Bail)?,
+                            Some((_, (b, _))) => python_tuple_gt((&h.0.scored.best, &h.0.scored.score), (&b.scored.best, &b.scored.score)).ok_or(Stop::Bail)?,
                         };
                         if better {
                             best = Some((k, h));
@@ -67,12 +69,12 @@ impl StateWins<'_> {
             }
             _ => None,
         };
-        let Some((tile, h)) = found else { return Ok(None) };
+        let Some((tile, (h, reading))) = found else { return Ok(None) };
         let score = match &h.scored.score {
             V::Int(i) => (*i, 1),
             V::Rat(n, d) => (*n, *d),
             _ => return Err(self.decline("a score that is no exact number")),
         };
-        Ok(Some(WinFound { tile, score }))
+        Ok(Some(WinFound { tile, score, reading: reading.map(std::sync::Arc::new) }))
     }
 }

@@ -1,0 +1,112 @@
+//! The reading of a win as game scope reads it (runtime/game/records.py `WinInfo.reading_env`): the
+//! reading-scope names a game expression reads of the win of the moment (`form`, `self_drawn`, a
+//! pattern's raw count, a quantity, …), each evaluated on the reading that counts by the pattern
+//! programs' own evaluator (`hand::score_hand_reading`), so the values are the ones the scoring sees.
+//!
+//! A value holding a group of the reading (`melds`, `pairs`, `pair`, …) is not handed to game scope
+//! (the game evaluator's groups are a seat's melds), nor a name the programs stop on (a pattern reading
+//! units, counted only inside the scoring): those are declined by name where an expression reads them.
+
+use super::{StateWins, WinReading, V};
+use crate::program::{builtin, Node, Stop, B};
+
+/// A reading-scope name resolved to the programs' slots.
+#[derive(Clone, Copy)]
+pub enum Name {
+    Builtin(B),
+    Pattern(usize),
+    Quantity(usize),
+}
+
+/// The names of a rule set's patterns and quantities, in its order (the programs' slots).
+pub struct ReadingIndex {
+    patterns: Vec<String>,
+    quantities: Vec<String>,
+}
+
+impl ReadingIndex {
+    pub fn new(ruleset_json: &str) -> ReadingIndex {
+        let doc = serde_json::from_str::<serde_json::Value>(ruleset_json).unwrap_or_default();
+        let names = |key: &str| -> Vec<String> {
+            doc.get("ruleset")
+                .and_then(|r| r.get(key))
+                .and_then(serde_json::Value::as_array)
+                .map(|a| a.iter().map(|x| x.get("name").and_then(serde_json::Value::as_str).unwrap_or("").to_owned()).collect())
+                .unwrap_or_default()
+        };
+        ReadingIndex { patterns: names("patterns"), quantities: names("quantities") }
+    }
+}
+
+impl StateWins<'_> {
+    /// The reading-scope names game scope reads of a win (`GameScope::reading_names`: `builtin:form`,
+    /// `pattern:P`, `quantity:Q`), worked out on each win `win_now` finds from now on.
+    pub fn set_reading_names(&mut self, refs: &[String]) {
+        let Some((_, ctx)) = self.hand else {
+            self.reading_nodes = refs.iter().map(|_| Err("no native scoring of whole hands")).collect();
+            return;
+        };
+        let ix = &self.w.reading_index;
+        self.reading_nodes = refs
+            .iter()
+            .map(|r| {
+                let (cat, rest) = r.split_once(':').unwrap_or((r, ""));
+                let first = |names: &[String]| names.iter().position(|n| n == rest);
+                match cat {
+                    "builtin" => builtin(rest).map(Name::Builtin).ok_or("a reading name the programs do not know"),
+                    "pattern" => match first(&ix.patterns) {
+                        Some(i) if ctx.program.python_owned.get(i) == Some(&false) => Ok(Name::Pattern(i)),
+                        Some(_) => Err("a pattern reading units, counted only inside the scoring"),
+                        None => Err("an undeclared pattern"),
+                    },
+                    "quantity" => first(&ix.quantities).map(Name::Quantity).ok_or("an undeclared quantity"),
+                    _ => Err("a reading name the programs do not know"),
+                }
+            })
+            .collect();
+    }
+
+    /// The nodes to evaluate on a win's reading (`read`: some are asked for).
+    pub(super) fn reading_names(&self, read: bool) -> Vec<Node> {
+        if !read {
+            return Vec::new();
+        }
+        self.reading_nodes
+            .iter()
+            .map(|n| match n {
+                Ok(Name::Builtin(b)) => Node::Builtin(*b),
+                Ok(Name::Pattern(i)) => Node::Pattern(*i),
+                Ok(Name::Quantity(i)) => Node::Quantity(*i),
+                Err(_) => Node::Const(V::None),
+            })
+            .collect()
+    }
+
+    /// The values found (`score_hand_reading`, one per node of `reading_names`) as game scope takes them.
+    pub(super) fn win_reading(&self, values: Vec<Result<V, Stop>>) -> WinReading {
+        let values = self
+            .reading_nodes
+            .iter()
+            .enumerate()
+            .map(|(j, n)| {
+                n.as_ref().map_err(|&why| why)?;
+                match values.get(j) {
+                    Some(Ok(v)) if plain(v) => Ok(v.clone()),
+                    Some(Ok(_)) => Err("a value holding a group of the win's reading"),
+                    Some(Err(_)) | None => Err("a name of the win's reading the programs stop on"),
+                }
+            })
+            .collect();
+        WinReading { values }
+    }
+}
+
+/// A value game scope holds the same way (no group of a reading inside).
+fn plain(v: &V) -> bool {
+    match v {
+        V::Group(_) => false,
+        V::List(items) => items.iter().all(plain),
+        _ => true,
+    }
+}
+
