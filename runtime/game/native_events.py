@@ -28,9 +28,10 @@ from ..backend import native_module
 from . import settle
 from .flow import Game
 from .native import NativeUnavailable
-from .native_scope import canon, native_snapshot
+from .native_scope import canon, native_snapshot, set_scoring
 from .records import ONE_WIN
 from .scope import GAME_DEFAULTS
+from .state import plain
 
 BOUND = [k.removeprefix("builtin:") for k in GAME_DEFAULTS]
 SAMPLE = 2000  # runs per check kept for the speed figure
@@ -56,8 +57,16 @@ class EventTally:
         self.payments += other.payments
 
 
-def _plain_bind(bind: dict) -> dict:
-    return {k: canon(v) for k, v in bind.items() if k in BOUND}
+def _plain_bind(bind: dict, game=None) -> dict:
+    """The bindings as the native run takes them; with `game`, also what they bind of the win of the
+    moment: `self_drawn`, and `reading` as the win it reads (`ProbedGame.win_data`)."""
+    out = {k: canon(v) for k, v in bind.items() if k in BOUND}
+    if game is not None:
+        if "self_drawn" in bind:
+            out["self_drawn"] = bool(bind["self_drawn"])
+        if "reading" in bind:
+            out["reading"] = game.win_data(bind["reading"])
+    return out
 
 
 def _sorted(d) -> str:
@@ -68,7 +77,43 @@ class ProbedGame(Game):
     """A `Game` whose event seams report to `probe_check` (an `EventCheck`, set on the subclass it makes)."""
 
     probe_check: EventCheck
-    __slots__ = ("probe_busy", "noted")
+    __slots__ = ("probe_busy", "noted", "probe_wins")
+
+    # ---- the wins found, each with what it was scored on (the reading an event reads is worked out
+    # natively from it: the seat, the tiles, the forms, the context values and reveals of that moment)
+
+    def _win_info(self, s, mode, tile, forms=(), discarder=None, robbed=None):
+        info = super()._win_info(s, mode, tile, forms, discarder, robbed)
+        if info is not None:
+            self.note_win(info, forms)
+        return info
+
+    def _rescore(self, info):
+        out = super()._rescore(info)
+        self.note_win(out, self.prog.actions[out.action].ir.win_forms if out.action else ())
+        return out
+
+    def note_win(self, info, forms) -> None:
+        env = info.reading_env(self)
+        if env is None:
+            return
+        wins = getattr(self, "probe_wins", None)
+        if wins is None:
+            wins = self.probe_wins = {}
+        if id(env) not in wins:
+            st = self.st
+            wins[id(env)] = (env, {
+                "seat": info.seat, "tile": info.tile.name if info.tile is not None else None,
+                "self_drawn": bool(info.self_drawn), "concealed": [t.name for t in info.concealed],
+                "forms": list(forms), "context": {k: plain(v) for k, v in st.context.items()},
+                "reveals": {k: plain(v) for k, v in st.reveals.items()}})
+
+    def win_data(self, reading) -> dict | None:
+        """The win whose reading `reading` is (None: none; {"unknown": true}: not one this game noted)."""
+        if reading is None:
+            return None
+        got = getattr(self, "probe_wins", {}).get(id(reading))
+        return got[1] if got is not None and got[0] is reading else {"unknown": True}
 
     def note_error(self, text: str) -> None:
         self.noted = getattr(self, "noted", 0) + 1
@@ -158,6 +203,7 @@ class EventCheck:
         self.game_class = type("Probed", (ProbedGame,), {"probe_check": self, "__slots__": ()})
         self.effects_of: dict[int, tuple[str, bool]] = {}
         self.sample: list[tuple[str, str]] = []  # the first runs' (state, request), for `speed`
+        self.scoring = False  # whether the game's native whole-hand scoring is handed to the native side
 
     def lowered(self) -> tuple[int, int]:
         """(expressions of the event rules, how many the native lowering refuses)."""
@@ -206,7 +252,9 @@ class EventCheck:
         stage = req["stage"]
         t.runs[stage] += 1
         erred = getattr(game, "noted", 0) > before["noted"]
-        req = {**req, "bind": _plain_bind(bind), "base": before["base"], "one_win": bool(bind.get(ONE_WIN)),
+        if not self.scoring:
+            self.scoring = set_scoring(self.native, game)
+        req = {**req, "bind": _plain_bind(bind, game), "base": before["base"], "one_win": bool(bind.get(ONE_WIN)),
                "moves": before["moves"], "rng": before["rng"]}
         st = game.st
         if st.winners and st.finished:
@@ -255,7 +303,10 @@ def _base_values(game) -> dict:
     """The game's values of the bindings an event may leave unbound (`GAME_DEFAULTS`, and what the hand's
     end binds of its first win)."""
     env = game.env()
-    return {k: env[f"builtin:{k}"] for k in BOUND}
+    out = {k: env[f"builtin:{k}"] for k in BOUND}
+    if "builtin:self_drawn" in env:  # once the hand's first win is scored (`_bind_win_values`)
+        out["self_drawn"] = bool(env["builtin:self_drawn"])
+    return out
 
 
 def _winner_bindings(game) -> list[dict]:
@@ -263,7 +314,7 @@ def _winner_bindings(game) -> list[dict]:
     without leaving a note in the game's errors: working a task factor out may note one)."""
     errors, noted = list(game.errors), getattr(game, "noted", 0)
     try:
-        return [_plain_bind(game.winner_binding(w)) for w in game.st.winners]
+        return [_plain_bind(game.winner_binding(w), game) for w in game.st.winners]
     finally:
         game.errors[:] = errors
         game.noted = noted

@@ -9,9 +9,12 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use serde_json::{json, Value as J};
 
-use super::events::{Bind, Halt, Program, Run};
+use std::sync::Arc;
+
+use super::events::{Bind, Halt, Program, Run, WinBind};
 use super::rng::Rng;
-use super::scope::{NoWinQuestions, BOUND};
+use super::scope::BOUND;
+use super::winning::{HandScoring, StateWins, Winning};
 use super::{snapshot, table};
 use crate::program::V;
 use crate::{guarded, Error};
@@ -21,7 +24,61 @@ use crate::{guarded, Error};
 pub struct EngineEvents {
     table: table::Table,
     program: Program,
+    /// The win and wait questions (engine/winning.rs), and the reading of a win an event reads.
+    winning: Winning,
 }
+
+/// A win as the request gives it (runtime/game/native_events.py `win_data`): the seat, the winning tile,
+/// self-drawn, the concealed tiles without it, the forms it is limited to, and the context values and
+/// reveals it was scored under.
+fn win_of(t: &table::Table, snap: &J, j: &J) -> Result<(usize, Option<usize>, bool, Vec<usize>, Vec<String>, String), Error> {
+    let kind = |x: &J| x.as_str().and_then(|n| t.names.iter().position(|m| m == n)).ok_or_else(|| input("win"));
+    let seat = j.get("seat").and_then(J::as_u64).filter(|&s| (s as usize) < t.n).ok_or_else(|| input("win"))? as usize;
+    let tile = match j.get("tile") {
+        None | Some(J::Null) => None,
+        Some(x) => Some(kind(x)?),
+    };
+    let drawn = j.get("self_drawn").and_then(J::as_bool).ok_or_else(|| input("win"))?;
+    let conc = j.get("concealed").and_then(J::as_array).ok_or_else(|| input("win"))?.iter().map(kind).collect::<Result<Vec<_>, _>>()?;
+    let forms = j.get("forms").and_then(J::as_array).ok_or_else(|| input("win"))?.iter()
+        .map(|x| x.as_str().map(str::to_owned).ok_or_else(|| input("win"))).collect::<Result<Vec<_>, _>>()?;
+    // the state it was scored on: this one with the context values and reveals of that moment
+    let mut at = snap.clone();
+    for key in ["context", "reveals"] {
+        let v = j.get(key).filter(|v| v.is_object()).ok_or_else(|| input("win"))?;
+        at[key] = v.clone();
+    }
+    Ok((seat, tile, drawn, conc, forms, at.to_string()))
+}
+
+/// What a binding (JSON object) binds of the win of the moment: `self_drawn`, and `reading` (a win, or
+/// null) found natively — Err(why) where it is not.
+fn win_bind(w: &Winning, t: &table::Table, snap: &J, hand: Option<(Python<'_>, &crate::hand::HandCtx)>, names: &[String], j: Option<&J>) -> Result<WinBind, Error> {
+    let mut out = WinBind::default();
+    let Some(m) = j.and_then(J::as_object) else { return Ok(out) };
+    if let Some(v) = m.get("self_drawn") {
+        out.self_drawn = Some(v.as_bool().ok_or_else(|| input("self_drawn"))?);
+    }
+    out.reading = match m.get("reading") {
+        None | Some(J::Null) => None,
+        Some(win) if win.get("unknown").is_some() => Some(Err("a win the check did not see scored")),
+        Some(win) => {
+            let (seat, tile, drawn, conc, forms, at) = win_of(t, snap, win)?;
+            let st = snapshot::read(t, &at)?;
+            let mut sw: StateWins = w.on(t, &st, hand);
+            sw.set_reading_names(names);
+            let got = sw.reading_of(&st, seat, &conc, tile, drawn, &forms);
+            Some(match (got, sw.take_declined()) {
+                (_, Some(why)) => Err(why),
+                (Ok(Some(r)), None) => Ok(Arc::new(r)),
+                (Ok(None), None) => Err("a win that no longer scores natively"),
+                (Err(_), None) => Err("a win the native scoring stops on"),
+            })
+        }
+    };
+    Ok(out)
+}
+
 
 fn input(what: &str) -> Error {
     Error::Input(format!("the event's {what:.60} is not one the native engine takes"))
@@ -86,25 +143,48 @@ fn rng_of(j: Option<&J>) -> Result<Rng, Error> {
 }
 
 impl EngineEvents {
-    fn run_one(&self, snap: &str, request: &str) -> Result<J, Error> {
+    fn run_one(&self, py: Python<'_>, snap: &str, request: &str) -> Result<J, Error> {
         let t = &self.table;
         let req: J = serde_json::from_str(request).map_err(|_| input("request"))?;
         let st = snapshot::read(t, snap)?;
         let rng = rng_of(req.get("rng"))?;
-        let wins = NoWinQuestions;
+        super::with_hand(py, &self.winning, |hand| self.run_on(&req, snap, st, rng, hand))
+    }
+
+    fn run_on(&self, req: &J, snap: &str, st: super::state::HandState, rng: Rng, hand: Option<(Python<'_>, &crate::hand::HandCtx)>) -> Result<J, Error> {
+        let t = &self.table;
+        let w = &self.winning;
+        let names = &self.program.scope.reading_names;
+        // the wins the bindings read (rare: the events of a win), each scored on the state it was scored on
+        let reads = |j: Option<&J>| j.and_then(J::as_object).is_some_and(|m| m.get("reading").is_some_and(|r| !r.is_null()));
+        let any_win = reads(req.get("bind")) || req.get("winners").and_then(J::as_array).is_some_and(|ws| ws.iter().any(|x| reads(Some(x))));
+        let snap_j: J = if any_win { serde_json::from_str(snap).map_err(|_| input("state"))? } else { J::Null };
+        let bind_win = win_bind(w, t, &snap_j, hand, names, req.get("bind"))?;
+        let winner_wins = match req.get("winners").and_then(J::as_array) {
+            Some(ws) => ws.iter().map(|x| {
+                let has = x.as_object().is_some_and(|m| m.contains_key("self_drawn") || m.contains_key("reading"));
+                Ok(if has { Some(win_bind(w, t, &snap_j, hand, names, Some(x))?) } else { None })
+            }).collect::<Result<Vec<_>, Error>>()?,
+            None => Vec::new(),
+        };
+        let mut wins: StateWins = w.on(t, &st, hand);
+        wins.set_reading_names(names);
         let mut run = Run::new(t, &self.program, &wins, st, rng);
         for (i, v) in slots(t, req.get("base"))? {
             run.base[i] = v;
         }
+        run.base_self_drawn = req.get("base").and_then(|b| b.get("self_drawn")).and_then(J::as_bool);
         let mut bind = Bind::new();
         for (i, v) in slots(t, req.get("bind"))? {
             bind.given[i] = Some(v);
         }
+        bind.win = bind_win;
         bind.one_win = req.get("one_win").and_then(J::as_bool).unwrap_or(false);
         run.moves = req.get("moves").and_then(J::as_u64).unwrap_or(0) as usize;
         if let Some(ws) = req.get("winners").and_then(J::as_array) {
             run.winners = Some(ws.iter().map(|w| slots(t, Some(w))).collect::<Result<_, _>>()?);
         }
+        run.winner_wins = winner_wins;
         if req.get("transit").and_then(J::as_bool).unwrap_or(false) {
             run.transit = Some(Vec::new());
         }
@@ -151,9 +231,21 @@ impl EngineEvents {
         let opts = super::options_of(options)?;
         Ok(guarded(|| {
             let table = table::Table::new(ruleset_json, &opts)?;
-            let program = Program::new(&table, ruleset_json, &NoWinQuestions)?;
-            Ok(EngineEvents { table, program })
+            let winning = Winning::new(&table, ruleset_json);
+            let program = Program::new(&table, ruleset_json, &winning)?;
+            Ok(EngineEvents { table, program, winning })
         })?)
+    }
+
+    /// Hand the whole-hand scoring to the win questions and the readings of wins (as
+    /// `EngineTable.set_scoring`); without it those are declined (refused runs).
+    fn set_scoring(&mut self, py: Python<'_>, hands: Py<crate::hand::binding::Hands>, forms: Vec<usize>, meld: Py<PyAny>) -> PyResult<()> {
+        let known = hands.bind(py).borrow().setup().forms.len();
+        if forms.iter().any(|&f| f >= known) {
+            return Err(PyValueError::new_err("a form position outside the rule set's forms"));
+        }
+        self.winning.scoring = Some(HandScoring { hands, forms, meld });
+        Ok(())
     }
 
     /// Each event-rule expression's refusal (None: lowered), in the order the program gathers them.
@@ -168,12 +260,12 @@ impl EngineEvents {
     /// bindings, `one_win`, the `winners`' bindings, the `moves` made, the generator `rng` (the 624 words
     /// and the position of `random.Random.getstate()`), whether tiles given are held (`transit`). The
     /// answer (JSON): {"state", "rng", "emitted", "transit"}, or {"stop": what}, or {"refused": why}.
-    fn run(&self, snapshot: &str, request: &str) -> PyResult<String> {
+    fn run(&self, py: Python<'_>, snapshot: &str, request: &str) -> PyResult<String> {
         if snapshot.len() > 1 << 24 || request.len() > 1 << 24 {
             return Err(PyValueError::new_err("a state or a request larger than 16 MB"));
         }
         // what the port does not take (a state or a binding it does not hold) is a refusal like any other
-        Ok(guarded(|| match self.run_one(snapshot, request) {
+        Ok(guarded(|| match self.run_one(py, snapshot, request) {
             Err(Error::NotCovered(why)) => Ok(json!({ "refused": why }).to_string()),
             r => Ok(r?.to_string()),
         })?)

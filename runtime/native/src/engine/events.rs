@@ -10,11 +10,13 @@
 //! lowering refuses (engine/scope.rs: waits and wins until engine/winning.rs), a value the native state
 //! does not hold (a fraction in a state) — is `Halt::Refused` with its sentence, never another result.
 
+use std::sync::Arc;
+
 use serde_json::{json, Value as J};
 
 pub use super::event_rules::{EffOp, Effect, Program, Target};
 use super::rng::Rng;
-use super::scope::{WinQuestions, BOUND};
+use super::scope::{ReadingAt, WinQuestions, WinReading, BOUND};
 use super::state::{get, put, HandState, Value};
 use super::table::Table;
 use super::values::{hand_wilds, Ev};
@@ -45,11 +47,21 @@ fn refused(what: &str) -> Halt {
 pub struct Bind {
     pub given: Vec<Option<V>>,
     pub one_win: bool,
+    /// The win of the moment: `self_drawn` where the event binds it, and its reading (None: the event
+    /// has none; Err(why): it has one not found natively — an expression reading it is refused).
+    pub win: WinBind,
+}
+
+/// What an event binds of the win of the moment (`self_drawn`, `reading`).
+#[derive(Clone, Default)]
+pub struct WinBind {
+    pub self_drawn: Option<bool>,
+    pub reading: Option<Result<Arc<WinReading>, &'static str>>,
 }
 
 impl Bind {
     pub fn new() -> Bind {
-        Bind { given: vec![None; BOUND.len()], one_win: false }
+        Bind { given: vec![None; BOUND.len()], one_win: false, win: WinBind::default() }
     }
 
     pub fn get(&self, slot: usize) -> Option<&V> {
@@ -130,6 +142,8 @@ pub struct Run<'a> {
     pub moves: usize,
     pub transit: Option<Vec<(usize, Vec<usize>)>>,
     pub winners: Option<Vec<Vec<(usize, V)>>>, // `Game.winner_binding` of each winner, in `st.winners` order
+    pub winner_wins: Vec<Option<WinBind>>, // ... and its win (None: the binding has none), in the same order
+    pub base_self_drawn: Option<bool>, // `self_drawn` among the game's base values (the hand's first win, scored)
     depth: usize,
     wild: Option<Vec<bool>>, // `hand_wilds` of the state, until a reveal changes
 }
@@ -146,6 +160,8 @@ impl<'a> Run<'a> {
             moves: 0,
             transit: None,
             winners: None,
+            winner_wins: Vec::new(),
+            base_self_drawn: None,
             depth: 0,
             wild: None,
         }
@@ -163,7 +179,22 @@ impl<'a> Run<'a> {
         let bound: Vec<V> = b.given.iter().zip(&self.base).map(|(g, d)| g.clone().unwrap_or_else(|| d.clone())).collect();
         let wild = self.wild.as_deref().unwrap_or(&[]);
         let mut ev = Ev::new(&self.p.scope, self.t, &self.st, wild, self.wins, bound);
-        ev.expr(i).map_err(|_| Halt::Stop(what.to_owned()))
+        ev.self_drawn = b.win.self_drawn.or(self.base_self_drawn);
+        ev.reading = match &b.win.reading {
+            None => ReadingAt::Unbound,
+            Some(Ok(r)) => ReadingAt::Given(r),
+            Some(Err(why)) => ReadingAt::Unknown(why),
+        };
+        let got = ev.expr(i);
+        // a question not answered natively on this state: refused, never another value
+        let declined = self.wins.take_declined();
+        if let Some(why) = ev.declined {
+            return Err(Halt::Refused(format!("a reading of a win ({why})")));
+        }
+        if let Some(why) = declined {
+            return Err(Halt::Refused(format!("a win or wait question declined natively ({why})")));
+        }
+        got.map_err(|_| Halt::Stop(what.to_owned()))
     }
 
     /// `Values.condition_holds`: no condition holds.

@@ -210,10 +210,14 @@ impl Run<'_> {
                 })?;
                 given
                     .iter()
-                    .map(|over| {
+                    .enumerate()
+                    .map(|(i, over)| {
                         let mut nb = b.clone();
                         for (s, v) in over {
                             nb.given[*s] = Some(v.clone());
+                        }
+                        if let Some(Some(w)) = self.winner_wins.get(i) {
+                            nb.win = w.clone();
                         }
                         nb
                     })

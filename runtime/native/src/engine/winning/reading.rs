@@ -7,7 +7,7 @@
 //! (the game evaluator's groups are a seat's melds), nor a name the programs stop on (a pattern reading
 //! units, counted only inside the scoring): those are declined by name where an expression reads them.
 
-use super::{StateWins, WinReading, V};
+use super::{Budget, HandState, Scored, StateWins, WinReading, HAND_WORK, V};
 use crate::program::{builtin, Node, Stop, B};
 
 /// A reading-scope name resolved to the programs' slots.
@@ -110,3 +110,17 @@ fn plain(v: &V) -> bool {
     }
 }
 
+
+impl StateWins<'_> {
+    /// The reading of the win seat `s` makes with `conc` concealed and `win` as its winning tile,
+    /// limited to `forms` (none: every form), as this state scores it (`WinInfo.reading_env` of a win
+    /// scored on this state): None when the hand scores no win; declined (`take_declined`) where the
+    /// native scoring does not take the hand.
+    pub fn reading_of(&self, st: &HandState, s: usize, conc: &[usize], win: Option<usize>, self_drawn: bool, forms: &[String]) -> Result<Option<WinReading>, Stop> {
+        let mut budget = Budget { work: HAND_WORK };
+        Ok(match self.score_by(st, s, conc, win, self_drawn, forms, &mut budget, true)? {
+            (Scored::Hand(h), r) if h.win => r,
+            _ => None,
+        })
+    }
+}
