@@ -81,12 +81,24 @@ def decision_of(game) -> dict | None:
                 plain[k] = got[1]
         if "self_drawn" in bind:
             plain["self_drawn"] = bool(bind["self_drawn"])
-        # the window's reading: the event's win's, else the hand's first win's (`_s_window`)
-        reading = bind.get("reading") is not None or (
-            bool(game.st.winners) and game.winner_binding(game.st.winners[0]).get("reading") is not None)
+        # the window's reading: the event's win's, else the hand's first win's (`_s_window`), which the
+        # native side scores itself from the win (its tiles and forms)
+        win = None
+        reading = bind.get("reading")
+        if reading is None and game.st.winners:
+            info = game.infos.get(game.st.winners[0])
+            reading = info.reading_env(game) if info is not None else None
+        else:  # a winner's own (a winner's turn at the hand's end): the final win of that winner
+            info = next((i for i in game.infos.values() if reading is not None and i.reading_env(game) is reading),
+                        None)
+        if reading is not None and info is not None:
+            win = {"seat": info.seat, "tile": info.tile.name if info.tile is not None else None,
+                   "self_drawn": bool(info.self_drawn), "concealed": [t.name for t in info.concealed],
+                   "forms": list(game.prog.actions[info.action].ir.win_forms) if info.action else []}
         return {"kind": "window", "event": L["event"], "actor": actor.index if actor is not None else None,
                 "tile": tile.name if tile is not None else None, "others": L.get("others", True),
-                "winner": bound.index if bound is not None else None, "bind": plain, "reading": reading}
+                "winner": bound.index if bound is not None else None, "bind": plain, "reading": reading is not None,
+                "win": win}
     if top.name == "start_decisions":
         return {"kind": "start_decisions", "seat": L["s"], "event": L["event"], "melded": L["melded"],
                 "taken": [plain_move(m) for m in L["taken"]], "decided": sorted(L["decided"])}

@@ -209,6 +209,20 @@ impl WinQuestions for BothWins<'_, '_, '_> {
     }
 }
 
+/// The reading of the win an event window reads (`Decision::Window`'s `win`), scored natively on the
+/// window's state (as the reference's `_rescore` last scored it); declined by why where it is not.
+fn window_reading(native: &StateWins, st: &HandState, d: &mut Decision) {
+    if let Decision::Window { bind, win: Some(w), .. } = d {
+        let got = native.reading_of(st, w.seat, &w.concealed, w.tile, w.self_drawn, &w.forms);
+        bind.reading = Some(match (got, native.take_declined()) {
+            (_, Some(why)) => Err(why),
+            (Ok(Some(r)), None) => Ok(std::sync::Arc::new(r)),
+            (Ok(None), None) => Err("a win that no longer scores natively"),
+            (Err(_), None) => Err("a win the native scoring stops on"),
+        });
+    }
+}
+
 /// The legal moves of one rule set under one table of room options (docs/engine-native.md, step 6).
 #[pyclass(module = "paili.runtime._native", unsendable)]
 pub struct EngineOffers {
@@ -307,11 +321,12 @@ impl EngineOffers {
         self.asked.borrow_mut().clear();
         let out = guarded(|| {
             let st = snapshot::read(t, snapshot)?;
-            let d = Decision::read(t, decision)?;
+            let mut d = Decision::read(t, decision)?;
             let got = match &self.winning {
                 Some(w) => super::with_hand(oracle.py(), w, |hand| {
                     let mut native = w.on(t, &st, hand);
                     native.set_reading_names(&self.offers.scope.reading_names);
+                    window_reading(&native, &st, &mut d);
                     let both = BothWins { native: &native, oracle: &wins, declined: Cell::new(None), asked: RefCell::new(Vec::new()) };
                     let c = Ctx::new(&self.offers, t, &st, &both);
                     let got = options(&c, &d);
@@ -347,13 +362,14 @@ impl EngineOffers {
         let wins = self.wins(oracle);
         let out = guarded(|| {
             let st = snapshot::read(t, snapshot)?;
-            let d = Decision::read(t, decision)?;
+            let mut d = Decision::read(t, decision)?;
             let mut moves = 0u64;
             for _ in 0..times {
                 let got = match &self.winning {
                     Some(w) => super::with_hand(oracle.py(), w, |hand| {
                         let mut native = w.on(t, &st, hand);
                         native.set_reading_names(&self.offers.scope.reading_names);
+                        window_reading(&native, &st, &mut d);
                         let both = BothWins { native: &native, oracle: &wins, declined: Cell::new(None), asked: RefCell::new(Vec::new()) };
                         options(&Ctx::new(&self.offers, t, &st, &both), &d)
                     }),

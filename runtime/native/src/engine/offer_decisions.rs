@@ -59,7 +59,19 @@ pub enum Decision {
         others: bool,
         winner: Option<usize>,
         bind: Bind,
+        /// The win whose reading the window reads, where the check names it (`WindowWin`).
+        win: Option<WindowWin>,
     },
+}
+
+/// A win a window reads (the hand's first win, as the reference's window reads it): the seat, the
+/// winning tile, self-drawn, the concealed tiles without it, the forms it is limited to.
+pub struct WindowWin {
+    pub seat: usize,
+    pub tile: Option<usize>,
+    pub self_drawn: bool,
+    pub concealed: Vec<usize>,
+    pub forms: Vec<String>,
 }
 
 /// A binding's value as the decision gives it: null, true/false, a whole number, {"seat": n},
@@ -244,6 +256,23 @@ impl Decision {
                             .and_then(J::as_bool)
                             .unwrap_or(false)
                             .then_some(Err("the reading of a win the window is given")),
+                    },
+                    win: match j.get("win") {
+                        None | Some(J::Null) => None,
+                        Some(w) => {
+                            let kind = |x: &J| x.as_str().and_then(|n| t.names.iter().position(|m| m == n)).ok_or_else(|| input("win"));
+                            Some(WindowWin {
+                                seat: w.get("seat").and_then(J::as_u64).map(|s| s as usize).filter(|&s| s < t.n).ok_or_else(|| input("win"))?,
+                                tile: match w.get("tile") {
+                                    None | Some(J::Null) => None,
+                                    Some(x) => Some(kind(x)?),
+                                },
+                                self_drawn: w.get("self_drawn").and_then(J::as_bool).ok_or_else(|| input("win"))?,
+                                concealed: w.get("concealed").and_then(J::as_array).ok_or_else(|| input("win"))?.iter().map(kind).collect::<Result<_, _>>()?,
+                                forms: w.get("forms").and_then(J::as_array).ok_or_else(|| input("win"))?.iter()
+                                    .map(|x| x.as_str().map(str::to_owned).ok_or_else(|| input("win"))).collect::<Result<_, _>>()?,
+                            })
+                        }
                     },
                 }
             }
@@ -562,6 +591,7 @@ pub fn options(c: &Ctx, d: &Decision) -> R<Vec<(usize, Vec<Mv>)>> {
             others,
             winner,
             bind,
+            ..
         } => {
             let offers = window_offers(c, event, *actor, *tile, *others, *winner, bind)?;
             let mut out = Vec::new();
