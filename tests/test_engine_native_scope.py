@@ -159,8 +159,9 @@ def test_the_tile_of_the_moment_carries_wild_as_the_game_gives_it():
 
 def test_what_needs_the_win_machinery_is_refused_by_name():
     """白金岛 has no wildcards: its waits and best wins are answered natively (tests/
-    test_engine_native_winning.py); a reading of a win is not yet. 风雷白城 has wildcards: its waits and best
-    wins are answered natively too (engine/winning/wild.rs), the reading of a win refused alike."""
+    test_engine_native_winning.py), and a reading of a win (`form`, a pattern) is lowered (read from the
+    win of the moment); a unit of a reading is not (known only inside the scoring). 风雷白城 has
+    wildcards: its waits and best wins are answered natively too (engine/winning/wild.rs), the rest alike."""
     extra = [
         ("actor.waits", E.Attr(obj=ACTOR, name="waits")),
         ("actor.group_waits", E.Attr(obj=ACTOR, name="group_waits")),
@@ -171,13 +172,13 @@ def test_what_needs_the_win_machinery_is_refused_by_name():
         ("best_tile", _call("best_tile", ACTOR, E.Bool(value=False))),
         ("form", _n("builtin:form")),
         ("a pattern", E.Binary(op="+", left=E.Num(text="1"), right=E.Name(name="x", ref="pattern:x"))),
+        ("a unit", _n("unit:x")),
         ("the table itself", _n("builtin:table")),
     ]
-    got = ScopeCheck(_rules("rules/baijindao.pai"), {}, extra=extra).refusals[-10:]
-    what = ["a reading of a win", "a reading of a win", "the table as a value (only its fields)"]
-    assert got == [None] * 7 + [f"the native game scope does not evaluate {w} yet" for w in what]
-    got = ScopeCheck(_rules("rules/baicheng.pai"), {}, extra=extra).refusals[-10:]
-    assert got == [None] * 7 + [f"the native game scope does not evaluate {w} yet" for w in what]
+    what = ["a unit of a win's reading", "the table as a value (only its fields)"]
+    for path in ("rules/baijindao.pai", "rules/baicheng.pai"):
+        got = ScopeCheck(_rules(path), {}, extra=extra).refusals[-11:]
+        assert got == [None] * 9 + [f"the native game scope does not evaluate {w} yet" for w in what], path
 
 
 def _snapshot(path="rules/baicheng.pai", options=None, seed=9):

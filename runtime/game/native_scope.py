@@ -128,22 +128,33 @@ def native_snapshot(game) -> str:
     return json.dumps(snap, ensure_ascii=False)
 
 
-def moments(game) -> list[dict]:
+def moments(game, with_wins: bool = False) -> list[dict]:
     """The bindings the check evaluates under at a decision point: for each seat as the actor (and owner,
     viewer, winner, payer), the tile of the moment as `Game.tv` gives it (the decision's, else the tile the
     seat has just drawn), the seat after it as the payee, the decision's actor as the discarder of a claim,
-    a score and a task factor."""
+    a score and a task factor; the game's `self_drawn` where it has one; with `with_wins`, the reading of
+    the seat's best win on a wait (`reading`: the reading and the win it is of), where it has one."""
     ask = game.pending
     tile = ask.tile if ask is not None else None
     seats = game.st.seats
     claim = ask is not None and ask.kind in ("claim", "rob") and ask.actor is not None
+    env = game.env()
     out = []
     for s in seats:
-        out.append({"actor": s, "owner": s, "viewer": s, "winner": s, "payer": s,
-                    "payee": seats[(s.index + 1) % game.n], "tile": game.tv(tile if tile is not None else s.drawn),
-                    "discarder": seats[ask.actor] if claim else None,
-                    "robbed": seats[ask.actor] if claim and ask.kind == "rob" else None,
-                    "score": 1 + s.index * 3, "task_factor": 1 + s.index % 2})
+        b = {"actor": s, "owner": s, "viewer": s, "winner": s, "payer": s,
+             "payee": seats[(s.index + 1) % game.n], "tile": game.tv(tile if tile is not None else s.drawn),
+             "discarder": seats[ask.actor] if claim else None,
+             "robbed": seats[ask.actor] if claim and ask.kind == "rob" else None,
+             "score": 1 + s.index * 3, "task_factor": 1 + s.index % 2}
+        if "builtin:self_drawn" in env:  # the hand's first win, once scored (`_bind_win_values`)
+            b["self_drawn"] = env["builtin:self_drawn"]
+        if with_wins:  # the reading of the seat's best win on a wait, where it has one
+            info = game.win_offered(s.index, "best_wait", None)
+            if info is not None and info.reading_env(game) is not None:
+                b["reading"] = (info.reading_env(game), {
+                    "seat": info.seat, "tile": info.tile.name if info.tile is not None else None,
+                    "self_drawn": bool(info.self_drawn), "concealed": [t.name for t in info.concealed], "forms": []})
+        out.append(b)
     return out
 
 
@@ -151,7 +162,9 @@ def plain_bindings(bind: dict) -> dict:
     """The bindings as the native side takes them: seats as {"seat": n}, the tile of the moment by name."""
     out = {}
     for k, v in bind.items():
-        if isinstance(v, Seat):
+        if k == "reading":
+            out[k] = v[1]  # the win, whose reading the native side scores
+        elif isinstance(v, Seat):
             out[k] = {"seat": v.index}
         elif isinstance(v, TileInfo):
             out[k] = v.name
@@ -193,8 +206,11 @@ class Tally:
 class ScopeCheck:
     """One rule set under one table: its expressions compiled for the reference and lowered natively."""
 
-    def __init__(self, rules, options: dict | None = None, extra: list[tuple[str, object]] = ()):
-        """`extra`: expressions checked beside the rule set's own ((label, expression) pairs)."""
+    def __init__(self, rules, options: dict | None = None, extra: list[tuple[str, object]] = (),
+                 with_wins: bool = True):
+        """`extra`: expressions checked beside the rule set's own ((label, expression) pairs); `with_wins`:
+        the moments bind the reading of each seat's best win on a wait (`moments`)."""
+        self.with_wins = with_wins
         self.rules = rules
         self.table = table(rules, options or {})
         exprs = expressions(rules.ir) + list(extra)
@@ -218,7 +234,7 @@ class ScopeCheck:
         """Compare every expression the native side lowers, under each moment's bindings, on game's state
         (`repeat` > 0: also time the native evaluator alone, on the state read once, that many times over)."""
         self.hand_scoring(game)
-        binds = moments(game)
+        binds = moments(game, self.with_wins and self.scoring)
         plain = [plain_bindings(b) for b in binds]
         asks = [[i, p] for p in plain for i in self.live]
         snap = native_snapshot(game)
@@ -238,9 +254,11 @@ class ScopeCheck:
         cpu = time.process_time()
         reference = []
         for b in binds:
+            reading = b.get("reading")
+            bare = {k: v for k, v in b.items() if k != "reading"}
             for i in self.live:
                 try:
-                    reference.append(canon(self.fns[i](game.env(None, **b))))
+                    reference.append(canon(self.fns[i](game.env(reading[0] if reading else None, **bare))))
                 except EVAL_ERRORS:
                     reference.append(STOP)
         tally.python_cpu += time.process_time() - cpu

@@ -224,28 +224,50 @@ fn no_scope() -> PyErr {
     PyValueError::new_err("no game-scope expressions are lowered (lower_scope first)")
 }
 
+/// What an ask binds of the win of the moment: `self_drawn`, and the win whose reading it reads.
+#[derive(Default)]
+struct AskWin {
+    self_drawn: Option<bool>,
+    win: Option<offer_decisions::WindowWin>,
+}
+
 /// `eval_scope`'s asks (JSON: a list of [expression index, bindings]).
-fn read_asks(t: &table::Table, asks: &str) -> Result<Vec<(usize, Vec<crate::program::V>)>, crate::Error> {
+type Asks = Vec<(usize, Vec<crate::program::V>, AskWin)>;
+
+fn read_asks(t: &table::Table, asks: &str) -> Result<Asks, crate::Error> {
     let asks: serde_json::Value =
         serde_json::from_str(asks).map_err(|_| crate::Error::Input("the asks are not JSON".into()))?;
     let items = asks.as_array().ok_or_else(|| crate::Error::Input("the asks are not a list".into()))?;
     items
         .iter()
         .map(|it| match it.as_array().map(Vec::as_slice) {
-            Some([i, b]) => Ok((i.as_u64().unwrap_or(u64::MAX) as usize, bindings(t, b)?)),
+            Some([i, b]) => {
+                let (vals, win) = bindings(t, b)?;
+                Ok((i.as_u64().unwrap_or(u64::MAX) as usize, vals, win))
+            }
             _ => Err(crate::Error::Input("an ask is [expression index, bindings]".into())),
         })
         .collect()
 }
 
 /// The bindings of one evaluation (JSON: a binding's name to its value as `state.plain` writes it; the
-/// tile of the moment by name), by slot of `scope::BOUND`.
-fn bindings(t: &table::Table, j: &serde_json::Value) -> Result<Vec<crate::program::V>, crate::Error> {
+/// tile of the moment by name), by slot of `scope::BOUND`; and `self_drawn` and the win of the moment
+/// (`reading`: {"seat", "tile", "self_drawn", "concealed", "forms"}, whose reading is scored on the state).
+fn bindings(t: &table::Table, j: &serde_json::Value) -> Result<(Vec<crate::program::V>, AskWin), crate::Error> {
     use crate::program::V;
     use serde_json::Value as J;
     let bad = |what: &str| crate::Error::Input(format!("a binding {what:.60} is not one the game scope takes"));
     let mut out = scope::bound_defaults();
+    let mut win = AskWin::default();
     for (k, v) in j.as_object().ok_or_else(|| bad("list"))? {
+        if k == "self_drawn" {
+            win.self_drawn = Some(v.as_bool().ok_or_else(|| bad(k))?);
+            continue;
+        }
+        if k == "reading" {
+            win.win = if v.is_null() { None } else { Some(offer_decisions::WindowWin::read(t, v)?) };
+            continue;
+        }
         let slot = scope::BOUND.iter().position(|b| b == k).ok_or_else(|| bad(k))?;
         out[slot] = match v {
             J::Null => V::None,
@@ -263,7 +285,7 @@ fn bindings(t: &table::Table, j: &serde_json::Value) -> Result<Vec<crate::progra
             J::Array(_) => return Err(bad(k)),
         };
     }
-    Ok(out)
+    Ok((out, win))
 }
 
 /// `f` with the whole-hand scoring's programs and tables where the win questions have them.
@@ -331,12 +353,29 @@ impl EngineTable {
         // a panic inside becomes one sentence (`guarded`), never a Python panic
         Ok(guarded(|| Ok(with_hand(py, w, |hand| {
             let wild = values::hand_wilds(t, &st);
-            let wins = w.on(t, &st, hand);
+            let mut wins = w.on(t, &st, hand);
+            wins.set_reading_names(&sc.reading_names);
             let mut out = Vec::new();
-            for (i, b) in asks {
+            for (i, b, aw) in asks {
+                let reading = aw.win.as_ref().map(|x| {
+                    let got = wins.reading_of(&st, x.seat, &x.concealed, x.tile, x.self_drawn, &x.forms);
+                    match (got, wins.take_declined()) {
+                        (_, Some(why)) => Err(why),
+                        (Ok(Some(r)), None) => Ok(r),
+                        (Ok(None), None) => Err("a win that does not score natively"),
+                        (Err(_), None) => Err("a win the native scoring stops on"),
+                    }
+                });
                 let mut ev = values::Ev::new(sc, t, &st, &wild, &wins, b);
+                ev.self_drawn = aw.self_drawn;
+                ev.reading = match &reading {
+                    None => scope::ReadingAt::Unbound,
+                    Some(Ok(r)) => scope::ReadingAt::Given(r),
+                    Some(Err(why)) => scope::ReadingAt::Unknown(why),
+                };
                 let got = ev.expr(i);
-                out.push(match (got, wins.take_declined()) {
+                let declined = wins.take_declined().or(ev.declined);
+                out.push(match (got, declined) {
                     // a question the native side does not answer on this state: never another value
                     (_, Some(why)) => serde_json::Value::String(format!("declined: {why}")),
                     (Ok(v), None) => values::canon(&ev, &v),
@@ -360,7 +399,7 @@ impl EngineTable {
             for _ in 0..times {
                 let wild = values::hand_wilds(t, &st); // once per state, as a game works it out per change
                 let wins = w.on(t, &st, hand); // the questions' memo, as a game keeps it per state
-                for (i, b) in &asks {
+                for (i, b, _) in &asks {
                     let mut ev = values::Ev::new(sc, t, &st, &wild, &wins, b.clone());
                     valued += ev.expr(*i).is_ok() as u64;
                 }

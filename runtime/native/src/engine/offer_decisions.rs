@@ -74,6 +74,29 @@ pub struct WindowWin {
     pub forms: Vec<String>,
 }
 
+impl WindowWin {
+    /// {"seat", "tile" (a name or null), "self_drawn", "concealed" (names), "forms" (names)}.
+    pub fn read(t: &table::Table, w: &J) -> Result<WindowWin, Error> {
+        let kind = |x: &J| x.as_str().and_then(|n| t.names.iter().position(|m| m == n)).ok_or_else(|| input("win"));
+        Ok(WindowWin {
+            seat: w.get("seat").and_then(J::as_u64).map(|s| s as usize).filter(|&s| s < t.n).ok_or_else(|| input("win"))?,
+            tile: match w.get("tile") {
+                None | Some(J::Null) => None,
+                Some(x) => Some(kind(x)?),
+            },
+            self_drawn: w.get("self_drawn").and_then(J::as_bool).ok_or_else(|| input("win"))?,
+            concealed: w.get("concealed").and_then(J::as_array).ok_or_else(|| input("win"))?.iter().map(kind).collect::<Result<_, _>>()?,
+            forms: w
+                .get("forms")
+                .and_then(J::as_array)
+                .ok_or_else(|| input("win"))?
+                .iter()
+                .map(|x| x.as_str().map(str::to_owned).ok_or_else(|| input("win")))
+                .collect::<Result<_, _>>()?,
+        })
+    }
+}
+
 /// A binding's value as the decision gives it: null, true/false, a whole number, {"seat": n},
 /// {"tile": name}, {"rat": [n, d]}, {"str": text}.
 fn read_value(t: &table::Table, j: &J) -> Result<V, Error> {
@@ -259,20 +282,7 @@ impl Decision {
                     },
                     win: match j.get("win") {
                         None | Some(J::Null) => None,
-                        Some(w) => {
-                            let kind = |x: &J| x.as_str().and_then(|n| t.names.iter().position(|m| m == n)).ok_or_else(|| input("win"));
-                            Some(WindowWin {
-                                seat: w.get("seat").and_then(J::as_u64).map(|s| s as usize).filter(|&s| s < t.n).ok_or_else(|| input("win"))?,
-                                tile: match w.get("tile") {
-                                    None | Some(J::Null) => None,
-                                    Some(x) => Some(kind(x)?),
-                                },
-                                self_drawn: w.get("self_drawn").and_then(J::as_bool).ok_or_else(|| input("win"))?,
-                                concealed: w.get("concealed").and_then(J::as_array).ok_or_else(|| input("win"))?.iter().map(kind).collect::<Result<_, _>>()?,
-                                forms: w.get("forms").and_then(J::as_array).ok_or_else(|| input("win"))?.iter()
-                                    .map(|x| x.as_str().map(str::to_owned).ok_or_else(|| input("win"))).collect::<Result<_, _>>()?,
-                            })
-                        }
+                        Some(w) => Some(WindowWin::read(t, w)?),
                     },
                 }
             }

@@ -181,7 +181,12 @@ pub struct WinFound {
 /// holding a group of the reading, a name the programs stop on).
 pub struct WinReading {
     pub values: Vec<Result<V, &'static str>>,
+    /// The reading's groups a value holds: `V::Group(READING_GROUPS + i)` is the i-th.
+    pub groups: Vec<crate::program::Group>,
 }
+
+/// The first group identity of a win's reading (a seat's melds are numbered below it: engine/values.rs).
+pub const READING_GROUPS: u16 = 0xF000;
 
 /// The reading of the win of the moment, as an evaluation has it.
 #[derive(Clone, Copy)]

@@ -10,7 +10,7 @@
 
 use std::sync::Arc;
 
-use super::scope::{GameScope, ReadingAt, SeatField, WinQuestions, B_TILE, G, GF};
+use super::scope::{GameScope, ReadingAt, SeatField, WinQuestions, B_TILE, G, GF, READING_GROUPS};
 use super::state::{HandState, Value};
 use super::table::Table;
 use crate::program::{
@@ -206,6 +206,17 @@ impl<'a> Ev<'a> {
         })
     }
 
+    /// A group by identity: a seat's meld, or (from `READING_GROUPS` on) a group of the win's reading.
+    fn group(&self, g: u16) -> R<Group> {
+        if g >= READING_GROUPS {
+            return match self.reading {
+                ReadingAt::Given(r) => r.groups.get((g - READING_GROUPS) as usize).cloned().ok_or(Stop::Bail),
+                _ => Err(Stop::Bail),
+            };
+        }
+        self.meld_group(g as usize / MAX_MELDS, g as usize % MAX_MELDS)
+    }
+
     fn seat_field(&self, s: usize, f: usize) -> R<V> {
         let seat = self.st.seats.get(s).ok_or(Stop::Bail)?;
         // `Seat.f`: the seat's own states and phases first (where the declarations put it, else anywhere)
@@ -221,7 +232,7 @@ impl<'a> Ev<'a> {
         Ok(match self.sc.seat_fields[f] {
             SeatField::Hand => self.tiles(&seat.hand),
             SeatField::Melds => {
-                if seat.melds.len() > MAX_MELDS || self.st.n * MAX_MELDS > u16::MAX as usize + 1 {
+                if seat.melds.len() > MAX_MELDS || self.st.n * MAX_MELDS > READING_GROUPS as usize {
                     return Err(Stop::Bail);
                 }
                 for j in 0..seat.melds.len() {
@@ -258,8 +269,7 @@ impl<'a> Ev<'a> {
             V::None => Ok(V::None),
             V::Tile(c) => self.tile_field(c, f),
             V::Group(g) if f < GROUP_FIELDS.len() => {
-                let (s, j) = (g as usize / MAX_MELDS, g as usize % MAX_MELDS);
-                let grp = self.meld_group(s, j)?;
+                let grp = self.group(g)?;
                 Ok(group_fields(&self.sc.kind_rank, &self.sc.kind_suit, &grp).swap_remove(f))
             }
             V::Seat(s) => self.seat_field(s as usize, f),
@@ -508,7 +518,7 @@ pub fn canon(ev: &Ev, v: &V) -> serde_json::Value {
         V::Str(s) => json!({"str": &**s}),
         V::Tile(c) => json!({"tile": ev.t.names[kind_of(*c) as usize], "wild": c & 2 != 0}),
         V::Seat(s) => json!({"seat": s}),
-        V::Group(g) => match ev.meld_group(*g as usize / MAX_MELDS, *g as usize % MAX_MELDS) {
+        V::Group(g) => match ev.group(*g) {
             Ok(grp) => json!({"group": [&*grp.kind, grp.tiles.iter().map(|t| match t {
                 V::Tile(c) => ev.t.names[kind_of(*c) as usize].clone(), _ => String::new() }).collect::<Vec<_>>(),
                 grp.exposed, grp.concealed, grp.pair, grp.kong]}),

@@ -274,23 +274,24 @@ pub fn score_hand(ctx: &HandCtx, input: &HandInput, budget: &mut Budget, waits: 
 /// `score_hand`, and the value of each of `names` (nodes of `ctx.program`: a builtin, a pattern's raw
 /// count, a quantity) on the reading that counts, as runtime/scoring.py `LazyEnv` gives them to a game
 /// expression reading the win (`WinInfo.reading_env`): Err where the programs stop (the reference
-/// evaluates it). Empty where no reading counts.
+/// evaluates it). Empty where no reading counts. A group of the reading inside a value is
+/// `V::Group(i)`, i its position among the reading's groups, also given (`ReadingValues`).
 pub fn score_hand_reading(
     ctx: &HandCtx,
     input: &HandInput,
     budget: &mut Budget,
     waits: &mut dyn Waits,
     names: &[crate::program::Node],
-) -> Result<(HandOutcome, Vec<Result<V, Stop>>), Fallback> {
+) -> Result<(HandOutcome, ReadingValues), Fallback> {
     let sc = ctx.program.scoring.as_ref().map_err(|_| fallback("the scoring programs are not lowered"))?;
     let mut state = readings::WaitState { waits: None, shape_waits: None };
     let found = readings::enumerate(ctx, input, budget, waits, &mut state)?;
     let list = match found {
-        readings::Found::Refused(s) => return Ok((HandOutcome::Refused(s), Vec::new())),
+        readings::Found::Refused(s) => return Ok((HandOutcome::Refused(s), ReadingValues::default())),
         readings::Found::Readings(list) => list,
     };
     if list.is_empty() {
-        return Ok((HandOutcome::NoReading, Vec::new()));
+        return Ok((HandOutcome::NoReading, ReadingValues::default()));
     }
     let mut list = list;
     let flowers = Arc::new(input.flowers.clone());
@@ -311,7 +312,7 @@ pub fn score_hand_reading(
     };
     let values = match &got {
         Ok((chosen, ..)) if !names.is_empty() => reading_values(ctx, &rs[*chosen], names, budget, waits),
-        _ => Vec::new(),
+        _ => ReadingValues::default(),
     };
     let back: Vec<_> = rs.into_iter().map(|r| (r.groups, r.declared)).collect();
     for (r, (g, d)) in list.iter_mut().zip(back) {
@@ -355,9 +356,9 @@ pub fn score_hand_reading(
 /// `names` evaluated on reading `r` by the pattern programs' own evaluator (one evaluation, so what
 /// one name computes the next reuses, as `LazyEnv` caches it); the waits asked of `waits` where a
 /// name reads them, as the scoring asks them.
-fn reading_values(ctx: &HandCtx, r: &Reading, names: &[crate::program::Node], budget: &mut Budget, waits: &mut dyn Waits) -> Vec<Result<V, Stop>> {
+fn reading_values(ctx: &HandCtx, r: &Reading, names: &[crate::program::Node], budget: &mut Budget, waits: &mut dyn Waits) -> ReadingValues {
     let mut ev = crate::program::Eval::new(ctx.program, r);
-    names
+    let values = names
         .iter()
         .map(|n| {
             // at most the waits and the shape waits are asked for, once each
@@ -372,7 +373,25 @@ fn reading_values(ctx: &HandCtx, r: &Reading, names: &[crate::program::Node], bu
             }
             Err(Stop::Bail)
         })
-        .collect()
+        .map(|v| v.and_then(|v| by_position(&v, r)))
+        .collect();
+    ReadingValues { values, groups: r.groups.clone() }
+}
+
+/// Names' values on a reading, a group inside one by its position in `groups` (`score_hand_reading`).
+#[derive(Default)]
+pub struct ReadingValues {
+    pub values: Vec<Result<V, Stop>>,
+    pub groups: Vec<crate::program::Group>,
+}
+
+/// `v` with each group of reading `r` named by its position among the reading's groups.
+fn by_position(v: &V, r: &Reading) -> Result<V, Stop> {
+    Ok(match v {
+        V::Group(id) => V::Group(r.groups.iter().position(|g| g.ident == *id).ok_or(Stop::Bail)? as u16),
+        V::List(items) => V::List(Arc::new(items.iter().map(|x| by_position(x, r)).collect::<Result<_, _>>()?)),
+        x => x.clone(),
+    })
 }
 
 /// Python `str` of a value, where the native side writes it as Python does.

@@ -7,7 +7,9 @@
 //! (the game evaluator's groups are a seat's melds), nor a name the programs stop on (a pattern reading
 //! units, counted only inside the scoring): those are declined by name where an expression reads them.
 
+use super::super::scope::READING_GROUPS;
 use super::{Budget, HandState, Scored, StateWins, WinReading, HAND_WORK, V};
+use crate::hand::ReadingValues;
 use crate::program::{builtin, Node, Stop, B};
 
 /// A reading-scope name resolved to the programs' slots.
@@ -83,7 +85,11 @@ impl StateWins<'_> {
     }
 
     /// The values found (`score_hand_reading`, one per node of `reading_names`) as game scope takes them.
-    pub(super) fn win_reading(&self, values: Vec<Result<V, Stop>>) -> WinReading {
+    pub(super) fn win_reading(&self, found: ReadingValues) -> WinReading {
+        let (values, groups) = (found.values, found.groups);
+        if groups.len() > (u16::MAX - READING_GROUPS) as usize {
+            return WinReading { values: self.reading_nodes.iter().map(|_| Err("a reading of too many groups")).collect(), groups: Vec::new() };
+        }
         let values = self
             .reading_nodes
             .iter()
@@ -91,22 +97,21 @@ impl StateWins<'_> {
             .map(|(j, n)| {
                 n.as_ref().map_err(|&why| why)?;
                 match values.get(j) {
-                    Some(Ok(v)) if plain(v) => Ok(v.clone()),
-                    Some(Ok(_)) => Err("a value holding a group of the win's reading"),
+                    Some(Ok(v)) => Ok(renumber(v)),
                     Some(Err(_)) | None => Err("a name of the win's reading the programs stop on"),
                 }
             })
             .collect();
-        WinReading { values }
+        WinReading { values, groups }
     }
 }
 
-/// A value game scope holds the same way (no group of a reading inside).
-fn plain(v: &V) -> bool {
+/// A value with each group of the reading named as game scope names it (`READING_GROUPS` on).
+fn renumber(v: &V) -> V {
     match v {
-        V::Group(_) => false,
-        V::List(items) => items.iter().all(plain),
-        _ => true,
+        V::Group(i) => V::Group(READING_GROUPS + *i),
+        V::List(items) => V::List(std::sync::Arc::new(items.iter().map(renumber).collect())),
+        x => x.clone(),
     }
 }
 
