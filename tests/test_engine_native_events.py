@@ -53,6 +53,20 @@ def test_seeded_games_of_every_configuration(path, options):
     assert all(_named(why) for why in t.refused), t.refused
 
 
+@pytest.mark.parametrize("path", ["rules/baijindao.pai", "rules/guobiao.pai"])
+def test_the_events_of_a_win_read_its_reading_natively(path):
+    """白金岛's hooks on a win (`self_drawn`, its waits) and 国标's payment on a win (`self_drawn`, the score):
+    with the win's `self_drawn` and reading handed over (the reading scored natively from the win, on the
+    context values it was scored under) and the waits answered by engine/winning.rs, no run is refused,
+    and the win's own runs (the hooks and payments around its final scoring) agree with the reference."""
+    chk = EventCheck(load(ROOT / path, backend="native"), {})
+    for seed in range(4):  # efficiency bots: most hands are won
+        chk.play(seed, lambda g, seed=seed: [BOTS["efficiency"](seed * 31 + i) for i in range(g.n)])
+    t = chk.tally
+    assert t.differences == [] and not t.refused and t.equal > 300
+    assert t.runs["hooks"] >= 3 and t.runs["pay"] >= 3 and t.payments >= 3
+
+
 def test_deferred_payments_with_a_cap_and_a_fee():
     """baijindao: its payment after the hand-end decisions (`after`), bounded by the payer's balance, with the
     house's fee, settled natively as the reference settles it."""

@@ -197,6 +197,22 @@ def test_the_native_wins_equal_the_reference_at_every_decision(path):
         _play(rules, {}, seed, check, tally)
     assert tally.win_differences == [] and tally.differences == []
     assert tally.wins_declined == {} and tally.wins_native > 50
+    assert not tally.refused  # a guard reading the win's reading (白金岛's 起始加倍 `大和`) is evaluated natively
+
+
+def test_a_win_guard_reading_the_form_of_the_win_is_evaluated_natively():
+    """龙岩's 自摸 and 抢杠胡 read the form (`form == "三金倒"`) and a quantity of the win they offer: with the
+    native wins, a win on a hand holding no wildcard is found natively with its reading, and the guard
+    evaluated on it gives the reference's options; a win on a hand holding one is declined (the reference
+    answers it), and only a guard reading such a win's reading is refused, by name."""
+    rules = _native_rules("rules/longyan.pai")
+    check = OffersCheck(rules, native_wins=True)
+    tally = Tally()
+    for seed in (3, 1234567, 11, 12):
+        _play(rules, {}, seed, check, tally)
+    assert tally.win_differences == [] and tally.differences == [] and tally.stops == 0
+    assert tally.wins_native > 20 and tally.compared > 300
+    assert set(tally.refused) <= {"a reading of a win (a win found by the reference)"}
 
 
 # a seed whose game reaches a hand with a win on a wait (a 国标-like minimum makes them rare)

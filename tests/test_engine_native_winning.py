@@ -16,7 +16,7 @@ from paili.runtime.game.bots import BOTS
 from paili.runtime.game.native import table
 from paili.runtime.game.native_ask import AskCheck, AskTally, play_checked
 from paili.runtime.game.native_bot import SeatOracle
-from paili.runtime.game.native_scope import ScopeCheck, Tally, native_snapshot, set_scoring
+from paili.runtime.game.native_scope import ScopeCheck, Tally, moments, native_snapshot, set_scoring
 from paili.runtime.game.session import Session
 from paili.runtime.ir import expr as E
 
@@ -82,6 +82,47 @@ def test_the_win_questions_agree_at_every_decision(path):
 SIGNATURE = "a hand whose wildcards (of one kind) the reference reads by signature"
 TOO_FREE = "a hand with more free tiles (wildcards, stand-ins) than the native tables hold"
 WILD_DECLINES = {f"{q}: {TOO_FREE}" for q in ("waits", "waits_without", "wins")}
+
+def _reading_names(rules) -> list[tuple[str, object]]:
+    """Expressions reading the win of the moment: its form, self-draw, tiles, suits, groups (and their
+    fields), every pattern's raw count and every quantity of the rule set."""
+    n = lambda ref: E.Name(name=ref.split(":")[1], ref=ref)  # noqa: E731 - a name by its reference
+    m = E.Name(name="m", ref="binder:m")
+    out = [(ref, n(ref)) for ref in ("builtin:form", "builtin:self_drawn", "builtin:menqing", "builtin:tiles",
+                                      "builtin:suits", "builtin:melds", "builtin:pairs", "builtin:pair")]
+    out.append(("count(m in melds: m.triplet)", E.Comp(func="count", binders=("m",), source=n("builtin:melds"),
+                                                        body=E.Attr(obj=m, name="triplet"))))
+    out += [(f"pattern {p.name}", n(f"pattern:{p.name}")) for p in rules.ir.patterns]
+    out += [(f"quantity {q.name}", n(f"quantity:{q.name}")) for q in rules.ir.quantities]
+    return out
+
+
+@pytest.mark.parametrize("path", ["rules/baijindao.pai", "rules/guobiao.pai"])
+def test_a_reading_of_a_win_is_read_natively_as_the_reference_reads_it(path):
+    """Game scope reading the win of the moment (the reading-scope names a payment, a hook or a guard on a
+    win reads): at every decision of seeded games, each seat with a win on a wait has that win's reading
+    bound (`WinInfo.reading_env`: found by the reference, and scored natively from the win); its form,
+    groups, every pattern's raw count and every quantity evaluated natively equal the reference's."""
+    rules = _rules(path)
+    extra = _reading_names(rules)
+    check = ScopeCheck(rules, {}, extra=extra)
+    first = len(check.labels) - len(extra)
+    assert check.refusals[first:] == [None] * len(extra)
+    assert not any(check.refusals)  # the rule set's own readings of a win are lowered too
+    tally, read = Tally(), 0
+    for seed in (2, 31, 5, 7):
+        g = Session(rules, {}, seed, 1).new_hand()
+        players = [BOTS["efficiency"](seed * 31 + i) for i in range(g.n)]
+        while not g.is_over():
+            check.check(g, tally)
+            read += sum("reading" in b for b in moments(g, True))
+            seat = g.current_seats()[0]
+            g.apply(seat, players[seat].choose(g, seat, g.legal_moves(seat)))
+    assert tally.differences == []
+    # declined by name only: a pattern reading units (国标's), whose count only the scoring knows
+    assert set(tally.declined) <= {"a pattern reading units, counted only inside the scoring"}
+    assert read > 10, read  # moments with a win's reading, each evaluated with every name above
+    assert tally.equal > read * len(extra) // 2
 
 
 @pytest.mark.parametrize("path,options", [("rules/baijindao.pai", {}), ("rules/guobiao.pai", {}),
