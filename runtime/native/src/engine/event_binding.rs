@@ -14,6 +14,7 @@ use std::sync::Arc;
 use super::events::{Bind, Halt, Program, Run, WinBind};
 use super::rng::Rng;
 use super::scope::BOUND;
+use super::offer_decisions::WindowWin;
 use super::winning::{HandScoring, StateWins, Winning};
 use super::{snapshot, table};
 use crate::program::V;
@@ -28,27 +29,18 @@ pub struct EngineEvents {
     winning: Winning,
 }
 
-/// A win as the request gives it (runtime/game/native_events.py `win_data`): the seat, the winning tile,
-/// self-drawn, the concealed tiles without it, the forms it is limited to, and the context values and
-/// reveals it was scored under.
-fn win_of(t: &table::Table, snap: &J, j: &J) -> Result<(usize, Option<usize>, bool, Vec<usize>, Vec<String>, String), Error> {
-    let kind = |x: &J| x.as_str().and_then(|n| t.names.iter().position(|m| m == n)).ok_or_else(|| input("win"));
-    let seat = j.get("seat").and_then(J::as_u64).filter(|&s| (s as usize) < t.n).ok_or_else(|| input("win"))? as usize;
-    let tile = match j.get("tile") {
-        None | Some(J::Null) => None,
-        Some(x) => Some(kind(x)?),
-    };
-    let drawn = j.get("self_drawn").and_then(J::as_bool).ok_or_else(|| input("win"))?;
-    let conc = j.get("concealed").and_then(J::as_array).ok_or_else(|| input("win"))?.iter().map(kind).collect::<Result<Vec<_>, _>>()?;
-    let forms = j.get("forms").and_then(J::as_array).ok_or_else(|| input("win"))?.iter()
-        .map(|x| x.as_str().map(str::to_owned).ok_or_else(|| input("win"))).collect::<Result<Vec<_>, _>>()?;
-    // the state it was scored on: this one with the context values and reveals of that moment
+/// A win as the request gives it (runtime/game/native_events.py `ProbedGame.note_win`): the seat, the
+/// winning tile, self-drawn, the concealed tiles without it, the forms it is limited to
+/// (`WindowWin`), and the state it was scored on — this one with the context values and reveals of that
+/// moment — as snapshot text.
+fn win_of(t: &table::Table, snap: &J, j: &J) -> Result<(WindowWin, String), Error> {
+    let win = WindowWin::read(t, j)?;
     let mut at = snap.clone();
     for key in ["context", "reveals"] {
         let v = j.get(key).filter(|v| v.is_object()).ok_or_else(|| input("win"))?;
         at[key] = v.clone();
     }
-    Ok((seat, tile, drawn, conc, forms, at.to_string()))
+    Ok((win, at.to_string()))
 }
 
 /// What a binding (JSON object) binds of the win of the moment: `self_drawn`, and `reading` (a win, or
@@ -63,11 +55,11 @@ fn win_bind(w: &Winning, t: &table::Table, snap: &J, hand: Option<(Python<'_>, &
         None | Some(J::Null) => None,
         Some(win) if win.get("unknown").is_some() => Some(Err("a win the check did not see scored")),
         Some(win) => {
-            let (seat, tile, drawn, conc, forms, at) = win_of(t, snap, win)?;
+            let (x, at) = win_of(t, snap, win)?;
             let st = snapshot::read(t, &at)?;
             let mut sw: StateWins = w.on(t, &st, hand);
             sw.set_reading_names(names);
-            let got = sw.reading_of(&st, seat, &conc, tile, drawn, &forms);
+            let got = sw.reading_of(&st, x.seat, &x.concealed, x.tile, x.self_drawn, &x.forms);
             Some(match (got, sw.take_declined()) {
                 (_, Some(why)) => Err(why),
                 (Ok(Some(r)), None) => Ok(Arc::new(r)),

@@ -3,6 +3,9 @@
 
 use super::{python_tuple_gt, Budget, HandState, ScoredHand, Scored, StateWins, Stop, WinFound, WinReading, HAND_WORK, V};
 
+/// A hand scored as a win, with its reading where game scope reads one.
+type Found = (Box<ScoredHand>, Option<WinReading>);
+
 impl StateWins<'_> {
     /// `Winning._win_info(seat, mode, tile, forms)`: the win seat `s` makes now, or None. Each hand is
     /// scored with its own work limit, as `Winning.score` makes a scoring per hand; a hand the scoring
@@ -13,7 +16,7 @@ impl StateWins<'_> {
         let hand = seat.hand.clone();
         // each win with its reading as game scope reads it (the names `set_reading_names` gave)
         let read = !self.reading_nodes.is_empty();
-        let one = |conc: &[usize], win: Option<usize>, drawn: bool| -> Result<Option<(Box<ScoredHand>, Option<WinReading>)>, Stop> {
+        let one = |conc: &[usize], win: Option<usize>, drawn: bool| -> Result<Option<Found>, Stop> {
             let mut budget = Budget { work: HAND_WORK };
             Ok(match self.score_by(st, s, conc, win, drawn, forms, &mut budget, read)? {
                 (Scored::Hand(h), r) if h.win => Some((h, r)),
@@ -52,7 +55,7 @@ impl StateWins<'_> {
                 } else {
                     wait_hands.push((hand.clone(), self.waits(st, s)?));
                 }
-                let mut best: Option<(usize, (Box<ScoredHand>, Option<WinReading>))> = None;
+                let mut best: Option<(usize, Found)> = None;
                 for (conc, kinds) in &wait_hands {
                     for &k in kinds {
                         let Some(h) = one(conc, Some(k), false)? else { continue };
