@@ -231,12 +231,9 @@ impl EngineEvents {
 
     /// Hand the whole-hand scoring to the win questions and the readings of wins (as
     /// `EngineTable.set_scoring`); without it those are declined (refused runs).
-    fn set_scoring(&mut self, py: Python<'_>, hands: Py<crate::hand::binding::Hands>, forms: Vec<usize>, meld: Py<PyAny>) -> PyResult<()> {
-        let known = hands.bind(py).borrow().setup().forms.len();
-        if forms.iter().any(|&f| f >= known) {
-            return Err(PyValueError::new_err("a form position outside the rule set's forms"));
-        }
-        self.winning.scoring = Some(HandScoring { hands, forms, meld });
+    #[pyo3(signature = (hands, forms, meld, group=None, signatures=None))]
+    fn set_scoring(&mut self, py: Python<'_>, hands: Py<crate::hand::binding::Hands>, forms: Vec<usize>, meld: Py<PyAny>, group: Option<Py<PyAny>>, signatures: Option<Py<PyAny>>) -> PyResult<()> {
+        self.winning.scoring = Some(HandScoring::new(py, hands, forms, meld, group, signatures)?);
         Ok(())
     }
 

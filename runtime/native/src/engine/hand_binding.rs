@@ -117,11 +117,7 @@ impl EngineHand {
     /// and `signatures` for the hands holding wildcards or stand-ins).
     #[pyo3(signature = (hands, forms, meld, group=None, signatures=None))]
     fn set_scoring(&mut self, py: Python<'_>, hands: Py<crate::hand::binding::Hands>, forms: Vec<usize>, meld: Py<PyAny>, group: Option<Py<PyAny>>, signatures: Option<Py<PyAny>>) -> PyResult<()> {
-        let known = hands.bind(py).borrow().setup().forms.len();
-        if forms.iter().any(|&f| f >= known) {
-            return Err(PyValueError::new_err("a form position outside the rule set's forms"));
-        }
-        self.winning.scoring = Some(winning::HandScoring { hands, forms, meld, group, signatures });
+        self.winning.scoring = Some(winning::HandScoring::new(py, hands, forms, meld, group, signatures)?);
         Ok(())
     }
 

@@ -417,15 +417,12 @@ impl EngineTable {
     /// more wildcards of one kind (`NativeHands.signature_search_for`).
     #[pyo3(signature = (hands, forms, meld, group=None, signatures=None))]
     fn set_scoring(&mut self, py: Python<'_>, hands: Py<crate::hand::binding::Hands>, forms: Vec<usize>, meld: Py<PyAny>, group: Option<Py<PyAny>>, signatures: Option<Py<PyAny>>) -> PyResult<()> {
-        let known = hands.bind(py).borrow().setup().forms.len();
-        if forms.iter().any(|&f| f >= known) {
-            return Err(PyValueError::new_err("a form position outside the rule set's forms"));
-        }
+        let scoring = winning::HandScoring::new(py, hands, forms, meld, group, signatures)?;
         if self.winning.is_none() {
             self.winning = Some(winning::Winning::new(&self.table, &self.ruleset_json));
         }
         if let Some(w) = self.winning.as_mut() {
-            w.scoring = Some(winning::HandScoring { hands, forms, meld, group, signatures });
+            w.scoring = Some(scoring);
         }
         Ok(())
     }

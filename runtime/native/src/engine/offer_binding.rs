@@ -278,12 +278,8 @@ impl EngineOffers {
     /// `native_wins` a ValueError.
     #[pyo3(signature = (hands, forms, meld, group=None, signatures=None))]
     fn set_scoring(&mut self, py: Python<'_>, hands: Py<crate::hand::binding::Hands>, forms: Vec<usize>, meld: Py<PyAny>, group: Option<Py<PyAny>>, signatures: Option<Py<PyAny>>) -> PyResult<()> {
-        let known = hands.bind(py).borrow().setup().forms.len();
-        if forms.iter().any(|&f| f >= known) {
-            return Err(pyo3::exceptions::PyValueError::new_err("a form position outside the rule set's forms"));
-        }
         let w = self.winning.as_mut().ok_or_else(|| pyo3::exceptions::PyValueError::new_err("made without native_wins"))?;
-        w.scoring = Some(HandScoring { hands, forms, meld, group, signatures });
+        w.scoring = Some(HandScoring::new(py, hands, forms, meld, group, signatures)?);
         Ok(())
     }
 

@@ -78,6 +78,18 @@ pub struct HandScoring {
     pub signatures: Option<Py<PyAny>>,
 }
 
+impl HandScoring {
+    /// The scoring `set_scoring` hands over (every binding's: `EngineTable`, `EngineHand`,
+    /// `EngineOffers`, `EngineEvents`), its form positions checked against the rule set's forms.
+    pub fn new(py: Python<'_>, hands: Py<Hands>, forms: Vec<usize>, meld: Py<PyAny>, group: Option<Py<PyAny>>, signatures: Option<Py<PyAny>>) -> PyResult<HandScoring> {
+        let known = hands.bind(py).borrow().setup().forms.len();
+        if forms.iter().any(|&f| f >= known) {
+            return Err(pyo3::exceptions::PyValueError::new_err("a form position outside the rule set's forms"));
+        }
+        Ok(HandScoring { hands, forms, meld, group, signatures })
+    }
+}
+
 struct Trials {
     program: Program,
     rules: WaitRules,
