@@ -73,12 +73,26 @@ def _file_name(path: str) -> str:
     return path.replace("\\", "/").rsplit("/", 1)[-1]
 
 
+def _class_of(cls_name: Any):
+    """The IR class a node names (`_`), or a FormatError naming what it named."""
+    cls = _CLASSES.get(cls_name) if isinstance(cls_name, str) else None
+    if cls is None:
+        raise FormatError(f"unknown node type {cls_name!r}")
+    return cls
+
+
+def _made(cls, cls_name: str, kwargs: dict) -> Any:
+    """The node built from its fields; fields the class does not take are a FormatError."""
+    try:
+        return cls(**kwargs)
+    except TypeError as exc:
+        raise FormatError(f"bad {cls_name}: {exc}") from None
+
+
 def from_data(data: Any, key: str = "") -> Any:
     if isinstance(data, dict):
         cls_name = data.get("_")
-        cls = _CLASSES.get(cls_name or "")
-        if cls is None:
-            raise FormatError(f"unknown node type {cls_name!r}")
+        cls = _class_of(cls_name or "")
         kwargs = {}
         for k, v in data.items():
             if k == "_":
@@ -89,10 +103,7 @@ def from_data(data: Any, key: str = "") -> Any:
                 kwargs[k] = tuple(_span(x) for x in v)
             else:
                 kwargs[k] = from_data(v, k)
-        try:
-            return cls(**kwargs)
-        except TypeError as exc:
-            raise FormatError(f"bad {cls_name}: {exc}") from None
+        return _made(cls, cls_name, kwargs)
     if isinstance(data, list):
         return tuple(from_data(x) for x in data)
     return data
@@ -109,9 +120,7 @@ def _node(data: dict) -> Any:
     cls_name = data.get("_")
     if cls_name is None:
         return data
-    cls = _CLASSES.get(cls_name)
-    if cls is None:
-        raise FormatError(f"unknown node type {cls_name!r}")
+    cls = _class_of(cls_name)
     kwargs = {}
     for k, v in data.items():
         if k == "_":
@@ -122,10 +131,7 @@ def _node(data: dict) -> Any:
             kwargs[k] = tuple(_span(x) for x in v) if k.endswith("_spans") else _tuples(v)
         else:
             kwargs[k] = v
-    try:
-        return cls(**kwargs)
-    except TypeError as exc:
-        raise FormatError(f"bad {cls_name}: {exc}") from None
+    return _made(cls, cls_name, kwargs)
 
 
 def _read_verified(text: str) -> ir.RuleSet | None:
