@@ -51,6 +51,20 @@ def _bytes(v: int | None) -> bytes | None:
     return None if v is None else v.to_bytes((v.bit_length() + 7) // 8, "little")
 
 
+def signature_answer(sc, form, m: int, p: int, counts: list, naturals: list, wilds: list, hand, work: list):
+    """One signature search (`Scoring.signature_found`) answered as the native side reads it: (0, the
+    splits as [([(kind, slots)], winning group)], work left), (1, None, work left) when none is found, or
+    (2, the HandError's sentence, work left)."""
+    try:
+        found = sc.signature_found(form, m, p, counts, naturals, wilds, hand, work)
+    except HandError as exc:
+        return 2, str(exc), work[0]
+    if found is None:
+        return 1, None, work[0]
+    return 0, [([(spec.kind, list(slots)) for spec, slots in groups], win_gi)
+               for _, groups, win_gi in found], work[0]
+
+
 class NativeHands:
     """The native scoring of whole hands of one rule set under one catalog."""
 
@@ -316,14 +330,7 @@ class NativeHands:
                 counts[t.kind.index] += 1
             work = sc.work
             work[0] = left
-            try:
-                found = sc.signature_found(form, m, p, counts, naturals, wilds, h, work)
-            except HandError as exc:
-                return 2, str(exc), work[0]
-            if found is None:
-                return 1, None, work[0]
-            return 0, [([(spec.kind, list(slots)) for spec, slots in groups], win_gi)
-                       for _, groups, win_gi in found], work[0]
+            return signature_answer(sc, form, m, p, counts, naturals, wilds, h, work)
         return ask
 
     def signature_search_for(self, rules, cat, dec, settings: dict):
@@ -356,15 +363,7 @@ class NativeHands:
             counts = [0] * dec.n
             for t in nat:
                 counts[t.kind.index] += 1
-            work = [left]
-            try:
-                found = sc.signature_found(rules.ir.forms[fi], m, p, counts, nat, wl, sc.hand, work)
-            except HandError as exc:
-                return 2, str(exc), work[0]
-            if found is None:
-                return 1, None, work[0]
-            return 0, [([(spec.kind, list(slots)) for spec, slots in groups], win_gi)
-                       for _, groups, win_gi in found], work[0]
+            return signature_answer(sc, rules.ir.forms[fi], m, p, counts, nat, wl, sc.hand, [left])
         return ask
 
     def _fell_back(self, why: str) -> None:
