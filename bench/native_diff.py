@@ -339,6 +339,7 @@ def compare_hands(path: Path, nat, ref, rnd: random.Random, n: int, diffs: list,
             continue
         if "error" in b:  # a hand the rule set refuses before scoring it (`Rules.score`): no JSON to compare
             continue
+        hands = None
         try:
             cat, dec, env = nat.env_for(context)
             h = build_hand(nat, hand, melds, win, self_drawn, cat)
@@ -346,6 +347,10 @@ def compare_hands(path: Path, nat, ref, rnd: random.Random, n: int, diffs: list,
             text = hands.json_text(Scoring(nat, cat, dec, env, h)) if hands is not None else None
         except ValueError:
             text = None
+        if hands is not None:  # the native side scored the hand again: so does the Python side, so that
+            # what both keep across hands (the signature search's observers and memos, which decide the
+            # work later hands are charged) stays in step
+            ask(ref)
         if text is not None:
             stats["json"] += 1
             if text != want:  # the native text is json.dumps(ensure_ascii=False)'s, byte for byte
@@ -377,6 +382,8 @@ def compare_batch(path: Path, nat, ref, rnd: random.Random, n: int, diffs: list)
         if a != b:
             diffs.append(f"{path.name}: score_many {item}: native {json.dumps(a, ensure_ascii=False)[:300]} "
                          f"python {json.dumps(b, ensure_ascii=False)[:300]}")
+    # Each backend scores these hands once more, so what both keep across hands (the signature search's
+    # observers and memos, which decide the work later hands are charged) stays in step.
     for item, a in list(zip(items, got))[:20]:
         try:
             one = nat.score(*item).to_json()
@@ -384,6 +391,10 @@ def compare_batch(path: Path, nat, ref, rnd: random.Random, n: int, diffs: list)
             one = {"error": str(exc)}
         if one != a:
             diffs.append(f"{path.name}: score_many {item} differs from score: {a} against {one}")
+        try:
+            ref.score(*item)
+        except ValueError:
+            pass
     return len(items)
 
 

@@ -15,6 +15,7 @@ import pytest
 from conftest import ROOT
 from paili import load
 from paili.runtime import backend
+from paili.runtime.signatures import memo_size
 
 sys.path.insert(0, str(ROOT / "bench"))
 import native_diff  # noqa: E402
@@ -433,3 +434,26 @@ def test_a_rule_set_loaded_on_one_thread_scores_on_others():
     for t in threads:
         t.join()
     assert got == [here] * 4
+
+
+def _kept(r) -> dict:
+    """What a rule set keeps across hands for the signature search: each observer's memo size."""
+    return {k: memo_size(o.memo) for k, o in r.observers.items()}
+
+
+@needs_native
+def test_the_differential_run_keeps_both_backends_state_in_step():
+    # The work a wildcard hand is charged depends on the signature memos earlier hands left. After
+    # bench/native_diff.py's batch part, which scores its first hands once more on the native side,
+    # the work of `waits_of_hand` differed: the native rule set's observers (a bounded cache, started
+    # afresh past 64) had been started afresh at another hand. The harness now scores those hands once
+    # more on both sides, so both rule sets keep the same observers with memos of the same size.
+    path = ROOT / "rules" / "longyan.pai"
+    nat, ref = load(path, backend="native"), load(path, backend="python")
+    rnd = random.Random("1:longyan.pai")
+    diffs: list = []
+    native_diff.compare_batch(path, nat, ref, rnd, 300, diffs)  # enough contexts to start the cache afresh
+    assert _kept(nat) and _kept(nat) == _kept(ref)
+    native_diff.compare_hands(path, nat, ref, rnd, 40, diffs, {})
+    assert _kept(nat) == _kept(ref)
+    assert diffs == []
