@@ -169,7 +169,22 @@ pub fn window_resolve_step(cx: &mut Cx, f: &mut Step, mut v: Val) -> Res<Out> {
                 rank_claims(cx, cl, s);
                 let (c, (mv, o)) = cl[0].clone();
                 if o.win {
-                    return Err(not_ported("win", "a win claimed"));
+                    // the first claim's win and, under `multiple`, every other win of its priority allowing it
+                    let acts = &cx.e.o.rules.actions;
+                    let top = &acts[o.action.expect("a win's action")];
+                    let mut wins = vec![(c, o.clone())];
+                    if top.multiple {
+                        for (c2, (_, o2)) in cl.iter().skip(1) {
+                            let Some(a2) = o2.action.map(|x| &acts[x]) else { continue };
+                            if o2.win && a2.level == top.level && a2.multiple {
+                                wins.push((*c2, o2.clone()));
+                            }
+                        }
+                    }
+                    let (d, r) = (extra.discarder.flatten(), extra.robbed.flatten());
+                    let infos = wins.iter().map(|(_, x)| super::win::win_of(cx, x, d, r)).collect::<Res<Vec<_>>>()?;
+                    *at = 99;
+                    return Ok(Out::Call(Step::Win { at: 0, infos, i: 0 }));
                 }
                 *at = 4;
                 return Ok(Out::Call(Step::Claim { at: 0, c, s, offer: (mv, o), t, turned: false, bind: None }));

@@ -43,6 +43,10 @@ pub struct Hand {
     pub decided: Vec<Vec<String>>,
     /// Events whose decisions are being asked, nested (`Game.decision_depth`).
     pub depth: usize,
+    /// Per seat, its win once taken, as last scored (`Game.infos`).
+    pub infos: Vec<Option<super::win::WinI>>,
+    /// The game's base values of the bindings (`Game._base`: what the hand's end binds of its first win).
+    pub base: Vec<V>,
 }
 
 pub struct Cx<'e, 'a> {
@@ -120,10 +124,16 @@ impl Cx<'_, '_> {
     /// One run of events on the state (engine/events.rs), the generator and the moves made handed over.
     pub(super) fn events<T>(&mut self, f: impl FnOnce(&mut Run) -> H<T>) -> Res<T> {
         let e = self.e;
+        // each winner's bindings (`winner_binding`), for the payments made per winner
+        let binds: Vec<Vec<(usize, V)>> = self.h.st.winners.iter().map(|&w| self.winner_slots(w)).collect::<Res<_>>()?;
         let st = std::mem::replace(&mut self.h.st, HandState::new(0, 0, Vec::new(), Vec::new()));
         let wins: StateWins = e.w.on(e.t, &st, e.hand);
         let mut run = Run::new(e.t, e.p, &wins, st, self.h.rng.clone());
         run.moves = self.h.moves;
+        run.base = self.h.base.clone();
+        if !binds.is_empty() {
+            run.winners = Some(binds);
+        }
         let out = f(&mut run);
         let Run { st, rng, .. } = run;
         self.h.st = st;

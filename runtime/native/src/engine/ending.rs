@@ -1,10 +1,14 @@
 //! The hand's end when no one has won, natively (runtime/game/ending.py `_s_exhaust`, `_s_hand_end`):
 //! the wall run out, the `exhaust`, `hand_end` and `settled` events, the next dealer (`next_dealer`).
-//! The end after a win (the winners' bindings, the final scoring) is step 9: refused by name.
+//! After a win (engine/win.rs) the events bind the first winner and `next_dealer` reads the game's base
+//! values of the win.
 
 use serde_json::Value as J;
 
-use super::scope::{bound_defaults, GameScope, WinQuestions};
+use super::events::Bind as EvBind;
+use super::scope::{GameScope, WinQuestions};
+use super::steps::value_json;
+use serde_json::json;
 use super::steps::{Bound, Out, Res, Step, Val};
 use super::table::Table;
 use super::course::{not_ported, Cx};
@@ -44,32 +48,57 @@ pub fn exhaust(cx: &mut Cx, f: &mut Step) -> Res<Out> {
                 return Ok(Out::Call(c));
             }
             *at = 2;
-            Ok(Out::Call(Step::HandEnd { at: 0 }))
+            Ok(Out::Call(Step::HandEnd { at: 0, bind: None }))
         }
         1 => {
             *at = 2;
-            Ok(Out::Call(Step::HandEnd { at: 0 }))
+            Ok(Out::Call(Step::HandEnd { at: 0, bind: None }))
         }
         _ => Ok(Out::Done(Val::None)),
     }
 }
 
-/// `_s_hand_end`.
+/// `_s_hand_end`: after a win, its events bind the first winner (`winner_binding`).
 pub fn hand_end(cx: &mut Cx, f: &mut Step) -> Res<Out> {
-    let Step::HandEnd { at } = f else { unreachable!() };
-    if !cx.h.st.winners.is_empty() {
-        return Err(not_ported("hand_end", "the hand's end after a win"));
-    }
+    let Step::HandEnd { at, bind } = f else { unreachable!() };
+    let first = cx.h.st.winners.first().copied();
+    let eb = match first {
+        Some(w) => {
+            let mut eb = EvBind::new();
+            for (s, v) in cx.winner_slots(w)? {
+                eb.given[s] = Some(v);
+            }
+            Some(eb)
+        }
+        None => None,
+    };
     if *at == 0 {
+        *bind = Some(match (first, first.and_then(|w| cx.h.infos[w].as_ref())) {
+            (Some(w), Some(i)) => json!({"winner": {"seat": w}, "score": value_json(&i.score), "self_drawn": i.self_drawn,
+                "discarder": i.discarder.map(|s| json!({"seat": s})), "robbed": i.robbed.map(|s| json!({"seat": s})),
+                "task_factor": value_json(&cx.task_factor()?), "reading": "(reading)"}),
+            (Some(w), None) => json!({"winner": {"seat": w}}),
+            _ => json!({}),
+        });
         *at = 1;
-        if let Some(c) = cx.event("hand_end", &Bound::none())? {
-            return Ok(Out::Call(c));
+        match &eb {
+            Some(b) => cx.win_event("hand_end", b, None)?,
+            None => {
+                if let Some(c) = cx.event("hand_end", &Bound::none())? {
+                    return Ok(Out::Call(c));
+                }
+            }
         }
     }
     if *at == 1 {
         *at = 2;
-        if let Some(c) = cx.event("settled", &Bound::none())? {
-            return Ok(Out::Call(c));
+        match &eb {
+            Some(b) => cx.win_event("settled", b, None)?,
+            None => {
+                if let Some(c) = cx.event("settled", &Bound::none())? {
+                    return Ok(Out::Call(c));
+                }
+            }
         }
     }
     let e = cx.e;
@@ -81,7 +110,7 @@ pub fn hand_end(cx: &mut Cx, f: &mut Step) -> Res<Out> {
         let st = &cx.h.st;
         let wins = e.w.on(e.t, st, e.hand);
         let wild = hand_wilds(e.t, st);
-        let mut ev = Ev::new(&e.end.scope, e.t, st, &wild, &wins, bound_defaults());
+        let mut ev = Ev::new(&e.end.scope, e.t, st, &wild, &wins, cx.h.base.clone());
         let got = ev.expr(0);
         if let Some(w) = wins.take_declined() {
             return Err(format!("a win question the native machinery declines ({w})"));

@@ -47,6 +47,7 @@ pub mod steps;
 pub mod turn;
 pub mod turn_card;
 pub mod window;
+pub mod win;
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;

@@ -126,7 +126,9 @@ pub fn start_decisions(cx: &mut Cx, f: &mut Step, mut v: Val) -> Res<Out> {
                     return Ok(Out::Done(Val::None));
                 }
                 if offer.win {
-                    return Err(not_ported("win", "a win taken"));
+                    let w = super::win::win_of(cx, &offer, None, None)?;
+                    *at = 99;
+                    return Ok(Out::Call(Step::Win { at: 0, infos: vec![w], i: 0 }));
                 }
                 if offer.opt.is_none() {
                     let name = cx.e.o.rules.actions[offer.action.expect("an action's offer")].name.clone();

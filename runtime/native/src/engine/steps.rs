@@ -181,8 +181,11 @@ pub enum Step {
     },
     /// `_s_exhaust`: the wall has run out.
     Exhaust { at: u8 },
-    /// `_s_hand_end`: the hand's end events and the next dealer.
-    HandEnd { at: u8 },
+    /// `_s_hand_end`: the hand's end events and the next dealer (`bind`: the first winner's bindings as
+    /// the continuation writes them, once made).
+    HandEnd { at: u8, bind: Option<J> },
+    /// `_s_win`: the wins of one tile, settled winner by winner.
+    Win { at: u8, infos: Vec<super::win::WinI>, i: usize },
     /// `_s_take`: an action applied (a meld from the hand, or a plain action), its events.
     Take { at: u8, s: usize, offer: Offer, bind: Bound },
     /// `_s_declines`: every action offered and not chosen is declined.
@@ -216,6 +219,7 @@ impl Step {
             Step::Event { .. } => "event",
             Step::Window { .. } => "window",
             Step::HandEnd { .. } => "hand_end",
+            Step::Win { .. } => "win",
             Step::Declines { .. } => "declines",
         }
     }
@@ -311,6 +315,16 @@ fn score(s: (i64, i64)) -> J {
         json!(s.0)
     } else {
         J::String(format!("{}/{}", s.0, s.1))
+    }
+}
+
+/// A number as `plain_local` writes it (a fraction as its text).
+pub fn value_json(v: &crate::program::V) -> J {
+    match v {
+        crate::program::V::Int(i) => json!(i),
+        crate::program::V::Rat(n, d) => J::String(format!("{n}/{d}")),
+        crate::program::V::Bool(b) => json!(b),
+        _ => J::Null,
     }
 }
 
@@ -577,7 +591,15 @@ pub fn record_json(t: &Table, names: &[String], decided: &[Vec<String>], s: &Ste
             }
             (*at, J::Object(m))
         }
-        Step::HandEnd { at } => (*at, if *at >= 1 { json!({ "bind": {} }) } else { json!({}) }),
+        Step::HandEnd { at, bind } => (*at, if *at >= 1 { json!({ "bind": bind.clone().unwrap_or_else(|| json!({})) }) } else { json!({}) }),
+        Step::Win { at, infos, i } => {
+            let ws: Vec<J> = infos
+                .iter()
+                .map(|w| json!({"seat": w.seat, "tile": tile(t, w.tile), "self_drawn": w.self_drawn,
+                                 "action": names.get(w.action), "score": value_json(&w.score)}))
+                .collect();
+            (*at, json!({ "infos": ws, "source": J::Null, "i": i }))
+        }
         Step::Declines { moves, chosen, bind, i, done } => (
             0,
             json!({

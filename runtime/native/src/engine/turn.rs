@@ -30,6 +30,7 @@ pub fn step(cx: &mut Cx, f: &mut Step, v: Val) -> Res<Out> {
         Step::Event { .. } => super::window::event(cx, f),
         Step::Window { .. } => super::window::window(cx, f, v),
         Step::HandEnd { .. } => super::ending::hand_end(cx, f),
+        Step::Win { .. } => super::win::win(cx, f),
     }
 }
 
@@ -138,7 +139,7 @@ fn hand(cx: &mut Cx, f: &mut Step, mut v: Val) -> Res<Out> {
                 if cx.h.st.finished {
                     *at = 99;
                     if !cx.h.st.exhausted {
-                        return Ok(Out::Call(Step::HandEnd { at: 0 }));
+                        return Ok(Out::Call(Step::HandEnd { at: 0, bind: None }));
                     }
                     continue;
                 }
@@ -177,7 +178,7 @@ fn hand(cx: &mut Cx, f: &mut Step, mut v: Val) -> Res<Out> {
                 if cx.h.st.finished {
                     *at = 99;
                     if !cx.h.st.exhausted {
-                        return Ok(Out::Call(Step::HandEnd { at: 0 }));
+                        return Ok(Out::Call(Step::HandEnd { at: 0, bind: None }));
                     }
                     continue;
                 }
@@ -208,7 +209,7 @@ fn hand(cx: &mut Cx, f: &mut Step, mut v: Val) -> Res<Out> {
                 if cx.h.st.finished {
                     *at = 99;
                     if !cx.h.st.exhausted {
-                        return Ok(Out::Call(Step::HandEnd { at: 0 }));
+                        return Ok(Out::Call(Step::HandEnd { at: 0, bind: None }));
                     }
                 }
             }
@@ -340,7 +341,9 @@ fn play_turn(cx: &mut Cx, f: &mut Step, mut v: Val) -> Res<Out> {
                     return Ok(Out::Done(Val::Turn(TurnEnd::Discarded(k))));
                 }
                 if offer.won.is_some() || offer.win {
-                    return Err(not_ported("win", "a win taken"));
+                    let w = super::win::win_of(cx, &offer, None, None)?;
+                    *at = 99;
+                    return Ok(Out::Call(Step::Win { at: 0, infos: vec![w], i: 0 }));
                 }
                 let a = &cx.e.o.rules.actions[offer.action.expect("an action's offer")];
                 let drawn = cx.h.st.seats[s].drawn;
@@ -411,8 +414,11 @@ fn play_turn(cx: &mut Cx, f: &mut Step, mut v: Val) -> Res<Out> {
                 }
             }
             99 => {
-                // won or exhausted (a win's `winners_leave` course is not ported: the win is refused)
-                return Ok(Out::Done(Val::Turn(TurnEnd::Over)));
+                // won or exhausted; or won and play goes on (`winners_leave`) from the seat the win says
+                return Ok(Out::Done(Val::Turn(match std::mem::replace(&mut v, Val::None) {
+                    Val::Next(Some(n)) if !cx.h.st.finished => TurnEnd::Goto(n),
+                    _ => TurnEnd::Over,
+                })));
             }
             _ => return Err(not_ported("play_turn", "a turn's action and its `then`")),
         }

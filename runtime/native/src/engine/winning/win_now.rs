@@ -81,3 +81,17 @@ impl StateWins<'_> {
         Ok(Some(WinFound { tile, score, reading: reading.map(std::sync::Arc::new) }))
     }
 }
+
+impl StateWins<'_> {
+    /// `Game._rescore`: the win seat `s` made (its concealed tiles without the winning tile), scored again
+    /// on the state as it is now (the win's effects and hooks may have changed what the scoring reads).
+    /// None: the hand no longer scores a win there, or the scoring refuses it (the reference notes an
+    /// error and keeps the win as it was found).
+    pub fn rescore(&self, st: &HandState, s: usize, conc: &[usize], tile: Option<usize>, self_drawn: bool, forms: &[String]) -> Result<Option<V>, Stop> {
+        let mut budget = Budget { work: HAND_WORK };
+        Ok(match self.score_by(st, s, conc, tile, self_drawn, forms, &mut budget)? {
+            Scored::Hand(h) if h.win => Some(h.scored.score.clone()),
+            _ => None,
+        })
+    }
+}
