@@ -126,3 +126,53 @@ def test_a_hand_not_started_is_refused():
         check.hand.snapshot()
     with pytest.raises(ValueError, match="not started"):
         check.hand.apply(0, json.dumps(["pass", [], None, None]))
+
+
+def _played(path: str, seed: int):
+    """A seeded game (random bots) played by the reference with the native hand beside it, compared at
+    every point (state with its payments, continuation, decision); the reference game and the native hand."""
+    check = PlayCheck(load(ROOT / path, backend="native"), {})
+    session = Session(check.rules, {}, seed, 1)
+    g = session.new_hand()
+    set_scoring(check.hand, g)
+    hand = check.hand
+    hand.start(g.seed, session.dealer, session.balances)
+    players = _bots(seed)(g)
+    discarder = None
+    while True:
+        assert hand.refused() is None
+        assert difference(g, hand) is None
+        if g.is_over():
+            return g, hand, discarder
+        seat = g.current_seats()[0]
+        mv = players[seat].choose(g, seat, g.legal_moves(seat))
+        if mv.action == "discard":
+            discarder = seat
+        g.apply(seat, mv)
+        hand.apply(seat, text(plain_move(mv)))
+
+
+WIN_RULES = "tests/rules/best_wait_pay.pai"  # wins claimed and self-drawn, paid `on win`, next_dealer the winner
+
+
+@pytest.mark.parametrize("seed,self_drawn", [(1, False), (6, True), (27, True), (89, False)])
+def test_a_won_hand_is_played_natively_to_its_end(seed, self_drawn):
+    """A hand won by a claim on a discard, and one won on a self-drawn tile: played natively to the end,
+    equal to the reference at every point — the winner, the discarder, the win's payments (its final
+    score), the hand's end events and the next dealer (the winner)."""
+    g, hand, last_discarder = _played(WIN_RULES, seed)
+    assert hand.is_over()
+    state = json.loads(hand.snapshot())["state"]
+    (w,) = g.st.winners
+    assert state["winners"] == [w] and state["finished"] and not state["exhausted"]
+    assert g.st.results[w]["self_drawn"] is self_drawn
+    score = g.st.results[w]["score"]
+    wins = [p for p in state["payments"] if p["event"] == "win"]
+    assert [(p["payee"], p["amount"]) for p in wins] == [(w, score)] * (g.n - 1)
+    assert sorted(p["payer"] for p in wins) == [s for s in range(g.n) if s != w]
+    assert state["next_dealer"] == w
+    assert state["events"]["hand_end"] == 1 and state["events"]["settled"] == 1
+    if not self_drawn:
+        # the discarder is the seat whose discard was claimed (seed 89: the same tile was passed on
+        # another seat's discard first — the win found then is not the one claimed)
+        assert state["discarder"] == last_discarder != w

@@ -324,7 +324,9 @@ class Winning:
         if self.shortcuts and tile is not None and mode in ("drawn", "claimed", "revealed") and \
                 self._hopeless(seat, tile, mode == "drawn", forms):
             return None
-        key = (s, seat.version, self._ctx_version, mode, tile.name if tile else None, forms)
+        # (the discarder and the robbed seat are part of the win found: the same tile claimed again from
+        # another seat's discard is another win)
+        key = (s, seat.version, self._ctx_version, mode, tile.name if tile else None, forms, discarder, robbed)
         if key in self._win_cache:
             return self._win_cache[key]
         info = None
