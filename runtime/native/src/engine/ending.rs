@@ -7,7 +7,7 @@ use serde_json::Value as J;
 
 use super::events::Bind as EvBind;
 use super::scope::{GameScope, WinQuestions};
-use super::steps::value_json;
+use super::win::value_json;
 use serde_json::json;
 use super::steps::{Bound, Out, Res, Step, Val};
 use super::table::Table;

@@ -318,16 +318,6 @@ fn score(s: (i64, i64)) -> J {
     }
 }
 
-/// A number as `plain_local` writes it (a fraction as its text).
-pub fn value_json(v: &crate::program::V) -> J {
-    match v {
-        crate::program::V::Int(i) => json!(i),
-        crate::program::V::Rat(n, d) => J::String(format!("{n}/{d}")),
-        crate::program::V::Bool(b) => json!(b),
-        _ => J::Null,
-    }
-}
-
 /// An offer as `plain_local` writes it.
 pub fn offer_json(t: &Table, names: &[String], o: &Of) -> J {
     json!({
@@ -592,14 +582,7 @@ pub fn record_json(t: &Table, names: &[String], decided: &[Vec<String>], s: &Ste
             (*at, J::Object(m))
         }
         Step::HandEnd { at, bind } => (*at, if *at >= 1 { json!({ "bind": bind.clone().unwrap_or_else(|| json!({})) }) } else { json!({}) }),
-        Step::Win { at, infos, i } => {
-            let ws: Vec<J> = infos
-                .iter()
-                .map(|w| json!({"seat": w.seat, "tile": tile(t, w.tile), "self_drawn": w.self_drawn,
-                                 "action": names.get(w.action), "score": value_json(&w.score)}))
-                .collect();
-            (*at, json!({ "infos": ws, "source": J::Null, "i": i }))
-        }
+        Step::Win { at, infos, i } => (*at, super::win::win_json(t, names, infos, *i)),
         Step::Declines { moves, chosen, bind, i, done } => (
             0,
             json!({

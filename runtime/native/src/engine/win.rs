@@ -9,7 +9,9 @@ use super::course::{not_ported, tile_v, Cx, ENGINE_OFFERED};
 use super::events::{slot, Bind as EvBind};
 use super::offers::Of;
 use super::steps::{Out, Res, Step, Val};
+use super::table::Table;
 use crate::program::V;
+use serde_json::{json, Value as J};
 
 /// One win (`WinInfo`): the winner, the winning tile, self-drawn, the concealed tiles without the
 /// winning tile, the discarder and the robbed seat, the action (its index), and its score as last scored.
@@ -129,6 +131,28 @@ impl Cx<'_, '_> {
             _ => Err("the native hand stopped where the reference notes an error (scoring the win)".into()),
         }
     }
+}
+
+/// A number as `plain_local` writes it (a fraction as its text).
+pub fn value_json(v: &V) -> J {
+    match v {
+        V::Int(i) => json!(i),
+        V::Rat(n, d) => J::String(format!("{n}/{d}")),
+        V::Bool(b) => json!(b),
+        _ => J::Null,
+    }
+}
+
+/// The `win` step's locals as the continuation writes them (each win as `plain_local` writes a WinInfo).
+pub fn win_json(t: &Table, names: &[String], infos: &[WinI], i: usize) -> J {
+    let ws: Vec<J> = infos
+        .iter()
+        .map(|w| {
+            json!({"seat": w.seat, "tile": w.tile.map(|k| t.names[k].clone()), "self_drawn": w.self_drawn,
+                   "action": names.get(w.action), "score": value_json(&w.score)})
+        })
+        .collect();
+    json!({ "infos": ws, "source": J::Null, "i": i })
 }
 
 /// The bindings of one win's events (`_s_win`'s `b`): actor and winner, tile, discarder, robbed.
