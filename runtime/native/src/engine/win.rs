@@ -13,6 +13,9 @@ use super::table::Table;
 use crate::program::V;
 use serde_json::{json, Value as J};
 
+/// What runs between an event's hooks and its payments (a win's final scoring), its bindings updated.
+type Between<'f> = &'f dyn Fn(&mut Cx, &mut EvBind) -> Res<()>;
+
 /// One win (`WinInfo`): the winner, the winning tile, self-drawn, the concealed tiles without the
 /// winning tile, the discarder and the robbed seat, the action (its index), and its score as last scored.
 #[derive(Clone, Debug)]
@@ -52,7 +55,7 @@ impl Cx<'_, '_> {
     /// win's reading, not read natively yet: refused).
     pub(super) fn task_factor(&self) -> Res<V> {
         let st = &self.h.st;
-        if !st.task.is_empty() && self.e.t.rules.tasks.iter().any(|t| *t == st.task) {
+        if !st.task.is_empty() && self.e.t.rules.tasks.contains(&st.task) {
             return Err(not_ported("win", "a task's factor, whose condition reads the win's reading"));
         }
         Ok(V::Int(1))
@@ -89,7 +92,7 @@ impl Cx<'_, '_> {
 
     /// `_event` with a win's bindings: phases, hooks, payments (`between`: the hooks first, then `between`,
     /// then the payments), then its deferred payments; the decisions it would open are not ported.
-    pub(super) fn win_event(&mut self, name: &str, b: &EvBind, between: Option<&dyn Fn(&mut Self, &mut EvBind) -> Res<()>>) -> Res<()> {
+    pub(super) fn win_event(&mut self, name: &str, b: &EvBind, between: Option<Between>) -> Res<()> {
         match between {
             None => self.events(|r| r.hooks_only(name, b, Some(false)))?,
             Some(f) => {
