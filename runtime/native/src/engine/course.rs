@@ -45,8 +45,10 @@ pub struct Hand {
     pub depth: usize,
     /// Per seat, its win once taken, as last scored (`Game.infos`).
     pub infos: Vec<Option<super::win::WinI>>,
-    /// The game's base values of the bindings (`Game._base`: what the hand's end binds of its first win).
+    /// The game's base values of the bindings (`Game._base`: what the hand's end binds of its first win),
+    /// with its `self_drawn` (not a binding's slot).
     pub base: Vec<V>,
+    pub base_self_drawn: Option<bool>,
 }
 
 pub struct Cx<'e, 'a> {
@@ -126,13 +128,16 @@ impl Cx<'_, '_> {
         let e = self.e;
         // each winner's bindings (`winner_binding`), for the payments made per winner
         let binds: Vec<Vec<(usize, V)>> = self.h.st.winners.iter().map(|&w| self.winner_slots(w)).collect::<Res<_>>()?;
+        let winner_wins: Vec<_> = self.h.st.winners.iter().map(|&w| self.winner_win(w)).collect();
         let st = std::mem::replace(&mut self.h.st, HandState::new(0, 0, Vec::new(), Vec::new()));
         let wins: StateWins = e.w.on(e.t, &st, e.hand);
         let mut run = Run::new(e.t, e.p, &wins, st, self.h.rng.clone());
         run.moves = self.h.moves;
         run.base = self.h.base.clone();
+        run.base_self_drawn = self.h.base_self_drawn;
         if !binds.is_empty() {
             run.winners = Some(binds);
+            run.winner_wins = winner_wins;
         }
         let out = f(&mut run);
         let Run { st, rng, .. } = run;

@@ -15,18 +15,32 @@ use super::course::{not_ported, Cx};
 use super::values::{hand_wilds, Ev};
 use crate::program::V;
 
-/// What the hand's end evaluates: `next_dealer` (lowered for game scope), if the table declares one.
+/// What the hand's end evaluates, lowered for game scope: `next_dealer`, if the table declares one (the
+/// first expression), and each task's factor and condition (`Game._task_factor`, read on a win's reading).
 pub struct EndRules {
-    scope: GameScope,
+    pub scope: GameScope,
     next_dealer: bool,
+    pub tasks: Vec<(String, usize, Option<usize>)>, // (name, its factor, its `when`) as expression indices
 }
 
 impl EndRules {
     pub fn new(t: &Table, ruleset_json: &str, wins: &dyn WinQuestions) -> EndRules {
         let doc: J = serde_json::from_str(ruleset_json).unwrap_or(J::Null);
         let e = doc.pointer("/ruleset/table/next_dealer").filter(|x| !x.is_null()).cloned();
-        let exprs: Vec<J> = e.into_iter().collect();
-        EndRules { next_dealer: !exprs.is_empty(), scope: GameScope::new(t, &exprs, wins) }
+        let mut exprs: Vec<J> = e.into_iter().collect();
+        let next_dealer = !exprs.is_empty();
+        let mut tasks = Vec::new();
+        for task in doc.pointer("/ruleset/tasks").and_then(J::as_array).into_iter().flatten() {
+            let name = task.get("name").and_then(J::as_str).unwrap_or("").to_owned();
+            let factor = exprs.len();
+            exprs.push(task.get("factor").cloned().unwrap_or(J::Null));
+            let when = task.get("when").filter(|x| !x.is_null()).cloned().map(|w| {
+                exprs.push(w);
+                exprs.len() - 1
+            });
+            tasks.push((name, factor, when));
+        }
+        EndRules { next_dealer, scope: GameScope::new(t, &exprs, wins), tasks }
     }
 }
 
@@ -68,6 +82,7 @@ pub fn hand_end(cx: &mut Cx, f: &mut Step) -> Res<Out> {
             for (s, v) in cx.winner_slots(w)? {
                 eb.given[s] = Some(v);
             }
+            eb.win = cx.winner_win(w).unwrap_or_default();
             Some(eb)
         }
         None => None,
@@ -76,7 +91,7 @@ pub fn hand_end(cx: &mut Cx, f: &mut Step) -> Res<Out> {
         *bind = Some(match (first, first.and_then(|w| cx.h.infos[w].as_ref())) {
             (Some(w), Some(i)) => json!({"winner": {"seat": w}, "score": value_json(&i.score), "self_drawn": i.self_drawn,
                 "discarder": i.discarder.map(|s| json!({"seat": s})), "robbed": i.robbed.map(|s| json!({"seat": s})),
-                "task_factor": value_json(&cx.task_factor()?), "reading": "(reading)"}),
+                "task_factor": value_json(&cx.task_factor(i)?), "reading": "(reading)"}),
             (Some(w), None) => json!({"winner": {"seat": w}}),
             _ => json!({}),
         });
@@ -111,6 +126,7 @@ pub fn hand_end(cx: &mut Cx, f: &mut Step) -> Res<Out> {
         let wins = e.w.on(e.t, st, e.hand);
         let wild = hand_wilds(e.t, st);
         let mut ev = Ev::new(&e.end.scope, e.t, st, &wild, &wins, cx.h.base.clone());
+        ev.self_drawn = cx.h.base_self_drawn;
         let got = ev.expr(0);
         if let Some(w) = wins.take_declined() {
             return Err(format!("a win question the native machinery declines ({w})"));

@@ -129,7 +129,7 @@ impl EngineHand {
         let g = guarded(|| {
             setup::setup(t, &setup::Args { seed_words, dealer, balances, table: None, players: None, head: None, tail: None })
         })?;
-        self.hand = Some(Hand { st: g.st, rng: g.rng, moves: 0, decided: Vec::new(), depth: 0, infos: vec![None; self.table.n], base: super::scope::bound_defaults() });
+        self.hand = Some(Hand { st: g.st, rng: g.rng, moves: 0, decided: Vec::new(), depth: 0, infos: vec![None; self.table.n], base: super::scope::bound_defaults(), base_self_drawn: None });
         self.stack = vec![Step::hand()];
         self.pending = None;
         self.answers.clear();

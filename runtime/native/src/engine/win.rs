@@ -6,7 +6,11 @@
 //! condition reads the win's reading), the decisions an event of a won hand opens.
 
 use super::course::{not_ported, tile_v, Cx, ENGINE_OFFERED};
-use super::events::{slot, Bind as EvBind};
+use std::sync::Arc;
+
+use super::events::{slot, Bind as EvBind, WinBind};
+use super::scope::{bound_defaults, ReadingAt, WinReading};
+use super::values::{hand_wilds, Ev};
 use super::offers::Of;
 use super::steps::{Out, Res, Step, Val};
 use super::table::Table;
@@ -28,6 +32,20 @@ pub struct WinI {
     pub robbed: Option<usize>,
     pub action: usize,
     pub score: V,
+    pub reading: Found,
+    /// Its reading for the hand's end expressions (the tasks' conditions: engine/ending.rs `EndRules`).
+    pub end_reading: Found,
+}
+
+/// The reading of a win as game scope reads it (`WinInfo.reading_env`), where it was found natively
+/// (Err: why not; an expression reading it is then refused).
+#[derive(Clone)]
+pub struct Found(pub Result<Arc<WinReading>, &'static str>);
+
+impl std::fmt::Debug for Found {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(if self.0.is_ok() { "(reading)" } else { "(no reading)" })
+    }
 }
 
 fn seat_v(s: Option<usize>) -> V {
@@ -47,16 +65,66 @@ pub fn win_of(cx: &Cx, o: &Of, discarder: Option<usize>, robbed: Option<usize>) 
         }
     }
     let score = if w.score.1 == 1 { V::Int(w.score.0) } else { crate::program::rat(w.score.0 as i128, w.score.1 as i128).map_err(|_| not_ported("win", "a score past 64 bits"))? };
-    Ok(WinI { seat: w.seat, tile: w.tile, self_drawn: w.self_drawn, concealed, discarder, robbed, action, score })
+    // the reading of the win as it was found (the state is the one it was offered on)
+    let e = cx.e;
+    let forms = &e.o.rules.actions[action].win_forms;
+    let read = |names: &[String]| {
+        let mut wins = e.w.on(e.t, &cx.h.st, e.hand);
+        wins.set_reading_names(names);
+        let got = wins.reading_of(&cx.h.st, w.seat, &concealed, w.tile, w.self_drawn, forms);
+        Found(match (got, wins.take_declined()) {
+            (_, Some(why)) => Err(why),
+            (Ok(Some(r)), None) => Ok(Arc::new(r)),
+            (Ok(None), None) => Err("a win that no longer scores natively"),
+            (Err(_), None) => Err("a win the native scoring stops on"),
+        })
+    };
+    let reading = read(&e.p.scope.reading_names);
+    let end_reading = if e.end.tasks.is_empty() { Found(Err("no task")) } else { read(&e.end.scope.reading_names) };
+    Ok(WinI { seat: w.seat, tile: w.tile, self_drawn: w.self_drawn, concealed, discarder, robbed, action, score, reading, end_reading })
 }
 
 impl Cx<'_, '_> {
-    /// `Game._task_factor`: 1 unless the hand's task is one of the rule set's (its condition reads the
-    /// win's reading, not read natively yet: refused).
-    pub(super) fn task_factor(&self) -> Res<V> {
+    /// `Game._task_factor`: the factor of the hand's task when its condition holds on the win's reading,
+    /// else 1 (the factor read with nothing bound, as the setup's environment reads it).
+    pub(super) fn task_factor(&self, i: &WinI) -> Res<V> {
+        let e = self.e;
         let st = &self.h.st;
-        if !st.task.is_empty() && self.e.t.rules.tasks.contains(&st.task) {
-            return Err(not_ported("win", "a task's factor, whose condition reads the win's reading"));
+        for (name, factor, when) in &e.end.tasks {
+            if *name != st.task {
+                continue;
+            }
+            for k in [Some(*factor), *when].into_iter().flatten() {
+                if let Some(Err(why)) = e.end.scope.exprs.get(k) {
+                    return Err(why.clone());
+                }
+            }
+            let wins = e.w.on(e.t, st, e.hand);
+            let wild = hand_wilds(e.t, st);
+            let eval = |k: usize, read: bool| -> Res<V> {
+                let mut ev = Ev::new(&e.end.scope, e.t, st, &wild, &wins, if read { self.h.base.clone() } else { bound_defaults() });
+                if read {
+                    ev.self_drawn = Some(i.self_drawn);
+                    ev.reading = match &i.end_reading.0 {
+                        Ok(r) => ReadingAt::Given(r),
+                        Err(why) => ReadingAt::Unknown(why),
+                    };
+                }
+                let got = ev.expr(k);
+                if let Some(why) = ev.declined {
+                    return Err(format!("a reading of a win ({why})"));
+                }
+                if let Some(w) = wins.take_declined() {
+                    return Err(format!("a win question the native machinery declines ({w})"));
+                }
+                got.map_err(|_| format!("the native hand stopped where the reference notes an error (task {name})"))
+            };
+            if let Some(k) = when {
+                if !eval(*k, true)?.truthy() {
+                    continue;
+                }
+            }
+            return eval(*factor, false);
         }
         Ok(V::Int(1))
     }
@@ -69,14 +137,19 @@ impl Cx<'_, '_> {
             out.push((slot("score"), i.score.clone()));
             out.push((slot("discarder"), seat_v(i.discarder)));
             out.push((slot("robbed"), seat_v(i.robbed)));
-            out.push((slot("task_factor"), self.task_factor()?));
+            out.push((slot("task_factor"), self.task_factor(i)?));
         }
         Ok(out)
     }
 
+    /// What `winner_binding(w)` binds of w's win (`self_drawn`, `reading`), once it is scored.
+    pub(super) fn winner_win(&self, w: usize) -> Option<WinBind> {
+        self.h.infos.get(w).and_then(Option::as_ref).map(win_of_info)
+    }
+
     /// `_bind_win_values`: what game rules read of the hand's first win once play is over.
     fn bind_win_values(&mut self, i: &WinI, scored: bool) -> Res<()> {
-        let tf = if scored { Some(self.task_factor()?) } else { None };
+        let tf = if scored { Some(self.task_factor(i)?) } else { None };
         let base = &mut self.h.base;
         if !scored {
             base[slot("winner")] = V::Seat(i.seat as u16);
@@ -84,6 +157,8 @@ impl Cx<'_, '_> {
             base[slot("robbed")] = seat_v(i.robbed);
         }
         if let Some(tf) = tf {
+            self.h.base_self_drawn = Some(i.self_drawn);
+            let base = &mut self.h.base;
             base[slot("score")] = i.score.clone();
             base[slot("task_factor")] = tf;
         }
@@ -121,14 +196,26 @@ impl Cx<'_, '_> {
         let e = self.e;
         let Some(Some(i)) = self.h.infos.get(w).cloned() else { return Ok(()) };
         let forms = &e.o.rules.actions[i.action].win_forms;
-        let wins = e.w.on(e.t, &self.h.st, e.hand);
+        let mut wins = e.w.on(e.t, &self.h.st, e.hand);
+        wins.set_reading_names(&e.p.scope.reading_names);
         let got = wins.rescore(&self.h.st, i.seat, &i.concealed, i.tile, i.self_drawn, forms);
         if let Some(why) = wins.take_declined() {
             return Err(format!("a win question the native machinery declines ({why})"));
         }
         match got {
-            Ok(Some(score)) => {
-                self.h.infos[w] = Some(WinI { score, ..i });
+            Ok(Some((score, r))) => {
+                let reading = Found(r.map(Arc::new).ok_or("a win whose reading the native scoring did not give"));
+                let mut end_reading = Found(Err("no task"));
+                if !e.end.tasks.is_empty() {
+                    wins.set_reading_names(&e.end.scope.reading_names);
+                    let got = wins.reading_of(&self.h.st, i.seat, &i.concealed, i.tile, i.self_drawn, forms);
+                    end_reading = Found(match (got, wins.take_declined()) {
+                        (_, Some(why)) => Err(why),
+                        (Ok(Some(r)), None) => Ok(Arc::new(r)),
+                        _ => Err("a win whose reading the native scoring did not give"),
+                    });
+                }
+                self.h.infos[w] = Some(WinI { score, reading, end_reading, ..i });
                 Ok(())
             }
             _ => Err("the native hand stopped where the reference notes an error (scoring the win)".into()),
@@ -167,7 +254,13 @@ fn win_bind(cx: &Cx, i: &WinI) -> EvBind {
     b.set("discarder", seat_v(i.discarder));
     b.set("robbed", seat_v(i.robbed));
     b.one_win = true;
+    b.win = win_of_info(i);
     b
+}
+
+/// What a win's events bind of it beside the slots: `self_drawn` and its reading.
+fn win_of_info(i: &WinI) -> WinBind {
+    WinBind { self_drawn: Some(i.self_drawn), reading: Some(i.reading.0.clone()) }
 }
 
 /// `_s_win`: the wins of one tile, settled winner by winner; its value, the reference's None (the hand's
@@ -224,11 +317,13 @@ pub fn win(cx: &mut Cx, f: &mut Step) -> Res<Out> {
                 for (s, v) in cx.winner_slots(w)? {
                     wb.given[s] = Some(v);
                 }
+                wb.win = cx.winner_win(w).unwrap_or_default();
                 let again = move |cx: &mut Cx, nb: &mut EvBind| -> Res<()> {
                     cx.rescore(w)?;
                     for (s, v) in cx.winner_slots(w)? {
                         nb.given[s] = Some(v);
                     }
+                    nb.win = cx.winner_win(w).unwrap_or_default();
                     Ok(())
                 };
                 *at = 3;

@@ -87,10 +87,11 @@ impl StateWins<'_> {
     /// on the state as it is now (the win's effects and hooks may have changed what the scoring reads).
     /// None: the hand no longer scores a win there, or the scoring refuses it (the reference notes an
     /// error and keeps the win as it was found).
-    pub fn rescore(&self, st: &HandState, s: usize, conc: &[usize], tile: Option<usize>, self_drawn: bool, forms: &[String]) -> Result<Option<V>, Stop> {
+    /// With the score, the win's reading as game scope reads it (for the names `set_reading_names` set).
+    pub fn rescore(&self, st: &HandState, s: usize, conc: &[usize], tile: Option<usize>, self_drawn: bool, forms: &[String]) -> Result<Option<(V, Option<WinReading>)>, Stop> {
         let mut budget = Budget { work: HAND_WORK };
-        Ok(match self.score_by(st, s, conc, tile, self_drawn, forms, &mut budget)? {
-            Scored::Hand(h) if h.win => Some(h.scored.score.clone()),
+        Ok(match self.score_by(st, s, conc, tile, self_drawn, forms, &mut budget, true)? {
+            (Scored::Hand(h), r) if h.win => Some((h.scored.score.clone(), r)),
             _ => None,
         })
     }
