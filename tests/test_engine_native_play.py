@@ -176,3 +176,16 @@ def test_a_won_hand_is_played_natively_to_its_end(seed, self_drawn):
         # the discarder is the seat whose discard was claimed (seed 89: the same tile was passed on
         # another seat's discard first — the win found then is not the one claimed)
         assert state["discarder"] == last_discarder != w
+
+
+def test_a_guobiao_hand_won_natively_pays_by_its_reading():
+    """A 国标 hand won by a claim, played natively to its end: the payment `8 + score` from the discarder
+    and 8 from the others reads the win's `self_drawn` and its discarder, as the reference pays it."""
+    g, hand, last_discarder = _played("rules/guobiao.pai", 80)
+    assert hand.is_over()
+    state = json.loads(hand.snapshot())["state"]
+    (w,) = g.st.winners
+    assert not g.st.results[w]["self_drawn"] and state["discarder"] == last_discarder
+    score = g.st.results[w]["score"]
+    paid = {p["payer"]: p["amount"] for p in state["payments"] if p["event"] == "win"}
+    assert paid == {s: 8 + (score if s == last_discarder else 0) for s in range(g.n) if s != w}
