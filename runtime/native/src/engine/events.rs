@@ -180,11 +180,7 @@ impl<'a> Run<'a> {
         let wild = self.wild.as_deref().unwrap_or(&[]);
         let mut ev = Ev::new(&self.p.scope, self.t, &self.st, wild, self.wins, bound);
         ev.self_drawn = b.win.self_drawn.or(self.base_self_drawn);
-        ev.reading = match &b.win.reading {
-            None => ReadingAt::Unbound,
-            Some(Ok(r)) => ReadingAt::Given(r),
-            Some(Err(why)) => ReadingAt::Unknown(why),
-        };
+        ev.reading = ReadingAt::of(&b.win.reading);
         let got = ev.expr(i);
         // a question not answered natively on this state: refused, never another value
         let declined = self.wins.take_declined();

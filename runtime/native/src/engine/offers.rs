@@ -214,11 +214,7 @@ impl<'a> Ctx<'a> {
         }
         let mut ev = Ev::new(&self.o.scope, self.t, self.st, &self.wild, self.wins, b);
         ev.self_drawn = bind.self_drawn;
-        ev.reading = match &bind.reading {
-            None => ReadingAt::Unbound,
-            Some(Ok(r)) => ReadingAt::Given(r),
-            Some(Err(why)) => ReadingAt::Unknown(why),
-        };
+        ev.reading = ReadingAt::of(&bind.reading);
         let got = ev.expr(i);
         // a question not answered natively on this state (a win's reading, a wait the native trials
         // decline): refused, never another value

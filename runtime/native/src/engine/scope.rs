@@ -199,6 +199,17 @@ pub enum ReadingAt<'a> {
     Unknown(&'static str),
 }
 
+impl<'a> ReadingAt<'a> {
+    /// The reading a moment binds: none bound, the one found natively, or why it was not found.
+    pub fn of(bound: &'a Option<Result<Arc<WinReading>, &'static str>>) -> ReadingAt<'a> {
+        match bound {
+            None => ReadingAt::Unbound,
+            Some(Ok(r)) => ReadingAt::Given(r),
+            Some(Err(why)) => ReadingAt::Unknown(why),
+        }
+    }
+}
+
 /// No question answered: what the port gives until engine/winning.rs lands.
 pub struct NoWinQuestions;
 
