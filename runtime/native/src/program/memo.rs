@@ -99,7 +99,8 @@ fn children(e: &Node) -> Vec<&Node> {
     }
 }
 
-fn children_mut(e: &mut Node) -> Vec<&mut Node> {
+/// The direct subexpressions of e, to rewrite in place (pred.rs compiles conditions over them too).
+pub(crate) fn children_mut(e: &mut Node) -> Vec<&mut Node> {
     match e {
         Node::Const(_)
         | Node::Builtin(_)

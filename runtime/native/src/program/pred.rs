@@ -211,27 +211,7 @@ pub(crate) fn compile_preds(e: &mut Node) {
                 compile_preds(body);
             }
         }
-        Node::List(xs) | Node::Call(_, xs) | Node::Compare(_, xs) | Node::GameCall(_, xs) => xs.iter_mut().for_each(compile_preds),
-        Node::Attr(o, _) | Node::Not(o) | Node::Neg(o) => compile_preds(o),
-        Node::And(l, r) | Node::Or(l, r) | Node::Arith(_, l, r) => {
-            compile_preds(l);
-            compile_preds(r);
-        }
-        Node::If(c, t, f) => {
-            compile_preds(c);
-            compile_preds(t);
-            compile_preds(f);
-        }
-        Node::Const(_)
-        | Node::Builtin(_)
-        | Node::Setting(_)
-        | Node::Binder(_)
-        | Node::Pattern(_)
-        | Node::Quantity(_)
-        | Node::Unit(_)
-        | Node::Bound(_)
-        | Node::Game(_)
-        | Node::Pred(_) => {}
+        _ => super::memo::children_mut(e).into_iter().for_each(compile_preds),
     }
 }
 
