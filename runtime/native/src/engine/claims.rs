@@ -7,6 +7,8 @@ use super::offers::{Mv, Of};
 use super::steps::{Ask, Bound, Next, Offer, Out, Res, Step, Val};
 use super::course::{answer, bound, not_ported, pick, Cx};
 use super::state::Meld;
+use super::events::slot;
+use crate::program::V;
 
 /// `_window_resolve`: the step asking the seats with offers on tile t of seat s, resolving by priority.
 pub fn window_resolve(kind: &'static str, event: &'static str, s: usize, t: usize, offers: Vec<(usize, Vec<Offer>)>, extra: Bound) -> Step {
@@ -100,6 +102,24 @@ pub(super) fn rank_claims(cx: &Cx, claims: &mut Vec<(usize, Offer)>, s: usize) {
     *claims = idx.into_iter().map(|k| claims[k].clone()).collect();
 }
 
+/// `_rank_claims`' wins, the claims ranked and the first a win: its own and, under `multiple`, every
+/// other win of its priority that allows `multiple` too.
+pub(super) fn claimed_wins<'c>(cx: &Cx, ranked: &'c [(usize, Offer)]) -> Vec<&'c Of> {
+    let acts = &cx.e.o.rules.actions;
+    let top = &ranked[0].1 .1;
+    let ta = &acts[top.action.expect("a win's action")];
+    let mut wins = vec![top];
+    if ta.multiple {
+        for (_, (_, o2)) in ranked.iter().skip(1) {
+            let Some(a2) = o2.action.map(|x| &acts[x]) else { continue };
+            if o2.win && a2.level == ta.level && a2.multiple {
+                wins.push(o2);
+            }
+        }
+    }
+    wins
+}
+
 /// `_s_window_resolve`.
 pub fn window_resolve_step(cx: &mut Cx, f: &mut Step, mut v: Val) -> Res<Out> {
     let Step::WindowResolve { at, kind, event, s, t, offers, extra, answers, tile, order, i, claims } = f else {
@@ -138,7 +158,7 @@ pub fn window_resolve_step(cx: &mut Cx, f: &mut Step, mut v: Val) -> Res<Out> {
                     *i += 1;
                     let ms = offers.iter().find(|(x, _)| *x == c).map(|(_, ms)| ms.as_slice()).unwrap_or(&[]);
                     let mv = &got.iter().find(|(x, _)| *x == c).expect("an answer per seat").1 .0;
-                    let b = Bound { actor: Some(c), tile: Some(*tile), discarder: extra.discarder, robbed: extra.robbed };
+                    let b = Bound { actor: Some(c), tile: Some(*tile), discarder: extra.discarder, robbed: extra.robbed, more: None };
                     if let Some(d) = cx.declines(ms, mv, b) {
                         return Ok(Out::Call(d));
                     }
@@ -158,7 +178,7 @@ pub fn window_resolve_step(cx: &mut Cx, f: &mut Step, mut v: Val) -> Res<Out> {
                         continue;
                     }
                     if !o.win && o.opt.is_none() {
-                        let b = Bound { actor: Some(c), tile: Some(*tile), discarder: extra.discarder, robbed: extra.robbed };
+                        let b = Bound { actor: Some(c), tile: Some(*tile), discarder: extra.discarder, robbed: extra.robbed, more: None };
                         return Ok(Out::Call(Step::Take { at: 0, s: c, offer: (mv, o), bind: b }));
                     }
                     cl.push((c, (mv, o)));
@@ -169,22 +189,10 @@ pub fn window_resolve_step(cx: &mut Cx, f: &mut Step, mut v: Val) -> Res<Out> {
                 rank_claims(cx, cl, s);
                 let (c, (mv, o)) = cl[0].clone();
                 if o.win {
-                    // the first claim's win and, under `multiple`, every other win of its priority allowing it
-                    let acts = &cx.e.o.rules.actions;
-                    let top = &acts[o.action.expect("a win's action")];
-                    let mut wins = vec![(c, o.clone())];
-                    if top.multiple {
-                        for (c2, (_, o2)) in cl.iter().skip(1) {
-                            let Some(a2) = o2.action.map(|x| &acts[x]) else { continue };
-                            if o2.win && a2.level == top.level && a2.multiple {
-                                wins.push((*c2, o2.clone()));
-                            }
-                        }
-                    }
                     let (d, r) = (extra.discarder.flatten(), extra.robbed.flatten());
-                    let infos = wins.iter().map(|(_, x)| super::win::win_of(cx, x, d, r)).collect::<Res<Vec<_>>>()?;
+                    let infos = claimed_wins(cx, cl).iter().map(|x| super::win::win_of(cx, x, d, r, false)).collect::<Res<Vec<_>>>()?;
                     *at = 99;
-                    return Ok(Out::Call(Step::Win { at: 0, infos, i: 0 }));
+                    return Ok(Out::Call(Step::Win { at: 0, infos, source: None, i: 0 }));
                 }
                 *at = 4;
                 return Ok(Out::Call(Step::Claim { at: 0, c, s, offer: (mv, o), t, turned: false, bind: None }));
@@ -259,7 +267,7 @@ pub fn claim(cx: &mut Cx, f: &mut Step) -> Res<Out> {
                 claimant.drawn = None;
                 claimant.changed();
                 cx.h.st.seats[s].changed();
-                let b = Bound { actor: Some(c), tile: Some(Some(t)), discarder: Some(if *turned { None } else { Some(s) }), robbed: None };
+                let b = Bound { actor: Some(c), tile: Some(Some(t)), discarder: Some(if *turned { None } else { Some(s) }), robbed: None, more: None };
                 effects(cx, &a.name, &b)?;
                 *bind = Some(b);
                 *at = 1;
@@ -299,6 +307,23 @@ pub fn claim(cx: &mut Cx, f: &mut Step) -> Res<Out> {
     }
 }
 
+/// `choice_value`: the value a move's choice stands for, evaluated with the step's bindings; a plain choice
+/// no value stands for is itself the value (a number, text).
+fn choice_value(cx: &mut Cx, i: usize, s: usize, bind: &Bound, plain: &serde_json::Value) -> Res<V> {
+    use serde_json::Value as J;
+    let b = super::course::bound_offers(bind);
+    let (actor, tile) = (bind.actor.unwrap_or(s), bind.tile.flatten());
+    if let Some(v) = cx.offers(|c| c.choice_value(i, actor, tile, &b, plain))? {
+        return Ok(v);
+    }
+    match plain {
+        J::Number(x) if x.is_i64() => Ok(V::Int(x.as_i64().expect("checked"))),
+        J::Bool(x) => Ok(V::Bool(*x)),
+        J::String(x) => Ok(V::Str(std::sync::Arc::from(x.as_str()))),
+        _ => Err(not_ported("take", "a choice no value of the action stands for")),
+    }
+}
+
 /// `_after_claim`: where play goes on after a claim, by the action's `then`.
 pub(super) fn after_claim(cx: &mut Cx, then: &str, c: usize, s: usize) -> Next {
     match then {
@@ -323,8 +348,14 @@ pub fn take(cx: &mut Cx, f: &mut Step) -> Res<Out> {
     loop {
         match *at {
             0 => {
-                if offer.0.choice.is_some() || a.select > 0 {
-                    return Err(not_ported("take", "an action with a choice or a selection"));
+                if let Some(plain) = offer.0.choice.clone() {
+                    let v = choice_value(cx, offer.1.action.expect("an action's offer"), s, bind, &plain)?;
+                    bind.set_slot(slot("choice"), v);
+                } else if a.select > 0 {
+                    // the tiles chosen, which the move names
+                    let t = cx.e.t;
+                    let tiles = offer.0.tiles.iter().map(|&k| super::course::tile_v(t, Some(k))).collect();
+                    bind.set_slot(slot("choice"), V::List(std::sync::Arc::new(tiles)));
                 }
                 if let Some(opt) = offer.1.opt.clone() {
                     remove_from_hand(cx, s, &opt.from_hand)?;
@@ -342,7 +373,7 @@ pub fn take(cx: &mut Cx, f: &mut Step) -> Res<Out> {
                         seat.drawn = None;
                     }
                     seat.changed();
-                    bind.tile = Some(Some(opt.key));
+                    bind.set_tile(Some(opt.key));
                 }
                 effects(cx, &a.name, bind)?;
                 *at = 1;
@@ -405,7 +436,7 @@ pub fn added_kong(cx: &mut Cx, f: &mut Step, v: Val) -> Res<Out> {
                     seat.drawn = None;
                 }
                 seat.changed();
-                let b = Bound { actor: Some(s), tile: Some(Some(t)), discarder: None, robbed: None };
+                let b = Bound { actor: Some(s), tile: Some(Some(t)), discarder: None, robbed: None, more: None };
                 effects(cx, &a.name, &b)?;
                 *bind = Some(b);
                 *at = 1;
@@ -417,7 +448,7 @@ pub fn added_kong(cx: &mut Cx, f: &mut Step, v: Val) -> Res<Out> {
                 let offers = cx.offers(|c| super::offer_decisions::claim_offers(c, s, t, true))?;
                 *at = 2;
                 if !offers.is_empty() {
-                    let extra = Bound { actor: None, tile: None, discarder: Some(Some(s)), robbed: Some(Some(s)) };
+                    let extra = Bound { actor: None, tile: None, discarder: Some(Some(s)), robbed: Some(Some(s)), more: None };
                     return Ok(Out::Call(window_resolve("rob", "added_kong", s, t, offers, extra)));
                 }
                 v = Val::None;

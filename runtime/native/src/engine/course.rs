@@ -11,7 +11,7 @@ use super::events::{Bind as EvBind, Halt, Run, H, MAX_DEPTH};
 use super::offers::{Ctx, Mv, Offers, Why, NO_BIND};
 use super::rng::Rng;
 use super::state::HandState;
-use super::steps::{Bound, Offer, Res, Step, Val};
+use super::steps::{Bound, Key, Offer, Res, Step, Val};
 use super::table::Table;
 use super::winning::{StateWins, Winning};
 use crate::hand::HandCtx;
@@ -80,7 +80,7 @@ pub(super) fn tile_v(t: &Table, k: Option<usize>) -> V {
 
 /// The bindings of an event of the turn: the actor and the tile (None: not bound).
 pub(super) fn ev_bind(t: &Table, actor: Option<usize>, tile: Option<Option<usize>>) -> EvBind {
-    bound(t, &Bound { actor, tile, discarder: None, robbed: None })
+    bound(t, &Bound::at(actor, tile))
 }
 
 /// A step's bindings as an event's.
@@ -98,6 +98,15 @@ pub(super) fn bound(t: &Table, b: &Bound) -> EvBind {
     }
     if let Some(r) = b.robbed {
         e.set("robbed", seat(r));
+    }
+    for k in b.more.iter().flat_map(|m| m.keys.iter()) {
+        match k {
+            Key::Slot(s, v) => e.given[*s] = Some(v.clone()),
+            Key::SelfDrawn(x) => e.win.self_drawn = Some(*x),
+            Key::Reading(w) => e.win.reading = Some(w.reading.0.clone()),
+            Key::OneWin => e.one_win = true,
+            _ => {}
+        }
     }
     e
 }
@@ -151,6 +160,11 @@ impl Cx<'_, '_> {
 
     pub(super) fn opens_actions(&self, event: &str) -> bool {
         self.e.o.rules.actions.iter().any(|a| a.events.iter().any(|x| x == event))
+    }
+
+    /// Whether an action `by winner` is among those the event opens.
+    pub(super) fn opens_by_winner(&self, event: &str) -> bool {
+        self.e.o.rules.actions.iter().any(|a| a.by == "winner" && a.events.iter().any(|x| x == event))
     }
 
     /// `_event`: phases, hooks, payments; the step asking the decisions it opens (`event`), or its
@@ -292,7 +306,16 @@ pub(super) fn answer(v: &Val, s: usize) -> Mv {
     .unwrap_or_else(|| Mv::plain("pass", Vec::new()))
 }
 
-/// A step's bindings as the legal moves take them (`_action_moves`' discarder and robbed seat).
+/// A step's bindings as the legal moves take them (`_action_moves`' discarder and robbed seat, and an
+/// event window's other bindings: a won hand's, a choice).
 pub(super) fn bound_offers(b: &Bound) -> super::offers::Bind {
-    super::offers::Bind { discarder: b.discarder.flatten(), robbed: b.robbed.flatten(), ..Default::default() }
+    let mut o = super::offers::Bind { discarder: b.discarder.flatten(), robbed: b.robbed.flatten(), ..Default::default() };
+    for k in b.more.iter().flat_map(|m| m.keys.iter()) {
+        match k {
+            Key::Slot(s, v) => o.extra.push((*s, v.clone())),
+            Key::SelfDrawn(x) => o.self_drawn = Some(*x),
+            _ => {} // (a win's reading as the legal moves read it: engine/window.rs)
+        }
+    }
+    o
 }

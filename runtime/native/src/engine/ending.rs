@@ -5,7 +5,6 @@
 
 use serde_json::Value as J;
 
-use super::events::Bind as EvBind;
 use super::scope::{GameScope, WinQuestions};
 use super::win::value_json;
 use serde_json::json;
@@ -76,16 +75,9 @@ pub fn exhaust(cx: &mut Cx, f: &mut Step) -> Res<Out> {
 pub fn hand_end(cx: &mut Cx, f: &mut Step) -> Res<Out> {
     let Step::HandEnd { at, bind } = f else { unreachable!() };
     let first = cx.h.st.winners.first().copied();
-    let eb = match first {
-        Some(w) => {
-            let mut eb = EvBind::new();
-            for (s, v) in cx.winner_slots(w)? {
-                eb.given[s] = Some(v);
-            }
-            eb.win = cx.winner_win(w).unwrap_or_default();
-            Some(eb)
-        }
-        None => None,
+    let wb = match first {
+        Some(w) => cx.winner_bound(w)?,
+        None => Bound::none(),
     };
     if *at == 0 {
         *bind = Some(match (first, first.and_then(|w| cx.h.infos[w].as_ref())) {
@@ -96,24 +88,14 @@ pub fn hand_end(cx: &mut Cx, f: &mut Step) -> Res<Out> {
             _ => json!({}),
         });
         *at = 1;
-        match &eb {
-            Some(b) => cx.win_event("hand_end", b, None)?,
-            None => {
-                if let Some(c) = cx.event("hand_end", &Bound::none())? {
-                    return Ok(Out::Call(c));
-                }
-            }
+        if let Some(c) = cx.event("hand_end", &wb)? {
+            return Ok(Out::Call(c));
         }
     }
     if *at == 1 {
         *at = 2;
-        match &eb {
-            Some(b) => cx.win_event("settled", b, None)?,
-            None => {
-                if let Some(c) = cx.event("settled", &Bound::none())? {
-                    return Ok(Out::Call(c));
-                }
-            }
+        if let Some(c) = cx.event("settled", &wb)? {
+            return Ok(Out::Call(c));
         }
     }
     let e = cx.e;

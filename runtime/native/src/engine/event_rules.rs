@@ -76,6 +76,7 @@ pub struct Program {
     pub phase_events: HashSet<String>,
     pub actions: HashMap<String, (Vec<Effect>, Vec<Effect>)>, // action -> (effects, decline)
     pub moving: Vec<(usize, usize)>,                          // (reveal index, its `moves_when`)
+    pub at_win: Vec<(usize, Option<usize>)>,                  // the reveals `at win`: (index, its `unless`)
     pub pay: Payments,
 }
 
@@ -172,14 +173,18 @@ impl Program {
             actions.insert(text(a, "name", ""), (effs, decline));
         }
         let mut moving = Vec::new();
+        let mut at_win = Vec::new();
         for (i, r) in objects(rs, "reveals")?.into_iter().enumerate() {
             if let Some(e) = ex.add(r.get("moves_when")) {
                 moving.push((i, e));
             }
+            if text(r, "at", "deal") == "win" {
+                at_win.push((i, ex.add(r.get("unless"))));
+            }
         }
         let pay = Payments::new(rs, &mut ex)?;
         let scope = GameScope::new(t, &ex.0, wins);
-        Ok(Program { scope, hooks_on, phases, phase_events, actions, moving, pay })
+        Ok(Program { scope, hooks_on, phases, phase_events, actions, moving, at_win, pay })
     }
 
     /// Every expression's refusal (None: lowered), in the order gathered.

@@ -540,6 +540,22 @@ impl<'a> Run<'a> {
         self.depth = self.depth.saturating_sub(1);
     }
 
+    /// `Setup._reveals("win")`: each reveal turned at a win, unless its `unless` holds.
+    pub fn reveals_at_win(&mut self) -> H<()> {
+        let p = self.p;
+        for &(ri, unless) in &p.at_win {
+            if unless.is_some() && self.holds(unless, &Bind::new(), "condition")? {
+                continue;
+            }
+            if !self.st.reveal_ids_known {
+                return Err(refused("a reveal at a win on a state read without its reveal ids"));
+            }
+            super::setup::flip(&mut self.st, self.t, &self.t.rules.reveals[ri]);
+            self.wild = None;
+        }
+        Ok(())
+    }
+
     /// `Setup._moves_reveals`: a turned reveal whose `moves_when` holds is turned again (at most 8 times
     /// in a row, until it no longer moves).
     fn moves_reveals(&mut self) -> H<()> {

@@ -52,6 +52,21 @@ impl Ctx<'_> {
         Ok(out)
     }
 
+    /// `choice_value`: the value a move's choice stands for, the action's choices evaluated as they were
+    /// offered (the first whose plain form is the move's); None when none is (the plain choice stands).
+    pub(super) fn choice_value(&self, i: usize, seat: usize, tile: Option<usize>, bind: &Bind, plain: &J) -> R<Option<V>> {
+        let a = self.action(i);
+        if a.choices.is_empty() && a.choice_list.is_none() {
+            return Ok(None);
+        }
+        for v in self.choice_values(a, seat, tile, bind)? {
+            if !matches!(v, V::None) && self.plain_choice(&v)? == *plain {
+                return Ok(Some(v));
+            }
+        }
+        Ok(None)
+    }
+
     /// `_plain_moves`: one move, or one per open choice.
     pub(super) fn plain_moves(&self, i: usize, seat: usize, tile: Option<usize>, bind: &Bind) -> R<Moves> {
         let a = self.action(i);

@@ -115,7 +115,7 @@ pub fn start_decisions(cx: &mut Cx, f: &mut Step, mut v: Val) -> Res<Out> {
                 *at = 4;
                 let ms = moves.as_ref().expect("offered at 1");
                 let mv = chosen.as_ref().expect("chosen before 3").0.clone();
-                let b = Bound { actor: Some(s), tile: None, discarder: None, robbed: None };
+                let b = Bound { actor: Some(s), tile: None, discarder: None, robbed: None, more: None };
                 if let Some(d) = cx.declines(ms, &mv, b) {
                     return Ok(Out::Call(d));
                 }
@@ -126,9 +126,9 @@ pub fn start_decisions(cx: &mut Cx, f: &mut Step, mut v: Val) -> Res<Out> {
                     return Ok(Out::Done(Val::None));
                 }
                 if offer.win {
-                    let w = super::win::win_of(cx, &offer, None, None)?;
+                    let w = super::win::win_of(cx, &offer, None, None, false)?;
                     *at = 99;
-                    return Ok(Out::Call(Step::Win { at: 0, infos: vec![w], i: 0 }));
+                    return Ok(Out::Call(Step::Win { at: 0, infos: vec![w], source: None, i: 0 }));
                 }
                 if offer.opt.is_none() {
                     let name = cx.e.o.rules.actions[offer.action.expect("an action's offer")].name.clone();
@@ -139,7 +139,7 @@ pub fn start_decisions(cx: &mut Cx, f: &mut Step, mut v: Val) -> Res<Out> {
                     }
                 }
                 *at = 5;
-                let b = Bound { actor: Some(s), tile: None, discarder: None, robbed: None };
+                let b = Bound { actor: Some(s), tile: None, discarder: None, robbed: None, more: None };
                 return Ok(Out::Call(Step::Take { at: 0, s, offer: (mv, offer), bind: b }));
             }
             5 => {

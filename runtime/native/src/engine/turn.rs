@@ -109,12 +109,12 @@ fn hand(cx: &mut Cx, f: &mut Step, mut v: Val) -> Res<Out> {
                 *order = None;
                 cx.h.decided.clear();
                 let d = cx.h.st.dealer;
-                *nxt = if cx.in_play(d) { (d, "first") } else { (cx.next_seat(d), "draw") };
+                *nxt = Some(if cx.in_play(d) { (d, "first") } else { (cx.next_seat(d), "draw") });
                 *turned = cx.opens_actions("reveal");
                 *at = 10;
             }
             10 => {
-                let (s, how) = *nxt;
+                let (s, how) = nxt.expect("set at 9");
                 if *turned && how == "draw" {
                     *at = 11;
                     return Ok(Out::Call(Step::TurnCard { at: 0, s, t: None, i: 0 }));
@@ -143,14 +143,14 @@ fn hand(cx: &mut Cx, f: &mut Step, mut v: Val) -> Res<Out> {
                     }
                     continue;
                 }
-                *nxt = match std::mem::replace(&mut v, Val::None) {
+                *nxt = Some(match std::mem::replace(&mut v, Val::None) {
                     Val::Next(Some(n)) => n,
-                    _ => (cx.next_seat(nxt.0), "draw"),
-                };
+                    _ => (cx.next_seat(nxt.expect("set at 9").0), "draw"),
+                });
                 *at = 10;
             }
             12 => {
-                let (s, how) = *nxt;
+                let (s, how) = nxt.expect("set at 9");
                 *at = 13;
                 if how != "claimed" {
                     cx.h.st.turn += 1;
@@ -161,7 +161,7 @@ fn hand(cx: &mut Cx, f: &mut Step, mut v: Val) -> Res<Out> {
                 }
             }
             13 => {
-                let (s, how) = *nxt;
+                let (s, how) = nxt.expect("set at 9");
                 *at = 14;
                 return Ok(Out::Call(Step::PlayTurn {
                     at: 0,
@@ -182,14 +182,14 @@ fn hand(cx: &mut Cx, f: &mut Step, mut v: Val) -> Res<Out> {
                     }
                     continue;
                 }
-                let s = nxt.0;
+                let s = nxt.expect("set at 9").0;
                 match std::mem::replace(&mut v, Val::None) {
                     Val::Turn(TurnEnd::Pass) => {
-                        *nxt = (cx.next_seat(s), "draw");
+                        *nxt = Some((cx.next_seat(s), "draw"));
                         *at = 10;
                     }
                     Val::Turn(TurnEnd::Goto(n)) => {
-                        *nxt = n;
+                        *nxt = Some(n);
                         *at = 10;
                     }
                     Val::Turn(TurnEnd::Discarded(t)) => {
@@ -201,8 +201,8 @@ fn hand(cx: &mut Cx, f: &mut Step, mut v: Val) -> Res<Out> {
             }
             15 => {
                 match std::mem::replace(&mut v, Val::None) {
-                    Val::Next(Some(n)) => *nxt = n,
-                    _ if cx.h.st.finished => {}
+                    Val::Next(Some(n)) => *nxt = Some(n),
+                    _ if cx.h.st.finished => *nxt = None,
                     _ => return Err(not_ported("hand", "a claim window that ended otherwise")),
                 }
                 *at = 10;
@@ -341,9 +341,9 @@ fn play_turn(cx: &mut Cx, f: &mut Step, mut v: Val) -> Res<Out> {
                     return Ok(Out::Done(Val::Turn(TurnEnd::Discarded(k))));
                 }
                 if offer.won.is_some() || offer.win {
-                    let w = super::win::win_of(cx, &offer, None, None)?;
+                    let w = super::win::win_of(cx, &offer, None, None, false)?;
                     *at = 99;
-                    return Ok(Out::Call(Step::Win { at: 0, infos: vec![w], i: 0 }));
+                    return Ok(Out::Call(Step::Win { at: 0, infos: vec![w], source: None, i: 0 }));
                 }
                 let a = &cx.e.o.rules.actions[offer.action.expect("an action's offer")];
                 let drawn = cx.h.st.seats[s].drawn;
@@ -511,6 +511,7 @@ fn after_discard(cx: &mut Cx, f: &mut Step, v: Val) -> Res<Out> {
                     tile: None,
                     discarder: Some(Some(s)),
                     robbed: None,
+                    more: None,
                 })));
             }
             _ => {

@@ -2,9 +2,11 @@
 //! actions `reveal` opens, a card drawn is not taken into the hand; it lies face up on the drawer's pile
 //! while it is offered, first to the drawer alone (its melds with the card), then, turned over, to every
 //! seat at once; claimed into a meld, or into the claimant's hand by a plain action; unclaimed it stays.
-//! A win on it is not ported yet (refused by name).
+//! A win on it (by its drawer, self-drawn; by another seat, claimed with no discarder) is settled as any
+//! win (engine/win.rs), the drawer its source.
 
-use super::claims::{after_claim, rank_claims};
+use super::claims::{after_claim, claimed_wins, rank_claims};
+use super::win::win_of;
 use super::course::{not_ported, Cx};
 use super::offer_decisions::{drawn_card_offers, turned_offers};
 use super::steps::{Bound, Offer, Out, Res, Step, Val};
@@ -127,7 +129,7 @@ pub fn tile_window_step(cx: &mut Cx, f: &mut Step, v: Val) -> Res<Out> {
                     *i += 1;
                     let ms = offers.iter().find(|(y, _)| *y == x).map(|(_, ms)| ms.as_slice()).unwrap_or(&[]);
                     let mv = &got.iter().find(|(y, _)| *y == x).expect("an answer per seat").1 .0;
-                    let b = Bound { actor: Some(x), tile: Some(Some(t)), discarder: Some(None), robbed: None };
+                    let b = Bound { actor: Some(x), tile: Some(Some(t)), discarder: Some(None), robbed: None, more: None };
                     if let Some(d) = cx.declines(ms, mv, b) {
                         return Ok(Out::Call(d));
                     }
@@ -141,7 +143,10 @@ pub fn tile_window_step(cx: &mut Cx, f: &mut Step, v: Val) -> Res<Out> {
                 rank_claims(cx, &mut claims, s);
                 let (x, (mv, o)) = claims[0].clone();
                 if o.win {
-                    return Err(not_ported("win", "a win on a turned card"));
+                    // no seat discarded it: the drawer is the tile's source
+                    let infos = claimed_wins(cx, &claims).into_iter().map(|x| win_of(cx, x, None, None, true)).collect::<Res<Vec<_>>>()?;
+                    *at = 99;
+                    return Ok(Out::Call(Step::Win { at: 0, infos, source: Some(s), i: 0 }));
                 }
                 if o.opt.is_some() {
                     *at = 4;
@@ -162,7 +167,7 @@ pub fn tile_window_step(cx: &mut Cx, f: &mut Step, v: Val) -> Res<Out> {
                 claimant.changed();
                 *c = Some(x);
                 *at = 3;
-                let b = Bound { actor: Some(x), tile: Some(Some(t)), discarder: Some(None), robbed: None };
+                let b = Bound { actor: Some(x), tile: Some(Some(t)), discarder: Some(None), robbed: None, more: None };
                 return Ok(Out::Call(Step::Take { at: 0, s: x, offer: (mv, o), bind: b }));
             }
             3 => {

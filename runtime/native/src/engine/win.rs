@@ -12,7 +12,7 @@ use super::events::{slot, Bind as EvBind, WinBind};
 use super::scope::{bound_defaults, ReadingAt, WinReading};
 use super::values::{hand_wilds, Ev};
 use super::offers::Of;
-use super::steps::{Out, Res, Step, Val};
+use super::steps::{Bound, Key, More, Out, Res, Step, Val};
 use super::table::Table;
 use crate::program::V;
 use serde_json::{json, Value as J};
@@ -53,13 +53,15 @@ fn seat_v(s: Option<usize>) -> V {
 }
 
 /// The win an offer stands for, as `_win_info` found it on the state as it is (the hand unchanged since).
-pub fn win_of(cx: &Cx, o: &Of, discarder: Option<usize>, robbed: Option<usize>) -> Res<WinI> {
+/// `turned`: a win on a turned card, which lies on the drawer's pile, not in the hand (`_win_info`
+/// "revealed": self-drawn for its drawer, the concealed tiles the whole hand).
+pub fn win_of(cx: &Cx, o: &Of, discarder: Option<usize>, robbed: Option<usize>, turned: bool) -> Res<WinI> {
     let w = o.won.as_ref().ok_or_else(|| not_ported("win", "a win offered without its win"))?;
     let action = cx.e.o.rules.actions.iter().position(|a| a.name == w.action).ok_or_else(|| not_ported("win", "a win by an unknown action"))?;
     let mut concealed = cx.h.st.seats[w.seat].hand.clone();
     // a drawn tile (or the dealer's last dealt) is taken out of the hand (`_win_info` "drawn"); a claimed
-    // one is beside it (a turned card's win, "revealed", is not taken natively: engine/turn_card.rs)
-    if let (true, Some(k)) = (w.self_drawn, w.tile) {
+    // or turned one is beside it
+    if let (true, false, Some(k)) = (w.self_drawn, turned, w.tile) {
         if let Some(i) = concealed.iter().position(|&x| x == k) {
             concealed.remove(i);
         }
@@ -140,6 +142,39 @@ impl Cx<'_, '_> {
             out.push((slot("task_factor"), self.task_factor(i)?));
         }
         Ok(out)
+    }
+
+    /// `Game.winner_binding(w)` as a step's bindings, in its keys' order (the hand's end's events).
+    pub(super) fn winner_bound(&self, w: usize) -> Res<Bound> {
+        let mut keys = vec![Key::Slot(slot("winner"), V::Seat(w as u16))];
+        let mut b = Bound::none();
+        if let Some(Some(i)) = self.h.infos.get(w) {
+            keys.push(Key::Slot(slot("score"), i.score.clone()));
+            keys.push(Key::SelfDrawn(i.self_drawn));
+            keys.push(Key::Discarder);
+            keys.push(Key::Robbed);
+            keys.push(Key::Slot(slot("task_factor"), self.task_factor(i)?));
+            keys.push(Key::Reading(Box::new(i.clone())));
+            b.discarder = Some(i.discarder);
+            b.robbed = Some(i.robbed);
+        }
+        b.more = Some(Box::new(More { keys }));
+        Ok(b)
+    }
+
+    /// The reading of win `i` as the legal moves read it (their own reading-scope names).
+    pub(super) fn offers_reading(&self, i: &WinI) -> Result<Arc<WinReading>, &'static str> {
+        let e = self.e;
+        let mut wins = e.w.on(e.t, &self.h.st, e.hand);
+        wins.set_reading_names(&e.o.scope.reading_names);
+        let forms = &e.o.rules.actions[i.action].win_forms;
+        let got = wins.reading_of(&self.h.st, i.seat, &i.concealed, i.tile, i.self_drawn, forms);
+        match (got, wins.take_declined()) {
+            (_, Some(why)) => Err(why),
+            (Ok(Some(r)), None) => Ok(Arc::new(r)),
+            (Ok(None), None) => Err("a win that no longer scores natively"),
+            (Err(_), None) => Err("a win the native scoring stops on"),
+        }
     }
 
     /// What `winner_binding(w)` binds of w's win (`self_drawn`, `reading`), once it is scored.
@@ -234,7 +269,7 @@ pub fn value_json(v: &V) -> J {
 }
 
 /// The `win` step's locals as the continuation writes them (each win as `plain_local` writes a WinInfo).
-pub fn win_json(t: &Table, names: &[String], infos: &[WinI], i: usize) -> J {
+pub fn win_json(t: &Table, names: &[String], infos: &[WinI], source: Option<usize>, i: usize) -> J {
     let ws: Vec<J> = infos
         .iter()
         .map(|w| {
@@ -242,7 +277,7 @@ pub fn win_json(t: &Table, names: &[String], infos: &[WinI], i: usize) -> J {
                    "action": names.get(w.action), "score": value_json(&w.score)})
         })
         .collect();
-    json!({ "infos": ws, "source": J::Null, "i": i })
+    json!({ "infos": ws, "source": source, "i": i })
 }
 
 /// The bindings of one win's events (`_s_win`'s `b`): actor and winner, tile, discarder, robbed.
@@ -266,7 +301,7 @@ fn win_of_info(i: &WinI) -> WinBind {
 /// `_s_win`: the wins of one tile, settled winner by winner; its value, the reference's None (the hand's
 /// play is over).
 pub fn win(cx: &mut Cx, f: &mut Step) -> Res<Out> {
-    let Step::Win { at, infos, i } = f else { unreachable!() };
+    let Step::Win { at, infos, i, .. } = f else { unreachable!() };
     loop {
         match *at {
             0 => {
@@ -307,8 +342,8 @@ pub fn win(cx: &mut Cx, f: &mut Step) -> Res<Out> {
             }
             2 => {
                 let info = infos[*i].clone();
-                if cx.e.t.rules.reveals.iter().any(|r| r.at == "win") {
-                    return Err(not_ported("win", "a reveal at a win"));
+                if !cx.e.p.at_win.is_empty() {
+                    cx.events(|r| r.reveals_at_win())?;
                 }
                 let w = info.seat;
                 cx.h.infos[w] = Some(info.clone());

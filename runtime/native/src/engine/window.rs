@@ -1,19 +1,31 @@
 //! The decisions an event opens outside the turn and the claims, natively (runtime/game/events.py
 //! `_s_event`; claims.py `_s_window`): every seat the event's actions are offered to answers at once
 //! (a compulsory one taken unasked), then in priority and seat order each seat's declines and its action.
-//! An event of a win (a reading bound, a winner's turn) is not ported yet: refused by name.
+//! An event of a won hand binds the win's values and reading (`Bound::more`); the window reads the event's
+//! win, else the hand's first win. The decisions of a hand with several winners asked of each winner in
+//! turn (`_winners_in_turn`) are not ported yet: refused by name.
 
 use super::course::{bound_offers, not_ported, pick, Cx};
 use super::offer_decisions::window_offers;
 use super::offers::Mv;
-use super::steps::{Ask, Bound, Out, Res, Step, Val};
+use super::events::slot;
+use super::steps::{Ask, Out, Res, Step, Val};
+use crate::program::V;
 
 /// `_s_event`: the event's window, then its deferred payments.
 pub fn event(cx: &mut Cx, f: &mut Step) -> Res<Out> {
     let Step::Event { at, event, bind } = f else { unreachable!() };
     if *at == 0 {
-        if !cx.h.st.winners.is_empty() {
-            return Err(not_ported("event", "the decisions an event opens once the hand has a winner"));
+        // (`_winners_in_turn`: an event of a hand over with several winners, its `by winner` decisions
+        // asked of each winner in turn)
+        let st = &cx.h.st;
+        if st.winners.len() > 1
+            && st.finished
+            && !bind.one_win()
+            && !bind.winner_turn()
+            && cx.opens_by_winner(event)
+        {
+            return Err(not_ported("event", "the decisions of a hand with several winners asked of each in turn"));
         }
         *at = 1;
         return Ok(Out::Call(Step::Window {
@@ -54,8 +66,18 @@ pub fn window(cx: &mut Cx, f: &mut Step, v: Val) -> Res<Out> {
             0 => {
                 *ai = bind.actor;
                 let tile = bind.tile.flatten();
-                let (ev, a, b) = (event.clone(), *ai, bound_offers(bind));
-                let found = cx.offers(|c| window_offers(c, &ev, a, tile, true, None, &b))?;
+                let (ev, a, mut b) = (event.clone(), *ai, bound_offers(bind));
+                // the window's reading: the event's win's, else the hand's first win's
+                let win = bind.reading().cloned().or_else(|| cx.h.st.winners.first().and_then(|&w| cx.h.infos[w].clone()));
+                if let Some(w) = win {
+                    b.reading = Some(cx.offers_reading(&w));
+                }
+                // `by winner` where the event is one winner's (one win's events, a winner's turn): that winner only
+                let winner = match (bind.one_win() || bind.winner_turn(), bind.slot(slot("winner"))) {
+                    (true, Some(V::Seat(w))) => Some(*w as usize),
+                    _ => None,
+                };
+                let found = cx.offers(|c| window_offers(c, &ev, a, tile, true, winner, &b))?;
                 if found.is_empty() {
                     return Ok(Out::Done(Val::None));
                 }
@@ -108,7 +130,9 @@ pub fn window(cx: &mut Cx, f: &mut Step, v: Val) -> Res<Out> {
                     return Ok(Out::Done(Val::None));
                 }
                 let c = o[*i];
-                let b = Bound { actor: Some(c), ..bind.clone() };
+                let mut b = bind.clone();
+                b.set_actor(c);
+                b.drop_reading();
                 *cb = Some(b.clone());
                 *at = 3;
                 let ms = offers.as_ref().expect("offered at 0").iter().find(|(x, _)| *x == c).map(|(_, ms)| ms.clone()).unwrap_or_default();
