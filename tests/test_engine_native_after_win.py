@@ -128,3 +128,36 @@ def test_baijindao_and_chehuzi_sample_play_to_their_end():
         for seed in range(100, 120):
             check.play(seed, lambda g, s=seed: [BOTS["random"](s * 31 + i) for i in range(g.n)], tally)
         assert tally.differences == [] and not tally.refused and tally.over == 20
+
+
+WIN_DECISIONS = "tests/rules/win_decisions.pai"  # decisions opened by a win's own events, a choice among them
+
+
+@pytest.mark.parametrize("seed,action", [(3, "胡"), (6, "自摸")])
+def test_decisions_a_wins_events_open_are_played_natively(seed, action):
+    """tests/rules/win_decisions.pai: the winning action's own event asks the winner (`亮牌`, by winner),
+    the `win` event asks each loser a choice (`加注`, by loser), and the payment waits for them (`after`):
+    played natively, equal at every point; each loser pays the score, the raises and the show."""
+    def pick(g, seat, moves):
+        want = {action: "亮牌", "win": f"加注 ={1 + seat % 2}"}.get(g.pending.event)
+        return next((m for m in moves if str(m) == want), None)
+
+    g, state, made = _played(WIN_DECISIONS, seed, pick)
+    (w,) = g.st.winners
+    losers = [s for s in range(g.n) if s != w]
+    assert (action, w, "亮牌") in made
+    assert sorted((s, m) for ev, s, m in made if ev == "win") == [(s, f"加注 ={1 + s % 2}") for s in losers]
+    raised = sum(1 + s % 2 for s in losers)
+    assert state["table"] == {"加注": raised, "亮牌": True}
+    paid = sorted((p["payer"], p["amount"]) for p in state["payments"])
+    assert paid == [(s, g.st.results[w]["score"] + raised + 1) for s in losers]
+
+
+def test_a_win_whose_decisions_are_passed_pays_its_score():
+    """tests/rules/win_decisions.pai: every loser passes; the deferred payment is the win's score alone."""
+    g, state, made = _played(WIN_DECISIONS, 1, lambda g, seat, moves: next(m for m in moves if m.action == "pass")
+                             if g.pending.event == "win" else None)
+    (w,) = g.st.winners
+    assert [m for ev, _, m in made if ev == "win"] == ["pass", "pass"]
+    assert sorted((p["payer"], p["amount"]) for p in state["payments"]) == \
+        [(s, g.st.results[w]["score"]) for s in range(g.n) if s != w]

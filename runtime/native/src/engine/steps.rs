@@ -710,7 +710,14 @@ pub fn record_json(t: &Table, names: &[String], decided: &[Vec<String>], s: &Ste
             (*at, J::Object(m))
         }
         Step::HandEnd { at, bind } => (*at, if *at >= 1 { json!({ "bind": bind.clone().unwrap_or_else(|| json!({})) }) } else { json!({}) }),
-        Step::Win { at, infos, source, i } => (*at, super::win::win_json(t, names, infos, *source, *i)),
+        Step::Win { at, infos, source, i } => {
+            let mut j = super::win::win_json(t, names, infos, *source, *i);
+            // (`b`, the bindings of the win being settled, from its events on)
+            if let (true, Some(w), J::Object(m)) = (*at >= 2, infos.get(*i), &mut j) {
+                m.insert("b".into(), bound_json(t, &super::win::win_bound(w)));
+            }
+            (*at, j)
+        }
         Step::Declines { moves, chosen, bind, i, done } => (
             0,
             json!({

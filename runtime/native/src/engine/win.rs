@@ -5,10 +5,10 @@
 //! name: `table winners_leave` (play going on after a win), reveals `at win`, a task's factor (its
 //! condition reads the win's reading), the decisions an event of a won hand opens.
 
-use super::course::{not_ported, tile_v, Cx, ENGINE_OFFERED};
+use super::course::{bound, not_ported, Cx, ENGINE_OFFERED};
 use std::sync::Arc;
 
-use super::events::{slot, Bind as EvBind, WinBind};
+use super::events::{slot, WinBind, MAX_DEPTH};
 use super::scope::{bound_defaults, ReadingAt, WinReading};
 use super::values::{hand_wilds, Ev};
 use super::offers::Of;
@@ -18,7 +18,7 @@ use crate::program::V;
 use serde_json::{json, Value as J};
 
 /// What runs between an event's hooks and its payments (a win's final scoring), its bindings updated.
-type Between<'f> = &'f dyn Fn(&mut Cx, &mut EvBind) -> Res<()>;
+type Between<'f> = &'f dyn Fn(&mut Cx, &mut Bound) -> Res<()>;
 
 /// One win (`WinInfo`): the winner, the winning tile, self-drawn, the concealed tiles without the
 /// winning tile, the discarder and the robbed seat, the action (its index), and its score as last scored.
@@ -201,26 +201,53 @@ impl Cx<'_, '_> {
     }
 
     /// `_event` with a win's bindings: phases, hooks, payments (`between`: the hooks first, then `between`,
-    /// then the payments), then its deferred payments; the decisions it would open are not ported.
-    pub(super) fn win_event(&mut self, name: &str, b: &EvBind, between: Option<Between>) -> Res<()> {
+    /// updating the bindings, then the payments); the step asking the decisions it opens (`event`), or
+    /// its deferred payments when it opens none.
+    pub(super) fn win_event(&mut self, name: &str, b: &mut Bound, between: Option<Between>) -> Res<Option<Step>> {
+        let eb = bound(self.e.t, b);
         match between {
-            None => self.events(|r| r.hooks_only(name, b, Some(false)))?,
+            None => self.events(|r| r.hooks_only(name, &eb, Some(false)))?,
             Some(f) => {
                 self.events(|r| {
-                    r.hooks(name, b)?;
+                    r.hooks(name, &eb)?;
                     r.leave();
                     Ok(())
                 })?;
-                let mut nb = b.clone();
-                f(self, &mut nb)?;
+                f(self, b)?;
+                let nb = bound(self.e.t, b);
                 self.events(|r| r.pay(name, &nb, Some(false)))?;
             }
         }
         if !ENGINE_OFFERED.contains(&name) && self.opens_actions(name) {
-            return Err(not_ported("event", "the decisions an event opens once the hand has a winner"));
+            if self.h.depth >= MAX_DEPTH {
+                return Err(format!(
+                    "the native hand stopped where the reference notes an error (`{name}` raised inside {MAX_DEPTH} nested decisions)"
+                ));
+            }
+            self.h.depth += 1;
+            return Ok(Some(Step::Event { at: 0, event: name.to_owned(), bind: b.clone() }));
         }
         if self.e.p.pay.on.contains_key(name) {
-            self.events(|r| r.settle(name, b, Some(true)))?;
+            let eb = bound(self.e.t, b);
+            self.events(|r| r.settle(name, &eb, Some(true)))?;
+        }
+        Ok(None)
+    }
+
+    /// `{**b, **winner_binding(w)}`: w's bindings once its win is scored merged into `b` (a key already
+    /// there keeps its place).
+    fn merge_winner(&self, b: &mut Bound, w: usize) -> Res<()> {
+        let wb = self.winner_bound(w)?;
+        b.discarder = wb.discarder.or(b.discarder);
+        b.robbed = wb.robbed.or(b.robbed);
+        let keys = &mut b.more.get_or_insert_with(Default::default).keys;
+        for k in wb.more.map(|m| m.keys).unwrap_or_default() {
+            let same = |x: &Key| std::mem::discriminant(x) == std::mem::discriminant(&k)
+                && !matches!((x, &k), (Key::Slot(a, _), Key::Slot(c, _)) if a != c);
+            match keys.iter_mut().find(|x| same(x)) {
+                Some(x) => *x = k,
+                None => keys.push(k),
+            }
         }
         Ok(())
     }
@@ -280,17 +307,19 @@ pub fn win_json(t: &Table, names: &[String], infos: &[WinI], source: Option<usiz
     json!({ "infos": ws, "source": source, "i": i })
 }
 
-/// The bindings of one win's events (`_s_win`'s `b`): actor and winner, tile, discarder, robbed.
-fn win_bind(cx: &Cx, i: &WinI) -> EvBind {
-    let mut b = EvBind::new();
-    b.set("actor", V::Seat(i.seat as u16));
-    b.set("winner", V::Seat(i.seat as u16));
-    b.set("tile", tile_v(cx.e.t, i.tile));
-    b.set("discarder", seat_v(i.discarder));
-    b.set("robbed", seat_v(i.robbed));
-    b.one_win = true;
-    b.win = win_of_info(i);
-    b
+/// The bindings of one win's events (`_s_win`'s `b`): actor and winner, tile, self-drawn, discarder,
+/// robbed, one win's (`ONE_WIN`), in its keys' order.
+pub fn win_bound(i: &WinI) -> Bound {
+    let keys = vec![
+        Key::Actor,
+        Key::Slot(slot("winner"), V::Seat(i.seat as u16)),
+        Key::Tile,
+        Key::SelfDrawn(i.self_drawn),
+        Key::Discarder,
+        Key::Robbed,
+        Key::OneWin,
+    ];
+    Bound { actor: Some(i.seat), tile: Some(i.tile), discarder: Some(i.discarder), robbed: Some(i.robbed), more: Some(Box::new(More { keys })) }
 }
 
 /// What a win's events bind of it beside the slots: `self_drawn` and its reading.
@@ -329,16 +358,21 @@ pub fn win(cx: &mut Cx, f: &mut Step) -> Res<Out> {
                     return Ok(Out::Done(Val::Next(None)));
                 }
                 let info = infos[*i].clone();
-                let b = win_bind(cx, &info);
+                // (the effects and the action's event read the win's reading)
+                let mut b = win_bound(&info);
+                b.more.as_mut().expect("a win's bindings").keys.push(Key::Reading(Box::new(info.clone())));
+                let eb = bound(cx.e.t, &b);
                 let name = cx.e.o.rules.actions[info.action].name.clone();
                 let p = cx.e.p;
                 if let Some((effects, _)) = p.actions.get(&name) {
-                    for x in cx.events(|r| r.run_effects(effects, &b))? {
-                        cx.events(|r| r.hooks_only(&x, &b, None))?;
+                    for x in cx.events(|r| r.run_effects(effects, &eb))? {
+                        cx.events(|r| r.hooks_only(&x, &eb, None))?;
                     }
                 }
                 *at = 2;
-                cx.win_event(&name, &b, None)?;
+                if let Some(c) = cx.win_event(&name, &mut b, None)? {
+                    return Ok(Out::Call(c));
+                }
             }
             2 => {
                 let info = infos[*i].clone();
@@ -348,21 +382,16 @@ pub fn win(cx: &mut Cx, f: &mut Step) -> Res<Out> {
                 let w = info.seat;
                 cx.h.infos[w] = Some(info.clone());
                 cx.rescore(w)?;
-                let mut wb = win_bind(cx, &info);
-                for (s, v) in cx.winner_slots(w)? {
-                    wb.given[s] = Some(v);
-                }
-                wb.win = cx.winner_win(w).unwrap_or_default();
-                let again = move |cx: &mut Cx, nb: &mut EvBind| -> Res<()> {
+                let mut wb = win_bound(&info);
+                cx.merge_winner(&mut wb, w)?;
+                let again = move |cx: &mut Cx, nb: &mut Bound| -> Res<()> {
                     cx.rescore(w)?;
-                    for (s, v) in cx.winner_slots(w)? {
-                        nb.given[s] = Some(v);
-                    }
-                    nb.win = cx.winner_win(w).unwrap_or_default();
-                    Ok(())
+                    cx.merge_winner(nb, w)
                 };
                 *at = 3;
-                cx.win_event("win", &wb, Some(&again))?;
+                if let Some(c) = cx.win_event("win", &mut wb, Some(&again))? {
+                    return Ok(Out::Call(c));
+                }
             }
             _ => {
                 // (`_record`: the winner's result, which the snapshot does not write)
