@@ -43,6 +43,7 @@ pub mod course;
 pub mod ending;
 pub mod hand_binding;
 pub mod opening;
+pub mod bound;
 pub mod steps;
 pub mod turn;
 pub mod turn_card;
