@@ -1,9 +1,9 @@
 //! A win taken or claimed, natively (runtime/game/ending.py `_s_win`, `_bind_win_values`, `_rescore`;
 //! winning.py `winner_binding`): the winners noted, each winner's action effects and event, the win's
 //! final scoring between the `win` event's hooks and its payments, and what the hand's end binds of
-//! the first win. Several winners on one tile are settled in turn. Not ported, each refusing the hand by
-//! name: `table winners_leave` (play going on after a win), reveals `at win`, a task's factor (its
-//! condition reads the win's reading), the decisions an event of a won hand opens.
+//! the first win, the reveals turned at a win, the decisions the win's events open (the winning action's
+//! event, `win`: engine/window.rs with the win's bindings). Several winners on one tile are settled in
+//! turn. Not ported, refusing the hand by name: `table winners_leave` (play going on after a win).
 
 use super::course::{bound, not_ported, Cx, ENGINE_OFFERED};
 use std::sync::Arc;
