@@ -161,3 +161,21 @@ def test_a_win_whose_decisions_are_passed_pays_its_score():
     assert [m for ev, _, m in made if ev == "win"] == ["pass", "pass"]
     assert sorted((p["payer"], p["amount"]) for p in state["payments"]) == \
         [(s, g.st.results[w]["score"]) for s in range(g.n) if s != w]
+
+
+def test_the_hands_end_asks_each_of_several_winners_in_turn():
+    """tests/rules/winners_in_turn.pai: one discard won by two seats (`multiple`); at the hand's end each
+    winner in turn (in the order they won) is asked its `by winner` choice, the second turn with that
+    decision alone (`others` false); the payment waiting for them (`after`) reads their sum. Played
+    natively, equal at every point."""
+    def pick(g, seat, moves):
+        if g.pending.event == "hand_end":
+            return next(m for m in moves if str(m) == "报喜 =2")
+        return next((m for m in moves if m.action == "胡"), None)
+
+    g, state, made = _played("tests/rules/winners_in_turn.pai", 142, pick)
+    assert g.st.winners == [2, 0]
+    assert [(s, m) for ev, s, m in made if ev == "hand_end"] == [(2, "报喜 =2"), (0, "报喜 =2")]
+    assert state["table"]["喜"] == 4
+    assert sorted((p["payer"], p["payee"], p["amount"]) for p in state["payments"] if p["name"] == "喜钱") == \
+        [(1, 0, 4), (1, 2, 4)]

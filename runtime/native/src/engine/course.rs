@@ -179,7 +179,7 @@ impl Cx<'_, '_> {
                 ));
             }
             self.h.depth += 1;
-            return Ok(Some(Step::Event { at: 0, event: name.to_owned(), bind: b.clone() }));
+            return Ok(Some(Step::Event { at: 0, event: name.to_owned(), bind: b.clone(), turn: None }));
         }
         if self.e.p.pay.on.contains_key(name) {
             self.events(|r| r.settle(name, &eb, Some(true)))?;

@@ -120,12 +120,14 @@ pub enum Step {
     /// `_s_claim`: a tile claimed into a meld.
     Claim { at: u8, c: usize, s: usize, offer: Offer, t: usize, turned: bool, bind: Option<Bound> },
     /// `_s_event`: an event whose opened decisions are asked (its window).
-    Event { at: u8, event: String, bind: Bound },
+    /// `turn`: the winner whose turn it is, when the event is asked of each winner in turn.
+    Event { at: u8, event: String, bind: Bound, turn: Option<usize> },
     /// `_s_window`: the decisions an event other than the engine's own opens.
     Window {
         at: u8,
         event: String,
         bind: Bound,
+        others: bool, // false: only the `by winner` decisions (a later winner's turn)
         ai: Option<usize>,
         offers: Option<Vec<(usize, Vec<Offer>)>>,
         answers: Vec<(usize, Offer)>,
@@ -523,11 +525,22 @@ pub fn record_json(t: &Table, names: &[String], decided: &[Vec<String>], s: &Ste
             }
             (*at, J::Object(m))
         }
-        Step::Event { at, event, bind } => (*at, json!({ "event": event, "bind": bound_json(t, bind) })),
-        Step::Window { at, event, bind, ai, offers, answers, order, i, cb } => {
+        Step::Event { at, event, bind, turn } => {
             let mut m = Map::new();
             m.insert("event".into(), json!(event));
             m.insert("bind".into(), bound_json(t, bind));
+            if let Some(k) = turn {
+                m.insert("turn".into(), json!(k));
+            }
+            (*at, J::Object(m))
+        }
+        Step::Window { at, event, bind, others, ai, offers, answers, order, i, cb } => {
+            let mut m = Map::new();
+            m.insert("event".into(), json!(event));
+            m.insert("bind".into(), bound_json(t, bind));
+            if !*others {
+                m.insert("others".into(), json!(false));
+            }
             if *at > 0 || offers.is_some() {
                 m.insert("ai".into(), json!(ai));
             }

@@ -225,7 +225,7 @@ impl Cx<'_, '_> {
                 ));
             }
             self.h.depth += 1;
-            return Ok(Some(Step::Event { at: 0, event: name.to_owned(), bind: b.clone() }));
+            return Ok(Some(Step::Event { at: 0, event: name.to_owned(), bind: b.clone(), turn: None }));
         }
         if self.e.p.pay.on.contains_key(name) {
             let eb = bound(self.e.t, b);
@@ -236,7 +236,7 @@ impl Cx<'_, '_> {
 
     /// `{**b, **winner_binding(w)}`: w's bindings once its win is scored merged into `b` (a key already
     /// there keeps its place).
-    fn merge_winner(&self, b: &mut Bound, w: usize) -> Res<()> {
+    pub(super) fn merge_winner(&self, b: &mut Bound, w: usize) -> Res<()> {
         let wb = self.winner_bound(w)?;
         b.discarder = wb.discarder.or(b.discarder);
         b.robbed = wb.robbed.or(b.robbed);

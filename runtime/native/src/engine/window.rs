@@ -2,43 +2,46 @@
 //! `_s_event`; claims.py `_s_window`): every seat the event's actions are offered to answers at once
 //! (a compulsory one taken unasked), then in priority and seat order each seat's declines and its action.
 //! An event of a won hand binds the win's values and reading (`Bound::more`); the window reads the event's
-//! win, else the hand's first win. The decisions of a hand with several winners asked of each winner in
-//! turn (`_winners_in_turn`) are not ported yet: refused by name.
+//! win, else the hand's first win; the `by winner` decisions of a hand with several winners are asked of
+//! each winner in turn (`_winners_in_turn`).
 
-use super::course::{bound_offers, not_ported, pick, Cx};
+use super::course::{bound_offers, pick, Cx};
 use super::offer_decisions::window_offers;
 use super::offers::Mv;
 use super::events::slot;
-use super::steps::{Ask, Out, Res, Step, Val};
+use super::steps::{Ask, Bound, Key, Out, Res, Step, Val};
 use crate::program::V;
 
-/// `_s_event`: the event's window, then its deferred payments.
+fn window_step(event: &str, bind: Bound, others: bool) -> Step {
+    Step::Window { at: 0, event: event.to_owned(), bind, others, ai: None, offers: None, answers: Vec::new(), order: None, i: 0, cb: None }
+}
+
+/// `_winner_turn`: the event's bindings in the k-th winner's turn (that winner's, `WINNER_TURN`).
+fn winner_turn(cx: &Cx, bind: &Bound, k: usize) -> Res<Bound> {
+    let mut b = bind.clone();
+    cx.merge_winner(&mut b, cx.h.st.winners[k])?;
+    b.more.get_or_insert_with(Default::default).keys.push(Key::WinnerTurn);
+    Ok(b)
+}
+
+/// `_s_event`: the event's window (under several winners once the hand is over, its `by winner`
+/// decisions in each winner's turn, in the order they won), then its deferred payments.
 pub fn event(cx: &mut Cx, f: &mut Step) -> Res<Out> {
-    let Step::Event { at, event, bind } = f else { unreachable!() };
+    let Step::Event { at, event, bind, turn } = f else { unreachable!() };
     if *at == 0 {
-        // (`_winners_in_turn`: an event of a hand over with several winners, its `by winner` decisions
-        // asked of each winner in turn)
-        let st = &cx.h.st;
-        if st.winners.len() > 1
-            && st.finished
-            && !bind.one_win()
-            && !bind.winner_turn()
-            && cx.opens_by_winner(event)
-        {
-            return Err(not_ported("event", "the decisions of a hand with several winners asked of each in turn"));
-        }
         *at = 1;
-        return Ok(Out::Call(Step::Window {
-            at: 0,
-            event: event.clone(),
-            bind: bind.clone(),
-            ai: None,
-            offers: None,
-            answers: Vec::new(),
-            order: None,
-            i: 0,
-            cb: None,
-        }));
+        // `_winners_in_turn`: an event of the hand once its play is over (not one win's, not already one
+        // winner's turn) with several winners; the event's other decisions in the first turn
+        let st = &cx.h.st;
+        if st.winners.len() > 1 && st.finished && !bind.one_win() && !bind.winner_turn() && cx.opens_by_winner(event) {
+            *turn = Some(0);
+            return Ok(Out::Call(window_step(event, winner_turn(cx, bind, 0)?, true)));
+        }
+        return Ok(Out::Call(window_step(event, bind.clone(), true)));
+    }
+    if let Some(k) = turn.filter(|&k| k + 1 < cx.h.st.winners.len()) {
+        *turn = Some(k + 1);
+        return Ok(Out::Call(window_step(event, winner_turn(cx, bind, k + 1)?, false)));
     }
     cx.h.depth = cx.h.depth.saturating_sub(1);
     if cx.e.p.pay.on.contains_key(event.as_str()) {
@@ -59,7 +62,7 @@ fn distance(cx: &Cx, r: usize, s: usize) -> usize {
 
 /// `_s_window`.
 pub fn window(cx: &mut Cx, f: &mut Step, v: Val) -> Res<Out> {
-    let Step::Window { at, event, bind, ai, offers, answers, order, i, cb } = f else { unreachable!() };
+    let Step::Window { at, event, bind, others, ai, offers, answers, order, i, cb } = f else { unreachable!() };
     let mut v = v;
     loop {
         match *at {
@@ -77,7 +80,8 @@ pub fn window(cx: &mut Cx, f: &mut Step, v: Val) -> Res<Out> {
                     (true, Some(V::Seat(w))) => Some(*w as usize),
                     _ => None,
                 };
-                let found = cx.offers(|c| window_offers(c, &ev, a, tile, true, winner, &b))?;
+                let all = *others;
+                let found = cx.offers(|c| window_offers(c, &ev, a, tile, all, winner, &b))?;
                 if found.is_empty() {
                     return Ok(Out::Done(Val::None));
                 }
