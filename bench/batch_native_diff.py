@@ -1,6 +1,7 @@
 """The native batch driver against `PAILI_BACKEND=python`, whole process: `paili score RULES --batch FILE
---json --stats` on both backends must write the same bytes; the lines the native scorer took are printed
-(`batch_lines`).
+--json --stats` on both backends must write the same bytes, and so must the same command without
+`--stats` (on a bundled variant it starts on the recorded setup, runtime/quickbatch.py); the lines the
+native scorer took are printed (`batch_lines`, and what the quick path did).
 
     python bench/batch_native_diff.py [--hands 5000] [--seed 1] [--sample 2000] [--sample-seed 21]
 
@@ -66,13 +67,27 @@ def cli(rules: str, path: Path, backend: str) -> tuple[bytes, dict]:
     return p.stdout, json.loads(p.stderr.decode().splitlines()[-1])["stats"]["batch_lines"]
 
 
+def quick(rules: str, path: Path) -> tuple[bytes, dict]:
+    """The output bytes of `paili score RULES --batch PATH --json` (no --stats: a bundled variant's batch
+    then starts on its recorded setup, runtime/quickbatch.py) and what that path did (PAILI_BATCH_REPORT)."""
+    p = subprocess.run([sys.executable, "-m", "paili", "score", rules, "--batch", str(path), "--json"],
+                       capture_output=True, cwd=ROOT, env={**os.environ, "PAILI_BACKEND": "native",
+                                                           "PAILI_BATCH_REPORT": "1"})
+    if b"Traceback" in p.stderr:
+        raise SystemExit(p.stderr.decode()[-800:])
+    lines = [x for x in p.stderr.decode().splitlines() if x.startswith('{"quick"')]
+    return p.stdout, json.loads(lines[-1])["quick"] if lines else {}
+
+
 def compare(rules: str, path: Path) -> bool:
     out, counts = cli(rules, path, "native")
     want, want_counts = cli(rules, path, "python")
-    same = out == want
+    fast, fast_counts = quick(rules, path)
+    same = out == want == fast
     n = len(want.splitlines())
     print(f"{Path(rules).stem:12} {n:6} lines  identical: {same}  native {counts['native']:6}  "
-          f"reference {counts['reference']:6}  (python backend: {want_counts})", flush=True)
+          f"reference {counts['reference']:6}  (python backend: {want_counts}; without --stats: {fast_counts})",
+          flush=True)
     return same
 
 

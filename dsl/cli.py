@@ -130,7 +130,7 @@ def _context(sets: list[str]) -> dict:
     return out
 
 
-def _runtime(arg: str):
+def load_runtime(arg: str):
     from ..runtime.backend import BackendError
     from ..runtime.hand import HandError
     from ..runtime.rules import Rules
@@ -149,7 +149,7 @@ def cmd_score(args) -> int:
 
     from ..runtime.hand import HandError
 
-    rules = _runtime(args.rules)
+    rules = load_runtime(args.rules)
     if args.batch:
         code, counts = _score_batch(rules, args.batch)
         _print_stats(rules, args, {"batch_lines": counts})
@@ -201,7 +201,7 @@ def cmd_waits(args) -> int:
 
     from ..runtime.hand import HandError
 
-    rules = _runtime(args.rules)
+    rules = load_runtime(args.rules)
     try:
         waits = rules.waits(args.hand, args.meld, args.self_drawn, _context(args.set))
     except HandError as exc:
@@ -219,7 +219,7 @@ def cmd_waits(args) -> int:
 def cmd_describe(args) -> int:
     import json
 
-    rules = _runtime(args.rules)
+    rules = load_runtime(args.rules)
     if args.json:
         from .describe import describe_json
 
@@ -359,7 +359,13 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None, quick: bool = True) -> int:
+    if quick:  # `score VARIANT --batch FILE --json` on a verified recorded setup (dsl/cli_quick.py)
+        from .cli_quick import quick_main
+
+        code = quick_main(sys.argv[1:] if argv is None else argv)
+        if code is not None:
+            return code
     parser = build_parser()
     args = parser.parse_args(argv)
     try:

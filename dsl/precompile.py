@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from ..runtime.batchsetup import INDEX_KEY, expected_setups, setup_path
 from ..runtime.ir import nodes as ir
 from ..runtime.ir.precompiled import COMPILED_DIR, INDEX, INDEX_FORMAT, source_hash
 from .cli_args import ROOT, bundled_rules
@@ -42,8 +43,35 @@ def expected() -> dict[Path, str]:
             continue
         validated[f.stem] = source_hash(text.encode("utf-8"))
     index = {"format": INDEX_FORMAT, "version": ir.VERSION, "sources": sources, "validated": validated}
+    index[INDEX_KEY] = _batch_setups(out, validated)
     out[INDEX] = json.dumps(index, ensure_ascii=False, indent=1, sort_keys=True) + "\n"
     return out
+
+
+def _batch_setups(out: dict[Path, str], validated: dict[str, str]) -> dict[str, str]:
+    """Adds to `out` the recorded setup of each validated variant's native batch (runtime/batchsetup.py)
+    and returns {stem: its SHA-256}. Without the native core here the shipped setups are kept as they
+    are (they cannot be made, nor checked, without it)."""
+    from ..runtime.backend import native_module
+
+    if native_module() is None:
+        kept = {}
+        try:
+            old = json.loads(INDEX.read_text(encoding="utf-8")).get(INDEX_KEY, {})
+        except (OSError, ValueError, AttributeError):
+            old = {}
+        for stem in validated:
+            p = setup_path(stem)
+            if stem in old and p.is_file():
+                out[p] = p.read_text(encoding="utf-8")
+                kept[stem] = old[stem]
+        return kept
+    texts = {p.stem: t for p, t in out.items() if p.stem in validated and p.name == f"{p.stem}.json"}
+    got = {}
+    for stem, text in expected_setups(texts).items():
+        out[setup_path(stem)] = text
+        got[stem] = source_hash(text.encode("utf-8"))
+    return got
 
 
 def _present() -> set[Path]:

@@ -14,10 +14,9 @@ from typing import Any
 from .evaluate import EvalError, compile_expr
 from .hand import HandError, parse_tiles
 from .ir import nodes as ir
+from .limits import CONTEXTS_KEPT
 from .settings import setting_number, short
 from .tiles import TileInfo, setting_defaults
-
-CONTEXTS_KEPT = 1024  # distinct contexts whose environment a rule set keeps (the table starts over past it)
 
 
 def context_key(context: dict) -> tuple:

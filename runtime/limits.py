@@ -38,6 +38,7 @@ MAX_TILE_TEXT = 1000  # characters of one hand, meld or winning-tile text
 MAX_MELDS = 32  # exposed melds given with one hand
 MAX_HAND_TILES = 64  # tiles of one hand, melds and winning tile included
 MAX_BATCH_LINE = 65_536  # bytes of one `score --batch` line
+CONTEXTS_KEPT = 1024  # distinct contexts whose environment a rule set keeps (the table starts over past it)
 MAX_BATCH_DEPTH = 32  # arrays and objects nested in one batch line's JSON (a valid line needs 2)
 
 # ---- work of one hand (runtime/rules.py; a one-sentence HandError). Counted over the whole question asked

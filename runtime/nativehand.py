@@ -167,14 +167,17 @@ class NativeHands:
         """A meld a batch line lays down, its kind's name stripped and its tiles read by the native side
         (catalog indexes): recorded when it is one runtime/hand.py `build_hand` takes; False if not (the
         line then goes to the reference, which says why)."""
+        return self.checked_meld(rules, cat, kind, kinds) is not None
+
+    def checked_meld(self, rules, cat, kind: str, kinds: list) -> tuple | None:
+        """`batch_meld`'s check: the meld as the native side takes it (`encode_meld`, recorded), or None."""
         mk = rules.ir.meld(kind)
         if mk is None or mk.pair:
-            return False
+            return None
         tiles = [cat.kinds[i] for i in kinds]
         if not rules.meld_matches(mk, tiles):
-            return False
-        self.encode_meld(rules, Meld(kind, tiles))
-        return True
+            return None
+        return self.encode_meld(rules, Meld(kind, tiles))
 
     def _form_positions(self, rules) -> tuple:
         got = self._forms.get(id(rules.forms))
@@ -479,6 +482,20 @@ def native_hands(rules, cat, dec, counts: NativeCounts | None, mod) -> tuple[Nat
         return None, "the native tables do not enumerate this rule set's splits"
     rs = rules.ir
     pre = counts.prefilter
+    setup = hand_setup(rules, cat, dec, pre, fast)
+    try:
+        hands = mod.Hands(counts.scorer.scorer, structure.tables, setup)
+    except (mod.NotCovered, mod.NativeError, ValueError, TypeError) as exc:
+        return None, f"the native core refused the hand setup: {exc}"
+    out = NativeHands(hands, counts, structure.items, bool(rules.ir.wilds or rules.ir.standins), structure.tables)
+    out.plain_forms = any(not f.standins for f in rs.forms)
+    return out, ""
+
+
+def hand_setup(rules, cat, dec, pre, fast) -> dict:
+    """What the native `Hands` takes besides its programs and tables (plain data: the batch setup of
+    runtime/batchsetup.py records it)."""
+    rs = rules.ir
 
     def vector(g) -> bytes | None:
         if pre is None:
@@ -489,7 +506,7 @@ def native_hands(rules, cat, dec, counts: NativeCounts | None, mod) -> tuple[Nat
             return None
 
     split_groups = []
-    for spec, slots in structure.items:
+    for spec, slots in dec.structure.items:
         mk = rs.meld(spec.kind)
         kinds = [k for k, _ in slots]
         tiles = [RTile(cat.kinds[k]) for k in kinds]
@@ -501,7 +518,7 @@ def native_hands(rules, cat, dec, counts: NativeCounts | None, mod) -> tuple[Nat
         variants = [Group(spec.kind, tiles, exposed=False, concealed=conc, is_pair=mk.pair, is_kong=mk.kong, value=v,
                           has_win=has_win) for has_win, conc in ((False, True), (True, True), (True, False))]
         split_groups.append((spec.kind, kinds, bool(mk.pair), bool(mk.kong), ev, *[vector(g) for g in variants]))
-    setup = {
+    return {
         "kind_names": [k.name for k in cat.kinds],
         "kind_codes": [k.notation_code for k in cat.kinds],
         "tile_codes": [tile_code(k) for k in cat.kinds],
@@ -529,13 +546,6 @@ def native_hands(rules, cat, dec, counts: NativeCounts | None, mod) -> tuple[Nat
         "form_standins": [bool(f.standins) for f in rs.forms],
         "meld_kinds": [(m.name, bool(m.pair), bool(m.kong)) for m in rs.melds],
     }
-    try:
-        hands = mod.Hands(counts.scorer.scorer, structure.tables, setup)
-    except (mod.NotCovered, mod.NativeError, ValueError, TypeError) as exc:
-        return None, f"the native core refused the hand setup: {exc}"
-    out = NativeHands(hands, counts, structure.items, bool(rules.ir.wilds or rules.ir.standins), structure.tables)
-    out.plain_forms = any(not f.standins for f in rs.forms)
-    return out, ""
 
 
-__all__ = ["NativeHands", "maybe_not_natural", "native_hands", "NO_READING"]
+__all__ = ["NativeHands", "hand_setup", "maybe_not_natural", "native_hands", "NO_READING"]

@@ -178,7 +178,7 @@ class Rules:
     def catalog_for(self, settings: dict) -> tuple[Catalog, Decomposer]:
         reads = self._catalog_reads
         if reads is None:
-            reads = self._catalog_reads = (_catalog_options(self.ir), {
+            reads = self._catalog_reads = (catalog_options(self.ir), {
                 k: v for k, v in setting_defaults(self.ir).items() if k.startswith("option:")})
         read, defaults = reads
         # Room options set up the catalog, and everything made from it here and in the native core, only
@@ -558,7 +558,7 @@ class Rules:
         return shape_text(mk)
 
 
-def _catalog_options(rs: ir.RuleSet) -> frozenset | None:
+def catalog_options(rs: ir.RuleSet) -> frozenset | None:
     """The room options (`option:NAME`) a catalog's tiles read (whether each kind is in play, its copies,
     the computed attributes: all runtime/tiles.py `Catalog` evaluates), or None when an expression there
     reads a name whose value could depend on any option."""
