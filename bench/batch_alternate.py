@@ -2,7 +2,11 @@
 --json --stats` (the child's, from getrusage), the lines each scorer took (`batch_lines`), and whether every
 run wrote the same bytes.
 
-    python bench/batch_alternate.py BEFORE_PATH AFTER_PATH [--hands 5000] [--rounds 2] [--seed 1]
+    python bench/batch_alternate.py BEFORE_PATH AFTER_PATH [--hands 5000] [--rounds 2] [--seed 1] [--plain]
+
+`--plain` runs the issue's very command, without `--stats` (on a bundled variant the batch then starts on
+its recorded setup, runtime/quickbatch.py); what that path did is read from PAILI_BATCH_REPORT's line
+where the build has one.
 
 Each PATH is a directory holding a `paili` package (as PYTHONPATH takes it: a worktree's shim). The hands
 are bench/batch_speed.py's: random winning 白金岛 hands, and bench/mcr_crosscheck.py's 国标 hands.
@@ -53,6 +57,7 @@ def main(argv=None) -> int:
     ap.add_argument("--hands", type=int, default=5000)
     ap.add_argument("--rounds", type=int, default=2)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--plain", action="store_true", help="without --stats")
     a = ap.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
         paths = files(Path(tmp), a.hands, a.seed)
@@ -61,11 +66,15 @@ def main(argv=None) -> int:
             for which, path in (("before", a.before), ("after", a.after)):
                 for rules, f in paths.items():
                     b = resource.getrusage(resource.RUSAGE_CHILDREN)
-                    cmd = [sys.executable, "-m", "paili", "score", rules, "--batch", str(f), "--json", "--stats"]
-                    p = subprocess.run(cmd, capture_output=True, env={**os.environ, "PYTHONPATH": path}, cwd=tmp)
+                    cmd = [sys.executable, "-m", "paili", "score", rules, "--batch", str(f), "--json"]
+                    cmd += [] if a.plain else ["--stats"]
+                    env = {**os.environ, "PYTHONPATH": path, **({"PAILI_BATCH_REPORT": "1"} if a.plain else {})}
+                    p = subprocess.run(cmd, capture_output=True, env=env, cwd=tmp)
                     e = resource.getrusage(resource.RUSAGE_CHILDREN)
                     cpu = e.ru_utime - b.ru_utime + e.ru_stime - b.ru_stime
-                    lines = json.loads(p.stderr.decode().splitlines()[-1])["stats"]["batch_lines"]
+                    last = (p.stderr.decode().splitlines() or ["{}"])[-1]
+                    got = json.loads(last) if last.startswith("{") else {}
+                    lines = got["stats"]["batch_lines"] if "stats" in got else got.get("quick", "-")
                     outs.setdefault(rules, set()).add(p.stdout)
                     rate = f"{a.hands / cpu:,.0f}/s"
                     print(f"round {r + 1} {which:6} {rules:9} cpu {cpu:.3f} s  {rate}  {lines}", flush=True)

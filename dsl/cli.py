@@ -5,7 +5,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from .cli_args import ROOT, UsageError, bundled_rules, load_ruleset, load_ruleset_text, resolve_rules_arg
+from .cli_args import ROOT, UsageError, bundled_rules, load_ruleset, load_runtime, resolve_rules_arg
 from .cli_game import add_commands
 from .serve.command import add_command as add_serve_command
 
@@ -128,20 +128,6 @@ def _context(sets: list[str]) -> dict:
         name, value = item.split("=", 1)
         out[name.strip()] = value.strip()
     return out
-
-
-def load_runtime(arg: str):
-    from ..runtime.backend import BackendError
-    from ..runtime.hand import HandError
-    from ..runtime.rules import Rules
-
-    rs, text = load_ruleset_text(arg)
-    try:
-        return Rules(rs, None, text)
-    except BackendError as exc:
-        raise UsageError(str(exc)) from None
-    except HandError as exc:  # e.g. the default options set up more tiles than the limits allow
-        raise UsageError(f"{arg}: {exc}") from None
 
 
 def cmd_score(args) -> int:

@@ -63,3 +63,18 @@ def load_ruleset_text(arg: str, examples: bool = False):
         sys.stderr.write(res.render() + "\n")
         raise UsageError(f"{p} does not compile")
     return res.ruleset, None
+
+
+def load_runtime(arg: str):
+    """The `Rules` of a RULES argument, as the commands that score use them; UsageError otherwise."""
+    from ..runtime.backend import BackendError
+    from ..runtime.hand import HandError
+    from ..runtime.rules import Rules
+
+    rs, text = load_ruleset_text(arg)
+    try:
+        return Rules(rs, None, text)
+    except BackendError as exc:
+        raise UsageError(str(exc)) from None
+    except HandError as exc:  # e.g. the default options set up more tiles than the limits allow
+        raise UsageError(f"{arg}: {exc}") from None

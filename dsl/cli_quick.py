@@ -71,7 +71,7 @@ def quick_main(argv: list[str]) -> int | None:
     from ..runtime.quickbatch import prepare
 
     def load_rules():
-        from .cli import load_runtime
+        from .cli_args import load_runtime
 
         return load_runtime(rules_arg)
 
@@ -83,22 +83,25 @@ def quick_main(argv: list[str]) -> int | None:
 
             print(json.dumps({"quick": {"declined": DECLINED[0]}}, ensure_ascii=False), file=sys.stderr)
         return None
-    from .cli_args import UsageError
-
     try:
-        try:
-            stream = sys.stdin.buffer if path == "-" else open(path, "rb")
-        except OSError as exc:
-            raise UsageError(f"cannot read {path}: {exc.strerror}") from None
+        stream = sys.stdin.buffer if path == "-" else open(path, "rb")
+    except OSError as exc:  # as the full command says it (dsl/cli.py `_score_batch`)
+        print(f"paili: cannot read {path}: {exc.strerror}", file=sys.stderr)
+        return 2
+    try:
         with stream:
             failed, counts = quick.run(stream, sys.stdout)
         if report:
             print(json.dumps({"quick": counts}, ensure_ascii=False), file=sys.stderr)
-    except UsageError as exc:
-        print(f"paili: {exc}", file=sys.stderr)
-        return 2
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:
         return 0
+    except Exception as exc:
+        from .cli_args import UsageError  # (loading the Rules a line needed; imported then already)
+
+        if not isinstance(exc, UsageError):
+            raise
+        print(f"paili: {exc}", file=sys.stderr)
+        return 2
     return 1 if failed else 0

@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from ..runtime.batchsetup import INDEX_KEY, expected_setups, setup_path
+from ..runtime.batchsetup import INDEX_KEY, SETUP_SUFFIX, dumps_setup, record, sha
 from ..runtime.ir import nodes as ir
 from ..runtime.ir.precompiled import COMPILED_DIR, INDEX, INDEX_FORMAT, source_hash
 from .cli_args import ROOT, bundled_rules
@@ -61,7 +61,7 @@ def _batch_setups(out: dict[Path, str], validated: dict[str, str]) -> dict[str, 
         except (OSError, ValueError, AttributeError):
             old = {}
         for stem in validated:
-            p = setup_path(stem)
+            p = COMPILED_DIR / f"{stem}{SETUP_SUFFIX}"
             if stem in old and p.is_file():
                 out[p] = p.read_text(encoding="utf-8")
                 kept[stem] = old[stem]
@@ -69,9 +69,26 @@ def _batch_setups(out: dict[Path, str], validated: dict[str, str]) -> dict[str, 
     texts = {p.stem: t for p, t in out.items() if p.stem in validated and p.name == f"{p.stem}.json"}
     got = {}
     for stem, text in expected_setups(texts).items():
-        out[setup_path(stem)] = text
+        out[COMPILED_DIR / f"{stem}{SETUP_SUFFIX}"] = text
         got[stem] = source_hash(text.encode("utf-8"))
     return got
+
+
+def expected_setups(texts: dict[str, str]) -> dict[str, str]:
+    """{stem: setup text} for the bundled variants (stem -> compiled text) whose batches are native."""
+    from ..runtime.backend import native_module
+    from ..runtime.ir.serialize import loads
+    from ..runtime.rules import Rules
+
+    out = {}
+    if native_module() is None:
+        return out
+    for stem, text in sorted(texts.items()):
+        rules = Rules(loads(text), "native", text)
+        got = record(rules, sha(text.encode("utf-8")))
+        if got is not None:
+            out[stem] = dumps_setup(got)
+    return out
 
 
 def _present() -> set[Path]:

@@ -34,8 +34,11 @@ MELD_CANDIDATES = 200_000  # tile lists one meld size may try when the melds are
 MELDS_RECORDED = 4_000  # below the native meld memo (runtime/native/src/hand/binding.rs MELD_MEMO)
 
 
+SETUP_SUFFIX = ".batch.json"
+
+
 def setup_path(stem: str) -> Path:
-    return COMPILED_DIR / f"{stem}.batch.json"
+    return COMPILED_DIR / f"{stem}{SETUP_SUFFIX}"
 
 
 def sha(data: bytes) -> str:
@@ -130,23 +133,6 @@ def meld_entries(rules, cat, hands) -> list:
     return out
 
 
-def expected_setups(texts: dict[str, str]) -> dict[str, str]:
-    """{stem: setup text} for the bundled variants (stem -> compiled text) whose batches are native."""
-    from .backend import native_module
-    from .ir.serialize import loads
-    from .rules import Rules
-
-    out = {}
-    if native_module() is None:
-        return out
-    for stem, text in sorted(texts.items()):
-        rules = Rules(loads(text), "native", text)
-        got = record(rules, sha(text.encode("utf-8")))
-        if got is not None:
-            out[stem] = dumps_setup(got)
-    return out
-
-
 # ---------------------------------------------------------------------------------- the verified files
 
 def bundled(stem: str) -> tuple[str, dict] | str:
@@ -197,5 +183,5 @@ def native_parts(mod, text: str, setup: dict):
     return tables, hands
 
 
-__all__ = ["INDEX_KEY", "SETUP_FORMAT", "bundled", "dumps_setup", "expected_setups", "loads_setup", "meld_entries",
-           "native_parts", "record", "setup_path", "sha"]
+__all__ = ["INDEX_KEY", "SETUP_FORMAT", "SETUP_SUFFIX", "bundled", "dumps_setup", "loads_setup",
+           "meld_entries", "native_parts", "record", "setup_path", "sha"]

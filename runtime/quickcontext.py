@@ -30,12 +30,11 @@ def context_table(rules, names: list, cat) -> dict | None:
     options the catalog reads whatever they are)."""
     from .hand import HandError
     from .nativecounts import Unencodable, encode
-    from .rules import catalog_options
 
     rs = rules.ir
     if rs.wilds or rs.standins:
         return None
-    read = catalog_options(rs)
+    read = rules.catalog_option_names()
     if read is None:
         return None
     conv = rules.contexts

@@ -220,6 +220,10 @@ class Rules:
             self._catalogs[key] = (cat, dec)
         return self._catalogs[key]
 
+    def catalog_option_names(self) -> frozenset | None:
+        """The room options the catalog's tiles read (`catalog_options`), None when any option may."""
+        return catalog_options(self.ir)
+
     def ruleset_json(self) -> str:
         """The versioned JSON of this rule set (the native core's input)."""
         if self._ruleset_json is None:
