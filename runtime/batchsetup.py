@@ -25,6 +25,8 @@ from itertools import combinations_with_replacement
 from math import comb
 from pathlib import Path
 
+from .ir.version import VERSION
+
 SETUP_FORMAT = "paili-batch-setup"
 SETUP_VERSION = 1
 INDEX_KEY = "batch_setups"  # in rules/compiled/index.json: {stem: SHA-256 of its setup file}
@@ -143,6 +145,8 @@ def bundled(stem: str) -> tuple[str, dict] | str:
         source = (RULES_DIR / f"{stem}.pai").read_bytes()
         if not isinstance(index, dict) or index.get("format") != "paili-compiled-rules":
             return "the compiled index is not readable"
+        if index.get("version") != VERSION:  # (as runtime/ir/precompiled.py reads the index)
+            return "the compiled files are of another format version"
         if index.get("sources", {}).get(stem) != sha(source):
             return "the rule file changed since it was compiled"
         data = (COMPILED_DIR / f"{stem}.json").read_bytes()

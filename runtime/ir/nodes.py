@@ -12,9 +12,7 @@ from functools import cached_property
 
 from .expr import Expr
 from .span import NO_SPAN, Span
-
-FORMAT = "paili-ruleset"
-VERSION = 2  # 2: pattern labels carry their resolved `{…}` expressions (label_exprs)
+from .version import FORMAT, VERSION  # noqa: F401 - (the IR's format and version, read as ir.VERSION)
 
 
 @dataclass(frozen=True)
