@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import importlib
 import os
-from fractions import Fraction
 from typing import Protocol
 
 NATIVE_MODULE = f"{__package__}._native"  # the one place the extension module is named (pyproject.toml builds it)
@@ -158,6 +157,8 @@ def _option_value(v):
     """A room option's value as the native catalog takes it (None when it does not)."""
     if v is None or isinstance(v, (bool, int, str)):
         return v
+    from fractions import Fraction  # (here: a quick batch imports this module, not fractions and decimal)
+
     if isinstance(v, Fraction) and v.denominator == 1:
         return int(v)
     raise TypeError(type(v).__name__)
