@@ -190,7 +190,8 @@ def copy_of_compiled(tmp_path, monkeypatch):
     ("guobiao.batch.json", lambda t: t.replace('"cap":', '"cap":1+', 1), "the batch setup is not the one recorded"),
     ("index.json", lambda t: t.replace('"batch_setups"', '"other"', 1), "the batch setup is not the one recorded"),
 ])
-def test_a_tampered_file_takes_todays_path(copy_of_compiled, name, edit, why):
+def test_a_tampered_file_takes_todays_path(copy_of_compiled, monkeypatch, name, edit, why):
+    monkeypatch.setenv("PAILI_BACKEND", "native")
     f = copy_of_compiled / name
     f.write_text(edit(f.read_text(encoding="utf-8")), encoding="utf-8")
     assert quickbatch.prepare("guobiao", lambda: None) is None
@@ -213,7 +214,15 @@ def test_a_tampered_compiled_file_given_by_path_is_refused_with_todays_sentence(
 
 
 @needs_native
-def test_the_quick_path_counts_what_it_scored_in_process():
+def test_the_reference_backend_chosen_runs_todays_path(monkeypatch):
+    monkeypatch.setenv("PAILI_BACKEND", "python")
+    assert quickbatch.prepare("guobiao", lambda: None) is None
+    assert quickbatch.DECLINED == ["the reference backend is chosen"]
+
+
+@needs_native
+def test_the_quick_path_counts_what_it_scored_in_process(monkeypatch):
+    monkeypatch.setenv("PAILI_BACKEND", "native")
     q = quickbatch.prepare("guobiao", lambda: load("guobiao", backend="native"))
     data = "".join(json.dumps(x, ensure_ascii=False) + "\n" for x in GUOBIAO if isinstance(x, dict)).encode()
     out = io.StringIO()
