@@ -37,7 +37,7 @@ def batch_form(argv: list[str]) -> tuple[str, str] | None:
         else:
             return None
         i += 1
-    if rules is None or path is None or not json_flag or path.startswith("-") and path != "-":
+    if rules is None or not path or not json_flag or path.startswith("-") and path != "-":
         return None
     return rules, path
 

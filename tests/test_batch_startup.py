@@ -243,5 +243,6 @@ def test_only_the_batch_form_is_taken():
     assert batch_form(["score", "--json", "--batch=f", "guobiao"]) == ("guobiao", "f")
     for argv in (["score", "guobiao", "--batch", "f"], ["score", "guobiao", "--batch", "f", "--json", "--stats"],
                  ["waits", "guobiao", "--batch", "f", "--json"], ["score", "guobiao", "--hand", "1m", "--json"],
-                 ["score", "a", "b", "--batch", "f", "--json"]):
+                 ["score", "a", "b", "--batch", "f", "--json"], ["score", "guobiao", "--batch=", "--json"],
+                 ["score", "guobiao", "--js", "--batch", "f"], ["score", "guobiao", "--batch", "-x", "--json"]):
         assert batch_form(argv) is None
