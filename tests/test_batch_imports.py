@@ -127,9 +127,12 @@ def test_a_batch_reads_the_shipped_rule_set_in_one_pass(tmp_path, variant):
     """A bundled variant's shipped file, recorded as validated, is read with its nodes made as the JSON is
     read (runtime/ir/serialize.py `_node`): the document is never walked again (`from_data`), and the
     output is the same bytes as when it is (tests/test_precompiled.py: the same rule set)."""
-    out, _, _ = run_batch(tmp_path, variant, "auto")
+    # (--stats: the full command, which reads the rule set; without it a bundled variant's batch reads
+    # none, tests/test_batch_startup.py)
+    out, _, _ = run_batch(tmp_path, variant, "auto", "--stats")
     path = tmp_path / f"{variant}.jsonl"
-    p = subprocess.run([sys.executable, "-c", COUNTING_DRIVER, "score", variant, "--batch", str(path), "--json"],
+    p = subprocess.run([sys.executable, "-c", COUNTING_DRIVER, "score", variant, "--batch", str(path), "--json",
+                        "--stats"],
                        capture_output=True, text=True, cwd=ROOT, env=dict(os.environ), encoding="utf-8")
     assert p.returncode == 0, p.stderr[-500:]
     assert p.stderr.rsplit("FROM_DATA ", 1)[1].strip() == "0"
