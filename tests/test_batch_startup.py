@@ -137,6 +137,16 @@ def test_the_recorded_setup_is_what_the_reference_makes_now(variant):
     assert setup == want
 
 
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_a_recorded_setup_names_no_machine_path(variant):
+    from test_portable import ABSOLUTE
+
+    text = batchsetup.setup_path(variant).read_text(encoding="utf-8")
+    assert str(ROOT) not in text and not ABSOLUTE.search(text)
+    assert batchsetup.loads_setup(text)["compiled"] == json.loads(
+        (ROOT / "rules" / "compiled" / "index.json").read_text(encoding="utf-8"))["validated"][variant]
+
+
 @needs_native
 @pytest.mark.parametrize("variant", ["baijindao", "guobiao"])
 def test_a_contexts_settings_are_the_references(variant):
