@@ -6,7 +6,7 @@
     python bench/engine_equivalence.py native-scope [--games 1000] [--seed 1] [--configs …]
     python bench/engine_equivalence.py native-offers [--games 1000] [--seed 1] [--configs …] [--native-wins]
     python bench/engine_equivalence.py native-events [--games 1000] [--seed 1] [--configs …]
-    python bench/engine_equivalence.py native-play [--games 1000] [--seed 1] [--configs …]
+    python bench/engine_equivalence.py native-play [--games 1000] [--seed 1] [--configs …] [--rules PATH,…]
 
 `record` plays, for each configuration (every bundled variant; 龙岩 at each player count), `--games`
 hands the way `paili simulate` does (game k's seed is the k-th draw of random.Random(seed), seat i's bot
@@ -58,7 +58,9 @@ games are played as `record` plays them, and beside each the native hand (`Engin
 seed) is driven by the same moves (runtime/game/native_play.py); at its first decision and after every move
 its state (`HandState.snapshot`), its continuation (the JSON of `steps.continuation`, as text) and the
 decision it asks must be the reference's. A game's comparison stops at the native hand's first refusal (a
-step not ported, named): counted by sentence, so the counts say how far the port reaches.
+step not ported, named): counted by sentence, so the counts say how far the port reaches. `--rules PATH,…`
+adds rule files of elsewhere (e.g. tests/rules/xuezhan.pai), each with its default options, named by their
+stem (only those when `--configs` is not given).
 
 `--ignore-added-keys K,…` is for a recording made before the engine wrote some keys: every dict key
 named K (or, for `*SUFFIX`, ending in SUFFIX) is dropped, at any depth, from the logs, states and
@@ -452,10 +454,14 @@ def native_play(args) -> int:
     from paili.runtime.game.native_play import PlayCheck, PlayTally
 
     configs = {**CONFIGS, **SETUP_CONFIGS}
+    paths = {}
+    for p in args.rules:  # rule files of elsewhere, by their stem, with their default options
+        paths[Path(p).stem] = Path(p).resolve()
+        configs[Path(p).stem] = (Path(p).stem, {})
     total = PlayTally()
     for name in args.configs or list(configs):
         stem, options = configs[name]
-        path = ROOT / (stem + ".pai" if "/" in stem else f"rules/{stem}.pai")
+        path = paths.get(name) or ROOT / (stem + ".pai" if "/" in stem else f"rules/{stem}.pai")
         check = PlayCheck(load(path, backend="native"), options)  # (the win questions' scoring is the native one)
         tally = PlayTally()
         cpu = time.process_time()
@@ -503,16 +509,32 @@ def main(argv=None) -> int:
     ap.add_argument("--limit", type=int, default=0, help="check: only the first N games of each configuration")
     ap.add_argument("--cli", type=int, default=3, help="check: run `python -m paili replay` on the first N logs")
     ap.add_argument("--configs", default=",".join(CONFIGS), help="comma-separated: " + ", ".join(CONFIGS))
+    ap.add_argument("--rules", default="", metavar="PATH,…",
+                    help="native-play: rule files of elsewhere too (each with its default options, named by its stem; "
+                         "only these when --configs is not given)")
     ap.add_argument("--ignore-added-keys", default="", metavar="K,…",
                     help="check: drop these dict keys (`*SUFFIX`: keys ending in SUFFIX) from both sides, for a "
                          "recording made before the engine wrote them")
     args = ap.parse_args(argv)
+    given = args.configs != ",".join(CONFIGS)
     args.configs = [c for c in args.configs.split(",") if c]
+    args.rules = [p for p in args.rules.split(",") if p]
+    if args.rules and args.mode != "native-play":
+        print("--rules is for native-play")
+        return 2
     args.ignore_added_keys = [k for k in args.ignore_added_keys.split(",") if k]
     native = args.mode in ("native-setup", "native-scope", "native-offers", "native-events", "native-play")
     known = {**CONFIGS, **SETUP_CONFIGS} if native else CONFIGS
     if native and args.configs == list(CONFIGS):
         args.configs = list(known)
+    if args.rules:
+        missing = [p for p in args.rules if not Path(p).is_file()]
+        if missing:
+            print(f"no rule file {missing[0]!r}")
+            return 2
+        stems = [Path(p).stem for p in args.rules]
+        args.configs = (args.configs if given else []) + stems
+        known = {**known, **{s: None for s in stems}}
     unknown = [c for c in args.configs if c not in known]
     if unknown:
         print(f"unknown configuration {unknown[0]!r} (one of {', '.join(known)})")

@@ -164,9 +164,12 @@ def _option_value(v):
     raise TypeError(type(v).__name__)
 
 
-def native_structure(ruleset_json: str, options: dict, cat, dec) -> tuple[NativeStructure | None, str]:
+def native_structure(ruleset_json: str, options: dict, cat, dec, free: int = 0) -> tuple[NativeStructure | None, str]:
     """The native tables for one catalog (options: `option:NAME` -> value), or None and the reason
-    when the native core does not take this rule set or these options. The native catalog must list
+    when the native core does not take this rule set or these options. `free`: the most free tiles
+    (wildcards and stand-ins) a hand can hold, which the tables are built for when it is more than the
+    reference's tables take (`dec.fast.cap`): the native engine's win tests count stand-ins as free too;
+    the reference's structure still asks them for at most its own cap. The native catalog must list
     the same kinds, copies and wildcard targets as the Python one; otherwise it is not used."""
     mod = native_module()
     if mod is None or dec.fast is None:
@@ -176,7 +179,7 @@ def native_structure(ruleset_json: str, options: dict, cat, dec) -> tuple[Native
     except TypeError as exc:
         return None, f"a room option of type {exc} is not taken by the native catalog"
     try:
-        tables = mod.Tables(ruleset_json, values, dec.fast.cap)
+        tables = mod.Tables(ruleset_json, values, max(dec.fast.cap, free))
     except mod.NotCovered as exc:
         return None, str(exc)
     except (mod.NativeError, ValueError) as exc:

@@ -21,7 +21,7 @@ from .contexts import Contexts, retile
 from .decompose import Decomposer
 from .evaluate import EvalError, compile_expr
 from .fans import PatternLines
-from .fastwin import BlockWin
+from .fastwin import WILD_CAP, BlockWin
 from .hand import Hand, HandError, build_hand
 from .ir import nodes as ir
 from .meldshape import MeldChecks, meld_matches, shape_text
@@ -200,7 +200,8 @@ class Rules:
             dec = Decomposer(self.ir, cat)
             dec.attach_fast(BlockWin(dec, self.max_wilds(cat)))
             if self.backend == "native":
-                structure, why = native_structure(self.ruleset_json(), options, cat, dec)
+                free = min(self.max_free(cat), WILD_CAP)
+                structure, why = native_structure(self.ruleset_json(), options, cat, dec, free)
                 if structure is not None:
                     dec.attach_structure(structure)
                 else:
@@ -311,6 +312,16 @@ class Rules:
                 n += cat.by_name[w.tiles].copies
             else:  # a revealed tile: any kind's copies
                 n += max((k.copies for k in cat.kinds), default=0)
+        return n
+
+    def max_free(self, cat: Catalog) -> int:
+        """The most free tiles (wildcards and stand-ins) one hand can hold under this catalog: what the
+        engine's win tests treat as free (runtime/game/winning.py `_could_win`), so the native tables that
+        answer them natively are built for that many (the reference's own tables keep `max_wilds`)."""
+        n = self.max_wilds(cat)
+        for s in self.ir.standins:
+            if s.name in cat.by_name:
+                n += cat.by_name[s.name].copies
         return n
 
     def settings_env(self, values: dict[str, Any] | None) -> dict:

@@ -71,7 +71,8 @@ pub fn answers(cx: &mut Cx, f: &mut Step, v: Val) -> Res<Out> {
     Ok(Out::Done(Val::Picked(got)))
 }
 
-fn distance(cx: &Cx, r: usize, s: usize) -> usize {
+/// `Game.distance`: seat s's place in play order after seat r (r itself last).
+pub(super) fn distance(cx: &Cx, r: usize, s: usize) -> usize {
     let n = cx.e.t.n as i64;
     let d = ((s as i64 - r as i64) * cx.e.t.step).rem_euclid(n) as usize;
     if d == 0 {

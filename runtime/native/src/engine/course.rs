@@ -116,7 +116,9 @@ impl Cx<'_, '_> {
     /// machinery declines stops the hand by name.
     pub(super) fn offers<T>(&mut self, f: impl FnOnce(&Ctx) -> Result<T, Why>) -> Res<T> {
         let e = self.e;
-        let wins: StateWins = e.w.on(e.t, &self.h.st, e.hand);
+        let mut wins: StateWins = e.w.on(e.t, &self.h.st, e.hand);
+        // each win found carries its reading, which a win's guard may read (`form`, a pattern)
+        wins.set_reading_names(&e.o.scope.reading_names);
         let c = Ctx::new(e.o, e.t, &self.h.st, &wins);
         let got = f(&c);
         if let Some(w) = wins.take_declined() {

@@ -19,6 +19,8 @@ use crate::program::V;
 pub struct EndRules {
     pub scope: GameScope,
     next_dealer: bool,
+    /// `table ends_when` (`winners_leave`: whether the hand ends after a win), its expression index.
+    ends_when: Option<usize>,
     pub tasks: Vec<(String, usize, Option<usize>)>, // (name, its factor, its `when`) as expression indices
 }
 
@@ -28,6 +30,10 @@ impl EndRules {
         let e = doc.pointer("/ruleset/table/next_dealer").filter(|x| !x.is_null()).cloned();
         let mut exprs: Vec<J> = e.into_iter().collect();
         let next_dealer = !exprs.is_empty();
+        let ends_when = doc.pointer("/ruleset/table/ends_when").filter(|x| !x.is_null()).cloned().map(|x| {
+            exprs.push(x);
+            exprs.len() - 1
+        });
         let mut tasks = Vec::new();
         for task in doc.pointer("/ruleset/tasks").and_then(J::as_array).into_iter().flatten() {
             let name = task.get("name").and_then(J::as_str).unwrap_or("").to_owned();
@@ -39,7 +45,7 @@ impl EndRules {
             });
             tasks.push((name, factor, when));
         }
-        EndRules { next_dealer, scope: GameScope::new(t, &exprs, wins), tasks }
+        EndRules { next_dealer, ends_when, scope: GameScope::new(t, &exprs, wins), tasks }
     }
 }
 
@@ -51,9 +57,12 @@ pub fn exhaust(cx: &mut Cx, f: &mut Step) -> Res<Out> {
             let st = &mut cx.h.st;
             st.exhausted = true;
             st.finished = true;
-            if !st.winners.is_empty() {
-                return Err(not_ported("exhaust", "the wall run out after a win"));
+            if let Some(&w) = st.first_winners.first().filter(|_| !st.winners.is_empty()) {
+                // (`table winners_leave`: the hand was won before the wall ran out)
+                let first = cx.h.infos[w].clone().ok_or_else(|| not_ported("exhaust", "a first winner without its win"))?;
+                cx.bind_win_values(&first, true)?;
             }
+            let st = &cx.h.st;
             // (a hand no one drew in binds `actor` to none: the same value as leaving it unbound)
             let b = Bound::at(st.last_drawer, None);
             *at = 1;
@@ -69,6 +78,29 @@ pub fn exhaust(cx: &mut Cx, f: &mut Step) -> Res<Out> {
         }
         _ => Ok(Out::Done(Val::None)),
     }
+}
+
+/// `_hand_ends_after_win` (`table winners_leave`): the hand ends after a win when fewer than two players
+/// are left in it, or when `ends_when` holds (where the reference notes an error the native hand stops).
+pub(super) fn ends_after_win(cx: &Cx) -> Res<bool> {
+    if (0..cx.e.t.n).filter(|&s| cx.in_play(s)).count() < 2 {
+        return Ok(true);
+    }
+    let e = cx.e;
+    let Some(k) = e.end.ends_when else { return Ok(false) };
+    if let Some(Err(why)) = e.end.scope.exprs.get(k) {
+        return Err(why.clone());
+    }
+    let st = &cx.h.st;
+    let wins = e.w.on(e.t, st, e.hand);
+    let wild = hand_wilds(e.t, st);
+    let mut ev = Ev::new(&e.end.scope, e.t, st, &wild, &wins, cx.h.base.clone());
+    ev.self_drawn = cx.h.base_self_drawn;
+    let got = ev.expr(k);
+    if let Some(w) = wins.take_declined() {
+        return Err(format!("a win question the native machinery declines ({w})"));
+    }
+    got.map(|v| v.truthy()).map_err(|_| "the native hand stopped where the reference notes an error (ends_when)".into())
 }
 
 /// `_s_hand_end`: after a win, its events bind the first winner (`winner_binding`).

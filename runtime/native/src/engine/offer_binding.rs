@@ -110,7 +110,7 @@ impl WinQuestions for PyWins<'_, '_> {
             .call_method1("win", (seat, mode, tile, forms.to_vec(), discarder, robbed))
             .and_then(|r| r.extract::<Option<(Option<usize>, i64, i64)>>());
         match got {
-            Ok(r) => Ok(r.map(|(tile, n, d)| WinFound { tile, score: (n, d), reading: None })),
+            Ok(r) => Ok(r.map(|(tile, n, d)| WinFound { tile, score: (n, d), reading: None, concealed: None })),
             Err(e) => {
                 *self.err.borrow_mut() = Some(e);
                 Err(Stop::Bail)

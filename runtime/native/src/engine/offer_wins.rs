@@ -106,6 +106,7 @@ impl Ctx<'_> {
                         self_drawn: matches!(mode, "drawn" | "revealed"),
                         action: a.name.clone(),
                         score: w.score,
+                        concealed: w.concealed.clone(),
                     }),
                     opt: None,
                 },

@@ -94,6 +94,8 @@ pub struct WinBrief {
     pub self_drawn: bool,
     pub action: String,
     pub score: (i64, i64),
+    /// The concealed tiles it waits with when they are not the hand as it stands (`WinFound::concealed`).
+    pub concealed: Option<Vec<usize>>,
 }
 
 pub(super) const NO_OFFER: Of = Of {

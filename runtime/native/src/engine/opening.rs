@@ -1,36 +1,252 @@
 //! The hand's start natively (runtime/game/opening.py `_s_start_wins`, `_s_together`,
-//! `_s_start_decisions`): the wins the deal or the opening offers and the decisions asked together (ported
-//! while none is offered: a win taken and decisions answered together are not ported yet), and each
-//! seat's own decisions before the first turn (melds, plain decisions, pass; asked again after each).
+//! `_s_start_decisions`): the wins the deal or the opening offers to every seat at once, resolved like a
+//! claim window; the decisions asked together (nothing applied until all have answered, the tiles they
+//! give delivered once every answer's effects have run); and each seat's own decisions before the first
+//! turn (melds, plain decisions, pass; asked again after each).
 
-use super::course::{answer, not_ported, Cx};
+use super::course::{answer, bound, not_ported, tile_v, Cx, ENGINE_OFFERED};
+use super::events::Bind as EvBind;
 use super::offer_decisions::{start_win_offers, together_offers};
 use super::offers::{Mv, NO_BIND};
-use super::steps::{Ask, Bound, Offer, Out, Res, Step, Val};
+use super::steps::{Ask, Bound, Offer, Out, Res, Step, Taken, Val};
+use crate::program::V;
+
+/// The step asking the seats with offers at an opening event (`_window_ask`): the `answers` step.
+fn window_ask(cx: &Cx, event: &'static str, offers: &[(usize, Vec<Offer>)]) -> Step {
+    Step::Answers { at: 0, kind: "deal", offers: offers.to_vec(), event, s: cx.h.st.dealer, t: None, answers: None }
+}
+
+/// `_window_answers`: the answers kept, walked in seat order from the dealer.
+fn window_answers(cx: &Cx, v: Val, answers: &mut Option<Vec<(usize, Offer)>>, order: &mut Vec<usize>, i: &mut usize, step: &str) -> Res<()> {
+    let Val::Picked(got) = v else {
+        return Err(not_ported(step, "a window answered otherwise"));
+    };
+    let dealer = cx.h.st.dealer;
+    *order = got.iter().map(|(c, _)| *c).collect();
+    order.sort_by_key(|&c| super::claims::distance(cx, dealer, c));
+    *answers = Some(got);
+    *i = 0;
+    Ok(())
+}
+
+/// `_window_declines`: each answering seat's declines in the window's order (None: all have run).
+fn window_declines(cx: &Cx, offers: &[(usize, Vec<Offer>)], answers: &[(usize, Offer)], order: &[usize], i: &mut usize) -> Option<Step> {
+    while *i < order.len() {
+        let c = order[*i];
+        *i += 1;
+        let ms = offers.iter().find(|(x, _)| *x == c).map(|(_, ms)| ms.as_slice()).unwrap_or(&[]);
+        let mv = &answers.iter().find(|(x, _)| *x == c).expect("an answer per seat").1 .0;
+        if let Some(d) = cx.declines(ms, mv, Bound::at(Some(c), None)) {
+            return Some(d);
+        }
+    }
+    None
+}
 
 /// `_s_start_wins`.
-pub fn start_wins(cx: &mut Cx, f: &mut Step) -> Res<Out> {
-    let Step::StartWins { event } = f else { unreachable!() };
+pub fn start_wins(cx: &mut Cx, f: &mut Step, mut v: Val) -> Res<Out> {
+    let Step::StartWins { at, event, offers, answers, order, i, claims } = f else { unreachable!() };
     let event = *event;
-    let dealer = cx.h.st.dealer;
-    let offers = cx.offers(|c| start_win_offers(c, event, dealer))?;
-    if offers.is_empty() {
-        return Ok(Out::Done(Val::None));
+    loop {
+        match *at {
+            0 => {
+                let dealer = cx.h.st.dealer;
+                let found = cx.offers(|c| start_win_offers(c, event, dealer))?;
+                if found.is_empty() {
+                    return Ok(Out::Done(Val::None));
+                }
+                let ask = window_ask(cx, event, &found);
+                *offers = Some(found);
+                *at = 1;
+                return Ok(Out::Call(ask));
+            }
+            1 => {
+                window_answers(cx, std::mem::replace(&mut v, Val::None), answers, order, i, "start_wins")?;
+                *at = 2;
+            }
+            2 => {
+                let (o, a) = (offers.as_deref().expect("offered at 0"), answers.as_deref().expect("answered at 1"));
+                if let Some(d) = window_declines(cx, o, a, order, i) {
+                    return Ok(Out::Call(d));
+                }
+                *i = 0;
+                *claims = Some(Vec::new());
+                *at = 3;
+            }
+            3 => {
+                let got = answers.as_ref().expect("answered at 1");
+                let cl = claims.as_mut().expect("set at 2");
+                while *i < order.len() {
+                    let c = order[*i];
+                    *i += 1;
+                    let (mv, o) = got.iter().find(|(x, _)| *x == c).expect("an answer per seat").1.clone();
+                    if mv.action == "pass" || o.action.is_none() {
+                        continue;
+                    }
+                    if !o.win {
+                        // an `instead_of` choice: applied, counts as a pass
+                        return Ok(Out::Call(Step::Take { at: 0, s: c, offer: (mv, o), bind: Bound::at(Some(c), None) }));
+                    }
+                    cl.push((c, (mv, o)));
+                }
+                if cl.is_empty() {
+                    return Ok(Out::Done(Val::None));
+                }
+                let dealer = cx.h.st.dealer;
+                super::claims::rank_claims(cx, cl, dealer);
+                let infos = super::claims::claimed_wins(cx, cl)
+                    .iter()
+                    .map(|x| super::win::win_of(cx, x, None, None, false))
+                    .collect::<Res<Vec<_>>>()?;
+                *at = 4;
+                return Ok(Out::Call(Step::Win { at: 0, infos, source: None, i: 0 }));
+            }
+            _ => return Ok(Out::Done(Val::None)),
+        }
+        v = Val::None;
     }
-    Err(not_ported("start_wins", &format!("the wins `{event}` offers")))
+}
+
+/// A value as the continuation writes it (`plain_local`): a tile by name, a seat by number, a list item by item.
+fn plain_value(cx: &Cx, v: &V) -> serde_json::Value {
+    use serde_json::json;
+    match v {
+        V::Tile(c) => json!(cx.e.t.names[crate::program::kind_of(*c) as usize]),
+        V::Seat(s) => json!({ "seat": s }),
+        V::Int(i) => json!(i),
+        V::Bool(b) => json!(b),
+        V::Str(s) => json!(s.to_string()),
+        V::Rat(n, d) => json!(format!("{n}/{d}")),
+        V::List(items) => serde_json::Value::Array(items.iter().map(|x| plain_value(cx, x)).collect()),
+        _ => serde_json::Value::Null,
+    }
+}
+
+/// The bindings of an action taken together: the actor, and the choice when it has one.
+fn taken_bind(cx: &Cx, x: &Taken) -> EvBind {
+    let mut b = bound(cx.e.t, &Bound::at(Some(x.seat), None));
+    if let Some((v, _)) = &x.choice {
+        b.set("choice", v.clone());
+    }
+    b
+}
+
+/// `_together_effects`: the effects of every answer in `order`, the tiles they give held and delivered
+/// once all have run (so each seat gives from the hand it chose from); each taken action with its
+/// bindings.
+fn together_effects(cx: &mut Cx, order: &[usize], answers: &[(usize, Offer)]) -> Res<Vec<Taken>> {
+    let mut taken = Vec::new();
+    let mut transit: Vec<(usize, Vec<usize>)> = Vec::new();
+    for &c in order {
+        let (mv, o) = answers.iter().find(|(x, _)| *x == c).expect("an answer per seat").1.clone();
+        let Some(ai) = o.action else { continue };
+        if mv.action == "pass" {
+            continue;
+        }
+        let a = &cx.e.o.rules.actions[ai];
+        let name = a.name.clone();
+        if let Some(d) = cx.h.decided.get_mut(c) {
+            if !d.contains(&name) {
+                d.push(name.clone());
+            }
+        }
+        let choice = if let Some(p) = &mv.choice {
+            let v = cx.offers(|x| x.choice_value(ai, c, None, &super::offers::Bind::default(), p))?;
+            let v = v.ok_or_else(|| not_ported("together", "a choice that is none of the action's choices"))?;
+            Some((v.clone(), plain_value(cx, &v)))
+        } else if a.select > 0 {
+            let v = V::List(std::sync::Arc::new(mv.tiles.iter().map(|&k| tile_v(cx.e.t, Some(k))).collect()));
+            Some((v.clone(), plain_value(cx, &v)))
+        } else {
+            None
+        };
+        let x = Taken { action: ai, seat: c, choice };
+        let eb = taken_bind(cx, &x);
+        let p = cx.e.p;
+        if let Some((effects, _)) = p.actions.get(&name) {
+            let held = std::mem::take(&mut transit);
+            transit = cx.events(|r| {
+                r.transit = Some(held);
+                let out = (|| {
+                    for e in r.run_effects(effects, &eb)? {
+                        r.hooks_only(&e, &eb, None)?;
+                    }
+                    Ok(())
+                })();
+                let held = r.transit.take().unwrap_or_default();
+                out.map(|_| held)
+            })?;
+        }
+        taken.push(x);
+    }
+    if !transit.is_empty() {
+        cx.events(|r| {
+            r.deliver(transit);
+            Ok(())
+        })?;
+    }
+    Ok(taken)
+}
+
+/// `_event` with an action's bindings beside a step's (the choice of an action taken together).
+fn taken_event(cx: &mut Cx, name: &str, eb: &EvBind) -> Res<()> {
+    cx.events(|r| r.hooks_only(name, eb, Some(false)))?;
+    if !ENGINE_OFFERED.contains(&name) && cx.opens_actions(name) {
+        return Err(not_ported("together", "the decisions an action taken together opens"));
+    }
+    if cx.e.p.pay.on.contains_key(name) {
+        cx.events(|r| r.settle(name, eb, Some(true)))?;
+    }
+    Ok(())
 }
 
 /// `_s_together`.
-pub fn together(cx: &mut Cx, f: &mut Step) -> Res<Out> {
-    let Step::Together { event } = f else { unreachable!() };
+pub fn together(cx: &mut Cx, f: &mut Step, mut v: Val) -> Res<Out> {
+    let Step::Together { at, event, offers, answers, order, i, taken } = f else { unreachable!() };
     let event = *event;
-    let dealer = cx.h.st.dealer;
-    let decided = cx.h.decided.clone();
-    let offers = cx.offers(|c| together_offers(c, event, dealer, &decided))?;
-    if offers.is_empty() {
-        return Ok(Out::Done(Val::None));
+    loop {
+        match *at {
+            0 => {
+                let dealer = cx.h.st.dealer;
+                let decided = cx.h.decided.clone();
+                let found = cx.offers(|c| together_offers(c, event, dealer, &decided))?;
+                if found.is_empty() {
+                    return Ok(Out::Done(Val::None));
+                }
+                let ask = window_ask(cx, event, &found);
+                *offers = Some(found);
+                *at = 1;
+                return Ok(Out::Call(ask));
+            }
+            1 => {
+                window_answers(cx, std::mem::replace(&mut v, Val::None), answers, order, i, "together")?;
+                *at = 2;
+            }
+            2 => {
+                let (o, a) = (offers.as_deref().expect("offered at 0"), answers.as_deref().expect("answered at 1"));
+                if let Some(d) = window_declines(cx, o, a, order, i) {
+                    return Ok(Out::Call(d));
+                }
+                let got = answers.clone().expect("answered at 1");
+                let ord = order.clone();
+                *taken = Some(together_effects(cx, &ord, &got)?);
+                *i = 0;
+                *at = 3;
+            }
+            _ => {
+                let tk = taken.as_ref().expect("taken at 2");
+                if *i >= tk.len() {
+                    return Ok(Out::Done(Val::None));
+                }
+                let x = tk[*i].clone();
+                *i += 1;
+                let name = cx.e.o.rules.actions[x.action].name.clone();
+                let eb = taken_bind(cx, &x);
+                taken_event(cx, &name, &eb)?;
+            }
+        }
+        v = Val::None;
     }
-    Err(not_ported("together", &format!("the decisions `{event}` asks together")))
 }
 
 pub fn start_decisions_step(event: &'static str, s: usize) -> Step {

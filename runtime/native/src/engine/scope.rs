@@ -173,6 +173,9 @@ pub struct WinFound {
     pub tile: Option<usize>,
     pub score: (i64, i64),
     pub reading: Option<Arc<WinReading>>,
+    /// The concealed tiles the win waits with when they are not the seat's hand as it stands (the dealer's
+    /// hand without the tile it could give up, `win_tile best_wait`).
+    pub concealed: Option<Vec<usize>>,
 }
 
 /// The reading of a win as game scope reads it (runtime/game/records.py `WinInfo.reading_env`): the value

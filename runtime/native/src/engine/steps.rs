@@ -49,6 +49,15 @@ pub enum Val {
     Picked(Vec<(usize, Offer)>),   // each claimant's answer with its offer (`_s_answers`)
 }
 
+/// An action taken at a decision asked together: its index, the seat, the choice's value and as the
+/// continuation writes it.
+#[derive(Clone, Debug)]
+pub struct Taken {
+    pub action: usize,
+    pub seat: usize,
+    pub choice: Option<(crate::program::V, J)>,
+}
+
 /// One step record (`Step`): which step, where in it, its locals.
 #[derive(Clone, Debug)]
 pub enum Step {
@@ -62,10 +71,28 @@ pub enum Step {
         nxt: Option<Next>, // None: the hand's play ended in a claim window (won)
         turned: bool,
     },
-    /// `_s_start_wins`: the wins an opening event offers (ported while none is offered).
-    StartWins { event: &'static str },
-    /// `_s_together`: the decisions asked together (ported while none is offered).
-    Together { event: &'static str },
+    /// `_s_start_wins`: the wins an opening event offers to every seat at once, resolved like a claim
+    /// window (its locals as `_window_ask`, `_window_answers` keep them).
+    StartWins {
+        at: u8,
+        event: &'static str,
+        offers: Option<Vec<(usize, Vec<Offer>)>>,
+        answers: Option<Vec<(usize, Offer)>>,
+        order: Vec<usize>,
+        i: usize,
+        claims: Option<Vec<(usize, Offer)>>,
+    },
+    /// `_s_together`: the decisions an opening event asks together (its `decided`: `Hand::decided`;
+    /// `taken`: each taken action's name with its bindings, the actor and the choice).
+    Together {
+        at: u8,
+        event: &'static str,
+        offers: Option<Vec<(usize, Vec<Offer>)>>,
+        answers: Option<Vec<(usize, Offer)>>,
+        order: Vec<usize>,
+        i: usize,
+        taken: Option<Vec<Taken>>,
+    },
     /// `_s_start_decisions`: one seat's decisions at an opening event (its `decided`: `Hand::decided[s]`).
     StartDecisions {
         at: u8,
@@ -342,6 +369,26 @@ fn answers_json(t: &Table, names: &[String], answers: &[(usize, Offer)]) -> J {
     J::Object(answers.iter().map(|(c, p)| (c.to_string(), pair_json(t, names, p))).collect())
 }
 
+/// The locals `_window_ask` and `_window_answers` keep: the offers, then the answers with their order.
+fn window_locals(
+    t: &Table,
+    names: &[String],
+    m: &mut Map<String, J>,
+    offers: &Option<Vec<(usize, Vec<Offer>)>>,
+    answers: &Option<Vec<(usize, Offer)>>,
+    order: &[usize],
+    i: usize,
+) {
+    if let Some(o) = offers {
+        m.insert("offers".into(), offers_json(t, names, o));
+    }
+    if let Some(a) = answers {
+        m.insert("answers".into(), answers_json(t, names, a));
+        m.insert("order".into(), json!(order));
+        m.insert("i".into(), json!(i));
+    }
+}
+
 /// One record as JSON (`{"step", "at", "locals"}`); `names` are the actions' names by index.
 pub fn record_json(t: &Table, names: &[String], decided: &[Vec<String>], s: &Step) -> J {
     let (at, locals) = match s {
@@ -362,8 +409,38 @@ pub fn record_json(t: &Table, names: &[String], decided: &[Vec<String>], s: &Ste
             }
             (*at, J::Object(m))
         }
-        Step::StartWins { event } => (0, json!({ "event": event })),
-        Step::Together { event } => (0, json!({ "event": event })),
+        Step::StartWins { at, event, offers, answers, order, i, claims } => {
+            let mut m = Map::new();
+            m.insert("event".into(), json!(event));
+            window_locals(t, names, &mut m, offers, answers, order, *i);
+            if let Some(cs) = claims {
+                let items: Vec<J> = cs.iter().map(|(c, (_, o))| json!([c, offer_json(t, names, o)])).collect();
+                m.insert("claims".into(), J::Array(items));
+            }
+            (*at, J::Object(m))
+        }
+        Step::Together { at, event, offers, answers, order, i, taken } => {
+            let mut m = Map::new();
+            m.insert("event".into(), json!(event));
+            let d: Map<String, J> = decided.iter().enumerate().map(|(k, v)| (k.to_string(), sorted(v.clone()))).collect();
+            m.insert("decided".into(), J::Object(d));
+            window_locals(t, names, &mut m, offers, answers, order, *i);
+            if let Some(tk) = taken {
+                let items: Vec<J> = tk
+                    .iter()
+                    .map(|x| {
+                        let mut b = Map::new();
+                        b.insert("actor".into(), seat(Some(x.seat)));
+                        if let Some((_, plain)) = &x.choice {
+                            b.insert("choice".into(), plain.clone());
+                        }
+                        json!([names[x.action], J::Object(b)])
+                    })
+                    .collect();
+                m.insert("taken".into(), J::Array(items));
+            }
+            (*at, J::Object(m))
+        }
         Step::StartDecisions { at, event, s, acts, taken, melded, moves, chosen } => {
             let mut m = Map::new();
             m.insert("event".into(), json!(event));

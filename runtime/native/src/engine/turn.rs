@@ -1,5 +1,5 @@
-//! The hand's course natively (runtime/game/turn.py `_s_hand`, `_s_play_turn`; opening.py's steps while
-//! they ask nothing; claims.py `_s_after_discard`; events.py `_s_declines`): the step functions the
+//! The hand's course natively (runtime/game/turn.py `_s_hand`, `_s_play_turn`; claims.py
+//! `_s_after_discard`; events.py `_s_declines`; the hand's start in engine/opening.rs): the step functions the
 //! driver of engine/steps.rs runs, and its registry (`step`). What is not ported yet stops the hand with a sentence naming the step (docs/engine-native.md,
 //! steps 7 and 8), never a different course.
 
@@ -12,8 +12,8 @@ use super::steps::{Ask, Bound, Offer, Out, Res, Step, TurnEnd, Val};
 pub fn step(cx: &mut Cx, f: &mut Step, v: Val) -> Res<Out> {
     match f {
         Step::Hand { .. } => hand(cx, f, v),
-        Step::StartWins { .. } => super::opening::start_wins(cx, f),
-        Step::Together { .. } => super::opening::together(cx, f),
+        Step::StartWins { .. } => super::opening::start_wins(cx, f, v),
+        Step::Together { .. } => super::opening::together(cx, f, v),
         Step::StartDecisions { .. } => super::opening::start_decisions(cx, f, v),
         Step::PlayTurn { .. } => play_turn(cx, f, v),
         Step::AfterDiscard { .. } => after_discard(cx, f, v),
@@ -59,13 +59,21 @@ fn hand(cx: &mut Cx, f: &mut Step, mut v: Val) -> Res<Out> {
             }
             3 => {
                 *at = 4;
-                return Ok(Out::Call(Step::StartWins { event: OPENING_EVENTS[*ev] }));
+                return Ok(Out::Call(Step::StartWins {
+                    at: 0,
+                    event: OPENING_EVENTS[*ev],
+                    offers: None,
+                    answers: None,
+                    order: Vec::new(),
+                    i: 0,
+                    claims: None,
+                }));
             }
             4 => {
                 *at = 5;
                 let st = &cx.h.st;
                 if st.finished && !st.exhausted {
-                    return Err(not_ported("hand_end", "the hand's end after a win"));
+                    return Ok(Out::Call(Step::HandEnd { at: 0, bind: None }));
                 }
             }
             5 => {
@@ -73,7 +81,15 @@ fn hand(cx: &mut Cx, f: &mut Step, mut v: Val) -> Res<Out> {
                     return Ok(Out::Done(Val::None));
                 }
                 *at = 16;
-                return Ok(Out::Call(Step::Together { event: OPENING_EVENTS[*ev] }));
+                return Ok(Out::Call(Step::Together {
+                    at: 0,
+                    event: OPENING_EVENTS[*ev],
+                    offers: None,
+                    answers: None,
+                    order: Vec::new(),
+                    i: 0,
+                    taken: None,
+                }));
             }
             16 => {
                 *order = Some(cx.order_from(cx.h.st.dealer));
@@ -94,7 +110,7 @@ fn hand(cx: &mut Cx, f: &mut Step, mut v: Val) -> Res<Out> {
                 *at = 8;
                 let st = &cx.h.st;
                 if st.finished && !st.exhausted {
-                    return Err(not_ported("hand_end", "the hand's end after a win"));
+                    return Ok(Out::Call(Step::HandEnd { at: 0, bind: None }));
                 }
             }
             8 => {

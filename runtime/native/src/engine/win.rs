@@ -3,7 +3,8 @@
 //! final scoring between the `win` event's hooks and its payments, and what the hand's end binds of
 //! the first win, the reveals turned at a win, the decisions the win's events open (the winning action's
 //! event, `win`: engine/window.rs with the win's bindings). Several winners on one tile are settled in
-//! turn. Not ported, refusing the hand by name: `table winners_leave` (play going on after a win).
+//! turn; under `table winners_leave` play goes on after a win from the seat after the last winner until
+//! the hand ends.
 
 use super::course::{bound, not_ported, Cx, ENGINE_OFFERED};
 use std::sync::Arc;
@@ -58,7 +59,7 @@ fn seat_v(s: Option<usize>) -> V {
 pub fn win_of(cx: &Cx, o: &Of, discarder: Option<usize>, robbed: Option<usize>, turned: bool) -> Res<WinI> {
     let w = o.won.as_ref().ok_or_else(|| not_ported("win", "a win offered without its win"))?;
     let action = cx.e.o.rules.actions.iter().position(|a| a.name == w.action).ok_or_else(|| not_ported("win", "a win by an unknown action"))?;
-    let mut concealed = cx.h.st.seats[w.seat].hand.clone();
+    let mut concealed = w.concealed.clone().unwrap_or_else(|| cx.h.st.seats[w.seat].hand.clone());
     // a drawn tile (or the dealer's last dealt) is taken out of the hand (`_win_info` "drawn"); a claimed
     // or turned one is beside it
     if let (true, false, Some(k)) = (w.self_drawn, turned, w.tile) {
@@ -183,10 +184,11 @@ impl Cx<'_, '_> {
     }
 
     /// `_bind_win_values`: what game rules read of the hand's first win once play is over.
-    fn bind_win_values(&mut self, i: &WinI, scored: bool) -> Res<()> {
+    pub(super) fn bind_win_values(&mut self, i: &WinI, scored: bool) -> Res<()> {
         let tf = if scored { Some(self.task_factor(i)?) } else { None };
+        let leave = self.e.t.rules.table.winners_leave;
         let base = &mut self.h.base;
-        if !scored {
+        if !scored || leave {
             base[slot("winner")] = V::Seat(i.seat as u16);
             base[slot("discarder")] = seat_v(i.discarder);
             base[slot("robbed")] = seat_v(i.robbed);
@@ -327,16 +329,27 @@ fn win_of_info(i: &WinI) -> WinBind {
     WinBind { self_drawn: Some(i.self_drawn), reading: Some(i.reading.0.clone()) }
 }
 
+/// `_last_winner`: the winner farthest in play order from the tile's source (its discarder, else the
+/// drawer of a turned card); a self-drawn win's own winner.
+fn last_winner(cx: &Cx, infos: &[WinI], source: Option<usize>) -> usize {
+    let Some(r) = infos[0].discarder.or(source) else { return infos[infos.len() - 1].seat };
+    let mut best = infos[0].seat;
+    for x in infos {
+        if super::claims::distance(cx, r, x.seat) > super::claims::distance(cx, r, best) {
+            best = x.seat;
+        }
+    }
+    best
+}
+
 /// `_s_win`: the wins of one tile, settled winner by winner; its value, the reference's None (the hand's
 /// play is over).
 pub fn win(cx: &mut Cx, f: &mut Step) -> Res<Out> {
-    let Step::Win { at, infos, i, .. } = f else { unreachable!() };
+    let Step::Win { at, infos, i, source } = f else { unreachable!() };
     loop {
         match *at {
             0 => {
-                if cx.e.t.rules.table.winners_leave {
-                    return Err(not_ported("win", "play going on after a win, `winners_leave`"));
-                }
+                let leave = cx.e.t.rules.table.winners_leave;
                 let st = &mut cx.h.st;
                 if st.winners.is_empty() {
                     st.first_winners = infos.iter().map(|x| x.seat).collect();
@@ -344,14 +357,25 @@ pub fn win(cx: &mut Cx, f: &mut Step) -> Res<Out> {
                     st.robbed = infos[0].robbed;
                 }
                 st.winners.extend(infos.iter().map(|x| x.seat));
-                st.finished = true;
-                let first = infos[0].clone();
-                cx.bind_win_values(&first, false)?;
+                if !leave {
+                    // the win ends the hand: what the hand's end sees of it is bound now
+                    st.finished = true;
+                    let first = infos[0].clone();
+                    cx.bind_win_values(&first, false)?;
+                }
                 *i = 0;
                 *at = 1;
             }
             1 => {
                 if *i >= infos.len() {
+                    if cx.e.t.rules.table.winners_leave {
+                        cx.h.st.finished = super::ending::ends_after_win(cx)?;
+                    }
+                    if !cx.h.st.finished {
+                        // play goes on from the seat after the last winner
+                        let last = last_winner(cx, infos, *source);
+                        return Ok(Out::Done(Val::Next(Some((cx.next_seat(last), "draw")))));
+                    }
                     let w = cx.h.st.first_winners[0];
                     let first = cx.h.infos[w].clone().ok_or_else(|| not_ported("win", "a first winner without its win"))?;
                     cx.bind_win_values(&first, true)?;

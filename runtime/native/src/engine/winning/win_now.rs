@@ -23,6 +23,7 @@ impl StateWins<'_> {
                 _ => None,
             })
         };
+        let mut given: Option<Vec<usize>> = None;
         let found = match (mode, tile) {
             ("drawn", Some(k)) => {
                 let mut conc = hand;
@@ -55,20 +56,26 @@ impl StateWins<'_> {
                 } else {
                     wait_hands.push((hand.clone(), self.waits(st, s)?));
                 }
-                let mut best: Option<(usize, Found)> = None;
-                for (conc, kinds) in &wait_hands {
+                let mut best: Option<(usize, Found, usize)> = None;
+                for (j, (conc, kinds)) in wait_hands.iter().enumerate() {
                     for &k in kinds {
                         let Some(h) = one(conc, Some(k), false)? else { continue };
                         let better = match &best {
                             None => true,
-                            Some((_, (b, _))) => python_tuple_gt((&h.0.scored.best, &h.0.scored.score), (&b.scored.best, &b.scored.score)).ok_or(Stop::Bail)?,
+                            Some((_, (b, _), _)) => python_tuple_gt((&h.0.scored.best, &h.0.scored.score), (&b.scored.best, &b.scored.score)).ok_or(Stop::Bail)?,
                         };
                         if better {
-                            best = Some((k, h));
+                            best = Some((k, h, j));
                         }
                     }
                 }
-                best.map(|(k, h)| (Some(k), h))
+                // the hand the win waits with, when it is not the hand as it stands
+                if let Some((_, _, j)) = &best {
+                    if dealer_extra {
+                        given = Some(wait_hands[*j].0.clone());
+                    }
+                }
+                best.map(|(k, h, _)| (Some(k), h))
             }
             _ => None,
         };
@@ -78,7 +85,7 @@ impl StateWins<'_> {
             V::Rat(n, d) => (*n, *d),
             _ => return Err(self.decline("a score that is no exact number")),
         };
-        Ok(Some(WinFound { tile, score, reading: reading.map(std::sync::Arc::new) }))
+        Ok(Some(WinFound { tile, score, reading: reading.map(std::sync::Arc::new), concealed: given }))
     }
 }
 
