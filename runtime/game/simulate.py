@@ -9,7 +9,9 @@ deviation; score_min, score_max, and their exact twins score_min_exact, score_ma
 eval_errors (rule expressions that failed at run time), seconds and games_per_second, and for mechanism
 coverage: payment_counts (hands in which each named payment moved money), draw_payment_counts (the same over
 the drawn hands only) and multiple_wins (hands won by more than one player) and task_counts (hands won with
-the hand's task completed, by task).
+the hand's task completed, by task). When the native engine played the games (runtime/game/native_simulate.py):
+native_hands (hands it played to their end), native_fallbacks (hands it handed back, played again by the
+Python engine) and native_refusals (the ten commonest reasons, with their counts).
 """
 from __future__ import annotations
 
@@ -23,6 +25,7 @@ from pathlib import Path
 from ..money import exact
 from ..rules import Rules, load
 from . import log as gamelog
+from . import native_simulate
 from .bots import BOTS
 from .flow import GameError, IllegalMove
 from .session import Session
@@ -31,7 +34,21 @@ from .session import Session
 def play_games(rules: Rules, indexed_seeds: list[tuple[int, int]], bots, options: dict | None,
                log_dir=None, rules_ref: str = "", progress=None) -> dict:
     """Play the given games (index, seed) and return their raw tallies, for `summarize` (one process,
-    `workers` processes and a Ray cluster, paili/cluster.py, all play their games with this)."""
+    `workers` processes and a Ray cluster, paili/cluster.py, all play their games with this). With the
+    rules on the native backend, native bots and no logs, the native engine plays them
+    (runtime/game/native_simulate.py; the same tallies), else `play_games_python`."""
+    names = [b.strip() for b in bots.split(",")] if isinstance(bots, str) else list(bots)
+    if indexed_seeds and native_simulate.covers(rules, names, log_dir):
+        sim = native_simulate.engine(rules, options)
+        if sim is not None:
+            return native_simulate.play(sim, indexed_seeds, seat_bots(bots, sim.players()), lambda seeds: (
+                play_games_python(rules, seeds, bots, options)), progress)
+    return play_games_python(rules, indexed_seeds, bots, options, log_dir, rules_ref, progress)
+
+
+def play_games_python(rules: Rules, indexed_seeds: list[tuple[int, int]], bots, options: dict | None,
+                      log_dir=None, rules_ref: str = "", progress=None) -> dict:
+    """`play_games` by the Python engine, move by move (the reference)."""
     wins = draws = 0
     patterns: Counter = Counter()
     events: Counter = Counter()
@@ -189,7 +206,7 @@ def summarize(parts: list[dict], games: int, bots, dt: float) -> dict:
     stdev = math.sqrt(sum((x - mean) ** 2 for x in scores) / len(scores)) if scores else 0.0
     seats = max(p["seats"] for p in parts)
     wins_by_seat = [by_seat[i] for i in range(seats)]
-    return {
+    out = {
         "games": games, "bots": seat_bots(bots, seats), "wins": sum(p["wins"] for p in parts),
         "draws": sum(p["draws"] for p in parts),
         "pattern_counts": _by_count(patterns), "event_counts": dict(sorted(events.items())),
@@ -205,6 +222,15 @@ def summarize(parts: list[dict], games: int, bots, dt: float) -> dict:
         "score_mean_exact": exact(mean), "score_min_exact": exact(min(scores)) if scores else None,
         "score_max_exact": exact(max(scores)) if scores else None,
     }
+    native = [p["native"] for p in parts if "native" in p]
+    if native:  # the native path (runtime/game/native_simulate.py): hands it played, hands played again in Python
+        refused: Counter = Counter()
+        for n in native:
+            refused.update(n["refused"])
+        out["native_hands"] = sum(n["hands"] for n in native)
+        out["native_fallbacks"] = sum(n["fallbacks"] for n in native)
+        out["native_refusals"] = dict(list(_by_count(refused).items())[:10])
+    return out
 
 
 def _plain(x: Fraction):

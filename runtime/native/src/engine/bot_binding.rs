@@ -12,7 +12,7 @@ use super::distance::DistanceTables;
 
 #[pyclass(module = "_native", frozen)]
 pub struct EfficiencyRules {
-    r: BotRules,
+    pub(crate) r: BotRules,
 }
 
 
@@ -175,7 +175,7 @@ impl EfficiencyPolicy {
             if tiles.iter().any(|&k| bad(k)) || ((discard || meld) && tiles.is_empty()) || !shape_ok(shape) {
                 return Err(PyValueError::new_err("a move names a kind out of range, or a discard no tile"));
             }
-            mv.push(MoveIn { win, ready, meld, discard, pass, select, kong, shape, tiles });
+            mv.push(MoveIn { win, ready, meld, discard, pass, select, kong, shape, tiles, same: false });
         }
         let mut w = vec![false; n];
         for k in wild {

@@ -11,6 +11,7 @@
 #![allow(dead_code)] // the state's fields and records the later steps of the port read (docs/engine-native.md)
 
 pub mod bot_binding;
+pub mod bot_play;
 pub mod bots;
 pub mod distance;
 // step 3: events and settlement (event_rules.rs, events.rs, settle.rs; their Python surface event_binding.rs)
@@ -49,6 +50,7 @@ pub mod turn;
 pub mod turn_card;
 pub mod window;
 pub mod win;
+pub mod simulate; // whole hands played natively by native bots (`EngineSim`)
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -599,6 +601,7 @@ impl EngineTable {
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<EngineRandom>()?;
     m.add_class::<EngineTable>()?;
+    m.add_class::<simulate::EngineSim>()?;
     m.add_class::<distance::DistanceTables>()?;
     m.add_class::<bot_binding::EfficiencyRules>()?;
     m.add_class::<bot_binding::EfficiencyPolicy>()?;

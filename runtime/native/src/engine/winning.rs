@@ -34,6 +34,7 @@ use super::scope::{Question, WinFound, WinQuestions, WinReading};
 
 mod wild; // a rule set with wildcards or stand-ins: the hand's tiles classified, the wait trials on its readings
 mod reading; // the reading of a win, as game scope reads it
+mod record; // a winner's result as `_record` keeps it (fans by pattern), for the native simulation
 mod win_now; // the win a seat makes now (`_win_info`), on these questions' scoring
 use super::state::{HandState, Value};
 use super::table::Table;

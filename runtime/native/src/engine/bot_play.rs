@@ -1,0 +1,237 @@
+//! The bots of runtime/game/bots.py playing a native hand (engine/simulate.rs): `RandomBot` (its own
+//! `random.Random(seed)`: `randrange(len(moves))`), `GreedyBot` and `EfficiencyBot` (engine/bots.rs, the
+//! reference's policies as pure functions) with what only the game answers asked of the native state
+//! (`StateAsk`: the seat's waits, its waits without a tile, a win on a tile, the copies in sight, by
+//! engine/winning.rs `StateWins`) — not of a Python game. The moves as the policies read them are encoded
+//! as runtime/game/native_bot.py `Encoding.move` encodes them, from per-action flags the Python side
+//! works out once (runtime/game/native_simulate.py).
+
+use pyo3::prelude::*;
+
+use super::bot_binding::EfficiencyRules;
+use super::bots::{greedy_choose, Ask, Choice, MoveIn, Policy, SeatIn};
+use super::course::Eng;
+use super::distance::DistanceTables;
+use super::offers::Mv;
+use super::rng::Rng;
+use super::scope::{bound_defaults, GameScope};
+use super::state::HandState;
+use super::steps;
+use super::values::{hand_wilds, Ev};
+use super::winning::StateWins;
+use crate::program::V;
+
+/// Per action, what the policies read of it (`Encoding.move`).
+struct Act {
+    wins: bool,
+    ready: bool,
+    forms: bool,
+    select: bool,
+    kong: bool,
+    first: i64, // the id of its first meld kind (-1: none)
+    same: bool, // a meld kind of `same` shape among its forms (greedy's melds)
+}
+
+/// What the greedy and efficiency bots read of the rule set, and the efficiency bot's measures.
+pub struct BotSetup {
+    rules: Py<EfficiencyRules>,
+    shapes: Vec<String>,
+    actions: Vec<(String, Act)>,
+    measure: Py<PyAny>,
+    values: Py<PyAny>,
+    tables: Option<Py<DistanceTables>>,
+    vtables: Option<Py<DistanceTables>>,
+    scope: GameScope, // no expressions: `visible_count` on the state
+    jokers: Vec<bool>,
+}
+
+type ActionFlags = (String, bool, bool, bool, bool, bool, i64, bool);
+
+impl BotSetup {
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(py: Python<'_>, rules: Py<EfficiencyRules>, shapes: Vec<String>, actions: Vec<ActionFlags>, measure: Py<PyAny>, values: Py<PyAny>, scope: GameScope, jokers: Vec<bool>) -> BotSetup {
+        let tables_of = |d: &Py<PyAny>| -> Option<Py<DistanceTables>> {
+            d.bind(py).getattr("native").ok()?.cast_into::<DistanceTables>().ok().map(|b| b.unbind())
+        };
+        let (tables, vtables) = (tables_of(&measure), tables_of(&values));
+        let actions = actions
+            .into_iter()
+            .map(|(name, wins, ready, forms, select, kong, first, same)| (name, Act { wins, ready, forms, select, kong, first, same }))
+            .collect();
+        BotSetup { rules, shapes, actions, measure, values, tables, vtables, scope, jokers }
+    }
+
+    fn shape_of(&self, kind: &str) -> i64 {
+        self.shapes.iter().position(|k| k == kind).map_or(-1, |i| i as i64)
+    }
+
+    /// `Encoding.move`: a move as the policies read it.
+    fn move_in(&self, m: &Mv) -> MoveIn {
+        let a = self.actions.iter().find(|(n, _)| *n == m.action).map(|(_, a)| a);
+        let shape = match (a, &m.meld) {
+            (Some(_), Some(k)) => self.shape_of(k),
+            (Some(a), None) => a.first,
+            (None, _) => -1,
+        };
+        let pass = m.action == "pass" && m.tiles.is_empty() && m.choice.is_none() && m.meld.is_none();
+        MoveIn {
+            win: a.is_some_and(|a| a.wins),
+            ready: a.is_some_and(|a| a.ready),
+            meld: a.is_some_and(|a| a.forms) && !m.tiles.is_empty(),
+            discard: m.action == "discard",
+            pass,
+            select: a.is_some_and(|a| a.select),
+            kong: a.is_some_and(|a| a.kong),
+            shape,
+            tiles: m.tiles.clone(),
+            same: a.is_some_and(|a| a.same),
+        }
+    }
+
+    /// The seat's data as `native_choice` hands them over.
+    fn seat_in(&self, e: &Eng, st: &HandState, seat: usize, ask: &steps::Ask) -> SeatIn {
+        let s = &st.seats[seat];
+        let wild = hand_wilds(e.t, st);
+        SeatIn {
+            hand: s.hand.clone(),
+            melds: s.melds.iter().map(|m| (self.shape_of(&m.kind), m.tiles.clone())).collect(),
+            drawn: s.drawn,
+            wild,
+            outside: if ask.kind == "turn" || ask.kind == "deal" { None } else { ask.tile },
+            players: st.n as i64,
+        }
+    }
+}
+
+/// A seat's bot, as `play_games` makes it for one game.
+pub enum Bot {
+    Random(Rng),
+    Greedy,
+    Efficiency(Box<Policy>),
+}
+
+impl Bot {
+    /// The bot named `name` with its generator (`random.Random(seed)`); greedy and efficiency need the
+    /// rule set's bot data (`has_setup`).
+    pub fn new(name: &str, rng: Rng, has_setup: bool) -> Result<Bot, String> {
+        match name {
+            "random" => Ok(Bot::Random(rng)),
+            "greedy" if has_setup => Ok(Bot::Greedy),
+            "efficiency" if has_setup => Ok(Bot::Efficiency(Box::default())),
+            "greedy" | "efficiency" => Err(format!("the {name} bot needs the rule set's bot data (set_bots)")),
+            _ => Err(format!("the native simulation has no bot {:?} (random, greedy, efficiency)", name.chars().take(40).collect::<String>())),
+        }
+    }
+
+    /// The index in `legal` of the move this bot plays; Err: why the native side cannot answer (a
+    /// question declined or stopped on), the hand then goes back to the reference.
+    #[allow(clippy::too_many_arguments)]
+    pub fn choose(&mut self, py: Python<'_>, e: &Eng, st: &HandState, seat: usize, ask: &steps::Ask, legal: &[Mv], setup: Option<&BotSetup>) -> Result<usize, String> {
+        if let Bot::Random(rng) = self {
+            return Ok(rng.randrange(legal.len() as u64) as usize);
+        }
+        let bs = setup.ok_or("the bot needs the rule set's bot data")?;
+        let r = &bs.rules.get().r;
+        let moves: Vec<MoveIn> = legal.iter().map(|m| bs.move_in(m)).collect();
+        let s = bs.seat_in(e, st, seat, ask);
+        let wins = e.w.on(e.t, st, e.hand);
+        let ev = Ev::new(&bs.scope, e.t, st, &s.wild, &wins, bound_defaults());
+        let measure = bs.measure.bind(py);
+        let values = bs.values.bind(py);
+        let tables = bs.tables.as_ref().map(|t| t.bind(py).clone());
+        let vtables = bs.vtables.as_ref().map(|t| t.bind(py).clone());
+        let mut a = StateAsk { wins: &wins, st, seat, ev: &ev, jokers: &bs.jokers, measure, values, tables, vtables };
+        let got = match self {
+            Bot::Efficiency(p) => p.choose(r, &s, &moves, &mut a),
+            _ => greedy_choose(r, &s, &moves, &mut a),
+        };
+        if let Some(why) = wins.take_declined() {
+            return Err(format!("a bot's question the native machinery declines ({why})"));
+        }
+        match got? {
+            Choice::Move(i) if i < legal.len() => Ok(i),
+            Choice::Move(_) => Err("a bot chose a move out of range".into()),
+            Choice::Pass => moves.iter().position(|m| m.pass).ok_or_else(|| "a bot passed where pass is not legal".into()),
+        }
+    }
+}
+
+/// What only the game answers, asked of the native state (as `EngineTable.ask_seat` asks it).
+struct StateAsk<'a, 'py> {
+    wins: &'a StateWins<'a>,
+    st: &'a HandState,
+    seat: usize,
+    ev: &'a Ev<'a>,
+    jokers: &'a [bool], // per kind: a joker (the tile value's flag)
+    measure: &'a Bound<'py, PyAny>,
+    values: &'a Bound<'py, PyAny>,
+    tables: Option<Bound<'py, DistanceTables>>,
+    vtables: Option<Bound<'py, DistanceTables>>,
+}
+
+fn stop<T>(r: Result<T, crate::program::Stop>) -> Result<T, String> {
+    r.map_err(|_| "the native hand stopped on a bot's question where the reference would raise".to_string())
+}
+
+fn py<T>(r: PyResult<T>) -> Result<T, String> {
+    r.map_err(|e| format!("the Python measure failed: {e}"))
+}
+
+fn native<T>(r: Result<Option<T>, crate::Error>) -> Result<Option<T>, String> {
+    r.map_err(|_| "the native measure failed on this hand".to_string())
+}
+
+impl Ask for StateAsk<'_, '_> {
+    type E = String;
+    fn waits(&mut self) -> Result<Vec<usize>, String> {
+        stop(self.wins.waits(self.st, self.seat))
+    }
+    fn waits_without(&mut self, kind: usize, groups: bool) -> Result<Vec<usize>, String> {
+        stop(self.wins.waits_without(self.st, self.seat, kind, groups))
+    }
+    fn wins(&mut self, without: usize, kind: usize, drawn: bool) -> Result<bool, String> {
+        stop(self.wins.wins(self.st, self.seat, without, kind, drawn))
+    }
+    fn visible(&mut self, kind: usize) -> Result<i64, String> {
+        let code = ((kind as u32) << 2) | self.jokers[kind] as u32;
+        match stop(self.ev.visible_count(&V::Tile(code)))? {
+            V::Int(x) => Ok(x),
+            _ => Err("a count in sight that is no number".into()),
+        }
+    }
+    fn distance(&mut self, value: bool, counts: &[i64], wilds: i64, melds: i64, need: i64) -> Result<i64, String> {
+        let (t, d) = if value { (&self.vtables, self.values) } else { (&self.tables, self.measure) };
+        if let Some(t) = t {
+            let m = &mut t.borrow_mut().m;
+            if let Some(x) = native(crate::guarded(|| m.distance(counts, wilds, melds, need)))? {
+                return Ok(x);
+            }
+        }
+        py(d.call_method1("distance", (counts.to_vec(), wilds, melds, need)).and_then(|x| x.extract()))
+    }
+    fn settled(&mut self, counts: &[i64], wilds: i64, melds: i64, need: i64) -> Result<i64, String> {
+        if let Some(t) = &self.tables {
+            let m = &mut t.borrow_mut().m;
+            if let Some(x) = native(crate::guarded(|| m.settled(counts, wilds, melds, need)))? {
+                return Ok(x);
+            }
+        }
+        py(self.measure.call_method1("settled", (counts.to_vec(), wilds, melds, need)).and_then(|x| x.extract()))
+    }
+    fn improving(&mut self, counts: &[i64], wilds: i64, melds: i64, need: i64) -> Result<(i64, Vec<usize>), String> {
+        if let Some(t) = &self.tables {
+            let m = &mut t.borrow_mut().m;
+            let mut c = counts.to_vec();
+            if let Some(x) = native(crate::guarded(|| m.improving(&mut c, wilds, melds, need)))? {
+                return Ok(x);
+            }
+        }
+        py(self.measure.call_method1("improving", (counts.to_vec(), wilds, melds, need)).and_then(|x| x.extract()))
+    }
+    fn has_targets(&mut self, melds: i64, size: i64) -> Result<bool, String> {
+        if let Some(t) = &self.tables {
+            return Ok(t.borrow_mut().m.has_targets(melds, size));
+        }
+        py(self.measure.call_method1("targets", (melds, size)).and_then(|x| x.is_truthy()))
+    }
+}

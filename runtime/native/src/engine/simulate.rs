@@ -1,0 +1,247 @@
+//! Whole hands played natively by native bots, seed to end, with no Python per move
+//! (docs/engine-native.md, "Switching backends"; runtime/game/native_simulate.py is the caller):
+//! `EngineSim(ruleset_json, options)`, `play(hands, bots)` — each hand set up from its seed as
+//! `Session.new_hand` sets it up, its decisions answered by the seats' bots (engine/bot_play.rs: the
+//! random, greedy and efficiency bots of runtime/game/bots.py, seeded as `play_games` seeds them), and
+//! what `play_games` tallies of it returned: winners, task, events, the payments' names, each winner's
+//! score, fans by pattern and task factor (`Game._record`), the invariants checked at its end. A hand the
+//! native engine refuses (a step not ported, a question it declines, an error the reference would note)
+//! comes back with the sentence, and the caller plays it again in Python.
+
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+use serde_json::{json, Value as J};
+
+use super::bot_binding::EfficiencyRules;
+use super::bot_play::{Bot, BotSetup};
+use super::course::{Cx, Eng, Hand};
+use super::event_rules::Program;
+use super::offers::{Mv, Offers};
+use super::rng::Rng;
+use super::state::{HandState, Money};
+use super::steps::{self, Step, Val};
+use super::{ending, setup, table, turn, winning};
+use crate::guarded;
+use crate::hand::HandCtx;
+use crate::program::V;
+
+#[pyclass(module = "paili.runtime._native", unsendable)]
+pub struct EngineSim {
+    table: table::Table,
+    program: Program,
+    offers: Offers,
+    winning: winning::Winning,
+    end: ending::EndRules,
+    bots: Option<BotSetup>,
+}
+
+/// One hand's tallies, or why the native engine did not play it to its end.
+enum Played {
+    Over(J),
+    Refused(String),
+}
+
+fn money_j(m: &Money) -> J {
+    json!([m.n.to_string(), m.d.to_string()])
+}
+
+fn exact_j(v: &V) -> Option<J> {
+    match v {
+        V::Int(i) => Some(json!([i.to_string(), "1"])),
+        V::Rat(n, d) => Some(json!([n.to_string(), d.to_string()])),
+        _ => None,
+    }
+}
+
+/// Every copy by kind wherever it is (`HandState.tiles_everywhere`).
+fn tiles_everywhere(st: &HandState, kinds: usize) -> Vec<i64> {
+    let mut c = vec![0i64; kinds];
+    for &id in &st.wall {
+        c[st.kind_of[id]] += 1;
+    }
+    for s in &st.seats {
+        for &k in s.hand.iter().chain(&s.discards).chain(&s.aside).chain(s.melds.iter().flat_map(|m| m.tiles.iter())) {
+            c[k] += 1;
+        }
+    }
+    for &k in &st.out {
+        c[k] += 1;
+    }
+    c
+}
+
+impl EngineSim {
+    /// Play one hand to its end (or its refusal), its tallies as `play_games` reads them from `result()`.
+    fn play_one(&self, hc: Option<(Python<'_>, &HandCtx)>, py: Python<'_>, seed_words: Vec<u32>, bots: &mut [Bot]) -> Played {
+        let t = &self.table;
+        let g = match setup::setup(t, &setup::Args { seed_words, dealer: None, balances: None, table: None, players: None, head: None, tail: None }) {
+            Ok(g) => g,
+            Err(crate::Error::Input(m) | crate::Error::NotCovered(m) | crate::Error::Internal(m)) => return Played::Refused(m),
+        };
+        let start: Vec<Money> = g.st.seats.iter().map(|s| s.balance).collect();
+        let initial = tiles_everywhere(&g.st, t.names.len());
+        let mut h = Hand { st: g.st, rng: g.rng, moves: 0, decided: Vec::new(), depth: 0, infos: vec![None; t.n], base: super::scope::bound_defaults(), base_self_drawn: None };
+        let mut stack = vec![Step::hand()];
+        let e = Eng { t, p: &self.program, o: &self.offers, w: &self.winning, end: &self.end, hand: hc };
+        let mut value = Val::None;
+        loop {
+            let got = {
+                let mut cx = Cx { e: &e, h: &mut h };
+                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| steps::run(&mut cx, &mut stack, value, turn::step)))
+                    .unwrap_or_else(|_| Err("the native hand failed on this state (an internal error)".into()))
+            };
+            let ask = match got {
+                Ok(Some(ask)) => ask,
+                Ok(None) => break,
+                Err(why) => return Played::Refused(why),
+            };
+            let mut seats: Vec<usize> = ask.options.iter().map(|(s, _)| *s).collect();
+            seats.sort_unstable(); // `Game.current_seats`: in seat order
+            let mut answers: Vec<(usize, Mv)> = Vec::with_capacity(seats.len());
+            for s in seats {
+                let legal = &ask.options.iter().find(|(x, _)| *x == s).expect("asked").1;
+                if legal.is_empty() {
+                    return Played::Refused("a seat asked with no legal move".into());
+                }
+                let bot = &mut bots[s];
+                let i = match bot.choose(py, &e, &h.st, s, &ask, legal, self.bots.as_ref()) {
+                    Ok(i) => i,
+                    Err(why) => return Played::Refused(why),
+                };
+                answers.push((s, legal[i].clone()));
+                h.moves += 1;
+            }
+            value = Val::Answers(answers);
+        }
+        h.st.over = true;
+        self.tallies(&e, &mut h, &start, &initial)
+    }
+
+    /// What `play_games` reads of a hand over (its `result()`, `violations`, `errors`).
+    fn tallies(&self, e: &Eng, h: &mut Hand, start: &[Money], initial: &[i64]) -> Played {
+        let t = e.t;
+        // the invariants `Game.check_invariants` checks at the end: a failure goes back to the reference,
+        // which writes its own sentences
+        if tiles_everywhere(&h.st, t.names.len()) != initial {
+            return Played::Refused("tiles not conserved in the native hand".into());
+        }
+        let add = |a: Money, b: &Money| Money::new(a.n as i128 * b.d as i128 + b.n as i128 * a.d as i128, a.d as i128 * b.d as i128);
+        let mut sum = Some(h.st.fees);
+        for d in &h.st.deltas {
+            sum = sum.and_then(|x| add(x, d));
+        }
+        if sum != Some(Money::ZERO) {
+            return Played::Refused("the native hand's payments do not balance (or past the native range)".into());
+        }
+        for (k, s) in h.st.seats.iter().enumerate() {
+            if add(start[k], &h.st.deltas[k]) != Some(s.balance) {
+                return Played::Refused("a native balance is not its start plus its payments".into());
+            }
+        }
+        let mut scores = Vec::new();
+        let mut done: Vec<usize> = Vec::new();
+        for &w in &h.st.winners.clone() {
+            if done.contains(&w) {
+                continue;
+            }
+            done.push(w);
+            let Some(Some(i)) = h.infos.get(w).cloned() else { continue };
+            let forms = &e.o.rules.actions[i.action].win_forms;
+            let wins = e.w.on(t, &h.st, e.hand);
+            let got = wins.recorded(&h.st, i.seat, &i.concealed, i.tile, i.self_drawn, forms);
+            if let Some(why) = wins.take_declined() {
+                return Played::Refused(format!("a win question the native machinery declines ({why})"));
+            }
+            let (score, fans) = match got {
+                Ok(Some((score, fans))) if exact_j(&score).is_some() && exact_j(&score) == exact_j(&i.score) => (score, fans),
+                _ => return Played::Refused("the winner's result scored at the hand's end differs from its win's".into()),
+            };
+            let tf = {
+                let cx = Cx { e, h };
+                cx.task_factor(&i)
+            };
+            let tf = match tf {
+                Ok(v) => v,
+                Err(why) => return Played::Refused(why),
+            };
+            let (Some(sc), Some(tf)) = (exact_j(&score), exact_j(&tf)) else {
+                return Played::Refused("a score or task factor that is no exact number".into());
+            };
+            scores.push(json!({"seat": w, "score": sc, "fans": fans, "task_factor": tf}));
+        }
+        let st = &h.st;
+        Played::Over(json!({
+            "winners": st.winners, "task": st.task, "events": st.events,
+            "payments": st.payments.iter().map(|p| p.name.as_str()).collect::<Vec<_>>(),
+            "scores": scores, "moves": h.moves, "fees": money_j(&st.fees),
+        }))
+    }
+}
+
+#[pymethods]
+impl EngineSim {
+    #[new]
+    #[pyo3(signature = (ruleset_json, options=None))]
+    fn new(ruleset_json: &str, options: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
+        let opts = super::options_of(options)?;
+        Ok(guarded(|| {
+            let table = table::Table::new(ruleset_json, &opts)?;
+            let winning = winning::Winning::new(&table, ruleset_json);
+            let program = Program::new(&table, ruleset_json, &winning)?;
+            let offers = Offers::new(&table, ruleset_json, &winning)?;
+            let end = ending::EndRules::new(&table, ruleset_json, &winning);
+            Ok(EngineSim { table, program, offers, winning, end, bots: None })
+        })?)
+    }
+
+    /// The number of players these options give.
+    fn players(&self) -> usize {
+        self.table.n
+    }
+
+    /// Hand the native whole-hand scoring to the win questions (as `EngineHand.set_scoring`).
+    #[pyo3(signature = (hands, forms, meld, group=None, signatures=None))]
+    fn set_scoring(&mut self, py: Python<'_>, hands: Py<crate::hand::binding::Hands>, forms: Vec<usize>, meld: Py<PyAny>, group: Option<Py<PyAny>>, signatures: Option<Py<PyAny>>) -> PyResult<()> {
+        self.winning.scoring = Some(winning::HandScoring::new(py, hands, forms, meld, group, signatures)?);
+        Ok(())
+    }
+
+    /// What the greedy and efficiency bots read of the rule set: its constants (`EfficiencyRules`), the
+    /// meld kinds by name (their ids), per action (name, wins, ready, forms, select, kong, the id of its
+    /// first meld kind or -1, a meld kind of `same` shape among its forms), and the efficiency bot's two
+    /// `Distance` objects (their native tables; the Python object answers a hand past them).
+    #[allow(clippy::type_complexity)]
+    fn set_bots(&mut self, py: Python<'_>, rules: Py<EfficiencyRules>, shapes: Vec<String>, actions: Vec<(String, bool, bool, bool, bool, bool, i64, bool)>, measure: Py<PyAny>, values: Py<PyAny>) {
+        let scope = super::scope::GameScope::new(&self.table, &[], &self.winning);
+        let jokers = self.table.cat.kinds.iter().map(|k| k.category == "joker").collect();
+        self.bots = Some(BotSetup::new(py, rules, shapes, actions, measure, values, scope, jokers));
+    }
+
+    /// Play each hand (its setup seed, and per seat the bot's name and seed) to its end with the bots;
+    /// per hand, JSON text: {"over": tallies} or {"refused": the sentence}.
+    fn play(&self, py: Python<'_>, hands: Vec<(Bound<'_, PyAny>, Vec<(String, Bound<'_, PyAny>)>)>) -> PyResult<Vec<String>> {
+        let mut prepared = Vec::with_capacity(hands.len());
+        for (seed, bots) in &hands {
+            let words = super::seed_words(seed)?;
+            if bots.len() != self.table.n {
+                return Err(pyo3::exceptions::PyValueError::new_err(format!("{} bots named for {} seats", bots.len(), self.table.n)));
+            }
+            let mut seats = Vec::with_capacity(bots.len());
+            for (name, s) in bots {
+                let rng = Rng::from_words(&super::seed_words(s)?);
+                seats.push(Bot::new(name, rng, self.bots.is_some()).map_err(pyo3::exceptions::PyValueError::new_err)?);
+            }
+            prepared.push((words, seats));
+        }
+        let out = super::with_hand(py, &self.winning, |hc| {
+            prepared
+                .into_iter()
+                .map(|(words, mut seats)| match self.play_one(hc, py, words, &mut seats) {
+                    Played::Over(j) => json!({ "over": j }).to_string(),
+                    Played::Refused(why) => json!({ "refused": why }).to_string(),
+                })
+                .collect::<Vec<String>>()
+        });
+        Ok(out)
+    }
+}
