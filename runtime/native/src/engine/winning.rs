@@ -59,6 +59,21 @@ pub struct Winning {
     /// (`EngineTable.set_scoring`): without it no question that scores a win is answered.
     pub scoring: Option<HandScoring>,
     reading_index: reading::ReadingIndex, // the patterns' and quantities' names, for a win's reading
+    /// What `on` last worked out from a state's context and reveal values alone (the scoring
+    /// environments, the wildcards' kinds): a state with the same values takes it as it is.
+    last_on: Mutex<Option<OnValues>>,
+}
+
+/// What `on` works out from a state's context and reveal values alone (and the scoring handed over).
+struct OnValues {
+    context: Vec<(String, Value)>,
+    reveals: Vec<(String, Value)>,
+    hand: usize, // the scoring's settings it was made with (their address), 0: none
+    settings: Result<Vec<Option<V>>, &'static str>,
+    hand_settings: Result<Vec<Option<V>>, &'static str>,
+    env_json: Option<String>,
+    wild_kinds: Vec<(Option<usize>, bool)>,
+    hand_wild: Vec<bool>,
 }
 
 /// What scores a seat's hand natively: the rule set's `Hands` (its programs and tables), the positions
@@ -125,7 +140,7 @@ impl Winning {
             (true, Err(why)) => (None, Err(why)),
             (false, _) => (None, trials),
         };
-        Winning { trials, standins, wild, scoring: None, reading_index: reading::ReadingIndex::new(ruleset_json) }
+        Winning { trials, standins, wild, scoring: None, reading_index: reading::ReadingIndex::new(ruleset_json), last_on: Mutex::new(None) }
     }
 
     /// Why a question is not answered natively for this rule set (None: it is).
@@ -154,6 +169,44 @@ impl Winning {
     /// The questions on one state.
     /// `hand`: the whole-hand scoring's programs and tables (`Hands::with_ctx`), where it is set.
     pub fn on<'a>(&'a self, t: &'a Table, st: &HandState, hand: Option<(Python<'a>, &'a HandCtx<'a>)>) -> StateWins<'a> {
+        let hand_key = hand.map_or(0, |(_, ctx)| ctx.program.settings.as_ptr() as usize);
+        let mut last = self.last_on.lock().unwrap_or_else(|e| e.into_inner());
+        let fresh = match &*last {
+            Some(v) => v.hand != hand_key || v.context != st.context || v.reveals != st.reveals,
+            None => true,
+        };
+        if fresh {
+            *last = Some(self.on_values(t, st, hand, hand_key));
+        }
+        let v = last.as_ref().expect("set above");
+        let (settings, hand_settings, env_json, wild_kinds, hand_wild) =
+            (v.settings.clone(), v.hand_settings.clone(), v.env_json.clone(), v.wild_kinds.clone(), v.hand_wild.clone());
+        drop(last);
+        let standin_kinds = self.standins.iter().map(|n| t.names.iter().position(|x| x == n)).collect();
+        StateWins {
+            w: self,
+            t,
+            settings,
+            hand_settings,
+            hand,
+            env_json,
+            wild_kinds,
+            standin_kinds,
+            hand_wild,
+            memo: RefCell::new(HashMap::new()),
+            best: RefCell::new(HashMap::new()),
+            declined: Cell::new(None),
+            reading_nodes: Vec::new(),
+        }
+    }
+}
+
+impl Winning {
+    /// `on`'s values of a state's context and reveal values: the scoring environments (the table's
+    /// settings, the state's values over them), the environment the signature search rebuilds, each
+    /// wildcard declaration's kind (named, or its reveal's tile; none while not turned) and whether it is
+    /// wild as the winning tile only, the kinds wild in a hand.
+    fn on_values(&self, t: &Table, st: &HandState, hand: Option<(Python<'_>, &HandCtx<'_>)>, hand_key: usize) -> OnValues {
         let settings = match &self.trials {
             Ok(tr) => settings_of(t, st, &tr.program.settings),
             Err(_) => Err("no wait trials"),
@@ -162,8 +215,6 @@ impl Winning {
             Some((_, ctx)) => settings_of(t, st, &ctx.program.settings),
             None => Err("no native scoring of whole hands"),
         };
-        // per wildcard declaration its kind (named, or its reveal's tile; none while not turned) and
-        // whether it is wild as the winning tile only; per stand-in its kind (`classify` reads them)
         let kind_named = |name: &str| t.names.iter().position(|n| n == name);
         let wild_kinds = t
             .rules
@@ -177,21 +228,15 @@ impl Winning {
                 (kind, scope == "win_tile")
             })
             .collect();
-        let standin_kinds = self.standins.iter().map(|n| kind_named(n)).collect();
-        StateWins {
-            w: self,
-            t,
+        OnValues {
+            context: st.context.clone(),
+            reveals: st.reveals.clone(),
+            hand: hand_key,
             settings,
             hand_settings,
-            hand,
             env_json: if self.wild.is_some() { wild::env_json(st) } else { None },
             wild_kinds,
-            standin_kinds,
             hand_wild: super::values::hand_wilds(t, st),
-            memo: RefCell::new(HashMap::new()),
-            best: RefCell::new(HashMap::new()),
-            declined: Cell::new(None),
-            reading_nodes: Vec::new(),
         }
     }
 }
