@@ -6,6 +6,11 @@ counted by reason; and the native path's speed (hands per CPU second, one proces
     python bench/native_simulate.py --games 1000                      # compare every configuration
     python bench/native_simulate.py --games 1000 --speed-only         # the speed figure alone
     python bench/native_simulate.py --configs baijindao --bots random,efficiency --games 200
+    python bench/native_simulate.py --engine-speed --games 1000       # EngineSim.play alone
+
+`--engine-speed`: the CPU time of the native calls alone (`EngineSim.play` over the hands, in batches as
+the native path makes them), the hands it plays to their end per CPU second, the hands it hands back
+counted (their time, up to the refusal, included).
 """
 from __future__ import annotations
 
@@ -18,8 +23,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from paili.runtime.game.simulate import play_games, play_games_python, seeds_of, summarize  # noqa: E402
 from paili import load  # noqa: E402
+from paili.runtime.game.simulate import play_games, play_games_python, seeds_of, summarize  # noqa: E402
 
 CONFIGS = {  # name -> (rule file, room options)
     "baijindao": ("rules/baijindao.pai", {}),
@@ -69,6 +74,29 @@ def compare(name: str, bots: str, games: int, seed: int, speed_only: bool) -> di
     return out
 
 
+def engine_speed(name: str, bots: str, games: int, seed: int) -> dict:
+    import random
+
+    from paili.runtime.game import native_simulate
+
+    path, options = CONFIGS[name]
+    rules = load(ROOT / path, backend="native")
+    sim = native_simulate.engine(rules, options)
+    names = [bots] * sim.players()
+    hands = [(random.Random(s).randrange(1 << 31), [(b, s * 31 + i) for i, b in enumerate(names)])
+             for _, s in seeds_of(games, seed)]
+    sim.play(hands[:4])  # the tables' first fill, once per process
+    c0 = cpu()
+    out = []
+    for b in range(0, games, native_simulate.BATCH):
+        out += sim.play(hands[b:b + native_simulate.BATCH])
+    dt = cpu() - c0
+    refused = sum(1 for line in out if line.startswith('{"refused"'))
+    return {"config": name, "bots": bots, "games": games, "cpu": round(dt, 3), "over": games - refused,
+            "refused": refused, "hands_per_cpu_s": round(games / dt, 1),
+            "us_per_hand": round(dt / games * 1e6, 1)}
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=200)
@@ -76,7 +104,13 @@ def main(argv=None) -> int:
     ap.add_argument("--configs", default=",".join(CONFIGS))
     ap.add_argument("--bots", default="random,efficiency,greedy", help="bots to run, each on every seat")
     ap.add_argument("--speed-only", action="store_true")
+    ap.add_argument("--engine-speed", action="store_true")
     args = ap.parse_args(argv)
+    if args.engine_speed:
+        for name in args.configs.split(","):
+            for bots in args.bots.split(","):
+                print(json.dumps(engine_speed(name, bots, args.games, args.seed), ensure_ascii=False), flush=True)
+        return 0
     bad = 0
     for name in args.configs.split(","):
         for bots in args.bots.split(","):

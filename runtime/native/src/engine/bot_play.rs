@@ -105,7 +105,7 @@ impl BotSetup {
 
 /// A seat's bot, as `play_games` makes it for one game.
 pub enum Bot {
-    Random(Rng),
+    Random(Box<Rng>),
     Greedy,
     Efficiency(Box<Policy>),
 }
@@ -115,7 +115,7 @@ impl Bot {
     /// rule set's bot data (`has_setup`).
     pub fn new(name: &str, rng: Rng, has_setup: bool) -> Result<Bot, String> {
         match name {
-            "random" => Ok(Bot::Random(rng)),
+            "random" => Ok(Bot::Random(Box::new(rng))),
             "greedy" if has_setup => Ok(Bot::Greedy),
             "efficiency" if has_setup => Ok(Bot::Efficiency(Box::default())),
             "greedy" | "efficiency" => Err(format!("the {name} bot needs the rule set's bot data (set_bots)")),

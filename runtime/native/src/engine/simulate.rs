@@ -35,6 +35,9 @@ pub struct EngineSim {
     bots: Option<BotSetup>,
 }
 
+/// A hand to play: its setup seed, and per seat its bot's name and seed.
+type HandIn<'py> = (Bound<'py, PyAny>, Vec<(String, Bound<'py, PyAny>)>);
+
 /// One hand's tallies, or why the native engine did not play it to its end.
 enum Played {
     Over(J),
@@ -219,7 +222,7 @@ impl EngineSim {
 
     /// Play each hand (its setup seed, and per seat the bot's name and seed) to its end with the bots;
     /// per hand, JSON text: {"over": tallies} or {"refused": the sentence}.
-    fn play(&self, py: Python<'_>, hands: Vec<(Bound<'_, PyAny>, Vec<(String, Bound<'_, PyAny>)>)>) -> PyResult<Vec<String>> {
+    fn play(&self, py: Python<'_>, hands: Vec<HandIn<'_>>) -> PyResult<Vec<String>> {
         let mut prepared = Vec::with_capacity(hands.len());
         for (seed, bots) in &hands {
             let words = super::seed_words(seed)?;
