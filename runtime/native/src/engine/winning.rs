@@ -34,6 +34,8 @@ use super::scope::{Question, WinFound, WinQuestions, WinReading};
 
 mod wild; // a rule set with wildcards or stand-ins: the hand's tiles classified, the wait trials on its readings
 mod reading; // the reading of a win, as game scope reads it
+mod on_values; // what `on` works out from a state's context and reveal values, kept for the next state
+use on_values::OnValues;
 mod record; // a winner's result as `_record` keeps it (fans by pattern), for the native simulation
 mod win_now; // the win a seat makes now (`_win_info`), on these questions' scoring
 use super::state::{HandState, Value};
@@ -64,17 +66,6 @@ pub struct Winning {
     last_on: Mutex<Option<OnValues>>,
 }
 
-/// What `on` works out from a state's context and reveal values alone (and the scoring handed over).
-struct OnValues {
-    context: Vec<(String, Value)>,
-    reveals: Vec<(String, Value)>,
-    hand: usize, // the scoring's settings it was made with (their address), 0: none
-    settings: Result<Vec<Option<V>>, &'static str>,
-    hand_settings: Result<Vec<Option<V>>, &'static str>,
-    env_json: Option<String>,
-    wild_kinds: Vec<(Option<usize>, bool)>,
-    hand_wild: Vec<bool>,
-}
 
 /// What scores a seat's hand natively: the rule set's `Hands` (its programs and tables), the positions
 /// of the forms it wins by, and a callable checking and encoding a laid-down meld the native side has
@@ -201,45 +192,6 @@ impl Winning {
     }
 }
 
-impl Winning {
-    /// `on`'s values of a state's context and reveal values: the scoring environments (the table's
-    /// settings, the state's values over them), the environment the signature search rebuilds, each
-    /// wildcard declaration's kind (named, or its reveal's tile; none while not turned) and whether it is
-    /// wild as the winning tile only, the kinds wild in a hand.
-    fn on_values(&self, t: &Table, st: &HandState, hand: Option<(Python<'_>, &HandCtx<'_>)>, hand_key: usize) -> OnValues {
-        let settings = match &self.trials {
-            Ok(tr) => settings_of(t, st, &tr.program.settings),
-            Err(_) => Err("no wait trials"),
-        };
-        let hand_settings = match hand {
-            Some((_, ctx)) => settings_of(t, st, &ctx.program.settings),
-            None => Err("no native scoring of whole hands"),
-        };
-        let kind_named = |name: &str| t.names.iter().position(|n| n == name);
-        let wild_kinds = t
-            .rules
-            .wilds
-            .iter()
-            .map(|(tiles, scope)| {
-                let kind = kind_named(tiles).or_else(|| match super::state::get(&st.reveals, tiles) {
-                    Some(Value::Tile(i)) if *i < t.names.len() => Some(*i),
-                    _ => None,
-                });
-                (kind, scope == "win_tile")
-            })
-            .collect();
-        OnValues {
-            context: st.context.clone(),
-            reveals: st.reveals.clone(),
-            hand: hand_key,
-            settings,
-            hand_settings,
-            env_json: if self.wild.is_some() { wild::env_json(st) } else { None },
-            wild_kinds,
-            hand_wild: super::values::hand_wilds(t, st),
-        }
-    }
-}
 
 impl WinQuestions for Winning {
     fn covers(&self, q: Question) -> bool {
