@@ -177,6 +177,20 @@ impl Tables {
         r
     }
 
+    /// `splits_plain_into` for the native readings (src/hand/): the splits one after another in `out`,
+    /// `melds + pairs` ids each; their number. Refused as `core_splits_plain` refuses.
+    pub(crate) fn core_splits_plain_into(&self, counts: &[u8], melds: usize, pairs: usize, limit: usize, out: &mut Vec<u32>) -> Result<usize, Error> {
+        if self.items.get().is_none() {
+            return Err(Error::NotCovered("the split items are not set".into()));
+        }
+        let mut st = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        let r = guarded(|| st.core.splits_plain_into(counts, melds, pairs, limit, out));
+        if let Err(Error::Internal(_)) = &r {
+            st.core.reset();
+        }
+        r
+    }
+
     /// `splits_wild` for the native readings of a hand holding wildcards (src/hand/wild.rs), the lock
     /// held for this one answer; None where the reference raises `SplitLimit`.
     pub(crate) fn core_splits_wild(&self, counts: &[u8], wilds: usize, melds: usize, pairs: usize, limit: usize) -> Result<Option<Vec<Vec<blocks::WildItem>>>, Error> {

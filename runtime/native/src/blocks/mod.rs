@@ -467,24 +467,61 @@ impl Tables {
     /// melds and `pairs` pairs, as lists of `split_groups` ids — the product of its blocks' splits in
     /// block order. Stops after `limit + 1` splits (the caller refuses more than `limit`).
     pub fn splits_plain(&mut self, counts: &[u8], melds: usize, pairs: usize, limit: usize) -> Result<Vec<Vec<u32>>, Error> {
+        let mut flat = Vec::new();
+        let n = self.splits_plain_into(counts, melds, pairs, limit, &mut flat)?;
+        let w = melds + pairs;
+        Ok((0..n).map(|i| flat[i * w..(i + 1) * w].to_vec()).collect())
+    }
+
+    /// `splits_plain` written one after another into `out` (cleared first): every split has exactly
+    /// `melds + pairs` groups (each group is a meld or a pair), so split i is `out[i * w..(i + 1) * w]`;
+    /// the number of splits is returned. No allocation per split (the readings and the wait trials ask
+    /// this once per target of every hand and candidate kind).
+    pub fn splits_plain_into(&mut self, counts: &[u8], melds: usize, pairs: usize, limit: usize, out: &mut Vec<u32>) -> Result<usize, Error> {
+        out.clear();
         if !self.split_ok {
             return Err(Error::NotCovered("a group of natural tiles spans two blocks".into()));
         }
-        let keys = self.keys(counts)?;
+        if counts.len() != self.n {
+            return Err(Error::Input(format!(
+                "the counts list {} tile kinds, but this catalog has {}",
+                counts.len(),
+                self.n
+            )));
+        }
         if self.memo_size > MEMO_LIMIT {
             self.reset();
         }
-        let mut parts: Vec<std::sync::Arc<[BlockSplit]>> = Vec::new();
+        let mut keys = std::mem::take(&mut self.keys);
+        keys.clear();
+        keys.resize(self.blocks.len(), 0);
+        for (k, &c) in counts.iter().enumerate() {
+            if c > MAX_COUNT {
+                self.keys = keys;
+                return Err(Error::NotCovered(format!("{c} tiles of one kind")));
+            }
+            let (b, shift) = self.place[k];
+            keys[b] |= (c as u128) << shift;
+        }
+        let mut parts: Vec<std::sync::Arc<[BlockSplit]>> = Vec::with_capacity(keys.len());
         for (b, &key) in keys.iter().enumerate() {
             if key == 0 {
                 continue;
             }
-            let got = self.block_splits(b, key)?;
+            let got = match self.block_splits(b, key) {
+                Ok(g) => g,
+                Err(e) => {
+                    self.keys = keys;
+                    return Err(e);
+                }
+            };
             if got.is_empty() {
-                return Ok(Vec::new());
+                self.keys = keys;
+                return Ok(0);
             }
             parts.push(got);
         }
+        self.keys = keys;
         struct Walk<'a> {
             parts: &'a [std::sync::Arc<[BlockSplit]>],
             melds: usize,
@@ -492,37 +529,40 @@ impl Tables {
             limit: usize,
             work: usize,
             acc: Vec<u32>,
-            out: Vec<Vec<u32>>,
+            found: usize,
+            out: &'a mut Vec<u32>,
         }
         fn rec(w: &mut Walk, j: usize, m: usize, p: usize) -> Result<(), Error> {
             w.work += 1;
             if w.work > PRODUCT_WORK {
                 return Err(Error::NotCovered("a hand whose splits take too long to combine".into()));
             }
-            if m > w.melds || p > w.pairs || w.out.len() > w.limit {
+            if m > w.melds || p > w.pairs || w.found > w.limit {
                 return Ok(());
             }
             if j == w.parts.len() {
                 if m == w.melds && p == w.pairs {
-                    w.out.push(w.acc.clone());
+                    w.out.extend_from_slice(&w.acc);
+                    w.found += 1;
                 }
                 return Ok(());
             }
-            let part = w.parts[j].clone();
-            for s in part.iter() {
+            let parts = w.parts;
+            for s in parts[j].iter() {
                 let len = w.acc.len();
                 w.acc.extend_from_slice(&s.groups);
                 rec(w, j + 1, m + s.melds as usize, p + s.pairs as usize)?;
                 w.acc.truncate(len);
-                if w.out.len() > w.limit {
+                if w.found > w.limit {
                     break;
                 }
             }
             Ok(())
         }
-        let mut w = Walk { parts: &parts, melds, pairs, limit, work: 0, acc: Vec::new(), out: Vec::new() };
+        let acc = Vec::with_capacity(melds + pairs + 8);
+        let mut w = Walk { parts: &parts, melds, pairs, limit, work: 0, acc, found: 0, out };
         rec(&mut w, 0, 0, 0)?;
-        Ok(w.out)
+        Ok(w.found)
     }
 
     pub fn block_kinds(&self) -> Vec<Vec<usize>> {

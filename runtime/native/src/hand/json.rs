@@ -111,6 +111,20 @@ impl Out<'_> {
         self.raw("]");
     }
 
+    /// `kinds` of tiles given as codes (a tile's kind is `code >> 2`).
+    fn tiles(&mut self, names: &[Box<[u8]>], ts: &[V]) -> Result<(), Fallback> {
+        self.raw("[");
+        for (j, t) in ts.iter().enumerate() {
+            let V::Tile(c) = t else { return Err(fallback("a group tile that is not a tile")) };
+            if j > 0 {
+                self.raw(", ");
+            }
+            self.0.extend_from_slice(names.get((c >> 2) as usize).ok_or_else(|| fallback("a tile outside the catalog"))?);
+        }
+        self.raw("]");
+        Ok(())
+    }
+
     /// An object of amounts by name, as a Python dict built from the pairs holds it: a repeated name
     /// keeps its first place and takes the last value.
     fn amounts(&mut self, names: &[String], values: &[V]) -> Result<(), Fallback> {
@@ -204,12 +218,13 @@ impl HandOutcome {
             key!(o, true, "kind");
             o.text(&g.kind);
             key!(o, false, "tiles");
-            o.kinds(&setup.json_names, &g.tiles);
+            o.tiles(&setup.json_names, &g.tiles)?;
             key!(o, false, "codes");
-            o.kinds(&setup.json_codes, &g.tiles);
+            o.tiles(&setup.json_codes, &g.tiles)?;
             key!(o, false, "wild");
             o.raw("[");
-            for (x, &w) in g.wild.iter().enumerate() {
+            for (x, t) in g.tiles.iter().enumerate() {
+                let w = matches!(t, V::Tile(c) if c & 2 != 0);
                 o.raw(match (x > 0, w) {
                     (false, false) => "false",
                     (false, true) => "true",

@@ -232,8 +232,7 @@ pub struct Chosen {
 /// A group of the chosen reading as the result shows it.
 pub struct GroupView {
     pub kind: Arc<str>,
-    pub tiles: Vec<usize>,
-    pub wild: Vec<bool>, // whether a wildcard plays each tile
+    pub tiles: Arc<Vec<V>>, // the reading's own tiles (shared, not copied): kind `code >> 2`, a wildcard plays it where `code & 2`
     pub declared: bool,
     pub exposed: bool,
     pub has_win: bool,

@@ -79,7 +79,16 @@ impl RData {
     }
 
     fn hand_kinds(&self) -> Vec<usize> {
-        self.hand_tiles().iter().map(kind).collect()
+        match &self.listed {
+            Some((_, hand)) => hand.iter().map(kind).collect(),
+            None => self
+                .groups
+                .iter()
+                .zip(&self.declared)
+                .filter(|(_, &d)| !d)
+                .flat_map(|(g, _)| g.tiles.iter().map(kind))
+                .collect(),
+        }
     }
 
     /// Python `Reading.describe`: the groups, or the concealed tiles when it has none (written into one
@@ -137,8 +146,7 @@ impl RData {
                 .zip(&self.declared)
                 .map(|(g, &d)| super::GroupView {
                     kind: g.kind.clone(),
-                    tiles: g.tiles.iter().map(kind).collect(),
-                    wild: g.tiles.iter().map(|t| matches!(t, V::Tile(c) if c & 2 != 0)).collect(),
+                    tiles: g.tiles.clone(),
                     declared: d,
                     exposed: g.exposed,
                     has_win: g.has_win,
@@ -376,6 +384,7 @@ pub(super) fn enumerate(
     let mut naturals: Option<Arc<Vec<V>>> = None;
     let mut out: Vec<RData> = Vec::new();
     let mut fits_any = false;
+    let mut flat: Vec<u32> = Vec::new(); // the splits of one target, one after another
     for &fi in &input.forms {
         let f = setup.forms.get(fi).ok_or_else(|| fallback("a form outside the rule set"))?;
         let cond = conds.get(fi).ok_or_else(|| fallback("a form outside the rule set"))?;
@@ -408,21 +417,22 @@ pub(super) fn enumerate(
                 continue;
             }
             let limit = if input.charge_splits { setup.split_limit.min(budget.work.max(0) as usize) } else { setup.split_limit };
-            let splits = ctx.tables.core_splits_plain(&counts, mu, pu, limit).map_err(|e| Fallback(e.to_string()))?;
-            if splits.len() > limit {
+            let found = ctx.tables.core_splits_plain_into(&counts, mu, pu, limit, &mut flat).map_err(|e| Fallback(e.to_string()))?;
+            if found > limit {
                 if !input.charge_splits {
                     return Err(fallback("more splits than one hand reads"));
                 }
                 return Ok(Found::Refused(setup.limit_sentence.clone()));
             }
             if input.charge_splits {
-                budget.work -= splits.len() as i64;
+                budget.work -= found as i64;
                 if budget.work < 0 {
                     return Ok(Found::Refused(setup.limit_sentence.clone()));
                 }
             }
-            for split in &splits {
-                plain(ctx, input, fi, f, split, &exposed, budget, waits, st, &mut out)?;
+            let width = mu + pu;
+            for i in 0..found {
+                plain(ctx, input, fi, f, &flat[i * width..(i + 1) * width], &exposed, budget, waits, st, &mut out)?;
             }
         }
     }

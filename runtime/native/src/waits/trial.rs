@@ -24,6 +24,7 @@ pub(super) struct Trials<'w, 'h> {
     flowers: Arc<Vec<V>>,
     split_tiles: HashMap<u32, Arc<Vec<V>>>, // per split group id, its tiles' codes
     trial_hand: Arc<Vec<V>>,                // the concealed tiles' codes and a last slot for the winning one
+    flat: Vec<u32>,                         // the splits of one target, one after another (reused)
 }
 
 fn declined(s: Stop) -> Declined {
@@ -67,6 +68,7 @@ impl<'w, 'h> Trials<'w, 'h> {
             flowers: Arc::new(hand.flowers.iter().map(|&k| wr.code(k)).collect()),
             split_tiles: HashMap::new(),
             trial_hand: Arc::new(hand.concealed.iter().map(|&k| wr.code(k)).chain([V::None]).collect()),
+            flat: Vec::new(),
         }
     }
 
@@ -230,13 +232,29 @@ impl<'w, 'h> Trials<'w, 'h> {
                 if !core.can_split(&self.counts, 0, m, p).map_err(|_| Declined("the tables do not take this hand"))? {
                     continue;
                 }
-                let splits = core.splits_plain(&self.counts, m, p, SPLIT_LIMIT).map_err(|_| Declined("the tables do not split this hand"))?;
-                if splits.len() > SPLIT_LIMIT {
-                    return Err(Declined("more splits than the limit"));
+                let mut flat = std::mem::take(&mut self.flat);
+                let found = core.splits_plain_into(&self.counts, m, p, SPLIT_LIMIT, &mut flat);
+                let found = match found {
+                    Ok(n) if n <= SPLIT_LIMIT => n,
+                    Ok(_) => {
+                        self.flat = flat;
+                        return Err(Declined("more splits than the limit"));
+                    }
+                    Err(_) => {
+                        self.flat = flat;
+                        return Err(Declined("the tables do not split this hand"));
+                    }
+                };
+                let width = m + p;
+                let mut got = Ok(());
+                for i in 0..found {
+                    got = self.plain(fi, &flat[i * width..(i + 1) * width], win, core, t);
+                    if got.is_err() {
+                        break;
+                    }
                 }
-                for split in &splits {
-                    self.plain(fi, split, win, core, t)?;
-                }
+                self.flat = flat;
+                got?;
             }
         }
         Ok(())
@@ -272,12 +290,13 @@ impl<'w, 'h> Trials<'w, 'h> {
     }
 
     /// Python `_readings_plain`: one reading per distinct group of the split holding the winning kind
-    /// (its groups made only when a reading is built).
+    /// (its groups made only when a reading is built, once a split: each reading after the first
+    /// moves the winning tile to its group in place, the identities set again as the reference's).
     fn plain(&mut self, form: usize, split: &[u32], win: usize, core: &Core, t: &mut Tally) -> Result<(), Declined> {
         let wr = self.wr;
         let ne = self.exposed.len();
         let has_pair = self.exposed.iter().any(|g| g.pair) || split.iter().any(|&id| wr.melds[wr.split_meld[id as usize]].pair);
-        let mut groups: Option<Vec<Group>> = None;
+        let mut reading: Option<Reading<'h>> = None;
         let mut seen: Vec<u32> = Vec::new();
         for (gi, &id) in split.iter().enumerate() {
             let kinds = &core.split_groups[id as usize].1;
@@ -292,30 +311,37 @@ impl<'w, 'h> Trials<'w, 'h> {
                 t.readings += 1;
                 continue;
             }
-            if groups.is_none() {
-                groups = Some(self.split_groups(split, core));
+            if reading.is_none() {
+                let groups = self.split_groups(split, core);
+                reading = Some(self.reading(form, groups, None, None, win, V::None));
             }
-            let mut gs: Vec<Group> = groups.as_ref().map_or_else(Vec::new, |g| g.iter().map(clone_group).collect());
+            let Some(r) = reading.as_mut() else { continue };
             let pos = ne + gi;
-            let wg = &mut gs[pos];
+            // the groups of the split as `split_groups` made them, then the winning one
+            let first_after = split.iter().enumerate().skip(gi + 1).find(|&(_, &x)| x == id).map(|(j, _)| j + ne);
+            for (j, &x) in split.iter().enumerate() {
+                let g = &mut r.groups[ne + j];
+                g.has_win = false;
+                g.concealed = true;
+                g.ident = (split[..j].iter().position(|&y| y == x).unwrap_or(j) + ne) as u16;
+                if x == id && j > gi {
+                    // the groups after it that were the same group as it stay one group among themselves
+                    g.ident = first_after.unwrap_or(ne + j) as u16;
+                }
+            }
+            let wg = &mut r.groups[pos];
             wg.has_win = true;
             wg.concealed = self.hand.self_drawn || wg.pair;
             wg.ident = pos as u16;
-            // the groups after it that were the same group as it stay one group among themselves
-            let first_after = split.iter().enumerate().skip(gi + 1).find(|&(_, &x)| x == id).map(|(j, _)| j + ne);
-            for (j, &x) in split.iter().enumerate().skip(gi + 1) {
-                if x == id {
-                    gs[ne + j].ident = first_after.unwrap_or(ne + j) as u16;
-                }
-            }
-            let r = self.reading(form, gs, None, None, win, V::Group(pos as u16));
+            r.win_group = V::Group(pos as u16);
+            let r = &*r;
             if decide {
-                let mut ev = Eval::new(self.program, &r);
+                let mut ev = Eval::new(self.program, r);
                 if Self::holds(&mut ev, &self.conds(form)?.pair_when)? {
-                    self.count(&r, Some(ev), t)?;
+                    self.count(r, Some(ev), t)?;
                 }
             } else {
-                self.count(&r, None, t)?;
+                self.count(r, None, t)?;
             }
         }
         Ok(())
