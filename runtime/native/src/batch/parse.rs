@@ -198,6 +198,10 @@ impl Scanner<'_> {
             if next >= len {
                 return Err(Stop::Decode("Unterminated string starting at", quote));
             }
+            if s[next] == b'"' && out.is_empty() {
+                // no escape before the closing quote: the text is the bytes between (most keys and values)
+                return Ok((PyText::from_wtf8_slice(&s[end..next], surrogates), next + 1));
+            }
             out.extend_from_slice(&s[end..next]);
             if s[next] == b'"' {
                 return Ok((PyText::from_wtf8(out, surrogates), next + 1));

@@ -7,18 +7,80 @@ use super::unicode::{NOT_PRINTABLE, SPACE};
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct PyText {
-    bytes: Vec<u8>,
+    bytes: Bytes,
     surrogates: bool, // some code point is a lone surrogate (the bytes are then not UTF-8)
+}
+
+/// Text bytes, held in place when short (a batch line's keys and most of its values: no allocation
+/// each), else on the heap.
+#[derive(Clone)]
+enum Bytes {
+    Short(u8, [u8; SHORT]),
+    Long(Vec<u8>),
+}
+
+const SHORT: usize = 22;
+
+impl Bytes {
+    fn of(b: &[u8]) -> Bytes {
+        if b.len() <= SHORT {
+            let mut buf = [0u8; SHORT];
+            buf[..b.len()].copy_from_slice(b);
+            Bytes::Short(b.len() as u8, buf)
+        } else {
+            Bytes::Long(b.to_vec())
+        }
+    }
+
+    fn as_slice(&self) -> &[u8] {
+        match self {
+            Bytes::Short(n, buf) => &buf[..*n as usize],
+            Bytes::Long(v) => v,
+        }
+    }
+}
+
+impl Default for Bytes {
+    fn default() -> Self {
+        Bytes::Short(0, [0; SHORT])
+    }
+}
+
+// equality, hashing and the debug form are those of the bytes, however they are held
+impl PartialEq for Bytes {
+    fn eq(&self, other: &Self) -> bool {
+        self.as_slice() == other.as_slice()
+    }
+}
+
+impl Eq for Bytes {}
+
+impl std::hash::Hash for Bytes {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        self.as_slice().hash(h)
+    }
+}
+
+impl std::fmt::Debug for Bytes {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.as_slice().fmt(f)
+    }
 }
 
 impl PyText {
     pub fn from_str(s: &str) -> PyText {
-        PyText { bytes: s.as_bytes().to_vec(), surrogates: false }
+        PyText { bytes: Bytes::of(s.as_bytes()), surrogates: false }
     }
 
     /// From WTF-8 bytes (as written by `push`); `surrogates` says whether any code point is one.
     pub fn from_wtf8(bytes: Vec<u8>, surrogates: bool) -> PyText {
+        let bytes = if bytes.len() <= SHORT { Bytes::of(&bytes) } else { Bytes::Long(bytes) };
         PyText { bytes, surrogates }
+    }
+
+    /// From WTF-8 bytes copied (kept in place when short).
+    pub fn from_wtf8_slice(bytes: &[u8], surrogates: bool) -> PyText {
+        PyText { bytes: Bytes::of(bytes), surrogates }
     }
 
     /// The text as UTF-8, or None when it holds a lone surrogate.
@@ -26,13 +88,13 @@ impl PyText {
         if self.surrogates {
             None
         } else {
-            std::str::from_utf8(&self.bytes).ok()
+            std::str::from_utf8(self.bytes.as_slice()).ok()
         }
     }
 
     /// WTF-8 bytes; UTF-8 unless `has_surrogates`.
     pub fn wtf8(&self) -> &[u8] {
-        &self.bytes
+        self.bytes.as_slice()
     }
 
     pub fn has_surrogates(&self) -> bool {
@@ -41,7 +103,7 @@ impl PyText {
 
     /// The code points, lone surrogates included.
     pub fn code_points(&self) -> CodePoints<'_> {
-        CodePoints { b: &self.bytes, i: 0 }
+        CodePoints { b: self.bytes.as_slice(), i: 0 }
     }
 }
 
@@ -126,7 +188,7 @@ fn hex_escape(out: &mut String, prefix: char, c: u32, digits: u32) {
 pub fn py_repr(t: &PyText) -> String {
     let has = |q: u32| t.code_points().any(|c| c == q);
     let quote = if has('\'' as u32) && !has('"' as u32) { '"' } else { '\'' };
-    let mut out = String::with_capacity(t.bytes.len() + 2);
+    let mut out = String::with_capacity(t.wtf8().len() + 2);
     out.push(quote);
     for c in t.code_points() {
         match c {

@@ -200,12 +200,24 @@ pub(super) fn form_targets(f: &FormSpec, n_exposed: i64) -> Vec<(i64, i64)> {
     out
 }
 
-/// The sum of the groups' prefilter vectors as little-endian bytes (Python's packed int), or None.
-pub(super) fn packed(vectors: &[Option<&Vec<u64>>]) -> Option<Vec<u8>> {
-    let len = vectors.iter().map(|v| v.map_or(0, |x| x.len())).max().unwrap_or(0) + 1;
-    let mut acc = vec![0u64; len];
-    for v in vectors {
-        let v = (*v)?;
+/// The sum of the groups' prefilter vectors as little-endian bytes (Python's packed int), or None
+/// when some group has none. Summed in place on the stack for the usual short vectors (one allocation,
+/// the bytes, a reading).
+pub(super) fn packed<'v>(vectors: impl Iterator<Item = Option<&'v Vec<u64>>> + Clone) -> Option<Vec<u8>> {
+    let mut width = 0;
+    for v in vectors.clone() {
+        width = width.max(v?.len());
+    }
+    let len = width + 1;
+    let mut small = [0u64; 16];
+    let mut big: Vec<u64> = Vec::new();
+    let acc: &mut [u64] = if len <= small.len() {
+        &mut small[..len]
+    } else {
+        big.resize(len, 0);
+        &mut big
+    };
+    for v in vectors.flatten() {
         let mut carry = 0u64;
         for (i, a) in acc.iter_mut().enumerate() {
             let x = v.get(i).copied().unwrap_or(0);
@@ -215,7 +227,10 @@ pub(super) fn packed(vectors: &[Option<&Vec<u64>>]) -> Option<Vec<u8>> {
             carry = (c1 as u64) + (c2 as u64);
         }
     }
-    let mut bytes: Vec<u8> = acc.iter().flat_map(|x| x.to_le_bytes()).collect();
+    let mut bytes: Vec<u8> = Vec::with_capacity(acc.len() * 8);
+    for x in acc.iter() {
+        bytes.extend_from_slice(&x.to_le_bytes());
+    }
     while bytes.last() == Some(&0) {
         bytes.pop();
     }
@@ -269,7 +284,7 @@ pub(super) fn listed_form(
     if f.instant {
         let in_groups: usize = exposed.iter().map(|g| g.tiles.len()).sum();
         let pk = if ctx.setup.prefilter && in_groups == l.0.len() {
-            packed(&input.melds.iter().map(|m| m.vector.as_ref()).collect::<Vec<_>>())
+            packed(input.melds.iter().map(|m| m.vector.as_ref()))
         } else {
             None
         };
@@ -508,7 +523,7 @@ pub(super) fn plain<'a>(
         if !setup.prefilter {
             return None;
         }
-        packed(&refs.iter().map(|r| vec_of(r, &input.melds)).collect::<Vec<_>>())
+        packed(refs.iter().map(|r| vec_of(r, &input.melds)))
     };
     let mut keep = |r: RData, budget: &mut Budget, st: &mut WaitState| -> Result<(), Fallback> {
         if let (Some(node), true) = (pair_when, any_pair) {

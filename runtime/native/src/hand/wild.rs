@@ -391,7 +391,7 @@ impl Rd<'_, '_> {
         }
         let mut declared = vec![true; ne];
         declared.extend(std::iter::repeat_n(false, groups.len()));
-        let pk = if setup.prefilter { packed(&vectors.iter().map(|v| v.as_ref()).collect::<Vec<_>>()) } else { None };
+        let pk = if setup.prefilter { packed(vectors.iter().map(|v| v.as_ref())) } else { None };
         let r = RData {
             form: self.fi,
             form_name: self.f.name.clone(),
