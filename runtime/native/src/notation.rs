@@ -8,10 +8,15 @@ use std::collections::HashMap;
 use crate::ruleset::RuleSet;
 
 pub struct Notation {
-    by_digit_letter: HashMap<(char, char), usize>, // (digit, letter) -> declared kind
-    by_char: HashMap<char, usize>,
-    letters: Vec<char>,
+    // (digit, ASCII letter) -> declared kind, at `digit * 128 + letter` (NONE: no such kind); read for
+    // every tile of every hand, so a table rather than a map
+    by_digit_letter: Vec<u32>,
+    letter: [bool; 128], // the ASCII letters some digit is written with
+    ascii_char: [u32; 128], // a kind written by one ASCII character (NONE: none)
+    by_char: Vec<(char, u32)>, // a kind written by one other character, sorted by the character
 }
+
+const NONE: u32 = u32::MAX;
 
 /// Python's `str.isspace` (and so `str.split()`): Unicode white space and the four ASCII separators.
 pub fn py_space(c: char) -> bool {
@@ -33,10 +38,34 @@ impl Notation {
                 by_char.insert(ch[0], i);
             }
         }
-        let mut letters: Vec<char> = by_digit_letter.keys().map(|&(_, l)| l).collect();
-        letters.sort_unstable();
-        letters.dedup();
-        Notation { by_digit_letter, by_char, letters }
+        // the maps give each key its last kind, as before; then laid out for reading
+        let mut table = vec![NONE; 10 * 128];
+        let mut letter = [false; 128];
+        for (&(d, l), &i) in &by_digit_letter {
+            table[(d as usize - '0' as usize) * 128 + l as usize] = i as u32;
+            letter[l as usize] = true;
+        }
+        let mut ascii_char = [NONE; 128];
+        let mut others: Vec<(char, u32)> = Vec::new();
+        for (&c, &i) in &by_char {
+            if c.is_ascii() {
+                ascii_char[c as usize] = i as u32;
+            } else {
+                others.push((c, i as u32));
+            }
+        }
+        others.sort_unstable();
+        Notation { by_digit_letter: table, letter, ascii_char, by_char: others }
+    }
+
+    fn char_kind(&self, c: char) -> Option<usize> {
+        let k = if c.is_ascii() {
+            self.ascii_char[c as usize]
+        } else {
+            let i = self.by_char.binary_search_by_key(&c, |&(x, _)| x).ok()?;
+            self.by_char[i].1
+        };
+        (k != NONE).then_some(k as usize)
     }
 
     /// The declared kinds written in `text`, in order; `None` on any mistake.
@@ -56,19 +85,23 @@ impl Notation {
                     digits.push(c);
                     continue;
                 }
-                if c.is_ascii_alphabetic() && self.letters.contains(&c) {
+                if c.is_ascii_alphabetic() && self.letter[c as usize] {
                     if digits.is_empty() {
                         return None;
                     }
                     for d in digits.drain(..) {
-                        out.push(*self.by_digit_letter.get(&(d, c))?);
+                        let k = self.by_digit_letter[(d as usize - '0' as usize) * 128 + c as usize];
+                        if k == NONE {
+                            return None;
+                        }
+                        out.push(k as usize);
                     }
                     continue;
                 }
                 if !digits.is_empty() {
                     return None;
                 }
-                out.push(*self.by_char.get(&c)?);
+                out.push(self.char_kind(c)?);
             }
             if !digits.is_empty() {
                 return None;

@@ -127,8 +127,10 @@ fn input(py: Python<'_>, c: &Ctx, hands: &Hands, tables: &Tables, item: &Item) -
         };
     }
     // flower tiles written in the hand are set aside (listed as the hand's flowers, in order)
+    let is_flower = |k: usize| c.flower_kinds.get(k).copied().unwrap_or(false);
+    let written = some!(kinds(tables, some!(item.hand.as_str()), c.max_text));
     let (flowers, concealed): (Vec<usize>, Vec<usize>) =
-        some!(kinds(tables, some!(item.hand.as_str()), c.max_text)).into_iter().partition(|&k| c.flower_kinds.get(k).copied().unwrap_or(false));
+        if written.iter().any(|&k| is_flower(k)) { written.into_iter().partition(|&k| is_flower(k)) } else { (Vec::new(), written) };
     if item.melds.len() > c.max_melds {
         return Ok(None);
     }
@@ -153,7 +155,14 @@ fn input(py: Python<'_>, c: &Ctx, hands: &Hands, tables: &Tables, item: &Item) -
             }
         }
     };
-    let mut counts = vec![0i64; tables.kinds.len()];
+    let mut small = [0i64; 64]; // the copies of each kind, on the stack for the usual catalog
+    let mut big = Vec::new();
+    let counts: &mut [i64] = if tables.kinds.len() <= small.len() {
+        &mut small[..tables.kinds.len()]
+    } else {
+        big.resize(tables.kinds.len(), 0);
+        &mut big
+    };
     let every =
         concealed.iter().chain(melds.iter().flat_map(|m| m.tiles.iter())).chain(flowers.iter()).chain(win.iter());
     let mut n = 0;

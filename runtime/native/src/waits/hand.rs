@@ -19,7 +19,8 @@ struct Trial<'a> {
 /// `Waits` for one hand: the native wait trials first, then `fallback`.
 pub struct TrialWaits<'a, 'f> {
     input: &'a HandInput,
-    trial: Option<Trial<'a>>,
+    scorer: &'a Scorer,
+    trial: Option<Option<Trial<'a>>>, // made when the waits are first asked (most hands never ask)
     fallback: &'f mut dyn Waits,
     /// The kinds found natively: [waits, shape waits] (the Python side keeps them with the hand).
     pub found: [Option<Vec<usize>>; 2],
@@ -31,17 +32,19 @@ pub struct TrialWaits<'a, 'f> {
 
 impl<'a, 'f> TrialWaits<'a, 'f> {
     pub fn new(scorer: &'a Scorer, input: &'a HandInput, fallback: &'f mut dyn Waits) -> Self {
-        let trial = scorer.waits.as_ref().ok().and_then(|state| {
-            let melds = input
-                .melds
-                .iter()
-                .map(|m| state.rules.meld(&m.kind).map(|meld| HandMeld { meld, kinds: m.tiles.clone() }))
-                .collect::<Option<Vec<_>>>()?;
-            let flowers = super::kinds_of(&input.flowers);
-            Some(Trial { state, program: &scorer.program, melds, flowers })
-        });
-        TrialWaits { input, trial, fallback, found: [None, None], spent: 0, answered: 0 }
+        TrialWaits { input, scorer, trial: None, fallback, found: [None, None], spent: 0, answered: 0 }
     }
+}
+
+fn trial_of<'a>(scorer: &'a Scorer, input: &'a HandInput) -> Option<Trial<'a>> {
+    let state = scorer.waits.as_ref().ok()?;
+    let melds = input
+        .melds
+        .iter()
+        .map(|m| state.rules.meld(&m.kind).map(|meld| HandMeld { meld, kinds: m.tiles.clone() }))
+        .collect::<Option<Vec<_>>>()?;
+    let flowers = super::kinds_of(&input.flowers);
+    Some(Trial { state, program: &scorer.program, melds, flowers })
 }
 
 impl Waits for TrialWaits<'_, '_> {
@@ -51,7 +54,8 @@ impl Waits for TrialWaits<'_, '_> {
             self.found[shape as usize] = Some(Vec::new());
             return Ok(V::List(std::sync::Arc::new(Vec::new())));
         }
-        if let Some(t) = &self.trial {
+        let (scorer, input) = (self.scorer, self.input);
+        if let Some(t) = self.trial.get_or_insert_with(|| trial_of(scorer, input)) {
             let hand = WaitHand {
                 concealed: &self.input.concealed,
                 melds: &t.melds,
