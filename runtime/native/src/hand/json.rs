@@ -113,15 +113,15 @@ impl Out<'_> {
 
     /// `kinds` of tiles given as codes (a tile's kind is `code >> 2`).
     fn tiles(&mut self, names: &[Box<[u8]>], ts: &[V]) -> Result<(), Fallback> {
-        self.raw("[");
+        self.0.push(b'[');
         for (j, t) in ts.iter().enumerate() {
             let V::Tile(c) = t else { return Err(fallback("a group tile that is not a tile")) };
             if j > 0 {
-                self.raw(", ");
+                self.0.extend_from_slice(b", ");
             }
             self.0.extend_from_slice(names.get((c >> 2) as usize).ok_or_else(|| fallback("a tile outside the catalog"))?);
         }
-        self.raw("]");
+        self.0.push(b']');
         Ok(())
     }
 
@@ -225,11 +225,11 @@ impl HandOutcome {
             o.raw("[");
             for (x, t) in g.tiles.iter().enumerate() {
                 let w = matches!(t, V::Tile(c) if c & 2 != 0);
-                o.raw(match (x > 0, w) {
-                    (false, false) => "false",
-                    (false, true) => "true",
-                    (true, false) => ", false",
-                    (true, true) => ", true",
+                o.0.extend_from_slice(match (x > 0, w) {
+                    (false, false) => b"false".as_slice(),
+                    (false, true) => b"true",
+                    (true, false) => b", false",
+                    (true, true) => b", true",
                 });
             }
             o.raw("]");
