@@ -17,6 +17,8 @@ use super::steps::{self, Ask, Step, Val};
 use super::course::{Cx, Eng, Hand};
 use super::turn;
 use super::{setup, table, winning};
+use super::win::value_json as winning_value;
+use crate::program::V;
 use crate::guarded;
 
 #[pyclass(module = "paili.runtime._native", unsendable)]
@@ -121,14 +123,31 @@ impl EngineHand {
         Ok(())
     }
 
-    /// Set the hand up (`seed`, `dealer`, `balances` as `Game` takes them) and run it to its first decision.
-    #[pyo3(signature = (seed, dealer=None, balances=None))]
-    fn start(&mut self, py: Python<'_>, seed: &Bound<'_, PyAny>, dealer: Option<usize>, balances: Option<Vec<i64>>) -> PyResult<()> {
+    /// Set the hand up (`seed`, `dealer`, `balances`, the values carried from the hand before (`table`,
+    /// `players`) and a scenario's `wall` and `tail`, as `Game` takes them; as `EngineTable.setup`) and
+    /// run it to its first decision.
+    #[pyo3(signature = (seed, dealer=None, balances=None, table=None, players=None, wall=None, tail=None))]
+    #[allow(clippy::too_many_arguments)] // `Game`'s keyword arguments, one for one
+    fn start(
+        &mut self,
+        py: Python<'_>,
+        seed: &Bound<'_, PyAny>,
+        dealer: Option<usize>,
+        balances: Option<Vec<i64>>,
+        table: Option<&Bound<'_, PyDict>>,
+        players: Option<Vec<Option<Bound<'_, PyDict>>>>,
+        wall: Option<&Bound<'_, PyAny>>,
+        tail: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<()> {
         let seed_words = super::seed_words(seed)?;
+        let (head, tail) = (wall.map(super::notation_text).transpose()?, tail.map(super::notation_text).transpose()?);
+        let rules = &self.table.rules;
+        let table = table.map(|d| super::carried_values(Some(d), rules, "table")).transpose()?;
+        let players = players
+            .map(|p| p.iter().map(|d| super::carried_values(d.as_ref(), rules, "player")).collect::<PyResult<Vec<_>>>())
+            .transpose()?;
         let t = &self.table;
-        let g = guarded(|| {
-            setup::setup(t, &setup::Args { seed_words, dealer, balances, table: None, players: None, head: None, tail: None })
-        })?;
+        let g = guarded(|| setup::setup(t, &setup::Args { seed_words, dealer, balances, table, players, head, tail }))?;
         self.hand = Some(Hand { st: g.st, rng: g.rng, moves: 0, decided: Vec::new(), depth: 0, infos: vec![None; self.table.n], base: super::scope::bound_defaults(), base_self_drawn: None });
         self.stack = vec![Step::hand()];
         self.pending = None;
@@ -238,5 +257,48 @@ impl EngineHand {
             "continuation": steps::continuation(t, &self.names, &h.decided, &self.stack),
         })
         .to_string())
+    }
+
+    /// The winners' records as `Game._record` writes them (`Game.result()`'s `scores`), as JSON text
+    /// {seat: {action, tile, self_drawn, score, total, form, fans: [[label, pattern, value, count]],
+    /// task_factor}} with numbers as `plain` writes them; each win scored again on the final state by the
+    /// whole-hand scorer. None where that is not known natively (a win the native scoring declines, or
+    /// scored to another score than the hand's own: the caller replays the hand in Python).
+    fn results(&mut self, py: Python<'_>) -> PyResult<Option<String>> {
+        self.state()?;
+        if self.refused.is_some() {
+            return Ok(None);
+        }
+        let Some(h) = self.hand.as_mut() else { return Ok(None) };
+        let (t, p, o, w, end) = (&self.table, &self.program, &self.offers, &self.winning, &self.end);
+        let names = &self.names;
+        let got = super::with_hand(py, w, |hc| {
+            let e = Eng { t, p, o, w, end, hand: hc };
+            let cx = Cx { e: &e, h };
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| -> Option<J> {
+                let number = |v: &V| matches!(v, V::Int(_) | V::Rat(..)).then(|| winning_value(v));
+                let mut out = serde_json::Map::new();
+                for &s in &cx.h.st.winners {
+                    let i = cx.h.infos.get(s)?.as_ref()?;
+                    let forms = &o.rules.actions.get(i.action)?.win_forms;
+                    let wins = w.on(t, &cx.h.st, hc);
+                    let r = wins.record(&cx.h.st, s, &i.concealed, i.tile, i.self_drawn, forms).ok()??;
+                    if wins.take_declined().is_some() || winning_value(&r.score) != winning_value(&i.score) {
+                        return None;
+                    }
+                    let factor = cx.task_factor(i).ok()?;
+                    let fans: Vec<J> = r.fans.iter().map(|(l, pn, v, n)| Some(json!([l, pn, number(v)?, n]))).collect::<Option<_>>()?;
+                    out.insert(s.to_string(), json!({
+                        "action": names.get(i.action)?, "tile": i.tile.map(|k| t.names[k].clone()),
+                        "self_drawn": i.self_drawn, "score": number(&r.score)?, "total": number(&r.total)?,
+                        "form": r.form, "fans": fans, "task_factor": number(&factor)?,
+                    }));
+                }
+                Some(J::Object(out))
+            }))
+            .ok()
+            .flatten()
+        });
+        Ok(got.map(|j| j.to_string()))
     }
 }

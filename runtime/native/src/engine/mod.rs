@@ -178,7 +178,7 @@ fn carried_value(v: &Bound<'_, PyAny>, top: bool) -> PyResult<state::Value> {
 
 /// The carried values the reference takes: those of the states of `scope` that live for the session
 /// (the others are ignored, whatever they hold).
-fn carried_values(
+pub(super) fn carried_values(
     d: Option<&Bound<'_, PyDict>>,
     rules: &rules::GameRules,
     scope: &str,
@@ -193,7 +193,7 @@ fn carried_values(
 }
 
 /// `wall` / `tail` as `Game` takes them: tile notation as text, or a list of texts joined as one.
-fn notation_text(v: &Bound<'_, PyAny>) -> PyResult<String> {
+pub(super) fn notation_text(v: &Bound<'_, PyAny>) -> PyResult<String> {
     if let Ok(s) = v.cast::<PyString>() {
         return Ok(s.to_str()?.to_owned());
     }
