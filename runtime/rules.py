@@ -19,6 +19,7 @@ from .backend import native_module, native_structure
 from .batch import score_many
 from .contexts import Contexts, retile
 from .decompose import Decomposer
+from .engine_counts import EngineCounts
 from .evaluate import EvalError, compile_expr
 from .fans import PatternLines
 from .fastwin import WILD_CAP, BlockWin
@@ -129,6 +130,7 @@ class Rules:
         # made by its first game and shared by all of them: declared here, with the rule set it is made
         # from, though this layer knows nothing of what is in it.
         self.game_program: Any = None
+        self.engine = EngineCounts()  # its games on the native backend (runtime/game/native_game.py)
 
     @property
     def fast(self) -> FastScorer | None:
@@ -262,7 +264,10 @@ class Rules:
         hands, those holding wildcards or stand-ins in play), `native_wild_fallbacks` (of those, handed back),
         `native_hand_reasons` (why hands were handed back, by reason); `waits` ('native' where the
         wait trials run in native code, runtime/native/src/waits/, else 'python'), `native_waits` (waits and
-        shape waits found there) and `native_wait_fallbacks` (those the reference found instead)."""
+        shape waits found there) and `native_wait_fallbacks` (those the reference found instead);
+        `engine_games` (games asked of the native backend, runtime/game/native_game.py), `engine_fallbacks`
+        (of those, hands played on in Python; why: `engine_fallback_reasons`), `engine_mirrors` (Python
+        games replayed beside native ones)."""
         from .fastscore import FastScorer
 
         structures = [dec.structure for _, dec in self._catalogs.values()]
@@ -285,6 +290,8 @@ class Rules:
             "waits": "native" if any(not s.waits_declined for s in scorers) else "python",
             "native_waits": sum(s.wait_calls for s in scorers),
             "native_wait_fallbacks": sum(s.wait_fallbacks for s in scorers),
+            "engine_games": self.engine.games, "engine_fallbacks": self.engine.fallbacks,
+            "engine_fallback_reasons": dict(self.engine.reasons), "engine_mirrors": self.engine.mirrors,
         }
 
     def native_counts_for(self, cat: Catalog) -> NativeCounts | None:

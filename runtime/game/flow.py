@@ -68,6 +68,51 @@ def _num_text(n: int) -> str:
     return str(n) if n.bit_length() <= 64 else "a very large number"
 
 
+def seat_arg(n: int, seat) -> int:
+    """A seat given by a caller: an int (not a bool, not a float) of a game of n seats; IllegalMove otherwise."""
+    if not isinstance(seat, int) or isinstance(seat, bool):
+        raise IllegalMove(f"a seat is a whole number from 0 to {n - 1}, not {kind_of(seat)}")
+    if not 0 <= seat < n:
+        shown = seat if seat.bit_length() <= 64 else "a very large number"
+        raise IllegalMove(f"seat {shown} is not a seat of this game (seats 0 to {n - 1})")
+    return int(seat)
+
+
+def refusal(game, seat: int, move, over: bool, ask: Ask | None) -> tuple[Move, str | None]:
+    """`Game.apply`'s checks of a move for seat (already checked), in its order, on `game`'s decision
+    (`decision`, `require_decision`, `answers`, `current_seats`), whether the hand is `over` and the
+    decision asked: the move to apply (a move without its meld kind stands for the one legal move with
+    the same action, tiles and choice) and None, or the sentence refusing it. One place for both backends
+    (runtime/game/native_game.py), so a move is refused with the same sentence on each."""
+    bad = check_move(move)
+    if bad is not None:
+        return move, bad
+    if over:
+        return move, "the hand is over, so no move can be applied"
+    if ask is None:
+        return move, "no decision is asked now"
+    if move.decision is None and game.require_decision:
+        return move, ("this game requires each move to say which decision it answers (take the moves "
+                      "from legal_moves)")
+    if move.decision is not None and move.decision != game.decision:
+        return move, (f"`{describe(move)}` answers decision {_num_text(move.decision)}, which is over "
+                      f"(the decision now asked is {game.decision})")
+    if seat not in ask.options or seat in game.answers:
+        return move, (f"seat {seat} may not act now (waiting for seat "
+                      f"{', '.join(map(str, game.current_seats()))})")
+    legal = ask.options[seat]
+    if move not in legal and move.meld is None:
+        # a move without its meld kind (a log written before moves named it, or a caller that
+        # leaves it out) stands for the one legal move with the same action, tiles and choice
+        same = [m for m in legal if m.meld is not None and m.without_meld() == move]
+        if len(same) == 1:
+            move = same[0]
+    if move not in legal:
+        shown = ", ".join(map(str, legal[:12])) + (f" and {len(legal) - 12} more" if len(legal) > 12 else "")
+        return move, f"`{describe(move)}` is not a legal move for seat {seat} now (legal: {shown})"
+    return move, None
+
+
 def unsupported(rs: ir.RuleSet) -> list[str]:
     """What this rule set asks of the engine that it does not execute, as sentence fragments with their
     place (the checker's W605 list: `runtime/game/engine_limits.py`)."""
@@ -106,10 +151,27 @@ class Game(Values, Winning, Setup, Events, Offers, HandStart, Turns, Claims, End
     # computation they stand for; turned off only to show that play is identical without them.
     shortcuts = True
 
+    def __new__(cls, rules: Rules | str | Path = None, options: dict | None = None, seed: int = 0, *,
+                backend: str | None = None, **kw):
+        """`backend` ('native', 'python'; None: `PAILI_BACKEND`): on the native backend the hand is played
+        by the native engine behind the same methods (runtime/game/native_game.py), or in Python where it
+        does not take the hand (counted: `Rules.stats()` `engine_fallbacks`)."""
+        from . import native_game
+
+        if cls is Game and rules is not None and native_game.asked(backend):
+            if not isinstance(rules, Rules):
+                check_common(rules, options, seed, kw.get("balances"), kw.get("check", True))
+                rules = load(rules)
+            if rules.backend == "native":
+                g = native_game.start(rules, options, seed, kw)
+                if g is not None:
+                    return g
+        return object.__new__(cls)
+
     def __init__(self, rules: Rules | str | Path, options: dict | None = None, seed: int = 0, *,
                  dealer: int | None = None, balances: list | None = None, table: dict | None = None,
                  wall: list[str] | str | None = None, tail: list[str] | str | None = None, check: bool = True,
-                 players: list[dict] | None = None, require_decision: bool = False):
+                 players: list[dict] | None = None, require_decision: bool = False, backend: str | None = None):
         self._prepare(rules, options, seed, dealer, balances, table, wall, tail, check, players, require_decision)
         self.pending_steps = [self._hand()]  # the hand's continuation: its pending steps, innermost last
         self._advance(None)
@@ -126,6 +188,16 @@ class Game(Values, Winning, Setup, Events, Offers, HandStart, Turns, Claims, End
         g = object.__new__(cls)
         g._prepare(rules, options, seed, dealer, balances, table, wall, tail, False, players, False)
         return g._set_up()
+
+    @classmethod
+    def prepared(cls, rules: Rules | str | Path, options: dict | None, seed: int, kw: dict) -> Game:
+        """A game made as `Game(rules, options, seed, **kw)` makes it, stopped before the hand's course
+        starts: the arguments checked, the settings, the catalog and the setup (what the native backend
+        takes of the reference, runtime/game/native_game.py)."""
+        g = object.__new__(cls)
+        g._prepare(rules, options, seed, kw.get("dealer"), kw.get("balances"), kw.get("table"), kw.get("wall"),
+                   kw.get("tail"), kw.get("check", True), kw.get("players"), kw.get("require_decision", False))
+        return g
 
     def _set_up(self) -> dict:
         self.pending_steps = []
@@ -264,13 +336,7 @@ class Game(Values, Winning, Setup, Events, Offers, HandStart, Turns, Claims, End
         return [s for s in sorted(self.pending.options) if s not in self.answers]
 
     def _seat_arg(self, seat) -> int:
-        """A seat given by a caller: an int (not a bool, not a float) of this game; IllegalMove otherwise."""
-        if not isinstance(seat, int) or isinstance(seat, bool):
-            raise IllegalMove(f"a seat is a whole number from 0 to {self.n - 1}, not {kind_of(seat)}")
-        if not 0 <= seat < self.n:
-            shown = seat if seat.bit_length() <= 64 else "a very large number"
-            raise IllegalMove(f"seat {shown} is not a seat of this game (seats 0 to {self.n - 1})")
-        return int(seat)
+        return seat_arg(self.n, seat)
 
     def legal_moves(self, seat: int) -> list[Move]:
         """The moves seat may make now, each carrying the number of the decision it answers."""
@@ -287,36 +353,12 @@ class Game(Values, Winning, Setup, Events, Offers, HandStart, Turns, Claims, End
         a decision (`Move("discard", ("5m",))`, a log line written before decisions were numbered) is
         taken as an answer to the current decision: safe for a caller that applies moves in order."""
         seat = self._seat_arg(seat)
-        bad = check_move(move)
+        move, bad = refusal(self, seat, move, self.st.over, self.pending)
         if bad is not None:
             raise IllegalMove(bad)
-        if self.st.over:
-            raise IllegalMove("the hand is over, so no move can be applied")
-        ask = self.pending
-        if ask is None:
-            raise IllegalMove("no decision is asked now")
-        if move.decision is None and self.require_decision:
-            raise IllegalMove("this game requires each move to say which decision it answers (take the moves "
-                              "from legal_moves)")
-        if move.decision is not None and move.decision != self.decision:
-            raise IllegalMove(f"`{describe(move)}` answers decision {_num_text(move.decision)}, which is over "
-                              f"(the decision now asked is {self.decision})")
-        if seat not in ask.options or seat in self.answers:
-            raise IllegalMove(f"seat {seat} may not act now (waiting for seat "
-                              f"{', '.join(map(str, self.current_seats()))})")
-        legal = ask.options[seat]
-        if move not in legal and move.meld is None:
-            # a move without its meld kind (a log written before moves named it, or a caller that
-            # leaves it out) stands for the one legal move with the same action, tiles and choice
-            same = [m for m in legal if m.meld is not None and m.without_meld() == move]
-            if len(same) == 1:
-                move = same[0]
-        if move not in legal:
-            shown = ", ".join(map(str, legal[:12])) + (f" and {len(legal) - 12} more" if len(legal) > 12 else "")
-            raise IllegalMove(f"`{describe(move)}` is not a legal move for seat {seat} now (legal: {shown})")
         self.answers[seat] = move
         self.moves.append((seat, move))
-        if len(self.answers) == len(ask.options):
+        if len(self.answers) == len(self.pending.options):
             answers, self.answers, self.pending = self.answers, {}, None
             self._advance(answers)
         if self.check:

@@ -39,6 +39,11 @@ def setup_of(game) -> dict:
     return copy.deepcopy(game.setup_args)
 
 
+def setup_json(game) -> dict:
+    """The setup as a snapshot writes it (`setup`)."""
+    return _encode(setup_of(game))
+
+
 def snapshot(game) -> dict:
     """The hand as a JSON-exact dict: the state fields (equal snapshots: equal states), the format and
     version, the setup and the moves applied (`history`), from which `restore` rebuilds it."""
@@ -54,7 +59,7 @@ def snapshot(game) -> dict:
     out["decision"] = game.decision
     out["continuation"] = steps.continuation(game)  # where the hand resumes: its pending steps, outermost first
     out["depth"] = [game.decision_depth, game.emit_depth]
-    out["setup"] = _encode(setup_of(game))
+    out["setup"] = setup_json(game)
     out["history"] = [[s, m.to_json()] for s, m in game.moves]
     return out
 

@@ -248,13 +248,15 @@ impl EngineHand {
         Ok(())
     }
 
-    /// `HandState.snapshot()` and the continuation, as JSON text: {"state", "continuation"}.
+    /// `HandState.snapshot()` and the continuation, as JSON text: {"state", "continuation", "depth"} (depth:
+    /// the events whose decisions are being asked, nested: `Game.decision_depth`).
     fn snapshot(&self) -> PyResult<String> {
         let h = self.state()?;
         let t = &self.table;
         Ok(json!({
             "state": h.st.snapshot(&t.names),
             "continuation": steps::continuation(t, &self.names, &h.decided, &self.stack),
+            "depth": h.depth,
         })
         .to_string())
     }

@@ -1,0 +1,405 @@
+"""`Game` on the native backend (docs/engine-native.md, "Switching backends"): a hand played by the native
+engine (`EngineHand`, runtime/native/src/engine/hand_binding.rs) behind the same public methods, returning
+the same Python values as the reference (`flow.Game`).
+
+- `current_seats`, `legal_moves` (as `Move`s stamped with the decision's number), `apply`, `is_over`,
+  `snapshot`, `clone`, `result`, `table_values`, `player_values`, the moves, the rolls (`chance`) and the
+  invariants checked after every move are answered from the native hand: its decision, its state
+  (`HandState.snapshot`), its continuation and the winners' records (`EngineHand.results`). A move is
+  checked here, before the native hand sees it, by the reference's own checks in the reference's order
+  (`flow.refusal`), so an illegal move is refused with the same sentence and nothing changes.
+- What the native hand does not answer is answered by a Python game replayed from the hand's setup and
+  moves (`Game.restore` rebuilds a hand that way), kept beside it from then on (`mirror`): observations,
+  and any attribute of the reference's game a caller reads (its `st`, `pending` steps, the bots' questions).
+  Each such replay is counted (`Rules.engine`: `mirrors`).
+- A hand the native engine stops in (a step not ported, an evaluation the reference would have caught, a
+  limit), a rule set or a setup it does not take, or a result it cannot write, goes on in Python, replayed
+  from its setup and moves: each is counted with its reason (`Rules.stats()` `engine_fallbacks`).
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+import weakref
+from collections import Counter
+from fractions import Fraction
+
+from ..backend import ENV, native_module
+from ..money import exact
+from .moves import Move
+from .native_offers import plain_move
+from .native_scope import set_scoring
+from .records import Ask, IllegalMove
+from .snapshot import FORMAT, VERSION, setup_json
+from .state import plain
+
+# how many idle native hands a rule set keeps per choice of room options (a game takes one, its end
+# gives it back): building one reads the rule set's JSON and lowers its programs
+POOL = 8
+_FRACTION = re.compile(r"-?[0-9]+/[0-9]+")
+
+
+def asked(backend: str | None) -> bool:
+    """Whether games are asked of the native backend: `backend` when given, else `PAILI_BACKEND`
+    (`native`). `auto` and `python` keep games in Python until the native hand covers the bundled
+    variants whole (docs/engine-native.md, "Switching backends")."""
+    return (backend or os.environ.get(ENV) or "auto").strip().lower() == "native"
+
+
+def _number(v):
+    """A number as `plain` wrote it (an int, or a fraction's text) back as the reference holds it."""
+    if isinstance(v, str) and _FRACTION.fullmatch(v):
+        return Fraction(v)
+    return v
+
+
+def _move(m: list, decision: int) -> Move:
+    """A move as the native side writes it ([action, tiles, choice, meld]), stamped with its decision."""
+    action, tiles, choice, meld = m
+    if isinstance(choice, dict) and "rat" in choice:
+        choice = Fraction(*choice["rat"])
+    return Move(action, tuple(tiles), choice, meld, decision=decision)
+
+
+class Pool:
+    """Idle native hands of one rule set, by room options (kept on `Rules.engine`)."""
+
+    def __init__(self):
+        self.idle: dict[str, list] = {}
+
+    def take(self, rules, shell):
+        key = json.dumps(shell.options, sort_keys=True, ensure_ascii=False, default=str)
+        idle = self.idle.setdefault(key, [])
+        if idle:
+            return idle.pop(), idle
+        hand = native_module().EngineHand(rules.ruleset_json(), shell.options)
+        if not set_scoring(hand, shell):
+            return None, idle
+        return hand, idle
+
+    @staticmethod
+    def give_back(idle: list, hand) -> None:
+        if len(idle) < POOL:
+            idle.append(hand)
+
+
+def start(rules, options, seed, kw: dict):
+    """A native game, or None when this hand is to be played in Python (counted with its reason)."""
+    from .flow import Game
+
+    shell = Game.prepared(rules, options, seed, kw)  # the reference's checks, settings, catalog, setup
+    rules = shell.rules
+    counts = rules.engine
+    counts.games += 1
+    if counts.pool is None:
+        counts.pool = Pool()
+    why = None
+    balances = kw.get("balances")
+    if balances is not None and not all(type(b) is int and b.bit_length() < 63 for b in balances):
+        why = "balances that are not whole numbers"
+    hand = None
+    if why is None:
+        try:
+            hand, idle = counts.pool.take(rules, shell)
+        except ValueError as exc:  # the native side does not take this rule set (one sentence)
+            why = f"the rule set: {exc}"
+        else:
+            if hand is None:
+                why = "no native scoring of whole hands"
+    if why is None:
+        try:
+            hand.start(seed, kw.get("dealer"), balances, kw.get("table"), kw.get("players"), kw.get("wall"),
+                       kw.get("tail"))
+        except (ValueError, TypeError) as exc:
+            why = f"the setup: {exc}"
+        else:
+            why = hand.refused()
+    if why is not None:
+        counts.fell_back(why)
+        if hand is not None:
+            Pool.give_back(idle, hand)
+        return None
+    g = NativeGame(shell, hand)
+    weakref.finalize(g, Pool.give_back, idle, hand)
+    return g
+
+
+class NativeGame:
+    """One hand played natively (the module's docstring). Built by `Game(..., backend="native")`."""
+
+    def __init__(self, shell, hand):
+        self._shell = shell  # the reference's game as `_prepare` left it: rule set, settings, catalog, setup
+        self._hand = hand
+        self._py = None  # the Python game, once one answers (`mirror`) or plays on (`_fall_back`)
+        self._primary = False  # whether the Python game plays the hand (the native one stopped)
+        self.moves: list[tuple[int, Move]] = []
+        self.answers: dict[int, Move] = {}
+        self.violations: list[str] = []
+        self.errors: list[str] = []
+        self.decision = 0
+        self._ask: Ask | None = None
+        self._snap: dict | None = None  # the native snapshot, until the next move
+        self.require_decision = shell.require_decision
+        self._new_decision()
+
+    # --- the reference's game, when one is needed
+    def mirror(self, counted: bool = True):
+        """The Python game in the same state (replayed from the setup and the moves on first use, then
+        kept in step): what answers what the native hand does not."""
+        if self._py is None:
+            from .flow import Game
+
+            self._shell.rules.engine.mirrors += counted
+            args = dict(self._shell.setup_args)
+            g = Game(self._shell.rules, backend="python", **args)
+            for seat, mv in self.moves:
+                g.apply(seat, mv)
+            g.violations = list(self.violations)
+            self._py = g
+        return self._py
+
+    def _fall_back(self, why: str) -> None:
+        self._shell.rules.engine.fell_back(why)
+        self.mirror(counted=False)
+        self._primary = True
+
+    def __getattr__(self, name):
+        # anything else a caller reads of a game (its state, its pending steps, the bots' questions)
+        if name.startswith("__") or name in ("_py", "_shell", "_hand"):
+            raise AttributeError(name)
+        return getattr(self.mirror(), name)
+
+    # --- what the native hand answers
+    def _new_decision(self) -> None:
+        """After the native hand ran on: the decision it asks now, numbered as the reference numbers it."""
+        self._snap = None
+        p = self._hand.pending()
+        if p is None:
+            self._ask = None
+            return
+        self.decision += 1
+        d = json.loads(p)
+        cat = self._shell.cat.by_name
+        self._ask = Ask(d["kind"], {int(s): [_move(m, self.decision) for m in ms] for s, ms in d["options"].items()},
+                        d["event"], d["actor"], cat[d["tile"]] if d["tile"] is not None else None)
+
+    def _native(self) -> dict:
+        if self._snap is None:
+            self._snap = json.loads(self._hand.snapshot())
+        return self._snap
+
+    @property
+    def rules(self):
+        return self._shell.rules
+
+    @property
+    def setup_args(self) -> dict:
+        return self._shell.setup_args
+
+    @property
+    def n(self) -> int:
+        return self._shell.n
+
+    @property
+    def seed(self):
+        return self._shell.seed
+
+    @property
+    def pending(self) -> Ask | None:
+        return self.mirror().pending if self._primary else self._ask
+
+    def current_seats(self) -> list[int]:
+        if self._primary:
+            return self._py.current_seats()
+        if self._ask is None:
+            return []
+        return [s for s in sorted(self._ask.options) if s not in self.answers]
+
+    def legal_moves(self, seat: int) -> list[Move]:
+        from .flow import seat_arg
+
+        if self._primary:
+            return self._py.legal_moves(seat)
+        seat = seat_arg(self._shell.n, seat)
+        if self._ask is None or seat in self.answers:
+            return []
+        return list(self._ask.options.get(seat, []))
+
+    def is_over(self) -> bool:
+        return self._py.is_over() if self._primary else self._hand.is_over()
+
+    def apply(self, seat: int, move: Move) -> None:
+        """`Game.apply`: the same checks and sentences (`flow.refusal`), then the native hand."""
+        from .flow import refusal, seat_arg
+
+        if self._primary:
+            self._py.apply(seat, move)
+            self.moves = self._py.moves
+            return
+        seat = seat_arg(self._shell.n, seat)
+        move, bad = refusal(self, seat, move, self.is_over(), self._ask)
+        if bad is not None:
+            raise IllegalMove(bad)
+        self.answers[seat] = move
+        self.moves.append((seat, move))
+        if self._py is not None:
+            self._py.apply(seat, move)
+        try:
+            self._hand.apply(seat, json.dumps(plain_move(move), ensure_ascii=False))
+        except ValueError as exc:  # (checked above: a refusal here is the native hand's own)
+            self._fall_back(f"a move: {exc}")
+            return
+        if len(self.answers) == len(self._ask.options):
+            self.answers = {}
+            self._new_decision()
+        else:
+            self._snap = None
+        why = self._hand.refused()
+        if why is not None:
+            self._fall_back(why)
+            return
+        if self._shell.check:
+            problems = self._check_move()
+            if problems:
+                self.violations.extend(problems)
+
+    def snapshot(self) -> dict:
+        """`Game.snapshot()`: the same keys and values (runtime/game/snapshot.py)."""
+        if self._primary:
+            return self._py.snapshot()
+        snap = self._native()
+        out = {"format": FORMAT, "version": VERSION, "variant": self._shell.rs.variant.id}
+        out.update(snap["state"])
+        ask = self._ask
+        out["pending"] = None if ask is None else {
+            "kind": ask.kind, "event": ask.event,
+            "options": {str(s): [str(m) for m in ms] for s, ms in ask.options.items()}}
+        out["answers"] = {str(s): str(m) for s, m in self.answers.items()}
+        out["moves"] = [[s, str(m)] for s, m in self.moves]
+        out["errors"] = list(self.errors)
+        out["decision"] = self.decision
+        out["continuation"] = snap["continuation"]
+        out["depth"] = [snap["depth"], 0]  # (no event is being emitted while a decision is asked)
+        out["setup"] = setup_json(self._shell)
+        out["history"] = [[s, m.to_json()] for s, m in self.moves]
+        return out
+
+    def clone(self):
+        """An independent game in the same state: the hand set up again and its moves applied natively."""
+        from .flow import Game
+
+        if self._primary:
+            return self._py.clone()
+        g = Game(self._shell.rules, backend="native", **self._shell.setup_args)
+        for seat, mv in self.moves:
+            g.apply(seat, mv)
+        g.violations = list(self.violations)
+        return g
+
+    def result(self) -> dict:
+        """`Game.result()`: the state's fields, and the winners' records (`EngineHand.results`)."""
+        if self._primary:
+            return self._py.result()
+        st = self._native()["state"]
+        scores = {}
+        if st["winners"]:
+            got = self._hand.results()
+            if got is None:
+                self._fall_back("the winners' records")
+                return self._py.result()
+            recs = json.loads(got)
+            scores = {w: self._record(recs[str(w)]) for w in st["winners"] if str(w) in recs}
+        deltas = [_number(d) for d in st["deltas"]]
+        balances = [_number(s["balance"]) for s in st["seats"]]
+        out = {
+            "over": st["over"], "winners": list(st["winners"]), "exhausted": st["exhausted"], "dealer": st["dealer"],
+            "discarder": st["discarder"], "robbed": st["robbed"], "next_dealer": st["next_dealer"],
+            "task": st["task"], "scores": scores, "payments": st["payments"], "deltas": st["deltas"],
+            "fees": st["fees"], "balances": [s["balance"] for s in st["seats"]], "events": st["events"],
+            "deltas_exact": [exact(d) for d in deltas], "fees_exact": exact(_number(st["fees"])),
+            "balances_exact": [exact(b) for b in balances],
+        }
+        if self._shell.rs.table.winners_leave:
+            out["first_winners"] = list(st["first_winners"])
+        return out
+
+    def _record(self, r: dict) -> dict:
+        """A winner's record as `Game._record` writes it."""
+        cat = self._shell.cat.by_name
+        score, total = _number(r["score"]), _number(r["total"])
+        return {
+            "action": r["action"], "tile": r["tile"], "self_drawn": r["self_drawn"],
+            "tile_code": cat[r["tile"]].notation_code if r["tile"] is not None else None,
+            "score": plain(score), "total": plain(total), "form": r["form"],
+            "fans": [{"name": name, "pattern": pattern, "value": plain(_number(v)), "count": count,
+                      "value_exact": exact(_number(v))} for name, pattern, v, count in r["fans"]],
+            "task_factor": plain(_number(r["task_factor"])),
+            "score_exact": exact(score), "total_exact": exact(total),
+        }
+
+    def table_values(self) -> dict:
+        if self._primary:
+            return self._py.table_values()
+        rs = self._shell.rs
+        kinds = {s.name: s for s in rs.states if s.scope == "table" and s.lives == "session"}
+        return {k: self._carry(kinds[k], v) for k, v in self._native()["state"]["table"].items() if k in kinds}
+
+    def player_values(self) -> list[dict]:
+        if self._primary:
+            return self._py.player_values()
+        states = [s for s in self._shell.rs.states if s.scope == "player" and s.lives == "session"]
+        return [{s.name: self._carry(s, seat["vars"][s.name]) for s in states}
+                for seat in self._native()["state"]["seats"]]
+
+    def _carry(self, sv, v):
+        """A state's value as `Game._plain_carry` gives it (tiles as tiles, exact numbers as numbers)."""
+        cat = self._shell.cat.by_name
+        if sv.type == "tile" and isinstance(v, str):
+            return cat[v]
+        if sv.type == "tiles" and isinstance(v, list):
+            return [cat[x] if isinstance(x, str) else x for x in v]
+        return _number(v) if sv.type == "int" else v
+
+    @property
+    def chance(self) -> list[dict]:
+        """The rolls of the hand (`HandState.chance`)."""
+        return self._py.st.chance if self._primary else self._native()["state"]["chance"]
+
+    def tile_code(self, name: str) -> str | None:
+        return self._shell.tile_code(name)
+
+    def observation(self, seat: int) -> dict:
+        return self.mirror().observation(seat)
+
+    def onlooker_observation(self) -> dict:
+        return self.mirror().onlooker_observation()
+
+    # --- the invariants after a move (`Game._check_move`), on the native state
+    def _check_move(self) -> list[str]:
+        st = self._native()["state"]
+        shell = self._shell
+        n = len(st["wall"]) + len(st["out"])
+        for s in st["seats"]:
+            n += len(s["hand"]) + len(s["discards"]) + len(s["aside"])
+            n += sum(len(m["tiles"]) for m in s["melds"])
+        out = []
+        if n != sum(shell.initial_counts.values()) or st["over"]:
+            now = Counter(st["wall"]) + Counter(st["out"])
+            for s in st["seats"]:
+                now.update(s["hand"])
+                now.update(s["discards"])
+                now.update(s["aside"])
+                for m in s["melds"]:
+                    now.update(m["tiles"])
+            if now != shell.initial_counts:
+                diff = (now - shell.initial_counts) + (shell.initial_counts - now)
+                out.append(f"tiles not conserved: {dict(diff)}")
+        deltas = [_number(d) for d in st["deltas"]]
+        fees = _number(st["fees"])
+        if sum(deltas) + fees != 0:
+            out.append(f"payments do not balance: deltas {deltas}, fees {fees}")
+        for i, (s, b) in enumerate(zip(st["seats"], shell.start_balances)):
+            if _number(s["balance"]) != b + deltas[i]:
+                out.append(f"seat {i}'s balance {_number(s['balance'])} is not its start {b} plus its payments")
+        return out
