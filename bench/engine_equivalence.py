@@ -20,6 +20,8 @@ may add fields to its snapshot.
 `paili replay LOG` runs; the command itself on the first `--cli` logs of each configuration) and plays
 every game again from its seed: the log must be byte-identical, and
 so must every per-move state digest, the final state and the result. Exit status 1 on any difference.
+`--backend native` (or `PAILI_BACKEND=native`) plays both through `Game` on the native backend
+(runtime/game/native_game.py) and prints how many hands went on in Python, by reason (`engine_fallbacks`).
 
 `native-setup` checks the native engine as far as it is ported (docs/engine-native.md): for each
 configuration (and the extra ones of `SETUP_CONFIGS`) and each game seed `record` would use, the state the
@@ -73,10 +75,12 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import os
 import random
 import subprocess
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 
 from paili import load
@@ -192,6 +196,8 @@ def record(args) -> int:
 
 
 def check(args) -> int:
+    if args.backend:  # games on this backend (runtime/game/native_game.py), `paili replay` below too
+        os.environ["PAILI_BACKEND"] = args.backend
     root = Path(args.dir)
     ignored = key_filter(args.ignore_added_keys) if args.ignore_added_keys else None
     bad = 0
@@ -204,7 +210,9 @@ def check(args) -> int:
         conf = json.loads((d / "config.json").read_text(encoding="utf-8"))
         rules = load(conf["rules"])
         logs = sorted(d.glob("game-*.jsonl"))[:args.limit or None]
+        engine0 = rules.stats()
         t0 = time.perf_counter()
+        c0 = time.process_time()
         diffs: list[str] = []
         for i, path in enumerate(logs):
             if i and i % 100 == 0:
@@ -232,14 +240,25 @@ def check(args) -> int:
                 diffs.append(f"{path.name}: the final state differs")
             elif result != rec["result"]:
                 diffs.append(f"{path.name}: the result differs")
+        cpu = time.process_time() - c0
+        engine = {k: rules.stats()[k] for k in ("engine_games", "engine_fallbacks", "engine_mirrors")}
+        engine = {k: v - engine0[k] for k, v in engine.items()}
+        reasons = Counter(rules.stats()["engine_fallback_reasons"])
+        reasons.subtract(engine0["engine_fallback_reasons"])
         for path in logs[:args.cli]:  # the command itself, as a user runs it, on the first few logs
             run = subprocess.run([sys.executable, "-m", "paili", "replay", str(path)], capture_output=True, text=True)
             if run.returncode != 0 or "identical" not in run.stdout:
                 diffs.append(f"{path.name}: paili replay: {(run.stdout + run.stderr).strip()[:200]}")
         total += len(logs)
         bad += len(diffs)
-        print(f"{name}: {len(logs)} games replayed and regenerated in {time.perf_counter() - t0:.1f} s: "
-              f"{len(logs) - len(diffs)} identical, {len(diffs)} different", flush=True)
+        print(f"{name}: {len(logs)} games replayed and regenerated in {time.perf_counter() - t0:.1f} s "
+              f"({cpu:.1f} s CPU): {len(logs) - len(diffs)} identical, {len(diffs)} different", flush=True)
+        if engine["engine_games"]:  # (each game is played twice: replayed from its log, and from its seed)
+            print(f"  native backend: {engine['engine_games']} games, {engine['engine_fallbacks']} played on in "
+                  f"Python, {engine['engine_mirrors']} Python replays beside a native game", flush=True)
+            for why, k in sorted(reasons.items(), key=lambda kv: -kv[1]):
+                if k:
+                    print(f"    {k} × {why}")
         for x in diffs[:10]:
             print("  " + x)
     print(f"total: {total} games, {bad} different")
@@ -506,6 +525,8 @@ def main(argv=None) -> int:
     ap.add_argument("--native-wins", action="store_true",
                     help="native-offers: the wins answered natively (engine/winning.rs), each compared with the "
                          "reference's")
+    ap.add_argument("--backend", choices=["python", "native"], default="",
+                    help="check: play the games (and `paili replay`) on this backend (default: PAILI_BACKEND)")
     ap.add_argument("--limit", type=int, default=0, help="check: only the first N games of each configuration")
     ap.add_argument("--cli", type=int, default=3, help="check: run `python -m paili replay` on the first N logs")
     ap.add_argument("--configs", default=",".join(CONFIGS), help="comma-separated: " + ", ".join(CONFIGS))

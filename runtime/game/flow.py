@@ -369,6 +369,18 @@ class Game(Values, Winning, Setup, Events, Offers, HandStart, Turns, Claims, End
     def is_over(self) -> bool:
         return self.st.over
 
+    def dealer(self) -> int:
+        """The hand's dealer (seat)."""
+        return self.st.dealer
+
+    def rolls(self) -> list[dict]:
+        """Every roll of the hand so far, in order (`HandState.chance`: target, seat, draws, value, move)."""
+        return self.st.chance
+
+    def balances(self) -> list:
+        """Each seat's balance now (exact numbers)."""
+        return [s.balance for s in self.st.seats]
+
     def observation(self, seat: int) -> dict:
         from .observe import observation
 

@@ -198,7 +198,7 @@ def replay(log: str | Path | list[dict], rules=None, numbers: list[int] | None =
                 game = session.new_hand()
             except GameError as exc:  # the options of the session line (the first hand is where they are read)
                 raise ReplayError(f"line {n0 if k == 1 else n}: {exc}") from None
-            if game is None or game.seed != e["seed"] or game.st.dealer != e["dealer"]:
+            if game is None or game.seed != e["seed"] or game.dealer() != e["dealer"]:
                 raise ReplayError(f"line {n}: hand {k} does not start as logged (seed or dealer differs)")
             rolls = 0  # the hand's rolls matched by chance lines so far
             continue
@@ -207,7 +207,7 @@ def replay(log: str | Path | list[dict], rules=None, numbers: list[int] | None =
         if e["hand"] != k:
             raise ReplayError(f"line {n}: a {t} line of hand {_num(e['hand'])} inside hand {k}")
         if t == "chance":
-            made = game.st.chance
+            made = game.rolls()
             if rolls >= len(made) or made[rolls]["move"] != len(game.moves):
                 raise ReplayError(f"line {n}: hand {k}: no roll is made here (the log adds or moves one)")
             want = _chance_line(k, made[rolls])
@@ -216,8 +216,9 @@ def replay(log: str | Path | list[dict], rules=None, numbers: list[int] | None =
                                   f"{json.dumps(want['draws'], ensure_ascii=False)[:60]}, not what the log says")
             rolls += 1
             continue
-        if rolls < len(game.st.chance) and game.st.chance[rolls]["move"] <= len(game.moves):
-            raise ReplayError(f"line {n}: hand {k}: the roll of {game.st.chance[rolls]['target'][:40]} made "
+        made = game.rolls()
+        if rolls < len(made) and made[rolls]["move"] <= len(game.moves):
+            raise ReplayError(f"line {n}: hand {k}: the roll of {made[rolls]['target'][:40]} made "
                               "before this line is missing from the log")
         if t == "move":
             try:

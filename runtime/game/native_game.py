@@ -361,10 +361,16 @@ class NativeGame:
             return [cat[x] if isinstance(x, str) else x for x in v]
         return _number(v) if sv.type == "int" else v
 
-    @property
-    def chance(self) -> list[dict]:
-        """The rolls of the hand (`HandState.chance`)."""
-        return self._py.st.chance if self._primary else self._native()["state"]["chance"]
+    def rolls(self) -> list[dict]:
+        return self._py.rolls() if self._primary else self._native()["state"]["chance"]
+
+    def dealer(self) -> int:
+        return self._py.dealer() if self._primary else self._native()["state"]["dealer"]
+
+    def balances(self) -> list:
+        if self._primary:
+            return self._py.balances()
+        return [_number(s["balance"]) for s in self._native()["state"]["seats"]]
 
     def tile_code(self, name: str) -> str | None:
         return self._shell.tile_code(name)

@@ -42,11 +42,11 @@ class Session:
         """Close a finished hand: record it and carry its balances, next dealer and table states."""
         assert game.is_over(), "the hand is not over"
         result = game.result()
-        self.played.append({"seed": game.seed, "dealer": game.st.dealer, "moves": list(game.moves),
-                            "chance": [dict(c) for c in game.st.chance], "result": result,
+        self.played.append({"seed": game.seed, "dealer": game.dealer(), "moves": list(game.moves),
+                            "chance": [dict(c) for c in game.rolls()], "result": result,
                             "violations": list(game.violations), "errors": list(game.errors)})
-        self.balances = [s.balance for s in game.st.seats]
-        self.dealer = game.st.next_dealer
+        self.balances = game.balances()
+        self.dealer = result["next_dealer"]
         self.table = game.table_values()
         self.players = game.player_values()
         self.game = None
