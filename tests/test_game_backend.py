@@ -1,0 +1,209 @@
+"""`Game(..., backend="native")` (runtime/game/native_game.py; docs/engine-native.md, "Switching backends")
+against the reference: seeded games of every configuration played on both backends by the same moves give
+equal snapshots and legal moves after every move, equal results and byte-identical logs; a hand the
+native engine stops in goes on in Python, counted; an illegal move is refused with the same sentence and
+nothing changes; clones, snapshots restored and logs replayed on the native backend; `PAILI_BACKEND`.
+bench/engine_equivalence.py `check DIR --backend native` runs the same over 1,000 games per configuration."""
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+
+import pytest
+from conftest import ENGINE_CONFIGS, ROOT, native_engine_only
+from paili import load
+from paili.runtime.game import log as gamelog
+from paili.runtime.game.bots import BOTS
+from paili.runtime.game.flow import Game, IllegalMove
+from paili.runtime.game.moves import Move
+from paili.runtime.game.native_game import NativeGame
+from paili.runtime.game.session import Session
+
+pytestmark = native_engine_only()
+
+IDS = [f"{p.split('/')[-1]}-{'-'.join(f'{k}{v}' for k, v in o.items())}" for p, o in ENGINE_CONFIGS]
+_RULES: dict[str, object] = {}
+
+
+def _rules(path: str):
+    if path not in _RULES:
+        _RULES[path] = load(ROOT / path, backend="native")
+    return _RULES[path]
+
+
+def _both(path: str, options: dict, seed: int, **kw):
+    rules = _rules(path)
+    return Game(rules, options, seed, backend="python", **kw), Game(rules, options, seed, backend="native", **kw)
+
+
+def _play_both(py, nat, seed: int) -> int:
+    """Play both games by the moves of seeded random bots, comparing after every move; the moves made."""
+    bots = [BOTS["random"](seed * 31 + i) for i in range(py.n)]
+    made = 0
+    while True:
+        assert nat.snapshot() == py.snapshot(), f"seed {seed}, after move {made}"
+        assert nat.is_over() == py.is_over()
+        if py.is_over():
+            return made
+        seat = py.current_seats()[0]
+        assert nat.current_seats() == py.current_seats()
+        legal = py.legal_moves(seat)
+        got = nat.legal_moves(seat)
+        assert got == legal and [m.decision for m in got] == [m.decision for m in legal]
+        mv = bots[seat].choose(py, seat, legal)
+        py.apply(seat, mv)
+        nat.apply(seat, mv)
+        made += 1
+
+
+@pytest.mark.parametrize("path,options", ENGINE_CONFIGS, ids=IDS)
+def test_games_equal_on_both_backends(path, options):
+    rules = _rules(path)
+    before = rules.stats()
+    native = 0
+    for seed in (3, 11, 40):
+        py, nat = _both(path, options, seed)
+        native += isinstance(nat, NativeGame)
+        assert _play_both(py, nat, seed) > 0
+        assert nat.result() == py.result()
+        assert json.dumps(nat.result(), ensure_ascii=False) == json.dumps(py.result(), ensure_ascii=False)
+        assert nat.table_values() == py.table_values() and nat.player_values() == py.player_values()
+        assert nat.violations == py.violations == []
+    stats = rules.stats()
+    assert native == 3  # every one of these rule sets is taken by the native hand
+    assert stats["engine_games"] - before["engine_games"] == 3
+
+
+def _session_log(path: str, options: dict, seed: int, backend: str, monkeypatch) -> str:
+    monkeypatch.setenv("PAILI_BACKEND", backend)
+    session = Session(_rules(path), options, seed, 2)
+    while (g := session.new_hand()) is not None:
+        assert isinstance(g, NativeGame) == (backend == "native")
+        bots = [BOTS["random"](seed * 31 + i) for i in range(g.n)]
+        while not g.is_over():
+            s = g.current_seats()[0]
+            g.apply(s, bots[s].choose(g, s, g.legal_moves(s)))
+        session.finish(g)
+    return "".join(json.dumps(d, ensure_ascii=False) + "\n" for d in gamelog.lines(session, "x"))
+
+
+@pytest.mark.parametrize("path,options", [ENGINE_CONFIGS[1], ENGINE_CONFIGS[4], ENGINE_CONFIGS[8]],
+                         ids=[IDS[1], IDS[4], IDS[8]])
+def test_logs_byte_identical_and_replayed_on_both_backends(path, options, monkeypatch, tmp_path):
+    for seed in (5, 21):
+        text = _session_log(path, options, seed, "python", monkeypatch)
+        assert _session_log(path, options, seed, "native", monkeypatch) == text  # two hands, values carried
+        log = tmp_path / f"{seed}.jsonl"
+        log.write_text(text, encoding="utf-8")
+        for backend in ("python", "native"):
+            monkeypatch.setenv("PAILI_BACKEND", backend)
+            assert len(gamelog.replay(log, _rules(path)).played) == 2
+
+
+def _fallback_seed(path: str, options: dict) -> int:
+    """A seed whose hand the native engine stops in (a step it does not play yet)."""
+    rules = _rules(path)
+    for seed in range(60):
+        g = Game(rules, options, seed, backend="native")
+        bots = [BOTS["random"](seed * 31 + i) for i in range(g.n)]
+        before = rules.stats()["engine_fallbacks"]
+        while not g.is_over():
+            s = g.current_seats()[0]
+            g.apply(s, bots[s].choose(g, s, g.legal_moves(s)))
+        if rules.stats()["engine_fallbacks"] > before:
+            return seed
+    pytest.skip("the native hand plays every one of these hands to its end (no step left to fall back from)")
+
+
+def test_a_hand_the_native_engine_stops_in_goes_on_in_python_counted():
+    path, options = ENGINE_CONFIGS[0]
+    seed = _fallback_seed(path, options)
+    rules = _rules(path)
+    before = rules.stats()
+    py, nat = _both(path, options, seed)
+    _play_both(py, nat, seed)
+    assert nat.result() == py.result()
+    after = rules.stats()
+    assert after["engine_fallbacks"] == before["engine_fallbacks"] + 1
+    grew = {k: v - before["engine_fallback_reasons"].get(k, 0) for k, v in after["engine_fallback_reasons"].items()}
+    assert [k for k, v in grew.items() if v] and all(k.startswith("the native hand") for k, v in grew.items() if v)
+
+
+def test_an_illegal_move_is_refused_identically_and_changes_nothing():
+    path, options = ENGINE_CONFIGS[3]
+    py, nat = _both(path, options, 8)
+    seat = py.current_seats()[0]
+    other = (seat + 1) % py.n
+    legal = py.legal_moves(seat)
+    stale = Move(legal[0].action, legal[0].tiles, legal[0].choice, legal[0].meld, decision=py.decision + 5)
+    held = {t for m in legal for t in m.tiles}
+    absent = next(k.name for k in py.cat.kinds if k.name not in held)
+    tries = [(seat, Move("discard", (absent,))), (other, legal[0]), (seat, stale), (seat, "discard"),
+             (True, legal[0]), (py.n, legal[0]), (seat, Move("nonesuch")), (seat, Move("discard", ("?",)))]
+    for who, mv in tries:
+        before = nat.snapshot()
+        with pytest.raises(IllegalMove) as want:
+            py.apply(who, mv)
+        with pytest.raises(IllegalMove) as got:
+            nat.apply(who, mv)
+        assert str(got.value) == str(want.value)
+        assert nat.snapshot() == before == py.snapshot()
+    nat.apply(seat, legal[0])
+    py.apply(seat, legal[0])
+    with pytest.raises(IllegalMove) as want:
+        py.apply(seat, legal[0])  # answers a decision that is over
+    with pytest.raises(IllegalMove) as got:
+        nat.apply(seat, legal[0])
+    assert str(got.value) == str(want.value)
+    assert nat.snapshot() == py.snapshot()
+
+
+def test_clone_restore_and_observation_on_the_native_backend():
+    path, options = ENGINE_CONFIGS[4]
+    rules = _rules(path)
+    py, nat = _both(path, options, 17)
+    bots = [BOTS["random"](17 * 31 + i) for i in range(py.n)]
+    for _ in range(12):
+        s = py.current_seats()[0]
+        mv = bots[s].choose(py, s, py.legal_moves(s))
+        py.apply(s, mv)
+        nat.apply(s, mv)
+    twin = nat.clone()
+    assert isinstance(twin, NativeGame) and twin.snapshot() == nat.snapshot()
+    s = twin.current_seats()[0]
+    twin.apply(s, twin.legal_moves(s)[-1])
+    assert nat.snapshot() == py.snapshot() != twin.snapshot()  # independent
+    back = Game.restore(rules, nat.snapshot())
+    assert back.snapshot() == py.snapshot()
+    mirrors = rules.stats()["engine_mirrors"]
+    assert nat.observation(s) == py.observation(s)
+    assert nat.onlooker_observation() == py.onlooker_observation()
+    assert rules.stats()["engine_mirrors"] == mirrors + 1  # answered by a Python replay, kept beside it
+    # the replay is kept in step with the native hand
+    s = py.current_seats()[0]
+    mv = py.legal_moves(s)[0]
+    py.apply(s, mv)
+    nat.apply(s, mv)
+    assert nat.observation(s) == py.observation(s) and nat.snapshot() == py.snapshot()
+
+
+def test_the_backend_is_chosen_by_argument_or_environment(monkeypatch):
+    rules = _rules(ENGINE_CONFIGS[0][0])
+    monkeypatch.setenv("PAILI_BACKEND", "python")
+    assert type(Game(rules, {}, 1)) is Game
+    assert isinstance(Game(rules, {}, 1, backend="native"), NativeGame)
+    monkeypatch.setenv("PAILI_BACKEND", "native")
+    assert isinstance(Game(rules, {}, 1), NativeGame)
+    assert type(Game(rules, {}, 1, backend="python")) is Game
+    monkeypatch.setenv("PAILI_BACKEND", "auto")  # games stay in Python until the native hand covers them whole
+    assert type(Game(rules, {}, 1)) is Game
+
+
+def test_a_setup_the_native_hand_does_not_take_plays_in_python_counted():
+    rules = _rules(ENGINE_CONFIGS[0][0])
+    n = Game(rules, {}, 2, backend="python").n
+    before = rules.stats()["engine_fallbacks"]
+    g = Game(rules, {}, 2, backend="native", balances=[Fraction(1, 2)] * n)
+    assert type(g) is Game
+    assert rules.stats()["engine_fallbacks"] == before + 1
+    assert rules.stats()["engine_fallback_reasons"]["balances that are not whole numbers"] >= 1
