@@ -7,7 +7,7 @@ the same Python values as the reference (`flow.Game`).
   invariants checked after every move are answered from the native hand: its decision, its state
   (`HandState.snapshot`), its continuation and the winners' records (`EngineHand.results`). A move is
   checked here, before the native hand sees it, by the reference's own checks in the reference's order
-  (`flow.refusal`), so an illegal move is refused with the same sentence and nothing changes.
+  (`refusals.refusal`), so an illegal move is refused with the same sentence and nothing changes.
 - What the native hand does not answer is answered by a Python game replayed from the hand's setup and
   moves (`Game.restore` rebuilds a hand that way), kept beside it from then on (`mirror`): observations,
   and any attribute of the reference's game a caller reads (its `st`, `pending` steps, the bots' questions).
@@ -31,6 +31,7 @@ from .moves import Move
 from .native_offers import plain_move
 from .native_scope import set_scoring
 from .records import Ask, IllegalMove
+from .refusals import refusal, seat_arg
 from .snapshot import FORMAT, VERSION, setup_json
 from .state import plain
 
@@ -84,11 +85,10 @@ class Pool:
             idle.append(hand)
 
 
-def start(rules, options, seed, kw: dict):
-    """A native game, or None when this hand is to be played in Python (counted with its reason)."""
-    from .flow import Game
-
-    shell = Game.prepared(rules, options, seed, kw)  # the reference's checks, settings, catalog, setup
+def start(cls, rules, options, seed, kw: dict):
+    """A native game, or None when this hand is to be played in Python (counted with its reason). `cls`:
+    the reference's game class (`flow.Game`), which makes what the native hand takes of the reference."""
+    shell = cls.prepared(rules, options, seed, kw)  # the reference's checks, settings, catalog, setup
     rules = shell.rules
     counts = rules.engine
     counts.games += 1
@@ -120,7 +120,7 @@ def start(rules, options, seed, kw: dict):
         if hand is not None:
             Pool.give_back(idle, hand)
         return None
-    g = NativeGame(shell, hand)
+    g = NativeGame(cls, shell, hand)
     weakref.finalize(g, Pool.give_back, idle, hand)
     return g
 
@@ -128,7 +128,8 @@ def start(rules, options, seed, kw: dict):
 class NativeGame:
     """One hand played natively (the module's docstring). Built by `Game(..., backend="native")`."""
 
-    def __init__(self, shell, hand):
+    def __init__(self, cls, shell, hand):
+        self._cls = cls  # the reference's game class
         self._shell = shell  # the reference's game as `_prepare` left it: rule set, settings, catalog, setup
         self._hand = hand
         self._py = None  # the Python game, once one answers (`mirror`) or plays on (`_fall_back`)
@@ -148,11 +149,9 @@ class NativeGame:
         """The Python game in the same state (replayed from the setup and the moves on first use, then
         kept in step): what answers what the native hand does not."""
         if self._py is None:
-            from .flow import Game
-
             self._shell.rules.engine.mirrors += counted
             args = dict(self._shell.setup_args)
-            g = Game(self._shell.rules, backend="python", **args)
+            g = self._cls(self._shell.rules, backend="python", **args)
             for seat, mv in self.moves:
                 g.apply(seat, mv)
             g.violations = list(self.violations)
@@ -166,7 +165,7 @@ class NativeGame:
 
     def __getattr__(self, name):
         # anything else a caller reads of a game (its state, its pending steps, the bots' questions)
-        if name.startswith("__") or name in ("_py", "_shell", "_hand"):
+        if name.startswith("__") or name in ("_py", "_shell", "_hand", "_cls"):
             raise AttributeError(name)
         return getattr(self.mirror(), name)
 
@@ -217,8 +216,6 @@ class NativeGame:
         return [s for s in sorted(self._ask.options) if s not in self.answers]
 
     def legal_moves(self, seat: int) -> list[Move]:
-        from .flow import seat_arg
-
         if self._primary:
             return self._py.legal_moves(seat)
         seat = seat_arg(self._shell.n, seat)
@@ -230,9 +227,7 @@ class NativeGame:
         return self._py.is_over() if self._primary else self._hand.is_over()
 
     def apply(self, seat: int, move: Move) -> None:
-        """`Game.apply`: the same checks and sentences (`flow.refusal`), then the native hand."""
-        from .flow import refusal, seat_arg
-
+        """`Game.apply`: the same checks and sentences (`refusals.refusal`), then the native hand."""
         if self._primary:
             self._py.apply(seat, move)
             self.moves = self._py.moves
@@ -287,11 +282,9 @@ class NativeGame:
 
     def clone(self):
         """An independent game in the same state: the hand set up again and its moves applied natively."""
-        from .flow import Game
-
         if self._primary:
             return self._py.clone()
-        g = Game(self._shell.rules, backend="native", **self._shell.setup_args)
+        g = self._cls(self._shell.rules, backend="native", **self._shell.setup_args)
         for seat, mv in self.moves:
             g.apply(seat, mv)
         g.violations = list(self.violations)
