@@ -376,14 +376,11 @@ class NativeGame:
 
     # --- the invariants after a move (`Game._check_move`), on the native state
     def _check_move(self) -> list[str]:
-        st = self._native()["state"]
         shell = self._shell
-        n = len(st["wall"]) + len(st["out"])
-        for s in st["seats"]:
-            n += len(s["hand"]) + len(s["discards"]) + len(s["aside"])
-            n += sum(len(m["tiles"]) for m in s["melds"])
+        t = json.loads(self._hand.tally())
         out = []
-        if n != sum(shell.initial_counts.values()) or st["over"]:
+        if t["tiles"] != sum(shell.initial_counts.values()) or t["over"]:
+            st = self._native()["state"]
             now = Counter(st["wall"]) + Counter(st["out"])
             for s in st["seats"]:
                 now.update(s["hand"])
@@ -394,11 +391,11 @@ class NativeGame:
             if now != shell.initial_counts:
                 diff = (now - shell.initial_counts) + (shell.initial_counts - now)
                 out.append(f"tiles not conserved: {dict(diff)}")
-        deltas = [_number(d) for d in st["deltas"]]
-        fees = _number(st["fees"])
+        deltas = [_number(d) for d in t["deltas"]]
+        fees = _number(t["fees"])
         if sum(deltas) + fees != 0:
             out.append(f"payments do not balance: deltas {deltas}, fees {fees}")
-        for i, (s, b) in enumerate(zip(st["seats"], shell.start_balances)):
-            if _number(s["balance"]) != b + deltas[i]:
-                out.append(f"seat {i}'s balance {_number(s['balance'])} is not its start {b} plus its payments")
+        for i, (b, start) in enumerate(zip(t["balances"], shell.start_balances)):
+            if _number(b) != start + deltas[i]:
+                out.append(f"seat {i}'s balance {_number(b)} is not its start {start} plus its payments")
         return out

@@ -303,4 +303,21 @@ impl EngineHand {
         });
         Ok(got.map(|j| j.to_string()))
     }
+
+    /// What `Game._check_move` reads after a move, without writing the whole snapshot (JSON text): the
+    /// number of tiles in play and out of it (`tiles`), whether the hand is over, the payments' deltas and
+    /// fees and each seat's balance as `plain` writes them.
+    fn tally(&self) -> PyResult<String> {
+        let st = &self.state()?.st;
+        let mut tiles = st.wall.len() + st.out.len();
+        for s in &st.seats {
+            tiles += s.hand.len() + s.discards.len() + s.aside.len() + s.melds.iter().map(|m| m.tiles.len()).sum::<usize>();
+        }
+        Ok(json!({
+            "tiles": tiles, "over": st.over, "fees": st.fees.plain(),
+            "deltas": st.deltas.iter().map(|d| d.plain()).collect::<Vec<_>>(),
+            "balances": st.seats.iter().map(|s| s.balance.plain()).collect::<Vec<_>>(),
+        })
+        .to_string())
+    }
 }
