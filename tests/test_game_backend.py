@@ -12,6 +12,7 @@ from fractions import Fraction
 import pytest
 from conftest import ENGINE_CONFIGS, ROOT, native_engine_only
 from paili import load
+from paili.runtime.backend import BackendError
 from paili.runtime.game import log as gamelog
 from paili.runtime.game.bots import BOTS
 from paili.runtime.game.flow import Game, IllegalMove
@@ -197,6 +198,8 @@ def test_the_backend_is_chosen_by_argument_or_environment(monkeypatch):
     assert type(Game(rules, {}, 1, backend="python")) is Game
     monkeypatch.setenv("PAILI_BACKEND", "auto")  # games stay in Python until the native hand covers them whole
     assert type(Game(rules, {}, 1)) is Game
+    with pytest.raises(BackendError, match="unknown backend 'rust'"):
+        Game(rules, {}, 1, backend="rust")
 
 
 def test_a_setup_the_native_hand_does_not_take_plays_in_python_counted():

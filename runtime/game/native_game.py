@@ -25,7 +25,7 @@ import weakref
 from collections import Counter
 from fractions import Fraction
 
-from ..backend import ENV, native_module
+from ..backend import CHOICES, ENV, BackendError, native_module
 from ..money import exact
 from .moves import Move
 from .native_offers import plain_move
@@ -45,7 +45,10 @@ def asked(backend: str | None) -> bool:
     """Whether games are asked of the native backend: `backend` when given, else `PAILI_BACKEND`
     (`native`). `auto` and `python` keep games in Python until the native hand covers the bundled
     variants whole (docs/engine-native.md, "Switching backends")."""
-    return (backend or os.environ.get(ENV) or "auto").strip().lower() == "native"
+    name = (backend or os.environ.get(ENV) or "auto").strip().lower()
+    if name not in CHOICES:
+        raise BackendError(f"unknown backend '{name[:40]}' (choose one of: {', '.join(CHOICES)})")
+    return name == "native"
 
 
 def _number(v):
