@@ -14,6 +14,7 @@ from conftest import ENGINE_CONFIGS, ROOT, native_engine_only
 from paili import load
 from paili.runtime.backend import BackendError
 from paili.runtime.game import log as gamelog
+from paili.runtime.game import native_game
 from paili.runtime.game.bots import BOTS
 from paili.runtime.game.flow import Game, IllegalMove
 from paili.runtime.game.moves import Move
@@ -101,33 +102,48 @@ def test_logs_byte_identical_and_replayed_on_both_backends(path, options, monkey
             assert len(gamelog.replay(log, _rules(path)).played) == 2
 
 
-def _fallback_seed(path: str, options: dict) -> int:
-    """A seed whose hand the native engine stops in (a step it does not play yet)."""
-    rules = _rules(path)
-    for seed in range(60):
-        g = Game(rules, options, seed, backend="native")
-        bots = [BOTS["random"](seed * 31 + i) for i in range(g.n)]
-        before = rules.stats()["engine_fallbacks"]
-        while not g.is_over():
-            s = g.current_seats()[0]
-            g.apply(s, bots[s].choose(g, s, g.legal_moves(s)))
-        if rules.stats()["engine_fallbacks"] > before:
-            return seed
-    pytest.skip("the native hand plays every one of these hands to its end (no step left to fall back from)")
+class RefusesLater:
+    """A native hand that refuses to go on after `after` moves, as a step the port does not cover stops it
+    (every bundled hand is now played natively to its end, so the refusal is injected)."""
+
+    SENTENCE = "a step not ported (test)"
+
+    def __init__(self, hand, after: int):
+        self.hand, self.after, self.applied = hand, after, 0
+
+    def apply(self, *args):
+        self.applied += 1
+        return self.hand.apply(*args)
+
+    def refused(self):
+        return self.SENTENCE if self.applied >= self.after else self.hand.refused()
+
+    def __getattr__(self, name):
+        return getattr(self.hand, name)
 
 
-def test_a_hand_the_native_engine_stops_in_goes_on_in_python_counted():
-    path, options = ENGINE_CONFIGS[6]  # 龙岩 at 2 players: a hand can hold more free tiles than the native tables
-    seed = _fallback_seed(path, options)
+def test_a_hand_the_native_engine_stops_in_goes_on_in_python_counted(monkeypatch):
+    path, options = ENGINE_CONFIGS[6]
+    take, give_back = native_game.Pool.take, native_game.Pool.give_back
+
+    def refusing_take(pool, rules, shell):
+        hand, idle = take(pool, rules, shell)
+        return (None if hand is None else RefusesLater(hand, 12)), idle
+
+    monkeypatch.setattr(native_game.Pool, "take", refusing_take)
+    # a hand given back to the pool is the native one, never the wrapper
+    unwrap = staticmethod(lambda idle, h: give_back(idle, getattr(h, "hand", h)))
+    monkeypatch.setattr(native_game.Pool, "give_back", unwrap)
     rules = _rules(path)
     before = rules.stats()
-    py, nat = _both(path, options, seed)
-    _play_both(py, nat, seed)
+    py, nat = _both(path, options, 5)
+    made = _play_both(py, nat, 5)
+    assert made > 12  # the refusal came in the middle of the hand, which went on in Python to its end
     assert nat.result() == py.result()
     after = rules.stats()
     assert after["engine_fallbacks"] == before["engine_fallbacks"] + 1
     grew = {k: v - before["engine_fallback_reasons"].get(k, 0) for k, v in after["engine_fallback_reasons"].items()}
-    assert sum(grew.values()) == 1 and all(isinstance(k, str) and k for k, v in grew.items() if v)
+    assert {k: v for k, v in grew.items() if v} == {RefusesLater.SENTENCE: 1}
 
 
 def test_an_illegal_move_is_refused_identically_and_changes_nothing():
