@@ -22,6 +22,17 @@ pub(super) const ENGINE_OFFERED: [&str; 8] = ["turn", "draw", "reveal", "discard
 /// The events of the hand's start whose decisions come before the turns (turn.py `OPENING_EVENTS`).
 pub(super) const OPENING_EVENTS: [&str; 2] = ["deal", "opening"];
 
+/// What a native hand is played with, read once from the rule set under its room options: the table, the
+/// event rules, the legal moves' rules, the win questions and the hand's end (`EngineHand`, `EngineSim`).
+pub(crate) fn parts(ruleset_json: &str, opts: &super::table::Options) -> Result<(Table, Program, Offers, Winning, super::ending::EndRules), crate::Error> {
+    let table = Table::new(ruleset_json, opts)?;
+    let winning = Winning::new(&table, ruleset_json);
+    let program = Program::new(&table, ruleset_json, &winning)?;
+    let offers = Offers::new(&table, ruleset_json, &winning)?;
+    let end = super::ending::EndRules::new(&table, ruleset_json, &winning);
+    Ok((table, program, offers, winning, end))
+}
+
 /// What a hand is played with: the table, the event program, the legal moves' program, the win
 /// machinery (with the whole-hand scoring the Python side handed over, when it did).
 pub struct Eng<'a> {

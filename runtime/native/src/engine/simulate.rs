@@ -188,11 +188,7 @@ impl EngineSim {
     fn new(ruleset_json: &str, options: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
         let opts = super::options_of(options)?;
         Ok(guarded(|| {
-            let table = table::Table::new(ruleset_json, &opts)?;
-            let winning = winning::Winning::new(&table, ruleset_json);
-            let program = Program::new(&table, ruleset_json, &winning)?;
-            let offers = Offers::new(&table, ruleset_json, &winning)?;
-            let end = ending::EndRules::new(&table, ruleset_json, &winning);
+            let (table, program, offers, winning, end) = super::course::parts(ruleset_json, &opts)?;
             Ok(EngineSim { table, program, offers, winning, end, bots: None })
         })?)
     }
