@@ -35,7 +35,7 @@ pub struct Reading<'a> {
 
 pub(crate) struct Eval<'p, 'r> {
     pub(super) p: &'p Program,
-    r: &'r Reading<'r>,
+    pub(super) r: &'r Reading<'r>,
     pub(super) builtins: [Option<V>; N_BUILTINS], // in place: one allocation less per reading
     pub(super) binders: Vec<V>,
     counts: Vec<Option<i64>>, // raw counts found so far (Some(0) while one is being computed)
@@ -404,7 +404,7 @@ impl<'p, 'r> Eval<'p, 'r> {
 
     /// `eval(e).truthy()`, without making the values of the conditions' connectives and comparisons
     /// (the same nodes charged, the same stops in the same order).
-    fn truth(&mut self, e: &Node) -> R<bool> {
+    pub(super) fn truth(&mut self, e: &Node) -> R<bool> {
         match e {
             Node::And(l, r) => {
                 self.charge()?;

@@ -27,6 +27,28 @@ pub(crate) enum B {
     ShapeWaits,
 }
 pub(crate) const N_BUILTINS: usize = 19;
+/// Every builtin, in `B` order.
+pub(crate) const ALL_B: [B; N_BUILTINS] = [
+    B::Melds,
+    B::Groups,
+    B::Pairs,
+    B::Pair,
+    B::Runs,
+    B::Triplets,
+    B::Kongs,
+    B::Exposed,
+    B::Tiles,
+    B::Hand,
+    B::WinTile,
+    B::WinGroup,
+    B::Form,
+    B::Suits,
+    B::Menqing,
+    B::Flowers,
+    B::SelfDrawn,
+    B::Waits,
+    B::ShapeWaits,
+];
 
 pub(crate) fn builtin(name: &str) -> Option<B> {
     Some(match name {

@@ -250,22 +250,8 @@ impl Eval<'_, '_> {
     /// is not counted); else evaluated and kept. Free binders holding other values than none, truths,
     /// whole numbers, tiles and groups: evaluated, not kept.
     pub(super) fn memoised(&mut self, m: &Memo, e: &Node) -> R<V> {
-        let mut key: MemoKey = [(0, 0); MEMO_KEYS];
-        for (k, &s) in key.iter_mut().zip(&m.free) {
-            *k = match self.binders[s] {
-                V::None => (1, 0),
-                V::Bool(b) => (2, b as i64),
-                V::Int(n) => (3, n),
-                V::Tile(c) => (4, c as i64),
-                V::Group(g) => (5, g as i64),
-                _ => return self.comp_node(e),
-            };
-        }
-        if self.memo.len() != self.p.n_memo {
-            self.memo = (0..self.p.n_memo).map(|_| Vec::new()).collect();
-        }
-        if let Some((_, v, cost)) = self.memo[m.id].iter().find(|x| x.0 == key) {
-            let (v, cost) = (v.clone(), *cost);
+        let Some(key) = self.memo_key(m) else { return self.comp_node(e) };
+        if let Some((v, cost)) = self.memo_find(m.id, &key) {
             self.charge_n(cost)?;
             return Ok(v);
         }
@@ -274,5 +260,36 @@ impl Eval<'_, '_> {
         let cost = (b0 - self.budget) - (self.tally_built - t0);
         self.memo[m.id].push((key, v.clone(), cost));
         Ok(v)
+    }
+
+    /// The free binders' values of m as a key; None where one holds a value that is not kept.
+    #[inline]
+    pub(super) fn memo_key(&self, m: &Memo) -> Option<MemoKey> {
+        let mut key: MemoKey = [(0, 0); MEMO_KEYS];
+        for (k, &s) in key.iter_mut().zip(&m.free) {
+            *k = match self.binders[s] {
+                V::None => (1, 0),
+                V::Bool(b) => (2, b as i64),
+                V::Int(n) => (3, n),
+                V::Tile(c) => (4, c as i64),
+                V::Group(g) => (5, g as i64),
+                _ => return None,
+            };
+        }
+        Some(key)
+    }
+
+    /// The value remembered for memo id and key in this reading, and the nodes it charged.
+    #[inline]
+    pub(super) fn memo_find(&mut self, id: usize, key: &MemoKey) -> Option<(V, u64)> {
+        if self.memo.len() != self.p.n_memo {
+            self.memo = (0..self.p.n_memo).map(|_| Vec::new()).collect();
+        }
+        self.memo[id].iter().find(|x| x.0 == *key).map(|(_, v, c)| (v.clone(), *c))
+    }
+
+    /// Remembers a value found (`memo_find` made the memo's lists).
+    pub(super) fn memo_keep(&mut self, id: usize, key: MemoKey, v: V, cost: u64) {
+        self.memo[id].push((key, v, cost));
     }
 }
