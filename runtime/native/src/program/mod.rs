@@ -33,6 +33,7 @@ mod lower;
 mod memo;
 mod operands;
 mod pred;
+mod pred_eval;
 mod value;
 
 pub(crate) use eval::*;
