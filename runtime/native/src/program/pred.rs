@@ -13,8 +13,8 @@
 //! budget, the charge runs out too (the budget left 0, `Bail`); where it stopped on a value, the nodes
 //! counted to there are the ones the walk charged before stopping.
 //!
-//! A condition compiles as a whole (`cond_root`): `and`, `or`, `not`, a single comparison (charged 1
-//! + its operands' nodes, at once before they are computed where `comparison` does so), truths and
+//! A condition compiles as a whole (`cond_root`): `and`, `or`, `not`, a single comparison (charged one
+//! node and its operands' nodes, at once before they are computed where `comparison` does so), truths and
 //! operands made of constants, binders and their fields, the reading's builtins other than the waits
 //! and settings and their fields, `len` of a reading list, arithmetic and the number functions, and
 //! `count`/`any`/`all` loops of one or several binders over any source, remembered (memo.rs) or not.
