@@ -62,24 +62,43 @@ def fill(*exprs_nodes, extra):
     return counts(programs(*exprs, ones(m), *pad), SEVEN), m, pad
 
 
+PAIRS3 = ("ab", "cd", "ef")  # three loops of two binders over the groups
+
+
+def pair_loops(body, pairs=PAIRS3):
+    """`any(a, b in groups: any(c, d in groups: any(e, f in groups: body)))`."""
+    for bs in reversed(pairs):
+        body = loop("any", bs, builtin("groups"), body)
+    return body
+
+
+def pair_loops_nodes(body_nodes, n_groups, depth=len(PAIRS3)):
+    """A loop 1, its source 1 and its body per combination of two groups."""
+    c = body_nodes
+    for _ in range(depth):
+        c = 2 + n_groups * (n_groups - 1) // 2 * c
+    return c
+
+
+XS = tuple(range(1, 26))  # a constant list of 25 distinct numbers
+
+
 def builtins_nest():
-    """`any(x in [1, 2, 3]: any(a, b in groups: any(c, d in groups: a.rank + b.rank + c.rank + d.rank
-    + x + len(groups) + pair.rank > 1000)))`: never true, so every loop runs to its end; the body reads
-    a constant list's item, two loops of two binders, `len` of a reading list and a builtin's field."""
-    body = cmp(">", plus(attr("a", "rank"), attr("b", "rank"), attr("c", "rank"), attr("d", "rank"), binder("x"),
-                         length("groups"), battr("pair", "rank")), num(1000))
-    inner = loop("any", "cd", builtin("groups"), body)
-    return loop("any", "x", listlit(1, 2, 3), loop("any", "ab", builtin("groups"), inner))
+    """`any(x in [1, …, 25]: any(a, b in groups: any(c, d in groups: any(e, f in groups: a.rank + … +
+    f.rank + x + len(groups) + pair.rank > 1000))))`: never true, so every loop runs to its end (nearly
+    five million nodes from a few hundred); the body reads a constant list's item, three loops of two
+    binders, `len` of a reading list and a builtin's field. No loop is remembered (each reads all the
+    binders of the loops around it, over distinct items)."""
+    fields = [attr(b, "rank") for b in "".join(PAIRS3)]
+    body = cmp(">", plus(*fields, binder("x"), length("groups"), battr("pair", "rank")), num(1000))
+    return loop("any", "x", listlit(*XS), pair_loops(body))
 
 
 def builtins_nest_nodes(n_groups):
-    """The comparison 1, its sum 6 `+` nodes, four fields 4, the binder 1, len 2, pair.rank 2, the
-    constant 1; a loop 1, its source 1 and its body per item (per combination of two)."""
-    body = 1 + 6 + 4 + 1 + 2 + 2 + 1
-    pairs = n_groups * (n_groups - 1) // 2
-    inner = 2 + pairs * body
-    middle = 2 + pairs * inner
-    return 2 + 3 * middle
+    """The comparison 1, its sum 8 `+` nodes, six fields 6, the binder 1, len 2, pair.rank 2, the
+    constant 1; the pair loops; the constant list's loop 1, its source 1 and the rest per item."""
+    body = 1 + 8 + 6 + 1 + 2 + 2 + 1
+    return 2 + len(XS) * pair_loops_nodes(body, n_groups)
 
 
 def remembered():
@@ -100,21 +119,46 @@ def remembered_nodes(n_groups):
     return 2 + 5 * per
 
 
+YS = (1, 2, 3)
+
+
+def remembered_nest():
+    """`any(y in [1, 2, 3]: any(a, b in groups: any(c, d in groups: any(e, f in groups: remembered() +
+    a.rank + … + f.rank + y < 0))))`: never true. `remembered()` reads no binder around it, so it is
+    remembered too (the loops around it are not: each reads all the binders of the loops around it): evaluated once (its inner count twice, answered from the memo three times), then
+    answered from the memo at each of the other 27,782 combinations, each answer charging the nodes
+    its evaluation charged; those answers make most of the budget."""
+    fields = [attr(b, "rank") for b in "".join(PAIRS3)]
+    body = cmp("<", plus(remembered(), *fields, binder("y")), num(0))
+    return loop("any", "y", listlit(*YS), pair_loops(body))
+
+
+def remembered_nest_nodes(n_groups):
+    """The comparison 1, its sum 7 `+` nodes, `remembered()`, six fields 6, the binder 1, the constant 1; the pair
+    loops; the constant list's loop 1, its source 1 and the rest per item."""
+    body = 1 + 7 + remembered_nodes(n_groups) + 6 + 1 + 1
+    return 2 + len(YS) * pair_loops_nodes(body, n_groups)
+
+
 @needs_native
 @pytest.mark.parametrize("extra", [0, 1])
 def test_builtins_and_pairs_of_binders_stop_at_the_same_node(extra):
     n = builtins_nest_nodes(7)
-    got, m, pad = fill((builtins_nest(), n), (builtins_nest(), n), extra=extra)
-    assert got == (0 if extra else [0, 0, m] + [1] * len(pad))
+    assert n > 0.9 * BUDGET  # the loops' evaluation fills the budget, not a large padding
+    got, m, pad = fill((builtins_nest(), n), extra=extra)
+    assert got == (0 if extra else [0, m] + [1] * len(pad))
 
 
 @needs_native
 @pytest.mark.parametrize("extra", [0, 1])
 def test_a_remembered_loop_charges_as_evaluated(extra):
-    """The remembered inner count charges its nodes again where it is answered from the memo: the budget
-    is exactly filled with the walk's count (5, every outer item true), one node more stops."""
-    got, m, pad = fill((remembered(), remembered_nodes(7)), (builtins_nest(), builtins_nest_nodes(7)), extra=extra)
-    assert got == (0 if extra else [5, 0, m] + [1] * len(pad))
+    """A remembered loop answered from the memo charges the nodes its evaluation charged: the budget is
+    exactly filled with the walk's count, one node more stops."""
+    n = remembered_nest_nodes(7)
+    assert n > 0.9 * BUDGET
+    assert programs(remembered_nest()).remembered() == 2  # `remembered()` and its inner count
+    got, m, pad = fill((remembered_nest(), n), extra=extra)
+    assert got == (0 if extra else [0, m] + [1] * len(pad))
 
 
 @needs_native
