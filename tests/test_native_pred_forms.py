@@ -2,8 +2,10 @@
 their fields, `len` of a reading list, loops over a constant list and over several binders, remembered
 loops, and the parts that do not compile walked inside a compiled condition. Each budget test fills a
 reading's budget to exactly its last node (the reading is counted) and to one node past it (it is left
-to the reference: 0), with the nodes the tree walk charges for the expression worked out by hand; the
-same tests pass on a build without these forms (the walk), so both stop at the same node.
+to the reference: 0), with the nodes the tree walk charges for the expression worked out by hand. The
+budget is filled by evaluating a few loops nested over the groups (a small rule, millions of nodes
+evaluated), with a small padding count for the rest; the same tests pass on a build without these
+forms (the walk), so both stop at the same node.
 """
 from __future__ import annotations
 
@@ -72,10 +74,11 @@ def pair_loops(body, pairs=PAIRS3):
     return body
 
 
-def pair_loops_nodes(body_nodes, n_groups, depth=len(PAIRS3)):
-    """A loop 1, its source 1 and its body per combination of two groups."""
+def pair_loops_nodes(body_nodes, n_groups):
+    """The nodes the walk charges for `pair_loops`: a loop 1, its source 1 and its body per combination
+    of two groups."""
     c = body_nodes
-    for _ in range(depth):
+    for _ in PAIRS3:
         c = 2 + n_groups * (n_groups - 1) // 2 * c
     return c
 
@@ -125,9 +128,10 @@ YS = (1, 2, 3)
 def remembered_nest():
     """`any(y in [1, 2, 3]: any(a, b in groups: any(c, d in groups: any(e, f in groups: remembered() +
     a.rank + … + f.rank + y < 0))))`: never true. `remembered()` reads no binder around it, so it is
-    remembered too (the loops around it are not: each reads all the binders of the loops around it): evaluated once (its inner count twice, answered from the memo three times), then
-    answered from the memo at each of the other 27,782 combinations, each answer charging the nodes
-    its evaluation charged; those answers make most of the budget."""
+    remembered too (the loops around it are not: each reads all the binders of the loops around it):
+    evaluated once (its inner count twice, answered from the memo three times), then answered from the
+    memo at each of the other 27,782 combinations, each answer charging the nodes its evaluation
+    charged; those answers make most of the budget."""
     fields = [attr(b, "rank") for b in "".join(PAIRS3)]
     body = cmp("<", plus(remembered(), *fields, binder("y")), num(0))
     return loop("any", "y", listlit(*YS), pair_loops(body))
