@@ -109,12 +109,13 @@ DEFAULT_BOT = "efficiency"  # `paili simulate`'s bots unless --bots says otherwi
 _WORKER_RULES: Rules | None = None
 
 
-def _worker_init(ruleset_json: str) -> None:
-    """Each worker process loads the rule set once, from its compiled JSON (closures do not pickle)."""
+def _worker_init(ruleset_json: str, backend: str) -> None:
+    """Each worker process loads the rule set once, from its compiled JSON (closures do not pickle), on the
+    backend of the caller's rule set (the same machine: the summary is the one process's, native keys too)."""
     global _WORKER_RULES
     from ..ir.serialize import loads
 
-    _WORKER_RULES = Rules(loads(ruleset_json), ruleset_json=ruleset_json)  # the text is the native core's input
+    _WORKER_RULES = Rules(loads(ruleset_json), backend, ruleset_json=ruleset_json)  # the native core's input
 
 
 def _worker_play(args) -> dict:
@@ -164,7 +165,8 @@ def simulate(rules: Rules | str | Path, games: int, seed: int = 0, bots: str | l
         chunks = [seeds[i:i + size] for i in range(0, games, size)]
         ctx = multiprocessing.get_context("fork") if "fork" in multiprocessing.get_all_start_methods() \
             else multiprocessing.get_context()
-        with ProcessPoolExecutor(n, mp_context=ctx, initializer=_worker_init, initargs=(dumps(rules.ir),)) as ex:
+        with ProcessPoolExecutor(n, mp_context=ctx, initializer=_worker_init,
+                                 initargs=(dumps(rules.ir), rules.backend)) as ex:
             parts = []
             for part in ex.map(_worker_play, [(c, bots, options, log_dir, rules_ref) for c in chunks]):
                 parts.append(part)
