@@ -46,6 +46,7 @@ pub mod hand_binding;
 pub mod opening;
 pub mod bound;
 pub mod steps;
+pub mod continuation; // the continuation as the reference's JSON
 pub mod turn;
 pub mod turn_card;
 pub mod window;
