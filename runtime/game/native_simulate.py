@@ -21,6 +21,7 @@ from .bots import EfficiencyBot, set_partners
 from .native_bot import encoding
 from .native_scope import set_scoring
 from .session import Session
+from .tallies import Tallies
 
 NATIVE_BOTS = ("random", "greedy", "efficiency")
 BATCH = 32  # hands per native call (the progress bar moves per batch)
@@ -86,16 +87,7 @@ def play(sim, indexed_seeds: list[tuple[int, int]], names: list[str], python, pr
     """`play_games`'s tallies for these games (index, seed), played natively by `sim` (`engine`) with the
     seats' bots `names`; `python(seeds)` plays the games the native engine hands back (the reference's
     `play_games` on those seeds: its tallies)."""
-    wins = draws = multiple = 0
-    patterns: Counter = Counter()
-    events: Counter = Counter()
-    scores: list = []
-    violations: list[str] = []
-    errors: Counter = Counter()
-    paid: Counter = Counter()
-    draw_paid: Counter = Counter()
-    tasks: Counter = Counter()
-    by_seat: Counter = Counter()
+    t = Tallies()
     refused: Counter = Counter()
     fallbacks = 0
     n = sim.players()
@@ -109,38 +101,13 @@ def play(sim, indexed_seeds: list[tuple[int, int]], names: list[str], python, pr
             if res is None:
                 refused[got["refused"]] += 1
                 fallbacks += 1
-                part = python([(k, s)])
-                wins += part["wins"]
-                draws += part["draws"]
-                multiple += part["multiple"]
-                for mine, theirs in ((patterns, "patterns"), (events, "events"), (errors, "errors"),
-                                     (paid, "paid"), (draw_paid, "draw_paid"), (tasks, "tasks"),
-                                     (by_seat, "by_seat")):
-                    mine.update(part[theirs])
-                scores.extend(part["scores"])
-                violations.extend(part["violations"])
+                t.merge(python([(k, s)]))
                 continue
-            winners = res["winners"]
-            by_seat.update(winners)
-            events.update(res["events"])
-            names_paid = set(res["payments"])
-            paid.update(names_paid)
-            if not winners:
-                draw_paid.update(names_paid)
-            multiple += len(winners) > 1
-            if any(_score(sc["task_factor"]) != 1 for sc in res["scores"]):
-                tasks[res["task"]] += 1
-            if winners:
-                wins += 1
-                for sc in res["scores"]:
-                    scores.append(_score(sc["score"]))
-                    patterns.update(sc["fans"])
-            else:
-                draws += 1
+            t.hand(res["winners"], res["events"], set(res["payments"]), res["task"],
+                   [(_score(sc["score"]), _score(sc["task_factor"]) != 1, sc["fans"]) for sc in res["scores"]])
         if progress is not None:
             for _ in chunk:
                 progress()
-    return {"wins": wins, "draws": draws, "patterns": patterns, "events": events, "scores": scores,
-            "violations": violations, "errors": errors, "paid": paid, "draw_paid": draw_paid, "multiple": multiple,
-            "tasks": tasks, "by_seat": by_seat, "seats": n,
-            "native": {"hands": len(indexed_seeds) - fallbacks, "fallbacks": fallbacks, "refused": refused}}
+    out = t.as_part(n)
+    out["native"] = {"hands": len(indexed_seeds) - fallbacks, "fallbacks": fallbacks, "refused": refused}
+    return out

@@ -29,6 +29,7 @@ from . import native_simulate
 from .bots import BOTS
 from .flow import GameError, IllegalMove
 from .session import Session
+from .tallies import Tallies
 
 
 def play_games(rules: Rules, indexed_seeds: list[tuple[int, int]], bots, options: dict | None,
@@ -49,17 +50,7 @@ def play_games(rules: Rules, indexed_seeds: list[tuple[int, int]], bots, options
 def play_games_python(rules: Rules, indexed_seeds: list[tuple[int, int]], bots, options: dict | None,
                       log_dir=None, rules_ref: str = "", progress=None) -> dict:
     """`play_games` by the Python engine, move by move (the reference)."""
-    wins = draws = 0
-    patterns: Counter = Counter()
-    events: Counter = Counter()
-    scores: list = []
-    violations: list[str] = []
-    errors: Counter = Counter()
-    paid: Counter = Counter()
-    draw_paid: Counter = Counter()
-    multiple = 0
-    tasks: Counter = Counter()
-    by_seat: Counter = Counter()
+    t = Tallies()
     seats = 0
     for k, game_seed in indexed_seeds:
         session = Session(rules, options, game_seed, 1)
@@ -72,36 +63,21 @@ def play_games_python(rules: Rules, indexed_seeds: list[tuple[int, int]], bots, 
             try:
                 g.apply(seat, mv)
             except IllegalMove as exc:
-                violations.append(f"game {k}: {exc}")
+                t.violations.append(f"game {k}: {exc}")
                 g.apply(seat, legal[0])
         res = session.finish(g)
         seats = g.n
-        by_seat.update(res["winners"])
-        violations.extend(f"game {k}: {v}" for v in g.violations)
-        errors.update(g.errors)
-        events.update(res["events"])
-        names = {p["name"] for p in res["payments"]}
-        paid.update(names)
-        if not res["winners"]:
-            draw_paid.update(names)
-        multiple += len(res["winners"]) > 1
-        if any(sc.get("task_factor", 1) != 1 for sc in res["scores"].values()):
-            tasks[res["task"]] += 1
-        if res["winners"]:
-            wins += 1
-            for sc in res["scores"].values():
-                scores.append(Fraction(str(sc["score"])))
-                patterns.update(f["pattern"] for f in sc["fans"])
-        else:
-            draws += 1
+        t.violations.extend(f"game {k}: {v}" for v in g.violations)
+        t.errors.update(g.errors)
+        t.hand(res["winners"], res["events"], {p["name"] for p in res["payments"]}, res["task"],
+               [(Fraction(str(sc["score"])), sc.get("task_factor", 1) != 1, [f["pattern"] for f in sc["fans"]])
+                for sc in res["scores"].values()])
         if log_dir is not None:
             Path(log_dir).mkdir(parents=True, exist_ok=True)
             gamelog.write(Path(log_dir) / f"game-{k + 1:05d}.jsonl", session, rules_ref)
         if progress is not None:
             progress()
-    return {"wins": wins, "draws": draws, "patterns": patterns, "events": events, "scores": scores,
-            "violations": violations, "errors": errors, "paid": paid, "draw_paid": draw_paid, "multiple": multiple,
-            "tasks": tasks, "by_seat": by_seat, "seats": seats}
+    return t.as_part(seats)
 
 
 DEFAULT_BOT = "efficiency"  # `paili simulate`'s bots unless --bots says otherwise
@@ -185,40 +161,25 @@ def seeds_of(games: int, seed: int) -> list[tuple[int, int]]:
 def summarize(parts: list[dict], games: int, bots, dt: float) -> dict:
     """The summary of `play_games` tallies, given in game order (the module's docstring: its keys); `dt`
     is the wall time the games took."""
-    patterns: Counter = Counter()
-    events: Counter = Counter()
-    errors: Counter = Counter()
-    scores: list = []
-    violations: list[str] = []
-    paid: Counter = Counter()
-    draw_paid: Counter = Counter()
-    tasks: Counter = Counter()
-    by_seat: Counter = Counter()
+    t = Tallies()
     for part in parts:
-        by_seat.update(part["by_seat"])
-        tasks.update(part["tasks"])
-        paid.update(part["paid"])
-        draw_paid.update(part["draw_paid"])
-        patterns.update(part["patterns"])
-        events.update(part["events"])
-        errors.update(part["errors"])
-        scores.extend(part["scores"])
-        violations.extend(part["violations"])
+        t.merge(part)
+    scores, violations, by_seat = t.scores, t.violations, t.by_seat
     mean = sum(scores) / len(scores) if scores else 0
     stdev = math.sqrt(sum((x - mean) ** 2 for x in scores) / len(scores)) if scores else 0.0
     seats = max(p["seats"] for p in parts)
     wins_by_seat = [by_seat[i] for i in range(seats)]
     out = {
-        "games": games, "bots": seat_bots(bots, seats), "wins": sum(p["wins"] for p in parts),
-        "draws": sum(p["draws"] for p in parts),
-        "pattern_counts": _by_count(patterns), "event_counts": dict(sorted(events.items())),
+        "games": games, "bots": seat_bots(bots, seats), "wins": t.wins,
+        "draws": t.draws,
+        "pattern_counts": _by_count(t.patterns), "event_counts": dict(sorted(t.events.items())),
         "score_mean": round(float(mean), 3), "invariant_violations": len(violations),
-        "violations": violations[:20], "eval_errors": dict(list(_by_count(errors).items())[:20]),
+        "violations": violations[:20], "eval_errors": dict(list(_by_count(t.errors).items())[:20]),
         "seconds": round(dt, 3), "games_per_second": round(games / dt, 1) if dt else None,
-        "payment_counts": _by_count(paid), "draw_payment_counts": _by_count(draw_paid),
-        "multiple_wins": sum(p["multiple"] for p in parts), "task_counts": _by_count(tasks),
+        "payment_counts": _by_count(t.paid), "draw_payment_counts": _by_count(t.draw_paid),
+        "multiple_wins": t.multiple, "task_counts": _by_count(t.tasks),
         "wins_by_seat": wins_by_seat, "win_rate_by_seat": [round(w / games, 4) for w in wins_by_seat],
-        "draw_rate": round(sum(p["draws"] for p in parts) / games, 4),
+        "draw_rate": round(t.draws / games, 4),
         "score_stdev": round(stdev, 3), "score_min": _plain(min(scores)) if scores else None,
         "score_max": _plain(max(scores)) if scores else None,
         "score_mean_exact": exact(mean), "score_min_exact": exact(min(scores)) if scores else None,
