@@ -22,22 +22,25 @@ from pathlib import Path
 from .runtime.game.simulate import DEFAULT_BOT, play_games, seeds_of, summarize
 from .runtime.rules import Rules
 
-_RULES: dict[str, Rules] = {}  # per worker process: digest of a rule set's JSON -> the rule set
+_RULES: dict[tuple[str, str], Rules] = {}  # per worker process: (digest of a rule set's JSON, backend) -> rule set
 
 
-def _rules_of(text: str) -> Rules:
-    key = hashlib.sha256(text.encode("utf-8")).hexdigest()
+def _rules_of(text: str, backend: str) -> Rules:
+    key = (hashlib.sha256(text.encode("utf-8")).hexdigest(), backend)
     got = _RULES.get(key)
     if got is None:
         from .runtime.ir.serialize import loads
 
-        got = _RULES[key] = Rules(loads(text), ruleset_json=text)
+        got = _RULES[key] = Rules(loads(text), backend, ruleset_json=text)
     return got
 
 
-def play_chunk(ruleset_json: str, chunk: list[tuple[int, int]], bots, options, log_dir, rules_ref: str) -> dict:
-    """One Ray task: the games (index, seed) of a chunk, as `play_games` tallies them."""
-    return play_games(_rules_of(ruleset_json), chunk, bots, options, log_dir, rules_ref)
+def play_chunk(ruleset_json: str, chunk: list[tuple[int, int]], bots, options, log_dir, rules_ref: str,
+               backend: str = "auto") -> dict:
+    """One Ray task: the games (index, seed) of a chunk, as `play_games` tallies them, on the caller's backend
+    (so the summary is the one process's, the native path's keys too; a node without the native core refuses
+    a native run with one sentence rather than summing games played another way)."""
+    return play_games(_rules_of(ruleset_json, backend), chunk, bots, options, log_dir, rules_ref)
 
 
 def simulate_ray(rules: Rules, games: int, seed: int = 0, bots=DEFAULT_BOT, options: dict | None = None,
@@ -66,7 +69,7 @@ def simulate_ray(rules: Rules, games: int, seed: int = 0, bots=DEFAULT_BOT, opti
         task = ray.remote(play_chunk)
         text = ray.put(dumps(rules.ir))
         t0 = time.perf_counter()
-        pending = {task.remote(text, c, bots, options, str(log_dir) if log_dir else None, rules_ref): i
+        pending = {task.remote(text, c, bots, options, str(log_dir) if log_dir else None, rules_ref, rules.backend): i
                    for i, c in enumerate(chunks)}
         parts: list = [None] * len(chunks)
         while pending:

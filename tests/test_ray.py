@@ -48,3 +48,20 @@ def test_paili_simulate_ray_prints_the_same_json(local_ray, capsys):
     assert without_timing(many) == without_timing(one)
     assert main(["simulate", "baijindao", "--games", "6", "--ray", "--workers", "2"]) == 2
     assert "--ray or --workers" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("backend", ["python", "native"])
+def test_ray_workers_play_on_the_callers_backend(local_ray, backend, monkeypatch):
+    """The workers load the rule set on the backend the caller's rule set has, whatever their environment says:
+    the summary is the one process's, the native path's own counts included or absent alike."""
+    from paili.runtime import backend as backends
+
+    if backend == "native" and not backends.available():
+        pytest.skip("the native core is not built here (no Rust toolchain at install)")
+    other = "native" if backend == "python" else "python"
+    monkeypatch.setenv("PAILI_BACKEND", other if backends.available() else "python")
+    rules = load(ROOT / "rules" / "baijindao.pai", backend=backend)
+    one = simulate(rules, 6, 2, "random")
+    many = simulate_ray(rules, 6, 2, "random", chunk=2)
+    assert without_timing(many) == without_timing(one)
+    assert ("native_hands" in many) == (backend == "native")
