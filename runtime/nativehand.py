@@ -22,6 +22,7 @@ from .evaluate import EvalError
 from .fans import unmet_reason
 from .hand import HandError, Meld
 from .ir.nodes import LABEL_SLOT
+from .ir.wilds import wilds_needed
 from .limits import HAND_WORK, LIMIT_SENTENCE, MAX_HAND_TILES, MAX_MELDS, MAX_TILE_TEXT, READING_WORK, SPLIT_LIMIT
 from .nativecounts import MISSING, NativeCounts, Unencodable, encode, tile_code
 from .nativescore import result_of
@@ -544,6 +545,8 @@ def hand_setup(rules, cat, dec, pre, fast) -> dict:
         "unit_order": list(fast.unit_order),
         "quantity_names": list(fast.quantity_names),
         "form_standins": [bool(f.standins) for f in rs.forms],
+        # the fewest wildcards each form's `instant` condition holds with (the game's exact shortcuts)
+        "form_instant_wilds": [wilds_needed(f.instant) if f.instant is not None else 0 for f in rs.forms],
         "meld_kinds": [(m.name, bool(m.pair), bool(m.kong)) for m in rs.melds],
     }
 

@@ -164,7 +164,7 @@ def test_check_invariants_stays_the_full_check():
 
 
 def test_instant_forms_are_scored_only_when_the_hand_holds_enough_wildcards():
-    from paili.runtime.game.records import wilds_needed
+    from paili.runtime.ir.wilds import wilds_needed
 
     g = Game(rules("longyan"), {}, 6)
     needs = {f.name: wilds_needed(f.instant) for f, _, _ in g.rules.forms if f.instant is not None}

@@ -2,7 +2,6 @@
 (`Offer`), a win (`WinInfo`); the engine's errors; small helpers shared by the step modules."""
 from __future__ import annotations
 
-import math
 from collections import Counter
 from dataclasses import dataclass
 from fractions import Fraction
@@ -120,34 +119,6 @@ def pick(moves: list[tuple[Move, Offer]], mv: Move) -> tuple[Move, Offer]:
         if m is mv or m == mv:
             return item
     return PASS, Offer(None)
-
-
-def wilds_needed(e) -> int:
-    """The fewest wildcards in the hand an `instant` condition can hold with: it says
-    `count(t in hand: t.wild) >= N` (or `> N`, `== N`, either way round), alone or as a conjunct of an
-    `and`. 0 when it says nothing of the kind. (`hand` holds the concealed tiles and the winning tile;
-    only tiles of a wildcard kind can be wild there.)"""
-    from ..ir import expr as E
-
-    def counts_wilds(x) -> bool:
-        return (isinstance(x, E.Comp) and x.func == "count" and len(x.binders) == 1
-                and isinstance(x.source, E.Name) and x.source.ref == "builtin:hand"
-                and isinstance(x.body, E.Attr) and x.body.name == "wild" and isinstance(x.body.obj, E.Name)
-                and x.body.obj.ref == f"binder:{x.binders[0]}")
-
-    if isinstance(e, E.Binary) and e.op == "and":
-        return max(wilds_needed(e.left), wilds_needed(e.right))
-    if isinstance(e, E.Compare) and len(e.ops) == 1:
-        (op,), (a, b) = e.ops, e.operands
-        if counts_wilds(b) and isinstance(a, E.Num):
-            a, b, op = b, a, {"<=": ">=", "<": ">", "==": "=="}.get(op, "")
-        if counts_wilds(a) and isinstance(b, E.Num):
-            n = Fraction(b.text)
-            if op == ">=" or (op == "==" and n.denominator == 1):
-                return max(0, math.ceil(n))
-            if op == ">":
-                return max(0, math.floor(n) + 1)
-    return 0
 
 
 def tile_free_prefix(e):

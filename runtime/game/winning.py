@@ -8,13 +8,13 @@ from collections import Counter
 
 from ..hand import Hand, HandError, Meld
 from ..hand_score import Scoring
+from ..ir.wilds import wilds_needed
 from ..result import ScoreResult
 from ..rules import Rules
 from ..tiles import TileInfo, kind_counts
 from .records import (
     EVAL_ERRORS,
     WinInfo,
-    wilds_needed,
 )
 from .state import GMeld, Seat
 

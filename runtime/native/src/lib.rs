@@ -223,6 +223,23 @@ impl Tables {
         }
         r
     }
+
+    /// `unmendable` for the game's exact shortcuts (src/engine/winning/shortcut.rs), the lock held for
+    /// this one answer.
+    pub(crate) fn core_unmendable(&self, counts: &[u8], free: usize, anything: bool) -> Result<i64, Error> {
+        let mut st = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        let r = guarded(|| st.core.unmendable(counts, free, anything));
+        if let Err(Error::Internal(_)) = &r {
+            st.core.reset();
+        }
+        r
+    }
+
+    /// (`natural_blocks(free)`, `wildcards_play_anything(flower)`) of the tables.
+    pub(crate) fn core_mend_shape(&self, free: &[bool], flower: &[bool]) -> (usize, bool) {
+        let st = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        (st.core.natural_blocks(free), st.core.wildcards_play_anything(flower))
+    }
 }
 
 #[pymethods]

@@ -125,6 +125,7 @@ pub const BLOCK_SPLIT_LIMIT: usize = 100_000;
 const PRODUCT_WORK: usize = 2_000_000;
 
 mod build;
+mod mend; // how far a hand is from splitting: the count behind the exact shortcuts
 mod wild;
 pub use wild::WildItem;
 

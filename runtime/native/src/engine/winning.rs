@@ -38,6 +38,7 @@ mod on_values; // what `on` works out from a state's context and reveal values, 
 use on_values::OnValues;
 mod record; // a winner's result as `_record` keeps it (fans by pattern), for the native simulation
 mod win_now; // the win a seat makes now (`_win_info`), on these questions' scoring
+mod shortcut; // the reference's exact shortcuts: hands that wait on nothing and win on no tile
 use super::state::{HandState, Value};
 use super::table::Table;
 use crate::blocks::Tables as Core;
@@ -63,7 +64,7 @@ pub struct Winning {
     reading_index: reading::ReadingIndex, // the patterns' and quantities' names, for a win's reading
     /// What `on` last worked out from a state's context and reveal values alone (the scoring
     /// environments, the wildcards' kinds): a state with the same values takes it as it is.
-    last_on: Mutex<Option<OnValues>>,
+    last_on: Mutex<Option<Arc<OnValues>>>,
 }
 
 
@@ -167,27 +168,20 @@ impl Winning {
             None => true,
         };
         if fresh {
-            *last = Some(self.on_values(t, st, hand, hand_key));
+            *last = Some(Arc::new(self.on_values(t, st, hand, hand_key)));
         }
-        let v = last.as_ref().expect("set above");
-        let (settings, hand_settings, env_json, wild_kinds, hand_wild) =
-            (v.settings.clone(), v.hand_settings.clone(), v.env_json.clone(), v.wild_kinds.clone(), v.hand_wild.clone());
+        let on = last.as_ref().expect("set above").clone();
         drop(last);
-        let standin_kinds = self.standins.iter().map(|n| t.names.iter().position(|x| x == n)).collect();
         StateWins {
             w: self,
             t,
-            settings,
-            hand_settings,
             hand,
-            env_json,
-            wild_kinds,
-            standin_kinds,
-            hand_wild,
+            on,
             memo: RefCell::new(HashMap::new()),
             best: RefCell::new(HashMap::new()),
             declined: Cell::new(None),
             reading_nodes: Vec::new(),
+            mend: std::cell::OnceCell::new(),
         }
     }
 }
@@ -255,19 +249,18 @@ type WaitMemo = RefCell<HashMap<(usize, u8, Option<usize>), V>>;
 pub struct StateWins<'a> {
     w: &'a Winning,
     t: &'a Table,
-    settings: Result<Vec<Option<V>>, &'static str>,
-    hand_settings: Result<Vec<Option<V>>, &'static str>,
     hand: Option<(Python<'a>, &'a HandCtx<'a>)>,
-    env_json: Option<String>, // the state's context and reveal values for the signature search
-    wild_kinds: Vec<(Option<usize>, bool)>,
-    standin_kinds: Vec<Option<usize>>,
-    hand_wild: Vec<bool>,
+    /// What `on` worked out from the state's context and reveal values (shared with the states that
+    /// have the same values): the scoring environments, the wildcards' and stand-ins' kinds.
+    on: Arc<OnValues>,
     memo: WaitMemo,
     best: RefCell<HashMap<(usize, bool), Option<Best>>>,
     declined: Cell<Option<&'static str>>,
     /// The reading-scope names game scope reads of a win (`set_reading_names`), as nodes of the
     /// whole-hand scoring's programs: worked out on each win `win_now` finds.
     reading_nodes: Vec<Result<reading::Name, &'static str>>,
+    /// What the exact shortcuts read of the tables and the free kinds (None: no tables to read).
+    mend: std::cell::OnceCell<Option<shortcut::MendShape>>,
 }
 
 /// A seat's best win on a wait (`Winning.best_win`): its tile, score and the patterns it scores.
@@ -313,7 +306,7 @@ impl StateWins<'_> {
             return self.wild_waits_of(st, s, without, groups);
         }
         let tr = self.w.trials.as_ref().map_err(|_| self.decline("no wait trials"))?;
-        let settings = self.settings.as_ref().map_err(|&why| self.decline(why))?;
+        let settings = self.on.settings.as_ref().map_err(|&why| self.decline(why))?;
         let seat = st.seats.get(s).ok_or(Stop::Bail)?;
         let mut concealed = seat.hand.clone();
         if let Some(k) = without {
@@ -323,6 +316,9 @@ impl StateWins<'_> {
                 }
                 None => return Ok(Vec::new()),
             }
+        }
+        if self.not_ready(st, s, &concealed) {
+            return Ok(Vec::new());
         }
         let mut melds = Vec::with_capacity(seat.melds.len());
         for m in &seat.melds {
@@ -402,7 +398,7 @@ impl StateWins<'_> {
     fn score_with(&self, st: &HandState, s: usize, conc: &[usize], win: Option<usize>, self_drawn: bool, only: &[String], with_flowers: bool, budget: &mut Budget, read: bool) -> Result<(Scored, Option<WinReading>), Stop> {
         let Some((_, ctx)) = self.hand else { return Err(self.decline("no native scoring of whole hands")) };
         let scoring = self.w.scoring.as_ref().ok_or_else(|| self.decline("no native scoring of whole hands"))?;
-        let settings = self.hand_settings.as_ref().map_err(|&why| self.decline(why))?;
+        let settings = self.on.hand_settings.as_ref().map_err(|&why| self.decline(why))?;
         let flowers = if with_flowers { self.flowers(st, s) } else { Vec::new() };
         let melds = self.melds_in(st, s)?;
         // a rule set with wildcards or stand-ins: the hand's tiles classified (`classify`), the hand
@@ -529,7 +525,7 @@ impl StateWins<'_> {
             (_, Some(b)) => {
                 // as `Game.tv` gives it: `wild` for a wildcard of the hand
                 let joker = self.t.cat.kinds.get(b.tile).is_some_and(|k| k.category == "joker");
-                let wild = self.hand_wild.get(b.tile).copied().unwrap_or(false);
+                let wild = self.on.hand_wild.get(b.tile).copied().unwrap_or(false);
                 V::Tile(((b.tile as u32) << 2) | ((wild as u32) << 1) | joker as u32)
             }
             (_, None) => V::None,

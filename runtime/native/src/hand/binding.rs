@@ -224,6 +224,14 @@ impl Hands {
         if standins.len() != forms_t.len() {
             return Err(bad("one form_standins flag per form"));
         }
+        // the fewest wildcards each instant form holds with; absent: none said (0)
+        let instant_wilds: Vec<usize> = match setup.get_item("form_instant_wilds")? {
+            Some(x) => x.extract().map_err(|_| bad("the hand setup's form_instant_wilds is malformed"))?,
+            None => vec![0; forms_t.len()],
+        };
+        if instant_wilds.len() != forms_t.len() {
+            return Err(bad("one form_instant_wilds count per form"));
+        }
         let meld_kinds: Vec<(String, bool, bool)> = match setup.get_item("meld_kinds")? {
             Some(x) => x.extract().map_err(|_| bad("the hand setup's meld_kinds is malformed"))?,
             None => Vec::new(),
@@ -231,7 +239,8 @@ impl Hands {
         let forms = forms_t
             .into_iter()
             .zip(standins)
-            .map(|((name, groups, melds, pairs, tiles, concealed, orphans, instant), standins)| FormSpec {
+            .zip(instant_wilds)
+            .map(|(((name, groups, melds, pairs, tiles, concealed, orphans, instant), standins), instant_wilds)| FormSpec {
                 name: Arc::from(name.as_str()),
                 groups,
                 melds,
@@ -241,6 +250,7 @@ impl Hands {
                 orphans,
                 instant,
                 standins,
+                instant_wilds,
             })
             .collect();
         let kind_names: Vec<String> = item(setup, "kind_names")?;

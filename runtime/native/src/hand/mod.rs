@@ -37,6 +37,9 @@ pub struct FormSpec {
     pub orphans: Option<Vec<usize>>, // the kinds holding the form's `orphans` attribute
     pub instant: bool,
     pub standins: bool, // whether stand-in tiles play as what they stand in for under this form
+    /// The fewest wildcards the hand must hold for the `instant` condition to hold (runtime/ir/wilds.py
+    /// `wilds_needed`; 0: it says nothing of them), for the game's exact shortcuts.
+    pub instant_wilds: usize,
 }
 
 /// A group of natural tiles the block tables' splits name (`Tables::split_groups`, by position): its

@@ -14,6 +14,7 @@ pub(super) struct OnValues {
     pub(super) env_json: Option<String>,
     pub(super) wild_kinds: Vec<(Option<usize>, bool)>,
     pub(super) hand_wild: Vec<bool>,
+    pub(super) standin_kinds: Vec<Option<usize>>, // the stand-ins' kinds, by catalog index
 }
 
 impl Winning {
@@ -52,6 +53,7 @@ impl Winning {
             env_json: if self.wild.is_some() { wild::env_json(st) } else { None },
             wild_kinds,
             hand_wild: crate::engine::values::hand_wilds(t, st),
+            standin_kinds: self.standins.iter().map(|n| t.names.iter().position(|x| x == n)).collect(),
         }
     }
 }

@@ -125,7 +125,7 @@ impl StateWins<'_> {
         let by = || Fallback(crate::hand::BY_SIGNATURE.into());
         let (py, ctx) = self.hand.ok_or_else(by)?;
         let cb = self.w.scoring.as_ref().and_then(|s| s.signatures.as_ref()).ok_or_else(by)?;
-        let env = self.env_json.as_ref().ok_or_else(by)?;
+        let env = self.on.env_json.as_ref().ok_or_else(by)?;
         let wild = wild.ok_or_else(by)?;
         let (form, melds, pairs) = at;
         let f = ctx.setup.forms.get(form).ok_or_else(by)?;
@@ -150,7 +150,7 @@ impl StateWins<'_> {
     pub(super) fn classify(&self, conc: &[usize], win: Option<usize>, self_drawn: bool, natural_win: bool, standins: bool) -> Result<Classified, Stop> {
         let Some((_, ctx)) = self.hand else { return Err(self.decline("no native scoring of whole hands")) };
         let conds = ctx.program.classes.as_ref().map_err(|_| self.decline("a wildcard or stand-in condition the programs do not lower"))?;
-        let settings = self.hand_settings.as_ref().map_err(|&why| self.decline(why))?;
+        let settings = self.on.hand_settings.as_ref().map_err(|&why| self.decline(why))?;
         let codes = &ctx.setup.tile_codes;
         let reading = Reading {
             groups: Vec::new(),
@@ -173,7 +173,7 @@ impl StateWins<'_> {
         let mut standin: Vec<Option<usize>> = vec![None; n];
         if standins {
             for (i, (plays, unless)) in conds.standins.iter().enumerate() {
-                let Some(&k) = self.standin_kinds.get(i) else { continue };
+                let Some(&k) = self.on.standin_kinds.get(i) else { continue };
                 let target = match ev.eval_node(plays).map_err(stop)? {
                     V::None => continue,
                     V::Tile(c) => kind_of(c) as usize,
@@ -192,7 +192,7 @@ impl StateWins<'_> {
         let mut wild_hand = vec![false; n];
         let mut wild_win = vec![false; n];
         for (i, active) in conds.wild_active.iter().enumerate() {
-            let Some(&(Some(k), win_scope)) = self.wild_kinds.get(i) else { continue };
+            let Some(&(Some(k), win_scope)) = self.on.wild_kinds.get(i) else { continue };
             if let Some(a) = active {
                 if !ev.eval_node(a).map_err(stop)?.truthy() {
                     continue;
@@ -223,7 +223,7 @@ impl StateWins<'_> {
         if with.wilds.is_empty() && with.naturals.iter().all(|&(k, p, _)| k == p) {
             return Ok(None);
         }
-        let without = if self.standin_kinds.is_empty() { with.clone() } else { self.classify(conc, win, self_drawn, natural_win, false)? };
+        let without = if self.on.standin_kinds.is_empty() { with.clone() } else { self.classify(conc, win, self_drawn, natural_win, false)? };
         Ok(Some(WildIn { classes: [without, with], signature_from: SIGNATURE_FROM }))
     }
 
@@ -234,7 +234,7 @@ impl StateWins<'_> {
     pub(super) fn trial_waits(&self, st: &HandState, s: usize, conc: &[usize], self_drawn: bool, shape: bool, forms: &[usize], plain: bool, for_waits: bool, budget: &mut Budget) -> Result<Vec<usize>, Stop> {
         let Some((_, ctx)) = self.hand else { return Err(self.decline("no native scoring of whole hands")) };
         let wr = self.w.wild.as_ref().ok_or_else(|| self.decline("no wait trials"))?;
-        let settings = self.hand_settings.as_ref().map_err(|&why| self.decline(why))?;
+        let settings = self.on.hand_settings.as_ref().map_err(|&why| self.decline(why))?;
         let seat = st.seats.get(s).ok_or(Stop::Bail)?;
         let melds = self.melds_in(st, s)?;
         let flowers = self.flowers(st, s);
@@ -259,7 +259,7 @@ impl StateWins<'_> {
         }
         let codes = &ctx.setup.tile_codes;
         for k in 0..n {
-            if !offered(k) || !self.could_win(st, s, conc, &melds, k, forms)? {
+            if !offered(k) || !self.could_win(st, s, conc, &melds, k, None, forms)? {
                 continue;
             }
             let inp = HandInput {
@@ -298,15 +298,19 @@ impl StateWins<'_> {
     /// free when it may be wild as one), or an orphans form's attribute held by every natural tile, or a
     /// win by an instant form (the hand scored under those forms alone, every requirement applied:
     /// so not only a shortcut, as the trial applies only the requirements that decide the waits).
-    fn could_win(&self, st: &HandState, s: usize, conc: &[usize], melds: &[MeldIn], k: usize, forms: &[usize]) -> Result<bool, Stop> {
+    /// `win`: None for a wait trial's test; for a win's (`Winning.score`, self-drawn or not), an instant
+    /// form is left to the win's own scoring once the hand holds the wildcards it needs at least
+    /// (`_instant_wilds`), not scored twice.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn could_win(&self, st: &HandState, s: usize, conc: &[usize], melds: &[MeldIn], k: usize, win: Option<bool>, forms: &[usize]) -> Result<bool, Stop> {
         let Some((_, ctx)) = self.hand else { return Err(self.decline("no native scoring of whole hands")) };
         let n = ctx.setup.kind_names.len();
-        let mut free = self.hand_wild.clone();
+        let mut free = self.on.hand_wild.clone();
         free.resize(n, false);
-        for &x in self.standin_kinds.iter().flatten() {
+        for &x in self.on.standin_kinds.iter().flatten() {
             free[x] = true;
         }
-        let win_wild = |x: usize| self.wild_kinds.iter().any(|&(w, win_scope)| win_scope && w == Some(x));
+        let win_wild = |x: usize| self.on.wild_kinds.iter().any(|&(w, win_scope)| win_scope && w == Some(x));
         let mut counts = vec![0u8; n];
         let mut wilds = 0;
         let mut naturals = Vec::with_capacity(conc.len() + 1);
@@ -349,6 +353,10 @@ impl StateWins<'_> {
         if instant.is_empty() {
             return Ok(false);
         }
+        if win.is_some() {
+            let need = forms.iter().filter_map(|&fi| ctx.setup.forms.get(fi).filter(|f| f.instant)).map(|f| f.instant_wilds).min().unwrap_or(0);
+            return Ok(wilds >= need);
+        }
         let mut budget = Budget { work: super::HAND_WORK };
         Ok(matches!(self.score_with(st, s, conc, Some(k), false, &instant, false, &mut budget, false)?.0, super::Scored::Hand(h) if h.win))
     }
@@ -367,6 +375,9 @@ impl StateWins<'_> {
                 }
                 None => return Ok(Vec::new()),
             }
+        }
+        if self.not_ready(st, s, &conc) {
+            return Ok(Vec::new());
         }
         let groups = groups && wr.group_forms.iter().any(|&g| !g);
         let forms: Vec<usize> = if groups {

@@ -13,10 +13,22 @@ impl StateWins<'_> {
     /// (`_hopeless`, `_could_win`) only skip hands that score no win, so they are not needed here.
     pub fn win_now(&self, st: &HandState, s: usize, mode: &str, tile: Option<usize>, forms: &[String]) -> Result<Option<WinFound>, Stop> {
         let seat = st.seats.get(s).ok_or(Stop::Bail)?;
+        // the reference's exact shortcut (`_hopeless`): a hand short of more tiles than the tile supplies
+        if let (Some(k), "drawn" | "claimed" | "revealed") = (tile, mode) {
+            if self.hopeless(st, s, k, mode == "drawn", forms) {
+                return Ok(None);
+            }
+        }
         let hand = seat.hand.clone();
         // each win with its reading as game scope reads it (the names `set_reading_names` gave)
         let read = !self.reading_nodes.is_empty();
         let one = |conc: &[usize], win: Option<usize>, drawn: bool| -> Result<Option<Found>, Stop> {
+            // `Winning.score`'s structural test before the scoring (`_could_win`): only skips no win
+            if let Some(k) = win {
+                if !self.could_win_now(st, s, conc, k, drawn, forms) {
+                    return Ok(None);
+                }
+            }
             let mut budget = Budget { work: HAND_WORK };
             Ok(match self.score_by(st, s, conc, win, drawn, forms, &mut budget, read)? {
                 (Scored::Hand(h), r) if h.win => Some((h, r)),
@@ -90,6 +102,28 @@ impl StateWins<'_> {
 }
 
 impl StateWins<'_> {
+    /// `_could_win(conc, melds, k, drawn, forms)` as `Winning.score` asks it before scoring: false only
+    /// where the hand cannot win (a question the test cannot answer natively is left to the scoring,
+    /// its reason forgotten).
+    fn could_win_now(&self, st: &HandState, s: usize, conc: &[usize], k: usize, drawn: bool, forms: &[String]) -> bool {
+        let before = self.declined.get();
+        let (Some((_, ctx)), Some(scoring)) = (self.hand, self.w.scoring.as_ref()) else { return true };
+        let positions: Vec<usize> = if forms.is_empty() {
+            scoring.forms.clone()
+        } else {
+            let named = |&f: &usize| ctx.setup.forms.get(f).is_some_and(|x| forms.iter().any(|n| *n == *x.name));
+            scoring.forms.iter().copied().filter(named).collect()
+        };
+        let got = self.melds_in(st, s).and_then(|melds| self.could_win(st, s, conc, &melds, k, Some(drawn), &positions));
+        match got {
+            Ok(could) => could,
+            Err(_) => {
+                self.declined.set(before);
+                true
+            }
+        }
+    }
+
     /// `Game._rescore`: the win seat `s` made (its concealed tiles without the winning tile), scored again
     /// on the state as it is now (the win's effects and hooks may have changed what the scoring reads).
     /// None: the hand no longer scores a win there, or the scoring refuses it (the reference notes an
