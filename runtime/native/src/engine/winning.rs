@@ -39,6 +39,7 @@ use on_values::OnValues;
 mod record; // a winner's result as `_record` keeps it (fans by pattern), for the native simulation
 mod win_now; // the win a seat makes now (`_win_info`), on these questions' scoring
 mod shortcut; // the reference's exact shortcuts: hands that wait on nothing and win on no tile
+mod seat_memo; // a seat's wait answers kept across states (the reference's `SeatMemo`)
 use super::state::{HandState, Value};
 use super::table::Table;
 use crate::blocks::Tables as Core;
@@ -65,6 +66,10 @@ pub struct Winning {
     /// What `on` last worked out from a state's context and reveal values alone (the scoring
     /// environments, the wildcards' kinds): a state with the same values takes it as it is.
     last_on: Mutex<Option<Arc<OnValues>>>,
+    /// How many `OnValues` were worked out: each its generation, the key of what is kept across states.
+    generations: std::sync::atomic::AtomicU64,
+    /// Each seat's wait answers kept across states (winning/seat_memo.rs): this rule set's, for its table.
+    seats: seat_memo::SeatMemos,
 }
 
 
@@ -132,7 +137,7 @@ impl Winning {
             (true, Err(why)) => (None, Err(why)),
             (false, _) => (None, trials),
         };
-        Winning { trials, standins, wild, scoring: None, reading_index: reading::ReadingIndex::new(ruleset_json), last_on: Mutex::new(None) }
+        Winning { trials, standins, wild, scoring: None, reading_index: reading::ReadingIndex::new(ruleset_json), last_on: Mutex::new(None), generations: Default::default(), seats: Default::default() }
     }
 
     /// Why a question is not answered natively for this rule set (None: it is).
@@ -369,7 +374,14 @@ impl StateWins<'_> {
             return Ok(v.iter().map(|x| if let V::Tile(c) = x { kind_of(*c) as usize } else { usize::MAX }).collect());
         }
         let groups = matches!(q, Question::GroupWaits | Question::GroupWaitsWithout);
-        let kinds = self.waits_of(st, s, without, groups)?;
+        let kinds = match self.kept_waits(st, s, q as u8, without) {
+            Some(kinds) => kinds,
+            None => {
+                let kinds = self.waits_of(st, s, without, groups)?;
+                self.keep_waits(st, s, q as u8, without, &kinds);
+                kinds
+            }
+        };
         // natural tiles, as the programs read them
         let v = V::List(Arc::new(kinds.iter().map(|&k| encode(self.t, &Value::Tile(k)).unwrap_or(V::None)).collect()));
         self.memo.borrow_mut().insert(key, v);

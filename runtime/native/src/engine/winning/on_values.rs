@@ -15,6 +15,8 @@ pub(super) struct OnValues {
     pub(super) wild_kinds: Vec<(Option<usize>, bool)>,
     pub(super) hand_wild: Vec<bool>,
     pub(super) standin_kinds: Vec<Option<usize>>, // the stand-ins' kinds, by catalog index
+    /// Which of the `OnValues` worked out this is (what a seat's kept answers are keyed by).
+    pub(super) generation: u64,
 }
 
 impl Winning {
@@ -54,6 +56,7 @@ impl Winning {
             wild_kinds,
             hand_wild: crate::engine::values::hand_wilds(t, st),
             standin_kinds: self.standins.iter().map(|n| t.names.iter().position(|x| x == n)).collect(),
+            generation: self.generations.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1,
         }
     }
 }

@@ -61,7 +61,7 @@ impl StateWins<'_> {
         if !(m.natural_blocks >= 2 || m.anything) {
             return false;
         }
-        if !self.unmendable(m, concealed).is_some_and(|u| u >= 2) {
+        if self.unmendable(m, concealed).is_none_or(|u| u < 2) {
             return false;
         }
         !self.special_forms(&[]) || self.no_special_win(m, st, s, concealed)
@@ -103,6 +103,6 @@ impl StateWins<'_> {
             return false;
         }
         let Some(seat) = st.seats.get(s) else { return false };
-        self.unmendable(m, &seat.hand).is_some_and(|u| u >= need as i64)
+        self.seat_unmendable(st, s, || self.unmendable(m, &seat.hand)).is_some_and(|u| u >= need as i64)
     }
 }
