@@ -18,11 +18,13 @@
 //! condition the programs stop on), a setting that cannot be handed to the programs, a hand whose
 //! wildcards the reference reads by signature, a hand the whole-hand scorer hands back. The
 //! reference's shortcuts (`_not_ready`, `_hopeless`, `_unmendable`) are exact: they only skip work
-//! whose answer is the same, so the answers here do not need them (what they save is for the native
-//! hand's speed, later); `_could_win` is not, for a wait trial, and is ported there (winning/wild.rs).
+//! whose answer is known (no wait, no win), and are taken here as there (winning/shortcut.rs), with
+//! `_could_win`'s structural test before a win on a tile is scored (win_now.rs); `_could_win` is not
+//! only a shortcut for a wait trial, and is ported there (winning/wild.rs).
 //!
-//! One `StateWins` is made per state read: it memoises each question per (seat, question, tile), as
-//! the reference's `SeatMemo` keeps them per seat version and context version, which one state fixes.
+//! One `StateWins` is made per state read: it memoises each question per (seat, question, tile); a
+//! seat's waits and block deficit are also kept across states by the rule set's `Winning`
+//! (winning/seat_memo.rs), as the reference's `SeatMemo` keeps them per seat version and context version.
 
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;

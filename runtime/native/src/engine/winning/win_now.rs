@@ -10,7 +10,7 @@ impl StateWins<'_> {
     /// `Winning._win_info(seat, mode, tile, forms)`: the win seat `s` makes now, or None. Each hand is
     /// scored with its own work limit, as `Winning.score` makes a scoring per hand; a hand the scoring
     /// refuses (the reference's HandError, caught there) is no win. The reference's shortcuts
-    /// (`_hopeless`, `_could_win`) only skip hands that score no win, so they are not needed here.
+    /// (`_hopeless`, `_could_win`'s structural test) skip hands that score no win, here as there.
     pub fn win_now(&self, st: &HandState, s: usize, mode: &str, tile: Option<usize>, forms: &[String]) -> Result<Option<WinFound>, Stop> {
         let seat = st.seats.get(s).ok_or(Stop::Bail)?;
         // the reference's exact shortcut (`_hopeless`): a hand short of more tiles than the tile supplies
