@@ -484,6 +484,7 @@ def native_hands(rules, cat, dec, counts: NativeCounts | None, mod) -> tuple[Nat
     rs = rules.ir
     pre = counts.prefilter
     setup = hand_setup(rules, cat, dec, pre, fast)
+    setup["form_instant_wilds"] = instant_wilds(rs)
     try:
         hands = mod.Hands(counts.scorer.scorer, structure.tables, setup)
     except (mod.NotCovered, mod.NativeError, ValueError, TypeError) as exc:
@@ -491,6 +492,13 @@ def native_hands(rules, cat, dec, counts: NativeCounts | None, mod) -> tuple[Nat
     out = NativeHands(hands, counts, structure.items, bool(rules.ir.wilds or rules.ir.standins), structure.tables)
     out.plain_forms = any(not f.standins for f in rs.forms)
     return out, ""
+
+
+def instant_wilds(rs) -> list[int]:
+    """The fewest wildcards each form's `instant` condition holds with (0: not instant, or it says
+    nothing of them), for the game's exact shortcuts on the native side (src/engine/winning/shortcut.rs);
+    not part of `hand_setup`, which a batch setup records, as a batch hand takes no such shortcut."""
+    return [wilds_needed(f.instant) if f.instant is not None else 0 for f in rs.forms]
 
 
 def hand_setup(rules, cat, dec, pre, fast) -> dict:
@@ -545,8 +553,6 @@ def hand_setup(rules, cat, dec, pre, fast) -> dict:
         "unit_order": list(fast.unit_order),
         "quantity_names": list(fast.quantity_names),
         "form_standins": [bool(f.standins) for f in rs.forms],
-        # the fewest wildcards each form's `instant` condition holds with (the game's exact shortcuts)
-        "form_instant_wilds": [wilds_needed(f.instant) if f.instant is not None else 0 for f in rs.forms],
         "meld_kinds": [(m.name, bool(m.pair), bool(m.kong)) for m in rs.melds],
     }
 

@@ -188,3 +188,17 @@ def test_instant_forms_are_scored_only_when_the_hand_holds_enough_wildcards():
             assert results[0] == results[1]
             wins += results[0]
     assert wins >= 25  # three wildcards do win (the instant form), so the skip was really tested
+
+
+def test_the_native_scoring_is_handed_each_instant_forms_fewest_wildcards():
+    """The native exact shortcuts (src/engine/winning/shortcut.rs) read each form's fewest wildcards from
+    the native hands' setup: the reference's own count (`wilds_needed`), 0 for a form that is not instant."""
+    from paili.runtime.ir.wilds import wilds_needed
+    from paili.runtime.nativehand import instant_wilds
+
+    for name, expect in (("longyan", 3), ("guobiao", 0)):
+        r = rules(name)
+        got = instant_wilds(r.ir)
+        assert got == [wilds_needed(f.instant) if f.instant is not None else 0 for f in r.ir.forms]
+        instant = [n for n, f in zip(got, r.ir.forms) if f.instant is not None]
+        assert instant and max(instant) == expect
