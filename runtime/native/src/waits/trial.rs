@@ -25,6 +25,10 @@ pub(super) struct Trials<'w, 'h> {
     split_tiles: HashMap<u32, Arc<Vec<V>>>, // per split group id, its tiles' codes
     trial_hand: Arc<Vec<V>>,                // the concealed tiles' codes and a last slot for the winning one
     flat: Vec<u32>,                         // the splits of one target, one after another (reused)
+    // per form, the instant reading of the last trial under it: every trial's is the same but for the
+    // winning tile (the last slot of its hand and of its tiles, and `win_tile`), so one is built a hand
+    // and each trial rewrites those slots in place once the previous trial's evaluator is gone
+    instant: Vec<Option<Reading<'h>>>,
 }
 
 fn declined(s: Stop) -> Declined {
@@ -69,6 +73,7 @@ impl<'w, 'h> Trials<'w, 'h> {
             split_tiles: HashMap::new(),
             trial_hand: Arc::new(hand.concealed.iter().map(|&k| wr.code(k)).chain([V::None]).collect()),
             flat: Vec::new(),
+            instant: Vec::new(),
         }
     }
 
@@ -191,11 +196,12 @@ impl<'w, 'h> Trials<'w, 'h> {
                 continue;
             }
             if f.instant {
-                let (tiles, hand) = listed(&mut *self);
-                let r = self.reading(fi, self.exposed(), Some(tiles), Some(hand), win, V::None);
-                let mut ev = Eval::new(self.program, &r);
-                if Self::holds(&mut ev, &self.conds(fi)?.instant)? {
-                    self.count(&r, Some(ev), t)?;
+                let conds = self.conds(fi)?;
+                self.set_instant(fi, win);
+                let Some(r) = self.instant[fi].as_ref() else { continue };
+                let mut ev = Eval::new(self.program, r);
+                if Self::holds(&mut ev, &conds.instant)? {
+                    self.count(r, Some(ev), t)?;
                 }
                 continue;
             }
@@ -258,6 +264,39 @@ impl<'w, 'h> Trials<'w, 'h> {
             }
         }
         Ok(())
+    }
+
+    /// `instant[form]` set to the reading of the instant form `form` with `win` as the winning tile: the hand's concealed tiles
+    /// and `win` last, its tiles those and the laid-down melds' tiles, its groups the laid-down melds
+    /// (runtime/hand_readings.py `_readings_natural`'s instant reading). Made at the hand's first trial
+    /// under the form; a later trial rewrites only what the winning tile changes (the last slot of the
+    /// hand, the slot after the concealed ones in the tiles, `win_tile`): the same reading as one made
+    /// afresh, without its groups, flags and lists made and dropped each trial.
+    fn set_instant(&mut self, form: usize, win: usize) {
+        if self.instant.len() <= form {
+            self.instant.resize_with(form + 1, || None);
+        }
+        let code = self.wr.code(win);
+        let slot = self.hand.concealed.len(); // the winning tile's place in the hand and in the tiles
+        let one_list = self.exposed_tiles.is_empty(); // the hand and the tiles are the same list
+        let fresh = match self.instant[form].as_mut() {
+            Some(r) => !rewrite(r, slot, &code, one_list),
+            None => true,
+        };
+        if fresh {
+            let hand: Arc<Vec<V>> =
+                Arc::new(self.hand.concealed.iter().map(|&k| self.wr.code(k)).chain([code.clone()]).collect());
+            let tiles = if self.exposed_tiles.is_empty() {
+                hand.clone()
+            } else {
+                Arc::new(hand.iter().chain(self.exposed_tiles.iter()).cloned().collect())
+            };
+            let r = self.reading(form, self.exposed(), Some(tiles), Some(hand), win, V::None);
+            self.instant[form] = Some(r);
+        }
+        if let Some(r) = self.instant[form].as_mut() {
+            r.win_tile = code;
+        }
     }
 
     /// The concealed tiles with `win` as the last: the one list every trial shares, its last slot
@@ -369,6 +408,29 @@ impl<'w, 'h> Trials<'w, 'h> {
             });
         }
         groups
+    }
+}
+
+/// The winning tile's slot `i` of an instant reading's hand and tiles set to `code` in place; false
+/// where a list is held elsewhere (the caller then makes the reading afresh). Where the hand and the
+/// tiles are one list, the reading holds it twice: the tiles let go while the hand is rewritten.
+fn rewrite(r: &mut Reading, i: usize, code: &V, one_list: bool) -> bool {
+    if one_list {
+        r.tiles = None;
+        let done = set_slot(&mut r.hand, i, code);
+        r.tiles = r.hand.clone();
+        return done;
+    }
+    set_slot(&mut r.hand, i, code) && set_slot(&mut r.tiles, i, code)
+}
+
+fn set_slot(list: &mut Option<Arc<Vec<V>>>, i: usize, code: &V) -> bool {
+    match list.as_mut().and_then(Arc::get_mut).and_then(|v| v.get_mut(i)) {
+        Some(x) => {
+            *x = code.clone();
+            true
+        }
+        None => false,
     }
 }
 
