@@ -241,8 +241,10 @@ class Scoring(HandReadings):
             return False, unmet_reason(q)
         return True, ""
 
-    def run(self) -> ScoreResult:
-        if self.rules.fast is not None:
+    def run(self, native: bool = True) -> ScoreResult:
+        """The hand's result. `native` false: the native call that scores whole hands has handed this
+        hand back already (runtime/nativelane.py), so it is not asked again."""
+        if native and self.rules.fast is not None:
             hands = self.rules.native_hands_for(self.cat, self.dec)
             if hands is not None:  # readings and scoring in one native call (runtime/nativehand.py)
                 got = hands.score(self)

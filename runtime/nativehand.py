@@ -91,6 +91,7 @@ class NativeHands:
         self._melds: dict[tuple, tuple] = {}  # (meld kind, tile kinds) -> the meld as the native side takes it
         self._forms: dict[int, tuple] = {}  # id of a rules' forms list -> (that list, form positions)
         self.last_text: str | None = None  # the native JSON of the last hand with no reading (`json_text`)
+        self.lanes = None  # the lanes of `Rules.score` calls (runtime/nativelane.py), made at the first
 
     def _meld(self, sc, m) -> tuple:
         return self.encode_meld(sc.rules, m)
@@ -225,12 +226,12 @@ class NativeHands:
         # the flowers as the catalog's tiles: a natural tile's code is its kind's (no reading tiles made)
         state = self.counts.scorer.hand_state(sc.env, h.self_drawn, h.flowers)
         if state is None:
-            return self._fell_back("a setting that cannot be handed over")
+            return self.fell_back("a setting that cannot be handed over")
         melds = tuple(self._meld(sc, m) for m in h.melds)
         work = sc.work
         start = work[0]
         if not -(1 << 63) <= start < 1 << 63:  # the native side counts work in 64 bits
-            return self._fell_back("a work budget past 64 bits")
+            return self.fell_back("a work budget past 64 bits")
         spent = [0]
 
         def waits(shape: bool, left: int):
@@ -248,12 +249,12 @@ class NativeHands:
             if isinstance(exc, self.counts.mod.NativeError):
                 self.counts.failures += 1
             work[0] = start - spent[0]
-            return self._fell_back(str(exc))
-        self._keep_waits(sc, found)
+            return self.fell_back(str(exc))
+        self.keep_waits(sc, found)
         spent[0] += found[2]
         if status == 3:
             work[0] = start - spent[0]
-            return self._fell_back(got)
+            return self.fell_back(got)
         work[0] = left
         if status == 2:
             raise HandError(got)
@@ -262,7 +263,13 @@ class NativeHands:
             return _score_result()(False, NO_READING)
         return got
 
-    def _keep_waits(self, sc, found: tuple) -> None:
+    def count_natural(self) -> None:
+        """A hand holding no wildcard or stand-in in play scored here (runtime/nativelane.py), counted
+        as `call` counts it."""
+        self._wild_hand = False
+        self.hands += 1
+
+    def keep_waits(self, sc, found: tuple) -> None:
         """The waits the native wait trials found for the hand, kept with it (the Python side never finds
         them again: a result's lazy evaluation, or the hand handed back, reads them), and counted."""
         waits, shape_waits, _, answered = found
@@ -370,7 +377,7 @@ class NativeHands:
             return signature_answer(sc, rules.ir.forms[fi], m, p, counts, nat, wl, sc.hand, [left])
         return ask
 
-    def _fell_back(self, why: str) -> None:
+    def fell_back(self, why: str) -> None:
         self.fallbacks += 1
         self.reasons[why] = self.reasons.get(why, 0) + 1
         self.wild_fallbacks += self._wild_hand

@@ -28,6 +28,7 @@ from .ir import nodes as ir
 from .meldshape import MeldChecks, meld_matches, shape_text
 from .nativecounts import NativeCounts, native_counts
 from .nativehand import native_hands
+from .nativelane import lane_score
 from .nativescore import native_scorer, scoring_programs
 from .notation import Notation
 from .prefilter import Prefilter
@@ -355,6 +356,10 @@ class Rules:
         """`score` under a context already turned into `env_for(context)`'s (catalog, decomposer,
         environment) — what a batch of hands under one context shares."""
         cat, dec, env = env_for
+        if work is None and not isinstance(hand, Hand):
+            got = lane_score(self, env_for, hand, melds, win, self_drawn)  # read and scored in one native call
+            if got is not None:
+                return got
         Scoring = _LATE[0] if _LATE else _late()
         if not isinstance(hand, Hand):
             tables = getattr(dec.structure, "tables", None)  # the native tables read the notation in one call

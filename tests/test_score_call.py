@@ -152,7 +152,10 @@ def test_melds_given_as_text_are_checked_once_and_answer_the_same_every_time(nam
     assert "is not a 碰" in answer(r, *cases[1]) and "is not a 吃" in answer(r, *cases[2])
     kept = r.meld_checks.kept
     assert kept and all(type(v) is bool for v in kept.values())
-    assert {k[:2] for k in kept} >= {("碰", "白白白"), ("碰", "白白中"), ("吃", "1s2s4s")}
+    # the refused ones by their text; a meld the native lane reads (runtime/nativelane.py) is checked by
+    # its tiles there (`NativeHands.batch_meld`), so only the Python path keeps the good ones' texts
+    good = {("碰", "白白白")} if name == "python" else set()
+    assert {k[:2] for k in kept} >= {("碰", "白白中"), ("吃", "1s2s4s")} | good
 
 
 def test_the_meld_checks_kept_are_bounded(monkeypatch):

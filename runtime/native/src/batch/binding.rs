@@ -327,5 +327,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(batch_read_line, m)?)?;
     m.add_function(wrap_pyfunction!(batch_repr, m)?)?;
     m.add_function(wrap_pyfunction!(batch_tables, m)?)?;
+    m.add_class::<super::lane::Lane>()?;
     Ok(())
 }

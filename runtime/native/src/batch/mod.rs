@@ -8,6 +8,7 @@
 //! output never depends on which scorer answered; the run counts how many lines each one scored.
 
 mod binding;
+mod lane;
 pub mod json;
 pub mod line;
 mod native;

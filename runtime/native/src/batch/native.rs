@@ -26,8 +26,8 @@ use crate::program::V;
 use crate::waits::TrialWaits;
 use crate::{value_of, Tables};
 
-/// One context as the native scorer reads its hands.
-struct Ctx {
+/// One context as the native scorer reads its hands (runtime/nativehand.py `batch_context` gives it).
+pub(crate) struct Ctx {
     hands: Py<Hands>,
     tables: Py<Tables>,
     settings: [Vec<Option<V>>; 2], // not self-drawn, self-drawn
@@ -43,7 +43,7 @@ struct Ctx {
 }
 
 /// What the native wait trials decline is the Python side's to find: the line goes to the reference.
-struct NoWaits;
+pub(crate) struct NoWaits;
 
 impl Waits for NoWaits {
     fn waits(&mut self, _shape: bool, _budget: &mut Budget) -> Result<V, Fallback> {
@@ -74,9 +74,16 @@ impl<'py> NativeLines<'py> {
         if got.is_none() {
             return Ok(None);
         }
+        Ctx::of(&got).map(Some)
+    }
+}
+
+impl Ctx {
+    /// The context from `NativeHands.batch_context`'s tuple.
+    pub(crate) fn of(got: &Bound<'_, PyAny>) -> PyResult<Ctx> {
         let t = got.cast::<PyTuple>()?;
-        let enc = |x: Bound<'py, PyAny>| -> PyResult<Vec<Option<V>>> { x.try_iter()?.map(|v| value_of(&v?)).collect() };
-        Ok(Some(Ctx {
+        let enc = |x: Bound<'_, PyAny>| -> PyResult<Vec<Option<V>>> { x.try_iter()?.map(|v| value_of(&v?)).collect() };
+        Ok(Ctx {
             hands: t.get_item(0)?.extract()?,
             tables: t.get_item(1)?.extract()?,
             settings: [enc(t.get_item(2)?)?, enc(t.get_item(3)?)?],
@@ -89,7 +96,19 @@ impl<'py> NativeLines<'py> {
             max_tiles: t.get_item(10)?.extract()?,
             held_back: t.get_item(11)?.extract()?,
             charge_splits: t.get_item(12)?.extract()?,
-        }))
+        })
+    }
+
+    pub(crate) fn hands(&self) -> &Py<Hands> {
+        &self.hands
+    }
+
+    pub(crate) fn tables(&self) -> &Py<Tables> {
+        &self.tables
+    }
+
+    pub(crate) fn work(&self) -> i64 {
+        self.work
     }
 }
 
@@ -118,6 +137,32 @@ fn meld(py: Python<'_>, c: &Ctx, hands: &Hands, kind: &str, tiles: &[usize]) -> 
 /// The hand the reference would build of the item (runtime/hand.py `build_hand`), where it builds one
 /// without a question the native side leaves to it; None: the reference reads the line.
 fn input(py: Python<'_>, c: &Ctx, hands: &Hands, tables: &Tables, item: &Item) -> PyResult<Option<HandInput>> {
+    let Some(hand) = item.hand.as_str() else { return Ok(None) };
+    let win = match item.win.as_ref() {
+        None => None,
+        Some(w) => match w.as_str() {
+            Some(w) => Some(w),
+            None => return Ok(None),
+        },
+    };
+    let melds = item.melds.iter().map(|m| m.as_str());
+    hand_input(py, c, hands, tables, hand, item.melds.len(), melds, win, item.self_drawn)
+}
+
+/// `input` of the texts themselves: the hand, `n_melds` melds written KIND:TILES (None: not text), the
+/// winning tile (None or empty: none).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn hand_input<'t>(
+    py: Python<'_>,
+    c: &Ctx,
+    hands: &Hands,
+    tables: &Tables,
+    hand: &str,
+    n_melds: usize,
+    meld_texts: impl Iterator<Item = Option<&'t str>>,
+    win: Option<&str>,
+    self_drawn: bool,
+) -> PyResult<Option<HandInput>> {
     macro_rules! some {
         ($e:expr) => {
             match $e {
@@ -128,23 +173,22 @@ fn input(py: Python<'_>, c: &Ctx, hands: &Hands, tables: &Tables, item: &Item) -
     }
     // flower tiles written in the hand are set aside (listed as the hand's flowers, in order)
     let is_flower = |k: usize| c.flower_kinds.get(k).copied().unwrap_or(false);
-    let written = some!(kinds(tables, some!(item.hand.as_str()), c.max_text));
+    let written = some!(kinds(tables, hand, c.max_text));
     let (flowers, concealed): (Vec<usize>, Vec<usize>) =
         if written.iter().any(|&k| is_flower(k)) { written.into_iter().partition(|&k| is_flower(k)) } else { (Vec::new(), written) };
-    if item.melds.len() > c.max_melds {
+    if n_melds > c.max_melds {
         return Ok(None);
     }
-    let mut melds: Vec<MeldIn> = Vec::with_capacity(item.melds.len());
-    for m in &item.melds {
-        let (kind, text) = some!(some!(m.as_str()).split_once(':'));
+    let mut melds: Vec<MeldIn> = Vec::with_capacity(n_melds);
+    for m in meld_texts {
+        let (kind, text) = some!(some!(m).split_once(':'));
         let kind = kind.trim_matches(crate::notation::py_space);
         let tiles = some!(kinds(tables, text, c.max_text));
         melds.push(some!(meld(py, c, hands, kind, &tiles)?));
     }
-    let win = match item.win.as_ref() {
+    let win = match win {
         None => None,
         Some(w) => {
-            let w = some!(w.as_str());
             if w.is_empty() {
                 None
             } else {
@@ -183,8 +227,8 @@ fn input(py: Python<'_>, c: &Ctx, hands: &Hands, tables: &Tables, item: &Item) -
         concealed,
         melds,
         win,
-        self_drawn: item.self_drawn,
-        settings: c.settings[item.self_drawn as usize].clone(),
+        self_drawn,
+        settings: c.settings[self_drawn as usize].clone(),
         flowers: flowers.iter().map(|&k| V::Tile(hands.setup().tile_codes[k])).collect(),
         forms: c.forms.clone(),
         charge_splits: c.charge_splits,

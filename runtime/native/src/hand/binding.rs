@@ -461,7 +461,7 @@ impl Hands {
     }
 }
 
-fn payload<'py>(py: Python<'py>, h: &super::ScoredHand, text: Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+pub(crate) fn payload<'py>(py: Python<'py>, h: &super::ScoredHand, text: Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
     let vals = |xs: &[V]| -> PyResult<Bound<'py, PyAny>> {
         Ok(PyList::new(py, xs.iter().map(|v| value_to_py(py, v)).collect::<PyResult<Vec<_>>>()?)?.into_any())
     };

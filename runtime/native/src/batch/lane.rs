@@ -1,0 +1,117 @@
+//! One `Rules.score` call's hand read and scored as a batch line is (native.rs): its texts (hand,
+//! melds, winning tile) read by the native tables, checked as runtime/hand.py `build_hand` checks them,
+//! and the hand scored in the same call (runtime/nativehand.py `NativeHands.score_text`). The Python
+//! side then makes its `Hand` from the kinds read instead of reading the texts itself.
+//!
+//! Only a hand the batch's native scorer takes is taken here: anything it leaves to the reference (a
+//! mistake in a text, a tile not in play or held back, a meld new to the Python side it does not take,
+//! waits the native trials decline, a hand the native scoring hands back) answers None, and the caller
+//! reads and scores the hand as before — which says what is wrong, or scores it, and counts it.
+
+use pyo3::prelude::*;
+use pyo3::types::{PyList, PyString, PyTuple};
+
+use super::native::{hand_input, Ctx};
+use crate::hand::binding::payload;
+use crate::hand::{score_hand, Budget, Fallback, HandOutcome, Waits};
+use crate::program::V;
+use crate::waits::{kinds_of, TrialWaits};
+use crate::{guarded, value_of};
+
+/// The native reading and scoring of hands of one context given as text.
+#[pyclass(module = "_native")]
+pub struct Lane {
+    ctx: Ctx,
+}
+
+/// A text argument as UTF-8 (None: not a str, or one holding a lone surrogate: the reference reads it).
+fn text<'a>(x: &'a Bound<'_, PyAny>) -> Option<&'a str> {
+    x.cast::<PyString>().ok()?.to_str().ok()
+}
+
+/// The waits the native trials decline, asked of the Python callable `cb` (the hand as read, shape,
+/// work left) -> (encoded waits, work left), as `Hands.score` asks its callable (`PyWaits`).
+struct LaneWaits<'a, 'py> {
+    cb: &'a Bound<'py, PyAny>,
+    hand: &'a Bound<'py, PyAny>,
+}
+
+impl Waits for LaneWaits<'_, '_> {
+    fn waits(&mut self, shape: bool, budget: &mut Budget) -> Result<V, Fallback> {
+        let got = self.cb.call1((self.hand, shape, budget.work)).map_err(|_| Fallback("the waits could not be found".into()))?;
+        let t = got.cast::<PyTuple>().map_err(|_| Fallback("the waits callback returned no tuple".into()))?;
+        let w = t.get_item(0).and_then(|x| value_of(&x)).map_err(|_| Fallback("waits the programs do not hold".into()))?;
+        budget.work = t.get_item(1).and_then(|x| x.extract()).map_err(|_| Fallback("the waits callback returned no work".into()))?;
+        w.ok_or_else(|| Fallback("no waits".into()))
+    }
+}
+
+#[pymethods]
+impl Lane {
+    /// `ctx`: `NativeHands.batch_context`'s tuple for the context.
+    #[new]
+    fn new(ctx: &Bound<'_, PyAny>) -> PyResult<Self> {
+        Ok(Lane { ctx: Ctx::of(ctx)? })
+    }
+
+    /// The hand `hand` (text), `melds` (a list or tuple of KIND:TILES texts, or None), `win` (text or
+    /// None), `self_drawn` read and scored: ((concealed kinds, ((meld kind, kinds), …), winning kind or
+    /// -1, flower kinds), status, work left, payload, waits) — status, payload and waits as `Hands.score`
+    /// gives them (0 scored, 1 no reading, 2 refused with its sentence, 3 handed back with why) —, or
+    /// None where the reference must read the hand (or the native call failed: the usual path meets it
+    /// again). `waits`: (the hand as read, shape, work left) -> (encoded waits, work left), asked only
+    /// where the native wait trials decline.
+    fn score<'py>(
+        &self,
+        py: Python<'py>,
+        hand: &Bound<'py, PyAny>,
+        melds: &Bound<'py, PyAny>,
+        win: &Bound<'py, PyAny>,
+        self_drawn: bool,
+        waits: &Bound<'py, PyAny>,
+    ) -> PyResult<Option<Bound<'py, PyAny>>> {
+        let Some(hand) = text(hand) else { return Ok(None) };
+        let win = if win.is_none() {
+            None
+        } else {
+            match text(win) {
+                Some(w) => Some(w),
+                None => return Ok(None),
+            }
+        };
+        let items: Vec<Bound<'py, PyAny>> = if melds.is_none() {
+            Vec::new()
+        } else if melds.is_instance_of::<PyList>() || melds.is_instance_of::<PyTuple>() {
+            melds.try_iter()?.collect::<PyResult<_>>()?
+        } else {
+            return Ok(None);
+        };
+        let c = &self.ctx;
+        let hands = c.hands().borrow(py);
+        let tables = c.tables().borrow(py);
+        let texts = items.iter().map(text);
+        let Some(inp) = hand_input(py, c, &hands, &tables, hand, items.len(), texts, win, self_drawn)? else {
+            return Ok(None);
+        };
+        let melds_out = PyTuple::new(py, inp.melds.iter().map(|m| (&*m.kind, m.tiles.clone())).collect::<Vec<_>>())?;
+        let read = (inp.concealed.clone(), melds_out, inp.win.map_or(-1, |k| k as i64), kinds_of(&inp.flowers));
+        let read = read.into_pyobject(py)?.into_any();
+        let mut budget = Budget { work: c.work() };
+        let mut asked = LaneWaits { cb: waits, hand: &read };
+        let (got, found, spent, answered) = hands.with_ctx(py, |ctx| {
+            let mut w = TrialWaits::new(ctx.scorer, &inp, &mut asked);
+            let got = guarded(|| Ok(score_hand(ctx, &inp, &mut budget, &mut w)));
+            (got, w.found, w.spent, w.answered)
+        });
+        let (status, x) = match got {
+            Err(_) => return Ok(None), // an internal error: the usual path meets it again and counts it
+            Ok(Err(Fallback(why))) => (3, why.into_pyobject(py)?.into_any()),
+            Ok(Ok(HandOutcome::NoReading)) => (1, py.None().into_bound(py)),
+            Ok(Ok(HandOutcome::Refused(s))) => (2, s.into_pyobject(py)?.into_any()),
+            Ok(Ok(HandOutcome::Scored(h))) => (0, payload(py, &h, py.None().into_bound(py))?),
+        };
+        let [w0, w1] = found;
+        let out = (read, status, budget.work, x, (w0, w1, spent, answered));
+        Ok(Some(out.into_pyobject(py)?.into_any()))
+    }
+}

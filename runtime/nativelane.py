@@ -1,0 +1,122 @@
+"""`Rules.score` of a hand given as text, read and scored in one native call (runtime/native/src/batch/
+lane.rs): the texts read by the native tables and checked as `build_hand` checks them, the hand scored
+as `NativeHands.call` scores it, and the `Hand` then made of the kinds read — the Python notation, the
+meld checks and the hand's encoding for the native call are not run again per call.
+
+Only a hand the native batch scorer takes is taken (the same context, `NativeHands.batch_context`):
+for any other — a mistake in a text, a tile not in play, a meld the Python side has not taken, waits the
+native trials decline, a hand the native scoring hands back — the lane answers None and the caller
+reads and scores the hand as before, which says what is wrong, or scores it, and counts it. What the
+lane scores is counted as `call` counts it, and its result object is `NativeHands.result`'s: the same
+result, the same `Rules.stats()`."""
+from __future__ import annotations
+
+from .hand import Hand, HandError, Meld
+from .limits import HAND_WORK
+from .nativecounts import encode
+from .nativehand import NO_READING
+
+LANES_KEPT = 1024  # contexts whose lane a rule set's native hands keep (the table starts over past it)
+
+# runtime/hand_score.py's Scoring and runtime/result.py's ScoreResult, imported at first use (a native
+# batch never uses the lane) and kept
+_LATE: list = []
+
+
+def _late() -> list:
+    from .hand_score import Scoring
+    from .result import ScoreResult
+
+    _LATE[:] = [Scoring, ScoreResult]
+    return _LATE
+
+
+class Lanes:
+    """The lane of each context (by its environment, which contexts keep and only read) of one
+    `NativeHands`, made at the context's first hand; None for a context the native batch does not take."""
+
+    def __init__(self, hands, mod):
+        self.hands = hands
+        self.cls = getattr(mod, "Lane", None)  # (an extension built before the lane has none)
+        self.kept: dict[int, tuple] = {}
+
+    def lane(self, rules, cat, env):
+        got = self.kept.get(id(env))
+        if got is None or got[0] is not env:
+            ctx = self.hands.batch_context(rules, cat, env) if self.cls is not None else None
+            lane = None
+            if ctx is not None:
+                try:
+                    lane = self.cls(ctx)
+                except (ValueError, TypeError):  # a context it cannot hold: the usual path scores its hands
+                    lane = None
+            if len(self.kept) >= LANES_KEPT:
+                self.kept.clear()
+            got = self.kept[id(env)] = (env, lane)  # holding the environment keeps its id its own
+        return got[1]
+
+
+def lane_score(rules, env_for: tuple, hand, melds, win, self_drawn):
+    """`Rules.score_in(env_for, hand, melds, win, self_drawn)` by the lane (no work list given), or None
+    where the usual path must read or score the hand."""
+    if self_drawn is not True and self_drawn is not False:  # the native call takes a bool only
+        return None
+    cat, dec, env = env_for
+    if rules.fast is None:
+        return None
+    hands = rules.native_hands_for(cat, dec)
+    if hands is None:
+        return None
+    lanes = hands.lanes
+    if lanes is None:
+        lanes = hands.lanes = Lanes(hands, hands.counts.mod)
+    lane = lanes.lane(rules, cat, env)
+    if lane is None:
+        return None
+    Scoring, ScoreResult = _LATE or _late()
+    kinds = cat.kinds
+    at = kinds.__getitem__
+    made: list = []  # the hand's Scoring, once the hand is read (the waits' callable may make it first)
+    spent = [0]
+
+    def scoring(read: tuple):
+        if not made:
+            concealed, meld_kinds, win_kind, flowers = read
+            h = Hand(list(map(at, concealed)), [Meld(k, list(map(at, ts))) for k, ts in meld_kinds],
+                     kinds[win_kind] if win_kind >= 0 else None, self_drawn, list(map(at, flowers)))
+            made.append(Scoring(rules, cat, dec, env, h))
+        return made[0]
+
+    def waits(read: tuple, shape: bool, left: int):  # as `NativeHands.call`'s
+        sc = scoring(read)
+        work = sc.work
+        work[0] = left
+        got = sc.waits_of_hand(shape=shape)
+        spent[0] += left - work[0]
+        return encode(got), work[0]
+
+    got = lane.score(hand, melds, win, self_drawn, waits)
+    if got is None:
+        return None
+    read, status, left, payload, found = got
+    sc = scoring(read)
+    sc.refuse_wild_melds()  # (a hand the lane takes holds no tile that may be wild: it never refuses)
+    # as `NativeHands.call` records the hand it scored or handed back
+    hands.count_natural()
+    work = sc.work
+    hands.keep_waits(sc, found)
+    spent[0] += found[2]
+    if status == 3:
+        work[0] = HAND_WORK - spent[0]
+        hands.fell_back(payload)
+        return sc.run(native=False)  # the Python path, as `Scoring.run` goes on when the call hands back
+    work[0] = left
+    if status == 2:
+        raise HandError(payload)
+    if status == 1:
+        hands.last_text = None
+        return ScoreResult(False, NO_READING)
+    return hands.result(sc, payload)
+
+
+__all__ = ["LANES_KEPT", "Lanes", "lane_score"]
