@@ -164,3 +164,19 @@ def test_the_lanes_kept_are_bounded(monkeypatch):
     lanes = r.native_hands_for(*r.env_for(contexts[0])[:2]).lanes
     assert len(lanes.kept) == 12 % 4 or len(lanes.kept) == 4  # started over past 4, never above it
     assert 0 < len(lanes.kept) <= 4
+
+
+def test_a_rule_set_scored_through_the_lane_is_freed():
+    """The lane holds the rule set's native objects and the meld check (which holds the `NativeHands`
+    that holds the lane): the garbage collector sees through it (`__traverse__`), so a rule set no one
+    holds any more is freed."""
+    import gc
+    import weakref
+
+    r = load(GUOBIAO, backend="native")
+    r.score("1m2m3m 4m5m6m 7m8m9m 东东东 南", None, "南", False)
+    assert r.native_hands_for(*r.env_for(None)[:2]).lanes.kept
+    gone = weakref.ref(r)
+    del r
+    gc.collect()
+    assert gone() is None

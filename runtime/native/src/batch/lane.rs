@@ -9,6 +9,7 @@
 //! reads and scores the hand as before — which says what is wrong, or scores it, and counts it.
 
 use pyo3::prelude::*;
+use pyo3::{PyTraverseError, PyVisit};
 use pyo3::types::{PyList, PyString, PyTuple};
 
 use super::native::{hand_input, Ctx};
@@ -21,7 +22,9 @@ use crate::{guarded, value_of};
 /// The native reading and scoring of hands of one context given as text.
 #[pyclass(module = "_native")]
 pub struct Lane {
-    ctx: Ctx,
+    // None once the garbage collector has cleared it: the lane holds the rule set's objects (its
+    // `Hands`, and the meld check, which holds the Python side's `NativeHands`, which holds the lane)
+    ctx: Option<Ctx>,
 }
 
 /// A text argument as UTF-8 (None: not a str, or one holding a lone surrogate: the reference reads it).
@@ -51,7 +54,20 @@ impl Lane {
     /// `ctx`: `NativeHands.batch_context`'s tuple for the context.
     #[new]
     fn new(ctx: &Bound<'_, PyAny>) -> PyResult<Self> {
-        Ok(Lane { ctx: Ctx::of(ctx)? })
+        Ok(Lane { ctx: Some(Ctx::of(ctx)?) })
+    }
+
+    fn __traverse__(&self, visit: PyVisit<'_>) -> Result<(), PyTraverseError> {
+        if let Some(c) = &self.ctx {
+            for o in c.objects() {
+                visit.call(o)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn __clear__(&mut self) {
+        self.ctx = None;
     }
 
     /// The hand `hand` (text), `melds` (a list or tuple of KIND:TILES texts, or None), `win` (text or
@@ -86,7 +102,7 @@ impl Lane {
         } else {
             return Ok(None);
         };
-        let c = &self.ctx;
+        let Some(c) = &self.ctx else { return Ok(None) };
         let hands = c.hands().borrow(py);
         let tables = c.tables().borrow(py);
         let texts = items.iter().map(text);

@@ -110,6 +110,11 @@ impl Ctx {
     pub(crate) fn work(&self) -> i64 {
         self.work
     }
+
+    /// The Python objects it holds (a holder's `__traverse__` visits them).
+    pub(crate) fn objects(&self) -> [&Py<PyAny>; 3] {
+        [self.hands.as_any(), self.tables.as_any(), &self.meld]
+    }
 }
 
 /// The tiles of a text as catalog kinds, or None (a mistake, a tile not in play, too long: the
