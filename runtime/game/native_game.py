@@ -66,14 +66,33 @@ def _move(m: list, decision: int) -> Move:
     return Move(action, tuple(tiles), choice, meld, decision=decision)
 
 
+def _options_key(shell) -> str:
+    return json.dumps(shell.options, sort_keys=True, ensure_ascii=False, default=str)
+
+
 class Pool:
-    """Idle native hands of one rule set, by room options (kept on `Rules.engine`)."""
+    """Idle native hands of one rule set, by room options (kept on `Rules.engine`), and the observers of
+    their hands (engine/observe.rs `EngineObserver`), by room options and layout."""
 
     def __init__(self):
         self.idle: dict[str, list] = {}
+        self.observers: dict[tuple[str, str | None], object] = {}
+
+    def observer(self, shell, hand, layout_json: str | None = None):
+        """The observer of hands of these room options (with the environment's layout, when given)."""
+        key = (_options_key(shell), layout_json)
+        got = self.observers.get(key)
+        if got is None:
+            kinds = shell.cat.kinds
+            got = native_module().EngineObserver(hand, shell.rules.ruleset_json(), [k.notation_code for k in kinds],
+                                                 [k.name for k in kinds])
+            if layout_json is not None:
+                got.set_layout(layout_json)
+            self.observers[key] = got
+        return got
 
     def take(self, rules, shell):
-        key = json.dumps(shell.options, sort_keys=True, ensure_ascii=False, default=str)
+        key = _options_key(shell)
         idle = self.idle.setdefault(key, [])
         if idle:
             return idle.pop(), idle
@@ -372,7 +391,39 @@ class NativeGame:
         return self._shell.tile_code(name)
 
     def observation(self, seat: int) -> dict:
-        return self.mirror().observation(seat)
+        """`Game.observation(seat)` (observe.py): the native hand's view of the seat (engine/observe.rs)
+        with what this game keeps (the decision, who is to act, the result, the legal moves); where the
+        native side does not answer it (a condition of an `observe` rule it does not evaluate exactly),
+        the reference's, counted."""
+        if self._primary:
+            return self._py.observation(seat)
+        seat = seat_arg(self._shell.n, seat)
+        got = self._observer().observation(self._hand, seat)
+        if got is None:
+            self._shell.rules.engine.fell_back("an observation the native side does not answer")
+            return self.mirror().observation(seat)
+        o = json.loads(got)
+        over = o["over"]
+        return {
+            "seat": seat, "decision": self.decision, "players": o["players"], "dealer": o["dealer"],
+            "turn": o["turn"], "wall_left": o["wall_left"], "seats": o["seats"], "table": o["table"],
+            "reveals": o["reveals"], "reveals_codes": o["reveals_codes"], "task": o["task"], "chance": o["chance"],
+            "to_act": self.current_seats(), "over": over, "result": self.result() if over else None,
+            "hand": o["hand"], "hand_codes": o["hand_codes"], "drawn": o["drawn"], "drawn_code": o["drawn_code"],
+            "state": o["state"], "legal_moves": [str(m) for m in self.legal_moves(seat)],
+        }
+
+    def encoded(self, seat: int, layout_json: str):
+        """The learning environment's arrays of seat's view (env.py `Layout`, given as its JSON): the
+        observation vector (float32 bytes), the action mask (int8 bytes) and per action slot the index of
+        the legal move it stands for (-1: none); None where the native side does not answer (the caller
+        encodes `observation(seat)`)."""
+        if self._primary:
+            return None
+        return self._observer(layout_json).encode(self._hand, seat_arg(self._shell.n, seat))
+
+    def _observer(self, layout_json: str | None = None):
+        return self._shell.rules.engine.pool.observer(self._shell, self._hand, layout_json)
 
     def onlooker_observation(self) -> dict:
         return self.mirror().onlooker_observation()

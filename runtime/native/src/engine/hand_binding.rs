@@ -80,6 +80,51 @@ impl EngineHand {
         }
     }
 
+    /// What engine/observe.rs reads of the hand: the table, the win machinery, the hand once started
+    /// (not once stopped), the decision asked and the answers given to it.
+    pub(super) fn observed(&self) -> (&table::Table, &winning::Winning, Option<&Hand>, Option<&Ask>, &[(usize, Mv)]) {
+        let hand = if self.refused.is_some() { None } else { self.hand.as_ref() };
+        (&self.table, &self.winning, hand, self.pending.as_ref(), &self.answers)
+    }
+
+    /// Whether the hand is over (its steps all run, not stopped).
+    pub(super) fn over(&self) -> bool {
+        self.hand.is_some() && self.refused.is_none() && self.stack.is_empty()
+    }
+
+    /// Seat's answer `mv` to the decision asked, checked as `apply` checks it (the sentence refusing it).
+    pub(super) fn answer(&mut self, py: Python<'_>, seat: usize, mv: Mv) -> Result<(), String> {
+        if self.hand.is_none() {
+            return Err("the hand is not started (call start first)".into());
+        }
+        if let Some(why) = &self.refused {
+            return Err(format!("the native hand has stopped: {why}"));
+        }
+        let Some(ask) = &self.pending else {
+            return Err("no decision is asked now".into());
+        };
+        let Some((_, legal)) = ask.options.iter().find(|(s, _)| *s == seat) else {
+            return Err(format!("seat {seat} may not act now"));
+        };
+        if self.answers.iter().any(|(s, _)| *s == seat) {
+            return Err(format!("seat {seat} has answered this decision"));
+        }
+        if !legal.contains(&mv) {
+            return Err(format!("`{}` is not a legal move for seat {seat} now", steps::move_text(&self.table, &mv)));
+        }
+        let asked = ask.options.len();
+        self.answers.push((seat, mv));
+        if let Some(h) = self.hand.as_mut() {
+            h.moves += 1;
+        }
+        if self.answers.len() == asked {
+            let answers = std::mem::take(&mut self.answers);
+            self.pending = None;
+            self.advance(py, Val::Answers(answers));
+        }
+        Ok(())
+    }
+
     fn state(&self) -> PyResult<&Hand> {
         self.hand.as_ref().ok_or_else(|| PyValueError::new_err("the hand is not started (call start first)"))
     }
@@ -212,36 +257,15 @@ impl EngineHand {
         if let Some(why) = &self.refused {
             return Err(PyValueError::new_err(format!("the native hand has stopped: {why}")));
         }
-        let Some(ask) = &self.pending else {
+        if self.pending.is_none() {
             return Err(PyValueError::new_err("no decision is asked now"));
-        };
+        }
         let t = &self.table;
         let mv = serde_json::from_str::<J>(r#move)
             .ok()
             .and_then(|j| read_move(t, &j))
             .ok_or_else(|| PyValueError::new_err("a move is [action, tiles, choice, meld] with tiles of this rule set"))?;
-        let Some((_, legal)) = ask.options.iter().find(|(s, _)| *s == seat) else {
-            return Err(PyValueError::new_err(format!("seat {seat} may not act now")));
-        };
-        if self.answers.iter().any(|(s, _)| *s == seat) {
-            return Err(PyValueError::new_err(format!("seat {seat} has answered this decision")));
-        }
-        if !legal.contains(&mv) {
-            return Err(PyValueError::new_err(format!(
-                "`{}` is not a legal move for seat {seat} now",
-                steps::move_text(t, &mv)
-            )));
-        }
-        self.answers.push((seat, mv));
-        if let Some(h) = self.hand.as_mut() {
-            h.moves += 1;
-        }
-        if self.answers.len() == ask.options.len() {
-            let answers = std::mem::take(&mut self.answers);
-            self.pending = None;
-            self.advance(py, Val::Answers(answers));
-        }
-        Ok(())
+        self.answer(py, seat, mv).map_err(PyValueError::new_err)
     }
 
     /// `HandState.snapshot()` and the continuation, as JSON text: {"state", "continuation", "depth"} (depth:

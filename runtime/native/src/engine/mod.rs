@@ -43,6 +43,7 @@ pub mod claims;
 pub mod course;
 pub mod ending;
 pub mod hand_binding;
+pub mod observe; // a seat's observation and the learning environment's arrays, natively
 pub mod opening;
 pub mod bound;
 pub mod steps;
@@ -609,5 +610,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<offer_binding::EngineOffers>()?; // the legal moves (step 6)
     m.add_class::<event_binding::EngineEvents>()?; // step 3
     m.add_class::<hand_binding::EngineHand>()?; // steps 4 and 7
+    m.add_class::<observe::EngineObserver>()?;
     Ok(())
 }

@@ -1,0 +1,581 @@
+//! What one seat sees of a native hand (runtime/game/observe.py `observation`) and the learning
+//! environment's arrays of it (env.py `Layout.encode`, `Layout.actions_of`), read from the native state
+//! so that a native game needs no Python game beside it to answer them.
+//!
+//! `EngineObserver`, one per rule set and room options: the `observe` rules (their `when` lowered for game
+//! scope with `viewer`, `owner`, `actor` and `tile` bound as the reference binds them), the player states
+//! every seat sees, the visible reveals, the seat names, the meld kinds' shown tiles, the tiles' notation
+//! codes (handed over by the Python side) and, once set, the environment's layout. What it cannot answer
+//! exactly — a condition that stops or asks a question the native machinery declines, a value the
+//! reference would read in a way the arrays do not hold (a reveal holding a list, a seat as a number) —
+//! gives None, and the caller asks the reference (counted there).
+
+use std::collections::HashMap;
+
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::PyBytes;
+use serde_json::{json, Map, Value as J};
+
+use super::course::Hand;
+use super::hand_binding::EngineHand;
+use super::offers::Mv;
+use super::scope::{GameScope, BOUND};
+use super::state::{get, HandState, Money, Value};
+use super::steps::Ask;
+use super::table::Table;
+use super::values::{hand_wilds, Ev};
+use super::winning::Winning;
+use crate::program::V;
+
+const BOUND_CLIP: f64 = 1e9; // env.py `BOUND`: values are clipped to ±BOUND
+
+/// What an `observe` rule shows (`what`).
+#[derive(Clone, Copy, PartialEq)]
+enum What {
+    Hand,
+    Drawn,
+    Melds,
+    KongTiles,
+}
+
+/// env.py `Layout`: where each part of the observation vector starts, and the action slots.
+struct Layout {
+    dim: usize,
+    size: usize,
+    extra: usize,
+    actions: Vec<String>,
+    reveals: Vec<String>,
+    wilds: Vec<String>, // each wildcard's `tiles` (a kind's name or a reveal's)
+    tasks: Vec<String>,
+    player_states: Vec<String>,
+    table_states: Vec<String>,
+    off: HashMap<String, usize>,
+}
+
+#[pyclass(module = "paili.runtime._native", unsendable)]
+pub struct EngineObserver {
+    rules: Vec<(What, Option<usize>)>,
+    scope: GameScope,
+    visible_states: Vec<String>,
+    seat_names: Vec<String>,
+    codes: Vec<String>,
+    layout: Option<Layout>,
+}
+
+fn what_of(s: &str) -> Option<What> {
+    Some(match s {
+        "hand" => What::Hand,
+        "drawn" => What::Drawn,
+        "melds" => What::Melds,
+        "kong_tiles" => What::KongTiles,
+        _ => return None,
+    })
+}
+
+/// The per-seat view a viewer has: what `observe` rules show of each seat.
+struct Shown {
+    hand: bool,
+    drawn: bool,
+    melds: bool,
+    kong_tiles: bool,
+}
+
+impl EngineObserver {
+    fn names(t: &Table, ks: &[usize]) -> J {
+        J::Array(ks.iter().map(|&k| J::String(t.names[k].clone())).collect())
+    }
+
+    fn codes_of(&self, ks: &[usize]) -> J {
+        J::Array(ks.iter().map(|&k| J::String(self.codes[k].clone())).collect())
+    }
+
+    /// For `viewer`, what the rules show of every seat (observe.py: each rule, each owner but the viewer,
+    /// `condition_holds` with viewer, owner, actor = owner, tile = the owner's drawn tile). None: a
+    /// condition the native side does not answer exactly (the reference notes an error, or a question is
+    /// declined).
+    fn shown(&self, py: Python<'_>, t: &Table, w: &Winning, h: &Hand, viewer: usize) -> Option<Vec<Shown>> {
+        let st = &h.st;
+        let mut out: Vec<Shown> = (0..st.n).map(|_| Shown { hand: false, drawn: false, melds: false, kong_tiles: false }).collect();
+        if self.rules.is_empty() {
+            return Some(out);
+        }
+        let hand_wild = hand_wilds(t, st);
+        let ok = super::with_hand(py, w, |hc| {
+            let wins = w.on(t, st, hc);
+            for (what, when) in &self.rules {
+                for owner in 0..st.n {
+                    if owner == viewer {
+                        continue;
+                    }
+                    let holds = match when {
+                        None => true,
+                        Some(i) => {
+                            if matches!(self.scope.exprs.get(*i), Some(Err(_)) | None) {
+                                return false;
+                            }
+                            let mut bound: Vec<V> = h.base.clone();
+                            let slot = |name: &str| BOUND.iter().position(|b| *b == name).expect("a binding of scope::BOUND");
+                            bound[slot("viewer")] = V::Seat(viewer as u16);
+                            bound[slot("owner")] = V::Seat(owner as u16);
+                            bound[slot("actor")] = V::Seat(owner as u16);
+                            bound[slot("tile")] = match st.seats[owner].drawn {
+                                Some(k) => V::Tile(((k as u32) << 2) | self.scope.kind_joker[k] as u32),
+                                None => V::None,
+                            };
+                            let mut ev = Ev::new(&self.scope, t, st, &hand_wild, &wins, bound);
+                            ev.self_drawn = h.base_self_drawn;
+                            let got = ev.expr(*i);
+                            if ev.declined.is_some() || super::scope::WinQuestions::take_declined(&wins).is_some() {
+                                return false;
+                            }
+                            match got {
+                                Ok(v) => v.truthy(),
+                                Err(_) => return false, // the reference notes an error: it answers
+                            }
+                        }
+                    };
+                    if holds {
+                        let s = &mut out[owner];
+                        match what {
+                            What::Hand => s.hand = true,
+                            What::Drawn => s.drawn = true,
+                            What::Melds => s.melds = true,
+                            What::KongTiles => s.kong_tiles = true,
+                        }
+                    }
+                }
+            }
+            true
+        });
+        ok.then_some(out)
+    }
+
+    /// The tiles of a meld the viewer sees, and how many it does not (None: all of them).
+    fn meld_seen(t: &Table, kind: &str, tiles: &[usize], full: bool, exposed: bool, kong_tiles: bool) -> (Vec<usize>, Option<usize>) {
+        if full || exposed {
+            return (tiles.to_vec(), None);
+        }
+        let mk = t.rules.melds.iter().find(|m| m.name == kind);
+        let k = mk.and_then(|m| m.shown).unwrap_or(0).max(0) as usize;
+        let mut sorted = tiles.to_vec();
+        sorted.sort_unstable();
+        sorted.truncate(k);
+        if kong_tiles && mk.is_some_and(|m| m.kong) && sorted.is_empty() {
+            sorted = tiles.last().map(|&x| vec![x]).unwrap_or_default();
+        }
+        let hidden = tiles.len() - sorted.len();
+        (sorted, Some(hidden))
+    }
+
+    fn seat_name(&self, t: &Table, st: &HandState, s: usize) -> J {
+        let n = t.n as i64;
+        if self.seat_names.len() < t.n {
+            return J::Null;
+        }
+        (0..n)
+            .position(|k| ((st.dealer as i64 + t.step * k).rem_euclid(n)) as usize == s)
+            .map_or(J::Null, |k| J::String(self.seat_names[k].clone()))
+    }
+
+    /// observe.py `observation` but for what the Python side adds (decision, to_act, over, result,
+    /// legal_moves): the JSON object, or None where the native side does not answer.
+    fn observation_json(&self, py: Python<'_>, t: &Table, w: &Winning, h: &Hand, seat: usize) -> Option<J> {
+        let st = &h.st;
+        let shown = self.shown(py, t, w, h, seat)?;
+        let in_play = |s: usize| !(t.rules.table.winners_leave && st.winners.contains(&s));
+        let mut seats = Vec::with_capacity(st.n);
+        for (i, s) in st.seats.iter().enumerate() {
+            let mine = i == seat;
+            let what = &shown[i];
+            let melds: Vec<J> = s
+                .melds
+                .iter()
+                .map(|m| {
+                    let (tiles, hidden) = Self::meld_seen(t, &m.kind, &m.tiles, mine || what.melds, m.exposed, what.kong_tiles);
+                    let mut d = Map::new();
+                    d.insert("kind".into(), J::String(m.kind.clone()));
+                    d.insert("tiles".into(), Self::names(t, &tiles));
+                    d.insert("codes".into(), self.codes_of(&tiles));
+                    if let Some(h) = hidden {
+                        d.insert("hidden".into(), json!(h));
+                        d.insert("exposed".into(), J::Bool(false));
+                    } else {
+                        d.insert("exposed".into(), J::Bool(m.exposed));
+                    }
+                    J::Object(d)
+                })
+                .collect();
+            let mut d = Map::new();
+            d.insert("seat".into(), json!(i));
+            d.insert("name".into(), self.seat_name(t, st, i));
+            d.insert("dealer".into(), J::Bool(i == st.dealer));
+            d.insert("hand_size".into(), json!(s.hand.len()));
+            d.insert("melds".into(), J::Array(melds));
+            d.insert("discards".into(), Self::names(t, &s.discards));
+            d.insert("discards_codes".into(), self.codes_of(&s.discards));
+            d.insert("aside".into(), Self::names(t, &s.aside));
+            d.insert("aside_codes".into(), self.codes_of(&s.aside));
+            d.insert("balance".into(), s.balance.plain());
+            d.insert("balance_exact".into(), J::String(s.balance.exact()));
+            d.insert("auto".into(), J::Bool(s.auto));
+            d.insert("in_play".into(), J::Bool(in_play(i)));
+            if !mine && !self.visible_states.is_empty() {
+                let vars: Map<String, J> = self
+                    .visible_states
+                    .iter()
+                    .map(|k| (k.clone(), get(&s.vars, k).map_or(J::Null, |v| v.plain(&t.names))))
+                    .collect();
+                d.insert("state".into(), J::Object(vars));
+            }
+            if !mine && what.hand {
+                let mut hand = s.hand.clone();
+                hand.sort_unstable();
+                d.insert("hand".into(), Self::names(t, &hand));
+                d.insert("hand_codes".into(), self.codes_of(&hand));
+            }
+            if !mine && (what.drawn || what.hand) {
+                if let Some(k) = s.drawn {
+                    d.insert("drawn".into(), J::String(t.names[k].clone()));
+                    d.insert("drawn_code".into(), J::String(self.codes[k].clone()));
+                }
+            }
+            seats.push(J::Object(d));
+        }
+        let dict = |vars: &[(String, Value)]| J::Object(vars.iter().map(|(k, v)| (k.clone(), v.plain(&t.names))).collect());
+        let visible = |k: &str| t.rules.reveals.iter().any(|r| r.name == k && r.visible);
+        let reveals: Map<String, J> =
+            st.reveals.iter().filter(|(k, _)| visible(k)).map(|(k, v)| (k.clone(), v.plain(&t.names))).collect();
+        let mut reveals_codes = Map::new();
+        for (k, v) in st.reveals.iter().filter(|(k, _)| visible(k)) {
+            match v {
+                Value::Tile(x) => {
+                    reveals_codes.insert(k.clone(), J::String(self.codes[*x].clone()));
+                }
+                Value::List(items) if !items.is_empty() && items.iter().all(|x| matches!(x, Value::Tile(_))) => {
+                    let ks: Vec<usize> = items.iter().filter_map(|x| if let Value::Tile(k) = x { Some(*k) } else { None }).collect();
+                    reveals_codes.insert(k.clone(), self.codes_of(&ks));
+                }
+                _ => {}
+            }
+        }
+        let chance: Vec<J> = st
+            .chance
+            .iter()
+            .map(|c| {
+                let mut d = Map::new();
+                for k in ["target", "seat", "draws", "value"] {
+                    d.insert(k.into(), c.get(k).cloned().unwrap_or(J::Null));
+                }
+                J::Object(d)
+            })
+            .collect();
+        let me = &st.seats[seat];
+        let mut hand = me.hand.clone();
+        hand.sort_unstable();
+        Some(json!({
+            "players": st.n, "over": st.over, "dealer": st.dealer, "turn": st.turn, "wall_left": st.wall.len(), "seats": seats,
+            "table": dict(&st.table), "reveals": reveals, "reveals_codes": reveals_codes,
+            "task": st.task, "chance": chance,
+            "hand": Self::names(t, &hand), "hand_codes": self.codes_of(&hand),
+            "drawn": me.drawn.map(|k| J::String(t.names[k].clone())), "drawn_code": me.drawn.map(|k| J::String(self.codes[k].clone())),
+            "state": dict(&me.vars),
+        }))
+    }
+
+    /// env.py `Layout.encode` of seat's observation into `v` (its `dim` values, zeroed). False: a value
+    /// the reference reads in a way this does not (the caller encodes the reference's observation).
+    #[allow(clippy::too_many_arguments)]
+    fn encode_into(&self, py: Python<'_>, t: &Table, w: &Winning, h: &Hand, ask: Option<&Ask>, answers: &[(usize, Mv)], seat: usize, v: &mut [f32]) -> bool {
+        let Some(lay) = &self.layout else { return false };
+        let st = &h.st;
+        let Some(shown) = self.shown(py, t, w, h, seat) else { return false };
+        let n = st.n;
+        let count = |v: &mut [f32], base: usize, ks: &[usize]| {
+            for &k in ks {
+                v[base + k] += 1.0;
+            }
+        };
+        let me = &st.seats[seat];
+        count(v, lay.off["hand"], &me.hand);
+        if let Some(k) = me.drawn {
+            count(v, lay.off["drawn"], &[k]);
+        }
+        let to_act = |s: usize| match ask {
+            Some(a) => a.options.iter().any(|(x, _)| *x == s) && !answers.iter().any(|(x, _)| *x == s),
+            None => false,
+        };
+        for (i, s) in st.seats.iter().enumerate() {
+            let mine = i == seat;
+            let rel = (i + n - seat) % n;
+            let what = &shown[i];
+            let base = lay.off[&format!("seat{rel}.melds")];
+            for m in &s.melds {
+                let (tiles, _) = Self::meld_seen(t, &m.kind, &m.tiles, mine || what.melds, m.exposed, what.kong_tiles);
+                count(v, base, &tiles);
+            }
+            count(v, lay.off[&format!("seat{rel}.discards")], &s.discards);
+            count(v, lay.off[&format!("seat{rel}.aside")], &s.aside);
+            if !mine && what.hand {
+                count(v, lay.off[&format!("seat{rel}.shown_hand")], &s.hand);
+            }
+            let Some(balance) = money_f64(&s.balance) else { return false };
+            let base = lay.off[&format!("seat{rel}.scalars")];
+            v[base] = s.hand.len() as f32;
+            v[base + 1] = if i == st.dealer { 1.0 } else { 0.0 };
+            v[base + 2] = if !(t.rules.table.winners_leave && st.winners.contains(&i)) { 1.0 } else { 0.0 };
+            v[base + 3] = if s.auto { 1.0 } else { 0.0 };
+            v[base + 4] = clip(balance);
+            v[base + 5] = if to_act(i) { 1.0 } else { 0.0 };
+        }
+        let visible = |k: &str| t.rules.reveals.iter().any(|r| r.name == k && r.visible);
+        // a visible reveal's value as `seen.get(name)` gives it, where it names a kind (or nothing)
+        let seen = |name: &str| -> Result<Option<usize>, ()> {
+            if !visible(name) {
+                return Ok(None);
+            }
+            match get(&st.reveals, name) {
+                None | Some(Value::None | Value::Bool(_) | Value::Int(_)) => Ok(None),
+                Some(Value::Tile(k)) => Ok(Some(*k)),
+                Some(Value::Str(s)) => Ok(t.names.iter().position(|x| x == s)),
+                Some(Value::List(items)) if items.is_empty() => Ok(None),
+                Some(_) => Err(()), // a list or a seat: unhashable for the reference's lookup
+            }
+        };
+        for r in &lay.reveals {
+            match seen(r) {
+                Ok(Some(k)) => count(v, lay.off[&format!("reveal.{r}")], &[k]),
+                Ok(None) => {}
+                Err(()) => return false,
+            }
+        }
+        let wild = lay.off["wild"];
+        for tiles in &lay.wilds {
+            let k = match t.names.iter().position(|x| x == tiles) {
+                Some(k) => Some(k),
+                None => match seen(tiles) {
+                    Ok(k) => k,
+                    Err(()) => return false,
+                },
+            };
+            if let Some(k) = k {
+                v[wild + k] = 1.0;
+            }
+        }
+        if let Some(q) = lay.tasks.iter().position(|x| *x == st.task) {
+            v[lay.off["task"] + q] = 1.0;
+        }
+        v[lay.off["wall_left"]] = st.wall.len() as f32;
+        let base = lay.off["player_states"];
+        for (q, k) in lay.player_states.iter().enumerate() {
+            let Some(x) = number(t, get(&me.vars, k)) else { return false };
+            v[base + q] = clip(x);
+        }
+        let base = lay.off["table_states"];
+        for (q, k) in lay.table_states.iter().enumerate() {
+            let Some(x) = number(t, get(&st.table, k)) else { return false };
+            v[base + q] = clip(x);
+        }
+        true
+    }
+
+    /// env.py `Layout.actions_of`: per action slot, the index of the legal move it stands for (-1: none).
+    fn slots(&self, moves: &[Mv], out: &mut [i32]) {
+        let Some(lay) = &self.layout else { return };
+        let k_n = self.codes.len();
+        let spill0 = lay.size - lay.extra;
+        let mut spill = spill0;
+        for (i, m) in moves.iter().enumerate() {
+            let own = if m.action == "discard" {
+                m.tiles.first().map(|&k| k as i64).unwrap_or(-1)
+            } else if m.action == "pass" {
+                k_n as i64
+            } else {
+                match lay.actions.iter().position(|a| *a == m.action) {
+                    None => -1,
+                    Some(j) => (k_n + 1 + j * k_n + m.tiles.iter().copied().min().unwrap_or(0)) as i64,
+                }
+            };
+            let a = if own < 0 || out[own as usize] >= 0 {
+                if spill >= lay.size {
+                    continue;
+                }
+                spill += 1;
+                spill - 1
+            } else {
+                own as usize
+            };
+            out[a] = i as i32;
+        }
+    }
+}
+
+fn clip(x: f64) -> f32 {
+    x.clamp(-BOUND_CLIP, BOUND_CLIP) as f32
+}
+
+/// `float(Fraction(exact))`, where the division of two doubles is exact enough to be the same.
+fn money_f64(m: &Money) -> Option<f64> {
+    const EXACT: i64 = 1 << 53;
+    (m.n.abs() < EXACT && m.d.abs() < EXACT).then(|| m.n as f64 / m.d as f64)
+}
+
+/// env.py `_number` of a state's plain value; None where the reference's reading is not followed here
+/// (a text that could read as a number).
+fn number(t: &Table, v: Option<&Value>) -> Option<f64> {
+    Some(match v {
+        None | Some(Value::None | Value::Seat(_) | Value::List(_)) => 0.0,
+        Some(Value::Bool(b)) => *b as i64 as f64,
+        Some(Value::Int(i)) => *i as f64,
+        Some(Value::Tile(k)) => text_number(&t.names[*k])?,
+        Some(Value::Str(s)) => text_number(s)?,
+    })
+}
+
+/// `Fraction(text)` for a text that is plainly not a number (0.0, as `_number` gives), else None.
+fn text_number(s: &str) -> Option<f64> {
+    if s.chars().any(|c| c.is_ascii_digit()) {
+        None
+    } else {
+        Some(0.0)
+    }
+}
+
+fn seat_slot(hand: &EngineHand, seat: usize) -> PyResult<()> {
+    let (t, ..) = hand.observed();
+    if seat >= t.n {
+        return Err(PyValueError::new_err(format!("seat {seat} is not a seat of this table")));
+    }
+    Ok(())
+}
+
+#[pymethods]
+impl EngineObserver {
+    /// An observer of the hands `hand` is one of (its rule set and room options): `ruleset_json`, the
+    /// rule set's JSON; `codes`, each catalog kind's notation code; `kinds`, the Python catalog's kind
+    /// names in order (checked to be the native catalog's).
+    #[new]
+    fn new(hand: PyRef<'_, EngineHand>, ruleset_json: &str, codes: Vec<String>, kinds: Vec<String>) -> PyResult<Self> {
+        let (t, w, ..) = hand.observed();
+        if kinds != t.names || codes.len() != t.names.len() {
+            return Err(PyValueError::new_err("the native catalog is not the rule set's catalog under these options"));
+        }
+        let doc: J = serde_json::from_str(ruleset_json).map_err(|_| PyValueError::new_err("the rule set's JSON does not parse"))?;
+        let rs = doc.get("ruleset").unwrap_or(&J::Null);
+        let list = |k: &str| rs.get(k).and_then(J::as_array).cloned().unwrap_or_default();
+        let mut exprs = Vec::new();
+        let mut rules = Vec::new();
+        for o in list("observes") {
+            let what = o.get("what").and_then(J::as_str).and_then(what_of);
+            let Some(what) = what else {
+                return Err(PyValueError::new_err("an observe rule shows something other than hand, drawn, melds or kong_tiles"));
+            };
+            let when = o.get("when").filter(|e| !e.is_null()).map(|e| {
+                exprs.push(e.clone());
+                exprs.len() - 1
+            });
+            rules.push((what, when));
+        }
+        let visible_states = list("states")
+            .iter()
+            .filter(|s| s.get("scope").and_then(J::as_str) == Some("player") && s.get("visible").and_then(J::as_bool) == Some(true))
+            .filter_map(|s| s.get("name").and_then(J::as_str).map(str::to_owned))
+            .collect();
+        let seat_names = rs
+            .get("table")
+            .and_then(|x| x.get("seat_names"))
+            .and_then(J::as_array)
+            .map(|a| a.iter().filter_map(|x| x.as_str().map(str::to_owned)).collect())
+            .unwrap_or_default();
+        let scope = GameScope::new(t, &exprs, w);
+        Ok(EngineObserver { rules, scope, visible_states, seat_names, codes, layout: None })
+    }
+
+    /// The environment's layout (env.py `Layout`, as JSON text: dim, size, extra, actions, reveals, wilds,
+    /// tasks, player_states, table_states, and each part's offset by name).
+    fn set_layout(&mut self, layout_json: &str) -> PyResult<()> {
+        let j: J = serde_json::from_str(layout_json).map_err(|_| PyValueError::new_err("the layout does not parse"))?;
+        let strs = |k: &str| -> Vec<String> {
+            j.get(k).and_then(J::as_array).map(|a| a.iter().filter_map(|x| x.as_str().map(str::to_owned)).collect()).unwrap_or_default()
+        };
+        let num = |k: &str| j.get(k).and_then(J::as_u64).map(|x| x as usize);
+        let (Some(dim), Some(size), Some(extra)) = (num("dim"), num("size"), num("extra")) else {
+            return Err(PyValueError::new_err("a layout gives dim, size and extra"));
+        };
+        let off: HashMap<String, usize> = j
+            .get("offset")
+            .and_then(J::as_object)
+            .map(|o| o.iter().filter_map(|(k, v)| v.as_u64().map(|x| (k.clone(), x as usize))).collect())
+            .unwrap_or_default();
+        let layout = Layout {
+            dim,
+            size,
+            extra,
+            actions: strs("actions"),
+            reveals: strs("reveals"),
+            wilds: strs("wilds"),
+            tasks: strs("tasks"),
+            player_states: strs("player_states"),
+            table_states: strs("table_states"),
+            off,
+        };
+        let k = self.codes.len();
+        let need = |name: String, len: usize| layout.off.get(&name).is_some_and(|&o| o + len <= dim);
+        let players_ok = (0..6).take_while(|r| layout.off.contains_key(&format!("seat{r}.melds"))).count();
+        let ok = need("hand".into(), k)
+            && need("drawn".into(), k)
+            && need("wild".into(), k)
+            && need("task".into(), layout.tasks.len())
+            && need("wall_left".into(), 1)
+            && need("player_states".into(), layout.player_states.len())
+            && need("table_states".into(), layout.table_states.len())
+            && layout.reveals.iter().all(|r| need(format!("reveal.{r}"), k))
+            && players_ok > 0
+            && (0..players_ok).all(|r| {
+                ["melds", "discards", "aside", "shown_hand"].iter().all(|p| need(format!("seat{r}.{p}"), k))
+                    && need(format!("seat{r}.scalars"), 6)
+            })
+            && size == k + 1 + layout.actions.len() * k + extra;
+        if !ok {
+            return Err(PyValueError::new_err("the layout does not fit the rule set's catalog"));
+        }
+        self.layout = Some(layout);
+        Ok(())
+    }
+
+    /// Seat's observation as observe.py gives it but for `decision`, `to_act`, `over`, `result` and
+    /// `legal_moves` (JSON text), or None where the native side does not answer it.
+    fn observation(&self, py: Python<'_>, hand: PyRef<'_, EngineHand>, seat: usize) -> PyResult<Option<String>> {
+        seat_slot(&hand, seat)?;
+        let (t, w, h, ..) = hand.observed();
+        let Some(h) = h else { return Ok(None) };
+        Ok(self.observation_json(py, t, w, h, seat).map(|j| j.to_string()))
+    }
+
+    /// Seat's observation vector (float32, `dim`) and action mask (int8, `size`) as bytes, with the index of
+    /// the legal move each action slot stands for (-1: none); None where the native side does not answer.
+    #[allow(clippy::type_complexity)]
+    fn encode<'py>(&self, py: Python<'py>, hand: PyRef<'_, EngineHand>, seat: usize) -> PyResult<Option<(Bound<'py, PyBytes>, Bound<'py, PyBytes>, Vec<i32>)>> {
+        seat_slot(&hand, seat)?;
+        let Some(lay) = &self.layout else {
+            return Err(PyValueError::new_err("no layout is set (call set_layout first)"));
+        };
+        let (t, w, h, ask, answers) = hand.observed();
+        let Some(h) = h else { return Ok(None) };
+        let mut v = vec![0f32; lay.dim];
+        if !self.encode_into(py, t, w, h, ask, answers, seat, &mut v) {
+            return Ok(None);
+        }
+        let mut slots = vec![-1i32; lay.size];
+        if let Some(a) = ask {
+            if !answers.iter().any(|(x, _)| *x == seat) {
+                if let Some((_, ms)) = a.options.iter().find(|(s, _)| *s == seat) {
+                    self.slots(ms, &mut slots);
+                }
+            }
+        }
+        let mask: Vec<u8> = slots.iter().map(|&x| (x >= 0) as u8).collect();
+        let bytes: Vec<u8> = v.iter().flat_map(|x| x.to_le_bytes()).collect();
+        Ok(Some((PyBytes::new(py, &bytes), PyBytes::new(py, &mask), slots)))
+    }
+}
