@@ -21,6 +21,7 @@ Built on the engine's public API only (`Game.current_seats`, `legal_moves`, `app
 from __future__ import annotations
 
 import functools
+import json
 import random
 from fractions import Fraction
 
@@ -28,7 +29,9 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
+from .runtime.backend import choose
 from .runtime.game import Game
+from .runtime.game.native_game import encode_many, native_played
 from .runtime.rules import Rules
 
 EXTRA = 64  # overflow slots for legal moves that share a slot (see the module docstring)
@@ -62,7 +65,7 @@ class Layout:
     SEAT_SCALARS = ("hand_size", "dealer", "in_play", "auto", "balance", "to_act")
 
     def __init__(self, rules: Rules, options: dict | None, extra: int = EXTRA):
-        g = Game(rules, options or {}, 0)
+        g = Game(rules, options or {}, 0, backend="python")
         self.players = g.n
         self.kinds = [k.name for k in g.cat.kinds]
         self.kind_index = {n: i for i, n in enumerate(self.kinds)}
@@ -93,6 +96,11 @@ class Layout:
             at += n
         self.offset = {name: at for name, at, _ in self.parts}
         self.dim = at
+        # what the native observer needs to fill the same arrays (engine/observe.rs `set_layout`)
+        self.json = json.dumps({"dim": self.dim, "size": self.size, "extra": extra, "actions": self.actions,
+                                "reveals": self.reveals, "wilds": [t for t, _ in self.wilds], "tasks": self.tasks,
+                                "player_states": self.player_states, "table_states": self.table_states,
+                                "offset": self.offset}, ensure_ascii=False)
 
     # ------------------------------------------------------------------ actions
 
@@ -190,10 +198,11 @@ class PailiEnv(AECEnv):
     metadata = {"name": "paili_v0", "render_modes": ["ansi"], "is_parallelizable": False}
 
     def __init__(self, rules="baijindao", options: dict | None = None, seed: int = 0,
-                 render_mode: str | None = None, extra: int = EXTRA):
+                 render_mode: str | None = None, extra: int = EXTRA, backend: str | None = None):
         super().__init__()
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode is 'ansi' or None, not {str(render_mode)[:40]!r}")
+        self.backend = choose(backend)  # the native engine where it is built (module docstring)
         self.rules = _rules(rules)
         self.options = dict(options or {})
         self.layout = Layout(self.rules, self.options, extra)
@@ -225,7 +234,7 @@ class PailiEnv(AECEnv):
             self.options = dict(options["room"])
             self.layout = Layout(self.rules, self.options, self.layout.extra)
         hand_seed = seed if seed is not None else self._seeds.randrange(1 << 31)
-        self.game = Game(self.rules, self.options, hand_seed)
+        self.game = Game(self.rules, self.options, hand_seed, backend=self.backend)
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -259,6 +268,11 @@ class PailiEnv(AECEnv):
     def observe(self, agent):
         g = self.game
         seat = int(agent.rsplit("_", 1)[1])
+        if native_played(g):  # the arrays filled natively (engine/observe.rs), else encoded here
+            got = g.encoded(seat, self.layout.json)
+            if got is not None:
+                return {"observation": np.frombuffer(got[0], dtype=np.float32).copy(),
+                        "action_mask": np.frombuffer(got[1], dtype=np.int8).copy()}
         mask = np.zeros(self.layout.size, dtype=np.int8)
         if not g.is_over():
             for a in self.legal(agent):
@@ -317,9 +331,11 @@ class Tables:
     whose hand ends is dealt the next hand (the next of `seed`'s sequence) in the same call; its `done`
     is true for that call, and its rewards are the ended hand's deltas (0 for every other step)."""
 
-    def __init__(self, rules, tables: int, options: dict | None = None, seed: int = 0, extra: int = EXTRA):
+    def __init__(self, rules, tables: int, options: dict | None = None, seed: int = 0, extra: int = EXTRA,
+                 backend: str | None = None):
         if tables < 1:
             raise ValueError(f"tables must be at least 1, not {tables}")
+        self.backend = choose(backend)
         self.rules = _rules(rules)
         self.options = dict(options or {})
         self.layout = Layout(self.rules, self.options, extra)
@@ -329,7 +345,7 @@ class Tables:
         self.hands_done = 0
 
     def _deal(self) -> Game:
-        return Game(self.rules, self.options, self._seeds.randrange(1 << 31))
+        return Game(self.rules, self.options, self._seeds.randrange(1 << 31), backend=self.backend)
 
     def reset(self):
         """Deal every table; returns (observations [T, D], masks [T, A], seats [T])."""
@@ -343,12 +359,31 @@ class Tables:
         masks = np.zeros((self.n, lay.size), dtype=np.int8)
         seats = np.zeros(self.n, dtype=np.int64)
         for t, g in enumerate(self.games):
-            seat = g.current_seats()[0]
-            seats[t] = seat
-            legal = lay.actions_of(g.legal_moves(seat))
-            self._legal[t] = legal
-            masks[t, list(legal)] = 1
-            lay.encode(g.observation(seat), obs[t])
+            seats[t] = g.current_seats()[0]
+        # the native games' arrays in one native call (engine/observe.rs `encode_many`)
+        native = [t for t, g in enumerate(self.games) if native_played(g)]
+        done = [False] * self.n
+        self._slots = None
+        if native:
+            got_obs, got_slots, got = encode_many([self.games[t] for t in native], [int(seats[t]) for t in native],
+                                                  lay.json)
+            rows = np.frombuffer(got_obs, dtype=np.float32).reshape(len(native), lay.dim)
+            slots = np.full((self.n, lay.size), -1, dtype=np.int32)
+            slots[native] = np.frombuffer(got_slots, dtype=np.int32).reshape(len(native), lay.size)
+            obs[native] = rows
+            masks[:] = slots >= 0
+            self._slots = slots
+            for j, t in enumerate(native):
+                done[t] = got[j]
+        for t, g in enumerate(self.games):
+            self._legal[t] = None  # the native slots name the move (`_slots`), else worked out here
+            if not done[t]:
+                seat = int(seats[t])
+                legal = lay.actions_of(g.legal_moves(seat))
+                self._legal[t] = legal
+                masks[t] = 0
+                masks[t, list(legal)] = 1
+                lay.encode(g.observation(seat), obs[t])
         return obs, masks, seats
 
     def step_many(self, actions):
@@ -360,10 +395,16 @@ class Tables:
         rewards = np.zeros((self.n, self.layout.players), dtype=np.float32)
         done = np.zeros(self.n, dtype=bool)
         for t, g in enumerate(self.games):
-            move = self._legal[t].get(int(actions[t]))
+            seat = g.current_seats()[0]
+            a = int(actions[t])
+            if self._legal[t] is None:
+                i = int(self._slots[t, a]) if 0 <= a < self.layout.size else -1
+                move = g.legal_moves(seat)[i] if i >= 0 else None
+            else:
+                move = self._legal[t].get(a)
             if move is None:
                 raise ValueError(f"table {t}: action {int(actions[t])} is not legal now (see its mask)")
-            g.apply(g.current_seats()[0], move)
+            g.apply(seat, move)
             if g.is_over():
                 rewards[t] = [_number(x) for x in g.result()["deltas"]]
                 done[t] = True

@@ -147,6 +147,20 @@ def start(cls, rules, options, seed, kw: dict):
     return g
 
 
+def encode_many(games: list, seats: list[int], layout_json: str):
+    """`NativeGame.encoded` of many native games of one rule set and room options in one native call
+    (`games` not played on in Python): the observation vectors as float32 bytes [T, D], per action slot the
+    index of the legal move it stands for or -1 as int32 bytes [T, A], and per game whether it was encoded
+    (false: left zero, for the caller to encode `observation(seat)`)."""
+    first = games[0]
+    return first._observer(layout_json).encode_many([g._hand for g in games], [seat_arg(first.n, s) for s in seats])
+
+
+def native_played(g) -> bool:
+    """Whether game g is a native game whose native hand plays on (not handed back to Python)."""
+    return isinstance(g, NativeGame) and not g._primary
+
+
 class NativeGame:
     """One hand played natively (the module's docstring). Built by `Game(..., backend="native")`."""
 
@@ -163,6 +177,7 @@ class NativeGame:
         self.decision = 0
         self._ask: Ask | None = None
         self._snap: dict | None = None  # the native snapshot, until the next move
+        self._observers: dict = {}  # the pool's observers this game asked, by layout (`_observer`)
         self.require_decision = shell.require_decision
         self._new_decision()
 
@@ -423,7 +438,11 @@ class NativeGame:
         return self._observer(layout_json).encode(self._hand, seat_arg(self._shell.n, seat))
 
     def _observer(self, layout_json: str | None = None):
-        return self._shell.rules.engine.pool.observer(self._shell, self._hand, layout_json)
+        got = self._observers.get(layout_json)
+        if got is None:
+            got = self._observers[layout_json] = self._shell.rules.engine.pool.observer(self._shell, self._hand,
+                                                                                         layout_json)
+        return got
 
     def onlooker_observation(self) -> dict:
         return self.mirror().onlooker_observation()

@@ -51,6 +51,9 @@ struct Layout {
     player_states: Vec<String>,
     table_states: Vec<String>,
     off: HashMap<String, usize>,
+    seat_off: Vec<[usize; 5]>, // per seat counted from the viewer: melds, discards, aside, shown_hand, scalars
+    reveal_off: Vec<usize>,    // per reveal of `reveals`
+    at: [usize; 7],            // hand, drawn, wild, task, wall_left, player_states, table_states
 }
 
 #[pyclass(module = "paili.runtime._native", unsendable)]
@@ -297,9 +300,10 @@ impl EngineObserver {
             }
         };
         let me = &st.seats[seat];
-        count(v, lay.off["hand"], &me.hand);
+        let [o_hand, o_drawn, o_wild, o_task, o_wall, o_player, o_table] = lay.at;
+        count(v, o_hand, &me.hand);
         if let Some(k) = me.drawn {
-            count(v, lay.off["drawn"], &[k]);
+            count(v, o_drawn, &[k]);
         }
         let to_act = |s: usize| match ask {
             Some(a) => a.options.iter().any(|(x, _)| *x == s) && !answers.iter().any(|(x, _)| *x == s),
@@ -309,18 +313,22 @@ impl EngineObserver {
             let mine = i == seat;
             let rel = (i + n - seat) % n;
             let what = &shown[i];
-            let base = lay.off[&format!("seat{rel}.melds")];
+            let Some(&[o_melds, o_discards, o_aside, o_shown, o_scalars]) = lay.seat_off.get(rel) else { return false };
             for m in &s.melds {
-                let (tiles, _) = Self::meld_seen(t, &m.kind, &m.tiles, mine || what.melds, m.exposed, what.kong_tiles);
-                count(v, base, &tiles);
+                if mine || what.melds || m.exposed {
+                    count(v, o_melds, &m.tiles);
+                } else {
+                    let (tiles, _) = Self::meld_seen(t, &m.kind, &m.tiles, false, false, what.kong_tiles);
+                    count(v, o_melds, &tiles);
+                }
             }
-            count(v, lay.off[&format!("seat{rel}.discards")], &s.discards);
-            count(v, lay.off[&format!("seat{rel}.aside")], &s.aside);
+            count(v, o_discards, &s.discards);
+            count(v, o_aside, &s.aside);
             if !mine && what.hand {
-                count(v, lay.off[&format!("seat{rel}.shown_hand")], &s.hand);
+                count(v, o_shown, &s.hand);
             }
             let Some(balance) = money_f64(&s.balance) else { return false };
-            let base = lay.off[&format!("seat{rel}.scalars")];
+            let base = o_scalars;
             v[base] = s.hand.len() as f32;
             v[base + 1] = if i == st.dealer { 1.0 } else { 0.0 };
             v[base + 2] = if !(t.rules.table.winners_leave && st.winners.contains(&i)) { 1.0 } else { 0.0 };
@@ -342,14 +350,14 @@ impl EngineObserver {
                 Some(_) => Err(()), // a list or a seat: unhashable for the reference's lookup
             }
         };
-        for r in &lay.reveals {
+        for (r, &o) in lay.reveals.iter().zip(&lay.reveal_off) {
             match seen(r) {
-                Ok(Some(k)) => count(v, lay.off[&format!("reveal.{r}")], &[k]),
+                Ok(Some(k)) => count(v, o, &[k]),
                 Ok(None) => {}
                 Err(()) => return false,
             }
         }
-        let wild = lay.off["wild"];
+        let wild = o_wild;
         for tiles in &lay.wilds {
             let k = match t.names.iter().position(|x| x == tiles) {
                 Some(k) => Some(k),
@@ -363,15 +371,15 @@ impl EngineObserver {
             }
         }
         if let Some(q) = lay.tasks.iter().position(|x| *x == st.task) {
-            v[lay.off["task"] + q] = 1.0;
+            v[o_task + q] = 1.0;
         }
-        v[lay.off["wall_left"]] = st.wall.len() as f32;
-        let base = lay.off["player_states"];
+        v[o_wall] = st.wall.len() as f32;
+        let base = o_player;
         for (q, k) in lay.player_states.iter().enumerate() {
             let Some(x) = number(t, get(&me.vars, k)) else { return false };
             v[base + q] = clip(x);
         }
-        let base = lay.off["table_states"];
+        let base = o_table;
         for (q, k) in lay.table_states.iter().enumerate() {
             let Some(x) = number(t, get(&st.table, k)) else { return false };
             v[base + q] = clip(x);
@@ -507,7 +515,10 @@ impl EngineObserver {
             .and_then(J::as_object)
             .map(|o| o.iter().filter_map(|(k, v)| v.as_u64().map(|x| (k.clone(), x as usize))).collect())
             .unwrap_or_default();
-        let layout = Layout {
+        let mut layout = Layout {
+            seat_off: Vec::new(),
+            reveal_off: Vec::new(),
+            at: [0; 7],
             dim,
             size,
             extra,
@@ -539,6 +550,12 @@ impl EngineObserver {
         if !ok {
             return Err(PyValueError::new_err("the layout does not fit the rule set's catalog"));
         }
+        let o = &layout.off;
+        layout.seat_off = (0..players_ok)
+            .map(|r| ["melds", "discards", "aside", "shown_hand", "scalars"].map(|p| o[&format!("seat{r}.{p}")]))
+            .collect();
+        layout.reveal_off = layout.reveals.iter().map(|r| o[&format!("reveal.{r}")]).collect();
+        layout.at = ["hand", "drawn", "wild", "task", "wall_left", "player_states", "table_states"].map(|p| o[p]);
         self.layout = Some(layout);
         Ok(())
     }
@@ -577,5 +594,45 @@ impl EngineObserver {
         let mask: Vec<u8> = slots.iter().map(|&x| (x >= 0) as u8).collect();
         let bytes: Vec<u8> = v.iter().flat_map(|x| x.to_le_bytes()).collect();
         Ok(Some((PyBytes::new(py, &bytes), PyBytes::new(py, &mask), slots)))
+    }
+
+    /// `encode` of many hands at once (`Tables.step_many`): hand i seen by `seats[i]`, the vectors one after
+    /// another (float32 bytes, [T, dim]), per action slot the index of the legal move it stands for or -1
+    /// ([T, size] int32 bytes: the mask is where it is not -1), and per hand whether it was encoded
+    /// (false: zeros and -1 left, the caller encodes the reference's observation).
+    #[allow(clippy::type_complexity)]
+    fn encode_many<'py>(&self, py: Python<'py>, hands: Vec<PyRef<'_, EngineHand>>, seats: Vec<usize>) -> PyResult<(Bound<'py, PyBytes>, Bound<'py, PyBytes>, Vec<bool>)> {
+        let Some(lay) = &self.layout else {
+            return Err(PyValueError::new_err("no layout is set (call set_layout first)"));
+        };
+        if hands.len() != seats.len() {
+            return Err(PyValueError::new_err(format!("{} seats for {} hands", seats.len(), hands.len())));
+        }
+        let (dim, size) = (lay.dim, lay.size);
+        let mut v = vec![0f32; hands.len() * dim];
+        let mut slots = vec![-1i32; hands.len() * size];
+        let mut done = Vec::with_capacity(hands.len());
+        for (i, (hand, &seat)) in hands.iter().zip(&seats).enumerate() {
+            seat_slot(hand, seat)?;
+            let (t, w, h, ask, answers) = hand.observed();
+            let row = &mut v[i * dim..(i + 1) * dim];
+            let ok = h.is_some_and(|h| self.encode_into(py, t, w, h, ask, answers, seat, row));
+            if !ok {
+                row.fill(0.0);
+                done.push(false);
+                continue;
+            }
+            if let Some(a) = ask {
+                if !answers.iter().any(|(x, _)| *x == seat) {
+                    if let Some((_, ms)) = a.options.iter().find(|(s, _)| *s == seat) {
+                        self.slots(ms, &mut slots[i * size..(i + 1) * size]);
+                    }
+                }
+            }
+            done.push(true);
+        }
+        let bytes: Vec<u8> = v.iter().flat_map(|x| x.to_le_bytes()).collect();
+        let slot_bytes: Vec<u8> = slots.iter().flat_map(|x| x.to_le_bytes()).collect();
+        Ok((PyBytes::new(py, &bytes), PyBytes::new(py, &slot_bytes), done))
     }
 }
