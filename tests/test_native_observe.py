@@ -1,0 +1,127 @@
+"""Observations on the native backend (runtime/native/src/engine/observe.rs): after every move of seeded games
+of every bundled rule file (龙岩 at 4, 3 and 2 players) and bench/rules/joker.pai, every seat's
+`Game.observation` and legal moves equal between backends, with no Python game replayed beside the native
+one; the learning environment's arrays filled natively equal to the reference's encoding; `Tables.step_many`
+on the native backend giving the same arrays as on the Python one. The bigger sample is
+bench/observe_equivalence.py."""
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+import paili
+from paili.runtime.game import Game
+
+ROOT = Path(__file__).resolve().parent.parent
+CONFIGS = [("rules/baijindao.pai", {}), ("rules/baicheng.pai", {}), ("rules/longyan.pai", {}),
+           ("rules/longyan.pai", {"人数": 3}), ("rules/longyan.pai", {"人数": 2}), ("rules/chehuzi.pai", {}),
+           ("rules/guobiao.pai", {}), ("bench/rules/joker.pai", {})]
+
+pytestmark = pytest.mark.skipif(paili.runtime.backend.native_module() is None, reason="the native core is not built")
+
+
+def _play(rules, options, seed, each):
+    """One seeded game on both backends with the same random legal moves; `each(py, nat)` after every move."""
+    py = Game(rules, options, seed, backend="python")
+    nat = Game(rules, options, seed, backend="native")
+    rng = random.Random(seed)
+    while True:
+        each(py, nat)
+        if py.is_over():
+            return
+        seat = py.current_seats()[0]
+        moves = py.legal_moves(seat)
+        move = moves[rng.randrange(len(moves))]
+        py.apply(seat, move)
+        nat.apply(seat, move)
+
+
+@pytest.mark.parametrize("path, options", CONFIGS)
+def test_observations_and_legal_moves_equal_between_backends(path, options):
+    rules = paili.load(str(ROOT / path))
+    seen = {"observations": 0, "shown_hand": 0, "shown_drawn": 0}
+
+    def each(py, nat):
+        for s in range(py.n):
+            a = py.observation(s)
+            assert nat.observation(s) == a
+            assert [str(m) for m in nat.legal_moves(s)] == [str(m) for m in py.legal_moves(s)]
+            seen["observations"] += 1
+            seen["shown_hand"] += sum("hand" in x for x in a["seats"])
+            seen["shown_drawn"] += sum("drawn" in x for x in a["seats"])
+
+    for seed in (1, 3):
+        _play(rules, options, seed, each)
+    assert seen["observations"] > 50
+    stats = rules.stats()
+    # answered by the native hand alone: no Python game replayed beside it, nothing handed back
+    assert stats["engine_mirrors"] == 0
+    assert stats["engine_fallbacks"] == 0
+    if "baijindao" in path:  # its `observe` rule shows a declared seat the others' hands: reached here
+        assert seen["shown_hand"] > 0
+    if "chehuzi" in path:  # its `observe` rule shows a drawn card: reached here
+        assert seen["shown_drawn"] > 0
+
+
+@pytest.mark.parametrize("path, options", CONFIGS)
+def test_native_arrays_equal_the_reference_encoding(path, options):
+    np = pytest.importorskip("numpy")
+    pytest.importorskip("pettingzoo", reason="the learning environment needs the [env] extra")
+    from paili.env import Layout
+
+    rules = paili.load(str(ROOT / path))
+    lay = Layout(rules, options)
+    checked = [0]
+
+    def each(py, nat):
+        for s in range(py.n):
+            got = nat.encoded(s, lay.json)
+            assert got is not None
+            assert np.array_equal(np.frombuffer(got[0], dtype=np.float32), lay.encode(py.observation(s)))
+            mask = np.zeros(lay.size, dtype=np.int8)
+            legal = lay.actions_of(py.legal_moves(s)) if s in py.current_seats() else {}
+            mask[list(legal)] = 1
+            assert np.array_equal(np.frombuffer(got[1], dtype=np.int8), mask)
+            # each marked slot names the legal move the reference's slot map gives it
+            moves = nat.legal_moves(s)
+            assert {a: str(moves[i]) for a, i in enumerate(got[2]) if i >= 0} == {a: str(m) for a, m in legal.items()}
+            checked[0] += 1
+
+    _play(rules, options, 3, each)
+    assert checked[0] > 20
+
+
+@pytest.mark.parametrize("variant, options", [("baijindao", {}), ("longyan", {"人数": 3}), ("chehuzi", {})])
+def test_step_many_native_equals_python(variant, options):
+    np = pytest.importorskip("numpy")
+    pytest.importorskip("pettingzoo", reason="the learning environment needs the [env] extra")
+    from paili.env import Tables
+
+    nat = Tables(variant, 4, options, seed=7, backend="native")
+    py = Tables(variant, 4, options, seed=7, backend="python")
+    a, b = nat.reset(), py.reset()
+    rng = np.random.default_rng(7)
+    hands = 0
+    for _ in range(150):
+        for x, y in zip(a, b):
+            assert np.array_equal(x, y)
+        acts = [int(rng.choice(np.flatnonzero(m))) for m in a[1]]
+        a, b = nat.step_many(acts), py.step_many(acts)
+        for x, y in zip(a[3:], b[3:]):  # rewards and done
+            assert np.array_equal(x, y)
+        hands += int(a[4].sum())
+    assert hands > 0  # hands ended and were dealt anew within the run
+    assert all(g.rules.stats()["engine_mirrors"] == 0 for g in nat.games)
+
+
+def test_step_many_refuses_an_action_that_is_not_legal():
+    pytest.importorskip("pettingzoo", reason="the learning environment needs the [env] extra")
+    from paili.env import Tables
+
+    t = Tables("baijindao", 2, seed=1, backend="native")
+    _, masks, _ = t.reset()
+    bad = int((masks[0] == 0).nonzero()[0][0])
+    with pytest.raises(ValueError, match="table 0: action"):
+        t.step_many([bad, int(masks[1].nonzero()[0][0])])
