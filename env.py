@@ -17,6 +17,9 @@ Built on the engine's public API only (`Game.current_seats`, `legal_moves`, `app
 - The observation is `{"observation": float32[D], "action_mask": int8[A]}`, the layout in docs/env.md.
 - Rewards are money: the step that ends the hand rewards every seat with its delta (`result()["deltas"]`:
   every payment of the hand, settled); every other step rewards 0.
+- `backend` (`Game`'s: native, python, auto; None: `PAILI_BACKEND`, else the native engine where it is
+  built): on the native engine the arrays are filled natively from the seat's view (`NativeGame.encoded`,
+  `native_game.encode_many`), the same values `Layout.encode` gives (tests/test_native_observe.py).
 """
 from __future__ import annotations
 

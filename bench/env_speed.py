@@ -3,16 +3,19 @@ RiichiEnv and RLCard in one process.
 
     pip install -e ".[env,bench]"     # pettingzoo, numpy; riichienv and rlcard
     python bench/env_speed.py [--hands 200] [--seed 1] [--variants baijindao,longyan] [--repeat 2] [--json]
+                              [--backend native|python]
 
 - paili: `PailiEnv` (AEC: `last()`, a uniform random choice among the mask's legal actions, `step`), one
   hand an episode, every hand scored and settled; and `Tables.step_many` over 16 tables (random legal
-  actions for all tables from one call).
+  actions for all tables from one call). `--backend` (default: the environment's own, the native engine
+  where it is built): the engine under the environment.
 - RiichiEnv (PyPI `riichienv`, a Rust riichi engine driven from Python): one kyoku a hand
   (`game_mode=0`), its own `RandomAgent` for every seat, MJAI logging off, scoring included.
 - RLCard's `mahjong` environment with its random agents (`env.run`; no scoring).
 
 The passes alternate (RiichiEnv, RLCard, paili …) and the best of `--repeat` counts, so the ratios are
-measured under the same load; 10 untimed hands of each paili variant warm up first. A progress bar with
+measured under the same load; 10 untimed hands of each paili variant warm up first. Rates are per second
+of the process's CPU time (`time.process_time`), so other work on a shared machine does not count. A progress bar with
 hands/s shows on a terminal.
 """
 from __future__ import annotations
@@ -34,14 +37,14 @@ def riichienv_rate(hands: int, seed: int, tick) -> float | None:
     except ImportError:
         return None
     agents = [RandomAgent(seed=seed + i) for i in range(4)]
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     for h in range(hands):
         env = RiichiEnv(game_mode=0, skip_mjai_logging=True, seed=seed * 100_003 + h)
         obs = env.reset()
         while not env.done():
             obs = env.step({pid: agents[pid].act(o) for pid, o in obs.items()})
         tick()
-    return hands / (time.perf_counter() - t0)
+    return hands / (time.process_time() - t0)
 
 
 def rlcard_rate(hands: int, seed: int, tick) -> float | None:
@@ -52,20 +55,20 @@ def rlcard_rate(hands: int, seed: int, tick) -> float | None:
         return None
     env = rlcard.make("mahjong", config={"seed": seed})
     env.set_agents([RandomAgent(num_actions=env.num_actions) for _ in range(env.num_players)])
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     for _ in range(hands):
         env.run(is_training=False)
         tick()
-    return hands / (time.perf_counter() - t0)
+    return hands / (time.process_time() - t0)
 
 
-def paili_rate(variant: str, options: dict, hands: int, seed: int, tick) -> float:
+def paili_rate(variant: str, options: dict, hands: int, seed: int, tick, backend=None) -> float:
     import numpy as np
     from paili.env import PailiEnv
 
-    env = PailiEnv(variant, options, seed=seed)
+    env = PailiEnv(variant, options, seed=seed, backend=backend)
     rng = random.Random(seed)
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     for _ in range(hands):
         env.reset()
         for _agent in env.agent_iter():
@@ -76,21 +79,22 @@ def paili_rate(variant: str, options: dict, hands: int, seed: int, tick) -> floa
             legal = np.flatnonzero(obs["action_mask"])
             env.step(int(legal[rng.randrange(len(legal))]))
         tick()
-    return hands / (time.perf_counter() - t0)
+    return hands / (time.process_time() - t0)
 
 
-def paili_tables_rate(variant: str, options: dict, hands: int, seed: int, tick, tables: int = 16) -> float:
+def paili_tables_rate(variant: str, options: dict, hands: int, seed: int, tick, tables: int = 16,
+                      backend=None) -> float:
     """Hands/s of `Tables.step_many` over `tables` tables: moves per second over the moves a finished hand
     took (hands still open when the run stops are not counted as hands, nor as time wasted)."""
     import numpy as np
     from paili.env import Tables
 
-    t = Tables(variant, tables, options, seed=seed)
+    t = Tables(variant, tables, options, seed=seed, backend=backend)
     rng = np.random.default_rng(seed)
     _, masks, _ = t.reset()
     open_moves = [0] * tables
     finished_moves = steps = 0
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     while t.hands_done < hands:
         acts = [int(rng.choice(np.flatnonzero(m))) for m in masks]
         _, masks, _, _, done = t.step_many(acts)
@@ -101,7 +105,7 @@ def paili_tables_rate(variant: str, options: dict, hands: int, seed: int, tick, 
                 finished_moves += open_moves[i]
                 open_moves[i] = 0
                 tick()
-    dt = time.perf_counter() - t0
+    dt = time.process_time() - t0
     return (steps / dt) / (finished_moves / t.hands_done)
 
 
@@ -129,7 +133,9 @@ def main(argv=None) -> int:
     p.add_argument("--repeat", type=int, default=1)
     p.add_argument("--variants", default="baijindao,baicheng,longyan,chehuzi")
     p.add_argument("--json", action="store_true")
+    p.add_argument("--backend", default=None, help="native or python (default: the environment's own)")
     args = p.parse_args(argv)
+    b = args.backend
     variants = [v for v in args.variants.split(",") if v]
     runs = 2 + 2 * len(variants)
     best: dict[str, float] = {}
@@ -139,15 +145,17 @@ def main(argv=None) -> int:
             best[name] = max(best.get(name, 0.0), rate)
 
     for v in variants:  # untimed warm-up: imports, rule sets, block tables
-        paili_rate(v, {}, 10, args.seed + 1000, lambda: None)
+        paili_rate(v, {}, 10, args.seed + 1000, lambda: None, b)
     with _Bar(runs * args.hands * args.repeat, args.json) as tick:
         for r in range(args.repeat):
             keep("riichienv", riichienv_rate(args.hands, args.seed + r, tick))
             keep("rlcard", rlcard_rate(args.hands, args.seed + r, tick))
             for v in variants:
-                keep(f"paili {v} env", paili_rate(v, {}, args.hands, args.seed + r, tick))
-                keep(f"paili {v} step_many", paili_tables_rate(v, {}, args.hands, args.seed + r, tick))
-    out = {"hands": args.hands, "repeat": args.repeat, "seed": args.seed,
+                keep(f"paili {v} env", paili_rate(v, {}, args.hands, args.seed + r, tick, backend=b))
+                keep(f"paili {v} step_many", paili_tables_rate(v, {}, args.hands, args.seed + r, tick, backend=b))
+    from paili.runtime.backend import choose
+
+    out = {"hands": args.hands, "repeat": args.repeat, "seed": args.seed, "backend": choose(b),
            "hands_per_second": {k: round(x, 1) for k, x in best.items()}}
     for ref in ("riichienv", "rlcard"):
         if ref in best:

@@ -9,9 +9,8 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-import pytest
-
 import paili
+import pytest
 from paili.runtime.game import Game
 
 ROOT = Path(__file__).resolve().parent.parent
