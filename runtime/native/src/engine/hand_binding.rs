@@ -82,6 +82,7 @@ impl EngineHand {
 
     /// What engine/observe.rs reads of the hand: the table, the win machinery, the hand once started
     /// (not once stopped), the decision asked and the answers given to it.
+    #[allow(clippy::type_complexity)] // the five parts observe.rs reads, borrowed together
     pub(super) fn observed(&self) -> (&table::Table, &winning::Winning, Option<&Hand>, Option<&Ask>, &[(usize, Mv)]) {
         let hand = if self.refused.is_some() { None } else { self.hand.as_ref() };
         (&self.table, &self.winning, hand, self.pending.as_ref(), &self.answers)

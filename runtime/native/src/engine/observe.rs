@@ -107,7 +107,7 @@ impl EngineObserver {
         let ok = super::with_hand(py, w, |hc| {
             let wins = w.on(t, st, hc);
             for (what, when) in &self.rules {
-                for owner in 0..st.n {
+                for (owner, shown) in out.iter_mut().enumerate() {
                     if owner == viewer {
                         continue;
                     }
@@ -139,12 +139,11 @@ impl EngineObserver {
                         }
                     };
                     if holds {
-                        let s = &mut out[owner];
                         match what {
-                            What::Hand => s.hand = true,
-                            What::Drawn => s.drawn = true,
-                            What::Melds => s.melds = true,
-                            What::KongTiles => s.kong_tiles = true,
+                            What::Hand => shown.hand = true,
+                            What::Drawn => shown.drawn = true,
+                            What::Melds => shown.melds = true,
+                            What::KongTiles => shown.kong_tiles = true,
                         }
                     }
                 }
