@@ -124,3 +124,20 @@ def test_step_many_refuses_an_action_that_is_not_legal():
     bad = int((masks[0] == 0).nonzero()[0][0])
     with pytest.raises(ValueError, match="table 0: action"):
         t.step_many([bad, int(masks[1].nonzero()[0][0])])
+
+
+def test_an_observation_the_native_side_does_not_answer_is_the_references_counted(tmp_path):
+    """An `observe` condition the reference notes as an error (a division by zero) is not evaluated to
+    another value natively: the observation is the reference's, the error noted as the reference notes it,
+    the fallback counted."""
+    text = (ROOT / "bench/rules/joker.pai").read_text(encoding="utf-8")
+    text += '\nobserve 除零 {\n  what hand\n  when 1 / (wall_left - wall_left) > 0\n}\n'
+    path = tmp_path / "joker_observe.pai"
+    path.write_text(text, encoding="utf-8")
+    rules = paili.load(str(path))
+    py = Game(rules, {}, 1, backend="python")
+    nat = Game(rules, {}, 1, backend="native")
+    assert nat.observation(0) == py.observation(0)
+    assert nat.errors == py.errors and py.errors  # "condition: division by zero", once per other seat
+    stats = rules.stats()
+    assert stats["engine_fallback_reasons"] == {"an observation the native side does not answer": 1}

@@ -416,7 +416,11 @@ class NativeGame:
         got = self._observer().observation(self._hand, seat)
         if got is None:
             self._shell.rules.engine.fell_back("an observation the native side does not answer")
-            return self.mirror().observation(seat)
+            py = self.mirror()
+            noted = len(py.errors)
+            out = py.observation(seat)
+            self.errors.extend(py.errors[noted:])  # what the reference noted answering it (its conditions)
+            return out
         o = json.loads(got)
         over = o["over"]
         return {
