@@ -2,9 +2,10 @@
 stepped from one call (`Tables.step_many`). Needs the optional extra `env` (`pip install -e ".[env]"`:
 pettingzoo, gymnasium, numpy); `import paili` does not import it. docs/env.md is its reference.
 
-Built on the engine's public API only (`Game.current_seats`, `legal_moves`, `apply`, `observation`,
-`is_over`, `result`), so another engine with that API slots in underneath. A seat sees exactly what
-`Game.observation(seat)` shows it (the rules' `observe` declarations included); nothing else is read.
+Built on the engine's public API (`Game.current_seats`, `legal_moves`, `apply`, `observation`, `is_over`,
+`result`), and on the native backend on the native game's own arrays of the same view (`NativeGame.encoded`,
+below). A seat sees exactly what `Game.observation(seat)` shows it (the rules' `observe` declarations
+included); nothing else is read.
 
 - Agents are `seat_0 … seat_{n-1}`; one episode is one hand. `reset(seed=S)` deals hand S;
   `reset()` deals the next seed of the environment's own sequence (from its `seed`).
