@@ -220,6 +220,7 @@ class PailiEnv(AECEnv):
         self.action_spaces = {a: spaces.Discrete(self.layout.size) for a in self.possible_agents}
         self.game: Game | None = None
         self._moves: tuple | None = None  # (decision, seat, action -> move)
+        self._slots: tuple | None = None  # ((decision, seat, seats asked), per action the legal move's number)
 
     @functools.cache  # noqa: B019 - one space object per agent, as PettingZoo asks
     def observation_space(self, agent):
@@ -275,6 +276,7 @@ class PailiEnv(AECEnv):
         if native_played(g):  # the arrays filled natively (engine/observe.rs), else encoded here
             got = g.encoded(seat, self.layout.json)
             if got is not None:
+                self._slots = ((g.decision, seat, len(g.current_seats())), got[2])
                 return {"observation": np.frombuffer(got[0], dtype=np.float32).copy(),
                         "action_mask": np.frombuffer(got[1], dtype=np.int8).copy()}
         mask = np.zeros(self.layout.size, dtype=np.int8)
@@ -288,12 +290,18 @@ class PailiEnv(AECEnv):
             self._was_dead_step(action)
             return
         agent = self.agent_selection
-        move = self.legal(agent).get(int(action)) if action is not None else None
-        if move is None:
-            raise ValueError(f"action {str(action)[:20]} is not legal for {agent} now (see its action_mask)")
-        self._cumulative_rewards[agent] = 0.0
         g = self.game
-        g.apply(int(agent.rsplit("_", 1)[1]), move)
+        seat = int(agent.rsplit("_", 1)[1])
+        index = self._native_index(seat, action)
+        if index is None:
+            move = self.legal(agent).get(int(action)) if action is not None else None
+            if move is None:
+                raise ValueError(f"action {str(action)[:20]} is not legal for {agent} now (see its action_mask)")
+        self._cumulative_rewards[agent] = 0.0
+        if index is None:
+            g.apply(seat, move)
+        else:
+            g.apply_index(seat, index)  # the native slots named the move (`observe`)
         self._moves = None
         self._clear_rewards()
         if g.is_over():
@@ -308,6 +316,18 @@ class PailiEnv(AECEnv):
         if self.render_mode == "ansi":
             self.render()
 
+
+    def _native_index(self, seat: int, action) -> int | None:
+        """The number of the legal move `action` stands for, where the native arrays of this very state gave
+        it (`observe`), else None (the action is looked up in `legal`)."""
+        g = self.game
+        if self._slots is None or action is None or not native_played(g):
+            return None
+        key, slots = self._slots
+        if key != (g.decision, seat, len(g.current_seats())):
+            return None
+        a = int(action)
+        return slots[a] if 0 <= a < len(slots) and slots[a] >= 0 else None
 
     def render(self):
         if self.render_mode is None or self.game is None:
@@ -401,14 +421,16 @@ class Tables:
         for t, g in enumerate(self.games):
             seat = g.current_seats()[0]
             a = int(actions[t])
-            if self._legal[t] is None:
+            if self._legal[t] is None:  # the native slots name the move's number
                 i = int(self._slots[t, a]) if 0 <= a < self.layout.size else -1
-                move = g.legal_moves(seat)[i] if i >= 0 else None
+                if i < 0:
+                    raise ValueError(f"table {t}: action {a} is not legal now (see its mask)")
+                g.apply_index(seat, i)
             else:
                 move = self._legal[t].get(a)
-            if move is None:
-                raise ValueError(f"table {t}: action {int(actions[t])} is not legal now (see its mask)")
-            g.apply(seat, move)
+                if move is None:
+                    raise ValueError(f"table {t}: action {a} is not legal now (see its mask)")
+                g.apply(seat, move)
             if g.is_over():
                 rewards[t] = [_number(x) for x in g.result()["deltas"]]
                 done[t] = True

@@ -175,7 +175,9 @@ class NativeGame:
         self.violations: list[str] = []
         self.errors: list[str] = []
         self.decision = 0
-        self._ask: Ask | None = None
+        self._ask: Ask | None = None  # the decision asked, once read (`_asked`)
+        self._asked_seats: list[int] | None = None  # the seats it asks (None: none is asked)
+        self._ask_read = False
         self._snap: dict | None = None  # the native snapshot, until the next move
         self._observers: dict = {}  # the pool's observers this game asked, by layout (`_observer`)
         self.require_decision = shell.require_decision
@@ -208,17 +210,26 @@ class NativeGame:
 
     # --- what the native hand answers
     def _new_decision(self) -> None:
-        """After the native hand ran on: the decision it asks now, numbered as the reference numbers it."""
+        """After the native hand ran on: the decision it asks now, numbered as the reference numbers it (its
+        options read from the native hand when first asked for, `_asked`)."""
         self._snap = None
-        p = self._hand.pending()
-        if p is None:
-            self._ask = None
-            return
-        self.decision += 1
-        d = json.loads(p)
-        cat = self._shell.cat.by_name
-        self._ask = Ask(d["kind"], {int(s): [_move(m, self.decision) for m in ms] for s, ms in d["options"].items()},
-                        d["event"], d["actor"], cat[d["tile"]] if d["tile"] is not None else None)
+        seats = self._hand.asked()
+        self._ask = None
+        self._asked_seats = None if seats is None else sorted(seats)
+        if seats is not None:
+            self.decision += 1
+            self._ask_read = False
+
+    def _asked(self) -> Ask | None:
+        """The decision asked, with every seat's options as `Move`s stamped with its number."""
+        if self._asked_seats is not None and not self._ask_read:
+            d = json.loads(self._hand.pending())
+            cat = self._shell.cat.by_name
+            options = {int(s): [_move(m, self.decision) for m in ms] for s, ms in d["options"].items()}
+            self._ask = Ask(d["kind"], options, d["event"], d["actor"],
+                            cat[d["tile"]] if d["tile"] is not None else None)
+            self._ask_read = True
+        return self._ask
 
     def _native(self) -> dict:
         if self._snap is None:
@@ -243,22 +254,22 @@ class NativeGame:
 
     @property
     def pending(self) -> Ask | None:
-        return self.mirror().pending if self._primary else self._ask
+        return self.mirror().pending if self._primary else self._asked()
 
     def current_seats(self) -> list[int]:
         if self._primary:
             return self._py.current_seats()
-        if self._ask is None:
+        if self._asked_seats is None:
             return []
-        return [s for s in sorted(self._ask.options) if s not in self.answers]
+        return [s for s in self._asked_seats if s not in self.answers]
 
     def legal_moves(self, seat: int) -> list[Move]:
         if self._primary:
             return self._py.legal_moves(seat)
         seat = seat_arg(self._shell.n, seat)
-        if self._ask is None or seat in self.answers:
+        if self._asked_seats is None or seat in self.answers:
             return []
-        return list(self._ask.options.get(seat, []))
+        return list(self._asked().options.get(seat, []))
 
     def is_over(self) -> bool:
         return self._py.is_over() if self._primary else self._hand.is_over()
@@ -270,7 +281,7 @@ class NativeGame:
             self.moves = self._py.moves
             return
         seat = seat_arg(self._shell.n, seat)
-        move, bad = refusal(self, seat, move, self.is_over(), self._ask)
+        move, bad = refusal(self, seat, move, self.is_over(), self._asked())
         if bad is not None:
             raise IllegalMove(bad)
         self.answers[seat] = move
@@ -282,7 +293,31 @@ class NativeGame:
         except ValueError as exc:  # (checked above: a refusal here is the native hand's own)
             self._fall_back(f"a move: {exc}")
             return
-        if len(self.answers) == len(self._ask.options):
+        self._applied()
+
+    def apply_index(self, seat: int, index: int) -> None:
+        """Apply seat's legal move number `index` (in `legal_moves` order; the learning environment's
+        action slots name it): as `apply` applies that move, without reading the decision's options into
+        `Move`s first (the move applied is read back from the native hand)."""
+        if self._primary or self._py is not None:  # a Python game plays or is kept in step: its way
+            moves = self.legal_moves(seat)
+            if not 0 <= index < len(moves):
+                raise IllegalMove(f"seat {seat} has no legal move number {index} now")
+            self.apply(seat, moves[index])
+            return
+        seat = seat_arg(self._shell.n, seat)
+        try:
+            text = self._hand.apply_index(seat, index)
+        except ValueError as exc:  # (nothing changed: not asked, answered, or no such move)
+            raise IllegalMove(str(exc)) from None
+        move = _move(json.loads(text), self.decision)
+        self.answers[seat] = move
+        self.moves.append((seat, move))
+        self._applied()
+
+    def _applied(self) -> None:
+        """After the native hand took a move: the next decision, a stop, the invariants."""
+        if len(self.answers) == len(self._asked_seats):
             self.answers = {}
             self._new_decision()
         else:
@@ -303,7 +338,7 @@ class NativeGame:
         snap = self._native()
         out = {"format": FORMAT, "version": VERSION, "variant": self._shell.rs.variant.id}
         out.update(snap["state"])
-        ask = self._ask
+        ask = self._asked()
         out["pending"] = None if ask is None else {
             "kind": ask.kind, "event": ask.event,
             "options": {str(s): [str(m) for m in ms] for s, ms in ask.options.items()}}

@@ -227,6 +227,29 @@ impl EngineHand {
         })
     }
 
+    /// The seats the decision asks (answered or not), None when none is asked.
+    fn asked(&self) -> Option<Vec<usize>> {
+        self.pending.as_ref().map(|a| a.options.iter().map(|(s, _)| *s).collect())
+    }
+
+    /// Apply seat's legal move number `index` (in `legal_moves` order), as `apply` applies a move; the move
+    /// applied, as JSON text [action, tiles, choice, meld]. Refused as `apply` refuses, and for an index
+    /// past the seat's moves.
+    fn apply_index(&mut self, py: Python<'_>, seat: usize, index: usize) -> PyResult<String> {
+        self.state()?;
+        let mv = self
+            .pending
+            .as_ref()
+            .filter(|_| !self.answers.iter().any(|(s, _)| *s == seat))
+            .and_then(|a| a.options.iter().find(|(s, _)| *s == seat))
+            .and_then(|(_, ms)| ms.get(index))
+            .cloned()
+            .ok_or_else(|| PyValueError::new_err(format!("seat {seat} has no legal move number {index} now")))?;
+        let text = mv.to_json(&self.table).to_string();
+        self.answer(py, seat, mv).map_err(PyValueError::new_err)?;
+        Ok(text)
+    }
+
     /// The seats still to answer the decision asked.
     fn current_seats(&self) -> Vec<usize> {
         match &self.pending {
