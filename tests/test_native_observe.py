@@ -39,7 +39,7 @@ def _play(rules, options, seed, each):
 
 @pytest.mark.parametrize("path, options", CONFIGS)
 def test_observations_and_legal_moves_equal_between_backends(path, options):
-    rules = paili.load(str(ROOT / path))
+    rules = paili.load(str(ROOT / path), backend="native")  # native under PAILI_BACKEND=python too
     seen = {"observations": 0, "shown_hand": 0, "shown_drawn": 0}
 
     def each(py, nat):
@@ -70,7 +70,7 @@ def test_native_arrays_equal_the_reference_encoding(path, options):
     pytest.importorskip("pettingzoo", reason="the learning environment needs the [env] extra")
     from paili.env import Layout
 
-    rules = paili.load(str(ROOT / path))
+    rules = paili.load(str(ROOT / path), backend="native")  # native under PAILI_BACKEND=python too
     lay = Layout(rules, options)
     checked = [0]
 
@@ -98,7 +98,7 @@ def test_step_many_native_equals_python(variant, options):
     pytest.importorskip("pettingzoo", reason="the learning environment needs the [env] extra")
     from paili.env import Tables
 
-    nat = Tables(variant, 4, options, seed=7, backend="native")
+    nat = Tables(paili.load(variant, backend="native"), 4, options, seed=7, backend="native")
     py = Tables(variant, 4, options, seed=7, backend="python")
     a, b = nat.reset(), py.reset()
     rng = np.random.default_rng(7)
@@ -119,7 +119,7 @@ def test_step_many_refuses_an_action_that_is_not_legal():
     pytest.importorskip("pettingzoo", reason="the learning environment needs the [env] extra")
     from paili.env import Tables
 
-    t = Tables("baijindao", 2, seed=1, backend="native")
+    t = Tables(paili.load("baijindao", backend="native"), 2, seed=1, backend="native")
     _, masks, _ = t.reset()
     bad = int((masks[0] == 0).nonzero()[0][0])
     with pytest.raises(ValueError, match="table 0: action"):
@@ -134,7 +134,7 @@ def test_an_observation_the_native_side_does_not_answer_is_the_references_counte
     text += '\nobserve 除零 {\n  what hand\n  when 1 / (wall_left - wall_left) > 0\n}\n'
     path = tmp_path / "joker_observe.pai"
     path.write_text(text, encoding="utf-8")
-    rules = paili.load(str(path))
+    rules = paili.load(str(path), backend="native")
     py = Game(rules, {}, 1, backend="python")
     nat = Game(rules, {}, 1, backend="native")
     assert nat.observation(0) == py.observation(0)
