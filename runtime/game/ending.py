@@ -74,7 +74,9 @@ class Ending:
                 info = infos[L["i"]]
                 seat = st.seats[info.seat]
                 self._reveals("win")
-                final = self._rescore(info)
+                # scored before the `win` hooks: a hand they lift to a win may not win yet (the offer's
+                # trial found it wins once they have run, runtime/game/win_trial.py)
+                final = self._rescore(info, final=False)
                 self.infos[info.seat] = final
                 wb = {**L["b"], **self.winner_binding(info.seat)}
 
@@ -126,12 +128,15 @@ class Ending:
             return infos[-1].seat
         return max((i.seat for i in infos), key=lambda w: self.distance(ref, w))
 
-    def _rescore(self, info: WinInfo) -> WinInfo:
+    def _rescore(self, info: WinInfo, final: bool = True) -> WinInfo:
+        """The win scored again on the context as it is now. Not `final` (before the `win` hooks): a
+        hand that scores without winning is kept as it scores, for the hooks to read."""
         if self.shortcuts:
             if info.scored_at == self._ctx_version:
                 return info  # nothing the scoring reads has changed since
             last = self._last_rescore
-            if last is not None and last[0] is info and last[1] == self._ctx_version:
+            if last is not None and last[0] is info and last[1] == self._ctx_version and \
+                    (last[2].result.win or not final):
                 return last[2]  # asked again (after the `win` hooks) with no context value changed
         seat = self.st.seats[info.seat]
         forms = tuple(self.prog.actions[info.action].ir.win_forms)
@@ -143,7 +148,7 @@ class Ending:
         except (HandError, *EVAL_ERRORS) as exc:
             self.note_error(f"scoring the win: {exc}")
             return info
-        if not res.win:
+        if not res.win and (final or res.evaluation is None):
             self.note_error(f"the win no longer scores after the win's effects: {res.reason}")
             return info
         out = WinInfo(info.seat, info.tile, info.self_drawn, info.concealed, res, sc, info.discarder,

@@ -36,6 +36,7 @@ from .setup import Setup
 from .state import HandState, Seat, plain
 from .turn import Turns
 from .values import Values
+from .win_trial import WinTrial
 from .winning import Winning
 
 DEFAULT_BALANCE = 1000
@@ -71,7 +72,7 @@ def unsupported(rs: ir.RuleSet) -> list[str]:
     return [f"{what} ({span})" for what, span in unexecuted(rs)]
 
 
-class Game(Values, Winning, Setup, Events, Offers, HandStart, Turns, Claims, Ending):
+class Game(Values, Winning, WinTrial, Setup, Events, Offers, HandStart, Turns, Claims, Ending):
     """One hand. `options` are room options by name; `seed` decides the shuffle and every random draw.
 
     Keyword arguments: `dealer` (seat), `balances` (per seat, default 1000 each), `table` (table state
@@ -96,7 +97,7 @@ class Game(Values, Winning, Setup, Events, Offers, HandStart, Turns, Claims, End
         "_score_env_cache", "_target_cache", "_restrict_cache", "_discard_cache", "_offerable_cache",
         "_unusable_cache", "_restrict_plans", "_instant_of", "_forms_rules", "_win_cache", "_free", "_nat_blocks",
         "_wild_any", "_visible", "_wild_tiles", "_last_rescore", "_ranks", "_meld_values", "_special",
-        "_instant_need",
+        "_instant_need", "_trial_cache",
     )
 
     # Exact shortcuts (a hand that cannot be ready, a seat that cannot claim, …) taken before the full
@@ -276,6 +277,7 @@ class Game(Values, Winning, Setup, Events, Offers, HandStart, Turns, Claims, End
         self.mk = {m.name: m for m in rs.melds}
         self._forms_rules: dict[tuple, Rules] = {}
         self._win_cache: dict[tuple, WinInfo | None] = {}
+        self._trial_cache: dict[str, tuple] = {}  # action -> what a win by it sets of the context (win_trial.py)
         self.infos: dict[int, WinInfo] = {}
         self.pending: Ask | None = None
         self.answers: dict[int, Move] = {}

@@ -82,8 +82,8 @@ class ProbedGame(Game):
     # ---- the wins found, each with what it was scored on (the reading an event reads is worked out
     # natively from it: the seat, the tiles, the forms, the context values and reveals of that moment)
 
-    def _win_info(self, s, mode, tile, forms=(), discarder=None, robbed=None):
-        info = super()._win_info(s, mode, tile, forms, discarder, robbed)
+    def _win_info(self, s, mode, tile, forms=(), discarder=None, robbed=None, action=None):
+        info = super()._win_info(s, mode, tile, forms, discarder, robbed, action)
         if info is not None:
             self.note_win(info, forms)
         return info
@@ -105,7 +105,7 @@ class ProbedGame(Game):
             wins[id(env)] = (env, {
                 "seat": info.seat, "tile": info.tile.name if info.tile is not None else None,
                 "self_drawn": bool(info.self_drawn), "concealed": [t.name for t in info.concealed],
-                "forms": list(forms), "context": {k: plain(v) for k, v in st.context.items()},
+                "forms": list(forms), "context": {k: plain(v) for k, v in {**st.context, **(info.trial or {})}.items()},
                 "reveals": {k: plain(v) for k, v in st.reveals.items()}})
 
     def win_data(self, reading) -> dict | None:

@@ -83,7 +83,7 @@ class Offers:
                 tile = self.st.last_dealt if c == self.st.dealer and self.st.last_dealt in seat.hand else None
                 if tile is None:
                     continue
-            info = self._win_info(c, mode, tile, tuple(a.ir.win_forms), discarder, robbed)
+            info = self._win_info(c, mode, tile, tuple(a.ir.win_forms), discarder, robbed, a.name)
             if info is None:
                 continue
             reading = info.reading_env(self)

@@ -74,6 +74,9 @@ class WinInfo:
     action: str = ""
     _reading: Any = None
     scored_at: int = -1  # the context version it was scored under (the same version scores the same)
+    # the context values it was scored under beside the state's, by name: a win tried as its action would
+    # score it (runtime/game/win_trial.py); None: the state's context as it was
+    trial: dict | None = None
 
     def __deepcopy__(self, memo):  # a win, once found, is never changed (its reading is worked out once)
         return self

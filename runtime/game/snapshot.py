@@ -70,7 +70,7 @@ SHARED = frozenset({"rules", "rs", "prog", "cat", "dec", "mk", "settings", "setu
 # caches of values that are never changed once made: a clone takes a copy of the cache, not of the values
 CACHES = frozenset({"_target_cache", "_restrict_cache", "_discard_cache", "_offerable_cache", "_unusable_cache",
                     "_restrict_plans", "_instant_of", "_forms_rules", "_win_cache", "_ranks", "_meld_values",
-                    "_special", "_instant_need"})
+                    "_special", "_instant_need", "_trial_cache"})
 
 
 def fields(cls) -> tuple[str, ...]:

@@ -317,16 +317,27 @@ class Winning:
         return res, sc
 
     def _win_info(self, s: int, mode: str, tile: TileInfo | None, forms: tuple[str, ...] = (),
-                  discarder: int | None = None, robbed: int | None = None) -> WinInfo | None:
+                  discarder: int | None = None, robbed: int | None = None, action: str | None = None) -> WinInfo | None:
         """Whether seat s wins now. mode: drawn (the tile is in the hand, self-drawn), claimed (the tile
-        is not in the hand), none (the hand as it stands), best_wait (the best tile the hand waits on)."""
+        is not in the hand), none (the hand as it stands), best_wait (the best tile the hand waits on).
+        With the `action` that would take it, the win as that action would score it (runtime/game/
+        win_trial.py): a hand that scores on the context of the moment, won or not, is tried."""
+        if action is not None and self.trial_statements(action):
+            found = self._win_found(s, mode, tile, forms, discarder, robbed, keep=True)
+            return None if found is None else self.win_on_trial(found, action)
+        return self._win_found(s, mode, tile, forms, discarder, robbed)
+
+    def _win_found(self, s: int, mode: str, tile: TileInfo | None, forms: tuple[str, ...] = (),
+                   discarder: int | None = None, robbed: int | None = None, keep: bool = False) -> WinInfo | None:
+        """`_win_info` on the context of the moment; with `keep`, a hand that scores but does not win is
+        kept too (not for `best_wait`, which picks among the waits that win)."""
         seat = self.st.seats[s]
         if self.shortcuts and tile is not None and mode in ("drawn", "claimed", "revealed") and \
                 self._hopeless(seat, tile, mode == "drawn", forms):
             return None
         # (the discarder and the robbed seat are part of the win found: the same tile claimed again from
         # another seat's discard is another win)
-        key = (s, seat.version, self._ctx_version, mode, tile.name if tile else None, forms, discarder, robbed)
+        key = (s, seat.version, self._ctx_version, mode, tile.name if tile else None, forms, discarder, robbed, keep)
         if key in self._win_cache:
             return self._win_cache[key]
         info = None
@@ -334,15 +345,15 @@ class Winning:
             conc = list(seat.hand)
             conc.remove(tile)
             res, sc = self.score(seat, tile, True, conc, forms)
-            if res is not None and res.win:
+            if res is not None and (res.win or keep and res.evaluation is not None):
                 info = WinInfo(s, tile, True, conc, res, sc)
         elif mode == "revealed" and tile is not None:  # own turned card: self-drawn, not in the hand
             res, sc = self.score(seat, tile, True, list(seat.hand), forms)
-            if res is not None and res.win:
+            if res is not None and (res.win or keep and res.evaluation is not None):
                 info = WinInfo(s, tile, True, list(seat.hand), res, sc)
         elif mode == "claimed" and tile is not None:
             res, sc = self.score(seat, tile, False, list(seat.hand), forms)
-            if res is not None and res.win:
+            if res is not None and (res.win or keep and res.evaluation is not None):
                 info = WinInfo(s, tile, False, list(seat.hand), res, sc, discarder, robbed)
         elif mode == "none":
             rules = self._rules_for(forms) if forms else self.rules
@@ -352,7 +363,7 @@ class Winning:
                 res = sc.run()
             except (HandError, *EVAL_ERRORS):
                 res = None
-            if res is not None and res.win:
+            if res is not None and (res.win or keep and res.evaluation is not None):
                 info = WinInfo(s, None, False, list(seat.hand), res, sc)
         elif mode == "best_wait":
             best = None
@@ -373,10 +384,11 @@ class Winning:
         return info
 
     def win_offered(self, s: int, mode: str, tile: TileInfo | None, forms: tuple[str, ...] = (),
-                    discarder: int | None = None, robbed: int | None = None) -> WinInfo | None:
+                    discarder: int | None = None, robbed: int | None = None,
+                    action: str | None = None) -> WinInfo | None:
         """`_win_info` for a caller outside the engine's steps: the native legal moves' check
         (runtime/game/native_offers.py) asks the reference's winning machinery through it."""
-        return self._win_info(s, mode, tile, tuple(forms), discarder, robbed)
+        return self._win_info(s, mode, tile, tuple(forms), discarder, robbed, action)
 
     def best_win(self, seat: Seat | int | None, self_drawn: bool) -> WinInfo | None:
         """The best win the seat's concealed hand, as it stands, could make on a tile it waits on
