@@ -64,10 +64,11 @@ class Ending:
                 b = L["b"] = {"actor": seat, "winner": seat, "tile": self.tv(info.tile), "self_drawn": info.self_drawn,
                               "discarder": self.seat_of(info.discarder), "robbed": self.seat_of(info.robbed),
                               ONE_WIN: True}
-                for name in self._run_effects(a.effects, info.reading_env(self), **b):
+                found = info.untried or info  # (the reading before anything the win sets)
+                for name in self._run_effects(a.effects, found.reading_env(self), **b):
                     self._hooks_only(name, b)
                 f.at = 2
-                c = self._event(a.name, {**b, "reading": info.reading_env(self)})
+                c = self._event(a.name, {**b, "reading": found.reading_env(self)})
                 if c:
                     return c
             elif at == 2:

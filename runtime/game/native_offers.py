@@ -131,12 +131,12 @@ class WinOracle:
         self.cpu = 0.0  # CPU seconds in the reference's answers (the speed figure leaves them out)
 
     def win(self, seat: int, mode: str, tile: int | None, forms: list[str], discarder: int | None,
-            robbed: int | None):
+            robbed: int | None, action: str | None = None):
         self.asked += 1
         cpu = time.process_time()
         g = self.game
         t = g.cat.kinds[tile] if tile is not None else None
-        info = g.win_offered(seat, mode, t, tuple(forms), discarder, robbed)
+        info = g.win_offered(seat, mode, t, tuple(forms), discarder, robbed, action)
         self.cpu += time.process_time() - cpu
         if info is None:
             return None
@@ -212,14 +212,14 @@ class OffersCheck:
         if not self.native_wins:
             return
         ref = WinOracle(game)
-        for (seat, mode, tile, forms, discarder, robbed), got in json.loads(self.native.native_wins_asked()):
+        for (seat, mode, tile, forms, discarder, robbed, action), got in json.loads(self.native.native_wins_asked()):
             if isinstance(got, dict):
                 tally.wins_declined[got["declined"]] += 1
                 continue
             tally.wins_native += 1
             found = tuple(got) if got is not None else None
             if compare:
-                want = ref.win(seat, mode, tile, forms, discarder, robbed)
+                want = ref.win(seat, mode, tile, forms, discarder, robbed, action)
                 if want != found:
                     tally.win_differences.append((seat, mode, tile, forms, want, found))
 

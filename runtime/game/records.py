@@ -77,6 +77,9 @@ class WinInfo:
     # the context values it was scored under beside the state's, by name: a win tried as its action would
     # score it (runtime/game/win_trial.py); None: the state's context as it was
     trial: dict | None = None
+    # ... and the win as found on the context of the moment (won or not): the reading the action's
+    # effects and its own event read, as they run before anything is set
+    untried: WinInfo | None = None
 
     def __deepcopy__(self, memo):  # a win, once found, is never changed (its reading is worked out once)
         return self

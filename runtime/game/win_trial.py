@@ -118,6 +118,8 @@ class WinTrial:
         trial: dict = {}
         info = found
         for stage, more in ((before, {}), (after, None)):
+            if not stage:
+                continue
             if more is None:  # the `win` hooks see the win as scored so far, as `winner_binding` binds it
                 more = dict(score=info.result.score, task_factor=self._task_factor(info))
             if self.trial_context(stage, trial, info.reading_env(self), {**bind, **more}):
@@ -126,5 +128,5 @@ class WinTrial:
                 if res is None or res.evaluation is None:
                     return None
                 info = WinInfo(found.seat, found.tile, found.self_drawn, found.concealed, res, sc, found.discarder,
-                               found.robbed, trial=dict(trial))
+                               found.robbed, trial=dict(trial), untried=found)
         return info if info.result.win else None

@@ -13,7 +13,7 @@ use super::rng::Rng;
 use super::state::HandState;
 use super::steps::{Bound, Key, Offer, Res, Step, Val};
 use super::table::Table;
-use super::winning::{StateWins, Winning};
+use super::winning::{StateWins, TrialParts, Winning};
 use crate::hand::HandCtx;
 use crate::program::V;
 
@@ -130,6 +130,8 @@ impl Cx<'_, '_> {
         let mut wins: StateWins = e.w.on(e.t, &self.h.st, e.hand);
         // each win found carries its reading, which a win's guard may read (`form`, a pattern)
         wins.set_reading_names(&e.o.scope.reading_names);
+        // a win whose taking sets context values is tried on a copy before it is offered
+        wins.set_trial(TrialParts { p: e.p, end: e.end, base: self.h.base.clone(), base_self_drawn: self.h.base_self_drawn, offer_names: &e.o.scope.reading_names });
         let c = Ctx::new(e.o, e.t, &self.h.st, &wins);
         let got = f(&c);
         if let Some(w) = wins.take_declined() {

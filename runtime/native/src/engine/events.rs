@@ -347,6 +347,81 @@ impl<'a> Run<'a> {
         Ok(emitted)
     }
 
+    /// The context statements of `effects` on a trial (runtime/game/win_trial.py `trial_context`): each
+    /// `set`/`add`/`remove`/`clear` of a context value applied to this run's state (a copy), in order;
+    /// every other effect left out. A statement whose evaluation stops is skipped, as the win itself
+    /// would skip it. Whether any value was stored.
+    pub fn trial_effects(&mut self, effects: &[Effect], b: &Bind) -> H<bool> {
+        let mut changed = false;
+        for ef in effects {
+            let Target::Context(name) = &ef.target else { continue };
+            if !matches!(ef.op, EffOp::Set | EffOp::Add | EffOp::Remove | EffOp::Clear) {
+                continue;
+            }
+            let what = format!("effect {:?} {}", ef.op, ef.label);
+            let value = match ef.value.map(|i| self.eval(i, b, &what)) {
+                None => V::None,
+                Some(Ok(v)) => v,
+                Some(Err(Halt::Stop(_))) => continue,
+                Some(Err(e)) => return Err(e),
+            };
+            let cur = get(&self.st.context, name).cloned();
+            let new = match ef.op {
+                EffOp::Set => held(&value)?,
+                EffOp::Clear => self.initial(name, None)?,
+                op => match &cur {
+                    Some(Value::List(items)) => {
+                        let mut new = items.clone();
+                        let add: Vec<Value> = match held(&value)? {
+                            Value::List(v) => v,
+                            v => vec![v],
+                        };
+                        for x in add {
+                            if op == EffOp::Add {
+                                new.push(x);
+                            } else if let Some(p) = new.iter().position(|y| y.py_eq(&x)) {
+                                new.remove(p);
+                            }
+                        }
+                        Value::List(new)
+                    }
+                    c => {
+                        let c = c.as_ref().map(|v| self.value_v(v)).unwrap_or(V::None);
+                        let c = if c.truthy() { c } else { V::Int(0) }; // `cur or 0`
+                        let o = if op == EffOp::Add { Op::Add } else { Op::Sub };
+                        match arith(o, &c, &value) {
+                            Ok(v) => held(&v)?,
+                            Err(_) => continue,
+                        }
+                    }
+                },
+            };
+            put(&mut self.st.context, name, new);
+            changed = true;
+        }
+        Ok(changed)
+    }
+
+    /// The hooks on `event` on a trial: each whose condition holds (one that stops is skipped), its
+    /// context statements only (`trial_effects`); no phase, payment or emitted event. Whether any value
+    /// was stored.
+    pub fn trial_hooks(&mut self, event: &str, b: &Bind) -> H<bool> {
+        let p = self.p;
+        let mut changed = false;
+        for h in p.hooks_on.get(event).map(Vec::as_slice).unwrap_or(&[]) {
+            if !h.effects.iter().any(|ef| matches!(ef.target, Target::Context(_))) {
+                continue;
+            }
+            match self.holds(h.when, b, "condition") {
+                Ok(true) => {}
+                Ok(false) | Err(Halt::Stop(_)) => continue,
+                Err(e) => return Err(e),
+            }
+            changed |= self.trial_effects(&h.effects, b)?;
+        }
+        Ok(changed)
+    }
+
     /// `Events._roll`: `times` items drawn with the hand's generator, summed when more than one, written
     /// into the hand's chance record.
     fn roll(&mut self, ef: &Effect, items: &V, holder: Option<Option<usize>>) -> H<Value> {

@@ -13,7 +13,7 @@ use super::offer_decisions::{options, Decision};
 use super::offers::{Ctx, Offers, Why};
 use super::scope::{NoWinQuestions, Question, WinFound, WinQuestions};
 use super::state::HandState;
-use super::winning::{HandScoring, StateWins, Winning};
+use super::winning::{HandScoring, StateWins, TrialParts, Winning};
 use super::{snapshot, table};
 use crate::guarded;
 use crate::program::{Stop, V};
@@ -104,10 +104,11 @@ impl WinQuestions for PyWins<'_, '_> {
         forms: &[String],
         discarder: Option<usize>,
         robbed: Option<usize>,
+        tried: Option<&str>,
     ) -> Result<Option<WinFound>, Stop> {
         let got = self
             .oracle
-            .call_method1("win", (seat, mode, tile, forms.to_vec(), discarder, robbed))
+            .call_method1("win", (seat, mode, tile, forms.to_vec(), discarder, robbed, tried))
             .and_then(|r| r.extract::<Option<(Option<usize>, i64, i64)>>());
         match got {
             Ok(r) => Ok(r.map(|(tile, n, d)| WinFound { tile, score: (n, d), reading: None, concealed: None })),
@@ -140,9 +141,10 @@ impl WinQuestions for NativeCovers<'_> {
     }
 }
 
-/// A win asked natively (`native_wins`): (seat, mode, tile, forms, discarder, robbed) and the answer —
+/// A win asked natively (`native_wins`): (seat, mode, tile, forms, discarder, robbed, the action where
+/// the win is tried) and the answer —
 /// Ok(None) no win, Ok((tile, score numerator, denominator)) a win, Err(why) declined (the oracle answered).
-type Asked = ((usize, String, Option<usize>, Vec<String>, Option<usize>, Option<usize>), Result<Option<(Option<usize>, i64, i64)>, String>);
+type Asked = ((usize, String, Option<usize>, Vec<String>, Option<usize>, Option<usize>, Option<String>), Result<Option<(Option<usize>, i64, i64)>, String>);
 
 /// The wins and questions answered by engine/winning.rs on the decision's state (`StateWins`), and by the
 /// oracle where it declines (a hand holding a tile that may be wild, a rule set whose waits it does not
@@ -187,13 +189,14 @@ impl WinQuestions for BothWins<'_, '_, '_> {
         forms: &[String],
         discarder: Option<usize>,
         robbed: Option<usize>,
+        tried: Option<&str>,
     ) -> Result<Option<WinFound>, Stop> {
-        let got = self.native.win_now(st, seat, mode, tile, forms);
-        let key = (seat, mode.to_owned(), tile, forms.to_vec(), discarder, robbed);
+        let got = self.native.win(st, seat, mode, tile, forms, discarder, robbed, tried);
+        let key = (seat, mode.to_owned(), tile, forms.to_vec(), discarder, robbed, tried.map(str::to_owned));
         match (got, self.native.take_declined()) {
             (_, Some(why)) => {
                 self.asked.borrow_mut().push((key, Err(why.to_owned())));
-                self.oracle.win(st, seat, mode, tile, forms, discarder, robbed)
+                self.oracle.win(st, seat, mode, tile, forms, discarder, robbed, tried)
             }
             (Ok(found), None) => {
                 let plain = found.as_ref().map(|f| (f.tile, f.score.0, f.score.1));
@@ -233,9 +236,20 @@ pub struct EngineOffers {
     winning: Option<Winning>,
     /// The wins the last `legal_moves` asked natively, for the check to compare with the reference's.
     asked: RefCell<Vec<Asked>>,
+    /// With `native_wins`: the event rules and the hand's end a win tried before it is offered reads
+    /// (engine/winning/trial.rs); None where they do not build (such a win is then declined).
+    trial_rules: Option<(super::event_rules::Program, super::ending::EndRules)>,
 }
 
 impl EngineOffers {
+    /// Hand the native wins what a win tried before it is offered reads (the game's base bindings as
+    /// they are before any win: a snapshot of play does not carry them).
+    fn hand_trial<'a>(&'a self, native: &mut StateWins<'a>) {
+        if let Some((p, end)) = &self.trial_rules {
+            native.set_trial(TrialParts { p, end, base: super::scope::bound_defaults(), base_self_drawn: None, offer_names: &self.offers.scope.reading_names });
+        }
+    }
+
     /// The wins (and, with `questions`, the wait questions) answered by the Python `oracle`.
     fn wins<'a, 'py>(&self, oracle: &'a Bound<'py, PyAny>) -> PyWins<'a, 'py> {
         PyWins {
@@ -265,12 +279,17 @@ impl EngineOffers {
             None if questions => Offers::new(&table, ruleset_json, &OracleCovers),
             None => Offers::new(&table, ruleset_json, &NoWinQuestions),
         })?;
+        let trial_rules = winning.as_ref().and_then(|w| {
+            let p = super::event_rules::Program::new(&table, ruleset_json, w).ok()?;
+            Some((p, super::ending::EndRules::new(&table, ruleset_json, w)))
+        });
         Ok(EngineOffers {
             table,
             offers,
             questions,
             winning,
             asked: RefCell::new(Vec::new()),
+            trial_rules,
         })
     }
 
@@ -283,7 +302,8 @@ impl EngineOffers {
         Ok(())
     }
 
-    /// The wins the last `legal_moves` asked natively: [(seat, mode, tile, forms, discarder, robbed),
+    /// The wins the last `legal_moves` asked natively: [(seat, mode, tile, forms, discarder, robbed, the
+    /// action where the win is tried or None),
     /// answer] — the answer None (no win), [tile, numerator, denominator], or {"declined": why}.
     fn native_wins_asked(&self) -> String {
         let out: Vec<serde_json::Value> = self
@@ -292,7 +312,7 @@ impl EngineOffers {
             .iter()
             .map(|(k, a)| {
                 json!([
-                    [k.0, k.1, k.2, k.3, k.4, k.5],
+                    [k.0, k.1, k.2, k.3, k.4, k.5, k.6],
                     match a {
                         Ok(x) => json!(x),
                         Err(why) => json!({ "declined": why }),
@@ -322,6 +342,7 @@ impl EngineOffers {
                 Some(w) => super::with_hand(oracle.py(), w, |hand| {
                     let mut native = w.on(t, &st, hand);
                     native.set_reading_names(&self.offers.scope.reading_names);
+                    self.hand_trial(&mut native);
                     window_reading(&native, &st, &mut d);
                     let both = BothWins { native: &native, oracle: &wins, declined: Cell::new(None), asked: RefCell::new(Vec::new()) };
                     let c = Ctx::new(&self.offers, t, &st, &both);
@@ -365,6 +386,7 @@ impl EngineOffers {
                     Some(w) => super::with_hand(oracle.py(), w, |hand| {
                         let mut native = w.on(t, &st, hand);
                         native.set_reading_names(&self.offers.scope.reading_names);
+                        self.hand_trial(&mut native);
                         window_reading(&native, &st, &mut d);
                         let both = BothWins { native: &native, oracle: &wins, declined: Cell::new(None), asked: RefCell::new(Vec::new()) };
                         options(&Ctx::new(&self.offers, t, &st, &both), &d)

@@ -56,6 +56,10 @@ pub struct ActionDef {
     pub order: String,
     pub multiple: bool,
     pub ready: bool,
+    /// A win whose taking sets context values before it is scored — by the action's effects, the hooks
+    /// on its name or the hooks on `win` (runtime/game/win_trial.py `trial_statements`): it is offered as
+    /// tried on a copy of the context, which the reference does.
+    pub trial: bool,
 }
 
 pub struct WildDef {
@@ -80,6 +84,16 @@ fn bad(what: &str) -> Error {
 
 fn s(m: &Map<String, J>, k: &str, d: &str) -> String {
     m.get(k).and_then(J::as_str).unwrap_or(d).to_owned()
+}
+
+/// Whether a list of effects stores a context value (`set`/`add`/`remove`/`clear` on a bare name).
+fn sets_context(effects: Option<&J>) -> bool {
+    effects.and_then(J::as_array).is_some_and(|list| {
+        list.iter().any(|e| {
+            matches!(e.get("op").and_then(J::as_str), Some("set" | "add" | "remove" | "clear"))
+                && e.get("target").and_then(J::as_array).is_some_and(|t| t.len() == 1)
+        })
+    })
 }
 
 fn b(m: &Map<String, J>, k: &str) -> bool {
@@ -147,6 +161,13 @@ impl OfferRules {
             }
         }
         let n_levels = rs.get("priority").and_then(J::as_array).map_or(0, Vec::len);
+        // what a win's taking sets of the context: context statements of the hooks on an event
+        let hooks_set: Vec<(String, bool)> = objects(rs, "hooks")?
+            .into_iter()
+            .map(|h| (s(h, "event", ""), sets_context(h.get("effects"))))
+            .collect();
+        let hooked_sets = |event: &str| hooks_set.iter().any(|(e, x)| *x && e == event);
+        let win_hooks_set = hooked_sets("win");
         let mut actions = Vec::new();
         for (i, m) in objects(rs, "actions")?.into_iter().enumerate() {
             let name = s(m, "name", "");
@@ -179,6 +200,7 @@ impl OfferRules {
                 order: s(m, "order", "seat"),
                 multiple: m.get("multiple").and_then(J::as_bool).unwrap_or(true),
                 ready: b(m, "ready"),
+                trial: b(m, "wins") && (sets_context(m.get("effects")) || hooked_sets(&name) || win_hooks_set),
                 name,
                 events,
             };

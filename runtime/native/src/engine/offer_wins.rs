@@ -78,7 +78,7 @@ impl Ctx<'_> {
             }
             let found = self
                 .wins
-                .win(self.st, c, mode, tile, &a.win_forms, bind.discarder, bind.robbed)
+                .win(self.st, c, mode, tile, &a.win_forms, bind.discarder, bind.robbed, a.trial.then_some(a.name.as_str()))
                 .map_err(|_| Why::Stop)?;
             let Some(w) = found else { continue };
             // `WinInfo.self_drawn` of each mode, and the win's reading (`WinInfo.reading_env`)

@@ -150,7 +150,10 @@ pub trait WinQuestions {
 
     /// `Game._win_info(seat, mode, tile, forms, discarder, robbed)`: the win seat `seat` makes now, or
     /// None. `mode`: drawn | claimed | revealed | none | best_wait; `forms`: the winning forms it is
-    /// limited to (none: any).
+    /// limited to (none: any). `tried`: the action taking it, where its taking sets context values
+    /// before the win is scored — the win is then offered as tried on a copy of the context
+    /// (runtime/game/win_trial.py), which only the reference does: the native answer declines a hand
+    /// that scores at all.
     #[allow(clippy::too_many_arguments)] // `_win_info`'s arguments, one for one
     fn win(
         &self,
@@ -161,6 +164,7 @@ pub trait WinQuestions {
         _forms: &[String],
         _discarder: Option<usize>,
         _robbed: Option<usize>,
+        _tried: Option<&str>,
     ) -> Result<Option<WinFound>, Stop> {
         Err(Stop::Bail)
     }

@@ -114,6 +114,7 @@ impl Money {
     }
 }
 
+#[derive(Clone)]
 pub struct Meld {
     pub kind: String,
     pub tiles: Vec<usize>,
@@ -122,6 +123,7 @@ pub struct Meld {
     pub claimed: Option<usize>,
 }
 
+#[derive(Clone)]
 pub struct Seat {
     pub hand: Vec<usize>,
     pub melds: Vec<Meld>,
@@ -168,6 +170,7 @@ pub fn get<'a>(vars: &'a [(String, Value)], name: &str) -> Option<&'a Value> {
     vars.iter().find(|(k, _)| k == name).map(|(_, v)| v)
 }
 
+#[derive(Clone)]
 pub struct Payment {
     pub name: String,
     pub event: String,
@@ -177,6 +180,7 @@ pub struct Payment {
     pub fee: Money,
 }
 
+#[derive(Clone)]
 pub struct HandState {
     pub n: usize,
     pub dealer: usize,

@@ -92,44 +92,11 @@ impl Cx<'_, '_> {
     /// else 1 (the factor read with nothing bound, as the setup's environment reads it).
     pub(super) fn task_factor(&self, i: &WinI) -> Res<V> {
         let e = self.e;
-        let st = &self.h.st;
-        for (name, factor, when) in &e.end.tasks {
-            if *name != st.task {
-                continue;
-            }
-            for k in [Some(*factor), *when].into_iter().flatten() {
-                if let Some(Err(why)) = e.end.scope.exprs.get(k) {
-                    return Err(why.clone());
-                }
-            }
-            let wins = e.w.on(e.t, st, e.hand);
-            let wild = hand_wilds(e.t, st);
-            let eval = |k: usize, read: bool| -> Res<V> {
-                let mut ev = Ev::new(&e.end.scope, e.t, st, &wild, &wins, if read { self.h.base.clone() } else { bound_defaults() });
-                if read {
-                    ev.self_drawn = Some(i.self_drawn);
-                    ev.reading = match &i.end_reading.0 {
-                        Ok(r) => ReadingAt::Given(r),
-                        Err(why) => ReadingAt::Unknown(why),
-                    };
-                }
-                let got = ev.expr(k);
-                if let Some(why) = ev.declined {
-                    return Err(format!("a reading of a win ({why})"));
-                }
-                if let Some(w) = wins.take_declined() {
-                    return Err(format!("a win question the native machinery declines ({w})"));
-                }
-                got.map_err(|_| format!("the native hand stopped where the reference notes an error (task {name})"))
-            };
-            if let Some(k) = when {
-                if !eval(*k, true)?.truthy() {
-                    continue;
-                }
-            }
-            return eval(*factor, false);
+        if e.end.tasks.is_empty() {
+            return Ok(V::Int(1));
         }
-        Ok(V::Int(1))
+        let wins = e.w.on(e.t, &self.h.st, e.hand);
+        task_factor_of(e.end, e.t, &self.h.st, &wins, &self.h.base, i.self_drawn, &i.end_reading)
     }
 
     /// `Game.winner_binding(w)` as bindings' slots (`self_drawn` and `reading` are not game-scope slots:
@@ -255,14 +222,15 @@ impl Cx<'_, '_> {
     }
 
     /// `_rescore`: the win scored again on the state as it is now; the reference notes an error where it
-    /// no longer scores (the native hand stops there).
-    fn rescore(&mut self, w: usize) -> Res<()> {
+    /// no longer scores (the native hand stops there). Not `final` (before the `win` hooks): a hand that
+    /// scores without winning is kept as it scores, for the hooks to read.
+    fn rescore(&mut self, w: usize, last: bool) -> Res<()> {
         let e = self.e;
         let Some(Some(i)) = self.h.infos.get(w).cloned() else { return Ok(()) };
         let forms = &e.o.rules.actions[i.action].win_forms;
         let mut wins = e.w.on(e.t, &self.h.st, e.hand);
         wins.set_reading_names(&e.p.scope.reading_names);
-        let got = wins.rescore(&self.h.st, i.seat, &i.concealed, i.tile, i.self_drawn, forms);
+        let got = wins.rescore(&self.h.st, i.seat, &i.concealed, i.tile, i.self_drawn, forms, !last);
         if let Some(why) = wins.take_declined() {
             return Err(format!("a win question the native machinery declines ({why})"));
         }
@@ -285,6 +253,49 @@ impl Cx<'_, '_> {
             _ => Err("the native hand stopped where the reference notes an error (scoring the win)".into()),
         }
     }
+}
+
+/// `Game._task_factor` of a win self-drawn or not, with its reading for the hand's end expressions
+/// (`end_reading`), on state `st` with the game's base bindings `base` (a win taken, or one tried before
+/// it is offered: engine/winning/trial.rs).
+#[allow(clippy::too_many_arguments)]
+pub fn task_factor_of(end: &super::ending::EndRules, t: &Table, st: &super::state::HandState, wins: &dyn super::scope::WinQuestions, base: &[V], self_drawn: bool, end_reading: &Found) -> Res<V> {
+    for (name, factor, when) in &end.tasks {
+        if *name != st.task {
+            continue;
+        }
+        for k in [Some(*factor), *when].into_iter().flatten() {
+            if let Some(Err(why)) = end.scope.exprs.get(k) {
+                return Err(why.clone());
+            }
+        }
+        let wild = hand_wilds(t, st);
+        let eval = |k: usize, read: bool| -> Res<V> {
+            let mut ev = Ev::new(&end.scope, t, st, &wild, wins, if read { base.to_vec() } else { bound_defaults() });
+            if read {
+                ev.self_drawn = Some(self_drawn);
+                ev.reading = match &end_reading.0 {
+                    Ok(r) => ReadingAt::Given(r),
+                    Err(why) => ReadingAt::Unknown(why),
+                };
+            }
+            let got = ev.expr(k);
+            if let Some(why) = ev.declined {
+                return Err(format!("a reading of a win ({why})"));
+            }
+            if let Some(w) = wins.take_declined() {
+                return Err(format!("a win question the native machinery declines ({w})"));
+            }
+            got.map_err(|_| format!("the native hand stopped where the reference notes an error (task {name})"))
+        };
+        if let Some(k) = when {
+            if !eval(*k, true)?.truthy() {
+                continue;
+            }
+        }
+        return eval(*factor, false);
+    }
+    Ok(V::Int(1))
 }
 
 /// A number as `plain_local` writes it (a fraction as its text).
@@ -405,11 +416,11 @@ pub fn win(cx: &mut Cx, f: &mut Step) -> Res<Out> {
                 }
                 let w = info.seat;
                 cx.h.infos[w] = Some(info.clone());
-                cx.rescore(w)?;
+                cx.rescore(w, false)?;
                 let mut wb = win_bound(&info);
                 cx.merge_winner(&mut wb, w)?;
                 let again = move |cx: &mut Cx, nb: &mut Bound| -> Res<()> {
-                    cx.rescore(w)?;
+                    cx.rescore(w, true)?;
                     cx.merge_winner(nb, w)
                 };
                 *at = 3;

@@ -42,6 +42,8 @@ mod record; // a winner's result as `_record` keeps it (fans by pattern), for th
 mod win_now; // the win a seat makes now (`_win_info`), on these questions' scoring
 mod shortcut; // the reference's exact shortcuts: hands that wait on nothing and win on no tile
 mod seat_memo; // a seat's wait answers kept across states (the reference's `SeatMemo`)
+mod trial; // the trial a win is offered on: what its taking sets of the context applied to a copy
+pub use trial::TrialParts;
 use super::state::{HandState, Value};
 use super::table::Table;
 use crate::blocks::Tables as Core;
@@ -189,6 +191,7 @@ impl Winning {
             declined: Cell::new(None),
             reading_nodes: Vec::new(),
             mend: std::cell::OnceCell::new(),
+            trial: None,
         }
     }
 }
@@ -268,6 +271,8 @@ pub struct StateWins<'a> {
     reading_nodes: Vec<Result<reading::Name, &'static str>>,
     /// What the exact shortcuts read of the tables and the free kinds (None: no tables to read).
     mend: std::cell::OnceCell<Option<shortcut::MendShape>>,
+    /// What a win tried before it is offered reads (`set_trial`; None: such a win is declined).
+    trial: Option<TrialParts<'a>>,
 }
 
 /// A seat's best win on a wait (`Winning.best_win`): its tile, score and the patterns it scores.
@@ -569,8 +574,11 @@ impl WinQuestions for StateWins<'_> {
         self.hand.is_some() && self.w.scoring.is_some()
     }
 
-    fn win(&self, st: &HandState, seat: usize, mode: &str, tile: Option<usize>, forms: &[String], _discarder: Option<usize>, _robbed: Option<usize>) -> Result<Option<WinFound>, Stop> {
-        self.win_now(st, seat, mode, tile, forms)
+    fn win(&self, st: &HandState, seat: usize, mode: &str, tile: Option<usize>, forms: &[String], discarder: Option<usize>, robbed: Option<usize>, tried: Option<&str>) -> Result<Option<WinFound>, Stop> {
+        match tried {
+            None => self.win_now(st, seat, mode, tile, forms),
+            Some(action) => self.win_tried(st, seat, mode, tile, forms, discarder, robbed, action),
+        }
     }
 
     fn take_declined(&self) -> Option<&'static str> {

@@ -119,12 +119,13 @@ fn renumber(v: &V) -> V {
 impl StateWins<'_> {
     /// The reading of the win seat `s` makes with `conc` concealed and `win` as its winning tile,
     /// limited to `forms` (none: every form), as this state scores it (`WinInfo.reading_env` of a win
-    /// scored on this state): None when the hand scores no win; declined (`take_declined`) where the
-    /// native scoring does not take the hand.
+    /// scored on this state, won or not — a win tried on a copy of the context may not win on the
+    /// state's own, runtime/game/win_trial.py): None when the hand has no reading; declined
+    /// (`take_declined`) where the native scoring does not take the hand.
     pub fn reading_of(&self, st: &HandState, s: usize, conc: &[usize], win: Option<usize>, self_drawn: bool, forms: &[String]) -> Result<Option<WinReading>, Stop> {
         let mut budget = Budget { work: HAND_WORK };
         Ok(match self.score_by(st, s, conc, win, self_drawn, forms, &mut budget, true)? {
-            (Scored::Hand(h), r) if h.win => r,
+            (Scored::Hand(_), r) => r,
             _ => None,
         })
     }

@@ -12,6 +12,13 @@ impl StateWins<'_> {
     /// refuses (the reference's HandError, caught there) is no win. The reference's shortcuts
     /// (`_hopeless`, `_could_win`'s structural test) skip hands that score no win, here as there.
     pub fn win_now(&self, st: &HandState, s: usize, mode: &str, tile: Option<usize>, forms: &[String]) -> Result<Option<WinFound>, Stop> {
+        Ok(self.win_found(st, s, mode, tile, forms, false)?.map(|(w, _)| w))
+    }
+
+    /// `Winning._win_found(…, keep)`: `win_now`, with `keep` also a hand that scores without winning
+    /// (not for `best_wait`, which picks among the waits that win); with whether it wins.
+    pub fn win_found(&self, st: &HandState, s: usize, mode: &str, tile: Option<usize>, forms: &[String], keep: bool) -> Result<Option<(WinFound, bool)>, Stop> {
+        let keep = keep && mode != "best_wait";
         let seat = st.seats.get(s).ok_or(Stop::Bail)?;
         // the reference's exact shortcut (`_hopeless`): a hand short of more tiles than the tile supplies
         if let (Some(k), "drawn" | "claimed" | "revealed") = (tile, mode) {
@@ -31,7 +38,7 @@ impl StateWins<'_> {
             }
             let mut budget = Budget { work: HAND_WORK };
             Ok(match self.score_by(st, s, conc, win, drawn, forms, &mut budget, read)? {
-                (Scored::Hand(h), r) if h.win => Some((h, r)),
+                (Scored::Hand(h), r) if h.win || keep => Some((h, r)),
                 _ => None,
             })
         };
@@ -97,7 +104,7 @@ impl StateWins<'_> {
             V::Rat(n, d) => (*n, *d),
             _ => return Err(self.decline("a score that is no exact number")),
         };
-        Ok(Some(WinFound { tile, score, reading: reading.map(std::sync::Arc::new), concealed: given }))
+        Ok(Some((WinFound { tile, score, reading: reading.map(std::sync::Arc::new), concealed: given }, h.win)))
     }
 }
 
@@ -129,12 +136,15 @@ impl StateWins<'_> {
     /// None: the hand no longer scores a win there, or the scoring refuses it (the reference notes an
     /// error and keeps the win as it was found).
     /// With the score, the win's reading as game scope reads it (for the names `set_reading_names` set).
-    pub fn rescore(&self, st: &HandState, s: usize, conc: &[usize], tile: Option<usize>, self_drawn: bool, forms: &[String]) -> Result<Option<(V, Option<WinReading>)>, Stop> {
+    /// With `keep` (the scoring before the `win` hooks), a hand that scores without winning is kept.
+    #[allow(clippy::too_many_arguments)]
+    pub fn rescore(&self, st: &HandState, s: usize, conc: &[usize], tile: Option<usize>, self_drawn: bool, forms: &[String], keep: bool) -> Result<Option<(V, Option<WinReading>)>, Stop> {
         let mut budget = Budget { work: HAND_WORK };
         Ok(match self.score_by(st, s, conc, tile, self_drawn, forms, &mut budget, true)? {
-            (Scored::Hand(h), r) if h.win => Some((h.scored.score.clone(), r)),
+            (Scored::Hand(h), r) if h.win || keep => Some((h.scored.score.clone(), r)),
             _ => None,
         })
     }
 }
+
 
