@@ -86,10 +86,12 @@ class ProbedGame(Game):
         info = super()._win_info(s, mode, tile, forms, discarder, robbed, action)
         if info is not None:
             self.note_win(info, forms)
+            if info.untried is not None:  # (the reading the action's effects read)
+                self.note_win(info.untried, forms)
         return info
 
-    def _rescore(self, info):
-        out = super()._rescore(info)
+    def _rescore(self, info, final=True):
+        out = super()._rescore(info, final)
         self.note_win(out, self.prog.actions[out.action].ir.win_forms if out.action else ())
         return out
 
