@@ -7,7 +7,7 @@ from __future__ import annotations
 from functools import cache
 
 import pytest
-from conftest import ROOT
+from conftest import ROOT, native_engine_only
 from paili import load
 from paili.runtime.game import Game
 from paili.runtime.game.bots import BOTS, play
@@ -86,3 +86,39 @@ def test_a_seeded_sample_of_games_notes_no_win_that_stops_scoring(bots):
         g = Game(rules, {}, 900 + seed)
         play(g, [BOTS[bots](seed * 4 + i) for i in range(4)])
         assert not [e for e in g.errors if NO_SUCH_ERROR in e], g.errors
+
+
+# ---------------------------------------------------------------- the native hand tries the same wins
+
+SCENARIOS = {  # (hands, the dealer's extra tile, the tail, the moves: (seat, action, tile or None))
+    "wind lifts": ([DEALER, "南南南1m2m3m4m5m6m1p2p3p9p", SEAT2, SEAT3], "9p", "",
+                   [(0, "discard", "九饼"), (1, "点和", None)]),
+    "wind sinks": ([DEALER, "东东东1m2m3m4m5m6m7p8p9p9s", SEAT2, SEAT3], "9s", "", [(0, "discard", "九条")]),
+    "flag lifts": (["5m5m5m5m2p3p4p4s5s6s7m8m9m", "1p1p4p5p7p8p1s4s7s中发白北", SEAT2, SEAT3], "东", "东",
+                   [(0, "暗杠", None), (0, "自摸和", None)]),
+}
+
+
+@native_engine_only()
+@pytest.mark.parametrize("name", list(SCENARIOS))
+def test_the_native_hand_offers_and_pays_the_same_wins(name):
+    """Each situation above played on the native hand beside the reference: equal at every point (state,
+    payments, continuation, decision), the native hand never handing the hand back."""
+    from paili.runtime.game.native_offers import plain_move
+    from paili.runtime.game.native_play import PlayCheck, difference, text
+    from paili.runtime.game.native_scope import set_scoring
+
+    hands, extra, tail, script = SCENARIOS[name]
+    check = PlayCheck(load(ROOT / "rules" / "guobiao.pai", backend="native"), {})
+    wall, tails = ["".join(hands) + extra], [tail] if tail else None
+    g = Game(check.rules, {}, 11, dealer=0, wall=wall, tail=tails)
+    set_scoring(check.hand, g)
+    hand = check.hand
+    hand.start(11, 0, None, None, None, wall, tails)
+    for seat, action, tile in script:
+        assert hand.refused() is None and difference(g, hand) is None
+        mv = next(m for m in g.legal_moves(seat) if m.action == action and (tile is None or m.tiles == (tile,)))
+        g.apply(seat, mv)
+        hand.apply(seat, text(plain_move(mv)))
+    assert hand.refused() is None and difference(g, hand) is None
+    assert not g.errors
