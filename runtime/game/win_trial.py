@@ -89,6 +89,20 @@ class WinTrial:
                 changed = True
         return changed
 
+    def _trial_task_factor(self, info: WinInfo):
+        """`_task_factor` of a tried win, noting no error (a trial raises nothing): a condition that
+        fails to evaluate does not hold, as it does not when the win is taken."""
+        for t, factor, when in self.prog.tasks:
+            if t.name != self.st.task:
+                continue
+            env = info.reading_env(self)
+            try:
+                if env is not None and when(env):
+                    return factor(self.setup_env)
+            except EVAL_ERRORS:
+                pass
+        return 1
+
     def _trial_env(self, trial: dict) -> dict:
         env = dict(self._score_env())
         for k, v in trial.items():
@@ -121,7 +135,7 @@ class WinTrial:
             if not stage:
                 continue
             if more is None:  # the `win` hooks see the win as scored so far, as `winner_binding` binds it
-                more = dict(score=info.result.score, task_factor=self._task_factor(info))
+                more = dict(score=info.result.score, task_factor=self._trial_task_factor(info))
             if self.trial_context(stage, trial, info.reading_env(self), {**bind, **more}):
                 res, sc = self._trial_score(seat, list(found.concealed), found.tile, found.self_drawn,
                                             tuple(self.prog.actions[action].ir.win_forms), trial)
