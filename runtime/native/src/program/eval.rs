@@ -38,25 +38,25 @@ pub(crate) struct Eval<'p, 'r> {
     pub(super) r: &'r Reading<'r>,
     pub(super) builtins: [Option<V>; N_BUILTINS], // in place: one allocation less per reading
     pub(super) binders: Vec<V>,
-    counts: Vec<Option<i64>>, // raw counts found so far (Some(0) while one is being computed)
-    quantities: Vec<Option<V>>,
-    pub(super) gfields: Vec<V>, // per group (by identity), its fields in GROUP_FIELDS order, one after another
+    pub(super) counts: Vec<Option<i64>>, // raw counts found so far (Some(0) while one is being computed)
+    pub(super) quantities: Vec<Option<V>>,
+    // per group (by identity), its fields in GROUP_FIELDS order, one after another: made at the first
+    // read (setup.rs `gf`; an evaluation that reads no group field makes none) in `gf_spare`'s room
+    pub(super) gfields: std::cell::OnceCell<Vec<V>>,
+    pub(super) gf_spare: std::cell::Cell<Vec<V>>,
     pub(super) budget: u64,
-    // per (reading list, field) read by `tally`: its distinct values (merged as `equal` merges them)
-    // and how many items have each, built at the first such comprehension of the reading
-    tallies: Vec<(B, Option<usize>, Tally)>,
+    // per (reading list, field) read by `tally` (lookup.rs): how many items have each value, built at
+    // the first such comprehension of the reading
+    pub(super) tallies: Vec<(B, Option<usize>, Tally)>,
     pub(super) tally_built: u64, // the nodes charged for building tallies (a tally read again charges one)
     // per memo id (memo.rs): the values found, by the free binders' values, and the nodes each charged
     pub(super) memo: Vec<Vec<(MemoKey, V, u64)>>,
     pub(crate) units: Option<Vec<V>>, // the units' values once known (scoring)
     // the hand's waits and shape waits: the reading's, or given later (`give_waits`) when a pattern
     // asked for them (`Stop::NeedWaits`): what was counted before stays counted
-    waits: Option<V>,
-    shape_waits: Option<V>,
+    pub(super) waits: Option<V>,
+    pub(super) shape_waits: Option<V>,
 }
-
-/// A reading list's distinct field values and how many items have each.
-type Tally = Vec<(V, i64)>;
 
 
 
@@ -71,31 +71,6 @@ impl Program {
 }
 
 impl<'p, 'r> Eval<'p, 'r> {
-    pub(crate) fn new(p: &'p Program, r: &'r Reading<'r>) -> Eval<'p, 'r> {
-        let mut ev = Eval {
-            p,
-            r,
-            builtins: std::array::from_fn(|_| None),
-            binders: vec![V::None; p.n_binders],
-            counts: vec![None; p.pats.len()],
-            quantities: vec![None; p.quantities.len()],
-            gfields: Vec::new(),
-            budget: BUDGET,
-            tallies: Vec::new(),
-            tally_built: 0,
-            memo: Vec::new(),
-            units: None,
-            waits: r.waits.clone(),
-            shape_waits: r.shape_waits.clone(),
-        };
-        let mut gf = Vec::with_capacity(r.groups.len() * GROUP_FIELDS.len());
-        for g in &r.groups {
-            group_fields_into(&p.kind_rank, &p.kind_suit, g, &mut gf);
-        }
-        ev.gfields = gf;
-        ev
-    }
-
     /// Every pattern's raw count, the unit reader's 0.
     pub(crate) fn all_counts(&mut self) -> R<Vec<i64>> {
         for i in 0..self.p.pats.len() {
@@ -228,105 +203,6 @@ impl<'p, 'r> Eval<'p, 'r> {
         Ok(n)
     }
 
-    fn group_list(&self, keep: impl Fn(&Group) -> bool) -> V {
-        V::List(Arc::new(self.r.groups.iter().filter(|g| keep(g)).map(|g| V::Group(g.ident)).collect()))
-    }
-
-    fn all_tiles(&self, hand_only: bool) -> Arc<Vec<V>> {
-        let mut out = Vec::new();
-        for (g, &d) in self.r.groups.iter().zip(&self.r.declared) {
-            if !(hand_only && d) {
-                out.extend(g.tiles.iter().cloned());
-            }
-        }
-        Arc::new(out)
-    }
-
-    fn builtin(&mut self, b: B) -> R<V> {
-        if let Some(v) = &self.builtins[b as usize] {
-            return Ok(v.clone());
-        }
-        self.make_builtin(b)?;
-        self.builtins[b as usize].clone().ok_or(Stop::Bail)
-    }
-
-    /// Builtin b's value, made and kept in the builtins' cache if it is not there yet (read it there:
-    /// a reading list is not copied).
-    pub(super) fn ensure_builtin(&mut self, b: B) -> R<&V> {
-        if self.builtins[b as usize].is_none() {
-            self.make_builtin(b)?;
-        }
-        self.builtins[b as usize].as_ref().ok_or(Stop::Bail)
-    }
-
-    fn make_builtin(&mut self, b: B) -> R<()> {
-        let r = self.r;
-        let v = match b {
-            B::Groups => self.group_list(|_| true),
-            B::Melds => self.group_list(|g| !g.pair),
-            B::Pairs => self.group_list(|g| g.pair),
-            B::Pair => match r.groups.iter().find(|g| g.pair) {
-                Some(g) => V::Group(g.ident),
-                None => V::None,
-            },
-            B::Runs | B::Triplets => {
-                let f = if b == B::Runs { F_RUN } else { F_TRIPLET };
-                V::List(Arc::new(
-                    r.groups
-                        .iter()
-                        .zip(self.gfields.chunks(GROUP_FIELDS.len()))
-                        .filter(|(g, fs)| !g.pair && fs[f].truthy())
-                        .map(|(g, _)| V::Group(g.ident))
-                        .collect(),
-                ))
-            }
-            B::Kongs => self.group_list(|g| !g.pair && g.kong),
-            B::Exposed => self.group_list(|g| g.exposed),
-            B::Tiles => V::List(match &r.tiles {
-                Some(t) => t.clone(),
-                None => self.all_tiles(false),
-            }),
-            B::Hand => V::List(match &r.hand {
-                Some(t) => t.clone(),
-                None => self.all_tiles(true),
-            }),
-            B::WinTile => r.win_tile.clone(),
-            B::WinGroup => r.win_group.clone(),
-            B::Form => r.form.clone(),
-            B::Suits => {
-                let tiles = match self.builtin(B::Tiles)? {
-                    V::List(l) => l,
-                    _ => return Err(Stop::Bail),
-                };
-                let mut suits: Vec<Arc<str>> = Vec::new();
-                for t in tiles.iter() {
-                    if let V::Tile(c) = t {
-                        if let Some(s) = &self.p.kind_suit[kind_of(*c) as usize] {
-                            if !s.is_empty() && !suits.iter().any(|x| x == s) {
-                                suits.push(s.clone());
-                            }
-                        }
-                    }
-                }
-                suits.sort_by(|a, b| a.as_bytes().cmp(b.as_bytes()));
-                V::List(Arc::new(suits.into_iter().map(V::Str).collect()))
-            }
-            B::Menqing => V::Bool(!r.groups.iter().any(|g| g.exposed)),
-            B::Flowers => V::List(r.flowers.clone()),
-            B::SelfDrawn => V::Bool(r.self_drawn),
-            B::Waits => match &self.waits {
-                Some(w) => w.clone(),
-                None => return Err(Stop::NeedWaits),
-            },
-            B::ShapeWaits => match &self.shape_waits {
-                Some(w) => w.clone(),
-                None => return Err(Stop::NeedShapeWaits),
-            },
-        };
-        self.builtins[b as usize] = Some(v);
-        Ok(())
-    }
-
     fn group_field(&self, gi: u16, f: usize) -> R<V> {
         self.gfield(gi, f).cloned().ok_or(Stop::Bail)
     }
@@ -337,7 +213,7 @@ impl<'p, 'r> Eval<'p, 'r> {
         if f >= GROUP_FIELDS.len() {
             return None;
         }
-        self.gfields.get(gi as usize * GROUP_FIELDS.len() + f)
+        self.gf().get(gi as usize * GROUP_FIELDS.len() + f)
     }
 
     fn tile_field(&self, code: u32, f: usize) -> R<V> {
@@ -352,7 +228,7 @@ impl<'p, 'r> Eval<'p, 'r> {
     }
 
     /// `tile_field` without the copy.
-    fn tile_field_ref(&self, code: u32, f: usize) -> R<&V> {
+    pub(super) fn tile_field_ref(&self, code: u32, f: usize) -> R<&V> {
         if f == self.p.f_wild {
             return Ok(if code & 2 != 0 { &V_TRUE } else { &V_FALSE });
         }
@@ -574,63 +450,6 @@ impl<'p, 'r> Eval<'p, 'r> {
         apply(func, a, b)
     }
 
-    /// `count/any(x in L: x.F == V)` as the reference answers it (runtime/evaluate.py
-    /// `_equality_lookup`): a tally of L by F (every item's F taken) built at the reading's first such
-    /// comprehension of L and F and kept, then V evaluated once and looked up; x is never bound.
-    fn tally(&mut self, func: CompFn, src: &Node, field: Option<usize>, want: &Node) -> R<V> {
-        let Node::Builtin(b) = *src else { return self.scan(func, src, field, want) };
-        let pos = match self.tallies.iter().position(|t| t.0 == b && t.1 == field) {
-            Some(pos) => {
-                self.charge()?; // the list, read again
-                pos
-            }
-            None => {
-                let items = match self.eval(src)? {
-                    v if !v.truthy() => Arc::new(Vec::new()), // `L or ()`
-                    V::List(l) => l,
-                    _ => return Err(Stop::Bail),
-                };
-                self.charge_n(2 * items.len() as u64)?;
-                self.tally_built += 2 * items.len() as u64;
-                let mut t: Tally = Vec::new();
-                for x in items.iter() {
-                    let k = self.field_ref(x, field)?;
-                    if matches!(k, V::List(_)) {
-                        return Err(Stop::Bail); // a list as a key: the reference's tally may refuse it
-                    }
-                    match t.iter_mut().find(|(y, _)| equal(k, y)) {
-                        Some(e) => e.1 += 1,
-                        None => t.push((k.clone(), 1)),
-                    }
-                }
-                self.tallies.push((b, field, t));
-                self.tallies.len() - 1
-            }
-        };
-        let v = self.eval(want)?;
-        let n = self.tallies[pos].2.iter().find(|(y, _)| equal(y, &v)).map_or(0, |e| e.1);
-        Ok(if func == CompFn::Any { V::Bool(n > 0) } else { V::Int(n) })
-    }
-
-    /// `tally` over a list that is not a reading list: scanned each time.
-    fn scan(&mut self, func: CompFn, src: &Node, field: Option<usize>, want: &Node) -> R<V> {
-        let items = match self.eval(src)? {
-            v if !v.truthy() => Arc::new(Vec::new()), // `L or ()`
-            V::List(l) => l,
-            _ => return Err(Stop::Bail),
-        };
-        self.charge_n(2 * items.len() as u64)?;
-        for x in items.iter() {
-            self.field_ref(x, field)?;
-        }
-        let v = self.eval(want)?;
-        let mut n = 0i64;
-        for x in items.iter() {
-            n += equal(self.field_ref(x, field)?, &v) as i64;
-        }
-        Ok(if func == CompFn::Any { V::Bool(n > 0) } else { V::Int(n) })
-    }
-
     fn comp(&mut self, func: CompFn, slots: &[usize], src: &Node, body: &Node) -> R<V> {
         let (items, n) = self.items_of(src)?;
         let k = slots.len();
@@ -720,21 +539,6 @@ impl<'p, 'r> Eval<'p, 'r> {
 static V_NONE: V = V::None;
 static V_TRUE: V = V::Bool(true);
 static V_FALSE: V = V::Bool(false);
-
-/// The item side of a comprehension body `x == V` / `x.F == V` (either way round) over binder slot x:
-/// Some(None) for x itself, Some(Some(F)) for a field; None for any other body.
-pub(crate) fn eq_item(body: &Node, x: usize) -> Option<Option<usize>> {
-    let Node::Compare(ops, operands) = body else { return None };
-    if ops.len() != 1 || !matches!(ops[0], Cmp::Eq) {
-        return None;
-    }
-    let item = |e: &Node| match e {
-        Node::Binder(i) if *i == x => Some(None),
-        Node::Attr(o, f) if matches!(**o, Node::Binder(i) if i == x) => Some(Some(*f)),
-        _ => None,
-    };
-    item(&operands[0]).or_else(|| item(&operands[1]))
-}
 
 pub const PREFILTER_FIELD: usize = 6;
 

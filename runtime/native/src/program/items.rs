@@ -28,7 +28,7 @@ impl Eval<'_, '_> {
                 if let (Node::Binder(i), true) = (&**o, *f < self.p.n_group_fields) {
                     if let V::Group(g) = self.binders[*i] {
                         let at = g as usize * GROUP_FIELDS.len() + *f;
-                        if let Some(V::List(l)) = self.gfields.get(at) {
+                        if let Some(V::List(l)) = self.gf().get(at) {
                             let n = l.len();
                             self.charge()?;
                             return Ok(if n == 0 { (Items::Own(Arc::new(Vec::new())), 0) } else { (Items::GField(at), n) });
@@ -56,7 +56,7 @@ impl Eval<'_, '_> {
                 Some(V::List(l)) => l,
                 _ => return V::None, // never: kept as a list by items_of
             },
-            Items::GField(at) => match &self.gfields[*at] {
+            Items::GField(at) => match &self.gf()[*at] {
                 V::List(l) => l,
                 _ => return V::None,
             },

@@ -29,15 +29,18 @@ use crate::Error;
 mod eval;
 mod funcs;
 mod items;
+mod lookup;
 mod lower;
 mod memo;
 mod operands;
 mod pred;
 mod pred_eval;
+mod setup;
 mod value;
 
 pub(crate) use eval::*;
 pub(crate) use funcs::*;
+pub(crate) use lookup::*;
 pub(crate) use lower::*;
 pub(crate) use memo::*;
 use operands::*;
