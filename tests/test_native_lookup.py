@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from conftest import ROOT
 from paili.runtime import backend
-from test_native_memo import GROUPS, attr, cmp, comp, counts, name, num, programs
+from test_native_memo import attr, cmp, comp, counts, name, num, programs
 
 sys.path.insert(0, str(ROOT / "bench"))
 import native_diff  # noqa: E402
@@ -29,7 +29,8 @@ def test_lookups_over_tiles_count_each_kind():
     times each, rank 1 twice, rank 4 once; a kind not held is counted 0, and a value that is not a tile equals none."""
     tiles = name("tiles")
     p = programs(
-        comp("count", "k", distinct(tiles), cmp("==", comp("count", "t", tiles, cmp("==", name("t"), name("k"))), num(3))),
+        comp("count", "k", distinct(tiles),
+             cmp("==", comp("count", "t", tiles, cmp("==", name("t"), name("k"))), num(3))),
         comp("count", "t", tiles, cmp("==", attr("t", "rank"), num(2))),
         comp("count", "t", tiles, cmp("==", num(5), attr("t", "rank"))),
         comp("count", "t", tiles, cmp("==", attr("t", "rank"), num(4))),
