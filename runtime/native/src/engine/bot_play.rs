@@ -228,6 +228,29 @@ impl Ask for StateAsk<'_, '_> {
         }
         py(self.measure.call_method1("improving", (counts.to_vec(), wilds, melds, need)).and_then(|x| x.extract()))
     }
+    fn distances_without(&mut self, counts: &[i64], wilds: i64, melds: i64, need: i64, kinds: &[usize]) -> Result<Option<Vec<i64>>, String> {
+        let Some(t) = &self.tables else { return Ok(None) };
+        let got = {
+            let m = &mut t.borrow_mut().m;
+            let mut c = counts.to_vec();
+            crate::guarded(|| m.distances_without(&mut c, wilds, melds, need, kinds)).map_err(|_| "the native measure failed on this hand".to_string())?
+        };
+        let mut out = Vec::with_capacity(kinds.len());
+        let mut c = counts.to_vec();
+        for (&k, d) in kinds.iter().zip(got) {
+            out.push(match d {
+                Some(d) => d,
+                None => {
+                    // outside the packed keys: the reference's answer, as `distance` asks it
+                    c[k] -= 1;
+                    let d = py(self.measure.call_method1("distance", (c.clone(), wilds, melds, need)).and_then(|x| x.extract()));
+                    c[k] += 1;
+                    d?
+                }
+            });
+        }
+        Ok(Some(out))
+    }
     fn has_targets(&mut self, melds: i64, size: i64) -> Result<bool, String> {
         if let Some(t) = &self.tables {
             return Ok(t.borrow_mut().m.has_targets(melds, size));

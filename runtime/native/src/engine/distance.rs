@@ -11,25 +11,21 @@
 //! `u128` (a block of at most 32 kinds, at most 15 of a kind): a hand outside that, or a table of more
 //! than `MAX_ENTRIES` entries (slots and value levels), is not covered and the caller answers it in Python.
 
+use std::rc::Rc;
+
 use crate::hash::{map, Map};
 use crate::Error;
 
+mod product;
+use product::{table, Memo, Slots, KBITS};
+pub use product::Part;
+
 pub const FAR: i64 = 99;
-const NEG: i32 = -1_000_000;
-const KBITS: u32 = 4;
 const KMAX: i64 = 15;
 const MAX_BLOCK: usize = 32;
 const MEMO_LIMIT: usize = 1_000_000; // keys a block's memo holds before it starts afresh (the reference's bound)
 const ARENA_LIMIT: usize = 1 << 24; // entries a block's memo holds before it starts afresh (64 MB)
 const MAX_ENTRIES: usize = 1 << 12; // entries of one table: more slots or value levels are not covered
-
-/// A part of a group: its members (block position, count), its tiles, pair or meld slot, its worth (units).
-pub struct Part {
-    pub members: Vec<(usize, i64)>,
-    pub size: i32,
-    pub pair: bool,
-    pub worth: i64,
-}
 
 /// A measured form (`Distance.forms`): melds, pairs (lo, hi), groups, concealed, the orphans members, and
 /// whether a floor applies to it (`floor_forms` empty or naming it).
@@ -51,24 +47,12 @@ struct Target {
     floored: bool,
 }
 
-/// One block's tables for one (M, P, V): entries of every packed count key met, in one arena.
-struct Memo {
-    entries: usize,
-    arena: Vec<i32>,
-    index: Map<u128, u32>,
-}
-
-impl Memo {
-    fn new(entries: usize) -> Memo {
-        Memo { entries, arena: Vec::new(), index: map() }
-    }
-}
-
 pub struct Measure {
     n: usize,
     flower: Vec<bool>,
     copies: Vec<i64>,
     blocks: Vec<Vec<usize>>,
+    place: Vec<Option<(usize, usize)>>, // per kind: its block and position, when in exactly one block
     parts: Vec<Vec<Vec<Part>>>,
     vparts: Option<Vec<Vec<Vec<Part>>>>,
     msizes: Vec<i64>,
@@ -77,8 +61,19 @@ pub struct Measure {
     fresh_units: i64,
     valued: bool,
     forms: Vec<Form>,
-    targets: Map<(i64, i64), Vec<Target>>,
-    memos: Map<(usize, usize, usize, usize), Memo>,
+    targets: Map<(i64, i64), Rc<[Target]>>,
+    memos: Map<(usize, usize, usize), Vec<Memo>>, // per (M, P, V), per block
+    answers: Map<Box<[u8]>, Answer>, // the questions' answers by counts, wildcards, melds and need
+}
+
+const Q_DISTANCE: u8 = 0;
+const Q_IMPROVING: u8 = 1;
+const ANSWERS_LIMIT: usize = 200_000; // answers held before the memo starts afresh
+
+/// A memoised answer: the answers are functions of the question alone (the tables are fixed).
+enum Answer {
+    Dist(Option<i64>),
+    Improving(Option<(i64, Vec<usize>)>),
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -140,6 +135,7 @@ impl Measure {
             n,
             flower,
             copies,
+            place: place_of(n, &blocks),
             blocks,
             parts,
             vparts,
@@ -151,10 +147,11 @@ impl Measure {
             forms,
             targets: map(),
             memos: map(),
+            answers: map(),
         })
     }
 
-    fn targets(&mut self, melds: i64, size: i64) -> Vec<Target> {
+    fn targets(&mut self, melds: i64, size: i64) -> Rc<[Target]> {
         if let Some(t) = self.targets.get(&(melds, size)) {
             return t.clone();
         }
@@ -183,6 +180,7 @@ impl Measure {
                 }
             }
         }
+        let got: Rc<[Target]> = got.into();
         self.targets.insert((melds, size), got.clone());
         got
     }
@@ -192,41 +190,83 @@ impl Measure {
         !self.targets(melds, size).is_empty()
     }
 
-    fn floor(&self, t: &Target, need: i64) -> usize {
-        if need <= 0 || !self.valued || !t.floored {
-            return 0;
-        }
-        (need + self.unit - 1).div_euclid(self.unit) as usize
+    fn slots(&self, t: &Target, need: i64) -> Slots {
+        let v = if need <= 0 || !self.valued || !t.floored { 0 } else { (need + self.unit - 1).div_euclid(self.unit) as usize };
+        Slots { m: t.melds, p: t.pairs, v, fresh: self.fresh_units }
     }
 
     fn key(&self, counts: &[i64], b: usize) -> Option<u128> {
-        let mut key = 0u128;
-        for (j, &k) in self.blocks[b].iter().enumerate() {
-            let c = counts[k];
-            if !(0..=KMAX).contains(&c) {
-                return None;
-            }
-            key |= (c as u128) << (j as u32 * KBITS);
-        }
-        Some(key)
+        key_of(&self.blocks[b], counts)
     }
 
-    /// The block's table for the packed counts (entries -1 where no filling reaches the level); None
-    /// for a table of more than `MAX_ENTRIES` entries (the caller asks the reference).
-    fn block_table(&mut self, b: usize, key: u128, m: usize, p: usize, v: usize) -> Option<Vec<i32>> {
-        let entries = (v + 1).checked_mul(m + 1)?.checked_mul(p + 1)?;
+    /// The memos start afresh past their bounds, between questions only (offsets into an arena stay
+    /// good for the whole of one question).
+    fn trim(&mut self) {
+        for memo in self.memos.values_mut().flatten() {
+            if memo.index.len() > MEMO_LIMIT || memo.arena.len() > ARENA_LIMIT {
+                *memo = Memo::new(memo.entries);
+            }
+        }
+        if self.answers.len() > ANSWERS_LIMIT {
+            self.answers.clear();
+        }
+    }
+
+    /// The blocks' memos for the slots; None for tables of more than `MAX_ENTRIES` entries (the caller
+    /// asks the reference).
+    fn memos_of(&mut self, s: Slots) -> Option<(&[Vec<Vec<Part>>], &mut Vec<Memo>)> {
+        let entries = (s.v + 1).checked_mul(s.m + 1)?.checked_mul(s.p + 1)?;
         if entries > MAX_ENTRIES {
             return None;
         }
-        let mut memo = self.memos.remove(&(b, m, p, v)).unwrap_or_else(|| Memo::new(entries));
-        if memo.index.len() > MEMO_LIMIT || memo.arena.len() > ARENA_LIMIT {
-            memo = Memo::new(entries);
+        let parts = if s.v > 0 { self.vparts.as_ref().unwrap_or(&self.parts) } else { &self.parts };
+        let nb = self.blocks.len();
+        let memos = self.memos.entry((s.m, s.p, s.v)).or_insert_with(|| (0..nb).map(|_| Memo::new(entries)).collect());
+        Some((parts, memos))
+    }
+
+    /// The offset of the block's table for the packed counts in its memo's arena.
+    fn block_at(&mut self, b: usize, key: u128, s: Slots) -> Option<usize> {
+        let (parts, memos) = self.memos_of(s)?;
+        Some(table(&parts[b], key, s.m, s.p, s.v, &mut memos[b]))
+    }
+
+    /// The blocks' memos for the slots, read (after `memos_of`).
+    fn read(&self, s: Slots) -> &[Memo] {
+        &self.memos[&(s.m, s.p, s.v)]
+    }
+
+    fn tab(&self, b: usize, s: Slots, at: usize) -> &[i32] {
+        self.read(s)[b].at(at)
+    }
+
+    /// Every block's table offset for the counts.
+    fn block_offsets(&mut self, counts: &[i64], s: Slots) -> Option<Vec<usize>> {
+        let mut keys = Vec::with_capacity(self.blocks.len());
+        for b in 0..self.blocks.len() {
+            keys.push(key_of(&self.blocks[b], counts)?);
         }
-        let parts = if v > 0 { self.vparts.as_ref().unwrap_or(&self.parts) } else { &self.parts };
-        let at = table(&parts[b], key, m, p, v, &mut memo);
-        let out = memo.arena[at..at + entries].iter().map(|&x| if x < 0 { -1 } else { x }).collect();
-        self.memos.insert((b, m, p, v), memo);
-        Some(out)
+        let (parts, memos) = self.memos_of(s)?;
+        Some(keys.into_iter().enumerate().map(|(b, key)| table(&parts[b], key, s.m, s.p, s.v, &mut memos[b])).collect())
+    }
+
+    /// The reading of the product of the blocks' tables (the last product at the read entries only).
+    fn product_fin(&self, offs: &[usize], s: Slots) -> i64 {
+        if offs.is_empty() {
+            return s.fin(None);
+        }
+        let memos = self.read(s);
+        let n = offs.len();
+        if n == 1 {
+            return s.fin(Some(memos[0].at(offs[0])));
+        }
+        let mut acc = memos[0].at(offs[0]).to_vec();
+        let mut out = Vec::with_capacity(acc.len());
+        for (b, &at) in offs.iter().enumerate().take(n - 1).skip(1) {
+            s.combine_into(&acc, memos[b].at(at), &mut out);
+            std::mem::swap(&mut acc, &mut out);
+        }
+        s.fin_product(&acc, memos[n - 1].at(offs[n - 1]))
     }
 
     fn used_key(&mut self, counts: &[i64], t: &Target, need: i64) -> Option<i64> {
@@ -234,41 +274,9 @@ impl Measure {
             let held = t.members.iter().filter(|&&k| counts[k] != 0).count() as i64;
             return Some(held + t.members.iter().any(|&k| counts[k] >= 2) as i64);
         }
-        let v = self.floor(t, need);
-        let mut acc: Option<Vec<i32>> = None;
-        for b in 0..self.blocks.len() {
-            let key = self.key(counts, b)?;
-            let tab = self.block_table(b, key, t.melds, t.pairs, v)?;
-            acc = Some(match acc {
-                None => tab,
-                Some(a) => combine(&a, &tab, t.melds, t.pairs, v),
-            });
-        }
-        Some(self.fin(acc.as_deref(), t, v))
-    }
-
-    fn fin(&self, acc: Option<&[i32]>, t: &Target, v: usize) -> i64 {
-        let fresh = self.fresh_units;
-        let Some(acc) = acc else {
-            return if v == 0 || t.melds as i64 * fresh >= v as i64 { 0 } else { -1 };
-        };
-        if v == 0 {
-            return acc[acc.len() - 1] as i64;
-        }
-        let width = t.pairs + 1;
-        let row = (t.melds + 1) * width;
-        let mut best = -1i64;
-        for k in 0..=t.melds {
-            let level = (v as i64 - k as i64 * fresh).max(0) as usize;
-            let x = acc[level * row + (t.melds - k) * width + t.pairs] as i64;
-            if x > best {
-                best = x;
-            }
-            if level == 0 {
-                break;
-            }
-        }
-        best
+        let s = self.slots(t, need);
+        let offs = self.block_offsets(counts, s)?;
+        Some(self.product_fin(&offs, s))
     }
 
     fn check(&self, counts: &[i64]) -> Result<(), Error> {
@@ -278,37 +286,171 @@ impl Measure {
         Ok(())
     }
 
+    /// The memo key of a question (None: a count no byte holds, not memoised).
+    fn answer_key(q: u8, counts: &[i64], wilds: i64, melds: i64, need: i64) -> Option<Box<[u8]>> {
+        let mut k = Vec::with_capacity(counts.len() + 25);
+        k.push(q);
+        for &c in counts {
+            k.push(u8::try_from(c).ok()?);
+        }
+        for x in [wilds, melds, need] {
+            k.extend_from_slice(&x.to_le_bytes());
+        }
+        Some(k.into_boxed_slice())
+    }
+
     /// `Distance.distance`; None where a count is outside the packed keys (the caller asks the reference).
     pub fn distance(&mut self, counts: &[i64], wilds: i64, melds: i64, need: i64) -> Result<Option<i64>, Error> {
         self.check(counts)?;
+        self.trim();
+        let key = Self::answer_key(Q_DISTANCE, counts, wilds, melds, need);
+        if let Some(Answer::Dist(d)) = key.as_ref().and_then(|k| self.answers.get(k)) {
+            return Ok(*d);
+        }
+        let got = self.distance_of(counts, wilds, melds, need);
+        if let Some(k) = key {
+            self.answers.insert(k, Answer::Dist(got));
+        }
+        Ok(got)
+    }
+
+    fn distance_of(&mut self, counts: &[i64], wilds: i64, melds: i64, need: i64) -> Option<i64> {
         let size = counts.iter().sum::<i64>() + wilds;
         let mut best = FAR;
-        for t in self.targets(melds, size) {
-            let Some(u) = self.used_key(counts, &t, need) else { return Ok(None) };
+        for t in self.targets(melds, size).iter() {
+            let u = self.used_key(counts, t, need)?;
             if u < 0 {
                 continue;
             }
             let d = t.total - t.total.min(u + wilds);
             best = best.min(d);
         }
-        Ok(Some(best))
+        Some(best)
+    }
+
+    /// `distance` of the counts less one of each kind of `kinds`, answer by answer as `distance` gives
+    /// it (None: that hand is outside the packed keys). The hands differ from each other in one block:
+    /// per target the other blocks' product is made once (prefix and suffix products) and each hand
+    /// reads its own block's table against it, at the entries the reading looks at only.
+    pub fn distances_without(
+        &mut self,
+        counts: &mut [i64],
+        wilds: i64,
+        melds: i64,
+        need: i64,
+        kinds: &[usize],
+    ) -> Result<Vec<Option<i64>>, Error> {
+        self.check(counts)?;
+        if kinds.iter().any(|&k| k >= self.n) {
+            return Err(Error::Input("a kind out of range".into()));
+        }
+        self.trim();
+        let size = counts.iter().sum::<i64>() - 1 + wilds;
+        let mut best: Vec<Option<i64>> = vec![Some(FAR); kinds.len()];
+        for t in self.targets(melds, size).iter() {
+            let used = self.used_without(counts, t, need, kinds);
+            for (b, u) in best.iter_mut().zip(used) {
+                *b = match (*b, u) {
+                    (Some(d), Some(u)) if u >= 0 => Some(d.min(t.total - t.total.min(u + wilds))),
+                    (Some(d), Some(_)) => Some(d),
+                    _ => None,
+                };
+            }
+        }
+        Ok(best)
+    }
+
+    /// `used_key` of the counts less one of each kind of `kinds`.
+    fn used_without(&mut self, counts: &mut [i64], t: &Target, need: i64, kinds: &[usize]) -> Vec<Option<i64>> {
+        let one_by_one = |me: &mut Self, counts: &mut [i64]| -> Vec<Option<i64>> {
+            kinds
+                .iter()
+                .map(|&k| {
+                    counts[k] -= 1;
+                    let u = me.used_key(counts, t, need);
+                    counts[k] += 1;
+                    u
+                })
+                .collect()
+        };
+        if !t.members.is_empty() {
+            return one_by_one(self, counts);
+        }
+        let s = self.slots(t, need);
+        let Some(offs) = self.block_offsets(counts, s) else { return one_by_one(self, counts) };
+        // each hand's own block's table (None: the kind is in no block, or the hand is one by one)
+        let mut own: Vec<Option<(usize, usize)>> = Vec::with_capacity(kinds.len());
+        for &k in kinds {
+            own.push(match self.place[k] {
+                Some((b, j)) => {
+                    let key = key_of(&self.blocks[b], counts).unwrap_or(0);
+                    if (key >> (j as u32 * KBITS)) & 0xF == 0 {
+                        return one_by_one(self, counts);
+                    }
+                    Some((b, self.block_at(b, key - (1u128 << (j as u32 * KBITS)), s).unwrap_or(0)))
+                }
+                None if self.blocks.iter().any(|x| x.contains(&k)) => return one_by_one(self, counts),
+                None => None,
+            });
+        }
+        let nb = offs.len();
+        let memos = self.read(s);
+        let mut suffix: Vec<Option<Vec<i32>>> = vec![None; nb + 1];
+        for b in (1..nb).rev() {
+            let tab = memos[b].at(offs[b]);
+            suffix[b] = Some(match &suffix[b + 1] {
+                None => tab.to_vec(),
+                Some(x) => s.combine(tab, x),
+            });
+        }
+        let mut others: Vec<Option<Option<Vec<i32>>>> = vec![None; nb]; // made for the blocks asked only
+        let mut prefix: Option<Vec<i32>> = None;
+        for b in 0..nb {
+            if own.iter().any(|o| matches!(o, Some((x, _)) if *x == b)) {
+                others[b] = Some(match (&prefix, &suffix[b + 1]) {
+                    (None, None) => None,
+                    (Some(x), None) | (None, Some(x)) => Some(x.clone()),
+                    (Some(x), Some(y)) => Some(s.combine(x, y)),
+                });
+            }
+            let tab = memos[b].at(offs[b]);
+            prefix = Some(match prefix {
+                None => tab.to_vec(),
+                Some(x) => s.combine(&x, tab),
+            });
+        }
+        let whole = s.fin(prefix.as_deref());
+        own.iter()
+            .map(|o| {
+                Some(match o {
+                    None => whole,
+                    Some((b, at)) => {
+                        let tab = memos[*b].at(*at);
+                        match &others[*b] {
+                            Some(Some(x)) => s.fin_product(x, tab),
+                            _ => s.fin(Some(tab)),
+                        }
+                    }
+                })
+            })
+            .collect()
     }
 
     /// `Distance.settled`.
     pub fn settled(&mut self, counts: &[i64], wilds: i64, melds: i64, need: i64) -> Result<Option<i64>, Error> {
         self.check(counts)?;
+        self.trim();
         let nat: i64 = counts.iter().sum();
         let mut best = FAR;
-        for t in self.targets(melds, nat + wilds - 1) {
+        for t in self.targets(melds, nat + wilds - 1).iter() {
             let filled = if nat != 0 {
-                let Some(u) = self.used_key(counts, &t, need) else { return Ok(None) };
+                let Some(u) = self.used_key(counts, t, need) else { return Ok(None) };
                 if u < 0 {
                     continue;
                 }
                 u.min(nat - 1) + wilds
             } else {
-                let v = self.floor(&t, need);
-                if self.fin(None, &t, v) < 0 {
+                if self.slots(t, need).fin(None) < 0 {
                     continue;
                 }
                 wilds - 1
@@ -327,38 +469,53 @@ impl Measure {
         need: i64,
     ) -> Result<Option<(i64, Vec<usize>)>, Error> {
         self.check(counts)?;
+        self.trim();
+        let key = Self::answer_key(Q_IMPROVING, counts, wilds, melds, need);
+        if let Some(Answer::Improving(got)) = key.as_ref().and_then(|k| self.answers.get(k)) {
+            return Ok(got.clone());
+        }
+        let got = self.improving_of(counts, wilds, melds, need);
+        if let Some(k) = key {
+            self.answers.insert(k, Answer::Improving(got.clone()));
+        }
+        Ok(got)
+    }
+
+    fn improving_of(&mut self, counts: &mut [i64], wilds: i64, melds: i64, need: i64) -> Option<(i64, Vec<usize>)> {
         let size = counts.iter().sum::<i64>() + wilds;
         let targets = self.targets(melds, size);
         if targets.is_empty() {
-            return Ok(Some((FAR, vec![])));
+            return Some((FAR, vec![]));
         }
         let mut best = FAR;
         let mut per = Vec::with_capacity(targets.len());
-        for t in &targets {
-            let Some(u) = self.used_key(counts, t, need) else { return Ok(None) };
+        for t in targets.iter() {
+            let u = self.used_key(counts, t, need)?;
             let d = if u >= 0 { t.total - t.total.min(u + wilds) } else { FAR };
             per.push(d);
             best = best.min(d);
         }
         if best == 0 || best >= FAR {
-            return Ok(Some((best.min(FAR), vec![])));
+            return Some((best.min(FAR), vec![]));
         }
         let mut out: Vec<usize> = Vec::new();
         for (t, &d) in targets.iter().zip(&per) {
             if d > best {
                 continue;
             }
-            let Some(gains) = self.gains(counts, t, d, need) else { return Ok(None) };
-            for k in gains {
+            for k in self.gains(counts, t, d, need)? {
                 if !out.contains(&k) {
                     out.push(k);
                 }
             }
         }
         out.sort_unstable();
-        Ok(Some((best, out)))
+        Some((best, out))
     }
 
+    /// The kinds one more of which raises the tiles the target's slots hold. Each block's table is
+    /// combined with the product of the others (prefix and suffix products: each block's "others" at the
+    /// cost of one product), and only the entries the reading looks at are worked out per kind.
     fn gains(&mut self, counts: &mut [i64], t: &Target, lack: i64, need: i64) -> Option<Vec<usize>> {
         if lack <= 0 {
             return Some(vec![]);
@@ -379,19 +536,15 @@ impl Measure {
             }
             return Some(out);
         }
-        let (m, p) = (t.melds, t.pairs);
-        let v = self.floor(t, need);
-        let mut tabs = Vec::with_capacity(self.blocks.len());
-        for b in 0..self.blocks.len() {
+        let s = self.slots(t, need);
+        let nb = self.blocks.len();
+        let offs = self.block_offsets(counts, s)?;
+        // every table one more of a kind makes, first (the arenas grow); then the products, read-only
+        let mut tries: Vec<(usize, usize, usize)> = Vec::new(); // (block, kind, offset)
+        for b in 0..nb {
             let key = self.key(counts, b)?;
-            tabs.push(self.block_table(b, key, m, p, v)?);
-        }
-        let base = self.fin(reduce(tabs.iter(), m, p, v).as_deref(), t, v);
-        for b in 0..self.blocks.len() {
-            let others = reduce(tabs.iter().enumerate().filter(|&(i, _)| i != b).map(|(_, x)| x), m, p, v);
-            let kinds = self.blocks[b].clone();
-            let key = self.key(counts, b)?;
-            for (j, &k) in kinds.iter().enumerate() {
+            for j in 0..self.blocks[b].len() {
+                let k = self.blocks[b][j];
                 let c = ((key >> (j as u32 * KBITS)) & 0xF) as i64;
                 if self.flower[k] || c >= self.copies[k] {
                     continue;
@@ -399,146 +552,72 @@ impl Measure {
                 if c + 1 > KMAX {
                     return None;
                 }
-                let tab = self.block_table(b, key + (1u128 << (j as u32 * KBITS)), m, p, v)?;
-                let both = match &others {
-                    None => tab,
-                    Some(o) => combine(o, &tab, m, p, v),
+                tries.push((b, k, self.block_at(b, key + (1u128 << (j as u32 * KBITS)), s)?));
+            }
+        }
+        let base = self.product_fin(&offs, s);
+        let tab = |b: usize| self.tab(b, s, offs[b]);
+        // suffix[b]: the product of the tables of blocks b.. (None: none)
+        let mut suffix: Vec<Option<Vec<i32>>> = vec![None; nb + 1];
+        for b in (1..nb).rev() {
+            suffix[b] = Some(match &suffix[b + 1] {
+                None => tab(b).to_vec(),
+                Some(x) => s.combine(tab(b), x),
+            });
+        }
+        let mut prefix: Option<Vec<i32>> = None; // the product of the tables of blocks ..b
+        let mut i = 0;
+        for b in 0..nb {
+            let others = match (&prefix, &suffix[b + 1]) {
+                (None, None) => None,
+                (Some(x), None) | (None, Some(x)) => Some(x.clone()),
+                (Some(x), Some(y)) => Some(s.combine(x, y)),
+            };
+            while i < tries.len() && tries[i].0 == b {
+                let (_, k, at) = tries[i];
+                i += 1;
+                let one = self.tab(b, s, at);
+                let got = match &others {
+                    None => s.fin(Some(one)),
+                    Some(o) => s.fin_product(o, one),
                 };
-                if self.fin(Some(&both), t, v) > base {
+                if got > base {
                     out.push(k);
                 }
             }
+            prefix = Some(match prefix {
+                None => tab(b).to_vec(),
+                Some(x) => s.combine(&x, tab(b)),
+            });
         }
         Some(out)
     }
 }
 
-fn reduce<'a>(tabs: impl Iterator<Item = &'a Vec<i32>>, m: usize, p: usize, v: usize) -> Option<Vec<i32>> {
-    let mut acc: Option<Vec<i32>> = None;
-    for t in tabs {
-        acc = Some(match acc {
-            None => t.clone(),
-            Some(a) => combine(&a, t, m, p, v),
-        });
+/// Per kind, its block and position in it when it is in exactly one block.
+fn place_of(n: usize, blocks: &[Vec<usize>]) -> Vec<Option<(usize, usize)>> {
+    let mut seen = vec![0usize; n];
+    let mut place = vec![None; n];
+    for (b, kinds) in blocks.iter().enumerate() {
+        for (j, &k) in kinds.iter().enumerate() {
+            seen[k] += 1;
+            place[k] = Some((b, j));
+        }
     }
-    acc
+    place.into_iter().zip(seen).map(|(p, s)| if s == 1 { p } else { None }).collect()
 }
 
-/// Two blocks' tables together (`Distance._combine` and `_combine_levels`): the max-plus product over the
-/// slots (and the value levels, worth v1 in one and v - v1 in the other).
-fn combine(a: &[i32], b: &[i32], mm: usize, pp: usize, vv: usize) -> Vec<i32> {
-    let width = pp + 1;
-    let row = (mm + 1) * width;
-    if vv == 0 {
-        let mut out = vec![0i32; row];
-        for m in 0..=mm {
-            for p in 0..width {
-                let mut best = 0;
-                for m1 in 0..=m {
-                    let (ra, rb) = (m1 * width, (m - m1) * width);
-                    for p1 in 0..=p {
-                        best = best.max(a[ra + p1] + b[rb + p - p1]);
-                    }
-                }
-                out[m * width + p] = best;
-            }
+/// The packed counts of a block's kinds (None: a count outside what a position holds).
+fn key_of(block: &[usize], counts: &[i64]) -> Option<u128> {
+    let mut key = 0u128;
+    for (j, &k) in block.iter().enumerate() {
+        let c = counts[k];
+        if !(0..=KMAX).contains(&c) {
+            return None;
         }
-        return out;
+        key |= (c as u128) << (j as u32 * KBITS);
     }
-    let empty = |t: &[i32]| t[..row].iter().all(|&x| x == 0) && t[row..].iter().all(|&x| x < 0);
-    if empty(b) {
-        return a.to_vec();
-    }
-    if empty(a) {
-        return b.to_vec();
-    }
-    let mut out = vec![-1i32; (vv + 1) * row];
-    for v in 0..=vv {
-        for m in 0..=mm {
-            for p in 0..width {
-                let mut best = -1;
-                for v1 in 0..=v {
-                    for m1 in 0..=m {
-                        for p1 in 0..=p {
-                            let x = a[v1 * row + m1 * width + p1];
-                            let y = b[(v - v1) * row + (m - m1) * width + p - p1];
-                            if x >= 0 && y >= 0 && x + y > best {
-                                best = x + y;
-                            }
-                        }
-                    }
-                }
-                out[v * row + m * width + p] = best;
-            }
-        }
-    }
-    out
-}
-
-/// The table of the packed counts (`Packing.table`): the tiles of the lowest position held either left
-/// out or the lowest member of a part in a slot, the rest worked out the same way; memoised by key.
-/// Returns the entries' offset in the memo's arena.
-fn table(parts: &[Vec<Part>], key: u128, mm: usize, pp: usize, vv: usize, memo: &mut Memo) -> usize {
-    let e = memo.entries;
-    if let Some(&at) = memo.index.get(&key) {
-        return at as usize * e;
-    }
-    let width = pp + 1;
-    let row = (mm + 1) * width;
-    let mut best: Vec<i32>;
-    if key == 0 {
-        best = vec![NEG; e];
-        best[..row].fill(0);
-    } else {
-        let j = (key.trailing_zeros() / KBITS) as usize;
-        let rest = key & !(0xFu128 << (j as u32 * KBITS));
-        let at = table(parts, rest, mm, pp, vv, memo);
-        best = memo.arena[at..at + e].to_vec();
-        let mut cand = vec![NEG; e];
-        for part in &parts[j] {
-            let mut sub_key = key;
-            let mut held = true;
-            for &(q, c) in &part.members {
-                let have = ((key >> (q as u32 * KBITS)) & 0xF) as i64;
-                if have < c {
-                    held = false;
-                    break;
-                }
-                sub_key -= (c as u128) << (q as u32 * KBITS);
-            }
-            if !held {
-                continue;
-            }
-            let at = table(parts, sub_key, mm, pp, vv, memo);
-            let sub = &memo.arena[at..at + e];
-            let shift = |v: usize, m: usize, p: usize| -> i32 {
-                if part.pair {
-                    if p == 0 { NEG } else { sub[v * row + m * width + p - 1] + part.size }
-                } else if m == 0 {
-                    NEG
-                } else {
-                    sub[v * row + (m - 1) * width + p] + part.size
-                }
-            };
-            for v in 0..=vv {
-                let from = if part.worth > 0 && vv > 0 { (v as i64 - part.worth).max(0) as usize } else { v };
-                for m in 0..=mm {
-                    for p in 0..width {
-                        cand[v * row + m * width + p] = shift(from, m, p);
-                    }
-                }
-            }
-            for (x, &c) in best.iter_mut().zip(&cand) {
-                if c > *x {
-                    *x = c;
-                }
-            }
-        }
-    }
-    let at = memo.arena.len() / e;
-    memo.arena.extend_from_slice(&best);
-    memo.index.insert(key, at as u32);
-    at * e
+    Some(key)
 }
 
 // ---------------------------------------------------------------------------------------------- Python
