@@ -231,42 +231,77 @@ impl Measure {
         Some(table(&parts[b], key, s.m, s.p, s.v, &mut memos[b]))
     }
 
-    /// The blocks' memos for the slots, read (after `memos_of`).
-    fn read(&self, s: Slots) -> &[Memo] {
-        &self.memos[&(s.m, s.p, s.v)]
+    /// The blocks' memos for the slots, read (after `memos_of`; None: never made).
+    fn read_or_none(&self, s: Slots) -> Option<&[Memo]> {
+        self.memos.get(&(s.m, s.p, s.v)).map(|v| v.as_slice())
     }
 
-    fn tab(&self, b: usize, s: Slots, at: usize) -> &[i32] {
-        self.read(s)[b].at(at)
-    }
-
-    /// Every block's table offset for the counts.
-    fn block_offsets(&mut self, counts: &[i64], s: Slots) -> Option<Vec<usize>> {
+    /// The blocks that hold tiles of the counts, each with its table's offset (a block holding none has
+    /// the product's identity for its table: nothing at any level, level 0 all zeros — left out).
+    fn block_offsets(&mut self, counts: &[i64], s: Slots) -> Option<Vec<(usize, usize)>> {
         let mut keys = Vec::with_capacity(self.blocks.len());
         for b in 0..self.blocks.len() {
             keys.push(key_of(&self.blocks[b], counts)?);
         }
         let (parts, memos) = self.memos_of(s)?;
-        Some(keys.into_iter().enumerate().map(|(b, key)| table(&parts[b], key, s.m, s.p, s.v, &mut memos[b])).collect())
+        let held = keys.into_iter().enumerate().filter(|&(_, key)| key != 0);
+        Some(held.map(|(b, key)| (b, table(&parts[b], key, s.m, s.p, s.v, &mut memos[b]))).collect())
     }
 
     /// The reading of the product of the blocks' tables (the last product at the read entries only).
-    fn product_fin(&self, offs: &[usize], s: Slots) -> i64 {
-        if offs.is_empty() {
-            return s.fin(None);
+    fn product_fin(&self, offs: &[(usize, usize)], s: Slots) -> i64 {
+        let memos = self.read_or_none(s);
+        let tab = |i: usize| memos.expect("tables were made")[offs[i].0].at(offs[i].1);
+        match offs.len() {
+            0 => s.fin(None),
+            1 => s.fin(Some(tab(0))),
+            n => {
+                let mut acc = tab(0).to_vec();
+                let mut out = Vec::with_capacity(acc.len());
+                for i in 1..n - 1 {
+                    s.combine_into(&acc, tab(i), &mut out);
+                    std::mem::swap(&mut acc, &mut out);
+                }
+                s.fin_product(&acc, tab(n - 1))
+            }
         }
-        let memos = self.read(s);
+    }
+
+    /// Per held block, the product of the other held blocks' tables (None: there are none), by prefix
+    /// and suffix products; and the product of them all.
+    fn others(&self, offs: &[(usize, usize)], s: Slots) -> (Vec<Option<Vec<i32>>>, Option<Vec<i32>>) {
         let n = offs.len();
-        if n == 1 {
-            return s.fin(Some(memos[0].at(offs[0])));
+        let memos = self.read_or_none(s);
+        let tab = |i: usize| memos.expect("tables were made")[offs[i].0].at(offs[i].1);
+        let mut suffix: Vec<Option<Vec<i32>>> = vec![None; n + 1];
+        for i in (1..n).rev() {
+            suffix[i] = Some(match &suffix[i + 1] {
+                None => tab(i).to_vec(),
+                Some(x) => s.combine(tab(i), x),
+            });
         }
-        let mut acc = memos[0].at(offs[0]).to_vec();
-        let mut out = Vec::with_capacity(acc.len());
-        for (b, &at) in offs.iter().enumerate().take(n - 1).skip(1) {
-            s.combine_into(&acc, memos[b].at(at), &mut out);
-            std::mem::swap(&mut acc, &mut out);
+        let mut out = Vec::with_capacity(n);
+        let mut prefix: Option<Vec<i32>> = None;
+        for i in 0..n {
+            out.push(match (&prefix, &suffix[i + 1]) {
+                (None, None) => None,
+                (Some(x), None) | (None, Some(x)) => Some(x.clone()),
+                (Some(x), Some(y)) => Some(s.combine(x, y)),
+            });
+            prefix = Some(match prefix {
+                None => tab(i).to_vec(),
+                Some(x) => s.combine(&x, tab(i)),
+            });
         }
-        s.fin_product(&acc, memos[n - 1].at(offs[n - 1]))
+        (out, prefix)
+    }
+
+    /// The reading of a block's table `one` with the other blocks' product.
+    fn with_others(s: Slots, others: Option<&Vec<i32>>, one: &[i32]) -> i64 {
+        match others {
+            None => s.fin(Some(one)),
+            Some(o) => s.fin_product(o, one),
+        }
     }
 
     fn used_key(&mut self, counts: &[i64], t: &Target, need: i64) -> Option<i64> {
@@ -378,7 +413,7 @@ impl Measure {
         }
         let s = self.slots(t, need);
         let Some(offs) = self.block_offsets(counts, s) else { return one_by_one(self, counts) };
-        // each hand's own block's table (None: the kind is in no block, or the hand is one by one)
+        // each hand's own block's table (None: the kind is in no block)
         let mut own: Vec<Option<(usize, usize)>> = Vec::with_capacity(kinds.len());
         for &k in kinds {
             own.push(match self.place[k] {
@@ -393,43 +428,16 @@ impl Measure {
                 None => None,
             });
         }
-        let nb = offs.len();
-        let memos = self.read(s);
-        let mut suffix: Vec<Option<Vec<i32>>> = vec![None; nb + 1];
-        for b in (1..nb).rev() {
-            let tab = memos[b].at(offs[b]);
-            suffix[b] = Some(match &suffix[b + 1] {
-                None => tab.to_vec(),
-                Some(x) => s.combine(tab, x),
-            });
-        }
-        let mut others: Vec<Option<Option<Vec<i32>>>> = vec![None; nb]; // made for the blocks asked only
-        let mut prefix: Option<Vec<i32>> = None;
-        for b in 0..nb {
-            if own.iter().any(|o| matches!(o, Some((x, _)) if *x == b)) {
-                others[b] = Some(match (&prefix, &suffix[b + 1]) {
-                    (None, None) => None,
-                    (Some(x), None) | (None, Some(x)) => Some(x.clone()),
-                    (Some(x), Some(y)) => Some(s.combine(x, y)),
-                });
-            }
-            let tab = memos[b].at(offs[b]);
-            prefix = Some(match prefix {
-                None => tab.to_vec(),
-                Some(x) => s.combine(&x, tab),
-            });
-        }
-        let whole = s.fin(prefix.as_deref());
+        let (others, whole) = self.others(&offs, s);
+        let memos = self.read_or_none(s).expect("tables were made");
         own.iter()
             .map(|o| {
-                Some(match o {
-                    None => whole,
+                Some(match *o {
+                    None => s.fin(whole.as_deref()),
                     Some((b, at)) => {
-                        let tab = memos[*b].at(*at);
-                        match &others[*b] {
-                            Some(Some(x)) => s.fin_product(x, tab),
-                            _ => s.fin(Some(tab)),
-                        }
+                        // the block is held (the kind was counted): the others are the held but it
+                        let i = offs.iter().position(|x| x.0 == b).expect("a held block");
+                        Self::with_others(s, others[i].as_ref(), memos[b].at(at))
                     }
                 })
             })
@@ -537,11 +545,10 @@ impl Measure {
             return Some(out);
         }
         let s = self.slots(t, need);
-        let nb = self.blocks.len();
         let offs = self.block_offsets(counts, s)?;
         // every table one more of a kind makes, first (the arenas grow); then the products, read-only
         let mut tries: Vec<(usize, usize, usize)> = Vec::new(); // (block, kind, offset)
-        for b in 0..nb {
+        for b in 0..self.blocks.len() {
             let key = self.key(counts, b)?;
             for j in 0..self.blocks[b].len() {
                 let k = self.blocks[b][j];
@@ -555,40 +562,18 @@ impl Measure {
                 tries.push((b, k, self.block_at(b, key + (1u128 << (j as u32 * KBITS)), s)?));
             }
         }
-        let base = self.product_fin(&offs, s);
-        let tab = |b: usize| self.tab(b, s, offs[b]);
-        // suffix[b]: the product of the tables of blocks b.. (None: none)
-        let mut suffix: Vec<Option<Vec<i32>>> = vec![None; nb + 1];
-        for b in (1..nb).rev() {
-            suffix[b] = Some(match &suffix[b + 1] {
-                None => tab(b).to_vec(),
-                Some(x) => s.combine(tab(b), x),
-            });
-        }
-        let mut prefix: Option<Vec<i32>> = None; // the product of the tables of blocks ..b
-        let mut i = 0;
-        for b in 0..nb {
-            let others = match (&prefix, &suffix[b + 1]) {
-                (None, None) => None,
-                (Some(x), None) | (None, Some(x)) => Some(x.clone()),
-                (Some(x), Some(y)) => Some(s.combine(x, y)),
+        let (others, whole) = self.others(&offs, s);
+        let base = s.fin(whole.as_deref());
+        let memos = self.read_or_none(s).expect("tables were made");
+        for (b, k, at) in tries {
+            // a held block: the other held blocks; one holding none: all of them
+            let o = match offs.iter().position(|x| x.0 == b) {
+                Some(i) => others[i].as_ref(),
+                None => whole.as_ref(),
             };
-            while i < tries.len() && tries[i].0 == b {
-                let (_, k, at) = tries[i];
-                i += 1;
-                let one = self.tab(b, s, at);
-                let got = match &others {
-                    None => s.fin(Some(one)),
-                    Some(o) => s.fin_product(o, one),
-                };
-                if got > base {
-                    out.push(k);
-                }
+            if Self::with_others(s, o, memos[b].at(at)) > base {
+                out.push(k);
             }
-            prefix = Some(match prefix {
-                None => tab(b).to_vec(),
-                Some(x) => s.combine(&x, tab(b)),
-            });
         }
         Some(out)
     }

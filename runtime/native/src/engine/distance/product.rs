@@ -200,22 +200,21 @@ pub(super) fn table(parts: &[Vec<Part>], key: u128, mm: usize, pp: usize, vv: us
             }
             let at = table(parts, sub_key, mm, pp, vv, memo);
             let sub = &memo.arena[at..at + e];
-            // the part in a slot: the sub-hand's entry one slot (and its worth's levels) down, plus its tiles
+            // the part in a slot: the sub-hand's entry one slot (and its worth's levels) down, plus its
+            // tiles (no entry with the slot at zero: it would be NEG, never above an entry of `best`)
             for v in 0..=vv {
                 let from = if part.worth > 0 && vv > 0 { (v as i64 - part.worth).max(0) as usize } else { v };
-                for m in 0..=mm {
-                    for p in 0..width {
-                        let c = if part.pair {
-                            if p == 0 { NEG } else { sub[from * row + m * width + p - 1] + part.size }
-                        } else if m == 0 {
-                            NEG
-                        } else {
-                            sub[from * row + (m - 1) * width + p] + part.size
-                        };
-                        let x = &mut best[v * row + m * width + p];
-                        if c > *x {
-                            *x = c;
+                let (dst, src) = (&mut best[v * row..(v + 1) * row], &sub[from * row..(from + 1) * row]);
+                if part.pair {
+                    for m in 0..=mm {
+                        let (d, s) = (&mut dst[m * width + 1..(m + 1) * width], &src[m * width..(m + 1) * width - 1]);
+                        for (x, &y) in d.iter_mut().zip(s) {
+                            *x = (*x).max(y + part.size);
                         }
+                    }
+                } else {
+                    for (x, &y) in dst[width..].iter_mut().zip(&src[..row - width]) {
+                        *x = (*x).max(y + part.size);
                     }
                 }
             }
