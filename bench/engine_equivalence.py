@@ -64,6 +64,11 @@ step not ported, named): counted by sentence, so the counts say how far the port
 adds rule files of elsewhere (e.g. tests/rules/xuezhan.pai), each with its default options, named by their
 stem (only those when `--configs` is not given).
 
+`record --replay` also replays every log it writes (on the recording's backend); `check --replay-only`
+only replays the logs (and `paili replay` on the first `--cli`), on the backend asked: with both, every
+log is replayed on both backends. `record` and `check` take the configurations of `SETUP_CONFIGS` too
+(other option sets of 龙岩, bench/rules/joker.pai) when named in `--configs`.
+
 `--ignore-added-keys K,…` is for a recording made before the engine wrote some keys: every dict key
 named K (or, for `*SUFFIX`, ending in SUFFIX) is dropped, at any depth, from the logs, states and
 results on both sides before they are compared (the recorded digests hold no such key, so the new
@@ -102,8 +107,17 @@ CONFIGS = {  # name -> (rule file stem, room options)
 # `native-setup` checks these too: options and rule files `record` does not play
 SETUP_CONFIGS = {
     "longyan-4-no-dots": ("longyan", {"人数": 4, "有筒子": False}),
+    "longyan-2-no-dots": ("longyan", {"人数": 2, "有筒子": False}),
+    "longyan-3-scores": ("longyan", {"人数": 3, "底分": 3, "平胡分": 2, "七对分": 5, "单游分": 7, "双游分": 12,
+                                     "三游分": 25, "明杠分": 2, "补杠分": 0, "暗杠分": 3, "花杠分": 1}),
     "joker": ("bench/rules/joker", {}),
 }
+ALL_CONFIGS = {**CONFIGS, **SETUP_CONFIGS}  # `record` and `check` take any of these when named
+
+
+def rules_of(stem: str):
+    """The rule set of a configuration's stem: a bundled variant, or a path under the repository."""
+    return load(ROOT / (stem + ".pai")) if "/" in stem else load(stem)
 # the snapshot fields the record was made with (the first engine's `Game.snapshot()`)
 STATE_KEYS = ("dealer", "wall", "wall_ids", "pinned", "out", "seats", "table", "context", "reveals", "task",
               "turn", "last_drawer", "winners", "discarder", "robbed", "exhausted", "over", "next_dealer",
@@ -175,10 +189,14 @@ def seeds(seed: int, games: int) -> list[int]:
 
 
 def record(args) -> int:
+    if args.backend:
+        os.environ["PAILI_BACKEND"] = args.backend
     out = Path(args.dir)
+    bad = 0
     for name in args.configs:
-        stem, options = CONFIGS[name]
-        rules = load(stem)
+        stem, options = ALL_CONFIGS[name]
+        rules = rules_of(stem)
+        failed = []
         d = out / name
         d.mkdir(parents=True, exist_ok=True)
         t0 = time.perf_counter()
@@ -189,10 +207,22 @@ def record(args) -> int:
             base.with_suffix(".state.json").write_text(json.dumps(
                 {"seed": s, "bots": args.bots, "options": options, "digests": digests, "final": final,
                  "result": session.played[0]["result"]}, ensure_ascii=False, default=str), encoding="utf-8")
+            if args.replay:  # `paili replay`'s check (log.replay) of the log just written, on this backend
+                try:
+                    replay(base.with_suffix(".jsonl"), rules)
+                except ReplayError as exc:
+                    failed.append(f"{base.name}: replay: {exc}")
+            if args.progress and (k + 1) % args.progress == 0:
+                print(f"  {name}: {k + 1} games recorded", flush=True)
         (d / "config.json").write_text(json.dumps({"rules": stem, "options": options, "games": args.games,
                                                    "seed": args.seed, "bots": args.bots}, ensure_ascii=False))
-        print(f"{name}: {args.games} games in {time.perf_counter() - t0:.1f} s", flush=True)
-    return 0
+        print(f"{name}: {args.games} games in {time.perf_counter() - t0:.1f} s"
+              + (f"; replayed from their logs: {args.games - len(failed)} identical, {len(failed)} different"
+                 if args.replay else ""), flush=True)
+        for x in failed[:10]:
+            print("  " + x)
+        bad += len(failed)
+    return 1 if bad else 0
 
 
 def check(args) -> int:
@@ -208,7 +238,7 @@ def check(args) -> int:
             print(f"{name}: no record in {d}")
             continue
         conf = json.loads((d / "config.json").read_text(encoding="utf-8"))
-        rules = load(conf["rules"])
+        rules = rules_of(conf["rules"])
         logs = sorted(d.glob("game-*.jsonl"))[:args.limit or None]
         engine0 = rules.stats()
         t0 = time.perf_counter()
@@ -222,6 +252,8 @@ def check(args) -> int:
                 replay(path, rules)
             except ReplayError as exc:
                 diffs.append(f"{path.name}: replay: {exc}")
+                continue
+            if args.replay_only:
                 continue
             session, digests, final = play_one(rules, rec["options"], rec["seed"], rec["bots"], ignored)
             result = json.loads(json.dumps(session.played[0]["result"], ensure_ascii=False))
@@ -246,7 +278,9 @@ def check(args) -> int:
         reasons = Counter(rules.stats()["engine_fallback_reasons"])
         reasons.subtract(engine0["engine_fallback_reasons"])
         for path in logs[:args.cli]:  # the command itself, as a user runs it, on the first few logs
-            run = subprocess.run([sys.executable, "-m", "paili", "replay", str(path)], capture_output=True, text=True)
+            extra = ["--rules", str(ROOT / (conf["rules"] + ".pai"))] if "/" in conf["rules"] else []
+            run = subprocess.run([sys.executable, "-m", "paili", "replay", str(path), *extra], capture_output=True,
+                                 text=True)
             if run.returncode != 0 or "identical" not in run.stdout:
                 diffs.append(f"{path.name}: paili replay: {(run.stdout + run.stderr).strip()[:200]}")
         total += len(logs)
@@ -519,14 +553,18 @@ def main(argv=None) -> int:
     ap.add_argument("--repeat", type=int, default=5,
                     help="native-scope, native-offers: rounds of the native speed figure")
     ap.add_argument("--progress", type=int, default=0,
-                    help="native-scope, native-offers: print the counts so far every N games")
+                    help="record, native-scope, native-offers: print the counts so far every N games")
     ap.add_argument("--speed-games", type=int, default=100,
                     help="native-scope, native-offers: the games the speed figure is taken on")
     ap.add_argument("--native-wins", action="store_true",
                     help="native-offers: the wins answered natively (engine/winning.rs), each compared with the "
                          "reference's")
     ap.add_argument("--backend", choices=["python", "native"], default="",
-                    help="check: play the games (and `paili replay`) on this backend (default: PAILI_BACKEND)")
+                    help="record, check: play the games (and `paili replay`) on this backend (default: PAILI_BACKEND)")
+    ap.add_argument("--replay", action="store_true",
+                    help="record: replay every log written (log.replay, what `paili replay` runs) on the same backend")
+    ap.add_argument("--replay-only", action="store_true",
+                    help="check: only replay the logs (log.replay; `paili replay` on the first --cli)")
     ap.add_argument("--limit", type=int, default=0, help="check: only the first N games of each configuration")
     ap.add_argument("--cli", type=int, default=3, help="check: run `python -m paili replay` on the first N logs")
     ap.add_argument("--configs", default=",".join(CONFIGS), help="comma-separated: " + ", ".join(CONFIGS))
@@ -545,7 +583,7 @@ def main(argv=None) -> int:
         return 2
     args.ignore_added_keys = [k for k in args.ignore_added_keys.split(",") if k]
     native = args.mode in ("native-setup", "native-scope", "native-offers", "native-events", "native-play")
-    known = {**CONFIGS, **SETUP_CONFIGS} if native else CONFIGS
+    known = ALL_CONFIGS
     if native and args.configs == list(CONFIGS):
         args.configs = list(known)
     if args.rules:

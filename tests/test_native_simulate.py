@@ -12,6 +12,7 @@ import pytest
 from conftest import ROOT
 from paili import load
 from paili.runtime import backend
+from paili.runtime.game import log as gamelog
 from paili.runtime.game import native_simulate
 from paili.runtime.game.simulate import play_games, play_games_python, seeds_of, simulate, summarize
 
@@ -102,13 +103,69 @@ def test_workers_give_the_one_process_summary_natively():
     assert one == two and one["native_hands"] == 8
 
 
-def test_the_python_backend_and_logs_keep_the_python_path(tmp_path):
-    assert not native_simulate.covers(rules("baicheng", "python"), ["random"], None)
-    assert not native_simulate.covers(rules("baicheng"), ["random"], tmp_path)
-    assert not native_simulate.covers(rules("baicheng"), ["mixed"], None)
-    assert native_simulate.covers(rules("baicheng"), ["random", "efficiency", "greedy", "random"], None)
+def test_the_python_backend_and_the_mixed_bot_keep_the_python_path():
+    assert not native_simulate.covers(rules("baicheng", "python"), ["random"])
+    assert not native_simulate.covers(rules("baicheng"), ["mixed"])
+    assert native_simulate.covers(rules("baicheng"), ["random", "efficiency", "greedy", "random"])
     s = simulate(rules("baicheng", "python"), 3, 1, "random")
     assert "native_hands" not in s
+
+
+LOG_CASES = [("baijindao", {}, "random"), ("baicheng", {}, "random"), ("chehuzi", {}, "random"),
+             ("guobiao", {}, "random"), ("longyan", {"人数": 4}, "random"), ("longyan", {"人数": 3}, "greedy"),
+             ("longyan", {"人数": 2}, "random"), ("joker", {}, "random"), ("baicheng", {}, "efficiency")]
+
+
+@pytest.mark.parametrize("name,options,bots", LOG_CASES)
+def test_logs_on_the_native_path_are_the_python_paths_byte_for_byte(name, options, bots, tmp_path):
+    """`paili simulate --log` on the native path: every hand played natively, and each log file the
+    Python path's for the same seed, byte for byte; each replays (`paili replay`'s check) on both backends."""
+    games = 6
+    native = simulate(rules(name), games, 5, bots, options, log_dir=tmp_path / "native", rules_ref=name)
+    python = simulate(rules(name, "python"), games, 5, bots, options, log_dir=tmp_path / "python", rules_ref=name)
+    assert native["native_hands"] == games and native["native_fallbacks"] == 0
+    for timing in ("seconds", "games_per_second"):
+        native.pop(timing)
+        python.pop(timing)
+    assert plain(native) == python
+    made = sorted(p.name for p in (tmp_path / "native").iterdir())
+    assert made == sorted(p.name for p in (tmp_path / "python").iterdir()) and len(made) == games
+    for f in made:
+        assert (tmp_path / "native" / f).read_bytes() == (tmp_path / "python" / f).read_bytes(), f
+        for which in ("native", "python"):
+            assert len(gamelog.replay(tmp_path / "native" / f, rules(name, which)).played) == 1
+
+
+class Broken:
+    """The native simulation with its second hand reported broken, as simulate.rs reports a hand whose tiles
+    or money its invariant checks find wrong (no bundled hand breaks one, so the report is injected)."""
+
+    SENTENCE = "tiles not conserved in the native hand (a tile: 4 -> 3)"
+
+    def __init__(self, sim):
+        self.sim = sim
+
+    def players(self) -> int:
+        return self.sim.players()
+
+    def play(self, hands, moves=False):
+        out = self.sim.play(hands, moves)
+        return [json.dumps({"refused": f"an invariant broken: {self.SENTENCE}", "invariant": self.SENTENCE})
+                if i == 1 else line for i, line in enumerate(out)]
+
+
+def test_an_invariant_broken_in_a_native_hand_is_reported_as_a_violation():
+    r = rules("baicheng")
+    seeds = seeds_of(4, 3)
+    sim = Broken(native_simulate.engine(r, {}))
+    part = native_simulate.play(sim, seeds, ["random"] * sim.players(), lambda s: play_games_python(r, s, "random", {}))
+    native = summarize([part], 4, "random", 1.0)
+    python = summarize([play_games_python(r, seeds, "random", {})], 4, "random", 1.0)
+    assert native["invariant_violations"] == 1 and python["invariant_violations"] == 0
+    assert native["violations"] == [f"game 1: the native hand: {Broken.SENTENCE}"]
+    assert native["native_fallbacks"] == 1  # the hand's tallies are the reference's, played again in Python
+    assert {k: v for k, v in plain(native).items() if k not in ("invariant_violations", "violations")} == \
+        {k: v for k, v in python.items() if k not in ("invariant_violations", "violations")}
 
 
 def test_bad_bots_are_refused_in_one_sentence():

@@ -156,8 +156,8 @@ class GreedyBot:
         else pass, else the tiles least needed for a `select` it may not pass, else the first move."""
         if discards:
             return self.discard(game, seat, discards)
-        if PASS in moves:
-            return PASS
+        if PASS in moves:  # the offered move itself, stamped with its decision (as a log writes it)
+            return moves[moves.index(PASS)]
         prog = game.prog
         selects = [m for m in moves if (a := prog.actions.get(m.action)) is not None and a.ir.select]
         if selects:
@@ -253,7 +253,7 @@ class MixedBot(GreedyBot):
         throw = Move("discard", (drawn.name,))
         if throw not in moves or self.mix.random() >= self.patience or not _wins_on_anything(game, s, drawn.name):
             return None
-        return throw
+        return moves[moves.index(throw)]  # the offered move itself, stamped with its decision
 
 
 _MEASURES: dict = {}  # (id(rs), id(dec), which) -> (rs, dec, Distance): shared by the bots of every game

@@ -124,4 +124,6 @@ def native_choice(bot, game, seat: int, moves: list, partners):
         outside.index if outside is not None else -1, game.n, [enc.move(m) for m in moves],
         SeatOracle(game, s), measure, bot.value_measure(game))
     st.gated = st.policy.gated
-    return PASS if i < 0 else moves[i]
+    if i < 0:  # pass: the offered move itself, stamped with its decision (as a log writes it)
+        return next((m for m in moves if m == PASS), PASS)
+    return moves[i]

@@ -13,7 +13,7 @@ from .flow import Game
 
 class Session:
     def __init__(self, rules: Rules | str | Path, options: dict | None = None, seed: int = 0, hands: int = 1, *,
-                 balances: list | None = None, check: bool = True):
+                 balances: list | None = None, check: bool = True, backend: str | None = None):
         check_common(rules, options, seed, balances, check)
         check_session(hands)
         self.rules = rules if isinstance(rules, Rules) else load(rules)
@@ -21,6 +21,7 @@ class Session:
         self.seed = seed
         self.hands = hands
         self.check = check
+        self.backend = backend  # each hand's `Game` backend (None: PAILI_BACKEND)
         self.rng = random.Random(seed)
         self.balances = list(balances) if balances is not None else None
         self.dealer: int | None = None
@@ -35,7 +36,7 @@ class Session:
             return None
         hand_seed = self.rng.randrange(1 << 31)
         self.game = Game(self.rules, self.options, hand_seed, dealer=self.dealer, balances=self.balances,
-                         table=self.table, players=self.players, check=self.check)
+                         table=self.table, players=self.players, check=self.check, backend=self.backend)
         return self.game
 
     def finish(self, game: Game) -> dict:

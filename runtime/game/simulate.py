@@ -36,14 +36,16 @@ def play_games(rules: Rules, indexed_seeds: list[tuple[int, int]], bots, options
                log_dir=None, rules_ref: str = "", progress=None) -> dict:
     """Play the given games (index, seed) and return their raw tallies, for `summarize` (one process,
     `workers` processes and a Ray cluster, paili/cluster.py, all play their games with this). With the
-    rules on the native backend, native bots and no logs, the native engine plays them
-    (runtime/game/native_simulate.py; the same tallies), else `play_games_python`."""
+    rules on the native backend and native bots, the native engine plays them
+    (runtime/game/native_simulate.py; the same tallies, the same logs), else `play_games_python`."""
     names = [b.strip() for b in bots.split(",")] if isinstance(bots, str) else list(bots)
-    if indexed_seeds and native_simulate.covers(rules, names, log_dir):
+    if indexed_seeds and native_simulate.covers(rules, names):
         sim = native_simulate.engine(rules, options)
         if sim is not None:
+            log = None if log_dir is None else (lambda k, s, chosen: native_simulate.write_log(
+                rules, options, k, s, chosen, log_dir, rules_ref))
             return native_simulate.play(sim, indexed_seeds, seat_bots(bots, sim.players()), lambda seeds: (
-                play_games_python(rules, seeds, bots, options)), progress)
+                play_games_python(rules, seeds, bots, options, log_dir, rules_ref)), progress, log)
     return play_games_python(rules, indexed_seeds, bots, options, log_dir, rules_ref, progress)
 
 

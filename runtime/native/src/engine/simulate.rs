@@ -4,8 +4,10 @@
 //! `Session.new_hand` sets it up, its decisions answered by the seats' bots (engine/bot_play.rs: the
 //! random, greedy and efficiency bots of runtime/game/bots.py, seeded as `play_games` seeds them), and
 //! what `play_games` tallies of it returned: winners, task, events, the payments' names, each winner's
-//! score, fans by pattern and task factor (`Game._record`), the invariants checked at its end. A hand the
-//! native engine refuses (a step not ported, a question it declines, an error the reference would note)
+//! score, fans by pattern and task factor (`Game._record`). The invariants are checked as the reference
+//! checks them after every move (`Game._check_move`: the number of tiles and the money at every decision,
+//! every tile by kind at the end); a hand that breaks one comes back with the sentence under "invariant",
+//! which the caller reports as a violation. A hand the native engine refuses (a step not ported, a question it declines, an error the reference would note)
 //! comes back with the sentence, and the caller plays it again in Python.
 
 use pyo3::prelude::*;
@@ -38,10 +40,12 @@ pub struct EngineSim {
 /// A hand to play: its setup seed, and per seat its bot's name and seed.
 type HandIn<'py> = (Bound<'py, PyAny>, Vec<(String, Bound<'py, PyAny>)>);
 
-/// One hand's tallies, or why the native engine did not play it to its end.
+/// One hand's tallies, or why the native engine did not play it to its end (`Broken`: an invariant
+/// found broken, which the caller reports as a violation besides playing the hand again in Python).
 enum Played {
     Over(J),
     Refused(String),
+    Broken(String),
 }
 
 fn money_j(m: &Money) -> J {
@@ -73,9 +77,41 @@ fn tiles_everywhere(st: &HandState, kinds: usize) -> Vec<i64> {
     c
 }
 
+/// The tiles wherever they are, counted (the cheap check after every decision, as `Game._check_move`).
+fn tiles_count(st: &HandState) -> usize {
+    let seats: usize = st.seats.iter().map(|s| s.hand.len() + s.discards.len() + s.aside.len() + s.melds.iter().map(|m| m.tiles.len()).sum::<usize>()).sum();
+    st.wall.len() + st.out.len() + seats
+}
+
+/// The invariants `Game._check_move` checks after a move (every tile by kind when the number of tiles is
+/// off or `full`; the money every time): the first one broken, as a sentence, or None.
+fn broken(st: &HandState, names: &[String], start: &[Money], initial: &[i64], full: bool) -> Option<String> {
+    if full || tiles_count(st) as i64 != initial.iter().sum::<i64>() {
+        let now = tiles_everywhere(st, names.len());
+        if now != initial {
+            let diff: Vec<String> = now.iter().zip(initial).enumerate().filter(|(_, (a, b))| a != b).map(|(k, (a, b))| format!("{}: {b} -> {a}", names[k])).collect();
+            return Some(format!("tiles not conserved in the native hand ({})", diff.join(", ")));
+        }
+    }
+    let add = |a: Money, b: &Money| Money::new(a.n as i128 * b.d as i128 + b.n as i128 * a.d as i128, a.d as i128 * b.d as i128);
+    let mut sum = Some(st.fees);
+    for d in &st.deltas {
+        sum = sum.and_then(|x| add(x, d));
+    }
+    if sum != Some(Money::ZERO) {
+        return Some("the native hand's payments do not balance (or past the native range)".into());
+    }
+    for (k, s) in st.seats.iter().enumerate() {
+        if add(start[k], &st.deltas[k]) != Some(s.balance) {
+            return Some(format!("seat {k}'s native balance is not its start plus its payments"));
+        }
+    }
+    None
+}
+
 impl EngineSim {
     /// Play one hand to its end (or its refusal), its tallies as `play_games` reads them from `result()`.
-    fn play_one(&self, hc: Option<(Python<'_>, &HandCtx)>, py: Python<'_>, seed_words: Vec<u32>, bots: &mut [Bot]) -> Played {
+    fn play_one(&self, hc: Option<(Python<'_>, &HandCtx)>, py: Python<'_>, seed_words: Vec<u32>, bots: &mut [Bot], mut chosen: Option<&mut Vec<usize>>) -> Played {
         let t = &self.table;
         let g = match setup::setup(t, &setup::Args { seed_words, dealer: None, balances: None, table: None, players: None, head: None, tail: None }) {
             Ok(g) => g,
@@ -98,6 +134,9 @@ impl EngineSim {
                 Ok(None) => break,
                 Err(why) => return Played::Refused(why),
             };
+            if let Some(why) = broken(&h.st, &t.names, &start, &initial, false) {
+                return Played::Broken(why);
+            }
             let mut seats: Vec<usize> = ask.options.iter().map(|(s, _)| *s).collect();
             seats.sort_unstable(); // `Game.current_seats`: in seat order
             let mut answers: Vec<(usize, Mv)> = Vec::with_capacity(seats.len());
@@ -112,6 +151,9 @@ impl EngineSim {
                     Err(why) => return Played::Refused(why),
                 };
                 answers.push((s, legal[i].clone()));
+                if let Some(c) = chosen.as_deref_mut() {
+                    c.push(i);
+                }
                 h.moves += 1;
             }
             value = Val::Answers(answers);
@@ -123,23 +165,10 @@ impl EngineSim {
     /// What `play_games` reads of a hand over (its `result()`, `violations`, `errors`).
     fn tallies(&self, e: &Eng, h: &mut Hand, start: &[Money], initial: &[i64]) -> Played {
         let t = e.t;
-        // the invariants `Game.check_invariants` checks at the end: a failure goes back to the reference,
-        // which writes its own sentences
-        if tiles_everywhere(&h.st, t.names.len()) != initial {
-            return Played::Refused("tiles not conserved in the native hand".into());
-        }
-        let add = |a: Money, b: &Money| Money::new(a.n as i128 * b.d as i128 + b.n as i128 * a.d as i128, a.d as i128 * b.d as i128);
-        let mut sum = Some(h.st.fees);
-        for d in &h.st.deltas {
-            sum = sum.and_then(|x| add(x, d));
-        }
-        if sum != Some(Money::ZERO) {
-            return Played::Refused("the native hand's payments do not balance (or past the native range)".into());
-        }
-        for (k, s) in h.st.seats.iter().enumerate() {
-            if add(start[k], &h.st.deltas[k]) != Some(s.balance) {
-                return Played::Refused("a native balance is not its start plus its payments".into());
-            }
+        // the invariants `Game.check_invariants` checks at the end (every tile by kind): a failure is
+        // reported, and the hand goes back to the reference
+        if let Some(why) = broken(&h.st, &t.names, start, initial, true) {
+            return Played::Broken(why);
         }
         let mut scores = Vec::new();
         let mut done: Vec<usize> = Vec::new();
@@ -217,8 +246,12 @@ impl EngineSim {
     }
 
     /// Play each hand (its setup seed, and per seat the bot's name and seed) to its end with the bots;
-    /// per hand, JSON text: {"over": tallies} or {"refused": the sentence}.
-    fn play(&self, py: Python<'_>, hands: Vec<HandIn<'_>>) -> PyResult<Vec<String>> {
+    /// per hand, JSON text: {"over": tallies} or {"refused": the sentence} (and "invariant": the sentence,
+    /// for an invariant broken). `moves`: the tallies also give the moves made, in the order the seats
+    /// answered (`Game.current_seats()[0]` first), each as its index in the seat's legal moves ("chosen":
+    /// what a caller replays to log the hand).
+    #[pyo3(signature = (hands, moves=false))]
+    fn play(&self, py: Python<'_>, hands: Vec<HandIn<'_>>, moves: bool) -> PyResult<Vec<String>> {
         let mut prepared = Vec::with_capacity(hands.len());
         for (seed, bots) in &hands {
             let words = super::seed_words(seed)?;
@@ -235,9 +268,18 @@ impl EngineSim {
         let out = super::with_hand(py, &self.winning, |hc| {
             prepared
                 .into_iter()
-                .map(|(words, mut seats)| match self.play_one(hc, py, words, &mut seats) {
-                    Played::Over(j) => json!({ "over": j }).to_string(),
-                    Played::Refused(why) => json!({ "refused": why }).to_string(),
+                .map(|(words, mut seats)| {
+                    let mut chosen = Vec::new();
+                    match self.play_one(hc, py, words, &mut seats, moves.then_some(&mut chosen)) {
+                        Played::Over(mut j) => {
+                            if moves {
+                                j["chosen"] = json!(chosen);
+                            }
+                            json!({ "over": j }).to_string()
+                        }
+                        Played::Refused(why) => json!({ "refused": why }).to_string(),
+                        Played::Broken(why) => json!({ "refused": format!("an invariant broken: {why}"), "invariant": why }).to_string(),
+                    }
                 })
                 .collect::<Vec<String>>()
         });
