@@ -226,3 +226,59 @@ def test_a_setup_the_native_hand_does_not_take_plays_in_python_counted():
     assert type(g) is Game
     assert rules.stats()["engine_fallbacks"] == before + 1
     assert rules.stats()["engine_fallback_reasons"]["balances that are not whole numbers"] >= 1
+
+
+class MoneyAstray:
+    """A native hand whose tallies after `after` moves say a seat's payment went astray (no bundled hand
+    breaks an invariant, so the fault is injected where `NativeGame` reads the native hand's figures)."""
+
+    def __init__(self, hand, after: int):
+        self.hand, self.after, self.applied = hand, after, 0
+
+    def apply(self, *args):
+        self.applied += 1
+        return self.hand.apply(*args)
+
+    def tally(self):
+        t = json.loads(self.hand.tally())
+        if self.applied >= self.after:
+            d = t["deltas"][0]  # an int, or a fraction's text
+            t["deltas"][0] = d + 1 if isinstance(d, int) else str(Fraction(d) + 1)
+        return json.dumps(t)
+
+    def __getattr__(self, name):
+        return getattr(self.hand, name)
+
+
+def test_a_broken_invariant_of_a_native_hand_is_reported_after_the_move(monkeypatch):
+    path, options = ENGINE_CONFIGS[1]
+    take, give_back = native_game.Pool.take, native_game.Pool.give_back
+
+    def astray_take(pool, rules, shell):
+        hand, idle = take(pool, rules, shell)
+        return (None if hand is None else MoneyAstray(hand, 10)), idle
+
+    monkeypatch.setattr(native_game.Pool, "take", astray_take)
+    unwrap = staticmethod(lambda idle, h: give_back(idle, getattr(h, "hand", h)))  # the pool keeps the native hand
+    monkeypatch.setattr(native_game.Pool, "give_back", unwrap)
+    g = Game(_rules(path), options, 3, backend="native")
+    bots = [BOTS["random"](i) for i in range(g.n)]
+    while not g.is_over() and len(g.moves) < 12:
+        seat = g.current_seats()[0]
+        g.apply(seat, bots[seat].choose(g, seat, g.legal_moves(seat)))
+        if len(g.moves) < 10:
+            assert g.violations == []
+    assert isinstance(g, NativeGame) and len(g.moves) == 12
+    assert len(g.violations) >= 3 and all("payments do not balance" in v or "is not its start" in v
+                                          for v in g.violations)
+
+
+def test_room_options_given_as_text_are_played_natively():
+    """`paili simulate --set 人数=2` gives options as text: the native engine takes them as the reference
+    reads them (a number, a truth value), so such a hand is not handed back."""
+    rules = _rules("rules/longyan.pai")
+    before = rules.stats()["engine_fallbacks"]
+    text = {"人数": "2", "有筒子": "false"}
+    nat, py = Game(rules, text, 9, backend="native"), Game(rules, text, 9, backend="python")
+    assert isinstance(nat, NativeGame) and rules.stats()["engine_fallbacks"] == before
+    assert _play_both(py, nat, 9) > 0

@@ -176,3 +176,11 @@ def test_bad_bots_are_refused_in_one_sentence():
         sim.play([(5, [("random", 1)])])
     with pytest.raises(ValueError, match="whole number"):
         sim.play([("x", [("random", 1)] * sim.players())])
+
+
+def test_room_options_given_as_text_are_played_natively():
+    """`paili simulate --set 人数=2` gives the options as text: the native path plays them, as the reference
+    reads them, and gives the Python path's summary."""
+    native, python = both("longyan", {"人数": "2", "有筒子": "false"}, 6, "random")
+    assert native["native_hands"] == 6 and native["native_fallbacks"] == 0
+    assert plain(native) == python

@@ -66,8 +66,14 @@ def _move(m: list, decision: int) -> Move:
     return Move(action, tuple(tiles), choice, meld, decision=decision)
 
 
+def typed_options(shell) -> dict:
+    """The room options given as the reference read them (`Game.settings`: a number or a truth value given
+    as text, as `--set` gives it, as that number or truth value): what the native side takes."""
+    return {name: shell.settings.get(f"option:{name}", v) for name, v in shell.options.items()}
+
+
 def _options_key(shell) -> str:
-    return json.dumps(shell.options, sort_keys=True, ensure_ascii=False, default=str)
+    return json.dumps(typed_options(shell), sort_keys=True, ensure_ascii=False, default=str)
 
 
 class Pool:
@@ -92,11 +98,12 @@ class Pool:
         return got
 
     def take(self, rules, shell):
+        options = typed_options(shell)
         key = _options_key(shell)
         idle = self.idle.setdefault(key, [])
         if idle:
             return idle.pop(), idle
-        hand = native_module().EngineHand(rules.ruleset_json(), shell.options)
+        hand = native_module().EngineHand(rules.ruleset_json(), options)
         if not set_scoring(hand, shell):
             return None, idle
         return hand, idle

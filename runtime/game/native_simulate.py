@@ -28,7 +28,9 @@ from pathlib import Path
 from ..backend import native_module
 from . import log as gamelog
 from .bots import EfficiencyBot, set_partners
+from .flow import Game
 from .native_bot import encoding
+from .native_game import typed_options
 from .native_scope import set_scoring
 from .session import Session
 from .tallies import Tallies
@@ -71,8 +73,9 @@ def engine(rules, options: dict | None):
     if got is not None and got[0] is rules:
         return got[1]
     mod = native_module()
+    typed = typed_options(Game.prepared(rules, options, 0, {}))  # (options given as text: `--set`)
     try:
-        sim = mod.EngineSim(rules.ruleset_json(), dict(options or {}))
+        sim = mod.EngineSim(rules.ruleset_json(), typed)
     except ValueError:  # NotCovered (a ValueError): the rule set plays in Python
         sim = None
     if sim is not None:

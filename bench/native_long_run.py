@@ -1,0 +1,165 @@
+"""Long native runs (issue 17): many seeded hands per variant played by the native engine, with the invariant
+violations counted, every seed mechanism looked for and the process's memory followed across the run.
+
+    python bench/native_long_run.py [--games 100000] [--chunk 5000] [--bots random] [--seed 1]
+                                    [--runs NAME …] [--out FILE.jsonl] [--markdown]
+
+The runs and the mechanisms are `bench/mechanisms.toml`'s (each bundled variant under room options, 龙岩 at
+each player count; per variant the seed's special mechanisms and the summary key that shows each). Each run
+plays `--games` hands in chunks of `--chunk` with `runtime.game.simulate.play_games` on the native backend
+(`paili simulate`'s native path: `EngineSim`, native bots; a hand it hands back is played by the Python
+engine and counted) and keeps only counters between chunks (no per-hand list grows in this script), so the
+resident set size (RSS, read from /proc/self/statm after each chunk) shows whether the engine's memory stays
+flat: the figure after the first chunk (the rule set loaded, the native engine built and warm), a few
+between, and at the end. A line of JSON per chunk goes to `--out` (the counts so far), so a run cut short
+still leaves its figures. Exit status 1 on any invariant violation, any mechanism never seen, or any hand
+handed back.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from mechanisms import check_runs, load_checklist  # noqa: E402
+from paili import load  # noqa: E402
+from paili.runtime.game.simulate import play_games, seeds_of  # noqa: E402
+from paili.runtime.game.tallies import COUNTERS  # noqa: E402
+
+PAGE = os.sysconf("SC_PAGE_SIZE")
+
+
+def rss_mb() -> float:
+    """The process's resident set size now, in MB (/proc/self/statm)."""
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[1]) * PAGE / 1e6
+
+
+class Counts:
+    """The tallies of the chunks so far, counters only (no scores or violation sentences kept past 20)."""
+
+    def __init__(self):
+        self.games = self.wins = self.draws = self.multiple = self.violations = 0
+        self.native_hands = self.native_fallbacks = 0
+        self.refused: Counter = Counter()
+        self.first_violations: list[str] = []
+        for name in COUNTERS:
+            setattr(self, name, Counter())
+
+    def add(self, part: dict, games: int) -> None:
+        self.games += games
+        self.wins += part["wins"]
+        self.draws += part["draws"]
+        self.multiple += part["multiple"]
+        self.violations += len(part["violations"])
+        self.first_violations.extend(part["violations"][:20 - len(self.first_violations)])
+        for name in COUNTERS:
+            getattr(self, name).update(part[name])
+        native = part.get("native")
+        if native is not None:
+            self.native_hands += native["hands"]
+            self.native_fallbacks += native["fallbacks"]
+            self.refused.update(native["refused"])
+        else:  # the whole chunk on the Python path (the native engine does not take the rule set)
+            self.native_fallbacks += games
+
+    def summary(self) -> dict:
+        """What `mechanisms.check_runs` reads of a simulation summary."""
+        return {"games": self.games, "wins": self.wins, "draws": self.draws, "multiple_wins": self.multiple,
+                "invariant_violations": self.violations, "event_counts": dict(self.events),
+                "pattern_counts": dict(self.patterns), "payment_counts": dict(self.paid),
+                "draw_payment_counts": dict(self.draw_paid), "task_counts": dict(self.tasks)}
+
+
+def run_one(spec: dict, args, out) -> dict:
+    rules = load(ROOT / "rules" / f"{spec['variant']}.pai", backend="native")
+    options = dict(spec.get("options", {}))
+    seeds = seeds_of(args.games, args.seed)
+    counts = Counts()
+    rss: list[tuple[int, float]] = []
+    cpu0 = time.process_time()
+    t0 = time.perf_counter()
+    for b in range(0, args.games, args.chunk):
+        chunk = seeds[b:b + args.chunk]
+        part = play_games(rules, chunk, args.bots, options)
+        counts.add(part, len(chunk))
+        rss.append((counts.games, round(rss_mb(), 1)))
+        line = {"run": spec["name"], "games": counts.games, "cpu": round(time.process_time() - cpu0, 1),
+                "wall": round(time.perf_counter() - t0, 1), "rss_mb": rss[-1][1],
+                "violations": counts.violations, "native_hands": counts.native_hands,
+                "native_fallbacks": counts.native_fallbacks, "wins": counts.wins, "draws": counts.draws}
+        if out is not None:
+            out.write(json.dumps(line, ensure_ascii=False) + "\n")
+            out.flush()
+        print(f"  {spec['name']}: {counts.games:,} games, {line['cpu']} s CPU, RSS {rss[-1][1]} MB, "
+              f"{counts.violations} violations, {counts.native_fallbacks} handed back", file=sys.stderr, flush=True)
+    cpu = time.process_time() - cpu0
+    summary = counts.summary()
+    return {"summary": summary, "rss": rss, "cpu": cpu, "refused": dict(counts.refused.most_common(10)),
+            "violations": counts.first_violations, "native_hands": counts.native_hands,
+            "native_fallbacks": counts.native_fallbacks}
+
+
+def markdown(report: dict) -> str:
+    lines = ["| run | hands | won / drawn | native / handed back | invariant violations | mechanisms seen | "
+             "never seen | RSS MB: first chunk → … → end | hands per CPU s |",
+             "|---|---:|---|---|---:|---|---|---|---:|"]
+    for name, r in report["runs"].items():
+        mech = r["mechanisms"]
+        rss = r["rss"]
+        picks = [rss[0]] + ([rss[len(rss) // 2]] if len(rss) > 2 else []) + ([rss[-1]] if len(rss) > 1 else [])
+        lines.append(f"| {name} | {r['games']:,} | {r['wins']:,} / {r['draws']:,} | {r['native_hands']:,} / "
+                     f"{r['native_fallbacks']:,} | {r['invariant_violations']} | {len(mech) - len(r['missing'])} of "
+                     f"{len(mech)} | {', '.join(r['missing']) or 'none'} | "
+                     f"{' → '.join(f'{mb} ({g:,})' for g, mb in picks)} | {r['games'] / max(r['cpu'], 1e-9):,.0f} |")
+    return "\n".join(lines)
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--games", type=int, default=100_000)
+    p.add_argument("--chunk", type=int, default=5_000, help="hands per call of play_games (RSS read after each)")
+    p.add_argument("--bots", default="random", choices=["random", "greedy", "efficiency"])
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--runs", nargs="+", metavar="NAME", help="only these runs of bench/mechanisms.toml")
+    p.add_argument("--out", type=Path, help="append a JSON line per chunk (the counts so far) to this file")
+    p.add_argument("--markdown", action="store_true", help="print the table as Markdown (else JSON)")
+    args = p.parse_args(argv)
+    if args.games < 1 or args.chunk < 1:
+        p.error("--games and --chunk must be at least 1")
+    data = load_checklist()
+    runs = [r for r in data["run"] if not args.runs or r["name"] in args.runs]
+    if args.runs and len(runs) != len(set(args.runs)):
+        p.error(f"unknown run; the checklist has {', '.join(r['name'] for r in data['run'])}")
+    out = open(args.out, "a", encoding="utf-8") if args.out else None
+    results = {}
+    for spec in runs:
+        results[spec["name"]] = run_one(spec, args, out)
+    checked = check_runs(data, {n: r["summary"] for n, r in results.items()})
+    report = {"games": args.games, "bots": args.bots, "seed": args.seed,
+              "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1e3, 1), "runs": {}}
+    for name, r in results.items():
+        c = checked[name]
+        report["runs"][name] = {**{k: c[k] for k in ("games", "wins", "draws", "invariant_violations", "missing",
+                                                      "mechanisms")},
+                                "rss": r["rss"], "cpu": round(r["cpu"], 1), "native_hands": r["native_hands"],
+                                "native_fallbacks": r["native_fallbacks"], "refused": r["refused"],
+                                "violations": r["violations"]}
+    if out is not None:
+        out.write(json.dumps({"report": report}, ensure_ascii=False) + "\n")
+        out.close()
+    print(markdown(report) if args.markdown else json.dumps(report, ensure_ascii=False, indent=2))
+    bad = any(r["invariant_violations"] or r["missing"] or r["native_fallbacks"] for r in report["runs"].values())
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
