@@ -145,7 +145,8 @@ def main(argv=None) -> int:
         results[spec["name"]] = run_one(spec, args, out)
     checked = check_runs(data, {n: r["summary"] for n, r in results.items()})
     report = {"games": args.games, "bots": args.bots, "seed": args.seed,
-              "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1e3, 1), "runs": {}}
+              "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024 / 1e6, 1),  # (KiB)
+              "runs": {}}
     for name, r in results.items():
         c = checked[name]
         report["runs"][name] = {**{k: c[k] for k in ("games", "wins", "draws", "invariant_violations", "missing",
