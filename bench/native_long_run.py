@@ -5,7 +5,8 @@ violations counted, every seed mechanism looked for and the process's memory fol
                                     [--runs NAME …] [--out FILE.jsonl] [--markdown]
 
 The runs and the mechanisms are `bench/mechanisms.toml`'s (each bundled variant under room options, 龙岩 at
-each player count; per variant the seed's special mechanisms and the summary key that shows each). Each run
+each player count; per variant the seed's special mechanisms and the summary key that shows each); a
+bundled variant the checklist has no run for (国标) may be named too, with no mechanisms to look for. Each run
 plays `--games` hands in chunks of `--chunk` with `runtime.game.simulate.play_games` on the native backend
 (`paili simulate`'s native path: `EngineSim`, native bots; a hand it hands back is played by the Python
 engine and counted) and keeps only counters between chunks (no per-hand list grows in this script), so the
@@ -136,9 +137,12 @@ def main(argv=None) -> int:
     if args.games < 1 or args.chunk < 1:
         p.error("--games and --chunk must be at least 1")
     data = load_checklist()
-    runs = [r for r in data["run"] if not args.runs or r["name"] in args.runs]
+    named = {r["name"] for r in data["run"]}
+    extra = [{"name": n, "variant": n} for n in args.runs or []
+             if n not in named and (ROOT / "rules" / f"{n}.pai").is_file()]
+    runs = [r for r in data["run"] if not args.runs or r["name"] in args.runs] + extra
     if args.runs and len(runs) != len(set(args.runs)):
-        p.error(f"unknown run; the checklist has {', '.join(r['name'] for r in data['run'])}")
+        p.error(f"unknown run; the checklist has {', '.join(sorted(named))} (or name a bundled variant)")
     out = open(args.out, "a", encoding="utf-8") if args.out else None
     results = {}
     for spec in runs:
