@@ -31,6 +31,12 @@ class Hand:
     self_drawn: bool = False
     flowers: list[TileInfo] = field(default_factory=list)  # flower tiles set aside (in no group)
 
+    def __post_init__(self):
+        # a truth value as the reference has always read it (1, numpy's bool_, …), kept as a bool so the native
+        # core, which takes a bool only, answers every hand the reference answers
+        if self.self_drawn is not True and self.self_drawn is not False:
+            self.self_drawn = bool(self.self_drawn)
+
     def all_tiles(self) -> list[TileInfo]:
         out = list(self.concealed) + [t for m in self.melds for t in m.tiles] + list(self.flowers)
         if self.win is not None:

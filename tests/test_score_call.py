@@ -179,3 +179,20 @@ def test_a_tile_used_too_often_is_named_in_the_hands_order(name):
              (("1m 东", ["碰:白白白", "明杠:白白白白"], "1m"), "the hand uses 7 of 白 but only 4 exist")]
     for args, sentence in cases:
         assert answer(r, *args) == f"HandError: {sentence}"
+
+
+@pytest.mark.parametrize("name", BACKENDS)
+def test_self_drawn_given_as_any_truth_value_is_read_as_the_reference_reads_it(name):
+    """`self_drawn=1`, `0`, `None` or any other truth value scores as `True`/`False` would, on either backend
+    (the native core takes a bool only: the hand keeps its truth value as a bool)."""
+    r = load(BAIJINDAO, backend=name)
+    melds = ["碰:222m", "碰:444m"]
+    drawn = answer(r, "666m 88m 东东", melds, "8m", True)
+    claimed = answer(r, "666m 88m 东东", melds, "8m", False)
+    assert drawn != claimed
+    for value, same in ((1, drawn), ("yes", drawn), (0, claimed), (None, claimed)):
+        assert answer(r, "666m 88m 东东", melds, "8m", value) == same, value
+        waits = r.waits("666m 88m 东东", melds, self_drawn=value)
+        assert [(t.name, res.score) for t, res in waits] == \
+            [(t.name, res.score) for t, res in r.waits("666m 88m 东东", melds, self_drawn=bool(value))]
+        assert len(waits) == 2
