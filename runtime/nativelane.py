@@ -62,7 +62,9 @@ def lane_score(rules, env_for: tuple, hand, melds, win, self_drawn):
     if self_drawn is not True and self_drawn is not False:  # the native call takes a bool only
         return None
     cat, dec, env = env_for
-    if rules.fast is None:
+    if rules.fast is None or len(rules.forms) != len(rules.ir.forms):
+        # the lane's batch context scores by every form; a copy winning by some forms alone (`with_forms`)
+        # names its forms per call on the usual path
         return None
     hands = rules.native_hands_for(cat, dec)
     if hands is None:
