@@ -35,7 +35,7 @@ from pettingzoo import AECEnv
 
 from .runtime.backend import choose
 from .runtime.game import Game
-from .runtime.game.native_game import encode_many, native_played
+from .runtime.game.native_game import apply_many, encode_many, native_played
 from .runtime.rules import Rules
 
 EXTRA = 64  # overflow slots for legal moves that share a slot (see the module docstring)
@@ -384,6 +384,7 @@ class Tables:
         seats = np.zeros(self.n, dtype=np.int64)
         for t, g in enumerate(self.games):
             seats[t] = g.current_seats()[0]
+        self._seats = [int(s) for s in seats]  # the seat each table waits on (`step_many`)
         # the native games' arrays in one native call (engine/observe.rs `encode_many`)
         native = [t for t, g in enumerate(self.games) if native_played(g)]
         done = [False] * self.n
@@ -418,19 +419,28 @@ class Tables:
             raise ValueError(f"{len(actions)} actions for {self.n} tables")
         rewards = np.zeros((self.n, self.layout.players), dtype=np.float32)
         done = np.zeros(self.n, dtype=bool)
-        for t, g in enumerate(self.games):
-            seat = g.current_seats()[0]
+        by_number: list[int] = []  # the tables whose move the native slots name (by its number)
+        numbers: list[int] = []
+        moves: list = []
+        for t in range(self.n):
             a = int(actions[t])
-            if self._legal[t] is None:  # the native slots name the move's number
+            if self._legal[t] is None:
                 i = int(self._slots[t, a]) if 0 <= a < self.layout.size else -1
                 if i < 0:
                     raise ValueError(f"table {t}: action {a} is not legal now (see its mask)")
-                g.apply_index(seat, i)
+                by_number.append(t)
+                numbers.append(i)
             else:
                 move = self._legal[t].get(a)
                 if move is None:
                     raise ValueError(f"table {t}: action {a} is not legal now (see its mask)")
-                g.apply(seat, move)
+                moves.append((t, move))
+        # every action checked before any is applied; the native tables' moves in one native call
+        if by_number:
+            apply_many([self.games[t] for t in by_number], [self._seats[t] for t in by_number], numbers)
+        for t, move in moves:
+            self.games[t].apply(self._seats[t], move)
+        for t, g in enumerate(self.games):
             if g.is_over():
                 rewards[t] = [_number(x) for x in g.result()["deltas"]]
                 done[t] = True

@@ -239,6 +239,14 @@ class MoneyAstray:
         self.applied += 1
         return self.hand.apply(*args)
 
+    def apply_step(self, *args):
+        self.applied += 1
+        text, asked, why, intact, over = self.hand.apply_step(*args)
+        return text, asked, why, intact and self.applied < self.after, over
+
+    def invariants_hold(self):  # the native check after a move: where it fails, `tally` is read
+        return self.hand.invariants_hold() and self.applied < self.after
+
     def tally(self):
         t = json.loads(self.hand.tally())
         if self.applied >= self.after:
@@ -250,7 +258,10 @@ class MoneyAstray:
         return getattr(self.hand, name)
 
 
-def test_a_broken_invariant_of_a_native_hand_is_reported_after_the_move(monkeypatch):
+@pytest.mark.parametrize("by_number", [False, True])
+def test_a_broken_invariant_of_a_native_hand_is_reported_after_the_move(monkeypatch, by_number):
+    """Whether the move is given (`apply`) or named by its number (`apply_index`, as the environment
+    plays): the native check finds it, the reference's sentences report it."""
     path, options = ENGINE_CONFIGS[1]
     take, give_back = native_game.Pool.take, native_game.Pool.give_back
 
@@ -265,10 +276,16 @@ def test_a_broken_invariant_of_a_native_hand_is_reported_after_the_move(monkeypa
     bots = [BOTS["random"](i) for i in range(g.n)]
     while not g.is_over() and len(g.moves) < 12:
         seat = g.current_seats()[0]
-        g.apply(seat, bots[seat].choose(g, seat, g.legal_moves(seat)))
+        legal = g.legal_moves(seat)
+        move = bots[seat].choose(g, seat, legal)
+        if by_number:
+            g.apply_index(seat, legal.index(move))
+        else:
+            g.apply(seat, move)
         if len(g.moves) < 10:
             assert g.violations == []
     assert isinstance(g, NativeGame) and len(g.moves) == 12
+    assert not by_number or g.by_number()  # played by number natively, no Python game beside it
     assert len(g.violations) >= 3 and all("payments do not balance" in v or "is not its start" in v
                                           for v in g.violations)
 

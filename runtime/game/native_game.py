@@ -163,6 +163,25 @@ def encode_many(games: list, seats: list[int], layout_json: str):
     return first._observer(layout_json).encode_many([g._hand for g in games], [seat_arg(first.n, s) for s in seats])
 
 
+def apply_many(games: list, seats: list[int], indices: list[int]) -> None:
+    """`apply_index(seats[i], indices[i])` at every game i (the learning environment's tables), the native
+    games' moves in one native call (`EngineHand.apply_many`). Refused as `apply_index` refuses
+    (`IllegalMove`), at the first move refused (the moves before it applied)."""
+    batch = [i for i, g in enumerate(games) if isinstance(g, NativeGame) and g.by_number()]
+    if batch:
+        took, why = native_module().EngineHand.apply_many([games[i]._hand for i in batch],
+                                                             [seat_arg(games[i].n, seats[i]) for i in batch],
+                                                             [indices[i] for i in batch])
+        for i, t in zip(batch, took):
+            games[i].took(seat_arg(games[i].n, seats[i]), t)
+        if why is not None:
+            raise IllegalMove(why)
+    native = set(batch)
+    for i, g in enumerate(games):
+        if i not in native:
+            g.apply_index(seats[i], indices[i])
+
+
 def native_played(g) -> bool:
     """Whether game g is a native game whose native hand plays on (not handed back to Python)."""
     return isinstance(g, NativeGame) and not g._primary
@@ -177,7 +196,10 @@ class NativeGame:
         self._hand = hand
         self._py = None  # the Python game, once one answers (`mirror`) or plays on (`_fall_back`)
         self._primary = False  # whether the Python game plays the hand (the native one stopped)
-        self.moves: list[tuple[int, Move]] = []
+        self._moves: list[tuple[int, Move]] = []
+        # moves applied by number, as the native hand wrote them ((seat, JSON text, decision)), read into
+        # `Move`s when `moves` is first read after them: a step of the environment reads none
+        self._unread: list[tuple[int, str, int]] = []
         self.answers: dict[int, Move] = {}
         self.violations: list[str] = []
         self.errors: list[str] = []
@@ -215,12 +237,26 @@ class NativeGame:
             raise AttributeError(name)
         return getattr(self.mirror(), name)
 
+    @property
+    def moves(self) -> list[tuple[int, Move]]:
+        """The moves applied, (seat, `Move`) in order (`Game.moves`)."""
+        if self._unread:
+            self._moves.extend((seat, _move(json.loads(text), d)) for seat, text, d in self._unread)
+            self._unread = []
+        return self._moves
+
+    @moves.setter
+    def moves(self, value: list) -> None:
+        self._moves, self._unread = value, []
+
     # --- what the native hand answers
-    def _new_decision(self) -> None:
-        """After the native hand ran on: the decision it asks now, numbered as the reference numbers it (its
+    def _new_decision(self, seats=False) -> None:
+        """After the native hand ran on: the decision it asks now (`seats`: the seats it asks, as the native
+        hand gave them after a move; read from it when not given), numbered as the reference numbers it (its
         options read from the native hand when first asked for, `_asked`)."""
         self._snap = None
-        seats = self._hand.asked()
+        if seats is False:
+            seats = self._hand.asked()
         self._ask = None
         self._asked_seats = None if seats is None else sorted(seats)
         if seats is not None:
@@ -314,26 +350,47 @@ class NativeGame:
             return
         seat = seat_arg(self._shell.n, seat)
         try:
-            text = self._hand.apply_index(seat, index)
+            took = self._hand.apply_step(seat, index)
         except ValueError as exc:  # (nothing changed: not asked, answered, or no such move)
             raise IllegalMove(str(exc)) from None
-        move = _move(json.loads(text), self.decision)
-        self.answers[seat] = move
-        self.moves.append((seat, move))
-        self._applied()
+        self.took(seat, took)
+
+    def by_number(self) -> bool:
+        """Whether `apply_index` goes to the native hand alone (no Python game plays or is kept in step):
+        what `apply_many` plays in one native call."""
+        return not self._primary and self._py is None
+
+    def took(self, seat: int, took: tuple) -> None:
+        """The bookkeeping after the native hand played seat's move by number (`EngineHand.apply_step`:
+        the move's text, the seats asked now, why it stopped, whether the invariants hold, over)."""
+        text, asked, why, intact, _over = took
+        if len(self.answers) + 1 == len(self._asked_seats):  # the decision is answered whole: run on
+            self.answers = {}
+            self._unread.append((seat, text, self.decision))
+            self._new_decision(asked)
+        else:  # the seats still to answer see this answer (`snapshot`): read it now
+            move = _move(json.loads(text), self.decision)
+            self.answers[seat] = move
+            self.moves.append((seat, move))
+            self._snap = None
+        self._after(why, intact)
 
     def _applied(self) -> None:
-        """After the native hand took a move: the next decision, a stop, the invariants."""
+        """After the native hand took a move (`apply`): the next decision, a stop, the invariants."""
         if len(self.answers) == len(self._asked_seats):
             self.answers = {}
             self._new_decision()
         else:
             self._snap = None
-        why = self._hand.refused()
+        self._after(self._hand.refused(), self._hand.invariants_hold())
+
+    def _after(self, why: str | None, intact: bool) -> None:
+        """A stop (`why`), or the invariants: checked natively (`intact`); where one does not hold, the
+        reference's sentences written by `_check_move`."""
         if why is not None:
             self._fall_back(why)
             return
-        if self._shell.check:
+        if self._shell.check and not intact:
             problems = self._check_move()
             if problems:
                 self.violations.extend(problems)

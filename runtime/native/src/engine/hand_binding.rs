@@ -17,6 +17,8 @@ use super::steps::{self, Ask, Step, Val};
 use super::course::{Cx, Eng, Hand};
 use super::turn;
 use super::{setup, table, winning};
+use super::simulate::{broken, tiles_everywhere};
+use super::state::Money;
 use super::win::value_json as winning_value;
 use crate::program::V;
 use crate::guarded;
@@ -35,7 +37,16 @@ pub struct EngineHand {
     answers: Vec<(usize, Mv)>,
     decision: u64,
     refused: Option<String>,
+    // what the invariants after a move compare with (simulate.rs `broken`): the balances and the copies
+    // of each kind the hand was set up with
+    start_balances: Vec<Money>,
+    initial: Vec<i64>,
 }
+
+/// What a move applied leaves for the caller's bookkeeping (`apply_step`, `apply_many`): the move (JSON
+/// text [action, tiles, choice, meld]), the seats the decision now asked asks (None: none), why the
+/// native hand stopped (None: it did not), whether the invariants hold, and whether the hand is over.
+type Took = (String, Option<Vec<usize>>, Option<String>, bool, bool);
 
 fn read_move(t: &table::Table, j: &J) -> Option<Mv> {
     let a = j.as_array().filter(|a| a.len() == 4)?;
@@ -126,6 +137,37 @@ impl EngineHand {
         Ok(())
     }
 
+    /// Whether the invariants `Game._check_move` checks hold now (simulate.rs `broken`: the tiles by kind
+    /// when their number is off or the hand is over, the money every time); true once stopped (the
+    /// reference's game checks from then on).
+    fn intact(&self) -> bool {
+        match &self.hand {
+            Some(h) if self.refused.is_none() => {
+                broken(&h.st, &self.table.names, &self.start_balances, &self.initial, h.st.over).is_none()
+            }
+            _ => true,
+        }
+    }
+
+    /// Seat's legal move number `index` applied (`apply_index`), and what it leaves (`Took`).
+    fn step_index(&mut self, py: Python<'_>, seat: usize, index: usize) -> Result<Took, String> {
+        if self.hand.is_none() {
+            return Err("the hand is not started (call start first)".into());
+        }
+        let mv = self
+            .pending
+            .as_ref()
+            .filter(|_| !self.answers.iter().any(|(s, _)| *s == seat))
+            .and_then(|a| a.options.iter().find(|(s, _)| *s == seat))
+            .and_then(|(_, ms)| ms.get(index))
+            .cloned()
+            .ok_or_else(|| format!("seat {seat} has no legal move number {index} now"))?;
+        let text = mv.to_json(&self.table).to_string();
+        self.answer(py, seat, mv)?;
+        let asked = self.pending.as_ref().map(|a| a.options.iter().map(|(s, _)| *s).collect());
+        Ok((text, asked, self.refused.clone(), self.intact(), self.is_over()))
+    }
+
     fn state(&self) -> PyResult<&Hand> {
         self.hand.as_ref().ok_or_else(|| PyValueError::new_err("the hand is not started (call start first)"))
     }
@@ -153,6 +195,8 @@ impl EngineHand {
                 answers: Vec::new(),
                 decision: 0,
                 refused: None,
+                start_balances: Vec::new(),
+                initial: Vec::new(),
             })
         })?)
     }
@@ -190,6 +234,8 @@ impl EngineHand {
             .transpose()?;
         let t = &self.table;
         let g = guarded(|| setup::setup(t, &setup::Args { seed_words, dealer, balances, table, players, head, tail }))?;
+        self.start_balances = g.st.seats.iter().map(|s| s.balance).collect();
+        self.initial = tiles_everywhere(&g.st, t.names.len());
         self.hand = Some(Hand { st: g.st, rng: g.rng, moves: 0, decided: Vec::new(), depth: 0, infos: vec![None; self.table.n], base: super::scope::bound_defaults(), base_self_drawn: None });
         self.stack = vec![Step::hand()];
         self.pending = None;
@@ -237,17 +283,38 @@ impl EngineHand {
     /// past the seat's moves.
     fn apply_index(&mut self, py: Python<'_>, seat: usize, index: usize) -> PyResult<String> {
         self.state()?;
-        let mv = self
-            .pending
-            .as_ref()
-            .filter(|_| !self.answers.iter().any(|(s, _)| *s == seat))
-            .and_then(|a| a.options.iter().find(|(s, _)| *s == seat))
-            .and_then(|(_, ms)| ms.get(index))
-            .cloned()
-            .ok_or_else(|| PyValueError::new_err(format!("seat {seat} has no legal move number {index} now")))?;
-        let text = mv.to_json(&self.table).to_string();
-        self.answer(py, seat, mv).map_err(PyValueError::new_err)?;
-        Ok(text)
+        self.step_index(py, seat, index).map(|t| t.0).map_err(PyValueError::new_err)
+    }
+
+    /// `apply_index`, and what the caller reads after a move in the same call (`Took`): the move applied,
+    /// the seats asked now, why the hand stopped, whether the invariants hold, whether it is over.
+    fn apply_step(&mut self, py: Python<'_>, seat: usize, index: usize) -> PyResult<Took> {
+        self.state()?;
+        self.step_index(py, seat, index).map_err(PyValueError::new_err)
+    }
+
+    /// `apply_step` at many hands in one call (the learning environment's tables): hand i's seat `seats[i]`
+    /// plays its legal move number `indices[i]`. Stops at the first move refused (the hands after it are
+    /// not played on): what each hand played left (`Took`), and the refusal's sentence, if any.
+    #[staticmethod]
+    fn apply_many(py: Python<'_>, hands: Vec<PyRefMut<'_, EngineHand>>, seats: Vec<usize>, indices: Vec<usize>) -> PyResult<(Vec<Took>, Option<String>)> {
+        if hands.len() != seats.len() || hands.len() != indices.len() {
+            return Err(PyValueError::new_err(format!("{} seats and {} move numbers for {} hands", seats.len(), indices.len(), hands.len())));
+        }
+        let mut out = Vec::with_capacity(hands.len());
+        for (i, mut hand) in hands.into_iter().enumerate() {
+            match hand.step_index(py, seats[i], indices[i]) {
+                Ok(t) => out.push(t),
+                Err(why) => return Ok((out, Some(why))),
+            }
+        }
+        Ok((out, None))
+    }
+
+    /// Whether the invariants `Game._check_move` checks hold now (the caller writes the reference's
+    /// sentences where they do not).
+    fn invariants_hold(&self) -> bool {
+        self.intact()
     }
 
     /// The seats still to answer the decision asked.

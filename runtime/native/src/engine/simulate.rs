@@ -61,7 +61,7 @@ fn exact_j(v: &V) -> Option<J> {
 }
 
 /// Every copy by kind wherever it is (`HandState.tiles_everywhere`).
-fn tiles_everywhere(st: &HandState, kinds: usize) -> Vec<i64> {
+pub(super) fn tiles_everywhere(st: &HandState, kinds: usize) -> Vec<i64> {
     let mut c = vec![0i64; kinds];
     for &id in &st.wall {
         c[st.kind_of[id]] += 1;
@@ -85,7 +85,7 @@ fn tiles_count(st: &HandState) -> usize {
 
 /// The invariants `Game._check_move` checks after a move (every tile by kind when the number of tiles is
 /// off or `full`; the money every time): the first one broken, as a sentence, or None.
-fn broken(st: &HandState, names: &[String], start: &[Money], initial: &[i64], full: bool) -> Option<String> {
+pub(super) fn broken(st: &HandState, names: &[String], start: &[Money], initial: &[i64], full: bool) -> Option<String> {
     if full || tiles_count(st) as i64 != initial.iter().sum::<i64>() {
         let now = tiles_everywhere(st, names.len());
         if now != initial {
