@@ -20,7 +20,11 @@ pub const MAX_COUNT: u8 = 7; // the most tiles of one kind a count vector may ho
 pub const MAX_BLOCK: usize = 32; // kinds in one block (four bits each in a u128)
 pub const MAX_CAP: usize = 8; // as runtime/fastwin.py's WILD_CAP
 pub const MAX_GROUPS: usize = 32; // melds or pairs asked of one hand
-const MEMO_LIMIT: usize = 4_000_000; // option sets remembered before the tables start afresh
+/// The bytes (estimated: keys, values, interned sets and a map slot's overhead each) the tables' memos
+/// hold before they start afresh. A bound in entries let a long run's sets of many options (hands with
+/// wildcards under a high cap) hold some 300 MB; the memos are a cache, so results do not depend on it.
+const MEMO_LIMIT: usize = 96 << 20;
+const SLOT: usize = 48; // a map entry's overhead besides its key and value
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum ShapeKind {
@@ -101,7 +105,7 @@ pub struct Tables {
     sets: Vec<Box<[u32]>>,
     set_ids: Map<Box<[u32]>, u32>,
     combined: Map<Box<[u32]>, u32>, // the blocks' option set ids of a hand -> their interned sum
-    memo_size: usize,
+    memo_size: usize, // estimated bytes the memos hold (`MEMO_LIMIT`)
     keys: Vec<u128>, // per block, reused by every call
     ids: Vec<u32>,
     // the counts of the last hand `hand_set` answered and its set: a hand is asked again for each of
@@ -138,6 +142,7 @@ impl Tables {
             return id;
         }
         let id = self.sets.len() as u32;
+        self.memo_size += 2 * (b.len() * 4 + 16) + SLOT; // the set held twice: by number and by value
         self.sets.push(b.clone());
         self.set_ids.insert(b, id);
         id
@@ -184,7 +189,7 @@ impl Tables {
         }
         let id = self.intern(out);
         self.blocks[b].memo.insert(key, id);
-        self.memo_size += 1;
+        self.memo_size += 20 + SLOT;
         id
     }
 
@@ -304,8 +309,8 @@ impl Tables {
             None => {
                 let acc = self.combine(ids.iter().copied(), MAX_GROUPS, MAX_GROUPS, self.cap);
                 let id = self.intern(acc);
+                self.memo_size += ids.len() * 4 + 20 + SLOT;
                 self.combined.insert(ids.clone().into_boxed_slice(), id);
-                self.memo_size += 1;
                 id
             }
         };
@@ -414,8 +419,8 @@ impl Tables {
             return got.clone();
         }
         let got: std::sync::Arc<[u32]> = (0..self.blocks[b].kinds.len()).map(|j| self.block_set(b, key + (1u128 << (4 * j)))).collect();
+        self.memo_size += got.len() * 4 + 48 + SLOT;
         self.blocks[b].plus_one.insert(key, got.clone());
-        self.memo_size += 1;
         got
     }
 
@@ -458,9 +463,9 @@ impl Tables {
                 }
             }
         }
+        self.memo_size += 48 + SLOT + out.iter().map(|s| std::mem::size_of::<BlockSplit>() + s.groups.len() * 4).sum::<usize>();
         let got: std::sync::Arc<[BlockSplit]> = out.into();
         self.blocks[b].splits.insert(key, got.clone());
-        self.memo_size += 1;
         Ok(got)
     }
 
