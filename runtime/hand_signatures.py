@@ -13,6 +13,9 @@ from .reading import Group, RTile
 from .signatures import memo_size, signature_splits
 from .tiles import TileInfo
 
+# Observers a rule set keeps (one per form, purpose and context seen, each with its own tables).
+OBSERVERS_KEPT = 256
+
 
 def _hashable(v):
     """A context value as part of a cache key."""
@@ -106,13 +109,15 @@ class HandSignatures:
                shared)
         cache = self.rules.observers
         key0 = (self.purpose, form.name, win_wild, wild_phys.name, shared)  # observers that never read a natural win
-        obs = cache.get(key0)
+        obs = _recent(cache, key0)
         if obs is not None:
             return obs
-        obs = cache.get(key)
+        obs = _recent(cache, key)
         if obs is None:
-            if len(cache) > 64:  # one per context seen; each keeps its own tables
-                cache.clear()
+            # one per context seen, each keeping its own tables: the least recently used one goes (a
+            # context's values change from hand to hand, while the observers most hands ask stay)
+            while len(cache) >= OBSERVERS_KEPT:
+                del cache[next(iter(cache))]
             rs = self.rs
             if self.purpose == "waits":
                 roots = [x for q, _, _ in self.rules.wait_requires if not q.forms or form.name in q.forms
@@ -131,4 +136,12 @@ class HandSignatures:
         return obs
 
 
-__all__ = ["LIMIT_SENTENCE", "HandSignatures"]
+def _recent(cache: dict, key):
+    """The observer kept under `key`, marked as the most recently used (moved to the dict's end)."""
+    obs = cache.pop(key, None)
+    if obs is not None:
+        cache[key] = obs
+    return obs
+
+
+__all__ = ["LIMIT_SENTENCE", "OBSERVERS_KEPT", "HandSignatures"]

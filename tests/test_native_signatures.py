@@ -113,3 +113,26 @@ def test_a_budget_past_64_bits_is_answered_by_the_reference_alike():
         got.append((json.dumps([(k.name, r.to_json()) for k, r in waits], ensure_ascii=False), 10 ** 30 - work[0]))
     assert got[0] == got[1] and got[0][1] > 0
     assert len(json.loads(got[0][0])) == 35  # three 王 and a 东: every kind, 王 included
+
+
+def test_the_observers_most_recently_asked_are_kept_and_the_oldest_goes(monkeypatch):
+    """A rule set keeps at most `OBSERVERS_KEPT` observers; a new one drops the least recently used, so
+    an observer asked again (the same context) is the same object with its tables, on both backends."""
+    from paili.runtime import hand_signatures
+
+    monkeypatch.setattr(hand_signatures, "OBSERVERS_KEPT", 2)
+    for backend in ("native", "python"):
+        rules = load(PATHS["chehuzi"], backend=backend)
+        by = rules.catalog.by_name
+        seen = {}
+        for name in ("1小", "2小", "1小", "3小"):  # contexts A, B, A again, then C: B is the oldest then
+            before = dict(rules.observers)
+            rules.score(FOUR_WANG, self_drawn=True, context={"醒牌": by[name]})
+            new = {k: o for k, o in rules.observers.items() if k not in before}
+            seen.setdefault(name, []).append((new, dict(rules.observers)))
+        assert len(rules.observers) <= 2
+        a_first, a_again = seen["1小"][0][0], seen["1小"][1][0]
+        assert a_first and not a_again  # asked again: nothing new was made
+        kept = set(rules.observers.values())
+        assert all(o in kept for o in a_first.values())  # A kept, used more recently than B
+        assert not any(o in kept for o in seen["2小"][0][0].values())  # B dropped for C
