@@ -306,28 +306,9 @@ impl<'a> Run<'a> {
                     Some(h) => self.initial(&name, Some(if h.is_none() { "table" } else { "player" }))?,
                     None => self.initial(&name, None)?,
                 },
-                op => match &cur {
-                    Some(Value::List(items)) => {
-                        let mut new = items.clone();
-                        let add: Vec<Value> = match held(&value)? {
-                            Value::List(v) => v,
-                            v => vec![v],
-                        };
-                        for x in add {
-                            if op == EffOp::Add {
-                                new.push(x);
-                            } else if let Some(p) = new.iter().position(|y| y.py_eq(&x)) {
-                                new.remove(p);
-                            }
-                        }
-                        Value::List(new)
-                    }
-                    c => {
-                        let c = c.as_ref().map(|v| self.value_v(v)).unwrap_or(V::None);
-                        let c = if c.truthy() { c } else { V::Int(0) }; // `cur or 0`
-                        let o = if op == EffOp::Add { Op::Add } else { Op::Sub };
-                        held(&arith(o, &c, &value).map_err(|_| Halt::Stop(what.clone()))?)?
-                    }
+                op => match self.added(op, cur.as_ref(), &value)? {
+                    Some(v) => v,
+                    None => return Err(Halt::Stop(what)),
                 },
             };
             match holder {
@@ -369,37 +350,43 @@ impl<'a> Run<'a> {
             let new = match ef.op {
                 EffOp::Set => held(&value)?,
                 EffOp::Clear => self.initial(name, None)?,
-                op => match &cur {
-                    Some(Value::List(items)) => {
-                        let mut new = items.clone();
-                        let add: Vec<Value> = match held(&value)? {
-                            Value::List(v) => v,
-                            v => vec![v],
-                        };
-                        for x in add {
-                            if op == EffOp::Add {
-                                new.push(x);
-                            } else if let Some(p) = new.iter().position(|y| y.py_eq(&x)) {
-                                new.remove(p);
-                            }
-                        }
-                        Value::List(new)
-                    }
-                    c => {
-                        let c = c.as_ref().map(|v| self.value_v(v)).unwrap_or(V::None);
-                        let c = if c.truthy() { c } else { V::Int(0) }; // `cur or 0`
-                        let o = if op == EffOp::Add { Op::Add } else { Op::Sub };
-                        match arith(o, &c, &value) {
-                            Ok(v) => held(&v)?,
-                            Err(_) => continue,
-                        }
-                    }
+                op => match self.added(op, cur.as_ref(), &value)? {
+                    Some(v) => v,
+                    None => continue,
                 },
             };
             put(&mut self.st.context, name, new);
             changed = true;
         }
         Ok(changed)
+    }
+
+    /// `add`/`remove` of `value` to the current value `cur`: a list gains each item, or loses the first
+    /// equal one of each; anything else is `(cur or 0) ± value`, None when that arithmetic fails (the
+    /// effect then stops, or a trial skips it).
+    fn added(&self, op: EffOp, cur: Option<&Value>, value: &V) -> H<Option<Value>> {
+        if let Some(Value::List(items)) = cur {
+            let mut new = items.clone();
+            let add: Vec<Value> = match held(value)? {
+                Value::List(v) => v,
+                v => vec![v],
+            };
+            for x in add {
+                if op == EffOp::Add {
+                    new.push(x);
+                } else if let Some(p) = new.iter().position(|y| y.py_eq(&x)) {
+                    new.remove(p);
+                }
+            }
+            return Ok(Some(Value::List(new)));
+        }
+        let c = cur.map(|v| self.value_v(v)).unwrap_or(V::None);
+        let c = if c.truthy() { c } else { V::Int(0) }; // `cur or 0`
+        let o = if op == EffOp::Add { Op::Add } else { Op::Sub };
+        match arith(o, &c, value) {
+            Ok(v) => Ok(Some(held(&v)?)),
+            Err(_) => Ok(None),
+        }
     }
 
     /// The hooks on `event` on a trial: each whose condition holds (one that stops is skipped), its
