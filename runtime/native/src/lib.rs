@@ -37,6 +37,13 @@ use crate::expr::{Settings, Val};
 use crate::notation::Notation;
 use crate::program::{Group, Program, Reading, Stop, V};
 
+// The allocator: the core builds and drops many small vectors and maps per hand (readings, tallies,
+// JSON output), and profiles showed the system allocator at about a sixth of all instructions; mimalloc
+// (a C library, built by the `mimalloc` crate with the C compiler CI already has) serves the same
+// requests faster. Allocation does not change answers; BENCHMARKS.md ("Native allocator") has the figures.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 create_exception!(_native, NotCovered, PyValueError, "The native core does not take this input; ask the Python backend.");
 create_exception!(_native, NativeError, PyRuntimeError, "The native core failed (an internal error).");
 
