@@ -40,7 +40,8 @@ use crate::program::{Group, Program, Reading, Stop, V};
 // The allocator: the core builds and drops many small vectors and maps per hand (readings, tallies,
 // JSON output), and profiles showed the system allocator at about a sixth of all instructions; mimalloc
 // (a C library, built by the `mimalloc` crate with the C compiler CI already has) serves the same
-// requests faster. Allocation does not change answers; BENCHMARKS.md ("Native allocator") has the figures.
+// requests faster. Allocation does not change answers; BENCHMARKS.md ("The native core's allocator") has
+// the figures, Cargo.toml why transparent huge pages are off.
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
