@@ -24,6 +24,24 @@ from .state import Seat, plain
 from .steps import DONE, Step, step
 
 
+def added(op: str, cur, value):
+    """An `add`/`remove` effect's new value: a list gains each item, or loses the first equal one of each;
+    anything else is `(cur or 0) ± value`, a whole fraction made an int (TypeError when the two do not add).
+    Shared by the effects and a win's trial (win_trial.py), which must store what the win would."""
+    if isinstance(cur, list):
+        new = list(cur)
+        for x in value if isinstance(value, list) else [value]:
+            if op == "add":
+                new.append(x)
+            elif x in new:
+                new.remove(x)
+        return new
+    new = (cur or 0) + value if op == "add" else (cur or 0) - value
+    if isinstance(new, Fraction) and new.denominator == 1:
+        new = int(new)
+    return new
+
+
 class Events:
     """The events steps of `Game`."""
 
@@ -82,22 +100,12 @@ class Events:
             elif ef.op == "clear":
                 new = self._initial(name, "table" if holder is self.st.table else "player") if holder is not None \
                     else self.rules.settings_env(None).get(f"context:{name}")
-            elif isinstance(cur, list):
-                new = list(cur)
-                items = value if isinstance(value, list) else [value]
-                for x in items:
-                    if ef.op == "add":
-                        new.append(x)
-                    elif x in new:
-                        new.remove(x)
             else:
                 try:
-                    new = (cur or 0) + value if ef.op == "add" else (cur or 0) - value
+                    new = added(ef.op, cur, value)
                 except TypeError as exc:
                     self.note_error(f"effect {ef.op} {'.'.join(ef.target)}: {exc}")
                     continue
-                if isinstance(new, Fraction) and new.denominator == 1:
-                    new = int(new)
             if holder is None:
                 self._set_context(name, new)
             else:

@@ -6,10 +6,9 @@ reading it offers are that scoring's. Nothing else changes: no state, phase, pay
 A part of `Game` (runtime/game/flow.py); the model is docs/engine.md "### Wins"."""
 from __future__ import annotations
 
-from fractions import Fraction
-
 from ..hand import HandError
 from ..hand_score import Scoring
+from .events import added
 from .records import EVAL_ERRORS, WinInfo
 from .state import Seat
 
@@ -70,20 +69,11 @@ class WinTrial:
                     new = value
                 elif ef.op == "clear":
                     new = self.rules.settings_env(None).get(f"context:{name}")
-                elif isinstance(cur, list):  # as `Events._run_effects` adds to and removes from a list
-                    new = list(cur)
-                    for x in value if isinstance(value, list) else [value]:
-                        if ef.op == "add":
-                            new.append(x)
-                        elif x in new:
-                            new.remove(x)
                 else:
                     try:
-                        new = (cur or 0) + value if ef.op == "add" else (cur or 0) - value
-                    except TypeError:
+                        new = added(ef.op, cur, value)
+                    except TypeError:  # skipped, as the win itself skips it
                         continue
-                    if isinstance(new, Fraction) and new.denominator == 1:
-                        new = int(new)
                 trial[name] = new
                 env[f"context:{name}"] = new
                 changed = True
