@@ -22,8 +22,8 @@ from .tiles import TileInfo, setting_defaults
 def context_key(context: dict) -> tuple:
     """A context as a key: the type is part of it (True == 1 and 1 == 1.0, but they are different values
     of a setting). Raises TypeError for a value that cannot be a key (a caller's own list or object)."""
-    values = context.values()
-    key = tuple(zip(context, map(type, values), values))  # ((name, type, value), …), built in C
+    values = tuple(context.values())
+    key = (tuple(context), tuple(map(type, values)), values)  # (names, types, values): three tuples built in C
     hash(key)
     return key
 

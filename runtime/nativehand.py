@@ -272,14 +272,23 @@ class NativeHands:
     def keep_waits(self, sc, found: tuple) -> None:
         """The waits the native wait trials found for the hand, kept with it (the Python side never finds
         them again: a result's lazy evaluation, or the hand handed back, reads them), and counted."""
-        waits, shape_waits, _, answered = found
+        self.count_waits(found)
+        self.give_waits(sc, found)
+
+    def count_waits(self, found: tuple) -> None:
+        """The native wait trials' answers counted (`keep_waits` without the hand's `Scoring`)."""
+        if found[3]:
+            self.counts.scorer.wait_calls += found[3]
+
+    @staticmethod
+    def give_waits(sc, found: tuple) -> None:
+        """The waits the native wait trials found kept with the hand's `Scoring` (`keep_waits`'s first part)."""
+        waits, shape_waits = found[0], found[1]
         kinds = sc.cat.kinds
         if waits is not None:
             sc.set_waits([kinds[i] for i in waits], False)
         if shape_waits is not None:
             sc.set_waits([kinds[i] for i in shape_waits], True)
-        if answered:
-            self.counts.scorer.wait_calls += answered
 
     def classify(self, sc, standins: bool) -> tuple:
         """`sc.classify(sc.hand, standins)`, made once per hand (the call, its callbacks and the chosen
@@ -445,12 +454,17 @@ class NativeHands:
         r.shape = {}
         return r
 
-    def result(self, sc, got: tuple) -> ScoreResult:
+    def result(self, sc, got: tuple, rules=None) -> ScoreResult:
+        """The result object of the hand `sc` scores (with `rules` given, `sc` is a function that makes
+        the hand's `Scoring`, as `result_of` takes it) from what the native call gave."""
         (form, win, considered, rejected, groups, listed, _hand, win_kind, final, values, units, score, total,
          best, trace, quantities, _describe, _json, labels) = got
         # the Python reading is made when the result is first read beyond its score
-        return result_of(sc, lambda: self.reading(sc, form, groups, listed, win_kind), win, considered, rejected,
-                         final, values, units, score, total, best, trace, quantities, labels)
+        if rules is None:
+            return result_of(sc, lambda: self.reading(sc, form, groups, listed, win_kind), win, considered,
+                             rejected, final, values, units, score, total, best, trace, quantities, labels)
+        return result_of(sc, lambda: self.reading(sc(), form, groups, listed, win_kind), win, considered, rejected,
+                         final, values, units, score, total, best, trace, quantities, labels, rules)
 
 
 def maybe_not_natural(rs, cat, env: dict) -> set[int]:

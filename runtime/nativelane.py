@@ -101,6 +101,23 @@ def lane_score(rules, env_for: tuple, hand, melds, win, self_drawn):
     if got is None:
         return None
     read, status, left, payload, found = got
+    if status == 0 and not made and not (read[1] and rules.wilds):
+        # scored, the hand not read by Python yet: its `Hand` and `Scoring` are made when the result is
+        # first read beyond what the native call gave (a caller reading the score never makes them);
+        # made then, they are as they would be now (the waits found kept, the work left). A hand with
+        # laid-down melds under a rule set with wildcards is made now: `refuse_wild_melds` reads it.
+        hands.count_natural()
+        hands.count_waits(found)
+
+        def late():
+            if not made:
+                sc = scoring(read)
+                sc.refuse_wild_melds()
+                hands.give_waits(sc, found)
+                sc.work[0] = left
+            return made[0]
+
+        return hands.result(late, payload, rules)
     sc = scoring(read)
     sc.refuse_wild_melds()  # (a hand the lane takes holds no tile that may be wild: it never refuses)
     # as `NativeHands.call` records the hand it scored or handed back

@@ -198,14 +198,18 @@ class NativeScorer:
 
 
 def result_of(sc, r, win: bool, considered: int, rejected: list[str], final, values, units, score, total, best,
-              trace, quantities, labels=None) -> ScoreResult:
+              trace, quantities, labels=None, rules=None) -> ScoreResult:
     """The result object of reading r of the hand `sc` scores (r a Reading, or a function that makes it:
     then the reading and the fan lines are made when first read), from what the native scoring found
     for it (as `Scorer.score_hand` hands it back): labels with expressions as `labels` gives them (per
     fan, None where not given) or computed by the reference environment, the quantities and exclusions
-    given lazily."""
+    given lazily. With `rules` given, `sc` is a function that makes the hand's `Scoring` (made when the
+    result is first read beyond what the native scoring gave: runtime/nativelane.py)."""
     ScoreResult, FanLine, LazyEvaluation = _LATE or _late()
-    fast = sc.rules.lines  # the pattern lines, units and quantities (runtime/fans.py `PatternLines`)
+    if rules is None:
+        rules = sc.rules
+        sc = (lambda s: lambda: s)(sc)
+    fast = rules.lines  # the pattern lines, units and quantities (runtime/fans.py `PatternLines`)
     made = r if isinstance(r, Reading) else None
 
     def reading() -> Reading:
@@ -224,7 +228,7 @@ def result_of(sc, r, win: bool, considered: int, rejected: list[str], final, val
             if label is None and labels is not None:
                 label = labels[k]
             if label is None:  # a label with expressions: the reference environment computes it
-                ref = ref or sc.evaluator(rd)
+                ref = ref or sc().evaluator(rd)
                 label = ref.label(fast.patterns[i])
             fans.append(FanLine(label, name, value(v), n, unit))
         return rd, fans
@@ -246,7 +250,7 @@ def result_of(sc, r, win: bool, considered: int, rejected: list[str], final, val
         return dict(zip(fast.quantity_names, map(value, quantities))) if quantities is not None else None
 
     ev = LazyEvaluation(None, None, dict(zip(fast.unit_order, map(value, units))), value(score), value(total),
-                        value(best), lambda: sc.evaluator(reading()), qs, excluded, later=later)
+                        value(best), lambda: sc().evaluator(reading()), qs, excluded, later=later)
     if win:
         return ScoreResult(True, "", ev, considered, rejected)
     return ScoreResult(False, rejected[0].split(": ", 1)[1], ev, 0, rejected)

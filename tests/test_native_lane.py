@@ -15,6 +15,7 @@ from paili import load
 from paili.runtime import backend, nativelane
 from paili.runtime import rules as rules_module
 from paili.runtime.hand import HandError, build_hand
+from paili.runtime.hand_score import Scoring
 
 sys.path.insert(0, str(ROOT / "bench"))
 import native_diff  # noqa: E402
@@ -180,3 +181,53 @@ def test_a_rule_set_scored_through_the_lane_is_freed():
     del r
     gc.collect()
     assert gone() is None
+
+
+@pytest.mark.parametrize("path", FILES[:2], ids=lambda p: p.stem)
+def test_a_result_read_later_is_the_result_read_at_once(path, monkeypatch):
+    """A hand the lane scores makes its Python `Hand` and `Scoring` only when its result is first read
+    beyond the native call's answer: read after other hands were scored (its score first, then the
+    rest), each result gives the JSON, fans, units, exclusions and quantities of the same hand read at
+    once, and of the Python backend; the native counts are those of the hands read at once."""
+    ref = load(path, backend="python")
+    cases = list(native_diff.drawn(native_diff.hands_case, ref, random.Random(9), 60))
+
+    def whole(res) -> str:
+        ev = res.evaluation
+        extra = [ev.units, ev.excluded, ev.quantities, ev.reading.describe()] if ev is not None else []
+        return json.dumps([res.to_json(), [f.name for f in res.fans], str(res.score), extra], ensure_ascii=False,
+                          default=str)
+
+    at_once, later = load(path, backend="native"), load(path, backend="native")
+    first = []
+    for hand, melds, win, context, self_drawn in cases:
+        try:
+            first.append(whole(at_once.score(hand, melds, win, self_drawn, context)))
+        except ValueError as exc:
+            first.append(str(exc))
+    made = [0]
+    init = Scoring.__init__
+
+    def counted(self, *args, **kw):
+        made[0] += 1
+        init(self, *args, **kw)
+
+    monkeypatch.setattr(Scoring, "__init__", counted)
+    held = []
+    for hand, melds, win, context, self_drawn in cases:
+        try:
+            res = later.score(hand, melds, win, self_drawn, context)
+            res.score  # noqa: B018 - read first: the Scoring is not made for it
+            held.append(res)
+        except ValueError as exc:
+            held.append(str(exc))
+    unread = made[0]
+    assert unread < len(cases) // 2  # most hands were scored without a Python `Scoring`
+    assert [x if isinstance(x, str) else whole(x) for x in held] == first
+    assert made[0] > unread + len(cases) // 2  # reading the results made them
+    assert native_stats(later) == native_stats(at_once)
+    for (hand, melds, win, context, self_drawn), want in zip(cases, first):
+        try:
+            assert whole(ref.score(hand, melds, win, self_drawn, context)) == want
+        except ValueError as exc:
+            assert str(exc) == want
