@@ -457,8 +457,8 @@ class NativeHands:
     def result(self, sc, got: tuple, rules=None) -> ScoreResult:
         """The result object of the hand `sc` scores (with `rules` given, `sc` is a function that makes
         the hand's `Scoring`, as `result_of` takes it) from what the native call gave."""
-        (form, win, considered, rejected, groups, listed, _hand, win_kind, final, values, units, score, total,
-         best, trace, quantities, _describe, _json, labels) = got
+        (form, win, considered, rejected, groups, listed, _, win_kind, final, values, units, score, total,
+         best, trace, quantities, _, _json, labels) = got
         # the Python reading is made when the result is first read beyond its score
         if rules is None:
             return result_of(sc, lambda: self.reading(sc, form, groups, listed, win_kind), win, considered,

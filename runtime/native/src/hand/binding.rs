@@ -347,8 +347,9 @@ impl Hands {
     }
 
     /// One hand scored: (status, work left, payload, waits). Status 0: scored, payload (form, win, readings
-    /// meeting the requirements, rejected, groups, listed, hand, winning tile kind, [(pattern, final
-    /// count)], values, units, score, total, best, trace, quantities or None, reading text, JSON text
+    /// meeting the requirements, rejected, groups, listed, None (was the hand: the Python side makes its
+    /// reading from the groups), winning tile kind, [(pattern, final count)], values, units, score, total,
+    /// best, trace, quantities or None, None (was the reading's text: the Python reading writes it), JSON text
     /// or None, per fan its label where it has expressions and they were computed, else None); 1: no reading (payload: its JSON text when asked for, else None); 2: refused (payload: the sentence); 3: the Python side scores the hand
     /// (payload: why). `melds`: (kind, tile kinds, exposed, pair, kong, value, prefilter vector bytes or
     /// None) each; `waits`: a callable (shape, work left) -> (encoded waits, work left), asked only where
@@ -487,7 +488,7 @@ pub(crate) fn payload<'py>(py: Python<'py>, h: &super::ScoredHand, text: Bound<'
         PyList::new(py, &h.rejected)?.into_any(),
         groups.into_any(),
         pyo3::types::PyBool::new(py, r.listed).to_owned().into_any(),
-        PyList::new(py, &r.hand)?.into_any(),
+        py.None().into_bound(py), // the hand: not read by the Python side (its reading is made of the groups)
         match r.win_tile {
             Some(k) => (k as i64).into_pyobject(py)?.into_any(),
             None => (-1i64).into_pyobject(py)?.into_any(),
@@ -503,7 +504,7 @@ pub(crate) fn payload<'py>(py: Python<'py>, h: &super::ScoredHand, text: Bound<'
             Some(q) => vals(q)?,
             None => py.None().into_bound(py),
         },
-        r.describe.as_str().into_pyobject(py)?.into_any(),
+        py.None().into_bound(py), // the reading's text: the Python reading writes its own
         text,
         PyList::new(py, &h.labels)?.into_any(),
     ];

@@ -95,7 +95,7 @@ pub(crate) fn apply(func: Func, a: V, b: Option<V>) -> R<V> {
         },
         Func::Distinct => match &a {
             V::List(l) => {
-                let mut out: Vec<V> = Vec::new();
+                let mut out: Vec<V> = Vec::with_capacity(l.len()); // at most every item: no regrowth
                 // a list of tiles alone (as a hand is): `equal` compares their kinds, so a set of the
                 // kinds seen keeps the same first tile of each (no pairwise comparisons)
                 if l.iter().all(|x| matches!(x, V::Tile(c) if kind_of(*c) < 128)) {

@@ -17,6 +17,7 @@ struct Buffers {
     counts: Vec<Option<i64>>,
     quantities: Vec<Option<V>>,
     gfields: Vec<V>,
+    memo: Vec<Vec<(MemoKey, V, u64)>>, // per memo id, emptied (its lists keep their room)
 }
 
 /// Buffers kept per thread (a bound: evaluations alive at once beyond it allocate their own).
@@ -44,7 +45,7 @@ impl<'p, 'r> Eval<'p, 'r> {
             budget: BUDGET,
             tallies: Vec::new(),
             tally_built: 0,
-            memo: Vec::new(),
+            memo: b.memo,
             units: None,
             waits: r.waits.clone(),
             shape_waits: r.shape_waits.clone(),
@@ -64,11 +65,14 @@ impl<'p, 'r> Eval<'p, 'r> {
     }
 
     fn group_list(&self, keep: impl Fn(&Group) -> bool) -> V {
-        V::List(Arc::new(self.r.groups.iter().filter(|g| keep(g)).map(|g| V::Group(g.ident)).collect()))
+        // room for every group at once (a filtered `collect` would grow the list item by item)
+        let mut out = Vec::with_capacity(self.r.groups.len());
+        out.extend(self.r.groups.iter().filter(|g| keep(g)).map(|g| V::Group(g.ident)));
+        V::List(Arc::new(out))
     }
 
     fn all_tiles(&self, hand_only: bool) -> Arc<Vec<V>> {
-        let mut out = Vec::new();
+        let mut out = Vec::with_capacity(self.r.groups.iter().map(|g| g.tiles.len()).sum());
         for (g, &d) in self.r.groups.iter().zip(&self.r.declared) {
             if !(hand_only && d) {
                 out.extend(g.tiles.iter().cloned());
@@ -106,14 +110,15 @@ impl<'p, 'r> Eval<'p, 'r> {
             },
             B::Runs | B::Triplets => {
                 let f = if b == B::Runs { F_RUN } else { F_TRIPLET };
-                V::List(Arc::new(
+                let mut out = Vec::with_capacity(r.groups.len());
+                out.extend(
                     r.groups
                         .iter()
                         .zip(self.gf().chunks(GROUP_FIELDS.len()))
                         .filter(|(g, fs)| !g.pair && fs[f].truthy())
-                        .map(|(g, _)| V::Group(g.ident))
-                        .collect(),
-                ))
+                        .map(|(g, _)| V::Group(g.ident)),
+                );
+                V::List(Arc::new(out))
             }
             B::Kongs => self.group_list(|g| !g.pair && g.kong),
             B::Exposed => self.group_list(|g| g.exposed),
@@ -171,7 +176,11 @@ impl Drop for Eval<'_, '_> {
             counts: std::mem::take(&mut self.counts),
             quantities: std::mem::take(&mut self.quantities),
             gfields: self.gfields.take().unwrap_or_else(|| self.gf_spare.take()),
+            memo: std::mem::take(&mut self.memo),
         };
+        for m in b.memo.iter_mut() {
+            m.clear();
+        }
         b.binders.clear();
         b.counts.clear();
         b.quantities.clear();
