@@ -232,6 +232,17 @@ impl Tables {
         r
     }
 
+    /// `completing_kinds` for the wait trials of a rule set with wildcards (src/hand/trial.rs
+    /// `splits_completing`): one answer for every kind, the lock held for it.
+    pub(crate) fn core_completing_kinds(&self, counts: &[u8], wilds: usize, targets: &[(usize, usize)]) -> Result<Vec<usize>, Error> {
+        let mut st = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        let r = guarded(|| st.core.completing_kinds(counts, wilds, targets));
+        if let Err(Error::Internal(_)) = &r {
+            st.core.reset();
+        }
+        r
+    }
+
     /// `unmendable` for the game's exact shortcuts (src/engine/winning/shortcut.rs), the lock held for
     /// this one answer.
     pub(crate) fn core_unmendable(&self, counts: &[u8], free: usize, anything: bool) -> Result<i64, Error> {

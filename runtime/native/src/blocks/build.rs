@@ -358,6 +358,7 @@ impl Tables {
             blocks,
             place,
             sets: Vec::new(),
+            set_min_wilds: Vec::new(),
             set_ids: map(),
             combined: map(),
             memo_size: 0,

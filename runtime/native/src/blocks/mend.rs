@@ -4,7 +4,7 @@
 //! Every group lies in one block, and a tile that may play as another joins one block, so a hand with
 //! d more blocks that do not split on their own than such tiles lacks at least d tiles.
 
-use super::{unpack, Error, Tables, MAX_COUNT};
+use super::{Error, Tables, MAX_COUNT};
 
 impl Tables {
     /// `_unmendable`: how many tiles these natural tiles (`counts`) with `free` tiles that may play as
@@ -33,7 +33,7 @@ impl Tables {
         let mut bad = 0usize;
         for (b, &key) in keys.iter().enumerate() {
             let id = self.block_set(b, key);
-            if !self.sets[id as usize].iter().any(|&e| unpack(e).2 == 0) {
+            if self.set_min_wilds[id as usize] != 0 {
                 bad += 1;
                 if bad >= limit {
                     break;
@@ -49,7 +49,10 @@ impl Tables {
         let mut total = 0usize;
         for (b, &key) in keys.iter().enumerate() {
             let id = self.block_set(b, key);
-            total += self.sets[id as usize].iter().map(|&e| unpack(e).2).min().unwrap_or(self.cap + 1);
+            total += match self.set_min_wilds[id as usize] {
+                u8::MAX => self.cap + 1,
+                w => w as usize,
+            };
             if total >= limit {
                 break;
             }

@@ -103,6 +103,8 @@ pub struct Tables {
     blocks: Vec<Block>,
     place: Vec<(usize, u32)>, // per kind: (block, bit shift of its nibble)
     sets: Vec<Box<[u32]>>,
+    /// Per set (by number): the fewest wildcards among its options (u8::MAX: none), for `unmendable`.
+    set_min_wilds: Vec<u8>,
     set_ids: Map<Box<[u32]>, u32>,
     combined: Map<Box<[u32]>, u32>, // the blocks' option set ids of a hand -> their interned sum
     memo_size: usize, // estimated bytes the memos hold (`MEMO_LIMIT`)
@@ -143,6 +145,7 @@ impl Tables {
         }
         let id = self.sets.len() as u32;
         self.memo_size += 2 * (b.len() * 4 + 16) + SLOT; // the set held twice: by number and by value
+        self.set_min_wilds.push(b.iter().map(|&e| unpack(e).2.min(u8::MAX as usize - 1) as u8).min().unwrap_or(u8::MAX));
         self.sets.push(b.clone());
         self.set_ids.insert(b, id);
         id
@@ -156,6 +159,7 @@ impl Tables {
             b.plus_one.clear();
         }
         self.sets.clear();
+        self.set_min_wilds.clear();
         self.set_ids.clear();
         self.combined.clear();
         self.last_hand = None;

@@ -173,7 +173,10 @@ fn fresh(t: &Table, s: &ShapeDef, avail: &[(usize, usize)], required: Option<usi
             }
         }
         "tiles" => {
-            let ks: Option<Vec<usize>> = s.tiles.iter().map(|n| t.names.iter().position(|x| x == n)).collect();
+            let ks: Option<Vec<usize>> = match &s.tile_kinds {
+                Some(ks) => Some(ks.clone()),
+                None => s.tiles.iter().map(|n| t.names.iter().position(|x| x == n)).collect(),
+            };
             if let Some(ks) = ks {
                 if required.is_none_or(|r| ks.contains(&r)) {
                     out.push(ks);
@@ -254,7 +257,18 @@ pub fn meld_options(
             }
         } else if s.kind == "run" {
             if let Some(r) = required {
-                if suit(t, r).is_none() {
+                let Some(su) = suit(t, r) else { return Vec::new() };
+                // a run with r takes size - 1 more tiles of r's suit, of ranks other than r's and within
+                // size - 1 of it, from the hand: fewer such kinds held, no option (`fresh` finds none)
+                let rank = t.cat.kinds[r].rank;
+                let near = avail
+                    .iter()
+                    .filter(|&&(k, c)| {
+                        let x = &t.cat.kinds[k];
+                        c > 0 && x.rank != rank && (x.rank - rank).unsigned_abs() < s.size as u64 && x.suit.as_deref() == Some(su)
+                    })
+                    .count();
+                if near + 1 < s.size {
                     return Vec::new();
                 }
             }
@@ -277,9 +291,12 @@ pub fn meld_options(
                 .collect(),
         )
     };
+    // (the tiles a growing kind's melds may take, asked only of a seat holding a meld it grows from)
+    let grows_from = |m: &super::state::Meld| if mk.upgrades.is_empty() { m.kind == mk.name } else { mk.upgrades.contains(&m.kind) };
     if growing {
         let adds: Vec<usize> = match required {
             Some(r) => vec![r],
+            None if !seat.melds.iter().any(grows_from) => Vec::new(),
             None => {
                 let mut v: Vec<usize> = avail.iter().map(|(k, _)| *k).collect();
                 v.sort_by(|a, b| t.names[*a].cmp(&t.names[*b]));
@@ -287,12 +304,7 @@ pub fn meld_options(
             }
         };
         for (i, m) in seat.melds.iter().enumerate() {
-            let base = if mk.upgrades.is_empty() {
-                m.kind == mk.name
-            } else {
-                mk.upgrades.contains(&m.kind)
-            };
-            if !base {
+            if !grows_from(m) {
                 continue;
             }
             for &x in &adds {

@@ -15,6 +15,9 @@ pub struct ShapeDef {
     pub ranks: Vec<i64>,
     pub tiles: Vec<String>,
     pub mixed: bool,
+    /// `tiles` by catalog index, resolved once under the table (`Offers::new`; None: some name is not
+    /// in the catalog, or not resolved yet).
+    pub tile_kinds: Option<Vec<usize>>,
 }
 
 pub struct KindDef {
@@ -241,6 +244,7 @@ impl OfferRules {
                         .map(|a| a.iter().filter_map(J::as_i64).collect())
                         .unwrap_or_default(),
                     tiles: strings(sh, "tiles"),
+                    tile_kinds: None,
                     mixed: b(sh, "mixed"),
                 },
                 hand: b(m, "hand"),

@@ -29,6 +29,9 @@ impl Ctx<'_> {
         };
         let mut out: Moves = Vec::new();
         for (i, a) in self.o.rules.actions.iter().enumerate() {
+            if !a.wins {
+                continue;
+            }
             let offer = a.events.iter().any(|e| e == "win_offer");
             let opens = a.events.iter().any(|e| ctx_events.contains(&e.as_str()))
                 || (matches!(ctx, "self" | "discard" | "added_kong") && offer);

@@ -19,7 +19,7 @@ use super::table::Table;
 use super::values::{hand_wilds, Ev};
 use std::sync::Arc;
 
-use crate::program::V;
+use crate::program::{Node, V};
 use crate::Error;
 
 const B_ACTOR: usize = 0;
@@ -113,13 +113,50 @@ pub(super) type Moves = Vec<(Mv, Of)>;
 pub struct Offers {
     pub rules: OfferRules,
     pub scope: GameScope,
+    /// Per restriction (`rules.restricts`' order): its condition reads no tile, so one seat's answer
+    /// holds for every tile of one decision (kept per `Ctx`).
+    tile_free: Vec<bool>,
+    /// Per action, its meld forms' kinds by index into `rules.kinds` (`OfferRules::kind` of each form).
+    form_kinds: Vec<Vec<Option<usize>>>,
+    /// Per event of `KNOWN_EVENTS`: the actions it opens, in file order (`actions_on`).
+    opened: Vec<Vec<usize>>,
+}
+
+/// The events the legal moves ask of the actions most often, whose actions are listed once.
+const KNOWN_EVENTS: [&str; 8] = ["turn", "draw", "discard", "added_kong", "reveal", "deal", "opening", "win_offer"];
+
+/// Whether an expression's tree reads the binding in `slot` (a compiled condition counts as reading it).
+fn reads_bound(e: &Node, slot: usize) -> bool {
+    match e {
+        Node::Bound(x) => *x == slot,
+        Node::Pred(_) => true,
+        _ => crate::program::children(e).into_iter().any(|c| reads_bound(c, slot)),
+    }
 }
 
 impl Offers {
     pub fn new(t: &Table, ruleset_json: &str, wins: &dyn WinQuestions) -> Result<Offers, Error> {
-        let rules = OfferRules::parse(ruleset_json)?;
+        let mut rules = OfferRules::parse(ruleset_json)?;
+        for k in &mut rules.kinds {
+            let sh = &mut k.shape;
+            sh.tile_kinds = sh.tiles.iter().map(|n| t.names.iter().position(|x| x == n)).collect();
+        }
         let scope = GameScope::new(t, &rules.exprs, wins);
-        Ok(Offers { rules, scope })
+        let tile_free = rules
+            .restricts
+            .iter()
+            .map(|(_, e)| matches!(scope.exprs.get(*e), Some(Ok(node)) if !reads_bound(node, B_TILE)))
+            .collect();
+        let form_kinds = rules
+            .actions
+            .iter()
+            .map(|a| a.forms.iter().map(|f| rules.kinds.iter().position(|k| k.name == *f)).collect())
+            .collect();
+        let opened = KNOWN_EVENTS
+            .iter()
+            .map(|ev| (0..rules.actions.len()).filter(|&i| rules.actions[i].events.iter().any(|e| e == ev)).collect())
+            .collect();
+        Ok(Offers { rules, scope, tile_free, form_kinds, opened })
     }
 
     /// The refusals of the lowering: (the expression's index, its sentence).
@@ -166,6 +203,11 @@ pub struct Ctx<'a> {
     /// Each seat offered a win, with the tile of the offer (`_win_moves` raises `win_offer` for it): the
     /// native hand runs those events once the moves are worked out (engine/turn.rs).
     pub offered_wins: std::cell::RefCell<Vec<(usize, Option<usize>)>>,
+    /// Per seat, its usable concealed tiles when no wildcard kind is barred (`avail` with none unusable),
+    /// worked out once a decision.
+    avail_all: Vec<std::cell::OnceCell<Vec<(usize, usize)>>>,
+    /// (restriction, seat) -> whether it holds, for a restriction whose condition reads no tile.
+    restrict_memo: std::cell::RefCell<Vec<(usize, usize, bool)>>,
 }
 
 fn seat_v(s: Option<usize>) -> V {
@@ -181,6 +223,8 @@ impl<'a> Ctx<'a> {
             wins,
             wild: hand_wilds(t, st),
             offered_wins: std::cell::RefCell::new(Vec::new()),
+            avail_all: (0..st.seats.len()).map(|_| std::cell::OnceCell::new()).collect(),
+            restrict_memo: std::cell::RefCell::new(Vec::new()),
         }
     }
 
@@ -255,8 +299,24 @@ impl<'a> Ctx<'a> {
     /// bindings are not read).
     pub(super) fn restricted_in(&self, action: &str, seat: usize, tile: Option<usize>, bind: &Bind) -> R<bool> {
         let b = &Bind { reading: bind.reading.clone(), ..Bind::default() };
-        for (names, e) in &self.o.rules.restricts {
-            if names.iter().any(|n| n == action) && self.holds(Some(*e), seat, tile, b, None)? {
+        for (ri, (names, e)) in self.o.rules.restricts.iter().enumerate() {
+            if !names.iter().any(|n| n == action) {
+                continue;
+            }
+            // a condition that reads no tile (nor a win's reading) answers one seat alike for every tile
+            let memo = self.o.tile_free[ri] && b.reading.is_none();
+            let kept = if memo { self.restrict_memo.borrow().iter().find(|x| x.0 == ri && x.1 == seat).map(|x| x.2) } else { None };
+            let held = match kept {
+                Some(h) => h,
+                None => {
+                    let h = self.holds(Some(*e), seat, tile, b, None)?;
+                    if memo {
+                        self.restrict_memo.borrow_mut().push((ri, seat, h));
+                    }
+                    h
+                }
+            };
+            if held {
                 return Ok(true);
             }
         }
@@ -306,6 +366,9 @@ impl<'a> Ctx<'a> {
 
     /// The actions an event opens, in file order.
     pub fn actions_on(&self, event: &str) -> Vec<usize> {
+        if let Some(e) = KNOWN_EVENTS.iter().position(|x| *x == event) {
+            return self.o.opened[e].clone();
+        }
         (0..self.o.rules.actions.len())
             .filter(|&i| self.action(i).events.iter().any(|e| e == event))
             .collect()
@@ -347,7 +410,16 @@ impl<'a> Ctx<'a> {
 
     /// `_avail`: the usable concealed tiles, (kind, count) in the order the hand first holds them.
     pub(super) fn avail(&self, seat: usize, unusable: &[usize]) -> Vec<(usize, usize)> {
-        let mut out: Vec<(usize, usize)> = Vec::new();
+        if unusable.is_empty() {
+            if let Some(c) = self.avail_all.get(seat) {
+                return c.get_or_init(|| self.avail_of(seat, &[])).clone();
+            }
+        }
+        self.avail_of(seat, unusable)
+    }
+
+    fn avail_of(&self, seat: usize, unusable: &[usize]) -> Vec<(usize, usize)> {
+        let mut out: Vec<(usize, usize)> = Vec::with_capacity(self.st.seats[seat].hand.len());
         for &k in &self.st.seats[seat].hand {
             if unusable.contains(&k) {
                 continue;
@@ -435,8 +507,8 @@ impl<'a> Ctx<'a> {
         let a = self.action(i);
         let s = &self.st.seats[seat];
         let mut found = Vec::new();
-        for kind in &a.forms {
-            let Some(mk) = self.o.rules.kind(kind) else { continue };
+        for (fi, kind) in a.forms.iter().enumerate() {
+            let Some(mk) = self.o.form_kinds[i][fi].map(|x| &self.o.rules.kinds[x]) else { continue };
             let unusable = self.unusable(a, kind);
             let avail = self.avail(seat, &unusable);
             if let Some(r) = required {

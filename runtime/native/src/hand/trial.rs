@@ -94,6 +94,33 @@ pub fn completing(ctx: &HandCtx, forms: &[usize], counts: &[u8], wilds: usize, m
     Ok(out)
 }
 
+/// `splits_any` of the natural tiles `counts` with one more natural tile of each kind in turn, in one
+/// answer of the block tables (the wait trials ask it of every kind): per kind, whether the hand with it
+/// splits under one of `forms`' targets (those `splits_any` reads) for the hand's size plus that tile.
+pub fn splits_completing(ctx: &HandCtx, forms: &[usize], counts: &[u8], wilds: usize, melds: usize, exposed: bool) -> Result<Vec<bool>, Fallback> {
+    let setup = ctx.setup;
+    let n = counts.iter().map(|&c| c as i64).sum::<i64>() + wilds as i64 + 1;
+    let mut targets: Vec<(usize, usize)> = Vec::new();
+    for &fi in forms {
+        let f = setup.forms.get(fi).ok_or_else(|| fallback("a form outside the rule set"))?;
+        if (f.concealed && exposed) || f.instant || f.orphans.is_some() {
+            continue;
+        }
+        for (m, p) in form_targets(f, melds as i64) {
+            if sum_fits(n, m, &setup.meld_sizes, p, &setup.pair_sizes) && !targets.contains(&(m as usize, p as usize)) {
+                targets.push((m as usize, p as usize));
+            }
+        }
+    }
+    let mut out = vec![false; counts.len()];
+    for k in ctx.tables.core_completing_kinds(counts, wilds, &targets).map_err(|e| Fallback(e.to_string()))? {
+        if let Some(x) = out.get_mut(k) {
+            *x = true;
+        }
+    }
+    Ok(out)
+}
+
 /// The split test of runtime/game/winning.py `_could_win`: whether the natural tiles `counts` (the
 /// winning tile among them) with `wilds` free tiles (wildcards and stand-ins alike) split under a
 /// (melds, pairs) of one of `forms` (not instant, not orphans; a concealed form not with an exposed

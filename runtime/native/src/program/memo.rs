@@ -75,7 +75,7 @@ fn scoped(e: &Node, bound: &mut Vec<usize>) -> bool {
     }
 }
 
-fn children(e: &Node) -> Vec<&Node> {
+pub(crate) fn children(e: &Node) -> Vec<&Node> {
     match e {
         Node::Const(_)
         | Node::Builtin(_)

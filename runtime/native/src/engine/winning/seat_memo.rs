@@ -80,11 +80,7 @@ impl StateWins<'_> {
 
     /// `_seat_unmendable`: `count` of seat `s`'s concealed tiles, kept until they (or the free kinds) change.
     pub(super) fn seat_unmendable(&self, st: &HandState, s: usize, count: impl FnOnce() -> Option<i64>) -> Option<i64> {
-        if let Some(got) = self.w.seats.with(st, s, self.on.generation, |e| e.unmendable) {
-            return got;
-        }
-        let got = count();
-        self.w.seats.with(st, s, self.on.generation, |e| e.unmendable = Some(got));
-        got
+        // (`count` reads the block tables, never these entries: it runs under their lock)
+        self.w.seats.with(st, s, self.on.generation, |e| *e.unmendable.get_or_insert_with(count))
     }
 }

@@ -23,12 +23,25 @@ use std::sync::Arc;
 use pyo3::prelude::*;
 
 use super::{HandState, Stop, StateWins, Value, V};
-use crate::hand::trial::{completing, meets_for_waits, splits_any, Trial};
+use crate::hand::trial::{completing, meets_for_waits, splits_any, splits_completing, Trial};
 use crate::hand::{Budget, Classified, Fallback, GroupAsk, HandInput, MeldIn, Signatures, Waits, WildIn};
 use crate::program::{kind_of, Eval, Reading};
 
 /// The fewest wildcards whose hands the reference reads by signature (hand_readings.py `SIGNATURE_FROM`).
 const SIGNATURE_FROM: usize = 2;
+
+/// A wait trial's hand as `_could_win` reads it, for every kind tried (`StateWins::trial_plan`).
+struct TrialPlan {
+    free: Vec<bool>,
+    counts: Vec<u8>,
+    wilds: usize,
+    naturals: Vec<usize>,
+    /// Per kind added as a natural tile: whether the hand splits (None: asked kind by kind).
+    natural: Option<Vec<bool>>,
+    /// Whether the hand splits with one more free tile (the same for every free kind), once asked.
+    free_split: std::cell::Cell<Option<bool>>,
+    cap: usize,
+}
 
 /// What a rule set with wildcards or stand-ins needs for its waits, read once.
 pub struct WildRules {
@@ -258,8 +271,9 @@ impl StateWins<'_> {
             return Ok((0..n).filter(|&k| offered(k) && good[k]).collect());
         }
         let codes = &ctx.setup.tile_codes;
+        let plan = self.trial_plan(conc, &melds, forms);
         for k in 0..n {
-            if !offered(k) || !self.could_win(st, s, conc, &melds, k, None, forms)? {
+            if !offered(k) || !self.could_win_planned(st, s, conc, &melds, k, forms, &plan)? {
                 continue;
             }
             let inp = HandInput {
@@ -304,25 +318,9 @@ impl StateWins<'_> {
     #[allow(clippy::too_many_arguments)]
     pub(super) fn could_win(&self, st: &HandState, s: usize, conc: &[usize], melds: &[MeldIn], k: usize, win: Option<bool>, forms: &[usize]) -> Result<bool, Stop> {
         let Some((_, ctx)) = self.hand else { return Err(self.decline("no native scoring of whole hands")) };
-        let n = ctx.setup.kind_names.len();
-        let mut free = self.on.hand_wild.clone();
-        free.resize(n, false);
-        for &x in self.on.standin_kinds.iter().flatten() {
-            free[x] = true;
-        }
-        let win_wild = |x: usize| self.on.wild_kinds.iter().any(|&(w, win_scope)| win_scope && w == Some(x));
-        let mut counts = vec![0u8; n];
-        let mut wilds = 0;
-        let mut naturals = Vec::with_capacity(conc.len() + 1);
-        for &x in conc {
-            if free[x] {
-                wilds += 1;
-            } else {
-                counts[x] = counts[x].saturating_add(1);
-                naturals.push(x);
-            }
-        }
-        if free[k] || win_wild(k) {
+        let free = self.free_kinds(ctx.setup.kind_names.len());
+        let (mut counts, mut wilds, mut naturals) = Self::split_tiles(&free, conc, ctx.setup.kind_names.len());
+        if free[k] || self.win_wild(k) {
             wilds += 1;
         } else {
             counts[k] = counts[k].saturating_add(1);
@@ -335,6 +333,47 @@ impl StateWins<'_> {
         if splits_any(ctx, forms, &counts, wilds, melds.len(), exposed).map_err(|_| self.decline("a hand the block tables do not take"))? {
             return Ok(true);
         }
+        self.could_win_past_split(st, s, conc, melds, k, win, forms, wilds, &naturals)
+    }
+
+    /// The kinds free in a hand (wildcards of the hand's scope, stand-ins), by kind (`_free_names`).
+    fn free_kinds(&self, n: usize) -> Vec<bool> {
+        let mut free = self.on.hand_wild.clone();
+        free.resize(n, false);
+        for &x in self.on.standin_kinds.iter().flatten() {
+            free[x] = true;
+        }
+        free
+    }
+
+    /// Whether kind `x` is wild as a winning tile (a wildcard of the winning tile's scope).
+    fn win_wild(&self, x: usize) -> bool {
+        self.on.wild_kinds.iter().any(|&(w, win_scope)| win_scope && w == Some(x))
+    }
+
+    /// The concealed tiles `conc` as `_could_win` counts them: natural tiles by kind, the free ones, the
+    /// natural tiles in order.
+    fn split_tiles(free: &[bool], conc: &[usize], n: usize) -> (Vec<u8>, usize, Vec<usize>) {
+        let mut counts = vec![0u8; n];
+        let mut wilds = 0;
+        let mut naturals = Vec::with_capacity(conc.len() + 1);
+        for &x in conc {
+            if free[x] {
+                wilds += 1;
+            } else {
+                counts[x] = counts[x].saturating_add(1);
+                naturals.push(x);
+            }
+        }
+        (counts, wilds, naturals)
+    }
+
+    /// `_could_win` past its split test: an orphans form's attribute held by every natural tile
+    /// (`naturals`, the winning tile's among them when it is natural), or a win by an instant form.
+    #[allow(clippy::too_many_arguments)]
+    fn could_win_past_split(&self, st: &HandState, s: usize, conc: &[usize], melds: &[MeldIn], k: usize, win: Option<bool>, forms: &[usize], wilds: usize, naturals: &[usize]) -> Result<bool, Stop> {
+        let Some((_, ctx)) = self.hand else { return Err(self.decline("no native scoring of whole hands")) };
+        let exposed = melds.iter().any(|m| m.exposed);
         let total = conc.len() + 1;
         for &fi in forms {
             let Some(f) = ctx.setup.forms.get(fi) else { continue };
@@ -346,19 +385,72 @@ impl StateWins<'_> {
                 return Ok(true);
             }
         }
+        if !forms.iter().any(|&fi| ctx.setup.forms.get(fi).is_some_and(|f| f.instant)) {
+            return Ok(false);
+        }
+        // every instant form asks for more wildcards than the hand could hold (the reference's shortcut,
+        // `_instant_wilds`): no win by one; for a win's test, past it the win's own scoring decides
+        let need = forms.iter().filter_map(|&fi| ctx.setup.forms.get(fi).filter(|f| f.instant)).map(|f| f.instant_wilds).min().unwrap_or(0);
+        if win.is_some() || wilds < need {
+            return Ok(wilds >= need);
+        }
         let instant: Vec<String> = forms
             .iter()
             .filter_map(|&fi| ctx.setup.forms.get(fi).filter(|f| f.instant).map(|f| f.name.to_string()))
             .collect();
-        if instant.is_empty() {
-            return Ok(false);
-        }
-        if win.is_some() {
-            let need = forms.iter().filter_map(|&fi| ctx.setup.forms.get(fi).filter(|f| f.instant)).map(|f| f.instant_wilds).min().unwrap_or(0);
-            return Ok(wilds >= need);
-        }
         let mut budget = Budget { work: super::HAND_WORK };
         Ok(matches!(self.score_with(st, s, conc, Some(k), false, &instant, false, &mut budget, false)?.0, super::Scored::Hand(h) if h.win))
+    }
+
+    /// What a wait trial's `_could_win` reads of the hand alone, worked out once for every kind tried:
+    /// the free kinds, the natural tiles, and the split test of each kind added (one answer of the
+    /// tables; None where they decline it, each kind then tested on its own as `could_win` tests it).
+    fn trial_plan(&self, conc: &[usize], melds: &[MeldIn], forms: &[usize]) -> Option<TrialPlan> {
+        let (_, ctx) = self.hand?;
+        let n = ctx.setup.kind_names.len();
+        let free = self.free_kinds(n);
+        let (counts, wilds, naturals) = Self::split_tiles(&free, conc, n);
+        let exposed = melds.iter().any(|m| m.exposed);
+        let cap = ctx.tables.core_cap();
+        let natural = if wilds <= cap { splits_completing(ctx, forms, &counts, wilds, melds.len(), exposed).ok() } else { None };
+        Some(TrialPlan { free, counts, wilds, naturals, natural, free_split: std::cell::Cell::new(None), cap })
+    }
+
+    /// `could_win(…, k, None, forms)` of a wait trial, on the hand's `plan`: the same answer, or the same
+    /// refusal, as `could_win` gives.
+    #[allow(clippy::too_many_arguments)]
+    fn could_win_planned(&self, st: &HandState, s: usize, conc: &[usize], melds: &[MeldIn], k: usize, forms: &[usize], plan: &Option<TrialPlan>) -> Result<bool, Stop> {
+        let Some(plan) = plan else { return self.could_win(st, s, conc, melds, k, None, forms) };
+        let Some((_, ctx)) = self.hand else { return Err(self.decline("no native scoring of whole hands")) };
+        let free_k = plan.free[k] || self.win_wild(k);
+        let wilds = plan.wilds + free_k as usize;
+        if wilds > plan.cap {
+            return Err(self.decline("a hand with more free tiles (wildcards, stand-ins) than the native tables hold"));
+        }
+        let exposed = melds.iter().any(|m| m.exposed);
+        let split = if free_k {
+            match plan.free_split.get() {
+                Some(x) => x,
+                None => {
+                    let x = splits_any(ctx, forms, &plan.counts, wilds, melds.len(), exposed).map_err(|_| self.decline("a hand the block tables do not take"))?;
+                    plan.free_split.set(Some(x));
+                    x
+                }
+            }
+        } else {
+            match &plan.natural {
+                Some(v) => v[k],
+                None => return self.could_win(st, s, conc, melds, k, None, forms),
+            }
+        };
+        if split {
+            return Ok(true);
+        }
+        let mut naturals = plan.naturals.clone();
+        if !free_k {
+            naturals.push(k);
+        }
+        self.could_win_past_split(st, s, conc, melds, k, None, forms, wilds, &naturals)
     }
 
     /// The kinds seat `s`'s concealed hand (without one tile of `without`) waits on, in a rule set
