@@ -337,18 +337,14 @@ pub fn claim_offers(c: &Ctx, s: usize, t: usize, rob: bool) -> R<Vec<(usize, Mov
         reading: None,
     };
     let mut offers = Vec::new();
+    let acts = if rob { c.actions_on("added_kong") } else { c.offerable("discard") };
     for cs in 0..c.t.n {
         if cs == s || !c.in_play(cs) {
             continue;
         }
         let mut ms = c.win_moves(cs, if rob { "added_kong" } else { "discard" }, Some(t), Some(s), &bind)?;
         if !st.seats[cs].auto {
-            let acts = if rob {
-                c.actions_on("added_kong")
-            } else {
-                c.offerable("discard")
-            };
-            for i in acts {
+            for &i in &acts {
                 let a = &c.o.rules.actions[i];
                 if (rob && a.wins) || (!rob && a.by == "self") || !c.by_ok(&a.by, cs, Some(s)) {
                     continue;

@@ -116,11 +116,17 @@ pub struct Offers {
     /// Per restriction (`rules.restricts`' order): its condition reads no tile, so one seat's answer
     /// holds for every tile of one decision (kept per `Ctx`).
     tile_free: Vec<bool>,
+    /// Per restriction whose condition is `A and B` with A reading no tile: A's truth is one seat's
+    /// for every tile of one decision, and where it is false so is the whole condition.
+    tile_free_left: Vec<bool>,
     /// Per action, its meld forms' kinds by index into `rules.kinds` (`OfferRules::kind` of each form).
     form_kinds: Vec<Vec<Option<usize>>>,
     /// Per event of `KNOWN_EVENTS`: the actions it opens, in file order (`actions_on`).
     opened: Vec<Vec<usize>>,
 }
+
+/// Added to a restriction's number in `Ctx::restrict_memo` for its condition's left operand.
+const LEFT: usize = 1 << 20;
 
 /// The events the legal moves ask of the actions most often, whose actions are listed once.
 const KNOWN_EVENTS: [&str; 8] = ["turn", "draw", "discard", "added_kong", "reveal", "deal", "opening", "win_offer"];
@@ -156,7 +162,12 @@ impl Offers {
             .iter()
             .map(|ev| (0..rules.actions.len()).filter(|&i| rules.actions[i].events.iter().any(|e| e == ev)).collect())
             .collect();
-        Ok(Offers { rules, scope, tile_free, form_kinds, opened })
+        let tile_free_left = rules
+            .restricts
+            .iter()
+            .map(|(_, e)| matches!(scope.exprs.get(*e), Some(Ok(Node::And(l, _))) if !reads_bound(l, B_TILE)))
+            .collect();
+        Ok(Offers { rules, scope, tile_free, tile_free_left, form_kinds, opened })
     }
 
     /// The refusals of the lowering: (the expression's index, its sentence).
@@ -238,6 +249,20 @@ impl<'a> Ctx<'a> {
         if let Some(Err(why)) = self.o.scope.exprs.get(i) {
             return Err(Why::Refused(why.clone()));
         }
+        self.eval_with(seat, tile, bind, choice, |ev| ev.expr(i))
+    }
+
+    /// `eval` of the left operand of restriction `ri`'s condition (`A` of `A and B`).
+    fn eval_left(&self, ri: usize, seat: usize, tile: Option<usize>, bind: &Bind) -> R<V> {
+        let e = self.o.rules.restricts[ri].1;
+        match self.o.scope.exprs.get(e) {
+            Some(Ok(Node::And(l, _))) => self.eval_with(seat, tile, bind, None, |ev| ev.part(l)),
+            Some(Err(why)) => Err(Why::Refused(why.clone())),
+            _ => Err(Why::Stop),
+        }
+    }
+
+    fn eval_with(&self, seat: usize, tile: Option<usize>, bind: &Bind, choice: Option<&V>, f: impl FnOnce(&mut Ev) -> Result<V, crate::program::Stop>) -> R<V> {
         let mut b = bound_defaults();
         for (slot, v) in &bind.extra {
             if let Some(x) = b.get_mut(*slot) {
@@ -261,7 +286,7 @@ impl<'a> Ctx<'a> {
         let mut ev = Ev::new(&self.o.scope, self.t, self.st, &self.wild, self.wins, b);
         ev.self_drawn = bind.self_drawn;
         ev.reading = ReadingAt::of(&bind.reading);
-        let got = ev.expr(i);
+        let got = f(&mut ev);
         // a question not answered natively on this state (a win's reading, a wait the native trials
         // decline): refused, never another value
         let declined = self.wins.take_declined();
@@ -305,6 +330,21 @@ impl<'a> Ctx<'a> {
             }
             // a condition that reads no tile (nor a win's reading) answers one seat alike for every tile
             let memo = self.o.tile_free[ri] && b.reading.is_none();
+            if !memo && self.o.tile_free_left[ri] && b.reading.is_none() {
+                // `A and B` with A reading no tile: where A is false for this seat, so is the whole
+                let kept = self.restrict_memo.borrow().iter().find(|x| x.0 == ri + LEFT && x.1 == seat).map(|x| x.2);
+                let left = match kept {
+                    Some(h) => h,
+                    None => {
+                        let h = self.eval_left(ri, seat, tile, b)?.truthy();
+                        self.restrict_memo.borrow_mut().push((ri + LEFT, seat, h));
+                        h
+                    }
+                };
+                if !left {
+                    continue;
+                }
+            }
             let kept = if memo { self.restrict_memo.borrow().iter().find(|x| x.0 == ri && x.1 == seat).map(|x| x.2) } else { None };
             let held = match kept {
                 Some(h) => h,

@@ -105,6 +105,13 @@ impl<'a> Ev<'a> {
         }
     }
 
+    /// A part of an expression of the scope (`node`), evaluated as `expr` evaluates a whole one.
+    pub fn part(&mut self, node: &Node) -> R<V> {
+        self.budget = BUDGET;
+        self.declined = None;
+        self.eval(node)
+    }
+
     fn tile(&self, k: usize) -> V {
         V::Tile(((k as u32) << 2) | self.sc.kind_joker[k] as u32)
     }

@@ -192,6 +192,7 @@ impl Winning {
             reading_nodes: Vec::new(),
             mend: std::cell::OnceCell::new(),
             trial: None,
+            could: RefCell::new(Vec::new()),
         }
     }
 }
@@ -273,6 +274,9 @@ pub struct StateWins<'a> {
     mend: std::cell::OnceCell<Option<shortcut::MendShape>>,
     /// What a win tried before it is offered reads (`set_trial`; None: such a win is declined).
     trial: Option<TrialParts<'a>>,
+    /// `could_win_now`'s answers on this state: (seat, concealed tiles, winning tile, form positions) ->
+    /// whether the hand could win (the state's win actions ask it of the same hand and tile in turn).
+    could: RefCell<Vec<(usize, Vec<usize>, usize, Vec<usize>, bool)>>,
 }
 
 /// A seat's best win on a wait (`Winning.best_win`): its tile, score and the patterns it scores.

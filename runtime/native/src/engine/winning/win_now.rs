@@ -121,14 +121,21 @@ impl StateWins<'_> {
             let named = |&f: &usize| ctx.setup.forms.get(f).is_some_and(|x| forms.iter().any(|n| *n == *x.name));
             scoring.forms.iter().copied().filter(named).collect()
         };
+        // (the answer does not depend on `drawn`: a win's test leaves what it reads to the win's scoring)
+        let kept = self.could.borrow().iter().find(|x| x.0 == s && x.2 == k && x.1 == conc && x.3 == positions).map(|x| x.4);
+        if let Some(could) = kept {
+            return could;
+        }
         let got = self.melds_in(st, s).and_then(|melds| self.could_win(st, s, conc, &melds, k, Some(drawn), &positions));
-        match got {
+        let could = match got {
             Ok(could) => could,
             Err(_) => {
                 self.declined.set(before);
                 true
             }
-        }
+        };
+        self.could.borrow_mut().push((s, conc.to_vec(), k, positions, could));
+        could
     }
 
     /// `Game._rescore`: the win seat `s` made (its concealed tiles without the winning tile), scored again
