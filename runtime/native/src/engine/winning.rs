@@ -276,8 +276,11 @@ pub struct StateWins<'a> {
     trial: Option<TrialParts<'a>>,
     /// `could_win_now`'s answers on this state: (seat, concealed tiles, winning tile, form positions) ->
     /// whether the hand could win (the state's win actions ask it of the same hand and tile in turn).
-    could: RefCell<Vec<(usize, Vec<usize>, usize, Vec<usize>, bool)>>,
+    could: CouldMemo,
 }
+
+/// (seat, concealed tiles, winning tile, form positions, could win) of `StateWins::could`.
+type CouldMemo = RefCell<Vec<(usize, Vec<usize>, usize, Vec<usize>, bool)>>;
 
 /// A seat's best win on a wait (`Winning.best_win`): its tile, score and the patterns it scores.
 #[derive(Clone)]
