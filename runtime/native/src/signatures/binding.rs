@@ -1,12 +1,60 @@
 //! The signature search's face to Python: one observer's memo as a class.
 
+use pyo3::types::{PyList, PyTuple};
+
 use super::*;
+
+/// The Python observer's answers (runtime/signatures.py `_native`): the callables it hands over.
+struct PyAsk<'py, 'a> {
+    py: Python<'py>,
+    specs: &'a [Py<PyAny>],
+    part: Bound<'py, PyAny>,
+    join: Bound<'py, PyAny>,
+    unit: Bound<'py, PyAny>,
+    templates: Bound<'py, PyAny>,
+    targets: Bound<'py, PyAny>,
+}
+
+fn slots_of(list: Vec<(usize, bool)>) -> Slots {
+    list.into()
+}
+
+impl Ask for PyAsk<'_, '_> {
+    fn part(&mut self, spec: u32, slots: &Slots, wp: i32) -> Result<u32, Stop> {
+        let spec = self.specs.get(spec as usize).ok_or_else(|| Stop::Decline("a shape outside the memo".into()))?;
+        let slots = PyTuple::new(self.py, slots.iter().copied())?;
+        Ok(self.part.call1((spec.bind(self.py), slots, wp))?.extract()?)
+    }
+
+    fn join(&mut self, a: u32, b: u32) -> Result<u32, Stop> {
+        Ok(self.join.call1((a, b))?.extract()?)
+    }
+
+    fn unit(&mut self) -> Result<u32, Stop> {
+        Ok(self.unit.call0()?.extract()?)
+    }
+
+    fn templates(&mut self, i: usize) -> Result<Vec<Vec<RawTpl>>, Stop> {
+        type Raw = (Vec<(usize, bool)>, Vec<(usize, usize)>, u32, i32, Vec<(u32, i32)>);
+        let got: Vec<Vec<Raw>> = self.templates.call1((i,))?.extract()?;
+        Ok(got
+            .into_iter()
+            .map(|l| l.into_iter().map(|(slots, nat, nw, fw, fnat)| (slots_of(slots), nat, nw, fw, fnat)).collect())
+            .collect())
+    }
+
+    fn targets(&mut self, s: usize) -> Result<Vec<Slots>, Stop> {
+        let got: Vec<Vec<(usize, bool)>> = self.targets.call1((s,))?.extract()?;
+        Ok(got.into_iter().map(slots_of).collect())
+    }
+}
 
 /// The native memo of one observer's signature search (kept in the observer's memo by
 /// runtime/signatures.py, dropped with it).
 #[pyclass(module = "_native")]
 pub struct SigMemo {
     memo: Mutex<Memo>,
+    specs: Vec<Py<PyAny>>, // the Python side's ShapeSpec objects: the meld shapes, then the pairs
 }
 
 #[pymethods]
@@ -21,20 +69,20 @@ impl SigMemo {
         if pairs.len() != specs.len() || sizes.len() != specs.len() || n_meld > specs.len() {
             return Err(PyValueError::new_err("one pair flag and one size per shape"));
         }
-        Ok(SigMemo { memo: Mutex::new(Memo::new(n_kinds, specs, n_meld, pairs, sizes)) })
+        Ok(SigMemo { memo: Mutex::new(Memo::new(n_kinds, n_meld, pairs, sizes)), specs })
     }
 
     /// Entries the reference's memo dict would hold for the same work (its states, its lists of
     /// options and its pure-wildcard states).
     #[getter]
     fn entries(&self) -> usize {
-        self.memo.try_lock().map_or(0, |m| m.entries)
+        self.memo.try_lock().map_or(0, |m| m.entries())
     }
 
     /// The numbers the reference's `SigMemo.full` counts: witnesses (with the empty one) and joins.
     #[getter]
     fn numbered(&self) -> usize {
-        self.memo.try_lock().map_or(0, |m| m.wit_item.len().max(m.joined.len()))
+        self.memo.try_lock().map_or(0, |m| m.numbered())
     }
 
     /// `signature_splits` (runtime/signatures.py) for one hand: `counts` per kind, `win_kind` the
@@ -68,48 +116,19 @@ impl SigMemo {
         let Ok(mut memo) = self.memo.try_lock() else {
             return Err(NotCovered::new_err("the signature memo is in use"));
         };
-        if counts.len() != memo.n || counts.iter().any(|&c| c > MAX_COUNT) || win_kind >= memo.n as i64 {
+        if !memo.takes(&counts, win_kind) {
             return Err(NotCovered::new_err("counts the signature search does not take"));
         }
-        let groups = (melds + pairs + 1).max(1);
-        let digit = (128 / groups).min(16);
-        if digit < 4 {
+        let Some(digit) = key_digit(melds, pairs) else {
             return Err(NotCovered::new_err("too many groups for the signature search's keys"));
-        }
+        };
         let Ok(start) = budget.get_item(0)?.extract::<i64>() else {
             return Err(NotCovered::new_err("a work budget past 64 bits"));
         };
-        let mut run = Run {
-            py,
-            tables: &tables,
-            part,
-            join,
-            unit,
-            templates,
-            targets,
-            wild_win,
-            win_kind,
-            code,
-            budget: start,
-            digit,
-            buf: Vec::with_capacity(counts.len()),
-        };
-        let mut key = [0u64; WORDS];
-        for (k, &c) in counts.iter().enumerate() {
-            key[k / PER_WORD] |= (c as u64) << (4 * (k % PER_WORD));
-        }
-        let got = catch_unwind(AssertUnwindSafe(|| -> Result<Option<u32>, Stop> {
-            if lowest(&key) >= 0 {
-                let fits = run
-                    .tables
-                    .core_can_split(&counts, wilds as usize, melds as usize, pairs as usize)
-                    .map_err(|e| Stop::Decline(format!("{e}")))?;
-                if !fits {
-                    return Ok(None);
-                }
-            }
-            memo.rec(&mut run, &key, wilds, melds, pairs, need).map(Some)
-        }));
+        let mut ask = PyAsk { py, specs: &self.specs, part, join, unit, templates, targets };
+        let mut run = Run::new(&tables, &mut ask, (win_kind, wild_win, code), start, digit);
+        let got = catch_unwind(AssertUnwindSafe(|| memo.search(&mut run, &counts, wilds, melds, pairs, need)));
+        let left = run.budget();
         let got = match got {
             Ok(r) => r,
             Err(_) => {
@@ -124,36 +143,28 @@ impl SigMemo {
                 Err(NotCovered::new_err(why))
             }
             Err(Stop::Limit) => {
-                budget.set_item(0, run.budget)?;
+                budget.set_item(0, left)?;
                 Ok(py.None())
             }
+            Err(Stop::Unobservable) => {
+                memo.clear();
+                Err(NotCovered::new_err("a part the Python observer did not give"))
+            }
             Err(Stop::Py(e)) => {
-                budget.set_item(0, run.budget)?;
+                budget.set_item(0, left)?;
                 Err(e)
             }
             Ok(None) => Ok(PyList::empty(py).into_any().unbind()),
             Ok(Some(t)) => {
-                budget.set_item(0, run.budget)?;
-                let (s, l) = memo.tables[t as usize];
-                let mut entries: Vec<Entry> = memo.arena[s as usize..(s + l) as usize].to_vec();
-                entries.sort_unstable_by_key(|e| e.key);
+                budget.set_item(0, left)?;
                 let out = PyList::empty(py);
-                for e in entries {
+                for (sid, groups, win_gi) in memo.splits(t) {
                     let gs = PyList::empty(py);
-                    let mut win_gi: i64 = -1;
-                    let mut wid = e.wit;
-                    while wid != 0 {
-                        let (src, wp) = memo.items[memo.wit_item[wid as usize] as usize];
-                        if wp >= 0 {
-                            win_gi = gs.len() as i64;
-                        }
-                        let (spec, slots) = &memo.placed[src as usize];
-                        let slots = slots.bind(py);
-                        let list = PyList::new(py, slots.iter())?;
-                        gs.append((memo.specs[*spec as usize].bind(py), list))?;
-                        wid = memo.wit_next[wid as usize];
+                    for (spec, slots) in groups {
+                        let list = PyList::new(py, slots.iter().copied())?;
+                        gs.append((self.specs[spec as usize].bind(py), list))?;
                     }
-                    out.append((sigs.get_item(e.sid as usize)?, gs, win_gi))?;
+                    out.append((sigs.get_item(sid as usize)?, gs, win_gi))?;
                 }
                 Ok(out.into_any().unbind())
             }

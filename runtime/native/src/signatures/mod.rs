@@ -18,13 +18,32 @@
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Mutex;
 
+use std::sync::Arc;
+
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::{PyList, PyTuple};
 
 use crate::blocks::MAX_COUNT;
 use crate::hash::{map, Map};
 use crate::{Error, NativeError, NotCovered, Tables};
+
+/// A group's slots: (the kind it plays as, whether a wildcard plays it), in the shape's order.
+pub(crate) type Slots = Arc<[(usize, bool)]>;
+/// One placement of `Decomposer.templates`: (slots, natural members with multiplicity, wildcards, the
+/// slot of a wildcard winning tile (-1: none), the first natural slot by kind).
+pub(crate) type RawTpl = (Slots, Vec<(usize, usize)>, u32, i32, Vec<(u32, i32)>);
+
+/// What the rule set defines, asked by the search once each (its answers are kept in the memo): the
+/// number of a group's signature part, of a join of two numbers, of the unit; a tile kind's
+/// placements per shape; a shape's pure-wildcard groups. Answered by the Python side's observer
+/// (binding.rs) or by the native one (observer.rs).
+pub(crate) trait Ask {
+    fn part(&mut self, spec: u32, slots: &Slots, wp: i32) -> Result<u32, Stop>;
+    fn join(&mut self, a: u32, b: u32) -> Result<u32, Stop>;
+    fn unit(&mut self) -> Result<u32, Stop>;
+    fn templates(&mut self, i: usize) -> Result<Vec<Vec<RawTpl>>, Stop>;
+    fn targets(&mut self, s: usize) -> Result<Vec<Slots>, Stop>;
+}
 
 const WORDS: usize = 4; // words of a packed count vector
 const PER_WORD: usize = 16; // kinds a word (four bits each)
@@ -69,13 +88,13 @@ struct Scratch {
 
 type StateKey = (Key, u32, u32, u32, u32);
 
-struct Memo {
+pub(crate) struct Memo {
     n: usize,
-    specs: Vec<Py<PyAny>>, // the Python side's ShapeSpec objects: the meld shapes, then the pairs
+    n_specs: usize, // the meld shapes, then the pairs
     n_meld: usize,
     pair: Vec<bool>,
     size: Vec<u32>,
-    placed: Vec<(u32, Py<PyTuple>)>, // (spec, slots) of every natural placement and pure-wild group
+    placed: Vec<(u32, Slots)>, // (spec, slots) of every natural placement and pure-wild group
     fetched: Vec<bool>,              // per tile kind: its templates asked
     tpl_of: Vec<Vec<Vec<u32>>>,      // per tile kind, per spec: template numbers in the reference's order
     tpls: Vec<Template>,
@@ -100,10 +119,13 @@ struct Memo {
     pool: Vec<Scratch>,
 }
 
-enum Stop {
+pub(crate) enum Stop {
     Py(PyErr),
     Limit,
     Decline(String),
+    /// A part the observer cannot evaluate where the reference raises `Unobservable`: full
+    /// enumeration decides instead.
+    Unobservable,
 }
 
 impl From<PyErr> for Stop {
@@ -112,14 +134,9 @@ impl From<PyErr> for Stop {
     }
 }
 
-struct Run<'py, 'a> {
-    py: Python<'py>,
+pub(crate) struct Run<'a> {
     tables: &'a Tables,
-    part: Bound<'py, PyAny>,
-    join: Bound<'py, PyAny>,
-    unit: Bound<'py, PyAny>,
-    templates: Bound<'py, PyAny>,
-    targets: Bound<'py, PyAny>,
+    ask: &'a mut dyn Ask,
     wild_win: bool,
     win_kind: i64,
     code: u32,
@@ -148,18 +165,97 @@ fn is_zero(k: &Key) -> bool {
     k.iter().all(|&w| w == 0)
 }
 
-impl Memo {
-    fn clear(&mut self) {
-        let (n, specs, n_meld, pair, size) = (self.n, std::mem::take(&mut self.specs), self.n_meld,
-                                              std::mem::take(&mut self.pair), std::mem::take(&mut self.size));
-        *self = Memo::new(n, specs, n_meld, pair, size);
+/// The digit of a table key (bits a choice) for this many groups, None when the keys cannot hold them.
+pub(crate) fn key_digit(melds: u32, pairs: u32) -> Option<u32> {
+    let groups = (melds + pairs + 1).max(1);
+    let digit = (128 / groups).min(16);
+    (digit >= 4).then_some(digit)
+}
+
+impl<'a> Run<'a> {
+    pub(crate) fn new(tables: &'a Tables, ask: &'a mut dyn Ask, win: (i64, bool, u32), budget: i64, digit: u32) -> Run<'a> {
+        let (win_kind, wild_win, code) = win;
+        Run { tables, ask, wild_win, win_kind, code, budget, digit, buf: Vec::new() }
     }
 
-    fn new(n: usize, specs: Vec<Py<PyAny>>, n_meld: usize, pair: Vec<bool>, size: Vec<u32>) -> Memo {
-        let ns = specs.len();
+    /// The work left.
+    pub(crate) fn budget(&self) -> i64 {
+        self.budget
+    }
+}
+
+impl Memo {
+    /// `signature_splits` of one hand: the table of its top state (None: its natural tiles cannot be
+    /// split), or why it stopped.
+    pub(crate) fn search(&mut self, run: &mut Run<'_>, counts: &[u8], wilds: u32, melds: u32, pairs: u32, need: bool)
+        -> Result<Option<u32>, Stop> {
+        let mut key = [0u64; WORDS];
+        for (k, &c) in counts.iter().enumerate() {
+            key[k / PER_WORD] |= (c as u64) << (4 * (k % PER_WORD));
+        }
+        if lowest(&key) >= 0 {
+            let fits = run
+                .tables
+                .core_can_split(counts, wilds as usize, melds as usize, pairs as usize)
+                .map_err(|e| Stop::Decline(format!("{e}")))?;
+            if !fits {
+                return Ok(None);
+            }
+        }
+        self.rec(run, &key, wilds, melds, pairs, need).map(Some)
+    }
+
+    /// Whether these counts fit the memo (its kinds, at most `MAX_COUNT` of a kind).
+    pub(crate) fn takes(&self, counts: &[u8], win_kind: i64) -> bool {
+        counts.len() == self.n && counts.iter().all(|&c| c <= MAX_COUNT) && win_kind < self.n as i64
+    }
+
+    /// The splits of a table, first reading first: (signature number, its groups as (shape, slots),
+    /// the index of the group holding the winning tile or -1).
+    pub(crate) fn splits(&self, t: u32) -> Vec<(u32, Vec<(u32, Slots)>, i64)> {
+        let (s, l) = self.tables[t as usize];
+        let mut entries: Vec<Entry> = self.arena[s as usize..(s + l) as usize].to_vec();
+        entries.sort_unstable_by_key(|e| e.key);
+        entries
+            .into_iter()
+            .map(|e| {
+                let mut gs = Vec::new();
+                let mut win_gi: i64 = -1;
+                let mut wid = e.wit;
+                while wid != 0 {
+                    let (src, wp) = self.items[self.wit_item[wid as usize] as usize];
+                    if wp >= 0 {
+                        win_gi = gs.len() as i64;
+                    }
+                    gs.push(self.placed[src as usize].clone());
+                    wid = self.wit_next[wid as usize];
+                }
+                (e.sid, gs, win_gi)
+            })
+            .collect()
+    }
+
+    /// Entries the reference's memo dict would hold (its states, lists of options, pure states).
+    pub(crate) fn entries(&self) -> usize {
+        self.entries
+    }
+
+    /// The numbers the reference's `SigMemo.full` counts: witnesses (with the empty one) and joins.
+    pub(crate) fn numbered(&self) -> usize {
+        self.wit_item.len().max(self.joined.len())
+    }
+    pub(crate) fn clear(&mut self) {
+        let (n, n_meld, pair, size) = (self.n, self.n_meld, std::mem::take(&mut self.pair), std::mem::take(&mut self.size));
+        *self = Memo::new(n, n_meld, pair, size);
+    }
+
+    /// A memo over `n` tile kinds and shapes of these pair flags and sizes, the first `n_meld` the
+    /// meld shapes.
+    pub(crate) fn new(n: usize, n_meld: usize, pair: Vec<bool>, size: Vec<u32>) -> Memo {
+        let ns = pair.len();
         Memo {
             n,
-            specs,
+            n_specs: ns,
             n_meld,
             pair,
             size,
@@ -200,26 +296,24 @@ impl Memo {
     }
 
     /// The part's number and the group's item of one placement with its winning slot (-1: none).
-    fn part(&mut self, run: &Run, src: u32, wp: i32) -> Result<(u32, u32), Stop> {
+    fn part(&mut self, run: &mut Run<'_>, src: u32, wp: i32) -> Result<(u32, u32), Stop> {
         if let Some(&got) = self.parts.get(&(src, wp)) {
             return Ok(got);
         }
         let (s, slots) = &self.placed[src as usize];
-        let spec = self.specs[*s as usize].bind(run.py);
-        let pid: u32 = run.part.call1((spec, slots.bind(run.py), wp))?.extract()?;
+        let pid = run.ask.part(*s, slots, wp)?;
         let iid = self.item(src, wp);
         self.parts.insert((src, wp), (pid, iid));
         Ok((pid, iid))
     }
 
     /// `Decomposer.templates(spec, i)` for every spec, asked once per tile kind.
-    fn fetch(&mut self, run: &Run, i: usize) -> Result<(), Stop> {
+    fn fetch(&mut self, run: &mut Run<'_>, i: usize) -> Result<(), Stop> {
         if self.fetched[i] {
             return Ok(());
         }
-        type Raw = (Py<PyTuple>, Vec<(usize, usize)>, u32, i32, Vec<(u32, i32)>);
-        let got: Vec<Vec<Raw>> = run.templates.call1((i,))?.extract()?;
-        if got.len() != self.specs.len() {
+        let got = run.ask.templates(i)?;
+        if got.len() != self.n_specs {
             return Err(Stop::Py(PyValueError::new_err("one list of templates per shape")));
         }
         let mut per = Vec::with_capacity(got.len());
@@ -254,7 +348,7 @@ impl Memo {
     }
 
     /// `Decomposer.packed_choices`: the templates a state may try at tile i, meld shapes first.
-    fn choices(&mut self, run: &Run, i: usize, melds: bool, pairs: bool, w: u32) -> Result<std::sync::Arc<[u32]>, Stop> {
+    fn choices(&mut self, run: &mut Run<'_>, i: usize, melds: bool, pairs: bool, w: u32) -> Result<std::sync::Arc<[u32]>, Stop> {
         let key = (i as u32, melds, pairs, w);
         if let Some(got) = self.choices.get(&key) {
             return Ok(got.clone());
@@ -274,11 +368,11 @@ impl Memo {
     }
 
     /// `Decomposer.wild_targets_for(spec)`, asked once per shape.
-    fn targets(&mut self, run: &Run, s: usize) -> Result<std::sync::Arc<[u32]>, Stop> {
+    fn targets(&mut self, run: &mut Run<'_>, s: usize) -> Result<std::sync::Arc<[u32]>, Stop> {
         if let Some(got) = &self.targets[s] {
             return Ok(got.clone());
         }
-        let got: Vec<Py<PyTuple>> = run.targets.call1((s,))?.extract()?;
+        let got = run.ask.targets(s)?;
         let mut ids = Vec::with_capacity(got.len());
         for slots in got {
             ids.push(self.placed.len() as u32);
@@ -295,7 +389,7 @@ impl Memo {
             return w == 0;
         }
         let has_m = self.n_meld > 0;
-        let has_p = self.specs.len() > self.n_meld;
+        let has_p = self.n_specs > self.n_meld;
         if (p > 0 && !has_p) || (m > 0 && !has_m) {
             return false;
         }
@@ -309,7 +403,7 @@ impl Memo {
         if let Some(&got) = self.fits.get(&(w, m, p)) {
             return got;
         }
-        let range = if m > 0 { 0..self.n_meld } else { self.n_meld..self.specs.len() };
+        let range = if m > 0 { 0..self.n_meld } else { self.n_meld..self.n_specs };
         let mut sizes: Vec<u32> = range.map(|s| self.size[s]).collect();
         sizes.sort_unstable();
         sizes.dedup();
@@ -320,7 +414,7 @@ impl Memo {
         got
     }
 
-    fn can_split(&mut self, run: &mut Run, child: &Key, w: u32, m: u32, p: u32) -> Result<bool, Stop> {
+    fn can_split(&mut self, run: &mut Run<'_>, child: &Key, w: u32, m: u32, p: u32) -> Result<bool, Stop> {
         let ck = (*child, w, m, p);
         if let Some(&got) = self.can.get(&ck) {
             return Ok(got);
@@ -352,7 +446,7 @@ impl Memo {
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn merge(&mut self, run: &mut Run, out: &mut Scratch, c: usize, digits: u32, pid: u32, sub: u32, mode: u8, iid: u32)
+    fn merge(&mut self, run: &mut Run<'_>, out: &mut Scratch, c: usize, digits: u32, pid: u32, sub: u32, mode: u8, iid: u32)
         -> Result<(), Stop> {
         let (start, len) = self.tables[sub as usize];
         run.budget -= len as i64;
@@ -374,7 +468,7 @@ impl Memo {
             let s2 = match self.joined.get(&jk) {
                 Some(&x) => x,
                 None => {
-                    let x: u32 = run.join.call1((pid, e.sid))?.extract()?;
+                    let x = run.ask.join(pid, e.sid)?;
                     self.joined.insert(jk, x);
                     x
                 }
@@ -401,7 +495,7 @@ impl Memo {
         Ok(())
     }
 
-    fn pure(&mut self, run: &mut Run, w: u32, m: u32, p: u32, need: bool) -> Result<u32, Stop> {
+    fn pure(&mut self, run: &mut Run<'_>, w: u32, m: u32, p: u32, need: bool) -> Result<u32, Stop> {
         if need && !run.wild_win {
             return Ok(EMPTY); // a natural winning tile left unplaced
         }
@@ -414,7 +508,7 @@ impl Memo {
                 let unit = match self.unit {
                     Some(u) => u,
                     None => {
-                        let u: u32 = run.unit.call0()?.extract()?;
+                        let u = run.ask.unit()?;
                         self.unit = Some(u);
                         u
                     }
@@ -423,7 +517,7 @@ impl Memo {
             }
         } else if self.wild_only_fits(w, m, p) {
             let mut c = 0usize;
-            let range = if m > 0 { 0..self.n_meld } else { self.n_meld..self.specs.len() };
+            let range = if m > 0 { 0..self.n_meld } else { self.n_meld..self.n_specs };
             for s in range {
                 let size = self.size[s];
                 if size > w {
@@ -455,7 +549,7 @@ impl Memo {
         Ok(t)
     }
 
-    fn options(&mut self, run: &mut Run, key: &Key, i: usize, w: u32, m: u32, p: u32) -> Result<(u32, u32), Stop> {
+    fn options(&mut self, run: &mut Run<'_>, key: &Key, i: usize, w: u32, m: u32, p: u32) -> Result<(u32, u32), Stop> {
         let ok = (*key, w, m, p);
         if let Some(&got) = self.options.get(&ok) {
             return Ok(got);
@@ -493,7 +587,7 @@ impl Memo {
         Ok(got)
     }
 
-    fn rec(&mut self, run: &mut Run, key: &Key, w: u32, m: u32, p: u32, need: bool) -> Result<u32, Stop> {
+    fn rec(&mut self, run: &mut Run<'_>, key: &Key, w: u32, m: u32, p: u32, need: bool) -> Result<u32, Stop> {
         let sk = (*key, w, m, p, if need { run.code } else { 0 });
         if let Some(&t) = self.states.get(&sk) {
             return Ok(t);
