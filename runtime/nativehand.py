@@ -25,6 +25,7 @@ from .ir.nodes import LABEL_SLOT
 from .ir.wilds import wilds_needed
 from .limits import HAND_WORK, LIMIT_SENTENCE, MAX_HAND_TILES, MAX_MELDS, MAX_TILE_TEXT, READING_WORK, SPLIT_LIMIT
 from .nativecounts import MISSING, NativeCounts, Unencodable, encode, tile_code
+from .native_search import native_search
 from .nativescore import result_of
 from .reading import Group, Reading, RTile
 
@@ -92,6 +93,7 @@ class NativeHands:
         self._forms: dict[int, tuple] = {}  # id of a rules' forms list -> (that list, form positions)
         self.last_text: str | None = None  # the native JSON of the last hand with no reading (`json_text`)
         self.lanes = None  # the lanes of `Rules.score` calls (runtime/nativelane.py), made at the first
+        self.searches: dict = {}  # the native signature searches of the game's win questions, by decomposer and room
 
     def _meld(self, sc, m) -> tuple:
         return self.encode_meld(sc.rules, m)
@@ -384,7 +386,13 @@ class NativeHands:
             for t in nat:
                 counts[t.kind.index] += 1
             return signature_answer(sc, rules.ir.forms[fi], m, p, counts, nat, wl, sc.hand, [left])
-        return ask
+        # the native search (runtime/native_search.py) with `ask` for what it declines: one per decomposer
+        # and room, kept, so its observers serve every game of the rule set as the reference's do
+        key = (id(dec), tuple(sorted((k, repr(v)) for k, v in settings.items())))
+        got = self.searches.get(key)
+        if got is None or got[0] is not dec:
+            got = self.searches[key] = (dec, native_search(rules, cat, dec, settings, ask))
+        return got[1]
 
     def fell_back(self, why: str) -> None:
         self.fallbacks += 1

@@ -688,6 +688,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<score::Scorer>()?;
     m.add_class::<hand::binding::Hands>()?;
     m.add_class::<signatures::SigMemo>()?;
+    m.add_class::<signatures::SigSearch>()?;
     batch::register(m)?;
     m.add_class::<wincheck::WinCheck>()?;
     m.add("NotCovered", m.py().get_type::<NotCovered>())?;

@@ -637,5 +637,10 @@ impl Memo {
 }
 
 mod binding;
+mod observe;
+mod parts;
+pub(crate) mod search;
+mod search_binding;
 
 pub use binding::SigMemo;
+pub use search::SigSearch;

@@ -11,8 +11,10 @@
 //! where no requirement decides them and every form is melds and pairs, `plain_wait_check`).
 //!
 //! A hand holding two or more wildcards of one kind, which the reference reads by signature: the
-//! signature splits asked of the Python side as the batch path asks them (`set_scoring`'s
-//! `signatures`, the scoring environment rebuilt from the state's context and reveal values).
+//! signature splits of the native search (src/signatures/search.rs: the observers ported, the same
+//! splits and work) that `set_scoring`'s `signatures` holds, or where it declines (counted) of the
+//! reference's search, asked of the Python side as the batch path asks it (the scoring environment
+//! rebuilt from the state's context and reveal values).
 //!
 //! Declined by name: a hand with more free tiles than the native tables hold, a condition the
 //! programs stop on, a hand the trials' readings refuse (the work limit: the reference's exact
@@ -26,6 +28,7 @@ use super::{HandState, Stop, StateWins, Value, V};
 use crate::hand::trial::{completing, meets_for_waits, splits_any, splits_completing, Trial};
 use crate::hand::{Budget, Classified, Fallback, GroupAsk, HandInput, MeldIn, Signatures, Waits, WildIn};
 use crate::program::{kind_of, Eval, Reading};
+use crate::signatures::search::{Answer, Question, SigSearch};
 
 /// The fewest wildcards whose hands the reference reads by signature (hand_readings.py `SIGNATURE_FROM`).
 const SIGNATURE_FROM: usize = 2;
@@ -144,7 +147,35 @@ impl StateWins<'_> {
         let f = ctx.setup.forms.get(form).ok_or_else(by)?;
         let cl = &wild.classes[f.standins as usize];
         let args = (env.as_str(), self_drawn, for_waits, form, melds, pairs, cl.naturals.clone(), cl.wilds.clone(), budget.work);
-        let got = cb.bind(py).call1(args).map_err(|_| Fallback("the signature search failed".into()))?;
+        let bound = cb.bind(py);
+        if let Ok(ss) = bound.cast::<SigSearch>() {
+            // the native search (src/signatures/search.rs): the reference's only where it declines, counted
+            let ss = ss.borrow();
+            let q = Question { env_key: env, self_drawn, waits: for_waits, form, melds: melds as u32, pairs: pairs as u32, naturals: &cl.naturals, wilds: &cl.wilds };
+            let names = &ctx.program.settings;
+            let values = self.on.hand_settings.as_ref().ok();
+            let setting = |n: &str| -> Option<V> { values?.get(names.iter().position(|x| x == n)?)?.clone() };
+            let mut work = budget.work;
+            let got = match ss.kept.lock() {
+                Ok(mut kept) => kept.answer(&ss.fixed, ctx.tables, &q, &setting, &mut work),
+                Err(_) => Err("the native signature search is in use".into()),
+            };
+            match got {
+                Ok(a) => {
+                    ss.note_answered();
+                    budget.work = work;
+                    return Ok(match a {
+                        Answer::Found(found) => Signatures::Found(found),
+                        Answer::Enumerate => Signatures::Enumerate,
+                        Answer::Limit => Signatures::Refused(ctx.setup.limit_sentence.clone()),
+                    });
+                }
+                Err(why) => ss.note_declined(&why),
+            }
+            let got = ss.fallback.bind(py).call1(args).map_err(|_| Fallback("the signature search failed".into()))?;
+            return crate::hand::binding::signatures_of(&got, budget);
+        }
+        let got = bound.call1(args).map_err(|_| Fallback("the signature search failed".into()))?;
         crate::hand::binding::signatures_of(&got, budget)
     }
 
