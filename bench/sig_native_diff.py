@@ -77,7 +77,8 @@ def questions(rules, cat, n: int, seed: int):
         groups = f.groups if f.groups is not None else (f.melds or 0) + (f.pairs if isinstance(f.pairs, int) else 0)
         pairs = rng.choice([0, 1])
         for_waits = rng.random() < 0.3
-        yield json.dumps(env, ensure_ascii=False), rng.random() < 0.6, for_waits, fi, groups - pairs, pairs, naturals, wilds
+        self_drawn = rng.random() < 0.6
+        yield json.dumps(env, ensure_ascii=False), self_drawn, for_waits, fi, groups - pairs, pairs, naturals, wilds
 
 
 def compare(name: str, hands: int, seed: int) -> dict:
@@ -102,8 +103,9 @@ def compare(name: str, hands: int, seed: int) -> dict:
             if diff <= 3:
                 print("different:", q, a, b, file=sys.stderr)
     answered, declined, why = search.stats()
-    return {"variant": name, "hands": hands, "different": diff, "answers": kinds, "with_splits": found, "native_answered": answered,
-            "declined": declined, "why": why, "cpu_native": round(t_nat, 3), "cpu_reference": round(t_ref, 3)}
+    return {"variant": name, "hands": hands, "different": diff, "answers": kinds, "with_splits": found,
+            "native_answered": answered, "declined": declined, "why": why, "cpu_native": round(t_nat, 3),
+            "cpu_reference": round(t_ref, 3)}
 
 
 def main(argv=None) -> int:

@@ -24,8 +24,8 @@ from .hand import HandError, Meld
 from .ir.nodes import LABEL_SLOT
 from .ir.wilds import wilds_needed
 from .limits import HAND_WORK, LIMIT_SENTENCE, MAX_HAND_TILES, MAX_MELDS, MAX_TILE_TEXT, READING_WORK, SPLIT_LIMIT
-from .nativecounts import MISSING, NativeCounts, Unencodable, encode, tile_code
 from .native_search import native_search
+from .nativecounts import MISSING, NativeCounts, Unencodable, encode, tile_code
 from .nativescore import result_of
 from .reading import Group, Reading, RTile
 
