@@ -74,8 +74,9 @@ def questions(rules, cat, n: int, seed: int):
         env = [[f"context:{c}", rng.random() < 0.2] for c in ctx]
         env += [[f"reveal:{r}", rng.choice([None, {"t": rng.randrange(len(cat.kinds))}])] for r in reveals]
         fi, f = rng.choice(forms)
-        groups = f.groups if f.groups is not None else (f.melds or 0) + (f.pairs if isinstance(f.pairs, int) else 0)
-        pairs = rng.choice([0, 1])
+        lo, hi = f.pairs if isinstance(f.pairs, tuple) else (f.pairs or 0, f.pairs or 0)
+        pairs = rng.randint(lo, hi)
+        groups = f.groups if f.groups is not None else (f.melds or 0) + pairs
         for_waits = rng.random() < 0.3
         self_drawn = rng.random() < 0.6
         yield json.dumps(env, ensure_ascii=False), self_drawn, for_waits, fi, groups - pairs, pairs, naturals, wilds
