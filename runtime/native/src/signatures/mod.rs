@@ -29,6 +29,8 @@ use crate::{Error, NativeError, NotCovered, Tables};
 
 /// A group's slots: (the kind it plays as, whether a wildcard plays it), in the shape's order.
 pub(crate) type Slots = Arc<[(usize, bool)]>;
+/// A split of a table: (signature number, its groups as (shape, slots), the winning group or -1).
+pub(crate) type Split = (u32, Vec<(u32, Slots)>, i64);
 /// One placement of `Decomposer.templates`: (slots, natural members with multiplicity, wildcards, the
 /// slot of a wildcard winning tile (-1: none), the first natural slot by kind).
 pub(crate) type RawTpl = (Slots, Vec<(usize, usize)>, u32, i32, Vec<(u32, i32)>);
@@ -212,7 +214,7 @@ impl Memo {
 
     /// The splits of a table, first reading first: (signature number, its groups as (shape, slots),
     /// the index of the group holding the winning tile or -1).
-    pub(crate) fn splits(&self, t: u32) -> Vec<(u32, Vec<(u32, Slots)>, i64)> {
+    pub(crate) fn splits(&self, t: u32) -> Vec<Split> {
         let (s, l) = self.tables[t as usize];
         let mut entries: Vec<Entry> = self.arena[s as usize..(s + l) as usize].to_vec();
         entries.sort_unstable_by_key(|e| e.key);

@@ -568,10 +568,13 @@ pub(crate) struct Question<'a> {
     pub wilds: &'a [(usize, bool)],
 }
 
+/// A split as the readings take it: its groups (meld kind, slots), the group holding the winning tile.
+pub(crate) type Splits = (Vec<(Arc<str>, Vec<(usize, bool)>)>, Option<usize>);
+
 /// The answer: the splits (groups as (meld kind, slots), the winning group), full enumeration
 /// decides, or the work limit's refusal; with the work left.
 pub(crate) enum Answer {
-    Found(Vec<(Vec<(Arc<str>, Vec<(usize, bool)>)>, Option<usize>)>),
+    Found(Vec<Splits>),
     Enumerate,
     Limit,
 }

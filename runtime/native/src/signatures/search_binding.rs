@@ -116,7 +116,8 @@ impl SigSearch {
                 self.note_answered();
                 Ok(match a {
                     Answer::Found(found) => {
-                        let list: Vec<(Vec<(String, Vec<(usize, bool)>)>, i64)> = found
+                        type Out = (Vec<(String, Vec<(usize, bool)>)>, i64);
+                        let list: Vec<Out> = found
                             .into_iter()
                             .map(|(gs, w)| (gs.into_iter().map(|(k, s)| (k.to_string(), s)).collect(), w.map_or(-1, |x| x as i64)))
                             .collect();
