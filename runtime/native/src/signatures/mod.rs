@@ -639,6 +639,7 @@ impl Memo {
 }
 
 mod binding;
+mod fixed;
 mod observe;
 mod parts;
 pub(crate) mod search;
