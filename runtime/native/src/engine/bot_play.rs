@@ -228,8 +228,9 @@ impl Ask for StateAsk<'_, '_> {
         }
         py(self.measure.call_method1("improving", (counts.to_vec(), wilds, melds, need)).and_then(|x| x.extract()))
     }
-    fn distances_without(&mut self, counts: &[i64], wilds: i64, melds: i64, need: i64, kinds: &[usize]) -> Result<Option<Vec<i64>>, String> {
-        let Some(t) = &self.tables else { return Ok(None) };
+    fn distances_without(&mut self, value: bool, counts: &[i64], wilds: i64, melds: i64, need: i64, kinds: &[usize]) -> Result<Option<Vec<i64>>, String> {
+        let (t, measure) = if value { (&self.vtables, self.values) } else { (&self.tables, self.measure) };
+        let Some(t) = t else { return Ok(None) };
         let got = {
             let m = &mut t.borrow_mut().m;
             let mut c = counts.to_vec();
@@ -243,7 +244,7 @@ impl Ask for StateAsk<'_, '_> {
                 None => {
                     // outside the packed keys: the reference's answer, as `distance` asks it
                     c[k] -= 1;
-                    let d = py(self.measure.call_method1("distance", (c.clone(), wilds, melds, need)).and_then(|x| x.extract()));
+                    let d = py(measure.call_method1("distance", (c.clone(), wilds, melds, need)).and_then(|x| x.extract()));
                     c[k] += 1;
                     d?
                 }

@@ -70,8 +70,8 @@ pub trait Ask {
     fn distance(&mut self, value: bool, counts: &[i64], wilds: i64, melds: i64, need: i64) -> Result<i64, Self::E>;
     fn settled(&mut self, counts: &[i64], wilds: i64, melds: i64, need: i64) -> Result<i64, Self::E>;
     fn improving(&mut self, counts: &[i64], wilds: i64, melds: i64, need: i64) -> Result<(i64, Vec<usize>), Self::E>;
-    /// `distance(false, ..)` of the counts less one of each of `kinds` in one question (None: one by one).
-    fn distances_without(&mut self, _c: &[i64], _w: i64, _m: i64, _n: i64, _k: &[usize]) -> Result<Option<Vec<i64>>, Self::E> {
+    /// `distance(value, ..)` of the counts less one of each of `kinds` in one question (None: one by one).
+    fn distances_without(&mut self, _v: bool, _c: &[i64], _w: i64, _m: i64, _n: i64, _k: &[usize]) -> Result<Option<Vec<i64>>, Self::E> {
         Ok(None)
     }
     fn has_targets(&mut self, melds: i64, size: i64) -> Result<bool, Self::E>;
@@ -326,7 +326,7 @@ impl Policy {
         let (mut counts, w) = cx.counts(&s.hand);
         let mut scored: Vec<(i64, usize)> = Vec::with_capacity(discards.len());
         let naturals: Vec<usize> = discards.iter().map(|&i| moves[i].tiles[0]).filter(|&t| !s.wild[t]).collect();
-        let mut batch = cx.ask.distances_without(&counts, w, laid, need, &naturals)?.map(|d| d.into_iter());
+        let mut batch = cx.ask.distances_without(false, &counts, w, laid, need, &naturals)?.map(|d| d.into_iter());
         for &i in discards {
             let t = moves[i].tiles[0];
             let d = if s.wild[t] {
@@ -408,10 +408,14 @@ impl Policy {
         }
         let laid = s.melds.len() as i64;
         let mut keyed: Vec<((i64, i64), usize)> = Vec::with_capacity(scored.len());
+        let naturals: Vec<usize> = scored.iter().map(|&(_, i)| moves[i].tiles[0]).filter(|&t| !s.wild[t]).collect();
+        let mut batch = cx.ask.distances_without(true, counts, w, laid, 0, &naturals)?.map(|d| d.into_iter());
         for &(d, i) in scored {
             let t = moves[i].tiles[0];
             let vd = if s.wild[t] {
                 cx.ask.distance(true, counts, w - 1, laid, 0)?
+            } else if let Some(vd) = batch.as_mut().and_then(|b| b.next()) {
+                vd
             } else {
                 counts[t] -= 1;
                 let vd = cx.ask.distance(true, counts, w, laid, 0);

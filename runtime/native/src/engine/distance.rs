@@ -19,7 +19,7 @@ use crate::Error;
 mod binding;
 mod product;
 pub use binding::DistanceTables;
-use product::{table, Memo, Slots, KBITS};
+use product::{next_tables, table, Memo, Slots, KBITS, OVER, SKIP};
 pub use product::Part;
 
 pub const FAR: i64 = 99;
@@ -67,11 +67,13 @@ pub struct Measure {
     targets: Map<(i64, i64), Rc<[Target]>>,
     memos: Map<(usize, usize, usize), Vec<Memo>>, // per (M, P, V), per block
     answers: Map<Box<[u8]>, Answer>, // the questions' answers by counts, wildcards, melds and need
+    asked: u64,                      // questions asked (`trim` looks at the bounds every `TRIM_EVERY`)
 }
 
 const Q_DISTANCE: u8 = 0;
 const Q_IMPROVING: u8 = 1;
 const ANSWERS_LIMIT: usize = 200_000; // answers held before the memo starts afresh
+const TRIM_EVERY: u64 = 64;
 
 /// A memoised answer: the answers are functions of the question alone (the tables are fixed).
 enum Answer {
@@ -151,6 +153,7 @@ impl Measure {
             targets: map(),
             memos: map(),
             answers: map(),
+            asked: 0,
         })
     }
 
@@ -205,8 +208,14 @@ impl Measure {
     /// The memos start afresh past their bounds, between questions only (offsets into an arena stay
     /// good for the whole of one question).
     fn trim(&mut self) {
+        // the bounds are looked at every `TRIM_EVERY` questions (a question adds a bounded number of
+        // tables): walking every memo at every question was a few per cent of the bot's time
+        self.asked += 1;
+        if self.asked % TRIM_EVERY != 0 {
+            return;
+        }
         for memo in self.memos.values_mut().flatten() {
-            if memo.index.len() > MEMO_LIMIT || memo.arena.len() > ARENA_LIMIT {
+            if memo.index.len() + memo.next.len() > MEMO_LIMIT || memo.arena.len() + memo.next_arena.len() > ARENA_LIMIT {
                 *memo = Memo::new(memo.entries);
             }
         }
@@ -551,18 +560,24 @@ impl Measure {
         let offs = self.block_offsets(counts, s)?;
         // every table one more of a kind makes, first (the arenas grow); then the products, read-only
         let mut tries: Vec<(usize, usize, usize)> = Vec::new(); // (block, kind, offset)
+        let mut keys = Vec::with_capacity(self.blocks.len());
         for b in 0..self.blocks.len() {
-            let key = self.key(counts, b)?;
-            for j in 0..self.blocks[b].len() {
-                let k = self.blocks[b][j];
-                let c = ((key >> (j as u32 * KBITS)) & 0xF) as i64;
-                if self.flower[k] || c >= self.copies[k] {
-                    continue;
+            keys.push(self.key(counts, b)?);
+        }
+        let (blocks, flower, copies) = (&self.blocks, &self.flower, &self.copies);
+        let parts = if s.v > 0 { self.vparts.as_ref().unwrap_or(&self.parts) } else { &self.parts };
+        let memos = self.memos.get_mut(&(s.m, s.p, s.v)).expect("made by block_offsets");
+        for (b, &key) in keys.iter().enumerate() {
+            let kinds = &blocks[b];
+            let tried = |j: usize, c: i64| !flower[kinds[j]] && c < copies[kinds[j]];
+            let memo = &mut memos[b];
+            let e = memo.entries;
+            for (j, &at) in next_tables(&parts[b], key, kinds.len(), tried, KMAX, s, memo).iter().enumerate() {
+                match at {
+                    SKIP => continue,
+                    OVER => return None,
+                    at => tries.push((b, kinds[j], at as usize * e)),
                 }
-                if c + 1 > KMAX {
-                    return None;
-                }
-                tries.push((b, k, self.block_at(b, key + (1u128 << (j as u32 * KBITS)), s)?));
             }
         }
         let (others, whole) = self.others(&offs, s);

@@ -19,11 +19,20 @@ pub(super) struct Memo {
     pub entries: usize,
     pub arena: Vec<i32>,
     pub index: Map<u128, u32>,
+    /// Per key, the tables of one more tile at each position (`improving`'s tries): one probe of this
+    /// map rather than one of `index` per position (the probes were most of the time of a try).
+    pub next: Map<u128, u32>,
+    pub next_arena: Vec<u32>, // `next`'s entries, a block's positions each
 }
+
+/// A position of `Memo::next` one more tile at which is not tried (a flower, or every copy held).
+pub(super) const SKIP: u32 = u32::MAX;
+/// A position one more tile at which the packed keys do not hold (the question is not covered).
+pub(super) const OVER: u32 = u32::MAX - 1;
 
 impl Memo {
     pub fn new(entries: usize) -> Memo {
-        Memo { entries, arena: Vec::new(), index: map() }
+        Memo { entries, arena: Vec::new(), index: map(), next: map(), next_arena: Vec::new() }
     }
 
     pub fn at(&self, at: usize) -> &[i32] {
@@ -163,6 +172,40 @@ impl Slots {
         }
         self.fin_by(Some(&|i| self.entry_at(a, b, i)))
     }
+}
+
+/// The tables of `key` with one more tile at each position, as table numbers (offset / entries); `SKIP`
+/// where `tried` says a position is not tried at its count, `OVER` where the count would pass `kmax`.
+pub(super) fn next_tables<'m>(
+    parts: &[Vec<Part>],
+    key: u128,
+    positions: usize,
+    tried: impl Fn(usize, i64) -> bool,
+    kmax: i64,
+    s: Slots,
+    memo: &'m mut Memo,
+) -> &'m [u32] {
+    let at = match memo.next.get(&key) {
+        Some(&at) => at as usize,
+        None => {
+            let mut got = Vec::with_capacity(positions);
+            for j in 0..positions {
+                let c = ((key >> (j as u32 * KBITS)) & 0xF) as i64;
+                got.push(if !tried(j, c) {
+                    SKIP
+                } else if c + 1 > kmax {
+                    OVER
+                } else {
+                    (table(parts, key + (1u128 << (j as u32 * KBITS)), s.m, s.p, s.v, memo) / memo.entries) as u32
+                });
+            }
+            let at = memo.next_arena.len();
+            memo.next_arena.extend_from_slice(&got);
+            memo.next.insert(key, at as u32);
+            at
+        }
+    };
+    &memo.next_arena[at..at + positions]
 }
 
 /// The table of the packed counts (`Packing.table`): the tiles of the lowest position held either left
