@@ -49,7 +49,7 @@ impl EfficiencyRules {
 #[pyclass(module = "_native", unsendable)]
 #[derive(Default)]
 pub struct EfficiencyPolicy {
-    p: Policy,
+    pub(crate) p: Policy,
 }
 
 /// The game's answers through the Python oracle (runtime/game/bots.py `_SeatOracle`), the distances

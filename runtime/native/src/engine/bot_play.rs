@@ -127,9 +127,19 @@ impl Bot {
     /// question declined or stopped on), the hand then goes back to the reference.
     #[allow(clippy::too_many_arguments)]
     pub fn choose(&mut self, py: Python<'_>, e: &Eng, st: &HandState, seat: usize, ask: &steps::Ask, legal: &[Mv], setup: Option<&BotSetup>) -> Result<usize, String> {
-        if let Bot::Random(rng) = self {
-            return Ok(rng.randrange(legal.len() as u64) as usize);
+        match self {
+            Bot::Random(rng) => Ok(rng.randrange(legal.len() as u64) as usize),
+            Bot::Greedy => choose_move(py, e, st, seat, ask, legal, setup, None),
+            Bot::Efficiency(p) => choose_move(py, e, st, seat, ask, legal, setup, Some(p)),
         }
+    }
+}
+
+/// The index in `legal` of the move the greedy bot (`policy` None) or the efficiency bot (its state)
+/// plays; Err as `Bot::choose`. `EngineHand.bot_choose` asks it for a `Game` on the native backend.
+#[allow(clippy::too_many_arguments)]
+pub fn choose_move(py: Python<'_>, e: &Eng, st: &HandState, seat: usize, ask: &steps::Ask, legal: &[Mv], setup: Option<&BotSetup>, policy: Option<&mut Policy>) -> Result<usize, String> {
+    {
         let bs = setup.ok_or("the bot needs the rule set's bot data")?;
         let r = &bs.rules.get().r;
         let moves: Vec<MoveIn> = legal.iter().map(|m| bs.move_in(m)).collect();
@@ -141,9 +151,9 @@ impl Bot {
         let tables = bs.tables.as_ref().map(|t| t.bind(py).clone());
         let vtables = bs.vtables.as_ref().map(|t| t.bind(py).clone());
         let mut a = StateAsk { wins: &wins, st, seat, ev: &ev, jokers: &bs.jokers, measure, values, tables, vtables };
-        let got = match self {
-            Bot::Efficiency(p) => p.choose(r, &s, &moves, &mut a),
-            _ => greedy_choose(r, &s, &moves, &mut a),
+        let got = match policy {
+            Some(p) => p.choose(r, &s, &moves, &mut a),
+            None => greedy_choose(r, &s, &moves, &mut a),
         };
         if let Some(why) = wins.take_declined() {
             return Err(format!("a bot's question the native machinery declines ({why})"));

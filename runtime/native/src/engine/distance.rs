@@ -211,7 +211,7 @@ impl Measure {
         // the bounds are looked at every `TRIM_EVERY` questions (a question adds a bounded number of
         // tables): walking every memo at every question was a few per cent of the bot's time
         self.asked += 1;
-        if self.asked % TRIM_EVERY != 0 {
+        if !self.asked.is_multiple_of(TRIM_EVERY) {
             return;
         }
         for memo in self.memos.values_mut().flatten() {

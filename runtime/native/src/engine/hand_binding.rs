@@ -20,6 +20,8 @@ use super::{setup, table, winning};
 use super::simulate::{broken, tiles_everywhere};
 use super::state::Money;
 use super::win::value_json as winning_value;
+use super::bot_binding::{EfficiencyPolicy, EfficiencyRules};
+use super::bot_play::{choose_move, BotSetup};
 use crate::program::V;
 use crate::guarded;
 
@@ -41,6 +43,7 @@ pub struct EngineHand {
     // of each kind the hand was set up with
     start_balances: Vec<Money>,
     initial: Vec<i64>,
+    bots: Option<BotSetup>, // what the greedy and efficiency bots read of the rule set (`set_bots`)
 }
 
 /// What a move applied leaves for the caller's bookkeeping (`apply_step`, `apply_many`): the move (JSON
@@ -197,6 +200,7 @@ impl EngineHand {
                 refused: None,
                 start_balances: Vec::new(),
                 initial: Vec::new(),
+                bots: None,
             })
         })?)
     }
@@ -207,6 +211,46 @@ impl EngineHand {
     fn set_scoring(&mut self, py: Python<'_>, hands: Py<crate::hand::binding::Hands>, forms: Vec<usize>, meld: Py<PyAny>, group: Option<Py<PyAny>>, signatures: Option<Py<PyAny>>) -> PyResult<()> {
         self.winning.scoring = Some(winning::HandScoring::new(py, hands, forms, meld, group, signatures)?);
         Ok(())
+    }
+
+    /// What the greedy and efficiency bots read of the rule set (as `EngineSim.set_bots`), for `bot_choose`.
+    #[allow(clippy::type_complexity)]
+    fn set_bots(&mut self, py: Python<'_>, rules: Py<EfficiencyRules>, shapes: Vec<String>, actions: Vec<(String, bool, bool, bool, bool, bool, i64, bool)>, measure: Py<PyAny>, values: Py<PyAny>) {
+        let scope = super::scope::GameScope::new(&self.table, &[], &self.winning);
+        let jokers = self.table.cat.kinds.iter().map(|k| k.category == "joker").collect();
+        self.bots = Some(BotSetup::new(py, rules, shapes, actions, measure, values, scope, jokers));
+    }
+
+    /// Whether `set_bots` was called.
+    fn has_bots(&self) -> bool {
+        self.bots.is_some()
+    }
+
+    /// The index among seat's legal moves of the move the greedy bot (`policy` None) or the efficiency
+    /// bot (its state, `EfficiencyPolicy`) plays now, chosen on the native state (engine/bot_play.rs, as
+    /// `EngineSim.play` chooses); None where it is not asked, has answered, or the native side declines
+    /// a question (the caller's Python bot then chooses, on the reference's game).
+    #[pyo3(signature = (seat, policy=None))]
+    fn bot_choose(&self, py: Python<'_>, seat: usize, policy: Option<PyRefMut<'_, EfficiencyPolicy>>) -> Option<usize> {
+        let (Some(h), Some(ask), None) = (self.hand.as_ref(), self.pending.as_ref(), self.refused.as_ref()) else { return None };
+        if self.bots.is_none() || self.answers.iter().any(|(s, _)| *s == seat) {
+            return None;
+        }
+        let legal = &ask.options.iter().find(|(s, _)| *s == seat)?.1;
+        if legal.is_empty() {
+            return None;
+        }
+        let (t, p, o, w, end) = (&self.table, &self.program, &self.offers, &self.winning, &self.end);
+        let mut policy = policy;
+        let got = super::with_hand(py, w, |hc| {
+            let e = Eng { t, p, o, w, end, hand: hc };
+            let pol = policy.as_mut().map(|x| &mut x.p);
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| choose_move(py, &e, &h.st, seat, ask, legal, self.bots.as_ref(), pol)))
+        });
+        match got {
+            Ok(Ok(i)) if i < legal.len() => Some(i),
+            _ => None,
+        }
     }
 
     /// Set the hand up (`seed`, `dealer`, `balances`, the values carried from the hand before (`table`,
