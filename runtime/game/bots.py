@@ -42,7 +42,7 @@ from ..tiles import kind_counts
 from .bot_state import RuleSetState, RuleSetStates
 from .group_values import group_worth, value_floor, valued_kinds
 from .moves import PASS, Move, neighbours
-from .native_bot import native_choice
+from .native_bot import game_choice, native_choice
 
 
 class RandomBot:
@@ -131,6 +131,9 @@ class GreedyBot:
         self._partners = None
 
     def choose(self, game, seat: int, moves: list[Move]) -> Move:
+        chosen = game_choice(self, game, seat, moves, set_partners, EfficiencyBot) if type(self) is GreedyBot else None
+        if chosen is not None:  # the same move, by the native bots on a native game's state
+            return chosen
         prog = game.prog
         rs = game.rs
         wins = [m for m in moves if (a := prog.actions.get(m.action)) is not None and a.wins]
@@ -347,7 +350,10 @@ class EfficiencyBot(GreedyBot):
         return max(0, floor[0] - laid - extra)
 
     def choose(self, game, seat: int, moves: list[Move]) -> Move:
-        chosen = native_choice(self, game, seat, moves, set_partners) if self.native else None
+        native = self.native and type(self) is EfficiencyBot
+        chosen = game_choice(self, game, seat, moves, set_partners, EfficiencyBot) if native else None
+        if chosen is None and self.native:
+            chosen = native_choice(self, game, seat, moves, set_partners)
         if chosen is not None:  # the same move, natively
             return chosen
         prog = game.prog

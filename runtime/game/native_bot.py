@@ -94,6 +94,23 @@ class SeatOracle:
         return self.game.visible_count(self.kinds[kind])
 
 
+def action_flags(game) -> tuple[list[str], list[tuple]]:
+    """The meld kinds by name (their ids) and per action what the bots read of it (native_bot `Encoding.move`)."""
+    rs = game.rs
+    shapes = [mk.name for mk in rs.melds]
+    ids = {n: i for i, n in enumerate(shapes)}
+    out = []
+    for name, a in game.prog.actions.items():
+        forms = list(a.forms)
+        melds = [rs.meld(k) for k in forms]
+        out.append((name, bool(a.wins),
+                    not a.forms and not a.wins and bool(getattr(a.ir, "ready", False) or a.ir.then == "auto"),
+                    bool(a.forms), bool(a.ir.select), any(m is not None and m.kong for m in melds),
+                    ids.get(forms[0], -1) if forms else -1,
+                    any(m is not None and m.shape.kind == "same" for m in melds)))
+    return shapes, out
+
+
 def encoding(game, partners) -> Encoding:
     key = (id(game.rs), id(game.dec))
     got = _ENCODINGS.get(key)
@@ -127,3 +144,34 @@ def native_choice(bot, game, seat: int, moves: list, partners):
     if i < 0:  # pass: the offered move itself, stamped with its decision (as a log writes it)
         return next((m for m in moves if m == PASS), PASS)
     return moves[i]
+
+
+def game_choice(bot, game, seat: int, moves: list, partners, efficiency):
+    """The move the native bots (engine/bot_play.rs) choose for `bot` — greedy, or efficiency with its state
+    under the rule set — on a `Game` on the native backend while its native hand plays: chosen on the native
+    state as `paili simulate`'s native path chooses, so no Python game is replayed beside it for the bot's
+    questions. None where the game is another, `moves` are not the seat's legal moves, or the native side
+    declines: then the bot's own policy chooses. `efficiency`: the efficiency bot's class, whose two
+    `Distance` objects (shared by its bots) the native hand keeps with the rule set's bot data (`set_bots`,
+    made once per native hand)."""
+    native = getattr(type(game), "native_bot_hand", None)
+    got = native(game) if native is not None else None
+    if got is None:
+        return None
+    shell, hand = got
+    if moves != game.legal_moves(seat):
+        return None
+    if not hand.has_bots():
+        enc = encoding(shell, partners(shell.rs))
+        shapes, actions = action_flags(shell)
+        b = efficiency()
+        hand.set_bots(enc.rules, shapes, actions, b.measure(shell), b.value_measure(shell))
+    if bot.name == "greedy":
+        i = hand.bot_choose(seat)
+    else:
+        st = bot.states.of(shell)
+        if st.policy is None:
+            st.policy = native_module().EfficiencyPolicy()
+        i = hand.bot_choose(seat, st.policy)
+        st.gated = st.policy.gated
+    return None if i is None else moves[i]

@@ -226,6 +226,12 @@ class NativeGame:
             self._py = g
         return self._py
 
+    def native_bot_hand(self):
+        """(the reference's game as prepared — rule set, catalog, decomposer, program — and the native
+        hand) while the native hand plays, for the native bots (runtime/game/native_bot.py `game_choice`);
+        None once the Python game plays the hand."""
+        return None if self._primary else (self._shell, self._hand)
+
     def _fall_back(self, why: str) -> None:
         self._shell.rules.engine.fell_back(why)
         self.mirror(counted=False)

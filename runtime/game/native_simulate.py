@@ -29,7 +29,7 @@ from ..backend import native_module
 from . import log as gamelog
 from .bots import EfficiencyBot, set_partners
 from .flow import Game
-from .native_bot import encoding
+from .native_bot import action_flags, encoding
 from .native_game import typed_options
 from .native_scope import set_scoring
 from .session import Session
@@ -46,23 +46,6 @@ def covers(rules, bots: list[str]) -> bool:
     built, every bot native."""
     return (getattr(rules, "backend", None) == "native" and native_module() is not None
             and all(b in NATIVE_BOTS for b in bots))
-
-
-def _action_flags(game) -> tuple[list[str], list[tuple]]:
-    """The meld kinds by name (their ids) and per action what the bots read of it (native_bot `Encoding.move`)."""
-    rs = game.rs
-    shapes = [mk.name for mk in rs.melds]
-    ids = {n: i for i, n in enumerate(shapes)}
-    out = []
-    for name, a in game.prog.actions.items():
-        forms = list(a.forms)
-        melds = [rs.meld(k) for k in forms]
-        out.append((name, bool(a.wins),
-                    not a.forms and not a.wins and bool(getattr(a.ir, "ready", False) or a.ir.then == "auto"),
-                    bool(a.forms), bool(a.ir.select), any(m is not None and m.kong for m in melds),
-                    ids.get(forms[0], -1) if forms else -1,
-                    any(m is not None and m.shape.kind == "same" for m in melds)))
-    return shapes, out
 
 
 def engine(rules, options: dict | None):
@@ -83,7 +66,7 @@ def engine(rules, options: dict | None):
         set_scoring(sim, game)
         bot = EfficiencyBot(0)
         enc = encoding(game, set_partners(game.rs))
-        shapes, actions = _action_flags(game)
+        shapes, actions = action_flags(game)
         sim.set_bots(enc.rules, shapes, actions, bot.measure(game), bot.value_measure(game))
     if len(_SIMS) >= 4:
         _SIMS.clear()
