@@ -72,6 +72,7 @@ pub struct Measure {
 
 const Q_DISTANCE: u8 = 0;
 const Q_IMPROVING: u8 = 1;
+const Q_SETTLED: u8 = 2;
 const ANSWERS_LIMIT: usize = 200_000; // answers held before the memo starts afresh
 const TRIM_EVERY: u64 = 64;
 
@@ -456,15 +457,28 @@ impl Measure {
             .collect()
     }
 
-    /// `Distance.settled`.
+    /// `Distance.settled` (memoised: a seat asked whether to claim asks it of the same hand at every
+    /// discard of the others).
     pub fn settled(&mut self, counts: &[i64], wilds: i64, melds: i64, need: i64) -> Result<Option<i64>, Error> {
         self.check(counts)?;
         self.trim();
+        let key = Self::answer_key(Q_SETTLED, counts, wilds, melds, need);
+        if let Some(Answer::Dist(d)) = key.as_ref().and_then(|k| self.answers.get(k)) {
+            return Ok(*d);
+        }
+        let got = self.settled_of(counts, wilds, melds, need);
+        if let Some(k) = key {
+            self.answers.insert(k, Answer::Dist(got));
+        }
+        Ok(got)
+    }
+
+    fn settled_of(&mut self, counts: &[i64], wilds: i64, melds: i64, need: i64) -> Option<i64> {
         let nat: i64 = counts.iter().sum();
         let mut best = FAR;
         for t in self.targets(melds, nat + wilds - 1).iter() {
             let filled = if nat != 0 {
-                let Some(u) = self.used_key(counts, t, need) else { return Ok(None) };
+                let u = self.used_key(counts, t, need)?;
                 if u < 0 {
                     continue;
                 }
@@ -477,7 +491,7 @@ impl Measure {
             };
             best = best.min(t.total - t.total.min(filled));
         }
-        Ok(Some(best))
+        Some(best)
     }
 
     /// `Distance.improving`: the distance and the kinds one more of which lowers it, sorted.
