@@ -4,7 +4,8 @@
 //! (`StateAsk`: the seat's waits, its waits without a tile, a win on a tile, the copies in sight, by
 //! engine/winning.rs `StateWins`) — not of a Python game. The moves as the policies read them are encoded
 //! as runtime/game/native_bot.py `Encoding.move` encodes them, from per-action flags the Python side
-//! works out once (runtime/game/native_simulate.py).
+//! works out once (runtime/game/native_bot.py `action_flags`). `choose_move` is also what `EngineHand.bot_choose`
+//! answers for a `Game` on the native backend (runtime/game/native_bot.py `game_choice`).
 
 use pyo3::prelude::*;
 
@@ -139,30 +140,28 @@ impl Bot {
 /// plays; Err as `Bot::choose`. `EngineHand.bot_choose` asks it for a `Game` on the native backend.
 #[allow(clippy::too_many_arguments)]
 pub fn choose_move(py: Python<'_>, e: &Eng, st: &HandState, seat: usize, ask: &steps::Ask, legal: &[Mv], setup: Option<&BotSetup>, policy: Option<&mut Policy>) -> Result<usize, String> {
-    {
-        let bs = setup.ok_or("the bot needs the rule set's bot data")?;
-        let r = &bs.rules.get().r;
-        let moves: Vec<MoveIn> = legal.iter().map(|m| bs.move_in(m)).collect();
-        let s = bs.seat_in(e, st, seat, ask);
-        let wins = e.w.on(e.t, st, e.hand);
-        let ev = Ev::new(&bs.scope, e.t, st, &s.wild, &wins, bound_defaults());
-        let measure = bs.measure.bind(py);
-        let values = bs.values.bind(py);
-        let tables = bs.tables.as_ref().map(|t| t.bind(py).clone());
-        let vtables = bs.vtables.as_ref().map(|t| t.bind(py).clone());
-        let mut a = StateAsk { wins: &wins, st, seat, ev: &ev, jokers: &bs.jokers, measure, values, tables, vtables };
-        let got = match policy {
-            Some(p) => p.choose(r, &s, &moves, &mut a),
-            None => greedy_choose(r, &s, &moves, &mut a),
-        };
-        if let Some(why) = wins.take_declined() {
-            return Err(format!("a bot's question the native machinery declines ({why})"));
-        }
-        match got? {
-            Choice::Move(i) if i < legal.len() => Ok(i),
-            Choice::Move(_) => Err("a bot chose a move out of range".into()),
-            Choice::Pass => moves.iter().position(|m| m.pass).ok_or_else(|| "a bot passed where pass is not legal".into()),
-        }
+    let bs = setup.ok_or("the bot needs the rule set's bot data")?;
+    let r = &bs.rules.get().r;
+    let moves: Vec<MoveIn> = legal.iter().map(|m| bs.move_in(m)).collect();
+    let s = bs.seat_in(e, st, seat, ask);
+    let wins = e.w.on(e.t, st, e.hand);
+    let ev = Ev::new(&bs.scope, e.t, st, &s.wild, &wins, bound_defaults());
+    let measure = bs.measure.bind(py);
+    let values = bs.values.bind(py);
+    let tables = bs.tables.as_ref().map(|t| t.bind(py).clone());
+    let vtables = bs.vtables.as_ref().map(|t| t.bind(py).clone());
+    let mut a = StateAsk { wins: &wins, st, seat, ev: &ev, jokers: &bs.jokers, measure, values, tables, vtables };
+    let got = match policy {
+        Some(p) => p.choose(r, &s, &moves, &mut a),
+        None => greedy_choose(r, &s, &moves, &mut a),
+    };
+    if let Some(why) = wins.take_declined() {
+        return Err(format!("a bot's question the native machinery declines ({why})"));
+    }
+    match got? {
+        Choice::Move(i) if i < legal.len() => Ok(i),
+        Choice::Move(_) => Err("a bot chose a move out of range".into()),
+        Choice::Pass => moves.iter().position(|m| m.pass).ok_or_else(|| "a bot passed where pass is not legal".into()),
     }
 }
 
