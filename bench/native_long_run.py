@@ -30,8 +30,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from mechanisms import check_runs, load_checklist  # noqa: E402
+from declared_mechanisms import check as check_declared  # noqa: E402
+from mechanisms import check_runs, load_checklist, run_players  # noqa: E402
 from paili import load  # noqa: E402
+from paili.runtime.game.native_simulate import NATIVE_BOTS  # noqa: E402
 from paili.runtime.game.simulate import play_games, seeds_of  # noqa: E402
 from paili.runtime.game.tallies import COUNTERS  # noqa: E402
 
@@ -85,7 +87,7 @@ def run_one(spec: dict, args, out) -> dict:
     options = dict(spec.get("options", {}))
     seeds = seeds_of(args.games, args.seed)
     counts = Counts()
-    rss: list[tuple[int, float]] = []
+    rss: list[tuple[int, float]] = [(0, round(rss_mb(), 1))]  # before the first hand: the rule set loaded
     cpu0 = time.process_time()
     t0 = time.perf_counter()
     for b in range(0, args.games, args.chunk):
@@ -104,36 +106,117 @@ def run_one(spec: dict, args, out) -> dict:
               f"{counts.violations} violations, {counts.native_fallbacks} handed back", file=sys.stderr, flush=True)
     cpu = time.process_time() - cpu0
     summary = counts.summary()
-    return {"summary": summary, "rss": rss, "cpu": cpu, "refused": dict(counts.refused.most_common(10)),
+    return {"summary": summary, "rss": rss, "cpu": cpu, "wall": time.perf_counter() - t0,
+            "declared": check_declared(rules, summary, run_players(rules, options)),
+            "refused": dict(counts.refused.most_common(10)),
             "violations": counts.first_violations, "native_hands": counts.native_hands,
             "native_fallbacks": counts.native_fallbacks}
 
 
+def _rss_cells(rss: list) -> str:
+    """The RSS figures of a run: before the first hand, after the first chunk, the middle one, the end."""
+    first = [x for x in rss if x[0] > 0]
+    picks = ([rss[0]] if rss and rss[0][0] == 0 else []) + first[:1] + \
+        ([first[len(first) // 2]] if len(first) > 2 else []) + ([first[-1]] if len(first) > 1 else [])
+    return " → ".join(f"{mb} ({g:,})" for g, mb in picks)
+
+
 def markdown(report: dict) -> str:
-    lines = ["| run | hands | won / drawn | native / handed back | invariant violations | mechanisms seen | "
-             "never seen | RSS MB: first chunk → … → end | hands per CPU s |",
-             "|---|---:|---|---|---:|---|---|---|---:|"]
+    """The runs' table: hands, outcome, violations, mechanisms seen (the seed checklist's and the rule
+    file's declared ones), RSS along the run, speed."""
+    lines = ["| run | bots | hands | won / drawn | native / handed back | invariant violations | "
+             "seed mechanisms seen | declared mechanisms seen | "
+             "RSS MB (hands): start → first chunk → middle → end | CPU s | hands per CPU s |",
+             "|---|---|---:|---|---|---:|---|---|---|---:|---:|"]
     for name, r in report["runs"].items():
         mech = r["mechanisms"]
-        rss = r["rss"]
-        picks = [rss[0]] + ([rss[len(rss) // 2]] if len(rss) > 2 else []) + ([rss[-1]] if len(rss) > 1 else [])
-        lines.append(f"| {name} | {r['games']:,} | {r['wins']:,} / {r['draws']:,} | {r['native_hands']:,} / "
-                     f"{r['native_fallbacks']:,} | {r['invariant_violations']} | {len(mech) - len(r['missing'])} of "
-                     f"{len(mech)} | {', '.join(r['missing']) or 'none'} | "
-                     f"{' → '.join(f'{mb} ({g:,})' for g, mb in picks)} | {r['games'] / max(r['cpu'], 1e-9):,.0f} |")
+        dec = [m for m in r.get("declared", []) if m["count"] is not None]
+        lines.append(f"| {name} | {r.get('bots', report.get('bots'))} | {r['games']:,} | "
+                     f"{r['wins']:,} / {r['draws']:,} | "
+                     f"{r['native_hands']:,} / {r['native_fallbacks']:,} | {r['invariant_violations']} | "
+                     f"{len(mech) - len(r['missing'])} of {len(mech)} | "
+                     f"{len(dec) - len(r.get('declared_missing', []))} of {len(dec)} | {_rss_cells(r['rss'])} | "
+                     f"{r['cpu']:,.0f} | {r['games'] / max(r['cpu'], 1e-9):,.0f} |")
     return "\n".join(lines)
+
+
+def mechanism_tables(report: dict) -> str:
+    """Per variant, every mechanism (the seed checklist's, then the rule file's declared ones) with its count
+    in each run of the variant; a zero in bold, and the mechanisms no run of the variant showed."""
+    lines: list[str] = []
+    by_variant: dict[str, list[str]] = {}
+    for name, r in report["runs"].items():
+        by_variant.setdefault(r.get("variant", name), []).append(name)
+    for variant, names in by_variant.items():
+        runs = [report["runs"][n] for n in names]
+        lines += [f"**{variant}**", "", "| mechanism | shown by | " + " | ".join(names) + " |",
+                  "|---|---|" + "---:|" * len(names)]
+        rows: dict[tuple, dict] = {}
+        for n, r in zip(names, runs):
+            for m in r["mechanisms"]:
+                rows.setdefault(("seed", m["name"], m["check"]), {})[n] = m["count"]
+            for m in r.get("declared", []):
+                rows.setdefault(("declared", f"{m['kind']}: {m['name']}", m["check"]), {})[n] = m["count"]
+        never = []
+        for (source, mech, chk), row in rows.items():
+            cells = ["—" if n not in row else "n/a" if row[n] is None else
+                     ("**0**" if row[n] == 0 else f"{row[n]:,}") for n in names]
+            label = mech if source == "seed" else f"*{mech}*"
+            lines.append(f"| {label} | `{chk or 'not in the summary'}` | " + " | ".join(cells) + " |")
+            if chk is not None and all(row.get(n, 0) == 0 for n in names if n in row):
+                never.append(mech)
+        lines += ["", f"Never seen in any run of {variant}: " + (", ".join(never) if never else "none") + ".", ""]
+    return "\n".join(lines)
+
+
+def rechecked(report: dict) -> dict:
+    """A saved report's runs checked again from their counts against today's checklist and rule files."""
+    data = load_checklist()
+    for name, r in report["runs"].items():
+        c = r["counts"]
+        summary = {"games": r["games"], "wins": r["wins"], "draws": r["draws"],
+                   "invariant_violations": r["invariant_violations"], **c, "multiple_wins": c["multiple_wins"]}
+        spec = next((x for x in data["run"] if x["name"] == name), {"name": name, "variant": r.get("variant", name)})
+        if not any(x["name"] == name for x in data["run"]):
+            data["run"].append(spec)
+        got = check_runs(data, {name: summary})[name]
+        rules = load(ROOT / "rules" / f"{spec['variant']}.pai")
+        r.update(variant=spec["variant"], mechanisms=got["mechanisms"], missing=got["missing"],
+                 declared=check_declared(rules, summary, run_players(rules, dict(spec.get("options", {})))))
+        r["declared_missing"] = [m["name"] for m in r["declared"] if m["count"] == 0]
+    return report
+
+
+def render(paths: list[Path]) -> str:
+    """Saved reports (this script's JSON output, one or more files) as Markdown: the runs' table, then the
+    mechanism tables, each report checked again against today's checklist."""
+    merged: dict = {"runs": {}}
+    for path in paths:
+        report = rechecked(json.loads(path.read_text(encoding="utf-8")))
+        for name, r in report["runs"].items():
+            r.setdefault("bots", report.get("bots"))
+            merged["runs"][name if name not in merged["runs"] else f"{name} ({r['bots']})"] = r
+    return markdown(merged) + "\n\n" + mechanism_tables(merged)
 
 
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--games", type=int, default=100_000)
     p.add_argument("--chunk", type=int, default=5_000, help="hands per call of play_games (RSS read after each)")
-    p.add_argument("--bots", default="random", choices=["random", "greedy", "efficiency"])
+    p.add_argument("--bots", default="random",
+                   help="random | greedy | efficiency, or one per seat separated by commas (default random)")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--runs", nargs="+", metavar="NAME", help="only these runs of bench/mechanisms.toml")
     p.add_argument("--out", type=Path, help="append a JSON line per chunk (the counts so far) to this file")
-    p.add_argument("--markdown", action="store_true", help="print the table as Markdown (else JSON)")
+    p.add_argument("--markdown", action="store_true", help="print the tables as Markdown (else JSON)")
+    p.add_argument("--render", type=Path, nargs="+", metavar="JSON",
+                   help="print saved reports (this script's JSON output) as Markdown, checked again; play nothing")
     args = p.parse_args(argv)
+    if args.render:
+        print(render(args.render))
+        return 0
+    if any(b.strip() not in NATIVE_BOTS for b in args.bots.split(",")):
+        p.error(f"--bots: the native bots are {', '.join(NATIVE_BOTS)}")
     if args.games < 1 or args.chunk < 1:
         p.error("--games and --chunk must be at least 1")
     data = load_checklist()
@@ -155,14 +238,23 @@ def main(argv=None) -> int:
         c = checked[name]
         report["runs"][name] = {**{k: c[k] for k in ("games", "wins", "draws", "invariant_violations", "missing",
                                                       "mechanisms")},
-                                "rss": r["rss"], "cpu": round(r["cpu"], 1), "native_hands": r["native_hands"],
+                                "variant": next(x["variant"] for x in runs if x["name"] == name),
+                                "declared": r["declared"],
+                                "declared_missing": [m["name"] for m in r["declared"] if m["count"] == 0],
+                                "rss": r["rss"], "cpu": round(r["cpu"], 1), "wall": round(r["wall"], 1),
+                                "native_hands": r["native_hands"],
                                 "native_fallbacks": r["native_fallbacks"], "refused": r["refused"],
-                                "violations": r["violations"]}
+                                "violations": r["violations"],
+                                "counts": {k: r["summary"][k] for k in ("event_counts", "pattern_counts",
+                                                                       "payment_counts", "draw_payment_counts",
+                                                                       "task_counts", "multiple_wins")}}
     if out is not None:
         out.write(json.dumps({"report": report}, ensure_ascii=False) + "\n")
         out.close()
-    print(markdown(report) if args.markdown else json.dumps(report, ensure_ascii=False, indent=2))
-    bad = any(r["invariant_violations"] or r["missing"] or r["native_fallbacks"] for r in report["runs"].values())
+    print(markdown(report) + "\n\n" + mechanism_tables(report) if args.markdown
+          else json.dumps(report, ensure_ascii=False, indent=2))
+    bad = any(r["invariant_violations"] or r["missing"] or r["declared_missing"] or r["native_fallbacks"]
+              for r in report["runs"].values())
     return 1 if bad else 0
 
 
