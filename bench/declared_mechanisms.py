@@ -5,7 +5,10 @@ bench/mechanisms.toml is the hand-made checklist (each mechanism with the seed s
 this is its complement, made from the rule file itself so that nothing it declares is left unchecked:
 
 - every action, taken (`event:NAME`), and for an action with `decline { … }` effects, declined
-  (`event:decline:NAME`): the declared choices (加倍, 报听, a win given up, …) both ways;
+  (`event:decline:NAME`): the declared choices (加倍, 报听, a win given up, …) both ways; an action that
+  only restates the engine's own draw or discard step (`program.is_description`: compulsory, on `turn`
+  or `draw`, with nothing of its own to do) is never taken as an action, so the engine's step stands
+  for it (`event:draw`, `event:discard`);
 - every event an effect `emit`s (`event:NAME`);
 - every phase entered (`event:phase_enter:NAME`);
 - every reveal flipped (`event:reveal:NAME`), passed over (`reveal_skip`, with `skip`) and moved
@@ -15,8 +18,10 @@ this is its complement, made from the rule file itself so that nothing it declar
 - several winners of one tile (`multiple_wins`) where a win claimed by others allows it (`multiple`).
 
 Fees and caps are declared too but the summary has no count of them (a fee is withheld from every payment;
-a cap shows only as a smaller amount): they are listed with no check, and tests/test_long_run_mechanisms.py
-plays a seeded sample through `Game.result()` where they show.
+a cap shows only as a smaller amount): they are listed with no check. tests/test_long_run_mechanisms.py
+shows a fee in `Game.result()`; a `cap balance` binds only when a balance runs low, which one-hand
+sessions at the starting balances (1,000) do not reach, so the scenario tests prove it (test_game.py,
+test_game_baijindao.py, test_game_chehuzi.py, and both backends in test_engine_native_events.py).
 
     python bench/declared_mechanisms.py RULES.pai …       # print each variant's declared mechanisms
 """
@@ -29,6 +34,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from mechanisms import count  # noqa: E402
+from paili.runtime.game.program import is_description  # noqa: E402
 
 
 def _effects(ir):
@@ -57,6 +63,10 @@ def declared(rules, players: int | None = None) -> list[dict]:
             out.append({"kind": kind, "name": name, "check": check})
 
     for a in ir.actions:
+        if is_description(a):
+            step = "draw" if a.on == "turn" else "discard"
+            add("step", f"{a.name} (the engine's {step})", f"event:{step}")
+            continue
         add("action", a.name, f"event:{a.name}")
         if a.decline:
             add("declined", f"{a.name} declined", f"event:decline:{a.name}")
