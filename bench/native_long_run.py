@@ -97,6 +97,7 @@ def run_one(spec: dict, args, out) -> dict:
         rss.append((counts.games, round(rss_mb(), 1)))
         line = {"run": spec["name"], "games": counts.games, "cpu": round(time.process_time() - cpu0, 1),
                 "wall": round(time.perf_counter() - t0, 1), "rss_mb": rss[-1][1],
+                "python_blocks": sys.getallocatedblocks(),  # the Python heap's objects: flat if only native grows
                 "violations": counts.violations, "native_hands": counts.native_hands,
                 "native_fallbacks": counts.native_fallbacks, "wins": counts.wins, "draws": counts.draws}
         if out is not None:
