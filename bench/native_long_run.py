@@ -36,6 +36,7 @@ from paili import load  # noqa: E402
 from paili.runtime.game.native_simulate import NATIVE_BOTS  # noqa: E402
 from paili.runtime.game.simulate import play_games, seeds_of  # noqa: E402
 from paili.runtime.game.tallies import COUNTERS  # noqa: E402
+from paili.runtime.signatures import memo_size  # noqa: E402
 
 PAGE = os.sysconf("SC_PAGE_SIZE")
 
@@ -44,6 +45,14 @@ def rss_mb() -> float:
     """The process's resident set size now, in MB (/proc/self/statm)."""
     with open("/proc/self/statm") as f:
         return int(f.read().split()[1]) * PAGE / 1e6
+
+
+def caches(rules) -> dict:
+    """The signature search's kept observers (the rule set's, at most `OBSERVERS_KEPT`) and the entries
+    their memos hold (each started afresh past its bound): caches that grow with the contexts a run meets."""
+    observers = list(getattr(rules, "observers", {}).values())
+    memos = [o.memo for o in observers if isinstance(getattr(o, "memo", None), dict)]
+    return {"observers": len(observers), "observer_memo_entries": sum(memo_size(m) for m in memos)}
 
 
 class Counts:
@@ -98,6 +107,7 @@ def run_one(spec: dict, args, out) -> dict:
         line = {"run": spec["name"], "games": counts.games, "cpu": round(time.process_time() - cpu0, 1),
                 "wall": round(time.perf_counter() - t0, 1), "rss_mb": rss[-1][1],
                 "python_blocks": sys.getallocatedblocks(),  # the Python heap's objects: flat if only native grows
+                **caches(rules),
                 "violations": counts.violations, "native_hands": counts.native_hands,
                 "native_fallbacks": counts.native_fallbacks, "wins": counts.wins, "draws": counts.draws}
         if out is not None:
