@@ -21,6 +21,7 @@ import pytest
 from conftest import ROOT
 from paili import load
 from paili.runtime.backend import native_module
+from paili.runtime.game import Game, Move
 from paili.runtime.game.bots import BOTS
 from paili.runtime.game.session import Session
 from paili.runtime.game.simulate import simulate
@@ -141,3 +142,48 @@ def test_a_fee_shows_in_the_result():
             assert 0 < fees < paid and fees == sum(Fraction(p["fee_exact"]) for p in res["payments"])
             return
     pytest.fail("no won hand with a payment in 59 seeded hands")
+
+
+# The mechanisms no long run reached (BENCHMARKS.md, branch `nlong`): offered by both engines alike when the
+# wall brings them, so their absence is chance, not a move the engine never offers.
+GOLD = "8p"  # the gold the rigged tail turns up
+
+
+def longyan_two(wall: str, backend: str) -> Game:
+    return Game(rules("longyan", "native"), {"人数": 2}, 11, dealer=0, wall=[wall], tail=[GOLD], backend=backend)
+
+
+def discard(g: Game, seat: int, tile: str) -> None:
+    g.apply(seat, Move("discard", tuple(g.rules.notation.parse(tile))))
+
+
+@needs_native
+@pytest.mark.parametrize("backend", ["python", "native"])
+def test_sanyou_is_reached_by_throwing_two_drawn_golds_on_both_engines(backend):
+    """三游 (0 in 100,000 random and 5,000 efficiency hands of 龙岩): seat 1 waits on any tile with a lone
+    gold (游金), throws the second gold it draws (双游) and the third (三游), then wins."""
+    g = longyan_two("159m159p159s1z2z3z4z" + "123m456m789m23p1z2z" + "5z" + "4p6z" + GOLD + "7z" + GOLD + "6z" + GOLD
+                    + "7z3s", backend)
+    for seat, tile in [(0, "5z"), (1, "2z"), (0, "6z"), (1, "1z"), (0, "7z"), (1, GOLD), (0, "6z"), (1, GOLD),
+                       (0, "7z")]:
+        discard(g, seat, tile)
+    g.apply(1, next(m for m in g.legal_moves(1) if m.action == "自摸"))
+    res = g.result()
+    assert res["events"]["phase_enter:游金中"] == res["events"]["phase_enter:双游中"] == 1
+    assert res["events"]["phase_enter:三游中"] == 1
+    assert [f["pattern"] for f in res["scores"][1]["fans"]] == ["三游"] and res["scores"][1]["score"] == 20
+
+
+@needs_native
+@pytest.mark.parametrize("backend", ["python", "native"])
+def test_the_dealers_gaibao_qiangjin_is_one_of_four_moves_on_both_engines(backend):
+    """庄家盖宝抢金 (offered 8 times in 100,000 random 龙岩 hands, never taken): the dealer's 14 tiles win
+    holding the gold, and it is offered beside 天胡, 庄家抢金 and pass — a random bot takes it one time in
+    four, so 8 offers without it happen one time in ten."""
+    g = longyan_two("123m456m789m234p5s" + "147p258s369m4z5z6z7z" + GOLD + "1z2z3z", backend)
+    assert g.current_seats() == [0]
+    assert sorted(m.action for m in g.legal_moves(0)) == sorted(["庄家盖宝抢金", "天胡", "庄家抢金", "pass"])
+    g.apply(0, next(m for m in g.legal_moves(0) if m.action == "庄家盖宝抢金"))
+    res = g.result()
+    assert res["events"]["庄家盖宝抢金"] == 1
+    assert [f["pattern"] for f in res["scores"][0]["fans"]] == ["盖宝抢金"] and res["scores"][0]["score"] == 10
