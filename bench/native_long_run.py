@@ -206,7 +206,7 @@ def render(paths: list[Path]) -> str:
         report = rechecked(json.loads(path.read_text(encoding="utf-8")))
         for name, r in report["runs"].items():
             r.setdefault("bots", report.get("bots"))
-            merged["runs"][name if name not in merged["runs"] else f"{name} ({r['bots']})"] = r
+            merged["runs"][name if r["bots"] == "random" else f"{name} ({r['bots']})"] = r  # random's keep the name
     return markdown(merged) + "\n\n" + mechanism_tables(merged)
 
 
