@@ -155,18 +155,19 @@ impl Cx<'_, '_> {
         let winner_wins: Vec<_> = self.h.st.winners.iter().map(|&w| self.winner_win(w)).collect();
         let st = std::mem::replace(&mut self.h.st, HandState::new(0, 0, Vec::new(), Vec::new()));
         let wins: StateWins = e.w.on(e.t, &st, e.hand);
-        let mut run = Run::new(e.t, e.p, &wins, st, self.h.rng.clone());
+        let mut run = Run::new(e.t, e.p, &wins, st, &mut self.h.rng);
         run.moves = self.h.moves;
-        run.base = self.h.base.clone();
+        // the run reads the base values and leaves them as they are: lent, put back below
+        run.base = std::mem::take(&mut self.h.base);
         run.base_self_drawn = self.h.base_self_drawn;
         if !binds.is_empty() {
             run.winners = Some(binds);
             run.winner_wins = winner_wins;
         }
         let out = f(&mut run);
-        let Run { st, rng, .. } = run;
+        let Run { st, base, .. } = run;
         self.h.st = st;
-        self.h.rng = rng;
+        self.h.base = base;
         if let Some(w) = wins.take_declined() {
             return Err(format!("a win question the native machinery declines ({w})"));
         }

@@ -161,7 +161,8 @@ impl EngineEvents {
         };
         let mut wins: StateWins = w.on(t, &st, hand);
         wins.set_reading_names(names);
-        let mut run = Run::new(t, &self.program, &wins, st, rng);
+        let mut rng = rng;
+        let mut run = Run::new(t, &self.program, &wins, st, &mut rng);
         for (i, v) in slots(t, req.get("base"))? {
             run.base[i] = v;
         }

@@ -137,7 +137,7 @@ pub struct Run<'a> {
     pub p: &'a Program,
     pub wins: &'a dyn WinQuestions,
     pub st: HandState,
-    pub rng: Rng,
+    pub rng: &'a mut Rng, // the hand's generator, borrowed (not copied per run: 2.5 KB)
     pub base: Vec<V>, // per slot of `scope::BOUND`: the game's value when an event does not bind it
     pub moves: usize,
     pub transit: Option<Vec<(usize, Vec<usize>)>>,
@@ -149,7 +149,7 @@ pub struct Run<'a> {
 }
 
 impl<'a> Run<'a> {
-    pub fn new(t: &'a Table, p: &'a Program, wins: &'a dyn WinQuestions, st: HandState, rng: Rng) -> Run<'a> {
+    pub fn new(t: &'a Table, p: &'a Program, wins: &'a dyn WinQuestions, st: HandState, rng: &'a mut Rng) -> Run<'a> {
         Run {
             t,
             p,
@@ -170,6 +170,12 @@ impl<'a> Run<'a> {
     /// Expression `i` under these bindings: its value, a stop where the reference raises, the refusal
     /// of an expression the lowering refused.
     pub fn eval(&mut self, i: usize, b: &Bind, what: &str) -> H<V> {
+        self.eval_with(i, b, || what.to_owned())
+    }
+
+    /// `eval` with the stop's subject made only when it stops (an effect's label is formatted per effect
+    /// otherwise, on every event).
+    pub fn eval_with(&mut self, i: usize, b: &Bind, what: impl FnOnce() -> String) -> H<V> {
         if let Some(Err(why)) = self.p.scope.exprs.get(i) {
             return Err(Halt::Refused(why.clone()));
         }
@@ -190,7 +196,7 @@ impl<'a> Run<'a> {
         if let Some(why) = declined {
             return Err(Halt::Refused(format!("a win or wait question declined natively ({why})")));
         }
-        got.map_err(|_| Halt::Stop(what.to_owned()))
+        got.map_err(|_| Halt::Stop(what()))
     }
 
     /// `Values.condition_holds`: no condition holds.
@@ -279,40 +285,40 @@ impl<'a> Run<'a> {
                 }
                 _ => {}
             }
-            let what = format!("effect {:?} {}", ef.op, ef.label);
+            let what = || format!("effect {:?} {}", ef.op, ef.label);
             // the holder: Some(Some(seat)) a seat's state, Some(None) the table's, None a context value
             let holder: Option<Option<usize>> = match &ef.target {
                 Target::Table(_) => Some(None),
                 Target::Seat(binding, _) => Some(Some(self.seat_target(binding, b)?)),
                 _ => None,
             };
-            let name = match &ef.target {
-                Target::Table(n) | Target::Seat(_, n) | Target::Context(n) => n.clone(),
-                _ => return Err(Halt::Stop(what)),
+            let name: &str = match &ef.target {
+                Target::Table(n) | Target::Seat(_, n) | Target::Context(n) => n,
+                _ => return Err(Halt::Stop(what())),
             };
             let value = match ef.value {
-                Some(i) => self.eval(i, b, &what)?,
+                Some(i) => self.eval_with(i, b, what)?,
                 None => V::None,
             };
             let cur: Option<Value> = match holder {
-                Some(Some(s)) => get(&self.st.seats[s].vars, &name).cloned(),
-                Some(None) => get(&self.st.table, &name).cloned(),
-                None => get(&self.st.context, &name).cloned(),
+                Some(Some(s)) => get(&self.st.seats[s].vars, name).cloned(),
+                Some(None) => get(&self.st.table, name).cloned(),
+                None => get(&self.st.context, name).cloned(),
             };
             let new: Value = match ef.op {
                 EffOp::Roll => self.roll(ef, &value, holder)?,
                 EffOp::Set => held(&value)?,
                 EffOp::Clear => match holder {
-                    Some(h) => self.initial(&name, Some(if h.is_none() { "table" } else { "player" }))?,
-                    None => self.initial(&name, None)?,
+                    Some(h) => self.initial(name, Some(if h.is_none() { "table" } else { "player" }))?,
+                    None => self.initial(name, None)?,
                 },
                 op => match self.added(op, cur.as_ref(), &value)? {
                     Some(v) => v,
-                    None => return Err(Halt::Stop(what)),
+                    None => return Err(Halt::Stop(what())),
                 },
             };
             match holder {
-                None => put(&mut self.st.context, &name, new),
+                None => put(&mut self.st.context, name, new),
                 Some(h) => {
                     if new == Value::Bool(true) && cur != Some(Value::Bool(true)) {
                         self.st.tally(format!("state:{name}"), 1); // a flag turning on: tallied
@@ -321,7 +327,7 @@ impl<'a> Run<'a> {
                         Some(s) => &mut self.st.seats[s].vars,
                         None => &mut self.st.table,
                     };
-                    put(vars, &name, new);
+                    put(vars, name, new);
                 }
             }
         }
@@ -339,8 +345,8 @@ impl<'a> Run<'a> {
             if !matches!(ef.op, EffOp::Set | EffOp::Add | EffOp::Remove | EffOp::Clear) {
                 continue;
             }
-            let what = format!("effect {:?} {}", ef.op, ef.label);
-            let value = match ef.value.map(|i| self.eval(i, b, &what)) {
+            let what = || format!("effect {:?} {}", ef.op, ef.label);
+            let value = match ef.value.map(|i| self.eval_with(i, b, what)) {
                 None => V::None,
                 Some(Ok(v)) => v,
                 Some(Err(Halt::Stop(_))) => continue,
@@ -567,7 +573,7 @@ impl<'a> Run<'a> {
             return Err(Halt::Stop(format!("`{event}` emitted inside {MAX_DEPTH} nested events")));
         }
         self.depth += 1;
-        self.st.tally(event.to_owned(), 1);
+        self.st.count(event, 1);
         if self.p.phase_events.contains(event) {
             self.phases(event, b)?;
         }

@@ -252,6 +252,14 @@ impl HandState {
         *self.events.entry(key).or_insert(0) += by;
     }
 
+    /// `tally` of a name the caller holds: no key made when it is counted already (every event).
+    pub fn count(&mut self, key: &str, by: i64) {
+        match self.events.get_mut(key) {
+            Some(n) => *n += by,
+            None => self.tally(key.to_owned(), by),
+        }
+    }
+
     /// `HandState.snapshot`: the full, comparable picture (`names`: the catalog's kind names).
     pub fn snapshot(&self, names: &[String]) -> J {
         let tiles = |v: &[usize]| J::Array(v.iter().map(|&t| J::String(names[t].clone())).collect());

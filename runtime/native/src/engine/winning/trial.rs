@@ -88,7 +88,8 @@ impl StateWins<'_> {
         b.win.self_drawn = Some(drawn);
         let first = self.kept(st, s, &conc, found.tile, drawn, forms, &p.scope.reading_names)?;
         b.win.reading = Some(first.as_ref().and_then(|k| k.2.clone()).ok_or(TRIED));
-        let mut run = Run::new(self.t, p, self, st.clone(), Rng::from_words(&[0]));
+        let mut rng = Rng::seed_zero();
+        let mut run = Run::new(self.t, p, self, st.clone(), &mut rng);
         run.base = parts.base.clone();
         run.base_self_drawn = parts.base_self_drawn;
         let halt = |h: Halt| match h {
