@@ -318,7 +318,7 @@ impl<'a> Run<'a> {
                 },
             };
             match holder {
-                None => put(&mut self.st.context, name, new),
+                None => self.st.put_context(name, new),
                 Some(h) => {
                     if new == Value::Bool(true) && cur != Some(Value::Bool(true)) {
                         self.st.tally(format!("state:{name}"), 1); // a flag turning on: tallied
@@ -361,7 +361,7 @@ impl<'a> Run<'a> {
                     None => continue,
                 },
             };
-            put(&mut self.st.context, name, new);
+            self.st.put_context(name, new);
             changed = true;
         }
         Ok(changed)

@@ -189,11 +189,11 @@ pub fn setup(t: &Table, args: &Args) -> Result<Setup, Error> {
                 .get(&format!("context:{}", s.name))
                 .cloned()
                 .unwrap_or(Val::None);
-            put(&mut st.context, &s.name, t.value(v)?);
+            st.put_context(&s.name, t.value(v)?);
         }
     }
     for r in &t.rules.reveals {
-        put(&mut st.reveals, &r.name, Value::None);
+        st.put_reveal(&r.name, Value::None);
     }
     let mut g = Setup { st, rng };
     g.setup_hand(t)?;
@@ -449,5 +449,5 @@ pub fn flip(st: &mut HandState, t: &Table, r: &RevealDef) {
     } else {
         st.pinned.insert(id);
     }
-    put(&mut st.reveals, &r.name, Value::Tile(st.kind_of[id]));
+    st.put_reveal(&r.name, Value::Tile(st.kind_of[id]));
 }

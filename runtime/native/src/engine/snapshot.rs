@@ -204,6 +204,7 @@ pub fn read(t: &Table, text: &str) -> Result<HandState, Error> {
     };
     st.context = r.values(m.get("context"), &setting_type, "context values")?;
     st.reveals = r.values(m.get("reveals"), &|_| "tile".to_owned(), "reveals")?;
+    st.values_changed();
     st.task = m.get("task").and_then(J::as_str).ok_or_else(|| bad("task"))?.to_owned();
     st.turn = whole(m.get("turn"), "turn")?;
     st.last_drawer = r.opt_seat(m.get("last_drawer"), "last drawer")?;

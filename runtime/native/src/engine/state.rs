@@ -211,6 +211,17 @@ pub struct HandState {
     pub deltas: Vec<Money>,
     pub events: BTreeMap<String, i64>,
     pub chance: Vec<J>, // every `roll` of the hand, as the reference writes it (kept as it was read)
+    /// Which context and reveal values this state holds: a number no other values had, taken afresh at
+    /// every change of `context` or `reveals` (`values_changed`; a copy keeps it, holding the same
+    /// values). `Winning::on` keeps what it works out of those values by it, so an unchanged state is
+    /// not compared value by value at every question. Whoever writes either list calls `values_changed`.
+    pub values_id: u64,
+}
+
+/// A values id no state has had (`HandState::values_id`).
+fn fresh_values_id() -> u64 {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+    NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
 }
 
 impl HandState {
@@ -245,7 +256,25 @@ impl HandState {
             deltas: vec![Money::ZERO; n],
             events: BTreeMap::new(),
             chance: Vec::new(),
+            values_id: fresh_values_id(),
         }
+    }
+
+    /// The context or reveal values changed (or may have): a fresh `values_id`.
+    pub fn values_changed(&mut self) {
+        self.values_id = fresh_values_id();
+    }
+
+    /// A context value set (`put` on `context`), the values id renewed.
+    pub fn put_context(&mut self, name: &str, v: Value) {
+        put(&mut self.context, name, v);
+        self.values_changed();
+    }
+
+    /// A reveal's value set (`put` on `reveals`), the values id renewed.
+    pub fn put_reveal(&mut self, name: &str, v: Value) {
+        put(&mut self.reveals, name, v);
+        self.values_changed();
     }
 
     pub fn tally(&mut self, key: String, by: i64) {

@@ -173,9 +173,19 @@ impl Winning {
         let hand_key = hand.map_or(0, |(_, ctx)| ctx.program.settings.as_ptr() as usize);
         let mut last = self.last_on.lock().unwrap_or_else(|e| e.into_inner());
         let fresh = match &*last {
-            Some(v) => v.hand != hand_key || v.context != st.context || v.reveals != st.reveals,
+            Some(v) if v.hand != hand_key => true,
+            // the same values id: the same values (the id is renewed at every change of them)
+            Some(v) if v.values_id.load(std::sync::atomic::Ordering::Relaxed) == st.values_id => false,
+            Some(v) => {
+                let differ = v.context != st.context || v.reveals != st.reveals;
+                if !differ {
+                    v.values_id.store(st.values_id, std::sync::atomic::Ordering::Relaxed);
+                }
+                differ
+            }
             None => true,
         };
+        debug_assert!(last.as_ref().is_none_or(|v| fresh || (v.context == st.context && v.reveals == st.reveals)));
         if fresh {
             *last = Some(Arc::new(self.on_values(t, st, hand, hand_key)));
         }

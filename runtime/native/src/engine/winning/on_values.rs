@@ -9,6 +9,9 @@ pub(super) struct OnValues {
     pub(super) context: Vec<(String, Value)>,
     pub(super) reveals: Vec<(String, Value)>,
     pub(super) hand: usize, // the scoring's settings it was made with (their address), 0: none
+    /// The values id (`HandState::values_id`) of a state last seen holding these values: a state with
+    /// that id holds them, unchanged (set anew when another state is found equal).
+    pub(super) values_id: std::sync::atomic::AtomicU64,
     pub(super) settings: Result<Vec<Option<V>>, &'static str>,
     pub(super) hand_settings: Result<Vec<Option<V>>, &'static str>,
     pub(super) env_json: Option<String>,
@@ -50,6 +53,7 @@ impl Winning {
             context: st.context.clone(),
             reveals: st.reveals.clone(),
             hand: hand_key,
+            values_id: std::sync::atomic::AtomicU64::new(st.values_id),
             settings,
             hand_settings,
             env_json: if self.wild.is_some() { wild::env_json(st) } else { None },
