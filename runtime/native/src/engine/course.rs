@@ -131,7 +131,7 @@ impl Cx<'_, '_> {
         // each win found carries its reading, which a win's guard may read (`form`, a pattern)
         wins.set_reading_names(&e.o.scope.reading_names);
         // a win whose taking sets context values is tried on a copy before it is offered
-        wins.set_trial(TrialParts { p: e.p, end: e.end, base: self.h.base.clone(), base_self_drawn: self.h.base_self_drawn, offer_names: &e.o.scope.reading_names });
+        wins.set_trial(TrialParts { p: e.p, end: e.end, base: &self.h.base, base_self_drawn: self.h.base_self_drawn, offer_names: &e.o.scope.reading_names });
         let c = Ctx::new(e.o, e.t, &self.h.st, &wins);
         let got = f(&c);
         if let Some(w) = wins.take_declined() {

@@ -4,7 +4,9 @@
 //! move, the payments, caps and fees; every expression among them gathered and lowered once for game
 //! scope (engine/scope.rs), an expression the lowering refuses keeping its sentence.
 
-use std::collections::{HashMap, HashSet};
+// the events' tables by name, asked at every event: the core's fast keyed hash (src/hash.rs), not SipHash
+type HashMap<K, V> = std::collections::HashMap<K, V, crate::hash::Keyed>;
+type HashSet<K> = std::collections::HashSet<K, crate::hash::Keyed>;
 
 use serde_json::{Map, Value as J};
 
@@ -139,7 +141,7 @@ fn effects(list: &[&Map<String, J>], ex: &mut Exprs) -> Result<Vec<Effect>, Erro
 }
 
 fn triggers(m: &Map<String, J>, key: &str, ex: &mut Exprs) -> Result<HashMap<String, Vec<Option<usize>>>, Error> {
-    let mut out: HashMap<String, Vec<Option<usize>>> = HashMap::new();
+    let mut out: HashMap<String, Vec<Option<usize>>> = HashMap::default();
     for t in objects(m, key)? {
         out.entry(text(t, "event", "")).or_default().push(ex.add(t.get("cond")));
     }
@@ -152,21 +154,21 @@ impl Program {
         let doc: J = serde_json::from_str(ruleset_json).map_err(|_| Error::Input("the rule set is not JSON".into()))?;
         let rs = doc.get("ruleset").and_then(J::as_object).ok_or_else(|| bad("document"))?;
         let mut ex = Exprs::default();
-        let mut hooks_on: HashMap<String, Vec<Hook>> = HashMap::new();
+        let mut hooks_on: HashMap<String, Vec<Hook>> = HashMap::default();
         for h in objects(rs, "hooks")? {
             let when = ex.add(h.get("when"));
             let effs = effects(&objects(h, "effects")?, &mut ex)?;
             hooks_on.entry(text(h, "event", "")).or_default().push(Hook { when, effects: effs });
         }
         let mut phases = Vec::new();
-        let mut phase_events = HashSet::new();
+        let mut phase_events = HashSet::default();
         for p in objects(rs, "phases")? {
             let enter = triggers(p, "enter", &mut ex)?;
             let leave = triggers(p, "leave", &mut ex)?;
             phase_events.extend(enter.keys().chain(leave.keys()).cloned());
             phases.push(Phase { name: text(p, "name", ""), table: text(p, "scope", "player") == "table", enter, leave });
         }
-        let mut actions = HashMap::new();
+        let mut actions = HashMap::default();
         for a in objects(rs, "actions")? {
             let effs = effects(&objects(a, "effects")?, &mut ex)?;
             let decline = effects(&objects(a, "decline")?, &mut ex)?;

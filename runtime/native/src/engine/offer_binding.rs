@@ -246,7 +246,7 @@ impl EngineOffers {
     /// they are before any win: a snapshot of play does not carry them).
     fn hand_trial<'a>(&'a self, native: &mut StateWins<'a>) {
         if let Some((p, end)) = &self.trial_rules {
-            native.set_trial(TrialParts { p, end, base: super::scope::bound_defaults(), base_self_drawn: None, offer_names: &self.offers.scope.reading_names });
+            native.set_trial(TrialParts { p, end, base: super::scope::bound_defaults_static(), base_self_drawn: None, offer_names: &self.offers.scope.reading_names });
         }
     }
 

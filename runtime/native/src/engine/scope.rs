@@ -47,6 +47,12 @@ pub fn bound_defaults() -> Vec<V> {
         .collect()
 }
 
+/// `bound_defaults`, made once, for what borrows them (a win's trial on a state read without the game).
+pub fn bound_defaults_static() -> &'static [V] {
+    static DEFAULTS: std::sync::OnceLock<Vec<V>> = std::sync::OnceLock::new();
+    DEFAULTS.get_or_init(bound_defaults)
+}
+
 /// A value read from the game when evaluated (`GameEnv.__missing__` and `Game._base_env`).
 #[derive(Debug)]
 pub enum G {

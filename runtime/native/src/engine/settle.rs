@@ -9,7 +9,8 @@
 //! is over (with that winner's bindings, `Game.winner_binding`, given to the run), and only for the one
 //! win at that win's events (`ONE_WIN`).
 
-use std::collections::HashMap;
+// the payments by event, asked at every event: the core's fast keyed hash (src/hash.rs), not SipHash
+type HashMap<K, V> = std::collections::HashMap<K, V, crate::hash::Keyed>;
 
 use serde_json::{Map, Value as J};
 
@@ -58,7 +59,7 @@ fn objects<'a>(m: &'a Map<String, J>, key: &str) -> Result<Vec<&'a Map<String, J
 
 impl Payments {
     pub fn new(rs: &Map<String, J>, ex: &mut Exprs) -> Result<Payments, Error> {
-        let mut on: HashMap<String, Vec<Payment>> = HashMap::new();
+        let mut on: HashMap<String, Vec<Payment>> = HashMap::default();
         for p in objects(rs, "payments")? {
             let (payer, payee) = (text(p, "payer", ""), text(p, "payee", ""));
             if !WORDS.contains(&payer.as_str()) || !WORDS.contains(&payee.as_str()) {

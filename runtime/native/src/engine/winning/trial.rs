@@ -19,7 +19,7 @@ use std::sync::Arc;
 pub struct TrialParts<'a> {
     pub p: &'a Events,
     pub end: &'a super::super::ending::EndRules,
-    pub base: Vec<V>,
+    pub base: &'a [V], // the game's base values, lent (not copied per state)
     pub base_self_drawn: Option<bool>,
     pub offer_names: &'a [String],
 }
@@ -90,7 +90,7 @@ impl StateWins<'_> {
         b.win.reading = Some(first.as_ref().and_then(|k| k.2.clone()).ok_or(TRIED));
         let mut rng = Rng::seed_zero();
         let mut run = Run::new(self.t, p, self, st.clone(), &mut rng);
-        run.base = parts.base.clone();
+        run.base = parts.base.to_vec();
         run.base_self_drawn = parts.base_self_drawn;
         let halt = |h: Halt| match h {
             Halt::Stop(_) => self.decline("a win tried on a copy of the context (an evaluation stopped)"),
@@ -121,7 +121,7 @@ impl StateWins<'_> {
                 let end = self.kept(&run.st, s, &conc, found.tile, drawn, forms, &parts.end.scope.reading_names)?;
                 let end_reading = Found(end.and_then(|k| k.2).ok_or(TRIED));
                 let on = self.w.on(self.t, &run.st, self.hand);
-                task_factor_of(parts.end, self.t, &run.st, &on, &parts.base, drawn, &end_reading).map_err(|_| self.decline("a win tried on a copy of the context (its task factor)"))?
+                task_factor_of(parts.end, self.t, &run.st, &on, parts.base, drawn, &end_reading).map_err(|_| self.decline("a win tried on a copy of the context (its task factor)"))?
             };
             b.set("score", score);
             b.set("task_factor", tf);
