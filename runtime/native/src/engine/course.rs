@@ -153,9 +153,8 @@ impl Cx<'_, '_> {
         // each winner's bindings (`winner_binding`), for the payments made per winner
         let binds: Vec<Vec<(usize, V)>> = self.h.st.winners.iter().map(|&w| self.winner_slots(w)).collect::<Res<_>>()?;
         let winner_wins: Vec<_> = self.h.st.winners.iter().map(|&w| self.winner_win(w)).collect();
-        let st = std::mem::replace(&mut self.h.st, HandState::new(0, 0, Vec::new(), Vec::new()));
-        let wins: StateWins = e.w.on(e.t, &st, e.hand);
-        let mut run = Run::new(e.t, e.p, &wins, st, &mut self.h.rng);
+        let wins: StateWins = e.w.on(e.t, &self.h.st, e.hand);
+        let mut run = Run::new(e.t, e.p, &wins, &mut self.h.st, &mut self.h.rng);
         run.moves = self.h.moves;
         // the run reads the base values and leaves them as they are: lent, put back below
         run.base = std::mem::take(&mut self.h.base);
@@ -165,8 +164,7 @@ impl Cx<'_, '_> {
             run.winner_wins = winner_wins;
         }
         let out = f(&mut run);
-        let Run { st, base, .. } = run;
-        self.h.st = st;
+        let Run { base, .. } = run;
         self.h.base = base;
         if let Some(w) = wins.take_declined() {
             return Err(format!("a win question the native machinery declines ({w})"));

@@ -162,7 +162,8 @@ impl EngineEvents {
         let mut wins: StateWins = w.on(t, &st, hand);
         wins.set_reading_names(names);
         let mut rng = rng;
-        let mut run = Run::new(t, &self.program, &wins, st, &mut rng);
+        let mut st = st;
+        let mut run = Run::new(t, &self.program, &wins, &mut st, &mut rng);
         for (i, v) in slots(t, req.get("base"))? {
             run.base[i] = v;
         }

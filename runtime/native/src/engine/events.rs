@@ -136,7 +136,7 @@ pub struct Run<'a> {
     pub t: &'a Table,
     pub p: &'a Program,
     pub wins: &'a dyn WinQuestions,
-    pub st: HandState,
+    pub st: &'a mut HandState, // the hand's state, borrowed (not moved in and out per run)
     pub rng: &'a mut Rng, // the hand's generator, borrowed (not copied per run: 2.5 KB)
     pub base: Vec<V>, // per slot of `scope::BOUND`: the game's value when an event does not bind it
     pub moves: usize,
@@ -149,7 +149,7 @@ pub struct Run<'a> {
 }
 
 impl<'a> Run<'a> {
-    pub fn new(t: &'a Table, p: &'a Program, wins: &'a dyn WinQuestions, st: HandState, rng: &'a mut Rng) -> Run<'a> {
+    pub fn new(t: &'a Table, p: &'a Program, wins: &'a dyn WinQuestions, st: &'a mut HandState, rng: &'a mut Rng) -> Run<'a> {
         Run {
             t,
             p,

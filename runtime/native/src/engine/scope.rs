@@ -37,6 +37,10 @@ pub const B_TILE: usize = 1;
 
 /// Each binding's value when the moment does not bind it.
 pub fn bound_defaults() -> Vec<V> {
+    bound_defaults_static().to_vec() // (read per evaluation: not worked out from the names each time)
+}
+
+fn make_bound_defaults() -> Vec<V> {
     BOUND
         .iter()
         .map(|b| match *b {
@@ -50,7 +54,7 @@ pub fn bound_defaults() -> Vec<V> {
 /// `bound_defaults`, made once, for what borrows them (a win's trial on a state read without the game).
 pub fn bound_defaults_static() -> &'static [V] {
     static DEFAULTS: std::sync::OnceLock<Vec<V>> = std::sync::OnceLock::new();
-    DEFAULTS.get_or_init(bound_defaults)
+    DEFAULTS.get_or_init(make_bound_defaults)
 }
 
 /// A value read from the game when evaluated (`GameEnv.__missing__` and `Game._base_env`).

@@ -89,7 +89,8 @@ impl StateWins<'_> {
         let first = self.kept(st, s, &conc, found.tile, drawn, forms, &p.scope.reading_names)?;
         b.win.reading = Some(first.as_ref().and_then(|k| k.2.clone()).ok_or(TRIED));
         let mut rng = Rng::seed_zero();
-        let mut run = Run::new(self.t, p, self, st.clone(), &mut rng);
+        let mut copy = st.clone();
+        let mut run = Run::new(self.t, p, self, &mut copy, &mut rng);
         run.base = parts.base.to_vec();
         run.base_self_drawn = parts.base_self_drawn;
         let halt = |h: Halt| match h {
