@@ -74,6 +74,8 @@ pub struct Winning {
     generations: std::sync::atomic::AtomicU64,
     /// Each seat's wait answers kept across states (winning/seat_memo.rs): this rule set's, for its table.
     seats: seat_memo::SeatMemos,
+    /// The reading-scope names last resolved (`StateWins::set_reading_names`), asked again per state.
+    last_names: reading::LastNames,
 }
 
 
@@ -141,7 +143,7 @@ impl Winning {
             (true, Err(why)) => (None, Err(why)),
             (false, _) => (None, trials),
         };
-        Winning { trials, standins, wild, scoring: None, reading_index: reading::ReadingIndex::new(ruleset_json), last_on: Mutex::new(None), generations: Default::default(), seats: Default::default() }
+        Winning { trials, standins, wild, scoring: None, reading_index: reading::ReadingIndex::new(ruleset_json), last_on: Mutex::new(None), generations: Default::default(), seats: Default::default(), last_names: Default::default() }
     }
 
     /// Why a question is not answered natively for this rule set (None: it is).
@@ -199,7 +201,7 @@ impl Winning {
             memo: RefCell::new(HashMap::new()),
             best: RefCell::new(HashMap::new()),
             declined: Cell::new(None),
-            reading_nodes: Vec::new(),
+            reading_nodes: None,
             mend: std::cell::OnceCell::new(),
             trial: None,
             could: RefCell::new(Vec::new()),
@@ -279,7 +281,7 @@ pub struct StateWins<'a> {
     declined: Cell<Option<&'static str>>,
     /// The reading-scope names game scope reads of a win (`set_reading_names`), as nodes of the
     /// whole-hand scoring's programs: worked out on each win `win_now` finds.
-    reading_nodes: Vec<Result<reading::Name, &'static str>>,
+    reading_nodes: Option<Arc<reading::Nodes>>,
     /// What the exact shortcuts read of the tables and the free kinds (None: no tables to read).
     mend: std::cell::OnceCell<Option<shortcut::MendShape>>,
     /// What a win tried before it is offered reads (`set_trial`; None: such a win is declined).

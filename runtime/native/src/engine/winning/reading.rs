@@ -7,6 +7,8 @@
 //! (the game evaluator's groups are a seat's melds), nor a name the programs stop on (a pattern reading
 //! units, counted only inside the scoring): those are declined by name where an expression reads them.
 
+use std::sync::Arc;
+
 use super::super::scope::READING_GROUPS;
 use super::{Budget, HandState, Scored, StateWins, WinReading, HAND_WORK, V};
 use crate::hand::ReadingValues;
@@ -19,6 +21,12 @@ pub enum Name {
     Pattern(usize),
     Quantity(usize),
 }
+
+/// The reading-scope names resolved, one per name asked (or why it is not read natively).
+pub type Nodes = Vec<Result<Name, &'static str>>;
+
+/// The last names resolved (`set_reading_names`): the names, the programs' `python_owned`, the nodes.
+pub type LastNames = std::sync::Mutex<Option<(Vec<String>, Vec<bool>, Arc<Nodes>)>>;
 
 /// The names of a rule set's patterns and quantities, in its order (the programs' slots).
 pub struct ReadingIndex {
@@ -45,11 +53,20 @@ impl StateWins<'_> {
     /// `pattern:P`, `quantity:Q`), worked out on each win `win_now` finds from now on.
     pub fn set_reading_names(&mut self, refs: &[String]) {
         let Some((_, ctx)) = self.hand else {
-            self.reading_nodes = refs.iter().map(|_| Err("no native scoring of whole hands")).collect();
+            self.reading_nodes = Some(Arc::new(refs.iter().map(|_| Err("no native scoring of whole hands")).collect()));
             return;
         };
+        // the same names under the same programs as last time (every legal-move question asks them):
+        // what was worked out then
+        let mut last = self.w.last_names.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((names, owned, nodes)) = &*last {
+            if names.as_slice() == refs && *owned == ctx.program.python_owned {
+                self.reading_nodes = Some(nodes.clone());
+                return;
+            }
+        }
         let ix = &self.w.reading_index;
-        self.reading_nodes = refs
+        let nodes: Arc<Nodes> = Arc::new(refs
             .iter()
             .map(|r| {
                 let (cat, rest) = r.split_once(':').unwrap_or((r, ""));
@@ -65,7 +82,14 @@ impl StateWins<'_> {
                     _ => Err("a reading name the programs do not know"),
                 }
             })
-            .collect();
+            .collect());
+        *last = Some((refs.to_vec(), ctx.program.python_owned.clone(), nodes.clone()));
+        self.reading_nodes = Some(nodes);
+    }
+
+    /// The reading-scope names' nodes set (none before `set_reading_names`).
+    pub(super) fn nodes(&self) -> &[Result<Name, &'static str>] {
+        self.reading_nodes.as_deref().map_or(&[], Vec::as_slice)
     }
 
     /// The nodes to evaluate on a win's reading (`read`: some are asked for).
@@ -73,7 +97,7 @@ impl StateWins<'_> {
         if !read {
             return Vec::new();
         }
-        self.reading_nodes
+        self.nodes()
             .iter()
             .map(|n| match n {
                 Ok(Name::Builtin(b)) => Node::Builtin(*b),
@@ -88,10 +112,10 @@ impl StateWins<'_> {
     pub(super) fn win_reading(&self, found: ReadingValues) -> WinReading {
         let (values, groups) = (found.values, found.groups);
         if groups.len() > (u16::MAX - READING_GROUPS) as usize {
-            return WinReading { values: self.reading_nodes.iter().map(|_| Err("a reading of too many groups")).collect(), groups: Vec::new() };
+            return WinReading { values: self.nodes().iter().map(|_| Err("a reading of too many groups")).collect(), groups: Vec::new() };
         }
         let values = self
-            .reading_nodes
+            .nodes()
             .iter()
             .enumerate()
             .map(|(j, n)| {

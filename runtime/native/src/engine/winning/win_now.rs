@@ -28,7 +28,7 @@ impl StateWins<'_> {
         }
         let hand = seat.hand.clone();
         // each win with its reading as game scope reads it (the names `set_reading_names` gave)
-        let read = !self.reading_nodes.is_empty();
+        let read = !self.nodes().is_empty();
         let one = |conc: &[usize], win: Option<usize>, drawn: bool| -> Result<Option<Found>, Stop> {
             // `Winning.score`'s structural test before the scoring (`_could_win`): only skips no win
             if let Some(k) = win {
