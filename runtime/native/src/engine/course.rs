@@ -98,17 +98,20 @@ pub(super) fn ev_bind(t: &Table, actor: Option<usize>, tile: Option<Option<usize
 pub(super) fn bound(t: &Table, b: &Bound) -> EvBind {
     let seat = |s: Option<usize>| s.map_or(V::None, |s| V::Seat(s as u16));
     let mut e = EvBind::new();
+    // the slots by position (scope::BOUND's order), not found by name at every event
+    let [actor, tile, _winner, discarder, robbed, ..] = super::scope::BOUND;
+    debug_assert_eq!([actor, tile, discarder, robbed], ["actor", "tile", "discarder", "robbed"]);
     if let Some(a) = b.actor {
-        e.set("actor", V::Seat(a as u16));
+        e.given[0] = Some(V::Seat(a as u16));
     }
     if let Some(k) = b.tile {
-        e.set("tile", tile_v(t, k));
+        e.given[1] = Some(tile_v(t, k));
     }
     if let Some(d) = b.discarder {
-        e.set("discarder", seat(d));
+        e.given[3] = Some(seat(d));
     }
     if let Some(r) = b.robbed {
-        e.set("robbed", seat(r));
+        e.given[4] = Some(seat(r));
     }
     for k in b.more.iter().flat_map(|m| m.keys.iter()) {
         match k {

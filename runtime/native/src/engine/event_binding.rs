@@ -164,6 +164,7 @@ impl EngineEvents {
         let mut rng = rng;
         let mut st = st;
         let mut run = Run::new(t, &self.program, &wins, &mut st, &mut rng);
+        run.base = super::scope::bound_defaults();
         for (i, v) in slots(t, req.get("base"))? {
             run.base[i] = v;
         }

@@ -156,7 +156,7 @@ impl<'a> Run<'a> {
             wins,
             st,
             rng,
-            base: super::scope::bound_defaults(),
+            base: Vec::new(), // (set by the caller: the game's base values, or their defaults)
             moves: 0,
             transit: None,
             winners: None,
