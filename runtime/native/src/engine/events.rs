@@ -180,11 +180,11 @@ impl<'a> Run<'a> {
             return Err(Halt::Refused(why.clone()));
         }
         if self.wild.is_none() {
-            self.wild = Some(hand_wilds(self.t, &self.st));
+            self.wild = Some(hand_wilds(self.t, self.st));
         }
         let bound: Vec<V> = b.given.iter().zip(&self.base).map(|(g, d)| g.clone().unwrap_or_else(|| d.clone())).collect();
         let wild = self.wild.as_deref().unwrap_or(&[]);
-        let mut ev = Ev::new(&self.p.scope, self.t, &self.st, wild, self.wins, bound);
+        let mut ev = Ev::new(&self.p.scope, self.t, self.st, wild, self.wins, bound);
         ev.self_drawn = b.win.self_drawn.or(self.base_self_drawn);
         ev.reading = ReadingAt::of(&b.win.reading);
         let got = ev.expr(i);

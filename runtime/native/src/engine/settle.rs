@@ -199,7 +199,7 @@ impl Run<'_> {
                 continue;
             }
             let uses_winner = pm.payer == "winner" || pm.payee == "winner" || pm.payer == "each_loser";
-            let st = &self.st;
+            let st = &*self.st;
             let per_winner = uses_winner
                 && !st.winners.is_empty()
                 && st.finished

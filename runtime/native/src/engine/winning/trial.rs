@@ -105,7 +105,7 @@ impl StateWins<'_> {
         let mut last: Option<Kept> = None; // the last scoring on the trial, for the offer's names
         let mut now = first; // the win as scored so far, with the `win` hooks' reading names
         if changed {
-            now = self.kept(&run.st, s, &conc, found.tile, drawn, forms, &p.scope.reading_names)?;
+            now = self.kept(run.st, s, &conc, found.tile, drawn, forms, &p.scope.reading_names)?;
             if now.is_none() {
                 return Ok(None);
             }
@@ -119,10 +119,10 @@ impl StateWins<'_> {
             let tf = if parts.end.tasks.is_empty() {
                 V::Int(1)
             } else {
-                let end = self.kept(&run.st, s, &conc, found.tile, drawn, forms, &parts.end.scope.reading_names)?;
+                let end = self.kept(run.st, s, &conc, found.tile, drawn, forms, &parts.end.scope.reading_names)?;
                 let end_reading = Found(end.and_then(|k| k.2).ok_or(TRIED));
-                let on = self.w.on(self.t, &run.st, self.hand);
-                task_factor_of(parts.end, self.t, &run.st, &on, parts.base, drawn, &end_reading).map_err(|_| self.decline("a win tried on a copy of the context (its task factor)"))?
+                let on = self.w.on(self.t, run.st, self.hand);
+                task_factor_of(parts.end, self.t, run.st, &on, parts.base, drawn, &end_reading).map_err(|_| self.decline("a win tried on a copy of the context (its task factor)"))?
             };
             b.set("score", score);
             b.set("task_factor", tf);
@@ -135,7 +135,7 @@ impl StateWins<'_> {
             }
         }
         if changed {
-            last = self.kept(&run.st, s, &conc, found.tile, drawn, forms, parts.offer_names)?;
+            last = self.kept(run.st, s, &conc, found.tile, drawn, forms, parts.offer_names)?;
         } else if won {
             return Ok(Some(found));
         }
