@@ -35,7 +35,7 @@ from pettingzoo import AECEnv
 
 from .runtime.backend import choose
 from .runtime.game import Game
-from .runtime.game.native_game import apply_many, encode_many, native_played
+from .runtime.game.native_game import act_many, encode_many, native_played
 from .runtime.rules import Rules
 
 EXTRA = 64  # overflow slots for legal moves that share a slot (see the module docstring)
@@ -220,7 +220,8 @@ class PailiEnv(AECEnv):
         self.action_spaces = {a: spaces.Discrete(self.layout.size) for a in self.possible_agents}
         self.game: Game | None = None
         self._moves: tuple | None = None  # (decision, seat, action -> move)
-        self._slots: tuple | None = None  # ((decision, seat, seats asked), per action the legal move's number)
+        self._seat = {a: i for i, a in enumerate(self.possible_agents)}
+        self._rewarded = False  # whether a step gave a reward since the last clear (else clearing is a no-op)
 
     @functools.cache  # noqa: B019 - one space object per agent, as PettingZoo asks
     def observation_space(self, agent):
@@ -247,6 +248,7 @@ class PailiEnv(AECEnv):
         self.truncations = {a: False for a in self.agents}
         self.infos = {a: {} for a in self.agents}
         self._moves = None
+        self._rewarded = False
         self._select()
 
     def _select(self) -> None:
@@ -272,13 +274,14 @@ class PailiEnv(AECEnv):
 
     def observe(self, agent):
         g = self.game
-        seat = int(agent.rsplit("_", 1)[1])
+        seat = self._seat.get(agent)
+        if seat is None:
+            seat = int(agent.rsplit("_", 1)[1])
         if native_played(g):  # the arrays filled natively (engine/observe.rs), else encoded here
             got = g.encoded(seat, self.layout.json)
-            if got is not None:
-                self._slots = ((g.decision, seat, len(g.current_seats())), got[2])
-                return {"observation": np.frombuffer(got[0], dtype=np.float32).copy(),
-                        "action_mask": np.frombuffer(got[1], dtype=np.int8).copy()}
+            if got is not None:  # (bytearrays: numpy reads them writable, without a copy)
+                return {"observation": np.frombuffer(got[0], dtype=np.float32),
+                        "action_mask": np.frombuffer(got[1], dtype=np.int8)}
         mask = np.zeros(self.layout.size, dtype=np.int8)
         if not g.is_over():
             for a in self.legal(agent):
@@ -286,24 +289,27 @@ class PailiEnv(AECEnv):
         return {"observation": self.layout.encode(g.observation(seat)), "action_mask": mask}
 
     def step(self, action):
-        if self.terminations[self.agent_selection] or self.truncations[self.agent_selection]:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        agent = self.agent_selection
         g = self.game
-        seat = int(agent.rsplit("_", 1)[1])
-        index = self._native_index(seat, action)
-        if index is None:
+        seat = self._seat[agent]
+        if action is not None and native_played(g) and g.by_number():
+            # the slot looked up and the move applied natively (engine/observe.rs `act`)
+            a = int(action)
+            if not (0 <= a < self.layout.size and g.act(seat, a, self.layout.json)):
+                raise ValueError(f"action {str(action)[:20]} is not legal for {agent} now (see its action_mask)")
+        else:
             move = self.legal(agent).get(int(action)) if action is not None else None
             if move is None:
                 raise ValueError(f"action {str(action)[:20]} is not legal for {agent} now (see its action_mask)")
-        self._cumulative_rewards[agent] = 0.0
-        if index is None:
             g.apply(seat, move)
-        else:
-            g.apply_index(seat, index)  # the native slots named the move (`observe`)
+        self._cumulative_rewards[agent] = 0.0
         self._moves = None
-        self._clear_rewards()
+        if self._rewarded:  # (every reward is 0 until the hand ends: nothing to clear or add before)
+            self._clear_rewards()
+            self._rewarded = False
         if g.is_over():
             res = g.result()
             deltas = [_number(x) for x in res["deltas"]]
@@ -311,23 +317,12 @@ class PailiEnv(AECEnv):
                 self.rewards[a] = deltas[i]
                 self.terminations[a] = True
                 self.infos[a] = {"winners": list(res["winners"]), "deltas": deltas}
+            self._rewarded = True
         self._select()
-        self._accumulate_rewards()
+        if self._rewarded:
+            self._accumulate_rewards()
         if self.render_mode == "ansi":
             self.render()
-
-
-    def _native_index(self, seat: int, action) -> int | None:
-        """The number of the legal move `action` stands for, where the native arrays of this very state gave
-        it (`observe`), else None (the action is looked up in `legal`)."""
-        g = self.game
-        if self._slots is None or action is None or not native_played(g):
-            return None
-        key, slots = self._slots
-        if key != (g.decision, seat, len(g.current_seats())):
-            return None
-        a = int(action)
-        return slots[a] if 0 <= a < len(slots) and slots[a] >= 0 else None
 
     def render(self):
         if self.render_mode is None or self.game is None:
@@ -379,33 +374,35 @@ class Tables:
 
     def _observe_all(self):
         lay = self.layout
-        obs = np.zeros((self.n, lay.dim), dtype=np.float32)
-        masks = np.zeros((self.n, lay.size), dtype=np.int8)
-        seats = np.zeros(self.n, dtype=np.int64)
-        for t, g in enumerate(self.games):
-            seats[t] = g.current_seats()[0]
-        self._seats = [int(s) for s in seats]  # the seat each table waits on (`step_many`)
-        # the native games' arrays in one native call (engine/observe.rs `encode_many`)
-        native = [t for t, g in enumerate(self.games) if native_played(g)]
+        games = self.games
+        seats = np.fromiter((g.current_seats()[0] for g in games), dtype=np.int64, count=self.n)
+        self._seats = seats.tolist()  # the seat each table waits on (`step_many`)
+        # the native games' arrays in one native call (engine/observe.rs `encode_many`); their moves are
+        # named by action natively (`act_many`) where no Python game is kept beside them (`by_number`)
+        native = [t for t, g in enumerate(games) if native_played(g)]
         done = [False] * self.n
-        self._slots = None
-        if native:
-            got_obs, got_slots, got = encode_many([self.games[t] for t in native], [int(seats[t]) for t in native],
-                                                  lay.json)
-            rows = np.frombuffer(got_obs, dtype=np.float32).reshape(len(native), lay.dim)
-            slots = np.full((self.n, lay.size), -1, dtype=np.int32)
-            slots[native] = np.frombuffer(got_slots, dtype=np.int32).reshape(len(native), lay.size)
-            obs[native] = rows
-            masks[:] = slots >= 0
-            self._slots = slots
-            for j, t in enumerate(native):
-                done[t] = got[j]
-        for t, g in enumerate(self.games):
-            self._legal[t] = None  # the native slots name the move (`_slots`), else worked out here
+        if len(native) == self.n:
+            got_obs, got_slots, done = encode_many(games, self._seats, lay.json)
+            obs = np.frombuffer(got_obs, dtype=np.float32).reshape(self.n, lay.dim)
+            masks = (np.frombuffer(got_slots, dtype=np.int32) >= 0).view(np.int8).reshape(self.n, lay.size)
+        else:
+            obs = np.zeros((self.n, lay.dim), dtype=np.float32)
+            masks = np.zeros((self.n, lay.size), dtype=np.int8)
+            if native:
+                got_obs, got_slots, got = encode_many([games[t] for t in native], [self._seats[t] for t in native],
+                                                      lay.json)
+                obs[native] = np.frombuffer(got_obs, dtype=np.float32).reshape(len(native), lay.dim)
+                masks[native] = np.frombuffer(got_slots, dtype=np.int32).reshape(len(native), lay.size) >= 0
+                for j, t in enumerate(native):
+                    done[t] = got[j]
+        for t, g in enumerate(games):
+            if done[t] and g.by_number():
+                self._legal[t] = None  # the move named natively
+                continue
+            seat = self._seats[t]
+            legal = lay.actions_of(g.legal_moves(seat))
+            self._legal[t] = legal
             if not done[t]:
-                seat = int(seats[t])
-                legal = lay.actions_of(g.legal_moves(seat))
-                self._legal[t] = legal
                 masks[t] = 0
                 masks[t, list(legal)] = 1
                 lay.encode(g.observation(seat), obs[t])
@@ -419,25 +416,32 @@ class Tables:
             raise ValueError(f"{len(actions)} actions for {self.n} tables")
         rewards = np.zeros((self.n, self.layout.players), dtype=np.float32)
         done = np.zeros(self.n, dtype=bool)
-        by_number: list[int] = []  # the tables whose move the native slots name (by its number)
-        numbers: list[int] = []
+        acts = actions.tolist()
+        by_action: list[int] = []  # the tables whose action names its move natively (`act_many`)
         moves: list = []
         for t in range(self.n):
-            a = int(actions[t])
+            a = acts[t]
+            if not isinstance(a, int):
+                a = int(a)
             if self._legal[t] is None:
-                i = int(self._slots[t, a]) if 0 <= a < self.layout.size else -1
-                if i < 0:
+                if not 0 <= a < self.layout.size:
                     raise ValueError(f"table {t}: action {a} is not legal now (see its mask)")
-                by_number.append(t)
-                numbers.append(i)
+                by_action.append(t)
             else:
                 move = self._legal[t].get(a)
                 if move is None:
                     raise ValueError(f"table {t}: action {a} is not legal now (see its mask)")
                 moves.append((t, move))
         # every action checked before any is applied; the native tables' moves in one native call
-        if by_number:
-            apply_many([self.games[t] for t in by_number], [self._seats[t] for t in by_number], numbers)
+        if by_action:
+            if len(by_action) == self.n:
+                refused = act_many(self.games, self._seats, acts, self.layout.json)
+            else:
+                refused = act_many([self.games[t] for t in by_action], [self._seats[t] for t in by_action],
+                                   [acts[t] for t in by_action], self.layout.json)
+            if refused is not None:
+                t = by_action[refused]
+                raise ValueError(f"table {t}: action {acts[t]} is not legal now (see its mask)")
         for t, move in moves:
             self.games[t].apply(self._seats[t], move)
         for t, g in enumerate(self.games):

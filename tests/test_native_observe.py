@@ -85,7 +85,8 @@ def test_native_arrays_equal_the_reference_encoding(path, options):
             assert np.array_equal(np.frombuffer(got[1], dtype=np.int8), mask)
             # each marked slot names the legal move the reference's slot map gives it
             moves = nat.legal_moves(s)
-            assert {a: str(moves[i]) for a, i in enumerate(got[2]) if i >= 0} == {a: str(m) for a, m in legal.items()}
+            slots = np.frombuffer(got[2], dtype=np.int32)
+            assert {a: str(moves[i]) for a, i in enumerate(slots) if i >= 0} == {a: str(m) for a, m in legal.items()}
             checked[0] += 1
 
     _play(rules, options, 3, each)

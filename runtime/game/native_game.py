@@ -18,6 +18,7 @@ the same Python values as the reference (`flow.Game`).
 """
 from __future__ import annotations
 
+import copy
 import json
 import os
 import re
@@ -27,6 +28,7 @@ from fractions import Fraction
 
 from ..backend import CHOICES, ENV, BackendError, native_module
 from ..money import exact
+from .arguments import check_common
 from .moves import Move
 from .native_offers import plain_move
 from .native_scope import set_scoring
@@ -76,6 +78,59 @@ def _options_key(shell) -> str:
     return json.dumps(typed_options(shell), sort_keys=True, ensure_ascii=False, default=str)
 
 
+class Shell:
+    """What a native game reads of the reference's game as `Game.prepared` leaves it (the rule set, its
+    settings and catalog, the table's size, the tiles and balances the invariants compare with, the setup's
+    arguments): the same for every hand of a rule set under the same room options but for the seed, so made
+    once by the reference (its checks included) and copied with each later hand's seed. The reference's
+    own setup of the hand (its shuffled wall, its dealer) is not made: the native hand sets the hand up
+    from the seed itself."""
+
+    __slots__ = ("rules", "rs", "cat", "dec", "settings", "options", "n", "check", "initial_counts",
+                 "start_balances", "require_decision", "seed", "setup_args", "options_key")
+
+    @classmethod
+    def of(cls, game_cls, rules, options, seed, kw: dict, pool: Pool) -> Shell:
+        """The shell of hand `seed` (`Game(rules, options, seed, **kw)`'s arguments): copied from the one
+        made for these room options where only the seed differs from the arguments it was made with, else
+        the reference's prepared game (a setup given by argument: a dealer, balances, carried values, a
+        wall)."""
+        check, require = kw.get("check", True), kw.get("require_decision", False)
+        given = any(kw.get(k) is not None for k in ("dealer", "balances", "table", "players", "wall", "tail"))
+        try:
+            key = (json.dumps(options or {}, sort_keys=True, ensure_ascii=False), check, require)
+        except (TypeError, ValueError):  # options the reference refuses or reads its own way: its checks
+            key = None
+        made = pool.shells.get(key) if key is not None and not given else None
+        if made is None:
+            shell = game_cls.prepared(rules, options, seed, kw)
+            if key is not None and not given:
+                pool.shells[key] = cls.copied(shell)
+            return shell
+        check_common(rules, options, seed, None, check)  # the seed's check (the rest as when it was made)
+        out = object.__new__(cls)
+        for name in cls.__slots__:
+            setattr(out, name, getattr(made, name))
+        out.seed = seed
+        out.options = dict(options or {})
+        args = dict(made.setup_args)
+        args["options"], args["seed"] = copy.deepcopy(out.options), seed
+        out.setup_args = args
+        return out
+
+    @classmethod
+    def copied(cls, g) -> Shell:
+        out = object.__new__(cls)
+        for name in cls.__slots__[:-1]:
+            setattr(out, name, getattr(g, name))
+        out.options_key = _options_key(g)
+        return out
+
+    def tile_code(self, name: str) -> str | None:
+        k = self.cat.by_name.get(name)
+        return k.notation_code if k is not None else None
+
+
 class Pool:
     """Idle native hands of one rule set, by room options (kept on `Rules.engine`), and the observers of
     their hands (engine/observe.rs `EngineObserver`), by room options and layout."""
@@ -83,10 +138,11 @@ class Pool:
     def __init__(self):
         self.idle: dict[str, list] = {}
         self.observers: dict[tuple[str, str | None], object] = {}
+        self.shells: dict[tuple, Shell] = {}  # by room options, `check`, `require_decision` (`Shell.of`)
 
     def observer(self, shell, hand, layout_json: str | None = None):
         """The observer of hands of these room options (with the environment's layout, when given)."""
-        key = (_options_key(shell), layout_json)
+        key = (shell.options_key if isinstance(shell, Shell) else _options_key(shell), layout_json)
         got = self.observers.get(key)
         if got is None:
             kinds = shell.cat.kinds
@@ -98,12 +154,11 @@ class Pool:
         return got
 
     def take(self, rules, shell):
-        options = typed_options(shell)
-        key = _options_key(shell)
+        key = shell.options_key if isinstance(shell, Shell) else _options_key(shell)
         idle = self.idle.setdefault(key, [])
         if idle:
             return idle.pop(), idle
-        hand = native_module().EngineHand(rules.ruleset_json(), options)
+        hand = native_module().EngineHand(rules.ruleset_json(), typed_options(shell))
         if not set_scoring(hand, shell):
             return None, idle
         return hand, idle
@@ -117,12 +172,11 @@ class Pool:
 def start(cls, rules, options, seed, kw: dict):
     """A native game, or None when this hand is to be played in Python (counted with its reason). `cls`:
     the reference's game class (`flow.Game`), which makes what the native hand takes of the reference."""
-    shell = cls.prepared(rules, options, seed, kw)  # the reference's checks, settings, catalog, setup
-    rules = shell.rules
     counts = rules.engine
-    counts.games += 1
     if counts.pool is None:
         counts.pool = Pool()
+    shell = Shell.of(cls, rules, options, seed, kw, counts.pool)  # the reference's checks, settings, catalog
+    counts.games += 1
     why = None
     balances = kw.get("balances")
     if balances is not None and not all(type(b) is int and b.bit_length() < 63 for b in balances):
@@ -163,23 +217,21 @@ def encode_many(games: list, seats: list[int], layout_json: str):
     return first._observer(layout_json).encode_many([g._hand for g in games], [seat_arg(first.n, s) for s in seats])
 
 
-def apply_many(games: list, seats: list[int], indices: list[int]) -> None:
-    """`apply_index(seats[i], indices[i])` at every game i (the learning environment's tables), the native
-    games' moves in one native call (`EngineHand.apply_many`). Refused as `apply_index` refuses
-    (`IllegalMove`), at the first move refused (the moves before it applied)."""
-    batch = [i for i, g in enumerate(games) if isinstance(g, NativeGame) and g.by_number()]
-    if batch:
-        took, why = native_module().EngineHand.apply_many([games[i]._hand for i in batch],
-                                                             [seat_arg(games[i].n, seats[i]) for i in batch],
-                                                             [indices[i] for i in batch])
-        for i, t in zip(batch, took):
-            games[i].took(seat_arg(games[i].n, seats[i]), t)
-        if why is not None:
-            raise IllegalMove(why)
-    native = set(batch)
-    for i, g in enumerate(games):
-        if i not in native:
-            g.apply_index(seats[i], indices[i])
+def act_many(games: list, seats: list[int], actions: list[int], layout_json: str) -> int | None:
+    """The learning environment's action `actions[i]` taken at every game i by seat `seats[i]` (`games`:
+    native games of one rule set and room options whose moves go to the native hand alone, `by_number`),
+    in one native call (engine/observe.rs `act_many`). Every action is checked first: the position of the
+    first that names no legal move is returned and nothing is applied; else None. A move the native hand
+    refuses once checked raises `IllegalMove` (the moves before it applied)."""
+    first = games[0]
+    took, refused, why = first._observer(layout_json).act_many([g._hand for g in games], seats, actions)
+    if refused is not None:
+        return refused
+    for g, seat, t in zip(games, seats, took):
+        g.took(seat, t)
+    if why is not None:
+        raise IllegalMove(why)
+    return None
 
 
 def native_played(g) -> bool:
@@ -360,6 +412,19 @@ class NativeGame:
         except ValueError as exc:  # (nothing changed: not asked, answered, or no such move)
             raise IllegalMove(str(exc)) from None
         self.took(seat, took)
+
+    def act(self, seat: int, action: int, layout_json: str) -> bool:
+        """The learning environment's action (env.py `Layout`, given as its JSON) taken by seat: the legal
+        move its slot stands for applied as `apply_index` applies it, the slot looked up natively. False
+        (nothing applied) where the action names none of seat's legal moves now. Only for a game whose moves
+        go to the native hand alone (`by_number`)."""
+        seat = seat_arg(self._shell.n, seat)
+        try:
+            took = self._observer(layout_json).act(self._hand, seat, action)
+        except ValueError:  # (nothing changed: the slot names no legal move of seat's now)
+            return False
+        self.took(seat, took)
+        return True
 
     def by_number(self) -> bool:
         """Whether `apply_index` goes to the native hand alone (no Python game plays or is kept in step):

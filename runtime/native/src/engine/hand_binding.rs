@@ -49,7 +49,7 @@ pub struct EngineHand {
 /// What a move applied leaves for the caller's bookkeeping (`apply_step`, `apply_many`): the move (JSON
 /// text [action, tiles, choice, meld]), the seats the decision now asked asks (None: none), why the
 /// native hand stopped (None: it did not), whether the invariants hold, and whether the hand is over.
-type Took = (String, Option<Vec<usize>>, Option<String>, bool, bool);
+pub(super) type Took = (String, Option<Vec<usize>>, Option<String>, bool, bool);
 
 fn read_move(t: &table::Table, j: &J) -> Option<Mv> {
     let a = j.as_array().filter(|a| a.len() == 4)?;
@@ -153,7 +153,7 @@ impl EngineHand {
     }
 
     /// Seat's legal move number `index` applied (`apply_index`), and what it leaves (`Took`).
-    fn step_index(&mut self, py: Python<'_>, seat: usize, index: usize) -> Result<Took, String> {
+    pub(super) fn step_index(&mut self, py: Python<'_>, seat: usize, index: usize) -> Result<Took, String> {
         if self.hand.is_none() {
             return Err("the hand is not started (call start first)".into());
         }

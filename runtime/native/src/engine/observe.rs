@@ -10,15 +10,14 @@
 //! reference would read in a way the arrays do not hold (a reveal holding a list, a seat as a number) —
 //! gives None, and the caller asks the reference (counted there).
 
-use std::collections::HashMap;
-
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::PyBytes;
+use pyo3::types::{PyByteArray, PyBytes};
 use serde_json::{json, Map, Value as J};
 
 use super::course::Hand;
-use super::hand_binding::EngineHand;
+use super::env_layout::Layout;
+use super::hand_binding::{EngineHand, Took};
 use super::offers::Mv;
 use super::scope::{GameScope, BOUND};
 use super::state::{get, HandState, Money, Value};
@@ -37,23 +36,6 @@ enum What {
     Drawn,
     Melds,
     KongTiles,
-}
-
-/// env.py `Layout`: where each part of the observation vector starts, and the action slots.
-struct Layout {
-    dim: usize,
-    size: usize,
-    extra: usize,
-    actions: Vec<String>,
-    reveals: Vec<String>,
-    wilds: Vec<String>, // each wildcard's `tiles` (a kind's name or a reveal's)
-    tasks: Vec<String>,
-    player_states: Vec<String>,
-    table_states: Vec<String>,
-    off: HashMap<String, usize>,
-    seat_off: Vec<[usize; 5]>, // per seat counted from the viewer: melds, discards, aside, shown_hand, scalars
-    reveal_off: Vec<usize>,    // per reveal of `reveals`
-    at: [usize; 7],            // hand, drawn, wild, task, wall_left, player_states, table_states
 }
 
 #[pyclass(module = "paili.runtime._native", unsendable)]
@@ -386,35 +368,6 @@ impl EngineObserver {
         true
     }
 
-    /// env.py `Layout.actions_of`: per action slot, the index of the legal move it stands for (-1: none).
-    fn slots(&self, moves: &[Mv], out: &mut [i32]) {
-        let Some(lay) = &self.layout else { return };
-        let k_n = self.codes.len();
-        let spill0 = lay.size - lay.extra;
-        let mut spill = spill0;
-        for (i, m) in moves.iter().enumerate() {
-            let own = if m.action == "discard" {
-                m.tiles.first().map(|&k| k as i64).unwrap_or(-1)
-            } else if m.action == "pass" {
-                k_n as i64
-            } else {
-                match lay.actions.iter().position(|a| *a == m.action) {
-                    None => -1,
-                    Some(j) => (k_n + 1 + j * k_n + m.tiles.iter().copied().min().unwrap_or(0)) as i64,
-                }
-            };
-            let a = if own < 0 || out[own as usize] >= 0 {
-                if spill >= lay.size {
-                    continue;
-                }
-                spill += 1;
-                spill - 1
-            } else {
-                own as usize
-            };
-            out[a] = i as i32;
-        }
-    }
 }
 
 fn clip(x: f64) -> f32 {
@@ -501,61 +454,7 @@ impl EngineObserver {
     /// The environment's layout (env.py `Layout`, as JSON text: dim, size, extra, actions, reveals, wilds,
     /// tasks, player_states, table_states, and each part's offset by name).
     fn set_layout(&mut self, layout_json: &str) -> PyResult<()> {
-        let j: J = serde_json::from_str(layout_json).map_err(|_| PyValueError::new_err("the layout does not parse"))?;
-        let strs = |k: &str| -> Vec<String> {
-            j.get(k).and_then(J::as_array).map(|a| a.iter().filter_map(|x| x.as_str().map(str::to_owned)).collect()).unwrap_or_default()
-        };
-        let num = |k: &str| j.get(k).and_then(J::as_u64).map(|x| x as usize);
-        let (Some(dim), Some(size), Some(extra)) = (num("dim"), num("size"), num("extra")) else {
-            return Err(PyValueError::new_err("a layout gives dim, size and extra"));
-        };
-        let off: HashMap<String, usize> = j
-            .get("offset")
-            .and_then(J::as_object)
-            .map(|o| o.iter().filter_map(|(k, v)| v.as_u64().map(|x| (k.clone(), x as usize))).collect())
-            .unwrap_or_default();
-        let mut layout = Layout {
-            seat_off: Vec::new(),
-            reveal_off: Vec::new(),
-            at: [0; 7],
-            dim,
-            size,
-            extra,
-            actions: strs("actions"),
-            reveals: strs("reveals"),
-            wilds: strs("wilds"),
-            tasks: strs("tasks"),
-            player_states: strs("player_states"),
-            table_states: strs("table_states"),
-            off,
-        };
-        let k = self.codes.len();
-        let need = |name: String, len: usize| layout.off.get(&name).is_some_and(|&o| o + len <= dim);
-        let players_ok = (0..6).take_while(|r| layout.off.contains_key(&format!("seat{r}.melds"))).count();
-        let ok = need("hand".into(), k)
-            && need("drawn".into(), k)
-            && need("wild".into(), k)
-            && need("task".into(), layout.tasks.len())
-            && need("wall_left".into(), 1)
-            && need("player_states".into(), layout.player_states.len())
-            && need("table_states".into(), layout.table_states.len())
-            && layout.reveals.iter().all(|r| need(format!("reveal.{r}"), k))
-            && players_ok > 0
-            && (0..players_ok).all(|r| {
-                ["melds", "discards", "aside", "shown_hand"].iter().all(|p| need(format!("seat{r}.{p}"), k))
-                    && need(format!("seat{r}.scalars"), 6)
-            })
-            && size == k + 1 + layout.actions.len() * k + extra;
-        if !ok {
-            return Err(PyValueError::new_err("the layout does not fit the rule set's catalog"));
-        }
-        let o = &layout.off;
-        layout.seat_off = (0..players_ok)
-            .map(|r| ["melds", "discards", "aside", "shown_hand", "scalars"].map(|p| o[&format!("seat{r}.{p}")]))
-            .collect();
-        layout.reveal_off = layout.reveals.iter().map(|r| o[&format!("reveal.{r}")]).collect();
-        layout.at = ["hand", "drawn", "wild", "task", "wall_left", "player_states", "table_states"].map(|p| o[p]);
-        self.layout = Some(layout);
+        self.layout = Some(Layout::parse(layout_json, self.codes.len()).map_err(PyValueError::new_err)?);
         Ok(())
     }
 
@@ -568,14 +467,13 @@ impl EngineObserver {
         Ok(self.observation_json(py, t, w, h, seat).map(|j| j.to_string()))
     }
 
-    /// Seat's observation vector (float32, `dim`) and action mask (int8, `size`) as bytes, with the index of
-    /// the legal move each action slot stands for (-1: none); None where the native side does not answer.
+    /// Seat's observation vector (float32, `dim`) and action mask (int8, `size`) as bytearrays (numpy reads
+    /// them writable without a copy), with per action slot the index of the legal move it stands for (-1:
+    /// none; int32 bytes); None where the native side does not answer.
     #[allow(clippy::type_complexity)]
-    fn encode<'py>(&self, py: Python<'py>, hand: PyRef<'_, EngineHand>, seat: usize) -> PyResult<Option<(Bound<'py, PyBytes>, Bound<'py, PyBytes>, Vec<i32>)>> {
+    fn encode<'py>(&self, py: Python<'py>, hand: PyRef<'_, EngineHand>, seat: usize) -> PyResult<Option<(Bound<'py, PyByteArray>, Bound<'py, PyByteArray>, Bound<'py, PyBytes>)>> {
         seat_slot(&hand, seat)?;
-        let Some(lay) = &self.layout else {
-            return Err(PyValueError::new_err("no layout is set (call set_layout first)"));
-        };
+        let lay = self.layout()?;
         let (t, w, h, ask, answers) = hand.observed();
         let Some(h) = h else { return Ok(None) };
         let mut v = vec![0f32; lay.dim];
@@ -583,16 +481,11 @@ impl EngineObserver {
             return Ok(None);
         }
         let mut slots = vec![-1i32; lay.size];
-        if let Some(a) = ask {
-            if !answers.iter().any(|(x, _)| *x == seat) {
-                if let Some((_, ms)) = a.options.iter().find(|(s, _)| *s == seat) {
-                    self.slots(ms, &mut slots);
-                }
-            }
+        if let Some(ms) = options_of(ask, answers, seat) {
+            lay.slots(self.codes.len(), ms, &mut slots);
         }
         let mask: Vec<u8> = slots.iter().map(|&x| (x >= 0) as u8).collect();
-        let bytes: Vec<u8> = v.iter().flat_map(|x| x.to_le_bytes()).collect();
-        Ok(Some((PyBytes::new(py, &bytes), PyBytes::new(py, &mask), slots)))
+        Ok(Some((PyByteArray::new(py, f32_bytes(&v)), PyByteArray::new(py, &mask), PyBytes::new(py, i32_bytes(&slots)))))
     }
 
     /// `encode` of many hands at once (`Tables.step_many`): hand i seen by `seats[i]`, the vectors one after
@@ -600,10 +493,8 @@ impl EngineObserver {
     /// ([T, size] int32 bytes: the mask is where it is not -1), and per hand whether it was encoded
     /// (false: zeros and -1 left, the caller encodes the reference's observation).
     #[allow(clippy::type_complexity)]
-    fn encode_many<'py>(&self, py: Python<'py>, hands: Vec<PyRef<'_, EngineHand>>, seats: Vec<usize>) -> PyResult<(Bound<'py, PyBytes>, Bound<'py, PyBytes>, Vec<bool>)> {
-        let Some(lay) = &self.layout else {
-            return Err(PyValueError::new_err("no layout is set (call set_layout first)"));
-        };
+    fn encode_many<'py>(&self, py: Python<'py>, hands: Vec<PyRef<'_, EngineHand>>, seats: Vec<usize>) -> PyResult<(Bound<'py, PyByteArray>, Bound<'py, PyBytes>, Vec<bool>)> {
+        let lay = self.layout()?;
         if hands.len() != seats.len() {
             return Err(PyValueError::new_err(format!("{} seats for {} hands", seats.len(), hands.len())));
         }
@@ -621,17 +512,82 @@ impl EngineObserver {
                 done.push(false);
                 continue;
             }
-            if let Some(a) = ask {
-                if !answers.iter().any(|(x, _)| *x == seat) {
-                    if let Some((_, ms)) = a.options.iter().find(|(s, _)| *s == seat) {
-                        self.slots(ms, &mut slots[i * size..(i + 1) * size]);
-                    }
-                }
+            if let Some(ms) = options_of(ask, answers, seat) {
+                lay.slots(self.codes.len(), ms, &mut slots[i * size..(i + 1) * size]);
             }
             done.push(true);
         }
-        let bytes: Vec<u8> = v.iter().flat_map(|x| x.to_le_bytes()).collect();
-        let slot_bytes: Vec<u8> = slots.iter().flat_map(|x| x.to_le_bytes()).collect();
-        Ok((PyBytes::new(py, &bytes), PyBytes::new(py, &slot_bytes), done))
+        Ok((PyByteArray::new(py, f32_bytes(&v)), PyBytes::new(py, i32_bytes(&slots)), done))
     }
+
+    /// The environment's action `action` taken by seat: the legal move its slot stands for (the slots
+    /// `encode` gives) applied as `EngineHand.apply_step` applies it, and what that leaves. Refused
+    /// (ValueError, one sentence, nothing changed) where the slot names none of seat's legal moves now.
+    fn act(&self, py: Python<'_>, mut hand: PyRefMut<'_, EngineHand>, seat: usize, action: i64) -> PyResult<Took> {
+        seat_slot(&hand, seat)?;
+        let index = self.move_index(&hand, seat, action).map_err(PyValueError::new_err)?;
+        hand.step_index(py, seat, index).map_err(PyValueError::new_err)
+    }
+
+    /// `act` at many hands in one call (`Tables.step_many`): every action checked first (the first hand
+    /// whose action names no legal move is given back, and nothing is applied), then each hand's seat
+    /// `seats[i]` takes `actions[i]`. What each hand played left (`Took`), the hand whose action was
+    /// refused, and the first refusal of a move applied (the hands after it not played on).
+    #[allow(clippy::type_complexity)]
+    fn act_many(&self, py: Python<'_>, mut hands: Vec<PyRefMut<'_, EngineHand>>, seats: Vec<usize>, actions: Vec<i64>) -> PyResult<(Vec<Took>, Option<usize>, Option<String>)> {
+        if hands.len() != seats.len() || hands.len() != actions.len() {
+            return Err(PyValueError::new_err(format!("{} seats and {} actions for {} hands", seats.len(), actions.len(), hands.len())));
+        }
+        let mut indices = Vec::with_capacity(hands.len());
+        for (i, hand) in hands.iter().enumerate() {
+            seat_slot(hand, seats[i])?;
+            match self.move_index(hand, seats[i], actions[i]) {
+                Ok(x) => indices.push(x),
+                Err(_) => return Ok((Vec::new(), Some(i), None)),
+            }
+        }
+        let mut out = Vec::with_capacity(hands.len());
+        for (i, hand) in hands.iter_mut().enumerate() {
+            match hand.step_index(py, seats[i], indices[i]) {
+                Ok(t) => out.push(t),
+                Err(why) => return Ok((out, None, Some(why))),
+            }
+        }
+        Ok((out, None, None))
+    }
+}
+
+impl EngineObserver {
+    fn layout(&self) -> PyResult<&Layout> {
+        self.layout.as_ref().ok_or_else(|| PyValueError::new_err("no layout is set (call set_layout first)"))
+    }
+
+    /// The index of the legal move of seat's that `action` stands for now (`act`).
+    fn move_index(&self, hand: &EngineHand, seat: usize, action: i64) -> Result<usize, String> {
+        let lay = self.layout.as_ref().ok_or("no layout is set (call set_layout first)")?;
+        let (_, _, h, ask, answers) = hand.observed();
+        h.and_then(|_| options_of(ask, answers, seat))
+            .and_then(|ms| lay.move_of(self.codes.len(), ms, action))
+            .ok_or_else(|| format!("action {action} is not legal for seat {seat} now (see its action_mask)"))
+    }
+}
+
+/// The legal moves of seat's the decision asked offers it, where it has not answered yet.
+fn options_of<'a>(ask: Option<&'a Ask>, answers: &[(usize, Mv)], seat: usize) -> Option<&'a [Mv]> {
+    let a = ask?;
+    if answers.iter().any(|(x, _)| *x == seat) {
+        return None;
+    }
+    a.options.iter().find(|(s, _)| *s == seat).map(|(_, ms)| ms.as_slice())
+}
+
+/// The values' bytes as they lie in memory: the native byte order numpy's `float32` and `int32` read.
+fn f32_bytes(v: &[f32]) -> &[u8] {
+    // SAFETY: any f32 slice is a valid, aligned-for-u8 byte slice of four times its length
+    unsafe { std::slice::from_raw_parts(v.as_ptr().cast::<u8>(), std::mem::size_of_val(v)) }
+}
+
+fn i32_bytes(v: &[i32]) -> &[u8] {
+    // SAFETY: as `f32_bytes`
+    unsafe { std::slice::from_raw_parts(v.as_ptr().cast::<u8>(), std::mem::size_of_val(v)) }
 }
