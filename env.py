@@ -35,7 +35,7 @@ from pettingzoo import AECEnv
 
 from .runtime.backend import choose
 from .runtime.game import Game
-from .runtime.game.native_game import act_many, encode_many, native_played
+from .runtime.game.native_game import NativeGame, act_many, encode_many, native_played
 from .runtime.rules import Rules
 
 EXTRA = 64  # overflow slots for legal moves that share a slot (see the module docstring)
@@ -251,12 +251,12 @@ class PailiEnv(AECEnv):
         self._rewarded = False
         self._select()
 
-    def _select(self) -> None:
+    def _select(self, over: bool | None = None) -> None:
         g = self.game
-        if g.is_over():
+        if g.is_over() if over is None else over:
             self.agent_selection = self.agents[0] if self.agents else None
         else:
-            self.agent_selection = f"seat_{g.current_seats()[0]}"
+            self.agent_selection = self.possible_agents[g.current_seats()[0]]
 
     def legal(self, agent: str) -> dict[int, object]:
         """Action index -> the engine's `Move`, for the agent's legal moves now (empty when not asked)."""
@@ -277,7 +277,7 @@ class PailiEnv(AECEnv):
         seat = self._seat.get(agent)
         if seat is None:
             seat = int(agent.rsplit("_", 1)[1])
-        if native_played(g):  # the arrays filled natively (engine/observe.rs), else encoded here
+        if type(g) is NativeGame and native_played(g):  # the arrays filled natively (engine/observe.rs)
             got = g.encoded(seat, self.layout.json)
             if got is not None:  # (bytearrays: numpy reads them writable, without a copy)
                 return {"observation": np.frombuffer(got[0], dtype=np.float32),
@@ -295,7 +295,7 @@ class PailiEnv(AECEnv):
             return
         g = self.game
         seat = self._seat[agent]
-        if action is not None and native_played(g) and g.by_number():
+        if action is not None and type(g) is NativeGame and g.by_number():
             # the slot looked up and the move applied natively (engine/observe.rs `act`)
             a = int(action)
             if not (0 <= a < self.layout.size and g.act(seat, a, self.layout.json)):
@@ -310,7 +310,8 @@ class PailiEnv(AECEnv):
         if self._rewarded:  # (every reward is 0 until the hand ends: nothing to clear or add before)
             self._clear_rewards()
             self._rewarded = False
-        if g.is_over():
+        over = g.is_over()
+        if over:
             res = g.result()
             deltas = [_number(x) for x in res["deltas"]]
             for i, a in enumerate(self.possible_agents):
@@ -318,7 +319,7 @@ class PailiEnv(AECEnv):
                 self.terminations[a] = True
                 self.infos[a] = {"winners": list(res["winners"]), "deltas": deltas}
             self._rewarded = True
-        self._select()
+        self._select(over)
         if self._rewarded:
             self._accumulate_rewards()
         if self.render_mode == "ansi":

@@ -252,7 +252,9 @@ class NativeGame:
         # moves applied by number, as the native hand wrote them ((seat, JSON text, decision)), read into
         # `Move`s when `moves` is first read after them: a step of the environment reads none
         self._unread: list[tuple[int, str, int]] = []
-        self.answers: dict[int, Move] = {}
+        # the answers given to the decision asked (`answers`): a `Move`, or an answer applied by number as
+        # the native hand wrote it (JSON text), read into a `Move` when `answers` is read
+        self._answers: dict[int, Move | str] = {}
         self.violations: list[str] = []
         self.errors: list[str] = []
         self.decision = 0
@@ -306,6 +308,19 @@ class NativeGame:
     @moves.setter
     def moves(self, value: list) -> None:
         self._moves, self._unread = value, []
+
+    @property
+    def answers(self) -> dict[int, Move]:
+        """The answers given to the decision asked so far, by seat (`Game.answers`)."""
+        got = self._answers
+        for s, m in got.items():
+            if type(m) is str:
+                got[s] = _move(json.loads(m), self.decision)
+        return got
+
+    @answers.setter
+    def answers(self, value: dict) -> None:
+        self._answers = value
 
     # --- what the native hand answers
     def _new_decision(self, seats=False) -> None:
@@ -362,13 +377,13 @@ class NativeGame:
             return self._py.current_seats()
         if self._asked_seats is None:
             return []
-        return [s for s in self._asked_seats if s not in self.answers]
+        return [s for s in self._asked_seats if s not in self._answers]
 
     def legal_moves(self, seat: int) -> list[Move]:
         if self._primary:
             return self._py.legal_moves(seat)
         seat = seat_arg(self._shell.n, seat)
-        if self._asked_seats is None or seat in self.answers:
+        if self._asked_seats is None or seat in self._answers:
             return []
         return list(self._asked().options.get(seat, []))
 
@@ -385,7 +400,7 @@ class NativeGame:
         move, bad = refusal(self, seat, move, self.is_over(), self._asked())
         if bad is not None:
             raise IllegalMove(bad)
-        self.answers[seat] = move
+        self._answers[seat] = move
         self.moves.append((seat, move))
         if self._py is not None:
             self._py.apply(seat, move)
@@ -418,9 +433,11 @@ class NativeGame:
         move its slot stands for applied as `apply_index` applies it, the slot looked up natively. False
         (nothing applied) where the action names none of seat's legal moves now. Only for a game whose moves
         go to the native hand alone (`by_number`)."""
-        seat = seat_arg(self._shell.n, seat)
+        if type(seat) is not int or not 0 <= seat < self._shell.n:
+            seat = seat_arg(self._shell.n, seat)
+        observer = self._observers.get(layout_json) or self._observer(layout_json)
         try:
-            took = self._observer(layout_json).act(self._hand, seat, action)
+            took = observer.act(self._hand, seat, action)
         except ValueError:  # (nothing changed: the slot names no legal move of seat's now)
             return False
         self.took(seat, took)
@@ -435,21 +452,19 @@ class NativeGame:
         """The bookkeeping after the native hand played seat's move by number (`EngineHand.apply_step`:
         the move's text, the seats asked now, why it stopped, whether the invariants hold, over)."""
         text, asked, why, intact, _over = took
-        if len(self.answers) + 1 == len(self._asked_seats):  # the decision is answered whole: run on
-            self.answers = {}
-            self._unread.append((seat, text, self.decision))
+        self._unread.append((seat, text, self.decision))
+        if len(self._answers) + 1 == len(self._asked_seats):  # the decision is answered whole: run on
+            self._answers = {}
             self._new_decision(asked)
-        else:  # the seats still to answer see this answer (`snapshot`): read it now
-            move = _move(json.loads(text), self.decision)
-            self.answers[seat] = move
-            self.moves.append((seat, move))
+        else:  # the seats still to answer see this answer (`answers`, `snapshot`)
+            self._answers[seat] = text
             self._snap = None
         self._after(why, intact)
 
     def _applied(self) -> None:
         """After the native hand took a move (`apply`): the next decision, a stop, the invariants."""
-        if len(self.answers) == len(self._asked_seats):
-            self.answers = {}
+        if len(self._answers) == len(self._asked_seats):
+            self._answers = {}
             self._new_decision()
         else:
             self._snap = None
@@ -461,7 +476,7 @@ class NativeGame:
         if why is not None:
             self._fall_back(why)
             return
-        if self._shell.check and not intact:
+        if not intact and self._shell.check:
             problems = self._check_move()
             if problems:
                 self.violations.extend(problems)
@@ -501,7 +516,8 @@ class NativeGame:
         """`Game.result()`: the state's fields, and the winners' records (`EngineHand.results`)."""
         if self._primary:
             return self._py.result()
-        st = self._native()["state"]
+        # the fields it reads, without the whole snapshot where none is read yet
+        st = self._snap["state"] if self._snap is not None else json.loads(self._hand.outcome())
         scores = {}
         if st["winners"]:
             got = self._hand.results()
@@ -511,12 +527,13 @@ class NativeGame:
             recs = json.loads(got)
             scores = {w: self._record(recs[str(w)]) for w in st["winners"] if str(w) in recs}
         deltas = [_number(d) for d in st["deltas"]]
-        balances = [_number(s["balance"]) for s in st["seats"]]
+        plain_balances = st["balances"] if "balances" in st else [s["balance"] for s in st["seats"]]
+        balances = [_number(b) for b in plain_balances]
         out = {
             "over": st["over"], "winners": list(st["winners"]), "exhausted": st["exhausted"], "dealer": st["dealer"],
             "discarder": st["discarder"], "robbed": st["robbed"], "next_dealer": st["next_dealer"],
             "task": st["task"], "scores": scores, "payments": st["payments"], "deltas": st["deltas"],
-            "fees": st["fees"], "balances": [s["balance"] for s in st["seats"]], "events": st["events"],
+            "fees": st["fees"], "balances": list(plain_balances), "events": st["events"],
             "deltas_exact": [exact(d) for d in deltas], "fees_exact": exact(_number(st["fees"])),
             "balances_exact": [exact(b) for b in balances],
         }
@@ -609,7 +626,10 @@ class NativeGame:
         encodes `observation(seat)`)."""
         if self._primary:
             return None
-        return self._observer(layout_json).encode(self._hand, seat_arg(self._shell.n, seat))
+        if type(seat) is not int or not 0 <= seat < self._shell.n:
+            seat = seat_arg(self._shell.n, seat)
+        observer = self._observers.get(layout_json) or self._observer(layout_json)
+        return observer.encode(self._hand, seat)
 
     def _observer(self, layout_json: str | None = None):
         got = self._observers.get(layout_json)

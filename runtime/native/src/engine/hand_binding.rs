@@ -459,6 +459,22 @@ impl EngineHand {
         Ok(got.map(|j| j.to_string()))
     }
 
+    /// The fields of the state `Game.result()` reads (JSON text), as `snapshot` writes them under "state"
+    /// (each seat's balance as "balances"), without writing the rest of the state.
+    fn outcome(&self) -> PyResult<String> {
+        let st = &self.state()?.st;
+        let seat_no = |s: Option<usize>| s.map(|s| json!(s)).unwrap_or(J::Null);
+        Ok(json!({
+            "over": st.over, "winners": st.winners, "exhausted": st.exhausted, "dealer": st.dealer,
+            "discarder": seat_no(st.discarder), "robbed": seat_no(st.robbed), "next_dealer": seat_no(st.next_dealer),
+            "task": st.task, "payments": st.payments_json(), "fees": st.fees.plain(),
+            "deltas": st.deltas.iter().map(Money::plain).collect::<Vec<_>>(), "events": st.events,
+            "first_winners": st.first_winners,
+            "balances": st.seats.iter().map(|s| s.balance.plain()).collect::<Vec<_>>(),
+        })
+        .to_string())
+    }
+
     /// What `Game._check_move` reads after a move, without writing the whole snapshot (JSON text): the
     /// number of tiles in play and out of it (`tiles`), whether the hand is over, the payments' deltas and
     /// fees and each seat's balance as `plain` writes them.

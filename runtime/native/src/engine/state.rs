@@ -290,6 +290,21 @@ impl HandState {
     }
 
     /// `HandState.snapshot`: the full, comparable picture (`names`: the catalog's kind names).
+    /// The payments as `snapshot` writes them.
+    pub fn payments_json(&self) -> J {
+        let seat_no = |s: Option<usize>| s.map(|s| json!(s)).unwrap_or(J::Null);
+        J::Array(
+            self.payments
+                .iter()
+                .map(|p| {
+                    json!({"name": p.name, "event": p.event, "payer": seat_no(p.payer), "payee": seat_no(p.payee),
+                           "amount": p.amount.plain(), "fee": p.fee.plain(), "amount_exact": p.amount.exact(),
+                           "fee_exact": p.fee.exact()})
+                })
+                .collect(),
+        )
+    }
+
     pub fn snapshot(&self, names: &[String]) -> J {
         let tiles = |v: &[usize]| J::Array(v.iter().map(|&t| J::String(names[t].clone())).collect());
         let tile = |t: Option<usize>| t.map(|t| J::String(names[t].clone())).unwrap_or(J::Null);
@@ -315,15 +330,7 @@ impl HandState {
                 })
             })
             .collect();
-        let payments: Vec<J> = self
-            .payments
-            .iter()
-            .map(|p| {
-                json!({"name": p.name, "event": p.event, "payer": seat_no(p.payer), "payee": seat_no(p.payee),
-                       "amount": p.amount.plain(), "fee": p.fee.plain(), "amount_exact": p.amount.exact(),
-                       "fee_exact": p.fee.exact()})
-            })
-            .collect();
+        let payments = self.payments_json();
         let wall_names: Vec<usize> = self.wall.iter().map(|&i| self.kind_of[i]).collect();
         json!({
             "dealer": self.dealer, "wall": tiles(&wall_names), "wall_ids": self.wall,
