@@ -240,6 +240,7 @@ class PailiEnv(AECEnv):
             self.options = dict(options["room"])
             self.layout = Layout(self.rules, self.options, self.layout.extra)
         hand_seed = seed if seed is not None else self._seeds.randrange(1 << 31)
+        self.game = None  # the ended hand's native hand goes back to the pool before the next is dealt
         self.game = Game(self.rules, self.options, hand_seed, backend=self.backend)
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
@@ -450,6 +451,7 @@ class Tables:
                 rewards[t] = [_number(x) for x in g.result()["deltas"]]
                 done[t] = True
                 self.hands_done += 1
+                self.games[t] = None  # its native hand back to the pool before the next hand is dealt
                 self.games[t] = self._deal()
         obs, masks, seats = self._observe_all()
         return obs, masks, seats, rewards, done

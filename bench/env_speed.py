@@ -6,8 +6,8 @@ RiichiEnv and RLCard in one process.
                               [--backend native|python]
 
 - paili: `PailiEnv` (AEC: `last()`, a uniform random choice among the mask's legal actions, `step`), one
-  hand an episode, every hand scored and settled; and `Tables.step_many` over 16 tables (random legal
-  actions for all tables from one call). `--backend` (default: the environment's own, the native engine
+  hand an episode, every hand scored and settled; and `Tables.step_many` over 16 tables (a batched random
+  agent: one uniform random legal action per table, drawn for all tables at once with numpy). `--backend` (default: the environment's own, the native engine
   where it is built): the engine under the environment.
 - RiichiEnv (PyPI `riichienv`, a Rust riichi engine driven from Python): one kyoku a hand
   (`game_mode=0`), its own `RandomAgent` for every seat, MJAI logging off, scoring included.
@@ -96,7 +96,7 @@ def paili_tables_rate(variant: str, options: dict, hands: int, seed: int, tick, 
     finished_moves = steps = 0
     t0 = time.process_time()
     while t.hands_done < hands:
-        acts = [int(rng.choice(np.flatnonzero(m))) for m in masks]
+        acts = (rng.random(masks.shape) * masks).argmax(axis=1)  # uniform among each table's legal actions
         _, masks, _, _, done = t.step_many(acts)
         steps += tables
         for i in range(tables):
