@@ -7,8 +7,8 @@ RiichiEnv and RLCard in one process.
 
 - paili: `PailiEnv` (AEC: `last()`, a uniform random choice among the mask's legal actions, `step`), one
   hand an episode, every hand scored and settled; and `Tables.step_many` over 16 tables (a batched random
-  agent: one uniform random legal action per table, drawn for all tables at once with numpy). `--backend` (default: the environment's own, the native engine
-  where it is built): the engine under the environment.
+  agent: one uniform random legal action per table, drawn for all tables at once with numpy). `--backend`
+  (default: the environment's own, the native engine where it is built): the engine under the environment.
 - RiichiEnv (PyPI `riichienv`, a Rust riichi engine driven from Python): one kyoku a hand
   (`game_mode=0`), its own `RandomAgent` for every seat, MJAI logging off, scoring included.
 - RLCard's `mahjong` environment with its random agents (`env.run`; no scoring).
