@@ -9,6 +9,7 @@ import pytest
 
 pytest.importorskip("pettingzoo", reason="the learning environment needs the [env] extra: pip install -e '.[env]'")
 import numpy as np  # noqa: E402
+import paili  # noqa: E402
 from paili.env import PailiEnv, Tables  # noqa: E402
 from paili.runtime.game import Game  # noqa: E402
 from pettingzoo.test import api_test  # noqa: E402
@@ -131,3 +132,37 @@ def test_step_many_plays_the_hands_the_environment_plays():
     assert done_hands == tables.hands_done and done_hands >= 6
     with pytest.raises(ValueError, match="5 actions for 6 tables"):
         tables.step_many([0] * 5)
+
+
+def test_step_many_refuses_an_illegal_action_before_applying_any():
+    """One table's illegal action refuses the whole call with its table's number, and no table moved
+    (the native tables' actions are all checked before any is applied: `act_many`)."""
+    tables = Tables("baicheng", 4, seed=2)
+    _, masks, _ = tables.reset()
+    acts = [int(np.flatnonzero(m)[0]) for m in masks]
+    acts[2] = int(np.flatnonzero(masks[2] == 0)[0])
+    before = [len(g.moves) for g in tables.games]
+    with pytest.raises(ValueError, match=f"table 2: action {acts[2]} is not legal now"):
+        tables.step_many(acts)
+    assert [len(g.moves) for g in tables.games] == before
+
+
+@pytest.mark.parametrize("backend", ["native", "python"])
+def test_render_shows_every_seat_without_a_python_game_beside_the_native_one(backend):
+    """`render` (what an onlooker sees: `Game.onlooker_observation`) is the same on both engines, and on
+    the native one it is read from the native hand (no Python game replayed beside it)."""
+    if backend == "native" and paili.runtime.backend.native_module() is None:
+        pytest.skip("the native core is not built")
+    rules = paili.load("baicheng", backend=backend)
+    shown = {}
+    for b in ("python", backend):
+        env = PailiEnv(rules if b == backend else "baicheng", seed=4, render_mode="ansi", backend=b)
+        env.reset(seed=4)
+        rng = np.random.default_rng(4)
+        for _ in range(30):
+            legal = np.flatnonzero(env.observe(env.agent_selection)["action_mask"])
+            env.step(int(rng.choice(legal)))
+        shown[b] = env.render()
+        assert shown[b].count("seat ") == 4
+    assert shown[backend] == shown["python"]
+    assert rules.stats().get("engine_mirrors", 0) == 0

@@ -1,9 +1,9 @@
 """Observations on the native backend (runtime/native/src/engine/observe.rs): after every move of seeded games
 of every bundled rule file (龙岩 at 4, 3 and 2 players) and bench/rules/joker.pai, every seat's
-`Game.observation` and legal moves equal between backends, with no Python game replayed beside the native
-one; the learning environment's arrays filled natively equal to the reference's encoding; `Tables.step_many`
-on the native backend giving the same arrays as on the Python one. The bigger sample is
-bench/observe_equivalence.py."""
+`Game.observation` and legal moves, and what an onlooker sees, equal between backends, with no Python game
+replayed beside the native one; the learning environment's arrays filled natively equal to the reference's
+encoding; `Tables.step_many` on the native backend giving the same arrays as on the Python one. The bigger
+sample is bench/observe_equivalence.py."""
 from __future__ import annotations
 
 import random
@@ -43,6 +43,7 @@ def test_observations_and_legal_moves_equal_between_backends(path, options):
     seen = {"observations": 0, "shown_hand": 0, "shown_drawn": 0}
 
     def each(py, nat):
+        assert nat.onlooker_observation() == py.onlooker_observation()
         for s in range(py.n):
             a = py.observation(s)
             assert nat.observation(s) == a

@@ -639,7 +639,23 @@ class NativeGame:
         return got
 
     def onlooker_observation(self) -> dict:
-        return self.mirror().onlooker_observation()
+        """`Game.onlooker_observation()` (observe.py): what someone not seated sees, from the native hand
+        (engine/observe.rs `onlooker`) with what this game keeps; where the native side does not answer it,
+        the reference's, counted."""
+        if self._primary:
+            return self._py.onlooker_observation()
+        got = self._observer().onlooker(self._hand)
+        if got is None:
+            self._shell.rules.engine.fell_back("an observation the native side does not answer")
+            return self.mirror().onlooker_observation()
+        o = json.loads(got)
+        over = o["over"]
+        return {
+            "seat": None, "decision": self.decision, "players": o["players"], "dealer": o["dealer"], "turn": o["turn"],
+            "wall_left": o["wall_left"], "seats": o["seats"], "table": o["table"], "reveals": o["reveals"],
+            "reveals_codes": o["reveals_codes"], "task": o["task"], "chance": o["chance"],
+            "to_act": self.current_seats(), "over": over, "result": self.result() if over else None,
+        }
 
     # --- the invariants after a move (`Game._check_move`), on the native state
     def _check_move(self) -> list[str]:

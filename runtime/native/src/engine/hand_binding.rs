@@ -46,7 +46,7 @@ pub struct EngineHand {
     bots: Option<BotSetup>, // what the greedy and efficiency bots read of the rule set (`set_bots`)
 }
 
-/// What a move applied leaves for the caller's bookkeeping (`apply_step`, `apply_many`): the move (JSON
+/// What a move applied leaves for the caller's bookkeeping (`apply_step`, engine/observe.rs `act`): the move (JSON
 /// text [action, tiles, choice, meld]), the seats the decision now asked asks (None: none), why the
 /// native hand stopped (None: it did not), whether the invariants hold, and whether the hand is over.
 pub(super) type Took = (String, Option<Vec<usize>>, Option<String>, bool, bool);
@@ -335,24 +335,6 @@ impl EngineHand {
     fn apply_step(&mut self, py: Python<'_>, seat: usize, index: usize) -> PyResult<Took> {
         self.state()?;
         self.step_index(py, seat, index).map_err(PyValueError::new_err)
-    }
-
-    /// `apply_step` at many hands in one call (the learning environment's tables): hand i's seat `seats[i]`
-    /// plays its legal move number `indices[i]`. Stops at the first move refused (the hands after it are
-    /// not played on): what each hand played left (`Took`), and the refusal's sentence, if any.
-    #[staticmethod]
-    fn apply_many(py: Python<'_>, hands: Vec<PyRefMut<'_, EngineHand>>, seats: Vec<usize>, indices: Vec<usize>) -> PyResult<(Vec<Took>, Option<String>)> {
-        if hands.len() != seats.len() || hands.len() != indices.len() {
-            return Err(PyValueError::new_err(format!("{} seats and {} move numbers for {} hands", seats.len(), indices.len(), hands.len())));
-        }
-        let mut out = Vec::with_capacity(hands.len());
-        for (i, mut hand) in hands.into_iter().enumerate() {
-            match hand.step_index(py, seats[i], indices[i]) {
-                Ok(t) => out.push(t),
-                Err(why) => return Ok((out, Some(why))),
-            }
-        }
-        Ok((out, None))
     }
 
     /// Whether the invariants `Game._check_move` checks hold now (the caller writes the reference's

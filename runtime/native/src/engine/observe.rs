@@ -76,10 +76,11 @@ impl EngineObserver {
     }
 
     /// For `viewer`, what the rules show of every seat (observe.py: each rule, each owner but the viewer,
-    /// `condition_holds` with viewer, owner, actor = owner, tile = the owner's drawn tile). None: a
+    /// `condition_holds` with viewer, owner, actor = owner, tile = the owner's drawn tile); for no viewer
+    /// (an onlooker, observe.py `onlooker_observation`), each owner with the viewer bound to nothing. None: a
     /// condition the native side does not answer exactly (the reference notes an error, or a question is
     /// declined).
-    fn shown(&self, py: Python<'_>, t: &Table, w: &Winning, h: &Hand, viewer: usize) -> Option<Vec<Shown>> {
+    fn shown(&self, py: Python<'_>, t: &Table, w: &Winning, h: &Hand, viewer: Option<usize>) -> Option<Vec<Shown>> {
         let st = &h.st;
         let mut out: Vec<Shown> = (0..st.n).map(|_| Shown { hand: false, drawn: false, melds: false, kong_tiles: false }).collect();
         if self.rules.is_empty() {
@@ -90,7 +91,7 @@ impl EngineObserver {
             let wins = w.on(t, st, hc);
             for (what, when) in &self.rules {
                 for (owner, shown) in out.iter_mut().enumerate() {
-                    if owner == viewer {
+                    if Some(owner) == viewer {
                         continue;
                     }
                     let holds = match when {
@@ -101,7 +102,7 @@ impl EngineObserver {
                             }
                             let mut bound: Vec<V> = h.base.clone();
                             let slot = |name: &str| BOUND.iter().position(|b| *b == name).expect("a binding of scope::BOUND");
-                            bound[slot("viewer")] = V::Seat(viewer as u16);
+                            bound[slot("viewer")] = viewer.map_or(V::None, |v| V::Seat(v as u16));
                             bound[slot("owner")] = V::Seat(owner as u16);
                             bound[slot("actor")] = V::Seat(owner as u16);
                             bound[slot("tile")] = match st.seats[owner].drawn {
@@ -162,15 +163,16 @@ impl EngineObserver {
             .map_or(J::Null, |k| J::String(self.seat_names[k].clone()))
     }
 
-    /// observe.py `observation` but for what the Python side adds (decision, to_act, over, result,
-    /// legal_moves): the JSON object, or None where the native side does not answer.
-    fn observation_json(&self, py: Python<'_>, t: &Table, w: &Winning, h: &Hand, seat: usize) -> Option<J> {
+    /// observe.py `observation` (an onlooker's, `onlooker_observation`, for no viewer) but for what the
+    /// Python side adds (decision, to_act, over, result, legal_moves): the JSON object, or None where the
+    /// native side does not answer.
+    fn observation_json(&self, py: Python<'_>, t: &Table, w: &Winning, h: &Hand, viewer: Option<usize>) -> Option<J> {
         let st = &h.st;
-        let shown = self.shown(py, t, w, h, seat)?;
+        let shown = self.shown(py, t, w, h, viewer)?;
         let in_play = |s: usize| !(t.rules.table.winners_leave && st.winners.contains(&s));
         let mut seats = Vec::with_capacity(st.n);
         for (i, s) in st.seats.iter().enumerate() {
-            let mine = i == seat;
+            let mine = Some(i) == viewer;
             let what = &shown[i];
             let melds: Vec<J> = s
                 .melds
@@ -254,17 +256,22 @@ impl EngineObserver {
                 J::Object(d)
             })
             .collect();
-        let me = &st.seats[seat];
-        let mut hand = me.hand.clone();
-        hand.sort_unstable();
-        Some(json!({
+        let mut out = json!({
             "players": st.n, "over": st.over, "dealer": st.dealer, "turn": st.turn, "wall_left": st.wall.len(), "seats": seats,
             "table": dict(&st.table), "reveals": reveals, "reveals_codes": reveals_codes,
             "task": st.task, "chance": chance,
-            "hand": Self::names(t, &hand), "hand_codes": self.codes_of(&hand),
-            "drawn": me.drawn.map(|k| J::String(t.names[k].clone())), "drawn_code": me.drawn.map(|k| J::String(self.codes[k].clone())),
-            "state": dict(&me.vars),
-        }))
+        });
+        if let (Some(seat), Some(d)) = (viewer, out.as_object_mut()) {
+            let me = &st.seats[seat];
+            let mut hand = me.hand.clone();
+            hand.sort_unstable();
+            d.insert("hand".into(), Self::names(t, &hand));
+            d.insert("hand_codes".into(), self.codes_of(&hand));
+            d.insert("drawn".into(), me.drawn.map_or(J::Null, |k| J::String(t.names[k].clone())));
+            d.insert("drawn_code".into(), me.drawn.map_or(J::Null, |k| J::String(self.codes[k].clone())));
+            d.insert("state".into(), dict(&me.vars));
+        }
+        Some(out)
     }
 
     /// env.py `Layout.encode` of seat's observation into `v` (its `dim` values, zeroed). False: a value
@@ -273,7 +280,7 @@ impl EngineObserver {
     fn encode_into(&self, py: Python<'_>, t: &Table, w: &Winning, h: &Hand, ask: Option<&Ask>, answers: &[(usize, Mv)], seat: usize, v: &mut [f32]) -> bool {
         let Some(lay) = &self.layout else { return false };
         let st = &h.st;
-        let Some(shown) = self.shown(py, t, w, h, seat) else { return false };
+        let Some(shown) = self.shown(py, t, w, h, Some(seat)) else { return false };
         let n = st.n;
         let count = |v: &mut [f32], base: usize, ks: &[usize]| {
             for &k in ks {
@@ -464,7 +471,14 @@ impl EngineObserver {
         seat_slot(&hand, seat)?;
         let (t, w, h, ..) = hand.observed();
         let Some(h) = h else { return Ok(None) };
-        Ok(self.observation_json(py, t, w, h, seat).map(|j| j.to_string()))
+        Ok(self.observation_json(py, t, w, h, Some(seat)).map(|j| j.to_string()))
+    }
+
+    /// What someone not seated sees (observe.py `onlooker_observation`) but for what the Python side adds
+    /// (decision, to_act, over, result): JSON text, or None where the native side does not answer.
+    fn onlooker(&self, py: Python<'_>, hand: PyRef<'_, EngineHand>) -> Option<String> {
+        let (t, w, h, ..) = hand.observed();
+        self.observation_json(py, t, w, h?, None).map(|j| j.to_string())
     }
 
     /// Seat's observation vector (float32, `dim`) and action mask (int8, `size`) as bytearrays (numpy reads
