@@ -1,7 +1,9 @@
 """Observations on the native backend against the reference: seeded games of every configuration played on
 both backends with the same random legal moves, and after every move, for every seat, `Game.observation`
 and `legal_moves` equal, and the learning environment's arrays (env.py `Layout`: the observation vector and
-the action mask) filled natively (engine/observe.rs) equal to the reference observation's encoding.
+the action mask, and the legal move each action slot names) filled natively (engine/observe.rs) equal to the
+reference observation's encoding; what an onlooker sees equal; the native game's moves taken as the
+environment takes them (by action slot, `NativeGame.act`); and the results equal at the end.
 
     python bench/observe_equivalence.py [--games 50] [--seed 1] [--configs baijindao,longyan:3,…] [--json]
 
@@ -38,6 +40,7 @@ def compare(rules, options: dict, seeds, encode: bool = True) -> dict:
 
     lay = Layout(rules, options) if encode else None
     out = {"games": 0, "observations": 0, "different": 0, "encodings": 0, "encodings_different": 0,
+           "onlookers": 0, "onlookers_different": 0, "by_action": 0, "results_different": 0,
            "shown_hand": 0, "shown_drawn": 0, "partly_shown_melds": 0}
     for seed in seeds:
         py = Game(rules, options, seed, backend="python")
@@ -45,6 +48,8 @@ def compare(rules, options: dict, seeds, encode: bool = True) -> dict:
         rng = random.Random(seed)
         out["games"] += 1
         while True:
+            out["onlookers"] += 1
+            out["onlookers_different"] += py.onlooker_observation() != nat.onlooker_observation()
             for s in range(py.n):
                 a, b = py.observation(s), nat.observation(s)
                 out["observations"] += 1
@@ -61,8 +66,14 @@ def compare(rules, options: dict, seeds, encode: bool = True) -> dict:
                         mask = np.zeros(lay.size, dtype=np.int8)
                         if not py.is_over() and s in py.current_seats():
                             mask[list(lay.actions_of(py.legal_moves(s)))] = 1
+                        # and each marked slot names the legal move the reference's slot map gives it
+                        slots = np.frombuffer(got[2], dtype=np.int32)
+                        legal = lay.actions_of(py.legal_moves(s)) if s in py.current_seats() else {}
+                        named = [str(m) for m in nat.legal_moves(s)]
                         same = (np.array_equal(np.frombuffer(got[0], dtype=np.float32), lay.encode(a))
-                                and np.array_equal(np.frombuffer(got[1], dtype=np.int8), mask))
+                                and np.array_equal(np.frombuffer(got[1], dtype=np.int8), mask)
+                                and {x: named[i] for x, i in enumerate(slots) if i >= 0}
+                                == {x: str(m) for x, m in legal.items()})
                         out["encodings_different"] += not same
             if py.is_over():
                 break
@@ -70,7 +81,14 @@ def compare(rules, options: dict, seeds, encode: bool = True) -> dict:
             moves = py.legal_moves(seat)
             move = moves[rng.randrange(len(moves))]
             py.apply(seat, move)
-            nat.apply(seat, move)
+            action = next((x for x, m in lay.actions_of(moves).items() if m is move), None) if lay else None
+            if action is not None and getattr(nat, "by_number", lambda: False)():
+                # as the environment plays: the move named by its action slot, looked up natively
+                assert nat.act(seat, action, lay.json), f"action {action} refused"
+                out["by_action"] += 1
+            else:
+                nat.apply(seat, move)
+        out["results_different"] += py.result() != nat.result()
     stats = rules.stats()
     out["fallbacks"] = stats.get("engine_fallbacks", 0)
     out["fallback_reasons"] = stats.get("engine_fallback_reasons", {})
@@ -95,10 +113,12 @@ def main(argv=None) -> int:
         seeds = [draw.randrange(1 << 31) for _ in range(args.games)]  # as `paili simulate` seeds its games
         r = compare(paili.load(str(ROOT / path)), options, seeds)
         results[name] = r
-        bad += r["different"] + r["encodings_different"]
+        bad += r["different"] + r["encodings_different"] + r["onlookers_different"] + r["results_different"]
         if not args.json:
             print(f"{name:10s} games {r['games']:4d}  observations {r['observations']:7d}  different {r['different']}  "
-                  f"encodings {r['encodings']:7d}  different {r['encodings_different']}  fallbacks {r['fallbacks']}  "
+                  f"encodings {r['encodings']:7d}  different {r['encodings_different']}  onlookers {r['onlookers']} "
+                  f"different {r['onlookers_different']}  moves by action {r['by_action']}  results different "
+                  f"{r['results_different']}  fallbacks {r['fallbacks']}  "
                   f"mirrors {r['mirrors']}  shown: hand {r['shown_hand']} drawn {r['shown_drawn']} "
                   f"melds {r['partly_shown_melds']}", flush=True)
     if args.json:
