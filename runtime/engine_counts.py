@@ -14,7 +14,7 @@ class EngineCounts:
     fallbacks: int = 0  # of those, hands played on in Python (replayed from their setup and moves)
     reasons: Counter = field(default_factory=Counter)  # why, by sentence
     mirrors: int = 0  # Python games replayed beside a native one to answer what it does not (observations)
-    pool: Any = None  # the idle native hands (native_game.Pool), made by the first native game
+    pool: Any = None  # the idle native hands (native_pool.Pool), made by the first native game
 
     def fell_back(self, why: str) -> None:
         self.fallbacks += 1

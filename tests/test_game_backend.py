@@ -195,6 +195,8 @@ def test_clone_restore_and_observation_on_the_native_backend():
     mirrors = rules.stats()["engine_mirrors"]
     assert nat.observation(s) == py.observation(s)
     assert nat.onlooker_observation() == py.onlooker_observation()
+    assert rules.stats()["engine_mirrors"] == mirrors  # both views answered by the native hand
+    assert nat.st.snapshot() == py.st.snapshot()  # the reference's own state: a Python replay answers
     assert rules.stats()["engine_mirrors"] == mirrors + 1  # answered by a Python replay, kept beside it
     # the replay is kept in step with the native hand
     s = py.current_seats()[0]

@@ -30,7 +30,7 @@ from . import log as gamelog
 from .bots import EfficiencyBot, set_partners
 from .flow import Game
 from .native_bot import action_flags, encoding
-from .native_game import typed_options
+from .native_pool import typed_options
 from .native_scope import set_scoring
 from .session import Session
 from .tallies import Tallies
