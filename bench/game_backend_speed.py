@@ -26,7 +26,10 @@ def cpu() -> float:
     return r.ru_utime + r.ru_stime
 
 
-def play(rules, options: dict, seeds: list[int], backend: str, bot: str = "random") -> float:
+def play(rules, options: dict, seeds: list[int], backend: str, bot: str = "random") -> tuple[float, list[list[str]]]:
+    """The CPU time of the seeded games and each game's moves (seat and move text; bench/game_bots_native.py
+    compares them across backends)."""
+    logs = []
     t0 = cpu()
     for seed in seeds:
         g = Game(rules, options, seed, backend=backend)
@@ -35,7 +38,8 @@ def play(rules, options: dict, seeds: list[int], backend: str, bot: str = "rando
             s = g.current_seats()[0]
             g.apply(s, bots[s].choose(g, s, g.legal_moves(s)))
         g.result()
-    return cpu() - t0
+        logs.append([f"{s} {m}" for s, m in g.moves])
+    return cpu() - t0, logs
 
 
 def main() -> int:
@@ -56,7 +60,7 @@ def main() -> int:
         times = {"python": [], "native": []}
         for _ in range(args.rounds):
             for backend in ("python", "native"):
-                times[backend].append(play(rules, options, seeds, backend, args.bots))
+                times[backend].append(play(rules, options, seeds, backend, args.bots)[0])
         st = rules.stats()
         fb = st["engine_fallbacks"] - before["engine_fallbacks"]
         py, nat = min(times["python"]), min(times["native"])

@@ -11,41 +11,19 @@ from __future__ import annotations
 
 import argparse
 import json
-import resource
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from game_backend_speed import play  # noqa: E402  (bench/ is the script's folder: on sys.path)
 from paili import load  # noqa: E402
-from paili.runtime.game.bots import BOTS  # noqa: E402
-from paili.runtime.game.flow import Game  # noqa: E402
 
 CONFIGS = {"baijindao": ("rules/baijindao.pai", {}), "baicheng": ("rules/baicheng.pai", {}),
            "chehuzi": ("rules/chehuzi.pai", {}), "guobiao": ("rules/guobiao.pai", {}),
            "longyan-4": ("rules/longyan.pai", {"人数": 4}), "longyan-3": ("rules/longyan.pai", {"人数": 3}),
            "longyan-2": ("rules/longyan.pai", {"人数": 2}), "joker": ("bench/rules/joker.pai", {})}
-
-
-def cpu() -> float:
-    r = resource.getrusage(resource.RUSAGE_SELF)
-    return r.ru_utime + r.ru_stime
-
-
-def play(rules, options: dict, seeds: list[int], backend: str, bot: str) -> tuple[float, list[list[str]]]:
-    """The CPU time of the games and each game's moves (seat and move text)."""
-    logs = []
-    t0 = cpu()
-    for seed in seeds:
-        g = Game(rules, options, seed, backend=backend)
-        bots = [BOTS[bot](seed * 31 + i) for i in range(g.n)]
-        while not g.is_over():
-            s = g.current_seats()[0]
-            g.apply(s, bots[s].choose(g, s, g.legal_moves(s)))
-        g.result()
-        logs.append([f"{s} {m}" for s, m in g.moves])
-    return cpu() - t0, logs
 
 
 def main(argv=None) -> int:

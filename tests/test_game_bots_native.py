@@ -52,6 +52,24 @@ def test_native_game_bots_move_as_the_reference(name, options, bot):
         assert len(native) > 4
 
 
+@pytest.mark.parametrize("bot", ["greedy", "efficiency"])
+def test_games_alive_together_each_get_the_native_bots(bot):
+    # the second game's native hand is a new one (the first still holds its own), set up from the room
+    # options' copied shell (runtime/game/native_pool.py `Shell`): the bots read the rule set's program of it
+    r = rules("baicheng")
+    before = r.stats()
+    games = [Game(r, {}, seed, backend="native") for seed in (11, 12, 13)]
+    for g, seed in zip(games, (11, 12, 13)):
+        bots = [BOTS[bot](seed * 31 + i) for i in range(g.n)]
+        while not g.is_over():
+            s = g.current_seats()[0]
+            g.apply(s, bots[s].choose(g, s, g.legal_moves(s)))
+        assert [f"{s} {m}" for s, m in g.moves] == play(r, {}, seed, "python", bot)
+    after = r.stats()
+    assert after["engine_mirrors"] == before["engine_mirrors"]
+    assert after["engine_fallbacks"] == before["engine_fallbacks"]
+
+
 def test_native_choice_only_for_the_bots_own_questions():
     r = rules("baicheng")
     before = r.stats()["engine_mirrors"]

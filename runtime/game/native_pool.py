@@ -42,7 +42,7 @@ class Shell:
     from the seed itself."""
 
     __slots__ = ("rules", "rs", "cat", "dec", "settings", "options", "n", "check", "initial_counts",
-                 "start_balances", "require_decision", "seed", "setup_args", "options_key")
+                 "start_balances", "require_decision", "seed", "setup_args", "prog", "options_key")
 
     @classmethod
     def of(cls, game_cls, rules, options, seed, kw: dict, pool: Pool) -> Shell:
