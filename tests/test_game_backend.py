@@ -122,18 +122,23 @@ class RefusesLater:
         return getattr(self.hand, name)
 
 
-def test_a_hand_the_native_engine_stops_in_goes_on_in_python_counted(monkeypatch):
-    path, options = ENGINE_CONFIGS[6]
+def wrap_pool_hands(monkeypatch, wrap) -> None:
+    """Every native hand the pool hands out wrapped by `wrap(hand)`; a hand given back to the pool is the
+    native one, never the wrapper."""
     take, give_back = native_game.Pool.take, native_game.Pool.give_back
 
-    def refusing_take(pool, rules, shell):
+    def wrapped_take(pool, rules, shell):
         hand, idle = take(pool, rules, shell)
-        return (None if hand is None else RefusesLater(hand, 12)), idle
+        return (None if hand is None else wrap(hand)), idle
 
-    monkeypatch.setattr(native_game.Pool, "take", refusing_take)
-    # a hand given back to the pool is the native one, never the wrapper
+    monkeypatch.setattr(native_game.Pool, "take", wrapped_take)
     unwrap = staticmethod(lambda idle, h: give_back(idle, getattr(h, "hand", h)))
     monkeypatch.setattr(native_game.Pool, "give_back", unwrap)
+
+
+def test_a_hand_the_native_engine_stops_in_goes_on_in_python_counted(monkeypatch):
+    path, options = ENGINE_CONFIGS[6]
+    wrap_pool_hands(monkeypatch, lambda hand: RefusesLater(hand, 12))
     rules = _rules(path)
     before = rules.stats()
     py, nat = _both(path, options, 5)
@@ -265,15 +270,7 @@ def test_a_broken_invariant_of_a_native_hand_is_reported_after_the_move(monkeypa
     """Whether the move is given (`apply`) or named by its number (`apply_index`, as the environment
     plays): the native check finds it, the reference's sentences report it."""
     path, options = ENGINE_CONFIGS[1]
-    take, give_back = native_game.Pool.take, native_game.Pool.give_back
-
-    def astray_take(pool, rules, shell):
-        hand, idle = take(pool, rules, shell)
-        return (None if hand is None else MoneyAstray(hand, 10)), idle
-
-    monkeypatch.setattr(native_game.Pool, "take", astray_take)
-    unwrap = staticmethod(lambda idle, h: give_back(idle, getattr(h, "hand", h)))  # the pool keeps the native hand
-    monkeypatch.setattr(native_game.Pool, "give_back", unwrap)
+    wrap_pool_hands(monkeypatch, lambda hand: MoneyAstray(hand, 10))
     g = Game(_rules(path), options, 3, backend="native")
     bots = [BOTS["random"](i) for i in range(g.n)]
     while not g.is_over() and len(g.moves) < 12:
