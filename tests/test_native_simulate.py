@@ -48,7 +48,8 @@ CASES = [("baijindao", {}, 20, "random"), ("baicheng", {}, 20, "random"), ("cheh
          ("longyan", {"人数": 2}, 20, "random"), ("joker", {}, 20, "random"),
          ("baicheng", {}, 8, "efficiency"), ("guobiao", {}, 6, "efficiency"), ("longyan", {"人数": 4}, 6, "efficiency"),
          ("joker", {}, 8, "efficiency"), ("baicheng", {}, 10, "greedy"), ("longyan", {"人数": 2}, 10, "greedy"),
-         ("baicheng", {}, 8, "random,efficiency,greedy,efficiency")]
+         ("baicheng", {}, 8, "random,efficiency,greedy,efficiency"), ("baicheng", {}, 8, "mixed"),
+         ("longyan", {"人数": 4}, 8, "mixed"), ("joker", {}, 8, "mixed"), ("chehuzi", {}, 6, "mixed,random,greedy")]
 
 
 @pytest.mark.parametrize("name,options,games,bots", CASES)
@@ -103,10 +104,9 @@ def test_workers_give_the_one_process_summary_natively():
     assert one == two and one["native_hands"] == 8
 
 
-def test_the_python_backend_and_the_mixed_bot_keep_the_python_path():
+def test_the_python_backend_keeps_the_python_path():
     assert not native_simulate.covers(rules("baicheng", "python"), ["random"])
-    assert not native_simulate.covers(rules("baicheng"), ["mixed"])
-    assert native_simulate.covers(rules("baicheng"), ["random", "efficiency", "greedy", "random"])
+    assert native_simulate.covers(rules("baicheng"), ["random", "efficiency", "greedy", "mixed"])
     s = simulate(rules("baicheng", "python"), 3, 1, "random")
     assert "native_hands" not in s
 

@@ -42,7 +42,7 @@ from ..tiles import kind_counts
 from .bot_state import RuleSetState, RuleSetStates
 from .group_values import group_worth, value_floor, valued_kinds
 from .moves import PASS, Move, neighbours
-from .native_bot import game_choice, native_choice
+from .native_bot import NativeGenerators, game_choice, native_choice
 
 
 class RandomBot:
@@ -212,7 +212,7 @@ class GreedyBot:
         return None
 
 
-class MixedBot(GreedyBot):
+class MixedBot(NativeGenerators, GreedyBot):
     name = "mixed"
     declares_ready = True
 
@@ -224,6 +224,9 @@ class MixedBot(GreedyBot):
         self.patience = 0.95
 
     def choose(self, game, seat: int, moves: list[Move]) -> Move:
+        chosen = game_choice(self, game, seat, moves, set_partners, EfficiencyBot) if type(self) is MixedBot else None
+        if chosen is not None:  # the same move, by the native mixed bot on a native game's state
+            return chosen
         kinds = list(dict.fromkeys(m.action for m in moves))
         patient = self._keep_waiting(game, seat, moves)
         if patient is not None:

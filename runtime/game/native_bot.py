@@ -7,6 +7,8 @@ same move as its own policy would (bench/bot_backends.py, tests/test_distance_na
 """
 from __future__ import annotations
 
+import random
+
 from ..backend import native_module
 from .group_values import value_floor
 from .moves import PASS
@@ -147,12 +149,13 @@ def native_choice(bot, game, seat: int, moves: list, partners):
 
 
 def game_choice(bot, game, seat: int, moves: list, partners, efficiency):
-    """The move the native bots (engine/bot_play.rs) choose for `bot` — greedy, or efficiency with its state
-    under the rule set — on a `Game` on the native backend while its native hand plays: chosen on the native
-    state as `paili simulate`'s native path chooses, so no Python game is replayed beside it for the bot's
-    questions. None where the game is another, `moves` are not the seat's legal moves, or the native side
-    declines: then the bot's own policy chooses. `efficiency`: the efficiency bot's class, whose two
-    `Distance` objects (shared by its bots) the native hand keeps with the rule set's bot data (`set_bots`,
+    """The move the native bots (engine/bot_play.rs) choose for `bot` — greedy, efficiency with its state
+    under the rule set, or mixed with its generators (held natively until its own policy reads them) — on
+    a `Game` on the native backend while its native hand plays: chosen on the native state as `paili
+    simulate`'s native path chooses, so no Python game is replayed beside it for the bot's questions.
+    None where the game is another, `moves` are not the seat's legal moves, or the native side declines:
+    then the bot's own policy chooses. `efficiency`: the efficiency bot's class, whose two `Distance`
+    objects (shared by its bots) the native hand keeps with the rule set's bot data (`set_bots`,
     made once per native hand)."""
     native = getattr(type(game), "native_bot_hand", None)
     got = native(game) if native is not None else None
@@ -168,6 +171,8 @@ def game_choice(bot, game, seat: int, moves: list, partners, efficiency):
         hand.set_bots(enc.rules, shapes, actions, b.measure(shell), b.value_measure(shell))
     if bot.name == "greedy":
         i = hand.bot_choose(seat)
+    elif bot.name == "mixed":
+        i = hand.bot_choose(seat, None, bot.native_twin(native_module()))
     else:
         st = bot.states.of(shell)
         if st.policy is None:
@@ -175,3 +180,50 @@ def game_choice(bot, game, seat: int, moves: list, partners, efficiency):
         i = hand.bot_choose(seat, st.policy)
         st.gated = st.policy.gated
     return None if i is None else moves[i]
+
+
+class NativeGenerators:
+    """The mixed bot's two generators (`rng`, `mix`), held natively (`MixedState`) while the native side
+    chooses its moves on a native game (`game_choice`) and brought back to the `random.Random` objects
+    whenever they are read here, so the bot draws the same numbers whichever side chooses."""
+
+    _twin = None
+
+    @property
+    def rng(self) -> random.Random:
+        self._home()
+        return self._rng
+
+    @rng.setter
+    def rng(self, value: random.Random) -> None:
+        self._home()
+        self._rng = value
+
+    @property
+    def mix(self) -> random.Random:
+        self._home()
+        return self._mix
+
+    @mix.setter
+    def mix(self, value: random.Random) -> None:
+        self._home()
+        self._mix = value
+
+    def native_twin(self, mod):
+        """The generators as the native side holds them (`MixedState`), taken over from here on first use."""
+        if self._twin is None:
+            def state(r):
+                words = r.getstate()[1]
+                return list(words[:-1]), words[-1]
+            self._twin = mod.MixedState(state(self._rng), state(self._mix), self.patience)
+        else:
+            self._twin.patience = self.patience
+        return self._twin
+
+    def _home(self) -> None:
+        twin, self._twin = self._twin, None
+        if twin is not None:
+            for r, (words, pos) in zip((self._rng, self._mix), twin.state()):
+                version, _, gauss = r.getstate()
+                r.setstate((version, (*words, pos), gauss))
+

@@ -1,7 +1,7 @@
 """`paili simulate`'s native path: whole hands played by the native engine with native bots
 (runtime/native/src/engine/simulate.rs `EngineSim`, bot_play.rs), one call per batch of hands, no Python
 per move. Each hand is set up from its seed as `Session.new_hand` sets it up, its seats' bots are the
-random, greedy and efficiency bots of bots.py seeded as `play_games` seeds them (`game_seed * 31 + i`), and
+random, greedy, efficiency and mixed bots of bots.py seeded as `play_games` seeds them (`game_seed * 31 + i`), and
 its tallies are the ones `play_games` makes of `Session.finish`'s result, so `summarize` gives the same
 summary on both paths. A hand the native engine does not play to its end (a step it does not port, a
 question it declines, an error the reference would note, an invariant it finds broken) is played again
@@ -15,7 +15,6 @@ With `--log`, each hand the native engine played is logged as the Python path lo
 chose (`EngineSim.play(hands, moves=True)`: their indices among the legal moves) are replayed on the native
 `Game` (runtime/game/native_game.py, whose states and results are the reference's) by a `Session`, and the
 session written (`write_log`); a hand whose moves do not replay is played again by the reference (counted).
-The mixed bot stays on the Python path (`covers`).
 """
 from __future__ import annotations
 
@@ -35,7 +34,7 @@ from .native_scope import set_scoring
 from .session import Session
 from .tallies import Tallies
 
-NATIVE_BOTS = ("random", "greedy", "efficiency")
+NATIVE_BOTS = ("random", "greedy", "efficiency", "mixed")
 BATCH = 32  # hands per native call (the progress bar moves per batch)
 
 _SIMS: dict = {}  # (id(rules), options text) -> (rules, EngineSim): one per rule set and options per process
@@ -62,7 +61,7 @@ def engine(rules, options: dict | None):
     except ValueError:  # NotCovered (a ValueError): the rule set plays in Python
         sim = None
     if sim is not None:
-        game = Session(rules, options, 0, 1).new_hand()
+        game = Session(rules, options, 0, 1, backend="python").new_hand()  # (what the bots' data is made of)
         set_scoring(sim, game)
         bot = EfficiencyBot(0)
         enc = encoding(game, set_partners(game.rs))

@@ -7,7 +7,8 @@
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
-use super::bots::{Ask, BotRules, Choice, MoveIn, Policy, SeatIn};
+use super::bots::{Ask, BotRules, Choice, Mixed, MoveIn, Policy, SeatIn};
+use super::rng::Rng;
 use super::distance::DistanceTables;
 
 #[pyclass(module = "_native", frozen)]
@@ -50,6 +51,38 @@ impl EfficiencyRules {
 #[derive(Default)]
 pub struct EfficiencyPolicy {
     pub(crate) p: Policy,
+}
+
+/// The mixed bot's generators while the native side chooses for it (runtime/game/bots.py `MixedBot`):
+/// made from the states `random.Random.getstate()` gives (its 624 words and position), read back by
+/// `state` when the bot's own policy chooses again in Python.
+#[pyclass(module = "_native", unsendable)]
+pub struct MixedState {
+    pub(crate) m: Mixed,
+}
+
+#[pymethods]
+impl MixedState {
+    #[new]
+    fn new(rng: (Vec<u32>, usize), mix: (Vec<u32>, usize), patience: f64) -> PyResult<Self> {
+        let of = |(w, i): (Vec<u32>, usize)| Rng::from_state(&w, i).ok_or_else(|| PyValueError::new_err("a generator's state is 624 words and a position"));
+        Ok(MixedState { m: Mixed { rng: of(rng)?, mix: of(mix)?, patience } })
+    }
+
+    /// The two generators' states, as `new` takes them.
+    fn state(&self) -> ((Vec<u32>, usize), (Vec<u32>, usize)) {
+        (self.m.rng.state(), self.m.mix.state())
+    }
+
+    #[getter]
+    fn patience(&self) -> f64 {
+        self.m.patience
+    }
+
+    #[setter]
+    fn set_patience(&mut self, v: f64) {
+        self.m.patience = v;
+    }
 }
 
 /// The game's answers through the Python oracle (runtime/game/bots.py `_SeatOracle`), the distances

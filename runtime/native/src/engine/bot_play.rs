@@ -10,7 +10,7 @@
 use pyo3::prelude::*;
 
 use super::bot_binding::EfficiencyRules;
-use super::bots::{greedy_choose, Ask, Choice, MoveIn, Policy, SeatIn};
+use super::bots::{greedy_choose, mixed_choose, Ask, Choice, Mixed, MixedMoves, MoveIn, Policy, SeatIn};
 use super::course::Eng;
 use super::distance::DistanceTables;
 use super::offers::Mv;
@@ -109,6 +109,15 @@ pub enum Bot {
     Random(Box<Rng>),
     Greedy,
     Efficiency(Box<Policy>),
+    Mixed(Box<Mixed>),
+}
+
+/// Which policy `choose_move` plays: greedy, the efficiency bot (its state) or the mixed bot (its
+/// generators, advanced only when the choice is made natively).
+pub enum Which<'a> {
+    Greedy,
+    Efficiency(&'a mut Policy),
+    Mixed(&'a mut Mixed),
 }
 
 impl Bot {
@@ -119,8 +128,9 @@ impl Bot {
             "random" => Ok(Bot::Random(Box::new(rng))),
             "greedy" if has_setup => Ok(Bot::Greedy),
             "efficiency" if has_setup => Ok(Bot::Efficiency(Box::default())),
-            "greedy" | "efficiency" => Err(format!("the {name} bot needs the rule set's bot data (set_bots)")),
-            _ => Err(format!("the native simulation has no bot {:?} (random, greedy, efficiency)", name.chars().take(40).collect::<String>())),
+            "mixed" if has_setup => Err("the mixed bot is made with both its generators (mixed_bot)".into()),
+            "greedy" | "efficiency" | "mixed" => Err(format!("the {name} bot needs the rule set's bot data (set_bots)")),
+            _ => Err(format!("the native simulation has no bot {:?} (random, greedy, efficiency, mixed)", name.chars().take(40).collect::<String>())),
         }
     }
 
@@ -130,16 +140,42 @@ impl Bot {
     pub fn choose(&mut self, py: Python<'_>, e: &Eng, st: &HandState, seat: usize, ask: &steps::Ask, legal: &[Mv], setup: Option<&BotSetup>) -> Result<usize, String> {
         match self {
             Bot::Random(rng) => Ok(rng.randrange(legal.len() as u64) as usize),
-            Bot::Greedy => choose_move(py, e, st, seat, ask, legal, setup, None),
-            Bot::Efficiency(p) => choose_move(py, e, st, seat, ask, legal, setup, Some(p)),
+            Bot::Greedy => choose_move(py, e, st, seat, ask, legal, setup, Which::Greedy),
+            Bot::Efficiency(p) => choose_move(py, e, st, seat, ask, legal, setup, Which::Efficiency(p)),
+            Bot::Mixed(m) => choose_move(py, e, st, seat, ask, legal, setup, Which::Mixed(m)),
         }
     }
 }
 
-/// The index in `legal` of the move the greedy bot (`policy` None) or the efficiency bot (its state)
-/// plays; Err as `Bot::choose`. `EngineHand.bot_choose` asks it for a `Game` on the native backend.
+/// The mixed bot of its two generators (`MixedBot(seed)`: `random.Random(seed)` and
+/// `random.Random(seed ^ 0x5EED)`).
+pub fn mixed_bot(rng: Rng, mix: Rng) -> Bot {
+    Bot::Mixed(Box::new(Mixed { rng, mix, patience: 0.95 }))
+}
+
+/// What the mixed bot reads of the moves beyond `MoveIn` (bots.rs `MixedMoves`).
+fn mixed_moves(legal: &[Mv], drawn: Option<usize>) -> (Vec<usize>, Vec<bool>, Option<usize>) {
+    let mut names: Vec<&str> = Vec::new();
+    let kind_of = legal
+        .iter()
+        .map(|m| match names.iter().position(|n| *n == m.action) {
+            Some(i) => i,
+            None => {
+                names.push(&m.action);
+                names.len() - 1
+            }
+        })
+        .collect();
+    let discard_kind = names.iter().map(|n| *n == "discard").collect();
+    let throw = drawn.and_then(|d| legal.iter().position(|m| m.action == "discard" && m.tiles == [d] && m.choice.is_none() && m.meld.is_none()));
+    (kind_of, discard_kind, throw)
+}
+
+/// The index in `legal` of the move the greedy bot, the efficiency bot (its state) or the mixed bot (its
+/// generators: advanced only when the move is chosen here) plays; Err as `Bot::choose`.
+/// `EngineHand.bot_choose` asks it for a `Game` on the native backend.
 #[allow(clippy::too_many_arguments)]
-pub fn choose_move(py: Python<'_>, e: &Eng, st: &HandState, seat: usize, ask: &steps::Ask, legal: &[Mv], setup: Option<&BotSetup>, policy: Option<&mut Policy>) -> Result<usize, String> {
+pub fn choose_move(py: Python<'_>, e: &Eng, st: &HandState, seat: usize, ask: &steps::Ask, legal: &[Mv], setup: Option<&BotSetup>, which: Which<'_>) -> Result<usize, String> {
     let bs = setup.ok_or("the bot needs the rule set's bot data")?;
     let r = &bs.rules.get().r;
     let moves: Vec<MoveIn> = legal.iter().map(|m| bs.move_in(m)).collect();
@@ -151,14 +187,28 @@ pub fn choose_move(py: Python<'_>, e: &Eng, st: &HandState, seat: usize, ask: &s
     let tables = bs.tables.as_ref().map(|t| t.bind(py).clone());
     let vtables = bs.vtables.as_ref().map(|t| t.bind(py).clone());
     let mut a = StateAsk { wins: &wins, st, seat, ev: &ev, jokers: &bs.jokers, measure, values, tables, vtables };
-    let got = match policy {
-        Some(p) => p.choose(r, &s, &moves, &mut a),
-        None => greedy_choose(r, &s, &moves, &mut a),
+    let mut trial = None; // the mixed bot's generators as this choice leaves them, kept once it is made
+    let mut which = which;
+    let got = match &mut which {
+        Which::Efficiency(p) => p.choose(r, &s, &moves, &mut a),
+        Which::Greedy => greedy_choose(r, &s, &moves, &mut a),
+        Which::Mixed(m) => {
+            let (kind_of, discard_kind, throw) = mixed_moves(legal, s.drawn);
+            let mm = MixedMoves { kind_of: &kind_of, discard_kind: &discard_kind, throw };
+            let mut t = (**m).clone();
+            let got = mixed_choose(r, &s, &st.seats[seat].discards, &moves, &mm, &mut t, &mut a);
+            trial = Some(t);
+            got
+        }
     };
     if let Some(why) = wins.take_declined() {
         return Err(format!("a bot's question the native machinery declines ({why})"));
     }
-    match got? {
+    let got = got?;
+    if let (Which::Mixed(m), Some(t)) = (which, trial) {
+        *m = t;
+    }
+    match got {
         Choice::Move(i) if i < legal.len() => Ok(i),
         Choice::Move(_) => Err("a bot chose a move out of range".into()),
         Choice::Pass => moves.iter().position(|m| m.pass).ok_or_else(|| "a bot passed where pass is not legal".into()),

@@ -11,6 +11,8 @@ use crate::hash::{map, Map};
 
 mod greedy; // `GreedyBot.choose` on the parts the efficiency bot shares
 pub use greedy::greedy_choose;
+mod mixed; // `MixedBot.choose`: greedy declaring ready, with its generators
+pub use mixed::{mixed_choose, Mixed, MixedMoves};
 
 pub const FAR: i64 = 99;
 const TIE_BREAK: usize = 4;

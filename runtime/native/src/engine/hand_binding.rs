@@ -20,8 +20,8 @@ use super::{setup, table, winning};
 use super::simulate::{broken, tiles_everywhere};
 use super::state::Money;
 use super::win::value_json as winning_value;
-use super::bot_binding::{EfficiencyPolicy, EfficiencyRules};
-use super::bot_play::{choose_move, BotSetup};
+use super::bot_binding::{EfficiencyPolicy, EfficiencyRules, MixedState};
+use super::bot_play::{choose_move, BotSetup, Which};
 use crate::program::V;
 use crate::guarded;
 
@@ -226,12 +226,13 @@ impl EngineHand {
         self.bots.is_some()
     }
 
-    /// The index among seat's legal moves of the move the greedy bot (`policy` None) or the efficiency
-    /// bot (its state, `EfficiencyPolicy`) plays now, chosen on the native state (engine/bot_play.rs, as
-    /// `EngineSim.play` chooses); None where it is not asked, has answered, or the native side declines
-    /// a question (the caller's Python bot then chooses, on the reference's game).
-    #[pyo3(signature = (seat, policy=None))]
-    fn bot_choose(&self, py: Python<'_>, seat: usize, policy: Option<PyRefMut<'_, EfficiencyPolicy>>) -> Option<usize> {
+    /// The index among seat's legal moves of the move the greedy bot (`policy` and `mixed` None), the
+    /// efficiency bot (its state, `EfficiencyPolicy`) or the mixed bot (its generators, `MixedState`) plays
+    /// now, chosen on the native state (engine/bot_play.rs, as `EngineSim.play` chooses); None where it is
+    /// not asked, has answered, or the native side declines a question (the caller's Python bot then
+    /// chooses, on the reference's game; the mixed bot's generators as they were).
+    #[pyo3(signature = (seat, policy=None, mixed=None))]
+    fn bot_choose(&self, py: Python<'_>, seat: usize, policy: Option<PyRefMut<'_, EfficiencyPolicy>>, mixed: Option<PyRefMut<'_, MixedState>>) -> Option<usize> {
         let (Some(h), Some(ask), None) = (self.hand.as_ref(), self.pending.as_ref(), self.refused.as_ref()) else { return None };
         if self.bots.is_none() || self.answers.iter().any(|(s, _)| *s == seat) {
             return None;
@@ -241,11 +242,15 @@ impl EngineHand {
             return None;
         }
         let (t, p, o, w, end) = (&self.table, &self.program, &self.offers, &self.winning, &self.end);
-        let mut policy = policy;
+        let (mut policy, mut mixed) = (policy, mixed);
         let got = super::with_hand(py, w, |hc| {
             let e = Eng { t, p, o, w, end, hand: hc };
-            let pol = policy.as_mut().map(|x| &mut x.p);
-            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| choose_move(py, &e, &h.st, seat, ask, legal, self.bots.as_ref(), pol)))
+            let which = match (policy.as_mut(), mixed.as_mut()) {
+                (_, Some(m)) => Which::Mixed(&mut m.m),
+                (Some(x), None) => Which::Efficiency(&mut x.p),
+                (None, None) => Which::Greedy,
+            };
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| choose_move(py, &e, &h.st, seat, ask, legal, self.bots.as_ref(), which)))
         });
         match got {
             Ok(Ok(i)) if i < legal.len() => Some(i),

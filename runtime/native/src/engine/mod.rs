@@ -608,6 +608,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<distance::DistanceTables>()?;
     m.add_class::<bot_binding::EfficiencyRules>()?;
     m.add_class::<bot_binding::EfficiencyPolicy>()?;
+    m.add_class::<bot_binding::MixedState>()?;
     m.add_class::<offer_binding::EngineOffers>()?; // the legal moves (step 6)
     m.add_class::<event_binding::EngineEvents>()?; // step 3
     m.add_class::<hand_binding::EngineHand>()?; // steps 4 and 7

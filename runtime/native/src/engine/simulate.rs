@@ -261,6 +261,11 @@ impl EngineSim {
             let mut seats = Vec::with_capacity(bots.len());
             for (name, s) in bots {
                 let rng = Rng::from_words(&super::seed_words(s)?);
+                if name == "mixed" && self.bots.is_some() {
+                    let mix = Rng::from_words(&super::seed_words(&s.call_method1("__xor__", (0x5EED,))?)?);
+                    seats.push(super::bot_play::mixed_bot(rng, mix));
+                    continue;
+                }
                 seats.push(Bot::new(name, rng, self.bots.is_some()).map_err(pyo3::exceptions::PyValueError::new_err)?);
             }
             prepared.push((words, seats));
