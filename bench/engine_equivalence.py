@@ -20,8 +20,9 @@ may add fields to its snapshot.
 `paili replay LOG` runs; the command itself on the first `--cli` logs of each configuration) and plays
 every game again from its seed: the log must be byte-identical, and
 so must every per-move state digest, the final state and the result. Exit status 1 on any difference.
-`--backend native` (or `PAILI_BACKEND=native`) plays both through `Game` on the native backend
-(runtime/game/native_game.py) and prints how many hands went on in Python, by reason (`engine_fallbacks`).
+`record` plays the games on the Python engine (the reference) unless `--backend` says otherwise; `check`
+on `--backend`, else `PAILI_BACKEND` (unset or `auto`: the native backend, runtime/game/native_game.py,
+as `Game` plays by default), and prints how many hands went on in Python, by reason (`engine_fallbacks`).
 
 `native-setup` checks the native engine as far as it is ported (docs/engine-native.md): for each
 configuration (and the extra ones of `SETUP_CONFIGS`) and each game seed `record` would use, the state the
@@ -159,10 +160,10 @@ def digest(view: dict) -> str:
     return hashlib.sha1(text.encode()).hexdigest()[:16]
 
 
-def play_one(rules, options: dict, game_seed: int, bots: str, ignored=None):
-    """One game as `paili simulate` plays it; returns the session, per-move digests and the final state
-    (with `ignored`'s keys dropped from the states when given)."""
-    session = Session(rules, options, game_seed, 1)
+def play_one(rules, options: dict, game_seed: int, bots: str, ignored=None, backend=None):
+    """One game as `paili simulate` plays it (`Game` on `backend`; None: `PAILI_BACKEND`); returns the
+    session, per-move digests and the final state (with `ignored`'s keys dropped from the states when given)."""
+    session = Session(rules, options, game_seed, 1, backend=backend)
     g = session.new_hand()
     players = [BOTS[bots](game_seed * 31 + i) for i in range(g.n)]
     digests = []
@@ -201,7 +202,8 @@ def record(args) -> int:
         d.mkdir(parents=True, exist_ok=True)
         t0 = time.perf_counter()
         for k, s in enumerate(seeds(args.seed, args.games)):
-            session, digests, final = play_one(rules, options, s, args.bots)
+            # (the reference records unless a backend is asked: `auto`, the default, plays natively)
+            session, digests, final = play_one(rules, options, s, args.bots, backend=args.backend or "python")
             base = d / f"game-{k + 1:05d}"
             base.with_suffix(".jsonl").write_text(log_text(session, stem), encoding="utf-8")
             base.with_suffix(".state.json").write_text(json.dumps(
@@ -357,7 +359,7 @@ def native_scope(args) -> int:
         check = ScopeCheck(rules, options)
         tally = Tally()
         for k, game_seed in enumerate(seeds(args.seed, args.games)):
-            session = Session(rules, options, game_seed, 1)
+            session = Session(rules, options, game_seed, 1, backend="python")  # the reference, compared
             g = session.new_hand()
             players = [BOTS[args.bots](game_seed * 31 + i) for i in range(g.n)]
             repeat = args.repeat if k < args.speed_games else 0  # the native evaluator timed on a sample
@@ -412,7 +414,7 @@ def native_offers(args) -> int:
         check = OffersCheck(rules, options, native_wins=args.native_wins)
         tally = Tally()
         for k, game_seed in enumerate(seeds(args.seed, args.games)):
-            session = Session(rules, options, game_seed, 1)
+            session = Session(rules, options, game_seed, 1, backend="python")  # the reference, compared
             g = session.new_hand()
             players = [BOTS[args.bots](game_seed * 31 + i) for i in range(g.n)]
             repeat = args.repeat if k < args.speed_games else 0  # the legal moves' own speed, on a sample
@@ -560,7 +562,8 @@ def main(argv=None) -> int:
                     help="native-offers: the wins answered natively (engine/winning.rs), each compared with the "
                          "reference's")
     ap.add_argument("--backend", choices=["python", "native"], default="",
-                    help="record, check: play the games (and `paili replay`) on this backend (default: PAILI_BACKEND)")
+                    help="record, check: play the games (and `paili replay`) on this backend (default: record python, "
+                         "check PAILI_BACKEND)")
     ap.add_argument("--replay", action="store_true",
                     help="record: replay every log written (log.replay, what `paili replay` runs) on the same backend")
     ap.add_argument("--replay-only", action="store_true",

@@ -219,8 +219,14 @@ def test_the_backend_is_chosen_by_argument_or_environment(monkeypatch):
     monkeypatch.setenv("PAILI_BACKEND", "native")
     assert isinstance(Game(rules, {}, 1), NativeGame)
     assert type(Game(rules, {}, 1, backend="python")) is Game
-    monkeypatch.setenv("PAILI_BACKEND", "auto")  # games stay in Python until the native hand covers them whole
-    assert type(Game(rules, {}, 1)) is Game
+    # auto (the default): natively where the rules are on the native backend, else in Python
+    monkeypatch.setenv("PAILI_BACKEND", "auto")
+    assert isinstance(Game(rules, {}, 1), NativeGame)
+    assert isinstance(Game(rules, {}, 1, backend="auto"), NativeGame)
+    monkeypatch.delenv("PAILI_BACKEND")
+    assert isinstance(Game(rules, {}, 1), NativeGame)
+    assert type(Game(load(ROOT / ENGINE_CONFIGS[0][0], backend="python"), {}, 1)) is Game
+    assert type(Game(rules, {}, 1, backend="python")) is Game
     with pytest.raises(BackendError, match="unknown backend 'rust'"):
         Game(rules, {}, 1, backend="rust")
 

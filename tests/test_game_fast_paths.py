@@ -99,7 +99,7 @@ def test_block_table_shortcuts_agree_with_the_full_tables(variant):
 
 @pytest.mark.parametrize("variant", ["baijindao", "baicheng", "longyan"])  # chehuzi: one block, never short-cut
 def test_not_ready_and_hopeless_never_skip_a_wait_or_a_win(variant):
-    g = Game(rules(variant), {}, 3)
+    g = Game(rules(variant), {}, 3, backend="python")  # the reference's own paths
     cat, dec = g.cat, g.dec
     rng = random.Random(11)
     seat = g.st.seats[0]
@@ -134,7 +134,7 @@ def _play_until(g: Game, moves: int) -> None:
 
 
 def test_a_lost_tile_is_caught_at_the_next_move():
-    g = Game(rules("baijindao"), {}, 4)
+    g = Game(rules("baijindao"), {}, 4, backend="python")  # the reference's own paths
     _play_until(g, 5)
     assert not g.violations
     g.st.wall.pop()  # a tile disappears
@@ -143,7 +143,7 @@ def test_a_lost_tile_is_caught_at_the_next_move():
 
 
 def test_a_tile_turned_into_another_kind_is_caught_by_the_end_of_the_hand():
-    g = Game(rules("baijindao"), {}, 4)
+    g = Game(rules("baijindao"), {}, 4, backend="python")  # the reference's own paths
     _play_until(g, 3)
     st = g.st
     other = next(i for i in range(len(st.kind_of)) if st.kind_of[i].name != st.kind_of[st.wall[-1]].name)
@@ -155,7 +155,7 @@ def test_a_tile_turned_into_another_kind_is_caught_by_the_end_of_the_hand():
 
 
 def test_check_invariants_stays_the_full_check():
-    g = Game(rules("baicheng"), {}, 2)
+    g = Game(rules("baicheng"), {}, 2, backend="python")  # the reference's own paths
     _play_until(g, 20)
     assert g.check_invariants() == []
     g.st.seats[1].discards.append(g.st.seats[1].hand[0])
@@ -166,7 +166,7 @@ def test_check_invariants_stays_the_full_check():
 def test_instant_forms_are_scored_only_when_the_hand_holds_enough_wildcards():
     from paili.runtime.ir.wilds import wilds_needed
 
-    g = Game(rules("longyan"), {}, 6)
+    g = Game(rules("longyan"), {}, 6, backend="python")  # the reference's own paths
     needs = {f.name: wilds_needed(f.instant) for f, _, _ in g.rules.forms if f.instant is not None}
     assert needs and max(needs.values()) == 3  # `count(t in hand: t.wild) >= 3`
     gold = next(k for k in g.cat.kinds if k.name in g.hand_wild_names)

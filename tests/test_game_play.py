@@ -93,7 +93,7 @@ def test_the_terminal_shows_the_other_hand_only_when_a_rule_shows_it(bjd):
     """白金岛: "只有听牌（报听）的情况下才能看见对方的手牌。" The terminal shows what the observation shows."""
     from paili.runtime.game.play import Terminal
 
-    g = Session(bjd, {}, 8, 1).new_hand()
+    g = Session(bjd, {}, 8, 1, backend="python").new_hand()  # (the state is set by hand below: the Python game's)
     other = g.st.seats[1]
     concealed = " ".join(sorted((t.name for t in other.hand), key=lambda n: g.cat.by_name[n].index))
 

@@ -106,9 +106,10 @@ class Game(Values, Winning, WinTrial, Setup, Events, Offers, HandStart, Turns, C
 
     def __new__(cls, rules: Rules | str | Path = None, options: dict | None = None, seed: int = 0, *,
                 backend: str | None = None, **kw):
-        """`backend` ('native', 'python'; None: `PAILI_BACKEND`): on the native backend the hand is played
-        by the native engine behind the same methods (runtime/game/native_game.py), or in Python where it
-        does not take the hand (counted: `Rules.stats()` `engine_fallbacks`)."""
+        """`backend` ('auto', 'native', 'python'; None: `PAILI_BACKEND`, else 'auto'): under 'auto' and
+        'native', with the rules on the native backend, the hand is played by the native engine behind the
+        same methods (runtime/game/native_game.py), or in Python where it does not take the rule set or the
+        hand (counted: `Rules.stats()` `engine_fallbacks`); 'python' plays it here."""
         from . import native_game
 
         if cls is Game and rules is not None and native_game.asked(backend):
@@ -326,6 +327,11 @@ class Game(Values, Winning, WinTrial, Setup, Events, Offers, HandStart, Turns, C
     def dealer(self) -> int:
         """The hand's dealer (seat)."""
         return self.st.dealer
+
+    def finished(self) -> bool:
+        """Whether the hand's play is finished: no more draws or discards (`st.finished`; decisions the end
+        opens may still be asked before `is_over`)."""
+        return self.st.finished
 
     def rolls(self) -> list[dict]:
         """Every roll of the hand so far, in order (`HandState.chance`: target, seat, draws, value, move)."""

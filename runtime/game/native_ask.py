@@ -101,7 +101,7 @@ def play_checked(rules, options: dict, seed: int, check: AskCheck, tally: AskTal
     """One seeded game (`Session` hand 1) played by `bots(seat seed)`, every decision's seat checked."""
     from .session import Session
 
-    g = Session(rules, options, seed, 1).new_hand()
+    g = Session(rules, options, seed, 1, backend="python").new_hand()  # the reference, compared
     players = [bots(seed * 31 + i) for i in range(g.n)]
     while not g.is_over():
         seat = g.current_seats()[0]

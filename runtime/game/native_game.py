@@ -7,11 +7,14 @@ the same Python values as the reference (`flow.Game`).
   invariants checked after every move are answered from the native hand: its decision, its state
   (`HandState.snapshot`), its continuation and the winners' records (`EngineHand.results`). A move is
   checked here, before the native hand sees it, by the reference's own checks in the reference's order
-  (`refusals.refusal`), so an illegal move is refused with the same sentence and nothing changes.
+  (`refusals.refusal`), so an illegal move is refused with the same sentence and nothing changes; a move
+  `legal_moves` handed out for this decision is applied by its number. Observations are the native
+  hand's view (engine/observe.rs); the rule set, catalog, program, settings and seat names are the
+  prepared game's (`Shell`); the native bots choose on the native state (native_bot.py `game_choice`).
 - What the native hand does not answer is answered by a Python game replayed from the hand's setup and
-  moves (`Game.restore` rebuilds a hand that way), kept beside it from then on (`mirror`): observations,
-  and any attribute of the reference's game a caller reads (its `st`, `pending` steps, the bots' questions).
-  Each such replay is counted (`Rules.engine`: `mirrors`).
+  moves (`Game.restore` rebuilds a hand that way), kept beside it from then on (`mirror`): any other
+  attribute of the reference's game a caller reads (its `st`, `infos`, `pending` steps, another bot's
+  questions). Each such replay is counted (`Rules.engine`: `mirrors`).
 - A hand the native engine stops in (a step not ported, an evaluation the reference would have caught, a
   limit), a rule set or a setup it does not take, or a result it cannot write, goes on in Python, replayed
   from its setup and moves: each is counted with its reason (`Rules.stats()` `engine_fallbacks`).
@@ -20,9 +23,7 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import weakref
-from collections import Counter
 from fractions import Fraction
 
 from ..backend import CHOICES, ENV, BackendError
@@ -30,37 +31,36 @@ from ..money import exact
 from .moves import Move
 from .native_offers import plain_move
 from .native_pool import Pool, Shell
+from .native_records import carried, move_problems, number, winner_record
 from .records import Ask, IllegalMove
 from .refusals import refusal, seat_arg
 from .snapshot import FORMAT, VERSION, setup_json
-from .state import plain
-
-_FRACTION = re.compile(r"-?[0-9]+/[0-9]+")
 
 
 def asked(backend: str | None) -> bool:
-    """Whether games are asked of the native backend: `backend` when given, else `PAILI_BACKEND`
-    (`native`). `auto` and `python` keep games in Python until the native hand covers the bundled
-    variants whole (docs/engine-native.md, "Switching backends")."""
+    """Whether games are asked of the native backend: `backend` when given, else `PAILI_BACKEND`;
+    `native` and `auto` (the default) do — the game is then played natively where its rules are on the
+    native backend and the native engine takes the rule set and the hand (else in Python, counted) —
+    `python` keeps it in Python (docs/engine-native.md, "Switching backends")."""
     name = (backend or os.environ.get(ENV) or "auto").strip().lower()
     if name not in CHOICES:
         raise BackendError(f"unknown backend '{name[:40]}' (choose one of: {', '.join(CHOICES)})")
-    return name == "native"
+    return name != "python"
 
 
-def _number(v):
-    """A number as `plain` wrote it (an int, or a fraction's text) back as the reference holds it."""
-    if isinstance(v, str) and _FRACTION.fullmatch(v):
-        return Fraction(v)
-    return v
+_new = object.__new__
 
 
 def _move(m: list, decision: int) -> Move:
-    """A move as the native side writes it ([action, tiles, choice, meld]), stamped with its decision."""
+    """A move as the native side writes it ([action, tiles, choice, meld]), stamped with its decision. Made
+    with its fields set at once (the frozen dataclass's `__init__` sets each through `object.__setattr__`,
+    twice the time, and a decision's every move is made): the same value, equal and hashed alike."""
     action, tiles, choice, meld = m
-    if isinstance(choice, dict) and "rat" in choice:
+    if type(choice) is dict and "rat" in choice:
         choice = Fraction(*choice["rat"])
-    return Move(action, tuple(tiles), choice, meld, decision=decision)
+    out = _new(Move)
+    out.__dict__.update(action=action, tiles=tuple(tiles), choice=choice, meld=meld, decision=decision)
+    return out
 
 
 def start(cls, rules, options, seed, kw: dict):
@@ -155,7 +155,11 @@ class NativeGame:
         self._ask: Ask | None = None  # the decision asked, once read (`_asked`)
         self._asked_seats: list[int] | None = None  # the seats it asks (None: none is asked)
         self._ask_read = False
+        # one seat's legal moves as `Move`s, read alone (`legal_moves`) while the whole decision is not
+        # read: what a caller asking one seat at a time reads, and the objects `apply` knows again
+        self._seat_moves: dict[int, list[Move]] = {}
         self._snap: dict | None = None  # the native snapshot, until the next move
+        self._result: dict | None = None  # `result()`, until the next move (read at every decision by `paili play`)
         self._observers: dict = {}  # the pool's observers this game asked, by layout (`_observer`)
         self.require_decision = shell.require_decision
         self._new_decision()
@@ -221,10 +225,11 @@ class NativeGame:
         """After the native hand ran on: the decision it asks now (`seats`: the seats it asks, as the native
         hand gave them after a move; read from it when not given), numbered as the reference numbers it (its
         options read from the native hand when first asked for, `_asked`)."""
-        self._snap = None
+        self._snap = self._result = None
         if seats is False:
             seats = self._hand.asked()
         self._ask = None
+        self._seat_moves = {}
         self._asked_seats = None if seats is None else sorted(seats)
         if seats is not None:
             self.decision += 1
@@ -235,7 +240,9 @@ class NativeGame:
         if self._asked_seats is not None and not self._ask_read:
             d = json.loads(self._hand.pending())
             cat = self._shell.cat.by_name
-            options = {int(s): [_move(m, self.decision) for m in ms] for s, ms in d["options"].items()}
+            got = self._seat_moves
+            options = {int(s): got.get(int(s)) or [_move(m, self.decision) for m in ms]
+                       for s, ms in d["options"].items()}
             self._ask = Ask(d["kind"], options, d["event"], d["actor"],
                             cat[d["tile"]] if d["tile"] is not None else None)
             self._ask_read = True
@@ -262,6 +269,50 @@ class NativeGame:
     def seed(self):
         return self._shell.seed
 
+    # the reference's prepared game (`Shell`): what `paili play`, the bots and the learning environment read
+    # of a game besides its state, answered without a Python game
+    @property
+    def rs(self):
+        return self._shell.rs
+
+    @property
+    def cat(self):
+        return self._shell.cat
+
+    @property
+    def dec(self):
+        return self._shell.dec
+
+    @property
+    def prog(self):
+        return self._shell.prog
+
+    @property
+    def settings(self) -> dict:
+        return self._shell.settings
+
+    @property
+    def options(self) -> dict:
+        return self._shell.options
+
+    def seat_names(self) -> list[str | None]:
+        """`Game.seat_names`: each seat's name counted in play order from the dealer (None for every seat when
+        the rule set names fewer than the table's players)."""
+        if self._primary:
+            return self._py.seat_names()
+        n, table = self._shell.n, self._shell.rs.table
+        out: list[str | None] = [None] * n
+        if len(table.seat_names) >= n:
+            step = -1 if table.rotation == "clockwise" else 1  # (`Game.step`)
+            dealer = self.dealer()
+            for k in range(n):
+                out[(dealer + step * k) % n] = table.seat_names[k]
+        return out
+
+    def finished(self) -> bool:
+        """`Game.finished`: no more draws or discards in this hand."""
+        return self._py.finished() if self._primary else self._native()["state"]["finished"]
+
     @property
     def pending(self) -> Ask | None:
         return self.mirror().pending if self._primary else self._asked()
@@ -279,7 +330,12 @@ class NativeGame:
         seat = seat_arg(self._shell.n, seat)
         if self._asked_seats is None or seat in self._answers:
             return []
-        return list(self._asked().options.get(seat, []))
+        if self._ask_read:
+            return list(self._ask.options.get(seat, []))
+        got = self._seat_moves.get(seat)
+        if got is None:  # this seat's moves alone, not the whole decision's
+            got = self._seat_moves[seat] = [_move(m, self.decision) for m in json.loads(self._hand.legal_moves(seat))]
+        return list(got)
 
     def is_over(self) -> bool:
         return self._py.is_over() if self._primary else self._hand.is_over()
@@ -290,6 +346,15 @@ class NativeGame:
             self._py.apply(seat, move)
             self.moves = self._py.moves
             return
+        if self._py is None and type(seat) is int and seat not in self._answers:
+            # a move handed out by `legal_moves` for this decision (the same object): legal, so played by
+            # its number, as `apply_index` plays it (the checks below would all pass)
+            legal = self._seat_moves.get(seat) or (self._ask.options.get(seat) if self._ask_read else None)
+            if legal:
+                for i, m in enumerate(legal):
+                    if m is move:
+                        self.took(seat, self._hand.apply_step(seat, i))
+                        return
         seat = seat_arg(self._shell.n, seat)
         move, bad = refusal(self, seat, move, self.is_over(), self._asked())
         if bad is not None:
@@ -352,7 +417,7 @@ class NativeGame:
             self._new_decision(asked)
         else:  # the seats still to answer see this answer (`answers`, `snapshot`)
             self._answers[seat] = text
-            self._snap = None
+            self._snap = self._result = None
         self._after(why, intact)
 
     def _applied(self) -> None:
@@ -361,7 +426,7 @@ class NativeGame:
             self._answers = {}
             self._new_decision()
         else:
-            self._snap = None
+            self._snap = self._result = None
         self._after(self._hand.refused(), self._hand.invariants_hold())
 
     def _after(self, why: str | None, intact: bool) -> None:
@@ -371,7 +436,7 @@ class NativeGame:
             self._fall_back(why)
             return
         if not intact and self._shell.check:
-            problems = self._check_move()
+            problems = move_problems(self._shell, json.loads(self._hand.tally()), self._native)
             if problems:
                 self.violations.extend(problems)
 
@@ -410,6 +475,16 @@ class NativeGame:
         """`Game.result()`: the state's fields, and the winners' records (`EngineHand.results`)."""
         if self._primary:
             return self._py.result()
+        got = self._result
+        if got is None:
+            got = self._result = self._made_result()
+            if self._primary:  # (the winners' records handed the hand back)
+                self._result = None
+                return got
+        # as the reference gives it, a dict of its own: its lists and dicts copied (the records within shared)
+        return {k: v.copy() if type(v) in (list, dict) else v for k, v in got.items()}
+
+    def _made_result(self) -> dict:
         # the fields it reads, without the whole snapshot where none is read yet
         st = self._snap["state"] if self._snap is not None else json.loads(self._hand.outcome())
         scores = {}
@@ -419,58 +494,35 @@ class NativeGame:
                 self._fall_back("the winners' records")
                 return self._py.result()
             recs = json.loads(got)
-            scores = {w: self._record(recs[str(w)]) for w in st["winners"] if str(w) in recs}
-        deltas = [_number(d) for d in st["deltas"]]
+            scores = {w: winner_record(self._shell, recs[str(w)]) for w in st["winners"] if str(w) in recs}
+        deltas = [number(d) for d in st["deltas"]]
         plain_balances = st["balances"] if "balances" in st else [s["balance"] for s in st["seats"]]
-        balances = [_number(b) for b in plain_balances]
+        balances = [number(b) for b in plain_balances]
         out = {
             "over": st["over"], "winners": list(st["winners"]), "exhausted": st["exhausted"], "dealer": st["dealer"],
             "discarder": st["discarder"], "robbed": st["robbed"], "next_dealer": st["next_dealer"],
             "task": st["task"], "scores": scores, "payments": st["payments"], "deltas": st["deltas"],
             "fees": st["fees"], "balances": list(plain_balances), "events": st["events"],
-            "deltas_exact": [exact(d) for d in deltas], "fees_exact": exact(_number(st["fees"])),
+            "deltas_exact": [exact(d) for d in deltas], "fees_exact": exact(number(st["fees"])),
             "balances_exact": [exact(b) for b in balances],
         }
         if self._shell.rs.table.winners_leave:
             out["first_winners"] = list(st["first_winners"])
         return out
 
-    def _record(self, r: dict) -> dict:
-        """A winner's record as `Game._record` writes it."""
-        cat = self._shell.cat.by_name
-        score, total = _number(r["score"]), _number(r["total"])
-        return {
-            "action": r["action"], "tile": r["tile"], "self_drawn": r["self_drawn"],
-            "tile_code": cat[r["tile"]].notation_code if r["tile"] is not None else None,
-            "score": plain(score), "total": plain(total), "form": r["form"],
-            "fans": [{"name": name, "pattern": pattern, "value": plain(_number(v)), "count": count,
-                      "value_exact": exact(_number(v))} for name, pattern, v, count in r["fans"]],
-            "task_factor": plain(_number(r["task_factor"])),
-            "score_exact": exact(score), "total_exact": exact(total),
-        }
-
     def table_values(self) -> dict:
         if self._primary:
             return self._py.table_values()
         rs = self._shell.rs
         kinds = {s.name: s for s in rs.states if s.scope == "table" and s.lives == "session"}
-        return {k: self._carry(kinds[k], v) for k, v in self._native()["state"]["table"].items() if k in kinds}
+        return {k: carried(self._shell, kinds[k], v) for k, v in self._native()["state"]["table"].items() if k in kinds}
 
     def player_values(self) -> list[dict]:
         if self._primary:
             return self._py.player_values()
         states = [s for s in self._shell.rs.states if s.scope == "player" and s.lives == "session"]
-        return [{s.name: self._carry(s, seat["vars"][s.name]) for s in states}
+        return [{s.name: carried(self._shell, s, seat["vars"][s.name]) for s in states}
                 for seat in self._native()["state"]["seats"]]
-
-    def _carry(self, sv, v):
-        """A state's value as `Game._plain_carry` gives it (tiles as tiles, exact numbers as numbers)."""
-        cat = self._shell.cat.by_name
-        if sv.type == "tile" and isinstance(v, str):
-            return cat[v]
-        if sv.type == "tiles" and isinstance(v, list):
-            return [cat[x] if isinstance(x, str) else x for x in v]
-        return _number(v) if sv.type == "int" else v
 
     def rolls(self) -> list[dict]:
         return self._py.rolls() if self._primary else self._native()["state"]["chance"]
@@ -481,7 +533,7 @@ class NativeGame:
     def balances(self) -> list:
         if self._primary:
             return self._py.balances()
-        return [_number(s["balance"]) for s in self._native()["state"]["seats"]]
+        return [number(s["balance"]) for s in self._native()["state"]["seats"]]
 
     def tile_code(self, name: str) -> str | None:
         return self._shell.tile_code(name)
@@ -550,29 +602,3 @@ class NativeGame:
             "reveals_codes": o["reveals_codes"], "task": o["task"], "chance": o["chance"],
             "to_act": self.current_seats(), "over": over, "result": self.result() if over else None,
         }
-
-    # --- the invariants after a move (`Game._check_move`), on the native state
-    def _check_move(self) -> list[str]:
-        shell = self._shell
-        t = json.loads(self._hand.tally())
-        out = []
-        if t["tiles"] != sum(shell.initial_counts.values()) or t["over"]:
-            st = self._native()["state"]
-            now = Counter(st["wall"]) + Counter(st["out"])
-            for s in st["seats"]:
-                now.update(s["hand"])
-                now.update(s["discards"])
-                now.update(s["aside"])
-                for m in s["melds"]:
-                    now.update(m["tiles"])
-            if now != shell.initial_counts:
-                diff = (now - shell.initial_counts) + (shell.initial_counts - now)
-                out.append(f"tiles not conserved: {dict(diff)}")
-        deltas = [_number(d) for d in t["deltas"]]
-        fees = _number(t["fees"])
-        if sum(deltas) + fees != 0:
-            out.append(f"payments do not balance: deltas {deltas}, fees {fees}")
-        for i, (b, start) in enumerate(zip(t["balances"], shell.start_balances)):
-            if _number(b) != start + deltas[i]:
-                out.append(f"seat {i}'s balance {_number(b)} is not its start {start} plus its payments")
-        return out

@@ -101,7 +101,7 @@ class PlayCheck:
 
     def play(self, game_seed: int, bots, tally: PlayTally) -> None:
         """Play one game (as bench/engine_equivalence.py `record` plays it) with the native hand beside it."""
-        session = Session(self.rules, self.options, game_seed, 1)
+        session = Session(self.rules, self.options, game_seed, 1, backend="python")  # the reference, compared
         dealer, balances = session.dealer, session.balances
         clock = time.process_time
         c0 = clock()

@@ -183,7 +183,8 @@ class Terminal:
         for line in wrap(text):
             print(line, file=self.out)
 
-    def show_table(self, game) -> None:
+    def show_table(self, game) -> dict:
+        """Write the table as the seat sees it; returns the observation it was written from."""
         o = game.observation(self.seat)
         faces = Faces(game, o)
         self.say()
@@ -209,17 +210,17 @@ class Terminal:
                 self.say(f"    弃牌：{faces.tiles(s['discards'])}")
         self.say("你的手牌：" + faces.tiles(o["hand"])
                  + (f"   刚摸到：{faces.tile(o['drawn'])}" if o["drawn"] else ""))
+        return o
 
     def show_moves(self, moves: list[Move], faces: Faces) -> None:
         for i, m in enumerate(moves, 1):
             self.say(f"  {i:>2}. {move_text(m, faces)}")
 
     def choose(self, game, moves: list[Move]) -> Move:
-        self.show_table(game)
-        faces = Faces(game, game.observation(self.seat))
+        faces = Faces(game, self.show_table(game))
         ask = game.pending
         if ask is not None and ask.tile is not None and ask.actor not in (None, self.seat):
-            who = seat_name(ask.actor, self.seat, game.st.dealer, game.seat_names())
+            who = seat_name(ask.actor, self.seat, game.dealer(), game.seat_names())
             self.say(f"{who}的{faces.tile(ask.tile.name)}，你要：")
         else:
             self.say("轮到你：")
@@ -423,7 +424,7 @@ class Teller:
             return
         self.wins_shown = len(r["winners"])
         show_wins(self.term, game, r, new)
-        if not game.st.finished:
+        if not game.finished():
             names = "、".join(seat_name(w, self.term.seat, r["dealer"], self.game.seat_names()) for w in new)
             self.term.say(f"{names}和牌离场，其余的人接着打。")
 
@@ -508,11 +509,11 @@ def play_terminal(rules, options: dict, *, seat: int = 0, seed: int | None = Non
     session = Session(rules, options, seed, hands)
     term = Terminal(seat, inp, out)
     game = session.new_hand()
-    if game is not None and not 0 <= seat < game.st.n:
-        raise PlayError(f"this game has seats 0 to {game.st.n - 1}, so --seat {seat} is not one of them")
+    if game is not None and not 0 <= seat < game.n:
+        raise PlayError(f"this game has seats 0 to {game.n - 1}, so --seat {seat} is not one of them")
     term.say(f"{rules.ir.variant.title} — 你坐 {seat} 号位；种子 {seed}（用 --seed {seed} 可重玩这一局）")
     while game is not None:
-        robots = [BOTS[bots](game.seed * 31 + i) for i in range(game.st.n)]  # each hand its own bot seeds
+        robots = [BOTS[bots](game.seed * 31 + i) for i in range(game.n)]  # each hand its own bot seeds
         term.say(f"\n=== 第 {len(session.played) + 1} 局 ===")
         teller = Teller(term, game)
         teller.decided({}, None)  # what the deal itself did (compulsory actions before the first question)

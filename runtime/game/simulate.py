@@ -55,7 +55,7 @@ def play_games_python(rules: Rules, indexed_seeds: list[tuple[int, int]], bots, 
     t = Tallies()
     seats = 0
     for k, game_seed in indexed_seeds:
-        session = Session(rules, options, game_seed, 1)
+        session = Session(rules, options, game_seed, 1, backend="python")
         g = session.new_hand()
         players = [BOTS[name](game_seed * 31 + i) for i, name in enumerate(seat_bots(bots, g.n))]
         while not g.is_over():
