@@ -19,8 +19,10 @@ _RULES: dict = {}
 
 
 def rules(name: str):
+    # the Python backend: `simulate` plays native games where the rules are on the native backend, and
+    # the shortcuts compared here are the Python engine's
     if name not in _RULES:
-        _RULES[name] = load(ROOT / "rules" / f"{name}.pai")
+        _RULES[name] = load(ROOT / "rules" / f"{name}.pai", backend="python")
     return _RULES[name]
 
 
