@@ -20,7 +20,9 @@ included); nothing else is read.
   every payment of the hand, settled); every other step rewards 0.
 - `backend` (`Game`'s: native, python, auto; None: `PAILI_BACKEND`, else the native engine where it is
   built): on the native engine the arrays are filled natively from the seat's view (`NativeGame.encoded`,
-  `native_game.encode_many`), the same values `Layout.encode` gives (tests/test_native_observe.py).
+  `native_tables.encode_many`), the same values `Layout.encode` gives (tests/test_native_observe.py); a
+  step's action is taken there and the next seat's arrays filled in the same call (`act_observed`,
+  `native_tables.step_many`).
 """
 from __future__ import annotations
 
@@ -35,7 +37,8 @@ from pettingzoo import AECEnv
 
 from .runtime.backend import choose
 from .runtime.game import Game
-from .runtime.game.native_game import NativeGame, act_many, encode_many, native_played
+from .runtime.game.native_game import NativeGame, native_played
+from .runtime.game.native_tables import act_many, encode_many, step_many
 from .runtime.rules import Rules
 
 EXTRA = 64  # overflow slots for legal moves that share a slot (see the module docstring)
@@ -222,6 +225,9 @@ class PailiEnv(AECEnv):
         self._moves: tuple | None = None  # (decision, seat, action -> move)
         self._seat = {a: i for i, a in enumerate(self.possible_agents)}
         self._rewarded = False  # whether a step gave a reward since the last clear (else clearing is a no-op)
+        # the arrays of the agent a native step left to act (agent, vector bytes, mask bytes), filled by the
+        # step's native call for the `observe` that follows it; handed out once, dropped by the next step
+        self._next: tuple | None = None
 
     @functools.cache  # noqa: B019 - one space object per agent, as PettingZoo asks
     def observation_space(self, agent):
@@ -249,6 +255,7 @@ class PailiEnv(AECEnv):
         self.truncations = {a: False for a in self.agents}
         self.infos = {a: {} for a in self.agents}
         self._moves = None
+        self._next = None
         self._rewarded = False
         self._select()
 
@@ -274,6 +281,11 @@ class PailiEnv(AECEnv):
         return self.legal(agent or self.agent_selection).get(int(action))
 
     def observe(self, agent):
+        ready = self._next
+        if ready is not None and ready[0] == agent:  # filled by the step that left agent to act
+            self._next = None
+            return {"observation": np.frombuffer(ready[1], dtype=np.float32),
+                    "action_mask": np.frombuffer(ready[2], dtype=np.int8)}
         g = self.game
         seat = self._seat.get(agent)
         if seat is None:
@@ -296,11 +308,18 @@ class PailiEnv(AECEnv):
             return
         g = self.game
         seat = self._seat[agent]
+        self._next = None
+        nxt = False  # the seat the game waits on next, where the native step gave it
         if action is not None and type(g) is NativeGame and g.by_number():
-            # the slot looked up and the move applied natively (engine/observe.rs `act`)
+            # the slot looked up and the move applied natively, and the next seat's arrays filled in the
+            # same call (engine/observe.rs `act_observe`)
             a = int(action)
-            if not (0 <= a < self.layout.size and g.act(seat, a, self.layout.json)):
+            got = g.act_observed(seat, a, self.layout.json) if 0 <= a < self.layout.size else None
+            if got is None:
                 raise ValueError(f"action {str(action)[:20]} is not legal for {agent} now (see its action_mask)")
+            nxt, arrays = got
+            if nxt is not None and arrays is not None:
+                self._next = (self.possible_agents[nxt], arrays[0], arrays[1])
         else:
             move = self.legal(agent).get(int(action)) if action is not None else None
             if move is None:
@@ -311,7 +330,7 @@ class PailiEnv(AECEnv):
         if self._rewarded:  # (every reward is 0 until the hand ends: nothing to clear or add before)
             self._clear_rewards()
             self._rewarded = False
-        over = g.is_over()
+        over = False if nxt is not False and nxt is not None else g.is_over()  # (a seat asked: not over)
         if over:
             res = g.result()
             deltas = [_number(x) for x in res["deltas"]]
@@ -320,7 +339,10 @@ class PailiEnv(AECEnv):
                 self.terminations[a] = True
                 self.infos[a] = {"winners": list(res["winners"]), "deltas": deltas}
             self._rewarded = True
-        self._select(over)
+        if over or nxt is False or nxt is None:
+            self._select(over)
+        else:
+            self.agent_selection = self.possible_agents[nxt]
         if self._rewarded:
             self._accumulate_rewards()
         if self.render_mode == "ansi":
@@ -372,59 +394,75 @@ class Tables:
         """Deal every table; returns (observations [T, D], masks [T, A], seats [T])."""
         self.games = [self._deal() for _ in range(self.n)]
         self._legal = [None] * self.n
+        self._seats = [0] * self.n
         return self._observe_all()
 
     def _observe_all(self):
+        obs = np.zeros((self.n, self.layout.dim), dtype=np.float32)
+        masks = np.zeros((self.n, self.layout.size), dtype=np.int8)
+        self._observe(range(self.n), obs, masks)
+        return obs, masks, np.array(self._seats, dtype=np.int64)
+
+    def _observe(self, tables, obs: np.ndarray, masks: np.ndarray) -> None:
+        """Tables `tables`' seats to act (`_seats`), arrays (into `obs` and `masks`) and legal actions."""
         lay = self.layout
         games = self.games
-        seats = np.fromiter((g.current_seats()[0] for g in games), dtype=np.int64, count=self.n)
-        self._seats = seats.tolist()  # the seat each table waits on (`step_many`)
+        seats = self._seats  # the seat each table waits on (`step_many`)
+        for t in tables:
+            seats[t] = games[t].current_seats()[0]
         # the native games' arrays in one native call (engine/observe.rs `encode_many`); their moves are
-        # named by action natively (`act_many`) where no Python game is kept beside them (`by_number`)
-        native = [t for t, g in enumerate(games) if native_played(g)]
-        done = [False] * self.n
-        if len(native) == self.n:
-            got_obs, got_slots, done = encode_many(games, self._seats, lay.json)
-            obs = np.frombuffer(got_obs, dtype=np.float32).reshape(self.n, lay.dim)
-            masks = (np.frombuffer(got_slots, dtype=np.int32) >= 0).view(np.int8).reshape(self.n, lay.size)
-        else:
-            obs = np.zeros((self.n, lay.dim), dtype=np.float32)
-            masks = np.zeros((self.n, lay.size), dtype=np.int8)
-            if native:
-                got_obs, got_slots, got = encode_many([games[t] for t in native], [self._seats[t] for t in native],
-                                                      lay.json)
-                obs[native] = np.frombuffer(got_obs, dtype=np.float32).reshape(len(native), lay.dim)
-                masks[native] = np.frombuffer(got_slots, dtype=np.int32).reshape(len(native), lay.size) >= 0
-                for j, t in enumerate(native):
-                    done[t] = got[j]
-        for t, g in enumerate(games):
-            if done[t] and g.by_number():
+        # named by action natively (`act_many`, `step_many`) where no Python game is kept beside them
+        # (`by_number`)
+        native = [t for t in tables if native_played(games[t])]
+        done = {}
+        if native:
+            got_obs, got_slots, got = encode_many([games[t] for t in native], [seats[t] for t in native], lay.json)
+            obs[native] = np.frombuffer(got_obs, dtype=np.float32).reshape(len(native), lay.dim)
+            masks[native] = np.frombuffer(got_slots, dtype=np.int32).reshape(len(native), lay.size) >= 0
+            done = {t: got[j] for j, t in enumerate(native)}
+        for t in tables:
+            g = games[t]
+            if done.get(t) and g.by_number():
                 self._legal[t] = None  # the move named natively
                 continue
-            seat = self._seats[t]
-            legal = lay.actions_of(g.legal_moves(seat))
+            legal = lay.actions_of(g.legal_moves(seats[t]))
             self._legal[t] = legal
-            if not done[t]:
+            if not done.get(t):
                 masks[t] = 0
                 masks[t, list(legal)] = 1
-                lay.encode(g.observation(seat), obs[t])
-        return obs, masks, seats
+                lay.encode(g.observation(seats[t]), obs[t])
+        # whether every table's next action goes to its native hand by number (`step_many` in one call)
+        self._by_number = all(x is None for x in self._legal)
+
+    def _actions(self, actions) -> list[int]:
+        actions = np.asarray(actions).reshape(-1)
+        if len(actions) != self.n:
+            raise ValueError(f"{len(actions)} actions for {self.n} tables")
+        acts = actions.tolist()
+        if actions.dtype.kind not in "iu":
+            acts = [a if isinstance(a, int) else int(a) for a in acts]
+        return acts
+
+    def _ended(self, t: int, rewards: np.ndarray, done: np.ndarray) -> None:
+        """Table t's hand is over: its deltas as rewards, and the next hand dealt there."""
+        rewards[t] = [_number(x) for x in self.games[t].result()["deltas"]]
+        done[t] = True
+        self.hands_done += 1
+        self.games[t] = None  # its native hand back to the pool before the next hand is dealt
+        self.games[t] = self._deal()
 
     def step_many(self, actions):
         """Apply `actions[t]` at table t; returns (observations, masks, seats, rewards [T, players],
         done [T])."""
-        actions = np.asarray(actions).reshape(-1)
-        if len(actions) != self.n:
-            raise ValueError(f"{len(actions)} actions for {self.n} tables")
+        acts = self._actions(actions)
         rewards = np.zeros((self.n, self.layout.players), dtype=np.float32)
         done = np.zeros(self.n, dtype=bool)
-        acts = actions.tolist()
+        if self._by_number and all(g.by_number() for g in self.games):
+            return self._step_native(acts, rewards, done)
         by_action: list[int] = []  # the tables whose action names its move natively (`act_many`)
         moves: list = []
         for t in range(self.n):
             a = acts[t]
-            if not isinstance(a, int):
-                a = int(a)
             if self._legal[t] is None:
                 if not 0 <= a < self.layout.size:
                     raise ValueError(f"table {t}: action {a} is not legal now (see its mask)")
@@ -436,11 +474,8 @@ class Tables:
                 moves.append((t, move))
         # every action checked before any is applied; the native tables' moves in one native call
         if by_action:
-            if len(by_action) == self.n:
-                refused = act_many(self.games, self._seats, acts, self.layout.json)
-            else:
-                refused = act_many([self.games[t] for t in by_action], [self._seats[t] for t in by_action],
-                                   [acts[t] for t in by_action], self.layout.json)
+            refused = act_many([self.games[t] for t in by_action], [self._seats[t] for t in by_action],
+                               [acts[t] for t in by_action], self.layout.json)
             if refused is not None:
                 t = by_action[refused]
                 raise ValueError(f"table {t}: action {acts[t]} is not legal now (see its mask)")
@@ -448,10 +483,26 @@ class Tables:
             self.games[t].apply(self._seats[t], move)
         for t, g in enumerate(self.games):
             if g.is_over():
-                rewards[t] = [_number(x) for x in g.result()["deltas"]]
-                done[t] = True
-                self.hands_done += 1
-                self.games[t] = None  # its native hand back to the pool before the next hand is dealt
-                self.games[t] = self._deal()
+                self._ended(t, rewards, done)
         obs, masks, seats = self._observe_all()
         return obs, masks, seats, rewards, done
+
+    def _step_native(self, acts: list[int], rewards: np.ndarray, done: np.ndarray):
+        """`step_many` where every table's action goes to its native hand by number: the moves and the next
+        arrays in one native call (engine/observe.rs `step_many`); the tables it leaves unfilled (a hand
+        over, stopped, or not answered natively) dealt anew where over, and observed as `reset` observes."""
+        lay = self.layout
+        refused, got = step_many(self.games, self._seats, acts, lay.json)
+        if refused is not None:
+            raise ValueError(f"table {refused}: action {acts[refused]} is not legal now (see its mask)")
+        got_obs, got_masks, seats, filled = got
+        obs = np.frombuffer(got_obs, dtype=np.float32).reshape(self.n, lay.dim)
+        masks = np.frombuffer(got_masks, dtype=np.int8).reshape(self.n, lay.size)
+        self._seats = seats
+        if not all(filled):
+            rest = [t for t, f in enumerate(filled) if not f]
+            for t in rest:
+                if self.games[t].is_over():
+                    self._ended(t, rewards, done)
+            self._observe(rest, obs, masks)
+        return obs, masks, np.array(self._seats, dtype=np.int64), rewards, done

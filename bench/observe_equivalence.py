@@ -3,7 +3,8 @@ both backends with the same random legal moves, and after every move, for every 
 and `legal_moves` equal, and the learning environment's arrays (env.py `Layout`: the observation vector and
 the action mask, and the legal move each action slot names) filled natively (engine/observe.rs) equal to the
 reference observation's encoding; what an onlooker sees equal; the native game's moves taken as the
-environment takes them (by action slot, `NativeGame.act`); and the results equal at the end.
+environment takes them (by action slot, `NativeGame.act_observed`), with the next seat and its arrays filled in
+the same call equal to `current_seats` and `encoded` after the move; and the results equal at the end.
 
     python bench/observe_equivalence.py [--games 50] [--seed 1] [--configs baijindao,longyan:3,…] [--json]
 
@@ -40,8 +41,8 @@ def compare(rules, options: dict, seeds, encode: bool = True) -> dict:
 
     lay = Layout(rules, options) if encode else None
     out = {"games": 0, "observations": 0, "different": 0, "encodings": 0, "encodings_different": 0,
-           "onlookers": 0, "onlookers_different": 0, "by_action": 0, "results_different": 0,
-           "shown_hand": 0, "shown_drawn": 0, "partly_shown_melds": 0}
+           "onlookers": 0, "onlookers_different": 0, "by_action": 0, "next_arrays": 0, "next_different": 0,
+           "results_different": 0, "shown_hand": 0, "shown_drawn": 0, "partly_shown_melds": 0}
     for seed in seeds:
         py = Game(rules, options, seed, backend="python")
         nat = Game(rules, options, seed, backend="native")
@@ -83,9 +84,20 @@ def compare(rules, options: dict, seeds, encode: bool = True) -> dict:
             py.apply(seat, move)
             action = next((x for x, m in lay.actions_of(moves).items() if m is move), None) if lay else None
             if action is not None and getattr(nat, "by_number", lambda: False)():
-                # as the environment plays: the move named by its action slot, looked up natively
-                assert nat.act(seat, action, lay.json), f"action {action} refused"
+                # as the environment plays: the move named by its action slot, looked up natively, and the
+                # arrays of the seat the game then waits on filled in the same call (`act_observed`): that
+                # seat and those arrays as `current_seats` and `encoded` give them after the move
+                got = nat.act_observed(seat, action, lay.json)
+                assert got is not None, f"action {action} refused"
                 out["by_action"] += 1
+                nxt, arrays = got
+                seats = nat.current_seats()
+                same = nxt == (seats[0] if seats else None)
+                if same and arrays is not None:
+                    enc = nat.encoded(nxt, lay.json)
+                    same = enc is not None and (bytes(enc[0]), bytes(enc[1])) == (bytes(arrays[0]), bytes(arrays[1]))
+                    out["next_arrays"] += 1
+                out["next_different"] += not same
             else:
                 nat.apply(seat, move)
         out["results_different"] += py.result() != nat.result()
@@ -113,11 +125,13 @@ def main(argv=None) -> int:
         seeds = [draw.randrange(1 << 31) for _ in range(args.games)]  # as `paili simulate` seeds its games
         r = compare(paili.load(str(ROOT / path)), options, seeds)
         results[name] = r
-        bad += r["different"] + r["encodings_different"] + r["onlookers_different"] + r["results_different"]
+        bad += (r["different"] + r["encodings_different"] + r["onlookers_different"] + r["results_different"]
+                + r["next_different"])
         if not args.json:
             print(f"{name:10s} games {r['games']:4d}  observations {r['observations']:7d}  different {r['different']}  "
                   f"encodings {r['encodings']:7d}  different {r['encodings_different']}  onlookers {r['onlookers']} "
-                  f"different {r['onlookers_different']}  moves by action {r['by_action']}  results different "
+                  f"different {r['onlookers_different']}  moves by action {r['by_action']} (next seat's arrays "
+                  f"{r['next_arrays']}, different {r['next_different']})  results different "
                   f"{r['results_different']}  fallbacks {r['fallbacks']}  "
                   f"mirrors {r['mirrors']}  shown: hand {r['shown_hand']} drawn {r['shown_drawn']} "
                   f"melds {r['partly_shown_melds']}", flush=True)

@@ -2,7 +2,8 @@
 of every bundled rule file (龙岩 at 4, 3 and 2 players) and bench/rules/joker.pai, every seat's
 `Game.observation` and legal moves, and what an onlooker sees, equal between backends, with no Python game
 replayed beside the native one; the learning environment's arrays filled natively equal to the reference's
-encoding; `Tables.step_many` on the native backend giving the same arrays as on the Python one. The bigger
+encoding; the environment's steps and `Tables.step_many` on the native backend giving the same arrays as on
+the Python one. The bigger
 sample is bench/observe_equivalence.py."""
 from __future__ import annotations
 
@@ -115,6 +116,41 @@ def test_step_many_native_equals_python(variant, options):
         hands += int(a[4].sum())
     assert hands > 0  # hands ended and were dealt anew within the run
     assert all(g.rules.stats()["engine_mirrors"] == 0 for g in nat.games)
+
+
+@pytest.mark.parametrize("variant, options", [("baicheng", {}), ("longyan", {"人数": 2}), ("guobiao", {})])
+def test_environment_steps_native_equal_python(variant, options):
+    """The AEC environment on the native engine (each step's action taken and the next seat's arrays filled
+    in one native call, `NativeGame.act_observed`) gives the agent to act, its observation and mask, the
+    rewards and the ends the Python engine's environment gives, hand after hand."""
+    np = pytest.importorskip("numpy")
+    pytest.importorskip("pettingzoo", reason="the learning environment needs the [env] extra")
+    from paili.env import PailiEnv
+
+    nat = PailiEnv(paili.load(variant, backend="native"), options, seed=11, backend="native")
+    py = PailiEnv(variant, options, seed=11, backend="python")
+    rng = random.Random(11)
+    steps = 0
+    for _ in range(2):
+        nat.reset()
+        py.reset()
+        for agent in py.agent_iter():
+            assert nat.agent_selection == agent
+            a, b = nat.last(), py.last()
+            assert np.array_equal(a[0]["observation"], b[0]["observation"])
+            assert np.array_equal(a[0]["action_mask"], b[0]["action_mask"])
+            assert a[1:] == b[1:]  # reward, termination, truncation, info
+            if b[2] or b[3]:
+                action = None
+            else:
+                legal = np.flatnonzero(b[0]["action_mask"])
+                action = int(legal[rng.randrange(len(legal))])
+                steps += 1
+            nat.step(action)
+            py.step(action)
+        assert nat.agents == py.agents == []
+    assert steps > 50
+    assert nat.rules.stats()["engine_mirrors"] == 0
 
 
 def test_step_many_refuses_an_action_that_is_not_legal():

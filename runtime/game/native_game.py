@@ -102,32 +102,6 @@ def start(cls, rules, options, seed, kw: dict):
     return g
 
 
-def encode_many(games: list, seats: list[int], layout_json: str):
-    """`NativeGame.encoded` of many native games of one rule set and room options in one native call
-    (`games` not played on in Python): the observation vectors as float32 bytes [T, D], per action slot the
-    index of the legal move it stands for or -1 as int32 bytes [T, A], and per game whether it was encoded
-    (false: left zero, for the caller to encode `observation(seat)`)."""
-    first = games[0]
-    return first._observer(layout_json).encode_many([g._hand for g in games], [seat_arg(first.n, s) for s in seats])
-
-
-def act_many(games: list, seats: list[int], actions: list[int], layout_json: str) -> int | None:
-    """The learning environment's action `actions[i]` taken at every game i by seat `seats[i]` (`games`:
-    native games of one rule set and room options whose moves go to the native hand alone, `by_number`),
-    in one native call (engine/observe.rs `act_many`). Every action is checked first: the position of the
-    first that names no legal move is returned and nothing is applied; else None. A move the native hand
-    refuses once checked raises `IllegalMove` (the moves before it applied)."""
-    first = games[0]
-    took, refused, why = first._observer(layout_json).act_many([g._hand for g in games], seats, actions)
-    if refused is not None:
-        return refused
-    for g, seat, t in zip(games, seats, took):
-        g.took(seat, t)
-    if why is not None:
-        raise IllegalMove(why)
-    return None
-
-
 def native_played(g) -> bool:
     """Whether game g is a native game whose native hand plays on (not handed back to Python)."""
     return isinstance(g, NativeGame) and not g._primary
@@ -402,6 +376,24 @@ class NativeGame:
         self.took(seat, took)
         return True
 
+    def act_observed(self, seat: int, action: int, layout_json: str):
+        """`act`, and the arrays of the seat the game then waits on first, from the same native call (the
+        environment's step, whose next observation reads them): None (nothing applied) where the action
+        names none of seat's legal moves now; else (that seat — None when none is asked —, its vector as
+        float32 bytes and mask as int8 bytes — None where the native side does not answer `encoded`)."""
+        if type(seat) is not int or not 0 <= seat < self._shell.n:
+            seat = seat_arg(self._shell.n, seat)
+        observer = self._observers.get(layout_json) or self._observer(layout_json)
+        try:
+            took, nxt, arrays = observer.act_observe(self._hand, seat, action)
+        except ValueError:  # (nothing changed: the slot names no legal move of seat's now)
+            return None
+        self.took(seat, took)
+        if self._primary:  # the hand went on in Python: its seats
+            seats = self._py.current_seats()
+            return (seats[0] if seats else None), None
+        return nxt, arrays
+
     def by_number(self) -> bool:
         """Whether `apply_index` goes to the native hand alone (no Python game plays or is kept in step):
         what `apply_many` plays in one native call."""
@@ -576,6 +568,16 @@ class NativeGame:
             seat = seat_arg(self._shell.n, seat)
         observer = self._observers.get(layout_json) or self._observer(layout_json)
         return observer.encode(self._hand, seat)
+
+    @property
+    def engine_hand(self):
+        """The native hand (`EngineHand`) this game plays on (runtime/game/native_tables.py)."""
+        return self._hand
+
+    def observer(self, layout_json: str | None = None):
+        """The pool's observer of this game's hands (engine/observe.rs `EngineObserver`), with the learning
+        environment's layout (env.py `Layout`, as its JSON) when given."""
+        return self._observers.get(layout_json) or self._observer(layout_json)
 
     def _observer(self, layout_json: str | None = None):
         got = self._observers.get(layout_json)

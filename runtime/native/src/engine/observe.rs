@@ -569,9 +569,93 @@ impl EngineObserver {
         }
         Ok((out, None, None))
     }
+
+    /// `act`, and the arrays of the seat the hand then waits on first (`encode`'s vector and mask), in one
+    /// call (the environment's step, whose next `observe` reads them): (what the move left, that seat —
+    /// None when none is asked —, its vector and mask — None where `encode` gives None).
+    #[allow(clippy::type_complexity)]
+    fn act_observe<'py>(&self, py: Python<'py>, mut hand: PyRefMut<'_, EngineHand>, seat: usize, action: i64) -> PyResult<(Took, Option<usize>, Option<(Bound<'py, PyByteArray>, Bound<'py, PyByteArray>)>)> {
+        seat_slot(&hand, seat)?;
+        let lay = self.layout()?;
+        let index = self.move_index(&hand, seat, action).map_err(PyValueError::new_err)?;
+        let took = hand.step_index(py, seat, index).map_err(PyValueError::new_err)?;
+        let next = first_asked(&hand);
+        let mut arrays = None;
+        if let Some(s) = next {
+            let mut v = vec![0f32; lay.dim];
+            let mut mask = vec![0u8; lay.size];
+            if self.encode_row(py, lay, &hand, s, &mut v, &mut mask) {
+                arrays = Some((PyByteArray::new(py, f32_bytes(&v)), PyByteArray::new(py, &mask)));
+            }
+        }
+        Ok((took, next, arrays))
+    }
+
+    /// `act_many`, then every hand's arrays for the seat it then waits on first, in one call
+    /// (`Tables.step_many`): what each hand's move left, the hand whose action was refused (nothing
+    /// applied), the first refusal of a move applied (the hands after it not played on), the vectors
+    /// ([T, dim] float32 bytes) and masks ([T, size] int8 bytes), and per hand the seat it waits on first
+    /// (-1: none — over or stopped) and whether its arrays were filled (false: zeros, for the caller).
+    #[allow(clippy::type_complexity)]
+    fn step_many<'py>(&self, py: Python<'py>, mut hands: Vec<PyRefMut<'_, EngineHand>>, seats: Vec<usize>, actions: Vec<i64>) -> PyResult<(Vec<Took>, Option<usize>, Option<String>, Bound<'py, PyByteArray>, Bound<'py, PyByteArray>, Vec<i64>, Vec<bool>)> {
+        let lay = self.layout()?;
+        if hands.len() != seats.len() || hands.len() != actions.len() {
+            return Err(PyValueError::new_err(format!("{} seats and {} actions for {} hands", seats.len(), actions.len(), hands.len())));
+        }
+        let mut indices = Vec::with_capacity(hands.len());
+        for (i, hand) in hands.iter().enumerate() {
+            seat_slot(hand, seats[i])?;
+            match self.move_index(hand, seats[i], actions[i]) {
+                Ok(x) => indices.push(x),
+                Err(_) => {
+                    let empty = || PyByteArray::new(py, &[]);
+                    return Ok((Vec::new(), Some(i), None, empty(), empty(), Vec::new(), Vec::new()));
+                }
+            }
+        }
+        let (dim, size) = (lay.dim, lay.size);
+        let mut v = vec![0f32; hands.len() * dim];
+        let mut mask = vec![0u8; hands.len() * size];
+        let mut out = Vec::with_capacity(hands.len());
+        let mut next = vec![-1i64; hands.len()];
+        let mut filled = vec![false; hands.len()];
+        let mut why = None;
+        for (i, hand) in hands.iter_mut().enumerate() {
+            match hand.step_index(py, seats[i], indices[i]) {
+                Ok(t) => out.push(t),
+                Err(e) => {
+                    why = Some(e);
+                    break;
+                }
+            }
+            if let Some(s) = first_asked(hand) {
+                next[i] = s as i64;
+                filled[i] = self.encode_row(py, lay, hand, s, &mut v[i * dim..(i + 1) * dim], &mut mask[i * size..(i + 1) * size]);
+            }
+        }
+        Ok((out, None, why, PyByteArray::new(py, f32_bytes(&v)), PyByteArray::new(py, &mask), next, filled))
+    }
 }
 
 impl EngineObserver {
+    /// Seat's arrays of `hand` into `v` (its `dim` values, zeroed) and `mask` (its `size` values, zeroed):
+    /// false where the native side does not answer (a stopped hand, a value `encode_into` declines).
+    fn encode_row(&self, py: Python<'_>, lay: &Layout, hand: &EngineHand, seat: usize, v: &mut [f32], mask: &mut [u8]) -> bool {
+        let (t, w, h, ask, answers) = hand.observed();
+        if !h.is_some_and(|h| self.encode_into(py, t, w, h, ask, answers, seat, v)) {
+            v.fill(0.0);
+            return false;
+        }
+        if let Some(ms) = options_of(ask, answers, seat) {
+            let mut slots = vec![-1i32; lay.size];
+            lay.slots(self.codes.len(), ms, &mut slots);
+            for (m, s) in mask.iter_mut().zip(&slots) {
+                *m = (*s >= 0) as u8;
+            }
+        }
+        true
+    }
+
     fn layout(&self) -> PyResult<&Layout> {
         self.layout.as_ref().ok_or_else(|| PyValueError::new_err("no layout is set (call set_layout first)"))
     }
@@ -584,6 +668,14 @@ impl EngineObserver {
             .and_then(|ms| lay.move_of(self.codes.len(), ms, action))
             .ok_or_else(|| format!("action {action} is not legal for seat {seat} now (see its action_mask)"))
     }
+}
+
+/// The seat the decision asked waits on first (`Game.current_seats()[0]`: the lowest seat asked that has
+/// not answered); None when none is asked (the hand over or stopped).
+fn first_asked(hand: &EngineHand) -> Option<usize> {
+    let (_, _, h, ask, answers) = hand.observed();
+    h?;
+    ask?.options.iter().map(|(s, _)| *s).filter(|s| !answers.iter().any(|(x, _)| x == s)).min()
 }
 
 /// The legal moves of seat's the decision asked offers it, where it has not answered yet.
