@@ -7,7 +7,8 @@ RiichiEnv and RLCard in one process.
 
 - paili: `PailiEnv` (AEC: `last()`, a uniform random choice among the mask's legal actions, `step`), one
   hand an episode, every hand scored and settled; and `Tables.step_many` over 16 tables (a batched random
-  agent: one uniform random legal action per table, drawn for all tables at once with numpy). `--backend`
+  agent: one uniform random legal action per table, drawn for all tables at once with numpy — one random
+  number a table, the legal actions read from the masks' nonzero entries). `--backend`
   (default: the environment's own, the native engine where it is built): the engine under the environment.
 - RiichiEnv (PyPI `riichienv`, a Rust riichi engine driven from Python): one kyoku a hand
   (`game_mode=0`), its own `RandomAgent` for every seat, MJAI logging off, scoring included.
@@ -63,7 +64,6 @@ def rlcard_rate(hands: int, seed: int, tick) -> float | None:
 
 
 def paili_rate(variant: str, options: dict, hands: int, seed: int, tick, backend=None) -> float:
-    import numpy as np
     from paili.env import PailiEnv
 
     env = PailiEnv(variant, options, seed=seed, backend=backend)
@@ -76,7 +76,7 @@ def paili_rate(variant: str, options: dict, hands: int, seed: int, tick, backend
             if term or trunc:
                 env.step(None)
                 continue
-            legal = np.flatnonzero(obs["action_mask"])
+            legal = obs["action_mask"].nonzero()[0]  # (np.flatnonzero's result, without its dispatch)
             env.step(int(legal[rng.randrange(len(legal))]))
         tick()
     return hands / (time.process_time() - t0)
@@ -96,7 +96,11 @@ def paili_tables_rate(variant: str, options: dict, hands: int, seed: int, tick, 
     finished_moves = steps = 0
     t0 = time.process_time()
     while t.hands_done < hands:
-        acts = (rng.random(masks.shape) * masks).argmax(axis=1)  # uniform among each table's legal actions
+        # uniform among each table's legal actions: one draw a table, the draw-th legal action of its row
+        rows, cols = masks.nonzero()
+        counts = np.bincount(rows, minlength=tables)
+        first = np.cumsum(counts) - counts
+        acts = cols[first + (rng.random(tables) * counts).astype(np.int64)]
         _, masks, _, _, done = t.step_many(acts)
         steps += tables
         for i in range(tables):

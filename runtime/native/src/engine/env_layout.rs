@@ -81,22 +81,26 @@ impl Layout {
         Ok(layout)
     }
 
+    /// A move's own slot (before overflow) over a catalog of `k_n` kinds: -1 for an action not in the layout.
+    fn own(&self, k_n: usize, m: &Mv) -> i64 {
+        if m.action == "discard" {
+            m.tiles.first().map(|&k| k as i64).unwrap_or(-1)
+        } else if m.action == "pass" {
+            k_n as i64
+        } else {
+            match self.actions.iter().position(|a| *a == m.action) {
+                None => -1,
+                Some(j) => (k_n + 1 + j * k_n + m.tiles.iter().copied().min().unwrap_or(0)) as i64,
+            }
+        }
+    }
+
     /// env.py `Layout.actions_of` over a catalog of `k_n` kinds: per action slot, the index of the legal
     /// move it stands for (-1: none).
     pub(super) fn slots(&self, k_n: usize, moves: &[Mv], out: &mut [i32]) {
-        let spill0 = self.size - self.extra;
-        let mut spill = spill0;
+        let mut spill = self.size - self.extra;
         for (i, m) in moves.iter().enumerate() {
-            let own = if m.action == "discard" {
-                m.tiles.first().map(|&k| k as i64).unwrap_or(-1)
-            } else if m.action == "pass" {
-                k_n as i64
-            } else {
-                match self.actions.iter().position(|a| *a == m.action) {
-                    None => -1,
-                    Some(j) => (k_n + 1 + j * k_n + m.tiles.iter().copied().min().unwrap_or(0)) as i64,
-                }
-            };
+            let own = self.own(k_n, m);
             let a = if own < 0 || out[own as usize] >= 0 {
                 if spill >= self.size {
                     continue;
@@ -110,13 +114,35 @@ impl Layout {
         }
     }
 
+    /// The action mask of `slots` (1 where a slot stands for a legal move) into `mask` (zeroed).
+    pub(super) fn mask(&self, k_n: usize, moves: &[Mv], mask: &mut [u8]) {
+        let mut spill = self.size - self.extra;
+        for m in moves {
+            let own = self.own(k_n, m);
+            if own < 0 || mask[own as usize] != 0 {
+                if spill < self.size {
+                    mask[spill] = 1;
+                    spill += 1;
+                }
+            } else {
+                mask[own as usize] = 1;
+            }
+        }
+    }
+
     /// The legal move action `action` stands for among `moves` (its index), None where it names none.
     pub(super) fn move_of(&self, k_n: usize, moves: &[Mv], action: i64) -> Option<usize> {
         if action < 0 || action as usize >= self.size {
             return None;
         }
+        let a = action as usize;
+        if a < self.size - self.extra {
+            // an own slot: the first move whose own slot it is holds it (a later one spills; no spill
+            // lands below `size - extra`)
+            return moves.iter().position(|m| self.own(k_n, m) == action);
+        }
         let mut slots = vec![-1i32; self.size];
         self.slots(k_n, moves, &mut slots);
-        usize::try_from(slots[action as usize]).ok()
+        usize::try_from(slots[a]).ok()
     }
 }

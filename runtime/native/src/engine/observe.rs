@@ -647,11 +647,7 @@ impl EngineObserver {
             return false;
         }
         if let Some(ms) = options_of(ask, answers, seat) {
-            let mut slots = vec![-1i32; lay.size];
-            lay.slots(self.codes.len(), ms, &mut slots);
-            for (m, s) in mask.iter_mut().zip(&slots) {
-                *m = (*s >= 0) as u8;
-            }
+            lay.mask(self.codes.len(), ms, mask);
         }
         true
     }
