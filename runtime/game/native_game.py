@@ -410,7 +410,8 @@ class NativeGame:
         else:  # the seats still to answer see this answer (`answers`, `snapshot`)
             self._answers[seat] = text
             self._snap = self._result = None
-        self._after(why, intact)
+        if why is not None or not intact:  # (else `_after` has nothing to do: a step of the environment)
+            self._after(why, intact)
 
     def _applied(self) -> None:
         """After the native hand took a move (`apply`): the next decision, a stop, the invariants."""

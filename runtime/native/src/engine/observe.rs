@@ -582,11 +582,8 @@ impl EngineObserver {
         let next = first_asked(&hand);
         let mut arrays = None;
         if let Some(s) = next {
-            let mut v = vec![0f32; lay.dim];
-            let mut mask = vec![0u8; lay.size];
-            if self.encode_row(py, lay, &hand, s, &mut v, &mut mask) {
-                arrays = Some((PyByteArray::new(py, f32_bytes(&v)), PyByteArray::new(py, &mask)));
-            }
+            let (v, mask) = self.filled(py, lay, 1, |v, mask| self.encode_row(py, lay, &hand, s, v, mask))?;
+            arrays = v.filter(|_| mask.len() == lay.size).map(|v| (v, mask));
         }
         Ok((took, next, arrays))
     }
@@ -614,8 +611,6 @@ impl EngineObserver {
             }
         }
         let (dim, size) = (lay.dim, lay.size);
-        let mut v = vec![0f32; hands.len() * dim];
-        let mut mask = vec![0u8; hands.len() * size];
         let mut out = Vec::with_capacity(hands.len());
         let mut next = vec![-1i64; hands.len()];
         let mut filled = vec![false; hands.len()];
@@ -630,10 +625,18 @@ impl EngineObserver {
             }
             if let Some(s) = first_asked(hand) {
                 next[i] = s as i64;
-                filled[i] = self.encode_row(py, lay, hand, s, &mut v[i * dim..(i + 1) * dim], &mut mask[i * size..(i + 1) * size]);
             }
         }
-        Ok((out, None, why, PyByteArray::new(py, f32_bytes(&v)), PyByteArray::new(py, &mask), next, filled))
+        let (v, mask) = self.filled(py, lay, hands.len(), |v, mask| {
+            for (i, hand) in hands.iter().enumerate().take(out.len()) {
+                if let Ok(s) = usize::try_from(next[i]) {
+                    filled[i] = self.encode_row(py, lay, hand, s, &mut v[i * dim..(i + 1) * dim], &mut mask[i * size..(i + 1) * size]);
+                }
+            }
+            true
+        })?;
+        let v = v.map_or_else(|| PyByteArray::new(py, &[]), |v| v);
+        Ok((out, None, why, v, mask, next, filled))
     }
 }
 
@@ -650,6 +653,32 @@ impl EngineObserver {
             lay.mask(self.codes.len(), ms, mask);
         }
         true
+    }
+
+    /// `rows` vectors (float32) and masks (int8) of the layout, zeroed, filled by `fill` in place in the
+    /// bytearrays handed to Python (no copy): (the vectors — None where `fill` says false —, the masks).
+    #[allow(clippy::type_complexity)]
+    fn filled<'py>(&self, py: Python<'py>, lay: &Layout, rows: usize, fill: impl FnOnce(&mut [f32], &mut [u8]) -> bool) -> PyResult<(Option<Bound<'py, PyByteArray>>, Bound<'py, PyByteArray>)> {
+        let mut ok = false;
+        let mut fill = Some(fill);
+        let mask = PyByteArray::new_with(py, rows * lay.size, |_| Ok(()))?;
+        let v = PyByteArray::new_with(py, rows * lay.dim * 4, |bytes| {
+            // SAFETY: the mask's bytearray was made just above and no one else holds it yet; its buffer
+            // does not move while nothing resizes it (the Python code a condition may run cannot reach it)
+            let m = unsafe { mask.as_bytes_mut() };
+            // SAFETY: a float32 is any 4 bytes; `align_to_mut` gives the aligned middle
+            let (pre, v, post) = unsafe { bytes.align_to_mut::<f32>() };
+            let fill = fill.take().expect("called once");
+            if pre.is_empty() && post.is_empty() {
+                ok = fill(v, m);
+            } else {
+                let mut w = vec![0f32; rows * lay.dim];
+                ok = fill(&mut w, m);
+                bytes.copy_from_slice(f32_bytes(&w));
+            }
+            Ok(())
+        })?;
+        Ok((ok.then_some(v), mask))
     }
 
     fn layout(&self) -> PyResult<&Layout> {
