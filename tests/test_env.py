@@ -136,7 +136,7 @@ def test_step_many_plays_the_hands_the_environment_plays():
 
 def test_step_many_refuses_an_illegal_action_before_applying_any():
     """One table's illegal action refuses the whole call with its table's number, and no table moved
-    (the native tables' actions are all checked before any is applied: `act_many`)."""
+    (the native tables' actions are all checked before any is applied: `step_many`, `act_many`)."""
     tables = Tables("baicheng", 4, seed=2)
     _, masks, _ = tables.reset()
     acts = [int(np.flatnonzero(m)[0]) for m in masks]
