@@ -635,7 +635,7 @@ impl EngineObserver {
             }
             true
         })?;
-        let v = v.map_or_else(|| PyByteArray::new(py, &[]), |v| v);
+        let v = v.unwrap_or_else(|| PyByteArray::new(py, &[]));
         Ok((out, None, why, v, mask, next, filled))
     }
 }
