@@ -13,7 +13,7 @@ use super::bot_binding::EfficiencyRules;
 use super::bots::{greedy_choose, mixed_choose, Ask, Choice, Mixed, MixedMoves, MoveIn, Policy, SeatIn};
 use super::course::Eng;
 use super::distance::DistanceTables;
-use super::offers::Mv;
+use super::offers::{Act as MoveAct, Mv};
 use super::rng::Rng;
 use super::scope::{bound_defaults, GameScope};
 use super::state::HandState;
@@ -67,24 +67,25 @@ impl BotSetup {
     }
 
     /// `Encoding.move`: a move as the policies read it.
-    fn move_in(&self, m: &Mv) -> MoveIn {
-        let a = self.actions.iter().find(|(n, _)| *n == m.action).map(|(_, a)| a);
+    fn move_in(&self, names: &[String], m: &Mv) -> MoveIn {
+        let name = m.action.name(names);
+        let a = self.actions.iter().find(|(n, _)| n == name).map(|(_, a)| a);
         let shape = match (a, &m.meld) {
             (Some(_), Some(k)) => self.shape_of(k),
             (Some(a), None) => a.first,
             (None, _) => -1,
         };
-        let pass = m.action == "pass" && m.tiles.is_empty() && m.choice.is_none() && m.meld.is_none();
+        let pass = m.action == MoveAct::PASS && m.tiles.is_empty() && m.choice.is_none() && m.meld.is_none();
         MoveIn {
             win: a.is_some_and(|a| a.wins),
             ready: a.is_some_and(|a| a.ready),
             meld: a.is_some_and(|a| a.forms) && !m.tiles.is_empty(),
-            discard: m.action == "discard",
+            discard: m.action == MoveAct::DISCARD,
             pass,
             select: a.is_some_and(|a| a.select),
             kong: a.is_some_and(|a| a.kong),
             shape,
-            tiles: m.tiles.clone(),
+            tiles: m.tiles.to_vec(),
             same: a.is_some_and(|a| a.same),
         }
     }
@@ -155,19 +156,20 @@ pub fn mixed_bot(rng: Rng, mix: Rng) -> Bot {
 
 /// What the mixed bot reads of the moves beyond `MoveIn` (bots.rs `MixedMoves`).
 fn mixed_moves(legal: &[Mv], drawn: Option<usize>) -> (Vec<usize>, Vec<bool>, Option<usize>) {
-    let mut names: Vec<&str> = Vec::new();
+    // the kinds in the order of their first move, as the reference groups the moves' action names
+    let mut kinds: Vec<MoveAct> = Vec::new();
     let kind_of = legal
         .iter()
-        .map(|m| match names.iter().position(|n| *n == m.action) {
+        .map(|m| match kinds.iter().position(|a| *a == m.action) {
             Some(i) => i,
             None => {
-                names.push(&m.action);
-                names.len() - 1
+                kinds.push(m.action);
+                kinds.len() - 1
             }
         })
         .collect();
-    let discard_kind = names.iter().map(|n| *n == "discard").collect();
-    let throw = drawn.and_then(|d| legal.iter().position(|m| m.action == "discard" && m.tiles == [d] && m.choice.is_none() && m.meld.is_none()));
+    let discard_kind = kinds.iter().map(|a| *a == MoveAct::DISCARD).collect();
+    let throw = drawn.and_then(|d| legal.iter().position(|m| m.action == MoveAct::DISCARD && m.tiles[..] == [d] && m.choice.is_none() && m.meld.is_none()));
     (kind_of, discard_kind, throw)
 }
 
@@ -178,7 +180,7 @@ fn mixed_moves(legal: &[Mv], drawn: Option<usize>) -> (Vec<usize>, Vec<bool>, Op
 pub fn choose_move(py: Python<'_>, e: &Eng, st: &HandState, seat: usize, ask: &steps::Ask, legal: &[Mv], setup: Option<&BotSetup>, which: Which<'_>) -> Result<usize, String> {
     let bs = setup.ok_or("the bot needs the rule set's bot data")?;
     let r = &bs.rules.get().r;
-    let moves: Vec<MoveIn> = legal.iter().map(|m| bs.move_in(m)).collect();
+    let moves: Vec<MoveIn> = legal.iter().map(|m| bs.move_in(&e.t.rules.action_names, m)).collect();
     let s = bs.seat_in(e, st, seat, ask);
     let wins = e.w.on(e.t, st, e.hand);
     let ev = Ev::new(&bs.scope, e.t, st, &s.wild, &wins, bound_defaults());

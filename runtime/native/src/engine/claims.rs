@@ -3,7 +3,7 @@
 //! driver of engine/steps.rs runs for a discard claimed into a meld or answered with a plain action. A win
 //! claimed, a follow-up, an action with a choice or a selection stop the hand by name (not ported yet).
 
-use super::offers::{Mv, Of};
+use super::offers::{Act, Mv, Of};
 use super::steps::{Ask, Bound, Next, Offer, Out, Res, Step, Val};
 use super::course::{answer, bound, not_ported, pick, Cx};
 use super::state::Meld;
@@ -175,7 +175,7 @@ pub fn window_resolve_step(cx: &mut Cx, f: &mut Step, mut v: Val) -> Res<Out> {
                     let c = order[*i];
                     *i += 1;
                     let (mv, o) = got.iter().find(|(x, _)| *x == c).expect("an answer per seat").1.clone();
-                    if mv.action == "pass" {
+                    if mv.action == Act::PASS {
                         continue;
                     }
                     if !o.win && o.opt.is_none() {
@@ -551,7 +551,7 @@ pub fn follow(cx: &mut Cx, f: &mut Step, v: Val) -> Res<Out> {
             }
             2 => {
                 let (mv, o) = chosen.clone().expect("chosen before 2");
-                if mv.action == "pass" {
+                if mv.action == Act::PASS {
                     return Ok(Out::Done(Val::None));
                 }
                 *at = 3;

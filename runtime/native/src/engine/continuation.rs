@@ -11,7 +11,7 @@ use super::table::Table;
 
 /// `str(Move)`: the action, the tiles' names run together, the meld kind, the choice.
 pub fn move_text(t: &Table, m: &Mv) -> String {
-    let mut out = m.action.clone();
+    let mut out = m.action.name(&t.rules.action_names).to_owned();
     if !m.tiles.is_empty() {
         out.push(' ');
         for &k in &m.tiles {
@@ -376,10 +376,10 @@ pub fn record_json(t: &Table, names: &[String], decided: &[Vec<String>], s: &Ste
             0,
             json!({
                 "moves": moves_json(t, names, moves),
-                "chosen": chosen,
+                "chosen": chosen.name(names),
                 "bind": bound_json(t, bind),
                 "i": i,
-                "done": sorted(done.clone()),
+                "done": sorted(done.iter().map(|a| a.name(names).to_owned()).collect()),
             }),
         ),
     };

@@ -282,13 +282,12 @@ impl Cx<'_, '_> {
 
     /// `_declines`: the step declining every action offered to seat s and not chosen (None: nothing to decline).
     pub(super) fn declines(&self, moves: &[Offer], chosen: &Mv, bind: Bound) -> Option<Step> {
-        let names = &self.e.o.rules.actions;
         let any = moves
             .iter()
-            .any(|(_, o)| o.action.is_some_and(|i| names[i].name != chosen.action && !o.compulsory));
+            .any(|(_, o)| o.action.is_some_and(|i| self.e.o.act(i) != chosen.action && !o.compulsory));
         any.then(|| Step::Declines {
             moves: moves.to_vec(),
-            chosen: chosen.action.clone(),
+            chosen: chosen.action,
             bind,
             i: 0,
             done: Vec::new(),
@@ -312,7 +311,7 @@ pub(super) fn pick(moves: &[Offer], mv: &Mv) -> Offer {
         .iter()
         .find(|(m, _)| m == mv)
         .cloned()
-        .unwrap_or_else(|| (Mv::plain("pass", Vec::new()), super::offers::NO_OFFER))
+        .unwrap_or_else(|| (Mv::pass(), super::offers::NO_OFFER))
 }
 
 pub(super) fn answer(v: &Val, s: usize) -> Mv {
@@ -320,7 +319,7 @@ pub(super) fn answer(v: &Val, s: usize) -> Mv {
         Val::Answers(a) => a.iter().find(|(x, _)| *x == s).map(|(_, m)| m.clone()),
         _ => None,
     }
-    .unwrap_or_else(|| Mv::plain("pass", Vec::new()))
+    .unwrap_or_else(Mv::pass)
 }
 
 /// A step's bindings as the legal moves take them (`_action_moves`' discarder and robbed seat, and an

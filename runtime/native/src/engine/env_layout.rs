@@ -5,7 +5,7 @@ use std::collections::HashMap;
 
 use serde_json::Value as J;
 
-use super::offers::Mv;
+use super::offers::{Act, Mv};
 
 /// env.py `Layout`: where each part of the observation vector starts, and the action slots.
 pub(super) struct Layout {
@@ -82,13 +82,15 @@ impl Layout {
     }
 
     /// A move's own slot (before overflow) over a catalog of `k_n` kinds: -1 for an action not in the layout.
-    fn own(&self, k_n: usize, m: &Mv) -> i64 {
-        if m.action == "discard" {
+    /// (`names`: the actions' names by index, what the moves' action ids stand for.)
+    fn own(&self, k_n: usize, names: &[String], m: &Mv) -> i64 {
+        if m.action == Act::DISCARD {
             m.tiles.first().map(|&k| k as i64).unwrap_or(-1)
-        } else if m.action == "pass" {
+        } else if m.action == Act::PASS {
             k_n as i64
         } else {
-            match self.actions.iter().position(|a| *a == m.action) {
+            let name = m.action.name(names);
+            match self.actions.iter().position(|a| a == name) {
                 None => -1,
                 Some(j) => (k_n + 1 + j * k_n + m.tiles.iter().copied().min().unwrap_or(0)) as i64,
             }
@@ -97,10 +99,10 @@ impl Layout {
 
     /// env.py `Layout.actions_of` over a catalog of `k_n` kinds: per action slot, the index of the legal
     /// move it stands for (-1: none).
-    pub(super) fn slots(&self, k_n: usize, moves: &[Mv], out: &mut [i32]) {
+    pub(super) fn slots(&self, k_n: usize, names: &[String], moves: &[Mv], out: &mut [i32]) {
         let mut spill = self.size - self.extra;
         for (i, m) in moves.iter().enumerate() {
-            let own = self.own(k_n, m);
+            let own = self.own(k_n, names, m);
             let a = if own < 0 || out[own as usize] >= 0 {
                 if spill >= self.size {
                     continue;
@@ -115,10 +117,10 @@ impl Layout {
     }
 
     /// The action mask of `slots` (1 where a slot stands for a legal move) into `mask` (zeroed).
-    pub(super) fn mask(&self, k_n: usize, moves: &[Mv], mask: &mut [u8]) {
+    pub(super) fn mask(&self, k_n: usize, names: &[String], moves: &[Mv], mask: &mut [u8]) {
         let mut spill = self.size - self.extra;
         for m in moves {
-            let own = self.own(k_n, m);
+            let own = self.own(k_n, names, m);
             if own < 0 || mask[own as usize] != 0 {
                 if spill < self.size {
                     mask[spill] = 1;
@@ -131,7 +133,7 @@ impl Layout {
     }
 
     /// The legal move action `action` stands for among `moves` (its index), None where it names none.
-    pub(super) fn move_of(&self, k_n: usize, moves: &[Mv], action: i64) -> Option<usize> {
+    pub(super) fn move_of(&self, k_n: usize, names: &[String], moves: &[Mv], action: i64) -> Option<usize> {
         if action < 0 || action as usize >= self.size {
             return None;
         }
@@ -139,10 +141,10 @@ impl Layout {
         if a < self.size - self.extra {
             // an own slot: the first move whose own slot it is holds it (a later one spills; no spill
             // lands below `size - extra`)
-            return moves.iter().position(|m| self.own(k_n, m) == action);
+            return moves.iter().position(|m| self.own(k_n, names, m) == action);
         }
         let mut slots = vec![-1i32; self.size];
-        self.slots(k_n, moves, &mut slots);
+        self.slots(k_n, names, moves, &mut slots);
         usize::try_from(slots[a]).ok()
     }
 }

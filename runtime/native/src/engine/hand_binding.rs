@@ -12,7 +12,7 @@ use pyo3::types::PyDict;
 use serde_json::{json, Value as J};
 
 use super::event_rules::Program;
-use super::offers::{Mv, Offers};
+use super::offers::{Act, Mv, Offers};
 use super::steps::{self, Ask, Step, Val};
 use super::course::{Cx, Eng, Hand};
 use super::turn;
@@ -51,19 +51,25 @@ pub struct EngineHand {
 /// native hand stopped (None: it did not), whether the invariants hold, and whether the hand is over.
 pub(super) type Took = (String, Option<Vec<usize>>, Option<String>, bool, bool);
 
-fn read_move(t: &table::Table, j: &J) -> Option<Mv> {
+/// A move read from Python, with its action's name where the rule set does not declare it (the move is
+/// then legal nowhere, and the sentence refusing it names it).
+fn read_move(t: &table::Table, j: &J) -> Option<(Mv, Option<String>)> {
     let a = j.as_array().filter(|a| a.len() == 4)?;
     let tiles = a[1]
         .as_array()?
         .iter()
         .map(|x| x.as_str().and_then(|n| t.names.iter().position(|m| m == n)))
-        .collect::<Option<Vec<usize>>>()?;
-    Some(Mv {
-        action: a[0].as_str()?.to_owned(),
+        .collect::<Option<Vec<usize>>>()?
+        .into();
+    let name = a[0].as_str()?;
+    let action = Act::named(&t.rules.action_names, name);
+    let mv = Mv {
+        action,
         tiles,
-        choice: if a[2].is_null() { None } else { Some(a[2].clone()) },
-        meld: a[3].as_str().map(str::to_owned),
-    })
+        choice: if a[2].is_null() { None } else { Some(Box::new(a[2].clone())) },
+        meld: a[3].as_str().map(Into::into),
+    };
+    Some((mv, (action == Act::UNKNOWN).then(|| name.to_owned())))
 }
 
 impl EngineHand {
@@ -108,7 +114,7 @@ impl EngineHand {
     }
 
     /// Seat's answer `mv` to the decision asked, checked as `apply` checks it (the sentence refusing it).
-    pub(super) fn answer(&mut self, py: Python<'_>, seat: usize, mv: Mv) -> Result<(), String> {
+    pub(super) fn answer(&mut self, py: Python<'_>, seat: usize, mv: Mv, unknown: Option<&str>) -> Result<(), String> {
         if self.hand.is_none() {
             return Err("the hand is not started (call start first)".into());
         }
@@ -125,7 +131,13 @@ impl EngineHand {
             return Err(format!("seat {seat} has answered this decision"));
         }
         if !legal.contains(&mv) {
-            return Err(format!("`{}` is not a legal move for seat {seat} now", steps::move_text(&self.table, &mv)));
+            let text = steps::move_text(&self.table, &mv);
+            // (an action the rule set does not declare is written as it was given)
+            let text = match unknown {
+                Some(name) => format!("{name}{}", text.strip_prefix(Act::UNKNOWN.name(&[])).unwrap_or(&text)),
+                None => text,
+            };
+            return Err(format!("`{text}` is not a legal move for seat {seat} now"));
         }
         let asked = ask.options.len();
         self.answers.push((seat, mv));
@@ -166,7 +178,7 @@ impl EngineHand {
             .cloned()
             .ok_or_else(|| format!("seat {seat} has no legal move number {index} now"))?;
         let text = mv.to_json(&self.table).to_string();
-        self.answer(py, seat, mv)?;
+        self.answer(py, seat, mv, None)?;
         let asked = self.pending.as_ref().map(|a| a.options.iter().map(|(s, _)| *s).collect());
         Ok((text, asked, self.refused.clone(), self.intact(), self.is_over()))
     }
@@ -383,11 +395,11 @@ impl EngineHand {
             return Err(PyValueError::new_err("no decision is asked now"));
         }
         let t = &self.table;
-        let mv = serde_json::from_str::<J>(r#move)
+        let (mv, unknown) = serde_json::from_str::<J>(r#move)
             .ok()
             .and_then(|j| read_move(t, &j))
             .ok_or_else(|| PyValueError::new_err("a move is [action, tiles, choice, meld] with tiles of this rule set"))?;
-        self.answer(py, seat, mv).map_err(PyValueError::new_err)
+        self.answer(py, seat, mv, unknown.as_deref()).map_err(PyValueError::new_err)
     }
 
     /// `HandState.snapshot()` and the continuation, as JSON text: {"state", "continuation", "depth"} (depth:

@@ -36,6 +36,7 @@ pub mod offer_decisions;
 pub mod offer_melds;
 pub mod offer_rules;
 pub mod offer_wins;
+pub mod moves; // a move by its action's id, its tiles in place
 pub mod offers;
 
 // the hand played natively: its continuation (step 4) and its course (step 7)

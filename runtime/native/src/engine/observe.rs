@@ -496,7 +496,7 @@ impl EngineObserver {
         }
         let mut slots = vec![-1i32; lay.size];
         if let Some(ms) = options_of(ask, answers, seat) {
-            lay.slots(self.codes.len(), ms, &mut slots);
+            lay.slots(self.codes.len(), &t.rules.action_names, ms, &mut slots);
         }
         let mask: Vec<u8> = slots.iter().map(|&x| (x >= 0) as u8).collect();
         Ok(Some((PyByteArray::new(py, f32_bytes(&v)), PyByteArray::new(py, &mask), PyBytes::new(py, i32_bytes(&slots)))))
@@ -527,7 +527,7 @@ impl EngineObserver {
                 continue;
             }
             if let Some(ms) = options_of(ask, answers, seat) {
-                lay.slots(self.codes.len(), ms, &mut slots[i * size..(i + 1) * size]);
+                lay.slots(self.codes.len(), &t.rules.action_names, ms, &mut slots[i * size..(i + 1) * size]);
             }
             done.push(true);
         }
@@ -650,7 +650,7 @@ impl EngineObserver {
             return false;
         }
         if let Some(ms) = options_of(ask, answers, seat) {
-            lay.mask(self.codes.len(), ms, mask);
+            lay.mask(self.codes.len(), &t.rules.action_names, ms, mask);
         }
         true
     }
@@ -688,9 +688,9 @@ impl EngineObserver {
     /// The index of the legal move of seat's that `action` stands for now (`act`).
     fn move_index(&self, hand: &EngineHand, seat: usize, action: i64) -> Result<usize, String> {
         let lay = self.layout.as_ref().ok_or("no layout is set (call set_layout first)")?;
-        let (_, _, h, ask, answers) = hand.observed();
+        let (t, _, h, ask, answers) = hand.observed();
         h.and_then(|_| options_of(ask, answers, seat))
-            .and_then(|ms| lay.move_of(self.codes.len(), ms, action))
+            .and_then(|ms| lay.move_of(self.codes.len(), &t.rules.action_names, ms, action))
             .ok_or_else(|| format!("action {action} is not legal for seat {seat} now (see its action_mask)"))
     }
 }

@@ -5,7 +5,7 @@
 use serde_json::{json, Value as J};
 
 use super::offer_rules::ActionDef;
-use super::offers::{refused, Bind, Ctx, Moves, Mv, Of, R};
+use super::offers::{refused, Bind, Ctx, Moves, Mv, Of, Tiles, R};
 use crate::program::{kind_of, V};
 
 const SELECT_WORK: usize = 20_000; // runtime/limits.py: sets of tiles one `select` offer examines
@@ -79,7 +79,7 @@ impl Ctx<'_> {
             won: None,
         };
         if a.choices.is_empty() && a.choice_list.is_none() {
-            return Ok(vec![(Mv::plain(&a.name, Vec::new()), of)]);
+            return Ok(vec![(Mv::plain(self.o.act(i), Vec::new()), of)]);
         }
         let mut out = Vec::new();
         let mut seen: Vec<J> = Vec::new();
@@ -100,9 +100,9 @@ impl Ctx<'_> {
             }
             out.push((
                 Mv {
-                    action: a.name.clone(),
-                    tiles: Vec::new(),
-                    choice: Some(plain),
+                    action: self.o.act(i),
+                    tiles: Tiles::new(),
+                    choice: Some(Box::new(plain)),
                     meld: None,
                 },
                 of.clone(),
@@ -149,7 +149,7 @@ impl Ctx<'_> {
             if a.when.is_some() && !self.holds(a.when, seat, tile, bind, Some(&v))? {
                 continue;
             }
-            out.push((Mv::plain(&a.name, combo), of.clone()));
+            out.push((Mv::plain(self.o.act(i), combo), of.clone()));
         }
         Ok(out)
     }

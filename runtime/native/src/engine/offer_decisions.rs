@@ -8,7 +8,7 @@
 
 use serde_json::Value as J;
 
-use super::offers::{Bind, Ctx, Mv, Of, Why};
+use super::offers::{Act, Bind, Ctx, Mv, Of, Why};
 use super::table;
 use crate::program::V;
 use crate::Error;
@@ -140,12 +140,15 @@ fn read_move(t: &table::Table, j: &J) -> Result<Mv, Error> {
                 .and_then(|n| t.names.iter().position(|m| m == n))
                 .ok_or_else(|| input("move tile"))
         })
-        .collect::<Result<_, _>>()?;
+        .collect::<Result<Vec<usize>, _>>()?
+        .into();
+    // (an action the rule set does not declare: a move equal to none offered)
+    let name = a[0].as_str().ok_or_else(|| input("move"))?;
     Ok(Mv {
-        action: a[0].as_str().ok_or_else(|| input("move"))?.to_owned(),
+        action: Act::named(&t.rules.action_names, name),
         tiles,
-        choice: if a[2].is_null() { None } else { Some(a[2].clone()) },
-        meld: a[3].as_str().map(str::to_owned),
+        choice: if a[2].is_null() { None } else { Some(Box::new(a[2].clone())) },
+        meld: a[3].as_str().map(Into::into),
     })
 }
 
@@ -512,7 +515,7 @@ pub fn options(c: &Ctx, d: &Decision) -> R<Vec<(usize, Vec<Mv>)>> {
             if moves.iter().any(|(_, o)| o.compulsory) || moves.is_empty() {
                 return Ok(Vec::new());
             }
-            let opts = if st.seats[s].auto || !moves.iter().any(|(m, _)| m.action == "discard") {
+            let opts = if st.seats[s].auto || !moves.iter().any(|(m, _)| m.action == Act::DISCARD) {
                 c.with_pass(s, &moves)?
             } else {
                 moves.into_iter().map(|(m, _)| m).collect()

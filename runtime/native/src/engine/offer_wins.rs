@@ -3,7 +3,7 @@
 //! the winning machinery (`WinQuestions::win`), its guard and restrictions with the win's score bound;
 //! then the `instead_of` choices the wins offered open.
 
-use super::offers::{refused, Bind, Ctx, Moves, Mv, Of, WinBrief, Why, NO_BIND, R};
+use super::offers::{refused, Act, Bind, Ctx, Moves, Mv, Of, Tiles, WinBrief, Why, NO_BIND, R};
 
 impl Ctx<'_> {
     // ---- wins (`_win_moves`) ----
@@ -97,20 +97,20 @@ impl Ctx<'_> {
                 continue;
             }
             out.push((
-                Mv::plain(&a.name, w.tile.into_iter().collect()),
+                Mv::plain(self.o.act(i), w.tile.map_or_else(Tiles::new, Tiles::one)),
                 Of {
                     action: Some(i),
                     compulsory: a.compulsory,
                     meld: false,
                     win: true,
-                    won: Some(WinBrief {
+                    won: Some(Box::new(WinBrief {
                         seat: c,
                         tile: w.tile,
                         self_drawn: matches!(mode, "drawn" | "revealed"),
                         action: a.name.clone(),
                         score: w.score,
                         concealed: w.concealed.clone(),
-                    }),
+                    })),
                     opt: None,
                 },
             ));
@@ -120,9 +120,9 @@ impl Ctx<'_> {
                 return refused("hooks on `win_offer`");
             }
             self.offered_wins.borrow_mut().push((c, tile));
-            let offered: Vec<String> = out.iter().map(|(m, _)| m.action.clone()).collect();
+            let offered: Vec<Act> = out.iter().map(|(m, _)| m.action).collect();
             for (i, a) in self.o.rules.actions.iter().enumerate() {
-                if a.instead_of.is_empty() || !offered.contains(&a.instead_of) {
+                if a.instead_of.is_empty() || !offered.contains(&Act::named(&self.o.names, &a.instead_of)) {
                     continue;
                 }
                 let by = if a.events.iter().any(|e| e == "win_offer") {
@@ -140,7 +140,7 @@ impl Ctx<'_> {
                         return refused("choices of an `instead_of` action");
                     }
                     out.push((
-                        Mv::plain(&a.name, Vec::new()),
+                        Mv::plain(self.o.act(i), Vec::new()),
                         Of {
                             action: Some(i),
                             compulsory: a.compulsory,

@@ -9,7 +9,6 @@
 //! A guard the reference catches an error in stops the evaluation here (`Why::Stop`: the hand goes
 //! back to the reference); an expression the lowering refuses refuses the decision by name.
 
-use serde_json::{json, Value as J};
 
 use super::offer_melds::{count, meld_options, MeldOption};
 use super::offer_rules::{ActionDef, OfferRules};
@@ -43,34 +42,7 @@ pub(super) fn refused<T>(what: &str) -> R<T> {
     Err(Why::Refused(format!("the native legal moves do not take {what} yet")))
 }
 
-/// A move (runtime/game/moves.py `Move`): the action, its tiles, its plain choice, its meld kind.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Mv {
-    pub action: String,
-    pub tiles: Vec<usize>,
-    pub choice: Option<J>,
-    pub meld: Option<String>,
-}
-
-impl Mv {
-    pub(super) fn plain(action: &str, tiles: Vec<usize>) -> Mv {
-        Mv {
-            action: action.to_owned(),
-            tiles,
-            choice: None,
-            meld: None,
-        }
-    }
-
-    pub fn to_json(&self, t: &Table) -> J {
-        json!([
-            self.action,
-            self.tiles.iter().map(|&k| &t.names[k]).collect::<Vec<_>>(),
-            self.choice,
-            self.meld
-        ])
-    }
-}
+pub use super::moves::{Act, Mv, Tiles};
 
 /// What a move stands for beside itself (`Offer`): its action (None for a discard or the pass), whether
 /// it is compulsory, a meld or a win.
@@ -80,10 +52,11 @@ pub struct Of {
     pub compulsory: bool,
     pub meld: bool,
     pub win: bool,
-    /// The meld it lays down (what the continuation writes of it, and what taking it applies).
-    pub opt: Option<MeldOption>,
+    /// The meld it lays down (what the continuation writes of it, and what taking it applies); shared,
+    /// so an offer is copied without its tiles.
+    pub opt: Option<Arc<MeldOption>>,
     /// The win it stands for (the continuation writes it).
-    pub won: Option<WinBrief>,
+    pub won: Option<Box<WinBrief>>,
 }
 
 /// What the continuation writes of a win offered (`WinInfo`'s seat, tile, self-drawn, action, score).
@@ -123,6 +96,10 @@ pub struct Offers {
     form_kinds: Vec<Vec<Option<usize>>>,
     /// Per event of `KNOWN_EVENTS`: the actions it opens, in file order (`actions_on`).
     opened: Vec<Vec<usize>>,
+    /// Per action, the id its moves carry (`act`): the first action of its name, or the discard or pass.
+    acts: Vec<Act>,
+    /// The actions' names by index (what `Act::name` reads).
+    pub names: Vec<String>,
 }
 
 /// Added to a restriction's number in `Ctx::restrict_memo` for its condition's left operand.
@@ -167,7 +144,20 @@ impl Offers {
             .iter()
             .map(|(_, e)| matches!(scope.exprs.get(*e), Some(Ok(Node::And(l, _))) if !reads_bound(l, B_TILE)))
             .collect();
-        Ok(Offers { rules, scope, tile_free, tile_free_left, form_kinds, opened })
+        let names: Vec<String> = rules.actions.iter().map(|a| a.name.clone()).collect();
+        if names.len() >= Act::UNKNOWN.0 as usize {
+            return Err(Error::NotCovered("more actions than the native moves number".into()));
+        }
+        if names != t.rules.action_names {
+            return Err(Error::Internal("the rule set's actions read twice differ".into()));
+        }
+        let acts = names.iter().map(|n| Act::named(&names, n)).collect();
+        Ok(Offers { rules, scope, tile_free, tile_free_left, form_kinds, opened, acts, names })
+    }
+
+    /// The id the moves of action `i` carry.
+    pub fn act(&self, i: usize) -> Act {
+        self.acts[i]
     }
 
     /// The refusals of the lowering: (the expression's index, its sentence).
@@ -523,11 +513,11 @@ impl<'a> Ctx<'a> {
 
     pub(super) fn meld_move(&self, i: usize, o: &MeldOption) -> (Mv, Of) {
         let a = self.action(i);
-        let meld = if a.forms.len() > 1 { Some(o.kind.clone()) } else { None };
+        let meld = if a.forms.len() > 1 { Some(o.kind.as_str().into()) } else { None };
         (
             Mv {
-                action: a.name.clone(),
-                tiles: o.tiles.clone(),
+                action: self.o.act(i),
+                tiles: o.tiles.as_slice().into(),
                 choice: None,
                 meld,
             },
@@ -536,7 +526,7 @@ impl<'a> Ctx<'a> {
                 compulsory: a.compulsory,
                 meld: true,
                 win: false,
-                opt: Some(o.clone()),
+                opt: Some(Arc::new(o.clone())),
                 won: None,
             },
         )
@@ -632,10 +622,10 @@ impl<'a> Ctx<'a> {
         let mut kinds = self.st.seats[seat].hand.clone();
         kinds.sort_unstable();
         kinds.dedup();
-        let mut out = Vec::new();
+        let mut out = Vec::with_capacity(kinds.len());
         for k in kinds {
             if !self.restricted("discard", seat, Some(k))? {
-                out.push((Mv::plain("discard", vec![k]), NO_OFFER));
+                out.push((Mv::plain(Act::DISCARD, Tiles::one(k)), NO_OFFER));
             }
         }
         Ok(out)
@@ -645,7 +635,7 @@ impl<'a> Ctx<'a> {
     pub fn with_pass(&self, seat: usize, moves: &Moves) -> R<Vec<Mv>> {
         let mut out: Vec<Mv> = moves.iter().map(|(m, _)| m.clone()).collect();
         if out.is_empty() || !self.restricted("pass", seat, None)? {
-            out.push(Mv::plain("pass", Vec::new()));
+            out.push(Mv::pass());
         }
         Ok(out)
     }
@@ -667,7 +657,8 @@ impl<'a> Ctx<'a> {
     /// `_turn_moves`.
     pub fn turn_moves(&self, s: usize, claimed: bool, allow_win: bool) -> R<Moves> {
         let seat = &self.st.seats[s];
-        let mut moves = Vec::new();
+        // (room for the discards, one a kind held, and a few actions: grown once at most)
+        let mut moves = Vec::with_capacity(seat.hand.len() + 4);
         if !claimed {
             if allow_win && seat.drawn.is_some() {
                 moves.extend(self.win_moves(s, "self", seat.drawn, Some(s), NO_BIND)?);

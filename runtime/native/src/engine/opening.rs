@@ -7,7 +7,7 @@
 use super::course::{answer, bound, not_ported, tile_v, Cx, ENGINE_OFFERED};
 use super::events::Bind as EvBind;
 use super::offer_decisions::{start_win_offers, together_offers};
-use super::offers::{Mv, NO_BIND};
+use super::offers::{Act, Mv, NO_BIND};
 use super::steps::{Ask, Bound, Offer, Out, Res, Step, Taken, Val};
 use crate::program::V;
 
@@ -80,7 +80,7 @@ pub fn start_wins(cx: &mut Cx, f: &mut Step, mut v: Val) -> Res<Out> {
                     let c = order[*i];
                     *i += 1;
                     let (mv, o) = got.iter().find(|(x, _)| *x == c).expect("an answer per seat").1.clone();
-                    if mv.action == "pass" || o.action.is_none() {
+                    if mv.action == Act::PASS || o.action.is_none() {
                         continue;
                     }
                     if !o.win {
@@ -140,7 +140,7 @@ fn together_effects(cx: &mut Cx, order: &[usize], answers: &[(usize, Offer)]) ->
     for &c in order {
         let (mv, o) = answers.iter().find(|(x, _)| *x == c).expect("an answer per seat").1.clone();
         let Some(ai) = o.action else { continue };
-        if mv.action == "pass" {
+        if mv.action == Act::PASS {
             continue;
         }
         let a = &cx.e.o.rules.actions[ai];
@@ -323,7 +323,7 @@ pub fn start_decisions(cx: &mut Cx, f: &mut Step, mut v: Val) -> Res<Out> {
                 let mv = answer(&v, s);
                 let ms = moves.as_ref().expect("asked at 1");
                 *chosen = Some(
-                    ms.iter().find(|(m, _)| *m == mv).cloned().unwrap_or_else(|| (Mv::plain("pass", Vec::new()), super::offers::NO_OFFER)),
+                    ms.iter().find(|(m, _)| *m == mv).cloned().unwrap_or_else(|| (Mv::pass(), super::offers::NO_OFFER)),
                 );
                 *at = 3;
             }
@@ -338,7 +338,7 @@ pub fn start_decisions(cx: &mut Cx, f: &mut Step, mut v: Val) -> Res<Out> {
             }
             4 => {
                 let (mv, offer) = chosen.clone().expect("chosen before 4");
-                if mv.action == "pass" {
+                if mv.action == Act::PASS {
                     return Ok(Out::Done(Val::None));
                 }
                 if offer.win {

@@ -94,6 +94,8 @@ pub struct GameRules {
     /// The wildcards: (the kind or reveal they name, their scope: hand | win_tile).
     pub wilds: Vec<(String, String)>,
     pub melds: Vec<MeldDef>,
+    /// The actions' names in file order: what a move's action id (engine/offers.rs `Act`) stands for.
+    pub action_names: Vec<String>,
 }
 
 /// Events whose actions the engine offers in its own steps (`engine_limits.ENGINE_OFFERED`).
@@ -304,6 +306,7 @@ pub fn parse(text: &str) -> Result<GameRules, Error> {
         })
         .collect();
     let tasks = objects(rs, "tasks")?.into_iter().map(|m| s(m, "name", "")).collect();
+    let action_names = objects(rs, "actions")?.into_iter().map(|m| s(m, "name", "")).collect();
     let mut flower_actions = Vec::new();
     for a in objects(rs, "actions")? {
         let mut events = vec![s(a, "on", "")];
@@ -357,5 +360,6 @@ pub fn parse(text: &str) -> Result<GameRules, Error> {
         tasks,
         flower_actions,
         ruled_events,
+        action_names,
     })
 }

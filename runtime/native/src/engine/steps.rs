@@ -9,7 +9,7 @@ use serde_json::Value as J;
 
 pub use super::bound::{Bound, Key, More};
 pub use super::continuation::{continuation, move_text};
-use super::offers::{Mv, Of};
+use super::offers::{Act, Mv, Of};
 
 /// A move with what it stands for (the reference's `(Move, Offer)` pairs).
 pub type Offer = (Mv, Of);
@@ -199,10 +199,10 @@ pub enum Step {
     /// `_s_declines`: every action offered and not chosen is declined.
     Declines {
         moves: Vec<Offer>,
-        chosen: String,
+        chosen: Act,
         bind: Bound,
         i: usize,
-        done: Vec<String>,
+        done: Vec<Act>,
     },
 }
 

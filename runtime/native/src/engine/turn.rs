@@ -5,7 +5,7 @@
 
 use super::course::{answer, bound, not_ported, pick, Cx, OPENING_EVENTS};
 use super::offer_decisions::claim_offers;
-use super::offers::NO_BIND;
+use super::offers::{Act, NO_BIND};
 use super::steps::{Ask, Bound, Offer, Out, Res, Step, TurnEnd, Val};
 
 /// One step function call (the registry of steps.py): the step resumed with `v`.
@@ -293,7 +293,7 @@ fn play_turn(cx: &mut Cx, f: &mut Step, mut v: Val) -> Res<Out> {
                         if ms.is_empty() {
                             return Ok(Out::Done(Val::Turn(TurnEnd::Pass)));
                         }
-                        let options = if ms.iter().any(|(m, _)| m.action == "discard") {
+                        let options = if ms.iter().any(|(m, _)| m.action == Act::DISCARD) {
                             ms.iter().map(|(m, _)| m.clone()).collect()
                         } else {
                             cx.offers(|c| c.with_pass(s, ms))?
@@ -326,7 +326,7 @@ fn play_turn(cx: &mut Cx, f: &mut Step, mut v: Val) -> Res<Out> {
                 }
             }
             2 => {
-                if chosen.as_ref().is_some_and(|(m, _)| m.action == "pass") {
+                if chosen.as_ref().is_some_and(|(m, _)| m.action == Act::PASS) {
                     *allow_win = false;
                     *at = 0;
                 } else {
@@ -348,10 +348,10 @@ fn play_turn(cx: &mut Cx, f: &mut Step, mut v: Val) -> Res<Out> {
                 if !taken.contains(&mv) {
                     taken.push(mv.clone());
                 }
-                if mv.action == "pass" {
+                if mv.action == Act::PASS {
                     return Ok(Out::Done(Val::Turn(TurnEnd::Pass)));
                 }
-                if mv.action == "discard" {
+                if mv.action == Act::DISCARD {
                     let k = mv.tiles[0];
                     cx.discard(s, k);
                     return Ok(Out::Done(Val::Turn(TurnEnd::Discarded(k))));
@@ -512,7 +512,7 @@ fn after_discard(cx: &mut Cx, f: &mut Step, v: Val) -> Res<Out> {
             4 => {
                 *at = 5;
                 let (mv, o) = chosen.clone().expect("chosen before 4");
-                if mv.action != "pass" {
+                if mv.action != Act::PASS {
                     return Ok(Out::Call(Step::Take { at: 0, s, offer: (mv, o), bind: Bound::turn(s, *tile) }));
                 }
             }
@@ -550,11 +550,12 @@ fn declines(cx: &mut Cx, f: &mut Step) -> Res<Out> {
         let o = &moves[*i].1;
         *i += 1;
         let Some(ai) = o.action else { continue };
-        let name = cx.e.o.rules.actions[ai].name.clone();
-        if name == *chosen || done.contains(&name) || o.compulsory {
+        let id = cx.e.o.act(ai);
+        if id == *chosen || done.contains(&id) || o.compulsory {
             continue;
         }
-        done.push(name.clone());
+        done.push(id);
+        let name = cx.e.o.rules.actions[ai].name.clone();
         let b = bound(cx.e.t, bind);
         let p = cx.e.p;
         if let Some((_, decline)) = p.actions.get(&name) {

@@ -6,6 +6,7 @@
 //! win (engine/win.rs), the drawer its source.
 
 use super::claims::{after_claim, claimed_wins, rank_claims};
+use super::offers::Act;
 use super::win::win_of;
 use super::course::{not_ported, Cx};
 use super::offer_decisions::{drawn_card_offers, turned_offers};
@@ -136,7 +137,7 @@ pub fn tile_window_step(cx: &mut Cx, f: &mut Step, v: Val) -> Res<Out> {
                 }
                 // the claims, in the order the answers came
                 let mut claims: Vec<(usize, Offer)> =
-                    got.iter().filter(|(_, (mv, o))| mv.action != "pass" && o.action.is_some()).cloned().collect();
+                    got.iter().filter(|(_, (mv, o))| mv.action != Act::PASS && o.action.is_some()).cloned().collect();
                 if claims.is_empty() {
                     return Ok(Out::Done(Val::Next(None)));
                 }

@@ -7,7 +7,7 @@
 
 use super::course::{bound_offers, pick, Cx};
 use super::offer_decisions::window_offers;
-use super::offers::Mv;
+use super::offers::{Act, Mv};
 use super::events::slot;
 use super::steps::{Ask, Bound, Key, Out, Res, Step, Val};
 use crate::program::V;
@@ -150,7 +150,7 @@ pub fn window(cx: &mut Cx, f: &mut Step, v: Val) -> Res<Out> {
                 *i += 1;
                 *at = 2;
                 let (mv, o) = answers.iter().find(|(x, _)| *x == c).expect("an answer per seat").1.clone();
-                if mv.action != "pass" {
+                if mv.action != Act::PASS {
                     let b = cb.clone().expect("set at 2");
                     return Ok(Out::Call(Step::Take { at: 0, s: c, offer: (mv, o), bind: b }));
                 }
