@@ -16,6 +16,7 @@ use super::scope::{bound_defaults, GameScope, ReadingAt, WinQuestions, WinReadin
 use super::state::{HandState, Value};
 use super::table::Table;
 use super::values::{hand_wilds, Ev};
+use std::borrow::Cow;
 use std::sync::Arc;
 
 use crate::program::{Node, V};
@@ -98,8 +99,24 @@ pub struct Offers {
     opened: Vec<Vec<usize>>,
     /// Per action, the id its moves carry (`act`): the first action of its name, or the discard or pass.
     acts: Vec<Act>,
+    /// Per wildcard of `rules.wilds`, the catalog index of the kind it names (None: a reveal's name).
+    wild_tiles: Vec<Option<usize>>,
+    /// Per action, per meld form: the wildcards (by index into `rules.wilds`) barred from its melds of
+    /// that kind (`_unusable`'s test, which reads only the rule set), most often none.
+    form_wilds: Vec<Vec<Vec<usize>>>,
     /// The actions' names by index (what `Act::name` reads).
     pub names: Vec<String>,
+}
+
+/// `_unusable`'s test: the wildcards (by index into `rules.wilds`) barred from action a's melds of this
+/// kind (a wildcard of the hand whose `no_meld` names the kind or whose `no_action` names the action).
+fn barred(rules: &OfferRules, a: &ActionDef, kind: &str) -> Vec<usize> {
+    (0..rules.wilds.len())
+        .filter(|&j| {
+            let w = &rules.wilds[j];
+            w.scope == "hand" && (w.no_meld.iter().any(|k| k == kind) || w.no_action.contains(&a.name))
+        })
+        .collect()
 }
 
 /// Added to a restriction's number in `Ctx::restrict_memo` for its condition's left operand.
@@ -152,7 +169,13 @@ impl Offers {
             return Err(Error::Internal("the rule set's actions read twice differ".into()));
         }
         let acts = names.iter().map(|n| Act::named(&names, n)).collect();
-        Ok(Offers { rules, scope, tile_free, tile_free_left, form_kinds, opened, acts, names })
+        let wild_tiles = rules.wilds.iter().map(|w| t.names.iter().position(|n| *n == w.tiles)).collect();
+        let form_wilds = rules
+            .actions
+            .iter()
+            .map(|a| a.forms.iter().map(|kind| barred(&rules, a, kind)).collect())
+            .collect();
+        Ok(Offers { rules, scope, tile_free, tile_free_left, form_kinds, opened, acts, wild_tiles, form_wilds, names })
     }
 
     /// The id the moves of action `i` carry.
@@ -419,14 +442,25 @@ impl<'a> Ctx<'a> {
 
     /// `_unusable`: the wildcard kinds barred from this action's melds of this kind.
     pub(super) fn unusable(&self, a: &ActionDef, kind: &str) -> Vec<usize> {
+        self.wild_kinds(barred(&self.o.rules, a, kind))
+    }
+
+    /// `unusable` of action `i`'s meld form `fi` (its wildcards found once, `Offers::form_wilds`).
+    fn unusable_form(&self, i: usize, fi: usize) -> Vec<usize> {
+        let ws = &self.o.form_wilds[i][fi];
+        if ws.is_empty() {
+            return Vec::new();
+        }
+        self.wild_kinds(ws.iter().copied())
+    }
+
+    /// The kinds these wildcards (by index into `rules.wilds`) stand for now: a kind's name, or a reveal's.
+    fn wild_kinds(&self, wilds: impl IntoIterator<Item = usize>) -> Vec<usize> {
         let mut bad = Vec::new();
-        for w in &self.o.rules.wilds {
-            if w.scope != "hand" || !(w.no_meld.iter().any(|k| k == kind) || w.no_action.contains(&a.name)) {
-                continue;
-            }
-            let k = match self.t.names.iter().position(|n| *n == w.tiles) {
+        for j in wilds {
+            let k = match self.o.wild_tiles[j] {
                 Some(k) => Some(k),
-                None => match super::state::get(&self.st.reveals, &w.tiles) {
+                None => match super::state::get(&self.st.reveals, &self.o.rules.wilds[j].tiles) {
                     Some(Value::Tile(k)) => Some(*k),
                     _ => None,
                 },
@@ -438,14 +472,15 @@ impl<'a> Ctx<'a> {
         bad
     }
 
-    /// `_avail`: the usable concealed tiles, (kind, count) in the order the hand first holds them.
-    pub(super) fn avail(&self, seat: usize, unusable: &[usize]) -> Vec<(usize, usize)> {
+    /// `_avail`: the usable concealed tiles, (kind, count) in the order the hand first holds them (with
+    /// no kind barred, worked out once a decision and lent).
+    pub(super) fn avail(&self, seat: usize, unusable: &[usize]) -> Cow<'_, [(usize, usize)]> {
         if unusable.is_empty() {
             if let Some(c) = self.avail_all.get(seat) {
-                return c.get_or_init(|| self.avail_of(seat, &[])).clone();
+                return Cow::Borrowed(c.get_or_init(|| self.avail_of(seat, &[])));
             }
         }
-        self.avail_of(seat, unusable)
+        Cow::Owned(self.avail_of(seat, unusable))
     }
 
     fn avail_of(&self, seat: usize, unusable: &[usize]) -> Vec<(usize, usize)> {
@@ -537,9 +572,9 @@ impl<'a> Ctx<'a> {
         let a = self.action(i);
         let s = &self.st.seats[seat];
         let mut found = Vec::new();
-        for (fi, kind) in a.forms.iter().enumerate() {
-            let Some(mk) = self.o.form_kinds[i][fi].map(|x| &self.o.rules.kinds[x]) else { continue };
-            let unusable = self.unusable(a, kind);
+        for (fi, kind) in self.o.form_kinds[i].iter().enumerate() {
+            let Some(mk) = kind.map(|x| &self.o.rules.kinds[x]) else { continue };
+            let unusable = self.unusable_form(i, fi);
             let avail = self.avail(seat, &unusable);
             if let Some(r) = required {
                 let sh = &mk.shape;

@@ -33,6 +33,9 @@ pub struct Table {
     pub settings: Settings,
     pub names: Vec<String>,              // catalog index -> kind name
     pub decl_to_cat: Vec<Option<usize>>, // declared kind -> catalog index
+    /// Per wildcard of `rules.wilds`, the catalog index of the kind it names (None: it names a reveal,
+    /// read on the state): found once, not by name at every evaluation (`values::hand_wilds`).
+    pub wild_kinds: Vec<Option<usize>>,
     pub n: usize,
     pub step: i64,
 }
@@ -195,6 +198,7 @@ impl Table {
                 "under these room options a hand could hold {held} wildcards; the limit is {MAX_WILDS_HELD}"
             )));
         }
+        let wild_kinds = rules.wilds.iter().map(|(tiles, _)| names.iter().position(|n| n == tiles)).collect();
         let mut decl_to_cat = vec![None; rs.kinds.len()];
         for (i, k) in cat.kinds.iter().enumerate() {
             decl_to_cat[k.decl] = Some(i);
@@ -206,6 +210,7 @@ impl Table {
             settings: Settings::new(),
             names,
             decl_to_cat,
+            wild_kinds,
             n: 0,
             step: 1,
         };

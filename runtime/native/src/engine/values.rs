@@ -46,8 +46,8 @@ pub struct Ev<'a> {
 /// name a kind, else a reveal holding one; the scope `win_tile` ones are not).
 pub fn hand_wilds(t: &Table, st: &HandState) -> Vec<bool> {
     let mut out = vec![false; t.names.len()];
-    for (tiles, scope) in &t.rules.wilds {
-        let kind = match t.names.iter().position(|n| n == tiles) {
+    for ((tiles, scope), named) in t.rules.wilds.iter().zip(&t.wild_kinds) {
+        let kind = match *named {
             Some(i) => Some(i),
             None => match super::state::get(&st.reveals, tiles) {
                 Some(Value::Tile(i)) => Some(*i),
