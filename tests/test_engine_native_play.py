@@ -7,6 +7,7 @@ bench/engine_equivalence.py `native-play` runs the same over 1,000 games per con
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from conftest import ENGINE_CONFIGS, ROOT, native_engine_only
@@ -94,6 +95,8 @@ def test_an_illegal_move_is_refused_and_nothing_changes():
     not_held = next(k.name for k in g.cat.kinds if k not in g.st.seats[seat].hand)
     for who, move, words in [
         (seat, ["discard", [not_held], None, None], "not a legal move"),
+        # an action the rule set does not declare is named as it was given (moves carry actions by id)
+        (seat, ["no such action", [held], None, None], re.escape(f"`no such action {held}` is not a legal move")),
         (other, ["discard", [held], None, None], "may not act now"),
         (seat, ["discard", ["no such tile"], None, None], "tiles of this rule set"),
         (seat, "not json", "a move is"),
