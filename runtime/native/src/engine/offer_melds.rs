@@ -5,8 +5,12 @@
 //! indices; the usable tiles (`avail`) are (kind, count) in the order the hand first holds each kind, as
 //! the reference's `Counter` over the hand, since the options come out in that order.
 
-use super::offer_rules::{KindDef, OfferRules, ShapeDef};
-use super::state::Seat;
+use std::borrow::Cow;
+use std::sync::Arc;
+
+use super::offer_rules::{ActionDef, KindDef, OfferRules, ShapeDef};
+use super::offers::{barred, refused, Bind, Ctx, Moves, Mv, Of, Why, R};
+use super::state::{Seat, Value};
 use super::table::Table;
 
 const MAX_CANDIDATES: usize = 100_000; // tile lists one shape may propose (a same-rank shape over many suits)
@@ -400,4 +404,180 @@ pub fn meld_options(
         }
     }
     out
+}
+
+/// The meld moves of a decision (offers.py `_meld_moves` and what it asks: the wildcards a meld may not
+/// use, the usable tiles, the options a kind's `grow` allows, one kind per set of tiles).
+impl Ctx<'_> {
+    /// `_unusable`: the wildcard kinds barred from this action's melds of this kind.
+    pub(super) fn unusable(&self, a: &ActionDef, kind: &str) -> Vec<usize> {
+        self.wild_kinds(barred(&self.o.rules, a, kind))
+    }
+
+    /// `unusable` of action `i`'s meld form `fi` (its wildcards found once, `Offers::form_wilds`).
+    pub(super) fn unusable_form(&self, i: usize, fi: usize) -> Vec<usize> {
+        let ws = &self.o.form_wilds[i][fi];
+        if ws.is_empty() {
+            return Vec::new();
+        }
+        self.wild_kinds(ws.iter().copied())
+    }
+
+    /// The kinds these wildcards (by index into `rules.wilds`) stand for now: a kind's name, or a reveal's.
+    fn wild_kinds(&self, wilds: impl IntoIterator<Item = usize>) -> Vec<usize> {
+        let mut bad = Vec::new();
+        for j in wilds {
+            let k = match self.o.wild_tiles[j] {
+                Some(k) => Some(k),
+                None => match super::state::get(&self.st.reveals, &self.o.rules.wilds[j].tiles) {
+                    Some(Value::Tile(k)) => Some(*k),
+                    _ => None,
+                },
+            };
+            if let Some(k) = k {
+                bad.push(k);
+            }
+        }
+        bad
+    }
+
+    /// `_avail`: the usable concealed tiles, (kind, count) in the order the hand first holds them (with
+    /// no kind barred, worked out once a decision and lent).
+    pub(super) fn avail(&self, seat: usize, unusable: &[usize]) -> Cow<'_, [(usize, usize)]> {
+        if unusable.is_empty() {
+            if let Some(c) = self.avail_all.get(seat) {
+                return Cow::Borrowed(c.get_or_init(|| self.avail_of(seat, &[])));
+            }
+        }
+        Cow::Owned(self.avail_of(seat, unusable))
+    }
+
+    fn avail_of(&self, seat: usize, unusable: &[usize]) -> Vec<(usize, usize)> {
+        let mut out: Vec<(usize, usize)> = Vec::with_capacity(self.st.seats[seat].hand.len());
+        for &k in &self.st.seats[seat].hand {
+            if unusable.contains(&k) {
+                continue;
+            }
+            match out.iter_mut().find(|(x, _)| *x == k) {
+                Some(e) => e.1 += 1,
+                None => out.push((k, 1)),
+            }
+        }
+        out
+    }
+
+    /// `_grown`: the options of a growing kind the action's `grow` allows.
+    pub(super) fn grown(a: &ActionDef, grows: bool, opts: Vec<MeldOption>) -> Vec<MeldOption> {
+        if !grows || a.grow == "any" {
+            return opts;
+        }
+        let extend = a.grow == "extend";
+        opts.into_iter().filter(|o| o.extends.is_some() == extend).collect()
+    }
+
+    /// A kind's declared value for the option's suit (`_meld_value`).
+    pub(super) fn meld_value(&self, o: &MeldOption) -> R<(i64, i64)> {
+        let Some(mk) = self.o.rules.kind(&o.kind) else {
+            return Err(Why::Stop);
+        };
+        let su = o.tiles.first().and_then(|&k| self.t.cat.kinds[k].suit.clone());
+        let chosen = mk
+            .values
+            .iter()
+            .find(|(s, _)| Some(s) == su.as_ref())
+            .or_else(|| mk.values.iter().find(|(s, _)| s.is_empty()));
+        match chosen {
+            None => Ok((0, 1)),
+            Some((_, Some(v))) => Ok(*v),
+            Some((_, None)) => refused("a meld kind's value that is not a number"),
+        }
+    }
+
+    /// `_one_kind`: of options laying down the same tiles in the same place as several kinds, those of
+    /// the highest value (only an action forming several kinds can offer the same tiles twice).
+    pub(super) fn one_kind(&self, a: &ActionDef, opts: Vec<MeldOption>) -> R<Vec<MeldOption>> {
+        if a.forms.len() <= 1 {
+            return Ok(opts);
+        }
+        let vals: Vec<(i64, i64)> = opts.iter().map(|o| self.meld_value(o)).collect::<R<_>>()?;
+        let gt = |x: (i64, i64), y: (i64, i64)| (x.0 as i128) * (y.1 as i128) > (y.0 as i128) * (x.1 as i128);
+        let mut keep = Vec::new();
+        for (i, o) in opts.iter().enumerate() {
+            let best = opts
+                .iter()
+                .zip(&vals)
+                .filter(|(p, _)| p.tiles == o.tiles && p.extends == o.extends)
+                .any(|(_, v)| gt(*v, vals[i]));
+            if !best {
+                keep.push(o.clone());
+            }
+        }
+        Ok(keep)
+    }
+
+    pub(super) fn meld_move(&self, i: usize, o: &MeldOption) -> (Mv, Of) {
+        let a = self.action(i);
+        let meld = if a.forms.len() > 1 { Some(o.kind.as_str().into()) } else { None };
+        (
+            Mv {
+                action: self.o.act(i),
+                tiles: o.tiles.as_slice().into(),
+                choice: None,
+                meld,
+            },
+            Of {
+                action: Some(i),
+                compulsory: a.compulsory,
+                meld: true,
+                win: false,
+                opt: Some(Arc::new(o.clone())),
+                won: None,
+            },
+        )
+    }
+
+    /// `_meld_moves`.
+    pub(super) fn meld_moves(&self, i: usize, seat: usize, required: Option<usize>, bind: &Bind) -> R<Moves> {
+        let a = self.action(i);
+        let s = &self.st.seats[seat];
+        let mut found = Vec::new();
+        for (fi, kind) in self.o.form_kinds[i].iter().enumerate() {
+            let Some(mk) = kind.map(|x| &self.o.rules.kinds[x]) else { continue };
+            let unusable = self.unusable_form(i, fi);
+            let avail = self.avail(seat, &unusable);
+            if let Some(r) = required {
+                let sh = &mk.shape;
+                if sh.kind == "same"
+                    && mk.upgrades.is_empty()
+                    && !mk.grows
+                    && (count(&avail, r) as i64) < sh.size as i64 - 1
+                {
+                    continue;
+                }
+            }
+            let opts = Self::grown(
+                a,
+                mk.grows,
+                meld_options(self.t, &self.o.rules, s, mk, required, &avail),
+            );
+            for o in opts {
+                if required.is_none()
+                    && (!self.holds(a.when, seat, Some(o.key), bind, None)?
+                        || self.restricted(&a.name, seat, Some(o.key))?)
+                {
+                    continue;
+                }
+                found.push(o);
+            }
+        }
+        if let Some(r) = required {
+            if found.is_empty()
+                || !self.holds(a.when, seat, Some(r), bind, None)?
+                || self.restricted(&a.name, seat, Some(r))?
+            {
+                return Ok(Vec::new());
+            }
+        }
+        Ok(self.one_kind(a, found)?.iter().map(|o| self.meld_move(i, o)).collect())
+    }
 }

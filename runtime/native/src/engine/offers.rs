@@ -13,10 +13,9 @@
 use super::offer_melds::{count, meld_options, MeldOption};
 use super::offer_rules::{ActionDef, OfferRules};
 use super::scope::{bound_defaults, GameScope, ReadingAt, WinQuestions, WinReading};
-use super::state::{HandState, Value};
+use super::state::HandState;
 use super::table::Table;
 use super::values::{hand_wilds, Ev};
-use std::borrow::Cow;
 use std::sync::Arc;
 
 use crate::program::{Node, V};
@@ -94,23 +93,23 @@ pub struct Offers {
     /// for every tile of one decision, and where it is false so is the whole condition.
     tile_free_left: Vec<bool>,
     /// Per action, its meld forms' kinds by index into `rules.kinds` (`OfferRules::kind` of each form).
-    form_kinds: Vec<Vec<Option<usize>>>,
+    pub(super) form_kinds: Vec<Vec<Option<usize>>>,
     /// Per event of `KNOWN_EVENTS`: the actions it opens, in file order (`actions_on`).
     opened: Vec<Vec<usize>>,
     /// Per action, the id its moves carry (`act`): the first action of its name, or the discard or pass.
     acts: Vec<Act>,
     /// Per wildcard of `rules.wilds`, the catalog index of the kind it names (None: a reveal's name).
-    wild_tiles: Vec<Option<usize>>,
+    pub(super) wild_tiles: Vec<Option<usize>>,
     /// Per action, per meld form: the wildcards (by index into `rules.wilds`) barred from its melds of
     /// that kind (`_unusable`'s test, which reads only the rule set), most often none.
-    form_wilds: Vec<Vec<Vec<usize>>>,
+    pub(super) form_wilds: Vec<Vec<Vec<usize>>>,
     /// The actions' names by index (what `Act::name` reads).
     pub names: Vec<String>,
 }
 
 /// `_unusable`'s test: the wildcards (by index into `rules.wilds`) barred from action a's melds of this
 /// kind (a wildcard of the hand whose `no_meld` names the kind or whose `no_action` names the action).
-fn barred(rules: &OfferRules, a: &ActionDef, kind: &str) -> Vec<usize> {
+pub(super) fn barred(rules: &OfferRules, a: &ActionDef, kind: &str) -> Vec<usize> {
     (0..rules.wilds.len())
         .filter(|&j| {
             let w = &rules.wilds[j];
@@ -229,7 +228,7 @@ pub struct Ctx<'a> {
     pub offered_wins: std::cell::RefCell<Vec<(usize, Option<usize>)>>,
     /// Per seat, its usable concealed tiles when no wildcard kind is barred (`avail` with none unusable),
     /// worked out once a decision.
-    avail_all: Vec<std::cell::OnceCell<Vec<(usize, usize)>>>,
+    pub(super) avail_all: Vec<std::cell::OnceCell<Vec<(usize, usize)>>>,
     /// (restriction, seat) -> whether it holds, for a restriction whose condition reads no tile.
     restrict_memo: std::cell::RefCell<Vec<(usize, usize, bool)>>,
 }
@@ -436,180 +435,6 @@ impl<'a> Ctx<'a> {
                 !(a.description || a.wins || !a.instead_of.is_empty())
             })
             .collect()
-    }
-
-    // ---- melds ----
-
-    /// `_unusable`: the wildcard kinds barred from this action's melds of this kind.
-    pub(super) fn unusable(&self, a: &ActionDef, kind: &str) -> Vec<usize> {
-        self.wild_kinds(barred(&self.o.rules, a, kind))
-    }
-
-    /// `unusable` of action `i`'s meld form `fi` (its wildcards found once, `Offers::form_wilds`).
-    fn unusable_form(&self, i: usize, fi: usize) -> Vec<usize> {
-        let ws = &self.o.form_wilds[i][fi];
-        if ws.is_empty() {
-            return Vec::new();
-        }
-        self.wild_kinds(ws.iter().copied())
-    }
-
-    /// The kinds these wildcards (by index into `rules.wilds`) stand for now: a kind's name, or a reveal's.
-    fn wild_kinds(&self, wilds: impl IntoIterator<Item = usize>) -> Vec<usize> {
-        let mut bad = Vec::new();
-        for j in wilds {
-            let k = match self.o.wild_tiles[j] {
-                Some(k) => Some(k),
-                None => match super::state::get(&self.st.reveals, &self.o.rules.wilds[j].tiles) {
-                    Some(Value::Tile(k)) => Some(*k),
-                    _ => None,
-                },
-            };
-            if let Some(k) = k {
-                bad.push(k);
-            }
-        }
-        bad
-    }
-
-    /// `_avail`: the usable concealed tiles, (kind, count) in the order the hand first holds them (with
-    /// no kind barred, worked out once a decision and lent).
-    pub(super) fn avail(&self, seat: usize, unusable: &[usize]) -> Cow<'_, [(usize, usize)]> {
-        if unusable.is_empty() {
-            if let Some(c) = self.avail_all.get(seat) {
-                return Cow::Borrowed(c.get_or_init(|| self.avail_of(seat, &[])));
-            }
-        }
-        Cow::Owned(self.avail_of(seat, unusable))
-    }
-
-    fn avail_of(&self, seat: usize, unusable: &[usize]) -> Vec<(usize, usize)> {
-        let mut out: Vec<(usize, usize)> = Vec::with_capacity(self.st.seats[seat].hand.len());
-        for &k in &self.st.seats[seat].hand {
-            if unusable.contains(&k) {
-                continue;
-            }
-            match out.iter_mut().find(|(x, _)| *x == k) {
-                Some(e) => e.1 += 1,
-                None => out.push((k, 1)),
-            }
-        }
-        out
-    }
-
-    /// `_grown`: the options of a growing kind the action's `grow` allows.
-    pub(super) fn grown(a: &ActionDef, grows: bool, opts: Vec<MeldOption>) -> Vec<MeldOption> {
-        if !grows || a.grow == "any" {
-            return opts;
-        }
-        let extend = a.grow == "extend";
-        opts.into_iter().filter(|o| o.extends.is_some() == extend).collect()
-    }
-
-    /// A kind's declared value for the option's suit (`_meld_value`).
-    pub(super) fn meld_value(&self, o: &MeldOption) -> R<(i64, i64)> {
-        let Some(mk) = self.o.rules.kind(&o.kind) else {
-            return Err(Why::Stop);
-        };
-        let su = o.tiles.first().and_then(|&k| self.t.cat.kinds[k].suit.clone());
-        let chosen = mk
-            .values
-            .iter()
-            .find(|(s, _)| Some(s) == su.as_ref())
-            .or_else(|| mk.values.iter().find(|(s, _)| s.is_empty()));
-        match chosen {
-            None => Ok((0, 1)),
-            Some((_, Some(v))) => Ok(*v),
-            Some((_, None)) => refused("a meld kind's value that is not a number"),
-        }
-    }
-
-    /// `_one_kind`: of options laying down the same tiles in the same place as several kinds, those of
-    /// the highest value (only an action forming several kinds can offer the same tiles twice).
-    pub(super) fn one_kind(&self, a: &ActionDef, opts: Vec<MeldOption>) -> R<Vec<MeldOption>> {
-        if a.forms.len() <= 1 {
-            return Ok(opts);
-        }
-        let vals: Vec<(i64, i64)> = opts.iter().map(|o| self.meld_value(o)).collect::<R<_>>()?;
-        let gt = |x: (i64, i64), y: (i64, i64)| (x.0 as i128) * (y.1 as i128) > (y.0 as i128) * (x.1 as i128);
-        let mut keep = Vec::new();
-        for (i, o) in opts.iter().enumerate() {
-            let best = opts
-                .iter()
-                .zip(&vals)
-                .filter(|(p, _)| p.tiles == o.tiles && p.extends == o.extends)
-                .any(|(_, v)| gt(*v, vals[i]));
-            if !best {
-                keep.push(o.clone());
-            }
-        }
-        Ok(keep)
-    }
-
-    pub(super) fn meld_move(&self, i: usize, o: &MeldOption) -> (Mv, Of) {
-        let a = self.action(i);
-        let meld = if a.forms.len() > 1 { Some(o.kind.as_str().into()) } else { None };
-        (
-            Mv {
-                action: self.o.act(i),
-                tiles: o.tiles.as_slice().into(),
-                choice: None,
-                meld,
-            },
-            Of {
-                action: Some(i),
-                compulsory: a.compulsory,
-                meld: true,
-                win: false,
-                opt: Some(Arc::new(o.clone())),
-                won: None,
-            },
-        )
-    }
-
-    /// `_meld_moves`.
-    pub(super) fn meld_moves(&self, i: usize, seat: usize, required: Option<usize>, bind: &Bind) -> R<Moves> {
-        let a = self.action(i);
-        let s = &self.st.seats[seat];
-        let mut found = Vec::new();
-        for (fi, kind) in self.o.form_kinds[i].iter().enumerate() {
-            let Some(mk) = kind.map(|x| &self.o.rules.kinds[x]) else { continue };
-            let unusable = self.unusable_form(i, fi);
-            let avail = self.avail(seat, &unusable);
-            if let Some(r) = required {
-                let sh = &mk.shape;
-                if sh.kind == "same"
-                    && mk.upgrades.is_empty()
-                    && !mk.grows
-                    && (count(&avail, r) as i64) < sh.size as i64 - 1
-                {
-                    continue;
-                }
-            }
-            let opts = Self::grown(
-                a,
-                mk.grows,
-                meld_options(self.t, &self.o.rules, s, mk, required, &avail),
-            );
-            for o in opts {
-                if required.is_none()
-                    && (!self.holds(a.when, seat, Some(o.key), bind, None)?
-                        || self.restricted(&a.name, seat, Some(o.key))?)
-                {
-                    continue;
-                }
-                found.push(o);
-            }
-        }
-        if let Some(r) = required {
-            if found.is_empty()
-                || !self.holds(a.when, seat, Some(r), bind, None)?
-                || self.restricted(&a.name, seat, Some(r))?
-            {
-                return Ok(Vec::new());
-            }
-        }
-        Ok(self.one_kind(a, found)?.iter().map(|o| self.meld_move(i, o)).collect())
     }
 
     /// `_action_moves`: the moves of a non-win action for a seat.
