@@ -33,9 +33,10 @@ pub struct Table {
     pub settings: Settings,
     pub names: Vec<String>,              // catalog index -> kind name
     pub decl_to_cat: Vec<Option<usize>>, // declared kind -> catalog index
-    /// Per wildcard of `rules.wilds`, the catalog index of the kind it names (None: it names a reveal,
-    /// read on the state): found once, not by name at every evaluation (`values::hand_wilds`).
-    pub wild_kinds: Vec<Option<usize>>,
+    /// Each wildcard declaration (`rules.wilds`, in order): the kind its tiles name (None: a reveal's
+    /// tile, read on the state), and whether it is wild in a hand (scope other than `win_tile`);
+    /// resolved once, as `hand_wilds` reads it on every evaluation.
+    pub wild_decls: Vec<(Option<usize>, bool)>,
     pub n: usize,
     pub step: i64,
 }
@@ -198,11 +199,11 @@ impl Table {
                 "under these room options a hand could hold {held} wildcards; the limit is {MAX_WILDS_HELD}"
             )));
         }
-        let wild_kinds = rules.wilds.iter().map(|(tiles, _)| names.iter().position(|n| n == tiles)).collect();
         let mut decl_to_cat = vec![None; rs.kinds.len()];
         for (i, k) in cat.kinds.iter().enumerate() {
             decl_to_cat[k.decl] = Some(i);
         }
+        let wild_decls = rules.wilds.iter().map(|(tiles, scope)| (names.iter().position(|n| n == tiles), scope != "win_tile")).collect();
         let mut t = Table {
             rs,
             rules,
@@ -210,7 +211,7 @@ impl Table {
             settings: Settings::new(),
             names,
             decl_to_cat,
-            wild_kinds,
+            wild_decls,
             n: 0,
             step: 1,
         };

@@ -46,8 +46,12 @@ pub struct Ev<'a> {
 /// name a kind, else a reveal holding one; the scope `win_tile` ones are not).
 pub fn hand_wilds(t: &Table, st: &HandState) -> Vec<bool> {
     let mut out = vec![false; t.names.len()];
-    for ((tiles, scope), named) in t.rules.wilds.iter().zip(&t.wild_kinds) {
-        let kind = match *named {
+    // (the declarations' names resolved once: `Table::wild_decls`)
+    for ((tiles, _), &(named, in_hand)) in t.rules.wilds.iter().zip(&t.wild_decls) {
+        if !in_hand {
+            continue;
+        }
+        let kind = match named {
             Some(i) => Some(i),
             None => match super::state::get(&st.reveals, tiles) {
                 Some(Value::Tile(i)) => Some(*i),
@@ -55,9 +59,7 @@ pub fn hand_wilds(t: &Table, st: &HandState) -> Vec<bool> {
             },
         };
         if let Some(k) = kind {
-            if scope != "win_tile" {
-                out[k] = true;
-            }
+            out[k] = true;
         }
     }
     out

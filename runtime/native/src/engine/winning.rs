@@ -202,9 +202,7 @@ impl Winning {
             best: RefCell::new(HashMap::new()),
             declined: Cell::new(None),
             reading_nodes: None,
-            mend: std::cell::OnceCell::new(),
             trial: None,
-            could: RefCell::new(Vec::new()),
         }
     }
 }
@@ -282,17 +280,9 @@ pub struct StateWins<'a> {
     /// The reading-scope names game scope reads of a win (`set_reading_names`), as nodes of the
     /// whole-hand scoring's programs: worked out on each win `win_now` finds.
     reading_nodes: Option<Arc<reading::Nodes>>,
-    /// What the exact shortcuts read of the tables and the free kinds (None: no tables to read).
-    mend: std::cell::OnceCell<Option<shortcut::MendShape>>,
     /// What a win tried before it is offered reads (`set_trial`; None: such a win is declined).
     trial: Option<TrialParts<'a>>,
-    /// `could_win_now`'s answers on this state: (seat, concealed tiles, winning tile, form positions) ->
-    /// whether the hand could win (the state's win actions ask it of the same hand and tile in turn).
-    could: CouldMemo,
 }
-
-/// (seat, concealed tiles, winning tile, form positions, could win) of `StateWins::could`.
-type CouldMemo = RefCell<Vec<(usize, Vec<usize>, usize, Vec<usize>, bool)>>;
 
 /// A seat's best win on a wait (`Winning.best_win`): its tile, score and the patterns it scores.
 #[derive(Clone)]
@@ -377,6 +367,16 @@ impl StateWins<'_> {
         }
     }
 
+    /// Whether the group waits try other forms than the waits (some form builds no split), as
+    /// `waits_of` tells them apart.
+    fn groups_differ(&self) -> bool {
+        match (&self.w.wild, &self.w.trials) {
+            (Some(wr), _) => wr.group_forms.iter().any(|&g| !g),
+            (None, Ok(tr)) => tr.groups_differ,
+            (None, Err(_)) => false,
+        }
+    }
+
     /// The flowers seat `s` set aside (`Winning.hand_of`), by kind.
     fn flowers(&self, st: &HandState, s: usize) -> Vec<usize> {
         let Some(seat) = st.seats.get(s) else { return Vec::new() };
@@ -400,11 +400,23 @@ impl StateWins<'_> {
             return Ok(v.iter().map(|x| if let V::Tile(c) = x { kind_of(*c) as usize } else { usize::MAX }).collect());
         }
         let groups = matches!(q, Question::GroupWaits | Question::GroupWaitsWithout);
-        let kinds = match self.kept_waits(st, s, q as u8, without) {
+        // kept by the concealed tiles tried (the hand without the tile given up: `waits_of`'s), and by
+        // whether the group forms differ from all the forms (else both questions try the same forms)
+        let concealed = st.seats.get(s).and_then(|seat| {
+            let mut c = seat.hand.clone();
+            if let Some(k) = without {
+                c.remove(c.iter().position(|&x| x == k)?);
+            }
+            Some(c)
+        });
+        let by_groups = groups && self.groups_differ();
+        let kinds = match concealed.as_deref().and_then(|c| self.kept_waits(st, s, c, by_groups)) {
             Some(kinds) => kinds,
             None => {
                 let kinds = self.waits_of(st, s, without, groups)?;
-                self.keep_waits(st, s, q as u8, without, &kinds);
+                if let Some(c) = &concealed {
+                    self.keep_waits(st, s, c, by_groups, &kinds);
+                }
                 kinds
             }
         };
@@ -494,6 +506,10 @@ impl StateWins<'_> {
         let mut conc = seat.hand.clone();
         let i = conc.iter().position(|&x| x == without).ok_or(Stop::Bail)?;
         conc.remove(i);
+        // `Winning.score`'s structural test first (`_could_win`): a hand it rules out scores no win there
+        if !self.could_win_now(st, s, &conc, kind, drawn, &[]) {
+            return Ok(false);
+        }
         let mut budget = Budget { work: HAND_WORK };
         // `Game.score` gives no result for a hand it refuses (HandError caught): no win
         Ok(matches!(self.score(st, s, &conc, kind, drawn, &mut budget)?, Scored::Hand(h) if h.win))

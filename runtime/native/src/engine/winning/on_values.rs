@@ -20,6 +20,9 @@ pub(super) struct OnValues {
     pub(super) standin_kinds: Vec<Option<usize>>, // the stand-ins' kinds, by catalog index
     /// Which of the `OnValues` worked out this is (what a seat's kept answers are keyed by).
     pub(super) generation: u64,
+    /// What the exact shortcuts read of the tables and the free kinds (None: no tables to read), worked
+    /// out on the first state that asks (winning/shortcut.rs).
+    pub(super) mend: std::sync::OnceLock<Option<super::shortcut::MendShape>>,
 }
 
 impl Winning {
@@ -61,6 +64,7 @@ impl Winning {
             hand_wild: crate::engine::values::hand_wilds(t, st),
             standin_kinds: self.standins.iter().map(|n| t.names.iter().position(|x| x == n)).collect(),
             generation: self.generations.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1,
+            mend: std::sync::OnceLock::new(),
         }
     }
 }

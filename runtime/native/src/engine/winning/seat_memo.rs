@@ -1,17 +1,34 @@
 //! A seat's wait answers kept across states (the reference's `SeatMemo`, runtime/game/state.py): held
-//! by the rule set's `Winning`, one entry list per seat, keyed by what the answers read — the seat's
-//! concealed tiles (in order), its melds, the tiles it set aside, and the generation of the context
-//! and reveal values (`OnValues::generation`: the scoring environments, the wildcards' kinds). When any
-//! of them changes the seat's entries are dropped; a question declined on the state is not kept.
-//! A claim window asks the same seats on state after state while only the actor's hand changes.
+//! by the rule set's `Winning`, one entry list per seat. The waits are keyed by what they read: the
+//! concealed tiles tried (in order: the seat's hand, or its hand without the tile a `waits_without` gives
+//! up), whether only the group forms count, and — for the whole list — the seat's melds, the tiles it
+//! set aside and the generation of the context and reveal values (`OnValues::generation`: the scoring
+//! environments, the wildcards' kinds); when any of these changes the list is dropped. The block deficit
+//! of the seat's whole hand (`_seat_unmendable`) is kept until the hand changes. A question declined on
+//! the state is not kept.
+//!
+//! A seat's hand changes by one tile between questions: the hands asked on one turn (`waits_without`
+//! each tile it could give up, the bots' question) come back as the hand it keeps after its discard
+//! (a discard gives up the first tile of its kind, as `waits_without` does), and a claim window asks the
+//! same seats on state after state while only the actor's hand changes. So the answers of several hands
+//! are kept, not only the last hand's.
 
 use std::sync::Mutex;
 
 use super::{HandState, StateWins};
+use crate::hand::MeldIn;
 
-/// Entries one seat keeps before they start afresh (questions on one hand: waits, group waits, and
-/// waits without each tile it holds).
-const ENTRIES: usize = 32;
+/// Wait answers one seat keeps (bounded: past it the oldest half goes). A turn asks at most one per
+/// tile of the hand and kind of question; 64 keeps a turn's and the next's.
+const ENTRIES: usize = 64;
+
+/// One kept answer: the concealed tiles tried, whether only the group forms count, the kinds waited on.
+struct Kept {
+    print: u64, // a fingerprint of the tiles, compared before them
+    concealed: Vec<usize>,
+    groups: bool,
+    kinds: Vec<usize>,
+}
 
 #[derive(Default)]
 struct SeatEntries {
@@ -19,34 +36,46 @@ struct SeatEntries {
     melds: Vec<(String, Vec<usize>, bool)>,
     aside: Vec<usize>,
     generation: u64,
-    unmendable: Option<Option<i64>>,
-    waits: Vec<(u8, Option<usize>, Vec<usize>)>, // (question, tile given up, the kinds)
+    unmendable: Option<Option<i64>>, // of `hand`
+    waits: Vec<Kept>,
+    /// `could_win_now`'s answers: (fingerprint, concealed tiles, winning tile, form positions, could win).
+    could: Vec<(u64, Vec<usize>, usize, Vec<usize>, bool)>,
+    /// The seat's melds as the whole-hand scorer takes them (`melds_in`: each looked up in the scoring's
+    /// record of melds, which keeps a meld's value once it has one).
+    melds_in: Option<Vec<MeldIn>>,
 }
 
 /// Every seat's entries (the owner: `Winning`, for the table it was built for).
 #[derive(Default)]
 pub(super) struct SeatMemos(Mutex<Vec<SeatEntries>>);
 
+fn print_of(tiles: &[usize]) -> u64 {
+    tiles.iter().fold(tiles.len() as u64, |h, &k| (h ^ k as u64).wrapping_mul(0x100_0000_01b3))
+}
+
 impl SeatEntries {
-    /// Whether the entries were made for seat `s` of `st` under `generation`; if not, they are dropped
-    /// and keyed afresh.
+    /// Whether the entries were made for seat `s`'s melds, tiles set aside and `generation`; if not,
+    /// they are dropped and keyed afresh. The block deficit is dropped when the hand changes.
     fn keep_for(&mut self, st: &HandState, s: usize, generation: u64) {
         let Some(seat) = st.seats.get(s) else { return };
         let same = self.generation == generation
-            && self.hand == seat.hand
             && self.aside == seat.aside
             && self.melds.len() == seat.melds.len()
             && self.melds.iter().zip(&seat.melds).all(|(a, b)| a.0 == b.kind && a.1 == b.tiles && a.2 == b.exposed);
-        if same {
-            return;
+        if !same {
+            self.generation = generation;
+            self.aside.clone_from(&seat.aside);
+            self.melds.clear();
+            self.melds.extend(seat.melds.iter().map(|m| (m.kind.clone(), m.tiles.clone(), m.exposed)));
+            self.waits.clear();
+            self.could.clear();
+            self.melds_in = None;
+            self.unmendable = None;
+            self.hand.clone_from(&seat.hand);
+        } else if self.hand != seat.hand {
+            self.unmendable = None;
+            self.hand.clone_from(&seat.hand);
         }
-        self.generation = generation;
-        self.hand.clone_from(&seat.hand);
-        self.aside.clone_from(&seat.aside);
-        self.melds.clear();
-        self.melds.extend(seat.melds.iter().map(|m| (m.kind.clone(), m.tiles.clone(), m.exposed)));
-        self.unmendable = None;
-        self.waits.clear();
     }
 }
 
@@ -63,19 +92,50 @@ impl SeatMemos {
 }
 
 impl StateWins<'_> {
-    /// The waits of question `q` (without one `without`) of seat `s`, kept from an earlier state.
-    pub(super) fn kept_waits(&self, st: &HandState, s: usize, q: u8, without: Option<usize>) -> Option<Vec<usize>> {
-        self.w.seats.with(st, s, self.on.generation, |e| e.waits.iter().find(|x| x.0 == q && x.1 == without).map(|x| x.2.clone()))
+    /// The waits of seat `s` with `concealed` as its concealed tiles (group forms only: `groups`), kept
+    /// from an earlier state.
+    pub(super) fn kept_waits(&self, st: &HandState, s: usize, concealed: &[usize], groups: bool) -> Option<Vec<usize>> {
+        let print = print_of(concealed);
+        self.w.seats.with(st, s, self.on.generation, |e| {
+            e.waits.iter().find(|x| x.print == print && x.groups == groups && x.concealed == concealed).map(|x| x.kinds.clone())
+        })
     }
 
     /// Keep the waits found for a later state.
-    pub(super) fn keep_waits(&self, st: &HandState, s: usize, q: u8, without: Option<usize>, kinds: &[usize]) {
+    pub(super) fn keep_waits(&self, st: &HandState, s: usize, concealed: &[usize], groups: bool, kinds: &[usize]) {
         self.w.seats.with(st, s, self.on.generation, |e| {
             if e.waits.len() >= ENTRIES {
-                e.waits.clear();
+                e.waits.drain(..ENTRIES / 2);
             }
-            e.waits.push((q, without, kinds.to_vec()));
+            e.waits.push(Kept { print: print_of(concealed), concealed: concealed.to_vec(), groups, kinds: kinds.to_vec() });
         })
+    }
+
+    /// Whether seat `s` with `conc` as its concealed tiles could win on `k` under the forms at
+    /// `positions` (`could_win_now`), kept from an earlier state.
+    pub(super) fn kept_could(&self, st: &HandState, s: usize, conc: &[usize], k: usize, positions: &[usize]) -> Option<bool> {
+        let print = print_of(conc);
+        self.w.seats.with(st, s, self.on.generation, |e| e.could.iter().find(|x| x.0 == print && x.2 == k && x.1 == conc && x.3 == positions).map(|x| x.4))
+    }
+
+    /// Keep `could_win_now`'s answer for a later state.
+    pub(super) fn keep_could(&self, st: &HandState, s: usize, conc: &[usize], k: usize, positions: Vec<usize>, could: bool) {
+        self.w.seats.with(st, s, self.on.generation, |e| {
+            if e.could.len() >= ENTRIES {
+                e.could.drain(..ENTRIES / 2);
+            }
+            e.could.push((print_of(conc), conc.to_vec(), k, positions, could));
+        })
+    }
+
+    /// Seat `s`'s melds as `melds_in` found them on an earlier state (the same melds).
+    pub(super) fn kept_melds(&self, st: &HandState, s: usize) -> Option<Vec<MeldIn>> {
+        self.w.seats.with(st, s, self.on.generation, |e| e.melds_in.clone())
+    }
+
+    /// Keep the melds `melds_in` found.
+    pub(super) fn keep_melds(&self, st: &HandState, s: usize, melds: &[MeldIn]) {
+        self.w.seats.with(st, s, self.on.generation, |e| e.melds_in = Some(melds.to_vec()))
     }
 
     /// `_seat_unmendable`: `count` of seat `s`'s concealed tiles, kept until they (or the free kinds) change.

@@ -14,8 +14,10 @@ pub(super) struct MendShape {
 }
 
 impl StateWins<'_> {
+    /// (worked out once for the values it reads: kept with them, `OnValues::mend`, across states)
     fn mend_shape(&self) -> Option<&MendShape> {
-        self.mend
+        self.on
+            .mend
             .get_or_init(|| {
                 let (_, ctx) = self.hand?;
                 let n = ctx.setup.kind_names.len();

@@ -377,6 +377,12 @@ impl StateWins<'_> {
         free
     }
 
+    /// The free tiles `could_win` counts in concealed tiles `conc` with the winning tile `k`.
+    pub(super) fn free_count(&self, conc: &[usize], k: usize) -> usize {
+        let free = |x: usize| self.on.hand_wild.get(x).copied().unwrap_or(false) || self.on.standin_kinds.contains(&Some(x));
+        conc.iter().filter(|&&x| free(x)).count() + (free(k) || self.win_wild(k)) as usize
+    }
+
     /// Whether kind `x` is wild as a winning tile (a wildcard of the winning tile's scope).
     fn win_wild(&self, x: usize) -> bool {
         self.on.wild_kinds.iter().any(|&(w, win_scope)| win_scope && w == Some(x))
@@ -518,6 +524,12 @@ impl StateWins<'_> {
         let Some((py, _)) = self.hand else { return Err(self.decline("no native scoring of whole hands")) };
         let scoring = self.w.scoring.as_ref().ok_or_else(|| self.decline("no native scoring of whole hands"))?;
         let seat = st.seats.get(s).ok_or(Stop::Bail)?;
+        if seat.melds.is_empty() {
+            return Ok(Vec::new()); // (nothing to ask of the scoring's record)
+        }
+        if let Some(melds) = self.kept_melds(st, s) {
+            return Ok(melds);
+        }
         let hands = scoring.hands.bind(py).borrow();
         let mut melds: Vec<MeldIn> = Vec::with_capacity(seat.melds.len());
         for m in &seat.melds {
@@ -530,6 +542,7 @@ impl StateWins<'_> {
             };
             melds.push(known.ok_or_else(|| self.decline("a laid-down meld the native scoring does not take"))?);
         }
+        self.keep_melds(st, s, &melds);
         Ok(melds)
     }
 }

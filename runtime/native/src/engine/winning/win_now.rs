@@ -112,7 +112,7 @@ impl StateWins<'_> {
     /// `_could_win(conc, melds, k, drawn, forms)` as `Winning.score` asks it before scoring: false only
     /// where the hand cannot win (a question the test cannot answer natively is left to the scoring,
     /// its reason forgotten).
-    fn could_win_now(&self, st: &HandState, s: usize, conc: &[usize], k: usize, drawn: bool, forms: &[String]) -> bool {
+    pub(super) fn could_win_now(&self, st: &HandState, s: usize, conc: &[usize], k: usize, drawn: bool, forms: &[String]) -> bool {
         let before = self.declined.get();
         let (Some((_, ctx)), Some(scoring)) = (self.hand, self.w.scoring.as_ref()) else { return true };
         let positions: Vec<usize> = if forms.is_empty() {
@@ -121,21 +121,29 @@ impl StateWins<'_> {
             let named = |&f: &usize| ctx.setup.forms.get(f).is_some_and(|x| forms.iter().any(|n| *n == *x.name));
             scoring.forms.iter().copied().filter(named).collect()
         };
-        // (the answer does not depend on `drawn`: a win's test leaves what it reads to the win's scoring)
-        let kept = self.could.borrow().iter().find(|x| x.0 == s && x.2 == k && x.1 == conc && x.3 == positions).map(|x| x.4);
-        if let Some(could) = kept {
+        // a win's test passes once the hand holds the fewest wildcards an instant form asks for (the win's
+        // own scoring decides it), whatever the split test says: that test is then not made
+        let need = positions.iter().filter_map(|&f| ctx.setup.forms.get(f).filter(|x| x.instant)).map(|x| x.instant_wilds).min();
+        if need.is_some_and(|need| self.free_count(conc, k) >= need) {
+            return true;
+        }
+        // (the answer does not depend on `drawn`: a win's test leaves what it reads to the win's scoring;
+        // it is kept across states with the seat's wait answers, winning/seat_memo.rs)
+        if let Some(could) = self.kept_could(st, s, conc, k, &positions) {
             return could;
         }
         let got = self.melds_in(st, s).and_then(|melds| self.could_win(st, s, conc, &melds, k, Some(drawn), &positions));
-        let could = match got {
-            Ok(could) => could,
+        match got {
+            Ok(could) => {
+                self.keep_could(st, s, conc, k, positions, could);
+                could
+            }
+            // (not kept: a question the test cannot answer is left to the scoring each time)
             Err(_) => {
                 self.declined.set(before);
                 true
             }
-        };
-        self.could.borrow_mut().push((s, conc.to_vec(), k, positions, could));
-        could
+        }
     }
 
     /// `Game._rescore`: the win seat `s` made (its concealed tiles without the winning tile), scored again
