@@ -367,16 +367,6 @@ impl StateWins<'_> {
         }
     }
 
-    /// Whether the group waits try other forms than the waits (some form builds no split), as
-    /// `waits_of` tells them apart.
-    fn groups_differ(&self) -> bool {
-        match (&self.w.wild, &self.w.trials) {
-            (Some(wr), _) => wr.group_forms.iter().any(|&g| !g),
-            (None, Ok(tr)) => tr.groups_differ,
-            (None, Err(_)) => false,
-        }
-    }
-
     /// The flowers seat `s` set aside (`Winning.hand_of`), by kind.
     fn flowers(&self, st: &HandState, s: usize) -> Vec<usize> {
         let Some(seat) = st.seats.get(s) else { return Vec::new() };
@@ -402,13 +392,7 @@ impl StateWins<'_> {
         let groups = matches!(q, Question::GroupWaits | Question::GroupWaitsWithout);
         // kept by the concealed tiles tried (the hand without the tile given up: `waits_of`'s), and by
         // whether the group forms differ from all the forms (else both questions try the same forms)
-        let concealed = st.seats.get(s).and_then(|seat| {
-            let mut c = seat.hand.clone();
-            if let Some(k) = without {
-                c.remove(c.iter().position(|&x| x == k)?);
-            }
-            Some(c)
-        });
+        let concealed = self.tried_hand(st, s, without);
         let by_groups = groups && self.groups_differ();
         let kinds = match concealed.as_deref().and_then(|c| self.kept_waits(st, s, c, by_groups)) {
             Some(kinds) => kinds,

@@ -30,6 +30,15 @@ struct Kept {
     kinds: Vec<usize>,
 }
 
+/// One kept answer of `could_win_now`: the concealed tiles, the winning tile, the form positions.
+struct KeptCould {
+    print: u64,
+    concealed: Vec<usize>,
+    tile: usize,
+    positions: Vec<usize>,
+    could: bool,
+}
+
 #[derive(Default)]
 struct SeatEntries {
     hand: Vec<usize>,
@@ -38,8 +47,7 @@ struct SeatEntries {
     generation: u64,
     unmendable: Option<Option<i64>>, // of `hand`
     waits: Vec<Kept>,
-    /// `could_win_now`'s answers: (fingerprint, concealed tiles, winning tile, form positions, could win).
-    could: Vec<(u64, Vec<usize>, usize, Vec<usize>, bool)>,
+    could: Vec<KeptCould>,
     /// The seat's melds as the whole-hand scorer takes them (`melds_in`: each looked up in the scoring's
     /// record of melds, which keeps a meld's value once it has one).
     melds_in: Option<Vec<MeldIn>>,
@@ -92,6 +100,26 @@ impl SeatMemos {
 }
 
 impl StateWins<'_> {
+    /// The concealed tiles a wait question of seat `s` tries: its hand, without the first tile of kind
+    /// `without` (as `waits_of` gives it up); None where the seat or the tile is not there.
+    pub(super) fn tried_hand(&self, st: &HandState, s: usize, without: Option<usize>) -> Option<Vec<usize>> {
+        let mut c = st.seats.get(s)?.hand.clone();
+        if let Some(k) = without {
+            c.remove(c.iter().position(|&x| x == k)?);
+        }
+        Some(c)
+    }
+
+    /// Whether the group waits try other forms than the waits (some form builds no split), as
+    /// `waits_of` tells them apart (else both questions are one).
+    pub(super) fn groups_differ(&self) -> bool {
+        match (&self.w.wild, &self.w.trials) {
+            (Some(wr), _) => wr.group_forms.iter().any(|&g| !g),
+            (None, Ok(tr)) => tr.groups_differ,
+            (None, Err(_)) => false,
+        }
+    }
+
     /// The waits of seat `s` with `concealed` as its concealed tiles (group forms only: `groups`), kept
     /// from an earlier state.
     pub(super) fn kept_waits(&self, st: &HandState, s: usize, concealed: &[usize], groups: bool) -> Option<Vec<usize>> {
@@ -115,7 +143,7 @@ impl StateWins<'_> {
     /// `positions` (`could_win_now`), kept from an earlier state.
     pub(super) fn kept_could(&self, st: &HandState, s: usize, conc: &[usize], k: usize, positions: &[usize]) -> Option<bool> {
         let print = print_of(conc);
-        self.w.seats.with(st, s, self.on.generation, |e| e.could.iter().find(|x| x.0 == print && x.2 == k && x.1 == conc && x.3 == positions).map(|x| x.4))
+        self.w.seats.with(st, s, self.on.generation, |e| e.could.iter().find(|x| x.print == print && x.tile == k && x.concealed == conc && x.positions == positions).map(|x| x.could))
     }
 
     /// Keep `could_win_now`'s answer for a later state.
@@ -124,7 +152,7 @@ impl StateWins<'_> {
             if e.could.len() >= ENTRIES {
                 e.could.drain(..ENTRIES / 2);
             }
-            e.could.push((print_of(conc), conc.to_vec(), k, positions, could));
+            e.could.push(KeptCould { print: print_of(conc), concealed: conc.to_vec(), tile: k, positions, could });
         })
     }
 
