@@ -37,7 +37,7 @@ impl Builder {
                     let need = spec.size - nat;
                     if need <= wilds {
                         let mut slots = vec![(i, false); nat];
-                        slots.extend(std::iter::repeat((i, true)).take(need));
+                        slots.extend(std::iter::repeat_n((i, true), need));
                         out.push(slots);
                     }
                 }
@@ -137,6 +137,7 @@ impl Builder {
         let mut used: HashMap<usize, usize> = HashMap::new();
         used.insert(i, 1);
         let mut acc = vec![(i, false)];
+        #[allow(clippy::too_many_arguments)]
         fn rec(
             rest: &[usize],
             j: usize,
@@ -365,6 +366,9 @@ impl Tables {
             keys: Vec::new(),
             ids: Vec::new(),
             last_hand: None,
+            frames: Vec::new(),
+            merge: (Vec::new(), Vec::new()),
+            placed: Vec::new(),
             fits_table,
             split_groups,
             split_ok,

@@ -113,6 +113,11 @@ pub struct Tables {
     // the counts of the last hand `hand_set` answered and its set: a hand is asked again for each of
     // its forms' (melds, pairs), so the lookups are made once (forgotten with the sets, `reset`)
     last_hand: Option<(Vec<u8>, u32)>,
+    frames: Vec<(u32, u32)>, // `block_set`'s (template, sub-set) of the keys being made, a frame a key
+    merge: (Vec<u32>, Vec<u32>), // its merge buffers, reused
+    /// Per hand shape and kind (`s * n + i`): its placements under any counts (wild.rs `placed`), made
+    /// on first use; the rule set's and catalog's alone (bounded by them), so `reset` keeps them.
+    placed: Vec<Option<std::sync::Arc<[wild::Placed]>>>,
     fits_table: Vec<bool>, // [w][m][p] for w <= cap, m, p <= MAX_GROUPS: wildcards alone form m melds and p pairs
     /// Every group of natural tiles a hand shape forms: (spec index among the hand shapes, its kinds in
     /// slot order); `split_templates` and the splits refer to them by position.
@@ -132,6 +137,7 @@ const PRODUCT_WORK: usize = 2_000_000;
 
 mod build;
 mod mend; // how far a hand is from splitting: the count behind the exact shortcuts
+mod sets;
 mod wild;
 pub use wild::WildItem;
 
@@ -163,38 +169,9 @@ impl Tables {
         self.set_ids.clear();
         self.combined.clear();
         self.last_hand = None;
+        self.frames.clear(); // what a panic may have left
         self.memo_size = 0;
         self.intern(vec![0]);
-    }
-
-    /// The interned option set of one block's tiles (Python `BlockWin._splits`).
-    fn block_set(&mut self, b: usize, key: u128) -> u32 {
-        if key == 0 {
-            return 0;
-        }
-        if let Some(&id) = self.blocks[b].memo.get(&key) {
-            return id;
-        }
-        let i = (key.trailing_zeros() / 4) as usize;
-        let mut out: Vec<u32> = Vec::new();
-        let cap = self.cap;
-        for ti in 0..self.blocks[b].templates[i].len() {
-            let t = self.blocks[b].templates[i][ti];
-            if ((key | NIBBLE_HIGH) - t.delta) & NIBBLE_HIGH != NIBBLE_HIGH {
-                continue; // some kind has fewer tiles than the group takes
-            }
-            let sub = self.block_set(b, key - t.delta);
-            for &e in self.sets[sub as usize].iter() {
-                let (m, p, w) = unpack(e);
-                if w + (t.wilds as usize) <= cap {
-                    out.push(pack((m + t.meld as usize) as u32, (p + t.pair as usize) as u32, (w + t.wilds as usize) as u32));
-                }
-            }
-        }
-        let id = self.intern(out);
-        self.blocks[b].memo.insert(key, id);
-        self.memo_size += 20 + SLOT;
-        id
     }
 
     fn keys(&self, counts: &[u8]) -> Result<Vec<u128>, Error> {

@@ -9,6 +9,15 @@ use super::*;
 /// One group of a split: the hand shape (position among the tables' shapes) and its slots (kind, wild).
 pub type WildItem = (usize, Vec<(usize, bool)>);
 
+/// A placement of a hand shape (`Builder::placements`): its slots, the natural tiles it takes by kind,
+/// its wildcards.
+#[derive(Clone)]
+pub(super) struct Placed {
+    slots: Vec<(usize, bool)>,
+    naturals: Vec<(usize, u8)>,
+    wilds: usize,
+}
+
 impl Tables {
     /// The meld kind of a hand shape, whether it is a pair.
     pub fn shape_of(&self, spec: usize) -> Option<(&str, bool)> {
@@ -57,15 +66,21 @@ impl Tables {
             self.wild_groups(w, m, p, order, &mut extra, acc, out);
             return Ok(true);
         };
-        let wide: Vec<usize> = counts.iter().map(|&c| c as usize).collect();
         for &s in order {
             let spec = &self.shapes.specs[s];
             if (spec.is_pair && p == 0) || (!spec.is_pair && m == 0) {
                 continue;
             }
             let is_pair = spec.is_pair;
-            for slots in self.shapes.placements(spec, i, &wide, w) {
-                let nw = slots.iter().filter(|x| x.1).count();
+            let all = self.placed(s, i);
+            for pl in all.iter() {
+                // `placements` under these counts and wildcards: the placements under any, in their
+                // order, that these allow
+                if pl.wilds > w || pl.naturals.iter().any(|&(k, c)| counts[k] < c) {
+                    continue;
+                }
+                let slots = pl.slots.clone();
+                let nw = pl.wilds;
                 for &(k, wild) in &slots {
                     if !wild {
                         counts[k] -= 1;
@@ -85,6 +100,41 @@ impl Tables {
             }
         }
         Ok(true)
+    }
+
+    /// Every placement of hand shape `s` whose lowest natural member is kind `i`, under counts and
+    /// wildcards that limit none (`cap`), made once per rule set and catalog (these tables') on first use.
+    /// `placements` under a hand's counts and wildcards are exactly those of these the hand allows, in
+    /// this order: fewer tiles or wildcards only cut branches of the same search (build.rs `fill`), and
+    /// the shapes' own choices (runs, ranks, suits) do not look at the counts.
+    fn placed(&mut self, s: usize, i: usize) -> std::sync::Arc<[Placed]> {
+        let at = s * self.n + i;
+        if self.placed.len() <= at {
+            self.placed.resize(self.shapes.specs.len() * self.n, None);
+        }
+        if let Some(got) = &self.placed[at] {
+            return got.clone();
+        }
+        let any = vec![usize::from(u8::MAX); self.n];
+        let got: std::sync::Arc<[Placed]> = self
+            .shapes
+            .placements(&self.shapes.specs[s], i, &any, self.cap)
+            .into_iter()
+            .map(|slots| {
+                let mut naturals: Vec<(usize, u8)> = Vec::new();
+                for &(k, wild) in &slots {
+                    if !wild {
+                        match naturals.iter_mut().find(|x| x.0 == k) {
+                            Some(x) => x.1 += 1,
+                            None => naturals.push((k, 1)),
+                        }
+                    }
+                }
+                Placed { wilds: slots.iter().filter(|x| x.1).count(), naturals, slots }
+            })
+            .collect();
+        self.placed[at] = Some(got.clone());
+        got
     }
 
     /// Python `_wild_groups`: wildcard-only groups using every wildcard left, each completed split
