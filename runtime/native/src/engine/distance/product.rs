@@ -228,6 +228,9 @@ pub(super) fn table(parts: &[Vec<Part>], key: u128, mm: usize, pp: usize, vv: us
         let at = table(parts, rest, mm, pp, vv, memo);
         best = memo.arena[at..at + e].to_vec();
         for part in &parts[j] {
+            if (part.pair && pp == 0) || (!part.pair && mm == 0) {
+                continue; // no slot of its kind: it adds nothing (and its sub-table is not made)
+            }
             let mut sub_key = key;
             let mut held = true;
             for &(q, c) in &part.members {
