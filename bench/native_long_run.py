@@ -36,7 +36,6 @@ from paili import load  # noqa: E402
 from paili.runtime.game.native_simulate import NATIVE_BOTS  # noqa: E402
 from paili.runtime.game.simulate import play_games, seeds_of  # noqa: E402
 from paili.runtime.game.tallies import COUNTERS  # noqa: E402
-from paili.runtime.signatures import memo_size  # noqa: E402
 
 PAGE = os.sysconf("SC_PAGE_SIZE")
 
@@ -47,12 +46,19 @@ def rss_mb() -> float:
         return int(f.read().split()[1]) * PAGE / 1e6
 
 
-def caches(rules) -> dict:
-    """The signature search's kept observers (the rule set's, at most `OBSERVERS_KEPT`) and the entries
-    their memos hold (each started afresh past its bound): caches that grow with the contexts a run meets."""
-    observers = list(getattr(rules, "observers", {}).values())
-    memos = [o.memo for o in observers if isinstance(getattr(o, "memo", None), dict)]
-    return {"observers": len(observers), "observer_memo_entries": sum(memo_size(m) for m in memos)}
+def caches(rules, options: dict) -> dict:
+    """The signature search's kept observers — the reference's (the rule set's) and the native search's of
+    the native game's win questions — and what their memos hold together (`memo_held`, bounded by
+    `MEMO_HELD`; `cleared`: memos started afresh to stay within it): caches that grow with the contexts a
+    run meets."""
+    kept = rules.observers
+    out = {"observers": len(kept), "observers_held": kept.held, "observers_cleared": kept.cleared}
+    cat, dec = rules.catalog_for(rules.settings_env(options))
+    for _, search in rules.native_hands_for(cat, dec).searches.values():
+        got = search.kept() if hasattr(search, "kept") else {}
+        for k in ("observers", "held", "cleared"):
+            out[f"native_{k}"] = out.get(f"native_{k}", 0) + got.get(k, 0)
+    return out
 
 
 class Counts:
@@ -107,14 +113,16 @@ def run_one(spec: dict, args, out) -> dict:
         line = {"run": spec["name"], "games": counts.games, "cpu": round(time.process_time() - cpu0, 1),
                 "wall": round(time.perf_counter() - t0, 1), "rss_mb": rss[-1][1],
                 "python_blocks": sys.getallocatedblocks(),  # the Python heap's objects: flat if only native grows
-                **caches(rules),
+                **caches(rules, options),
                 "violations": counts.violations, "native_hands": counts.native_hands,
                 "native_fallbacks": counts.native_fallbacks, "wins": counts.wins, "draws": counts.draws}
         if out is not None:
             out.write(json.dumps(line, ensure_ascii=False) + "\n")
             out.flush()
         print(f"  {spec['name']}: {counts.games:,} games, {line['cpu']} s CPU, RSS {rss[-1][1]} MB, "
-              f"{counts.violations} violations, {counts.native_fallbacks} handed back", file=sys.stderr, flush=True)
+              f"{counts.violations} violations, {counts.native_fallbacks} handed back, "
+              f"signature memos holding {line.get('native_held', 0) + line['observers_held']:,}",
+              file=sys.stderr, flush=True)
     cpu = time.process_time() - cpu0
     summary = counts.summary()
     return {"summary": summary, "rss": rss, "cpu": cpu, "wall": time.perf_counter() - t0,

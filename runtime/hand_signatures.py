@@ -10,11 +10,62 @@ from .ir import nodes as ir
 from .limits import LIMIT_SENTENCE
 from .observe import Observer, Unobservable, varying_refs
 from .reading import Group, RTile
-from .signatures import memo_size, signature_splits
+from .signatures import memo_held, signature_splits
 from .tiles import TileInfo
 
 # Observers a rule set keeps (one per form, purpose and context seen, each with its own tables).
 OBSERVERS_KEPT = 256
+# What the kept observers' memos may hold together (`memo_held`: states, witnesses, joins) before the least
+# recently used are started afresh. A bound on the observers and one on each memo's states did not bound
+# the bytes (a state's table can hold 100,000 entries; 256 memos of 50,000 states grew a long native run
+# by hundreds of MB); this one does, every table of a memo growing with what it counts. About 130 bytes a
+# unit natively (some 130 MB at the bound, several times that in the reference), and above what a run of
+# a few thousand hands of a wildcard variant holds, so a shorter run never meets it. The native search
+# keeps the same bound, counted alike (src/signatures/search.rs `MEMO_HELD`): the work a question is
+# charged depends on the memos' hits, so both must start the same memos afresh at the same question.
+MEMO_HELD = 1_000_000
+
+
+class KeptObservers(dict):
+    """A rule set's observers (`Rules.observers`), least recently used first, with what their memos hold
+    together (`held`, kept up to date by `HandSignatures.signature_found`, which alone grows them) and
+    its bound `limit` (`MEMO_HELD`; a test may lower it); `cleared` counts the memos started afresh to
+    stay within it."""
+
+    def __init__(self, limit: int = MEMO_HELD):
+        super().__init__()
+        self.limit = limit
+        self.held = 0
+        self.cleared = 0
+
+    def recent(self, key):
+        """The observer kept under `key`, marked as the most recently used (moved to the end)."""
+        obs = self.pop(key, None)
+        if obs is not None:
+            self[key] = obs
+        return obs
+
+    def keep(self, key, obs) -> None:
+        """Keep a new observer, the least recently used one dropped past `OBSERVERS_KEPT` (a context's
+        values change from hand to hand, while the observers most hands ask stay)."""
+        while len(self) >= OBSERVERS_KEPT:
+            old = self.pop(next(iter(self)))
+            self.held -= memo_held(old.memo)
+        self[key] = obs
+
+    def make_room(self) -> None:
+        """Past the bound, start memos afresh, the least recently used first, until it holds again (as
+        src/signatures/search.rs `Kept::make_room`: same order, same counts)."""
+        if self.held <= self.limit:
+            return
+        for obs in list(self.values()):
+            if self.held <= self.limit:
+                break
+            h = memo_held(obs.memo)
+            if h:
+                obs.memo.clear()
+                self.held -= h
+                self.cleared += 1
 
 
 def _hashable(v):
@@ -63,9 +114,10 @@ class HandSignatures:
             return obs.contribution(g, wp >= 0, key)
 
         wkey = None if win is None else (("wild",) if win.wild else ("nat", win.kind.index))
+        kept = self.rules.observers
+        kept.make_room()  # kept across hands, bounded together
         memo = obs.memo
-        if memo_size(memo) > 50_000:  # kept across hands, bounded
-            memo.clear()
+        before = memo_held(memo)
         try:
             return signature_splits(self.dec, counts, len(wilds), m, p, wkey, part, obs.join, obs.unit, memo,
                                     budget)
@@ -73,6 +125,8 @@ class HandSignatures:
             return None
         except SplitLimit:
             raise HandError(LIMIT_SENTENCE) from None
+        finally:
+            kept.held += memo_held(memo) - before
 
     def signature_group(self, kind: str, is_pair: bool, slots: tuple, wp: int, wild_phys: TileInfo,
                         self_drawn: bool) -> Group:
@@ -109,15 +163,11 @@ class HandSignatures:
                shared)
         cache = self.rules.observers
         key0 = (self.purpose, form.name, win_wild, wild_phys.name, shared)  # observers that never read a natural win
-        obs = _recent(cache, key0)
+        obs = cache.recent(key0)
         if obs is not None:
             return obs
-        obs = _recent(cache, key)
+        obs = cache.recent(key)
         if obs is None:
-            # one per context seen, each keeping its own tables: the least recently used one goes (a
-            # context's values change from hand to hand, while the observers most hands ask stay)
-            while len(cache) >= OBSERVERS_KEPT:
-                del cache[next(iter(cache))]
             rs = self.rs
             if self.purpose == "waits":
                 roots = [x for q, _, _ in self.rules.wait_requires if not q.forms or form.name in q.forms
@@ -132,16 +182,8 @@ class HandSignatures:
             obs = Observer([x for x in roots if x is not None], self.rules.derived(), const,
                            varying_refs(win_wild), exact=not rs.combines)
             obs.memo = {}
-            cache[key0 if not obs.uses_win else key] = obs
+            cache.keep(key0 if not obs.uses_win else key, obs)  # one per context seen
         return obs
 
 
-def _recent(cache: dict, key):
-    """The observer kept under `key`, marked as the most recently used (moved to the dict's end)."""
-    obs = cache.pop(key, None)
-    if obs is not None:
-        cache[key] = obs
-    return obs
-
-
-__all__ = ["LIMIT_SENTENCE", "OBSERVERS_KEPT", "HandSignatures"]
+__all__ = ["LIMIT_SENTENCE", "MEMO_HELD", "OBSERVERS_KEPT", "HandSignatures", "KeptObservers"]

@@ -24,6 +24,7 @@ from .evaluate import EvalError, compile_expr
 from .fans import PatternLines
 from .fastwin import WILD_CAP, BlockWin
 from .hand import Hand, HandError, build_hand
+from .hand_signatures import KeptObservers
 from .ir import nodes as ir
 from .meldshape import MeldChecks, meld_matches, shape_text
 from .nativecounts import NativeCounts, native_counts
@@ -124,8 +125,9 @@ class Rules:
         self._meld_values: dict[tuple[str, str | None], Any] = {}  # `meld_value` by (meld kind, suit)
         self.meld_checks = MeldChecks()  # the melds given as text checked (`build_hand`)
         # The observation sites of hands with wildcards (runtime/hand_signatures.py `_observer`), by what
-        # the readings are for, the form, the winning tile and the context's shared values.
-        self.observers: dict[tuple, Any] = {}
+        # the readings are for, the form, the winning tile and the context's shared values; their memos
+        # bounded together (`KeptObservers.limit`).
+        self.observers = KeptObservers()
         self.by_forms = FormAnswers()
         # The game engine's compiled program of this rule set (runtime/game/program.py `program_for`),
         # made by its first game and shared by all of them: declared here, with the rule set it is made

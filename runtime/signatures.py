@@ -115,6 +115,22 @@ def signature_splits(dec: Decomposer, counts: list[int], wilds: int, melds: int,
     return _reference(dec, counts, wilds, melds, pairs, win, part, join, unit, memo, sm, budget)
 
 
+def memo_held(memo: dict) -> int:
+    """What an observer's memo holds, as the bound on the kept observers counts it (runtime/
+    hand_signatures.py `MEMO_HELD`): its states (with its lists of options and pure-wildcard states),
+    its witnesses and its joins, the reference's and the native memo's alike (src/signatures/mod.rs
+    `Memo::held` counts the same), so every backend starts memos afresh after the same questions. Every
+    other table of a memo grows with these: a state's table entries each made a witness, a state's
+    options and the tiles it tried are bounded by the rule set's placements, the signatures numbered by
+    the joins and parts."""
+    sm = memo.get("numbers")
+    if sm is None:  # nothing asked yet, or started afresh
+        return 0
+    nm = memo.get("native")
+    own = len(memo) - 1 + len(sm.wit_item) - 1 + len(sm.joined)  # less "numbers" and the empty witness
+    return own if nm is None else own - 1 + nm.held
+
+
 def memo_size(memo: dict) -> int:
     """The entries an observer's memo holds, counted as the reference's (the native memo's too), so
     that the caller starts it afresh after the same hands on every backend."""

@@ -28,6 +28,12 @@ const KMAX: i64 = 15;
 const MAX_BLOCK: usize = 32;
 const MEMO_LIMIT: usize = 1_000_000; // keys a block's memo holds before it starts afresh (the reference's bound)
 const ARENA_LIMIT: usize = 1 << 24; // entries a block's memo holds before it starts afresh (64 MB)
+// What all the blocks' memos may hold together (arena entries and keys, weighted as their bytes: an entry
+// is 4 bytes, a key some 32 with its map's slack) before the largest start afresh. The per-memo bounds
+// alone let 100 memos (blocks × slots) grow to 64 MB each: 扯胡子's efficiency bots held 92 million
+// arena entries (RSS 870 MB) after 1,000 hands. 256 MB keeps the memos most questions ask (a few
+// hundred hands' worth) while the process's memory stays flat; the answers do not depend on it.
+const HELD_BYTES: usize = 256 << 20;
 const MAX_ENTRIES: usize = 1 << 12; // entries of one table: more slots or value levels are not covered
 
 /// A measured form (`Distance.forms`): melds, pairs (lo, hi), groups, concealed, the orphans members, and
@@ -215,10 +221,18 @@ impl Measure {
         if !self.asked.is_multiple_of(TRIM_EVERY) {
             return;
         }
+        let bytes = |m: &Memo| 4 * (m.arena.len() + m.next_arena.len()) + 32 * (m.index.len() + m.next.len());
+        let mut total = 0;
         for memo in self.memos.values_mut().flatten() {
             if memo.index.len() + memo.next.len() > MEMO_LIMIT || memo.arena.len() + memo.next_arena.len() > ARENA_LIMIT {
                 *memo = Memo::new(memo.entries);
             }
+            total += bytes(memo);
+        }
+        while total > HELD_BYTES {
+            let Some(memo) = self.memos.values_mut().flatten().max_by_key(|m| bytes(m)) else { break };
+            total -= bytes(memo);
+            *memo = Memo::new(memo.entries);
         }
         if self.answers.len() > ANSWERS_LIMIT {
             self.answers.clear();

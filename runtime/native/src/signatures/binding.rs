@@ -79,6 +79,12 @@ impl SigMemo {
         self.memo.try_lock().map_or(0, |m| m.entries())
     }
 
+    /// What the memo holds, as the bound on the kept observers counts it (`Memo::held`).
+    #[getter]
+    fn held(&self) -> usize {
+        self.memo.try_lock().map_or(0, |m| m.held())
+    }
+
     /// The numbers the reference's `SigMemo.full` counts: witnesses (with the empty one) and joins.
     #[getter]
     fn numbered(&self) -> usize {

@@ -242,6 +242,13 @@ impl Memo {
         self.entries
     }
 
+    /// What the memo holds, as the bound on the kept observers counts it (runtime/signatures.py
+    /// `memo_held`): its states (lists of options and pure-wildcard states included), its witnesses
+    /// (less the empty one) and its joins; every other table grows with these.
+    pub(crate) fn held(&self) -> usize {
+        self.entries + self.wit_item.len() - 1 + self.joined.len()
+    }
+
     /// The numbers the reference's `SigMemo.full` counts: witnesses (with the empty one) and joins.
     pub(crate) fn numbered(&self) -> usize {
         self.wit_item.len().max(self.joined.len())

@@ -4,7 +4,7 @@
 //! and pure-wildcard groups and its meld values handed over once by the Python side. Observers are
 //! kept as the reference keeps them (runtime/hand_signatures.py: by purpose, form, winning tile,
 //! wildcards' tile, self-drawn and the context's values; the least recently used dropped past
-//! `OBSERVERS_KEPT`), each with its memo, started afresh past the reference's bounds.
+//! `OBSERVERS_KEPT`), each with its memo, their memos bounded together as the reference's (`MEMO_HELD`).
 //!
 //! Whatever the native side cannot decide as the reference would (a value evaluation stops on, a tile
 //! compared where the reference tells a reading's tile from a kind, a shared value read where the
@@ -25,9 +25,13 @@ use crate::Tables;
 
 /// Observers kept (runtime/hand_signatures.py `OBSERVERS_KEPT`).
 const OBSERVERS_KEPT: usize = 256;
-/// An observer's memo entries before it starts afresh (hand_signatures.py), and its numbers
-/// (signatures.py `SigMemo.LIMIT`).
-const MEMO_ENTRIES: usize = 50_000;
+/// What the kept observers' memos may hold together (`Memo::held`: states, witnesses, joins) before the
+/// least recently used are started afresh: runtime/hand_signatures.py `MEMO_HELD`, whose comment says
+/// why this bound and this figure. The same on both sides, counted alike: the work a question is charged
+/// depends on the memos' hits, so both must start the same memos afresh at the same question.
+pub(crate) const MEMO_HELD: usize = 1_000_000;
+/// An observer's numbers before its memo starts afresh (signatures.py `SigMemo.LIMIT`: they stay
+/// below 2**32).
 const NUMBERS: usize = 1 << 22;
 
 /// A shape of the decomposer: its meld kind, pair, kong, size.
@@ -132,13 +136,18 @@ impl Observer {
         i
     }
 
-    /// Start afresh past the reference's bounds (its memo's entries, its numbers).
+    /// Start afresh past the reference's bound on its numbers.
     fn bound(&mut self) {
-        if self.memo.entries() > MEMO_ENTRIES || self.sigs.len() > NUMBERS || self.memo.numbered() > NUMBERS {
-            self.memo.clear();
-            self.sigs.clear();
-            self.ids.clear();
+        if self.sigs.len() > NUMBERS || self.memo.numbered() > NUMBERS {
+            self.clear();
         }
+    }
+
+    /// The memo started afresh, with the signatures it numbered (the reference's `memo.clear()`).
+    fn clear(&mut self) {
+        self.memo.clear();
+        self.sigs.clear();
+        self.ids.clear();
     }
 }
 
@@ -355,14 +364,46 @@ pub(crate) enum Answer {
     Limit,
 }
 
-/// The observers of one rule set, kept.
-#[derive(Default)]
+/// The observers of one rule set, kept (runtime/hand_signatures.py `KeptObservers`).
 pub(crate) struct Kept {
     observers: HashMap<String, Observer>,
     order: Vec<String>, // least recently used first
+    /// The bound on what their memos hold together (`MEMO_HELD`; a test lowers it).
+    pub(crate) limit: usize,
+    /// Memos started afresh to stay within it.
+    pub(crate) cleared: u64,
+}
+
+impl Default for Kept {
+    fn default() -> Kept {
+        Kept { observers: HashMap::new(), order: Vec::new(), limit: MEMO_HELD, cleared: 0 }
+    }
 }
 
 impl Kept {
+    /// The observers kept and what their memos hold together.
+    pub(crate) fn held(&self) -> (usize, usize) {
+        (self.observers.len(), self.observers.values().map(|o| o.memo.held()).sum())
+    }
+
+    /// Past the bound, start memos afresh, the least recently used first, until it holds again
+    /// (`KeptObservers.make_room`: same order, same counts).
+    fn make_room(&mut self) {
+        let mut total: usize = self.observers.values().map(|o| o.memo.held()).sum();
+        for k in &self.order {
+            if total <= self.limit {
+                break;
+            }
+            let o = self.observers.get_mut(k).expect("every key in the order is kept");
+            let h = o.memo.held();
+            if h > 0 {
+                o.clear();
+                total -= h;
+                self.cleared += 1;
+            }
+        }
+    }
+
     fn touch(&mut self, key: &str) -> bool {
         if !self.observers.contains_key(key) {
             return false;
@@ -408,6 +449,7 @@ impl Kept {
             self.observers.insert(k.clone(), obs);
             k
         };
+        self.make_room(); // kept across hands, bounded together
         let obs = self.observers.get_mut(&found).expect("kept above");
         obs.bound();
         let n = fx.suits.len();

@@ -140,6 +140,28 @@ impl SigSearch {
         (self.answered.load(Ordering::Relaxed), self.declined.load(Ordering::Relaxed), r)
     }
 
+    /// The kept observers (as the reference's `KeptObservers`): {"observers": how many, "held": what
+    /// their memos hold together, "limit": its bound, "cleared": memos started afresh to stay within it}.
+    fn kept(&self) -> HashMap<&'static str, u64> {
+        let Ok(k) = self.kept.lock() else { return HashMap::new() };
+        let (n, held) = k.held();
+        HashMap::from([("observers", n as u64), ("held", held as u64), ("limit", k.limit as u64), ("cleared", k.cleared)])
+    }
+
+    /// The bound on what the kept observers' memos hold together (`MEMO_HELD`); a test lowers it to see
+    /// memos started afresh, as the reference's `KeptObservers.limit`.
+    #[getter]
+    fn kept_limit(&self) -> usize {
+        self.kept.lock().map_or(super::search::MEMO_HELD, |k| k.limit)
+    }
+
+    #[setter]
+    fn set_kept_limit(&self, limit: usize) {
+        if let Ok(mut k) = self.kept.lock() {
+            k.limit = limit;
+        }
+    }
+
     /// The reference's search this one falls back on.
     #[getter]
     fn fallback(&self, py: Python<'_>) -> Py<PyAny> {
