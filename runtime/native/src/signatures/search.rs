@@ -29,7 +29,7 @@ const OBSERVERS_KEPT: usize = 256;
 /// least recently used are started afresh: runtime/hand_signatures.py `MEMO_HELD`, whose comment says
 /// why this bound and this figure. The same on both sides, counted alike: the work a question is charged
 /// depends on the memos' hits, so both must start the same memos afresh at the same question.
-pub(crate) const MEMO_HELD: usize = 1_000_000;
+pub(crate) const MEMO_HELD: usize = 250_000;
 /// An observer's numbers before its memo starts afresh (signatures.py `SigMemo.LIMIT`: they stay
 /// below 2**32).
 const NUMBERS: usize = 1 << 22;
