@@ -20,10 +20,11 @@ OBSERVERS_KEPT = 256
 # the bytes (a state's table can hold 100,000 entries; 256 memos of 50,000 states grew a long native run
 # by hundreds of MB); this one does, every table of a memo growing with what it counts. Some 130-180
 # bytes a unit natively (30-45 MB at the bound, several times that in the reference): about what 2,000
-# hands of 扯胡子 with random bots leave (its efficiency bots' waits reach it in 100), 20,000 of 龙岩;
-# 1,000,000 let 扯胡子's RSS pass the old bounds' by 50 MB at 6,000 hands (BENCHMARKS.md). The native search
-# keeps the same bound, counted alike (src/signatures/search.rs `MEMO_HELD`): the work a question is
-# charged depends on the memos' hits, so both must start the same memos afresh at the same question.
+# hands of the bundled paper-card variant with random bots leave (its efficiency bots' waits reach it in
+# 100), 20,000 of a bundled gold-wildcard mahjong; 1,000,000 let the paper-card variant's RSS pass the
+# old bounds' by 50 MB at 6,000 hands (BENCHMARKS.md). The native search keeps the same bound, counted
+# alike (src/signatures/search.rs `MEMO_HELD`): the work a question is charged depends on the memos'
+# hits, so both must start the same memos afresh at the same question.
 MEMO_HELD = 250_000
 
 

@@ -30,9 +30,10 @@ const MEMO_LIMIT: usize = 1_000_000; // keys a block's memo holds before it star
 const ARENA_LIMIT: usize = 1 << 24; // entries a block's memo holds before it starts afresh (64 MB)
 // What all the blocks' memos may hold together (arena entries and keys, weighted as their bytes: an entry
 // is 4 bytes, a key some 32 with its map's slack) before the largest start afresh. The per-memo bounds
-// alone let 100 memos (blocks × slots) grow to 64 MB each: 扯胡子's efficiency bots held 92 million
-// arena entries (RSS 870 MB) after 1,000 hands. 256 MB keeps the memos most questions ask (a few
-// hundred hands' worth) while the process's memory stays flat; the answers do not depend on it.
+// alone let 100 memos (blocks × slots) grow to 64 MB each: the bundled paper-card variant's efficiency
+// bots held 92 million arena entries (RSS 870 MB) after 1,000 hands. 256 MB keeps the memos most
+// questions ask (a few hundred hands' worth) while the process's memory stays flat; the answers do not
+// depend on it.
 const HELD_BYTES: usize = 256 << 20;
 const MAX_ENTRIES: usize = 1 << 12; // entries of one table: more slots or value levels are not covered
 
