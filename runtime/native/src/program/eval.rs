@@ -442,6 +442,19 @@ impl<'p, 'r> Eval<'p, 'r> {
                 v => apply(func, v.clone(), None),
             };
         }
+        if let (Func::Len, Node::Call(Func::Distinct, inner)) = (func, &args[0]) {
+            // `len(distinct(x))`: the distinct items counted, no list made; the inner call's node
+            // charged as eval charges it, then its argument (the same nodes, the same stops)
+            if self.budget == 0 {
+                return Err(Stop::Bail);
+            }
+            self.budget -= 1;
+            let a = self.eval(&inner[0])?;
+            return match &a {
+                V::List(l) => Ok(V::Int(distinct_len(l) as i64)),
+                _ => Err(Stop::Bail), // `distinct` of what is not a list
+            };
+        }
         let a = self.eval(&args[0])?;
         let b = match func {
             Func::Max | Func::Min => Some(self.eval(&args[1])?),

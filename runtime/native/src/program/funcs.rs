@@ -146,6 +146,27 @@ pub(crate) fn apply(func: Func, a: V, b: Option<V>) -> R<V> {
     }
 }
 
+/// How many items `distinct` keeps of l (`apply`'s `Distinct`, counted without the list).
+pub(crate) fn distinct_len(l: &[V]) -> usize {
+    // tiles alone: one per kind seen (`equal` compares their kinds), as `apply` keeps them
+    let mut seen = 0u128;
+    for x in l {
+        match x {
+            V::Tile(c) if kind_of(*c) < 128 => seen |= 1u128 << kind_of(*c),
+            _ => {
+                let mut kept: Vec<&V> = Vec::with_capacity(l.len());
+                for x in l {
+                    if !kept.iter().any(|y| equal(x, y)) {
+                        kept.push(x);
+                    }
+                }
+                return kept.len();
+            }
+        }
+    }
+    seen.count_ones() as usize
+}
+
 /// The next combination of `idx.len()` indices out of n (itertools.combinations order), in place;
 /// false after the last.
 pub(crate) fn next_combination(idx: &mut [usize], n: usize) -> bool {

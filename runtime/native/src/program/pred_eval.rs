@@ -328,12 +328,16 @@ impl Eval<'_, '_> {
     /// read them where they lie.
     #[inline]
     fn make_builtins(&mut self, m: u32) {
-        if m == 0 {
-            return;
-        }
-        for b in ALL_B {
-            if m & (1 << (b as u32)) != 0 && self.builtins[b as usize].is_none() {
-                let _ = self.ensure_builtin(b);
+        // the mask's bits in turn, lowest first (`B` order, as ALL_B lists them): most masks name
+        // one or two builtins, and a comparison inside a loop asks again for each item
+        let mut rest = m;
+        while rest != 0 {
+            let i = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            if let Some(&b) = ALL_B.get(i) {
+                if self.builtins[i].is_none() {
+                    let _ = self.ensure_builtin(b);
+                }
             }
         }
     }
