@@ -86,3 +86,48 @@ def test_lookups_count_as_the_reference(tmp_path, base, extra):
     assert not diffs, "\n".join(diffs[:10])
     assert stats["readings"] >= 100
     assert stats["fallbacks"] == 0
+
+
+def call(func, *args):
+    return {"_": "Call", "func": func, "args": list(args)}
+
+
+@needs_native
+def test_len_of_distinct_counts_the_kinds_held():
+    """`len(distinct(tiles))` is counted without the list (eval.rs `call`): runs 123 123 234 789 of one
+    suit and a pair of 5s hold eight kinds; `distinct` alone still makes the list the loop reads."""
+    tiles = name("tiles")
+    p = programs(
+        call("len", distinct(tiles)),
+        comp("count", "k", distinct(tiles), cmp(">=", attr("k", "rank"), num(1))),
+    )
+    assert list(counts(p)) == [8, 8]
+
+
+DISTINCT_EXTRA = """
+pattern 丁 {
+  value 1 番
+  count = len(distinct(tiles)) + len(distinct(hand)) - len(distinct(melds))
+  doc "x"
+}
+
+pattern 戊 {
+  value 1 番
+  when len(distinct(filter(t in tiles: t.rank > 5))) >= 2 and len(distinct(pairs)) == 1
+  doc "x"
+}
+"""
+
+
+@needs_native
+@pytest.mark.parametrize("base", ["rules/guobiao.pai", "bench/rules/joker.pai"])
+def test_len_of_distinct_counts_as_the_reference(tmp_path, base):
+    """Seeded random hands: `len(distinct(…))` of tiles (wildcards among them in the joker rule set) and
+    of groups (compared by identity, the general path) gives every reading the reference's counts."""
+    path = lookup_file(tmp_path, base, DISTINCT_EXTRA)
+    stats: dict = {}
+    checks, diffs, why = native_diff.run_file(path, 0, 0, seed=11, count_hands=150, stats=stats, hand_hands=150)
+    assert not why
+    assert not diffs, "\n".join(diffs[:10])
+    assert stats["readings"] >= 100
+    assert stats["fallbacks"] == 0
