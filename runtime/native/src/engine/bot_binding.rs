@@ -47,7 +47,7 @@ impl EfficiencyRules {
     }
 }
 
-#[pyclass(module = "_native", unsendable)]
+#[pyclass(module = "_native")]
 #[derive(Default)]
 pub struct EfficiencyPolicy {
     pub(crate) p: Policy,
@@ -56,7 +56,7 @@ pub struct EfficiencyPolicy {
 /// The mixed bot's generators while the native side chooses for it (runtime/game/bots.py `MixedBot`):
 /// made from the states `random.Random.getstate()` gives (its 624 words and position), read back by
 /// `state` when the bot's own policy chooses again in Python.
-#[pyclass(module = "_native", unsendable)]
+#[pyclass(module = "_native")]
 pub struct MixedState {
     pub(crate) m: Mixed,
 }

@@ -11,7 +11,7 @@
 //! `u128` (a block of at most 32 kinds, at most 15 of a kind): a hand outside that, or a table of more
 //! than `MAX_ENTRIES` entries (slots and value levels), is not covered and the caller answers it in Python.
 
-use std::rc::Rc;
+use std::sync::Arc;
 
 use crate::hash::{map, Map};
 use crate::Error;
@@ -71,7 +71,7 @@ pub struct Measure {
     fresh_units: i64,
     valued: bool,
     forms: Vec<Form>,
-    targets: Map<(i64, i64), Rc<[Target]>>,
+    targets: Map<(i64, i64), Arc<[Target]>>, // (Arc: the tables may move between threads, hand_binding.rs)
     memos: Map<(usize, usize, usize), Vec<Memo>>, // per (M, P, V), per block
     answers: Map<Box<[u8]>, Answer>, // the questions' answers by counts, wildcards, melds and need
     asked: u64,                      // questions asked (`trim` looks at the bounds every `TRIM_EVERY`)
@@ -165,7 +165,7 @@ impl Measure {
         })
     }
 
-    fn targets(&mut self, melds: i64, size: i64) -> Rc<[Target]> {
+    fn targets(&mut self, melds: i64, size: i64) -> Arc<[Target]> {
         if let Some(t) = self.targets.get(&(melds, size)) {
             return t.clone();
         }
@@ -194,7 +194,7 @@ impl Measure {
                 }
             }
         }
-        let got: Rc<[Target]> = got.into();
+        let got: Arc<[Target]> = got.into();
         self.targets.insert((melds, size), got.clone());
         got
     }

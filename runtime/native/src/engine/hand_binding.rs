@@ -25,7 +25,11 @@ use super::bot_play::{choose_move, BotSetup, Which};
 use crate::program::V;
 use crate::guarded;
 
-#[pyclass(module = "paili.runtime._native", unsendable)]
+// Not `unsendable`: a game may be made on one thread and played or dropped on another (a server's worker
+// threads, a garbage collection on any thread), as a Python game can; PyO3 checks each borrow, so a use
+// while another thread holds it is an exception, never a panic. The engine's other classes are alike
+// (tests/test_game_threads.py).
+#[pyclass(module = "paili.runtime._native")]
 pub struct EngineHand {
     table: table::Table,
     program: Program,

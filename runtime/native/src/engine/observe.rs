@@ -38,7 +38,7 @@ enum What {
     KongTiles,
 }
 
-#[pyclass(module = "paili.runtime._native", unsendable)]
+#[pyclass(module = "paili.runtime._native")]
 pub struct EngineObserver {
     rules: Vec<(What, Option<usize>)>,
     scope: GameScope,

@@ -27,7 +27,7 @@ use crate::guarded;
 use crate::hand::HandCtx;
 use crate::program::V;
 
-#[pyclass(module = "paili.runtime._native", unsendable)]
+#[pyclass(module = "paili.runtime._native")]
 pub struct EngineSim {
     table: table::Table,
     program: Program,

@@ -24,7 +24,7 @@ fn parts_of(ps: Vec<Vec<Vec<PyPart>>>) -> Vec<Vec<Vec<Part>>> {
 
 /// `runtime/distance.py`'s per-hand questions on data the Python `Distance` worked out (its `native`).
 /// Each answer is None where the hand is outside the packed keys; the caller then asks the reference.
-#[pyclass(module = "_native", unsendable)]
+#[pyclass(module = "_native")]
 pub struct DistanceTables {
     pub(crate) m: Measure,
 }
