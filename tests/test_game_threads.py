@@ -15,6 +15,7 @@ from paili import load
 from paili.runtime import backend
 from paili.runtime.game import Game
 from paili.runtime.game.bots import BOTS
+from paili.runtime.game.native_game import native_played
 from paili.runtime.game.simulate import simulate
 
 pytestmark = [
@@ -61,7 +62,7 @@ def on_a_thread(fn):
 def test_a_native_game_used_from_another_thread_plays_on_natively(name, bot):
     r = rules(name)
     seed = 11
-    g = Game(r, {}, seed)
+    g = Game(r, {}, seed, backend="native")
     assert type(g).__name__ == "NativeGame"
     bots = [BOTS[bot](seed * 31 + i) for i in range(g.n)]
     play_on(g, bots, upto=12)
@@ -70,7 +71,7 @@ def test_a_native_game_used_from_another_thread_plays_on_natively(name, bot):
     after = r.stats()
     assert after["engine_fallbacks"] == before["engine_fallbacks"]  # no hand handed to Python
     assert after["engine_mirrors"] == before["engine_mirrors"]  # no Python game beside it
-    assert g.is_over() and len(g.moves) > 12 and not g._primary
+    assert g.is_over() and len(g.moves) > 12 and native_played(g)
 
     ref = Game(r, {}, seed, backend="python")  # the same moves on the reference from the start
     for s, m in g.moves:
@@ -85,10 +86,10 @@ def test_games_on_several_threads_at_once_each_play_natively():
     seeds = [3, 4, 5, 6]
 
     def one(seed):
-        g = Game(r, {}, seed)
+        g = Game(r, {}, seed, backend="native")
         bots = [BOTS["efficiency"](seed * 31 + i) for i in range(g.n)]
         play_on(g, bots)
-        return [f"{s} {m}" for s, m in g.moves], type(g).__name__, g._primary
+        return [f"{s} {m}" for s, m in g.moves], native_played(g)
 
     got: dict = {}
     errors: list = []
@@ -108,8 +109,8 @@ def test_games_on_several_threads_at_once_each_play_natively():
     assert not errors
     assert r.stats()["engine_fallbacks"] == before["engine_fallbacks"]  # each played on its own thread
     for seed in seeds:
-        moves, kind, primary = got[seed]
-        assert kind == "NativeGame" and primary is False
+        moves, native = got[seed]
+        assert native
         assert moves == one(seed)[0]  # the same game on this thread
 
 
@@ -117,16 +118,16 @@ def test_a_hand_given_back_on_an_ended_thread_plays_here():
     r = rules("baicheng")
 
     def made_there():
-        g = Game(r, {}, 21)
+        g = Game(r, {}, 21, backend="native")
         play_on(g, [BOTS["random"](i) for i in range(g.n)], upto=5)
         del g
         gc.collect()  # its native hand back to the rule set's idle hands
 
     on_a_thread(made_there)
     gc.collect()
-    g = Game(r, {}, 21)  # the idle hand the ended thread gave back, taken here
+    g = Game(r, {}, 21, backend="native")  # the idle hand the ended thread gave back, taken here
     play_on(g, [BOTS["random"](i) for i in range(g.n)])
-    assert g.is_over() and not g._primary
+    assert g.is_over() and native_played(g)
 
 
 def test_simulations_on_two_threads_give_the_summary_of_one():
