@@ -549,17 +549,10 @@ impl EngineObserver {
     /// refused, and the first refusal of a move applied (the hands after it not played on).
     #[allow(clippy::type_complexity)]
     fn act_many(&self, py: Python<'_>, mut hands: Vec<PyRefMut<'_, EngineHand>>, seats: Vec<usize>, actions: Vec<i64>) -> PyResult<(Vec<Took>, Option<usize>, Option<String>)> {
-        if hands.len() != seats.len() || hands.len() != actions.len() {
-            return Err(PyValueError::new_err(format!("{} seats and {} actions for {} hands", seats.len(), actions.len(), hands.len())));
-        }
-        let mut indices = Vec::with_capacity(hands.len());
-        for (i, hand) in hands.iter().enumerate() {
-            seat_slot(hand, seats[i])?;
-            match self.move_index(hand, seats[i], actions[i]) {
-                Ok(x) => indices.push(x),
-                Err(_) => return Ok((Vec::new(), Some(i), None)),
-            }
-        }
+        let indices = match self.indices_of(&hands, &seats, &actions)? {
+            Ok(indices) => indices,
+            Err(i) => return Ok((Vec::new(), Some(i), None)),
+        };
         let mut out = Vec::with_capacity(hands.len());
         for (i, hand) in hands.iter_mut().enumerate() {
             match hand.step_index(py, seats[i], indices[i]) {
@@ -596,20 +589,13 @@ impl EngineObserver {
     #[allow(clippy::type_complexity)]
     fn step_many<'py>(&self, py: Python<'py>, mut hands: Vec<PyRefMut<'_, EngineHand>>, seats: Vec<usize>, actions: Vec<i64>) -> PyResult<(Vec<Took>, Option<usize>, Option<String>, Bound<'py, PyByteArray>, Bound<'py, PyByteArray>, Vec<i64>, Vec<bool>)> {
         let lay = self.layout()?;
-        if hands.len() != seats.len() || hands.len() != actions.len() {
-            return Err(PyValueError::new_err(format!("{} seats and {} actions for {} hands", seats.len(), actions.len(), hands.len())));
-        }
-        let mut indices = Vec::with_capacity(hands.len());
-        for (i, hand) in hands.iter().enumerate() {
-            seat_slot(hand, seats[i])?;
-            match self.move_index(hand, seats[i], actions[i]) {
-                Ok(x) => indices.push(x),
-                Err(_) => {
-                    let empty = || PyByteArray::new(py, &[]);
-                    return Ok((Vec::new(), Some(i), None, empty(), empty(), Vec::new(), Vec::new()));
-                }
+        let indices = match self.indices_of(&hands, &seats, &actions)? {
+            Ok(indices) => indices,
+            Err(i) => {
+                let empty = || PyByteArray::new(py, &[]);
+                return Ok((Vec::new(), Some(i), None, empty(), empty(), Vec::new(), Vec::new()));
             }
-        }
+        };
         let (dim, size) = (lay.dim, lay.size);
         let mut out = Vec::with_capacity(hands.len());
         let mut next = vec![-1i64; hands.len()];
@@ -686,6 +672,23 @@ impl EngineObserver {
     }
 
     /// The index of the legal move of seat's that `action` stands for now (`act`).
+    /// Every hand's action checked before any is applied (`act_many`, `step_many`): the index of the legal
+    /// move each names, or Err with the first hand whose action names none.
+    fn indices_of(&self, hands: &[PyRefMut<'_, EngineHand>], seats: &[usize], actions: &[i64]) -> PyResult<Result<Vec<usize>, usize>> {
+        if hands.len() != seats.len() || hands.len() != actions.len() {
+            return Err(PyValueError::new_err(format!("{} seats and {} actions for {} hands", seats.len(), actions.len(), hands.len())));
+        }
+        let mut indices = Vec::with_capacity(hands.len());
+        for (i, hand) in hands.iter().enumerate() {
+            seat_slot(hand, seats[i])?;
+            match self.move_index(hand, seats[i], actions[i]) {
+                Ok(x) => indices.push(x),
+                Err(_) => return Ok(Err(i)),
+            }
+        }
+        Ok(Ok(indices))
+    }
+
     fn move_index(&self, hand: &EngineHand, seat: usize, action: i64) -> Result<usize, String> {
         let lay = self.layout.as_ref().ok_or("no layout is set (call set_layout first)")?;
         let (t, _, h, ask, answers) = hand.observed();
