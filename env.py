@@ -43,6 +43,8 @@ from .runtime.rules import Rules
 
 EXTRA = 64  # overflow slots for legal moves that share a slot (see the module docstring)
 BOUND = 1e9  # observation values are clipped to ±BOUND (balances)
+_F32, _I8 = np.dtype(np.float32), np.dtype(np.int8)  # (dtype objects: `frombuffer` reads them without parsing)
+_frombuffer = np.frombuffer
 
 
 def _rules(rules) -> Rules:
@@ -64,6 +66,17 @@ def _number(v) -> float:
         except (ValueError, ZeroDivisionError):
             return 0.0
     return 0.0
+
+
+def settled(g, layout_json: str) -> tuple[list[float], list[int]]:
+    """An ended hand's deltas as rewards (`_number` of `result()["deltas"]`) and its winners: read from the
+    native hand alone where it played the hand (engine/observe.rs `settled`: no result written), else from
+    `result()`."""
+    got = g.observer(layout_json).settled(g.engine_hand) if native_played(g) else None
+    if got is not None:
+        return got
+    res = g.result()
+    return [_number(x) for x in res["deltas"]], list(res["winners"])
 
 
 class Layout:
@@ -280,12 +293,19 @@ class PailiEnv(AECEnv):
         """The engine's move an action stands for now (None if it is not legal)."""
         return self.legal(agent or self.agent_selection).get(int(action))
 
+    def last(self, observe: bool = True):
+        """`AECEnv.last`: the agent to act's observation, cumulative reward, termination, truncation and
+        info (the same tuple, read without the base class's second look-up of each)."""
+        agent = self.agent_selection
+        assert agent is not None
+        return (self.observe(agent) if observe else None, self._cumulative_rewards[agent],
+                self.terminations[agent], self.truncations[agent], self.infos[agent])
+
     def observe(self, agent):
         ready = self._next
         if ready is not None and ready[0] == agent:  # filled by the step that left agent to act
             self._next = None
-            return {"observation": np.frombuffer(ready[1], dtype=np.float32),
-                    "action_mask": np.frombuffer(ready[2], dtype=np.int8)}
+            return {"observation": _frombuffer(ready[1], _F32), "action_mask": _frombuffer(ready[2], _I8)}
         g = self.game
         seat = self._seat.get(agent)
         if seat is None:
@@ -332,12 +352,11 @@ class PailiEnv(AECEnv):
             self._rewarded = False
         over = False if nxt is not False and nxt is not None else g.is_over()  # (a seat asked: not over)
         if over:
-            res = g.result()
-            deltas = [_number(x) for x in res["deltas"]]
+            deltas, winners = settled(g, self.layout.json)
             for i, a in enumerate(self.possible_agents):
                 self.rewards[a] = deltas[i]
                 self.terminations[a] = True
-                self.infos[a] = {"winners": list(res["winners"]), "deltas": deltas}
+                self.infos[a] = {"winners": list(winners), "deltas": list(deltas)}
             self._rewarded = True
         if over or nxt is False or nxt is None:
             self._select(over)
@@ -408,8 +427,28 @@ class Tables:
         lay = self.layout
         games = self.games
         seats = self._seats  # the seat each table waits on (`step_many`)
+        rest = []
         for t in tables:
-            seats[t] = games[t].current_seats()[0]
+            g = games[t]
+            seats[t] = seat = g.current_seats()[0]
+            # a native game whose moves go to its native hand by number: its arrays read natively, one call
+            got = g.encoded(seat, lay.json) if type(g) is NativeGame and g.by_number() else None
+            if got is None:
+                rest.append(t)
+                continue
+            obs[t] = _frombuffer(got[0], _F32)
+            masks[t] = _frombuffer(got[1], _I8)
+            self._legal[t] = None  # the move named natively
+        if rest:
+            self._observe_rest(rest, obs, masks)
+        # whether every table's next action goes to its native hand by number (`step_many` in one call)
+        self._by_number = all(x is None for x in self._legal)
+
+    def _observe_rest(self, tables, obs: np.ndarray, masks: np.ndarray) -> None:
+        """`_observe` of the tables whose arrays or legal actions are not all read natively."""
+        lay = self.layout
+        games = self.games
+        seats = self._seats
         # the native games' arrays in one native call (engine/observe.rs `encode_many`); their moves are
         # named by action natively (`act_many`, `step_many`) where no Python game is kept beside them
         # (`by_number`)
@@ -431,8 +470,6 @@ class Tables:
                 masks[t] = 0
                 masks[t, list(legal)] = 1
                 lay.encode(g.observation(seats[t]), obs[t])
-        # whether every table's next action goes to its native hand by number (`step_many` in one call)
-        self._by_number = all(x is None for x in self._legal)
 
     def _actions(self, actions) -> list[int]:
         actions = np.asarray(actions).reshape(-1)
@@ -445,7 +482,7 @@ class Tables:
 
     def _ended(self, t: int, rewards: np.ndarray, done: np.ndarray) -> None:
         """Table t's hand is over: its deltas as rewards, and the next hand dealt there."""
-        rewards[t] = [_number(x) for x in self.games[t].result()["deltas"]]
+        rewards[t] = settled(self.games[t], self.layout.json)[0]
         done[t] = True
         self.hands_done += 1
         self.games[t] = None  # its native hand back to the pool before the next hand is dealt
@@ -457,8 +494,9 @@ class Tables:
         acts = self._actions(actions)
         rewards = np.zeros((self.n, self.layout.players), dtype=np.float32)
         done = np.zeros(self.n, dtype=bool)
-        if self._by_number and all(g.by_number() for g in self.games):
-            return self._step_native(acts, rewards, done)
+        hands = self._native_hands() if self._by_number else None
+        if hands is not None:
+            return self._step_native(acts, hands, rewards, done)
         by_action: list[int] = []  # the tables whose action names its move natively (`act_many`)
         moves: list = []
         for t in range(self.n):
@@ -487,19 +525,29 @@ class Tables:
         obs, masks, seats = self._observe_all()
         return obs, masks, seats, rewards, done
 
-    def _step_native(self, acts: list[int], rewards: np.ndarray, done: np.ndarray):
+    def _native_hands(self) -> list | None:
+        """Every table's native hand, where every table's moves go to it alone by number (`by_number`);
+        else None."""
+        hands = []
+        for g in self.games:
+            if not g.by_number():
+                return None
+            hands.append(g.engine_hand)
+        return hands
+
+    def _step_native(self, acts: list[int], hands: list, rewards: np.ndarray, done: np.ndarray):
         """`step_many` where every table's action goes to its native hand by number: the moves and the next
         arrays in one native call (engine/observe.rs `step_many`); the tables it leaves unfilled (a hand
         over, stopped, or not answered natively) dealt anew where over, and observed as `reset` observes."""
         lay = self.layout
-        refused, got = step_many(self.games, self._seats, acts, lay.json)
+        refused, got = step_many(self.games, self._seats, acts, lay.json, hands)
         if refused is not None:
             raise ValueError(f"table {refused}: action {acts[refused]} is not legal now (see its mask)")
         got_obs, got_masks, seats, filled = got
-        obs = np.frombuffer(got_obs, dtype=np.float32).reshape(self.n, lay.dim)
-        masks = np.frombuffer(got_masks, dtype=np.int8).reshape(self.n, lay.size)
+        obs = _frombuffer(got_obs, _F32).reshape(self.n, lay.dim)
+        masks = _frombuffer(got_masks, _I8).reshape(self.n, lay.size)
         self._seats = seats
-        if not all(filled):
+        if False in filled:
             rest = [t for t, f in enumerate(filled) if not f]
             for t in rest:
                 if self.games[t].is_over():

@@ -8,7 +8,8 @@ RiichiEnv and RLCard in one process.
 - paili: `PailiEnv` (AEC: `last()`, a uniform random choice among the mask's legal actions, `step`), one
   hand an episode, every hand scored and settled; and `Tables.step_many` over 16 tables (a batched random
   agent: one uniform random legal action per table, drawn for all tables at once with numpy — one random
-  number a table, the legal actions read from the masks' nonzero entries). `--backend`
+  number a table, the legal actions read from the masks' nonzero entries). Both agents read the int8 mask
+  as truth values (`view(np.bool_)`, no copy) before `nonzero`, which numpy answers faster for them. `--backend`
   (default: the environment's own, the native engine where it is built): the engine under the environment.
 - RiichiEnv (PyPI `riichienv`, a Rust riichi engine driven from Python): one kyoku a hand
   (`game_mode=0`), its own `RandomAgent` for every seat, MJAI logging off, scoring included.
@@ -64,6 +65,7 @@ def rlcard_rate(hands: int, seed: int, tick) -> float | None:
 
 
 def paili_rate(variant: str, options: dict, hands: int, seed: int, tick, backend=None) -> float:
+    import numpy as np
     from paili.env import PailiEnv
 
     env = PailiEnv(variant, options, seed=seed, backend=backend)
@@ -76,7 +78,9 @@ def paili_rate(variant: str, options: dict, hands: int, seed: int, tick, backend
             if term or trunc:
                 env.step(None)
                 continue
-            legal = obs["action_mask"].nonzero()[0]  # (np.flatnonzero's result, without its dispatch)
+            # (np.flatnonzero's result, without its dispatch; the int8 mask read as truth values, whose
+            # nonzero numpy finds faster)
+            legal = obs["action_mask"].view(np.bool_).nonzero()[0]
             env.step(int(legal[rng.randrange(len(legal))]))
         tick()
     return hands / (time.process_time() - t0)
@@ -92,22 +96,25 @@ def paili_tables_rate(variant: str, options: dict, hands: int, seed: int, tick, 
     t = Tables(variant, tables, options, seed=seed, backend=backend)
     rng = np.random.default_rng(seed)
     _, masks, _ = t.reset()
-    open_moves = [0] * tables
+    open_moves = np.zeros(tables, dtype=np.int64)
     finished_moves = steps = 0
     t0 = time.process_time()
+    size = t.layout.size
     while t.hands_done < hands:
         # uniform among each table's legal actions: one draw a table, the draw-th legal action of its row
-        rows, cols = masks.nonzero()
-        counts = np.bincount(rows, minlength=tables)
+        # (the legal actions read as the flat positions of the masks' nonzero entries; the int8 masks read
+        # as truth values, whose nonzero numpy finds several times faster than an int8 array's)
+        flat = masks.view(np.bool_).reshape(-1).nonzero()[0]
+        counts = np.bincount(flat // size, minlength=tables)
         first = np.cumsum(counts) - counts
-        acts = cols[first + (rng.random(tables) * counts).astype(np.int64)]
+        acts = flat[first + (rng.random(tables) * counts).astype(np.int64)] % size
         _, masks, _, _, done = t.step_many(acts)
         steps += tables
-        for i in range(tables):
-            open_moves[i] += 1
-            if done[i]:
-                finished_moves += open_moves[i]
-                open_moves[i] = 0
+        open_moves += 1
+        if done.any():
+            finished_moves += int(open_moves[done].sum())
+            open_moves[done] = 0
+            for _ in range(int(done.sum())):
                 tick()
     dt = time.process_time() - t0
     return (steps / dt) / (finished_moves / t.hands_done)

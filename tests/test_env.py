@@ -166,3 +166,37 @@ def test_render_shows_every_seat_without_a_python_game_beside_the_native_one(bac
         assert shown[b].count("seat ") == 4
     assert shown[backend] == shown["python"]
     assert rules.stats().get("engine_mirrors", 0) == 0
+
+
+@pytest.mark.parametrize("backend", ["native", "python"])
+def test_rewards_and_infos_at_a_hands_end_are_its_result_on_a_four_player_table(backend):
+    """The step that ends a hand rewards each seat with `result()["deltas"]` and names `result()["winners"]`
+    (on the native engine read once from the native hand, engine/observe.rs `settled`, without writing the
+    result); a table `step_many` deals anew rewards the ended hand's deltas and shows the new hand's arrays."""
+    if backend == "native" and paili.runtime.backend.native_module() is None:
+        pytest.skip("the native core is not built")
+    ended = 0
+    for seed in (3, 6):
+        env = PailiEnv("baicheng", seed=seed, backend=backend)
+        env.reset(seed=seed)
+        total, steps, infos = play_random(env, seed)
+        res = env.game.result()
+        assert steps > 10 and len(infos) == 4
+        assert [total[a] for a in env.possible_agents] == [float(x) for x in res["deltas"]]
+        assert all(i["winners"] == list(res["winners"]) for i in infos.values())
+        assert all(i["deltas"] == [float(x) for x in res["deltas"]] for i in infos.values())
+    tables = Tables("baicheng", 3, seed=5, backend=backend)
+    obs, masks, seats = tables.reset()
+    rng = np.random.default_rng(5)
+    while ended < 2:
+        before = list(tables.games)
+        acts = np.array([rng.choice(np.flatnonzero(m)) for m in masks])
+        obs, masks, seats, rewards, done = tables.step_many(acts)
+        for t in np.flatnonzero(done):
+            assert list(rewards[t]) == [float(x) for x in before[t].result()["deltas"]]
+            g = tables.games[t]  # the new hand, its arrays as the environment's layout encodes its view
+            assert g is not before[t] and seats[t] == g.current_seats()[0]
+            assert np.array_equal(obs[t], tables.layout.encode(g.observation(int(seats[t]))))
+            legal = tables.layout.actions_of(g.legal_moves(int(seats[t])))
+            assert sorted(np.flatnonzero(masks[t])) == sorted(legal)
+            ended += 1

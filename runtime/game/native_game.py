@@ -406,7 +406,15 @@ class NativeGame:
         self._unread.append((seat, text, self.decision))
         if len(self._answers) + 1 == len(self._asked_seats):  # the decision is answered whole: run on
             self._answers = {}
-            self._new_decision(asked)
+            # `_new_decision(asked)` written out (a step of the environment takes this path every move)
+            self._snap = self._result = self._ask = None
+            self._seat_moves = {}
+            if asked is None:
+                self._asked_seats = None
+            else:
+                self._asked_seats = sorted(asked)
+                self.decision += 1
+                self._ask_read = False
         else:  # the seats still to answer see this answer (`answers`, `snapshot`)
             self._answers[seat] = text
             self._snap = self._result = None

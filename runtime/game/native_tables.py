@@ -35,16 +35,17 @@ def act_many(games: list, seats: list[int], actions: list[int], layout_json: str
     return None
 
 
-def step_many(games: list, seats: list[int], actions: list[int], layout_json: str):
+def step_many(games: list, seats: list[int], actions: list[int], layout_json: str, hands: list | None = None):
     """`act_many`, then every game's arrays for the seat it then waits on first, in one native call
     (engine/observe.rs `step_many`; `games` as for `act_many`). The position of the first action that names
     no legal move (nothing applied) and None; else None and (the vectors as float32 bytes [T, D], the
     masks as int8 bytes [T, A], per game the seat it waits on first or -1, per game whether its arrays were
     filled — false: a hand over, stopped, or not answered natively, left zero for the caller). A move the
-    native hand refuses once checked raises `IllegalMove` (the moves before it applied)."""
+    native hand refuses once checked raises `IllegalMove` (the moves before it applied). `hands`: the
+    games' native hands, where the caller has them at hand."""
     first = games[0]
     took, refused, why, obs, masks, nxt, filled = first.observer(layout_json).step_many(
-        [g.engine_hand for g in games], seats, actions)
+        hands if hands is not None else [g.engine_hand for g in games], seats, actions)
     if refused is not None:
         return refused, None
     for g, seat, t in zip(games, seats, took):

@@ -21,12 +21,16 @@ pub(super) struct Layout {
     pub(super) seat_off: Vec<[usize; 5]>, // per seat counted from the viewer: melds, discards, aside, shown_hand, scalars
     pub(super) reveal_off: Vec<usize>,    // per reveal of `reveals`
     pub(super) at: [usize; 7],            // hand, drawn, wild, task, wall_left, player_states, table_states
+    /// per declared action (the rule set's action id), its place in `actions` (-1: not in the layout), so
+    /// that a move's slot is found without comparing names (each step's mask and action read it)
+    act_index: Vec<i64>,
 }
 
 impl Layout {
     /// The layout given as JSON text (dim, size, extra, actions, reveals, wilds, tasks, player_states,
-    /// table_states, and each part's offset by name), checked to fit a catalog of `k` kinds.
-    pub(super) fn parse(layout_json: &str, k: usize) -> Result<Layout, &'static str> {
+    /// table_states, and each part's offset by name), checked to fit a catalog of `k` kinds; `names`: the
+    /// rule set's actions' names by id (what the moves' action ids stand for).
+    pub(super) fn parse(layout_json: &str, k: usize, names: &[String]) -> Result<Layout, &'static str> {
         let j: J = serde_json::from_str(layout_json).map_err(|_| "the layout does not parse")?;
         let strs = |key: &str| -> Vec<String> {
             j.get(key).and_then(J::as_array).map(|a| a.iter().filter_map(|x| x.as_str().map(str::to_owned)).collect()).unwrap_or_default()
@@ -44,6 +48,7 @@ impl Layout {
             seat_off: Vec::new(),
             reveal_off: Vec::new(),
             at: [0; 7],
+            act_index: Vec::new(),
             dim,
             size,
             extra,
@@ -78,31 +83,31 @@ impl Layout {
             .collect();
         layout.reveal_off = layout.reveals.iter().map(|r| off[&format!("reveal.{r}")]).collect();
         layout.at = ["hand", "drawn", "wild", "task", "wall_left", "player_states", "table_states"].map(|p| off[p]);
+        layout.act_index =
+            names.iter().map(|n| layout.actions.iter().position(|a| a == n).map_or(-1, |j| j as i64)).collect();
         Ok(layout)
     }
 
     /// A move's own slot (before overflow) over a catalog of `k_n` kinds: -1 for an action not in the layout.
-    /// (`names`: the actions' names by index, what the moves' action ids stand for.)
-    fn own(&self, k_n: usize, names: &[String], m: &Mv) -> i64 {
+    fn own(&self, k_n: usize, m: &Mv) -> i64 {
         if m.action == Act::DISCARD {
             m.tiles.first().map(|&k| k as i64).unwrap_or(-1)
         } else if m.action == Act::PASS {
             k_n as i64
         } else {
-            let name = m.action.name(names);
-            match self.actions.iter().position(|a| a == name) {
-                None => -1,
-                Some(j) => (k_n + 1 + j * k_n + m.tiles.iter().copied().min().unwrap_or(0)) as i64,
+            match self.act_index.get(m.action.0 as usize) {
+                None | Some(-1) => -1,
+                Some(&j) => (k_n + 1 + j as usize * k_n + m.tiles.iter().copied().min().unwrap_or(0)) as i64,
             }
         }
     }
 
     /// env.py `Layout.actions_of` over a catalog of `k_n` kinds: per action slot, the index of the legal
     /// move it stands for (-1: none).
-    pub(super) fn slots(&self, k_n: usize, names: &[String], moves: &[Mv], out: &mut [i32]) {
+    pub(super) fn slots(&self, k_n: usize, moves: &[Mv], out: &mut [i32]) {
         let mut spill = self.size - self.extra;
         for (i, m) in moves.iter().enumerate() {
-            let own = self.own(k_n, names, m);
+            let own = self.own(k_n, m);
             let a = if own < 0 || out[own as usize] >= 0 {
                 if spill >= self.size {
                     continue;
@@ -117,10 +122,10 @@ impl Layout {
     }
 
     /// The action mask of `slots` (1 where a slot stands for a legal move) into `mask` (zeroed).
-    pub(super) fn mask(&self, k_n: usize, names: &[String], moves: &[Mv], mask: &mut [u8]) {
+    pub(super) fn mask(&self, k_n: usize, moves: &[Mv], mask: &mut [u8]) {
         let mut spill = self.size - self.extra;
         for m in moves {
-            let own = self.own(k_n, names, m);
+            let own = self.own(k_n, m);
             if own < 0 || mask[own as usize] != 0 {
                 if spill < self.size {
                     mask[spill] = 1;
@@ -133,7 +138,7 @@ impl Layout {
     }
 
     /// The legal move action `action` stands for among `moves` (its index), None where it names none.
-    pub(super) fn move_of(&self, k_n: usize, names: &[String], moves: &[Mv], action: i64) -> Option<usize> {
+    pub(super) fn move_of(&self, k_n: usize, moves: &[Mv], action: i64) -> Option<usize> {
         if action < 0 || action as usize >= self.size {
             return None;
         }
@@ -141,10 +146,10 @@ impl Layout {
         if a < self.size - self.extra {
             // an own slot: the first move whose own slot it is holds it (a later one spills; no spill
             // lands below `size - extra`)
-            return moves.iter().position(|m| self.own(k_n, names, m) == action);
+            return moves.iter().position(|m| self.own(k_n, m) == action);
         }
         let mut slots = vec![-1i32; self.size];
-        self.slots(k_n, names, moves, &mut slots);
+        self.slots(k_n, moves, &mut slots);
         usize::try_from(slots[a]).ok()
     }
 }

@@ -181,7 +181,12 @@ impl EngineHand {
             .and_then(|(_, ms)| ms.get(index))
             .cloned()
             .ok_or_else(|| format!("seat {seat} has no legal move number {index} now"))?;
-        let text = mv.to_json(&self.table).to_string();
+        // (written straight from the move's parts: the text `Mv::to_json` gives, without building its JSON
+        // value first — a step of the learning environment writes one)
+        let t = &self.table;
+        let tiles: Vec<&str> = mv.tiles.iter().map(|&k| t.names[k].as_str()).collect();
+        let text = serde_json::to_string(&(mv.action.name(&t.rules.action_names), tiles, &mv.choice, &mv.meld))
+            .unwrap_or_else(|_| mv.to_json(t).to_string());
         self.answer(py, seat, mv, None)?;
         let asked = self.pending.as_ref().map(|a| a.options.iter().map(|(s, _)| *s).collect());
         Ok((text, asked, self.refused.clone(), self.intact(), self.is_over()))

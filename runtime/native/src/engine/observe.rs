@@ -45,6 +45,7 @@ pub struct EngineObserver {
     visible_states: Vec<String>,
     seat_names: Vec<String>,
     codes: Vec<String>,
+    action_names: Vec<String>, // the rule set's actions' names by id (the layout's slots read them)
     layout: Option<Layout>,
 }
 
@@ -455,14 +456,29 @@ impl EngineObserver {
             .map(|a| a.iter().filter_map(|x| x.as_str().map(str::to_owned)).collect())
             .unwrap_or_default();
         let scope = GameScope::new(t, &exprs, w);
-        Ok(EngineObserver { rules, scope, visible_states, seat_names, codes, layout: None })
+        let action_names = t.rules.action_names.clone();
+        Ok(EngineObserver { rules, scope, visible_states, seat_names, codes, action_names, layout: None })
     }
 
     /// The environment's layout (env.py `Layout`, as JSON text: dim, size, extra, actions, reveals, wilds,
     /// tasks, player_states, table_states, and each part's offset by name).
     fn set_layout(&mut self, layout_json: &str) -> PyResult<()> {
-        self.layout = Some(Layout::parse(layout_json, self.codes.len()).map_err(PyValueError::new_err)?);
+        self.layout = Some(Layout::parse(layout_json, self.codes.len(), &self.action_names).map_err(PyValueError::new_err)?);
         Ok(())
+    }
+
+    /// The ended hand's deltas as floats (env.py `_number` of `Game.result()["deltas"]`) and its winners
+    /// (`result()["winners"]`): the learning environment's rewards and infos, read once per hand without
+    /// writing the result. None while the hand is not over (or stopped), or where a delta is not exactly
+    /// the quotient of two doubles (the caller reads `result()`).
+    fn settled(&self, hand: PyRef<'_, EngineHand>) -> Option<(Vec<f64>, Vec<usize>)> {
+        if !hand.over() {
+            return None;
+        }
+        let (_, _, h, ..) = hand.observed();
+        let st = &h?.st;
+        let deltas = st.deltas.iter().map(money_f64).collect::<Option<Vec<f64>>>()?;
+        Some((deltas, st.winners.iter().copied().collect()))
     }
 
     /// Seat's observation as observe.py gives it but for `decision`, `to_act`, `over`, `result` and
@@ -496,7 +512,7 @@ impl EngineObserver {
         }
         let mut slots = vec![-1i32; lay.size];
         if let Some(ms) = options_of(ask, answers, seat) {
-            lay.slots(self.codes.len(), &t.rules.action_names, ms, &mut slots);
+            lay.slots(self.codes.len(), ms, &mut slots);
         }
         let mask: Vec<u8> = slots.iter().map(|&x| (x >= 0) as u8).collect();
         Ok(Some((PyByteArray::new(py, f32_bytes(&v)), PyByteArray::new(py, &mask), PyBytes::new(py, i32_bytes(&slots)))))
@@ -527,7 +543,7 @@ impl EngineObserver {
                 continue;
             }
             if let Some(ms) = options_of(ask, answers, seat) {
-                lay.slots(self.codes.len(), &t.rules.action_names, ms, &mut slots[i * size..(i + 1) * size]);
+                lay.slots(self.codes.len(), ms, &mut slots[i * size..(i + 1) * size]);
             }
             done.push(true);
         }
@@ -636,7 +652,7 @@ impl EngineObserver {
             return false;
         }
         if let Some(ms) = options_of(ask, answers, seat) {
-            lay.mask(self.codes.len(), &t.rules.action_names, ms, mask);
+            lay.mask(self.codes.len(), ms, mask);
         }
         true
     }
@@ -691,9 +707,9 @@ impl EngineObserver {
 
     fn move_index(&self, hand: &EngineHand, seat: usize, action: i64) -> Result<usize, String> {
         let lay = self.layout.as_ref().ok_or("no layout is set (call set_layout first)")?;
-        let (t, _, h, ask, answers) = hand.observed();
+        let (_, _, h, ask, answers) = hand.observed();
         h.and_then(|_| options_of(ask, answers, seat))
-            .and_then(|ms| lay.move_of(self.codes.len(), &t.rules.action_names, ms, action))
+            .and_then(|ms| lay.move_of(self.codes.len(), ms, action))
             .ok_or_else(|| format!("action {action} is not legal for seat {seat} now (see its action_mask)"))
     }
 }
