@@ -478,7 +478,7 @@ impl EngineObserver {
         let (_, _, h, ..) = hand.observed();
         let st = &h?.st;
         let deltas = st.deltas.iter().map(money_f64).collect::<Option<Vec<f64>>>()?;
-        Some((deltas, st.winners.iter().copied().collect()))
+        Some((deltas, st.winners.clone()))
     }
 
     /// Seat's observation as observe.py gives it but for `decision`, `to_act`, `over`, `result` and
