@@ -15,7 +15,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from ..runtime.batchsetup import INDEX_KEY, SETUP_SUFFIX, dumps_setup, record, sha
+from ..runtime.batchrecord import dumps_setup, record
+from ..runtime.batchsetup import INDEX_KEY, SETUP_SUFFIX, sha
 from ..runtime.ir import nodes as ir
 from ..runtime.ir.precompiled import COMPILED_DIR, INDEX, INDEX_FORMAT, source_hash
 from .cli_args import ROOT, bundled_rules

@@ -17,30 +17,19 @@ wildcards than its tables hold) is answered by the reference, so results never d
 """
 from __future__ import annotations
 
-import importlib
 import os
 from typing import Protocol
 
-NATIVE_MODULE = f"{__package__}._native"  # the one place the extension module is named (pyproject.toml builds it)
+from .nativeload import NATIVE_MODULE, native_module
+
 ENV = "PAILI_BACKEND"
 CHOICES = ("auto", "native", "python")
 
-_MODULE: list = []  # [module or None], imported once
 SPLIT_COUNTS = 7  # tiles of each kind when listing every group of natural tiles (the native tables' MAX_COUNT)
 
 
 class BackendError(ValueError):
     """An unknown backend name, or the native backend asked for where it is not built."""
-
-
-def native_module():
-    """The extension module, or None when it is not built (or cannot be loaded)."""
-    if not _MODULE:
-        try:
-            _MODULE.append(importlib.import_module(NATIVE_MODULE))
-        except ImportError:
-            _MODULE.append(None)
-    return _MODULE[0]
 
 
 def available() -> bool:

@@ -1,7 +1,7 @@
 """The recorded setup of a native batch: what the native batch driver asks of the Python side for a bundled
-variant, made once by the reference's own code and shipped beside the variant's compiled JSON
-(`rules/compiled/<stem>.batch.json`), so that `paili score VARIANT --batch FILE --json` reaches the
-native driver without making the IR's objects or a `Rules` (runtime/quickbatch.py).
+variant, made once by the reference's own code (runtime/batchrecord.py) and shipped beside the variant's
+compiled JSON (`rules/compiled/<stem>.batch.json`), so that `paili score VARIANT --batch FILE --json` reaches
+the native driver without making the IR's objects or a `Rules` (runtime/quickbatch.py).
 
 What is recorded is plain data, all of it what the reference hands the native core today: the prefilter
 tests of the patterns (`NativeCounts.prefilter_tests`), the hand setup of `Hands` (runtime/nativehand.py
@@ -21,8 +21,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-from itertools import combinations_with_replacement
-from math import comb
 from pathlib import Path
 
 from .ir.version import VERSION
@@ -32,10 +30,6 @@ SETUP_VERSION = 1
 INDEX_KEY = "batch_setups"  # in rules/compiled/index.json: {stem: SHA-256 of its setup file}
 RULES_DIR = Path(__file__).resolve().parent.parent / "rules"
 COMPILED_DIR = RULES_DIR / "compiled"
-MELD_CANDIDATES = 200_000  # tile lists one meld size may try when the melds are recorded
-MELDS_RECORDED = 4_000  # below the native meld memo (runtime/native/src/hand/binding.rs MELD_MEMO)
-
-
 SETUP_SUFFIX = ".batch.json"
 
 
@@ -49,18 +43,6 @@ def sha(data: bytes) -> str:
 
 # ---------------------------------------------------------------------------------- the tagged JSON
 
-def _tagged(v):
-    if isinstance(v, tuple):
-        return {"(": [_tagged(x) for x in v]}
-    if isinstance(v, bytes):
-        return {"b": v.hex()}
-    if isinstance(v, list):
-        return [_tagged(x) for x in v]
-    if isinstance(v, dict):
-        return {k: _tagged(x) for k, x in v.items()}
-    return v
-
-
 def _untag(d: dict):
     if len(d) == 1:
         if "(" in d and isinstance(d["("], list):
@@ -70,10 +52,6 @@ def _untag(d: dict):
     return d
 
 
-def dumps_setup(setup: dict) -> str:
-    return json.dumps(_tagged(setup), ensure_ascii=False, sort_keys=True, separators=(",", ":")) + "\n"
-
-
 def loads_setup(text: str) -> dict:
     got = json.loads(text, object_hook=_untag)
     if not isinstance(got, dict) or got.get("format") != SETUP_FORMAT or got.get("version") != SETUP_VERSION:
@@ -81,65 +59,12 @@ def loads_setup(text: str) -> dict:
     return got
 
 
-# ---------------------------------------------------------------------------------- recording
-
-def record(rules, compiled_sha: str) -> dict | None:
-    """The setup of a native batch of `rules` (loaded from the compiled text whose hash is
-    `compiled_sha`), made by the reference's code; None when its batches are not scored natively."""
-    from .backend import native_module
-    from .batch import Batch, native_context
-    from .nativehand import hand_setup
-    from .quickcontext import context_table
-
-    mod = native_module()
-    if rules.backend != "native" or mod is None or not hasattr(mod, "run_batch"):
-        return None
-    batch = Batch(rules)
-    ctx = native_context(rules, batch)({})
-    if ctx is None:
-        return None
-    cat, dec, _env = rules.env_for(None)
-    nc = rules.native_counts_for(cat)
-    tables = dec.structure.tables
-    hands = nc.hands
-    return {
-        "format": SETUP_FORMAT, "version": SETUP_VERSION, "compiled": compiled_sha,
-        "cap": dec.fast.cap, "tests": nc.prefilter_tests,
-        "kinds": tables.kinds(), "wild_ok": tables.wild_ok(), "split_groups": tables.split_groups(),
-        "blocks": tables.blocks(), "kind_names": [k.name for k in cat.kinds],
-        "hands": hand_setup(rules, cat, dec, nc.prefilter, rules.pattern_lines()),
-        "context": [list(ctx[2]), list(ctx[3]), *ctx[5:]],
-        "melds": meld_entries(rules, cat, hands),
-        "contexts": context_table(rules, nc.scorer.settings, cat),
-    }
-
-
-def meld_entries(rules, cat, hands) -> list:
-    """Every meld the reference takes with its tiles in catalog order (each meld kind but pairs, each
-    size it may have), as the native side takes it; at most MELDS_RECORDED."""
-    out: list = []
-    n = len(cat.kinds)
-    for mk in rules.ir.melds:
-        if mk.pair:
-            continue
-        top = mk.shape.size + (mk.grow_limit if mk.grows else 0)
-        for size in range(mk.shape.size, top + 1):
-            if comb(n + size - 1, size) > MELD_CANDIDATES:
-                continue
-            for ks in combinations_with_replacement(range(n), size):
-                got = hands.checked_meld(rules, cat, mk.name, list(ks))
-                if got is not None:
-                    out.append(got)
-                    if len(out) >= MELDS_RECORDED:
-                        return out
-    return out
-
-
 # ---------------------------------------------------------------------------------- the verified files
 
-def bundled(stem: str) -> tuple[str, dict] | str:
-    """(compiled text, setup) of a bundled variant whose source, compiled file and setup have the hashes
-    the index records; else why not (one sentence)."""
+def bundled(stem: str) -> tuple[bytes, dict] | str:
+    """(compiled file's bytes, setup) of a bundled variant whose source, compiled file and setup have the
+    hashes the index records; else why not (one sentence). The bytes go to the native core as they are
+    (it checks they are UTF-8): decoded to a str here they cost a few milliseconds of each start-up."""
     try:
         index = json.loads((COMPILED_DIR / "index.json").read_text(encoding="utf-8"))
         source = (RULES_DIR / f"{stem}.pai").read_bytes()
@@ -159,13 +84,13 @@ def bundled(stem: str) -> tuple[str, dict] | str:
         setup = loads_setup(raw.decode("utf-8"))
         if setup.get("compiled") != compiled:
             return "the batch setup was recorded for another compiled file"
-        return data.decode("utf-8"), setup
+        return data, setup
     except (OSError, ValueError, AttributeError, TypeError):
         return "the compiled files are not readable"
 
 
-def native_parts(mod, text: str, setup: dict):
-    """(Tables, Hands) the native core builds from the compiled text with the recorded setup, or why not:
+def native_parts(mod, text: bytes | str, setup: dict):
+    """(Tables, Hands) the native core builds from the compiled JSON with the recorded setup, or why not:
     its catalog, split groups and blocks must be the recorded ones (the reference's when recorded)."""
     try:
         tables = mod.Tables(text, {}, setup["cap"])
@@ -187,5 +112,5 @@ def native_parts(mod, text: str, setup: dict):
     return tables, hands
 
 
-__all__ = ["INDEX_KEY", "SETUP_FORMAT", "SETUP_SUFFIX", "bundled", "dumps_setup", "loads_setup",
-           "meld_entries", "native_parts", "record", "setup_path", "sha"]
+__all__ = ["INDEX_KEY", "SETUP_FORMAT", "SETUP_SUFFIX", "SETUP_VERSION", "bundled", "loads_setup", "native_parts",
+           "setup_path", "sha"]

@@ -15,9 +15,9 @@ from __future__ import annotations
 import os
 import sys
 
-from .backend import native_module
 from .batchsetup import bundled, native_parts
 from .limits import CONTEXTS_KEPT, MAX_BATCH_DEPTH, MAX_BATCH_LINE, MAX_NUMBER_DIGITS
+from .nativeload import native_module
 from .quickcontext import QuickContexts
 
 DECLINED: list[str] = []  # why the last `prepare` left a batch to today's path (for the tests and --stats)
@@ -26,7 +26,7 @@ DECLINED: list[str] = []  # why the last `prepare` left a batch to today's path 
 class QuickBatch:
     """One batch run on a bundled variant's recorded setup."""
 
-    def __init__(self, mod, text: str, setup: dict, tables, hands, load_rules):
+    def __init__(self, mod, text: bytes, setup: dict, tables, hands, load_rules):
         self.mod = mod
         self.setup = setup
         self.load_rules = load_rules

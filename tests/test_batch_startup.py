@@ -16,7 +16,7 @@ import sys
 import pytest
 from conftest import ROOT
 from paili import load
-from paili.runtime import backend, batchsetup, quickbatch
+from paili.runtime import backend, batchrecord, batchsetup, quickbatch
 from paili.runtime.quickcontext import QuickContexts
 
 sys.path.insert(0, str(ROOT / "bench"))
@@ -88,6 +88,8 @@ def test_a_batch_on_a_bundled_variant_makes_no_ir_objects_and_writes_todays_byte
     code, out, err, modules = run(path, variant)
     assert code == 0 and len(out.splitlines()) == 2 and '"win": true' in out
     assert [m for m in IR_AND_RULES if m in modules] == []
+    # nor the backend's choice and structures, nor the recording of setups (compiled at each start here)
+    assert [m for m in ("paili.runtime.backend", "paili.runtime.batchrecord") if m in modules] == []
     assert quick_report(err) == {"native": 2, "reference": 0, "setup": "recorded", "rules_loaded": False}
     # today's path (--stats makes the Rules) and the Python backend write the same bytes
     _, today, _, today_modules = run(path, variant, "--stats")
@@ -129,8 +131,8 @@ def test_the_recorded_setup_is_what_the_reference_makes_now(variant):
     assert not isinstance(got, str), got
     text, setup = got
     rules = load(variant, backend="native")
-    want = batchsetup.record(rules, batchsetup.sha(text.encode("utf-8")))
-    want = batchsetup.loads_setup(batchsetup.dumps_setup(want))  # (tuples and bytes as the file holds them)
+    want = batchrecord.record(rules, batchsetup.sha(text))
+    want = batchsetup.loads_setup(batchrecord.dumps_setup(want))  # (tuples and bytes as the file holds them)
     # piece by piece: each split group's value and prefilter vectors, the prefilter tests, the settings
     for key in ("hands", "tests", "context", "melds", "contexts", "split_groups", "blocks", "kinds", "cap"):
         assert setup[key] == want[key], key
@@ -221,6 +223,25 @@ def test_a_tampered_compiled_file_given_by_path_is_refused_with_todays_sentence(
     code, out, err, modules = run(lines_file(tmp_path, "x", GUOBIAO[:1]), str(path))
     assert code == 2 and out == ""
     assert err.strip().splitlines()[-1] == f"paili: {path}: {want.value}"
+
+
+@needs_native
+def test_the_native_core_takes_the_compiled_files_bytes_as_its_text():
+    # the quick batch hands the verified file's bytes over undecoded: the same tables and programs as
+    # from the str, and bytes that are not UTF-8 refused with one sentence (no panic, nothing made)
+    mod = backend.native_module()
+    data = (ROOT / "rules" / "compiled" / "guobiao.json").read_bytes()
+    text = data.decode("utf-8")
+    a, b = mod.Tables(data, {}, 2), mod.Tables(text, {}, 2)
+    assert a.kinds() == b.kinds() and a.split_groups() == b.split_groups() and a.blocks() == b.blocks()
+    assert mod.Scorer(data, {}).kinds() == mod.Scorer(text, {}).kinds()
+    bad = data.replace("幺九".encode(), b"\xff\xfe", 1)
+    assert bad != data
+    for make in (lambda: mod.Tables(bad, {}, 2), lambda: mod.Scorer(bad, {})):
+        with pytest.raises(ValueError, match="not valid JSON"):
+            make()
+    with pytest.raises(TypeError):
+        mod.Tables(list(data[:10]), {}, 2)
 
 
 @needs_native

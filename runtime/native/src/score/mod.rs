@@ -28,7 +28,7 @@ use crate::program::{Program, Reading, Stop, V};
 use crate::blocks::Tables as Core;
 use crate::tally::Tally;
 use crate::waits::{as_value, kinds_of, OwnedHand, WaitHand, WaitRules, WaitState};
-use crate::{guarded, option_settings, ruleset, tiles_of, value_of, value_to_py, Error};
+use crate::{guarded, option_settings, rules_text, ruleset, tiles_of, value_of, value_to_py, Error};
 
 pub(crate) use choose::Scored;
 pub(crate) use decode::trace_list;
@@ -48,7 +48,8 @@ impl Scorer {
     /// not lower, or the patterns' programs do not.
     #[new]
     #[pyo3(signature = (ruleset_json, options=None))]
-    fn new(ruleset_json: &str, options: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
+    fn new(ruleset_json: &Bound<'_, PyAny>, options: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
+        let ruleset_json = rules_text(ruleset_json)?;
         let settings = option_settings(options)?;
         let (program, tally, waits) = guarded(|| {
             let rs = ruleset::parse(ruleset_json)?;
