@@ -19,9 +19,19 @@ sentence. Nothing here is executed: tuples and bytes are tagged JSON objects (`{
 """
 from __future__ import annotations
 
-import hashlib
 import json
 from pathlib import Path
+
+# SHA-256 from the interpreter's own module where it has one (`_sha256`; `_sha2` from Python 3.12):
+# `hashlib` loads OpenSSL's library first, about 10 M instructions of every batch's start-up, more than
+# hashing the three files costs. The same function, so the same digests (tests/test_batch_startup.py).
+try:
+    from _sha256 import sha256 as _sha256
+except ImportError:
+    try:
+        from _sha2 import sha256 as _sha256
+    except ImportError:
+        from hashlib import sha256 as _sha256
 
 from .ir.version import VERSION
 
@@ -38,7 +48,7 @@ def setup_path(stem: str) -> Path:
 
 
 def sha(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
+    return _sha256(data).hexdigest()
 
 
 # ---------------------------------------------------------------------------------- the tagged JSON

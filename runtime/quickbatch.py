@@ -18,7 +18,6 @@ import sys
 from .batchsetup import bundled, native_parts
 from .limits import CONTEXTS_KEPT, MAX_BATCH_DEPTH, MAX_BATCH_LINE, MAX_NUMBER_DIGITS
 from .nativeload import native_module
-from .quickcontext import QuickContexts
 
 DECLINED: list[str] = []  # why the last `prepare` left a batch to today's path (for the tests and --stats)
 
@@ -33,7 +32,7 @@ class QuickBatch:
         self._rules = None
         self._batch = None
         self._contexts = None  # runtime/batch.py NativeContexts of the loaded Rules
-        self.quick = QuickContexts(setup.get("contexts"))
+        self._quick = None  # runtime/quickcontext.py QuickContexts, made at the first line with a context
         c = setup["context"]  # settings (not self-drawn, self-drawn), forms, work, flowers, limits, held back, wild
         self.plain = (hands, tables, c[0], c[1], self.meld, *c[2:])
         self.hands = hands
@@ -53,7 +52,11 @@ class QuickBatch:
         """The native driver's `native_context`: what a context's lines are scored with natively."""
         if not ctx:
             return self.plain
-        changes = self.quick.changes(ctx)
+        if self._quick is None:  # (a batch without contexts neither imports nor compiles it)
+            from .quickcontext import QuickContexts
+
+            self._quick = QuickContexts(self.setup.get("contexts"))
+        changes = self._quick.changes(ctx)
         if changes is not None:
             s0, s1 = list(self.plain[2]), list(self.plain[3])
             for pos, v in changes:

@@ -225,6 +225,13 @@ def test_a_tampered_compiled_file_given_by_path_is_refused_with_todays_sentence(
     assert err.strip().splitlines()[-1] == f"paili: {path}: {want.value}"
 
 
+def test_the_setups_hash_is_sha256():
+    import hashlib
+
+    for data in (b"", b"abc", (ROOT / "rules" / "compiled" / "guobiao.json").read_bytes()):
+        assert batchsetup.sha(data) == hashlib.sha256(data).hexdigest()
+
+
 @needs_native
 def test_the_native_core_takes_the_compiled_files_bytes_as_its_text():
     # the quick batch hands the verified file's bytes over undecoded: the same tables and programs as

@@ -302,7 +302,16 @@ impl Hands {
             meld_kinds: meld_kinds.into_iter().map(|(n, p, k)| (n, (p, k))).collect(),
             kind_names,
             tile_codes,
+            json_labels: Vec::new(),
+            json_patterns: Vec::new(),
+            json_units: Vec::new(),
+            json_tally: Vec::new(),
         };
+        let mut s = s;
+        s.json_labels = s.labels.iter().map(|l| l.as_deref().map(super::json_text)).collect();
+        s.json_patterns = super::json_texts(&s.pattern_names);
+        s.json_units = super::json_texts(&s.units);
+        s.json_tally = super::json_texts(&s.tally_names);
         if s.kind_codes.len() != s.kind_names.len() || s.tile_codes.len() != s.kind_names.len() {
             return Err(bad("one name, code and tile code per kind"));
         }

@@ -30,6 +30,8 @@ macro_rules! key {
 struct Out<'a>(&'a mut Vec<u8>);
 
 impl Out<'_> {
+    // inlined: most pieces are literals, whose copies then need no call (a result is ~120 of them)
+    #[inline(always)]
     fn raw(&mut self, s: &str) {
         self.0.extend_from_slice(s.as_bytes());
     }
@@ -39,6 +41,7 @@ impl Out<'_> {
     }
 
     /// A member's key: `, ` before every member but the first of its object.
+    #[inline(always)]
     fn key(&mut self, first: bool, k: &str) {
         if !first {
             self.raw(", ");
@@ -51,6 +54,7 @@ impl Out<'_> {
         write_int(self.0, n);
     }
 
+    #[inline(always)]
     fn bool(&mut self, b: bool) {
         self.raw(if b { "true" } else { "false" });
     }
@@ -170,20 +174,20 @@ impl HandOutcome {
         key!(o, false, "fans");
         o.raw("[");
         for (k, (&(i, n), v)) in s.fin.iter().zip(&s.values).enumerate() {
-            let label = match setup.labels.get(i).and_then(|x| x.as_deref()) {
-                Some(l) => l,
-                None => h
-                    .labels
-                    .get(k)
-                    .and_then(|x| x.as_deref())
-                    .ok_or_else(|| fallback("a label whose expressions the native side did not compute"))?,
-            };
             if k > 0 {
                 o.raw(", ");
             }
             o.raw("{");
             key!(o, true, "name");
-            o.text(label);
+            match setup.json_labels.get(i).and_then(|x| x.as_deref()) {
+                Some(l) => o.0.extend_from_slice(l),
+                None => o.text(
+                    h.labels
+                        .get(k)
+                        .and_then(|x| x.as_deref())
+                        .ok_or_else(|| fallback("a label whose expressions the native side did not compute"))?,
+                ),
+            }
             key!(o, false, "value");
             o.plain(v)?;
             key!(o, false, "count");
@@ -268,9 +272,9 @@ impl HandOutcome {
             }
             o.raw("{");
             key!(o, true, "pattern");
-            o.text(&setup.pattern_names[i]);
+            o.0.extend_from_slice(&setup.json_patterns[i]);
             key!(o, false, "unit");
-            o.text(&setup.units[i]);
+            o.0.extend_from_slice(&setup.json_units[i]);
             key!(o, false, "count");
             o.int(n);
             o.raw("}");
@@ -284,10 +288,10 @@ impl HandOutcome {
             }
             o.raw("{");
             key!(o, true, "pattern");
-            o.text(&setup.tally_names[*i]);
+            o.0.extend_from_slice(&setup.json_tally[*i]);
             key!(o, false, "by");
             match d {
-                Dropped::By(j) => o.text(&setup.tally_names[*j]),
+                Dropped::By(j) => o.0.extend_from_slice(&setup.json_tally[*j]),
                 Dropped::Lowered => o.text("count lowered"),
                 Dropped::Combine(c, fewer) => o.text(&format!("{} ×{fewer}", setup.combine_names[*c])),
             }

@@ -85,17 +85,25 @@ pub struct Setup {
     /// lists them for every group and the concealed tiles, so they are written once here.
     pub json_names: Vec<Box<[u8]>>,
     pub json_codes: Vec<Box<[u8]>>,
+    /// The same of the names each scored fan writes (its label where it has no expressions, its
+    /// pattern's name and unit; the tally's names the trace's exclusions write): made once here, not
+    /// escaped again for every hand.
+    pub json_labels: Vec<Option<Box<[u8]>>>,
+    pub json_patterns: Vec<Box<[u8]>>,
+    pub json_units: Vec<Box<[u8]>>,
+    pub json_tally: Vec<Box<[u8]>>,
 }
 
 /// Each text as `json.dumps(ensure_ascii=False)` writes it.
 pub fn json_texts(xs: &[String]) -> Vec<Box<[u8]>> {
-    xs.iter()
-        .map(|x| {
-            let mut b = Vec::with_capacity(x.len() + 2);
-            crate::batch::json::write_text(&mut b, x);
-            b.into_boxed_slice()
-        })
-        .collect()
+    xs.iter().map(|x| json_text(x)).collect()
+}
+
+/// A text as `json.dumps(ensure_ascii=False)` writes it.
+pub fn json_text(x: &str) -> Box<[u8]> {
+    let mut b = Vec::with_capacity(x.len() + 2);
+    crate::batch::json::write_text(&mut b, x);
+    b.into_boxed_slice()
 }
 
 /// A meld laid down before the win, as a group of the readings.

@@ -487,8 +487,11 @@ pub(super) fn plain<'a>(
     let sg = |id: u32| setup.split_groups.get(id as usize).ok_or_else(|| fallback("a split group outside the tables"));
     let ne = exposed.len();
     // the groups without the winning tile; identical ones are one object (one identity) in the reference
-    let mut groups: Vec<Group> = exposed.to_vec();
-    let mut refs: Vec<GroupRef> = (0..ne).map(GroupRef::Declared).collect();
+    // with room for the split's groups at once (no regrowth item by item)
+    let mut groups: Vec<Group> = Vec::with_capacity(ne + split.len());
+    groups.extend_from_slice(exposed);
+    let mut refs: Vec<GroupRef> = Vec::with_capacity(ne + split.len());
+    refs.extend((0..ne).map(GroupRef::Declared));
     for (j, &id) in split.iter().enumerate() {
         let s = sg(id)?;
         let first = split[..j].iter().position(|&x| x == id).unwrap_or(j);
