@@ -73,7 +73,7 @@ pub(crate) fn rules_text<'a>(obj: &'a Bound<'_, PyAny>) -> PyResult<&'a str> {
         return std::str::from_utf8(b.as_bytes())
             .map_err(|_| PyValueError::new_err("the rule set is not valid JSON (its bytes are not UTF-8)"));
     }
-    Ok(obj.cast::<PyString>()?.to_str()?)
+    obj.cast::<PyString>()?.to_str()
 }
 
 fn guarded<T>(f: impl FnOnce() -> Result<T, Error>) -> Result<T, Error> {
