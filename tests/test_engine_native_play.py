@@ -8,16 +8,19 @@ from __future__ import annotations
 
 import json
 import re
+from collections import Counter
 
 import pytest
 from conftest import ENGINE_CONFIGS, ROOT, native_engine_only
 from paili import load
+from paili.dsl.compiler import compile_text
 from paili.runtime.game import steps
 from paili.runtime.game.bots import BOTS
 from paili.runtime.game.native_offers import plain_move
 from paili.runtime.game.native_play import PlayCheck, PlayTally, difference, text
 from paili.runtime.game.native_scope import set_scoring
 from paili.runtime.game.session import Session
+from paili.runtime.rules import Rules
 
 pytestmark = native_engine_only()
 
@@ -192,3 +195,85 @@ def test_a_guobiao_hand_won_natively_pays_by_its_reading():
     score = g.st.results[w]["score"]
     paid = {p["payer"]: p["amount"] for p in state["payments"] if p["event"] == "win"}
     assert paid == {s: 8 + (score if s == last_discarder else 0) for s in range(g.n) if s != w}
+
+
+def test_claims_after_a_discard_with_and_without_an_own_declaration():
+    """The others' claims on a discard are worked out with the discarder's own declarations when none is
+    offered (one decision's work on one state); where one is offered (白金岛's 报听/立直 on a discard
+    into a ready hand) they are worked out again after it is declared or passed. Seeds 2 and 22 play both
+    (报听 declared, then passed, before a claim on the same discard): every point equals the reference."""
+    check = PlayCheck(load(ROOT / "rules/baijindao.pai", backend="native"), {})
+    seen = Counter()
+    for seed in (2, 22):
+        session = Session(check.rules, {}, seed, 1, backend="python")
+        g = session.new_hand()
+        set_scoring(check.hand, g)
+        hand = check.hand
+        hand.start(g.seed, session.dealer, session.balances)
+        players = _bots(seed)(g)
+        before = None
+        while not g.is_over():
+            assert hand.refused() is None
+            assert difference(g, hand) is None
+            p = json.loads(hand.pending())
+            now = (p["kind"], p["event"])
+            if now == ("claim", "discard") and before is not None:
+                seen[before] += 1
+            seat = g.current_seats()[0]
+            mv = players[seat].choose(g, seat, g.legal_moves(seat))
+            before = (now[0], mv.action) if now == ("self", "discard") else now
+            g.apply(seat, mv)
+            hand.apply(seat, text(plain_move(mv)))
+        assert hand.is_over() and difference(g, hand) is None
+    # a claim after a turn's discard (no own declaration), after 报听 declared, after it was passed
+    assert seen[("turn", "turn")] >= 5
+    assert seen[("self", "报听")] >= 2
+    assert seen[("self", "pass")] >= 1
+
+
+LOCK = """variant 锁 "锁测试" { doc "测试用" }
+tiles { suit 万 { code "m"; ranks 1..5 } }
+table { players 2; hand 4 }
+meld 顺子 { shape run 3; hand true }
+meld 将 { shape same 2; pair true; hand true }
+meld 碰 { shape same 3; exposed true }
+win 平和 { melds 1; pairs 1 }
+unit 分 sum
+pattern 和 { value 1 分; when true }
+score = 分
+state table 锁 bool = false
+action 自摸 { on draw; by self; wins true; win_tile drawn }
+action 碰 { on discard; by others; forms 碰; then discard }
+action 锁 { on discard; by self; when not table.锁; effect { set table.锁 = true } }
+restrict 锁后不碰 { actions [碰]; when table.锁 }
+"""
+
+
+def test_claims_are_not_kept_across_an_own_declaration():
+    """An own declaration on a discard (锁) that bars the others' claim on it (碰): declared while the
+    other seat holds a pair of the discarded tile, no claim is offered — the claims worked out before the
+    declaration (which offered 碰) must not be the ones asked. Seeds 2 and 11 declare it so; every point
+    equals the reference."""
+    res = compile_text(LOCK, "锁.pai")
+    assert res.ok, res.render()
+    check = PlayCheck(Rules(res.ruleset, backend="native"), {})
+    barred = 0
+    for seed in (2, 11):
+        session = Session(check.rules, {}, seed, 1, backend="python")
+        g = session.new_hand()
+        set_scoring(check.hand, g)
+        hand = check.hand
+        hand.start(g.seed, session.dealer, session.balances)
+        players = _bots(seed)(g)
+        while not g.is_over():
+            assert hand.refused() is None
+            assert difference(g, hand) is None
+            p = json.loads(hand.pending())
+            seat = g.current_seats()[0]
+            mv = players[seat].choose(g, seat, g.legal_moves(seat))
+            if (p["kind"], p["event"], mv.action) == ("self", "discard", "锁"):
+                barred += sum(t.name == p["tile"] for t in g.st.seats[1 - seat].hand) >= 2
+            g.apply(seat, mv)
+            hand.apply(seat, text(plain_move(mv)))
+        assert hand.is_over() and difference(g, hand) is None
+    assert barred == 2

@@ -34,6 +34,7 @@ pub mod offer_binding;
 pub mod offer_choices;
 pub mod offer_decisions;
 pub mod offer_melds;
+pub mod offer_restricts; // `restrict` at a decision: the restrictions naming an action, found once
 pub mod offer_rules;
 pub mod offer_wins;
 pub mod moves; // a move by its action's id, its tiles in place

@@ -340,14 +340,14 @@ pub fn claim_offers(c: &Ctx, s: usize, t: usize, rob: bool) -> R<Vec<(usize, Mov
         reading: None,
     };
     let mut offers = Vec::new();
-    let acts = if rob { c.actions_on("added_kong") } else { c.offerable("discard") };
+    let acts: std::borrow::Cow<'_, [usize]> = if rob { c.actions_on("added_kong").into() } else { c.offerable("discard") };
     for cs in 0..c.t.n {
         if cs == s || !c.in_play(cs) {
             continue;
         }
         let mut ms = c.win_moves(cs, if rob { "added_kong" } else { "discard" }, Some(t), Some(s), &bind)?;
         if !st.seats[cs].auto {
-            for &i in &acts {
+            for &i in acts.iter() {
                 let a = &c.o.rules.actions[i];
                 if (rob && a.wins) || (!rob && a.by == "self") || !c.by_ok(&a.by, cs, Some(s)) {
                     continue;
@@ -539,7 +539,7 @@ pub fn options(c: &Ctx, d: &Decision) -> R<Vec<(usize, Vec<Mv>)>> {
             let s = *seat;
             let mut own = Vec::new();
             if !st.seats[s].auto {
-                for i in c.offerable("discard") {
+                for &i in c.offerable("discard").iter() {
                     if c.o.rules.actions[i].by == "self" {
                         own.extend(c.action_moves(i, s, Some(*tile), None, &Bind::default())?);
                     }

@@ -88,10 +88,10 @@ pub struct Offers {
     pub scope: GameScope,
     /// Per restriction (`rules.restricts`' order): its condition reads no tile, so one seat's answer
     /// holds for every tile of one decision (kept per `Ctx`).
-    tile_free: Vec<bool>,
+    pub(super) tile_free: Vec<bool>,
     /// Per restriction whose condition is `A and B` with A reading no tile: A's truth is one seat's
     /// for every tile of one decision, and where it is false so is the whole condition.
-    tile_free_left: Vec<bool>,
+    pub(super) tile_free_left: Vec<bool>,
     /// Per action, its meld forms' kinds by index into `rules.kinds` (`OfferRules::kind` of each form).
     pub(super) form_kinds: Vec<Vec<Option<usize>>>,
     /// Per event of `KNOWN_EVENTS`: the actions it opens, in file order (`actions_on`).
@@ -105,6 +105,17 @@ pub struct Offers {
     pub(super) form_wilds: Vec<Vec<Vec<usize>>>,
     /// The actions' names by index (what `Act::name` reads).
     pub names: Vec<String>,
+    /// Per event of `KNOWN_EVENTS`: the actions of `opened` `_offerable` keeps (neither a description,
+    /// a win nor an `instead_of`), worked out once rather than filtered at every decision.
+    offerable_on: Vec<Vec<usize>>,
+    /// `_own_turn_actions`: the offerable actions `turn` or `draw` open by self / any, turn's first.
+    own_turn: Vec<usize>,
+    /// The restrictions (by index into `rules.restricts`) on the discard, on the pass, and per action
+    /// (by index): `_restricted` looks only at these, in declaration order, not at every restriction's
+    /// names by text at every tile.
+    pub(super) restricts_discard: Vec<usize>,
+    pub(super) restricts_pass: Vec<usize>,
+    pub(super) restricts_of: Vec<Vec<usize>>,
 }
 
 /// `_unusable`'s test: the wildcards (by index into `rules.wilds`) barred from action a's melds of this
@@ -118,11 +129,14 @@ pub(super) fn barred(rules: &OfferRules, a: &ActionDef, kind: &str) -> Vec<usize
         .collect()
 }
 
-/// Added to a restriction's number in `Ctx::restrict_memo` for its condition's left operand.
-const LEFT: usize = 1 << 20;
-
 /// The events the legal moves ask of the actions most often, whose actions are listed once.
 const KNOWN_EVENTS: [&str; 8] = ["turn", "draw", "discard", "added_kong", "reveal", "deal", "opening", "win_offer"];
+
+/// `_offerable`'s test: an action `_action_moves` can offer (neither a description, a win nor an
+/// `instead_of`).
+fn offerable_def(a: &ActionDef) -> bool {
+    !(a.description || a.wins || !a.instead_of.is_empty())
+}
 
 /// Whether an expression's tree reads the binding in `slot` (a compiled condition counts as reading it).
 fn reads_bound(e: &Node, slot: usize) -> bool {
@@ -151,7 +165,7 @@ impl Offers {
             .iter()
             .map(|a| a.forms.iter().map(|f| rules.kinds.iter().position(|k| k.name == *f)).collect())
             .collect();
-        let opened = KNOWN_EVENTS
+        let opened: Vec<Vec<usize>> = KNOWN_EVENTS
             .iter()
             .map(|ev| (0..rules.actions.len()).filter(|&i| rules.actions[i].events.iter().any(|e| e == ev)).collect())
             .collect();
@@ -174,8 +188,44 @@ impl Offers {
             .iter()
             .map(|a| a.forms.iter().map(|kind| barred(&rules, a, kind)).collect())
             .collect();
-        Ok(Offers { rules, scope, tile_free, tile_free_left, form_kinds, opened, acts, wild_tiles, form_wilds, names })
+        let offerable_on: Vec<Vec<usize>> = opened
+            .iter()
+            .map(|o: &Vec<usize>| o.iter().copied().filter(|&i| offerable_def(&rules.actions[i])).collect())
+            .collect();
+        let mut own_turn: Vec<usize> = Vec::new();
+        for ev in ["turn", "draw"] {
+            let e = KNOWN_EVENTS.iter().position(|x| *x == ev).expect("a known event");
+            for &i in &offerable_on[e] {
+                if !own_turn.contains(&i) && matches!(rules.actions[i].by.as_str(), "self" | "any") {
+                    own_turn.push(i);
+                }
+            }
+        }
+        let restricting = |name: &str| -> Vec<usize> {
+            (0..rules.restricts.len()).filter(|&ri| rules.restricts[ri].0.iter().any(|n| n == name)).collect()
+        };
+        let restricts_discard = restricting("discard");
+        let restricts_pass = restricting("pass");
+        let restricts_of = names.iter().map(|n| restricting(n)).collect();
+        Ok(Offers {
+            rules,
+            scope,
+            tile_free,
+            tile_free_left,
+            form_kinds,
+            opened,
+            acts,
+            wild_tiles,
+            form_wilds,
+            names,
+            offerable_on,
+            own_turn,
+            restricts_discard,
+            restricts_pass,
+            restricts_of,
+        })
     }
+
 
     /// The id the moves of action `i` carry.
     pub fn act(&self, i: usize) -> Act {
@@ -230,7 +280,7 @@ pub struct Ctx<'a> {
     /// worked out once a decision.
     pub(super) avail_all: Vec<std::cell::OnceCell<Vec<(usize, usize)>>>,
     /// (restriction, seat) -> whether it holds, for a restriction whose condition reads no tile.
-    restrict_memo: std::cell::RefCell<Vec<(usize, usize, bool)>>,
+    pub(super) restrict_memo: std::cell::RefCell<Vec<(usize, usize, bool)>>,
 }
 
 fn seat_v(s: Option<usize>) -> V {
@@ -264,17 +314,7 @@ impl<'a> Ctx<'a> {
         self.eval_with(seat, tile, bind, choice, |ev| ev.expr(i))
     }
 
-    /// `eval` of the left operand of restriction `ri`'s condition (`A` of `A and B`).
-    fn eval_left(&self, ri: usize, seat: usize, tile: Option<usize>, bind: &Bind) -> R<V> {
-        let e = self.o.rules.restricts[ri].1;
-        match self.o.scope.exprs.get(e) {
-            Some(Ok(Node::And(l, _))) => self.eval_with(seat, tile, bind, None, |ev| ev.part(l)),
-            Some(Err(why)) => Err(Why::Refused(why.clone())),
-            _ => Err(Why::Stop),
-        }
-    }
-
-    fn eval_with(&self, seat: usize, tile: Option<usize>, bind: &Bind, choice: Option<&V>, f: impl FnOnce(&mut Ev) -> Result<V, crate::program::Stop>) -> R<V> {
+    pub(super) fn eval_with(&self, seat: usize, tile: Option<usize>, bind: &Bind, choice: Option<&V>, f: impl FnOnce(&mut Ev) -> Result<V, crate::program::Stop>) -> R<V> {
         let mut b = bound_defaults();
         for (slot, v) in &bind.extra {
             if let Some(x) = b.get_mut(*slot) {
@@ -324,55 +364,6 @@ impl<'a> Ctx<'a> {
             None => Ok(true),
             Some(i) => Ok(self.eval(i, seat, tile, bind, choice)?.truthy()),
         }
-    }
-
-    /// `_restricted`: a `restrict` on the action holds (in declaration order, the first that holds); only
-    /// the actor and the tile are bound, as the reference binds them.
-    pub(super) fn restricted(&self, action: &str, seat: usize, tile: Option<usize>) -> R<bool> {
-        self.restricted_in(action, seat, tile, NO_BIND)
-    }
-
-    /// `restricted` with the reading of the win of the moment (`_restricted(…, reading)`; `bind`'s other
-    /// bindings are not read).
-    pub(super) fn restricted_in(&self, action: &str, seat: usize, tile: Option<usize>, bind: &Bind) -> R<bool> {
-        let b = &Bind { reading: bind.reading.clone(), ..Bind::default() };
-        for (ri, (names, e)) in self.o.rules.restricts.iter().enumerate() {
-            if !names.iter().any(|n| n == action) {
-                continue;
-            }
-            // a condition that reads no tile (nor a win's reading) answers one seat alike for every tile
-            let memo = self.o.tile_free[ri] && b.reading.is_none();
-            if !memo && self.o.tile_free_left[ri] && b.reading.is_none() {
-                // `A and B` with A reading no tile: where A is false for this seat, so is the whole
-                let kept = self.restrict_memo.borrow().iter().find(|x| x.0 == ri + LEFT && x.1 == seat).map(|x| x.2);
-                let left = match kept {
-                    Some(h) => h,
-                    None => {
-                        let h = self.eval_left(ri, seat, tile, b)?.truthy();
-                        self.restrict_memo.borrow_mut().push((ri + LEFT, seat, h));
-                        h
-                    }
-                };
-                if !left {
-                    continue;
-                }
-            }
-            let kept = if memo { self.restrict_memo.borrow().iter().find(|x| x.0 == ri && x.1 == seat).map(|x| x.2) } else { None };
-            let held = match kept {
-                Some(h) => h,
-                None => {
-                    let h = self.holds(Some(*e), seat, tile, b, None)?;
-                    if memo {
-                        self.restrict_memo.borrow_mut().push((ri, seat, h));
-                    }
-                    h
-                }
-            };
-            if held {
-                return Ok(true);
-            }
-        }
-        Ok(false)
     }
 
     pub(super) fn next_seat(&self, s: usize) -> usize {
@@ -427,14 +418,11 @@ impl<'a> Ctx<'a> {
     }
 
     /// `_offerable`: those `_action_moves` can offer.
-    pub fn offerable(&self, event: &str) -> Vec<usize> {
-        self.actions_on(event)
-            .into_iter()
-            .filter(|&i| {
-                let a = self.action(i);
-                !(a.description || a.wins || !a.instead_of.is_empty())
-            })
-            .collect()
+    pub fn offerable(&self, event: &str) -> std::borrow::Cow<'a, [usize]> {
+        if let Some(e) = KNOWN_EVENTS.iter().position(|x| *x == event) {
+            return std::borrow::Cow::Borrowed(&self.o.offerable_on[e]);
+        }
+        std::borrow::Cow::Owned(self.actions_on(event).into_iter().filter(|&i| offerable_def(self.action(i))).collect())
     }
 
     /// `_action_moves`: the moves of a non-win action for a seat.
@@ -501,17 +489,8 @@ impl<'a> Ctx<'a> {
     }
 
     /// `_own_turn_actions`: the actions `turn` or `draw` open by self / any, each once (turn's first).
-    pub(super) fn own_turn_actions(&self) -> Vec<usize> {
-        let mut out: Vec<usize> = Vec::new();
-        for ev in ["turn", "draw"] {
-            for i in self.offerable(ev) {
-                let a = self.action(i);
-                if !out.contains(&i) && matches!(a.by.as_str(), "self" | "any") {
-                    out.push(i);
-                }
-            }
-        }
-        out
+    pub(super) fn own_turn_actions(&self) -> &'a [usize] {
+        &self.o.own_turn
     }
 
     /// `_turn_moves`.
@@ -524,7 +503,7 @@ impl<'a> Ctx<'a> {
                 moves.extend(self.win_moves(s, "self", seat.drawn, Some(s), NO_BIND)?);
             }
             if !seat.auto {
-                for i in self.own_turn_actions() {
+                for &i in self.own_turn_actions() {
                     moves.extend(self.action_moves(i, s, seat.drawn, None, NO_BIND)?);
                 }
             }

@@ -28,11 +28,8 @@ impl Rng {
         if key.is_empty() {
             key.push(0);
         }
-        let mut r = Rng {
-            mt: [0; N],
-            index: N + 1,
-        };
-        r.init_genrand(19_650_218);
+        // `init_genrand(19650218)`, the same for every seed: worked out once, copied
+        let mut r = Rng::genrand_base().clone();
         let len = key.len();
         let (mut i, mut j) = (1usize, 0usize);
         for _ in 0..N.max(len) {
@@ -85,6 +82,16 @@ impl Rng {
     /// `random.Random.getstate()`'s words and position, for `from_state`.
     pub fn state(&self) -> (Vec<u32>, usize) {
         (self.mt.to_vec(), self.index)
+    }
+
+    /// The generator after `init_genrand(19650218)`, where `init_by_array` starts from for any key.
+    fn genrand_base() -> &'static Rng {
+        static BASE: std::sync::OnceLock<Rng> = std::sync::OnceLock::new();
+        BASE.get_or_init(|| {
+            let mut r = Rng { mt: [0; N], index: N + 1 };
+            r.init_genrand(19_650_218);
+            r
+        })
     }
 
     fn init_genrand(&mut self, s: u32) {

@@ -93,7 +93,11 @@ pub(super) fn broken(st: &HandState, names: &[String], start: &[Money], initial:
             return Some(format!("tiles not conserved in the native hand ({})", diff.join(", ")));
         }
     }
-    let add = |a: Money, b: &Money| Money::new(a.n as i128 * b.d as i128 + b.n as i128 * a.d as i128, a.d as i128 * b.d as i128);
+    // (whole amounts, the usual case, added as whole numbers: the same sum, without a fraction's gcd)
+    let add = |a: Money, b: &Money| match (a.d, b.d) {
+        (1, 1) => a.n.checked_add(b.n).map(Money::whole),
+        _ => Money::new(a.n as i128 * b.d as i128 + b.n as i128 * a.d as i128, a.d as i128 * b.d as i128),
+    };
     let mut sum = Some(st.fees);
     for d in &st.deltas {
         sum = sum.and_then(|x| add(x, d));

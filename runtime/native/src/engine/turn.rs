@@ -447,6 +447,8 @@ fn play_turn(cx: &mut Cx, f: &mut Step, mut v: Val) -> Res<Out> {
 fn after_discard(cx: &mut Cx, f: &mut Step, v: Val) -> Res<Out> {
     let Step::AfterDiscard { at, s, t, tile, own, chosen } = f else { unreachable!() };
     let (s, t) = (*s, *t);
+    // the claims worked out with the own declarations at 1 (none offered), taken at 5 in the same call
+    let mut ready = None;
     loop {
         match *at {
             0 => {
@@ -462,15 +464,19 @@ fn after_discard(cx: &mut Cx, f: &mut Step, v: Val) -> Res<Out> {
                 }
                 *at = 5;
                 if !cx.h.st.seats[s].auto {
-                    let found = cx.offers(|c| {
+                    // the own declarations, and where there are none the others' claims on the same state
+                    // (nothing is asked or changed between the two): one decision's work for both
+                    let (found, claims) = cx.offers(|c| {
                         let mut found = Vec::new();
-                        for i in c.offerable("discard") {
+                        for &i in c.offerable("discard").iter() {
                             if c.o.rules.actions[i].by == "self" {
                                 found.extend(c.action_moves(i, s, Some(t), None, NO_BIND)?);
                             }
                         }
-                        Ok(found)
+                        let claims = if found.is_empty() { Some(claim_offers(c, s, t, false)?) } else { None };
+                        Ok((found, claims))
                     })?;
+                    ready = claims;
                     if !found.is_empty() {
                         let comp = found.iter().find(|(_, o)| o.compulsory).cloned();
                         *own = Some(found);
@@ -517,7 +523,10 @@ fn after_discard(cx: &mut Cx, f: &mut Step, v: Val) -> Res<Out> {
                 }
             }
             5 => {
-                let offers = cx.offers(|c| claim_offers(c, s, t, false))?;
+                let offers = match ready.take() {
+                    Some(o) => o,
+                    None => cx.offers(|c| claim_offers(c, s, t, false))?,
+                };
                 if offers.is_empty() {
                     return Ok(Out::Done(Val::Next(Some((cx.next_seat(s), "draw")))));
                 }

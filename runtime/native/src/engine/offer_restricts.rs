@@ -1,0 +1,98 @@
+//! The `restrict` declarations at a decision (runtime/game/offers.py `_restricted`): the restrictions
+//! naming an action, found once per rule set (engine/offers.rs `Offers`), tried in declaration order
+//! with the actor and the tile bound; a condition that reads no tile is answered once per seat and
+//! decision (`Ctx::restrict_memo`).
+
+use super::offers::{Bind, Ctx, Offers, Why, NO_BIND, R};
+use crate::program::{Node, V};
+
+/// Added to a restriction's number in `Ctx::restrict_memo` for its condition's left operand.
+const LEFT: usize = 1 << 20;
+
+impl Offers {
+    /// The restrictions (by index, in declaration order) whose actions name `action`.
+    pub(super) fn restricts_on(&self, action: &str) -> std::borrow::Cow<'_, [usize]> {
+        match action {
+            "discard" => std::borrow::Cow::Borrowed(&self.restricts_discard),
+            "pass" => std::borrow::Cow::Borrowed(&self.restricts_pass),
+            _ => match self.names.iter().position(|n| n == action) {
+                Some(i) => std::borrow::Cow::Borrowed(&self.restricts_of[i]),
+                None => std::borrow::Cow::Owned(
+                    (0..self.rules.restricts.len())
+                        .filter(|&ri| self.rules.restricts[ri].0.iter().any(|n| n == action))
+                        .collect(),
+                ),
+            },
+        }
+    }
+}
+
+impl Ctx<'_> {
+    /// `eval` of the left operand of restriction `ri`'s condition (`A` of `A and B`).
+    fn eval_left(&self, ri: usize, seat: usize, tile: Option<usize>, bind: &Bind) -> R<V> {
+        let e = self.o.rules.restricts[ri].1;
+        match self.o.scope.exprs.get(e) {
+            Some(Ok(Node::And(l, _))) => self.eval_with(seat, tile, bind, None, |ev| ev.part(l)),
+            Some(Err(why)) => Err(Why::Refused(why.clone())),
+            _ => Err(Why::Stop),
+        }
+    }
+
+    /// `_restricted`: a `restrict` on the action holds (in declaration order, the first that holds); only
+    /// the actor and the tile are bound, as the reference binds them.
+    pub(super) fn restricted(&self, action: &str, seat: usize, tile: Option<usize>) -> R<bool> {
+        self.restricted_in(action, seat, tile, NO_BIND)
+    }
+
+    /// `restricted` with the reading of the win of the moment (`_restricted(…, reading)`; `bind`'s other
+    /// bindings are not read).
+    pub(super) fn restricted_in(&self, action: &str, seat: usize, tile: Option<usize>, bind: &Bind) -> R<bool> {
+        let on = self.o.restricts_on(action);
+        if on.is_empty() {
+            return Ok(false);
+        }
+        // only the reading of `bind` is bound (none: the bindings of `NO_BIND`)
+        let owned;
+        let b = if bind.reading.is_none() {
+            NO_BIND
+        } else {
+            owned = Bind { reading: bind.reading.clone(), ..Bind::default() };
+            &owned
+        };
+        for &ri in on.iter() {
+            let e = &self.o.rules.restricts[ri].1;
+            // a condition that reads no tile (nor a win's reading) answers one seat alike for every tile
+            let memo = self.o.tile_free[ri] && b.reading.is_none();
+            if !memo && self.o.tile_free_left[ri] && b.reading.is_none() {
+                // `A and B` with A reading no tile: where A is false for this seat, so is the whole
+                let kept = self.restrict_memo.borrow().iter().find(|x| x.0 == ri + LEFT && x.1 == seat).map(|x| x.2);
+                let left = match kept {
+                    Some(h) => h,
+                    None => {
+                        let h = self.eval_left(ri, seat, tile, b)?.truthy();
+                        self.restrict_memo.borrow_mut().push((ri + LEFT, seat, h));
+                        h
+                    }
+                };
+                if !left {
+                    continue;
+                }
+            }
+            let kept = if memo { self.restrict_memo.borrow().iter().find(|x| x.0 == ri && x.1 == seat).map(|x| x.2) } else { None };
+            let held = match kept {
+                Some(h) => h,
+                None => {
+                    let h = self.holds(Some(*e), seat, tile, b, None)?;
+                    if memo {
+                        self.restrict_memo.borrow_mut().push((ri, seat, h));
+                    }
+                    h
+                }
+            };
+            if held {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+}
