@@ -42,6 +42,16 @@ def test_the_generator_draws_what_python_draws(seed):
     assert nat.random() == py.random()  # still in step after every kind of draw
 
 
+@pytest.mark.parametrize("words", [622, 623, 624, 625, 700])
+def test_seeds_of_about_the_generators_length_seed_as_python_seeds(words):
+    """`init_by_array` with a key of about the generator's 624 words (its first pass runs over max(624,
+    key length) steps and wraps at the end of the array; the native one runs it in stretches between
+    the wraps): the same draws as Python's."""
+    for seed in (2 ** (32 * words) - 3, 2 ** (32 * (words - 1)) + 12345, -(3 ** (20 * words))):
+        py, nat = random.Random(seed), _native().EngineRandom(seed)
+        assert [nat.random() for _ in range(700)] == [py.random() for _ in range(700)]
+
+
 def test_shuffles_of_every_wall_length_are_pythons():
     lengths = set(range(0, 200))
     for path, options in CONFIGS:

@@ -31,28 +31,42 @@ impl Rng {
         // `init_genrand(19650218)`, the same for every seed: worked out once, copied
         let mut r = Rng::genrand_base().clone();
         let len = key.len();
+        // `init_by_array`'s two passes, run over the words in stretches between its wraps (the word
+        // before `mt[i]` carried along, `mt[0]` set to the last word at each wrap, as the C code does)
+        let mt = &mut r.mt;
         let (mut i, mut j) = (1usize, 0usize);
-        for _ in 0..N.max(len) {
-            let prev = r.mt[i - 1] ^ (r.mt[i - 1] >> 30);
-            r.mt[i] = (r.mt[i] ^ prev.wrapping_mul(1_664_525))
-                .wrapping_add(key[j])
-                .wrapping_add(j as u32);
-            i += 1;
-            j += 1;
+        let mut prev = mt[0];
+        let mut left = N.max(len);
+        while left > 0 {
+            let run = (N - i).min(left);
+            for x in &mut mt[i..i + run] {
+                let p = prev ^ (prev >> 30);
+                prev = (*x ^ p.wrapping_mul(1_664_525)).wrapping_add(key[j]).wrapping_add(j as u32);
+                *x = prev;
+                j += 1;
+                if j >= len {
+                    j = 0;
+                }
+            }
+            left -= run;
+            i += run;
             if i >= N {
-                r.mt[0] = r.mt[N - 1];
+                mt[0] = mt[N - 1];
                 i = 1;
             }
-            if j >= len {
-                j = 0;
-            }
         }
-        for _ in 0..N - 1 {
-            let prev = r.mt[i - 1] ^ (r.mt[i - 1] >> 30);
-            r.mt[i] = (r.mt[i] ^ prev.wrapping_mul(1_566_083_941)).wrapping_sub(i as u32);
-            i += 1;
+        let mut left = N - 1;
+        while left > 0 {
+            let run = (N - i).min(left);
+            for (x, k) in mt[i..i + run].iter_mut().zip(i..) {
+                let p = prev ^ (prev >> 30);
+                prev = (*x ^ p.wrapping_mul(1_566_083_941)).wrapping_sub(k as u32);
+                *x = prev;
+            }
+            left -= run;
+            i += run;
             if i >= N {
-                r.mt[0] = r.mt[N - 1];
+                mt[0] = mt[N - 1];
                 i = 1;
             }
         }
