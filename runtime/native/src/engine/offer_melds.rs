@@ -453,9 +453,23 @@ impl Ctx<'_> {
     }
 
     fn avail_of(&self, seat: usize, unusable: &[usize]) -> Vec<(usize, usize)> {
-        let mut out: Vec<(usize, usize)> = Vec::with_capacity(self.st.seats[seat].hand.len());
-        for &k in &self.st.seats[seat].hand {
+        let hand = &self.st.seats[seat].hand;
+        let mut out: Vec<(usize, usize)> = Vec::with_capacity(hand.len());
+        // each kind's place in `out` by kind (kinds in the order first held), not searched for per tile
+        const FEW: usize = 256;
+        let mut at = [u8::MAX; FEW];
+        for &k in hand {
             if unusable.contains(&k) {
+                continue;
+            }
+            if k < FEW && hand.len() < u8::MAX as usize {
+                match at[k] {
+                    u8::MAX => {
+                        at[k] = out.len() as u8;
+                        out.push((k, 1));
+                    }
+                    i => out[i as usize].1 += 1,
+                }
                 continue;
             }
             match out.iter_mut().find(|(x, _)| *x == k) {
