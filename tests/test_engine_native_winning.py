@@ -8,6 +8,7 @@ name. bench/engine_equivalence.py native-scope and bench/native_ask.py run 1,000
 from __future__ import annotations
 
 import json
+from fractions import Fraction
 
 import pytest
 from conftest import ROOT, native_engine_only
@@ -248,6 +249,48 @@ def test_wins_and_the_best_win_on_hand_made_hands():
     _set_hand(g, 2, "一万 一万 一万 三条 五条 七条 九条 二饼 四饼 东 南 西 中")  # far from ready
     asks = [[first, {"actor": {"seat": 2}}], [first + 2, {"actor": {"seat": 2}}], [first + 4, {"actor": {"seat": 2}}]]
     assert json.loads(check.table.eval_scope(native_snapshot(g), json.dumps(asks))) == [0, [], None]
+
+
+# 国标's 全不靠 (an instant form: it builds no split): 147 of characters, 258 of bamboos, 369 of dots and
+# four honours, completed by any honour it does not hold
+KNITTED = "一万 四万 七万 二条 五条 八条 三饼 六饼 九饼 东 南 西 北"
+
+
+def test_a_win_by_an_instant_form_alone_is_found_natively():
+    """A win's structural test scores the hand under the instant forms alone when it does not split (as
+    `_could_win` does) before the whole hand is scored: the 全不靠 hand wins on the three honours it does not
+    hold, claimed and self-drawn, and on no other tile (a second 一万 breaks it: not 14 distinct tiles);
+    each answer (kept per hand, tile and self-drawn) equals the reference's, through the legal moves'
+    question (`EngineTable.win`) and the bot's (`wins`)."""
+    g, t = _game()
+    wins = table(g.rules, {})
+    assert set_scoring(wins, g)
+    for drawn in (False, True):
+        for _ in range(2):  # the second time from the kept answers
+            found = set()
+            for kind in g.cat.kinds:
+                if kind.category == "flower":
+                    continue
+                if drawn:
+                    _set_hand(g, 0, f"{KNITTED} {kind.name}")
+                    mode, held = "drawn", g.st.seats[0].hand[-1]
+                else:
+                    _set_hand(g, 0, KNITTED)
+                    mode, held = "claimed", kind
+                why, got = wins.win(native_snapshot(g), 0, mode, held.index, [])
+                info = g.win_offered(0, mode, held, ())
+                assert why is None and (got is None) == (info is None), (drawn, kind.name)
+                if got is not None:
+                    found.add(kind.name)
+                    assert Fraction(got[1], got[2]) == Fraction(info.result.score)
+            assert found == {"白", "发", "中"}
+    _set_hand(g, 0, f"{KNITTED} 北")  # one to give up
+    kinds = [k.index for k in g.cat.kinds if k.category != "flower"]
+    north = g.cat.by_name["北"].index
+    asks = [["wins", north, k, d] for k in kinds for d in (False, True)]
+    native = _ask(g, t, 0, asks)
+    assert native == _oracle_answers(g, 0, asks)
+    assert sorted({g.cat.kinds[a[2]].name for a, w in zip(asks, native) if w}) == ["中", "发", "白"]
 
 
 def _oracle_answers(g, seat: int, asks: list) -> list:

@@ -244,6 +244,17 @@ impl Tables {
         r
     }
 
+    /// `can_split` of several targets, the hand's option set made once for all of them (the wins'
+    /// structural test, src/hand/trial.rs `splits_any`): the lock held for this one answer.
+    pub(crate) fn core_can_split_any(&self, counts: &[u8], wilds: usize, targets: &[(usize, usize)]) -> Result<bool, Error> {
+        let mut st = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        let r = guarded(|| st.core.can_split_any(counts, wilds, targets));
+        if let Err(Error::Internal(_)) = &r {
+            st.core.reset();
+        }
+        r
+    }
+
     /// `completing_kinds` for the wait trials of a rule set with wildcards (src/hand/trial.rs
     /// `splits_completing`): one answer for every kind, the lock held for it.
     pub(crate) fn core_completing_kinds(&self, counts: &[u8], wilds: usize, targets: &[(usize, usize)]) -> Result<Vec<usize>, Error> {

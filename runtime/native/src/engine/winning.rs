@@ -42,6 +42,7 @@ mod record; // a winner's result as `_record` keeps it (fans by pattern), for th
 mod win_now; // the win a seat makes now (`_win_info`), on these questions' scoring
 mod shortcut; // the reference's exact shortcuts: hands that wait on nothing and win on no tile
 mod seat_memo; // a seat's wait answers kept across states (the reference's `SeatMemo`)
+mod instant; // what an instant form's condition says of the hand's size and distinct tiles
 mod trial; // the trial a win is offered on: what its taking sets of the context applied to a copy
 pub use trial::TrialParts;
 use super::state::{HandState, Value};
@@ -76,6 +77,8 @@ pub struct Winning {
     seats: seat_memo::SeatMemos,
     /// The reading-scope names last resolved (`StateWins::set_reading_names`), asked again per state.
     last_names: reading::LastNames,
+    /// The hands the instant forms' leading conjuncts rule out (the wins' structural test).
+    instant: instant::InstantBounds,
 }
 
 
@@ -143,7 +146,7 @@ impl Winning {
             (true, Err(why)) => (None, Err(why)),
             (false, _) => (None, trials),
         };
-        Winning { trials, standins, wild, scoring: None, reading_index: reading::ReadingIndex::new(ruleset_json), last_on: Mutex::new(None), generations: Default::default(), seats: Default::default(), last_names: Default::default() }
+        Winning { trials, standins, wild, scoring: None, reading_index: reading::ReadingIndex::new(ruleset_json), last_on: Mutex::new(None), generations: Default::default(), seats: Default::default(), last_names: Default::default(), instant: instant::InstantBounds::build(ruleset_json) }
     }
 
     /// Why a question is not answered natively for this rule set (None: it is).

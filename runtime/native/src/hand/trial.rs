@@ -128,17 +128,30 @@ pub fn splits_completing(ctx: &HandCtx, forms: &[usize], counts: &[u8], wilds: u
 pub fn splits_any(ctx: &HandCtx, forms: &[usize], counts: &[u8], wilds: usize, melds: usize, exposed: bool) -> Result<bool, Fallback> {
     let setup = ctx.setup;
     let n = counts.iter().map(|&c| c as i64).sum::<i64>() + wilds as i64;
+    let mut targets: Vec<(usize, usize)> = Vec::new();
     for &fi in forms {
         let f = setup.forms.get(fi).ok_or_else(|| fallback("a form outside the rule set"))?;
         if (f.concealed && exposed) || f.instant || f.orphans.is_some() {
             continue;
         }
         for (m, p) in form_targets(f, melds as i64) {
-            if sum_fits(n, m, &setup.meld_sizes, p, &setup.pair_sizes)
-                && ctx.tables.core_can_split(counts, wilds, m as usize, p as usize).map_err(|e| Fallback(e.to_string()))?
-            {
-                return Ok(true);
+            if sum_fits(n, m, &setup.meld_sizes, p, &setup.pair_sizes) {
+                targets.push((m as usize, p as usize));
             }
+        }
+    }
+    if targets.is_empty() {
+        return Ok(false);
+    }
+    // the hand's option set made once for every target (within the tables' bounds, the answer and the
+    // refusal are the ones the targets asked in turn give)
+    let bounded = targets.iter().all(|&(m, p)| m <= crate::blocks::MAX_GROUPS && p <= crate::blocks::MAX_GROUPS);
+    if bounded {
+        return ctx.tables.core_can_split_any(counts, wilds, &targets).map_err(|e| Fallback(e.to_string()));
+    }
+    for (m, p) in targets {
+        if ctx.tables.core_can_split(counts, wilds, m, p).map_err(|e| Fallback(e.to_string()))? {
+            return Ok(true);
         }
     }
     Ok(false)

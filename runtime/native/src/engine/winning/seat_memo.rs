@@ -30,11 +30,13 @@ struct Kept {
     kinds: Vec<usize>,
 }
 
-/// One kept answer of `could_win_now`: the concealed tiles, the winning tile, the form positions.
+/// One kept answer of `could_win_now`: the concealed tiles, the winning tile, self-drawn, the form
+/// positions.
 struct KeptCould {
     print: u64,
     concealed: Vec<usize>,
     tile: usize,
+    drawn: bool,
     positions: Vec<usize>,
     could: bool,
 }
@@ -140,25 +142,33 @@ impl StateWins<'_> {
     }
 
     /// Whether seat `s` with `conc` as its concealed tiles could win on `k` under the forms at
-    /// `positions` (`could_win_now`), kept from an earlier state.
-    pub(super) fn kept_could(&self, st: &HandState, s: usize, conc: &[usize], k: usize, positions: &[usize]) -> Option<bool> {
+    /// `positions`, self-drawn when `drawn` (`could_win_now`), kept from an earlier state.
+    pub(super) fn kept_could(&self, st: &HandState, s: usize, conc: &[usize], k: usize, drawn: bool, positions: &[usize]) -> Option<bool> {
         let print = print_of(conc);
-        self.w.seats.with(st, s, self.on.generation, |e| e.could.iter().find(|x| x.print == print && x.tile == k && x.concealed == conc && x.positions == positions).map(|x| x.could))
+        self.w.seats.with(st, s, self.on.generation, |e| {
+            e.could.iter().find(|x| x.print == print && x.tile == k && x.drawn == drawn && x.concealed == conc && x.positions == positions).map(|x| x.could)
+        })
     }
 
     /// Keep `could_win_now`'s answer for a later state.
-    pub(super) fn keep_could(&self, st: &HandState, s: usize, conc: &[usize], k: usize, positions: Vec<usize>, could: bool) {
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn keep_could(&self, st: &HandState, s: usize, conc: &[usize], k: usize, drawn: bool, positions: Vec<usize>, could: bool) {
         self.w.seats.with(st, s, self.on.generation, |e| {
             if e.could.len() >= ENTRIES {
                 e.could.drain(..ENTRIES / 2);
             }
-            e.could.push(KeptCould { print: print_of(conc), concealed: conc.to_vec(), tile: k, positions, could });
+            e.could.push(KeptCould { print: print_of(conc), concealed: conc.to_vec(), tile: k, drawn, positions, could });
         })
     }
 
     /// Seat `s`'s melds as `melds_in` found them on an earlier state (the same melds).
     pub(super) fn kept_melds(&self, st: &HandState, s: usize) -> Option<Vec<MeldIn>> {
         self.w.seats.with(st, s, self.on.generation, |e| e.melds_in.clone())
+    }
+
+    /// Whether one of seat `s`'s melds as `melds_in` found them is exposed (None: not found yet).
+    pub(super) fn kept_exposed(&self, st: &HandState, s: usize) -> Option<bool> {
+        self.w.seats.with(st, s, self.on.generation, |e| e.melds_in.as_ref().map(|m| m.iter().any(|x| x.exposed)))
     }
 
     /// Keep the melds `melds_in` found.

@@ -56,6 +56,40 @@ impl StateWins<'_> {
         ctx.setup.forms.iter().any(|f| (f.instant || f.orphans.is_some()) && (forms.is_empty() || forms.iter().any(|n| **n == *f.name)))
     }
 
+    /// Whether a form that builds no split (of those named; none named: of all) may give seat `s`'s hand a
+    /// reading: an orphans form only a hand without melds, an instant form that is concealed only not a
+    /// hand with an exposed meld (the readings pass over it). When none may, a hand that cannot split
+    /// has no reading at all, and `hopeless` holds whatever the forms are (an exact extension of the
+    /// reference's shortcut, which stops at any such form).
+    fn special_may_take(&self, st: &HandState, s: usize, forms: &[String]) -> bool {
+        let Some((_, ctx)) = self.hand else { return true };
+        let Some(seat) = st.seats.get(s) else { return true };
+        let named = |f: &crate::hand::FormSpec| forms.is_empty() || forms.iter().any(|n| **n == *f.name);
+        let mut exposed: Option<bool> = None;
+        for f in ctx.setup.forms.iter().filter(|f| (f.instant || f.orphans.is_some()) && named(f)) {
+            if f.orphans.is_some() {
+                if seat.melds.is_empty() {
+                    return true;
+                }
+                continue;
+            }
+            if !f.concealed || seat.melds.is_empty() {
+                return true;
+            }
+            let e = match exposed {
+                Some(e) => e,
+                None => match self.exposed_meld(st, s) {
+                    Some(e) => *exposed.insert(e),
+                    None => return true, // (the melds as the scorer takes them are not known: no shortcut)
+                },
+            };
+            if !e {
+                return true;
+            }
+        }
+        false
+    }
+
     /// `_not_ready(concealed, melds)`: seat `s` with `concealed` as its concealed tiles waits on no
     /// tile, by the block deficits (and no form that builds no split is completed by one more tile).
     pub(super) fn not_ready(&self, st: &HandState, s: usize, concealed: &[usize]) -> bool {
@@ -93,7 +127,7 @@ impl StateWins<'_> {
     /// that build no split are never short-cut.
     pub(super) fn hopeless(&self, st: &HandState, s: usize, tile: usize, in_hand: bool, forms: &[String]) -> bool {
         let Some(m) = self.mend_shape() else { return false };
-        if self.special_forms(forms) {
+        if self.special_forms(forms) && self.special_may_take(st, s, forms) {
             return false;
         }
         let win_wild = self.on.wild_kinds.iter().any(|&(w, win_scope)| win_scope && w == Some(tile));

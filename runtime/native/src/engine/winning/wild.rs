@@ -343,9 +343,7 @@ impl StateWins<'_> {
     /// free when it may be wild as one), or an orphans form's attribute held by every natural tile, or a
     /// win by an instant form (the hand scored under those forms alone, every requirement applied:
     /// so not only a shortcut, as the trial applies only the requirements that decide the waits).
-    /// `win`: None for a wait trial's test; for a win's (`Winning.score`, self-drawn or not), an instant
-    /// form is left to the win's own scoring once the hand holds the wildcards it needs at least
-    /// (`_instant_wilds`), not scored twice.
+    /// `win`: None for a wait trial's test; for a win's (`Winning.score`), whether it is self-drawn.
     #[allow(clippy::too_many_arguments)]
     pub(super) fn could_win(&self, st: &HandState, s: usize, conc: &[usize], melds: &[MeldIn], k: usize, win: Option<bool>, forms: &[usize]) -> Result<bool, Stop> {
         let Some((_, ctx)) = self.hand else { return Err(self.decline("no native scoring of whole hands")) };
@@ -375,12 +373,6 @@ impl StateWins<'_> {
             free[x] = true;
         }
         free
-    }
-
-    /// The free tiles `could_win` counts in concealed tiles `conc` with the winning tile `k`.
-    pub(super) fn free_count(&self, conc: &[usize], k: usize) -> usize {
-        let free = |x: usize| self.on.hand_wild.get(x).copied().unwrap_or(false) || self.on.standin_kinds.contains(&Some(x));
-        conc.iter().filter(|&&x| free(x)).count() + (free(k) || self.win_wild(k)) as usize
     }
 
     /// Whether kind `x` is wild as a winning tile (a wildcard of the winning tile's scope).
@@ -426,17 +418,29 @@ impl StateWins<'_> {
             return Ok(false);
         }
         // every instant form asks for more wildcards than the hand could hold (the reference's shortcut,
-        // `_instant_wilds`): no win by one; for a win's test, past it the win's own scoring decides
+        // `_instant_wilds`): no win by one
         let need = forms.iter().filter_map(|&fi| ctx.setup.forms.get(fi).filter(|f| f.instant)).map(|f| f.instant_wilds).min().unwrap_or(0);
-        if win.is_some() || wilds < need {
-            return Ok(wilds >= need);
+        if wilds < need {
+            return Ok(false);
         }
-        let instant: Vec<String> = forms
-            .iter()
-            .filter_map(|&fi| ctx.setup.forms.get(fi).filter(|f| f.instant).map(|f| f.name.to_string()))
-            .collect();
+        // an instant form the readings pass over for this hand (concealed only, with an exposed meld; a
+        // count of tiles it does not have), or whose condition's leading conjuncts rule the hand out
+        // (instant.rs), gives it no reading: with none left the scoring is spared
+        let tiles = total as i64 + melds.iter().map(|m| m.tiles.len() as i64).sum::<i64>();
+        let takes = |f: &crate::hand::FormSpec| {
+            f.instant
+                && !(f.concealed && exposed)
+                && f.tiles.is_none_or(|t| tiles == t || tiles == ctx.setup.table_hand + 1)
+                && !self.w.instant.rules_out(&f.name, total, naturals, wilds)
+        };
+        let instant: Vec<String> = forms.iter().filter_map(|&fi| ctx.setup.forms.get(fi).filter(|f| takes(f)).map(|f| f.name.to_string())).collect();
+        if instant.is_empty() {
+            return Ok(false);
+        }
+        // the hand scored under the instant forms alone (without the flowers set aside), self-drawn as
+        // the win is (a wait trial: not), as `_could_win` scores it
         let mut budget = Budget { work: super::HAND_WORK };
-        Ok(matches!(self.score_with(st, s, conc, Some(k), false, &instant, false, &mut budget, false)?.0, super::Scored::Hand(h) if h.win))
+        Ok(matches!(self.score_with(st, s, conc, Some(k), win.unwrap_or(false), &instant, false, &mut budget, false)?.0, super::Scored::Hand(h) if h.win))
     }
 
     /// What a wait trial's `_could_win` reads of the hand alone, worked out once for every kind tried:
@@ -483,7 +487,8 @@ impl StateWins<'_> {
         if split {
             return Ok(true);
         }
-        let mut naturals = plan.naturals.clone();
+        let mut naturals = Vec::with_capacity(plan.naturals.len() + 1);
+        naturals.extend_from_slice(&plan.naturals);
         if !free_k {
             naturals.push(k);
         }
@@ -516,6 +521,22 @@ impl StateWins<'_> {
         };
         let mut budget = Budget { work: super::HAND_WORK };
         self.trial_waits(st, s, &conc, false, false, &forms, wr.plain && !groups, false, &mut budget)
+    }
+
+    /// Whether seat `s` has laid down a meld the whole-hand scorer takes as exposed (`melds_in`'s, kept);
+    /// None where its melds are declined (the reason not kept).
+    pub(super) fn exposed_meld(&self, st: &HandState, s: usize) -> Option<bool> {
+        if let Some(e) = self.kept_exposed(st, s) {
+            return Some(e);
+        }
+        let before = self.declined.get();
+        match self.melds_in(st, s) {
+            Ok(melds) => Some(melds.iter().any(|m| m.exposed)),
+            Err(_) => {
+                self.declined.set(before);
+                None
+            }
+        }
     }
 
     /// Seat `s`'s laid-down melds as the whole-hand scorer takes them (a meld it has not seen is

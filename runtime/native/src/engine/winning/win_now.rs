@@ -121,21 +121,15 @@ impl StateWins<'_> {
             let named = |&f: &usize| ctx.setup.forms.get(f).is_some_and(|x| forms.iter().any(|n| *n == *x.name));
             scoring.forms.iter().copied().filter(named).collect()
         };
-        // a win's test passes once the hand holds the fewest wildcards an instant form asks for (the win's
-        // own scoring decides it), whatever the split test says: that test is then not made
-        let need = positions.iter().filter_map(|&f| ctx.setup.forms.get(f).filter(|x| x.instant)).map(|x| x.instant_wilds).min();
-        if need.is_some_and(|need| self.free_count(conc, k) >= need) {
-            return true;
-        }
-        // (the answer does not depend on `drawn`: a win's test leaves what it reads to the win's scoring;
-        // it is kept across states with the seat's wait answers, winning/seat_memo.rs)
-        if let Some(could) = self.kept_could(st, s, conc, k, &positions) {
+        // (kept across states with the seat's wait answers, winning/seat_memo.rs: the instant forms' scoring
+        // reads whether the win is self-drawn)
+        if let Some(could) = self.kept_could(st, s, conc, k, drawn, &positions) {
             return could;
         }
         let got = self.melds_in(st, s).and_then(|melds| self.could_win(st, s, conc, &melds, k, Some(drawn), &positions));
         match got {
             Ok(could) => {
-                self.keep_could(st, s, conc, k, positions, could);
+                self.keep_could(st, s, conc, k, drawn, positions, could);
                 could
             }
             // (not kept: a question the test cannot answer is left to the scoring each time)
