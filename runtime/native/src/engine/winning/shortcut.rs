@@ -123,8 +123,8 @@ impl StateWins<'_> {
     }
 
     /// `_hopeless(seat, tile, in_hand, forms)`: seat `s`'s concealed tiles with the winning `tile` (among
-    /// them when `in_hand`, else beside them) cannot split into groups, whatever the forms ask; forms
-    /// that build no split are never short-cut.
+    /// them when `in_hand`, else beside them) cannot split into groups, whatever the forms ask; not where
+    /// a form that builds no split may take the hand (`special_may_take`).
     pub(super) fn hopeless(&self, st: &HandState, s: usize, tile: usize, in_hand: bool, forms: &[String]) -> bool {
         let Some(m) = self.mend_shape() else { return false };
         if self.special_forms(forms) && self.special_may_take(st, s, forms) {
