@@ -19,7 +19,7 @@ use super::rng::Rng;
 use super::scope::{ReadingAt, WinQuestions, WinReading, BOUND};
 use super::state::{get, put, HandState, Value};
 use super::table::Table;
-use super::values::{hand_wilds, Ev};
+use super::values::{hand_wilds, Bound, Ev};
 use crate::program::{arith, kind_of, Op, V};
 
 /// Events raised by events (emit, phase triggers) nest at most this deep (records.py `MAX_DEPTH`).
@@ -182,9 +182,9 @@ impl<'a> Run<'a> {
         if self.wild.is_none() {
             self.wild = Some(hand_wilds(self.t, self.st));
         }
-        let bound: Vec<V> = b.given.iter().zip(&self.base).map(|(g, d)| g.clone().unwrap_or_else(|| d.clone())).collect();
         let wild = self.wild.as_deref().unwrap_or(&[]);
-        let mut ev = Ev::new(&self.p.scope, self.t, self.st, wild, self.wins, bound);
+        // the event's bindings over the game's base values, read in place
+        let mut ev = Ev::on(&self.p.scope, self.t, self.st, wild, self.wins, Bound::Over(&b.given, &self.base));
         ev.self_drawn = b.win.self_drawn.or(self.base_self_drawn);
         ev.reading = ReadingAt::of(&b.win.reading);
         let got = ev.expr(i);

@@ -12,10 +12,10 @@
 
 use super::offer_melds::{count, meld_options, MeldOption};
 use super::offer_rules::{ActionDef, OfferRules};
-use super::scope::{bound_defaults, GameScope, ReadingAt, WinQuestions, WinReading};
+use super::scope::{bound_array, GameScope, ReadingAt, WinQuestions, WinReading};
 use super::state::HandState;
 use super::table::Table;
-use super::values::{hand_wilds, Ev};
+use super::values::{hand_wilds, Bound, Ev};
 use std::sync::Arc;
 
 use crate::program::{Node, V};
@@ -315,7 +315,7 @@ impl<'a> Ctx<'a> {
     }
 
     pub(super) fn eval_with(&self, seat: usize, tile: Option<usize>, bind: &Bind, choice: Option<&V>, f: impl FnOnce(&mut Ev) -> Result<V, crate::program::Stop>) -> R<V> {
-        let mut b = bound_defaults();
+        let mut b = bound_array();
         for (slot, v) in &bind.extra {
             if let Some(x) = b.get_mut(*slot) {
                 *x = v.clone();
@@ -335,7 +335,7 @@ impl<'a> Ctx<'a> {
         if let Some(c) = choice {
             b[B_CHOICE] = c.clone();
         }
-        let mut ev = Ev::new(&self.o.scope, self.t, self.st, &self.wild, self.wins, b);
+        let mut ev = Ev::on(&self.o.scope, self.t, self.st, &self.wild, self.wins, Bound::Slice(&b));
         ev.self_drawn = bind.self_drawn;
         ev.reading = ReadingAt::of(&bind.reading);
         let got = f(&mut ev);

@@ -40,6 +40,12 @@ pub fn bound_defaults() -> Vec<V> {
     bound_defaults_static().to_vec() // (read per evaluation: not worked out from the names each time)
 }
 
+/// `bound_defaults` as an array (no vector made: an evaluation borrows it, `values::Bound::Slice`).
+pub fn bound_array() -> [V; BOUND.len()] {
+    let d = bound_defaults_static();
+    std::array::from_fn(|i| d[i].clone())
+}
+
 fn make_bound_defaults() -> Vec<V> {
     BOUND
         .iter()

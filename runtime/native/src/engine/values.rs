@@ -29,8 +29,9 @@ pub struct Ev<'a> {
     t: &'a Table,
     st: &'a HandState,
     wins: &'a dyn WinQuestions,
-    bound: Vec<V>,
-    binders: Vec<V>,
+    bound: Bound<'a>,
+    tile: Option<V>, // the tile of the moment with its `wild` as `Game.tv` sets it (None: not a tile)
+    binders: Vec<V>, // (made at the first comprehension: most expressions have none)
     budget: u64,
     hand_wild: &'a [bool], // per kind: a wildcard in the hand (`hand_wilds`, worked out once per state)
     /// `self_drawn` where the moment binds it (`Game.env(self_drawn=…)`, or the game's base once the
@@ -40,6 +41,29 @@ pub struct Ev<'a> {
     pub reading: ReadingAt<'a>,
     /// Why the last evaluation was declined (a reading of a win not found natively), None: it was not.
     pub declined: Option<&'static str>,
+}
+
+/// The bindings of the moment, by slot of `scope::BOUND`: a vector the caller made, or the event's own
+/// bindings over the game's base values, read in place (not merged into a new vector per evaluation).
+pub enum Bound<'a> {
+    Owned(Vec<V>),
+    Slice(&'a [V]),
+    /// (the bound value per slot, None: the base's; slots past the base's length are unbound)
+    Over(&'a [Option<V>], &'a [V]),
+}
+
+impl Bound<'_> {
+    fn get(&self, i: usize) -> Option<&V> {
+        match self {
+            Bound::Owned(v) => v.get(i),
+            Bound::Slice(v) => v.get(i),
+            Bound::Over(given, base) => match (given.get(i), base.get(i)) {
+                (_, None) => None,
+                (Some(Some(v)), _) => Some(v),
+                (_, d) => d,
+            },
+        }
+    }
 }
 
 /// The kinds that are wildcards in a hand under this state (`Game._update_wilds`: a wildcard's tiles
@@ -74,20 +98,36 @@ impl<'a> Ev<'a> {
         st: &'a HandState,
         hand_wild: &'a [bool],
         wins: &'a dyn WinQuestions,
-        mut bound: Vec<V>,
+        bound: Vec<V>,
     ) -> Ev<'a> {
-        if let Some(V::Tile(c)) = bound.get(B_TILE) {
-            let k = kind_of(*c) as usize;
-            let wild = hand_wild.get(k).copied().unwrap_or(false);
-            bound[B_TILE] = V::Tile((*c & !2) | ((wild as u32) << 1));
-        }
+        Ev::on(sc, t, st, hand_wild, wins, Bound::Owned(bound))
+    }
+
+    /// `new` with the bindings borrowed (no vector made per evaluation).
+    pub fn on(
+        sc: &'a GameScope,
+        t: &'a Table,
+        st: &'a HandState,
+        hand_wild: &'a [bool],
+        wins: &'a dyn WinQuestions,
+        bound: Bound<'a>,
+    ) -> Ev<'a> {
+        let tile = match bound.get(B_TILE) {
+            Some(V::Tile(c)) => {
+                let k = kind_of(*c) as usize;
+                let wild = hand_wild.get(k).copied().unwrap_or(false);
+                Some(V::Tile((*c & !2) | ((wild as u32) << 1)))
+            }
+            _ => None,
+        };
         Ev {
             sc,
             t,
             st,
             wins,
             bound,
-            binders: vec![V::None; sc.n_binders],
+            tile,
+            binders: Vec::new(),
             budget: BUDGET,
             hand_wild,
             self_drawn: None,
@@ -399,6 +439,9 @@ impl<'a> Ev<'a> {
         if k > n {
             return finish(func, count, (0, 1), best, kept);
         }
+        if self.binders.len() < self.sc.n_binders {
+            self.binders.resize(self.sc.n_binders, V::None);
+        }
         let mut idx: Vec<usize> = (0..k).collect();
         loop {
             for (s, &i) in slots.iter().zip(&idx) {
@@ -454,8 +497,11 @@ impl<'a> Ev<'a> {
                 Ok(V::List(Arc::new(out)))
             }
             Node::Setting(i) => self.sc.settings.get(*i).cloned().flatten().ok_or(Stop::Bail),
-            Node::Binder(i) => Ok(self.binders[*i].clone()),
-            Node::Bound(i) => self.bound.get(*i).cloned().ok_or(Stop::Bail),
+            Node::Binder(i) => Ok(self.binders.get(*i).cloned().unwrap_or(V::None)),
+            Node::Bound(i) => match &self.tile {
+                Some(t) if *i == B_TILE => Ok(t.clone()),
+                _ => self.bound.get(*i).cloned().ok_or(Stop::Bail),
+            },
             Node::Game(g) => match self.sc.games[*g] {
                 G::Reading(j) => self.reading(j),
                 ref g => self.game(g),
