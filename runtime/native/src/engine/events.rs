@@ -81,6 +81,12 @@ impl Default for Bind {
     }
 }
 
+/// No bindings (a reveal's condition, a fee): one made once, lent at every event.
+pub fn unbound() -> &'static Bind {
+    static NONE: std::sync::OnceLock<Bind> = std::sync::OnceLock::new();
+    NONE.get_or_init(Bind::new)
+}
+
 pub fn slot(name: &str) -> usize {
     BOUND.iter().position(|b| *b == name).expect("a binding of scope::BOUND")
 }
@@ -201,9 +207,14 @@ impl<'a> Run<'a> {
 
     /// `Values.condition_holds`: no condition holds.
     pub fn holds(&mut self, c: Option<usize>, b: &Bind, what: &str) -> H<bool> {
+        self.holds_with(c, b, || what.to_owned())
+    }
+
+    /// `holds` with the stop's subject made only when it stops.
+    pub fn holds_with(&mut self, c: Option<usize>, b: &Bind, what: impl FnOnce() -> String) -> H<bool> {
         match c {
             None => Ok(true),
-            Some(i) => Ok(self.eval(i, b, what)?.truthy()),
+            Some(i) => Ok(self.eval_with(i, b, what)?.truthy()),
         }
     }
 
@@ -612,7 +623,7 @@ impl<'a> Run<'a> {
     pub fn reveals_at_win(&mut self) -> H<()> {
         let p = self.p;
         for &(ri, unless) in &p.at_win {
-            if unless.is_some() && self.holds(unless, &Bind::new(), "condition")? {
+            if unless.is_some() && self.holds(unless, unbound(), "condition")? {
                 continue;
             }
             if !self.st.reveal_ids_known {
@@ -634,7 +645,7 @@ impl<'a> Run<'a> {
                 continue;
             }
             let mut guard = 0;
-            while guard < 8 && self.holds(Some(cond), &Bind::new(), "condition")? {
+            while guard < 8 && self.holds(Some(cond), unbound(), "condition")? {
                 let before = get(&self.st.reveals, &r.name).cloned();
                 let ids = self.st.reveal_ids.get(&r.name).map_or(0, Vec::len);
                 if !self.st.reveal_ids_known {

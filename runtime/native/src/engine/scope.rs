@@ -34,27 +34,45 @@ pub const BOUND: [&str; 12] = [
     "task_factor",
 ];
 pub const B_TILE: usize = 1;
+pub const B_PAYER: usize = 5;
+pub const B_PAYEE: usize = 6;
+
+const fn same(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+// the slots named by position are the names' (checked when compiled)
+const _: () = assert!(same(BOUND[B_TILE], "tile") && same(BOUND[B_PAYER], "payer") && same(BOUND[B_PAYEE], "payee"));
 
 /// Each binding's value when the moment does not bind it.
 pub fn bound_defaults() -> Vec<V> {
     bound_defaults_static().to_vec() // (read per evaluation: not worked out from the names each time)
 }
 
+/// Each binding's default by slot of `BOUND` (`score` 0, `task_factor` 1, the rest none): a constant, so
+/// an evaluation's bindings start as a copy, not a clone of each value.
+const DEFAULTS: [V; BOUND.len()] = [
+    V::None, V::None, V::None, V::None, V::None, V::None, V::None, V::None, V::None, V::None, V::Int(0), V::Int(1),
+];
+
 /// `bound_defaults` as an array (no vector made: an evaluation borrows it, `values::Bound::Slice`).
 pub fn bound_array() -> [V; BOUND.len()] {
-    let d = bound_defaults_static();
-    std::array::from_fn(|i| d[i].clone())
+    DEFAULTS
 }
 
 fn make_bound_defaults() -> Vec<V> {
-    BOUND
-        .iter()
-        .map(|b| match *b {
-            "score" => V::Int(0),
-            "task_factor" => V::Int(1),
-            _ => V::None,
-        })
-        .collect()
+    debug_assert_eq!((BOUND[10], BOUND[11]), ("score", "task_factor"));
+    DEFAULTS.to_vec()
 }
 
 /// `bound_defaults`, made once, for what borrows them (a win's trial on a state read without the game).

@@ -12,10 +12,13 @@
 // the payments by event, asked at every event: the core's fast keyed hash (src/hash.rs), not SipHash
 type HashMap<K, V> = std::collections::HashMap<K, V, crate::hash::Keyed>;
 
+use std::borrow::Cow;
+
 use serde_json::{Map, Value as J};
 
 use super::event_rules::{text, Exprs};
-use super::events::{slot, Bind, Deferred, Halt, Run, H};
+use super::events::{slot, unbound, Bind, Deferred, Halt, Run, H};
+use super::scope::{B_PAYEE, B_PAYER};
 use super::state::{Money, Payment as Paid};
 use crate::program::V;
 use crate::Error;
@@ -132,7 +135,7 @@ impl Run<'_> {
         let mut rate = Money::ZERO;
         let fees = &self.p.pay.fees;
         for &f in fees {
-            let v = self.eval(f, &Bind::new(), "fee")?;
+            let v = self.eval(f, unbound(), "fee")?;
             let r = match v {
                 V::Bool(b) => Money::whole(b as i64),
                 v => as_money(&v)?,
@@ -205,42 +208,50 @@ impl Run<'_> {
                 && st.finished
                 && !b.one_win
                 && (matches!(b.get(slot("winner")), None | Some(V::None)) || st.winners.len() > 1);
-            let binds: Vec<Bind> = if per_winner {
+            let binds: Cow<[Bind]> = if per_winner {
                 let given = self.winners.as_ref().filter(|w| w.len() == self.st.winners.len()).ok_or_else(|| {
                     Halt::Refused("the native engine does not execute a payment per winner without the winners' bindings yet".into())
                 })?;
-                given
-                    .iter()
-                    .enumerate()
-                    .map(|(i, over)| {
-                        let mut nb = b.clone();
-                        for (s, v) in over {
-                            nb.given[*s] = Some(v.clone());
-                        }
-                        if let Some(Some(w)) = self.winner_wins.get(i) {
-                            nb.win = w.clone();
-                        }
-                        nb
-                    })
-                    .collect()
+                Cow::Owned(
+                    given
+                        .iter()
+                        .enumerate()
+                        .map(|(i, over)| {
+                            let mut nb = b.clone();
+                            for (s, v) in over {
+                                nb.given[*s] = Some(v.clone());
+                            }
+                            if let Some(Some(w)) = self.winner_wins.get(i) {
+                                nb.win = w.clone();
+                            }
+                            nb
+                        })
+                        .collect(),
+                )
             } else {
-                vec![b.clone()]
+                Cow::Borrowed(std::slice::from_ref(b)) // (not copied per payment)
             };
-            let what = format!("payment {}", pm.name);
-            for wb in &binds {
-                for (payer, payee) in self.pairs(&pm.payer, &pm.payee, wb)? {
-                    let mut pb = wb.clone();
-                    pb.given[slot("payer")] = Some(V::Seat(payer as u16));
-                    pb.given[slot("payee")] = Some(V::Seat(payee as u16));
-                    if !self.holds(pm.when, &pb, &what)? {
+            // (the stop's subject made only when a payment stops)
+            let what = || format!("payment {}", pm.name);
+            for wb in binds.iter() {
+                let pairs = self.pairs(&pm.payer, &pm.payee, wb)?;
+                if pairs.is_empty() {
+                    continue;
+                }
+                // one copy of the bindings per payment and winner: each pair writes its payer and payee
+                let mut pb = wb.clone();
+                for (payer, payee) in pairs {
+                    pb.given[B_PAYER] = Some(V::Seat(payer as u16));
+                    pb.given[B_PAYEE] = Some(V::Seat(payee as u16));
+                    if !self.holds_with(pm.when, &pb, what)? {
                         continue;
                     }
-                    let mut amount = self.eval(pm.amount, &pb, &what)?;
+                    let mut amount = self.eval_with(pm.amount, &pb, what)?;
                     for f in &pm.factors {
-                        if self.holds(f.when, &pb, &what)? {
-                            let v = self.eval(f.value, &pb, &what)?;
+                        if self.holds_with(f.when, &pb, what)? {
+                            let v = self.eval_with(f.value, &pb, what)?;
                             amount = crate::program::arith(crate::program::Op::Mul, &amount, &v)
-                                .map_err(|_| Halt::Stop(what.clone()))?;
+                                .map_err(|_| Halt::Stop(what()))?;
                         }
                     }
                     let mut amount = as_money(&amount)?;
