@@ -28,14 +28,6 @@ pub fn count(avail: &[(usize, usize)], k: usize) -> usize {
     avail.iter().find(|(x, _)| *x == k).map_or(0, |(_, c)| *c)
 }
 
-fn suit(t: &Table, k: usize) -> Option<&str> {
-    t.cat.kinds[k].suit.as_deref()
-}
-
-fn truthy_suit(t: &Table, k: usize) -> Option<&str> {
-    suit(t, k).filter(|s| !s.is_empty())
-}
-
 fn sorted(mut v: Vec<usize>) -> Vec<usize> {
     v.sort_unstable();
     v
@@ -70,8 +62,8 @@ pub fn meld_matches(t: &Table, mk: &KindDef, tiles: &[usize]) -> bool {
     match s.kind.as_str() {
         "same" => tiles.iter().all(|&x| x == first),
         "run" | "ranks" => {
-            let Some(su) = suit(t, first) else { return false };
-            if tiles.iter().any(|&x| suit(t, x) != Some(su)) {
+            let Some(su) = t.suits.of[first] else { return false };
+            if tiles.iter().any(|&x| t.suits.of[x] != Some(su)) {
                 return false;
             }
             let mut ranks: Vec<i64> = tiles.iter().map(|&x| t.cat.kinds[x].rank).collect();
@@ -105,10 +97,10 @@ pub fn meld_matches(t: &Table, mk: &KindDef, tiles: &[usize]) -> bool {
         }
         "same_rank" => {
             let r = t.cat.kinds[first].rank;
-            if tiles.iter().any(|&x| suit(t, x).is_none() || t.cat.kinds[x].rank != r) {
+            if tiles.iter().any(|&x| t.suits.of[x].is_none() || t.cat.kinds[x].rank != r) {
                 return false;
             }
-            let mut suits: Vec<Option<&str>> = tiles.iter().map(|&x| suit(t, x)).collect();
+            let mut suits: Vec<Option<u16>> = tiles.iter().map(|&x| t.suits.of[x]).collect();
             suits.sort_unstable();
             suits.dedup();
             !s.mixed || suits.len() > 1
@@ -132,47 +124,42 @@ fn fresh(t: &Table, s: &ShapeDef, avail: &[(usize, usize)], required: Option<usi
             }
         }
         "run" | "ranks" => {
-            let suits: Vec<Option<String>> = match required {
-                Some(r) => vec![suit(t, r).map(str::to_owned)],
+            // (suits by id: `Table::suits`, ids in the texts' order)
+            let suits: Vec<u16> = match required {
+                Some(r) => t.suits.of[r].into_iter().collect(),
                 None => {
-                    let mut v: Vec<String> = avail
-                        .iter()
-                        .filter_map(|(k, _)| truthy_suit(t, *k).map(str::to_owned))
-                        .collect();
-                    v.sort();
+                    let mut v: Vec<u16> = avail.iter().filter_map(|(k, _)| t.suits.truthy_of(*k)).collect();
+                    v.sort_unstable();
                     v.dedup();
-                    v.into_iter().map(Some).collect()
+                    v
                 }
             };
-            for su in suits.into_iter().flatten() {
+            for su in suits {
                 // {rank: kind} over the catalog, the last kind of a rank kept (a dict's)
-                let mut ranks_of: Vec<(i64, usize)> = Vec::new();
-                for (i, k) in t.cat.kinds.iter().enumerate() {
-                    if k.suit.as_deref() == Some(su.as_str()) {
-                        match ranks_of.iter_mut().find(|(r, _)| *r == k.rank) {
-                            Some(e) => e.1 = i,
-                            None => ranks_of.push((k.rank, i)),
-                        }
-                    }
-                }
+                let ranks_of = &t.suits.ranks[su as usize];
                 let of = |r: i64| ranks_of.iter().find(|(x, _)| *x == r).map(|(_, k)| *k);
-                let patterns: Vec<Vec<i64>> = if s.kind == "run" {
+                let take = |ranks: &mut dyn Iterator<Item = i64>, out: &mut Vec<Vec<usize>>| {
+                    let mut kinds = Vec::with_capacity(size);
+                    let mut has_required = required.is_none();
+                    for r in ranks {
+                        match of(r) {
+                            Some(k) => kinds.push(k),
+                            None => return,
+                        }
+                        has_required |= required.is_some_and(|q| t.cat.kinds[q].rank == r);
+                    }
+                    if has_required {
+                        out.push(kinds);
+                    }
+                };
+                if s.kind == "run" {
                     let lo = ranks_of.iter().map(|(r, _)| *r).min().unwrap_or(0);
                     let hi = ranks_of.iter().map(|(r, _)| *r).max().unwrap_or(0);
-                    (lo..=hi).map(|a| (a..a + size as i64).collect()).collect()
+                    for a in lo..=hi {
+                        take(&mut (a..a + size as i64), &mut out);
+                    }
                 } else {
-                    vec![s.ranks.clone()]
-                };
-                for ranks in patterns {
-                    if !ranks.iter().all(|&r| of(r).is_some()) {
-                        continue;
-                    }
-                    if let Some(r) = required {
-                        if !ranks.contains(&t.cat.kinds[r].rank) {
-                            continue;
-                        }
-                    }
-                    out.push(ranks.iter().map(|&r| of(r).unwrap_or(0)).collect());
+                    take(&mut s.ranks.iter().copied(), &mut out);
                 }
             }
         }
@@ -193,7 +180,7 @@ fn fresh(t: &Table, s: &ShapeDef, avail: &[(usize, usize)], required: Option<usi
                 None => {
                     let mut v: Vec<i64> = avail
                         .iter()
-                        .filter(|(k, _)| truthy_suit(t, *k).is_some())
+                        .filter(|(k, _)| t.suits.truthy_of(*k).is_some())
                         .map(|(k, _)| t.cat.kinds[*k].rank)
                         .collect();
                     v.sort_unstable();
@@ -203,7 +190,7 @@ fn fresh(t: &Table, s: &ShapeDef, avail: &[(usize, usize)], required: Option<usi
             };
             for r in ranks {
                 let kinds: Vec<usize> = (0..t.cat.kinds.len())
-                    .filter(|&i| truthy_suit(t, i).is_some() && t.cat.kinds[i].rank == r)
+                    .filter(|&i| t.suits.truthy_of(i).is_some() && t.cat.kinds[i].rank == r)
                     .collect();
                 // combinations with replacement, in itertools' order
                 let mut idx = vec![0usize; size];
@@ -213,7 +200,7 @@ fn fresh(t: &Table, s: &ShapeDef, avail: &[(usize, usize)], required: Option<usi
                 loop {
                     let combo: Vec<usize> = idx.iter().map(|&i| kinds[i]).collect();
                     let keep = required.is_none_or(|q| combo.contains(&q)) && {
-                        let mut su: Vec<Option<&str>> = combo.iter().map(|&k| suit(t, k)).collect();
+                        let mut su: Vec<Option<u16>> = combo.iter().map(|&k| t.suits.of[k]).collect();
                         su.sort_unstable();
                         su.dedup();
                         !s.mixed || su.len() >= 2
@@ -261,7 +248,7 @@ pub fn meld_options(
             }
         } else if s.kind == "run" {
             if let Some(r) = required {
-                let Some(su) = suit(t, r) else { return Vec::new() };
+                let Some(su) = t.suits.of[r] else { return Vec::new() };
                 // a run with r takes size - 1 more tiles of r's suit, of ranks other than r's and within
                 // size - 1 of it, from the hand: fewer such kinds held, no option (`fresh` finds none)
                 let rank = t.cat.kinds[r].rank;
@@ -269,7 +256,7 @@ pub fn meld_options(
                     .iter()
                     .filter(|&&(k, c)| {
                         let x = &t.cat.kinds[k];
-                        c > 0 && x.rank != rank && (x.rank - rank).unsigned_abs() < s.size as u64 && x.suit.as_deref() == Some(su)
+                        c > 0 && x.rank != rank && (x.rank - rank).unsigned_abs() < s.size as u64 && t.suits.of[k] == Some(su)
                     })
                     .count();
                 if near + 1 < s.size {

@@ -37,8 +37,47 @@ pub struct Table {
     /// tile, read on the state), and whether it is wild in a hand (scope other than `win_tile`);
     /// resolved once, as `hand_wilds` reads it on every evaluation.
     pub wild_decls: Vec<(Option<usize>, bool)>,
+    /// The catalog's suits resolved once (the meld options compare suits by id, not by text).
+    pub suits: Suits,
     pub n: usize,
     pub step: i64,
+}
+
+/// The catalog's suits by id: ids in the suits' text order (sorting ids sorts the texts), each kind's
+/// suit, whether a suit is a truthy one (not empty), and per suit its `{rank: kind}` in catalog order
+/// with a rank's last kind kept (a dict's, as `moves.py` `_fresh` builds it).
+pub struct Suits {
+    pub of: Vec<Option<u16>>,
+    pub truthy: Vec<bool>,
+    pub ranks: Vec<Vec<(i64, usize)>>,
+}
+
+impl Suits {
+    pub fn new(cat: &Catalog) -> Suits {
+        let mut names: Vec<&str> = cat.kinds.iter().filter_map(|k| k.suit.as_deref()).collect();
+        names.sort_unstable();
+        names.dedup();
+        let of: Vec<Option<u16>> = cat
+            .kinds
+            .iter()
+            .map(|k| k.suit.as_deref().and_then(|s| names.binary_search(&s).ok()).map(|i| i as u16))
+            .collect();
+        let mut ranks: Vec<Vec<(i64, usize)>> = vec![Vec::new(); names.len()];
+        for (i, (k, su)) in cat.kinds.iter().zip(&of).enumerate() {
+            let Some(su) = su else { continue };
+            let r = &mut ranks[*su as usize];
+            match r.iter_mut().find(|(x, _)| *x == k.rank) {
+                Some(e) => e.1 = i,
+                None => r.push((k.rank, i)),
+            }
+        }
+        Suits { of, truthy: names.iter().map(|n| !n.is_empty()).collect(), ranks }
+    }
+
+    /// A kind's suit when it is a truthy one.
+    pub fn truthy_of(&self, k: usize) -> Option<u16> {
+        self.of[k].filter(|&s| self.truthy[s as usize])
+    }
 }
 
 /// What expressions read during the setup: settings, the catalog's tiles and their fields, and the
@@ -204,6 +243,7 @@ impl Table {
             decl_to_cat[k.decl] = Some(i);
         }
         let wild_decls = rules.wilds.iter().map(|(tiles, scope)| (names.iter().position(|n| n == tiles), scope != "win_tile")).collect();
+        let suits = Suits::new(&cat);
         let mut t = Table {
             rs,
             rules,
@@ -212,6 +252,7 @@ impl Table {
             names,
             decl_to_cat,
             wild_decls,
+            suits,
             n: 0,
             step: 1,
         };
