@@ -212,3 +212,28 @@ def test_requests_are_checked():
         chk.native.run(snap, "[")
     out = json.loads(chk.native.run(snap, json.dumps({"stage": "all", "event": "no such event", "rng": rng})))
     assert out["state"]["events"]["no such event"] == 1 and out["rng"] == rng
+
+
+def test_a_hook_and_the_payments_of_one_event_read_the_same_values():
+    """A hook on the discard writes the discarder's count and a table value from it; the payments on the same
+    discard read both (after the hooks, the reference's order), each pair of payer and payee with its own
+    bindings: an amount from the payer's and the payee's counts, a condition and a factor per pair. The
+    native payments (their bindings made once per payment and rewritten per pair) agree with the
+    reference's at every seam."""
+    body = """state player 计 int = 0
+state table 额 int = 0
+on discard { add actor.计 = 1; set table.额 = actor.计 * 2 }
+payment 付 {
+  on discard; from each_other; to actor; amount = table.额 + payer.计 - payee.计; factor 下 2 when payer == next(actor)
+}
+payment 条 { on discard; from actor; to each_other; when payee != dealer and actor.计 >= 2; amount = payee.计 + 1 }
+"""
+    chk, games = _play(_rules(body), {}, range(4))
+    t = chk.tally
+    assert t.equal > 100 and t.runs["all"] > 100 and t.payments > 100 and not t.refused
+    pays = [p for g in games for p in g.st.payments]
+    fu = [p for p in pays if p.name == "付"]
+    tiao = [p for p in pays if p.name == "条"]
+    assert fu and tiao
+    assert len({p.amount for p in fu}) > 2  # the amounts differ per pair and per discard
+    assert not any(p.payee == g.st.dealer for g in games for p in g.st.payments if p.name == "条")
