@@ -629,7 +629,7 @@ impl<'a> Run<'a> {
             if !self.st.reveal_ids_known {
                 return Err(refused("a reveal at a win on a state read without its reveal ids"));
             }
-            super::setup::flip(&mut self.st, self.t, &self.t.rules.reveals[ri]);
+            super::setup::flip(self.st, self.t, &self.t.rules.reveals[ri]);
             self.wild = None;
         }
         Ok(())
@@ -651,7 +651,7 @@ impl<'a> Run<'a> {
                 if !self.st.reveal_ids_known {
                     return Err(refused("a reveal moving on a state read without its reveal ids"));
                 }
-                super::setup::flip(&mut self.st, self.t, r);
+                super::setup::flip(self.st, self.t, r);
                 self.wild = None;
                 guard += 1;
                 if self.st.reveal_ids.get(&r.name).map_or(0, Vec::len) == ids
