@@ -290,7 +290,8 @@ impl Tables {
             for (j, &k) in kinds.iter().enumerate() {
                 place[k] = (bi, 4 * j as u32);
             }
-            blocks.push(Block { kinds, templates: Vec::new(), memo: map(), split_templates: Vec::new(), splits: map(), plus_one: map() });
+            let capped = (0..cap).map(|_| map()).collect();
+            blocks.push(Block { kinds, templates: Vec::new(), memo: map(), capped, split_templates: Vec::new(), splits: map(), plus_one: map() });
         }
         // Templates: every group whose lowest natural member is kind i (Python `BlockWin._templates`).
         for i in 0..n {
@@ -317,8 +318,11 @@ impl Tables {
                     }
                 }
             }
-            let t: Vec<Template> =
+            let mut t: Vec<Template> =
                 seen.into_iter().map(|(delta, wilds, meld, pair)| Template { delta, wilds, meld, pair }).collect();
+            // fewest wildcards first: a set within fewer wildcards than the cap stops at the first template
+            // past them (a set is a union: the order of its templates does not change it)
+            t.sort_by_key(|t| t.wilds);
             blocks[bi].templates.push(t);
         }
         // Split templates: every group of natural tiles holding kind i as its lowest member, shape by

@@ -79,11 +79,12 @@ struct Block {
     kinds: Vec<usize>,               // catalog indexes, ascending
     templates: Vec<Vec<Template>>,   // per local position
     memo: Map<u128, u32>,            // block key -> interned option set
+    capped: Vec<Map<u128, u32>>,     // per level below the cap: block key -> its options within it
     split_templates: Vec<Vec<SplitTemplate>>, // per local position, in the reference's order
     splits: Map<u128, std::sync::Arc<[BlockSplit]>>, // block key -> every split without wildcards
-    // block key -> the option set of the key with one more tile of each of its kinds, in order (the
-    // completing kinds read them all together: one lookup instead of one a kind)
-    plus_one: Map<u128, std::sync::Arc<[u32]>>,
+    // (block key, level) -> the option set within the level of the key with one more tile of each of
+    // its kinds, in order (the completing kinds read them all together: one lookup instead of one a kind)
+    plus_one: Map<(u128, u8), std::sync::Arc<[u32]>>,
 }
 
 #[inline]
@@ -110,9 +111,9 @@ pub struct Tables {
     memo_size: usize, // estimated bytes the memos hold (`MEMO_LIMIT`)
     keys: Vec<u128>, // per block, reused by every call
     ids: Vec<u32>,
-    // the counts of the last hand `hand_set` answered and its set: a hand is asked again for each of
-    // its forms' (melds, pairs), so the lookups are made once (forgotten with the sets, `reset`)
-    last_hand: Option<(Vec<u8>, u32)>,
+    // the counts and level of the last hand `hand_set` answered and its set: a hand is asked again for
+    // each of its forms' (melds, pairs), so the lookups are made once (forgotten with the sets, `reset`)
+    last_hand: Option<(Vec<u8>, usize, u32)>,
     frames: Vec<(u32, u32)>, // `block_set`'s (template, sub-set) of the keys being made, a frame a key
     merge: (Vec<u32>, Vec<u32>), // its merge buffers, reused
     /// Per hand shape and kind (`s * n + i`): its placements under any counts (wild.rs `placed`), made
@@ -161,6 +162,7 @@ impl Tables {
     pub fn reset(&mut self) {
         for b in &mut self.blocks {
             b.memo.clear();
+            b.capped.iter_mut().for_each(|m| m.clear());
             b.splits.clear();
             b.plus_one.clear();
         }
@@ -193,11 +195,12 @@ impl Tables {
         Ok(keys)
     }
 
-    fn ids(&mut self, keys: &[u128]) -> Vec<u32> {
+    /// The blocks' option sets within `wl` wildcards.
+    fn ids(&mut self, keys: &[u128], wl: usize) -> Vec<u32> {
         if self.memo_size > MEMO_LIMIT {
             self.reset();
         }
-        keys.iter().enumerate().map(|(b, &k)| self.block_set(b, k)).collect()
+        keys.iter().enumerate().map(|(b, &k)| self.block_set_to(b, k, wl)).collect()
     }
 
     /// Every sum of one option from each of `ids`, kept within `(melds, pairs, wilds)`.
@@ -251,8 +254,9 @@ impl Tables {
     }
 
     /// The interned sum of the blocks' option sets of a hand (Python `BlockWin.hand_id`, kept within
-    /// `cap` wildcards and MAX_GROUPS melds and pairs), remembered by the blocks' set ids.
-    fn hand_set(&mut self, counts: &[u8]) -> Result<u32, Error> {
+    /// `cap` wildcards and MAX_GROUPS melds and pairs), remembered by the blocks' set ids; only the
+    /// options of at most `wl` wildcards (`block_set_to`: what a hand of `wl` wildcards reads).
+    fn hand_set(&mut self, counts: &[u8], wl: usize) -> Result<u32, Error> {
         if counts.len() != self.n {
             return Err(Error::Input(format!(
                 "the counts list {} tile kinds, but this catalog has {}",
@@ -260,8 +264,8 @@ impl Tables {
                 self.n
             )));
         }
-        if let Some((c, id)) = &self.last_hand {
-            if c.as_slice() == counts {
+        if let Some((c, l, id)) = &self.last_hand {
+            if *l == wl && c.as_slice() == counts {
                 return Ok(*id);
             }
         }
@@ -282,7 +286,7 @@ impl Tables {
         let mut ids = std::mem::take(&mut self.ids);
         ids.clear();
         for (b, &key) in keys.iter().enumerate() {
-            ids.push(self.block_set(b, key));
+            ids.push(self.block_set_to(b, key, wl));
         }
         self.keys = keys;
         let id = match self.combined.get(ids.as_slice()) {
@@ -297,12 +301,13 @@ impl Tables {
         };
         self.ids = ids;
         match &mut self.last_hand {
-            Some((c, last)) => {
+            Some((c, l, last)) => {
                 c.clear();
                 c.extend_from_slice(counts);
+                *l = wl;
                 *last = id;
             }
-            None => self.last_hand = Some((counts.to_vec(), id)),
+            None => self.last_hand = Some((counts.to_vec(), wl, id)),
         }
         Ok(id)
     }
@@ -311,7 +316,7 @@ impl Tables {
     /// `wilds` wildcards form exactly `melds` melds and `pairs` pairs?
     pub fn can_split(&mut self, counts: &[u8], wilds: usize, melds: usize, pairs: usize) -> Result<bool, Error> {
         self.check_bounds(wilds, melds, pairs)?;
-        let id = self.hand_set(counts)?;
+        let id = self.hand_set(counts, wilds)?;
         Ok(self.fits(&self.sets[id as usize], wilds, melds, pairs))
     }
 
@@ -320,7 +325,7 @@ impl Tables {
         for &(m, p) in targets {
             self.check_bounds(wilds, m, p)?;
         }
-        let id = self.hand_set(counts)?;
+        let id = self.hand_set(counts, wilds)?;
         let set = &self.sets[id as usize];
         Ok(targets.iter().any(|&(m, p)| self.fits(set, wilds, m, p)))
     }
@@ -339,7 +344,7 @@ impl Tables {
             return Err(Error::NotCovered("a kind held so often that one more does not fit the tables".into()));
         }
         let keys = self.keys(counts)?;
-        let ids = self.ids(&keys);
+        let ids = self.ids(&keys, wilds);
         let nb = self.blocks.len();
         let mut todo: Vec<usize> = (0..nb).collect();
         if wilds == 0 {
@@ -364,7 +369,7 @@ impl Tables {
             if others.is_empty() {
                 continue;
             }
-            let plus = self.plus_one(b, keys[b]);
+            let plus = self.plus_one(b, keys[b], wilds);
             for (j, &id) in plus.iter().enumerate() {
                 // `combine` of this one set: its options within the bounds (interned sets are sorted and
                 // distinct already, and set 0 is {0}), read in place
@@ -393,15 +398,17 @@ impl Tables {
         Ok(out)
     }
 
-    /// The option set of block `b`'s tiles `key` with one more tile of each of its kinds, in the block's
-    /// order (every count of `key` below `MAX_COUNT`, as `completing_kinds` checks), remembered per key.
-    fn plus_one(&mut self, b: usize, key: u128) -> std::sync::Arc<[u32]> {
-        if let Some(got) = self.blocks[b].plus_one.get(&key) {
+    /// The option set within `wl` wildcards of block `b`'s tiles `key` with one more tile of each of its
+    /// kinds, in the block's order (every count of `key` below `MAX_COUNT`, as `completing_kinds`
+    /// checks), remembered per key and level.
+    fn plus_one(&mut self, b: usize, key: u128, wl: usize) -> std::sync::Arc<[u32]> {
+        let wl = wl.min(self.cap);
+        if let Some(got) = self.blocks[b].plus_one.get(&(key, wl as u8)) {
             return got.clone();
         }
-        let got: std::sync::Arc<[u32]> = (0..self.blocks[b].kinds.len()).map(|j| self.block_set(b, key + (1u128 << (4 * j)))).collect();
+        let got: std::sync::Arc<[u32]> = (0..self.blocks[b].kinds.len()).map(|j| self.block_set_to(b, key + (1u128 << (4 * j)), wl)).collect();
         self.memo_size += got.len() * 4 + 48 + SLOT;
-        self.blocks[b].plus_one.insert(key, got.clone());
+        self.blocks[b].plus_one.insert((key, wl as u8), got.clone());
         got
     }
 
@@ -424,8 +431,8 @@ impl Tables {
                     continue; // some kind has fewer tiles than the group takes
                 }
                 let rest = key - t.delta;
-                let set = self.block_set(b, rest);
-                if !self.sets[set as usize].iter().any(|&e| unpack(e).2 == 0) {
+                let set = self.block_set_to(b, rest, 0); // its options without wildcards
+                if self.sets[set as usize].is_empty() {
                     continue; // the rest cannot be split without wildcards
                 }
                 let subs = self.block_splits(b, rest)?;
