@@ -10,6 +10,8 @@ from __future__ import annotations
 import importlib.util
 import json
 import random
+import threading
+import time
 
 import pytest
 from conftest import ROOT
@@ -19,7 +21,7 @@ from paili.runtime.hand import Hand
 from paili.runtime.hand_signatures import MEMO_HELD
 from paili.runtime.limits import HAND_WORK
 from paili.runtime.signatures import memo_held
-from test_native_signatures import PATHS, _answer, _moved
+from test_native_signatures import FOUR_WANG, PATHS, _answer, _moved
 from test_wild_decompose import context_of
 from wild_oracle import random_hand
 
@@ -120,3 +122,47 @@ def test_the_native_search_starts_memos_afresh_at_the_same_question(name, limit)
         assert _within_bound(rules.observers, limit)
     assert rules.observers.cleared >= 8
     assert search.stats()[:2] == (300, 0)
+
+
+@pytest.mark.skipif(getattr(native_module(), "SigMemo", None) is None, reason="the native core is not built")
+def test_a_memo_read_while_another_thread_searches_it_waits_for_the_search(monkeypatch):
+    """`SigMemo.held` (what the bound adds up) asked while another thread's search holds the native memo
+    waits for that search to end and answers what the memo holds then (it answered 0, counting the bound
+    short); asked from inside the search itself (a callback of its own), it is an error, not a wait that
+    never ends. The search is held inside its first part's callback until the reader is seen waiting."""
+    from paili.runtime.observe import Observer
+
+    rules = load(PATHS["chehuzi"], backend="native")
+    inside, go, own = threading.Event(), threading.Event(), []
+    real = Observer.contribution
+
+    def contribution(self, *args):
+        if not inside.is_set():
+            try:
+                own.append(self.memo["native"].held)
+            except RuntimeError as exc:
+                own.append(str(exc))
+            inside.set()
+            go.wait()
+        return real(self, *args)
+
+    monkeypatch.setattr(Observer, "contribution", contribution)
+    searched = threading.Thread(target=lambda: rules.waits(FOUR_WANG, self_drawn=True), daemon=True)
+    searched.start()
+    read = []
+    try:
+        assert inside.wait(120)
+        memo = next(o.memo["native"] for o in rules.observers.values() if "native" in o.memo)
+        reader = threading.Thread(target=lambda: read.append(memo.held), daemon=True)
+        reader.start()
+        while reader.is_alive() and memo.waiting == 0:
+            time.sleep(0.001)
+        waited = memo.waiting
+    finally:
+        go.set()  # the search goes on whatever happened
+    searched.join(120)
+    reader.join(120)
+    assert not searched.is_alive() and not reader.is_alive()
+    # what it held once that search had ended (the question goes on to other searches of the memo)
+    assert waited == 1 and len(read) == 1 and 0 < read[0] <= memo.held and memo.waiting == 0
+    assert own == ["the signature memo is read from inside its own search"]

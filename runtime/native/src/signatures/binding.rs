@@ -1,8 +1,27 @@
 //! The signature search's face to Python: one observer's memo as a class.
 
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+
+use pyo3::exceptions::PyRuntimeError;
 use pyo3::types::{PyList, PyTuple};
 
 use super::*;
+
+/// This thread's number (from 1; 0 is none): who holds a memo for its search (`SigMemo::owner`).
+fn thread_no() -> u64 {
+    static NEXT: AtomicU64 = AtomicU64::new(1);
+    thread_local!(static NO: u64 = NEXT.fetch_add(1, Ordering::Relaxed));
+    NO.with(|n| *n)
+}
+
+/// The memo's holder for one search: its thread noted while it holds the lock, cleared on the way out.
+struct Owned<'a>(&'a AtomicU64);
+
+impl Drop for Owned<'_> {
+    fn drop(&mut self) {
+        self.0.store(0, Ordering::Release);
+    }
+}
 
 /// The Python observer's answers (runtime/signatures.py `_native`): the callables it hands over.
 struct PyAsk<'py, 'a> {
@@ -55,6 +74,26 @@ impl Ask for PyAsk<'_, '_> {
 pub struct SigMemo {
     memo: Mutex<Memo>,
     specs: Vec<Py<PyAny>>, // the Python side's ShapeSpec objects: the meld shapes, then the pairs
+    owner: AtomicU64,      // the thread whose search holds the memo (`thread_no`), 0: none
+    waiting: AtomicUsize,  // threads waiting to read it
+}
+
+impl SigMemo {
+    /// `f` of the memo, waiting for a search another thread runs on it to end (without the GIL, which
+    /// that search takes back to call its Python callbacks). A search of this thread holding it (a
+    /// callback reading its own memo) is an error: the memo is mid-change, and waiting would never end.
+    fn read<T: Send>(&self, py: Python<'_>, f: impl FnOnce(&Memo) -> T + Send) -> PyResult<T> {
+        if let Ok(m) = self.memo.try_lock() {
+            return Ok(f(&m));
+        }
+        if self.owner.load(Ordering::Acquire) == thread_no() {
+            return Err(PyRuntimeError::new_err("the signature memo is read from inside its own search"));
+        }
+        self.waiting.fetch_add(1, Ordering::AcqRel);
+        let got = py.detach(|| f(&self.memo.lock().unwrap_or_else(|e| e.into_inner())));
+        self.waiting.fetch_sub(1, Ordering::AcqRel);
+        Ok(got)
+    }
 }
 
 #[pymethods]
@@ -69,26 +108,33 @@ impl SigMemo {
         if pairs.len() != specs.len() || sizes.len() != specs.len() || n_meld > specs.len() {
             return Err(PyValueError::new_err("one pair flag and one size per shape"));
         }
-        Ok(SigMemo { memo: Mutex::new(Memo::new(n_kinds, n_meld, pairs, sizes)), specs })
+        Ok(SigMemo { memo: Mutex::new(Memo::new(n_kinds, n_meld, pairs, sizes)), specs, owner: AtomicU64::new(0), waiting: AtomicUsize::new(0) })
     }
 
     /// Entries the reference's memo dict would hold for the same work (its states, its lists of
     /// options and its pure-wildcard states).
+    /// (Each figure waits for a search another thread runs on the memo: `read`.)
     #[getter]
-    fn entries(&self) -> usize {
-        self.memo.try_lock().map_or(0, |m| m.entries())
+    fn entries(&self, py: Python<'_>) -> PyResult<usize> {
+        self.read(py, |m| m.entries())
     }
 
     /// What the memo holds, as the bound on the kept observers counts it (`Memo::held`).
     #[getter]
-    fn held(&self) -> usize {
-        self.memo.try_lock().map_or(0, |m| m.held())
+    fn held(&self, py: Python<'_>) -> PyResult<usize> {
+        self.read(py, |m| m.held())
     }
 
     /// The numbers the reference's `SigMemo.full` counts: witnesses (with the empty one) and joins.
     #[getter]
-    fn numbered(&self) -> usize {
-        self.memo.try_lock().map_or(0, |m| m.numbered())
+    fn numbered(&self, py: Python<'_>) -> PyResult<usize> {
+        self.read(py, |m| m.numbered())
+    }
+
+    /// Threads waiting to read the memo while a search holds it (what a test of that wait reads).
+    #[getter]
+    fn waiting(&self) -> usize {
+        self.waiting.load(Ordering::Acquire)
     }
 
     /// `signature_splits` (runtime/signatures.py) for one hand: `counts` per kind, `win_kind` the
@@ -122,6 +168,8 @@ impl SigMemo {
         let Ok(mut memo) = self.memo.try_lock() else {
             return Err(NotCovered::new_err("the signature memo is in use"));
         };
+        self.owner.store(thread_no(), Ordering::Release);
+        let _owned = Owned(&self.owner); // declared after the guard: dropped before it
         if !memo.takes(&counts, win_kind) {
             return Err(NotCovered::new_err("counts the signature search does not take"));
         }
