@@ -56,3 +56,27 @@ def test_native_game_asks_no_python_observer():
     declined = sum(ss.stats()[1] for ss in searches)
     assert answered > 0 and declined == 0
     assert not rules.observers  # no reference observer was built: its search was never asked
+
+
+def test_a_walk_kept_for_one_context_is_not_taken_where_a_condition_reads_otherwise():
+    """The native observers take a kept walk of the rule set's expressions where every shared condition
+    it asked is as true under their own context (src/signatures/search.rs `Walks`). 扯胡子's 醒 reads the
+    winning tile's kind only under the context 海底: the same hands asked under 海底 false, true, false
+    again (a walk kept for each) answer as the reference under each, and 海底 changes some answers (so a
+    walk taken across them would have shown)."""
+    bench = _bench()
+    rules, cat, dec, search = bench.setup(bench.VARIANTS["chehuzi"])
+    ref, tables = search.fallback, dec.structure.tables
+    changed = 0
+    for q in bench.questions(rules, cat, 40, 11):
+        env = [[k, (v if k != "context:海底" else None)] for k, v in json.loads(q[0])]
+        got = []
+        for sea in (False, True, False):
+            e = json.dumps([[k, sea if k == "context:海底" else v] for k, v in env], ensure_ascii=False)
+            qq = (e, *q[1:])
+            a = search(tables, *qq, HAND_WORK)
+            assert json.dumps(a, ensure_ascii=False) == json.dumps(ref(*qq, HAND_WORK), ensure_ascii=False), qq
+            got.append(json.dumps(a[:-1], ensure_ascii=False))  # the splits (the work left is a memo's hits)
+        assert got[0] == got[2]
+        changed += got[0] != got[1]
+    assert changed > 0 and search.stats()[1] == 0

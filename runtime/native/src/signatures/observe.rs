@@ -202,6 +202,7 @@ pub(crate) type ConstTruth = Result<Option<bool>, String>;
 
 /// The walk's result: the sites in order (an `identity` site last where signatures are not exact),
 /// whether a natural winning tile was read as a shared value.
+#[derive(Clone)]
 pub(crate) struct Sites {
     pub sites: Vec<Site>,
     pub uses_win: bool,

@@ -73,9 +73,50 @@ fn unsure(_: Unsure) -> Stop {
     decline("a signature value the native observer does not compare as the reference")
 }
 
+/// Walks most recently made per (form, purpose, wildcard winning tile), kept with the truth of every
+/// shared condition each asked (`Walks::sites`).
+const WALKS_KEPT: usize = 16;
+
+/// The observers' walks of their rule set's expressions, kept: a walk is a function of its form,
+/// purpose and whether the winning tile is a wildcard, and of the truth of the shared conditions it
+/// asks on its way (each asked in an order the earlier answers decide), so an observer whose context
+/// gives every condition a kept walk asked the same truth takes that walk's sites — the same sites its
+/// own walk would find — without walking (observers differ by their context's values, most of which no
+/// condition reads).
+#[derive(Default)]
+pub(crate) struct Walks {
+    kept: HashMap<(usize, bool, bool), Vec<KeptWalk>>,
+}
+
+/// A walk kept: the shared conditions it asked with their truth, in order, and the sites it found.
+type KeptWalk = (Vec<(usize, ConstTruth)>, Sites);
+
+impl Walks {
+    fn sites(&mut self, fx: &Fixed, form: usize, waits: bool, win_wild: bool, truth: &mut dyn FnMut(usize) -> ConstTruth) -> Result<Sites, String> {
+        let at = (form, waits, win_wild);
+        if let Some(list) = self.kept.get(&at) {
+            if let Some((_, got)) = list.iter().find(|(asked, _)| asked.iter().all(|(e, t)| truth(*e) == *t)) {
+                return Ok(got.clone());
+            }
+        }
+        let mut asked = Vec::new();
+        let mut noted = |e: usize| -> ConstTruth {
+            let t = truth(e);
+            asked.push((e, t.clone()));
+            t
+        };
+        let got = Walk::new(&fx.ex, &fx.derived, win_wild, &mut noted).run(&fx.roots(form, waits), fx.exact)?;
+        let list = self.kept.entry(at).or_default();
+        if list.len() >= WALKS_KEPT {
+            list.remove(0);
+        }
+        list.push((asked, got.clone()));
+        Ok(got)
+    }
+}
+
 impl Observer {
-    pub(crate) fn new(fx: &Fixed, form: usize, waits: bool, win_wild: bool, env: Env) -> Result<Observer, String> {
-        let roots = fx.roots(form, waits);
+    pub(crate) fn new(fx: &Fixed, form: usize, waits: bool, win_wild: bool, env: Env, walks: &mut Walks) -> Result<Observer, String> {
         let has_win = !matches!(env.win_tile, V::None);
         let mut truth = |e: usize| -> ConstTruth {
             // the reference's shared values: settings, context, `self_drawn`, `form`, a natural `win_tile`
@@ -101,7 +142,7 @@ impl Observer {
                 Err(_) => Err("a shared condition the native programs stop on".into()),
             }
         };
-        let Sites { sites, uses_win, .. } = Walk::new(&fx.ex, &fx.derived, win_wild, &mut truth).run(&roots, fx.exact)?;
+        let Sites { sites, uses_win, .. } = walks.sites(fx, form, waits, win_wild, &mut truth)?;
         let agg: Vec<_> = sites.iter().filter(|s| !matches!(s.sort, Sort::Win | Sort::Pair)).cloned().collect();
         let win_sites: Vec<usize> = sites.iter().filter(|s| s.sort == Sort::Win).map(|s| s.node).collect();
         let first_pair = sites.iter().any(|s| s.sort == Sort::Pair);
@@ -372,11 +413,12 @@ pub(crate) struct Kept {
     pub(crate) limit: usize,
     /// Memos started afresh to stay within it.
     pub(crate) cleared: u64,
+    walks: Walks,
 }
 
 impl Default for Kept {
     fn default() -> Kept {
-        Kept { observers: HashMap::new(), order: Vec::new(), limit: MEMO_HELD, cleared: 0 }
+        Kept { observers: HashMap::new(), order: Vec::new(), limit: MEMO_HELD, cleared: 0, walks: Walks::default() }
     }
 }
 
@@ -439,7 +481,7 @@ impl Kept {
                 win_tile: nat_win.map_or(V::None, |t| fx.code(t.0, t.1, false)),
                 wild_phys: phys,
             };
-            let obs = Observer::new(fx, q.form, q.waits, wild_win, env)?;
+            let obs = Observer::new(fx, q.form, q.waits, wild_win, env, &mut self.walks)?;
             let k = if obs.uses_win() { key.clone() } else { base };
             while self.order.len() >= OBSERVERS_KEPT {
                 let old = self.order.remove(0);
