@@ -217,14 +217,15 @@ struct ObsAsk<'a> {
 }
 
 impl ObsAsk<'_> {
-    fn eval(&self, q: Option<&usize>, r: &Reading) -> Result<V, Stop> {
+    /// The value of lowered expression `q` on the reading `ev` evaluates (one evaluation for every
+    /// expression asked of one reading: what one expression's evaluation found, the next reads again).
+    fn eval(&self, q: Option<&usize>, ev: &mut Eval<'_, '_>) -> Result<V, Stop> {
         let q = *q.ok_or_else(|| decline("an expression the native programs do not lower"))?;
-        let mut ev = Eval::new(&self.fx.prog, r);
         ev.quantity(q).map_err(|_| decline("an observation the native programs stop on"))
     }
 
     /// `_decide`: the value of `e` for the item, None where the rest of the reading could change it.
-    fn decide(&self, e: usize, comp: usize, binder: &str, r: &Reading) -> Result<Option<V>, Stop> {
+    fn decide(&self, e: usize, comp: usize, binder: &str, r: &mut Eval<'_, '_>) -> Result<Option<V>, Stop> {
         let ex = &self.fx.ex;
         let node = &ex.nodes[e];
         match &node.k {
@@ -275,11 +276,12 @@ impl Ask for ObsAsk<'_> {
         let group = Group { kind: sp.kind.clone(), tiles: Arc::new(tiles.clone()), exposed: false, concealed, pair: sp.pair, kong: sp.kong, has_win, value, ident: 0 };
         let tiles = Arc::new(tiles);
         let one = reading(env, vec![group.clone()], tiles.clone(), V::None, env.win_tile.clone());
-        let member = |l: &str| -> Result<bool, Stop> {
+        let mut one_ev = Eval::new(&fx.prog, &one);
+        let member = |ev: &mut Eval<'_, '_>, l: &str| -> Result<bool, Stop> {
             if l == "tiles" || l == "hand" {
                 return Ok(true);
             }
-            Ok(self.eval(fx.member.get(l), &one)?.truthy())
+            Ok(self.eval(fx.member.get(l), ev)?.truthy())
         };
         let mut parts: Vec<SVal> = Vec::with_capacity(self.obs.joins.len());
         for s in &self.obs.sites {
@@ -295,7 +297,7 @@ impl Ask for ObsAsk<'_> {
                 Sort::Bag => {
                     let mut items: Vec<SVal> = if s.lst == "tiles" || s.lst == "hand" {
                         slots.iter().filter(|x| x.1).map(|&(k, w)| SVal::Tile(k as u32, w)).collect()
-                    } else if member(&s.lst)? {
+                    } else if member(&mut one_ev, &s.lst)? {
                         vec![SVal::Group(gid.clone())]
                     } else {
                         Vec::new()
@@ -304,11 +306,11 @@ impl Ask for ObsAsk<'_> {
                     parts.push(SVal::Tuple(items));
                 }
                 Sort::Agg => {
-                    if matches!(s.func.as_str(), "max" | "min") && !member(&s.lst)? {
+                    if matches!(s.func.as_str(), "max" | "min") && !member(&mut one_ev, &s.lst)? {
                         parts.push(SVal::Empty);
                         continue;
                     }
-                    let v = self.eval(fx.own.get(&s.node), &one)?;
+                    let v = self.eval(fx.own.get(&s.node), &mut one_ev)?;
                     parts.push(canon(&v, Some(&gid)).map_err(unsure)?);
                 }
                 Sort::Pagg => {
@@ -321,13 +323,14 @@ impl Ask for ObsAsk<'_> {
                                 continue; // only the wildcards tell readings apart
                             }
                             let r = reading(env, vec![group.clone()], Arc::new(vec![tiles[j].clone()]), V::None, env.win_tile.clone());
-                            match self.decide(s.node, s.comp, &s.binder, &r)? {
+                            let mut ev = Eval::new(&fx.prog, &r);
+                            match self.decide(s.node, s.comp, &s.binder, &mut ev)? {
                                 Some(v) => decided.push(v),
                                 None => rest.push(SVal::Tile(k as u32, w)),
                             }
                         }
-                    } else if member(&s.lst)? {
-                        match self.decide(s.node, s.comp, &s.binder, &one)? {
+                    } else if member(&mut one_ev, &s.lst)? {
+                        match self.decide(s.node, s.comp, &s.binder, &mut one_ev)? {
                             Some(v) => decided.push(v),
                             None => rest.push(SVal::Group(gid.clone())),
                         }
@@ -339,13 +342,15 @@ impl Ask for ObsAsk<'_> {
                 Sort::Win | Sort::Pair => {}
             }
         }
+        drop(one_ev);
+        let win_r = has_win.then(|| reading(env, vec![group.clone()], tiles.clone(), V::Group(0), tiles[wp as usize].clone()));
+        let mut win_ev = win_r.as_ref().map(|r| Eval::new(&fx.prog, r));
         for &chain in &self.obs.win_sites {
-            if !has_win {
+            let Some(ev) = win_ev.as_mut() else {
                 parts.push(SVal::Absent);
                 continue;
-            }
-            let r = reading(env, vec![group.clone()], tiles.clone(), V::Group(0), tiles[wp as usize].clone());
-            let v = self.eval(fx.own.get(&chain), &r)?;
+            };
+            let v = self.eval(fx.own.get(&chain), ev)?;
             let c = match (&v, fx.tile_chain(chain)) {
                 (V::Tile(code), Some(true)) => SVal::Kind(code >> 2),
                 (V::Tile(code), Some(false)) => SVal::Tile(code >> 2, code & 2 != 0),
@@ -353,6 +358,7 @@ impl Ask for ObsAsk<'_> {
             };
             parts.push(c);
         }
+        drop(win_ev);
         if self.obs.first_pair {
             parts.push(if sp.pair { SVal::Group(gid) } else { SVal::Absent });
         }
