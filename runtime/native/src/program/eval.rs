@@ -56,6 +56,13 @@ pub(crate) struct Eval<'p, 'r> {
     // asked for them (`Stop::NeedWaits`): what was counted before stays counted
     pub(super) waits: Option<V>,
     pub(super) shape_waits: Option<V>,
+    // the groups' integer columns (flat_eval.rs), made at the first flat read; 0 not made, 1 made,
+    // 2 not usable for this reading
+    pub(super) cols: Vec<GCol>,
+    pub(super) cols_state: u8,
+    // the tallies a flat evaluation under way charged the building of (flat_eval.rs): kept in
+    // `tallies` as charged when it answers, forgotten when it gives up
+    pub(super) fpending: std::cell::RefCell<Vec<(B, Option<usize>, u64)>>,
 }
 
 
@@ -188,9 +195,17 @@ impl<'p, 'r> Eval<'p, 'r> {
                 return Ok(0);
             }
         }
-        let n = match &p.count {
+        let value = match (&p.count, p.count_flat.as_deref().map(|f| self.flat_value(f))) {
+            (None, _) => None,
+            (Some(_), Some(Ok((v, k)))) => {
+                self.charge_n(k)?; // the nodes the comprehension charges (a combine pattern's, flat)
+                Some(v)
+            }
+            (Some(e), _) => Some(self.eval(e)?),
+        };
+        let n = match value {
             None => 1,
-            Some(e) => match self.eval(e)? {
+            Some(v) => match v {
                 // int(): bools are 0/1, fractions truncated toward zero
                 V::Bool(b) => b as i64,
                 V::Int(n) => n,
@@ -405,6 +420,18 @@ impl<'p, 'r> Eval<'p, 'r> {
             Node::Pred(p) => {
                 // its root node is charged by run_pred with the rest (the same stop where the budget is 0)
                 self.budget += 1;
+                if let Pred::Flat(f) = &**p {
+                    return match self.flat_value(f) {
+                        Ok((v, k)) => {
+                            self.charge_n(k)?;
+                            Ok(v)
+                        }
+                        Err(()) => match &f.orig {
+                            Orig::Node(e) => self.eval(e),
+                            Orig::Pred(p) => Ok(V::Bool(self.run_pred(p)?)),
+                        },
+                    };
+                }
                 Ok(V::Bool(self.run_pred(p)?))
             }
             Node::Bound(_) | Node::Game(_) | Node::GameCall(..) => Err(Stop::Bail), // never in reading scope

@@ -3,7 +3,7 @@
 
 use super::*;
 
-fn is_run(kind_rank: &[i64], kind_suit: &[Option<Arc<str>>], g: &Group) -> bool {
+pub(crate) fn is_run(kind_rank: &[i64], kind_suit: &[Option<Arc<str>>], g: &Group) -> bool {
     let t = &g.tiles;
     if t.len() < 3 {
         return false;
@@ -29,7 +29,7 @@ fn is_run(kind_rank: &[i64], kind_suit: &[Option<Arc<str>>], g: &Group) -> bool 
     ranks.windows(2).all(|w| w[1] == w[0] + 1)
 }
 
-fn is_triplet(g: &Group) -> bool {
+pub(crate) fn is_triplet(g: &Group) -> bool {
     let t = &g.tiles;
     t.len() >= 3 && t.iter().all(|x| match (x, &t[0]) {
         (V::Tile(a), V::Tile(b)) => kind_of(*a) == kind_of(*b),

@@ -18,6 +18,8 @@ pub(crate) enum Tally {
     Kinds(Box<[u32; KINDS]>, u128, Option<usize>),
     /// the distinct keys and how many items have each
     Keys(Vec<(V, i64)>),
+    /// charged by the flat form (flat_eval.rs), not built yet: built at the next lookup, uncharged
+    Charged,
 }
 
 impl<'p, 'r> Eval<'p, 'r> {
@@ -29,6 +31,19 @@ impl<'p, 'r> Eval<'p, 'r> {
         let pos = match self.tallies.iter().position(|t| t.0 == b && t.1 == field) {
             Some(pos) => {
                 self.charge()?; // the list, read again
+                if let Tally::Charged = self.tallies[pos].2 {
+                    // its building was charged where the flat form read it: built now, as it was then
+                    let items = match self.ensure_builtin(b)? {
+                        v if !v.truthy() => Arc::new(Vec::new()),
+                        V::List(l) => l.clone(),
+                        _ => return Err(Stop::Bail),
+                    };
+                    let t = match self.kind_tally(&items, field)? {
+                        Some(t) => t,
+                        None => self.key_tally(&items, field)?,
+                    };
+                    self.tallies[pos].2 = t;
+                }
                 pos
             }
             None => {
@@ -49,6 +64,7 @@ impl<'p, 'r> Eval<'p, 'r> {
         };
         let v = self.eval(want)?;
         let n = match &self.tallies[pos].2 {
+            Tally::Charged => return Err(Stop::Bail), // never: built above
             Tally::Keys(t) => t.iter().find(|(y, _)| equal(y, &v)).map_or(0, |e| e.1),
             Tally::Kinds(n, _, None) => match v {
                 V::Tile(c) if (kind_of(c) as usize) < KINDS => n[kind_of(c) as usize] as i64,

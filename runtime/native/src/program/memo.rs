@@ -52,6 +52,13 @@ pub(crate) fn mark(roots: &mut [&mut Node]) -> usize {
     ids
 }
 
+/// Every binder of every expression read inside a comprehension binding it, no slot bound twice on
+/// one path (flat.rs: flat loops need not write the binders then).
+pub(crate) fn all_scoped(roots: &[&mut Node]) -> bool {
+    let mut bound = Vec::new();
+    roots.iter().all(|r| scoped(r, &mut bound))
+}
+
 /// Every binder read inside a comprehension binding it, no slot bound twice on one path.
 fn scoped(e: &Node, bound: &mut Vec<usize>) -> bool {
     match e {

@@ -27,6 +27,8 @@ use crate::Error;
 
 
 mod eval;
+mod flat;
+mod flat_eval;
 mod funcs;
 mod items;
 mod lookup;
@@ -39,6 +41,8 @@ mod setup;
 mod value;
 
 pub(crate) use eval::*;
+pub(crate) use flat::*;
+pub(crate) use flat_eval::GCol;
 pub(crate) use funcs::*;
 pub(crate) use lookup::*;
 pub(crate) use lower::*;
@@ -53,6 +57,8 @@ struct Pat {
     enabled: Option<Node>,
     when: Option<Node>,
     count: Option<Node>,
+    // a `combine` pattern's count in the flat form, beside the comprehension `combos` reads
+    count_flat: Option<Box<Flat>>,
 }
 
 pub struct Program {
@@ -84,6 +90,8 @@ pub struct Program {
     // what decides which tiles of a hand are wild or stand in (runtime/hand_readings.py `classify`),
     // lowered for the native game's win questions, or why they are not
     pub classes: Result<ClassConds, String>,
+    // what the flat conditions read (flat.rs)
+    pub(crate) flat: FlatTables,
 }
 
 /// The conditions `classify` evaluates in a hand's environment: per wildcard declaration its
@@ -335,7 +343,7 @@ impl Program {
             d.dedup();
             deps.push(d);
             python_owned.push(unit);
-            pats.push(Pat { enabled, when, count });
+            pats.push(Pat { enabled, when, count, count_flat: None });
         }
         // No cycles among the patterns, and none reads a pattern the Python side counts.
         let n = pats.len();
@@ -409,11 +417,28 @@ impl Program {
             form_conds,
             label_exprs,
             classes,
+            flat: FlatTables::default(),
         };
         prog.n_memo = mark(&mut prog.roots());
+        let scoped = all_scoped(&prog.roots());
+        let mut cx = FlatCx::new(&prog, scoped);
+        // a `combine` pattern's count stays a comprehension (eval.rs `combos` reads its parts)
+        let keep: Vec<bool> = pats_j
+            .iter()
+            .map(|p| combined.contains(&p.get("name").and_then(J::as_str).unwrap_or("")))
+            .collect();
+        let mut kept: Vec<Option<Node>> = prog.pats.iter_mut().zip(&keep).map(|(p, &k)| if k { p.count.take() } else { None }).collect();
         for r in prog.roots() {
-            compile_preds(r);
+            compile_preds(r, &mut cx);
         }
+        for (p, c) in prog.pats.iter_mut().zip(kept.iter_mut()) {
+            if let Some(mut c) = c.take() {
+                p.count_flat = cx.value(&c).map(Box::new);
+                compile_children(&mut c, &mut cx);
+                p.count = Some(c);
+            }
+        }
+        prog.flat = cx.t;
         Ok(prog)
     }
 

@@ -51,6 +51,8 @@ pub(crate) enum Pred {
     /// a part that does not compile, evaluated by the tree walk (the nodes counted before it charged
     /// first, so the walk starts from the budget it would have had)
     Walk(Box<Node>),
+    /// a condition (or a `count`/`any`/`all`) in the flat form (flat.rs), with the form it replaces
+    Flat(Box<Flat>),
 }
 
 /// `count`, `any` or `all` of one or more binders (their combinations, as eval.rs `comp`) over a
@@ -140,12 +142,23 @@ fn loopable(e: &Node) -> bool {
     matches!(e, Node::Comp { func: CompFn::Count | CompFn::Any | CompFn::All, slots, eq: None, .. } if !slots.is_empty() && slots.len() <= 8)
 }
 
-/// e as a compiled condition (e in a truth's place).
-fn pred_own(e: Node) -> Pred {
+/// e as a compiled condition (e in a truth's place): flat where it compiles flat (flat.rs), its
+/// compiled form kept beside it for where the flat form gives up.
+fn pred_own(e: Node, cx: &mut FlatCx) -> Pred {
+    if let Some(mut f) = cx.cond(&e) {
+        cx.off += 1;
+        f.orig = Orig::Pred(pred_plain(e, cx));
+        cx.off -= 1;
+        return Pred::Flat(Box::new(f));
+    }
+    pred_plain(e, cx)
+}
+
+fn pred_plain(e: Node, cx: &mut FlatCx) -> Pred {
     match e {
-        Node::And(l, r) => Pred::And(Box::new(pred_own(*l)), Box::new(pred_own(*r))),
-        Node::Or(l, r) => Pred::Or(Box::new(pred_own(*l)), Box::new(pred_own(*r))),
-        Node::Not(o) => Pred::Not(Box::new(pred_own(*o))),
+        Node::And(l, r) => Pred::And(Box::new(pred_own(*l, cx)), Box::new(pred_own(*r, cx))),
+        Node::Or(l, r) => Pred::Or(Box::new(pred_own(*l, cx)), Box::new(pred_own(*r, cx))),
+        Node::Not(o) => Pred::Not(Box::new(pred_own(*o, cx))),
         Node::Compare(ops, xs) if ops.len() == 1 && xs.len() == 2 => {
             // `comparison` charges a single comparison of `static_nodes` operands at once; any other
             // operand is charged node by node by eval before it compares, so the same count, and
@@ -153,16 +166,16 @@ fn pred_own(e: Node) -> Pred {
             let at_once = static_nodes(&xs[0]).is_some() && static_nodes(&xs[1]).is_some();
             let mut it = xs.into_iter();
             let (x0, x1) = (it.next().unwrap_or(Node::Const(V::None)), it.next().unwrap_or(Node::Const(V::None)));
-            let side = |x: Node| -> (Opd, u64) {
+            let mut side = |x: Node| -> (Opd, u64) {
                 if loopable(&x) {
-                    match looped_own(x) {
+                    match looped_own(x, cx) {
                         Ok(l) => (Opd::Loop(Box::new(l)), 0),
-                        Err(x) => (Opd::Walk(Box::new(walked(x))), 0),
+                        Err(x) => (Opd::Walk(Box::new(walked(x, cx))), 0),
                     }
                 } else {
                     match opd_own(x) {
                         Ok(o) => o,
-                        Err(x) => (Opd::Walk(Box::new(walked(x))), 0),
+                        Err(x) => (Opd::Walk(Box::new(walked(x, cx))), 0),
                     }
                 }
             };
@@ -174,9 +187,9 @@ fn pred_own(e: Node) -> Pred {
         }
         Node::Binder(i) => Pred::Binder(i),
         Node::Const(v) => Pred::Const(v.truthy()),
-        e @ Node::Comp { .. } if loopable(&e) => match looped_own(e) {
+        e @ Node::Comp { .. } if loopable(&e) => match looped_own(e, cx) {
             Ok(l) => Pred::Loop(Box::new(l)),
-            Err(e) => Pred::Walk(Box::new(walked(e))),
+            Err(e) => Pred::Walk(Box::new(walked(e, cx))),
         },
         e @ (Node::Attr(..) | Node::Builtin(_) | Node::Setting(_) | Node::Call(..)) => match opd_own(e) {
             Ok((Opd::Field(i, f), _)) => Pred::Field(i, f),
@@ -185,10 +198,10 @@ fn pred_own(e: Node) -> Pred {
                 let m = mask(&o);
                 Pred::Value(Box::new(o), m)
             }
-            Ok((o, _)) => Pred::Walk(Box::new(walked(opd_node(o)))),
-            Err(e) => Pred::Walk(Box::new(walked(e))),
+            Ok((o, _)) => Pred::Walk(Box::new(walked(opd_node(o), cx))),
+            Err(e) => Pred::Walk(Box::new(walked(e, cx))),
         },
-        e => Pred::Walk(Box::new(walked(e))),
+        e => Pred::Walk(Box::new(walked(e, cx))),
     }
 }
 
@@ -223,13 +236,13 @@ fn mask(o: &Opd) -> u32 {
 }
 
 /// A node the walk evaluates, its own parts compiled where they compile.
-fn walked(mut e: Node) -> Node {
-    compile_children(&mut e);
+fn walked(mut e: Node, cx: &mut FlatCx) -> Node {
+    compile_children(&mut e, cx);
     e
 }
 
 /// A comprehension `run_loop` evaluates as eval.rs `comp` does (e: `loopable`), or e back.
-fn looped_own(e: Node) -> Result<Looped, Node> {
+fn looped_own(e: Node, cx: &mut FlatCx) -> Result<Looped, Node> {
     let Node::Comp { func, slots, src, body, eq: None, memo } = e else { return Err(e) };
     let src = match *src {
         Node::Builtin(b) if plain_builtin(b) => Src::Builtin(b),
@@ -238,9 +251,9 @@ fn looped_own(e: Node) -> Result<Looped, Node> {
             _ => return Err(Node::Const(V::None)), // never
         },
         Node::Const(v) => Src::Const(v),
-        other => Src::Walk(Box::new(walked(other))),
+        other => Src::Walk(Box::new(walked(other, cx))),
     };
-    Ok(Looped { memo, func, slots, src, body: pred_own(*body) })
+    Ok(Looped { memo, func, slots, src, body: pred_own(*body, cx) })
 }
 
 /// A binder and the fields read from it in turn (`x.a.b`: x, [a]; the last field is the caller's).
@@ -322,28 +335,40 @@ fn opd_of(e: &Node) -> Option<(Opd, u64)> {
     })
 }
 
-/// Replaces every condition of e that compiles by its `Node::Pred`, outermost first. The body of a
+/// Replaces every condition of e that compiles by its `Node::Pred`, outermost first, and every
+/// `count`/`any`/`all` in a value's place that compiles flat by its flat form. The body of a
 /// comprehension answered from a tally (an `eq`) stays as lowered: eval.rs reads its shape.
-pub(crate) fn compile_preds(e: &mut Node) {
+pub(crate) fn compile_preds(e: &mut Node, cx: &mut FlatCx) {
     if cond_root(e) {
         let owned = std::mem::replace(e, Node::Const(V::None));
-        *e = Node::Pred(Box::new(pred_own(owned)));
+        *e = Node::Pred(Box::new(pred_own(owned, cx)));
         return;
     }
-    compile_children(e);
+    if matches!(e, Node::Comp { .. }) {
+        if let Some(mut f) = cx.value(e) {
+            let mut orig = std::mem::replace(e, Node::Const(V::None));
+            cx.off += 1;
+            compile_children(&mut orig, cx);
+            cx.off -= 1;
+            f.orig = Orig::Node(orig);
+            *e = Node::Pred(Box::new(Pred::Flat(Box::new(f))));
+            return;
+        }
+    }
+    compile_children(e, cx);
 }
 
 /// `compile_preds` on e's parts (e itself stays).
-fn compile_children(e: &mut Node) {
+pub(crate) fn compile_children(e: &mut Node, cx: &mut FlatCx) {
     match e {
         Node::Comp { src, body, eq, .. } => {
-            compile_preds(src);
+            compile_preds(src, cx);
             if let Some(q) = eq.as_deref_mut() {
-                compile_preds(q);
+                compile_preds(q, cx);
             } else {
-                compile_preds(body);
+                compile_preds(body, cx);
             }
         }
-        _ => super::memo::children_mut(e).into_iter().for_each(compile_preds),
+        _ => super::memo::children_mut(e).into_iter().for_each(|c| compile_preds(c, cx)),
     }
 }

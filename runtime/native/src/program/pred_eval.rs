@@ -160,6 +160,24 @@ impl Eval<'_, '_> {
             }
             Pred::Binder(i) => Ok(self.binders[*i].truthy()),
             Pred::Const(b) => Ok(*b),
+            Pred::Flat(f) => {
+                *n -= 1; // counted by the flat form, or by the form it replaces
+                match self.flat_cond(f) {
+                    Ok((t, k)) => {
+                        *n += k;
+                        Ok(t)
+                    }
+                    Err(()) => match &f.orig {
+                        Orig::Pred(p) => self.pred(p, n),
+                        Orig::Node(e) => {
+                            // the walk charges its own nodes, from the budget it would have had here
+                            self.charge_n(*n)?;
+                            *n = 0;
+                            self.truth(e)
+                        }
+                    },
+                }
+            }
         }
     }
 
@@ -327,7 +345,7 @@ impl Eval<'_, '_> {
     /// Every builtin of mask m made (none of them can stop: `plain_builtin`), so that the operands
     /// read them where they lie.
     #[inline]
-    fn make_builtins(&mut self, m: u32) {
+    pub(super) fn make_builtins(&mut self, m: u32) {
         // the mask's bits in turn, lowest first (`B` order, as ALL_B lists them): most masks name
         // one or two builtins, and a comparison inside a loop asks again for each item
         let mut rest = m;

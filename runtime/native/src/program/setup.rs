@@ -17,6 +17,7 @@ struct Buffers {
     counts: Vec<Option<i64>>,
     quantities: Vec<Option<V>>,
     gfields: Vec<V>,
+    cols: Vec<GCol>,
     memo: Vec<Vec<(MemoKey, V, u64)>>, // per memo id, emptied (its lists keep their room)
 }
 
@@ -46,6 +47,9 @@ impl<'p, 'r> Eval<'p, 'r> {
             tallies: Vec::new(),
             tally_built: 0,
             memo: b.memo,
+            cols: b.cols,
+            cols_state: 0,
+            fpending: Default::default(),
             units: None,
             waits: r.waits.clone(),
             shape_waits: r.shape_waits.clone(),
@@ -177,6 +181,7 @@ impl Drop for Eval<'_, '_> {
             quantities: std::mem::take(&mut self.quantities),
             gfields: self.gfields.take().unwrap_or_else(|| self.gf_spare.take()),
             memo: std::mem::take(&mut self.memo),
+            cols: std::mem::take(&mut self.cols),
         };
         for m in b.memo.iter_mut() {
             m.clear();
@@ -185,6 +190,7 @@ impl Drop for Eval<'_, '_> {
         b.counts.clear();
         b.quantities.clear();
         b.gfields.clear();
+        b.cols.clear();
         // a thread being torn down has no spare list any more: the buffers are freed
         let _ = SPARE.try_with(|s| {
             if let Ok(mut s) = s.try_borrow_mut() {

@@ -1,0 +1,784 @@
+//! Evaluating the flat conditions (flat.rs) on one reading: its groups' fields as integer columns,
+//! made once per reading, tile fields read from the program's table by kind, binders in registers.
+//! Each function answers `Err(())` where the flat form does not decide (see flat.rs): the caller then
+//! evaluates the form it replaced, from the start.
+
+use super::*;
+
+type U<T> = Result<T, ()>;
+
+/// A group's fields as the flat form reads them (by identity, which is its index in the reading).
+#[derive(Clone, Copy)]
+pub(crate) struct GCol {
+    num: [i64; 17], // the whole-number fields by field id (size, rank, start, end, the flags, wilds)
+    suit: i64,      // 0: none, else the text's id
+    tile: i64,      // its tile's code (a group of no tiles makes the columns unusable)
+    flags: u16,
+}
+
+type Regs = [Val; NREG];
+
+impl Eval<'_, '_> {
+    /// A flat condition's truth (a value root: its count's or truth's) and the nodes the walk would
+    /// have charged for it.
+    pub(super) fn flat_cond(&mut self, f: &Flat) -> U<(bool, u64)> {
+        self.flat_ready(f);
+        let mut regs = [NONE; NREG];
+        let mut n = 0u64;
+        let b = match &f.root {
+            Root::Cond(p) => self.fp(p, &mut regs, &mut n),
+            Root::Value(l) => self.floop(l, &mut regs, &mut n).map(|k| k != 0),
+        };
+        self.flat_done(b.is_ok());
+        Ok((b?, n))
+    }
+
+    /// The tallies the evaluation charged kept as charged (it answered) or forgotten (it gave up).
+    #[inline]
+    fn flat_done(&mut self, answered: bool) {
+        let pending = self.fpending.get_mut();
+        if pending.is_empty() {
+            return;
+        }
+        if answered {
+            for (b, f, cost) in pending.drain(..) {
+                self.tallies.push((b, f, Tally::Charged));
+                self.tally_built += cost;
+            }
+        } else {
+            pending.clear();
+        }
+    }
+
+    /// A flat comprehension's value (`count`: a whole number; `any`/`all`: a truth), and its nodes.
+    pub(super) fn flat_value(&mut self, f: &Flat) -> U<(V, u64)> {
+        self.flat_ready(f);
+        let mut regs = [NONE; NREG];
+        let mut n = 0u64;
+        let v = match &f.root {
+            Root::Cond(p) => self.fp(p, &mut regs, &mut n).map(V::Bool),
+            Root::Value(l) => self.floop(l, &mut regs, &mut n).map(|k| if l.func == CompFn::Count { V::Int(k) } else { V::Bool(k != 0) }),
+        };
+        self.flat_done(v.is_ok());
+        Ok((v?, n))
+    }
+
+    fn flat_ready(&mut self, f: &Flat) {
+        if f.mask != 0 {
+            self.make_builtins(f.mask);
+        }
+        if f.cols && self.cols_state == 0 {
+            self.build_cols();
+        }
+    }
+
+    /// Every group's columns; unusable (state 2) where a group's identity is not its index, a group
+    /// has no tiles or a tile is not a tile of the catalog.
+    fn build_cols(&mut self) {
+        let mut cols = std::mem::take(&mut self.cols);
+        cols.clear();
+        let p = self.p;
+        let mut ok = true;
+        for (i, g) in self.r.groups.iter().enumerate() {
+            if g.ident as usize != i {
+                ok = false;
+                break;
+            }
+            let (mut lo, mut hi) = (i64::MAX, i64::MIN);
+            let mut tile = NONE;
+            let mut min_kind = u32::MAX;
+            let mut wilds = 0i64;
+            for x in g.tiles.iter() {
+                let V::Tile(c) = x else {
+                    ok = false;
+                    break;
+                };
+                let k = kind_of(*c);
+                let Some(&r) = p.kind_rank.get(k as usize).filter(|_| (k as usize) < p.flat.n_kinds) else {
+                    ok = false;
+                    break;
+                };
+                lo = lo.min(r);
+                hi = hi.max(r);
+                if k < min_kind {
+                    min_kind = k;
+                    tile = Val { c: C::Tile, x: *c as i64 };
+                }
+                wilds += (c & 2 != 0) as i64;
+            }
+            if !ok || g.tiles.is_empty() {
+                ok = false;
+                break;
+            }
+            let suit = match g.tiles.first() {
+                Some(V::Tile(c)) => p.flat.kind_suit[kind_of(*c) as usize],
+                _ => NONE,
+            };
+            let mut flags = 0u16;
+            for (on, bit) in [
+                (is_run(&p.kind_rank, &p.kind_suit, g), G_RUN),
+                (is_triplet(g), G_TRIPLET),
+                (g.kong, G_KONG),
+                (g.pair, G_PAIR),
+                (g.exposed, G_EXPOSED),
+                (g.concealed, G_CONCEALED),
+                (g.has_win, G_HAS_WIN),
+            ] {
+                if on {
+                    flags |= bit;
+                }
+            }
+            let mut num = [0i64; 17];
+            num[1] = g.tiles.len() as i64;
+            num[5] = lo;
+            num[6] = lo;
+            num[7] = hi;
+            for (f, bit) in [(8, G_RUN), (9, G_TRIPLET), (10, G_KONG), (11, G_PAIR), (12, G_EXPOSED), (13, G_CONCEALED), (16, G_HAS_WIN)] {
+                num[f] = (flags & bit != 0) as i64;
+            }
+            num[15] = wilds;
+            cols.push(GCol { num, suit: suit.x, tile: tile.x, flags });
+        }
+        if !ok {
+            cols.clear(); // no column is read then
+        }
+        self.cols = cols;
+        self.cols_state = if ok { 1 } else { 2 };
+    }
+
+    #[inline]
+    fn col(&self, g: i64) -> U<&GCol> {
+        if self.cols_state != 1 {
+            return Err(());
+        }
+        self.cols.get(g as usize).ok_or(())
+    }
+
+    /// A reading's value as a flat value (a text by its id where the program knows it).
+    fn to_val(&self, v: &V) -> U<Val> {
+        Ok(match v {
+            V::None => NONE,
+            V::Bool(b) => num(*b as i64),
+            V::Int(n) => num(*n),
+            V::Tile(c) => Val { c: C::Tile, x: *c as i64 },
+            V::Group(g) => Val { c: C::Group, x: *g as i64 },
+            V::Str(s) => Val { c: C::Sym, x: *self.p.flat.syms.get(&**s).ok_or(())? },
+            _ => return Err(()),
+        })
+    }
+
+    /// `x.F` as eval reads it: none's field none, a tile's from its kind (its wildcard bits from its
+    /// code), a group's from its columns.
+    fn ffield(&self, v: Val, f: usize) -> U<Val> {
+        let t = &self.p.flat;
+        match v.c {
+            C::None => Ok(NONE),
+            C::Tile => {
+                let code = v.x as u32;
+                if f == t.f_wild {
+                    return Ok(num((code & 2 != 0) as i64));
+                }
+                if f == t.f_joker {
+                    return Ok(num((code & 1) as i64));
+                }
+                match t.tcols.get(kind_of(code) as usize * t.n_fields + f) {
+                    Some(x) if x.c != C::Miss => Ok(*x),
+                    _ => Err(()),
+                }
+            }
+            C::Group => {
+                let g = self.col(v.x)?;
+                Ok(match f {
+                    1 | 5..=13 | 15 | 16 => num(g.num[f]),
+                    3 => Val { c: C::Tile, x: g.tile },
+                    4 => {
+                        if g.suit == 0 {
+                            NONE
+                        } else {
+                            Val { c: C::Sym, x: g.suit }
+                        }
+                    }
+                    _ => return Err(()), // kind, tiles, value, a tile field: the walk's
+                })
+            }
+            _ => Err(()),
+        }
+    }
+
+    #[inline]
+    fn ftruthy(&self, v: Val) -> bool {
+        match v.c {
+            C::None | C::Miss => false,
+            C::Num => v.x != 0,
+            C::Sym => v.x != self.p.flat.empty_sym,
+            C::Tile | C::Group => true,
+        }
+    }
+
+    fn fp(&self, p: &Fp, regs: &mut Regs, n: &mut u64) -> U<bool> {
+        match p {
+            Fp::ICmp(op, a, b, k) => {
+                *n += k;
+                let (a, b) = (self.ix(a, regs)?, self.ix(b, regs)?);
+                Ok(match op {
+                    Cmp::Eq => a == b,
+                    Cmp::Ne => a != b,
+                    Cmp::Lt => a < b,
+                    Cmp::Le => a <= b,
+                    Cmp::Gt => a > b,
+                    Cmp::Ge => a >= b,
+                    Cmp::In | Cmp::NotIn => return Err(()),
+                })
+            }
+            Fp::IChain(ops, xs) => {
+                *n += 1 + xs[0].1;
+                let mut left = self.ix(&xs[0].0, regs)?;
+                for (op, (x, k)) in ops.iter().zip(&xs[1..]) {
+                    *n += k;
+                    let right = self.ix(x, regs)?;
+                    let t = match op {
+                        Cmp::Eq => left == right,
+                        Cmp::Ne => left != right,
+                        Cmp::Lt => left < right,
+                        Cmp::Le => left <= right,
+                        Cmp::Gt => left > right,
+                        Cmp::Ge => left >= right,
+                        Cmp::In | Cmp::NotIn => return Err(()),
+                    };
+                    if !t {
+                        return Ok(false);
+                    }
+                    left = right;
+                }
+                Ok(true)
+            }
+            Fp::IIn(inside, a, ks, k) => {
+                *n += k;
+                let a = self.ix(a, regs)?;
+                Ok(ks.contains(&a) == *inside)
+            }
+            Fp::ITruth(a, k) => {
+                *n += k;
+                Ok(self.ix(a, regs)? != 0)
+            }
+            Fp::SEq(eq, a, b, k) => {
+                *n += k;
+                Ok((self.sx(a, regs)? == self.sx(b, regs)?) == *eq)
+            }
+            Fp::SChain(eqs, xs) => {
+                *n += 1 + xs[0].1;
+                let mut left = self.sx(&xs[0].0, regs)?;
+                for (eq, (x, k)) in eqs.iter().zip(&xs[1..]) {
+                    *n += k;
+                    let right = self.sx(x, regs)?;
+                    if (left == right) != *eq {
+                        return Ok(false);
+                    }
+                    left = right;
+                }
+                Ok(true)
+            }
+            Fp::TEq(eq, a, b, k) => {
+                *n += k;
+                Ok((self.tx(a, regs)? == self.tx(b, regs)?) == *eq)
+            }
+            Fp::And(l, r) => {
+                *n += 1;
+                Ok(self.fp(l, regs, n)? && self.fp(r, regs, n)?)
+            }
+            Fp::Or(l, r) => {
+                *n += 1;
+                Ok(self.fp(l, regs, n)? || self.fp(r, regs, n)?)
+            }
+            Fp::Not(o) => {
+                *n += 1;
+                Ok(!self.fp(o, regs, n)?)
+            }
+            Fp::Cmp(op, a, b) => {
+                *n += 1;
+                let a = self.fx(a, regs, n)?;
+                let b = self.fx(b, regs, n)?;
+                fcmp(*op, a, b)
+            }
+            Fp::Chain(ops, xs) => {
+                *n += 1;
+                let mut left = self.fx(&xs[0], regs, n)?;
+                for (op, x) in ops.iter().zip(&xs[1..]) {
+                    let right = self.fx(x, regs, n)?;
+                    if !fcmp(*op, left, right)? {
+                        return Ok(false);
+                    }
+                    left = right;
+                }
+                Ok(true)
+            }
+            Fp::In(inside, a, items) => {
+                *n += 2; // the comparison and the constant list
+                let a = self.fx(a, regs, n)?;
+                Ok(items.iter().any(|y| feq(a, *y)) == *inside)
+            }
+            Fp::Truth(x) => {
+                let v = self.fx(x, regs, n)?;
+                Ok(self.ftruthy(v))
+            }
+            Fp::Loop(l) => Ok(self.floop(l, regs, n)? != 0),
+        }
+    }
+
+    fn fx(&self, e: &Fx, regs: &mut Regs, n: &mut u64) -> U<Val> {
+        Ok(match e {
+            Fx::Lit(v) => {
+                *n += 1;
+                *v
+            }
+            Fx::Reg(r) => {
+                *n += 1;
+                regs[*r]
+            }
+            Fx::Free(s) => {
+                *n += 1;
+                self.to_val(&self.binders[*s])?
+            }
+            Fx::BField(o, f) => {
+                // one node: the binder's own is not charged (eval.rs `Attr` of a binder)
+                let v = self.fx(o, regs, &mut 0)?;
+                *n += 1;
+                self.ffield(v, *f)?
+            }
+            Fx::Field(o, f) => {
+                *n += 1;
+                let v = self.fx(o, regs, n)?;
+                self.ffield(v, *f)?
+            }
+            Fx::Arith(op, a, b) => {
+                *n += 1;
+                let a = self.fx(a, regs, n)?;
+                let b = self.fx(b, regs, n)?;
+                farith(*op, a, b)?
+            }
+            Fx::Neg(o) => {
+                *n += 1;
+                let v = self.fx(o, regs, n)?;
+                num(whole(v)?.checked_neg().ok_or(())?)
+            }
+            Fx::Abs(o) => {
+                *n += 1;
+                let v = self.fx(o, regs, n)?;
+                num(whole(v)?.checked_abs().ok_or(())?)
+            }
+            Fx::Floor(o) => {
+                *n += 1;
+                let v = self.fx(o, regs, n)?;
+                num(whole(v)?)
+            }
+            Fx::MinMax(max, a, b) => {
+                *n += 1;
+                let a = whole(self.fx(a, regs, n)?)?;
+                let b = whole(self.fx(b, regs, n)?)?;
+                num(if *max { a.max(b) } else { a.min(b) })
+            }
+            Fx::Len(b) => {
+                *n += 2;
+                match group_list(*b) {
+                    Some((m, w)) => {
+                        if self.cols_state != 1 {
+                            return Err(());
+                        }
+                        num(self.cols.iter().filter(|g| g.flags & m == w).count() as i64)
+                    }
+                    None => match &self.builtins[*b as usize] {
+                        Some(V::List(l)) => num(l.len() as i64),
+                        _ => return Err(()),
+                    },
+                }
+            }
+            Fx::LenDistinct(b) => {
+                *n += 3;
+                let Some(V::List(l)) = &self.builtins[*b as usize] else { return Err(()) };
+                let mut seen = 0u128;
+                for x in l.iter() {
+                    match x {
+                        V::Tile(c) if kind_of(*c) < 128 => seen |= 1u128 << kind_of(*c),
+                        _ => return Err(()),
+                    }
+                }
+                num(seen.count_ones() as i64)
+            }
+            Fx::Builtin(b) => {
+                *n += 1;
+                match &self.builtins[*b as usize] {
+                    Some(v) => self.to_val(v)?,
+                    None => return Err(()),
+                }
+            }
+            Fx::Setting(i) => {
+                *n += 1;
+                match self.r.settings.get(*i) {
+                    Some(Some(v)) => self.to_val(v)?,
+                    _ => return Err(()),
+                }
+            }
+            Fx::Loop(l) => {
+                let k = self.floop(l, regs, n)?;
+                num(k)
+            }
+            Fx::Cond(p) => num(self.fp(p, regs, n)? as i64),
+            Fx::Tally(t) => self.ftally(t, regs, n)?,
+        })
+    }
+
+    /// An equality lookup as lookup.rs `tally` answers it and charges it: the comprehension, the list
+    /// (read again, or read and its tally built: two nodes an item), V; the items whose key equals V.
+    fn ftally(&self, t: &FTally, regs: &mut Regs, n: &mut u64) -> U<Val> {
+        *n += 1;
+        let groups = group_list(t.b);
+        let len = match groups {
+            Some((m, w)) => {
+                if self.cols_state != 1 {
+                    return Err(());
+                }
+                self.cols.iter().filter(|g| g.flags & m == w).count()
+            }
+            None => match &self.builtins[t.b as usize] {
+                Some(V::List(l)) => l.len(),
+                Some(v) if !v.truthy() => 0,
+                _ => return Err(()),
+            },
+        };
+        let same = |x: &(B, Option<usize>, _)| x.0 == t.b && x.1 == t.field;
+        let built = self.tallies.iter().any(|x| x.0 == t.b && x.1 == t.field) || self.fpending.borrow().iter().any(same);
+        if built {
+            *n += 1;
+        } else {
+            *n += 1 + 2 * len as u64;
+            self.fpending.borrow_mut().push((t.b, t.field, 2 * len as u64));
+        }
+        let v = self.fx(&t.want, regs, n)?;
+        let mut count = 0i64;
+        match groups {
+            Some((m, w)) => {
+                for (i, g) in self.cols.iter().enumerate() {
+                    if g.flags & m != w {
+                        continue;
+                    }
+                    let item = Val { c: C::Group, x: i as i64 };
+                    let key = match t.field {
+                        None => item,
+                        Some(f) => self.ffield(item, f)?,
+                    };
+                    count += feq(key, v) as i64;
+                }
+            }
+            None => {
+                if let Some(V::List(l)) = &self.builtins[t.b as usize] {
+                    for x in l.iter() {
+                        let item = self.tile_item(x)?;
+                        let key = match t.field {
+                            None => item,
+                            Some(f) => self.ffield(item, f)?,
+                        };
+                        count += feq(key, v) as i64;
+                    }
+                }
+            }
+        }
+        Ok(num(if t.any { (count > 0) as i64 } else { count }))
+    }
+
+    #[inline]
+    fn gcol(&self, regs: &Regs, r: usize) -> U<&GCol> {
+        self.cols.get(regs[r].x as usize).ok_or(())
+    }
+
+    /// A tile register's field f, of a class every kind has (flat.rs `fcls`).
+    #[inline]
+    fn tcell(&self, code: i64, f: usize) -> U<i64> {
+        let t = &self.p.flat;
+        if f == t.f_wild {
+            return Ok((code >> 1) & 1);
+        }
+        if f == t.f_joker {
+            return Ok(code & 1);
+        }
+        t.tx.get((code >> 2) as usize * t.n_fields + f).copied().ok_or(())
+    }
+
+    fn ix(&self, e: &Ix, regs: &Regs) -> U<i64> {
+        Ok(match e {
+            Ix::K(k) => *k,
+            Ix::G(r, f) => self.gcol(regs, *r)?.num[*f],
+            Ix::T(r, f) => self.tcell(regs[*r].x, *f)?,
+            Ix::GT(r, f) => self.tcell(self.gcol(regs, *r)?.tile, *f)?,
+            Ix::R(r) => regs[*r].x,
+            Ix::Ar(op, a, b) => farith(*op, num(self.ix(a, regs)?), num(self.ix(b, regs)?))?.x,
+            Ix::Neg(a) => self.ix(a, regs)?.checked_neg().ok_or(())?,
+            Ix::Abs(a) => self.ix(a, regs)?.checked_abs().ok_or(())?,
+            Ix::MinMax(max, a, b) => {
+                let (a, b) = (self.ix(a, regs)?, self.ix(b, regs)?);
+                if *max {
+                    a.max(b)
+                } else {
+                    a.min(b)
+                }
+            }
+            Ix::Len(m, w) => {
+                if self.cols_state != 1 {
+                    return Err(());
+                }
+                self.cols.iter().filter(|g| g.flags & m == *w).count() as i64
+            }
+        })
+    }
+
+    fn sx(&self, e: &Sx, regs: &Regs) -> U<i64> {
+        Ok(match e {
+            Sx::K(k) => *k,
+            Sx::G(r) => self.gcol(regs, *r)?.suit,
+            Sx::T(r, f) => self.tcell(regs[*r].x, *f)?,
+            Sx::GT(r, f) => self.tcell(self.gcol(regs, *r)?.tile, *f)?,
+        })
+    }
+
+    /// A tile's kind.
+    fn tx(&self, e: &Tx, regs: &Regs) -> U<i64> {
+        Ok(match e {
+            Tx::K(k) => *k,
+            Tx::R(r) => regs[*r].x >> 2,
+            Tx::G(r) => self.gcol(regs, *r)?.tile >> 2,
+            Tx::T(r, f) => self.tcell(regs[*r].x, *f)? >> 2,
+        })
+    }
+
+    /// An item of a list of tiles: a tile of one of the catalog's kinds (below 128), or the flat form
+    /// gives up (its tile registers hold such tiles only).
+    #[inline]
+    fn tile_item(&self, x: &V) -> U<Val> {
+        match x {
+            V::Tile(c) if (kind_of(*c) as usize) < self.p.flat.n_kinds.min(128) => Ok(Val { c: C::Tile, x: *c as i64 }),
+            _ => Err(()),
+        }
+    }
+
+    /// A comprehension's items, its source's nodes counted; how many.
+    fn fitems(&self, src: &FSrc, regs: &mut Regs, n: &mut u64, out: &mut [Val; NITEMS]) -> U<usize> {
+        let mut len = 0usize;
+        let mut push = |v: Val| -> U<()> {
+            *out.get_mut(len).ok_or(())? = v;
+            len += 1;
+            Ok(())
+        };
+        match src {
+            FSrc::Groups(m, w) => {
+                *n += 1;
+                if self.cols_state != 1 {
+                    return Err(());
+                }
+                for (i, g) in self.cols.iter().enumerate() {
+                    if g.flags & m == *w {
+                        push(Val { c: C::Group, x: i as i64 })?;
+                    }
+                }
+            }
+            FSrc::List(b) => {
+                *n += 1;
+                let tiles = matches!(b, B::Tiles | B::Hand);
+                match &self.builtins[*b as usize] {
+                    Some(V::List(l)) => {
+                        for x in l.iter() {
+                            if tiles {
+                                push(self.tile_item(x)?)?;
+                            } else {
+                                push(self.to_val(x)?)?;
+                            }
+                        }
+                    }
+                    Some(v) if !v.truthy() => {}
+                    _ => return Err(()),
+                }
+            }
+            FSrc::Distinct(b) => {
+                *n += 2;
+                let Some(V::List(l)) = &self.builtins[*b as usize] else { return Err(()) };
+                let mut seen = 0u128;
+                for x in l.iter() {
+                    let t = self.tile_item(x)?;
+                    let bit = 1u128 << kind_of(t.x as u32);
+                    if seen & bit == 0 {
+                        seen |= bit;
+                        push(t)?;
+                    }
+                }
+            }
+            FSrc::GTiles(o) => {
+                *n += 1;
+                let v = self.fx(o, regs, &mut 0)?;
+                match v.c {
+                    C::None => {} // none's field is none: no items
+                    C::Group => {
+                        self.col(v.x)?;
+                        for x in self.r.groups[v.x as usize].tiles.iter() {
+                            push(self.tile_item(x)?)?;
+                        }
+                    }
+                    _ => return Err(()),
+                }
+            }
+            FSrc::Const(vals) => {
+                *n += 1;
+                for v in vals {
+                    push(*v)?;
+                }
+            }
+        }
+        Ok(len)
+    }
+
+    /// A flat comprehension: `count` its count, `any`/`all` 1 or 0.
+    fn floop(&self, l: &FLoop, regs: &mut Regs, n: &mut u64) -> U<i64> {
+        *n += 1; // the comprehension
+        let (any, all) = (l.func == CompFn::Any, l.func == CompFn::All);
+        let mut count = 0i64;
+        let k = l.regs.len();
+        if let (FSrc::Groups(m, w), 1) = (&l.src, k) {
+            // one binder over a reading's groups: the columns read in place
+            *n += 1;
+            if self.cols_state != 1 {
+                return Err(());
+            }
+            let r = l.regs[0];
+            for (i, g) in self.cols.iter().enumerate() {
+                if g.flags & m != *w {
+                    continue;
+                }
+                regs[r] = Val { c: C::Group, x: i as i64 };
+                let t = self.fp(&l.body, regs, n)?;
+                if *n > self.budget {
+                    return Err(());
+                }
+                if t && any {
+                    return Ok(1);
+                }
+                if !t && all {
+                    return Ok(0);
+                }
+                count += t as i64;
+            }
+            return Ok(if any {
+                0
+            } else if all {
+                1
+            } else {
+                count
+            });
+        }
+        let mut items = [NONE; NITEMS];
+        let len = self.fitems(&l.src, regs, n, &mut items)?;
+        if k == 1 {
+            let r = l.regs[0];
+            for &it in &items[..len] {
+                regs[r] = it;
+                let t = self.fp(&l.body, regs, n)?;
+                if *n > self.budget {
+                    return Err(()); // past the budget: the walk stops there (and the flat form's work stays bounded)
+                }
+                if t && any {
+                    return Ok(1);
+                }
+                if !t && all {
+                    return Ok(0);
+                }
+                count += t as i64;
+            }
+        } else if k <= len {
+            let mut idx_buf = [0usize; 8];
+            let idx = &mut idx_buf[..k];
+            for (t, x) in idx.iter_mut().enumerate() {
+                *x = t;
+            }
+            loop {
+                for (&r, &j) in l.regs.iter().zip(idx.iter()) {
+                    regs[r] = items[j];
+                }
+                let t = self.fp(&l.body, regs, n)?;
+                if *n > self.budget {
+                    return Err(());
+                }
+                if t && any {
+                    return Ok(1);
+                }
+                if !t && all {
+                    return Ok(0);
+                }
+                count += t as i64;
+                if !next_combination(idx, len) {
+                    break;
+                }
+            }
+        }
+        Ok(if any {
+            0
+        } else if all {
+            1
+        } else {
+            count
+        })
+    }
+}
+
+/// `equal` on flat values: the same class and number (tiles by kind); none equal to none alone.
+#[inline]
+fn feq(a: Val, b: Val) -> bool {
+    a.c == b.c && if a.c == C::Tile { kind_of(a.x as u32) == kind_of(b.x as u32) } else { a.x == b.x }
+}
+
+/// `compare` on flat values: orderings of numbers alone (none: false; anything else gives up).
+#[inline]
+fn fcmp(op: Cmp, a: Val, b: Val) -> U<bool> {
+    Ok(match op {
+        Cmp::Eq => feq(a, b),
+        Cmp::Ne => !feq(a, b),
+        Cmp::In | Cmp::NotIn => return Err(()),
+        _ => {
+            if a.c == C::None || b.c == C::None {
+                return Ok(false);
+            }
+            if a.c != C::Num || b.c != C::Num {
+                return Err(());
+            }
+            match op {
+                Cmp::Lt => a.x < b.x,
+                Cmp::Le => a.x <= b.x,
+                Cmp::Gt => a.x > b.x,
+                _ => a.x >= b.x,
+            }
+        }
+    })
+}
+
+#[inline]
+fn whole(v: Val) -> U<i64> {
+    if v.c == C::Num {
+        Ok(v.x)
+    } else {
+        Err(())
+    }
+}
+
+/// Whole-number arithmetic as the reference's (floor division and modulo by the divisor's sign); an
+/// overflow or a division by zero gives up.
+fn farith(op: Op, a: Val, b: Val) -> U<Val> {
+    let (x, y) = (whole(a)?, whole(b)?);
+    let got = match op {
+        Op::Add => x.checked_add(y),
+        Op::Sub => x.checked_sub(y),
+        Op::Mul => x.checked_mul(y),
+        Op::FloorDiv if y != 0 => i64::try_from(floor_div(x as i128, y as i128)).ok(),
+        Op::Mod if y != 0 => {
+            let r = (x as i128) % (y as i128);
+            let r = if r != 0 && ((r < 0) != (y < 0)) { r + y as i128 } else { r };
+            i64::try_from(r).ok()
+        }
+        _ => None,
+    };
+    got.map(num).ok_or(())
+}
