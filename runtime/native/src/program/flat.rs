@@ -226,10 +226,10 @@ pub(crate) struct FlatTables {
 /// The compilation's state: the tables being made, the registers of the enclosing flat loops.
 pub(crate) struct FlatCx {
     pub(crate) t: FlatTables,
-    regs: Vec<usize>, // binder slot per register
-    rcls: Vec<C>,     // what its items are known to be (C::Miss: not known)
+    pub(super) regs: Vec<usize>, // binder slot per register
+    pub(super) rcls: Vec<C>,     // what its items are known to be (C::Miss: not known)
     mask: u32,
-    cols: bool,
+    pub(super) cols: bool,
     /// while above 0, nothing compiles flat (the form a flat one replaces is being compiled)
     pub(crate) off: u32,
 }
@@ -456,163 +456,6 @@ impl FlatCx {
         self.regs.truncate(base);
         self.rcls.truncate(base);
         Some(FLoop { func: *func, regs, src, body: body? })
-    }
-}
-
-impl FlatCx {
-    /// A register of a binder slot with items of class c.
-    fn reg_of(&self, e: &Node, c: C) -> Option<usize> {
-        let Node::Binder(s) = e else { return None };
-        let r = self.regs.iter().position(|x| x == s)?;
-        (self.rcls[r] == c).then_some(r)
-    }
-
-    /// A field read from a register of class c: (register, field id).
-    fn reg_field(&self, e: &Node, c: C) -> Option<(usize, usize)> {
-        let Node::Attr(o, f) = e else { return None };
-        Some((self.reg_of(o, c)?, *f))
-    }
-
-    /// `g.tile.F` of a group register: (register, F).
-    fn gtile_field(&self, e: &Node) -> Option<(usize, usize)> {
-        let Node::Attr(o, f) = e else { return None };
-        let (r, 3) = self.reg_field(o, C::Group)? else { return None };
-        Some((r, *f))
-    }
-
-    fn tile_field_is(&self, f: usize, c: C) -> bool {
-        self.t.fcls.get(f).copied().flatten() == Some(c)
-    }
-
-    /// e as a whole number known at load, with the nodes eval charges for it.
-    fn ix(&mut self, e: &Node) -> Option<(Ix, u64)> {
-        if let Some((r, f)) = self.reg_field(e, C::Group) {
-            return matches!(f, 1 | 5 | 6 | 7 | 8 | 9 | 10 | 11 | 12 | 13 | 15 | 16).then_some((Ix::G(r, f), 1));
-        }
-        if let Some((r, f)) = self.reg_field(e, C::Tile) {
-            return self.tile_field_is(f, C::Num).then_some((Ix::T(r, f), 1));
-        }
-        if let Some((r, f)) = self.gtile_field(e) {
-            return self.tile_field_is(f, C::Num).then_some((Ix::GT(r, f), 2));
-        }
-        if let Some(r) = self.reg_of(e, C::Num) {
-            return Some((Ix::R(r), 1));
-        }
-        Some(match e {
-            Node::Const(V::Int(n)) => (Ix::K(*n), 1),
-            Node::Const(V::Bool(b)) => (Ix::K(*b as i64), 1),
-            Node::Arith(op @ (Op::Add | Op::Sub | Op::Mul | Op::FloorDiv | Op::Mod), l, r) => {
-                let ((a, na), (b, nb)) = (self.ix(l)?, self.ix(r)?);
-                (Ix::Ar(*op, Box::new(a), Box::new(b)), 1 + na + nb)
-            }
-            Node::Neg(o) => {
-                let (a, n) = self.ix(o)?;
-                (Ix::Neg(Box::new(a)), 1 + n)
-            }
-            Node::Call(Func::Abs, a) if a.len() == 1 => {
-                let (a, n) = self.ix(&a[0])?;
-                (Ix::Abs(Box::new(a)), 1 + n)
-            }
-            Node::Call(f @ (Func::Max | Func::Min), a) if a.len() == 2 => {
-                let ((x, nx), (y, ny)) = (self.ix(&a[0])?, self.ix(&a[1])?);
-                (Ix::MinMax(matches!(f, Func::Max), Box::new(x), Box::new(y)), 1 + nx + ny)
-            }
-            Node::Call(Func::Len, a) if a.len() == 1 => {
-                let Node::Builtin(b) = a[0] else { return None };
-                let (m, w) = group_list(b)?;
-                self.cols = true;
-                (Ix::Len(m, w), 2)
-            }
-            _ => return None,
-        })
-    }
-
-    /// e as a text or none known at load.
-    fn sx(&mut self, e: &Node) -> Option<(Sx, u64)> {
-        if let Some((r, f)) = self.reg_field(e, C::Group) {
-            return (f == 4).then_some((Sx::G(r), 1));
-        }
-        if let Some((r, f)) = self.reg_field(e, C::Tile) {
-            return self.tile_field_is(f, C::Sym).then_some((Sx::T(r, f), 1));
-        }
-        if let Some((r, f)) = self.gtile_field(e) {
-            return self.tile_field_is(f, C::Sym).then_some((Sx::GT(r, f), 2));
-        }
-        match e {
-            Node::Const(V::None) => Some((Sx::K(0), 1)),
-            Node::Const(V::Str(s)) => Some((Sx::K(intern(&mut self.t.syms, s)), 1)),
-            _ => None,
-        }
-    }
-
-    /// e as a tile known at load (compared by kind).
-    fn tx(&mut self, e: &Node) -> Option<(Tx, u64)> {
-        if let Some(r) = self.reg_of(e, C::Tile) {
-            return Some((Tx::R(r), 1));
-        }
-        if let Some((r, f)) = self.reg_field(e, C::Group) {
-            return (f == 3).then_some((Tx::G(r), 1));
-        }
-        if let Some((r, f)) = self.reg_field(e, C::Tile) {
-            return self.tile_field_is(f, C::Tile).then_some((Tx::T(r, f), 1));
-        }
-        match e {
-            Node::Const(V::Tile(c)) => Some((Tx::K(kind_of(*c) as i64), 1)),
-            _ => None,
-        }
-    }
-
-    /// A comparison, chain, membership or truth whose operands are all known at load.
-    fn typed(&mut self, e: &Node) -> Option<Fp> {
-        match e {
-            Node::Compare(ops, xs) if ops.len() == 1 && xs.len() == 2 => {
-                if let (Cmp::In | Cmp::NotIn, Node::Const(V::List(items))) = (ops[0], &xs[1]) {
-                    let (a, n) = self.ix(&xs[0])?;
-                    // a number equals numbers alone
-                    let ks = items.iter().filter_map(|v| v.num().filter(|x| x.1 == 1).map(|x| x.0 as i64)).collect();
-                    if items.iter().any(|v| matches!(v, V::Rat(..))) {
-                        return None;
-                    }
-                    return Some(Fp::IIn(matches!(ops[0], Cmp::In), a, ks, 2 + n));
-                }
-                if matches!(ops[0], Cmp::In | Cmp::NotIn) {
-                    return None;
-                }
-                let eq = matches!(ops[0], Cmp::Eq);
-                if let (Some((a, na)), Some((b, nb))) = (self.ix(&xs[0]), self.ix(&xs[1])) {
-                    return Some(Fp::ICmp(ops[0], a, b, 1 + na + nb));
-                }
-                if !matches!(ops[0], Cmp::Eq | Cmp::Ne) {
-                    return None;
-                }
-                if let (Some((a, na)), Some((b, nb))) = (self.sx(&xs[0]), self.sx(&xs[1])) {
-                    return Some(Fp::SEq(eq, a, b, 1 + na + nb));
-                }
-                if let (Some((a, na)), Some((b, nb))) = (self.tx(&xs[0]), self.tx(&xs[1])) {
-                    return Some(Fp::TEq(eq, a, b, 1 + na + nb));
-                }
-                None
-            }
-            Node::Compare(ops, xs) if ops.len() + 1 == xs.len() && ops.len() > 1 => {
-                if ops.iter().any(|o| matches!(o, Cmp::In | Cmp::NotIn)) {
-                    return None;
-                }
-                if let Some(v) = xs.iter().map(|x| self.ix(x)).collect::<Option<Vec<_>>>() {
-                    return Some(Fp::IChain(ops.clone(), v));
-                }
-                if ops.iter().all(|o| matches!(o, Cmp::Eq | Cmp::Ne)) {
-                    if let Some(v) = xs.iter().map(|x| self.sx(x)).collect::<Option<Vec<_>>>() {
-                        return Some(Fp::SChain(ops.iter().map(|o| matches!(o, Cmp::Eq)).collect(), v));
-                    }
-                }
-                None
-            }
-            Node::And(..) | Node::Or(..) | Node::Not(_) | Node::Comp { .. } => None,
-            _ => {
-                let (a, n) = self.ix(e)?;
-                Some(Fp::ITruth(a, n))
-            }
-        }
     }
 }
 

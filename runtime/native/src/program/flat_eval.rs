@@ -5,7 +5,7 @@
 
 use super::*;
 
-type U<T> = Result<T, ()>;
+pub(super) type U<T> = Result<T, ()>;
 
 /// A group's fields as the flat form reads them (by identity, which is its index in the reading).
 #[derive(Clone, Copy)]
@@ -13,10 +13,10 @@ pub(crate) struct GCol {
     num: [i64; 17], // the whole-number fields by field id (size, rank, start, end, the flags, wilds)
     suit: i64,      // 0: none, else the text's id
     tile: i64,      // its tile's code (a group of no tiles makes the columns unusable)
-    flags: u16,
+    pub(super) flags: u16,
 }
 
-type Regs = [Val; NREG];
+pub(super) type Regs = [Val; NREG];
 
 impl Eval<'_, '_> {
     /// A flat condition's truth (a value root: its count's or truth's) and the nodes the walk would
@@ -72,6 +72,14 @@ impl Eval<'_, '_> {
         }
     }
 
+    /// The columns made (now, if they were not) and usable for this reading.
+    pub(super) fn cols_usable(&mut self) -> bool {
+        if self.cols_state == 0 {
+            self.build_cols();
+        }
+        self.cols_state == 1
+    }
+
     /// Every group's columns; unusable (state 2) where a group's identity is not its index, a group
     /// has no tiles or a tile is not a tile of the catalog.
     fn build_cols(&mut self) {
@@ -88,6 +96,7 @@ impl Eval<'_, '_> {
             let mut tile = NONE;
             let mut min_kind = u32::MAX;
             let mut wilds = 0i64;
+            let mut one_suit = true;
             for x in g.tiles.iter() {
                 let V::Tile(c) = x else {
                     ok = false;
@@ -100,6 +109,9 @@ impl Eval<'_, '_> {
                 };
                 lo = lo.min(r);
                 hi = hi.max(r);
+                if let (Some(V::Tile(f)), true) = (g.tiles.first(), one_suit) {
+                    one_suit = p.kind_suit[kind_of(*f) as usize] == p.kind_suit[k as usize];
+                }
                 if k < min_kind {
                     min_kind = k;
                     tile = Val { c: C::Tile, x: *c as i64 };
@@ -116,7 +128,7 @@ impl Eval<'_, '_> {
             };
             let mut flags = 0u16;
             for (on, bit) in [
-                (is_run(&p.kind_rank, &p.kind_suit, g), G_RUN),
+                (self.run_of(g, one_suit, lo, hi), G_RUN),
                 (is_triplet(g), G_TRIPLET),
                 (g.kong, G_KONG),
                 (g.pair, G_PAIR),
@@ -146,8 +158,32 @@ impl Eval<'_, '_> {
         self.cols_state = if ok { 1 } else { 2 };
     }
 
+    /// funcs.rs `is_run` on what `build_cols` found: three tiles or more of one suit (not none), their
+    /// ranks distinct and consecutive (lo..=hi).
+    fn run_of(&self, g: &Group, one_suit: bool, lo: i64, hi: i64) -> bool {
+        let t = &g.tiles;
+        let n = t.len() as i64;
+        let first_suit = match t.first() {
+            Some(V::Tile(c)) => self.p.kind_suit[kind_of(*c) as usize].is_some(),
+            _ => false,
+        };
+        if n < 3 || !one_suit || !first_suit || hi.checked_sub(lo) != Some(n - 1) || n > 64 {
+            return n >= 3 && n > 64 && is_run(&self.p.kind_rank, &self.p.kind_suit, g);
+        }
+        let mut seen = 0u64;
+        for x in t.iter() {
+            let V::Tile(c) = x else { return false };
+            let bit = 1u64 << (self.p.kind_rank[kind_of(*c) as usize] - lo);
+            if seen & bit != 0 {
+                return false;
+            }
+            seen |= bit;
+        }
+        true
+    }
+
     #[inline]
-    fn col(&self, g: i64) -> U<&GCol> {
+    pub(super) fn col(&self, g: i64) -> U<&GCol> {
         if self.cols_state != 1 {
             return Err(());
         }
@@ -155,7 +191,7 @@ impl Eval<'_, '_> {
     }
 
     /// A reading's value as a flat value (a text by its id where the program knows it).
-    fn to_val(&self, v: &V) -> U<Val> {
+    pub(super) fn to_val(&self, v: &V) -> U<Val> {
         Ok(match v {
             V::None => NONE,
             V::Bool(b) => num(*b as i64),
@@ -169,7 +205,7 @@ impl Eval<'_, '_> {
 
     /// `x.F` as eval reads it: none's field none, a tile's from its kind (its wildcard bits from its
     /// code), a group's from its columns.
-    fn ffield(&self, v: Val, f: usize) -> U<Val> {
+    pub(super) fn ffield(&self, v: Val, f: usize) -> U<Val> {
         let t = &self.p.flat;
         match v.c {
             C::None => Ok(NONE),
@@ -206,7 +242,7 @@ impl Eval<'_, '_> {
     }
 
     #[inline]
-    fn ftruthy(&self, v: Val) -> bool {
+    pub(super) fn ftruthy(&self, v: Val) -> bool {
         match v.c {
             C::None | C::Miss => false,
             C::Num => v.x != 0,
@@ -215,7 +251,7 @@ impl Eval<'_, '_> {
         }
     }
 
-    fn fp(&self, p: &Fp, regs: &mut Regs, n: &mut u64) -> U<bool> {
+    pub(super) fn fp(&self, p: &Fp, regs: &mut Regs, n: &mut u64) -> U<bool> {
         match p {
             Fp::ICmp(op, a, b, k) => {
                 *n += k;
@@ -325,7 +361,7 @@ impl Eval<'_, '_> {
         }
     }
 
-    fn fx(&self, e: &Fx, regs: &mut Regs, n: &mut u64) -> U<Val> {
+    pub(super) fn fx(&self, e: &Fx, regs: &mut Regs, n: &mut u64) -> U<Val> {
         Ok(match e {
             Fx::Lit(v) => {
                 *n += 1;
@@ -427,64 +463,6 @@ impl Eval<'_, '_> {
         })
     }
 
-    /// An equality lookup as lookup.rs `tally` answers it and charges it: the comprehension, the list
-    /// (read again, or read and its tally built: two nodes an item), V; the items whose key equals V.
-    fn ftally(&self, t: &FTally, regs: &mut Regs, n: &mut u64) -> U<Val> {
-        *n += 1;
-        let groups = group_list(t.b);
-        let len = match groups {
-            Some((m, w)) => {
-                if self.cols_state != 1 {
-                    return Err(());
-                }
-                self.cols.iter().filter(|g| g.flags & m == w).count()
-            }
-            None => match &self.builtins[t.b as usize] {
-                Some(V::List(l)) => l.len(),
-                Some(v) if !v.truthy() => 0,
-                _ => return Err(()),
-            },
-        };
-        let same = |x: &(B, Option<usize>, _)| x.0 == t.b && x.1 == t.field;
-        let built = self.tallies.iter().any(|x| x.0 == t.b && x.1 == t.field) || self.fpending.borrow().iter().any(same);
-        if built {
-            *n += 1;
-        } else {
-            *n += 1 + 2 * len as u64;
-            self.fpending.borrow_mut().push((t.b, t.field, 2 * len as u64));
-        }
-        let v = self.fx(&t.want, regs, n)?;
-        let mut count = 0i64;
-        match groups {
-            Some((m, w)) => {
-                for (i, g) in self.cols.iter().enumerate() {
-                    if g.flags & m != w {
-                        continue;
-                    }
-                    let item = Val { c: C::Group, x: i as i64 };
-                    let key = match t.field {
-                        None => item,
-                        Some(f) => self.ffield(item, f)?,
-                    };
-                    count += feq(key, v) as i64;
-                }
-            }
-            None => {
-                if let Some(V::List(l)) = &self.builtins[t.b as usize] {
-                    for x in l.iter() {
-                        let item = self.tile_item(x)?;
-                        let key = match t.field {
-                            None => item,
-                            Some(f) => self.ffield(item, f)?,
-                        };
-                        count += feq(key, v) as i64;
-                    }
-                }
-            }
-        }
-        Ok(num(if t.any { (count > 0) as i64 } else { count }))
-    }
-
     #[inline]
     fn gcol(&self, regs: &Regs, r: usize) -> U<&GCol> {
         self.cols.get(regs[r].x as usize).ok_or(())
@@ -552,182 +530,17 @@ impl Eval<'_, '_> {
     /// An item of a list of tiles: a tile of one of the catalog's kinds (below 128), or the flat form
     /// gives up (its tile registers hold such tiles only).
     #[inline]
-    fn tile_item(&self, x: &V) -> U<Val> {
+    pub(super) fn tile_item(&self, x: &V) -> U<Val> {
         match x {
             V::Tile(c) if (kind_of(*c) as usize) < self.p.flat.n_kinds.min(128) => Ok(Val { c: C::Tile, x: *c as i64 }),
             _ => Err(()),
         }
     }
-
-    /// A comprehension's items, its source's nodes counted; how many.
-    fn fitems(&self, src: &FSrc, regs: &mut Regs, n: &mut u64, out: &mut [Val; NITEMS]) -> U<usize> {
-        let mut len = 0usize;
-        let mut push = |v: Val| -> U<()> {
-            *out.get_mut(len).ok_or(())? = v;
-            len += 1;
-            Ok(())
-        };
-        match src {
-            FSrc::Groups(m, w) => {
-                *n += 1;
-                if self.cols_state != 1 {
-                    return Err(());
-                }
-                for (i, g) in self.cols.iter().enumerate() {
-                    if g.flags & m == *w {
-                        push(Val { c: C::Group, x: i as i64 })?;
-                    }
-                }
-            }
-            FSrc::List(b) => {
-                *n += 1;
-                let tiles = matches!(b, B::Tiles | B::Hand);
-                match &self.builtins[*b as usize] {
-                    Some(V::List(l)) => {
-                        for x in l.iter() {
-                            if tiles {
-                                push(self.tile_item(x)?)?;
-                            } else {
-                                push(self.to_val(x)?)?;
-                            }
-                        }
-                    }
-                    Some(v) if !v.truthy() => {}
-                    _ => return Err(()),
-                }
-            }
-            FSrc::Distinct(b) => {
-                *n += 2;
-                let Some(V::List(l)) = &self.builtins[*b as usize] else { return Err(()) };
-                let mut seen = 0u128;
-                for x in l.iter() {
-                    let t = self.tile_item(x)?;
-                    let bit = 1u128 << kind_of(t.x as u32);
-                    if seen & bit == 0 {
-                        seen |= bit;
-                        push(t)?;
-                    }
-                }
-            }
-            FSrc::GTiles(o) => {
-                *n += 1;
-                let v = self.fx(o, regs, &mut 0)?;
-                match v.c {
-                    C::None => {} // none's field is none: no items
-                    C::Group => {
-                        self.col(v.x)?;
-                        for x in self.r.groups[v.x as usize].tiles.iter() {
-                            push(self.tile_item(x)?)?;
-                        }
-                    }
-                    _ => return Err(()),
-                }
-            }
-            FSrc::Const(vals) => {
-                *n += 1;
-                for v in vals {
-                    push(*v)?;
-                }
-            }
-        }
-        Ok(len)
-    }
-
-    /// A flat comprehension: `count` its count, `any`/`all` 1 or 0.
-    fn floop(&self, l: &FLoop, regs: &mut Regs, n: &mut u64) -> U<i64> {
-        *n += 1; // the comprehension
-        let (any, all) = (l.func == CompFn::Any, l.func == CompFn::All);
-        let mut count = 0i64;
-        let k = l.regs.len();
-        if let (FSrc::Groups(m, w), 1) = (&l.src, k) {
-            // one binder over a reading's groups: the columns read in place
-            *n += 1;
-            if self.cols_state != 1 {
-                return Err(());
-            }
-            let r = l.regs[0];
-            for (i, g) in self.cols.iter().enumerate() {
-                if g.flags & m != *w {
-                    continue;
-                }
-                regs[r] = Val { c: C::Group, x: i as i64 };
-                let t = self.fp(&l.body, regs, n)?;
-                if *n > self.budget {
-                    return Err(());
-                }
-                if t && any {
-                    return Ok(1);
-                }
-                if !t && all {
-                    return Ok(0);
-                }
-                count += t as i64;
-            }
-            return Ok(if any {
-                0
-            } else if all {
-                1
-            } else {
-                count
-            });
-        }
-        let mut items = [NONE; NITEMS];
-        let len = self.fitems(&l.src, regs, n, &mut items)?;
-        if k == 1 {
-            let r = l.regs[0];
-            for &it in &items[..len] {
-                regs[r] = it;
-                let t = self.fp(&l.body, regs, n)?;
-                if *n > self.budget {
-                    return Err(()); // past the budget: the walk stops there (and the flat form's work stays bounded)
-                }
-                if t && any {
-                    return Ok(1);
-                }
-                if !t && all {
-                    return Ok(0);
-                }
-                count += t as i64;
-            }
-        } else if k <= len {
-            let mut idx_buf = [0usize; 8];
-            let idx = &mut idx_buf[..k];
-            for (t, x) in idx.iter_mut().enumerate() {
-                *x = t;
-            }
-            loop {
-                for (&r, &j) in l.regs.iter().zip(idx.iter()) {
-                    regs[r] = items[j];
-                }
-                let t = self.fp(&l.body, regs, n)?;
-                if *n > self.budget {
-                    return Err(());
-                }
-                if t && any {
-                    return Ok(1);
-                }
-                if !t && all {
-                    return Ok(0);
-                }
-                count += t as i64;
-                if !next_combination(idx, len) {
-                    break;
-                }
-            }
-        }
-        Ok(if any {
-            0
-        } else if all {
-            1
-        } else {
-            count
-        })
-    }
 }
 
 /// `equal` on flat values: the same class and number (tiles by kind); none equal to none alone.
 #[inline]
-fn feq(a: Val, b: Val) -> bool {
+pub(super) fn feq(a: Val, b: Val) -> bool {
     a.c == b.c && if a.c == C::Tile { kind_of(a.x as u32) == kind_of(b.x as u32) } else { a.x == b.x }
 }
 

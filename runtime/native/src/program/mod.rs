@@ -29,6 +29,8 @@ use crate::Error;
 mod eval;
 mod flat;
 mod flat_eval;
+mod flat_loops;
+mod flat_typed;
 mod funcs;
 mod items;
 mod lookup;

@@ -112,6 +112,15 @@ impl<'p, 'r> Eval<'p, 'r> {
                 Some(g) => V::Group(g.ident),
                 None => V::None,
             },
+            B::Runs | B::Triplets if self.cols_usable() => {
+                // from the flat form's columns (flat_eval.rs): the same flags, without every group's values
+                let bit = if b == B::Runs { G_RUN } else { G_TRIPLET };
+                let mut out = Vec::with_capacity(r.groups.len());
+                out.extend(
+                    r.groups.iter().zip(&self.cols).filter(|(_, c)| c.flags & (G_PAIR | bit) == bit).map(|(g, _)| V::Group(g.ident)),
+                );
+                V::List(Arc::new(out))
+            }
             B::Runs | B::Triplets => {
                 let f = if b == B::Runs { F_RUN } else { F_TRIPLET };
                 let mut out = Vec::with_capacity(r.groups.len());

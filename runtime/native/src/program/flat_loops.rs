@@ -1,0 +1,230 @@
+//! The flat form's loops and equality lookups (flat.rs): a comprehension's items from the reading's
+//! columns or lists, its binders in registers, its count; a lookup answered from the columns.
+
+use super::flat_eval::{feq, Regs, U};
+use super::*;
+
+impl Eval<'_, '_> {
+    /// An equality lookup as lookup.rs `tally` answers it and charges it: the comprehension, the list
+    /// (read again, or read and its tally built: two nodes an item), V; the items whose key equals V.
+    pub(super) fn ftally(&self, t: &FTally, regs: &mut Regs, n: &mut u64) -> U<Val> {
+        *n += 1;
+        let groups = group_list(t.b);
+        let len = match groups {
+            Some((m, w)) => {
+                if self.cols_state != 1 {
+                    return Err(());
+                }
+                self.cols.iter().filter(|g| g.flags & m == w).count()
+            }
+            None => match &self.builtins[t.b as usize] {
+                Some(V::List(l)) => l.len(),
+                Some(v) if !v.truthy() => 0,
+                _ => return Err(()),
+            },
+        };
+        let same = |x: &(B, Option<usize>, _)| x.0 == t.b && x.1 == t.field;
+        let built = self.tallies.iter().any(|x| x.0 == t.b && x.1 == t.field) || self.fpending.borrow().iter().any(same);
+        if built {
+            *n += 1;
+        } else {
+            *n += 1 + 2 * len as u64;
+            self.fpending.borrow_mut().push((t.b, t.field, 2 * len as u64));
+        }
+        let v = self.fx(&t.want, regs, n)?;
+        let mut count = 0i64;
+        match groups {
+            Some((m, w)) => {
+                for (i, g) in self.cols.iter().enumerate() {
+                    if g.flags & m != w {
+                        continue;
+                    }
+                    let item = Val { c: C::Group, x: i as i64 };
+                    let key = match t.field {
+                        None => item,
+                        Some(f) => self.ffield(item, f)?,
+                    };
+                    count += feq(key, v) as i64;
+                }
+            }
+            None => {
+                if let Some(V::List(l)) = &self.builtins[t.b as usize] {
+                    for x in l.iter() {
+                        let item = self.tile_item(x)?;
+                        let key = match t.field {
+                            None => item,
+                            Some(f) => self.ffield(item, f)?,
+                        };
+                        count += feq(key, v) as i64;
+                    }
+                }
+            }
+        }
+        Ok(num(if t.any { (count > 0) as i64 } else { count }))
+    }
+
+    /// A comprehension's items, its source's nodes counted; how many.
+    pub(super) fn fitems(&self, src: &FSrc, regs: &mut Regs, n: &mut u64, out: &mut [Val; NITEMS]) -> U<usize> {
+        let mut len = 0usize;
+        let mut push = |v: Val| -> U<()> {
+            *out.get_mut(len).ok_or(())? = v;
+            len += 1;
+            Ok(())
+        };
+        match src {
+            FSrc::Groups(m, w) => {
+                *n += 1;
+                if self.cols_state != 1 {
+                    return Err(());
+                }
+                for (i, g) in self.cols.iter().enumerate() {
+                    if g.flags & m == *w {
+                        push(Val { c: C::Group, x: i as i64 })?;
+                    }
+                }
+            }
+            FSrc::List(b) => {
+                *n += 1;
+                let tiles = matches!(b, B::Tiles | B::Hand);
+                match &self.builtins[*b as usize] {
+                    Some(V::List(l)) => {
+                        for x in l.iter() {
+                            if tiles {
+                                push(self.tile_item(x)?)?;
+                            } else {
+                                push(self.to_val(x)?)?;
+                            }
+                        }
+                    }
+                    Some(v) if !v.truthy() => {}
+                    _ => return Err(()),
+                }
+            }
+            FSrc::Distinct(b) => {
+                *n += 2;
+                let Some(V::List(l)) = &self.builtins[*b as usize] else { return Err(()) };
+                let mut seen = 0u128;
+                for x in l.iter() {
+                    let t = self.tile_item(x)?;
+                    let bit = 1u128 << kind_of(t.x as u32);
+                    if seen & bit == 0 {
+                        seen |= bit;
+                        push(t)?;
+                    }
+                }
+            }
+            FSrc::GTiles(o) => {
+                *n += 1;
+                let v = self.fx(o, regs, &mut 0)?;
+                match v.c {
+                    C::None => {} // none's field is none: no items
+                    C::Group => {
+                        self.col(v.x)?;
+                        for x in self.r.groups[v.x as usize].tiles.iter() {
+                            push(self.tile_item(x)?)?;
+                        }
+                    }
+                    _ => return Err(()),
+                }
+            }
+            FSrc::Const(vals) => {
+                *n += 1;
+                for v in vals {
+                    push(*v)?;
+                }
+            }
+        }
+        Ok(len)
+    }
+
+    /// A flat comprehension: `count` its count, `any`/`all` 1 or 0.
+    pub(super) fn floop(&self, l: &FLoop, regs: &mut Regs, n: &mut u64) -> U<i64> {
+        *n += 1; // the comprehension
+        let (any, all) = (l.func == CompFn::Any, l.func == CompFn::All);
+        let mut count = 0i64;
+        let k = l.regs.len();
+        if let (FSrc::Groups(m, w), 1) = (&l.src, k) {
+            // one binder over a reading's groups: the columns read in place
+            *n += 1;
+            if self.cols_state != 1 {
+                return Err(());
+            }
+            let r = l.regs[0];
+            for (i, g) in self.cols.iter().enumerate() {
+                if g.flags & m != *w {
+                    continue;
+                }
+                regs[r] = Val { c: C::Group, x: i as i64 };
+                let t = self.fp(&l.body, regs, n)?;
+                if *n > self.budget {
+                    return Err(());
+                }
+                if t && any {
+                    return Ok(1);
+                }
+                if !t && all {
+                    return Ok(0);
+                }
+                count += t as i64;
+            }
+            return Ok(if any {
+                0
+            } else if all {
+                1
+            } else {
+                count
+            });
+        }
+        let mut items = [NONE; NITEMS];
+        let len = self.fitems(&l.src, regs, n, &mut items)?;
+        if k == 1 {
+            let r = l.regs[0];
+            for &it in &items[..len] {
+                regs[r] = it;
+                let t = self.fp(&l.body, regs, n)?;
+                if *n > self.budget {
+                    return Err(()); // past the budget: the walk stops there (and the flat form's work stays bounded)
+                }
+                if t && any {
+                    return Ok(1);
+                }
+                if !t && all {
+                    return Ok(0);
+                }
+                count += t as i64;
+            }
+        } else if k <= len {
+            let mut idx_buf = [0usize; 8];
+            let idx = &mut idx_buf[..k];
+            for (t, x) in idx.iter_mut().enumerate() {
+                *x = t;
+            }
+            loop {
+                for (&r, &j) in l.regs.iter().zip(idx.iter()) {
+                    regs[r] = items[j];
+                }
+                let t = self.fp(&l.body, regs, n)?;
+                if *n > self.budget {
+                    return Err(());
+                }
+                if t && any {
+                    return Ok(1);
+                }
+                if !t && all {
+                    return Ok(0);
+                }
+                count += t as i64;
+                if !next_combination(idx, len) {
+                    break;
+                }
+            }
+        }
+        Ok(if any {
+            0
+        } else if all {
+            1
+        } else {
+            count
+        })
+    }
+}
