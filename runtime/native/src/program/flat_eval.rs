@@ -168,7 +168,7 @@ impl Eval<'_, '_> {
             _ => false,
         };
         if n < 3 || !one_suit || !first_suit || hi.checked_sub(lo) != Some(n - 1) || n > 64 {
-            return n >= 3 && n > 64 && is_run(&self.p.kind_rank, &self.p.kind_suit, g);
+            return n > 64 && is_run(&self.p.kind_rank, &self.p.kind_suit, g);
         }
         let mut seen = 0u64;
         for x in t.iter() {
