@@ -125,6 +125,12 @@ pattern 丙 {
   count = count(d in [1, 2, 3]: any(m in melds: any(n in melds: n.suit == m.suit and n.rank == m.rank + d)))
   doc "x"
 }
+
+pattern 丁 {
+  value 1 番
+  count = count(a, b in groups: a.kind == b.kind) + count(m in melds: m.kind != pair.kind)
+  doc "x"
+}
 """
 
 
@@ -132,8 +138,9 @@ pattern 丙 {
 @pytest.mark.parametrize("base", ["rules/guobiao.pai", "bench/rules/joker.pai"])
 def test_flat_shapes_count_as_the_reference(tmp_path, base):
     """Seeded random hands (melds, honours, flowers; wildcards in the joker rule set): conditions over
-    groups, their tiles, fields of fields, chained comparisons, `%`, constants and `len(distinct(…))`
-    give every reading the reference's counts, none left to it."""
+    groups, their tiles, fields of fields, chained comparisons, `%`, constants, `len(distinct(…))` and
+    the groups' kinds (meld names no constant of the rule set holds among them) give every reading the
+    reference's counts, none left to it."""
     path = lookup_file(tmp_path, base, FLAT_EXTRA)
     stats: dict = {}
     checks, diffs, why = native_diff.run_file(path, 0, 0, seed=5, count_hands=150, stats=stats, hand_hands=150)

@@ -119,6 +119,8 @@ pub(crate) enum Ix {
 pub(crate) enum Sx {
     K(i64),
     G(usize),
+    /// a group register's kind (a meld's name)
+    GK(usize),
     T(usize, usize),
     GT(usize, usize),
 }
@@ -221,6 +223,7 @@ pub(crate) struct FlatTables {
     pub(super) on: bool, // the program allows flat loops (every binder scoped)
     pub(super) f_wild: usize,
     pub(super) f_joker: usize,
+    pub(super) kinds: bool, // some flat form may read a group's kind (its text looked up per reading)
 }
 
 /// The compilation's state: the tables being made, the registers of the enclosing flat loops.
@@ -329,6 +332,9 @@ impl FlatCx {
             Node::Binder(s) => self.binder(*s),
             Node::Attr(o, f) => {
                 self.cols = true;
+                // a kind read of what may be a group (not a tile register's): the groups' kinds looked up
+                let tile_reg = matches!(&**o, Node::Binder(s) if self.regs.iter().position(|x| x == s).is_some_and(|r| self.rcls[r] == C::Tile));
+                self.t.kinds |= *f == 0 && !tile_reg;
                 match &**o {
                     Node::Binder(s) => Fx::BField(Box::new(self.binder(*s)), *f),
                     _ => Fx::Field(Box::new(self.fx(o)?), *f),
@@ -379,6 +385,10 @@ impl FlatCx {
                         None => C::Group,
                         Some(1 | 5..=13 | 15 | 16) => C::Num,
                         Some(3) => C::Tile,
+                        Some(0) => {
+                            self.t.kinds = true;
+                            C::Sym
+                        }
                         Some(4) => C::Sym,
                         _ => return None,
                     }

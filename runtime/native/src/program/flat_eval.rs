@@ -12,6 +12,7 @@ pub(super) type U<T> = Result<T, ()>;
 pub(crate) struct GCol {
     num: [i64; 17], // the whole-number fields by field id (size, rank, start, end, the flags, wilds)
     suit: i64,      // 0: none, else the text's id
+    kind: i64,      // its kind's text: its id, or (a text the program does not hold) one below 0
     tile: i64,      // its tile's code (a group of no tiles makes the columns unusable)
     pub(super) flags: u16,
 }
@@ -87,6 +88,7 @@ impl Eval<'_, '_> {
         cols.clear();
         let p = self.p;
         let mut ok = true;
+        let mut unknown: Vec<(&str, i64)> = Vec::new(); // kind texts the program does not hold, this reading's ids
         for (i, g) in self.r.groups.iter().enumerate() {
             if g.ident as usize != i {
                 ok = false;
@@ -149,7 +151,24 @@ impl Eval<'_, '_> {
                 num[f] = (flags & bit != 0) as i64;
             }
             num[15] = wilds;
-            cols.push(GCol { num, suit: suit.x, tile: tile.x, flags });
+            // a kind's text by its id: the program's, or one of this reading's below 0 (equal texts,
+            // equal ids; a text no constant holds is equal to none of them)
+            let kind = if !p.flat.kinds {
+                0 // no flat form reads it: not looked up
+            } else {
+                match p.flat.syms.get(&*g.kind) {
+                    Some(&k) => k,
+                    None => match unknown.iter().find(|u| u.0 == &*g.kind) {
+                        Some(u) => u.1,
+                        None => {
+                            let k = -1 - unknown.len() as i64;
+                            unknown.push((&g.kind, k));
+                            k
+                        }
+                    },
+                }
+            };
+            cols.push(GCol { num, suit: suit.x, kind, tile: tile.x, flags });
         }
         if !ok {
             cols.clear(); // no column is read then
@@ -227,6 +246,7 @@ impl Eval<'_, '_> {
                 Ok(match f {
                     1 | 5..=13 | 15 | 16 => num(g.num[f]),
                     3 => Val { c: C::Tile, x: g.tile },
+                    0 => Val { c: C::Sym, x: g.kind },
                     4 => {
                         if g.suit == 0 {
                             NONE
@@ -512,6 +532,7 @@ impl Eval<'_, '_> {
         Ok(match e {
             Sx::K(k) => *k,
             Sx::G(r) => self.gcol(regs, *r)?.suit,
+            Sx::GK(r) => self.gcol(regs, *r)?.kind,
             Sx::T(r, f) => self.tcell(regs[*r].x, *f)?,
             Sx::GT(r, f) => self.tcell(self.gcol(regs, *r)?.tile, *f)?,
         })

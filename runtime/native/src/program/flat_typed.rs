@@ -75,7 +75,14 @@ impl FlatCx {
     /// e as a text or none known at load.
     fn sx(&mut self, e: &Node) -> Option<(Sx, u64)> {
         if let Some((r, f)) = self.reg_field(e, C::Group) {
-            return (f == 4).then_some((Sx::G(r), 1));
+            return match f {
+                4 => Some((Sx::G(r), 1)),
+                0 => {
+                    self.t.kinds = true;
+                    Some((Sx::GK(r), 1))
+                }
+                _ => None,
+            };
         }
         if let Some((r, f)) = self.reg_field(e, C::Tile) {
             return self.tile_field_is(f, C::Sym).then_some((Sx::T(r, f), 1));
