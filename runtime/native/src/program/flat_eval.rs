@@ -10,10 +10,10 @@ pub(super) type U<T> = Result<T, ()>;
 /// A group's fields as the flat form reads them (by identity, which is its index in the reading).
 #[derive(Clone, Copy)]
 pub(crate) struct GCol {
-    num: [i64; 17], // the whole-number fields by field id (size, rank, start, end, the flags, wilds)
-    suit: i64,      // 0: none, else the text's id
-    kind: i64,      // its kind's text: its id, or (a text the program does not hold) one below 0
-    tile: i64,      // its tile's code (a group of no tiles makes the columns unusable)
+    pub(super) num: [i64; 17], // the whole-number fields by field id (size, rank, start, end, the flags, wilds)
+    pub(super) suit: i64,      // 0: none, else the text's id
+    pub(super) kind: i64,      // its kind's text: its id, or (a text the program does not hold) one below 0
+    pub(super) tile: i64,      // its tile's code (a group of no tiles makes the columns unusable)
     pub(super) flags: u16,
 }
 
@@ -483,70 +483,6 @@ impl Eval<'_, '_> {
         })
     }
 
-    #[inline]
-    fn gcol(&self, regs: &Regs, r: usize) -> U<&GCol> {
-        self.cols.get(regs[r].x as usize).ok_or(())
-    }
-
-    /// A tile register's field f, of a class every kind has (flat.rs `fcls`).
-    #[inline]
-    fn tcell(&self, code: i64, f: usize) -> U<i64> {
-        let t = &self.p.flat;
-        if f == t.f_wild {
-            return Ok((code >> 1) & 1);
-        }
-        if f == t.f_joker {
-            return Ok(code & 1);
-        }
-        t.tx.get((code >> 2) as usize * t.n_fields + f).copied().ok_or(())
-    }
-
-    fn ix(&self, e: &Ix, regs: &Regs) -> U<i64> {
-        Ok(match e {
-            Ix::K(k) => *k,
-            Ix::G(r, f) => self.gcol(regs, *r)?.num[*f],
-            Ix::T(r, f) => self.tcell(regs[*r].x, *f)?,
-            Ix::GT(r, f) => self.tcell(self.gcol(regs, *r)?.tile, *f)?,
-            Ix::R(r) => regs[*r].x,
-            Ix::Ar(op, a, b) => farith(*op, num(self.ix(a, regs)?), num(self.ix(b, regs)?))?.x,
-            Ix::Neg(a) => self.ix(a, regs)?.checked_neg().ok_or(())?,
-            Ix::Abs(a) => self.ix(a, regs)?.checked_abs().ok_or(())?,
-            Ix::MinMax(max, a, b) => {
-                let (a, b) = (self.ix(a, regs)?, self.ix(b, regs)?);
-                if *max {
-                    a.max(b)
-                } else {
-                    a.min(b)
-                }
-            }
-            Ix::Len(m, w) => {
-                if self.cols_state != 1 {
-                    return Err(());
-                }
-                self.cols.iter().filter(|g| g.flags & m == *w).count() as i64
-            }
-        })
-    }
-
-    fn sx(&self, e: &Sx, regs: &Regs) -> U<i64> {
-        Ok(match e {
-            Sx::K(k) => *k,
-            Sx::G(r) => self.gcol(regs, *r)?.suit,
-            Sx::GK(r) => self.gcol(regs, *r)?.kind,
-            Sx::T(r, f) => self.tcell(regs[*r].x, *f)?,
-            Sx::GT(r, f) => self.tcell(self.gcol(regs, *r)?.tile, *f)?,
-        })
-    }
-
-    /// A tile's kind.
-    fn tx(&self, e: &Tx, regs: &Regs) -> U<i64> {
-        Ok(match e {
-            Tx::K(k) => *k,
-            Tx::R(r) => regs[*r].x >> 2,
-            Tx::G(r) => self.gcol(regs, *r)?.tile >> 2,
-            Tx::T(r, f) => self.tcell(regs[*r].x, *f)? >> 2,
-        })
-    }
 
     /// An item of a list of tiles: a tile of one of the catalog's kinds (below 128), or the flat form
     /// gives up (its tile registers hold such tiles only).
@@ -600,7 +536,7 @@ fn whole(v: Val) -> U<i64> {
 
 /// Whole-number arithmetic as the reference's (floor division and modulo by the divisor's sign); an
 /// overflow or a division by zero gives up.
-fn farith(op: Op, a: Val, b: Val) -> U<Val> {
+pub(super) fn farith(op: Op, a: Val, b: Val) -> U<Val> {
     let (x, y) = (whole(a)?, whole(b)?);
     let got = match op {
         Op::Add => x.checked_add(y),

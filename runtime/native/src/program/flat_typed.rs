@@ -2,6 +2,7 @@
 //! read from the registers of loops whose items are known to be groups or tiles, compared without a
 //! value's class (flat_eval.rs `ix`, `sx`, `tx`).
 
+use super::flat_eval::{farith, Regs, U};
 use super::*;
 
 impl FlatCx {
@@ -165,5 +166,72 @@ impl FlatCx {
                 Some(Fp::ITruth(a, n))
             }
         }
+    }
+}
+
+impl Eval<'_, '_> {
+    #[inline]
+    fn gcol(&self, regs: &Regs, r: usize) -> U<&GCol> {
+        self.cols.get(regs[r].x as usize).ok_or(())
+    }
+
+    /// A tile register's field f, of a class every kind has (flat.rs `fcls`).
+    #[inline]
+    fn tcell(&self, code: i64, f: usize) -> U<i64> {
+        let t = &self.p.flat;
+        if f == t.f_wild {
+            return Ok((code >> 1) & 1);
+        }
+        if f == t.f_joker {
+            return Ok(code & 1);
+        }
+        t.tx.get((code >> 2) as usize * t.n_fields + f).copied().ok_or(())
+    }
+
+    pub(super) fn ix(&self, e: &Ix, regs: &Regs) -> U<i64> {
+        Ok(match e {
+            Ix::K(k) => *k,
+            Ix::G(r, f) => self.gcol(regs, *r)?.num[*f],
+            Ix::T(r, f) => self.tcell(regs[*r].x, *f)?,
+            Ix::GT(r, f) => self.tcell(self.gcol(regs, *r)?.tile, *f)?,
+            Ix::R(r) => regs[*r].x,
+            Ix::Ar(op, a, b) => farith(*op, num(self.ix(a, regs)?), num(self.ix(b, regs)?))?.x,
+            Ix::Neg(a) => self.ix(a, regs)?.checked_neg().ok_or(())?,
+            Ix::Abs(a) => self.ix(a, regs)?.checked_abs().ok_or(())?,
+            Ix::MinMax(max, a, b) => {
+                let (a, b) = (self.ix(a, regs)?, self.ix(b, regs)?);
+                if *max {
+                    a.max(b)
+                } else {
+                    a.min(b)
+                }
+            }
+            Ix::Len(m, w) => {
+                if self.cols_state != 1 {
+                    return Err(());
+                }
+                self.cols.iter().filter(|g| g.flags & m == *w).count() as i64
+            }
+        })
+    }
+
+    pub(super) fn sx(&self, e: &Sx, regs: &Regs) -> U<i64> {
+        Ok(match e {
+            Sx::K(k) => *k,
+            Sx::G(r) => self.gcol(regs, *r)?.suit,
+            Sx::GK(r) => self.gcol(regs, *r)?.kind,
+            Sx::T(r, f) => self.tcell(regs[*r].x, *f)?,
+            Sx::GT(r, f) => self.tcell(self.gcol(regs, *r)?.tile, *f)?,
+        })
+    }
+
+    /// A tile's kind.
+    pub(super) fn tx(&self, e: &Tx, regs: &Regs) -> U<i64> {
+        Ok(match e {
+            Tx::K(k) => *k,
+            Tx::R(r) => regs[*r].x >> 2,
+            Tx::G(r) => self.gcol(regs, *r)?.tile >> 2,
+            Tx::T(r, f) => self.tcell(regs[*r].x, *f)? >> 2,
+        })
     }
 }
