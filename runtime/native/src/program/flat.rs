@@ -266,28 +266,33 @@ impl FlatCx {
         FlatCx { t, regs: Vec::new(), rcls: Vec::new(), mask: 0, cols: false, off: 0 }
     }
 
-    /// e in a truth's place, flat; None where a part does not compile.
-    pub(crate) fn cond(&mut self, e: &Node) -> Option<Flat> {
+    /// A new flat form begun (its registers, mask and columns flag emptied); false where none is made
+    /// (the flat form off for this rule set, or inside a part it does not take).
+    fn begin(&mut self) -> bool {
         if !self.t.on || self.off > 0 {
-            return None;
+            return false;
         }
         self.regs.clear();
         self.rcls.clear();
         self.mask = 0;
         self.cols = false;
+        true
+    }
+
+    /// e in a truth's place, flat; None where a part does not compile.
+    pub(crate) fn cond(&mut self, e: &Node) -> Option<Flat> {
+        if !self.begin() {
+            return None;
+        }
         let p = self.fp(e)?;
         Some(Flat { root: Root::Cond(p), mask: self.mask, cols: self.cols, orig: Orig::Node(Node::Const(V::None)) })
     }
 
     /// A `count`/`any`/`all` comprehension in a value's place, flat.
     pub(crate) fn value(&mut self, e: &Node) -> Option<Flat> {
-        if !self.t.on || self.off > 0 {
+        if !self.begin() {
             return None;
         }
-        self.regs.clear();
-        self.rcls.clear();
-        self.mask = 0;
-        self.cols = false;
         let l = self.floop(e)?;
         Some(Flat { root: Root::Value(l), mask: self.mask, cols: self.cols, orig: Orig::Node(Node::Const(V::None)) })
     }

@@ -159,21 +159,11 @@ impl Eval<'_, '_> {
                 if *n > self.budget {
                     return Err(());
                 }
-                if t && any {
-                    return Ok(1);
+                if let Some(decided) = fold(t, any, all, &mut count) {
+                    return Ok(decided);
                 }
-                if !t && all {
-                    return Ok(0);
-                }
-                count += t as i64;
             }
-            return Ok(if any {
-                0
-            } else if all {
-                1
-            } else {
-                count
-            });
+            return Ok(finished(any, all, count));
         }
         let mut items = [NONE; NITEMS];
         let len = self.fitems(&l.src, regs, n, &mut items)?;
@@ -185,13 +175,9 @@ impl Eval<'_, '_> {
                 if *n > self.budget {
                     return Err(()); // past the budget: the walk stops there (and the flat form's work stays bounded)
                 }
-                if t && any {
-                    return Ok(1);
+                if let Some(decided) = fold(t, any, all, &mut count) {
+                    return Ok(decided);
                 }
-                if !t && all {
-                    return Ok(0);
-                }
-                count += t as i64;
             }
         } else if k <= len {
             let mut idx_buf = [0usize; 8];
@@ -207,24 +193,39 @@ impl Eval<'_, '_> {
                 if *n > self.budget {
                     return Err(());
                 }
-                if t && any {
-                    return Ok(1);
+                if let Some(decided) = fold(t, any, all, &mut count) {
+                    return Ok(decided);
                 }
-                if !t && all {
-                    return Ok(0);
-                }
-                count += t as i64;
                 if !next_combination(idx, len) {
                     break;
                 }
             }
         }
-        Ok(if any {
-            0
-        } else if all {
-            1
-        } else {
-            count
-        })
+        Ok(finished(any, all, count))
+    }
+}
+
+/// One item's truth folded into a comprehension's answer: the answer once `any` or `all` is decided by it.
+#[inline(always)]
+fn fold(t: bool, any: bool, all: bool, count: &mut i64) -> Option<i64> {
+    if t && any {
+        return Some(1);
+    }
+    if !t && all {
+        return Some(0);
+    }
+    *count += t as i64;
+    None
+}
+
+/// A comprehension's answer after every item: `any` found none, `all` found no false one, else the count.
+#[inline(always)]
+fn finished(any: bool, all: bool, count: i64) -> i64 {
+    if any {
+        0
+    } else if all {
+        1
+    } else {
+        count
     }
 }
