@@ -212,6 +212,28 @@ def test_waits_and_waits_without_on_hand_made_hands():
     assert by_groups == [] == g.waits_without(seat, g.cat.by_name["中"], groups=True)
 
 
+def test_waits_kept_across_states_are_not_reused_for_other_melds():
+    """A seat's waits are kept across states by its concealed tiles (winning/seat_memo.rs): the same
+    tiles with other melds (none, another) are tried again, never answered from the kept list."""
+    from paili.runtime.game.state import GMeld
+
+    g, t = _game()
+    seat = g.st.seats[0]
+    ten = "一万 二万 三万 四万 五万 六万 七万 八万 九万 五饼"
+
+    def melds(*names):
+        seat.melds = [GMeld("碰", [g.cat.by_name[n]] * 3, True, 1) for n in names]
+        _set_hand(g, 0, ten)
+
+    got = []
+    for ms in (("东",), (), ("东",), ("北",), ("东", "北")):
+        melds(*ms)
+        native = _ask(g, t, 0, [["waits"]])[0]
+        assert native == [k.index for k in g.waits(seat)], ms
+        got.append(native)
+    assert got == [_idx(g, "五饼"), [], _idx(g, "五饼"), _idx(g, "五饼"), []]
+
+
 def test_group_waits_leave_out_the_forms_that_build_no_split():
     g, t = _game()
     _set_hand(g, 1, ORPHANS)

@@ -201,7 +201,7 @@ impl Winning {
             t,
             hand,
             on,
-            memo: RefCell::new(HashMap::new()),
+            memo: RefCell::new(Vec::new()),
             best: RefCell::new(HashMap::new()),
             declined: Cell::new(None),
             reading_nodes: None,
@@ -266,8 +266,9 @@ fn settings_of(t: &Table, st: &HandState, names: &[String]) -> Result<Vec<Option
         .collect()
 }
 
-/// (seat, question, tile given up) -> the waits found.
-type WaitMemo = RefCell<HashMap<(usize, u8, Option<usize>), V>>;
+/// (seat, question, tile given up) -> the waits found. (A state is asked few of them: a list searched in
+/// turn costs less than hashing the key, and a state's memo is made anew for every state.)
+type WaitMemo = RefCell<Vec<((usize, u8, Option<usize>), V)>>;
 
 /// The questions asked on one state, each answered once per (seat, question, tile).
 pub struct StateWins<'a> {
@@ -389,9 +390,20 @@ impl StateWins<'_> {
 
     fn waits_memo(&self, st: &HandState, s: usize, q: Question, without: Option<usize>) -> Result<Vec<usize>, Stop> {
         let key = (s, q as u8, without);
-        if let Some(V::List(v)) = self.memo.borrow().get(&key) {
+        if let Some(V::List(v)) = self.memo_of(key) {
             return Ok(v.iter().map(|x| if let V::Tile(c) = x { kind_of(*c) as usize } else { usize::MAX }).collect());
         }
+        self.waits_found(st, s, q, without).map(|(kinds, _)| kinds)
+    }
+
+    /// The waits memoised for the state under `key`.
+    fn memo_of(&self, key: (usize, u8, Option<usize>)) -> Option<V> {
+        self.memo.borrow().iter().find(|(k, _)| *k == key).map(|(_, v)| v.clone())
+    }
+
+    /// `waits_memo` not memoised yet: the waits found (or kept), by kind and as the programs read them.
+    fn waits_found(&self, st: &HandState, s: usize, q: Question, without: Option<usize>) -> Result<(Vec<usize>, V), Stop> {
+        let key = (s, q as u8, without);
         let groups = matches!(q, Question::GroupWaits | Question::GroupWaitsWithout);
         // kept by the concealed tiles tried (the hand without the tile given up: `waits_of`'s), and by
         // whether the group forms differ from all the forms (else both questions try the same forms)
@@ -409,8 +421,8 @@ impl StateWins<'_> {
         };
         // natural tiles, as the programs read them
         let v = V::List(Arc::new(kinds.iter().map(|&k| encode(self.t, &Value::Tile(k)).unwrap_or(V::None)).collect()));
-        self.memo.borrow_mut().insert(key, v);
-        Ok(kinds)
+        self.memo.borrow_mut().push((key, v.clone()));
+        Ok((kinds, v))
     }
 
     /// Seat `s`'s hand scored with `conc` as its concealed tiles and `win` as the winning tile
@@ -636,7 +648,9 @@ impl WinQuestions for StateWins<'_> {
             (false, true) => Question::WaitsWithout,
             (true, true) => Question::GroupWaitsWithout,
         };
-        self.waits_memo(st, s, q, without)?;
-        Ok(self.memo.borrow().get(&(s, q as u8, without)).cloned().unwrap_or(V::None))
+        match self.memo_of((s, q as u8, without)) {
+            Some(v) => Ok(v),
+            None => Ok(self.waits_found(st, s, q, without)?.1),
+        }
     }
 }

@@ -44,6 +44,9 @@ struct TrialPlan {
     /// Whether the hand splits with one more free tile (the same for every free kind), once asked.
     free_split: std::cell::Cell<Option<bool>>,
     cap: usize,
+    /// Whether some form tried builds no split (an orphans or instant form): without one, a kind whose
+    /// split test fails wins by no form (`could_win_past_split` answers no), so that test is spared.
+    special: bool,
 }
 
 /// What a rule set with wildcards or stand-ins needs for its waits, read once.
@@ -454,7 +457,8 @@ impl StateWins<'_> {
         let exposed = melds.iter().any(|m| m.exposed);
         let cap = ctx.tables.core_cap();
         let natural = if wilds <= cap { splits_completing(ctx, forms, &counts, wilds, melds.len(), exposed).ok() } else { None };
-        Some(TrialPlan { free, counts, wilds, naturals, natural, free_split: std::cell::Cell::new(None), cap })
+        let special = forms.iter().any(|&fi| ctx.setup.forms.get(fi).is_some_and(|f| f.orphans.is_some() || f.instant));
+        Some(TrialPlan { free, counts, wilds, naturals, natural, free_split: std::cell::Cell::new(None), cap, special })
     }
 
     /// `could_win(…, k, None, forms)` of a wait trial, on the hand's `plan`: the same answer, or the same
@@ -486,6 +490,9 @@ impl StateWins<'_> {
         };
         if split {
             return Ok(true);
+        }
+        if !plan.special {
+            return Ok(false); // (as `could_win_past_split` answers when no form tried builds no split)
         }
         let mut naturals = Vec::with_capacity(plan.naturals.len() + 1);
         naturals.extend_from_slice(&plan.naturals);
