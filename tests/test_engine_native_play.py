@@ -277,3 +277,28 @@ def test_claims_are_not_kept_across_an_own_declaration():
             hand.apply(seat, text(plain_move(mv)))
         assert hand.is_over() and difference(g, hand) is None
     assert barred == 2
+
+
+def test_a_moving_reveal_is_asked_again_once_the_tiles_it_counts_change():
+    """风雷白城's 宝牌 moves once all four copies are seen (`moves_when = visible_count(宝牌) >= 4`), a
+    condition asked after every event that is false most of the time: an answer kept from an earlier
+    event (any keeping of it, to save its evaluation) must not be reused once a discard or a meld shows
+    another copy. In these seeded games the reference moves the reveal several times; the native hand,
+    compared at every point (its events' counts included), moves it at the same moments."""
+    path = "rules/baicheng.pai"
+    rules = load(ROOT / path, backend="native")
+    moved = {}
+    for seed in (8, 22):
+        g = Session(rules, {}, seed, 1, backend="python").new_hand()
+        players = _bots(seed)(g)
+        while not g.is_over():
+            seat = g.current_seats()[0]
+            g.apply(seat, players[seat].choose(g, seat, g.legal_moves(seat)))
+        moved[seed] = g.st.events["reveal_move:宝牌"]
+    assert moved == {8: 6, 22: 4}
+    check = PlayCheck(rules, {})
+    tally = PlayTally()
+    for seed in (8, 22):
+        check.play(seed, _bots(seed), tally)
+    assert tally.differences == []
+    assert tally.over == 2
