@@ -304,3 +304,34 @@ def test_room_options_given_as_text_are_played_natively():
     nat, py = Game(rules, text, 9, backend="native"), Game(rules, text, 9, backend="python")
     assert isinstance(nat, NativeGame) and rules.stats()["engine_fallbacks"] == before
     assert _play_both(py, nat, 9) > 0
+
+
+def test_every_attribute_of_the_reference_game_is_answered_by_a_native_game():
+    """`NativeGame` has no `__getattr__` hook (CPython specialises no attribute read of its instances with
+    one): each attribute of the reference's game (`flow.Game`: methods, class attributes, the slots each
+    instance sets — it has no instance `__dict__`) is answered by the native game or forwarded to its Python
+    game (runtime/game/native_forward.py); a name the reference has not raises AttributeError, with no
+    Python game replayed for it; a value set on the native game is read back."""
+    from paili.runtime.game.native_forward import Forward, reference_names
+
+    assert "__getattr__" not in vars(NativeGame) and Game.__dictoffset__ == 0 and "__dict__" not in dir(Game)
+    rules = _rules(ENGINE_CONFIGS[1][0])
+    py, nat = _both(ENGINE_CONFIGS[1][0], {}, 5)
+    assert isinstance(nat, NativeGame) and set(vars(nat)) <= set(NativeGame.OWN)
+    names = reference_names(Game)
+    assert {"st", "infos", "pending_steps", "check", "shortcuts", "waits", "note_error"} <= names
+    missing = [n for n in names if not hasattr(nat, n)]
+    assert missing == []
+    # the instances' own names are no class attributes (their reads stay specialised)
+    assert not [n for n in NativeGame.OWN if n in dir(NativeGame)]
+    mirrors = rules.stats()["engine_mirrors"]
+    with pytest.raises(AttributeError):
+        nat.no_such_attribute  # noqa: B018
+    assert not hasattr(nat, "__no_such__") and not hasattr(NativeGame, "st")
+    assert rules.stats()["engine_mirrors"] == mirrors  # nothing replayed for a name the reference has not
+    forwarded = [n for n in names if isinstance(vars(NativeGame).get(n), Forward)]
+    assert "st" in forwarded and "moves" not in forwarded and "_hand" not in forwarded
+    assert nat.st.snapshot() == py.st.snapshot() and nat.check is py.check is True
+    assert nat.infos == py.infos and nat.fee_rate == py.fee_rate and nat.shortcuts is Game.shortcuts
+    nat.check = False  # set on the native game: its own from then on, as before
+    assert nat.check is False and nat.mirror().check is True

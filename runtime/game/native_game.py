@@ -14,7 +14,7 @@ the same Python values as the reference (`flow.Game`).
 - What the native hand does not answer is answered by a Python game replayed from the hand's setup and
   moves (`Game.restore` rebuilds a hand that way), kept beside it from then on (`mirror`): any other
   attribute of the reference's game a caller reads (its `st`, `infos`, `pending` steps, another bot's
-  questions). Each such replay is counted (`Rules.engine`: `mirrors`).
+  questions; forwarded one by one, native_forward.py). Each such replay is counted (`Rules.engine`: `mirrors`).
 - A hand the native engine stops in (a step not ported, an evaluation the reference would have caught, a
   limit), a rule set or a setup it does not take, or a result it cannot write, goes on in Python, replayed
   from its setup and moves: each is counted with its reason (`Rules.stats()` `engine_fallbacks`).
@@ -29,6 +29,7 @@ from fractions import Fraction
 from ..backend import CHOICES, ENV, BackendError
 from ..money import exact
 from .moves import Move
+from .native_forward import forward
 from .native_offers import plain_move
 from .native_pool import Pool, Shell
 from .native_records import carried, move_problems, number, winner_record
@@ -97,6 +98,7 @@ def start(cls, rules, options, seed, kw: dict):
         if hand is not None:
             Pool.give_back(idle, hand)
         return None
+    forward(NativeGame, NativeGame.OWN, cls)  # (once) what else a caller reads of a game: its Python game's
     g = NativeGame(cls, shell, hand)
     weakref.finalize(g, Pool.give_back, idle, hand)
     return g
@@ -109,6 +111,11 @@ def native_played(g) -> bool:
 
 class NativeGame:
     """One hand played natively (the module's docstring). Built by `Game(..., backend="native")`."""
+
+    # the attributes every instance sets (`__init__`): none is forwarded to the Python game (native_forward.py)
+    OWN = ("_cls", "_shell", "_hand", "_py", "_primary", "_moves", "_unread", "_answers", "violations", "errors",
+           "decision", "_ask", "_asked_seats", "_ask_read", "_seat_moves", "_snap", "_result", "_observers",
+           "require_decision")
 
     def __init__(self, cls, shell, hand):
         self._cls = cls  # the reference's game class
@@ -162,12 +169,6 @@ class NativeGame:
         self._shell.rules.engine.fell_back(why)
         self.mirror(counted=False)
         self._primary = True
-
-    def __getattr__(self, name):
-        # anything else a caller reads of a game (its state, its pending steps, the bots' questions)
-        if name.startswith("__") or name in ("_py", "_shell", "_hand", "_cls"):
-            raise AttributeError(name)
-        return getattr(self.mirror(), name)
 
     @property
     def moves(self) -> list[tuple[int, Move]]:
