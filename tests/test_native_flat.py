@@ -7,16 +7,10 @@ tiles by kind.
 """
 from __future__ import annotations
 
-import sys
-
 import pytest
-from conftest import ROOT
 from paili.runtime import backend
-from test_native_lookup import lookup_file
+from test_native_lookup import assert_counts_as_reference, lookup_file
 from test_native_memo import attr, cmp, comp, counts, name, num, programs
-
-sys.path.insert(0, str(ROOT / "bench"))
-import native_diff  # noqa: E402
 
 needs_native = pytest.mark.skipif(not backend.available(), reason="the native core is not built here")
 
@@ -142,9 +136,4 @@ def test_flat_shapes_count_as_the_reference(tmp_path, base):
     the groups' kinds (meld names no constant of the rule set holds among them) give every reading the
     reference's counts, none left to it."""
     path = lookup_file(tmp_path, base, FLAT_EXTRA)
-    stats: dict = {}
-    checks, diffs, why = native_diff.run_file(path, 0, 0, seed=5, count_hands=150, stats=stats, hand_hands=150)
-    assert not why
-    assert not diffs, "\n".join(diffs[:10])
-    assert stats["readings"] >= 100
-    assert stats["fallbacks"] == 0
+    assert_counts_as_reference(path, seed=5)

@@ -40,6 +40,17 @@ def test_lookups_over_tiles_count_each_kind():
     assert list(counts(p)) == [2, 3, 2, 1, 0, 0]
 
 
+def assert_counts_as_reference(path, seed: int) -> None:
+    """150 seeded random hands of rule file `path` (bench/native_diff.py): every reading's counts and every
+    scored hand are the reference's, at least 100 readings counted, none left to the reference."""
+    stats: dict = {}
+    _checks, diffs, why = native_diff.run_file(path, 0, 0, seed=seed, count_hands=150, stats=stats, hand_hands=150)
+    assert not why
+    assert not diffs, "\n".join(diffs[:10])
+    assert stats["readings"] >= 100
+    assert stats["fallbacks"] == 0
+
+
 def lookup_file(tmp_path, base: str, extra: str):
     path = tmp_path / f"lookup_{Path(base).name}"
     path.write_text((ROOT / base).read_text("utf-8") + extra, "utf-8")
@@ -80,12 +91,7 @@ def test_lookups_count_as_the_reference(tmp_path, base, extra):
     """Seeded random hands (melds, honours, flowers; wildcards in the joker rule set): every reading's
     counts and every scored hand are the reference's, none left to it."""
     path = lookup_file(tmp_path, base, extra)
-    stats: dict = {}
-    checks, diffs, why = native_diff.run_file(path, 0, 0, seed=7, count_hands=150, stats=stats, hand_hands=150)
-    assert not why
-    assert not diffs, "\n".join(diffs[:10])
-    assert stats["readings"] >= 100
-    assert stats["fallbacks"] == 0
+    assert_counts_as_reference(path, seed=7)
 
 
 def call(func, *args):
@@ -125,9 +131,4 @@ def test_len_of_distinct_counts_as_the_reference(tmp_path, base):
     """Seeded random hands: `len(distinct(…))` of tiles (wildcards among them in the joker rule set) and
     of groups (compared by identity, the general path) gives every reading the reference's counts."""
     path = lookup_file(tmp_path, base, DISTINCT_EXTRA)
-    stats: dict = {}
-    checks, diffs, why = native_diff.run_file(path, 0, 0, seed=11, count_hands=150, stats=stats, hand_hands=150)
-    assert not why
-    assert not diffs, "\n".join(diffs[:10])
-    assert stats["readings"] >= 100
-    assert stats["fallbacks"] == 0
+    assert_counts_as_reference(path, seed=11)
