@@ -21,8 +21,9 @@ included); nothing else is read.
 - `backend` (`Game`'s: native, python, auto; None: `PAILI_BACKEND`, else the native engine where it is
   built): on the native engine the arrays are filled natively from the seat's view (`NativeGame.encoded`,
   `native_tables.encode_many`), the same values `Layout.encode` gives (tests/test_native_observe.py); a
-  step's action is taken there and the next seat's arrays filled in the same call (`act_observed`,
-  `native_tables.step_many`).
+  step's action is taken there and the next seat's arrays filled in the same call (`native_tables.act_into`,
+  `native_tables.step_many`): a `PailiEnv` step writes them into the next row of arrays it keeps (`ROWS`
+  rows, then new ones), so the observation it hands out is a view of that row, written once.
 """
 from __future__ import annotations
 
@@ -38,10 +39,13 @@ from pettingzoo import AECEnv
 from .runtime.backend import choose
 from .runtime.game import Game
 from .runtime.game.native_game import NativeGame, native_played
-from .runtime.game.native_tables import act_many, encode_many, step_many
+from .runtime.game.native_tables import act_into, act_many, encode_many, step_many
 from .runtime.rules import Rules
 
 EXTRA = 64  # overflow slots for legal moves that share a slot (see the module docstring)
+# rows of the arrays an environment's native steps write the next agent's observation and mask into (one
+# row a step, each handed out once; `PailiEnv._new_rows`): a row read as a view costs less than new arrays
+ROWS = 32
 BOUND = 1e9  # observation values are clipped to ±BOUND (balances)
 _F32, _I8 = np.dtype(np.float32), np.dtype(np.int8)  # (dtype objects: `frombuffer` reads them without parsing)
 _frombuffer = np.frombuffer
@@ -238,9 +242,22 @@ class PailiEnv(AECEnv):
         self._moves: tuple | None = None  # (decision, seat, action -> move)
         self._seat = {a: i for i, a in enumerate(self.possible_agents)}
         self._rewarded = False  # whether a step gave a reward since the last clear (else clearing is a no-op)
-        # the arrays of the agent a native step left to act (agent, vector bytes, mask bytes), filled by the
-        # step's native call for the `observe` that follows it; handed out once, dropped by the next step
+        # the agent a native step left to act and the row its arrays were written into (`_new_rows`), for the
+        # `observe` that follows the step; handed out once, dropped by the next step
         self._next: tuple | None = None
+        self._observer = None  # the native observer of the hand's game (`reset`)
+        self._new_rows()
+
+    def _new_rows(self) -> None:
+        """New arrays for the next `ROWS` native steps to write the next agent's arrays into, a row each
+        (bytearrays the native call writes, and each row's numpy view of them, made all at once: a row handed
+        out is never written again — the next step takes the next row)."""
+        lay = self.layout
+        self._obs_bytes = bytearray(ROWS * lay.dim * 4)
+        self._mask_bytes = bytearray(ROWS * lay.size)
+        self._obs_rows = list(_frombuffer(self._obs_bytes, _F32).reshape(ROWS, lay.dim))
+        self._mask_rows = list(_frombuffer(self._mask_bytes, _I8).reshape(ROWS, lay.size))
+        self._row = 0
 
     @functools.cache  # noqa: B019 - one space object per agent, as PettingZoo asks
     def observation_space(self, agent):
@@ -258,6 +275,7 @@ class PailiEnv(AECEnv):
         if options and "room" in options:
             self.options = dict(options["room"])
             self.layout = Layout(self.rules, self.options, self.layout.extra)
+            self._new_rows()
         hand_seed = seed if seed is not None else self._seeds.randrange(1 << 31)
         self.game = None  # the ended hand's native hand goes back to the pool before the next is dealt
         self.game = Game(self.rules, self.options, hand_seed, backend=self.backend)
@@ -270,6 +288,9 @@ class PailiEnv(AECEnv):
         self._moves = None
         self._next = None
         self._rewarded = False
+        # the native observer of this hand's game, where its moves go to its native hand by number (`step`)
+        g = self.game
+        self._observer = g.observer(self.layout.json) if type(g) is NativeGame and g.by_number() else None
         self._select()
 
     def _select(self, over: bool | None = None) -> None:
@@ -298,14 +319,22 @@ class PailiEnv(AECEnv):
         info (the same tuple, read without the base class's second look-up of each)."""
         agent = self.agent_selection
         assert agent is not None
-        return (self.observe(agent) if observe else None, self._cumulative_rewards[agent],
-                self.terminations[agent], self.truncations[agent], self.infos[agent])
+        ready = self._next
+        if observe and ready is not None and ready[0] == agent:  # (`observe`'s first case written out: a step's)
+            self._next = None
+            k = ready[1]
+            obs = {"observation": self._obs_rows[k], "action_mask": self._mask_rows[k]}
+        else:
+            obs = self.observe(agent) if observe else None
+        return (obs, self._cumulative_rewards[agent], self.terminations[agent], self.truncations[agent],
+                self.infos[agent])
 
     def observe(self, agent):
         ready = self._next
-        if ready is not None and ready[0] == agent:  # filled by the step that left agent to act
+        if ready is not None and ready[0] == agent:  # written by the step that left agent to act: its row
             self._next = None
-            return {"observation": _frombuffer(ready[1], _F32), "action_mask": _frombuffer(ready[2], _I8)}
+            k = ready[1]
+            return {"observation": self._obs_rows[k], "action_mask": self._mask_rows[k]}
         g = self.game
         seat = self._seat.get(agent)
         if seat is None:
@@ -331,15 +360,22 @@ class PailiEnv(AECEnv):
         self._next = None
         nxt = False  # the seat the game waits on next, where the native step gave it
         if action is not None and type(g) is NativeGame and g.by_number():
-            # the slot looked up and the move applied natively, and the next seat's arrays filled in the
-            # same call (engine/observe.rs `act_observe`)
+            # the slot looked up and the move applied natively, and the next seat's arrays written into the
+            # next row in the same call (engine/observe.rs `act_into`)
             a = int(action)
-            got = g.act_observed(seat, a, self.layout.json) if 0 <= a < self.layout.size else None
+            k = self._row
+            if k == ROWS:
+                self._new_rows()
+                k = 0
+            observer = self._observer or g.observer(self.layout.json)
+            got = (act_into(g, seat, a, observer, self._obs_bytes, self._mask_bytes, k)
+                   if 0 <= a < self.layout.size else None)
             if got is None:
                 raise ValueError(f"action {str(action)[:20]} is not legal for {agent} now (see its action_mask)")
-            nxt, arrays = got
-            if nxt is not None and arrays is not None:
-                self._next = (self.possible_agents[nxt], arrays[0], arrays[1])
+            nxt = got[5]
+            if got[6]:
+                self._row = k + 1
+                self._next = (self.possible_agents[nxt], k)
         else:
             move = self.legal(agent).get(int(action)) if action is not None else None
             if move is None:

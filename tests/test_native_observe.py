@@ -120,9 +120,10 @@ def test_step_many_native_equals_python(variant, options):
 
 @pytest.mark.parametrize("variant, options", [("baicheng", {}), ("longyan", {"人数": 2}), ("guobiao", {})])
 def test_environment_steps_native_equal_python(variant, options):
-    """The AEC environment on the native engine (each step's action taken and the next seat's arrays filled
-    in one native call, `NativeGame.act_observed`) gives the agent to act, its observation and mask, the
-    rewards and the ends the Python engine's environment gives, hand after hand."""
+    """The AEC environment on the native engine (each step's action taken and the next seat's arrays written
+    into a row of the environment's arrays in one native call, `native_tables.act_into`) gives the agent to
+    act, its observation and mask, the rewards, the ends and the game's moves the Python engine's
+    environment gives, hand after hand; an observation handed out is never written again."""
     np = pytest.importorskip("numpy")
     pytest.importorskip("pettingzoo", reason="the learning environment needs the [env] extra")
     from paili.env import PailiEnv
@@ -131,6 +132,7 @@ def test_environment_steps_native_equal_python(variant, options):
     py = PailiEnv(variant, options, seed=11, backend="python")
     rng = random.Random(11)
     steps = 0
+    kept = []  # (an observation the native environment handed out, a copy made then)
     for _ in range(2):
         nat.reset()
         py.reset()
@@ -146,11 +148,45 @@ def test_environment_steps_native_equal_python(variant, options):
                 legal = np.flatnonzero(b[0]["action_mask"])
                 action = int(legal[rng.randrange(len(legal))])
                 steps += 1
+            kept.append((a[0], {k: v.copy() for k, v in a[0].items()}))
             nat.step(action)
             py.step(action)
         assert nat.agents == py.agents == []
+        assert nat.game.moves == py.game.moves
     assert steps > 50
+    # the arrays handed out are as they were handed out (each step wrote a row of its own)
+    assert all(np.array_equal(o[k], c[k]) for o, c in kept for k in c)
     assert nat.rules.stats()["engine_mirrors"] == 0
+
+
+def test_act_into_refuses_a_row_outside_the_arrays_and_an_action_that_is_not_legal():
+    """`native_tables.act_into`: a row that is not within both arrays is refused (IndexError), an action that
+    names no legal move gives None; neither applies anything."""
+    np = pytest.importorskip("numpy")
+    pytest.importorskip("pettingzoo", reason="the learning environment needs the [env] extra")
+    from paili.env import Layout
+    from paili.runtime.game.native_tables import act_into
+
+    rules = paili.load("baicheng", backend="native")
+    g = paili.Game(rules, {}, 3, backend="native")
+    lay = Layout(rules, {})
+    seat = g.current_seats()[0]
+    obs_bytes, mask_bytes = g.encoded(seat, lay.json)[:2]
+    legal = int(np.flatnonzero(np.frombuffer(mask_bytes, dtype=np.int8))[0])
+    illegal = int(np.flatnonzero(np.frombuffer(mask_bytes, dtype=np.int8) == 0)[0])
+    obs, masks = bytearray(2 * lay.dim * 4), bytearray(2 * lay.size)
+    observer = g.observer(lay.json)
+    with pytest.raises(IndexError, match="row 2 is not within"):
+        act_into(g, seat, legal, observer, obs, masks, 2)
+    with pytest.raises(IndexError):
+        act_into(g, seat, legal, observer, obs, bytearray(lay.size), 1)  # the masks hold one row
+    assert act_into(g, seat, illegal, observer, obs, masks, 1) is None
+    assert g.moves == [] and obs == bytearray(len(obs)) and masks == bytearray(len(masks))
+    got = act_into(g, seat, legal, observer, obs, masks, 1)
+    assert len(g.moves) == 1 and got[5] == g.current_seats()[0] and got[6]
+    vec, mask = g.encoded(got[5], lay.json)[:2]
+    assert obs[lay.dim * 4:] == vec and masks[lay.size:] == mask
+    assert obs[:lay.dim * 4] == bytearray(lay.dim * 4)  # row 0 untouched
 
 
 def test_step_many_refuses_an_action_that_is_not_legal():

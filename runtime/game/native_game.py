@@ -402,14 +402,16 @@ class NativeGame:
 
     def took(self, seat: int, took: tuple) -> None:
         """The bookkeeping after the native hand played seat's move by number (`EngineHand.apply_step`:
-        the move's text, the seats asked now, why it stopped, whether the invariants hold, over)."""
-        text, asked, why, intact, _over = took
+        the move's text, the seats asked now, why it stopped, whether the invariants hold, over; `act_into`'s
+        tuple has more items after these)."""
+        text, asked, why, intact = took[0], took[1], took[2], took[3]  # (`act_into` gives more after them)
         self._unread.append((seat, text, self.decision))
         if len(self._answers) + 1 == len(self._asked_seats):  # the decision is answered whole: run on
             self._answers = {}
             # `_new_decision(asked)` written out (a step of the environment takes this path every move)
             self._snap = self._result = self._ask = None
-            self._seat_moves = {}
+            if self._seat_moves:
+                self._seat_moves = {}
             if asked is None:
                 self._asked_seats = None
             else:

@@ -52,8 +52,8 @@ class Shell:
         wall)."""
         check, require = kw.get("check", True), kw.get("require_decision", False)
         given = any(kw.get(k) is not None for k in ("dealer", "balances", "table", "players", "wall", "tail"))
-        try:
-            key = (json.dumps(options or {}, sort_keys=True, ensure_ascii=False), check, require)
+        try:  # (no options, the usual case of a run of hands: the text `json.dumps` gives, without its encoder)
+            key = ("{}" if not options else json.dumps(options, sort_keys=True, ensure_ascii=False), check, require)
         except (TypeError, ValueError):  # options the reference refuses or reads its own way: its checks
             key = None
         made = pool.shells.get(key) if key is not None and not given else None
@@ -69,7 +69,7 @@ class Shell:
         out.seed = seed
         out.options = dict(options or {})
         args = dict(made.setup_args)
-        args["options"], args["seed"] = copy.deepcopy(out.options), seed
+        args["options"], args["seed"] = copy.deepcopy(out.options) if out.options else {}, seed
         out.setup_args = args
         return out
 

@@ -1,7 +1,8 @@
-"""The learning environment's calls on many native games of one rule set and room options at once
-(env.py `Tables`): each is one native call over every game's native hand (engine/observe.rs
-`EngineObserver.encode_many`, `act_many`, `step_many`), with the games' own bookkeeping after it
-(`NativeGame.took`)."""
+"""The learning environment's calls on native games: many games of one rule set and room options at once
+(env.py `Tables`), each one native call over every game's native hand (engine/observe.rs
+`EngineObserver.encode_many`, `act_many`, `step_many`), and one game's step with its next arrays written
+into rows the caller keeps (env.py `PailiEnv.step`, `act_into`); each with the games' own bookkeeping
+after it (`NativeGame.took`)."""
 from __future__ import annotations
 
 from .records import IllegalMove
@@ -53,3 +54,22 @@ def step_many(games: list, seats: list[int], actions: list[int], layout_json: st
     if why is not None:
         raise IllegalMove(why)
     return None, (obs, masks, nxt, filled)
+
+
+def act_into(g, seat: int, action: int, observer, obs: bytearray, masks: bytearray, row: int):
+    """`NativeGame.act_observed` with the arrays of the seat the game then waits on first written into row
+    `row` of arrays the caller keeps (`obs`: [R, D] float32 bytes, `masks`: [R, A] int8 bytes;
+    engine/observe.rs `act_into`) instead of new ones. `g`: a native game whose moves go to its native hand
+    alone (`by_number`); `seat`: an int; `observer`: `g.observer(layout_json)` (the caller keeps it for the
+    hand). None (nothing applied) where the action names none of seat's legal moves now; else a tuple whose
+    items 5 and 6 are that seat (None when none is asked) and whether its arrays were written into the row
+    (the items before them: what the native hand's move left, `NativeGame.took`)."""
+    try:
+        took = observer.act_into(g.engine_hand, seat, action, obs, masks, row)
+    except ValueError:  # (nothing changed: the slot names no legal move of seat's now, or no such seat)
+        return None
+    g.took(seat, took)
+    if took[2] is not None and not g.by_number():  # a stop: the hand went on in Python — its seats, no arrays
+        seats = g.current_seats()
+        return (*took[:5], seats[0] if seats else None, False)
+    return took

@@ -45,6 +45,7 @@ pub mod claims;
 pub mod course;
 pub mod ending;
 pub mod hand_binding;
+pub mod env_arrays; // the learning environment's arrays written, the action's move found
 pub mod env_layout; // the learning environment's layout: the vector's parts, the action slots
 pub mod observe; // a seat's observation and the learning environment's arrays, natively
 pub mod opening;

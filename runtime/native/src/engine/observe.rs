@@ -10,24 +10,21 @@
 //! reference would read in a way the arrays do not hold (a reveal holding a list, a seat as a number) —
 //! gives None, and the caller asks the reference (counted there).
 
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes};
 use serde_json::{json, Map, Value as J};
 
 use super::course::Hand;
+use super::env_arrays::{f32_bytes, first_asked, i32_bytes, money_f64, options_of, rows_fit};
 use super::env_layout::Layout;
 use super::hand_binding::{EngineHand, Took};
-use super::offers::Mv;
 use super::scope::{GameScope, BOUND};
-use super::state::{get, HandState, Money, Value};
-use super::steps::Ask;
+use super::state::{get, HandState, Value};
 use super::table::Table;
 use super::values::{hand_wilds, Ev};
 use super::winning::Winning;
 use crate::program::V;
-
-const BOUND_CLIP: f64 = 1e9; // env.py `BOUND`: values are clipped to ±BOUND
 
 /// What an `observe` rule shows (`what`).
 #[derive(Clone, Copy, PartialEq)]
@@ -44,9 +41,9 @@ pub struct EngineObserver {
     scope: GameScope,
     visible_states: Vec<String>,
     seat_names: Vec<String>,
-    codes: Vec<String>,
+    pub(super) codes: Vec<String>,
     action_names: Vec<String>, // the rule set's actions' names by id (the layout's slots read them)
-    layout: Option<Layout>,
+    pub(super) layout: Option<Layout>,
 }
 
 fn what_of(s: &str) -> Option<What> {
@@ -60,11 +57,11 @@ fn what_of(s: &str) -> Option<What> {
 }
 
 /// The per-seat view a viewer has: what `observe` rules show of each seat.
-struct Shown {
-    hand: bool,
-    drawn: bool,
-    melds: bool,
-    kong_tiles: bool,
+pub(super) struct Shown {
+    pub(super) hand: bool,
+    pub(super) drawn: bool,
+    pub(super) melds: bool,
+    pub(super) kong_tiles: bool,
 }
 
 impl EngineObserver {
@@ -81,7 +78,7 @@ impl EngineObserver {
     /// (an onlooker, observe.py `onlooker_observation`), each owner with the viewer bound to nothing. None: a
     /// condition the native side does not answer exactly (the reference notes an error, or a question is
     /// declined).
-    fn shown(&self, py: Python<'_>, t: &Table, w: &Winning, h: &Hand, viewer: Option<usize>) -> Option<Vec<Shown>> {
+    pub(super) fn shown(&self, py: Python<'_>, t: &Table, w: &Winning, h: &Hand, viewer: Option<usize>) -> Option<Vec<Shown>> {
         let st = &h.st;
         let mut out: Vec<Shown> = (0..st.n).map(|_| Shown { hand: false, drawn: false, melds: false, kong_tiles: false }).collect();
         if self.rules.is_empty() {
@@ -138,7 +135,7 @@ impl EngineObserver {
     }
 
     /// The tiles of a meld the viewer sees, and how many it does not (None: all of them).
-    fn meld_seen(t: &Table, kind: &str, tiles: &[usize], full: bool, exposed: bool, kong_tiles: bool) -> (Vec<usize>, Option<usize>) {
+    pub(super) fn meld_seen(t: &Table, kind: &str, tiles: &[usize], full: bool, exposed: bool, kong_tiles: bool) -> (Vec<usize>, Option<usize>) {
         if full || exposed {
             return (tiles.to_vec(), None);
         }
@@ -274,142 +271,9 @@ impl EngineObserver {
         }
         Some(out)
     }
-
-    /// env.py `Layout.encode` of seat's observation into `v` (its `dim` values, zeroed). False: a value
-    /// the reference reads in a way this does not (the caller encodes the reference's observation).
-    #[allow(clippy::too_many_arguments)]
-    fn encode_into(&self, py: Python<'_>, t: &Table, w: &Winning, h: &Hand, ask: Option<&Ask>, answers: &[(usize, Mv)], seat: usize, v: &mut [f32]) -> bool {
-        let Some(lay) = &self.layout else { return false };
-        let st = &h.st;
-        let Some(shown) = self.shown(py, t, w, h, Some(seat)) else { return false };
-        let n = st.n;
-        let count = |v: &mut [f32], base: usize, ks: &[usize]| {
-            for &k in ks {
-                v[base + k] += 1.0;
-            }
-        };
-        let me = &st.seats[seat];
-        let [o_hand, o_drawn, o_wild, o_task, o_wall, o_player, o_table] = lay.at;
-        count(v, o_hand, &me.hand);
-        if let Some(k) = me.drawn {
-            count(v, o_drawn, &[k]);
-        }
-        let to_act = |s: usize| match ask {
-            Some(a) => a.options.iter().any(|(x, _)| *x == s) && !answers.iter().any(|(x, _)| *x == s),
-            None => false,
-        };
-        for (i, s) in st.seats.iter().enumerate() {
-            let mine = i == seat;
-            let rel = (i + n - seat) % n;
-            let what = &shown[i];
-            let Some(&[o_melds, o_discards, o_aside, o_shown, o_scalars]) = lay.seat_off.get(rel) else { return false };
-            for m in &s.melds {
-                if mine || what.melds || m.exposed {
-                    count(v, o_melds, &m.tiles);
-                } else {
-                    let (tiles, _) = Self::meld_seen(t, &m.kind, &m.tiles, false, false, what.kong_tiles);
-                    count(v, o_melds, &tiles);
-                }
-            }
-            count(v, o_discards, &s.discards);
-            count(v, o_aside, &s.aside);
-            if !mine && what.hand {
-                count(v, o_shown, &s.hand);
-            }
-            let Some(balance) = money_f64(&s.balance) else { return false };
-            let base = o_scalars;
-            v[base] = s.hand.len() as f32;
-            v[base + 1] = if i == st.dealer { 1.0 } else { 0.0 };
-            v[base + 2] = if !(t.rules.table.winners_leave && st.winners.contains(&i)) { 1.0 } else { 0.0 };
-            v[base + 3] = if s.auto { 1.0 } else { 0.0 };
-            v[base + 4] = clip(balance);
-            v[base + 5] = if to_act(i) { 1.0 } else { 0.0 };
-        }
-        let visible = |k: &str| t.rules.reveals.iter().any(|r| r.name == k && r.visible);
-        // a visible reveal's value as `seen.get(name)` gives it, where it names a kind (or nothing)
-        let seen = |name: &str| -> Result<Option<usize>, ()> {
-            if !visible(name) {
-                return Ok(None);
-            }
-            match get(&st.reveals, name) {
-                None | Some(Value::None | Value::Bool(_) | Value::Int(_)) => Ok(None),
-                Some(Value::Tile(k)) => Ok(Some(*k)),
-                Some(Value::Str(s)) => Ok(t.names.iter().position(|x| x == s)),
-                Some(Value::List(items)) if items.is_empty() => Ok(None),
-                Some(_) => Err(()), // a list or a seat: unhashable for the reference's lookup
-            }
-        };
-        for (r, &o) in lay.reveals.iter().zip(&lay.reveal_off) {
-            match seen(r) {
-                Ok(Some(k)) => count(v, o, &[k]),
-                Ok(None) => {}
-                Err(()) => return false,
-            }
-        }
-        let wild = o_wild;
-        for tiles in &lay.wilds {
-            let k = match t.names.iter().position(|x| x == tiles) {
-                Some(k) => Some(k),
-                None => match seen(tiles) {
-                    Ok(k) => k,
-                    Err(()) => return false,
-                },
-            };
-            if let Some(k) = k {
-                v[wild + k] = 1.0;
-            }
-        }
-        if let Some(q) = lay.tasks.iter().position(|x| *x == st.task) {
-            v[o_task + q] = 1.0;
-        }
-        v[o_wall] = st.wall.len() as f32;
-        let base = o_player;
-        for (q, k) in lay.player_states.iter().enumerate() {
-            let Some(x) = number(t, get(&me.vars, k)) else { return false };
-            v[base + q] = clip(x);
-        }
-        let base = o_table;
-        for (q, k) in lay.table_states.iter().enumerate() {
-            let Some(x) = number(t, get(&st.table, k)) else { return false };
-            v[base + q] = clip(x);
-        }
-        true
-    }
-
 }
 
-fn clip(x: f64) -> f32 {
-    x.clamp(-BOUND_CLIP, BOUND_CLIP) as f32
-}
-
-/// `float(Fraction(exact))`, where the division of two doubles is exact enough to be the same.
-fn money_f64(m: &Money) -> Option<f64> {
-    const EXACT: i64 = 1 << 53;
-    (m.n.abs() < EXACT && m.d.abs() < EXACT).then(|| m.n as f64 / m.d as f64)
-}
-
-/// env.py `_number` of a state's plain value; None where the reference's reading is not followed here
-/// (a text that could read as a number).
-fn number(t: &Table, v: Option<&Value>) -> Option<f64> {
-    Some(match v {
-        None | Some(Value::None | Value::Seat(_) | Value::List(_)) => 0.0,
-        Some(Value::Bool(b)) => *b as i64 as f64,
-        Some(Value::Int(i)) => *i as f64,
-        Some(Value::Tile(k)) => text_number(&t.names[*k])?,
-        Some(Value::Str(s)) => text_number(s)?,
-    })
-}
-
-/// `Fraction(text)` for a text that is plainly not a number (0.0, as `_number` gives), else None.
-fn text_number(s: &str) -> Option<f64> {
-    if s.chars().any(|c| c.is_ascii_digit()) {
-        None
-    } else {
-        Some(0.0)
-    }
-}
-
-fn seat_slot(hand: &EngineHand, seat: usize) -> PyResult<()> {
+pub(super) fn seat_slot(hand: &EngineHand, seat: usize) -> PyResult<()> {
     let (t, ..) = hand.observed();
     if seat >= t.n {
         return Err(PyValueError::new_err(format!("seat {seat} is not a seat of this table")));
@@ -597,6 +461,28 @@ impl EngineObserver {
         Ok((took, next, arrays))
     }
 
+    /// `act_observe` with the arrays of the seat the hand then waits on first written into row `row` of
+    /// arrays the caller keeps (`obs`: [R, dim] float32 bytes; `masks`: [R, size] int8 bytes) instead of
+    /// new ones, and what the move left as one flat tuple: `act`'s five (the move's text, the seats asked
+    /// now, why it stopped, whether the invariants hold, over), the seat waited on first (None: none is
+    /// asked) and whether the row was written (false: left as it was — a hand over or stopped, or arrays
+    /// the native side does not answer). The environment's step hands each row out once, so an array
+    /// handed out is never written again. Refused, nothing changed: a row not within both arrays
+    /// (IndexError), an action that names none of seat's legal moves now (ValueError).
+    #[allow(clippy::too_many_arguments, clippy::type_complexity)]
+    fn act_into(&self, py: Python<'_>, mut hand: PyRefMut<'_, EngineHand>, seat: usize, action: i64, obs: &Bound<'_, PyByteArray>, masks: &Bound<'_, PyByteArray>, row: usize) -> PyResult<(String, Option<Vec<usize>>, Option<String>, bool, bool, Option<usize>, bool)> {
+        seat_slot(&hand, seat)?;
+        let lay = self.layout()?;
+        if !rows_fit(lay, obs, masks, row) {
+            return Err(PyIndexError::new_err(format!("row {row} is not within the arrays given")));
+        }
+        let index = self.move_index(&hand, seat, action).map_err(PyValueError::new_err)?;
+        let (text, asked, why, intact, over) = hand.step_index(py, seat, index).map_err(PyValueError::new_err)?;
+        let next = first_asked(&hand);
+        let written = next.is_some_and(|s| self.write_row(py, lay, &hand, s, obs, masks, row));
+        Ok((text, asked, why, intact, over, next, written))
+    }
+
     /// `act_many`, then every hand's arrays for the seat it then waits on first, in one call
     /// (`Tables.step_many`): what each hand's move left, the hand whose action was refused (nothing
     /// applied), the first refusal of a move applied (the hands after it not played on), the vectors
@@ -640,104 +526,4 @@ impl EngineObserver {
         let v = v.unwrap_or_else(|| PyByteArray::new(py, &[]));
         Ok((out, None, why, v, mask, next, filled))
     }
-}
-
-impl EngineObserver {
-    /// Seat's arrays of `hand` into `v` (its `dim` values, zeroed) and `mask` (its `size` values, zeroed):
-    /// false where the native side does not answer (a stopped hand, a value `encode_into` declines).
-    fn encode_row(&self, py: Python<'_>, lay: &Layout, hand: &EngineHand, seat: usize, v: &mut [f32], mask: &mut [u8]) -> bool {
-        let (t, w, h, ask, answers) = hand.observed();
-        if !h.is_some_and(|h| self.encode_into(py, t, w, h, ask, answers, seat, v)) {
-            v.fill(0.0);
-            return false;
-        }
-        if let Some(ms) = options_of(ask, answers, seat) {
-            lay.mask(self.codes.len(), ms, mask);
-        }
-        true
-    }
-
-    /// `rows` vectors (float32) and masks (int8) of the layout, zeroed, filled by `fill` in place in the
-    /// bytearrays handed to Python (no copy): (the vectors — None where `fill` says false —, the masks).
-    #[allow(clippy::type_complexity)]
-    fn filled<'py>(&self, py: Python<'py>, lay: &Layout, rows: usize, fill: impl FnOnce(&mut [f32], &mut [u8]) -> bool) -> PyResult<(Option<Bound<'py, PyByteArray>>, Bound<'py, PyByteArray>)> {
-        let mut ok = false;
-        let mut fill = Some(fill);
-        let mask = PyByteArray::new_with(py, rows * lay.size, |_| Ok(()))?;
-        let v = PyByteArray::new_with(py, rows * lay.dim * 4, |bytes| {
-            // SAFETY: the mask's bytearray was made just above and no one else holds it yet; its buffer
-            // does not move while nothing resizes it (the Python code a condition may run cannot reach it)
-            let m = unsafe { mask.as_bytes_mut() };
-            // SAFETY: a float32 is any 4 bytes; `align_to_mut` gives the aligned middle
-            let (pre, v, post) = unsafe { bytes.align_to_mut::<f32>() };
-            let fill = fill.take().expect("called once");
-            if pre.is_empty() && post.is_empty() {
-                ok = fill(v, m);
-            } else {
-                let mut w = vec![0f32; rows * lay.dim];
-                ok = fill(&mut w, m);
-                bytes.copy_from_slice(f32_bytes(&w));
-            }
-            Ok(())
-        })?;
-        Ok((ok.then_some(v), mask))
-    }
-
-    fn layout(&self) -> PyResult<&Layout> {
-        self.layout.as_ref().ok_or_else(|| PyValueError::new_err("no layout is set (call set_layout first)"))
-    }
-
-    /// The index of the legal move of seat's that `action` stands for now (`act`).
-    /// Every hand's action checked before any is applied (`act_many`, `step_many`): the index of the legal
-    /// move each names, or Err with the first hand whose action names none.
-    fn indices_of(&self, hands: &[PyRefMut<'_, EngineHand>], seats: &[usize], actions: &[i64]) -> PyResult<Result<Vec<usize>, usize>> {
-        if hands.len() != seats.len() || hands.len() != actions.len() {
-            return Err(PyValueError::new_err(format!("{} seats and {} actions for {} hands", seats.len(), actions.len(), hands.len())));
-        }
-        let mut indices = Vec::with_capacity(hands.len());
-        for (i, hand) in hands.iter().enumerate() {
-            seat_slot(hand, seats[i])?;
-            match self.move_index(hand, seats[i], actions[i]) {
-                Ok(x) => indices.push(x),
-                Err(_) => return Ok(Err(i)),
-            }
-        }
-        Ok(Ok(indices))
-    }
-
-    fn move_index(&self, hand: &EngineHand, seat: usize, action: i64) -> Result<usize, String> {
-        let lay = self.layout.as_ref().ok_or("no layout is set (call set_layout first)")?;
-        let (_, _, h, ask, answers) = hand.observed();
-        h.and_then(|_| options_of(ask, answers, seat))
-            .and_then(|ms| lay.move_of(self.codes.len(), ms, action))
-            .ok_or_else(|| format!("action {action} is not legal for seat {seat} now (see its action_mask)"))
-    }
-}
-
-/// The seat the decision asked waits on first (`Game.current_seats()[0]`: the lowest seat asked that has
-/// not answered); None when none is asked (the hand over or stopped).
-fn first_asked(hand: &EngineHand) -> Option<usize> {
-    let (_, _, h, ask, answers) = hand.observed();
-    h?;
-    ask?.options.iter().map(|(s, _)| *s).filter(|s| !answers.iter().any(|(x, _)| x == s)).min()
-}
-
-/// The legal moves of seat's the decision asked offers it, where it has not answered yet.
-fn options_of<'a>(ask: Option<&'a Ask>, answers: &[(usize, Mv)], seat: usize) -> Option<&'a [Mv]> {
-    let a = ask?;
-    if answers.iter().any(|(x, _)| *x == seat) {
-        return None;
-    }
-    a.options.iter().find(|(s, _)| *s == seat).map(|(_, ms)| ms.as_slice())
-}
-
-/// The values' bytes as they lie in memory: the native byte order numpy's `float32` and `int32` read.
-fn f32_bytes(v: &[f32]) -> &[u8] {
-    // SAFETY: any f32 slice is a valid, aligned-for-u8 byte slice of four times its length
-    unsafe { std::slice::from_raw_parts(v.as_ptr().cast::<u8>(), std::mem::size_of_val(v)) }
-}
-
-fn i32_bytes(v: &[i32]) -> &[u8] {
-    // SAFETY: as `f32_bytes`
-    unsafe { std::slice::from_raw_parts(v.as_ptr().cast::<u8>(), std::mem::size_of_val(v)) }
 }
