@@ -3,8 +3,9 @@ both backends with the same random legal moves, and after every move, for every 
 and `legal_moves` equal, and the learning environment's arrays (env.py `Layout`: the observation vector and
 the action mask, and the legal move each action slot names) filled natively (engine/observe.rs) equal to the
 reference observation's encoding; what an onlooker sees equal; the native game's moves taken as the
-environment takes them (by action slot, `NativeGame.act_observed`), with the next seat and its arrays filled in
-the same call equal to `current_seats` and `encoded` after the move; and the results equal at the end.
+environment takes them (by action slot, `NativeGame.act_observed`, every other move `native_tables.act_into`
+writing them into a row of arrays kept across moves), with the next seat and its arrays filled in the same
+call equal to `current_seats` and `encoded` after the move; and the results equal at the end.
 
     python bench/observe_equivalence.py [--games 50] [--seed 1] [--configs baijindao,longyan:3,…] [--json]
 
@@ -36,13 +37,15 @@ CONFIGS = {
 def compare(rules, options: dict, seeds, encode: bool = True) -> dict:
     """Play each seed on both backends with the same random moves; count what differs."""
     import numpy as np
-    from paili.env import Layout
+    from paili.env import ROWS, Layout
     from paili.runtime.game import Game
+    from paili.runtime.game.native_tables import act_into
 
     lay = Layout(rules, options) if encode else None
+    rows = None  # the arrays `act_into` writes a row of (made at its first move)
     out = {"games": 0, "observations": 0, "different": 0, "encodings": 0, "encodings_different": 0,
-           "onlookers": 0, "onlookers_different": 0, "by_action": 0, "next_arrays": 0, "next_different": 0,
-           "results_different": 0, "shown_hand": 0, "shown_drawn": 0, "partly_shown_melds": 0}
+           "onlookers": 0, "onlookers_different": 0, "by_action": 0, "by_rows": 0, "next_arrays": 0,
+           "next_different": 0, "results_different": 0, "shown_hand": 0, "shown_drawn": 0, "partly_shown_melds": 0}
     for seed in seeds:
         py = Game(rules, options, seed, backend="python")
         nat = Game(rules, options, seed, backend="native")
@@ -85,12 +88,25 @@ def compare(rules, options: dict, seeds, encode: bool = True) -> dict:
             action = next((x for x, m in lay.actions_of(moves).items() if m is move), None) if lay else None
             if action is not None and getattr(nat, "by_number", lambda: False)():
                 # as the environment plays: the move named by its action slot, looked up natively, and the
-                # arrays of the seat the game then waits on filled in the same call (`act_observed`): that
-                # seat and those arrays as `current_seats` and `encoded` give them after the move
-                got = nat.act_observed(seat, action, lay.json)
-                assert got is not None, f"action {action} refused"
+                # arrays of the seat the game then waits on filled in the same call (`act_observed`; every
+                # other move written into a row of arrays kept across moves instead, as a `PailiEnv` step
+                # writes them, `native_tables.act_into`): that seat and those arrays as `current_seats` and
+                # `encoded` give them after the move
+                row = out["by_action"] % ROWS
+                if out["by_action"] % 2:
+                    if rows is None:
+                        rows = (bytearray(ROWS * lay.dim * 4), bytearray(ROWS * lay.size))
+                    got = act_into(nat, seat, action, nat.observer(lay.json), rows[0], rows[1], row)
+                    assert got is not None, f"action {action} refused"
+                    out["by_rows"] += 1
+                    vb = lay.dim * 4
+                    written = (rows[0][row * vb:(row + 1) * vb], rows[1][row * lay.size:(row + 1) * lay.size])
+                    nxt, arrays = got[5], written if got[6] else None
+                else:
+                    got = nat.act_observed(seat, action, lay.json)
+                    assert got is not None, f"action {action} refused"
+                    nxt, arrays = got
                 out["by_action"] += 1
-                nxt, arrays = got
                 seats = nat.current_seats()
                 same = nxt == (seats[0] if seats else None)
                 if same and arrays is not None:
@@ -130,7 +146,8 @@ def main(argv=None) -> int:
         if not args.json:
             print(f"{name:10s} games {r['games']:4d}  observations {r['observations']:7d}  different {r['different']}  "
                   f"encodings {r['encodings']:7d}  different {r['encodings_different']}  onlookers {r['onlookers']} "
-                  f"different {r['onlookers_different']}  moves by action {r['by_action']} (next seat's arrays "
+                  f"different {r['onlookers_different']}  moves by action {r['by_action']} ({r['by_rows']} into rows; "
+                  f"next seat's arrays "
                   f"{r['next_arrays']}, different {r['next_different']})  results different "
                   f"{r['results_different']}  fallbacks {r['fallbacks']}  "
                   f"mirrors {r['mirrors']}  shown: hand {r['shown_hand']} drawn {r['shown_drawn']} "
