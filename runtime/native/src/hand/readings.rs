@@ -10,7 +10,7 @@
 use std::sync::Arc;
 
 use super::{fallback, Budget, Built, Chosen, Fallback, FormSpec, GroupRef, HandCtx, HandInput, MeldIn, Waits};
-use crate::program::{Eval, Group, Node, Reading, Stop, V};
+use crate::program::{sizes_fail, Eval, Group, Node, Reading, Stop, V};
 
 pub(super) struct WaitState {
     pub waits: Option<V>,
@@ -282,6 +282,11 @@ pub(super) fn listed_form(
     let (instant, counts, wilds, concealed_n) = at;
     let n_melds = input.melds.len();
     if f.instant {
+        let node = instant.ok_or_else(|| fallback("an instant form without its condition"))?;
+        let sizes = ctx.program.form_conds.as_ref().ok().and_then(|c| c.get(fi)).map_or(&[][..], |c| &c.instant_sizes[..]);
+        if sizes_fail(sizes, Some(&l.0), Some(&l.1)) {
+            return Ok(true); // its condition is false: no reading of the form
+        }
         let in_groups: usize = exposed.iter().map(|g| g.tiles.len()).sum();
         let pk = if ctx.setup.prefilter && in_groups == l.0.len() {
             packed(input.melds.iter().map(|m| m.vector.as_ref()))
@@ -289,7 +294,6 @@ pub(super) fn listed_form(
             None
         };
         let r = listed(fi, f, (0..n_melds).map(GroupRef::Declared).collect(), exposed.to_vec(), l, win_code, pk);
-        let node = instant.ok_or_else(|| fallback("an instant form without its condition"))?;
         if condition(ctx, node, &r, input, budget, waits, st)? {
             out.push(r);
         }

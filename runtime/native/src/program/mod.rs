@@ -40,6 +40,7 @@ mod operands;
 mod pred;
 mod pred_eval;
 mod setup;
+mod sizes;
 mod value;
 
 pub(crate) use eval::*;
@@ -51,6 +52,7 @@ pub(crate) use lower::*;
 pub(crate) use memo::*;
 use operands::*;
 pub(crate) use pred::*;
+pub(crate) use sizes::*;
 pub(crate) use value::*;
 
 // ------------------------------------------------------------------ the program of a rule set
@@ -107,6 +109,8 @@ pub(crate) struct ClassConds {
 pub(crate) struct FormConds {
     pub instant: Option<Node>,
     pub pair_when: Option<Node>,
+    // the size tests leading `instant` (sizes.rs): a reading failing one fails it unevaluated
+    pub instant_sizes: Vec<SizeTest>,
 }
 
 pub(crate) struct Requirement {
@@ -185,7 +189,8 @@ fn lower_forms(rs: &serde_json::Map<String, J>, lw: &mut Lowering) -> Result<Vec
         let f = f.as_object().ok_or_else(|| nc("a malformed winning form".into()))?;
         let instant = opt(f, "instant").map(|e| lw.lower(e, 0)).transpose()?;
         let pair_when = opt(f, "pair_when").map(|e| lw.lower(e, 0)).transpose()?;
-        out.push(FormConds { instant, pair_when });
+        let instant_sizes = instant.as_ref().map(size_tests).unwrap_or_default();
+        out.push(FormConds { instant, pair_when, instant_sizes });
     }
     Ok(out)
 }

@@ -7,12 +7,11 @@
 //! are the same group of natural tiles (kind and tiles) are one group, the winning one is its own, and
 //! each laid-down meld is its own.
 
-use std::collections::HashMap;
 use std::sync::Arc;
 
 use super::{Declined, WaitHand, WaitRules, READING_WORK, SPLIT_LIMIT};
 use crate::blocks::Tables as Core;
-use crate::program::{Eval, FormConds, Group, Node, Program, Reading, Stop, V};
+use crate::program::{sizes_fail_by, Eval, FormConds, Group, Node, Program, Reading, SizeTest, Stop, V};
 
 pub(super) struct Trials<'w, 'h> {
     wr: &'w WaitRules,
@@ -22,13 +21,22 @@ pub(super) struct Trials<'w, 'h> {
     exposed_tiles: Vec<V>,      // their tiles, in order
     counts: Vec<u8>,            // per kind, the concealed tiles
     flowers: Arc<Vec<V>>,
-    split_tiles: HashMap<u32, Arc<Vec<V>>>, // per split group id, its tiles' codes
+    split_tiles: Vec<Option<Arc<Vec<V>>>>, // per split group id, its tiles' codes (made at first use)
     trial_hand: Arc<Vec<V>>,                // the concealed tiles' codes and a last slot for the winning one
     flat: Vec<u32>,                         // the splits of one target, one after another (reused)
     // per form, the instant reading of the last trial under it: every trial's is the same but for the
     // winning tile (the last slot of its hand and of its tiles, and `win_tile`), so one is built a hand
     // and each trial rewrites those slots in place once the previous trial's evaluator is gone
     instant: Vec<Option<Reading<'h>>>,
+    held: Option<Held>, // the kinds held, made at the first size test (`sizes_fail`)
+}
+
+/// The kinds a hand holds besides a trial's tile: how many among the concealed tiles, how many among
+/// those and the laid-down melds' tiles, and per kind whether it is among the latter.
+struct Held {
+    hand: usize,
+    tiles: usize,
+    seen: Vec<bool>,
 }
 
 fn declined(s: Stop) -> Declined {
@@ -70,10 +78,11 @@ impl<'w, 'h> Trials<'w, 'h> {
             exposed_tiles,
             counts,
             flowers: Arc::new(hand.flowers.iter().map(|&k| wr.code(k)).collect()),
-            split_tiles: HashMap::new(),
+            split_tiles: Vec::new(),
             trial_hand: Arc::new(hand.concealed.iter().map(|&k| wr.code(k)).chain([V::None]).collect()),
             flat: Vec::new(),
             instant: Vec::new(),
+            held: None,
         }
     }
 
@@ -197,6 +206,9 @@ impl<'w, 'h> Trials<'w, 'h> {
             }
             if f.instant {
                 let conds = self.conds(fi)?;
+                if self.sizes_fail(&conds.instant_sizes, win) {
+                    continue; // its condition is false (program/sizes.rs): no reading of the form
+                }
                 self.set_instant(fi, win);
                 let Some(r) = self.instant[fi].as_ref() else { continue };
                 let mut ev = Eval::new(self.program, r);
@@ -266,6 +278,41 @@ impl<'w, 'h> Trials<'w, 'h> {
         Ok(())
     }
 
+    /// Whether a size test leading an instant condition fails on the trial of `win` (its count already
+    /// in `counts`): the sizes of the instant reading's hand (the concealed tiles and `win`) and tiles
+    /// (those and the laid-down melds' tiles), from the kinds held, without the reading.
+    fn sizes_fail(&mut self, tests: &[SizeTest], win: usize) -> bool {
+        if tests.is_empty() {
+            return false;
+        }
+        if self.held.is_none() {
+            let mut seen: Vec<bool> = self.counts.iter().map(|&c| c > 0).collect();
+            seen[win] = self.counts[win] > 1; // without the trial's tile
+            let hand = seen.iter().filter(|&&x| x).count();
+            for m in self.hand.melds {
+                for &k in &m.kinds {
+                    seen[k] = true;
+                }
+            }
+            let tiles = seen.iter().filter(|&&x| x).count();
+            self.held = Some(Held { hand, tiles, seen });
+        }
+        let Some(h) = &self.held else { return false };
+        let new_in_hand = self.counts[win] == 1; // not held before the trial's tile was added
+        let new_in_tiles = !h.seen[win];
+        let (d_hand, d_tiles) = (h.hand, h.tiles);
+        let n_hand = self.hand.concealed.len() + 1;
+        let n_tiles = n_hand + self.exposed_tiles.len();
+        sizes_fail_by(tests, |distinct, of_hand| {
+            Some(match (distinct, of_hand) {
+                (false, true) => n_hand,
+                (false, false) => n_tiles,
+                (true, true) => d_hand + new_in_hand as usize,
+                (true, false) => d_tiles + new_in_tiles as usize,
+            })
+        })
+    }
+
     /// `instant[form]` set to the reading of the instant form `form` with `win` as the winning tile: the hand's concealed tiles
     /// and `win` last, its tiles those and the laid-down melds' tiles, its groups the laid-down melds
     /// (runtime/hand_readings.py `_readings_natural`'s instant reading). Made at the hand's first trial
@@ -322,9 +369,12 @@ impl<'w, 'h> Trials<'w, 'h> {
 
     fn tiles_of(&mut self, core: &Core, id: u32) -> Arc<Vec<V>> {
         let wr = self.wr;
-        self.split_tiles
-            .entry(id)
-            .or_insert_with(|| Arc::new(core.split_groups[id as usize].1.iter().map(|&k| wr.code(k)).collect()))
+        let i = id as usize;
+        if self.split_tiles.len() <= i {
+            self.split_tiles.resize(core.split_groups.len().max(i + 1), None);
+        }
+        self.split_tiles[i]
+            .get_or_insert_with(|| Arc::new(core.split_groups[i].1.iter().map(|&k| wr.code(k)).collect()))
             .clone()
     }
 
