@@ -376,6 +376,50 @@ def test_a_stand_in_plays_as_the_wildcard_kind_natively():
     assert True in native
 
 
+# 龙岩: eleven tiles no two of which form a group or its start (short of two blocks and more)
+APART = "一万 四万 七万 一条 四条 七条 一筒 四筒 东 南 西"
+# 龙岩: four melds and a single 南, waiting on it
+READY = "一万 二万 三万 五条 六条 七条 一筒 二筒 三筒 东 东 东 南"
+
+
+def test_a_hand_found_short_still_wins_by_the_instant_form_natively():
+    """龙岩: a hand of two 金 and eleven tiles apart is found short of two blocks by its waits, kept for the
+    win questions on it with one more tile (their split test is not made then); drawing the third 金 it
+    still wins by the form that builds no split (three wildcards), and on no other tile. With 白 standing in
+    for the 金's kind in place of one 金 it wins on none: the instant form counts wildcards, and 白 plays as
+    a natural tile (the test scores no such hand). Every answer, before and after the kept ones, equals
+    the reference's. Then a hand that splits with its tile on the same seat (the kept short hands are
+    another's tiles) wins on it."""
+    rules = _rules("rules/longyan.pai")
+    for seed in range(1, 60):
+        g = Session(rules, {"人数": 4}, seed, 1).new_hand()
+        gold = g.st.reveals.get("金牌")
+        if gold is not None and gold.name not in APART.split() + READY.split() + ["白"]:
+            break
+    t = table(rules, {"人数": 4})
+    t.lower_scope([])
+    assert set_scoring(t, g)
+    seat = g.st.seats[1]
+    cases = [(f"{APART} {gold.name} {gold.name}", {gold.name}), (f"{APART} {gold.name} 白", set()), (READY, None)]
+    for hand, wins_on in cases:
+        for _ in range(2):  # the second time from the kept answers
+            _set_hand(g, 1, hand)
+            assert _ask(g, t, 1, [["waits"]])[0] == [k.index for k in g.waits(seat)]
+            found = set()
+            for kind in g.cat.kinds:
+                if kind.category == "flower":
+                    continue
+                _set_hand(g, 1, f"{hand} {kind.name}")
+                tile = seat.hand[-1]
+                why, got = t.win(native_snapshot(g), 1, "drawn", tile.index, [])
+                info = g.win_offered(1, "drawn", tile, ())
+                assert why is None and (got is None) == (info is None), (hand, kind.name)
+                if got is not None:
+                    found.add(kind.name)
+                    assert Fraction(got[1], got[2]) == Fraction(info.result.score)
+            assert found == wins_on if wins_on is not None else "南" in found, (hand, found)
+
+
 def test_what_is_not_answered_natively_is_declined_by_name():
     """A hand holding two wildcards of one kind, which the reference reads by signature: answered through
     the signature search handed over (`set_scoring`), declined by name by a table given none; a table

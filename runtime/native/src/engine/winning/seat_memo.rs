@@ -21,6 +21,9 @@ use crate::hand::MeldIn;
 /// Wait answers one seat keeps (bounded: past it the oldest half goes). A turn asks at most one per
 /// tile of the hand and kind of question; 64 keeps a turn's and the next's.
 const ENTRIES: usize = 64;
+/// Hands found short a seat keeps: the hand after its discard is asked with its next draw, a few
+/// states later (claims in between keep it).
+const SHORT: usize = 8;
 
 /// One kept answer: the concealed tiles tried, whether only the group forms count, the kinds waited on.
 struct Kept {
@@ -48,6 +51,9 @@ struct SeatEntries {
     aside: Vec<usize>,
     generation: u64,
     unmendable: Option<Option<i64>>, // of `hand`
+    /// Concealed tiles (`tiles_key`) the not-ready shortcut found short of two blocks or more: a seat's
+    /// hand after its discard, whose next draw (or a tile claimed beside it) the win's split test reads.
+    short: Vec<u128>,
     waits: Vec<Kept>,
     could: Vec<KeptCould>,
     /// The seat's melds as the whole-hand scorer takes them (`melds_in`: each looked up in the scoring's
@@ -58,6 +64,21 @@ struct SeatEntries {
 /// Every seat's entries (the owner: `Winning`, for the table it was built for).
 #[derive(Default)]
 pub(super) struct SeatMemos(Mutex<Vec<SeatEntries>>);
+
+/// The tiles as a multiset, exactly: three bits a kind (None past 42 kinds or 7 tiles of one kind).
+pub(super) fn tiles_key(tiles: &[usize]) -> Option<u128> {
+    let mut key = 0u128;
+    for &k in tiles {
+        if k >= 42 {
+            return None;
+        }
+        if (key >> (3 * k)) & 7 == 7 {
+            return None;
+        }
+        key += 1u128 << (3 * k);
+    }
+    Some(key)
+}
 
 fn print_of(tiles: &[usize]) -> u64 {
     tiles.iter().fold(tiles.len() as u64, |h, &k| (h ^ k as u64).wrapping_mul(0x100_0000_01b3))
@@ -79,6 +100,7 @@ impl SeatEntries {
             self.melds.extend(seat.melds.iter().map(|m| (m.kind.clone(), m.tiles.clone(), m.exposed)));
             self.waits.clear();
             self.could.clear();
+            self.short.clear();
             self.melds_in = None;
             self.unmendable = None;
             self.hand.clone_from(&seat.hand);
@@ -174,6 +196,22 @@ impl StateWins<'_> {
     /// Keep the melds `melds_in` found.
     pub(super) fn keep_melds(&self, st: &HandState, s: usize, melds: &[MeldIn]) {
         self.w.seats.with(st, s, self.on.generation, |e| e.melds_in = Some(melds.to_vec()))
+    }
+
+    /// Keep that seat `s` with the concealed tiles of `key` (`tiles_key`) is short of two blocks or more.
+    pub(super) fn keep_short(&self, st: &HandState, s: usize, key: u128) {
+        self.w.seats.with(st, s, self.on.generation, |e| {
+            if e.short.len() >= SHORT {
+                e.short.drain(..SHORT / 2);
+            }
+            e.short.push(key)
+        })
+    }
+
+    /// Whether seat `s` with the concealed tiles of `key` (`tiles_key`) was found short of two blocks or
+    /// more (`keep_short`) with its melds, tiles set aside and values as they are.
+    pub(super) fn kept_short(&self, st: &HandState, s: usize, key: u128) -> bool {
+        self.w.seats.with(st, s, self.on.generation, |e| e.short.contains(&key))
     }
 
     /// `_seat_unmendable`: `count` of seat `s`'s concealed tiles, kept until they (or the free kinds) change.

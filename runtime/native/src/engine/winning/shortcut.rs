@@ -100,6 +100,11 @@ impl StateWins<'_> {
         if self.unmendable(m, concealed).is_none_or(|u| u < 2) {
             return false;
         }
+        // kept for the win questions on this hand with one more tile (`split_fails`), whatever the
+        // forms that build no split say of it
+        if let Some(key) = super::seat_memo::tiles_key(concealed) {
+            self.keep_short(st, s, key);
+        }
         !self.special_forms(&[]) || self.no_special_win(m, st, s, concealed)
     }
 
@@ -120,6 +125,15 @@ impl StateWins<'_> {
             }
         }
         true
+    }
+
+    /// Whether `_could_win(conc, melds, k, …)`'s split test fails: seat `s` with `conc` as its concealed
+    /// tiles was found short of two blocks or more (`not_ready`, kept: the hand after a discard, asked
+    /// again with the next draw or a claimed tile), and one more tile, free or natural, mends at most
+    /// one block (the reference's reasoning for `_not_ready` and `_hopeless`). Only the split test: the
+    /// forms that build no split are still tried (`could_win_past_split`).
+    pub(super) fn split_fails(&self, st: &HandState, s: usize, conc: &[usize]) -> bool {
+        super::seat_memo::tiles_key(conc).is_some_and(|key| self.kept_short(st, s, key))
     }
 
     /// `_hopeless(seat, tile, in_hand, forms)`: seat `s`'s concealed tiles with the winning `tile` (among

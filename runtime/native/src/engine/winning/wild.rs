@@ -362,7 +362,10 @@ impl StateWins<'_> {
         if wilds > ctx.tables.core_cap() {
             return Err(self.decline("a hand with more free tiles (wildcards, stand-ins) than the native tables hold"));
         }
-        if splits_any(ctx, forms, &counts, wilds, melds.len(), exposed).map_err(|_| self.decline("a hand the block tables do not take"))? {
+        // a win's test (not a trial's: its hands were found ready): a hand kept as short of two blocks
+        // answers the split test (`split_fails`: the same answer, no lookup of the tables)
+        let short = win.is_some() && self.split_fails(st, s, conc);
+        if !short && splits_any(ctx, forms, &counts, wilds, melds.len(), exposed).map_err(|_| self.decline("a hand the block tables do not take"))? {
             return Ok(true);
         }
         self.could_win_past_split(st, s, conc, melds, k, win, forms, wilds, &naturals)
@@ -424,6 +427,13 @@ impl StateWins<'_> {
         // `_instant_wilds`): no win by one
         let need = forms.iter().filter_map(|&fi| ctx.setup.forms.get(fi).filter(|f| f.instant)).map(|f| f.instant_wilds).min().unwrap_or(0);
         if wilds < need {
+            return Ok(false);
+        }
+        // what `need` bounds is `count(t in hand: t.wild)` (`wilds_needed`), and only a tile of a wildcard
+        // kind is wild there (a stand-in plays as a natural tile; the winning tile also by a wildcard of
+        // its scope): with fewer such tiles no instant form holds, the scoring finds no win
+        let wild_kind = |x: usize, win: bool| self.on.wild_kinds.iter().any(|&(w, win_scope)| w == Some(x) && (win || !win_scope));
+        if conc.iter().filter(|&&x| wild_kind(x, false)).count() + usize::from(wild_kind(k, true)) < need {
             return Ok(false);
         }
         // an instant form the readings pass over for this hand (concealed only, with an exposed meld; a
