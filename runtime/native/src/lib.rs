@@ -266,11 +266,11 @@ impl Tables {
         r
     }
 
-    /// `unmendable` for the game's exact shortcuts (src/engine/winning/shortcut.rs), the lock held for
-    /// this one answer.
-    pub(crate) fn core_unmendable(&self, counts: &[u8], free: usize, anything: bool) -> Result<i64, Error> {
+    /// `unmendable` for the game's exact shortcuts (src/engine/winning/shortcut.rs) of a hand given as its
+    /// tiles, those of the `free` kinds counted as free: the lock held for this one answer.
+    pub(crate) fn core_unmendable_tiles(&self, tiles: &[usize], free: &[bool], anything: bool) -> Result<i64, Error> {
         let mut st = self.state.lock().unwrap_or_else(|e| e.into_inner());
-        let r = guarded(|| st.core.unmendable(counts, free, anything));
+        let r = guarded(|| st.core.unmendable_tiles(tiles, free, anything));
         if let Err(Error::Internal(_)) = &r {
             st.core.reset();
         }

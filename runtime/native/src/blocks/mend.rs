@@ -7,17 +7,15 @@
 use super::{Error, Tables, MAX_COUNT};
 
 impl Tables {
-    /// `_unmendable`: how many tiles these natural tiles (`counts`) with `free` tiles that may play as
-    /// another (wildcards, stand-ins) lack, at least, to split into groups: the blocks with no split
-    /// without wildcards (at most `free + 3` counted) less `free`; where `anything` (a wildcard may play
+    /// `_unmendable`: how many tiles a hand lacks, at least, to split into groups, its tiles of the kinds
+    /// `free_kind` marks (wildcards, stand-ins: they may play as another) free: the blocks with no split
+    /// without wildcards (at most `free + 3` counted) less the free tiles; where `anything` (a wildcard may play
     /// any tile of any group, `wildcards_play_anything`) and that leaves one block, the fewest
     /// wildcards the blocks need between them less `free`, capped at 3. 0 or less: it might be complete.
-    pub fn unmendable(&mut self, counts: &[u8], free: usize, anything: bool) -> Result<i64, Error> {
-        if counts.len() != self.n {
-            return Err(Error::Input(format!("the counts list {} tile kinds, but this catalog has {}", counts.len(), self.n)));
-        }
-        if counts.iter().any(|&c| c > MAX_COUNT) {
-            return Err(Error::NotCovered("more tiles of one kind than the tables hold".into()));
+    /// The blocks' keys are made from the tiles (a hand holds far fewer tiles than the catalog has kinds).
+    pub fn unmendable_tiles(&mut self, tiles: &[usize], free_kind: &[bool], anything: bool) -> Result<i64, Error> {
+        if free_kind.len() != self.n {
+            return Err(Error::Input(format!("the free kinds list {} tile kinds, but this catalog has {}", free_kind.len(), self.n)));
         }
         if self.memo_size > super::MEMO_LIMIT {
             self.reset();
@@ -25,10 +23,27 @@ impl Tables {
         let mut keys = std::mem::take(&mut self.keys);
         keys.clear();
         keys.resize(self.blocks.len(), 0);
-        for (k, &c) in counts.iter().enumerate() {
-            let (b, shift) = self.place[k];
-            keys[b] |= (c as u128) << shift;
+        let mut free = 0;
+        for &k in tiles {
+            if free_kind.get(k).copied().unwrap_or(false) {
+                free += 1;
+                continue;
+            }
+            let Some(&(b, shift)) = self.place.get(k) else {
+                self.keys = keys;
+                return Err(Error::Input(format!("a tile kind {k} outside this catalog of {}", self.n)));
+            };
+            if (keys[b] >> shift) & 0xf >= MAX_COUNT as u128 {
+                self.keys = keys;
+                return Err(Error::NotCovered("more tiles of one kind than the tables hold".into()));
+            }
+            keys[b] += 1u128 << shift;
         }
+        Ok(self.unmendable_keys(keys, free, anything))
+    }
+
+    /// `unmendable` past its keys (`keys`: the blocks' packed counts; given back to `self.keys`).
+    fn unmendable_keys(&mut self, keys: Vec<u128>, free: usize, anything: bool) -> i64 {
         let limit = free + 3;
         let mut bad = 0usize;
         for (b, &key) in keys.iter().enumerate() {
@@ -43,7 +58,7 @@ impl Tables {
         let short = bad as i64 - free as i64;
         if short >= 2 || bad == 0 || !anything {
             self.keys = keys;
-            return Ok(short);
+            return short;
         }
         // `deficit`: each block's fewest wildcards (cap + 1 where none within the cap splits it)
         let mut total = 0usize;
@@ -58,7 +73,7 @@ impl Tables {
             }
         }
         self.keys = keys;
-        Ok((total as i64 - free as i64).min(3))
+        (total as i64 - free as i64).min(3)
     }
 
     /// `_natural_blocks`: how many blocks hold a kind that is not `free` (a wildcard or stand-in kind).

@@ -38,16 +38,11 @@ impl StateWins<'_> {
     /// `_unmendable(tiles)`: None where the tables do not take the tiles (no shortcut then).
     fn unmendable(&self, m: &MendShape, tiles: &[usize]) -> Option<i64> {
         let (_, ctx) = self.hand?;
-        let mut counts = vec![0u8; m.free.len()];
-        let mut free = 0;
-        for &k in tiles {
-            if *m.free.get(k)? {
-                free += 1;
-            } else {
-                counts[k] = counts[k].saturating_add(1);
-            }
+        // (a kind past the free kinds: no shortcut, as the counts made from the tiles had none)
+        if tiles.iter().any(|&k| k >= m.free.len()) {
+            return None;
         }
-        ctx.tables.core_unmendable(&counts, free, m.anything).ok()
+        ctx.tables.core_unmendable_tiles(tiles, &m.free, m.anything).ok()
     }
 
     /// `_special_forms(forms)`: some form (of those named; none named: of all) builds no split.
