@@ -82,8 +82,28 @@ pub fn win_of(cx: &Cx, o: &Of, discarder: Option<usize>, robbed: Option<usize>, 
             (Err(_), None) => Err("a win the native scoring stops on"),
         })
     };
-    let reading = read(&e.p.scope.reading_names);
-    let end_reading = if e.end.tasks.is_empty() { Found(Err("no task")) } else { read(&e.end.scope.reading_names) };
+    let (reading, end_reading) = if e.end.tasks.is_empty() {
+        (read(&e.p.scope.reading_names), Found(Err("no task")))
+    } else {
+        // both readings of one scoring where they are the same as apart (`joins_readings`)
+        let mut wins = e.w.on(e.t, &cx.h.st, e.hand);
+        if wins.joins_readings() {
+            let lens = wins.join_reading_names(&[], &[&e.p.scope.reading_names, &e.end.scope.reading_names]);
+            let got = wins.reading_of(&cx.h.st, w.seat, &concealed, w.tile, w.self_drawn, forms);
+            let (p, end) = match (got, wins.take_declined()) {
+                (_, Some(why)) => (Err(why), Err(why)),
+                (Ok(Some(r)), None) => {
+                    let mut parts = r.split(&lens[1..]).into_iter().map(Arc::new);
+                    (parts.next().ok_or("a reading part"), parts.next().ok_or("a reading part"))
+                }
+                (Ok(None), None) => (Err("a win that no longer scores natively"), Err("a win that no longer scores natively")),
+                (Err(_), None) => (Err("a win the native scoring stops on"), Err("a win the native scoring stops on")),
+            };
+            (Found(p), Found(end))
+        } else {
+            (read(&e.p.scope.reading_names), read(&e.end.scope.reading_names))
+        }
+    };
     Ok(WinI { seat: w.seat, tile: w.tile, self_drawn: w.self_drawn, concealed, discarder, robbed, action, score, reading, end_reading })
 }
 
@@ -229,12 +249,27 @@ impl Cx<'_, '_> {
         let Some(Some(i)) = self.h.infos.get(w).cloned() else { return Ok(()) };
         let forms = &e.o.rules.actions[i.action].win_forms;
         let mut wins = e.w.on(e.t, &self.h.st, e.hand);
-        wins.set_reading_names(&e.p.scope.reading_names);
+        // the hand's end's reading of the same scoring where it is the same as apart (`joins_readings`)
+        let joined = !e.end.tasks.is_empty() && wins.joins_readings();
+        let lens = if joined {
+            wins.join_reading_names(&[], &[&e.p.scope.reading_names, &e.end.scope.reading_names])
+        } else {
+            wins.set_reading_names(&e.p.scope.reading_names);
+            Vec::new()
+        };
         let got = wins.rescore(&self.h.st, i.seat, &i.concealed, i.tile, i.self_drawn, forms, !last);
         if let Some(why) = wins.take_declined() {
             return Err(format!("a win question the native machinery declines ({why})"));
         }
         match got {
+            Ok(Some((score, r))) if joined => {
+                let mut parts = r.map(|r| r.split(&lens[1..])).unwrap_or_default().into_iter().map(Arc::new);
+                let no = "a win whose reading the native scoring did not give";
+                let reading = Found(parts.next().ok_or(no));
+                let end_reading = Found(parts.next().ok_or(no));
+                self.h.infos[w] = Some(WinI { score, reading, end_reading, ..i });
+                Ok(())
+            }
             Ok(Some((score, r))) => {
                 let reading = Found(r.map(Arc::new).ok_or("a win whose reading the native scoring did not give"));
                 let mut end_reading = Found(Err("no task"));

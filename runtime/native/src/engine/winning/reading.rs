@@ -25,8 +25,12 @@ pub enum Name {
 /// The reading-scope names resolved, one per name asked (or why it is not read natively).
 pub type Nodes = Vec<Result<Name, &'static str>>;
 
-/// The last names resolved (`set_reading_names`): the names, the programs' `python_owned`, the nodes.
-pub type LastNames = std::sync::Mutex<Option<(Vec<String>, Vec<bool>, Arc<Nodes>)>>;
+/// The names last resolved (`set_reading_names`): the names, the programs' `python_owned`, the nodes —
+/// a few lists (the legal moves', the events', the hand's end's scopes are asked in turn), oldest first.
+pub type LastNames = std::sync::Mutex<Vec<(Vec<String>, Vec<bool>, Arc<Nodes>)>>;
+
+/// How many name lists `LastNames` keeps.
+const KEPT_NAMES: usize = 4;
 
 /// The names of a rule set's patterns and quantities, in its order (the programs' slots).
 pub struct ReadingIndex {
@@ -56,14 +60,12 @@ impl StateWins<'_> {
             self.reading_nodes = Some(Arc::new(refs.iter().map(|_| Err("no native scoring of whole hands")).collect()));
             return;
         };
-        // the same names under the same programs as last time (every legal-move question asks them):
-        // what was worked out then
+        // the same names under the same programs as lately (every legal-move question asks them, a
+        // win's trial and scorings the events' and the hand's end's): what was worked out then
         let mut last = self.w.last_names.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some((names, owned, nodes)) = &*last {
-            if names.as_slice() == refs && *owned == ctx.program.python_owned {
-                self.reading_nodes = Some(nodes.clone());
-                return;
-            }
+        if let Some((_, _, nodes)) = last.iter().find(|(names, owned, _)| names.as_slice() == refs && *owned == ctx.program.python_owned) {
+            self.reading_nodes = Some(nodes.clone());
+            return;
         }
         let ix = &self.w.reading_index;
         let nodes: Arc<Nodes> = Arc::new(refs
@@ -83,8 +85,34 @@ impl StateWins<'_> {
                 }
             })
             .collect());
-        *last = Some((refs.to_vec(), ctx.program.python_owned.clone(), nodes.clone()));
+        if last.len() >= KEPT_NAMES {
+            last.remove(0);
+        }
+        last.push((refs.to_vec(), ctx.program.python_owned.clone(), nodes.clone()));
         self.reading_nodes = Some(nodes);
+    }
+
+    /// Several scopes' reading names read of one scoring (a win read by the legal moves, the events and
+    /// the hand's end): `first` (nodes already resolved) then each of `sets`, joined, so that one scoring
+    /// works out every name; each part's length, in order (`split` takes the reading apart). A name's
+    /// value does not depend on the names evaluated beside it (one evaluation, its results reused).
+    pub fn join_reading_names(&mut self, first: &[Result<Name, &'static str>], sets: &[&[String]]) -> Vec<usize> {
+        let mut joined: Nodes = first.to_vec();
+        let mut lens = vec![first.len()];
+        for set in sets {
+            self.set_reading_names(set);
+            joined.extend_from_slice(self.nodes());
+            lens.push(set.len());
+        }
+        self.reading_nodes = Some(Arc::new(joined));
+        lens
+    }
+
+    /// Whether readings of joined names (`join_reading_names`) give each part as it is given apart:
+    /// no name's evaluation may decline here (a rule set without wildcards: the waits a name reads are
+    /// the plain trials', which decline nothing), and there is a native scoring to read them.
+    pub fn joins_readings(&self) -> bool {
+        self.w.wild.is_none() && self.hand.is_some()
     }
 
     /// The reading-scope names' nodes set (none before `set_reading_names`).
@@ -127,6 +155,21 @@ impl StateWins<'_> {
             })
             .collect();
         WinReading { values, groups }
+    }
+}
+
+impl WinReading {
+    /// A reading of joined names (`join_reading_names`) taken apart: one reading per part, each with
+    /// the reading's groups, as a scoring asked for that part's names alone gives it.
+    pub fn split(&self, lens: &[usize]) -> Vec<WinReading> {
+        let mut at = 0;
+        lens.iter()
+            .map(|&n| {
+                let values = self.values[at..at + n].to_vec();
+                at += n;
+                WinReading { values, groups: self.groups.clone() }
+            })
+            .collect()
     }
 }
 

@@ -7,7 +7,7 @@
 
 use super::super::course::tile_v;
 use super::super::event_rules::Program as Events;
-use super::super::events::{Bind, Halt, Run};
+use super::super::events::{Bind, EffOp, Effect, Halt, Run, Target};
 use super::super::rng::Rng;
 use super::super::win::{task_factor_of, Found};
 use super::{Budget, HandState, Scored, StateWins, Stop, WinFound, WinReading, HAND_WORK, V};
@@ -27,6 +27,9 @@ pub struct TrialParts<'a> {
 /// A hand scored on a trial: its score, whether it wins, its reading for the names asked.
 type Kept = (V, bool, Option<Arc<WinReading>>);
 
+/// A hand scored on a trial for several scopes' names: its score, whether it wins, a reading per scope.
+type Many = (V, bool, Vec<Option<Arc<WinReading>>>);
+
 const TRIED: &str = "a win tried on a copy of the context";
 
 fn seat_v(s: Option<usize>) -> V {
@@ -44,15 +47,27 @@ impl StateWins<'_> {
     /// The hand scored on `st`, won or not, with its reading for `names` (None: it has no reading).
     #[allow(clippy::too_many_arguments)]
     fn kept(&self, st: &HandState, s: usize, conc: &[usize], tile: Option<usize>, drawn: bool, forms: &[String], names: &[String]) -> Result<Option<Kept>, Stop> {
+        Ok(self.kept_many(st, s, conc, tile, drawn, forms, &[names])?.map(|(v, won, mut r)| (v, won, r.pop().flatten())))
+    }
+
+    /// `kept` for several scopes' names at once, one scoring (`join_reading_names`): a reading per set.
+    #[allow(clippy::too_many_arguments)]
+    fn kept_many(&self, st: &HandState, s: usize, conc: &[usize], tile: Option<usize>, drawn: bool, forms: &[String], sets: &[&[String]]) -> Result<Option<Many>, Stop> {
         let mut on = self.w.on(self.t, st, self.hand);
-        on.set_reading_names(names);
+        let lens = on.join_reading_names(&[], sets);
         let mut budget = Budget { work: HAND_WORK };
         let got = on.score_by(st, s, conc, tile, drawn, forms, &mut budget, true);
         if let Some(why) = on.take_declined() {
             return Err(self.decline(why));
         }
         Ok(match got? {
-            (Scored::Hand(h), r) => Some((h.scored.score.clone(), h.win, r.map(Arc::new))),
+            (Scored::Hand(h), r) => {
+                let parts = match r {
+                    Some(r) => r.split(&lens[1..]).into_iter().map(|x| Some(Arc::new(x))).collect(),
+                    None => vec![None; sets.len()],
+                };
+                Some((h.scored.score.clone(), h.win, parts))
+            }
             _ => None,
         })
     }
@@ -63,8 +78,39 @@ impl StateWins<'_> {
     #[allow(clippy::too_many_arguments)]
     pub fn win_tried(&self, st: &HandState, s: usize, mode: &str, tile: Option<usize>, forms: &[String], discarder: Option<usize>, robbed: Option<usize>, action: &str) -> Result<Option<WinFound>, Stop> {
         let Some(parts) = self.trial.as_ref() else { return Err(self.decline("a win tried on a copy of the context, outside a native game")) };
-        // the win as found on the context of the moment, won or not (`_win_found(keep=True)`)
-        let Some((found, won)) = self.win_found(st, s, mode, tile, forms, true)? else { return Ok(None) };
+        // `win_found`'s first shortcut, asked once for either way of finding the win below
+        if self.hopeless_for(st, s, mode, tile, forms) {
+            return Ok(None);
+        }
+        // and its structural test (`_could_win`, kept per hand: asked again below at the cost of a look-up),
+        // so that a hand that cannot win costs no more than the look-ups `win_found` makes
+        if let (Some(k), "drawn" | "claimed" | "revealed") = (tile, mode) {
+            let hand = &st.seats.get(s).ok_or(Stop::Bail)?.hand;
+            let conc: Option<Vec<usize>> = match mode {
+                "drawn" => hand.iter().position(|&x| x == k).map(|i| [&hand[..i], &hand[i + 1..]].concat()),
+                _ => Some(hand.clone()),
+            };
+            if let Some(conc) = conc {
+                if !self.could_win_now(st, s, &conc, k, mode != "claimed", forms) {
+                    return Ok(None);
+                }
+            }
+        }
+        let p = parts.p;
+        let effects = p.actions.get(action).map(|(e, _)| e.as_slice()).unwrap_or(&[]);
+        let win_hooks = p.hooks_on.get("win").is_some_and(|hs| hs.iter().any(|h| h.effects.iter().any(stores_context)));
+        let want_end = win_hooks && !parts.end.tasks.is_empty();
+        // the win as found on the context of the moment, won or not (`_win_found(keep=True)`); where
+        // nothing the action runs before the `win` hooks stores a context value, that one scoring also
+        // gives the readings the trial reads on the same context (the events' names, the hand's end's)
+        let (found, won, joined) = match self.found_joined(st, s, mode, tile, forms, action, effects, want_end)? {
+            Joined::Found(found, won, first, end) => (found, won, Some((first, end))),
+            Joined::NoWin => return Ok(None),
+            Joined::Apart => match self.win_found_past(st, s, mode, tile, forms, true)? {
+                Some((found, won)) => (found, won, None),
+                None => return Ok(None),
+            },
+        };
         let drawn = matches!(mode, "drawn" | "revealed");
         let conc: Vec<usize> = match (&found.concealed, mode, found.tile) {
             (Some(c), _, _) => c.clone(),
@@ -77,8 +123,6 @@ impl StateWins<'_> {
             _ => st.seats[s].hand.clone(),
         };
         let claimed = mode == "claimed";
-        let p = parts.p;
-        let effects = p.actions.get(action).map(|(e, _)| e.as_slice()).unwrap_or(&[]);
         let mut b = Bind::new();
         b.set("actor", V::Seat(s as u16));
         b.set("winner", V::Seat(s as u16));
@@ -86,7 +130,10 @@ impl StateWins<'_> {
         b.set("discarder", seat_v(discarder.filter(|_| claimed)));
         b.set("robbed", seat_v(robbed.filter(|_| claimed)));
         b.win.self_drawn = Some(drawn);
-        let first = self.kept(st, s, &conc, found.tile, drawn, forms, &p.scope.reading_names)?;
+        let (first, mut end_first) = match joined {
+            Some((first, end)) => (Some(first), end),
+            None => (self.kept(st, s, &conc, found.tile, drawn, forms, &p.scope.reading_names)?, None),
+        };
         b.win.reading = Some(first.as_ref().and_then(|k| k.2.clone()).ok_or(TRIED));
         let mut rng = Rng::seed_zero();
         let mut copy = st.clone();
@@ -110,17 +157,16 @@ impl StateWins<'_> {
                 return Ok(None);
             }
         }
-        let win_hooks = p.hooks_on.get("win").is_some_and(|hs| {
-            hs.iter().any(|h| h.effects.iter().any(|ef| matches!(ef.target, super::super::events::Target::Context(_))
-                && matches!(ef.op, super::super::events::EffOp::Set | super::super::events::EffOp::Add | super::super::events::EffOp::Remove | super::super::events::EffOp::Clear)))
-        });
         if win_hooks {
             let Some((score, _, reading)) = now.clone() else { return Ok(None) };
             let tf = if parts.end.tasks.is_empty() {
                 V::Int(1)
             } else {
-                let end = self.kept(run.st, s, &conc, found.tile, drawn, forms, &parts.end.scope.reading_names)?;
-                let end_reading = Found(end.and_then(|k| k.2).ok_or(TRIED));
+                let end = match end_first.take() {
+                    Some(r) if !changed => Some(r), // (the context as the first scoring had it)
+                    _ => self.kept(run.st, s, &conc, found.tile, drawn, forms, &parts.end.scope.reading_names)?.and_then(|k| k.2),
+                };
+                let end_reading = Found(end.ok_or(TRIED));
                 let on = self.w.on(self.t, run.st, self.hand);
                 task_factor_of(parts.end, self.t, run.st, &on, parts.base, drawn, &end_reading).map_err(|_| self.decline("a win tried on a copy of the context (its task factor)"))?
             };
@@ -146,5 +192,62 @@ impl StateWins<'_> {
             _ => return Err(self.decline("a score that is no exact number")),
         };
         Ok(Some(WinFound { tile: found.tile, score, reading, concealed: found.concealed }))
+    }
+}
+
+/// A context statement a trial applies (`trial_effects`: `set`, `add`, `remove`, `clear` of a context value).
+fn stores_context(ef: &Effect) -> bool {
+    matches!(ef.target, Target::Context(_)) && matches!(ef.op, EffOp::Set | EffOp::Add | EffOp::Remove | EffOp::Clear)
+}
+
+/// The first scoring of a trial (`found_joined`).
+enum Joined {
+    /// The win found (won or not), whether it wins, the scoring as the events read it (its score, whether
+    /// it wins, their reading) and its reading for the hand's end (where asked for).
+    Found(WinFound, bool, Kept, Option<Arc<WinReading>>),
+    /// No win (the hand does not score).
+    NoWin,
+    /// Not joined: the win found and the trial's readings scored apart.
+    Apart,
+}
+
+impl StateWins<'_> {
+    /// `win_found_past(…, keep)` with the readings the trial reads on the context of the moment worked out by
+    /// the same scoring (`join_reading_names`: the legal moves' names, the events', the hand's end's where
+    /// `want_end`) — where that context is the one they are read on: the action's effects and the hooks
+    /// on its name store no context value (`trial_effects`, `trial_hooks` then change nothing, evaluate
+    /// nothing). Only where no name's evaluation may decline (no wildcards: the waits a name reads are the
+    /// plain trials', which decline nothing), so a question declines where and why it did apart.
+    #[allow(clippy::too_many_arguments)]
+    fn found_joined(&self, st: &HandState, s: usize, mode: &str, tile: Option<usize>, forms: &[String], action: &str, effects: &[Effect], want_end: bool) -> Result<Joined, Stop> {
+        let Some(parts) = self.trial.as_ref() else { return Ok(Joined::Apart) };
+        let p = parts.p;
+        let before = effects.iter().any(stores_context) || p.hooks_on.get(action).is_some_and(|hs| hs.iter().any(|h| h.effects.iter().any(|ef| matches!(ef.target, Target::Context(_)))));
+        let names = p.scope.reading_names.len() + if want_end { parts.end.scope.reading_names.len() } else { 0 };
+        // (no names at all: nothing to join, and a scoring asked for none gives no reading)
+        if before || self.w.wild.is_some() || self.hand.is_none() || self.nodes().len() + names == 0 {
+            return Ok(Joined::Apart);
+        }
+        let mut on = self.w.on(self.t, st, self.hand);
+        let sets: Vec<&[String]> = if want_end { vec![&p.scope.reading_names, &parts.end.scope.reading_names] } else { vec![&p.scope.reading_names] };
+        let lens = on.join_reading_names(self.nodes(), &sets);
+        let got = on.win_found_past(st, s, mode, tile, forms, true); // (past the shortcut `win_tried` asked)
+        if let Some(why) = on.take_declined() {
+            self.declined.set(Some(why)); // (as `win_found` on these questions leaves it)
+        }
+        let Some((mut found, won)) = got? else { return Ok(Joined::NoWin) };
+        let mut read = match found.reading.take() {
+            Some(r) => r.split(&lens).into_iter().map(|x| Some(Arc::new(x))).collect(),
+            None => vec![None; lens.len()],
+        }
+        .into_iter();
+        let offer = read.next().flatten();
+        // (the legal moves' reading only where they read names, as `win_found` reads none otherwise)
+        found.reading = if lens[0] > 0 { offer } else { None };
+        let (n, d) = found.score;
+        let score = if d == 1 { V::Int(n) } else { V::Rat(n, d) };
+        let first = (score, won, read.next().flatten());
+        let end = if want_end { read.next().flatten() } else { None };
+        Ok(Joined::Found(found, won, first, end))
     }
 }

@@ -18,14 +18,22 @@ impl StateWins<'_> {
     /// `Winning._win_found(…, keep)`: `win_now`, with `keep` also a hand that scores without winning
     /// (not for `best_wait`, which picks among the waits that win); with whether it wins.
     pub fn win_found(&self, st: &HandState, s: usize, mode: &str, tile: Option<usize>, forms: &[String], keep: bool) -> Result<Option<(WinFound, bool)>, Stop> {
+        if self.hopeless_for(st, s, mode, tile, forms) {
+            return Ok(None);
+        }
+        self.win_found_past(st, s, mode, tile, forms, keep)
+    }
+
+    /// The reference's exact shortcut (`_hopeless`) as `win_found` asks it first: a hand short of more
+    /// tiles than the tile supplies.
+    pub(super) fn hopeless_for(&self, st: &HandState, s: usize, mode: &str, tile: Option<usize>, forms: &[String]) -> bool {
+        matches!((tile, mode), (Some(k), "drawn" | "claimed" | "revealed") if self.hopeless(st, s, k, mode == "drawn", forms))
+    }
+
+    /// `win_found` past its first shortcut (`hopeless_for`, asked by the caller).
+    pub(super) fn win_found_past(&self, st: &HandState, s: usize, mode: &str, tile: Option<usize>, forms: &[String], keep: bool) -> Result<Option<(WinFound, bool)>, Stop> {
         let keep = keep && mode != "best_wait";
         let seat = st.seats.get(s).ok_or(Stop::Bail)?;
-        // the reference's exact shortcut (`_hopeless`): a hand short of more tiles than the tile supplies
-        if let (Some(k), "drawn" | "claimed" | "revealed") = (tile, mode) {
-            if self.hopeless(st, s, k, mode == "drawn", forms) {
-                return Ok(None);
-            }
-        }
         let hand = seat.hand.clone();
         // each win with its reading as game scope reads it (the names `set_reading_names` gave)
         let read = !self.nodes().is_empty();

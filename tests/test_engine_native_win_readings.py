@@ -1,0 +1,103 @@
+"""A win's readings for several scopes from one scoring (engine/winning/trial.rs `found_joined`, engine/win.rs
+`win_of` and `rescore`): where a win is tried before it is offered, the native hand scores the hand as it
+stands once and reads from that scoring the names the legal moves, the events and the hand's end read of it
+(the reference evaluates each scope's names on the same win); a win taken is read for the events and the
+hand's end from one scoring too. Two rule sets made from 白金岛 make each part count: one whose `win` hook
+sets a context value from three patterns of the win (the events' names: the offered score and the payments
+follow it) beside 白金岛's task factor (the hand's end's names); one whose win action's guard reads patterns
+(the legal moves' names) and whose only `win` hook applies to some wins (a win it leaves as found is offered
+with the legal moves' reading of the joined scoring). Seeded hands played on the native hand beside the
+reference: equal at every point, wins offered and taken. (Reading one scope's part as another's fails both.)"""
+from __future__ import annotations
+
+import json
+
+import pytest
+from conftest import ROOT, native_engine_only
+from paili.dsl.compiler import compile_text
+from paili.runtime.game.bots import BOTS
+from paili.runtime.game.native_offers import plain_move
+from paili.runtime.game.native_play import PlayCheck, difference, text
+from paili.runtime.game.native_scope import set_scoring
+from paili.runtime.game.session import Session
+from paili.runtime.rules import Rules
+
+WIN_ACTION = """action 胡 {
+  on win_offer
+  by any
+  wins true
+  then none
+"""
+# the events' names: a `win` hook reading three patterns of the win into a context value the score multiplies
+EVENTS_HOOK = """
+on win {
+  set 房间倍率 = 1 + 幺九刻 + 2 * 断幺 + 3 * 平和
+}
+"""
+# the legal moves' names: the win action's guard reads patterns of the win offered; the only `win` hook
+# applies to some wins (a win it leaves as found is offered with the legal moves' reading of that scoring)
+GUARDED = WIN_ACTION + "  when 幺九刻 == 0 or 断幺 > 0\n"
+SOME_WINS_HOOK = """
+on win {
+  when 平和 > 0 or 断幺 > 0
+  set 房间倍率 = 2 + 幺九刻
+}
+"""
+
+
+def _variant(name: str) -> Rules:
+    src = (ROOT / "rules" / "baijindao.pai").read_text(encoding="utf-8")
+    assert WIN_ACTION in src
+    if name == "events":
+        src += EVENTS_HOOK
+    else:  # 白金岛's own `win` hooks (which apply to every win) left out
+        start = src.index("on win {")
+        end = src.index("action 报听 {")
+        src = src[:start] + src[end:] + SOME_WINS_HOOK
+        src = src.replace(WIN_ACTION, GUARDED)
+    res = compile_text(src, f"白金岛-{name}.pai")
+    assert res.ok, res.render()
+    return Rules(res.ruleset, backend="native")
+
+
+def _played(rules: Rules, seed: int, bots: str):
+    """One seeded hand on the reference and, move for move, on the native hand, every point compared; the
+    wins offered (legal moves of the win action) and the wins taken."""
+    check = PlayCheck(rules, {})
+    session = Session(check.rules, {}, seed, 1, backend="python")
+    g = session.new_hand()
+    set_scoring(check.hand, g)
+    hand = check.hand
+    hand.start(g.seed, session.dealer, session.balances)
+    players = [BOTS[bots](seed * 31 + i) for i in range(g.n)]
+    offered = taken = 0
+    while not g.is_over():
+        assert hand.refused() is None
+        assert difference(g, hand) is None
+        json.loads(hand.pending())
+        seat = g.current_seats()[0]
+        moves = g.legal_moves(seat)
+        offered += any(m.action == "胡" for m in moves)
+        mv = players[seat].choose(g, seat, moves)
+        taken += mv.action == "胡"
+        g.apply(seat, mv)
+        hand.apply(seat, text(plain_move(mv)))
+    assert hand.refused() is None
+    assert hand.is_over() and difference(g, hand) is None
+    return g, offered, taken
+
+
+@native_engine_only()
+@pytest.mark.parametrize("name", ["events", "guarded"])
+def test_a_wins_readings_of_one_scoring_equal_the_reference(name):
+    rules = _variant(name)
+    offered = taken = lifted = 0
+    for seed in range(8):
+        for bots in ("random", "greedy", "efficiency"):
+            g, o, t = _played(rules, seed, bots)
+            offered += o
+            taken += t
+            lifted += name == "events" and t > 0 and g.st.context.get("房间倍率", 1) != 1
+    assert offered >= 4 and taken >= 4
+    if name == "events":
+        assert offered >= 10 and lifted >= 4  # wins whose score the events' reading multiplied
