@@ -572,6 +572,12 @@ impl Patterns {
         self.program.n_memo
     }
 
+    /// How many flat evaluations (program/flat.rs) of this thread gave up to the form they replace.
+    #[staticmethod]
+    fn flat_gave_up() -> u64 {
+        program::flat_gave_up()
+    }
+
     /// The kinds of the catalog the programs are bound to, in order.
     fn kinds(&self) -> Vec<String> {
         self.program.kinds.clone()

@@ -85,6 +85,20 @@ pub(crate) enum Fx {
     Cond(Box<Fp>),
     /// `count/any(x in L: x.F == V)` over a reading list, as lookup.rs answers it from a tally
     Tally(Box<FTally>),
+    /// `if c then a else b` (one node, the condition's, the branch taken's)
+    If(Box<Fp>, Box<Fx>, Box<Fx>),
+    /// `sum`, `max` or `min` of whole numbers over a comprehension's items
+    Agg(Box<FAgg>),
+}
+
+/// `sum`, `max` or `min` of binders (their registers) over a source, a flat value as the body: whole
+/// numbers alone (anything else gives up), an empty one 0, as eval.rs `finish` makes it.
+#[derive(Debug)]
+pub(crate) struct FAgg {
+    pub(super) func: CompFn,
+    pub(super) regs: Vec<usize>,
+    pub(super) src: FSrc,
+    pub(super) body: Fx,
 }
 
 /// An equality lookup (lookup.rs): the list (a reading's groups or tiles list), the field compared
@@ -201,6 +215,8 @@ pub(crate) struct Flat {
 pub(crate) enum Root {
     Cond(Fp),
     Value(FLoop),
+    /// a pattern's count of another shape (arithmetic, `if`, …): a whole number where it answers
+    Expr(Fx),
 }
 
 #[derive(Debug)]
@@ -295,6 +311,16 @@ impl FlatCx {
         }
         let l = self.floop(e)?;
         Some(Flat { root: Root::Value(l), mask: self.mask, cols: self.cols, orig: Orig::Node(Node::Const(V::None)) })
+    }
+
+    /// A pattern's count that is neither a condition nor a comprehension, flat (its value is read as
+    /// `int()` reads it: a truth as 0 or 1, so the flat form's numbers need not tell them apart).
+    pub(crate) fn expr(&mut self, e: &Node) -> Option<Flat> {
+        if !self.begin() {
+            return None;
+        }
+        let x = self.fx(e)?;
+        Some(Flat { root: Root::Expr(x), mask: self.mask, cols: self.cols, orig: Orig::Node(Node::Const(V::None)) })
     }
 
     fn fp(&mut self, e: &Node) -> Option<Fp> {
@@ -409,7 +435,9 @@ impl FlatCx {
                 let want = self.fx(want)?;
                 Fx::Tally(Box::new(FTally { any: *func == CompFn::Any, b, field, want }))
             }
+            Node::Comp { func: CompFn::Sum | CompFn::Max | CompFn::Min, .. } => Fx::Agg(Box::new(self.fagg(e)?)),
             Node::Comp { .. } => Fx::Loop(Box::new(self.floop(e)?)),
+            Node::If(c, t, f) => Fx::If(Box::new(self.fp(c)?), Box::new(self.fx(t)?), Box::new(self.fx(f)?)),
             Node::And(..) | Node::Or(..) | Node::Not(_) | Node::Compare(..) => Fx::Cond(Box::new(self.fp(e)?)),
             _ => return None,
         })
@@ -420,10 +448,25 @@ impl FlatCx {
         let Node::Comp { func: func @ (CompFn::Count | CompFn::Any | CompFn::All), slots, src, body, eq: None, .. } = e else {
             return None;
         };
+        let (regs, src, body) = self.comp_parts(slots, src, |cx| cx.fp(body))?;
+        Some(FLoop { func: *func, regs, src, body })
+    }
+
+    /// `sum`/`max`/`min` (no tally), its binders given registers for its body.
+    fn fagg(&mut self, e: &Node) -> Option<FAgg> {
+        let Node::Comp { func: func @ (CompFn::Sum | CompFn::Max | CompFn::Min), slots, src, body, eq: None, .. } = e else {
+            return None;
+        };
+        let (regs, src, body) = self.comp_parts(slots, src, |cx| cx.fx(body))?;
+        Some(FAgg { func: *func, regs, src, body })
+    }
+
+    /// A comprehension's source and its binders' registers, its body compiled with them bound.
+    fn comp_parts<T>(&mut self, slots: &[usize], src: &Node, body: impl FnOnce(&mut Self) -> Option<T>) -> Option<(Vec<usize>, FSrc, T)> {
         if slots.is_empty() || slots.len() > 8 || self.regs.len() + slots.len() > NREG {
             return None;
         }
-        let src = match &**src {
+        let src = match src {
             Node::Builtin(b) => match group_list(*b) {
                 Some((m, w)) => {
                     self.cols = true;
@@ -467,10 +510,10 @@ impl FlatCx {
             self.regs.push(s);
             self.rcls.push(cls);
         }
-        let body = self.fp(body);
+        let body = body(self);
         self.regs.truncate(base);
         self.rcls.truncate(base);
-        Some(FLoop { func: *func, regs, src, body: body? })
+        Some((regs, src, body?))
     }
 }
 

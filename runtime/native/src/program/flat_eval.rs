@@ -15,9 +15,21 @@ pub(crate) struct GCol {
     pub(super) kind: i64,      // its kind's text: its id, or (a text the program does not hold) one below 0
     pub(super) tile: i64,      // its tile's code (a group of no tiles makes the columns unusable)
     pub(super) flags: u16,
+    pub(super) ident: i64, // its identity: the index of the group whose fields the walk reads for it
 }
 
 pub(super) type Regs = [Val; NREG];
+
+thread_local! {
+    /// How many flat evaluations of this thread gave up (the form they replace answered instead): what
+    /// the tests read to see the flat form answer the shapes it takes (`flat_gave_up`).
+    static GAVE_UP: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// The flat evaluations of this thread that gave up so far.
+pub(crate) fn flat_gave_up() -> u64 {
+    GAVE_UP.with(|g| g.get())
+}
 
 impl Eval<'_, '_> {
     /// A flat condition's truth (a value root: its count's or truth's) and the nodes the walk would
@@ -29,6 +41,7 @@ impl Eval<'_, '_> {
         let b = match &f.root {
             Root::Cond(p) => self.fp(p, &mut regs, &mut n),
             Root::Value(l) => self.floop(l, &mut regs, &mut n).map(|k| k != 0),
+            Root::Expr(x) => self.fx(x, &mut regs, &mut n).map(|v| self.ftruthy(v)),
         };
         self.flat_done(b.is_ok());
         Ok((b?, n))
@@ -37,6 +50,9 @@ impl Eval<'_, '_> {
     /// The tallies the evaluation charged kept as charged (it answered) or forgotten (it gave up).
     #[inline]
     fn flat_done(&mut self, answered: bool) {
+        if !answered {
+            GAVE_UP.with(|g| g.set(g.get() + 1));
+        }
         let pending = self.fpending.get_mut();
         if pending.is_empty() {
             return;
@@ -59,6 +75,8 @@ impl Eval<'_, '_> {
         let v = match &f.root {
             Root::Cond(p) => self.fp(p, &mut regs, &mut n).map(V::Bool),
             Root::Value(l) => self.floop(l, &mut regs, &mut n).map(|k| if l.func == CompFn::Count { V::Int(k) } else { V::Bool(k != 0) }),
+            // a count's value (`Program::build` makes these for counts alone): a number, or the walk's
+            Root::Expr(x) => self.fx(x, &mut regs, &mut n).and_then(|v| whole(v).map(V::Int)),
         };
         self.flat_done(v.is_ok());
         Ok((v?, n))
@@ -81,16 +99,18 @@ impl Eval<'_, '_> {
         self.cols_state == 1
     }
 
-    /// Every group's columns; unusable (state 2) where a group's identity is not its index, a group
-    /// has no tiles or a tile is not a tile of the catalog.
+    /// Every group's columns, by its index; unusable (state 2) where a group's identity is not an index
+    /// of the reading, a group has no tiles or a tile is not a tile of the catalog.
     fn build_cols(&mut self) {
         let mut cols = std::mem::take(&mut self.cols);
         cols.clear();
         let p = self.p;
         let mut ok = true;
         let mut unknown: Vec<(&str, i64)> = Vec::new(); // kind texts the program does not hold, this reading's ids
-        for (i, g) in self.r.groups.iter().enumerate() {
-            if g.ident as usize != i {
+        for g in self.r.groups.iter() {
+            // a group equal to an earlier one shares its identity (hand/readings.rs): its fields are read
+            // at that index, as the walk reads them (eval.rs `gfield`), so the columns are too
+            if g.ident as usize >= self.r.groups.len() {
                 ok = false;
                 break;
             }
@@ -168,7 +188,7 @@ impl Eval<'_, '_> {
                     },
                 }
             };
-            cols.push(GCol { num, suit: suit.x, kind, tile: tile.x, flags });
+            cols.push(GCol { num, suit: suit.x, kind, tile: tile.x, flags, ident: g.ident as i64 });
         }
         if !ok {
             cols.clear(); // no column is read then
@@ -480,6 +500,15 @@ impl Eval<'_, '_> {
             }
             Fx::Cond(p) => num(self.fp(p, regs, n)? as i64),
             Fx::Tally(t) => self.ftally(t, regs, n)?,
+            Fx::If(c, a, b) => {
+                *n += 1;
+                if self.fp(c, regs, n)? {
+                    self.fx(a, regs, n)?
+                } else {
+                    self.fx(b, regs, n)?
+                }
+            }
+            Fx::Agg(a) => num(self.fagg(a, regs, n)?),
         })
     }
 
@@ -526,7 +555,7 @@ fn fcmp(op: Cmp, a: Val, b: Val) -> U<bool> {
 }
 
 #[inline]
-fn whole(v: Val) -> U<i64> {
+pub(super) fn whole(v: Val) -> U<i64> {
     if v.c == C::Num {
         Ok(v.x)
     } else {

@@ -1,7 +1,7 @@
 //! The flat form's loops and equality lookups (flat.rs): a comprehension's items from the reading's
 //! columns or lists, its binders in registers, its count; a lookup answered from the columns.
 
-use super::flat_eval::{feq, Regs, U};
+use super::flat_eval::{feq, whole, Regs, U};
 use super::*;
 
 impl Eval<'_, '_> {
@@ -35,11 +35,11 @@ impl Eval<'_, '_> {
         let mut count = 0i64;
         match groups {
             Some((m, w)) => {
-                for (i, g) in self.cols.iter().enumerate() {
+                for g in self.cols.iter() {
                     if g.flags & m != w {
                         continue;
                     }
-                    let item = Val { c: C::Group, x: i as i64 };
+                    let item = Val { c: C::Group, x: g.ident };
                     let key = match t.field {
                         None => item,
                         Some(f) => self.ffield(item, f)?,
@@ -77,9 +77,9 @@ impl Eval<'_, '_> {
                 if self.cols_state != 1 {
                     return Err(());
                 }
-                for (i, g) in self.cols.iter().enumerate() {
+                for g in self.cols.iter() {
                     if g.flags & m == *w {
-                        push(Val { c: C::Group, x: i as i64 })?;
+                        push(Val { c: C::Group, x: g.ident })?;
                     }
                 }
             }
@@ -150,11 +150,11 @@ impl Eval<'_, '_> {
                 return Err(());
             }
             let r = l.regs[0];
-            for (i, g) in self.cols.iter().enumerate() {
+            for g in self.cols.iter() {
                 if g.flags & m != *w {
                     continue;
                 }
-                regs[r] = Val { c: C::Group, x: i as i64 };
+                regs[r] = Val { c: C::Group, x: g.ident };
                 let t = self.fp(&l.body, regs, n)?;
                 if *n > self.budget {
                     return Err(());
@@ -202,6 +202,45 @@ impl Eval<'_, '_> {
             }
         }
         Ok(finished(any, all, count))
+    }
+}
+
+impl Eval<'_, '_> {
+    /// A flat `sum`/`max`/`min` (eval.rs `comp`): its node, its source's, the body's per combination;
+    /// whole numbers alone (a truth is one: `True + 1` is 2 there too), 0 where it has no items.
+    pub(super) fn fagg(&self, a: &FAgg, regs: &mut Regs, n: &mut u64) -> U<i64> {
+        *n += 1; // the comprehension
+        let mut items = [NONE; NITEMS];
+        let len = self.fitems(&a.src, regs, n, &mut items)?;
+        let k = a.regs.len();
+        let mut acc: Option<i64> = (a.func == CompFn::Sum).then_some(0);
+        if k <= len {
+            let mut idx_buf = [0usize; 8];
+            let idx = &mut idx_buf[..k];
+            for (t, x) in idx.iter_mut().enumerate() {
+                *x = t;
+            }
+            loop {
+                for (&r, &j) in a.regs.iter().zip(idx.iter()) {
+                    regs[r] = items[j];
+                }
+                let v = whole(self.fx(&a.body, regs, n)?)?;
+                if *n > self.budget {
+                    return Err(());
+                }
+                acc = Some(match (acc, a.func) {
+                    (None, _) => v,
+                    // the reference's sum stops past i64 (and at its least value: its magnitude is past it)
+                    (Some(t), CompFn::Sum) => t.checked_add(v).filter(|s| *s != i64::MIN).ok_or(())?,
+                    (Some(t), CompFn::Max) => t.max(v),
+                    (Some(t), _) => t.min(v),
+                });
+                if !next_combination(idx, len) {
+                    break;
+                }
+            }
+        }
+        Ok(acc.unwrap_or(0))
     }
 }
 

@@ -45,7 +45,7 @@ mod value;
 
 pub(crate) use eval::*;
 pub(crate) use flat::*;
-pub(crate) use flat_eval::GCol;
+pub(crate) use flat_eval::{flat_gave_up, GCol};
 pub(crate) use funcs::*;
 pub(crate) use lookup::*;
 pub(crate) use lower::*;
@@ -435,8 +435,26 @@ impl Program {
             .map(|p| combined.contains(&p.get("name").and_then(J::as_str).unwrap_or("")))
             .collect();
         let mut kept: Vec<Option<Node>> = prog.pats.iter_mut().zip(&keep).map(|(p, &k)| if k { p.count.take() } else { None }).collect();
+        // a count of another shape than a condition or a `count`/`any`/`all` (arithmetic, `if`, `sum`,
+        // `max`, `min`): a flat copy
+        // beside it where it compiles, the count itself compiled as the form it falls back to
+        let mut exprs: Vec<Option<Node>> = Vec::new();
+        for p in prog.pats.iter_mut() {
+            let other = matches!(&p.count, Some(c) if !matches!(c, Node::Comp { func: CompFn::Count | CompFn::Any | CompFn::All | CompFn::Filter, .. } | Node::And(..) | Node::Or(..) | Node::Not(_) | Node::Compare(..) | Node::Const(_)));
+            let flat = if other { p.count.as_ref().and_then(|c| cx.expr(c)) } else { None };
+            exprs.push(if flat.is_some() { p.count.take() } else { None });
+            p.count_flat = flat.map(Box::new);
+        }
         for r in prog.roots() {
             compile_preds(r, &mut cx);
+        }
+        for (p, c) in prog.pats.iter_mut().zip(exprs.iter_mut()) {
+            if let Some(mut c) = c.take() {
+                cx.off += 1;
+                compile_preds(&mut c, &mut cx);
+                cx.off -= 1;
+                p.count = Some(c);
+            }
         }
         for (p, c) in prog.pats.iter_mut().zip(kept.iter_mut()) {
             if let Some(mut c) = c.take() {
