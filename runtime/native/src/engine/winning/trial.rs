@@ -132,6 +132,16 @@ impl StateWins<'_> {
         b.win.self_drawn = Some(drawn);
         let (first, mut end_first) = match joined {
             Some((first, end)) => (Some(first), end),
+            // The hand scored on the context of the moment is the hand `win_found_past` just scored: the
+            // same state, concealed tiles, tile, forms and work limit. With no name of the reading to read
+            // on it, that scoring is the one kept here (a reading of no values), not scored a second time;
+            // with names (or a question declined on the way, which the second scoring would decline again)
+            // it is scored.
+            None if p.scope.reading_names.is_empty() && self.declined.get().is_none() => {
+                let (n, d) = found.score;
+                let score = if d == 1 { V::Int(n) } else { V::Rat(n, d) };
+                (Some((score, won, Some(Arc::new(WinReading { values: Vec::new(), groups: Vec::new() })))), None)
+            }
             None => (self.kept(st, s, &conc, found.tile, drawn, forms, &p.scope.reading_names)?, None),
         };
         b.win.reading = Some(first.as_ref().and_then(|k| k.2.clone()).ok_or(TRIED));
