@@ -5,7 +5,7 @@
 //! lowered together (a node the programs do not lower has none: an observer needing it declines).
 
 use std::collections::HashMap;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use serde_json::{json, Value as J};
 
@@ -13,6 +13,7 @@ use super::observe::{Exprs, K, GROUP_LISTS};
 use super::search::Spec;
 use super::{RawTpl, Slots};
 use crate::catalog::Catalog;
+use crate::hash::{map, Map};
 use crate::program::{Lowering, Program, V};
 
 /// What one rule set's search reads, fixed at set-up.
@@ -27,9 +28,13 @@ pub(crate) struct Fixed {
     pub score: Vec<usize>,
     pub forms: Vec<(Arc<str>, Option<usize>)>, // name, pair_when
     pub exact: bool,
-    pub own: HashMap<usize, usize>,           // node -> its quantity
-    pub wrap: HashMap<(usize, usize), usize>, // (leaf, comprehension) -> max(x in L: leaf)
-    pub member: HashMap<String, usize>,       // list -> count(x in L: true)
+    // (the fast keyed hash: these are looked up for every part of every observer)
+    pub own: Map<usize, usize>,           // node -> its quantity
+    pub wrap: Map<(usize, usize), usize>, // (leaf, comprehension) -> max(x in L: leaf)
+    pub member: Map<String, usize>,       // list -> count(x in L: true)
+    /// `observe::unknown` of (node, wildcard winning tile) per binder, worked out once: a function of the
+    /// rule set's expressions alone, asked for every part of every observer.
+    pub unknown: Mutex<Map<(usize, bool), Vec<(Box<str>, bool)>>>,
     pub specs: Vec<Spec>,
     pub n_meld: usize,
     pub templates: Vec<Vec<Vec<RawTpl>>>, // per kind, per shape
@@ -105,9 +110,9 @@ impl Fixed {
             quants.push(json!({"_": "Quantity", "name": format!("q{}", quants.len()), "expr": j}));
             Some(quants.len() - 1)
         };
-        let mut own = HashMap::new();
-        let mut wrap = HashMap::new();
-        let mut member = HashMap::new();
+        let mut own = map();
+        let mut wrap = map();
+        let mut member = map();
         for l in GROUP_LISTS {
             let j = json!({"_": "Comp", "func": "count", "binders": ["_item"], "source": name_json(l), "body": {"_": "Bool", "value": true}});
             if let Some(q) = try_add(j, &mut quants) {
@@ -159,10 +164,24 @@ impl Fixed {
         let joker = cat.kinds.iter().map(|k| k.category == "joker").collect();
         Ok(Fixed {
             prog, ex, derived, patterns, quantities, requires, wait_requires, score, forms, exact, own, wrap, member,
+            unknown: Mutex::new(map()),
             specs: Vec::new(), n_meld: 0, templates: Vec::new(), targets: Vec::new(), values: HashMap::new(), suits, joker,
             room: HashMap::new(),
             limit: String::new(),
         })
+    }
+
+    /// `observe::unknown(e, binder, varying(win_wild))`, worked out once per node, binder and kind of
+    /// winning tile.
+    pub(crate) fn unknown(&self, e: usize, binder: &str, win_wild: bool) -> bool {
+        let mut memo = self.unknown.lock().unwrap_or_else(|e| e.into_inner());
+        let list = memo.entry((e, win_wild)).or_default();
+        if let Some(&(_, u)) = list.iter().find(|(b, _)| &**b == binder) {
+            return u;
+        }
+        let u = super::observe::unknown(&self.ex, e, binder, &super::observe::varying(win_wild));
+        list.push((binder.into(), u));
+        u
     }
 
     /// The observer's roots (`HandSignatures._observer`).

@@ -17,7 +17,7 @@ use std::sync::{Arc, Mutex};
 
 use pyo3::prelude::*;
 pub(crate) use super::fixed::Fixed;
-use super::observe::{simple, unknown, varying, ConstTruth, Sites, Sort, Walk, K};
+use super::observe::{simple, ConstTruth, Sites, Sort, Walk, K};
 use super::parts::{aggregate, canon, GroupId, Join, SVal, Unsure};
 use super::{key_digit, Ask, Memo, RawTpl, Run, Slots, Stop};
 use crate::program::{Eval, Group, Reading, V};
@@ -57,12 +57,12 @@ pub(crate) struct Observer {
     joins: Vec<Join>,
     win_sites: Vec<usize>,
     first_pair: bool,
-    varying: std::collections::HashSet<&'static str>,
     env: Env,
     memo: Memo,
     sigs: Vec<Arc<[SVal]>>,
-    ids: HashMap<Arc<[SVal]>, u32>,
+    ids: crate::hash::Map<Arc<[SVal]>, u32>,
     uses_win: bool,
+    win_wild: bool,
 }
 
 fn decline(why: &str) -> Stop {
@@ -159,7 +159,7 @@ impl Observer {
         joins.extend(std::iter::repeat_n(Join::First, win_sites.len() + first_pair as usize));
         let n = fx.suits.len();
         let memo = Memo::new(n, fx.n_meld, fx.specs.iter().map(|s| s.pair).collect(), fx.specs.iter().map(|s| s.size).collect());
-        Ok(Observer { sites: agg, joins, win_sites, first_pair, varying: varying(win_wild), env, memo, sigs: Vec::new(), ids: HashMap::new(), uses_win })
+        Ok(Observer { sites: agg, joins, win_sites, first_pair, env, memo, sigs: Vec::new(), ids: crate::hash::map(), uses_win, win_wild })
     }
 
     pub(crate) fn uses_win(&self) -> bool {
@@ -251,7 +251,8 @@ impl ObsAsk<'_> {
                 None => Ok(None),
             },
             _ => {
-                if unknown(ex, e, binder, &self.obs.varying) {
+                // (`observe::unknown` of the observer's varying names, kept by the rule set's fixed parts)
+                if self.fx.unknown(e, binder, self.obs.win_wild) {
                     return Ok(None);
                 }
                 self.eval(self.fx.wrap.get(&(e, comp)), r).map(Some)
