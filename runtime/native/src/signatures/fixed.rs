@@ -17,6 +17,9 @@ use crate::hash::{map, Map};
 use crate::program::{Lowering, Program, V};
 
 /// What one rule set's search reads, fixed at set-up.
+/// `observe::unknown`'s answers by (node, wildcard winning tile), then by binder.
+pub(crate) type Unknown = Map<(usize, bool), Vec<(Box<str>, bool)>>;
+
 pub(crate) struct Fixed {
     pub prog: Program,
     pub ex: Exprs,
@@ -34,7 +37,7 @@ pub(crate) struct Fixed {
     pub member: Map<String, usize>,       // list -> count(x in L: true)
     /// `observe::unknown` of (node, wildcard winning tile) per binder, worked out once: a function of the
     /// rule set's expressions alone, asked for every part of every observer.
-    pub unknown: Mutex<Map<(usize, bool), Vec<(Box<str>, bool)>>>,
+    pub unknown: Mutex<Unknown>,
     pub specs: Vec<Spec>,
     pub n_meld: usize,
     pub templates: Vec<Vec<Vec<RawTpl>>>, // per kind, per shape
