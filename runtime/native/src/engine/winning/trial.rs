@@ -161,6 +161,7 @@ impl StateWins<'_> {
         }
         let mut last: Option<Kept> = None; // the last scoring on the trial, for the offer's names
         let mut now = first; // the win as scored so far, with the `win` hooks' reading names
+        let mut hooked = false; // the `win` hooks changed the trial after `now` was scored
         if changed {
             now = self.kept(run.st, s, &conc, found.tile, drawn, forms, &p.scope.reading_names)?;
             if now.is_none() {
@@ -185,13 +186,20 @@ impl StateWins<'_> {
             b.win.reading = Some(reading.ok_or(TRIED));
             if run.trial_hooks("win", &b).map_err(halt)? {
                 changed = true;
+                hooked = true;
             }
             if let Some(why) = self.take_declined() {
                 return Err(self.decline(why));
             }
         }
         if changed {
-            last = self.kept(run.st, s, &conc, found.tile, drawn, forms, parts.offer_names)?;
+            // the trial as `now` was scored on it (no `win` hook changed it since), read for the same names:
+            // that scoring, not a second one
+            last = if !hooked && parts.offer_names == p.scope.reading_names.as_slice() {
+                now
+            } else {
+                self.kept(run.st, s, &conc, found.tile, drawn, forms, parts.offer_names)?
+            };
         } else if won {
             return Ok(Some(found));
         }
