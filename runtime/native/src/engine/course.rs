@@ -242,7 +242,10 @@ impl Cx<'_, '_> {
                 (0..st.wall.len()).rev().find(|&j| !st.pinned.contains(&st.wall[j])).unwrap_or(st.wall.len() - 1)
             };
             let tid = st.wall.remove(i);
-            st.pinned.remove(&tid);
+            // (only when pinned: a mutable touch counts as a change of the seen tiles, `Tracked`)
+            if st.pinned.contains(&tid) {
+                st.pinned.remove(&tid);
+            }
             let k = st.kind_of[tid];
             st.last_drawer = Some(s);
             if t.cat.kinds[k].category == "flower" {

@@ -78,6 +78,8 @@ pub struct Program {
     pub phase_events: HashSet<String>,
     pub actions: HashMap<String, (Vec<Effect>, Vec<Effect>)>, // action -> (effects, decline)
     pub moving: Vec<(usize, usize)>,                          // (reveal index, its `moves_when`)
+    /// Per `moving`: its condition reads only what the state's seen marks cover (engine/moving.rs).
+    pub moving_seen: Vec<bool>,
     pub at_win: Vec<(usize, Option<usize>)>,                  // the reveals `at win`: (index, its `unless`)
     pub pay: Payments,
 }
@@ -186,7 +188,8 @@ impl Program {
         }
         let pay = Payments::new(rs, &mut ex)?;
         let scope = GameScope::new(t, &ex.0, wins);
-        Ok(Program { scope, hooks_on, phases, phase_events, actions, moving, at_win, pay })
+        let moving_seen = moving.iter().map(|&(_, e)| super::moving::reads_seen_only(&scope, e)).collect();
+        Ok(Program { scope, hooks_on, phases, phase_events, actions, moving, moving_seen, at_win, pay })
     }
 
     /// Every expression's refusal (None: lowered), in the order gathered.

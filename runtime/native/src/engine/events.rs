@@ -639,13 +639,14 @@ impl<'a> Run<'a> {
     /// in a row, until it no longer moves).
     fn moves_reveals(&mut self) -> H<()> {
         let p = self.p;
-        for &(ri, cond) in &p.moving {
+        for (j, &(ri, cond)) in p.moving.iter().enumerate() {
             let r = &self.t.rules.reveals[ri];
             if matches!(get(&self.st.reveals, &r.name), None | Some(Value::None)) {
                 continue;
             }
             let mut guard = 0;
-            while guard < 8 && self.holds(Some(cond), unbound(), "condition")? {
+            // (asked again only when what it reads changed: engine/moving.rs)
+            while guard < 8 && self.moving_holds(j, cond)? {
                 let before = get(&self.st.reveals, &r.name).cloned();
                 let ids = self.st.reveal_ids.get(&r.name).map_or(0, Vec::len);
                 if !self.st.reveal_ids_known {

@@ -471,8 +471,21 @@ impl<'a> Ctx<'a> {
         kinds.sort_unstable();
         kinds.dedup();
         let mut out = Vec::with_capacity(kinds.len());
+        // where no restriction on the discard reads the tile, the first tile's answer is every tile's
+        let tile_free = self.o.restricts_discard.iter().all(|&ri| self.o.tile_free[ri]);
+        let mut every: Option<bool> = None;
         for k in kinds {
-            if !self.restricted("discard", seat, Some(k))? {
+            let barred = match every {
+                Some(b) => b,
+                None => {
+                    let b = self.restricted("discard", seat, Some(k))?;
+                    if tile_free {
+                        every = Some(b);
+                    }
+                    b
+                }
+            };
+            if !barred {
                 out.push((Mv::plain(Act::DISCARD, Tiles::one(k)), NO_OFFER));
             }
         }

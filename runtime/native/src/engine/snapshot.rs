@@ -166,8 +166,8 @@ pub fn read(t: &Table, text: &str) -> Result<HandState, Error> {
         .collect::<Result<_, _>>()?;
     let dealer = r.seat(m.get("dealer").unwrap_or(&J::Null), "dealer")?;
     let mut st = HandState::new(t.n, dealer, kind_of, wall_ids);
-    st.pinned = pinned;
-    st.out = r.tiles(m.get("out"), "out")?;
+    st.pinned = pinned.into();
+    st.out = r.tiles(m.get("out"), "out")?.into();
     let rules = &t.rules;
     let state_type = |scope: &str, name: &str| -> String {
         match rules.states.iter().find(|s| s.scope == scope && s.name == name) {
@@ -190,8 +190,8 @@ pub fn read(t: &Table, text: &str) -> Result<HandState, Error> {
                 claimed: r.opt_tile(mm.get("claimed"), "claimed tile")?,
             });
         }
-        seat.discards = r.tiles(sm.get("discards"), "discards")?;
-        seat.aside = r.tiles(sm.get("aside"), "tiles set aside")?;
+        seat.discards = r.tiles(sm.get("discards"), "discards")?.into();
+        seat.aside = r.tiles(sm.get("aside"), "tiles set aside")?.into();
         seat.vars = r.values(sm.get("vars"), &|k| state_type("player", k), "player states")?;
         seat.auto = flag(sm, "auto")?;
         seat.ready = flag(sm, "ready")?;

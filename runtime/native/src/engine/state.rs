@@ -7,6 +7,7 @@
 //! that stays in the wall can be told apart from its twins.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::ops::{Deref, DerefMut};
 
 use serde_json::{json, Map, Value as J};
 
@@ -114,6 +115,103 @@ impl Money {
     }
 }
 
+/// A part of the state whose changes are counted: read as the value itself (`Deref`); every mutable
+/// access (`DerefMut`, whether or not it then changes anything) moves its mark on. A new or copied part
+/// takes marks no other part has had, so an unchanged mark means the very same part, unchanged since:
+/// a question that reads only such parts keeps its answer by their marks (engine/moving.rs). Exact by
+/// construction: no write reaches the value without moving the mark.
+#[derive(Debug)]
+pub struct Tracked<T> {
+    v: T,
+    mark: u64,
+}
+
+/// The first mark of a new part: each part counts its changes in a range of 2^32 marks of its own.
+fn fresh_marks() -> u64 {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+    NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed) << 32
+}
+
+impl<T> Tracked<T> {
+    pub fn new(v: T) -> Tracked<T> {
+        Tracked { v, mark: fresh_marks() }
+    }
+
+    /// Where its count of changes stands.
+    pub fn mark(&self) -> u64 {
+        self.mark
+    }
+}
+
+impl<T> Deref for Tracked<T> {
+    type Target = T;
+    #[inline]
+    fn deref(&self) -> &T {
+        &self.v
+    }
+}
+
+impl<T> DerefMut for Tracked<T> {
+    #[inline]
+    fn deref_mut(&mut self) -> &mut T {
+        self.mark += 1;
+        &mut self.v
+    }
+}
+
+impl<T: Clone> Clone for Tracked<T> {
+    /// A copy is a new part: marks of its own (its changes never pass for the original's).
+    fn clone(&self) -> Tracked<T> {
+        Tracked::new(self.v.clone())
+    }
+}
+
+impl<T: Default> Default for Tracked<T> {
+    fn default() -> Tracked<T> {
+        Tracked::new(T::default())
+    }
+}
+
+impl<T> From<T> for Tracked<T> {
+    fn from(v: T) -> Tracked<T> {
+        Tracked::new(v)
+    }
+}
+
+impl<T: PartialEq> PartialEq for Tracked<T> {
+    fn eq(&self, other: &Tracked<T>) -> bool {
+        self.v == other.v
+    }
+}
+
+impl<T: PartialEq> PartialEq<Tracked<Vec<T>>> for Vec<T> {
+    fn eq(&self, other: &Tracked<Vec<T>>) -> bool {
+        *self == other.v
+    }
+}
+
+impl<'a, T> IntoIterator for &'a Tracked<T>
+where
+    &'a T: IntoIterator,
+{
+    type Item = <&'a T as IntoIterator>::Item;
+    type IntoIter = <&'a T as IntoIterator>::IntoIter;
+    fn into_iter(self) -> Self::IntoIter {
+        (&self.v).into_iter()
+    }
+}
+
+impl<'a, T> IntoIterator for &'a mut Tracked<T>
+where
+    &'a mut T: IntoIterator,
+{
+    type Item = <&'a mut T as IntoIterator>::Item;
+    type IntoIter = <&'a mut T as IntoIterator>::IntoIter;
+    fn into_iter(self) -> Self::IntoIter {
+        (&mut **self).into_iter()
+    }
+}
+
 #[derive(Clone)]
 pub struct Meld {
     pub kind: String,
@@ -126,9 +224,10 @@ pub struct Meld {
 #[derive(Clone)]
 pub struct Seat {
     pub hand: Vec<usize>,
-    pub melds: Vec<Meld>,
-    pub discards: Vec<usize>,
-    pub aside: Vec<usize>,
+    // (what others see of the seat: their changes counted, `HandState::seen_marks`)
+    pub melds: Tracked<Vec<Meld>>,
+    pub discards: Tracked<Vec<usize>>,
+    pub aside: Tracked<Vec<usize>>,
     pub vars: Vec<(String, Value)>, // player states and phases, in declaration order
     pub drawn: Option<usize>,
     pub auto: bool,
@@ -141,9 +240,9 @@ impl Seat {
     pub fn new() -> Seat {
         Seat {
             hand: Vec::new(),
-            melds: Vec::new(),
-            discards: Vec::new(),
-            aside: Vec::new(),
+            melds: Tracked::default(),
+            discards: Tracked::default(),
+            aside: Tracked::default(),
             vars: Vec::new(),
             drawn: None,
             auto: false,
@@ -187,12 +286,12 @@ pub struct HandState {
     pub kind_of: Vec<usize>, // physical tile id -> catalog index
     pub wall: Vec<usize>,    // physical ids; index 0 is the head, the last is the tail
     pub seats: Vec<Seat>,
-    pub pinned: BTreeSet<usize>, // revealed copies that stay in the wall
-    pub out: Vec<usize>,         // copies taken out of play or set aside by reveals
+    pub pinned: Tracked<BTreeSet<usize>>, // revealed copies that stay in the wall
+    pub out: Tracked<Vec<usize>>,         // copies taken out of play or set aside by reveals
     pub table: Vec<(String, Value)>,
     pub context: Vec<(String, Value)>,
     pub reveals: Vec<(String, Value)>,
-    pub reveal_ids: BTreeMap<String, Vec<usize>>,
+    pub reveal_ids: Tracked<BTreeMap<String, Vec<usize>>>,
     pub reveal_ids_known: bool, // false: read from a snapshot that did not give them (engine/snapshot.rs)
     pub task: String,
     pub turn: i64,
@@ -216,6 +315,9 @@ pub struct HandState {
     /// values). `Winning::on` keeps what it works out of those values by it, so an unchanged state is
     /// not compared value by value at every question. Whoever writes either list calls `values_changed`.
     pub values_id: u64,
+    /// Per moving reveal (`Program::moving`'s order), the marks (`seen_marks`) of the state on which its
+    /// `moves_when` was last asked and was false (empty: none kept): engine/moving.rs.
+    pub unmoved: Vec<Vec<u64>>,
 }
 
 /// A values id no state has had (`HandState::values_id`).
@@ -232,12 +334,12 @@ impl HandState {
             kind_of,
             wall,
             seats: (0..n).map(|_| Seat::new()).collect(),
-            pinned: BTreeSet::new(),
-            out: Vec::new(),
+            pinned: Tracked::default(),
+            out: Tracked::default(),
             table: Vec::new(),
             context: Vec::new(),
             reveals: Vec::new(),
-            reveal_ids: BTreeMap::new(),
+            reveal_ids: Tracked::default(),
             reveal_ids_known: true,
             task: String::new(),
             turn: 0,
@@ -257,7 +359,31 @@ impl HandState {
             events: BTreeMap::new(),
             chance: Vec::new(),
             values_id: fresh_values_id(),
+            unmoved: Vec::new(),
         }
+    }
+
+    /// What the tiles every seat sees and the context and reveal values stand at: the values id, whether
+    /// the reveal ids are known, the marks of the tiles out, the pinned copies, the reveal ids and each
+    /// seat's discards, tiles set aside and melds (in that order). Equal marks: none of these changed.
+    pub fn seen_marks(&self, out: &mut Vec<u64>) {
+        out.clear();
+        out.extend([self.values_id, self.reveal_ids_known as u64, self.out.mark(), self.pinned.mark(), self.reveal_ids.mark()]);
+        for s in &self.seats {
+            out.extend([s.discards.mark(), s.aside.mark(), s.melds.mark()]);
+        }
+    }
+
+    /// Whether `seen_marks` would give these marks now (nothing it covers changed since they were taken).
+    pub fn seen_same(&self, marks: &[u64]) -> bool {
+        let head = [self.values_id, self.reveal_ids_known as u64, self.out.mark(), self.pinned.mark(), self.reveal_ids.mark()];
+        marks.len() == head.len() + 3 * self.seats.len()
+            && marks[..head.len()] == head
+            && self
+                .seats
+                .iter()
+                .zip(marks[head.len()..].chunks_exact(3))
+                .all(|(s, m)| m == [s.discards.mark(), s.aside.mark(), s.melds.mark()])
     }
 
     /// The context or reveal values changed (or may have): a fresh `values_id`.
@@ -265,14 +391,21 @@ impl HandState {
         self.values_id = fresh_values_id();
     }
 
-    /// A context value set (`put` on `context`), the values id renewed.
+    /// A context value set (`put` on `context`), the values id renewed — unless the name holds this very
+    /// value already (the values are then unchanged, and so is what is kept by their id).
     pub fn put_context(&mut self, name: &str, v: Value) {
+        if get(&self.context, name) == Some(&v) {
+            return;
+        }
         put(&mut self.context, name, v);
         self.values_changed();
     }
 
-    /// A reveal's value set (`put` on `reveals`), the values id renewed.
+    /// A reveal's value set (`put` on `reveals`), the values id renewed unless it holds this value already.
     pub fn put_reveal(&mut self, name: &str, v: Value) {
+        if get(&self.reveals, name) == Some(&v) {
+            return;
+        }
         put(&mut self.reveals, name, v);
         self.values_changed();
     }
