@@ -77,6 +77,17 @@ pub fn meld_matches(t: &Table, mk: &KindDef, tiles: &[usize]) -> bool {
             }
         }
         "tiles" => {
+            // (the shape's tiles by kind, resolved once: kinds and their names are one to one)
+            if let Some(ks) = &s.tile_kinds {
+                let base = tally(ks);
+                let got = tally(tiles);
+                let of = |v: &[(usize, i64)], k: usize| v.iter().find(|(x, _)| *x == k).map_or(0, |(_, c)| *c);
+                return if n > s.size {
+                    base.iter().all(|&(k, c)| of(&got, k) >= c) && got.iter().all(|&(k, _)| of(&base, k) > 0)
+                } else {
+                    got.len() == base.len() && base.iter().all(|&(k, c)| of(&got, k) == c)
+                };
+            }
             let mut base: Vec<(&str, i64)> = Vec::new();
             for name in &s.tiles {
                 match base.iter_mut().find(|(x, _)| *x == name.as_str()) {
@@ -545,17 +556,18 @@ impl Ctx<'_> {
         for (fi, kind) in self.o.form_kinds[i].iter().enumerate() {
             let Some(mk) = kind.map(|x| &self.o.rules.kinds[x]) else { continue };
             let unusable = self.unusable_form(i, fi);
-            let avail = self.avail(seat, &unusable);
             if let Some(r) = required {
                 let sh = &mk.shape;
-                if sh.kind == "same"
-                    && mk.upgrades.is_empty()
-                    && !mk.grows
-                    && (count(&avail, r) as i64) < sh.size as i64 - 1
-                {
-                    continue;
+                // (`count(avail, r)` read off the hand: the usable tiles are not worked out for a seat
+                // holding too few of r, most seats at most claims)
+                if sh.kind == "same" && mk.upgrades.is_empty() && !mk.grows {
+                    let held = if unusable.contains(&r) { 0 } else { s.hand.iter().filter(|&&x| x == r).count() };
+                    if (held as i64) < sh.size as i64 - 1 {
+                        continue;
+                    }
                 }
             }
+            let avail = self.avail(seat, &unusable);
             let opts = Self::grown(
                 a,
                 mk.grows,

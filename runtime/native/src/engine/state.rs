@@ -376,14 +376,20 @@ impl HandState {
 
     /// Whether `seen_marks` would give these marks now (nothing it covers changed since they were taken).
     pub fn seen_same(&self, marks: &[u64]) -> bool {
-        let head = [self.values_id, self.reveal_ids_known as u64, self.out.mark(), self.pinned.mark(), self.reveal_ids.mark()];
-        marks.len() == head.len() + 3 * self.seats.len()
-            && marks[..head.len()] == head
-            && self
-                .seats
-                .iter()
-                .zip(marks[head.len()..].chunks_exact(3))
-                .all(|(s, m)| m == [s.discards.mark(), s.aside.mark(), s.melds.mark()])
+        let [v, k, o, p, r, seats @ ..] = marks else { return false };
+        if seats.len() != 3 * self.seats.len()
+            || *v != self.values_id
+            || *k != self.reveal_ids_known as u64
+            || *o != self.out.mark()
+            || *p != self.pinned.mark()
+            || *r != self.reveal_ids.mark()
+        {
+            return false;
+        }
+        self.seats
+            .iter()
+            .zip(seats.chunks_exact(3))
+            .all(|(s, m)| m[0] == s.discards.mark() && m[1] == s.aside.mark() && m[2] == s.melds.mark())
     }
 
     /// The context or reveal values changed (or may have): a fresh `values_id`.
