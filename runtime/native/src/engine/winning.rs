@@ -438,13 +438,21 @@ impl StateWins<'_> {
     /// With `read`, the reading-scope names game scope reads (`reading_nodes`) on the reading that counts.
     #[allow(clippy::too_many_arguments)]
     fn score_by(&self, st: &HandState, s: usize, conc: &[usize], win: Option<usize>, self_drawn: bool, only: &[String], budget: &mut Budget, read: bool) -> Result<(Scored, Option<WinReading>), Stop> {
-        self.score_with(st, s, conc, win, self_drawn, only, true, budget, read)
+        self.score_with(st, s, conc, win, self_drawn, only, true, budget, read, false)
+    }
+
+    /// `score_by` for a question that reads only whether the hand wins and, where it wins, its
+    /// score, best and reading (`score_hand_reading`'s `lean`): all else of the hand is left out.
+    #[allow(clippy::too_many_arguments)]
+    fn score_win_by(&self, st: &HandState, s: usize, conc: &[usize], win: Option<usize>, self_drawn: bool, only: &[String], budget: &mut Budget, read: bool) -> Result<(Scored, Option<WinReading>), Stop> {
+        self.score_with(st, s, conc, win, self_drawn, only, true, budget, read, true)
     }
 
     /// `score_by`, with or without the flowers the seat set aside (`_could_win` scores a hand made
     /// without them).
     #[allow(clippy::too_many_arguments)]
-    fn score_with(&self, st: &HandState, s: usize, conc: &[usize], win: Option<usize>, self_drawn: bool, only: &[String], with_flowers: bool, budget: &mut Budget, read: bool) -> Result<(Scored, Option<WinReading>), Stop> {
+    /// With `lean`, as `score_win_by`.
+    fn score_with(&self, st: &HandState, s: usize, conc: &[usize], win: Option<usize>, self_drawn: bool, only: &[String], with_flowers: bool, budget: &mut Budget, read: bool, lean: bool) -> Result<(Scored, Option<WinReading>), Stop> {
         let Some((_, ctx)) = self.hand else { return Err(self.decline("no native scoring of whole hands")) };
         let scoring = self.w.scoring.as_ref().ok_or_else(|| self.decline("no native scoring of whole hands"))?;
         let settings = self.on.hand_settings.as_ref().map_err(|&why| self.decline(why))?;
@@ -474,11 +482,11 @@ impl StateWins<'_> {
         let got = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             if self.w.wild.is_some() {
                 let mut waits = wild::GameWaits { wins: self, st, seat: s, concealed: conc, self_drawn, has_win: win.is_some(), wild: inp.wild.as_ref() };
-                score_hand_reading(ctx, &inp, budget, &mut waits, &names)
+                score_hand_reading(ctx, &inp, budget, &mut waits, &names, lean)
             } else {
                 let mut fallback = NoWaits;
                 let mut waits = TrialWaits::new(ctx.scorer, &inp, &mut fallback);
-                score_hand_reading(ctx, &inp, budget, &mut waits, &names)
+                score_hand_reading(ctx, &inp, budget, &mut waits, &names, lean)
             }
         }));
         match got {
@@ -511,7 +519,7 @@ impl StateWins<'_> {
         }
         let mut budget = Budget { work: HAND_WORK };
         // `Game.score` gives no result for a hand it refuses (HandError caught): no win
-        Ok(matches!(self.score(st, s, &conc, kind, drawn, &mut budget)?, Scored::Hand(h) if h.win))
+        Ok(matches!(self.score_win_by(st, s, &conc, Some(kind), drawn, &[], &mut budget, false)?.0, Scored::Hand(h) if h.win))
     }
 
     /// `Winning.best_win(seat, self_drawn)`: the best win on a wait, by the score's `best` then the

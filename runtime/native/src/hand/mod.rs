@@ -278,7 +278,7 @@ pub struct HandCtx<'a> {
 
 /// One hand, from its tiles to the reading that counts.
 pub fn score_hand(ctx: &HandCtx, input: &HandInput, budget: &mut Budget, waits: &mut dyn Waits) -> Result<HandOutcome, Fallback> {
-    Ok(score_hand_reading(ctx, input, budget, waits, &[])?.0)
+    Ok(score_hand_reading(ctx, input, budget, waits, &[], false)?.0)
 }
 
 /// `score_hand`, and the value of each of `names` (nodes of `ctx.program`: a builtin, a pattern's raw
@@ -286,12 +286,18 @@ pub fn score_hand(ctx: &HandCtx, input: &HandInput, budget: &mut Budget, waits: 
 /// expression reading the win (`WinInfo.reading_env`): Err where the programs stop (the reference
 /// evaluates it). Empty where no reading counts. A group of the reading inside a value is
 /// `V::Group(i)`, i its position among the reading's groups, also given (`ReadingValues`).
+///
+/// `lean`: the caller reads only whether the hand wins and, where it wins, its score, best and
+/// `names` (a win question, `Scorer::choose_with`'s `lean`): the refused readings' reasons, the chosen
+/// reading's groups, quantities and labels are left out (empty), and so is all but `win` of a hand
+/// that does not win.
 pub fn score_hand_reading(
     ctx: &HandCtx,
     input: &HandInput,
     budget: &mut Budget,
     waits: &mut dyn Waits,
     names: &[crate::program::Node],
+    lean: bool,
 ) -> Result<(HandOutcome, ReadingValues), Fallback> {
     let sc = ctx.program.scoring.as_ref().map_err(|_| fallback("the scoring programs are not lowered"))?;
     let mut state = readings::WaitState { waits: None, shape_waits: None };
@@ -318,10 +324,10 @@ pub fn score_hand_reading(
                 None
             }
         };
-        ctx.scorer.choose_with(sc, &rs, &mut more)
+        ctx.scorer.choose_with(sc, &rs, &mut more, lean)
     };
     let values = match &got {
-        Ok((chosen, ..)) if !names.is_empty() => reading_values(ctx, &rs[*chosen], names, budget, waits),
+        Ok((chosen, win, ..)) if !names.is_empty() && (*win || !lean) => reading_values(ctx, &rs[*chosen], names, budget, waits),
         _ => ReadingValues::default(),
     };
     let back: Vec<_> = rs.into_iter().map(|r| (r.groups, r.declared)).collect();
@@ -337,6 +343,11 @@ pub fn score_hand_reading(
                 .zip(label_values)
                 .map(|(&(i, _), vs)| label(ctx.setup.label_texts.get(i)?.as_ref()?, &vs?))
                 .collect();
+            if lean {
+                let reading = Chosen { form: 0, groups: Vec::new(), listed: false, hand: Vec::new(), win_tile: None, describe: String::new(), views: Vec::new(), built: Vec::new() };
+                let rejected = Vec::new();
+                return Ok((HandOutcome::Scored(Box::new(ScoredHand { win, considered, rejected, reading, scored, quantities, labels })), values));
+            }
             let describe = |j: usize| list[j].describe(ctx.setup, input);
             let rejected = refused
                 .iter()

@@ -54,8 +54,8 @@ pub(crate) struct Eval<'p, 'r> {
     pub(crate) units: Option<Vec<V>>, // the units' values once known (scoring)
     // the hand's waits and shape waits: the reading's, or given later (`give_waits`) when a pattern
     // asked for them (`Stop::NeedWaits`): what was counted before stays counted
-    pub(super) waits: Option<V>,
-    pub(super) shape_waits: Option<V>,
+    pub(crate) waits: Option<V>,
+    pub(crate) shape_waits: Option<V>,
     // the groups' integer columns (flat_eval.rs), made at the first flat read; 0 not made, 1 made,
     // 2 not usable for this reading
     pub(super) cols: Vec<GCol>,

@@ -187,6 +187,8 @@ pub(crate) struct Lowering<'a> {
     pub(crate) reads_unit: bool,
     pub(crate) units: HashMap<String, usize>,
     pub(crate) reads_units: Vec<usize>,
+    // whether anything lowered reads the hand's waits / shape waits (`Program::reads_waits`)
+    pub(crate) reads_waits: [bool; 2],
     pub(crate) game: Option<&'a mut dyn GameNames>, // game scope (engine/scope.rs); None: reading scope
 }
 
@@ -207,6 +209,7 @@ impl<'a> Lowering<'a> {
             reads_unit: false,
             units: HashMap::new(),
             reads_units: Vec::new(),
+            reads_waits: [false, false],
             game,
         }
     }
@@ -313,7 +316,11 @@ impl<'a> Lowering<'a> {
                     "tile" => Node::Const(self.tile(name)),
                     "suit" | "meld" | "form" | "flowerclass" => Node::Const(V::Str(Arc::from(name))),
                     "builtin" => match builtin(rest) {
-                        Some(b) => Node::Builtin(b),
+                        Some(b) => {
+                            self.reads_waits[0] |= matches!(b, B::Waits);
+                            self.reads_waits[1] |= matches!(b, B::ShapeWaits);
+                            Node::Builtin(b)
+                        }
                         None => return Err(nc(format!("the builtin `{rest:.40}`"))),
                     },
                     "option" | "context" | "reveal" => {

@@ -96,6 +96,9 @@ pub struct Program {
     pub classes: Result<ClassConds, String>,
     // what the flat conditions read (flat.rs)
     pub(crate) flat: FlatTables,
+    // whether any of the programs reads the hand's waits / shape waits (a win question that reads
+    // only whether the hand wins skips a refused reading's score only where skipping asks no waits)
+    pub(crate) reads_waits: [bool; 2],
 }
 
 /// The conditions `classify` evaluates in a hand's environment: per wildcard declaration its
@@ -398,6 +401,7 @@ impl Program {
         }
         // tile fields by field id, per kind: as TileInfo.fill_fields makes them
         let fields = lw.fields.clone();
+        let reads_waits = lw.reads_waits;
         let n_fields = fields.len();
         let _ = n_fields;
         let f_wild = fields.iter().position(|f| f == F_WILD);
@@ -425,6 +429,7 @@ impl Program {
             label_exprs,
             classes,
             flat: FlatTables::default(),
+            reads_waits,
         };
         prog.n_memo = mark(&mut prog.roots());
         let scoped = all_scoped(&prog.roots());

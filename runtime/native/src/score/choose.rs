@@ -46,7 +46,16 @@ impl crate::tally::Source for Source<'_, '_, '_, '_> {
     }
 }
 
-fn score_reading(sc: &Scoring, tally: &Tally, ev: &mut Eval, form: &V) -> R<Scored> {
+/// Whether evaluating more of `ev` can ask for no waits it has not been given (the rule set's programs
+/// read none, or those they read are given already).
+fn waits_known(reads: [bool; 2], ev: &Eval) -> bool {
+    (!reads[0] || ev.waits.is_some()) && (!reads[1] || ev.shape_waits.is_some())
+}
+
+/// `lean`: a reading failing a requirement is left without its score, total and best where that asks
+/// for no waits (`waits_known`): a question reading only whether the hand wins never reads them, and
+/// the reference evaluates a refused reading only for a hand that does not win.
+fn score_reading(sc: &Scoring, tally: &Tally, ev: &mut Eval, form: &V, lean: Option<[bool; 2]>) -> R<Scored> {
     let mut counts = ev.all_counts()?;
     let mut fired: Vec<usize> = (0..counts.len()).filter(|&i| counts[i] > 0).collect();
     let n = counts.len();
@@ -98,6 +107,9 @@ fn score_reading(sc: &Scoring, tally: &Tally, ev: &mut Eval, form: &V) -> R<Scor
         }
         failed = j as i64;
         break;
+    }
+    if failed >= 0 && lean.is_some_and(|reads| waits_known(reads, ev)) {
+        return Ok(Scored { failed, score: V::None, total: V::None, best: V::None, units, fin, values, trace });
     }
     let number = |v: V| -> R<V> {
         match v {
@@ -162,14 +174,21 @@ impl Scorer {
     /// The reading that counts, asking `more` for the hand's waits (`true`: its shape waits) where a
     /// reading first reads them, and going on from there rather than from the start; None from `more`
     /// stops with `Stop::NeedWaits` (`NeedShapeWaits`).
-    pub(crate) fn choose_with(&self, sc: &Scoring, rs: &[Reading], more: &mut dyn FnMut(bool) -> Option<V>) -> R<Choice> {
+    ///
+    /// `lean`: the caller reads only whether the hand wins and, where it wins, the chosen reading's
+    /// score and best (a win question): a refused reading is not scored past its requirements, and
+    /// the chosen one's quantities and labels are not worked out, where that asks for no waits; a hand
+    /// that does not win then answers its first refused reading, unscored. Whether the hand wins and
+    /// the reading that wins are as without it (every requirement of every reading is evaluated).
+    pub(crate) fn choose_with(&self, sc: &Scoring, rs: &[Reading], more: &mut dyn FnMut(bool) -> Option<V>, lean: bool) -> R<Choice> {
+        let reads = lean.then_some(self.program.reads_waits);
         let mut scored: Vec<Scored> = Vec::with_capacity(rs.len());
         let mut best: Option<usize> = None; // among the readings meeting the requirements
         let mut considered = 0usize;
         let mut refused = Vec::new();
         let mut evs: Vec<Eval> = rs.iter().map(|r| Eval::new(&self.program, r)).collect();
         for (j, r) in rs.iter().enumerate() {
-            let s = resuming(&mut evs, j, more, |ev| score_reading(sc, &self.tally, ev, &r.form))?;
+            let s = resuming(&mut evs, j, more, |ev| score_reading(sc, &self.tally, ev, &r.form, reads))?;
             if s.failed >= 0 {
                 refused.push((j, s.failed));
             } else {
@@ -186,6 +205,10 @@ impl Scorer {
         }
         let (chosen, win) = match best {
             Some(b) => (b, true),
+            None if reads.is_some() => match refused.first() {
+                Some(&(j, _)) => return Ok((j, false, considered, refused, scored.swap_remove(j), None, Vec::new())),
+                None => return Err(Stop::Bail),
+            },
             None => {
                 let mut c: Option<usize> = None;
                 for &(j, _) in &refused {
@@ -203,6 +226,9 @@ impl Scorer {
                 }
             }
         };
+        if reads.is_some_and(|reads| waits_known(reads, &evs[chosen])) {
+            return Ok((chosen, win, considered, refused, scored.swap_remove(chosen), None, Vec::new()));
+        }
         // the chosen reading's quantities, in its own environment
         let n_quantities = evs[chosen].n_quantities();
         let mut q = Some(Vec::with_capacity(n_quantities));

@@ -263,7 +263,7 @@ impl Scorer {
                 }
                 value_of(&w).ok().flatten()
             };
-            guarded(|| Ok(self.choose_with(sc, &rs, &mut more))).map_err(PyErr::from)?
+            guarded(|| Ok(self.choose_with(sc, &rs, &mut more, false))).map_err(PyErr::from)?
         };
         let (chosen, win, considered, refused, s, quantities, _) = match got {
             Ok(x) => x,

@@ -100,13 +100,16 @@ impl StateWins<'_> {
         let effects = p.actions.get(action).map(|(e, _)| e.as_slice()).unwrap_or(&[]);
         let win_hooks = p.hooks_on.get("win").is_some_and(|hs| hs.iter().any(|h| h.effects.iter().any(stores_context)));
         let want_end = win_hooks && !parts.end.tasks.is_empty();
+        // of a hand that does not win on the context of the moment, only that it does not is read below
+        // where no `win` hook reads its score and the trial reads no name of its reading
+        let lean = !win_hooks && p.scope.reading_names.is_empty();
         // the win as found on the context of the moment, won or not (`_win_found(keep=True)`); where
         // nothing the action runs before the `win` hooks stores a context value, that one scoring also
         // gives the readings the trial reads on the same context (the events' names, the hand's end's)
-        let (found, won, joined) = match self.found_joined(st, s, mode, tile, forms, action, effects, want_end)? {
+        let (found, won, joined) = match self.found_joined(st, s, mode, tile, forms, action, effects, want_end, lean)? {
             Joined::Found(found, won, first, end) => (found, won, Some((first, end))),
             Joined::NoWin => return Ok(None),
-            Joined::Apart => match self.win_found_past(st, s, mode, tile, forms, true)? {
+            Joined::Apart => match self.win_found_past(st, s, mode, tile, forms, true, lean)? {
                 Some((found, won)) => (found, won, None),
                 None => return Ok(None),
             },
@@ -237,7 +240,8 @@ impl StateWins<'_> {
     /// nothing). Only where no name's evaluation may decline (no wildcards: the waits a name reads are the
     /// plain trials', which decline nothing), so a question declines where and why it did apart.
     #[allow(clippy::too_many_arguments)]
-    fn found_joined(&self, st: &HandState, s: usize, mode: &str, tile: Option<usize>, forms: &[String], action: &str, effects: &[Effect], want_end: bool) -> Result<Joined, Stop> {
+    /// `lean`: as `win_found_past`'s.
+    fn found_joined(&self, st: &HandState, s: usize, mode: &str, tile: Option<usize>, forms: &[String], action: &str, effects: &[Effect], want_end: bool, lean: bool) -> Result<Joined, Stop> {
         let Some(parts) = self.trial.as_ref() else { return Ok(Joined::Apart) };
         let p = parts.p;
         let before = effects.iter().any(stores_context) || p.hooks_on.get(action).is_some_and(|hs| hs.iter().any(|h| h.effects.iter().any(|ef| matches!(ef.target, Target::Context(_)))));
@@ -249,7 +253,7 @@ impl StateWins<'_> {
         let mut on = self.w.on(self.t, st, self.hand);
         let sets: Vec<&[String]> = if want_end { vec![&p.scope.reading_names, &parts.end.scope.reading_names] } else { vec![&p.scope.reading_names] };
         let lens = on.join_reading_names(self.nodes(), &sets);
-        let got = on.win_found_past(st, s, mode, tile, forms, true); // (past the shortcut `win_tried` asked)
+        let got = on.win_found_past(st, s, mode, tile, forms, true, lean); // (past the shortcut `win_tried` asked)
         if let Some(why) = on.take_declined() {
             self.declined.set(Some(why)); // (as `win_found` on these questions leaves it)
         }

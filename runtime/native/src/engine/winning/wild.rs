@@ -453,7 +453,7 @@ impl StateWins<'_> {
         // the hand scored under the instant forms alone (without the flowers set aside), self-drawn as
         // the win is (a wait trial: not), as `_could_win` scores it
         let mut budget = Budget { work: super::HAND_WORK };
-        Ok(matches!(self.score_with(st, s, conc, Some(k), win.unwrap_or(false), &instant, false, &mut budget, false)?.0, super::Scored::Hand(h) if h.win))
+        Ok(matches!(self.score_with(st, s, conc, Some(k), win.unwrap_or(false), &instant, false, &mut budget, false, true)?.0, super::Scored::Hand(h) if h.win))
     }
 
     /// What a wait trial's `_could_win` reads of the hand alone, worked out once for every kind tried:

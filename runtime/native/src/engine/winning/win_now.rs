@@ -21,7 +21,7 @@ impl StateWins<'_> {
         if self.hopeless_for(st, s, mode, tile, forms) {
             return Ok(None);
         }
-        self.win_found_past(st, s, mode, tile, forms, keep)
+        self.win_found_past(st, s, mode, tile, forms, keep, true)
     }
 
     /// The reference's exact shortcut (`_hopeless`) as `win_found` asks it first: a hand short of more
@@ -30,8 +30,12 @@ impl StateWins<'_> {
         matches!((tile, mode), (Some(k), "drawn" | "claimed" | "revealed") if self.hopeless(st, s, k, mode == "drawn", forms))
     }
 
-    /// `win_found` past its first shortcut (`hopeless_for`, asked by the caller).
-    pub(super) fn win_found_past(&self, st: &HandState, s: usize, mode: &str, tile: Option<usize>, forms: &[String], keep: bool) -> Result<Option<(WinFound, bool)>, Stop> {
+    /// `win_found` past its first shortcut (`hopeless_for`, asked by the caller). `lean`: of a hand
+    /// that does not win, the caller reads only that it does not win (its score, reading and all else
+    /// left out: `score_win_by`); a win is found and scored as without it.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn win_found_past(&self, st: &HandState, s: usize, mode: &str, tile: Option<usize>, forms: &[String], keep: bool, lean: bool) -> Result<Option<(WinFound, bool)>, Stop> {
+        let lean = lean || !keep; // (a hand that does not win is not kept: nothing of it is read)
         let keep = keep && mode != "best_wait";
         let seat = st.seats.get(s).ok_or(Stop::Bail)?;
         let hand = seat.hand.clone();
@@ -45,7 +49,14 @@ impl StateWins<'_> {
                 }
             }
             let mut budget = Budget { work: HAND_WORK };
-            Ok(match self.score_by(st, s, conc, win, drawn, forms, &mut budget, read)? {
+            // only whether it wins and, where it does, its score, best and reading are read (a hand kept
+            // without winning: its score and reading too, unless `lean`)
+            let got = if lean {
+                self.score_win_by(st, s, conc, win, drawn, forms, &mut budget, read)?
+            } else {
+                self.score_by(st, s, conc, win, drawn, forms, &mut budget, read)?
+            };
+            Ok(match got {
                 (Scored::Hand(h), r) if h.win || keep => Some((h, r)),
                 _ => None,
             })
@@ -108,6 +119,7 @@ impl StateWins<'_> {
         };
         let Some((tile, (h, reading))) = found else { return Ok(None) };
         let score = match &h.scored.score {
+            _ if lean && !h.win => (0, 1), // (not scored, not read)
             V::Int(i) => (*i, 1),
             V::Rat(n, d) => (*n, *d),
             _ => return Err(self.decline("a score that is no exact number")),
