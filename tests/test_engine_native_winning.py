@@ -455,3 +455,37 @@ def test_ask_seat_refuses_malformed_questions():
     nh = g.rules.native_hands_for(g.cat, g.dec)
     with pytest.raises(ValueError, match="form position"):
         t.set_scoring(nh.hands_native, [len(g.rules.ir.forms)], lambda kind, kinds: False)
+
+
+# 龙岩 hands of thirteen tiles by their blocks: one block changed from one to the next (its tile count the
+# same), the others as they were
+BLOCKS_SHORT = "一万 二万 四万 五条 六条 七条 一筒 二筒 三筒 东 东 东 南"  # 万 and the honours split by none
+BLOCKS_READY = "一万 二万 三万 五条 六条 七条 一筒 二筒 三筒 东 东 东 南"  # 万 mended: waits on 南
+BLOCKS_SHORT_2 = "一万 二万 三万 五条 六条 八条 一筒 二筒 三筒 东 东 东 南"  # 条 and the honours
+BLOCKS_READY_2 = "一万 二万 三万 五条 六条 七条 一筒 二筒 三筒 东 东 东 西"  # 条 and the honours changed
+
+
+def test_the_not_ready_check_asks_again_the_blocks_whose_tiles_changed():
+    """The not-ready check keeps each seat's blocks (their tile counts) and how far each is from splitting,
+    and asks the tables only for the blocks whose tiles changed: a hand found short of two blocks whose one
+    block is then mended — the same number of tiles in it, other kinds — waits on its tile, as the
+    reference says; answered from the kept block (or the kept shortfall) it would wait on none. Seats keep
+    their own blocks."""
+    rules = _rules("rules/longyan.pai")
+    used = set((BLOCKS_SHORT + " " + BLOCKS_SHORT_2 + " 西 白").split())
+    for seed in range(1, 60):
+        g = Session(rules, {"人数": 4}, seed, 1).new_hand()
+        gold = g.st.reveals.get("金牌")
+        if gold is not None and gold.name not in used:
+            break
+    t = table(rules, {"人数": 4})
+    t.lower_scope([])
+    assert set_scoring(t, g)
+    steps = [(1, BLOCKS_SHORT, []), (2, BLOCKS_READY, ["南"]), (1, BLOCKS_READY, ["南"]),
+             (2, BLOCKS_SHORT_2, []), (1, BLOCKS_SHORT_2, []), (1, BLOCKS_READY_2, ["西"]),
+             (2, BLOCKS_READY_2, ["西"]), (1, BLOCKS_SHORT, [])]
+    for s, hand, waits in steps:
+        _set_hand(g, s, hand)
+        got = _ask(g, t, s, [["waits"]])[0]
+        assert got == [k.index for k in g.waits(g.st.seats[s])], (s, hand)
+        assert got == _idx(g, " ".join(waits)), (s, hand, got)

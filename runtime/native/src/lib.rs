@@ -277,6 +277,27 @@ impl Tables {
         r
     }
 
+    /// `blocks_min_wilds` for the game's not-ready shortcut, which keeps each seat's block keys and
+    /// asks only the blocks whose tiles changed: the lock held for these answers.
+    pub(crate) fn core_blocks_min_wilds(&self, asks: &mut [(usize, u128, u8)], alone: bool) -> Result<(), Error> {
+        let mut st = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        let r = guarded(|| {
+            st.core.blocks_min_wilds(asks, alone);
+            Ok(())
+        });
+        if let Err(Error::Internal(_)) = &r {
+            st.core.reset();
+        }
+        r
+    }
+
+    /// The tables' `key_places` and cap, for keys made outside them.
+    pub(crate) fn core_key_places(&self) -> (Vec<(usize, u32)>, usize, usize) {
+        let st = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        let (place, blocks) = st.core.key_places();
+        (place, blocks, st.core.cap)
+    }
+
     /// (`natural_blocks(free)`, `wildcards_play_anything(flower)`) of the tables.
     pub(crate) fn core_mend_shape(&self, free: &[bool], flower: &[bool]) -> (usize, bool) {
         let st = self.state.lock().unwrap_or_else(|e| e.into_inner());

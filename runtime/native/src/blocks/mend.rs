@@ -76,6 +76,34 @@ impl Tables {
         (total as i64 - free as i64).min(3)
     }
 
+    /// Each kind's block and the shift of its count in the block's key (`unmendable_tiles`' keys, for a
+    /// caller that keeps the keys of a hand it asks again: `blocks_min_wilds`), and how many blocks.
+    pub fn key_places(&self) -> (Vec<(usize, u32)>, usize) {
+        (self.place.clone(), self.blocks.len())
+    }
+
+    /// For each `(block, key, _)` of `asks`, the fewest wildcards the block's tiles `key` need to split
+    /// (0: they split alone; u8::MAX: not within the cap), written in place: what `unmendable_keys` reads
+    /// of a block, a function of the block's tile counts alone.
+    /// With `alone`, only whether they split without wildcards (0) or not (1): the options without
+    /// wildcards, far fewer to work out than every option within the cap.
+    pub fn blocks_min_wilds(&mut self, asks: &mut [(usize, u128, u8)], alone: bool) {
+        if self.memo_size > super::MEMO_LIMIT {
+            self.reset();
+        }
+        for (b, key, w) in asks.iter_mut() {
+            *w = if *key == 0 {
+                0
+            } else if alone {
+                let id = self.block_set_to(*b, *key, 0);
+                u8::from(self.sets[id as usize].is_empty())
+            } else {
+                let id = self.block_set(*b, *key);
+                self.set_min_wilds[id as usize]
+            };
+        }
+    }
+
     /// `_natural_blocks`: how many blocks hold a kind that is not `free` (a wildcard or stand-in kind).
     pub fn natural_blocks(&self, free: &[bool]) -> usize {
         self.blocks.iter().filter(|b| b.kinds.iter().any(|&k| !free.get(k).copied().unwrap_or(false))).count()
@@ -88,4 +116,18 @@ impl Tables {
             && (0..self.n).all(|k| flower.get(k).copied().unwrap_or(false) || self.wild_ok.get(k).copied().unwrap_or(false))
             && !self.shapes.specs.iter().any(|s| s.no_wild)
     }
+}
+
+/// `unmendable_keys`' count from each block's fewest wildcards (`blocks_min_wilds`) and the `free` tiles:
+/// the blocks that do not split alone less `free`, or where `anything` and that leaves one such block at
+/// most, the wildcards they need between them (a block beyond the cap: `cap + 1`) less `free`; capped at
+/// 3 as `unmendable_keys` stops counting at `free + 3` (the same answer: past it both give 3).
+pub fn unmendable_of(min_wilds: &[u8], free: usize, anything: bool, cap: usize) -> i64 {
+    let bad = min_wilds.iter().filter(|&&w| w != 0).count();
+    let short = bad as i64 - free as i64;
+    if short >= 2 || bad == 0 || !anything {
+        return short.min(3);
+    }
+    let total: usize = min_wilds.iter().map(|&w| if w == u8::MAX { cap + 1 } else { w as usize }).sum();
+    (total as i64 - free as i64).min(3)
 }

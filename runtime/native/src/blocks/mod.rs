@@ -140,6 +140,7 @@ mod build;
 mod mend; // how far a hand is from splitting: the count behind the exact shortcuts
 mod sets;
 mod wild;
+pub use mend::unmendable_of;
 pub use wild::WildItem;
 
 impl Tables {

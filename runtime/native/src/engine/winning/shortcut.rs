@@ -4,14 +4,41 @@
 //! only skip work whose answer is known (no wait, no win): every answer stays the full check's, and the
 //! wait trials and whole-hand scorings they skip were most of a native hand's time.
 
+use std::sync::Mutex;
+
 use super::{HandState, StateWins};
+use crate::blocks::unmendable_of;
 
 /// What the shortcuts read of the block tables and the state's free kinds, worked out once a state.
 pub(super) struct MendShape {
     free: Vec<bool>,       // kinds that may play as another: the hand's wildcards and the stand-ins
     natural_blocks: usize, // `_natural_blocks`
     anything: bool,        // `_wildcards_play_anything`
+    /// Per kind: its block (FREE for a free kind) and one tile of it in the block's key.
+    unit: Vec<(u8, u128)>,
+    blocks: usize,
+    cap: usize,
+    /// Per seat, each block's key (its tile counts, exactly) and fewest wildcards (or only that it does
+    /// not split alone: `NOT_ALONE`) as last asked: a turn changes the blocks of the tile drawn and the
+    /// tile given up, and the not-ready check asks the tables only for the blocks whose key differs. A
+    /// block's answer is the tables' for that key alone, so it holds for any hand, melds or state; it
+    /// goes with the free kinds (these values), which decide which tiles the keys count.
+    kept: Mutex<Vec<[(u128, u8); KEPT_BLOCKS]>>,
 }
+
+/// The blocks a kept row holds (a catalog of more blocks asks the tables for the whole hand).
+const KEPT_BLOCKS: usize = 8;
+/// `unit`'s block of a free kind (not counted in any block).
+const FREE: u8 = u8::MAX;
+/// The high bit of every count in a block's key (a count of 8 or more sets it).
+const HIGH: u128 = 0x8888_8888_8888_8888_8888_8888_8888_8888;
+/// A kept block that does not split without wildcards, its fewest wildcards not worked out yet (the
+/// tables' counts are at most `MAX_CAP` or u8::MAX).
+const NOT_ALONE: u8 = 0x80;
+/// No key: a block's count never reaches 8, so no real key sets the high bit of a nibble.
+const UNKNOWN: (u128, u8) = (u128::MAX, 0);
+/// Seats kept (past them the whole hand is asked).
+const KEPT_SEATS: usize = 16;
 
 impl StateWins<'_> {
     /// (worked out once for the values it reads: kept with them, `OnValues::mend`, across states)
@@ -30,7 +57,14 @@ impl StateWins<'_> {
                 }
                 let flower: Vec<bool> = (0..n).map(|k| self.t.cat.kinds.get(k).is_none_or(|x| x.category == "flower")).collect();
                 let (natural_blocks, anything) = ctx.tables.core_mend_shape(&free, &flower);
-                Some(MendShape { free, natural_blocks, anything })
+                let (place, blocks, cap) = ctx.tables.core_key_places();
+                // (no kept rows where the tables' kinds are not these: `unmendable` answers, as it did)
+                let unit = if place.len() == n && blocks <= KEPT_BLOCKS {
+                    place.iter().zip(&free).map(|(&(b, shift), &f)| if f { (FREE, 0) } else { (b as u8, 1u128 << shift) }).collect()
+                } else {
+                    Vec::new()
+                };
+                Some(MendShape { free, natural_blocks, anything, unit, blocks, cap, kept: Mutex::new(Vec::new()) })
             })
             .as_ref()
     }
@@ -43,6 +77,72 @@ impl StateWins<'_> {
             return None;
         }
         ctx.tables.core_unmendable_tiles(tiles, &m.free, m.anything).ok()
+    }
+
+    /// `unmendable` of seat `s` with `tiles` as its concealed tiles, the blocks whose key is the one
+    /// kept for the seat answered from it and only the others asked of the tables (then kept). The same
+    /// answer as `unmendable`: None where it is None (a kind past the catalog, too many of one kind).
+    fn unmendable_kept(&self, m: &MendShape, s: usize, tiles: &[usize]) -> Option<i64> {
+        let (_, ctx) = self.hand?;
+        // (fewer than 16 tiles: no count carries into the next kind's, so a count past `MAX_COUNT` is
+        // seen after the sum, by its high bit)
+        if m.unit.is_empty() || s >= KEPT_SEATS || tiles.len() >= 16 {
+            return self.unmendable(m, tiles);
+        }
+        let mut keys = [0u128; KEPT_BLOCKS + 1]; // (the last: the free tiles, one each)
+        for &k in tiles {
+            let &(b, one) = m.unit.get(k)?;
+            keys[(b as usize).min(KEPT_BLOCKS)] += if b == FREE { 1 } else { one };
+        }
+        let free = keys[KEPT_BLOCKS] as usize;
+        if keys[..m.blocks].iter().any(|&key| key & HIGH != 0) {
+            return None; // (`unmendable`: more tiles of one kind than the tables hold)
+        }
+        let mut kept = m.kept.lock().unwrap_or_else(|e| e.into_inner());
+        if kept.len() <= s {
+            kept.resize(s + 1, [UNKNOWN; KEPT_BLOCKS]);
+        }
+        let row = &mut kept[s];
+        let mut asks = [(0usize, 0u128, 0u8); KEPT_BLOCKS];
+        let mut n = 0;
+        for b in 0..m.blocks {
+            if row[b].0 != keys[b] {
+                asks[n] = (b, keys[b], 0);
+                n += 1;
+            }
+        }
+        if n > 0 {
+            // first only whether each splits alone: the blocks' count reads no more unless it is short
+            // of fewer than two and wildcards play anything
+            ctx.tables.core_blocks_min_wilds(&mut asks[..n], true).ok()?;
+            for &(b, key, w) in &asks[..n] {
+                row[b] = (key, if w == 0 { 0 } else { NOT_ALONE });
+            }
+        }
+        let mut wilds = [0u8; KEPT_BLOCKS];
+        for b in 0..m.blocks {
+            wilds[b] = row[b].1;
+        }
+        let short = unmendable_of(&wilds[..m.blocks], free, false, m.cap);
+        let bad = wilds[..m.blocks].iter().any(|&w| w != 0);
+        if !m.anything || short >= 2 || !bad {
+            return Some(short); // (`anything` or not, the answer: the blocks that do not split alone)
+        }
+        n = 0;
+        for (b, &(key, w)) in row.iter().enumerate().take(m.blocks) {
+            if w == NOT_ALONE {
+                asks[n] = (b, key, 0);
+                n += 1;
+            }
+        }
+        if n > 0 {
+            ctx.tables.core_blocks_min_wilds(&mut asks[..n], false).ok()?;
+            for &(b, key, w) in &asks[..n] {
+                row[b] = (key, w);
+                wilds[b] = w;
+            }
+        }
+        Some(unmendable_of(&wilds[..m.blocks], free, true, m.cap))
     }
 
     /// `_special_forms(forms)`: some form (of those named; none named: of all) builds no split.
@@ -92,7 +192,7 @@ impl StateWins<'_> {
         if !(m.natural_blocks >= 2 || m.anything) {
             return false;
         }
-        if self.unmendable(m, concealed).is_none_or(|u| u < 2) {
+        if self.unmendable_kept(m, s, concealed).is_none_or(|u| u < 2) {
             return false;
         }
         // kept for the win questions on this hand with one more tile (`split_fails`), whatever the
