@@ -220,6 +220,7 @@ pub struct WinFound {
 /// of each reading-scope name the scope lowers (`GameScope::reading_names`, by position) on the reading
 /// that counts, found by the pattern programs' evaluator, or why it is not found natively (a value
 /// holding a group of the reading, a name the programs stop on).
+#[derive(Clone)]
 pub struct WinReading {
     pub values: Vec<Result<V, &'static str>>,
     /// The reading's groups a value holds: `V::Group(READING_GROUPS + i)` is the i-th.

@@ -74,7 +74,7 @@ pub fn win_of(cx: &Cx, o: &Of, discarder: Option<usize>, robbed: Option<usize>, 
     let read = |names: &[String]| {
         let mut wins = e.w.on(e.t, &cx.h.st, e.hand);
         wins.set_reading_names(names);
-        let got = wins.reading_of(&cx.h.st, w.seat, &concealed, w.tile, w.self_drawn, forms);
+        let got = wins.won_reading(&cx.h.st, w.seat, &concealed, w.tile, w.self_drawn, forms, &[]);
         Found(match (got, wins.take_declined()) {
             (_, Some(why)) => Err(why),
             (Ok(Some(r)), None) => Ok(Arc::new(r)),
@@ -89,7 +89,7 @@ pub fn win_of(cx: &Cx, o: &Of, discarder: Option<usize>, robbed: Option<usize>, 
         let mut wins = e.w.on(e.t, &cx.h.st, e.hand);
         if wins.joins_readings() {
             let lens = wins.join_reading_names(&[], &[&e.p.scope.reading_names, &e.end.scope.reading_names]);
-            let got = wins.reading_of(&cx.h.st, w.seat, &concealed, w.tile, w.self_drawn, forms);
+            let got = wins.won_reading(&cx.h.st, w.seat, &concealed, w.tile, w.self_drawn, forms, &lens);
             let (p, end) = match (got, wins.take_declined()) {
                 (_, Some(why)) => (Err(why), Err(why)),
                 (Ok(Some(r)), None) => {
@@ -156,7 +156,7 @@ impl Cx<'_, '_> {
         let mut wins = e.w.on(e.t, &self.h.st, e.hand);
         wins.set_reading_names(&e.o.scope.reading_names);
         let forms = &e.o.rules.actions[i.action].win_forms;
-        let got = wins.reading_of(&self.h.st, i.seat, &i.concealed, i.tile, i.self_drawn, forms);
+        let got = wins.won_reading(&self.h.st, i.seat, &i.concealed, i.tile, i.self_drawn, forms, &[]);
         match (got, wins.take_declined()) {
             (_, Some(why)) => Err(why),
             (Ok(Some(r)), None) => Ok(Arc::new(r)),
@@ -251,19 +251,22 @@ impl Cx<'_, '_> {
         let mut wins = e.w.on(e.t, &self.h.st, e.hand);
         // the hand's end's reading of the same scoring where it is the same as apart (`joins_readings`)
         let joined = !e.end.tasks.is_empty() && wins.joins_readings();
+        // (the legal moves' names read beside them: the decisions the win opens read them of this scoring)
         let lens = if joined {
-            wins.join_reading_names(&[], &[&e.p.scope.reading_names, &e.end.scope.reading_names])
+            wins.join_reading_names(&[], &[&e.p.scope.reading_names, &e.end.scope.reading_names, &e.o.scope.reading_names])
         } else {
             wins.set_reading_names(&e.p.scope.reading_names);
             Vec::new()
         };
-        let got = wins.rescore(&self.h.st, i.seat, &i.concealed, i.tile, i.self_drawn, forms, !last);
+        let got = wins.won_scoring(&self.h.st, i.seat, &i.concealed, i.tile, i.self_drawn, forms, Some(&lens));
         if let Some(why) = wins.take_declined() {
             return Err(format!("a win question the native machinery declines ({why})"));
         }
+        // (`_rescore`: not `final`, a hand that scores without winning is kept)
+        let got = got.map(|(h, r)| h.filter(|h| h.win || !last).map(|h| (h.score, r)));
         match got {
             Ok(Some((score, r))) if joined => {
-                let mut parts = r.map(|r| r.split(&lens[1..])).unwrap_or_default().into_iter().map(Arc::new);
+                let mut parts = r.map(|r| r.split(&lens[1..3])).unwrap_or_default().into_iter().map(Arc::new);
                 let no = "a win whose reading the native scoring did not give";
                 let reading = Found(parts.next().ok_or(no));
                 let end_reading = Found(parts.next().ok_or(no));
@@ -275,7 +278,7 @@ impl Cx<'_, '_> {
                 let mut end_reading = Found(Err("no task"));
                 if !e.end.tasks.is_empty() {
                     wins.set_reading_names(&e.end.scope.reading_names);
-                    let got = wins.reading_of(&self.h.st, i.seat, &i.concealed, i.tile, i.self_drawn, forms);
+                    let got = wins.won_reading(&self.h.st, i.seat, &i.concealed, i.tile, i.self_drawn, forms, &[]);
                     end_reading = Found(match (got, wins.take_declined()) {
                         (_, Some(why)) => Err(why),
                         (Ok(Some(r)), None) => Ok(Arc::new(r)),

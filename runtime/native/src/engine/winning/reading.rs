@@ -15,7 +15,7 @@ use crate::hand::ReadingValues;
 use crate::program::{builtin, Node, Stop, B};
 
 /// A reading-scope name resolved to the programs' slots.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, PartialEq)]
 pub enum Name {
     Builtin(B),
     Pattern(usize),
