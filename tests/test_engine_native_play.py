@@ -12,6 +12,7 @@ from collections import Counter
 
 import pytest
 from conftest import ENGINE_CONFIGS, ROOT, native_engine_only
+from native_lockstep import lockstep
 from paili import load
 from paili.dsl.compiler import compile_text
 from paili.runtime.game import steps
@@ -197,28 +198,6 @@ def test_a_guobiao_hand_won_natively_pays_by_its_reading():
     assert paid == {s: 8 + (score if s == last_discarder else 0) for s in range(g.n) if s != w}
 
 
-def _lockstep(check: PlayCheck, seed: int):
-    """A seeded hand played by the test's bots on the reference and, move for move, on `check`'s native
-    hand: every point compared, then (the reference game, the native pending decision, the seat, its
-    move) handed to the caller before the move is applied to both; the ends compared."""
-    session = Session(check.rules, {}, seed, 1, backend="python")
-    g = session.new_hand()
-    set_scoring(check.hand, g)
-    hand = check.hand
-    hand.start(g.seed, session.dealer, session.balances)
-    players = _bots(seed)(g)
-    while not g.is_over():
-        assert hand.refused() is None
-        assert difference(g, hand) is None
-        p = json.loads(hand.pending())
-        seat = g.current_seats()[0]
-        mv = players[seat].choose(g, seat, g.legal_moves(seat))
-        yield g, p, seat, mv
-        g.apply(seat, mv)
-        hand.apply(seat, text(plain_move(mv)))
-    assert hand.is_over() and difference(g, hand) is None
-
-
 def test_claims_after_a_discard_with_and_without_an_own_declaration():
     """The others' claims on a discard are worked out with the discarder's own declarations when none is
     offered (one decision's work on one state); where one is offered (白金岛's 报听/立直 on a discard
@@ -228,7 +207,7 @@ def test_claims_after_a_discard_with_and_without_an_own_declaration():
     seen = Counter()
     for seed in (2, 22):
         before = None
-        for _g, p, _seat, mv in _lockstep(check, seed):
+        for _g, p, _seat, _moves, mv in lockstep(check, seed, _bots(seed)):
             now = (p["kind"], p["event"])
             if now == ("claim", "discard") and before is not None:
                 seen[before] += 1
@@ -267,7 +246,7 @@ def test_claims_are_not_kept_across_an_own_declaration():
     check = PlayCheck(Rules(res.ruleset, backend="native"), {})
     barred = 0
     for seed in (2, 11):
-        for g, p, seat, mv in _lockstep(check, seed):
+        for g, p, seat, _moves, mv in lockstep(check, seed, _bots(seed)):
             if (p["kind"], p["event"], mv.action) == ("self", "discard", "锁"):
                 barred += sum(t.name == p["tile"] for t in g.st.seats[1 - seat].hand) >= 2
     assert barred == 2

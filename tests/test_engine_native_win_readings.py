@@ -10,16 +10,11 @@ with the legal moves' reading of the joined scoring). Seeded hands played on the
 reference: equal at every point, wins offered and taken. (Reading one scope's part as another's fails both.)"""
 from __future__ import annotations
 
-import json
-
 import pytest
 from conftest import ROOT, native_engine_only
+from native_lockstep import lockstep, seeded_bots
 from paili.dsl.compiler import compile_text
-from paili.runtime.game.bots import BOTS
-from paili.runtime.game.native_offers import plain_move
-from paili.runtime.game.native_play import PlayCheck, difference, text
-from paili.runtime.game.native_scope import set_scoring
-from paili.runtime.game.session import Session
+from paili.runtime.game.native_play import PlayCheck
 from paili.runtime.rules import Rules
 
 WIN_ACTION = """action 胡 {
@@ -61,29 +56,13 @@ def _variant(name: str) -> Rules:
 
 
 def _played(rules: Rules, seed: int, bots: str):
-    """One seeded hand on the reference and, move for move, on the native hand, every point compared; the
-    wins offered (legal moves of the win action) and the wins taken."""
-    check = PlayCheck(rules, {})
-    session = Session(check.rules, {}, seed, 1, backend="python")
-    g = session.new_hand()
-    set_scoring(check.hand, g)
-    hand = check.hand
-    hand.start(g.seed, session.dealer, session.balances)
-    players = [BOTS[bots](seed * 31 + i) for i in range(g.n)]
+    """One seeded hand on the reference and, move for move, on the native hand, every point compared
+    (tests/native_lockstep.py); the wins offered (legal moves of the win action) and the wins taken."""
     offered = taken = 0
-    while not g.is_over():
-        assert hand.refused() is None
-        assert difference(g, hand) is None
-        json.loads(hand.pending())
-        seat = g.current_seats()[0]
-        moves = g.legal_moves(seat)
+    for point in lockstep(PlayCheck(rules, {}), seed, seeded_bots(bots, seed)):
+        g, _p, _seat, moves, mv = point  # (g: the same game at every point, over after the last)
         offered += any(m.action == "胡" for m in moves)
-        mv = players[seat].choose(g, seat, moves)
         taken += mv.action == "胡"
-        g.apply(seat, mv)
-        hand.apply(seat, text(plain_move(mv)))
-    assert hand.refused() is None
-    assert hand.is_over() and difference(g, hand) is None
     return g, offered, taken
 
 

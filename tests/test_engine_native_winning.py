@@ -353,12 +353,10 @@ def test_wildcard_hands_made_by_hand_agree_with_the_reference():
 HAND = "一万 二万 三万 五条 六条 七条 东 东 东 南 南"
 
 
-def test_a_stand_in_plays_as_the_wildcard_kind_natively():
-    """龙岩: 白 stands in for the kind the revealed 金牌 names (not when that is 白 itself); with one
-    金 in the hand too. The waits, waits without each tile and the wins on them equal the reference's."""
-    rules = _rules("rules/longyan.pai")
-    used = HAND.split() + ["白", "九万"]
-    for seed in range(1, 40):
+def _gold_hand(rules, used, seeds: int):
+    """The first seeded 4-player hand (seeds 1 .. seeds-1) whose revealed 金牌 is none of the kinds `used`
+    (the test's hands hold them), with its kind and a native table scoring it."""
+    for seed in range(1, seeds):
         g = Session(rules, {"人数": 4}, seed, 1).new_hand()
         gold = g.st.reveals.get("金牌")
         if gold is not None and gold.name not in used:
@@ -366,6 +364,14 @@ def test_a_stand_in_plays_as_the_wildcard_kind_natively():
     t = table(rules, {"人数": 4})
     t.lower_scope([])
     assert set_scoring(t, g)
+    return g, gold, t
+
+
+def test_a_stand_in_plays_as_the_wildcard_kind_natively():
+    """龙岩: 白 stands in for the kind the revealed 金牌 names (not when that is 白 itself); with one
+    金 in the hand too. The waits, waits without each tile and the wins on them equal the reference's."""
+    rules = _rules("rules/longyan.pai")
+    g, gold, t = _gold_hand(rules, HAND.split() + ["白", "九万"], 40)
     _set_hand(g, 1, f"{HAND} 白 {gold.name}")
     seat = g.st.seats[1]
     assert _ask(g, t, 1, [["waits"]])[0] == [k.index for k in g.waits(seat)] != []
@@ -391,14 +397,7 @@ def test_a_hand_found_short_still_wins_by_the_instant_form_natively():
     the reference's. Then a hand that splits with its tile on the same seat (the kept short hands are
     another's tiles) wins on it."""
     rules = _rules("rules/longyan.pai")
-    for seed in range(1, 60):
-        g = Session(rules, {"人数": 4}, seed, 1).new_hand()
-        gold = g.st.reveals.get("金牌")
-        if gold is not None and gold.name not in APART.split() + READY.split() + ["白"]:
-            break
-    t = table(rules, {"人数": 4})
-    t.lower_scope([])
-    assert set_scoring(t, g)
+    g, gold, t = _gold_hand(rules, APART.split() + READY.split() + ["白"], 60)
     seat = g.st.seats[1]
     cases = [(f"{APART} {gold.name} {gold.name}", {gold.name}), (f"{APART} {gold.name} 白", set()), (READY, None)]
     for hand, wins_on in cases:
@@ -472,15 +471,7 @@ def test_the_not_ready_check_asks_again_the_blocks_whose_tiles_changed():
     reference says; answered from the kept block (or the kept shortfall) it would wait on none. Seats keep
     their own blocks."""
     rules = _rules("rules/longyan.pai")
-    used = set((BLOCKS_SHORT + " " + BLOCKS_SHORT_2 + " 西 白").split())
-    for seed in range(1, 60):
-        g = Session(rules, {"人数": 4}, seed, 1).new_hand()
-        gold = g.st.reveals.get("金牌")
-        if gold is not None and gold.name not in used:
-            break
-    t = table(rules, {"人数": 4})
-    t.lower_scope([])
-    assert set_scoring(t, g)
+    g, gold, t = _gold_hand(rules, (BLOCKS_SHORT + " " + BLOCKS_SHORT_2 + " 西 白").split(), 60)
     steps = [(1, BLOCKS_SHORT, []), (2, BLOCKS_READY, ["南"]), (1, BLOCKS_READY, ["南"]),
              (2, BLOCKS_SHORT_2, []), (1, BLOCKS_SHORT_2, []), (1, BLOCKS_READY_2, ["西"]),
              (2, BLOCKS_READY_2, ["西"]), (1, BLOCKS_SHORT, [])]

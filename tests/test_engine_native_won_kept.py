@@ -7,15 +7,10 @@ pay, offer and record the score as found. Seeded hands on the native hand beside
 every point) and the native simulation's summary beside the Python path's (every hand played natively)."""
 from __future__ import annotations
 
-import json
-
 from conftest import ROOT, native_engine_only
+from native_lockstep import lockstep, seeded_bots
 from paili.dsl.compiler import compile_text
-from paili.runtime.game.bots import BOTS
-from paili.runtime.game.native_offers import plain_move
-from paili.runtime.game.native_play import PlayCheck, difference, text
-from paili.runtime.game.native_scope import set_scoring
-from paili.runtime.game.session import Session
+from paili.runtime.game.native_play import PlayCheck
 from paili.runtime.game.simulate import play_games, play_games_python, seeds_of, summarize
 from paili.runtime.rules import Rules
 
@@ -38,24 +33,11 @@ def _rules() -> Rules:
 
 
 def _played(rules: Rules, seed: int, bots: str):
-    """One seeded hand on the reference and, move for move, on the native hand, every point compared."""
-    check = PlayCheck(rules, {})
-    session = Session(check.rules, {}, seed, 1, backend="python")
-    g = session.new_hand()
-    set_scoring(check.hand, g)
-    hand = check.hand
-    hand.start(g.seed, session.dealer, session.balances)
-    players = [BOTS[bots](seed * 31 + i) for i in range(g.n)]
-    while not g.is_over():
-        assert hand.refused() is None
-        assert difference(g, hand) is None
-        seat = g.current_seats()[0]
-        mv = players[seat].choose(g, seat, g.legal_moves(seat))
-        g.apply(seat, mv)
-        hand.apply(seat, text(plain_move(mv)))
-    assert hand.refused() is None
-    assert hand.is_over() and difference(g, hand) is None
-    return g, json.loads(hand.snapshot())["state"]
+    """One seeded hand on the reference and, move for move, on the native hand, every point compared
+    (tests/native_lockstep.py); the reference game at its end."""
+    for point in lockstep(PlayCheck(rules, {}), seed, seeded_bots(bots, seed)):
+        g = point[0]  # (the same game at every point, over after the last)
+    return g
 
 
 def test_a_won_hand_is_scored_again_where_a_hook_changed_its_state():
@@ -63,7 +45,7 @@ def test_a_won_hand_is_scored_again_where_a_hook_changed_its_state():
     lifted = 0
     for seed in range(10):
         for bots in ("random", "efficiency"):
-            g, _ = _played(rules, seed, bots)
+            g = _played(rules, seed, bots)
             # a win whose `win` hook changed the factor the score multiplies: the final score is not the
             # one before the hook (the states, payments and decisions compared above follow the final one)
             lifted += bool(g.st.winners) and g.st.context.get("房间倍率", 1) != 1
