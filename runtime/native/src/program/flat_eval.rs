@@ -296,15 +296,7 @@ impl Eval<'_, '_> {
             Fp::ICmp(op, a, b, k) => {
                 *n += k;
                 let (a, b) = (self.ix(a, regs)?, self.ix(b, regs)?);
-                Ok(match op {
-                    Cmp::Eq => a == b,
-                    Cmp::Ne => a != b,
-                    Cmp::Lt => a < b,
-                    Cmp::Le => a <= b,
-                    Cmp::Gt => a > b,
-                    Cmp::Ge => a >= b,
-                    Cmp::In | Cmp::NotIn => return Err(()),
-                })
+                op.ints(a, b).ok_or(())
             }
             Fp::IChain(ops, xs) => {
                 *n += 1 + xs[0].1;
@@ -312,16 +304,7 @@ impl Eval<'_, '_> {
                 for (op, (x, k)) in ops.iter().zip(&xs[1..]) {
                     *n += k;
                     let right = self.ix(x, regs)?;
-                    let t = match op {
-                        Cmp::Eq => left == right,
-                        Cmp::Ne => left != right,
-                        Cmp::Lt => left < right,
-                        Cmp::Le => left <= right,
-                        Cmp::Gt => left > right,
-                        Cmp::Ge => left >= right,
-                        Cmp::In | Cmp::NotIn => return Err(()),
-                    };
-                    if !t {
+                    if !op.ints(left, right).ok_or(())? {
                         return Ok(false);
                     }
                     left = right;

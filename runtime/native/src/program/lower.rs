@@ -120,6 +120,23 @@ pub(crate) enum Cmp {
     Ge,
 }
 
+impl Cmp {
+    /// The comparison of two whole numbers, as `compare` answers them (None: a membership test, which
+    /// takes no two numbers — each caller says what that means for it).
+    #[inline]
+    pub(crate) fn ints(self, a: i64, b: i64) -> Option<bool> {
+        Some(match self {
+            Cmp::Eq => a == b,
+            Cmp::Ne => a != b,
+            Cmp::Lt => a < b,
+            Cmp::Le => a <= b,
+            Cmp::Gt => a > b,
+            Cmp::Ge => a >= b,
+            Cmp::In | Cmp::NotIn => return None,
+        })
+    }
+}
+
 #[derive(Debug)]
 pub(crate) enum Node {
     Const(V),

@@ -67,15 +67,10 @@ fn sv(v: &V) -> Sv<'_> {
 /// them), anything else by `compare`.
 fn compare_sv(op: Cmp, a: &Sv, b: &Sv) -> R<bool> {
     if let (Sv::Int(x), Sv::Int(y)) = (a, b) {
-        return Ok(match op {
-            Cmp::Eq => x == y,
-            Cmp::Ne => x != y,
-            Cmp::Lt => x < y,
-            Cmp::Le => x <= y,
-            Cmp::Gt => x > y,
-            Cmp::Ge => x >= y,
-            Cmp::In | Cmp::NotIn => return compare(op, &V::Int(*x), &V::Int(*y)),
-        });
+        return match op.ints(*x, *y) {
+            Some(t) => Ok(t),
+            None => compare(op, &V::Int(*x), &V::Int(*y)),
+        };
     }
     compare(op, &a.v(), &b.v())
 }

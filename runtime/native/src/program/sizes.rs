@@ -97,14 +97,6 @@ impl SizeTest {
     /// The comparison of a size `n` with the test's number, as `compare` answers two whole numbers.
     fn holds(&self, n: i64) -> bool {
         let (a, b) = if self.len_left { (n, self.n) } else { (self.n, n) };
-        match self.op {
-            Cmp::Eq => a == b,
-            Cmp::Ne => a != b,
-            Cmp::Lt => a < b,
-            Cmp::Le => a <= b,
-            Cmp::Gt => a > b,
-            Cmp::Ge => a >= b,
-            Cmp::In | Cmp::NotIn => true, // never a size test (`lead`)
-        }
+        self.op.ints(a, b).unwrap_or(true) // (a membership test is never a size test: `lead`)
     }
 }
