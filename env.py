@@ -21,7 +21,7 @@ included); nothing else is read.
 - `backend` (`Game`'s: native, python, auto; None: `PAILI_BACKEND`, else the native engine where it is
   built): on the native engine the arrays are filled natively from the seat's view (`NativeGame.encoded`,
   `native_tables.encode_many`), the same values `Layout.encode` gives (tests/test_native_observe.py); a
-  step's action is taken there and the next seat's arrays filled in the same call (`native_tables.act_into`,
+  step's action is taken there and the next seat's arrays filled in the same call (`NativeGame.act_into`,
   `native_tables.step_many`): a `PailiEnv` step writes them into the next row of arrays it keeps (`ROWS`
   rows, then new ones), so the observation it hands out is a view of that row, written once.
 """
@@ -38,8 +38,9 @@ from pettingzoo import AECEnv
 
 from .runtime.backend import choose
 from .runtime.game import Game
-from .runtime.game.native_game import NativeGame, native_played
-from .runtime.game.native_tables import act_into, act_many, encode_many, step_many
+from .runtime.game.native_game import NativeGame, hands_by_number, native_played
+from .runtime.game.native_pool import prepare
+from .runtime.game.native_tables import act_many, encode_many, step_many
 from .runtime.rules import Rules
 
 EXTRA = 64  # overflow slots for legal moves that share a slot (see the module docstring)
@@ -70,6 +71,14 @@ def _number(v) -> float:
         except (ValueError, ZeroDivisionError):
             return 0.0
     return 0.0
+
+
+def _prepared(env) -> None:
+    """On the native backend, the first native hand of the environment's rule set and room options made
+    with the environment (`native_pool.prepare`: its programs lowered, its scoring and the layout's observer
+    set up, tens of milliseconds once), not by its first hand: every hand then costs alike."""
+    if env.backend == "native" and env.rules.backend == "native":
+        prepare(Game, env.rules, env.options, env.layout.json)
 
 
 def settled(g, layout_json: str) -> tuple[list[float], list[int]]:
@@ -247,6 +256,7 @@ class PailiEnv(AECEnv):
         self._next: tuple | None = None
         self._observer = None  # the native observer of the hand's game (`reset`)
         self._new_rows()
+        _prepared(self)
 
     def _new_rows(self) -> None:
         """New arrays for the next `ROWS` native steps to write the next agent's arrays into, a row each
@@ -276,6 +286,7 @@ class PailiEnv(AECEnv):
             self.options = dict(options["room"])
             self.layout = Layout(self.rules, self.options, self.layout.extra)
             self._new_rows()
+            _prepared(self)
         hand_seed = seed if seed is not None else self._seeds.randrange(1 << 31)
         self.game = None  # the ended hand's native hand goes back to the pool before the next is dealt
         self.game = Game(self.rules, self.options, hand_seed, backend=self.backend)
@@ -368,7 +379,7 @@ class PailiEnv(AECEnv):
                 self._new_rows()
                 k = 0
             observer = self._observer or g.observer(self.layout.json)
-            got = (act_into(g, seat, a, observer, self._obs_bytes, self._mask_bytes, k)
+            got = (g.act_into(seat, a, observer, self._obs_bytes, self._mask_bytes, k)
                    if 0 <= a < self.layout.size else None)
             if got is None:
                 raise ValueError(f"action {str(action)[:20]} is not legal for {agent} now (see its action_mask)")
@@ -441,6 +452,7 @@ class Tables:
         self._seeds = random.Random(seed)
         self.games: list[Game] = []
         self.hands_done = 0
+        _prepared(self)
 
     def _deal(self) -> Game:
         return Game(self.rules, self.options, self._seeds.randrange(1 << 31), backend=self.backend)
@@ -564,12 +576,7 @@ class Tables:
     def _native_hands(self) -> list | None:
         """Every table's native hand, where every table's moves go to it alone by number (`by_number`);
         else None."""
-        hands = []
-        for g in self.games:
-            if not g.by_number():
-                return None
-            hands.append(g.engine_hand)
-        return hands
+        return hands_by_number(self.games)
 
     def _step_native(self, acts: list[int], hands: list, rewards: np.ndarray, done: np.ndarray):
         """`step_many` where every table's action goes to its native hand by number: the moves and the next

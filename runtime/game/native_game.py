@@ -9,8 +9,9 @@ the same Python values as the reference (`flow.Game`).
   checked here, before the native hand sees it, by the reference's own checks in the reference's order
   (`refusals.refusal`), so an illegal move is refused with the same sentence and nothing changes; a move
   `legal_moves` handed out for this decision is applied by its number. Observations are the native
-  hand's view (engine/observe.rs); the rule set, catalog, program, settings and seat names are the
-  prepared game's (`Shell`); the native bots choose on the native state (native_bot.py `game_choice`).
+  hand's view (engine/observe.rs, native_views.py); the rule set, catalog, program, settings and seat
+  names are the prepared game's (`Shell`); the native bots choose on the native state (native_bot.py
+  `game_choice`).
 - What the native hand does not answer is answered by a Python game replayed from the hand's setup and
   moves (`Game.restore` rebuilds a hand that way), kept beside it from then on (`mirror`): any other
   attribute of the reference's game a caller reads (its `st`, `infos`, `pending` steps, another bot's
@@ -33,6 +34,7 @@ from .native_forward import forward
 from .native_offers import plain_move
 from .native_pool import Pool, Shell
 from .native_records import carried, move_problems, number, winner_record
+from .native_views import NativeViews
 from .records import Ask, IllegalMove
 from .refusals import refusal, seat_arg
 from .snapshot import FORMAT, VERSION, setup_json
@@ -109,7 +111,19 @@ def native_played(g) -> bool:
     return isinstance(g, NativeGame) and not g._primary
 
 
-class NativeGame:
+def hands_by_number(games) -> list | None:
+    """Every game's native hand, where every game is a native game whose moves go to its native hand alone
+    (`NativeGame.by_number`), else None: what the learning environment's `Tables.step_many` checks at every
+    call, read in one loop (two method calls a game before)."""
+    hands = []
+    for g in games:
+        if type(g) is not NativeGame or g._primary or g._py is not None:
+            return None
+        hands.append(g._hand)
+    return hands
+
+
+class NativeGame(NativeViews):
     """One hand played natively (the module's docstring). Built by `Game(..., backend="native")`."""
 
     # the attributes every instance sets (`__init__`): none is forwarded to the Python game (native_forward.py)
@@ -362,39 +376,6 @@ class NativeGame:
             raise IllegalMove(str(exc)) from None
         self.took(seat, took)
 
-    def act(self, seat: int, action: int, layout_json: str) -> bool:
-        """The learning environment's action (env.py `Layout`, given as its JSON) taken by seat: the legal
-        move its slot stands for applied as `apply_index` applies it, the slot looked up natively. False
-        (nothing applied) where the action names none of seat's legal moves now. Only for a game whose moves
-        go to the native hand alone (`by_number`)."""
-        if type(seat) is not int or not 0 <= seat < self._shell.n:
-            seat = seat_arg(self._shell.n, seat)
-        observer = self._observers.get(layout_json) or self._observer(layout_json)
-        try:
-            took = observer.act(self._hand, seat, action)
-        except ValueError:  # (nothing changed: the slot names no legal move of seat's now)
-            return False
-        self.took(seat, took)
-        return True
-
-    def act_observed(self, seat: int, action: int, layout_json: str):
-        """`act`, and the arrays of the seat the game then waits on first, from the same native call (the
-        environment's step, whose next observation reads them): None (nothing applied) where the action
-        names none of seat's legal moves now; else (that seat — None when none is asked —, its vector as
-        float32 bytes and mask as int8 bytes — None where the native side does not answer `encoded`)."""
-        if type(seat) is not int or not 0 <= seat < self._shell.n:
-            seat = seat_arg(self._shell.n, seat)
-        observer = self._observers.get(layout_json) or self._observer(layout_json)
-        try:
-            took, nxt, arrays = observer.act_observe(self._hand, seat, action)
-        except ValueError:  # (nothing changed: the slot names no legal move of seat's now)
-            return None
-        self.took(seat, took)
-        if self._primary:  # the hand went on in Python: its seats
-            seats = self._py.current_seats()
-            return (seats[0] if seats else None), None
-        return nxt, arrays
-
     def by_number(self) -> bool:
         """Whether `apply_index` goes to the native hand alone (no Python game plays or is kept in step):
         what `apply_many` plays in one native call."""
@@ -541,78 +522,3 @@ class NativeGame:
 
     def tile_code(self, name: str) -> str | None:
         return self._shell.tile_code(name)
-
-    def observation(self, seat: int) -> dict:
-        """`Game.observation(seat)` (observe.py): the native hand's view of the seat (engine/observe.rs)
-        with what this game keeps (the decision, who is to act, the result, the legal moves); where the
-        native side does not answer it (a condition of an `observe` rule it does not evaluate exactly),
-        the reference's, counted."""
-        if self._primary:
-            return self._py.observation(seat)
-        seat = seat_arg(self._shell.n, seat)
-        got = self._observer().observation(self._hand, seat)
-        if got is None:
-            self._shell.rules.engine.fell_back("an observation the native side does not answer")
-            py = self.mirror()
-            noted = len(py.errors)
-            out = py.observation(seat)
-            self.errors.extend(py.errors[noted:])  # what the reference noted answering it (its conditions)
-            return out
-        o = json.loads(got)
-        over = o["over"]
-        return {
-            "seat": seat, "decision": self.decision, "players": o["players"], "dealer": o["dealer"],
-            "turn": o["turn"], "wall_left": o["wall_left"], "seats": o["seats"], "table": o["table"],
-            "reveals": o["reveals"], "reveals_codes": o["reveals_codes"], "task": o["task"], "chance": o["chance"],
-            "to_act": self.current_seats(), "over": over, "result": self.result() if over else None,
-            "hand": o["hand"], "hand_codes": o["hand_codes"], "drawn": o["drawn"], "drawn_code": o["drawn_code"],
-            "state": o["state"], "legal_moves": [str(m) for m in self.legal_moves(seat)],
-        }
-
-    def encoded(self, seat: int, layout_json: str):
-        """The learning environment's arrays of seat's view (env.py `Layout`, given as its JSON): the
-        observation vector (float32 bytes), the action mask (int8 bytes) and per action slot the index of
-        the legal move it stands for (-1: none); None where the native side does not answer (the caller
-        encodes `observation(seat)`)."""
-        if self._primary:
-            return None
-        if type(seat) is not int or not 0 <= seat < self._shell.n:
-            seat = seat_arg(self._shell.n, seat)
-        observer = self._observers.get(layout_json) or self._observer(layout_json)
-        return observer.encode(self._hand, seat)
-
-    @property
-    def engine_hand(self):
-        """The native hand (`EngineHand`) this game plays on (runtime/game/native_tables.py)."""
-        return self._hand
-
-    def observer(self, layout_json: str | None = None):
-        """The pool's observer of this game's hands (engine/observe.rs `EngineObserver`), with the learning
-        environment's layout (env.py `Layout`, as its JSON) when given."""
-        return self._observers.get(layout_json) or self._observer(layout_json)
-
-    def _observer(self, layout_json: str | None = None):
-        got = self._observers.get(layout_json)
-        if got is None:
-            got = self._observers[layout_json] = self._shell.rules.engine.pool.observer(self._shell, self._hand,
-                                                                                         layout_json)
-        return got
-
-    def onlooker_observation(self) -> dict:
-        """`Game.onlooker_observation()` (observe.py): what someone not seated sees, from the native hand
-        (engine/observe.rs `onlooker`) with what this game keeps; where the native side does not answer it,
-        the reference's, counted."""
-        if self._primary:
-            return self._py.onlooker_observation()
-        got = self._observer().onlooker(self._hand)
-        if got is None:
-            self._shell.rules.engine.fell_back("an observation the native side does not answer")
-            return self.mirror().onlooker_observation()
-        o = json.loads(got)
-        over = o["over"]
-        return {
-            "seat": None, "decision": self.decision, "players": o["players"], "dealer": o["dealer"], "turn": o["turn"],
-            "wall_left": o["wall_left"], "seats": o["seats"], "table": o["table"], "reveals": o["reveals"],
-            "reveals_codes": o["reveals_codes"], "task": o["task"], "chance": o["chance"],
-            "to_act": self.current_seats(), "over": over, "result": self.result() if over else None,
-        }

@@ -124,3 +124,26 @@ class Pool:
             idle.append(hand)
 
 
+def prepare(game_cls, rules, options: dict | None, layout_json: str | None = None) -> bool:
+    """Make now what the first native game of `rules` under `options` would make (the shell, one native
+    hand — the rule set's JSON read, its programs lowered, its scoring set up: tens of milliseconds — and
+    the observer with `layout_json`), the hand left idle in the pool: the learning environment's
+    construction, so that its first hand costs what every later hand costs. No game is played or counted;
+    false (nothing kept) where the native side does not take the rule set or these options."""
+    counts = rules.engine
+    if counts.pool is None:
+        counts.pool = Pool()
+    pool = counts.pool
+    try:
+        shell = Shell.of(game_cls, rules, options, 0, {}, pool)
+        hand, idle = pool.take(rules, shell)
+    except ValueError:  # (the first game says why, counted, as it would have)
+        return False
+    if hand is None:
+        return False
+    if layout_json is not None:
+        pool.observer(shell, hand, layout_json)
+    Pool.give_back(idle, hand)
+    return True
+
+

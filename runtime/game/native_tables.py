@@ -57,19 +57,6 @@ def step_many(games: list, seats: list[int], actions: list[int], layout_json: st
 
 
 def act_into(g, seat: int, action: int, observer, obs: bytearray, masks: bytearray, row: int):
-    """`NativeGame.act_observed` with the arrays of the seat the game then waits on first written into row
-    `row` of arrays the caller keeps (`obs`: [R, D] float32 bytes, `masks`: [R, A] int8 bytes;
-    engine/observe.rs `act_into`) instead of new ones. `g`: a native game whose moves go to its native hand
-    alone (`by_number`); `seat`: an int; `observer`: `g.observer(layout_json)` (the caller keeps it for the
-    hand). None (nothing applied) where the action names none of seat's legal moves now; else a tuple whose
-    items 5 and 6 are that seat (None when none is asked) and whether its arrays were written into the row
-    (the items before them: what the native hand's move left, `NativeGame.took`)."""
-    try:
-        took = observer.act_into(g.engine_hand, seat, action, obs, masks, row)
-    except ValueError:  # (nothing changed: the slot names no legal move of seat's now, or no such seat)
-        return None
-    g.took(seat, took)
-    if took[2] is not None and not g.by_number():  # a stop: the hand went on in Python — its seats, no arrays
-        seats = g.current_seats()
-        return (*took[:5], seats[0] if seats else None, False)
-    return took
+    """`NativeGame.act_into` of game `g` (native_views.py): its action taken and the next seat's arrays
+    written into row `row` of arrays the caller keeps."""
+    return g.act_into(seat, action, observer, obs, masks, row)

@@ -92,8 +92,12 @@ impl EngineObserver {
             }
         }
         let wild = o_wild;
-        for tiles in &lay.wilds {
-            let k = match t.names.iter().position(|x| x == tiles) {
+        for (i, tiles) in lay.wilds.iter().enumerate() {
+            let named = match lay.wild_kind.get(i) {
+                Some(&k) => k,
+                None => t.names.iter().position(|x| x == tiles),
+            };
+            let k = match named {
                 Some(k) => Some(k),
                 None => match seen(tiles) {
                     Ok(k) => k,

@@ -15,6 +15,9 @@ pub(super) struct Layout {
     pub(super) actions: Vec<String>,
     pub(super) reveals: Vec<String>,
     pub(super) wilds: Vec<String>, // each wildcard's `tiles` (a kind's name or a reveal's)
+    /// per wildcard of `wilds`, the kind its `tiles` names (None: a reveal's name), set with the catalog
+    /// (`EngineObserver.set_layout`)
+    pub(super) wild_kind: Vec<Option<usize>>,
     pub(super) tasks: Vec<String>,
     pub(super) player_states: Vec<String>,
     pub(super) table_states: Vec<String>,
@@ -55,6 +58,7 @@ impl Layout {
             actions: strs("actions"),
             reveals: strs("reveals"),
             wilds: strs("wilds"),
+            wild_kind: Vec::new(),
             tasks: strs("tasks"),
             player_states: strs("player_states"),
             table_states: strs("table_states"),

@@ -43,6 +43,7 @@ pub struct EngineObserver {
     seat_names: Vec<String>,
     pub(super) codes: Vec<String>,
     action_names: Vec<String>, // the rule set's actions' names by id (the layout's slots read them)
+    kinds: Vec<String>,        // the catalog's kind names (the layout's wildcards are looked up once in them)
     pub(super) layout: Option<Layout>,
 }
 
@@ -321,13 +322,17 @@ impl EngineObserver {
             .unwrap_or_default();
         let scope = GameScope::new(t, &exprs, w);
         let action_names = t.rules.action_names.clone();
-        Ok(EngineObserver { rules, scope, visible_states, seat_names, codes, action_names, layout: None })
+        Ok(EngineObserver { rules, scope, visible_states, seat_names, codes, action_names, kinds, layout: None })
     }
 
     /// The environment's layout (env.py `Layout`, as JSON text: dim, size, extra, actions, reveals, wilds,
     /// tasks, player_states, table_states, and each part's offset by name).
     fn set_layout(&mut self, layout_json: &str) -> PyResult<()> {
-        self.layout = Some(Layout::parse(layout_json, self.codes.len(), &self.action_names).map_err(PyValueError::new_err)?);
+        let mut lay = Layout::parse(layout_json, self.codes.len(), &self.action_names).map_err(PyValueError::new_err)?;
+        // (each wildcard's kind where its `tiles` names one, found once here rather than by name at every
+        // encoding)
+        lay.wild_kind = lay.wilds.iter().map(|w| self.kinds.iter().position(|x| x == w)).collect();
+        self.layout = Some(lay);
         Ok(())
     }
 
