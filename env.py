@@ -549,6 +549,10 @@ class Tables:
         moves: list = []
         for t in range(self.n):
             a = acts[t]
+            if self._legal[t] is None and not self.games[t].by_number():
+                # a Python game kept beside the native one since the table was observed (a reference
+                # attribute read): its move named here and applied by `apply`, which keeps both in step
+                self._legal[t] = self.layout.actions_of(self.games[t].legal_moves(self._seats[t]))
             if self._legal[t] is None:
                 if not 0 <= a < self.layout.size:
                     raise ValueError(f"table {t}: action {a} is not legal now (see its mask)")

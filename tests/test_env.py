@@ -200,3 +200,38 @@ def test_rewards_and_infos_at_a_hands_end_are_its_result_on_a_four_player_table(
             legal = tables.layout.actions_of(g.legal_moves(int(seats[t])))
             assert sorted(np.flatnonzero(masks[t])) == sorted(legal)
             ended += 1
+
+
+def test_the_environment_prepares_its_first_native_hand_when_made():
+    """On the native backend, `PailiEnv` makes the rule set's first native hand (and its layout's observer)
+    when it is made, idle in the pool and no game counted; its first hand takes that very hand, and plays
+    as a hand dealt without the preparation does."""
+    rules = paili.load("baicheng", backend="native")
+    env = PailiEnv(rules, seed=4, backend="native")
+    pool = rules.engine.pool
+    idle = [h for hands in pool.idle.values() for h in hands]
+    assert len(idle) == 1 and rules.stats()["engine_games"] == 0
+    assert len(pool.observers) == 1
+    env.reset(seed=11)
+    assert env.game.engine_hand is idle[0] and rules.stats()["engine_games"] == 1
+    fresh = Game(paili.load("baicheng", backend="native"), {}, 11, backend="native")
+    assert env.game.snapshot() == fresh.snapshot()
+
+
+def test_step_many_plays_natively_only_while_no_python_game_is_kept_beside_a_table():
+    """`Tables.step_many` hands every table's move to its native hand in one call only while every table's
+    moves go to it alone (`hands_by_number`); once a Python game is kept beside one table (an attribute of
+    the reference's game read), it plays as the reference's game plays and stays in step."""
+    from paili.runtime.game.native_game import hands_by_number
+
+    tables = Tables(paili.load("baicheng", backend="native"), 3, seed=5, backend="native")
+    _, masks, _ = tables.reset()
+    assert hands_by_number(tables.games) == [g.engine_hand for g in tables.games]
+    tables.games[1].st  # noqa: B018 - a reference attribute: its Python game is replayed and kept in step
+    assert hands_by_number(tables.games) is None
+    rng = np.random.default_rng(1)
+    for _ in range(30):
+        acts = np.array([rng.choice(np.flatnonzero(m)) for m in masks])
+        _, masks, _, _, _ = tables.step_many(acts)
+    g = tables.games[1]
+    assert g.mirror().snapshot()["moves"] == g.snapshot()["moves"]
