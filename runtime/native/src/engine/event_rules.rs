@@ -10,7 +10,7 @@ type HashSet<K> = std::collections::HashSet<K, crate::hash::Keyed>;
 
 use serde_json::{Map, Value as J};
 
-use super::scope::{GameScope, WinQuestions};
+use super::scope::{GameScope, WinQuestions, BOUND};
 use super::settle::Payments;
 use super::table::Table;
 use crate::Error;
@@ -44,6 +44,12 @@ pub struct Effect {
     pub value: Option<usize>,
     pub times: usize,
     pub to: Option<usize>,
+    /// A seat state's binding by slot of `scope::BOUND` (None: a name the events never bind), found
+    /// once here rather than by name at every effect.
+    pub seat_slot: Option<usize>,
+    /// Where the holder's states usually hold the target's name (`Game._prepare`'s order: states, then
+    /// phases, in declaration order): looked at first, the states searched by name only when it differs.
+    pub hint: usize,
 }
 
 pub struct Hook {
@@ -70,6 +76,15 @@ impl Exprs {
     }
 }
 
+/// What an event sets going, found with one lookup per event: hooks on it, a phase it enters or leaves,
+/// payments on it (none of them: an event that is only counted).
+#[derive(Clone, Copy, Default)]
+pub struct On {
+    pub hooks: bool,
+    pub phase: bool,
+    pub pays: bool,
+}
+
 /// The event rules of one rule set under one table, every expression lowered once.
 pub struct Program {
     pub scope: GameScope,
@@ -82,6 +97,8 @@ pub struct Program {
     pub moving_seen: Vec<bool>,
     pub at_win: Vec<(usize, Option<usize>)>,                  // the reveals `at win`: (index, its `unless`)
     pub pay: Payments,
+    /// Per event named by a hook, a phase's trigger or a payment: what it sets going.
+    pub on: HashMap<String, On>,
 }
 
 fn bad(what: &str) -> Error {
@@ -100,7 +117,15 @@ pub fn text(m: &Map<String, J>, key: &str, default: &str) -> String {
     m.get(key).and_then(J::as_str).unwrap_or(default).to_owned()
 }
 
-fn effects(list: &[&Map<String, J>], ex: &mut Exprs) -> Result<Vec<Effect>, Error> {
+/// Where a holder's states hold `name` once set up (setup.rs: the states of its scope, then its phases,
+/// in declaration order; a seat's scope is `player`, the table's any other); usize::MAX: not declared.
+fn hint(t: &Table, seat: bool, name: &str) -> usize {
+    let states = t.rules.states.iter().filter(|s| (s.scope == "player") == seat).map(|s| s.name.as_str());
+    let phases = t.rules.phases.iter().filter(|p| (p.scope == "player") == seat).map(|p| p.name.as_str());
+    states.chain(phases).position(|n| n == name).unwrap_or(usize::MAX)
+}
+
+fn effects(t: &Table, list: &[&Map<String, J>], ex: &mut Exprs) -> Result<Vec<Effect>, Error> {
     let mut out = Vec::new();
     for e in list {
         let op = match text(e, "op", "").as_str() {
@@ -130,6 +155,11 @@ fn effects(list: &[&Map<String, J>], ex: &mut Exprs) -> Result<Vec<Effect>, Erro
         if !(1..=1000).contains(&times) {
             return Err(bad("roll's count"));
         }
+        let (seat_slot, hint) = match &target {
+            Target::Seat(binding, name) => (BOUND.iter().position(|b| b == binding), hint(t, true, name)),
+            Target::Table(name) => (None, hint(t, false, name)),
+            _ => (None, usize::MAX),
+        };
         out.push(Effect {
             op,
             target,
@@ -137,6 +167,8 @@ fn effects(list: &[&Map<String, J>], ex: &mut Exprs) -> Result<Vec<Effect>, Erro
             value: ex.add(e.get("value")),
             times: times as usize,
             to: ex.add(e.get("to")),
+            seat_slot,
+            hint,
         });
     }
     Ok(out)
@@ -159,7 +191,7 @@ impl Program {
         let mut hooks_on: HashMap<String, Vec<Hook>> = HashMap::default();
         for h in objects(rs, "hooks")? {
             let when = ex.add(h.get("when"));
-            let effs = effects(&objects(h, "effects")?, &mut ex)?;
+            let effs = effects(t, &objects(h, "effects")?, &mut ex)?;
             hooks_on.entry(text(h, "event", "")).or_default().push(Hook { when, effects: effs });
         }
         let mut phases = Vec::new();
@@ -172,8 +204,8 @@ impl Program {
         }
         let mut actions = HashMap::default();
         for a in objects(rs, "actions")? {
-            let effs = effects(&objects(a, "effects")?, &mut ex)?;
-            let decline = effects(&objects(a, "decline")?, &mut ex)?;
+            let effs = effects(t, &objects(a, "effects")?, &mut ex)?;
+            let decline = effects(t, &objects(a, "decline")?, &mut ex)?;
             actions.insert(text(a, "name", ""), (effs, decline));
         }
         let mut moving = Vec::new();
@@ -189,7 +221,22 @@ impl Program {
         let pay = Payments::new(rs, &mut ex)?;
         let scope = GameScope::new(t, &ex.0, wins);
         let moving_seen = moving.iter().map(|&(_, e)| super::moving::reads_seen_only(&scope, e)).collect();
-        Ok(Program { scope, hooks_on, phases, phase_events, actions, moving, moving_seen, at_win, pay })
+        let mut on: HashMap<String, On> = HashMap::default();
+        for e in hooks_on.keys() {
+            on.entry(e.clone()).or_default().hooks = true;
+        }
+        for e in &phase_events {
+            on.entry(e.clone()).or_default().phase = true;
+        }
+        for e in pay.on.keys() {
+            on.entry(e.clone()).or_default().pays = true;
+        }
+        Ok(Program { scope, hooks_on, phases, phase_events, actions, moving, moving_seen, at_win, pay, on })
+    }
+
+    /// What `event` sets going (nothing: it is only counted).
+    pub fn on(&self, event: &str) -> On {
+        self.on.get(event).copied().unwrap_or_default()
     }
 
     /// Every expression's refusal (None: lowered), in the order gathered.

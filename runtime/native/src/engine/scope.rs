@@ -182,6 +182,12 @@ pub trait WinQuestions {
         None
     }
 
+    /// The kinds that are wildcards in a hand on `st` (`values::hand_wilds`), where these questions keep
+    /// them for its context and reveal values (None: the caller works them out).
+    fn hand_wild(&self, _st: &HandState) -> Option<&[bool]> {
+        None
+    }
+
     /// `Game._win_info(seat, mode, tile, forms, discarder, robbed)`: the win seat `seat` makes now, or
     /// None. `mode`: drawn | claimed | revealed | none | best_wait; `forms`: the winning forms it is
     /// limited to (none: any). `tried`: the action taking it, where its taking sets context values

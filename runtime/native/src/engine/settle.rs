@@ -17,7 +17,7 @@ use std::borrow::Cow;
 use serde_json::{Map, Value as J};
 
 use super::event_rules::{text, Exprs};
-use super::events::{slot, unbound, Bind, Deferred, Halt, Run, H};
+use super::events::{slot, unbound, Bind, Deferred, Halt, Run, B_WINNER, H};
 use super::scope::{B_PAYEE, B_PAYER};
 use super::state::{Money, Payment as Paid};
 use crate::program::V;
@@ -207,7 +207,7 @@ impl Run<'_> {
                 && !st.winners.is_empty()
                 && st.finished
                 && !b.one_win
-                && (matches!(b.get(slot("winner")), None | Some(V::None)) || st.winners.len() > 1);
+                && (matches!(b.get(B_WINNER), None | Some(V::None)) || st.winners.len() > 1);
             let binds: Cow<[Bind]> = if per_winner {
                 let given = self.winners.as_ref().filter(|w| w.len() == self.st.winners.len()).ok_or_else(|| {
                     Halt::Refused("the native engine does not execute a payment per winner without the winners' bindings yet".into())

@@ -376,10 +376,20 @@ impl<'a> Ev<'a> {
     }
 
     fn game_call(&mut self, f: GF, args: &[Node]) -> R<V> {
-        let mut vals = Vec::with_capacity(args.len());
-        for a in args {
-            vals.push(self.eval(a)?);
-        }
+        // (up to two arguments, every call but a question's, in place: no vector made per call)
+        let mut two = [V::None, V::None];
+        let mut more = Vec::new();
+        let vals: &[V] = if args.len() <= two.len() {
+            for (slot, a) in two.iter_mut().zip(args) {
+                *slot = self.eval(a)?;
+            }
+            &two[..args.len()]
+        } else {
+            for a in args {
+                more.push(self.eval(a)?);
+            }
+            &more
+        };
         let n = self.t.n as i64;
         let step = self.t.step;
         match f {
@@ -411,7 +421,7 @@ impl<'a> Ev<'a> {
                 let k = kind_of(c) as usize;
                 Ok(V::Int(self.st.seats[s].hand.iter().filter(|&&x| x == k).count() as i64))
             }
-            GF::Ask(q) => self.wins.ask(self.st, q, &vals),
+            GF::Ask(q) => self.wins.ask(self.st, q, vals),
         }
     }
 

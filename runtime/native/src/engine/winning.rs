@@ -630,6 +630,12 @@ impl WinQuestions for StateWins<'_> {
         self.declined.take()
     }
 
+    /// Kept with the values these questions were made on: given for a state with the same values id
+    /// (the id is renewed at every change of the context or reveal values).
+    fn hand_wild(&self, st: &HandState) -> Option<&[bool]> {
+        (self.on.values_id.load(std::sync::atomic::Ordering::Relaxed) == st.values_id).then_some(self.on.hand_wild.as_slice())
+    }
+
     fn refusal(&self, q: Question) -> String {
         self.w.refusal(q)
     }
