@@ -350,11 +350,16 @@ impl<'a> Ev<'a> {
                 if m.exposed {
                     n += count(&m.tiles);
                 } else {
-                    // `Game.shown_tiles`: the kind's `shown` count of the tiles by catalog order
+                    // `Game.shown_tiles`: the kind's `shown` count of the tiles by catalog order (sorted
+                    // only when some but not all are shown)
                     let shown = self.meld_kind(&m.kind).and_then(|mk| mk.shown).unwrap_or(0).max(0) as usize;
-                    let mut ts = m.tiles.clone();
-                    ts.sort_unstable();
-                    n += count(&ts[..shown.min(ts.len())]);
+                    if shown >= m.tiles.len() {
+                        n += count(&m.tiles);
+                    } else if shown > 0 {
+                        let mut ts = m.tiles.clone();
+                        ts.sort_unstable();
+                        n += count(&ts[..shown]);
+                    }
                 }
             }
         }
