@@ -164,8 +164,14 @@ fn fresh(t: &Table, s: &ShapeDef, avail: &[(usize, usize)], required: Option<usi
                     }
                 };
                 if s.kind == "run" {
-                    let lo = ranks_of.iter().map(|(r, _)| *r).min().unwrap_or(0);
-                    let hi = ranks_of.iter().map(|(r, _)| *r).max().unwrap_or(0);
+                    let mut lo = ranks_of.iter().map(|(r, _)| *r).min().unwrap_or(0);
+                    let mut hi = ranks_of.iter().map(|(r, _)| *r).max().unwrap_or(0);
+                    if let Some(q) = required {
+                        // (only the runs through the required tile's rank: `take` keeps no other)
+                        let rq = t.cat.kinds[q].rank;
+                        lo = lo.max(rq - size as i64 + 1);
+                        hi = hi.min(rq);
+                    }
                     for a in lo..=hi {
                         take(&mut (a..a + size as i64), &mut out);
                     }
@@ -300,7 +306,14 @@ pub fn meld_options(
             Some(r) => vec![r],
             None if !seat.melds.iter().any(grows_from) => Vec::new(),
             None => {
-                let mut v: Vec<usize> = avail.iter().map(|(k, _)| *k).collect();
+                // (only a kind that can join a meld, before the sort: a `same` meld's own kind, one of a
+                // `tiles` shape's tiles — `meld_matches` refuses any other)
+                let joins = |k: usize| match (s.kind.as_str(), &s.tile_kinds) {
+                    ("same", _) => seat.melds.iter().any(|m| grows_from(m) && m.tiles.first() == Some(&k)),
+                    ("tiles", Some(ks)) => ks.contains(&k),
+                    _ => true,
+                };
+                let mut v: Vec<usize> = avail.iter().map(|(k, _)| *k).filter(|&k| joins(k)).collect();
                 v.sort_by(|a, b| t.names[*a].cmp(&t.names[*b]));
                 v
             }
@@ -376,6 +389,12 @@ pub fn meld_options(
                     }
                 }
             }
+            return out;
+        }
+    }
+    if let (None, "tiles", Some(ks)) = (required, s.kind.as_str(), &s.tile_kinds) {
+        // `fresh` proposes the shape's tiles alone: too few of them held, `fits` refuses it
+        if !ks.iter().all(|&k| ks.iter().filter(|&&x| x == k).count() <= count(avail, k)) {
             return out;
         }
     }

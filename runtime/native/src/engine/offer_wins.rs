@@ -3,7 +3,76 @@
 //! the winning machinery (`WinQuestions::win`), its guard and restrictions with the win's score bound;
 //! then the `instead_of` choices the wins offered open.
 
+use super::offer_rules::OfferRules;
 use super::offers::{refused, Act, Bind, Ctx, Moves, Mv, Of, Tiles, WinBrief, Why, NO_BIND, R};
+
+/// The situations wins are asked in (`_win_moves`' `ctx`), by index into the plans (`win_plans`).
+const SITUATIONS: [&str; 6] = ["self", "discard", "added_kong", "reveal", "deal", "opening"];
+
+/// One win action a situation may offer: what of `_win_moves`' tests reads only the rule set, worked
+/// out once (the situation's events, the action's `win_tile`, `win_offer`), not at every question.
+pub struct WinPlan {
+    i: usize,
+    /// Opened only by `win_offer` in this situation: its `by` answered here (else `by_ok` is asked).
+    by: Option<bool>,
+    /// The mode the win is asked in; None: a reveal's, by whether the seat is the actor.
+    mode: Option<String>,
+}
+
+/// Per situation of `SITUATIONS`, the win actions it may offer, in the actions' order.
+pub fn win_plans(rules: &OfferRules) -> Vec<Vec<WinPlan>> {
+    SITUATIONS.iter().map(|&ctx| plans_in(rules, ctx)).collect()
+}
+
+fn plans_in(rules: &OfferRules, ctx: &str) -> Vec<WinPlan> {
+    let ctx_events: &[&str] = match ctx {
+        "self" => &["turn", "draw"],
+        "discard" => &["discard"],
+        "added_kong" => &["added_kong"],
+        "reveal" => &["reveal"],
+        "deal" => &["deal"],
+        _ => &["opening"],
+    };
+    let tile_ok: &[&str] = match ctx {
+        "self" => &["", "drawn"],
+        "discard" | "added_kong" => &["", "claimed"],
+        "reveal" => &["", "drawn", "claimed"],
+        _ => &["", "last_dealt", "none", "best_wait"],
+    };
+    let mut out = Vec::new();
+    for (i, a) in rules.actions.iter().enumerate() {
+        if !a.wins {
+            continue;
+        }
+        let offer = a.events.iter().any(|e| e == "win_offer");
+        let on = a.events.iter().any(|e| ctx_events.contains(&e.as_str()));
+        let opens = on || (matches!(ctx, "self" | "discard" | "added_kong") && offer);
+        if !tile_ok.contains(&a.win_tile.as_str()) || !opens {
+            continue;
+        }
+        let by = if offer && !on {
+            Some(if ctx == "self" { matches!(a.by.as_str(), "any" | "self") } else { matches!(a.by.as_str(), "any" | "others") })
+        } else {
+            None
+        };
+        if by == Some(false) {
+            continue;
+        }
+        let mode = if ctx == "reveal" {
+            None
+        } else if !a.win_tile.is_empty() {
+            Some(a.win_tile.clone())
+        } else if ctx == "self" {
+            Some("drawn".to_owned())
+        } else if ctx == "discard" || ctx == "added_kong" {
+            Some("claimed".to_owned())
+        } else {
+            Some("drawn".to_owned())
+        };
+        out.push(WinPlan { i, by, mode });
+    }
+    out
+}
 
 impl Ctx<'_> {
     // ---- wins (`_win_moves`) ----
@@ -12,58 +81,19 @@ impl Ctx<'_> {
     /// opening), then the `instead_of` choices they open.
     pub fn win_moves(&self, c: usize, ctx: &str, tile: Option<usize>, actor: Option<usize>, bind: &Bind) -> R<Moves> {
         let mut tile = tile;
-        let ctx_events: &[&str] = match ctx {
-            "self" => &["turn", "draw"],
-            "discard" => &["discard"],
-            "added_kong" => &["added_kong"],
-            "reveal" => &["reveal"],
-            "deal" => &["deal"],
-            "opening" => &["opening"],
-            _ => return refused(&format!("wins in the situation `{ctx:.20}`")),
-        };
-        let tile_ok: &[&str] = match ctx {
-            "self" => &["", "drawn"],
-            "discard" | "added_kong" => &["", "claimed"],
-            "reveal" => &["", "drawn", "claimed"],
-            _ => &["", "last_dealt", "none", "best_wait"],
+        let Some(at) = SITUATIONS.iter().position(|x| *x == ctx) else {
+            return refused(&format!("wins in the situation `{ctx:.20}`"));
         };
         let mut out: Moves = Vec::new();
-        for (i, a) in self.o.rules.actions.iter().enumerate() {
-            if !a.wins {
+        for p in &self.o.win_plans[at] {
+            let (i, a) = (p.i, &self.o.rules.actions[p.i]);
+            if p.by.is_none() && !self.by_ok(&a.by, c, actor) {
                 continue;
             }
-            let offer = a.events.iter().any(|e| e == "win_offer");
-            let opens = a.events.iter().any(|e| ctx_events.contains(&e.as_str()))
-                || (matches!(ctx, "self" | "discard" | "added_kong") && offer);
-            if !a.wins || !tile_ok.contains(&a.win_tile.as_str()) || !opens {
-                continue;
-            }
-            let ok = if offer && !a.events.iter().any(|e| ctx_events.contains(&e.as_str())) {
-                if ctx == "self" {
-                    matches!(a.by.as_str(), "any" | "self")
-                } else {
-                    matches!(a.by.as_str(), "any" | "others")
-                }
-            } else {
-                self.by_ok(&a.by, c, actor)
-            };
-            if !ok {
-                continue;
-            }
-            let mut mode = if ctx == "reveal" {
-                if Some(c) == actor {
-                    "revealed"
-                } else {
-                    "claimed"
-                }
-            } else if !a.win_tile.is_empty() {
-                a.win_tile.as_str()
-            } else if ctx == "self" {
-                "drawn"
-            } else if ctx == "discard" || ctx == "added_kong" {
-                "claimed"
-            } else {
-                "drawn"
+            let mut mode = match &p.mode {
+                Some(m) => m.as_str(),
+                None if Some(c) == actor => "revealed",
+                None => "claimed",
             };
             if mode == "last_dealt" {
                 mode = "drawn";

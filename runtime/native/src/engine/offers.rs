@@ -116,6 +116,8 @@ pub struct Offers {
     pub(super) restricts_discard: Vec<usize>,
     pub(super) restricts_pass: Vec<usize>,
     pub(super) restricts_of: Vec<Vec<usize>>,
+    /// Per situation wins are asked in, the win actions it may offer (engine/offer_wins.rs).
+    pub(super) win_plans: Vec<Vec<super::offer_wins::WinPlan>>,
 }
 
 /// `_unusable`'s test: the wildcards (by index into `rules.wilds`) barred from action a's melds of this
@@ -207,6 +209,7 @@ impl Offers {
         let restricts_discard = restricting("discard");
         let restricts_pass = restricting("pass");
         let restricts_of = names.iter().map(|n| restricting(n)).collect();
+        let win_plans = super::offer_wins::win_plans(&rules);
         Ok(Offers {
             rules,
             scope,
@@ -223,6 +226,7 @@ impl Offers {
             restricts_discard,
             restricts_pass,
             restricts_of,
+            win_plans,
         })
     }
 
