@@ -49,6 +49,9 @@ struct SeatEntries {
     hand: Vec<usize>,
     melds: Vec<(String, Vec<usize>, bool)>,
     aside: Vec<usize>,
+    /// The marks (`Tracked::mark`) of the seat's melds and tiles set aside when they were last found
+    /// equal to `melds` and `aside`: the same marks, the same parts unchanged since (not compared again).
+    marks: Option<(u64, u64)>,
     generation: u64,
     unmendable: Option<Option<i64>>, // of `hand`
     /// Concealed tiles (`tiles_key`) the not-ready shortcut found short of two blocks or more: a seat's
@@ -89,10 +92,13 @@ impl SeatEntries {
     /// they are dropped and keyed afresh. The block deficit is dropped when the hand changes.
     fn keep_for(&mut self, st: &HandState, s: usize, generation: u64) {
         let Some(seat) = st.seats.get(s) else { return };
+        let marks = (seat.melds.mark(), seat.aside.mark());
         let same = self.generation == generation
-            && self.aside == seat.aside
-            && self.melds.len() == seat.melds.len()
-            && self.melds.iter().zip(&seat.melds).all(|(a, b)| a.0 == b.kind && a.1 == b.tiles && a.2 == b.exposed);
+            && (self.marks == Some(marks)
+                || (self.aside == seat.aside
+                    && self.melds.len() == seat.melds.len()
+                    && self.melds.iter().zip(&seat.melds).all(|(a, b)| a.0 == b.kind && a.1 == b.tiles && a.2 == b.exposed)));
+        self.marks = Some(marks);
         if !same {
             self.generation = generation;
             self.aside.clone_from(&seat.aside);

@@ -248,6 +248,8 @@ impl StateWins<'_> {
             return false;
         }
         let Some(seat) = st.seats.get(s) else { return false };
-        self.seat_unmendable(st, s, || self.unmendable(m, &seat.hand)).is_some_and(|u| u >= need as i64)
+        // (by the blocks kept per seat, as the not-ready check counts them: a hand with its draw, or
+        // after its discard, differs from the hand last counted in one block, the tables asked for it alone)
+        self.seat_unmendable(st, s, || self.unmendable_kept(m, s, &seat.hand)).is_some_and(|u| u >= need as i64)
     }
 }
