@@ -8,12 +8,13 @@
 use std::borrow::Cow;
 use std::sync::Arc;
 
-use super::offer_rules::{ActionDef, KindDef, OfferRules, ShapeDef};
+use super::offer_rules::{ActionDef, KindDef, OfferRules};
 use super::offers::{barred, refused, Bind, Ctx, Moves, Mv, Of, Why, R};
 use super::state::{Seat, Value};
 use super::table::Table;
 
-const MAX_CANDIDATES: usize = 100_000; // tile lists one shape may propose (a same-rank shape over many suits)
+mod fresh;
+use fresh::fresh;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct MeldOption {
@@ -120,130 +121,6 @@ pub fn meld_matches(t: &Table, mk: &KindDef, tiles: &[usize]) -> bool {
     }
 }
 
-/// `_fresh`: the candidate tile lists of a shape (counts are checked by the caller).
-fn fresh(t: &Table, s: &ShapeDef, avail: &[(usize, usize)], required: Option<usize>) -> Vec<Vec<usize>> {
-    let size = s.size;
-    let mut out = Vec::new();
-    match s.kind.as_str() {
-        "same" => {
-            let names: Vec<usize> = match required {
-                Some(r) => vec![r],
-                None => avail.iter().filter(|(_, c)| *c >= size).map(|(k, _)| *k).collect(),
-            };
-            for k in names {
-                out.push(vec![k; size]);
-            }
-        }
-        "run" | "ranks" => {
-            // (suits by id: `Table::suits`, ids in the texts' order)
-            let suits: Vec<u16> = match required {
-                Some(r) => t.suits.of[r].into_iter().collect(),
-                None => {
-                    let mut v: Vec<u16> = avail.iter().filter_map(|(k, _)| t.suits.truthy_of(*k)).collect();
-                    v.sort_unstable();
-                    v.dedup();
-                    v
-                }
-            };
-            for su in suits {
-                // {rank: kind} over the catalog, the last kind of a rank kept (a dict's)
-                let ranks_of = &t.suits.ranks[su as usize];
-                let of = |r: i64| ranks_of.iter().find(|(x, _)| *x == r).map(|(_, k)| *k);
-                let take = |ranks: &mut dyn Iterator<Item = i64>, out: &mut Vec<Vec<usize>>| {
-                    let mut kinds = Vec::with_capacity(size);
-                    let mut has_required = required.is_none();
-                    for r in ranks {
-                        match of(r) {
-                            Some(k) => kinds.push(k),
-                            None => return,
-                        }
-                        has_required |= required.is_some_and(|q| t.cat.kinds[q].rank == r);
-                    }
-                    if has_required {
-                        out.push(kinds);
-                    }
-                };
-                if s.kind == "run" {
-                    let mut lo = ranks_of.iter().map(|(r, _)| *r).min().unwrap_or(0);
-                    let mut hi = ranks_of.iter().map(|(r, _)| *r).max().unwrap_or(0);
-                    if let Some(q) = required {
-                        // (only the runs through the required tile's rank: `take` keeps no other)
-                        let rq = t.cat.kinds[q].rank;
-                        lo = lo.max(rq - size as i64 + 1);
-                        hi = hi.min(rq);
-                    }
-                    for a in lo..=hi {
-                        take(&mut (a..a + size as i64), &mut out);
-                    }
-                } else {
-                    take(&mut s.ranks.iter().copied(), &mut out);
-                }
-            }
-        }
-        "tiles" => {
-            let ks: Option<Vec<usize>> = match &s.tile_kinds {
-                Some(ks) => Some(ks.clone()),
-                None => s.tiles.iter().map(|n| t.names.iter().position(|x| x == n)).collect(),
-            };
-            if let Some(ks) = ks {
-                if required.is_none_or(|r| ks.contains(&r)) {
-                    out.push(ks);
-                }
-            }
-        }
-        "same_rank" => {
-            let ranks: Vec<i64> = match required {
-                Some(r) => vec![t.cat.kinds[r].rank],
-                None => {
-                    let mut v: Vec<i64> = avail
-                        .iter()
-                        .filter(|(k, _)| t.suits.truthy_of(*k).is_some())
-                        .map(|(k, _)| t.cat.kinds[*k].rank)
-                        .collect();
-                    v.sort_unstable();
-                    v.dedup();
-                    v
-                }
-            };
-            for r in ranks {
-                let kinds: Vec<usize> = (0..t.cat.kinds.len())
-                    .filter(|&i| t.suits.truthy_of(i).is_some() && t.cat.kinds[i].rank == r)
-                    .collect();
-                // combinations with replacement, in itertools' order
-                let mut idx = vec![0usize; size];
-                if kinds.is_empty() && size > 0 {
-                    continue;
-                }
-                loop {
-                    let combo: Vec<usize> = idx.iter().map(|&i| kinds[i]).collect();
-                    let keep = required.is_none_or(|q| combo.contains(&q)) && {
-                        let mut su: Vec<Option<u16>> = combo.iter().map(|&k| t.suits.of[k]).collect();
-                        su.sort_unstable();
-                        su.dedup();
-                        !s.mixed || su.len() >= 2
-                    };
-                    if keep {
-                        out.push(combo);
-                    }
-                    if out.len() > MAX_CANDIDATES {
-                        return out;
-                    }
-                    // next: the rightmost index below the last kind goes up, those after it follow it
-                    let Some(p) = (0..size).rev().find(|&p| idx[p] + 1 < kinds.len()) else {
-                        break;
-                    };
-                    let v = idx[p] + 1;
-                    for x in &mut idx[p..] {
-                        *x = v;
-                    }
-                }
-            }
-        }
-        _ => {}
-    }
-    out
-}
-
 /// `meld_options`: every distinct meld of kind `mk` the seat can make (with `required` in it when given),
 /// from the usable concealed tiles `avail`.
 pub fn meld_options(
@@ -344,14 +221,15 @@ pub fn meld_options(
             }
         }
         if !mk.upgrades.is_empty() {
-            let concealed: Vec<&KindDef> = mk
-                .upgrades
-                .iter()
-                .filter_map(|u| rules.kind(u))
-                .filter(|k| k.hand)
-                .collect();
+            // (the kinds upgraded from concealed tiles looked up only for a hand `fresh` proposes any of)
+            let cands = fresh(t, s, avail, required);
+            let concealed: Vec<&KindDef> = if cands.is_empty() {
+                Vec::new()
+            } else {
+                mk.upgrades.iter().filter_map(|u| rules.kind(u)).filter(|k| k.hand).collect()
+            };
             if !concealed.is_empty() {
-                for tiles in fresh(t, s, avail, required) {
+                for tiles in cands {
                     let mut need = tally(&tiles);
                     if let Some(r) = required {
                         match need.iter_mut().find(|(k, _)| *k == r) {
