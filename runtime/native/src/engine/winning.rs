@@ -34,6 +34,7 @@ use pyo3::prelude::*;
 
 use super::scope::{Question, WinFound, WinQuestions, WinReading};
 
+mod could; // `_could_win`: the structural test before a wait trial and a win's scoring
 mod wild; // a rule set with wildcards or stand-ins: the hand's tiles classified, the wait trials on its readings
 mod reading; // the reading of a win, as game scope reads it
 mod on_values; // what `on` works out from a state's context and reveal values, kept for the next state
