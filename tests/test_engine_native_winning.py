@@ -480,3 +480,21 @@ def test_the_not_ready_check_asks_again_the_blocks_whose_tiles_changed():
         got = _ask(g, t, s, [["waits"]])[0]
         assert got == [k.index for k in g.waits(g.st.seats[s])], (s, hand)
         assert got == _idx(g, " ".join(waits)), (s, hand, got)
+
+
+def test_a_single_stand_in_waits_on_the_free_kinds_natively():
+    """龙岩: four melds and a single 白 (standing in for the 金牌's kind, a natural tile in the readings) wait
+    on the 金牌's kind and on 白: both are free tiles in the split test, whose answer with one more free tile
+    is known from a kind that completes the hand naturally (wildcards play any kind in any group), not
+    asked of the tables. With the single 白 replaced by 南 the hand waits on 南 alone. Each as the reference
+    says; a free tile's split test answered no would lose both waits."""
+    rules = _rules("rules/longyan.pai")
+    g, gold, t = _gold_hand(rules, (BLOCKS_READY + " 白").split(), 60)
+    seat = g.st.seats[1]
+    melds = BLOCKS_READY.rsplit(" ", 1)[0]
+    for hand, expect in ((f"{melds} 白", {gold.name, "白"}), (BLOCKS_READY, {"南"})):
+        _set_hand(g, 1, hand)
+        got = _ask(g, t, 1, [["waits"]])[0]
+        assert got == [k.index for k in g.waits(seat)], hand
+        names = {g.cat.kinds[k].name for k in got}
+        assert names == expect, (hand, names)

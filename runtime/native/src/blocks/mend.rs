@@ -109,6 +109,23 @@ impl Tables {
         self.blocks.iter().filter(|b| b.kinds.iter().any(|&k| !free.get(k).copied().unwrap_or(false))).count()
     }
 
+    /// Whether a wildcard in any group of a split may give way to a natural tile: every group size within
+    /// the cap that wildcards may form alone (as `fits` counts them) is that of a template of one natural
+    /// tile and the rest wildcards, of a meld or a pair as the size is; and no group is larger than the
+    /// templates' natural tiles of one kind go (4), so a template's wildcard slot played by a natural
+    /// tile of its kind is a template too. Then a hand that splits with one more wildcard splits with one
+    /// more natural tile of some kind (engine/winning/could.rs, the wait trials' free tile).
+    pub fn wildcards_give_way(&self) -> bool {
+        let one_tile = |t: &super::Template| t.delta.count_ones() == 1 && t.delta.trailing_zeros() % 4 == 0;
+        let ok = |size: usize, pair: bool| {
+            size == 0
+                || size > self.cap
+                || self.blocks.iter().any(|b| b.templates.iter().flatten().any(|t| one_tile(t) && t.wilds as usize + 1 == size && (t.pair == 1) == pair))
+        };
+        let (ms, ps) = &self.sizes;
+        ms.iter().chain(ps).all(|&s| s <= 4) && ms.iter().all(|&s| ok(s, false)) && ps.iter().all(|&s| ok(s, true))
+    }
+
     /// `_wildcards_play_anything`: a wildcard may stand for any kind not `flower` in any hand group (the
     /// tables take wildcards, every such kind may be played by one, no hand shape refuses them).
     pub fn wildcards_play_anything(&self, flower: &[bool]) -> bool {
@@ -130,4 +147,12 @@ pub fn unmendable_of(min_wilds: &[u8], free: usize, anything: bool, cap: usize) 
     }
     let total: usize = min_wilds.iter().map(|&w| if w == u8::MAX { cap + 1 } else { w as usize }).sum();
     (total as i64 - free as i64).min(3)
+}
+
+impl crate::Tables {
+    /// `wildcards_give_way` of the core tables (read once per values, engine/winning/shortcut.rs).
+    pub(crate) fn core_wildcards_give_way(&self) -> bool {
+        let st = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        st.core.wildcards_give_way()
+    }
 }

@@ -16,7 +16,8 @@ pub(super) struct TrialPlan {
     naturals: Vec<usize>,
     /// Per kind added as a natural tile: whether the hand splits (None: asked kind by kind).
     natural: Option<Vec<bool>>,
-    /// Whether the hand splits with one more free tile (the same for every free kind), once asked.
+    /// Whether the hand splits with one more free tile (the same for every free kind), once asked (or
+    /// known from a completing kind, `trial_plan`).
     free_split: std::cell::Cell<Option<bool>>,
     cap: usize,
     /// Whether some form tried builds no split (an orphans or instant form): without one, a kind whose
@@ -152,7 +153,22 @@ impl StateWins<'_> {
         let cap = ctx.tables.core_cap();
         let natural = if wilds <= cap { splits_completing(ctx, forms, &counts, wilds, melds.len(), exposed).ok() } else { None };
         let special = forms.iter().any(|&fi| ctx.setup.forms.get(fi).is_some_and(|f| f.orphans.is_some() || f.instant));
-        Some(TrialPlan { free, counts, wilds, naturals, natural, free_split: std::cell::Cell::new(None), cap, special })
+        // the free tile's split test (one more wildcard, within the cap that `could_win_planned` checks
+        // first) from the completing kinds: where wildcards play anything (every kind but the flowers, in
+        // every group: the tables' templates take a wildcard in any slot), a hand that splits with one
+        // more natural tile of a kind that is not a flower splits with a wildcard in its place; where they
+        // also give way (`wildcards_give_way`), a hand that splits with one more wildcard splits with a
+        // natural tile in its place (of the kind its slot plays, or of one a group of its size holds),
+        // which `natural` tries for every kind. Otherwise asked of the tables, once
+        let kinds = &self.t.cat.kinds;
+        let flower = |k: usize| kinds.get(k).is_none_or(|c| c.category == "flower");
+        let (anything, give_way) = self.wildcards_swap();
+        let free_split = match &natural {
+            Some(v) if anything && v.iter().enumerate().any(|(k, &x)| x && !flower(k)) => Some(true),
+            Some(v) if give_way && !v.contains(&true) => Some(false),
+            _ => None,
+        };
+        Some(TrialPlan { free, counts, wilds, naturals, natural, free_split: std::cell::Cell::new(free_split), cap, special })
     }
 
     /// `could_win(…, k, None, forms)` of a wait trial, on the hand's `plan`: the same answer, or the same

@@ -14,6 +14,7 @@ pub(super) struct MendShape {
     free: Vec<bool>,       // kinds that may play as another: the hand's wildcards and the stand-ins
     natural_blocks: usize, // `_natural_blocks`
     anything: bool,        // `_wildcards_play_anything`
+    give_way: bool,        // the tables' `wildcards_give_way`
     /// Per kind: its block (FREE for a free kind) and one tile of it in the block's key.
     unit: Vec<(u8, u128)>,
     blocks: usize,
@@ -57,6 +58,7 @@ impl StateWins<'_> {
                 }
                 let flower: Vec<bool> = (0..n).map(|k| self.t.cat.kinds.get(k).is_none_or(|x| x.category == "flower")).collect();
                 let (natural_blocks, anything) = ctx.tables.core_mend_shape(&free, &flower);
+                let give_way = ctx.tables.core_wildcards_give_way();
                 let (place, blocks, cap) = ctx.tables.core_key_places();
                 // (no kept rows where the tables' kinds are not these: `unmendable` answers, as it did)
                 let unit = if place.len() == n && blocks <= KEPT_BLOCKS {
@@ -64,9 +66,16 @@ impl StateWins<'_> {
                 } else {
                     Vec::new()
                 };
-                Some(MendShape { free, natural_blocks, anything, unit, blocks, cap, kept: Mutex::new(Vec::new()) })
+                Some(MendShape { free, natural_blocks, anything, give_way, unit, blocks, cap, kept: Mutex::new(Vec::new()) })
             })
             .as_ref()
+    }
+
+    /// Whether wildcards play anything (`_wildcards_play_anything`: any kind but the flowers, in any
+    /// group) and give way to a natural tile in any group (the tables' `wildcards_give_way`): read once
+    /// for the values (`mend_shape`).
+    pub(super) fn wildcards_swap(&self) -> (bool, bool) {
+        self.mend_shape().map_or((false, false), |m| (m.anything, m.anything && m.give_way))
     }
 
     /// `_unmendable(tiles)`: None where the tables do not take the tiles (no shortcut then).
