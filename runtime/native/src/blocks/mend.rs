@@ -116,7 +116,7 @@ impl Tables {
     /// tile of its kind is a template too. Then a hand that splits with one more wildcard splits with one
     /// more natural tile of some kind (engine/winning/could.rs, the wait trials' free tile).
     pub fn wildcards_give_way(&self) -> bool {
-        let one_tile = |t: &super::Template| t.delta.count_ones() == 1 && t.delta.trailing_zeros() % 4 == 0;
+        let one_tile = |t: &super::Template| t.delta.count_ones() == 1 && t.delta.trailing_zeros().is_multiple_of(4);
         let ok = |size: usize, pair: bool| {
             size == 0
                 || size > self.cap
