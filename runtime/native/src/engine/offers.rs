@@ -118,6 +118,10 @@ pub struct Offers {
     pub(super) restricts_of: Vec<Vec<usize>>,
     /// Per situation wins are asked in, the win actions it may offer (engine/offer_wins.rs).
     pub(super) win_plans: Vec<Vec<super::offer_wins::WinPlan>>,
+
+    /// `hand_wilds` where it reads nothing of the state (every wildcard of a hand names its kind, none a
+    /// reveal's tile): per kind, whether it is wild in a hand.
+    fixed_wild: Option<Vec<bool>>,
 }
 
 /// `_unusable`'s test: the wildcards (by index into `rules.wilds`) barred from action a's melds of this
@@ -210,6 +214,16 @@ impl Offers {
         let restricts_pass = restricting("pass");
         let restricts_of = names.iter().map(|n| restricting(n)).collect();
         let win_plans = super::offer_wins::win_plans(&rules);
+
+        let fixed_wild = t.wild_decls.iter().all(|&(named, in_hand)| named.is_some() || !in_hand).then(|| {
+            let mut w = vec![false; t.names.len()];
+            for &(named, in_hand) in &t.wild_decls {
+                if let (Some(k), true) = (named, in_hand) {
+                    w[k] = true;
+                }
+            }
+            w
+        });
         Ok(Offers {
             rules,
             scope,
@@ -227,6 +241,8 @@ impl Offers {
             restricts_pass,
             restricts_of,
             win_plans,
+
+            fixed_wild,
         })
     }
 
@@ -276,7 +292,7 @@ pub struct Ctx<'a> {
     pub t: &'a Table,
     pub st: &'a HandState,
     pub wins: &'a dyn WinQuestions,
-    wild: Vec<bool>,
+    wild: std::borrow::Cow<'a, [bool]>,
     /// Each seat offered a win, with the tile of the offer (`_win_moves` raises `win_offer` for it): the
     /// native hand runs those events once the moves are worked out (engine/turn.rs).
     pub offered_wins: std::cell::RefCell<Vec<(usize, Option<usize>)>>,
@@ -298,7 +314,11 @@ impl<'a> Ctx<'a> {
             t,
             st,
             wins,
-            wild: hand_wilds(t, st),
+            // (a rule set whose wildcards are all named kinds: the same for every state, made once)
+            wild: match &o.fixed_wild {
+                Some(w) => std::borrow::Cow::Borrowed(w.as_slice()),
+                None => std::borrow::Cow::Owned(hand_wilds(t, st)),
+            },
             offered_wins: std::cell::RefCell::new(Vec::new()),
             avail_all: (0..st.seats.len()).map(|_| std::cell::OnceCell::new()).collect(),
             restrict_memo: std::cell::RefCell::new(Vec::new()),
@@ -469,16 +489,14 @@ impl<'a> Ctx<'a> {
 
     // ---- discards, the pass, the turn, follow-ups ----
 
-    /// `_discard_moves`: each distinct concealed tile, in catalog order, that no `restrict` forbids.
-    pub fn discard_moves(&self, seat: usize) -> R<Moves> {
-        let mut kinds = self.st.seats[seat].hand.clone();
-        kinds.sort_unstable();
-        kinds.dedup();
-        let mut out = Vec::with_capacity(kinds.len());
+    /// `_discard_moves`: each distinct concealed tile, in catalog order, that no `restrict` forbids,
+    /// appended to `out` (the turn's moves are built in one vector).
+    fn push_discards(&self, seat: usize, out: &mut Moves) -> R<()> {
+        let hand = &self.st.seats[seat].hand;
         // where no restriction on the discard reads the tile, the first tile's answer is every tile's
         let tile_free = self.o.restricts_discard.iter().all(|&ri| self.o.tile_free[ri]);
         let mut every: Option<bool> = None;
-        for k in kinds {
+        let mut one = |k: usize| -> R<()> {
             let barred = match every {
                 Some(b) => b,
                 None => {
@@ -492,8 +510,28 @@ impl<'a> Ctx<'a> {
             if !barred {
                 out.push((Mv::plain(Act::DISCARD, Tiles::one(k)), NO_OFFER));
             }
+            Ok(())
+        };
+        // the distinct kinds in catalog order: a bit per kind where every kind fits in one word (the
+        // hand neither copied nor sorted), else the hand copied, sorted and deduplicated
+        if hand.iter().all(|&k| k < 128) {
+            let mut bits = 0u128;
+            for &k in hand {
+                bits |= 1u128 << k;
+            }
+            while bits != 0 {
+                one(bits.trailing_zeros() as usize)?;
+                bits &= bits - 1;
+            }
+        } else {
+            let mut kinds = hand.clone();
+            kinds.sort_unstable();
+            kinds.dedup();
+            for k in kinds {
+                one(k)?;
+            }
         }
-        Ok(out)
+        Ok(())
     }
 
     /// `_with_pass`: the moves plus `pass`, unless a `restrict` forbids passing (and there is a choice).
@@ -528,7 +566,7 @@ impl<'a> Ctx<'a> {
         if seat.auto && !moves.iter().any(|(_, o)| o.compulsory) {
             return Ok(moves);
         }
-        moves.extend(self.discard_moves(s)?);
+        self.push_discards(s, &mut moves)?;
         Ok(moves)
     }
 

@@ -85,6 +85,43 @@ pub struct Args {
     pub tail: Option<String>,
 }
 
+/// What every hand of one table starts with, whatever its seed: each state's initial value (in
+/// `rules.states`' order) and each context setting's value (in `rules.settings`' order of the context
+/// ones). They read only the table's settings, so they are evaluated once, not at every hand's setup.
+pub struct Initial {
+    states: Vec<Value>,
+    context: Vec<Value>,
+}
+
+impl Initial {
+    /// None where one of them does not evaluate (each hand's setup then evaluates them and fails as
+    /// it did).
+    pub(super) fn of(t: &Table) -> Option<Initial> {
+        Some(Initial {
+            states: t.rules.states.iter().map(|sv| initial_of(t, sv).ok()).collect::<Option<_>>()?,
+            context: t.rules.settings.iter().filter(|s| s.role == "context").map(|s| context_of(t, s).ok()).collect::<Option<_>>()?,
+        })
+    }
+}
+
+/// A state's initial value: its `init` evaluated on the settings, or its type's empty value.
+fn initial_of(t: &Table, sv: &super::rules::StateDef) -> Result<Value, Error> {
+    Ok(match t.eval(&sv.init, None)? {
+        Val::None => match sv.ty.as_str() {
+            "bool" => Value::Bool(false),
+            "int" | "num" => Value::Int(0),
+            "tiles" => Value::List(Vec::new()),
+            _ => Value::None,
+        },
+        v => t.value(v)?,
+    })
+}
+
+/// A context setting's value as the settings hold it (none where they do not).
+fn context_of(t: &Table, s: &super::rules::SettingDef) -> Result<Value, Error> {
+    t.value(t.settings.get(&format!("context:{}", s.name)).cloned().unwrap_or(Val::None))
+}
+
 pub fn setup(t: &Table, args: &Args) -> Result<Setup, Error> {
     let tb = &t.rules.table;
     let n = t.n;
@@ -143,16 +180,11 @@ pub fn setup(t: &Table, args: &Args) -> Result<Setup, Error> {
     for (i, seat) in st.seats.iter_mut().enumerate() {
         seat.balance = Money::whole(args.balances.as_ref().map_or(DEFAULT_BALANCE, |b| b[i]));
     }
-    for sv in &t.rules.states {
+    for (si, sv) in t.rules.states.iter().enumerate() {
         let session = sv.lives == "session";
-        let init = match t.eval(&sv.init, None)? {
-            Val::None => match sv.ty.as_str() {
-                "bool" => Value::Bool(false),
-                "int" | "num" => Value::Int(0),
-                "tiles" => Value::List(Vec::new()),
-                _ => Value::None,
-            },
-            v => t.value(v)?,
+        let init = match &t.initial {
+            Some(i) => i.states[si].clone(),
+            None => initial_of(t, sv)?,
         };
         if sv.scope == "player" {
             for (i, seat) in st.seats.iter_mut().enumerate() {
@@ -182,15 +214,12 @@ pub fn setup(t: &Table, args: &Args) -> Result<Setup, Error> {
             put(&mut st.table, &ph.name, Value::Bool(false));
         }
     }
-    for s in &t.rules.settings {
-        if s.role == "context" {
-            let v = t
-                .settings
-                .get(&format!("context:{}", s.name))
-                .cloned()
-                .unwrap_or(Val::None);
-            st.put_context(&s.name, t.value(v)?);
-        }
+    for (ci, s) in t.rules.settings.iter().filter(|s| s.role == "context").enumerate() {
+        let v = match &t.initial {
+            Some(i) => i.context[ci].clone(),
+            None => context_of(t, s)?,
+        };
+        st.put_context(&s.name, v);
     }
     for r in &t.rules.reveals {
         st.put_reveal(&r.name, Value::None);

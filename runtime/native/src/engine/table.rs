@@ -41,6 +41,9 @@ pub struct Table {
     pub suits: Suits,
     pub n: usize,
     pub step: i64,
+    /// The states' initial values and the context values a hand starts with, evaluated once (None:
+    /// one does not evaluate, and each hand's setup evaluates them, failing as it does): setup.rs.
+    pub initial: Option<super::setup::Initial>,
 }
 
 /// The catalog's suits by id: ids in the suits' text order (sorting ids sorts the texts), each kind's
@@ -255,6 +258,7 @@ impl Table {
             suits,
             n: 0,
             step: 1,
+            initial: None,
         };
         // defaults (`setting_defaults`: one that does not evaluate without tiles is none), then a tile
         // default from the tile names (a tile out of play is not ported), then the options
@@ -291,6 +295,7 @@ impl Table {
         }
         t.n = players as usize;
         t.step = if t.rules.table.rotation == "clockwise" { -1 } else { 1 };
+        t.initial = super::setup::Initial::of(&t);
         Ok(t)
     }
 

@@ -6,7 +6,7 @@
 use super::course::{answer, bound, not_ported, pick, Cx, OPENING_EVENTS};
 use super::offer_decisions::claim_offers;
 use super::offers::{Act, NO_BIND};
-use super::steps::{Ask, Bound, Offer, Out, Res, Step, TurnEnd, Val};
+use super::steps::{Ask, Bound, Out, Res, Step, TurnEnd, Val};
 
 /// One step function call (the registry of steps.py): the step resumed with `v`.
 pub fn step(cx: &mut Cx, f: &mut Step, v: Val) -> Res<Out> {
@@ -243,11 +243,22 @@ fn play_turn(cx: &mut Cx, f: &mut Step, mut v: Val) -> Res<Out> {
         match *at {
             0 => {
                 let (cl, aw) = (*claimed, *allow_win);
-                let ms: Vec<Offer> = cx
-                    .offers(|c| c.turn_moves(s, cl, aw))?
-                    .into_iter()
-                    .filter(|(m, _)| !taken.contains(m))
-                    .collect();
+                let tk: &[super::offers::Mv] = taken;
+                // an automatic seat offered nothing discards unasked (`_auto_discard`): its tile is found on
+                // the same decision's state where no win was offered (no `win_offer` hook ran in between)
+                let (ms, auto_pick) = cx.offers(|c| {
+                    let mut ms = c.turn_moves(s, cl, aw)?;
+                    // (most turns have taken nothing yet: the moves are then kept as they came)
+                    if !tk.is_empty() {
+                        ms.retain(|(m, _)| !tk.contains(m));
+                    }
+                    let pick = if c.st.seats[s].auto && ms.is_empty() && c.offered_wins.borrow().is_empty() {
+                        Some(auto_discard(c, s)?)
+                    } else {
+                        None
+                    };
+                    Ok((ms, pick))
+                })?;
                 let comp = ms.iter().find(|(_, o)| o.compulsory).cloned();
                 *moves = Some(ms);
                 let ms = moves.as_ref().expect("set above");
@@ -265,22 +276,11 @@ fn play_turn(cx: &mut Cx, f: &mut Step, mut v: Val) -> Res<Out> {
                             tile: None,
                         }));
                     }
-                    // `_auto_discard`: the drawn tile if it may be discarded, else the first that may
-                    let (hand, drawn) = (cx.h.st.seats[s].hand.clone(), cx.h.st.seats[s].drawn);
-                    let pickable = |c: &super::offers::Ctx| -> Result<Option<usize>, super::offers::Why> {
-                        if let Some(d) = drawn.filter(|d| hand.contains(d)) {
-                            if !c.restricted("discard", s, Some(d))? {
-                                return Ok(Some(d));
-                            }
-                        }
-                        for &k in &hand {
-                            if !c.restricted("discard", s, Some(k))? {
-                                return Ok(Some(k));
-                            }
-                        }
-                        Ok(None)
+                    let picked = match auto_pick {
+                        Some(k) => k,
+                        None => cx.offers(|c| auto_discard(c, s))?,
                     };
-                    return match cx.offers(pickable)? {
+                    return match picked {
                         None => Ok(Out::Done(Val::Turn(TurnEnd::Pass))),
                         Some(k) => {
                             cx.discard(s, k);
@@ -440,6 +440,22 @@ fn play_turn(cx: &mut Cx, f: &mut Step, mut v: Val) -> Res<Out> {
         }
         v = Val::None;
     }
+}
+
+/// `_auto_discard`: the drawn tile if it may be discarded, else the first held that may (None: none may).
+fn auto_discard(c: &super::offers::Ctx, s: usize) -> Result<Option<usize>, super::offers::Why> {
+    let seat = &c.st.seats[s];
+    if let Some(d) = seat.drawn.filter(|d| seat.hand.contains(d)) {
+        if !c.restricted("discard", s, Some(d))? {
+            return Ok(Some(d));
+        }
+    }
+    for &k in &seat.hand {
+        if !c.restricted("discard", s, Some(k))? {
+            return Ok(Some(k));
+        }
+    }
+    Ok(None)
 }
 
 /// `_s_after_discard`: the discard's event; the discarder's own declarations (not ported); the others'
