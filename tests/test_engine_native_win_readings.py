@@ -38,6 +38,13 @@ on win {
   set 房间倍率 = 2 + 幺九刻
 }
 """
+# a `win` hook that most often sets the value the context holds already (a trial it leaves unchanged offers
+# the win as found, not scored again), and otherwise one that multiplies the score
+SAME_VALUE_HOOK = """
+on win {
+  set 房间倍率 = if self_drawn then 3 else 1
+}
+"""
 
 
 def _variant(name: str) -> Rules:
@@ -48,8 +55,9 @@ def _variant(name: str) -> Rules:
     else:  # 白金岛's own `win` hooks (which apply to every win) left out
         start = src.index("on win {")
         end = src.index("action 报听 {")
-        src = src[:start] + src[end:] + SOME_WINS_HOOK
-        src = src.replace(WIN_ACTION, GUARDED)
+        src = src[:start] + src[end:] + (SAME_VALUE_HOOK if name == "same" else SOME_WINS_HOOK)
+        if name == "guarded":
+            src = src.replace(WIN_ACTION, GUARDED)
     res = compile_text(src, f"白金岛-{name}.pai")
     assert res.ok, res.render()
     return Rules(res.ruleset, backend="native")
@@ -80,3 +88,21 @@ def test_a_wins_readings_of_one_scoring_equal_the_reference(name):
     assert offered >= 4 and taken >= 4
     if name == "events":
         assert offered >= 10 and lifted >= 4  # wins whose score the events' reading multiplied
+
+
+@native_engine_only()
+def test_a_trial_setting_the_values_the_context_holds_offers_the_win_as_found():
+    """engine/winning/trial.rs: a trial whose hooks leave every context value as it was (the values id
+    unchanged) offers the win scored before them; one whose hooks change a value (self-drawn: 房间倍率 3) is
+    scored again. Both equal the reference at every point; reading a changed trial as unchanged offers
+    and pays the win at a third of its score."""
+    rules = _variant("same")
+    offered = taken = tripled = 0
+    for seed in range(10):
+        for bots in ("random", "greedy", "efficiency"):
+            g, o, t = _played(rules, seed, bots)
+            offered += o
+            taken += t
+            tripled += t > 0 and g.st.context.get("房间倍率", 1) == 3
+    assert offered >= 10 and taken >= 4
+    assert 1 <= tripled < taken  # wins of both kinds taken

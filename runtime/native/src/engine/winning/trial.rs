@@ -157,8 +157,12 @@ impl StateWins<'_> {
             Halt::Stop(_) => self.decline("a win tried on a copy of the context (an evaluation stopped)"),
             Halt::Refused(_) => self.decline("a win tried on a copy of the context (a statement not ported)"),
         };
-        let mut changed = run.trial_effects(effects, &b).map_err(halt)?;
-        changed |= run.trial_hooks(action, &b).map_err(halt)?;
+        run.trial_effects(effects, &b).map_err(halt)?;
+        run.trial_hooks(action, &b).map_err(halt)?;
+        // The trial changes only context values, and a value set to what it holds leaves the values id
+        // as it was (`put_context`): with the same id the copy is the state as it is, and a scoring of
+        // it the one made above — not made again.
+        let mut changed = run.st.values_id != st.values_id;
         if let Some(why) = self.take_declined() {
             return Err(self.decline(why));
         }
@@ -187,7 +191,9 @@ impl StateWins<'_> {
             b.set("score", score);
             b.set("task_factor", tf);
             b.win.reading = Some(reading.ok_or(TRIED));
-            if run.trial_hooks("win", &b).map_err(halt)? {
+            let before = run.st.values_id;
+            run.trial_hooks("win", &b).map_err(halt)?;
+            if run.st.values_id != before {
                 changed = true;
                 hooked = true;
             }
