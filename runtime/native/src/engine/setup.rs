@@ -91,16 +91,26 @@ pub struct Args {
 pub struct Initial {
     states: Vec<Value>,
     context: Vec<Value>,
+    /// A seat's states and phases, and the table's, as a hand with no values carried puts them.
+    seat_vars: Vec<(String, Value)>,
+    table_vars: Vec<(String, Value)>,
 }
 
 impl Initial {
     /// None where one of them does not evaluate (each hand's setup then evaluates them and fails as
     /// it did).
     pub(super) fn of(t: &Table) -> Option<Initial> {
-        Some(Initial {
-            states: t.rules.states.iter().map(|sv| initial_of(t, sv).ok()).collect::<Option<_>>()?,
-            context: t.rules.settings.iter().filter(|s| s.role == "context").map(|s| context_of(t, s).ok()).collect::<Option<_>>()?,
-        })
+        let states: Vec<Value> = t.rules.states.iter().map(|sv| initial_of(t, sv).ok()).collect::<Option<_>>()?;
+        let context = t.rules.settings.iter().filter(|s| s.role == "context").map(|s| context_of(t, s).ok()).collect::<Option<_>>()?;
+        // (the puts of `setup` with nothing carried, in its order: the states, then the phases)
+        let (mut seat_vars, mut table_vars) = (Vec::new(), Vec::new());
+        for (sv, init) in t.rules.states.iter().zip(&states) {
+            put(if sv.scope == "player" { &mut seat_vars } else { &mut table_vars }, &sv.name, init.clone());
+        }
+        for ph in &t.rules.phases {
+            put(if ph.scope == "player" { &mut seat_vars } else { &mut table_vars }, &ph.name, Value::Bool(false));
+        }
+        Some(Initial { states, context, seat_vars, table_vars })
     }
 }
 
@@ -180,38 +190,50 @@ pub fn setup(t: &Table, args: &Args) -> Result<Setup, Error> {
     for (i, seat) in st.seats.iter_mut().enumerate() {
         seat.balance = Money::whole(args.balances.as_ref().map_or(DEFAULT_BALANCE, |b| b[i]));
     }
-    for (si, sv) in t.rules.states.iter().enumerate() {
-        let session = sv.lives == "session";
-        let init = match &t.initial {
-            Some(i) => i.states[si].clone(),
-            None => initial_of(t, sv)?,
-        };
-        if sv.scope == "player" {
-            for (i, seat) in st.seats.iter_mut().enumerate() {
-                let carried = args
-                    .players
-                    .as_ref()
-                    .filter(|_| session)
-                    .and_then(|p| p.get(i))
-                    .and_then(|c| get(c, &sv.name));
-                put(
-                    &mut seat.vars,
-                    &sv.name,
-                    carried.cloned().unwrap_or_else(|| init.clone()),
-                );
-            }
-        } else {
-            let carried = args.table.as_ref().filter(|_| session).and_then(|c| get(c, &sv.name));
-            put(&mut st.table, &sv.name, carried.cloned().unwrap_or(init));
-        }
-    }
-    for ph in &t.rules.phases {
-        if ph.scope == "player" {
+    match &t.initial {
+        // no values carried from a hand before: every seat's states and phases, and the table's, are the
+        // table's own, put in the same order once (`Initial::vars`) and copied
+        Some(i) if args.table.is_none() && args.players.is_none() => {
             for seat in st.seats.iter_mut() {
-                put(&mut seat.vars, &ph.name, Value::Bool(false));
+                seat.vars = i.seat_vars.clone();
             }
-        } else {
-            put(&mut st.table, &ph.name, Value::Bool(false));
+            st.table = i.table_vars.clone();
+        }
+        _ => {
+            for (si, sv) in t.rules.states.iter().enumerate() {
+                let session = sv.lives == "session";
+                let init = match &t.initial {
+                    Some(i) => i.states[si].clone(),
+                    None => initial_of(t, sv)?,
+                };
+                if sv.scope == "player" {
+                    for (i, seat) in st.seats.iter_mut().enumerate() {
+                        let carried = args
+                            .players
+                            .as_ref()
+                            .filter(|_| session)
+                            .and_then(|p| p.get(i))
+                            .and_then(|c| get(c, &sv.name));
+                        put(
+                            &mut seat.vars,
+                            &sv.name,
+                            carried.cloned().unwrap_or_else(|| init.clone()),
+                        );
+                    }
+                } else {
+                    let carried = args.table.as_ref().filter(|_| session).and_then(|c| get(c, &sv.name));
+                    put(&mut st.table, &sv.name, carried.cloned().unwrap_or(init));
+                }
+            }
+            for ph in &t.rules.phases {
+                if ph.scope == "player" {
+                    for seat in st.seats.iter_mut() {
+                        put(&mut seat.vars, &ph.name, Value::Bool(false));
+                    }
+                } else {
+                    put(&mut st.table, &ph.name, Value::Bool(false));
+                }
+            }
         }
     }
     for (ci, s) in t.rules.settings.iter().filter(|s| s.role == "context").enumerate() {
