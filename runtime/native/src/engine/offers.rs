@@ -10,7 +10,7 @@
 //! back to the reference); an expression the lowering refuses refuses the decision by name.
 
 
-use super::offer_melds::{count, meld_options, MeldOption};
+use super::offer_melds::MeldOption;
 use super::offer_rules::{ActionDef, OfferRules};
 use super::scope::{bound_array, GameScope, ReadingAt, WinQuestions, WinReading};
 use super::state::HandState;
@@ -43,6 +43,8 @@ pub(super) fn refused<T>(what: &str) -> R<T> {
 }
 
 pub use super::moves::{Act, Mv, Tiles};
+
+mod turn_moves; // the turn's moves: the discards, the pass, the own turn's actions, follow-ups
 
 /// What a move stands for beside itself (`Offer`): its action (None for a discard or the pass), whether
 /// it is compulsory, a meld or a win.
@@ -485,133 +487,5 @@ impl<'a> Ctx<'a> {
             return Ok(Vec::new());
         }
         self.plain_moves(i, seat, tile, bind)
-    }
-
-    // ---- discards, the pass, the turn, follow-ups ----
-
-    /// `_discard_moves`: each distinct concealed tile, in catalog order, that no `restrict` forbids,
-    /// appended to `out` (the turn's moves are built in one vector).
-    fn push_discards(&self, seat: usize, out: &mut Moves) -> R<()> {
-        let hand = &self.st.seats[seat].hand;
-        // where no restriction on the discard reads the tile, the first tile's answer is every tile's
-        let tile_free = self.o.restricts_discard.iter().all(|&ri| self.o.tile_free[ri]);
-        let mut every: Option<bool> = None;
-        let mut one = |k: usize| -> R<()> {
-            let barred = match every {
-                Some(b) => b,
-                None => {
-                    let b = self.restricted("discard", seat, Some(k))?;
-                    if tile_free {
-                        every = Some(b);
-                    }
-                    b
-                }
-            };
-            if !barred {
-                out.push((Mv::plain(Act::DISCARD, Tiles::one(k)), NO_OFFER));
-            }
-            Ok(())
-        };
-        // the distinct kinds in catalog order: a bit per kind where every kind fits in one word (the
-        // hand neither copied nor sorted), else the hand copied, sorted and deduplicated
-        if hand.iter().all(|&k| k < 128) {
-            let mut bits = 0u128;
-            for &k in hand {
-                bits |= 1u128 << k;
-            }
-            while bits != 0 {
-                one(bits.trailing_zeros() as usize)?;
-                bits &= bits - 1;
-            }
-        } else {
-            let mut kinds = hand.clone();
-            kinds.sort_unstable();
-            kinds.dedup();
-            for k in kinds {
-                one(k)?;
-            }
-        }
-        Ok(())
-    }
-
-    /// `_with_pass`: the moves plus `pass`, unless a `restrict` forbids passing (and there is a choice).
-    pub fn with_pass(&self, seat: usize, moves: &Moves) -> R<Vec<Mv>> {
-        let mut out: Vec<Mv> = moves.iter().map(|(m, _)| m.clone()).collect();
-        if out.is_empty() || !self.restricted("pass", seat, None)? {
-            out.push(Mv::pass());
-        }
-        Ok(out)
-    }
-
-    /// `_own_turn_actions`: the actions `turn` or `draw` open by self / any, each once (turn's first).
-    pub(super) fn own_turn_actions(&self) -> &'a [usize] {
-        &self.o.own_turn
-    }
-
-    /// `_turn_moves`.
-    pub fn turn_moves(&self, s: usize, claimed: bool, allow_win: bool) -> R<Moves> {
-        let seat = &self.st.seats[s];
-        // (room for the discards, one a kind held, and a few actions: grown once at most)
-        let mut moves = Vec::with_capacity(seat.hand.len() + 4);
-        if !claimed {
-            if allow_win && seat.drawn.is_some() {
-                moves.extend(self.win_moves(s, "self", seat.drawn, Some(s), NO_BIND)?);
-            }
-            if !seat.auto {
-                for &i in self.own_turn_actions() {
-                    moves.extend(self.action_moves(i, s, seat.drawn, None, NO_BIND)?);
-                }
-            }
-        }
-        if seat.auto && !moves.iter().any(|(_, o)| o.compulsory) {
-            return Ok(moves);
-        }
-        self.push_discards(s, &mut moves)?;
-        Ok(moves)
-    }
-
-    /// `_follow_moves`: a follow-up's moves (its meld with the tile of the action it follows, from the hand).
-    pub fn follow_moves(&self, name: &str, seat: usize, t: usize) -> R<Moves> {
-        let Some(i) = self.index(name) else {
-            return Ok(Vec::new());
-        };
-        let b = self.action(i);
-        if b.wins || !b.instead_of.is_empty() {
-            return Ok(Vec::new());
-        }
-        if b.forms.is_empty() {
-            return self.action_moves(i, seat, Some(t), None, NO_BIND);
-        }
-        if !self.holds(b.when, seat, Some(t), NO_BIND, None)? || self.restricted(&b.name, seat, Some(t))? {
-            return Ok(Vec::new());
-        }
-        let s = &self.st.seats[seat];
-        let mut found = Vec::new();
-        for kind in &b.forms {
-            let Some(mk) = self.o.rules.kind(kind) else { continue };
-            let unusable = self.unusable(b, kind);
-            let avail = self.avail(seat, &unusable);
-            for o in meld_options(self.t, &self.o.rules, s, mk, Some(t), &avail) {
-                if o.extends.is_some() {
-                    continue;
-                }
-                let mut need: Vec<(usize, usize)> = Vec::new();
-                for &k in &o.tiles {
-                    match need.iter_mut().find(|(x, _)| *x == k) {
-                        Some(e) => e.1 += 1,
-                        None => need.push((k, 1)),
-                    }
-                }
-                if need.iter().all(|&(k, c)| count(&avail, k) >= c) {
-                    found.push(MeldOption {
-                        from_hand: o.tiles.clone(),
-                        extends: None,
-                        key: t,
-                        ..o
-                    });
-                }
-            }
-        }
-        Ok(self.one_kind(b, found)?.iter().map(|o| self.meld_move(i, o)).collect())
     }
 }
