@@ -243,7 +243,6 @@ impl Offers {
             restricts_pass,
             restricts_of,
             win_plans,
-
             fixed_wild,
         })
     }
