@@ -120,6 +120,9 @@ pub(crate) struct Requirement {
     pub forms: Vec<Arc<str>>,
     pub expr: Node,
     pub unless: Option<Node>,
+    /// Reads no pattern and no unit, itself or through a quantity: its truth on a reading does not
+    /// depend on the tally (score/choose.rs holds a win question's readings to it before counting).
+    pub untallied: bool,
 }
 
 /// What scoring a reading reads after the raw counts: each pattern's value, the requirements in
@@ -140,6 +143,7 @@ fn lower_scoring(
     lw: &mut Lowering,
     python_owned: &[bool],
     units_read: &[Vec<usize>],
+    q_tallied: &[bool],
 ) -> Result<Scoring, Error> {
     let empty = Vec::new();
     let mut values = Vec::new();
@@ -156,12 +160,18 @@ fn lower_scoring(
             .iter()
             .map(|f| f.as_str().map(Arc::from).ok_or_else(|| nc("a malformed requirement".into())))
             .collect::<Result<Vec<_>, Error>>()?;
+        lw.reads_patterns.clear();
+        lw.reads_quantities.clear();
+        lw.reads_unit = false;
         let expr = lw.lower(q.get("expr").ok_or_else(|| nc("a requirement without a condition".into()))?, 0)?;
         let unless = match q.get("unless").filter(|v| !v.is_null()) {
             Some(e) => Some(lw.lower(e, 0)?),
             None => None,
         };
-        requires.push(Requirement { forms, expr, unless });
+        let untallied = lw.reads_patterns.is_empty()
+            && !lw.reads_unit
+            && lw.reads_quantities.iter().all(|&i| q_tallied.get(i) == Some(&false));
+        requires.push(Requirement { forms, expr, unless, untallied });
     }
     let sc = rs.get("score").filter(|v| !v.is_null());
     let part = |lw: &mut Lowering, k: &str| -> Result<Option<Node>, Error> {
@@ -382,7 +392,8 @@ impl Program {
             return Err(nc("several patterns that read units".into()));
         }
         // what scoring reads after the counts (score.rs): lowered where it can be; else the reason
-        let scoring = lower_scoring(rs, pats_j, &mut lw, &python_owned, &units_read).map_err(|e| match e {
+        let q_tallied: Vec<bool> = (0..nq).map(|i| !q_all_pats[i].is_empty() || q_all_unit[i]).collect();
+        let scoring = lower_scoring(rs, pats_j, &mut lw, &python_owned, &units_read, &q_tallied).map_err(|e| match e {
             Error::NotCovered(m) | Error::Input(m) | Error::Internal(m) => m,
         });
         let form_conds = lower_forms(rs, &mut lw).map_err(|e| match e {

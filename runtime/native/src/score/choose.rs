@@ -2,7 +2,7 @@
 //! and the one that counts chosen as runtime/hand_score.py chooses it; where a reading first reads the
 //! hand's waits, they are asked once and the evaluation goes on from there (`resuming`).
 
-use crate::program::{equal, order, Eval, Reading, Scoring, Stop, V};
+use crate::program::{equal, order, Eval, Reading, Requirement, Scoring, Stop, V};
 use crate::tally::{Dropped, Tally};
 
 use super::Scorer;
@@ -55,7 +55,29 @@ fn waits_known(reads: [bool; 2], ev: &Eval) -> bool {
 /// `lean`: a reading failing a requirement is left without its score, total and best where that asks
 /// for no waits (`waits_known`): a question reading only whether the hand wins never reads them, and
 /// the reference evaluates a refused reading only for a hand that does not win.
+///
+/// With `lean`, the requirements that read no pattern and no unit (`untallied`), up to the first that
+/// does, are held to the reading before its counts: their truth does not depend on the tally, and the
+/// reference's `requirements_ok` evaluates them before anything else; a reading one of them refuses is
+/// then not counted or tallied either (most of a win question's readings: 扯胡子's 起胡).
 fn score_reading(sc: &Scoring, tally: &Tally, ev: &mut Eval, form: &V, lean: Option<[bool; 2]>) -> R<Scored> {
+    let mut failed = -1i64;
+    let mut checked = 0; // the requirements held to the reading already, in order
+    if let Some(reads) = lean {
+        for (j, q) in sc.requires.iter().enumerate() {
+            if !q.untallied {
+                break;
+            }
+            checked = j + 1;
+            if !meets(ev, q, form)? {
+                failed = j as i64;
+                break;
+            }
+        }
+        if failed >= 0 && waits_known(reads, ev) {
+            return Ok(Scored { failed, score: V::None, total: V::None, best: V::None, units: Vec::new(), fin: Vec::new(), values: Vec::new(), trace: Vec::new() });
+        }
+    }
     let mut counts = ev.all_counts()?;
     let mut fired: Vec<usize> = (0..counts.len()).filter(|&i| counts[i] > 0).collect();
     let n = counts.len();
@@ -92,21 +114,13 @@ fn score_reading(sc: &Scoring, tally: &Tally, ev: &mut Eval, form: &V, lean: Opt
     }
     src.ev.units = Some(units.clone());
     let ev = &mut *src.ev;
-    let mut failed = -1i64;
-    for (j, q) in sc.requires.iter().enumerate() {
-        if !q.forms.is_empty() && !q.forms.iter().any(|f| matches!(form, V::Str(s) if s == f)) {
-            continue;
-        }
-        if ev.eval_node(&q.expr)?.truthy() {
-            continue;
-        }
-        if let Some(u) = &q.unless {
-            if ev.eval_node(u)?.truthy() {
-                continue;
+    if failed < 0 {
+        for (j, q) in sc.requires.iter().enumerate().skip(checked) {
+            if !meets(ev, q, form)? {
+                failed = j as i64;
+                break;
             }
         }
-        failed = j as i64;
-        break;
     }
     if failed >= 0 && lean.is_some_and(|reads| waits_known(reads, ev)) {
         return Ok(Scored { failed, score: V::None, total: V::None, best: V::None, units, fin, values, trace });
@@ -130,6 +144,20 @@ fn score_reading(sc: &Scoring, tally: &Tally, ev: &mut Eval, form: &V, lean: Opt
         None => score.clone(),
     };
     Ok(Scored { failed, score, total, best, units, fin, values, trace })
+}
+
+/// Whether requirement `q` lets a reading of `form` through (a requirement of other forms does).
+fn meets(ev: &mut Eval, q: &Requirement, form: &V) -> R<bool> {
+    if !q.forms.is_empty() && !q.forms.iter().any(|f| matches!(form, V::Str(s) if s == f)) {
+        return Ok(true);
+    }
+    if ev.eval_node(&q.expr)?.truthy() {
+        return Ok(true);
+    }
+    match &q.unless {
+        Some(u) => Ok(ev.eval_node(u)?.truthy()),
+        None => Ok(false),
+    }
 }
 
 /// Python's `(best, score) > (best2, score2)` on numbers.
