@@ -240,7 +240,7 @@ impl Tables {
     /// only, never while Python runs.
     pub(crate) fn core_can_split(&self, counts: &[u8], wilds: usize, melds: usize, pairs: usize) -> Result<bool, Error> {
         let mut st = self.state.lock().unwrap_or_else(|e| e.into_inner());
-        let r = guarded(|| st.core.can_split(counts, wilds, melds, pairs));
+        let r = guarded(|| st.core.probe_split_any(counts, wilds, &[(melds, pairs)]));
         if let Err(Error::Internal(_)) = &r {
             st.core.reset();
         }
@@ -251,7 +251,7 @@ impl Tables {
     /// structural test, src/hand/trial.rs `splits_any`): the lock held for this one answer.
     pub(crate) fn core_can_split_any(&self, counts: &[u8], wilds: usize, targets: &[(usize, usize)]) -> Result<bool, Error> {
         let mut st = self.state.lock().unwrap_or_else(|e| e.into_inner());
-        let r = guarded(|| st.core.can_split_any(counts, wilds, targets));
+        let r = guarded(|| st.core.probe_split_any(counts, wilds, targets));
         if let Err(Error::Internal(_)) = &r {
             st.core.reset();
         }
@@ -410,6 +410,12 @@ impl Tables {
     /// Whether any of `targets` ((melds, pairs) pairs) fits: one call for a whole win check.
     fn can_split_any(&self, counts: &Bound<'_, PyAny>, wilds: usize, targets: Vec<(usize, usize)>) -> PyResult<bool> {
         self.with(Some(counts), |core, c| core.can_split_any(c, wilds, &targets))
+    }
+
+    /// `can_split_any` by the search that stops at the first split (src/blocks/probe.rs: the wins'
+    /// structural test); the same answer.
+    fn probe_split_any(&self, counts: &Bound<'_, PyAny>, wilds: usize, targets: Vec<(usize, usize)>) -> PyResult<bool> {
+        self.with(Some(counts), |core, c| core.probe_split_any(c, wilds, &targets))
     }
 
     /// Many win checks in one call (for batches and benchmarks): `hands` is one bytes object of

@@ -366,6 +366,7 @@ impl Tables {
             set_min_wilds: Vec::new(),
             set_ids: map(),
             combined: map(),
+            probed: map(),
             memo_size: 0,
             keys: Vec::new(),
             ids: Vec::new(),

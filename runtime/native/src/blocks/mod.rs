@@ -108,6 +108,8 @@ pub struct Tables {
     set_min_wilds: Vec<u8>,
     set_ids: Map<Box<[u32]>, u32>,
     combined: Map<Box<[u32]>, u32>, // the blocks' option set ids of a hand -> their interned sum
+    /// (block key, block << 24 | wildcards << 16 | melds << 8 | pairs) -> whether it splits so (probe.rs)
+    probed: Map<(u128, u32), bool>,
     memo_size: usize, // estimated bytes the memos hold (`MEMO_LIMIT`)
     keys: Vec<u128>, // per block, reused by every call
     ids: Vec<u32>,
@@ -138,6 +140,7 @@ const PRODUCT_WORK: usize = 2_000_000;
 
 mod build;
 mod mend; // how far a hand is from splitting: the count behind the exact shortcuts
+mod probe; // whether a hand splits, by a search that stops at the first split
 mod sets;
 mod wild;
 pub use mend::unmendable_of;
@@ -171,6 +174,7 @@ impl Tables {
         self.set_min_wilds.clear();
         self.set_ids.clear();
         self.combined.clear();
+        self.probed.clear();
         self.last_hand = None;
         self.frames.clear(); // what a panic may have left
         self.memo_size = 0;

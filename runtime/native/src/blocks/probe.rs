@@ -1,0 +1,81 @@
+//! Whether a hand splits, found by a search that stops at the first split (the wins' structural test):
+//! the same answer as `can_split_any`, without making the option sets of the keys it visits.
+//!
+//! A hand whose tiles lie in one block asks only whether some split of that block's key, with its
+//! wildcards, leaves wildcards that form the missing groups on their own. `can_split_any` answers it
+//! from the key's whole option set (every `(melds, pairs, wildcards)` of every split), made over every
+//! sub-key and merged; a key of a block of many kinds (扯胡子: one block of all twenty) is mostly new,
+//! and most hands asked do not split. Here the same templates are taken in the same way (a group of the
+//! lowest kind left, then the rest), but only as far as the target allows and only until a split is
+//! found; each (key, wildcards, melds, pairs left) answered is kept, true or false (a function of the
+//! tables alone, bounded with the other memos by `MEMO_LIMIT` and forgotten with them). A key whose
+//! option set is known already is answered from it.
+
+use super::*;
+
+impl Tables {
+    /// `can_split_any`'s answer (the same bounds checked, the same refusals), by the search above where
+    /// the hand's tiles lie in one block; by `can_split_any` where they lie in several.
+    pub fn probe_split_any(&mut self, counts: &[u8], wilds: usize, targets: &[(usize, usize)]) -> Result<bool, Error> {
+        for &(m, p) in targets {
+            self.check_bounds(wilds, m, p)?;
+        }
+        let keys = self.keys(counts)?;
+        let mut held = keys.iter().enumerate().filter(|(_, &k)| k != 0);
+        let (b, key) = match (held.next(), held.next()) {
+            (Some((b, &k)), None) => (b, k),
+            (None, _) => return Ok(targets.iter().any(|&(m, p)| self.wild_only(wilds, m, p))),
+            _ => return self.can_split_any(counts, wilds, targets),
+        };
+        if self.memo_size > MEMO_LIMIT {
+            self.reset();
+        }
+        let known = self.blocks[b].memo.get(&key).copied().or_else(|| {
+            (wilds < self.cap).then(|| self.blocks[b].capped[wilds].get(&key).copied()).flatten()
+        });
+        if let Some(id) = known {
+            let set = &self.sets[id as usize];
+            return Ok(targets.iter().any(|&(m, p)| self.fits(set, wilds, m, p)));
+        }
+        for &(m, p) in targets {
+            if self.probe(b, key, wilds, m, p) {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
+    /// Whether block `b`'s tiles `key` with `w` wildcards form exactly `m` melds and `p` pairs, the
+    /// wildcards left over forming groups of their own (`fits` of the key's set within `w`).
+    fn probe(&mut self, b: usize, key: u128, w: usize, m: usize, p: usize) -> bool {
+        if key == 0 {
+            return self.wild_only(w, m, p);
+        }
+        let at = (key, ((b as u32) << 24) | ((w as u32) << 16) | ((m as u32) << 8) | p as u32);
+        if let Some(&got) = self.probed.get(&at) {
+            return got;
+        }
+        let i = (key.trailing_zeros() / 4) as usize;
+        let mut got = false;
+        for ti in 0..self.blocks[b].templates[i].len() {
+            let t = self.blocks[b].templates[i][ti];
+            if t.wilds as usize > w {
+                break; // the templates come fewest wildcards first
+            }
+            if ((key | NIBBLE_HIGH) - t.delta) & NIBBLE_HIGH != NIBBLE_HIGH {
+                continue; // some kind has fewer tiles than the group takes
+            }
+            let (tm, tp) = (t.meld as usize, t.pair as usize);
+            if tm > m || tp > p {
+                continue;
+            }
+            if self.probe(b, key - t.delta, w - t.wilds as usize, m - tm, p - tp) {
+                got = true;
+                break;
+            }
+        }
+        self.probed.insert(at, got);
+        self.memo_size += 20 + SLOT;
+        got
+    }
+}
