@@ -20,13 +20,31 @@ impl Tables {
         for &(m, p) in targets {
             self.check_bounds(wilds, m, p)?;
         }
-        let keys = self.keys(counts)?;
-        let mut held = keys.iter().enumerate().filter(|(_, &k)| k != 0);
-        let (b, key) = match (held.next(), held.next()) {
-            (Some((b, &k)), None) => (b, k),
-            (None, _) => return Ok(targets.iter().any(|&(m, p)| self.wild_only(wilds, m, p))),
-            _ => return self.can_split_any(counts, wilds, targets),
-        };
+        if counts.len() != self.n {
+            return self.can_split_any(counts, wilds, targets); // its refusal
+        }
+        // the one block holding the hand's tiles (found before any key is made: most hands of the
+        // variants with blocks by suit lie in several, and go on at once)
+        let mut one: Option<usize> = None;
+        for (k, &c) in counts.iter().enumerate() {
+            if c == 0 {
+                continue;
+            }
+            let b = self.place[k].0;
+            match one {
+                None => one = Some(b),
+                Some(x) if x == b => {}
+                Some(_) => return self.can_split_any(counts, wilds, targets),
+            }
+        }
+        let Some(b) = one else { return Ok(targets.iter().any(|&(m, p)| self.wild_only(wilds, m, p))) };
+        let mut key = 0u128;
+        for (k, &c) in counts.iter().enumerate() {
+            if c > MAX_COUNT {
+                return Err(Error::NotCovered(format!("{c} tiles of one kind")));
+            }
+            key |= (c as u128) << self.place[k].1;
+        }
         if self.memo_size > MEMO_LIMIT {
             self.reset();
         }
