@@ -63,6 +63,14 @@ pub(crate) struct Eval<'p, 'r> {
     // the tallies a flat evaluation under way charged the building of (flat_eval.rs): kept in
     // `tallies` as charged when it answers, forgotten when it gives up
     pub(super) fpending: std::cell::RefCell<Vec<(B, Option<usize>, u64)>>,
+    // per (reading list, field) a flat equality lookup read: every item's key, taken once a reading
+    // (flat_loops.rs `ftally`); Err where an item's key is not a flat value
+    // the flat values of the reading's single values read by flat forms (flat_eval.rs `Fx::Builtin`)
+    pub(super) fbv: [std::cell::Cell<Option<Val>>; N_BUILTINS],
+    // the reading's packed prefilter counts unpacked, one field a byte (made at the first test)
+    pub(super) pf: Vec<u8>,
+    pub(super) pf_made: bool,
+    pub(super) fkeys: std::cell::RefCell<Vec<(B, Option<usize>, Result<Vec<Val>, ()>)>>,
 }
 
 
@@ -178,9 +186,17 @@ impl<'p, 'r> Eval<'p, 'r> {
     /// Pattern i's raw count, its guard set (`pattern`).
     fn count_of(&mut self, i: usize) -> R<i64> {
         if let (Some(packed), Some(tests)) = (self.r.packed, self.p.prefilter.get(i)) {
-            for &(f, op, k) in tests {
-                if !prefilter_test(packed, f, op, k) {
-                    return Ok(0);
+            if !tests.is_empty() {
+                if !self.pf_made {
+                    // the packed counts' fields unpacked once a reading: a test then reads one byte
+                    unpack_fields(packed, &mut self.pf);
+                    self.pf_made = true;
+                }
+                for &(f, op, k) in tests {
+                    let v = self.pf.get(f).map_or(0, |x| *x as i64); // a field past the end is 0
+                    if !prefilter_cmp(v, op, k) {
+                        return Ok(0);
+                    }
                 }
             }
         }
@@ -582,14 +598,26 @@ static V_FALSE: V = V::Bool(false);
 
 pub const PREFILTER_FIELD: usize = 6;
 
-/// One prefilter test: the 6-bit field f of the packed counts against k (op: 0 ==, 1 !=, 2 <, 3 <=,
-/// 4 >, 5 >=).
-pub(crate) fn prefilter_test(packed: &[u8], f: usize, op: u8, k: i64) -> bool {
+/// The 6-bit field f of the packed counts (a prefilter test compares it with a constant).
+#[inline]
+fn prefilter_field(packed: &[u8], f: usize) -> i64 {
     // the field's bits lie in two bytes at most (6 bits from any bit offset); a byte past the end is 0
     let bit = f * PREFILTER_FIELD;
     let byte = |i: usize| packed.get(i).map_or(0u16, |b| *b as u16);
     let two = byte(bit / 8) | byte(bit / 8 + 1) << 8;
-    let v = (two >> (bit % 8) & ((1 << PREFILTER_FIELD) - 1)) as i64;
+    (two >> (bit % 8) & ((1 << PREFILTER_FIELD) - 1)) as i64
+}
+
+/// Every field the packed counts hold (the bytes' bits in fields of 6), in order.
+fn unpack_fields(packed: &[u8], out: &mut Vec<u8>) {
+    out.clear();
+    let n = (packed.len() * 8).div_ceil(PREFILTER_FIELD);
+    out.extend((0..n).map(|f| prefilter_field(packed, f) as u8));
+}
+
+/// A prefilter test's comparison of a field's value v with k (op: 0 ==, 1 !=, 2 <, 3 <=, 4 >, 5 >=).
+#[inline]
+fn prefilter_cmp(v: i64, op: u8, k: i64) -> bool {
     match op {
         0 => v == k,
         1 => v != k,

@@ -159,8 +159,11 @@ pub(crate) enum Fp {
     SEq(bool, Sx, Sx, u64),
     SChain(Vec<bool>, Vec<(Sx, u64)>),
     TEq(bool, Tx, Tx, u64),
-    And(Box<Fp>, Box<Fp>),
-    Or(Box<Fp>, Box<Fp>),
+    /// a chain of `and` (`All`) or of `or` (`AnyOf`), however nested, as one list of legs in order:
+    /// each leg with the connectives' nodes first charged right before it (those whose left-most
+    /// leg it is), so that the legs evaluated until the answer charge what the nested walk charges
+    All(Vec<(u64, Fp)>),
+    AnyOf(Vec<(u64, Fp)>),
     Not(Box<Fp>),
     Cmp(Cmp, Box<Fx>, Box<Fx>),
     Chain(Vec<Cmp>, Vec<Fx>),
@@ -234,7 +237,7 @@ pub(crate) struct FlatTables {
     pub(super) tx: Vec<i64>,    // the same cells' numbers
     pub(super) fcls: Vec<Option<C>>, // per field: the class every kind's cell has (None: not one class)
     pub(super) kind_suit: Vec<Val>,
-    pub(super) syms: HashMap<String, i64>,
+    pub(super) syms: crate::hash::Map<String, i64>, // a fast keyed hash: looked up per group a reading
     pub(super) empty_sym: i64,
     pub(super) on: bool, // the program allows flat loops (every binder scoped)
     pub(super) f_wild: usize,
@@ -328,8 +331,16 @@ impl FlatCx {
             return Some(p);
         }
         Some(match e {
-            Node::And(l, r) => Fp::And(Box::new(self.fp(l)?), Box::new(self.fp(r)?)),
-            Node::Or(l, r) => Fp::Or(Box::new(self.fp(l)?), Box::new(self.fp(r)?)),
+            Node::And(..) => {
+                let mut legs = Vec::new();
+                self.legs(e, true, 0, &mut legs)?;
+                Fp::All(legs)
+            }
+            Node::Or(..) => {
+                let mut legs = Vec::new();
+                self.legs(e, false, 0, &mut legs)?;
+                Fp::AnyOf(legs)
+            }
             Node::Not(o) => Fp::Not(Box::new(self.fp(o)?)),
             Node::Compare(ops, xs) if ops.len() == 1 && xs.len() == 2 => match (ops[0], &xs[1]) {
                 (Cmp::In | Cmp::NotIn, Node::Const(V::List(items))) => {
@@ -348,6 +359,21 @@ impl FlatCx {
             Node::Comp { func: CompFn::Any | CompFn::All, eq: None, .. } => Fp::Loop(Box::new(self.floop(e)?)),
             _ => Fp::Truth(Box::new(self.fx(e)?)),
         })
+    }
+
+    /// The legs of a chain of `and` (and: true) or `or`, in order: a connective of the chain charges
+    /// its node when entered, right before its left leg (pre: the nodes charged before this leg).
+    fn legs(&mut self, e: &Node, and: bool, pre: u64, out: &mut Vec<(u64, Fp)>) -> Option<()> {
+        match (e, and) {
+            (Node::And(l, r), true) | (Node::Or(l, r), false) => {
+                self.legs(l, and, pre + 1, out)?;
+                self.legs(r, and, 0, out)
+            }
+            _ => {
+                out.push((pre, self.fp(e)?));
+                Some(())
+            }
+        }
     }
 
     fn binder(&self, s: usize) -> Fx {
@@ -531,13 +557,13 @@ pub(super) fn group_list(b: B) -> Option<(u16, u16)> {
     })
 }
 
-pub(super) fn intern(syms: &mut HashMap<String, i64>, s: &str) -> i64 {
+pub(super) fn intern(syms: &mut crate::hash::Map<String, i64>, s: &str) -> i64 {
     let n = syms.len() as i64 + 1;
     *syms.entry(s.to_owned()).or_insert(n)
 }
 
 /// A constant as a flat value (None: a fraction, a list or anything else this form does not hold).
-fn const_val(syms: &mut HashMap<String, i64>, v: &V) -> Option<Val> {
+fn const_val(syms: &mut crate::hash::Map<String, i64>, v: &V) -> Option<Val> {
     Some(match v {
         V::None => NONE,
         V::Bool(b) => num(*b as i64),

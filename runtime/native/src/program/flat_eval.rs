@@ -105,8 +105,12 @@ impl Eval<'_, '_> {
         let mut cols = std::mem::take(&mut self.cols);
         cols.clear();
         let p = self.p;
+        let ft = &p.flat;
         let mut ok = true;
         let mut unknown: Vec<(&str, i64)> = Vec::new(); // kind texts the program does not hold, this reading's ids
+        // the kind texts looked up so far (by the text's address: the groups share their kinds' texts)
+        let mut seen: [(*const u8, usize, i64); 8] = [(std::ptr::null(), 0, 0); 8];
+        let mut n_seen = 0usize;
         for g in self.r.groups.iter() {
             // a group equal to an earlier one shares its identity (hand/readings.rs): its fields are read
             // at that index, as the walk reads them (eval.rs `gfield`), so the columns are too
@@ -114,44 +118,53 @@ impl Eval<'_, '_> {
                 ok = false;
                 break;
             }
+            let Some(V::Tile(c0)) = g.tiles.first() else {
+                ok = false; // a group of no tiles, or an item not a tile
+                break;
+            };
+            let k0 = kind_of(*c0);
+            // the suits compared by their texts' ids (none 0, a text its id: equal texts, equal ids)
+            let Some(suit0) = ft.kind_suit.get(k0 as usize).map(|v| v.x) else {
+                ok = false;
+                break;
+            };
             let (mut lo, mut hi) = (i64::MAX, i64::MIN);
             let mut tile = NONE;
             let mut min_kind = u32::MAX;
             let mut wilds = 0i64;
             let mut one_suit = true;
+            let mut one_kind = true;
             for x in g.tiles.iter() {
                 let V::Tile(c) = x else {
                     ok = false;
                     break;
                 };
                 let k = kind_of(*c);
-                let Some(&r) = p.kind_rank.get(k as usize).filter(|_| (k as usize) < p.flat.n_kinds) else {
+                let (Some(&r), Some(su)) = (p.kind_rank.get(k as usize), ft.kind_suit.get(k as usize)) else {
                     ok = false;
                     break;
                 };
+                if k as usize >= ft.n_kinds {
+                    ok = false;
+                    break;
+                }
                 lo = lo.min(r);
                 hi = hi.max(r);
-                if let (Some(V::Tile(f)), true) = (g.tiles.first(), one_suit) {
-                    one_suit = p.kind_suit[kind_of(*f) as usize] == p.kind_suit[k as usize];
-                }
+                one_suit &= su.x == suit0;
+                one_kind &= k == k0;
                 if k < min_kind {
                     min_kind = k;
                     tile = Val { c: C::Tile, x: *c as i64 };
                 }
                 wilds += (c & 2 != 0) as i64;
             }
-            if !ok || g.tiles.is_empty() {
-                ok = false;
+            if !ok {
                 break;
             }
-            let suit = match g.tiles.first() {
-                Some(V::Tile(c)) => p.flat.kind_suit[kind_of(*c) as usize],
-                _ => NONE,
-            };
             let mut flags = 0u16;
             for (on, bit) in [
-                (self.run_of(g, one_suit, lo, hi), G_RUN),
-                (is_triplet(g), G_TRIPLET),
+                (self.run_of(g, one_suit && suit0 != 0, lo, hi), G_RUN),
+                (g.tiles.len() >= 3 && one_kind, G_TRIPLET), // funcs.rs `is_triplet`
                 (g.kong, G_KONG),
                 (g.pair, G_PAIR),
                 (g.exposed, G_EXPOSED),
@@ -173,22 +186,33 @@ impl Eval<'_, '_> {
             num[15] = wilds;
             // a kind's text by its id: the program's, or one of this reading's below 0 (equal texts,
             // equal ids; a text no constant holds is equal to none of them)
-            let kind = if !p.flat.kinds {
+            let kind = if !ft.kinds {
                 0 // no flat form reads it: not looked up
             } else {
-                match p.flat.syms.get(&*g.kind) {
-                    Some(&k) => k,
-                    None => match unknown.iter().find(|u| u.0 == &*g.kind) {
-                        Some(u) => u.1,
-                        None => {
-                            let k = -1 - unknown.len() as i64;
-                            unknown.push((&g.kind, k));
-                            k
+                let at = (g.kind.as_ptr(), g.kind.len());
+                match seen[..n_seen].iter().find(|s| s.0 == at.0 && s.1 == at.1) {
+                    Some(s) => s.2,
+                    None => {
+                        let k = match ft.syms.get(&*g.kind) {
+                            Some(&k) => k,
+                            None => match unknown.iter().find(|u| u.0 == &*g.kind) {
+                                Some(u) => u.1,
+                                None => {
+                                    let k = -1 - unknown.len() as i64;
+                                    unknown.push((&g.kind, k));
+                                    k
+                                }
+                            },
+                        };
+                        if n_seen < seen.len() {
+                            seen[n_seen] = (at.0, at.1, k);
+                            n_seen += 1;
                         }
-                    },
+                        k
+                    }
                 }
             };
-            cols.push(GCol { num, suit: suit.x, kind, tile: tile.x, flags, ident: g.ident as i64 });
+            cols.push(GCol { num, suit: suit0, kind, tile: tile.x, flags, ident: g.ident as i64 });
         }
         if !ok {
             cols.clear(); // no column is read then
@@ -199,14 +223,10 @@ impl Eval<'_, '_> {
 
     /// funcs.rs `is_run` on what `build_cols` found: three tiles or more of one suit (not none), their
     /// ranks distinct and consecutive (lo..=hi).
-    fn run_of(&self, g: &Group, one_suit: bool, lo: i64, hi: i64) -> bool {
+    fn run_of(&self, g: &Group, suited: bool, lo: i64, hi: i64) -> bool {
         let t = &g.tiles;
         let n = t.len() as i64;
-        let first_suit = match t.first() {
-            Some(V::Tile(c)) => self.p.kind_suit[kind_of(*c) as usize].is_some(),
-            _ => false,
-        };
-        if n < 3 || !one_suit || !first_suit || hi.checked_sub(lo) != Some(n - 1) || n > 64 {
+        if n < 3 || !suited || hi.checked_sub(lo) != Some(n - 1) || n > 64 {
             return n > 64 && is_run(&self.p.kind_rank, &self.p.kind_suit, g);
         }
         let mut seen = 0u64;
@@ -291,6 +311,28 @@ impl Eval<'_, '_> {
         }
     }
 
+    /// `fp` with the typed comparisons (the commonest legs of a chain and bodies of a loop) evaluated
+    /// in place: a call of `fp` costs about as much as such a comparison itself.
+    #[inline(always)]
+    pub(super) fn fp_fast(&self, p: &Fp, regs: &mut Regs, n: &mut u64) -> U<bool> {
+        match p {
+            Fp::ICmp(op, a, b, k) => {
+                *n += k;
+                let (a, b) = (self.ix(a, regs)?, self.ix(b, regs)?);
+                op.ints(a, b).ok_or(())
+            }
+            Fp::ITruth(a, k) => {
+                *n += k;
+                Ok(self.ix(a, regs)? != 0)
+            }
+            Fp::SEq(eq, a, b, k) => {
+                *n += k;
+                Ok((self.sx(a, regs)? == self.sx(b, regs)?) == *eq)
+            }
+            _ => self.fp(p, regs, n),
+        }
+    }
+
     pub(super) fn fp(&self, p: &Fp, regs: &mut Regs, n: &mut u64) -> U<bool> {
         match p {
             Fp::ICmp(op, a, b, k) => {
@@ -341,17 +383,27 @@ impl Eval<'_, '_> {
                 *n += k;
                 Ok((self.tx(a, regs)? == self.tx(b, regs)?) == *eq)
             }
-            Fp::And(l, r) => {
-                *n += 1;
-                Ok(self.fp(l, regs, n)? && self.fp(r, regs, n)?)
+            Fp::All(legs) => {
+                for (pre, p) in legs {
+                    *n += pre;
+                    if !self.fp_fast(p, regs, n)? {
+                        return Ok(false);
+                    }
+                }
+                Ok(true)
             }
-            Fp::Or(l, r) => {
-                *n += 1;
-                Ok(self.fp(l, regs, n)? || self.fp(r, regs, n)?)
+            Fp::AnyOf(legs) => {
+                for (pre, p) in legs {
+                    *n += pre;
+                    if self.fp_fast(p, regs, n)? {
+                        return Ok(true);
+                    }
+                }
+                Ok(false)
             }
             Fp::Not(o) => {
                 *n += 1;
-                Ok(!self.fp(o, regs, n)?)
+                Ok(!self.fp_fast(o, regs, n)?)
             }
             Fp::Cmp(op, a, b) => {
                 *n += 1;
@@ -465,9 +517,19 @@ impl Eval<'_, '_> {
             }
             Fx::Builtin(b) => {
                 *n += 1;
-                match &self.builtins[*b as usize] {
-                    Some(v) => self.to_val(v)?,
-                    None => return Err(()),
+                let i = *b as usize;
+                match self.fbv[i].get() {
+                    Some(v) => v,
+                    None => {
+                        // a reading's single value does not change once made: its flat value kept
+                        // (a text's id looked up once)
+                        let v = match &self.builtins[i] {
+                            Some(v) => self.to_val(v)?,
+                            None => return Err(()),
+                        };
+                        self.fbv[i].set(Some(v));
+                        v
+                    }
                 }
             }
             Fx::Setting(i) => {
@@ -481,11 +543,11 @@ impl Eval<'_, '_> {
                 let k = self.floop(l, regs, n)?;
                 num(k)
             }
-            Fx::Cond(p) => num(self.fp(p, regs, n)? as i64),
+            Fx::Cond(p) => num(self.fp_fast(p, regs, n)? as i64),
             Fx::Tally(t) => self.ftally(t, regs, n)?,
             Fx::If(c, a, b) => {
                 *n += 1;
-                if self.fp(c, regs, n)? {
+                if self.fp_fast(c, regs, n)? {
                     self.fx(a, regs, n)?
                 } else {
                     self.fx(b, regs, n)?

@@ -1,7 +1,7 @@
 //! The flat form's loops and equality lookups (flat.rs): a comprehension's items from the reading's
 //! columns or lists, its binders in registers, its count; a lookup answered from the columns.
 
-use super::flat_eval::{feq, whole, Regs, U};
+use super::flat_eval::{whole, Regs, U};
 use super::*;
 
 impl Eval<'_, '_> {
@@ -32,35 +32,63 @@ impl Eval<'_, '_> {
             self.fpending.borrow_mut().push((t.b, t.field, 2 * len as u64));
         }
         let v = self.fx(&t.want, regs, n)?;
+        // every item's key, taken once a reading per list and field (a later lookup of the same list
+        // and field compares V with them, without reading the items' fields again)
+        let mut keys = self.fkeys.borrow_mut();
+        let pos = match keys.iter().position(|k| k.0 == t.b && k.1 == t.field) {
+            Some(pos) => pos,
+            None => {
+                let got = self.flat_keys(t.b, t.field);
+                keys.push((t.b, t.field, got));
+                keys.len() - 1
+            }
+        };
+        let Ok(ks) = &keys[pos].2 else { return Err(()) };
         let mut count = 0i64;
-        match groups {
+        if v.c == C::Tile {
+            let want = kind_of(v.x as u32);
+            for k in ks.iter() {
+                count += (k.c == C::Tile && kind_of(k.x as u32) == want) as i64;
+            }
+        } else {
+            for k in ks.iter() {
+                count += (k.c == v.c && k.x == v.x) as i64;
+            }
+        }
+        Ok(num(if t.any { (count > 0) as i64 } else { count }))
+    }
+
+    /// The keys of a reading list's items for an equality lookup (the item itself, or its field f),
+    /// in order; Err where an item's key is not a flat value (the lookup gives up, as its scan would).
+    fn flat_keys(&self, b: B, field: Option<usize>) -> U<Vec<Val>> {
+        let mut out = Vec::new();
+        match group_list(b) {
             Some((m, w)) => {
                 for g in self.cols.iter() {
                     if g.flags & m != w {
                         continue;
                     }
                     let item = Val { c: C::Group, x: g.ident };
-                    let key = match t.field {
+                    out.push(match field {
                         None => item,
                         Some(f) => self.ffield(item, f)?,
-                    };
-                    count += feq(key, v) as i64;
+                    });
                 }
             }
             None => {
-                if let Some(V::List(l)) = &self.builtins[t.b as usize] {
+                if let Some(V::List(l)) = &self.builtins[b as usize] {
+                    out.reserve(l.len());
                     for x in l.iter() {
                         let item = self.tile_item(x)?;
-                        let key = match t.field {
+                        out.push(match field {
                             None => item,
                             Some(f) => self.ffield(item, f)?,
-                        };
-                        count += feq(key, v) as i64;
+                        });
                     }
                 }
             }
         }
-        Ok(num(if t.any { (count > 0) as i64 } else { count }))
+        Ok(out)
     }
 
     /// A comprehension's items, its source's nodes counted; how many.
@@ -155,7 +183,7 @@ impl Eval<'_, '_> {
                     continue;
                 }
                 regs[r] = Val { c: C::Group, x: g.ident };
-                let t = self.fp(&l.body, regs, n)?;
+                let t = self.fp_fast(&l.body, regs, n)?;
                 if *n > self.budget {
                     return Err(());
                 }
@@ -171,7 +199,7 @@ impl Eval<'_, '_> {
             let r = l.regs[0];
             for &it in &items[..len] {
                 regs[r] = it;
-                let t = self.fp(&l.body, regs, n)?;
+                let t = self.fp_fast(&l.body, regs, n)?;
                 if *n > self.budget {
                     return Err(()); // past the budget: the walk stops there (and the flat form's work stays bounded)
                 }
@@ -189,7 +217,7 @@ impl Eval<'_, '_> {
                 for (&r, &j) in l.regs.iter().zip(idx.iter()) {
                     regs[r] = items[j];
                 }
-                let t = self.fp(&l.body, regs, n)?;
+                let t = self.fp_fast(&l.body, regs, n)?;
                 if *n > self.budget {
                     return Err(());
                 }

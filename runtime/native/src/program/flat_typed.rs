@@ -188,7 +188,19 @@ impl Eval<'_, '_> {
         t.tx.get((code >> 2) as usize * t.n_fields + f).copied().ok_or(())
     }
 
+    /// A typed whole number: its commonest operands (a constant, a group's column) read in place,
+    /// the others in `ix_call`.
+    #[inline(always)]
     pub(super) fn ix(&self, e: &Ix, regs: &Regs) -> U<i64> {
+        match e {
+            Ix::K(k) => Ok(*k),
+            Ix::G(r, f) => Ok(self.gcol(regs, *r)?.num[*f]),
+            _ => self.ix_call(e, regs),
+        }
+    }
+
+    #[inline(never)]
+    fn ix_call(&self, e: &Ix, regs: &Regs) -> U<i64> {
         Ok(match e {
             Ix::K(k) => *k,
             Ix::G(r, f) => self.gcol(regs, *r)?.num[*f],
@@ -215,6 +227,7 @@ impl Eval<'_, '_> {
         })
     }
 
+    #[inline(always)]
     pub(super) fn sx(&self, e: &Sx, regs: &Regs) -> U<i64> {
         Ok(match e {
             Sx::K(k) => *k,
@@ -226,6 +239,7 @@ impl Eval<'_, '_> {
     }
 
     /// A tile's kind.
+    #[inline(always)]
     pub(super) fn tx(&self, e: &Tx, regs: &Regs) -> U<i64> {
         Ok(match e {
             Tx::K(k) => *k,

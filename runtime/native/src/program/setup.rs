@@ -18,6 +18,7 @@ struct Buffers {
     quantities: Vec<Option<V>>,
     gfields: Vec<V>,
     cols: Vec<GCol>,
+    pf: Vec<u8>,
     memo: Vec<Vec<(MemoKey, V, u64)>>, // per memo id, emptied (its lists keep their room)
 }
 
@@ -50,6 +51,10 @@ impl<'p, 'r> Eval<'p, 'r> {
             cols: b.cols,
             cols_state: 0,
             fpending: Default::default(),
+            fkeys: Default::default(),
+            pf: b.pf,
+            fbv: std::array::from_fn(|_| Cell::new(None)),
+            pf_made: false,
             units: None,
             waits: r.waits.clone(),
             shape_waits: r.shape_waits.clone(),
@@ -191,6 +196,7 @@ impl Drop for Eval<'_, '_> {
             gfields: self.gfields.take().unwrap_or_else(|| self.gf_spare.take()),
             memo: std::mem::take(&mut self.memo),
             cols: std::mem::take(&mut self.cols),
+            pf: std::mem::take(&mut self.pf),
         };
         for m in b.memo.iter_mut() {
             m.clear();
