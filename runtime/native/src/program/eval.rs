@@ -63,15 +63,17 @@ pub(crate) struct Eval<'p, 'r> {
     // the tallies a flat evaluation under way charged the building of (flat_eval.rs): kept in
     // `tallies` as charged when it answers, forgotten when it gives up
     pub(super) fpending: std::cell::RefCell<Vec<(B, Option<usize>, u64)>>,
-    // per (reading list, field) a flat equality lookup read: every item's key, taken once a reading
-    // (flat_loops.rs `ftally`); Err where an item's key is not a flat value
     // the flat values of the reading's single values read by flat forms (flat_eval.rs `Fx::Builtin`)
     pub(super) fbv: [std::cell::Cell<Option<Val>>; N_BUILTINS],
     // the reading's packed prefilter counts unpacked, one field a byte (made at the first test)
     pub(super) pf: Vec<u8>,
     pub(super) pf_made: bool,
-    pub(super) fkeys: std::cell::RefCell<Vec<(B, Option<usize>, Result<Vec<Val>, ()>)>>,
+    pub(super) fkeys: std::cell::RefCell<Vec<FlatKeys>>,
 }
+
+/// A reading list and field a flat equality lookup read, and every item's key, taken once a reading
+/// (flat_loops.rs `ftally`); Err where an item's key is not a flat value.
+pub(super) type FlatKeys = (B, Option<usize>, Result<Vec<Val>, ()>);
 
 
 
@@ -185,20 +187,8 @@ impl<'p, 'r> Eval<'p, 'r> {
 
     /// Pattern i's raw count, its guard set (`pattern`).
     fn count_of(&mut self, i: usize) -> R<i64> {
-        if let (Some(packed), Some(tests)) = (self.r.packed, self.p.prefilter.get(i)) {
-            if !tests.is_empty() {
-                if !self.pf_made {
-                    // the packed counts' fields unpacked once a reading: a test then reads one byte
-                    unpack_fields(packed, &mut self.pf);
-                    self.pf_made = true;
-                }
-                for &(f, op, k) in tests {
-                    let v = self.pf.get(f).map_or(0, |x| *x as i64); // a field past the end is 0
-                    if !prefilter_cmp(v, op, k) {
-                        return Ok(0);
-                    }
-                }
-            }
+        if self.prefiltered_out(i) {
+            return Ok(0);
         }
         let p = &self.p.pats[i];
         if let Some(e) = &p.enabled {
@@ -595,38 +585,6 @@ impl<'p, 'r> Eval<'p, 'r> {
 static V_NONE: V = V::None;
 static V_TRUE: V = V::Bool(true);
 static V_FALSE: V = V::Bool(false);
-
-pub const PREFILTER_FIELD: usize = 6;
-
-/// The 6-bit field f of the packed counts (a prefilter test compares it with a constant).
-#[inline]
-fn prefilter_field(packed: &[u8], f: usize) -> i64 {
-    // the field's bits lie in two bytes at most (6 bits from any bit offset); a byte past the end is 0
-    let bit = f * PREFILTER_FIELD;
-    let byte = |i: usize| packed.get(i).map_or(0u16, |b| *b as u16);
-    let two = byte(bit / 8) | byte(bit / 8 + 1) << 8;
-    (two >> (bit % 8) & ((1 << PREFILTER_FIELD) - 1)) as i64
-}
-
-/// Every field the packed counts hold (the bytes' bits in fields of 6), in order.
-fn unpack_fields(packed: &[u8], out: &mut Vec<u8>) {
-    out.clear();
-    let n = (packed.len() * 8).div_ceil(PREFILTER_FIELD);
-    out.extend((0..n).map(|f| prefilter_field(packed, f) as u8));
-}
-
-/// A prefilter test's comparison of a field's value v with k (op: 0 ==, 1 !=, 2 <, 3 <=, 4 >, 5 >=).
-#[inline]
-fn prefilter_cmp(v: i64, op: u8, k: i64) -> bool {
-    match op {
-        0 => v == k,
-        1 => v != k,
-        2 => v < k,
-        3 => v <= k,
-        4 => v > k,
-        _ => v >= k,
-    }
-}
 
 pub(crate) fn finish(func: CompFn, count: i64, total: (i128, i128), best: Option<V>, kept: Vec<V>) -> R<V> {
     Ok(match func {

@@ -26,8 +26,10 @@
 
 use super::*;
 
-/// A value's class.
+/// A value's class (as wide as the number beside it: a value has no padding, so a list of them is
+/// filled as plain words).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[repr(u64)]
 pub(crate) enum C {
     None,
     Num,

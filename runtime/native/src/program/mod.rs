@@ -28,6 +28,7 @@ use crate::Error;
 
 mod eval;
 mod flat;
+mod flat_cols;
 mod flat_eval;
 mod flat_loops;
 mod flat_typed;
@@ -39,6 +40,7 @@ mod memo;
 mod operands;
 mod pred;
 mod pred_eval;
+mod prefilter;
 mod setup;
 mod sizes;
 mod value;
