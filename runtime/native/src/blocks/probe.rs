@@ -4,12 +4,12 @@
 //! A hand whose tiles lie in one block asks only whether some split of that block's key, with its
 //! wildcards, leaves wildcards that form the missing groups on their own. `can_split_any` answers it
 //! from the key's whole option set (every `(melds, pairs, wildcards)` of every split), made over every
-//! sub-key and merged; a key of a block of many kinds (扯胡子: one block of all twenty) is mostly new,
-//! and most hands asked do not split. Here the same templates are taken in the same way (a group of the
-//! lowest kind left, then the rest), but only as far as the target allows and only until a split is
-//! found; each (key, wildcards, melds, pairs left) answered is kept, true or false (a function of the
-//! tables alone, bounded with the other memos by `MEMO_LIMIT` and forgotten with them). A key whose
-//! option set is known already is answered from it.
+//! sub-key and merged; a key of a block of many kinds (a paper-card set whose twenty kinds form one
+//! block) is mostly new, and most hands asked do not split. Here the same templates are taken in the
+//! same way (a group of the lowest kind left, then the rest), but only as far as the target allows and
+//! only until a split is found; each (key, wildcards, melds, pairs left) answered is kept, true or
+//! false (a function of the tables alone, bounded with the other memos by `MEMO_LIMIT` and forgotten
+//! with them). A key whose option set is known already is answered from it.
 
 use super::*;
 

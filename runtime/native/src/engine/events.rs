@@ -13,6 +13,7 @@ use std::sync::Arc;
 
 pub use super::event_rules::{EffOp, Effect, On, Program, Target};
 use super::rng::Rng;
+pub use super::scope::slot;
 use super::scope::{ReadingAt, WinQuestions, WinReading, BOUND};
 use super::state::{get, put, HandState, Value};
 use super::table::Table;
@@ -84,33 +85,6 @@ impl Default for Bind {
 pub fn unbound() -> &'static Bind {
     static NONE: std::sync::OnceLock<Bind> = std::sync::OnceLock::new();
     NONE.get_or_init(Bind::new)
-}
-
-const fn same(a: &str, b: &str) -> bool {
-    let (a, b) = (a.as_bytes(), b.as_bytes());
-    if a.len() != b.len() {
-        return false;
-    }
-    let mut i = 0;
-    while i < a.len() {
-        if a[i] != b[i] {
-            return false;
-        }
-        i += 1;
-    }
-    true
-}
-
-/// The slot of a binding of `scope::BOUND` by its name (a constant where the name is one).
-pub const fn slot(name: &str) -> usize {
-    let mut i = 0;
-    while i < BOUND.len() {
-        if same(BOUND[i], name) {
-            return i;
-        }
-        i += 1;
-    }
-    panic!("a binding of scope::BOUND")
 }
 
 pub(super) const B_ACTOR: usize = slot("actor");

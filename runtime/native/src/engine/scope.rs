@@ -51,6 +51,19 @@ const fn same(a: &str, b: &str) -> bool {
     }
     true
 }
+
+/// The slot of a binding of `scope::BOUND` by its name (a constant where the name is one).
+pub const fn slot(name: &str) -> usize {
+    let mut i = 0;
+    while i < BOUND.len() {
+        if same(BOUND[i], name) {
+            return i;
+        }
+        i += 1;
+    }
+    panic!("a binding of scope::BOUND")
+}
+
 // the slots named by position are the names' (checked when compiled)
 const _: () = assert!(same(BOUND[B_TILE], "tile") && same(BOUND[B_PAYER], "payer") && same(BOUND[B_PAYEE], "payee"));
 

@@ -59,7 +59,8 @@ fn waits_known(reads: [bool; 2], ev: &Eval) -> bool {
 /// With `lean`, the requirements that read no pattern and no unit (`untallied`), up to the first that
 /// does, are held to the reading before its counts: their truth does not depend on the tally, and the
 /// reference's `requirements_ok` evaluates them before anything else; a reading one of them refuses is
-/// then not counted or tallied either (most of a win question's readings: 扯胡子's 起胡).
+/// then not counted or tallied either (most of a win question's readings where a minimum of points must
+/// be reached).
 fn score_reading(sc: &Scoring, tally: &Tally, ev: &mut Eval, form: &V, lean: Option<[bool; 2]>) -> R<Scored> {
     let mut failed = -1i64;
     let mut checked = 0; // the requirements held to the reading already, in order
