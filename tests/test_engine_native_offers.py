@@ -256,3 +256,87 @@ def test_a_win_on_a_hand_holding_a_wildcard_is_answered_natively():
         _play(rules, {}, seed, check, tally)
     assert tally.win_differences == [] and tally.differences == []
     assert not tally.wins_declined and tally.wins_native > 0
+
+
+# ------------------------------------------------------------------ claims refused before their candidates
+
+CLAIMS = """meld 老少 { shape ranks [1, 2, 3]; hand true }
+meld 同点 { shape same_rank 3 mixed; hand true }
+meld 刻 { shape same 3; hand true }
+meld 明杠 { shape same 4; exposed true; kong true; upgrades [刻] }
+action 吃 { on discard; by others; forms [老少, 同点]; when tile.rank != 9 }
+action 杠 { on discard; by others; forms 明杠 }
+"""
+REST = "6m 8m 2s 3s 4m 6s 8s 7s 9s 9m 4m 4s 6m 6s".split()
+
+
+def _claim(seat1: str, dealt0: str, discard: str):
+    """Seat 0 (dealer) holds `dealt0` (5 tiles) and discards `discard`; seat 1 holds `seat1` (4 tiles)."""
+    d0 = dealt0.split()
+    rules = _rules(CLAIMS)
+    g = Game(rules, seed=1, dealer=0, wall=d0[:4] + seat1.split() + d0[4:] + REST)
+    g.apply(0, next(m for m in g.legal_moves(0) if m.tiles == (_name(discard),)))
+    return OffersCheck(rules), g
+
+
+def _name(code: str) -> str:
+    return "白" if code == "5z" else code[0] + {"m": "万", "s": "条"}[code[1]]
+
+
+def _claimed(seat1: str, dealt0: str, discard: str) -> list:
+    check, g = _claim(seat1, dealt0, discard)
+    d = decision_of(g)
+    if d["kind"] != "claim":  # the reference asked nothing: natively the window has no options either
+        assert check.native_options(g, {"kind": "claim", "seat": 0, "tile": _name(discard)}) == {"moves": {}}
+        return []
+    return [(m[0], m[1]) for m in _same(check, g)[1]]
+
+
+def test_a_ranks_claim_needs_the_other_ranks_of_the_tiles_suit_held():
+    """`ranks [1, 2, 3]` with a claimed 1万: offered only with 2万 and 3万 held (2条 does not stand for
+    2万); a claimed 4万 is of none of the ranks."""
+    assert _claimed("2m 3m 5z 5z", "1m 1m 5m 5z 7s", "1m") == [("吃", ["1万", "2万", "3万"]), ("pass", [])]
+    assert _claimed("2s 3m 5z 5z", "1m 1m 5m 5z 7s", "1m") == []
+    assert _claimed("2m 3m 5z 5z", "4m 1m 5m 5z 7s", "4m") == []
+
+
+def test_a_same_rank_claim_needs_two_more_tiles_of_the_rank():
+    """`same_rank 3 mixed` with a claimed 5万: 5条 5条 or 5万 5条 held make it, one 5条 alone does not."""
+    got = _claimed("5s 5s 1s 9s", "5m 1m 5m 5z 7s", "5m")
+    assert got == [("吃", ["5万", "5条", "5条"]), ("pass", [])]
+    got = _claimed("5s 5m 1s 9s", "5m 1m 2m 5z 7s", "5m")
+    assert got == [("吃", ["5万", "5万", "5条"]), ("pass", [])]
+    assert _claimed("5s 1s 7m 9s", "5m 1m 5m 5z 7s", "5m") == []
+
+
+def test_a_claims_guard_refuses_before_its_later_forms_and_a_kong_needs_its_three():
+    """吃's guard refuses a 9: neither its `ranks` nor its `same_rank` form is offered though both could be
+    made; 明杠 on a claimed 白 needs three 白 held (it upgrades a concealed 刻), two are not enough."""
+    assert _claimed("9s 9s 1s 2s", "9m 1m 5m 5z 7s", "9m") == []
+    assert _claimed("5z 5z 5z 2s", "5z 1m 5m 4m 7s", "5z") == [("杠", ["白", "白", "白", "白"]), ("pass", [])]
+    assert _claimed("5z 5z 1s 2s", "5z 1m 5m 4m 7s", "5z") == []
+
+
+def test_the_usable_tiles_kept_for_one_barred_wildcard_are_not_lent_to_another():
+    """Two wildcards, each barred from one kong kind (an upgrade of a concealed 刻, so its usable tiles are
+    worked out whatever is held); seat 1 holds three of one and one of the other. The usable tiles without
+    白 (kept for the first action asked) must not serve the action barring 发: three 白 held, a claimed 白
+    offers 杠二 only; three 发 held, a claimed 发 杠 only."""
+    body = """wild 甲 { tiles 白; no_meld [明杠] }
+wild 乙 { tiles 发; no_meld [明杠二] }
+meld 刻 { shape same 3; hand true }
+meld 明杠 { shape same 4; exposed true; kong true; upgrades [刻] }
+meld 明杠二 { shape same 4; exposed true; kong true; upgrades [刻] }
+action 杠 { on discard; by others; forms 明杠 }
+action 杠二 { on discard; by others; forms 明杠二 }
+"""
+    two = HEAD.replace('honor 白 { code "5z" }', 'honor 白 { code "5z" }; honor 发 { code "6z" }')
+    res = compile_text(two + body, "手.pai")
+    assert res.ok, res.render()
+    rules = Rules(res.ruleset)
+    for three, one, action in (("5z", "6z", "杠二"), ("6z", "5z", "杠")):
+        wall = ["1m", "2m", "3m", three, three, three, three, one, "7m"] + REST
+        g = Game(rules, seed=1, dealer=0, wall=wall)
+        g.apply(0, next(m for m in g.legal_moves(0) if m.tiles == ({"5z": "白", "6z": "发"}[three],)))
+        assert decision_of(g)["kind"] == "claim"
+        assert [m[0] for m in _same(OffersCheck(rules), g)[1]] == [action, "pass"]

@@ -157,6 +157,39 @@ pub fn meld_options(
                     return Vec::new();
                 }
             }
+        } else if s.kind == "ranks" {
+            if let Some(r) = required {
+                // `fresh` proposes the shape's ranks in r's suit when r's rank is one of them; each other
+                // rank's kind is then needed from the hand: one not in the suit or not held, no option
+                let Some(su) = t.suits.of[r] else { return Vec::new() };
+                let rank = t.cat.kinds[r].rank;
+                if !s.ranks.contains(&rank) {
+                    return Vec::new();
+                }
+                let ranks_of = &t.suits.ranks[su as usize];
+                for &x in s.ranks.iter().filter(|&&x| x != rank) {
+                    match ranks_of.iter().find(|(y, _)| *y == x) {
+                        Some(&(_, k)) if count(avail, k) > 0 => {}
+                        _ => return Vec::new(),
+                    }
+                }
+            }
+        } else if s.kind == "same_rank" {
+            if let Some(r) = required {
+                // every candidate is r and size - 1 more tiles of r's rank (in suits): fewer held, none fits
+                if t.suits.truthy_of(r).is_none() {
+                    return Vec::new();
+                }
+                let rank = t.cat.kinds[r].rank;
+                let held: usize = avail
+                    .iter()
+                    .filter(|&&(k, _)| t.suits.truthy_of(k).is_some() && t.cat.kinds[k].rank == rank)
+                    .map(|&(_, c)| c)
+                    .sum();
+                if held + 1 < s.size {
+                    return Vec::new();
+                }
+            }
         }
     }
     let mut out: Vec<MeldOption> = Vec::new();
@@ -222,7 +255,9 @@ pub fn meld_options(
         }
         if !mk.upgrades.is_empty() {
             // (the kinds upgraded from concealed tiles looked up only for a hand `fresh` proposes any of)
-            let cands = fresh(t, s, avail, required);
+            // (a `same` shape's one candidate with r needs size - 1 of r held: fewer, it is not fitted)
+            let hopeless = s.kind == "same" && required.is_some_and(|r| count(avail, r) + 1 < s.size);
+            let cands = if hopeless { Vec::new() } else { fresh(t, s, avail, required) };
             let concealed: Vec<&KindDef> = if cands.is_empty() {
                 Vec::new()
             } else {
@@ -338,11 +373,22 @@ impl Ctx<'_> {
 
     /// `_avail`: the usable concealed tiles, (kind, count) in the order the hand first holds them (with
     /// no kind barred, worked out once a decision and lent).
+    /// With kinds barred, the same list without them (the order of the kinds left is unchanged): borrowed
+    /// where the seat holds none of them, else kept for the first such set asked (`avail_less`).
     pub(super) fn avail(&self, seat: usize, unusable: &[usize]) -> Cow<'_, [(usize, usize)]> {
-        if unusable.is_empty() {
-            if let Some(c) = self.avail_all.get(seat) {
-                return Cow::Borrowed(c.get_or_init(|| self.avail_of(seat, &[])));
+        if let Some(c) = self.avail_all.get(seat) {
+            let all = c.get_or_init(|| self.avail_of(seat, &[]));
+            if !all.iter().any(|(k, _)| unusable.contains(k)) {
+                return Cow::Borrowed(all);
             }
+            let less = || -> Vec<(usize, usize)> { all.iter().filter(|(k, _)| !unusable.contains(k)).copied().collect() };
+            if let Some(l) = self.avail_less.get(seat) {
+                let (key, kept) = l.get_or_init(|| (unusable.to_vec(), less()));
+                if key.as_slice() == unusable {
+                    return Cow::Borrowed(kept);
+                }
+            }
+            return Cow::Owned(less());
         }
         Cow::Owned(self.avail_of(seat, unusable))
     }
@@ -450,6 +496,7 @@ impl Ctx<'_> {
         let a = self.action(i);
         let s = &self.st.seats[seat];
         let mut found = Vec::new();
+        let mut checked = false;
         for (fi, kind) in self.o.form_kinds[i].iter().enumerate() {
             let Some(mk) = kind.map(|x| &self.o.rules.kinds[x]) else { continue };
             let unusable = self.unusable_form(i, fi);
@@ -479,14 +526,17 @@ impl Ctx<'_> {
                 }
                 found.push(o);
             }
-        }
-        if let Some(r) = required {
-            if found.is_empty()
-                || !self.holds(a.when, seat, Some(r), bind, None)?
-                || self.restricted(&a.name, seat, Some(r))?
-            {
-                return Ok(Vec::new());
+            // a claim's guard read once its first option is found (the reference reads it after all the
+            // forms, when there is any): where it refuses, the other forms are not worked out
+            if let (Some(r), false, false) = (required, checked, found.is_empty()) {
+                if !self.holds(a.when, seat, Some(r), bind, None)? || self.restricted(&a.name, seat, Some(r))? {
+                    return Ok(Vec::new());
+                }
+                checked = true;
             }
+        }
+        if required.is_some() && found.is_empty() {
+            return Ok(Vec::new());
         }
         Ok(self.one_kind(a, found)?.iter().map(|o| self.meld_move(i, o)).collect())
     }

@@ -84,6 +84,9 @@ pub(super) const NO_OFFER: Of = Of {
 
 pub(super) type Moves = Vec<(Mv, Of)>;
 
+/// The barred kinds and the usable tiles without them (`Ctx::avail_less`).
+pub(super) type AvailLess = (Vec<usize>, Vec<(usize, usize)>);
+
 /// The legal moves' program for one rule set under one table: the rule records and their expressions.
 pub struct Offers {
     pub rules: OfferRules,
@@ -300,6 +303,9 @@ pub struct Ctx<'a> {
     /// Per seat, its usable concealed tiles when no wildcard kind is barred (`avail` with none unusable),
     /// worked out once a decision.
     pub(super) avail_all: Vec<std::cell::OnceCell<Vec<(usize, usize)>>>,
+    /// Per seat, the first set of barred kinds it is asked with while holding any of them, and the usable
+    /// tiles without them (most rule sets bar one set of wildcards from all their melds).
+    pub(super) avail_less: Vec<std::cell::OnceCell<AvailLess>>,
     /// (restriction, seat) -> whether it holds, for a restriction whose condition reads no tile.
     pub(super) restrict_memo: std::cell::RefCell<Vec<(usize, usize, bool)>>,
 }
@@ -322,6 +328,7 @@ impl<'a> Ctx<'a> {
             },
             offered_wins: std::cell::RefCell::new(Vec::new()),
             avail_all: (0..st.seats.len()).map(|_| std::cell::OnceCell::new()).collect(),
+            avail_less: (0..st.seats.len()).map(|_| std::cell::OnceCell::new()).collect(),
             restrict_memo: std::cell::RefCell::new(Vec::new()),
         }
     }
