@@ -205,6 +205,8 @@ pub(super) const G_PAIR: u16 = 8;
 pub(super) const G_EXPOSED: u16 = 16;
 pub(super) const G_CONCEALED: u16 = 32;
 pub(super) const G_HAS_WIN: u16 = 64;
+/// its value a whole number (`value` read from the columns; any other value is the walk's)
+pub(super) const G_VALUE: u16 = 128;
 
 /// A compiled condition or comprehension with what it reads, and the form it replaces (evaluated
 /// where the flat form gives up).

@@ -90,6 +90,10 @@ impl Eval<'_, '_> {
                 num[f] = (flags & bit != 0) as i64;
             }
             num[15] = wilds;
+            if let V::Int(v) = g.value {
+                num[14] = v;
+                flags |= G_VALUE;
+            }
             // a kind's text by its id: the program's, or one of this reading's below 0 (equal texts,
             // equal ids; a text no constant holds is equal to none of them)
             let kind = if !ft.kinds {

@@ -10,7 +10,7 @@ pub(super) type U<T> = Result<T, ()>;
 /// A group's fields as the flat form reads them (by identity, which is its index in the reading).
 #[derive(Clone, Copy)]
 pub(crate) struct GCol {
-    pub(super) num: [i64; 17], // the whole-number fields by field id (size, rank, start, end, the flags, wilds)
+    pub(super) num: [i64; 17], // the whole-number fields by field id (size, rank, start, end, the flags, a whole value, wilds)
     pub(super) suit: i64,      // 0: none, else the text's id
     pub(super) kind: i64,      // its kind's text: its id, or (a text the program does not hold) one below 0
     pub(super) tile: i64,      // its tile's code (a group of no tiles makes the columns unusable)
@@ -143,6 +143,7 @@ impl Eval<'_, '_> {
                 let g = self.col(v.x)?;
                 Ok(match f {
                     1 | 5..=13 | 15 | 16 => num(g.num[f]),
+                    14 if g.flags & G_VALUE != 0 => num(g.num[14]),
                     3 => Val { c: C::Tile, x: g.tile },
                     0 => Val { c: C::Sym, x: g.kind },
                     4 => {
@@ -152,7 +153,7 @@ impl Eval<'_, '_> {
                             Val { c: C::Sym, x: g.suit }
                         }
                     }
-                    _ => return Err(()), // kind, tiles, value, a tile field: the walk's
+                    _ => return Err(()), // tiles, a value not whole, a tile field: the walk's
                 })
             }
             _ => Err(()),

@@ -336,7 +336,9 @@ fn opd_of(e: &Node) -> Option<(Opd, u64)> {
 }
 
 /// Replaces every condition of e that compiles by its `Node::Pred`, outermost first, and every
-/// `count`/`any`/`all` in a value's place that compiles flat by its flat form. The body of a
+/// `count`/`any`/`all`/`sum` in a value's place that compiles flat by its flat form (a `sum` as a
+/// whole-number expression: the walk's sum of whole numbers is the same `Int`, and any other term
+/// makes the flat form give up; `max`/`min` stay walked, their value may be a truth). The body of a
 /// comprehension answered from a tally (an `eq`) stays as lowered: eval.rs reads its shape.
 pub(crate) fn compile_preds(e: &mut Node, cx: &mut FlatCx) {
     if cond_root(e) {
@@ -345,7 +347,8 @@ pub(crate) fn compile_preds(e: &mut Node, cx: &mut FlatCx) {
         return;
     }
     if matches!(e, Node::Comp { .. }) {
-        if let Some(mut f) = cx.value(e) {
+        let flat = if matches!(e, Node::Comp { func: CompFn::Sum, .. }) { cx.expr(e) } else { cx.value(e) };
+        if let Some(mut f) = flat {
             let mut orig = std::mem::replace(e, Node::Const(V::None));
             cx.off += 1;
             compile_children(&mut orig, cx);
