@@ -376,19 +376,24 @@ impl Ctx<'_> {
     /// With kinds barred, the same list without them (the order of the kinds left is unchanged): borrowed
     /// where the seat holds none of them, else kept for the first such set asked (`avail_less`).
     pub(super) fn avail(&self, seat: usize, unusable: &[usize]) -> Cow<'_, [(usize, usize)]> {
-        if let Some(c) = self.avail_all.get(seat) {
-            let all = c.get_or_init(|| self.avail_of(seat, &[]));
+        let Some(all) = self.avail_all.get(seat) else {
+            return Cow::Owned(self.avail_of(seat, unusable));
+        };
+        if unusable.is_empty() {
+            return Cow::Borrowed(all.get_or_init(|| self.avail_of(seat, &[])));
+        }
+        // the whole list only where it is made already: making it to filter it costs two passes where a
+        // seat's claims are asked once (most four-seat tables), one pass is `avail_of` with the bar
+        if let Some(all) = all.get() {
             if !all.iter().any(|(k, _)| unusable.contains(k)) {
                 return Cow::Borrowed(all);
             }
-            let less = || -> Vec<(usize, usize)> { all.iter().filter(|(k, _)| !unusable.contains(k)).copied().collect() };
-            if let Some(l) = self.avail_less.get(seat) {
-                let (key, kept) = l.get_or_init(|| (unusable.to_vec(), less()));
-                if key.as_slice() == unusable {
-                    return Cow::Borrowed(kept);
-                }
+        }
+        if let Some(l) = self.avail_less.get(seat) {
+            let (key, kept) = l.get_or_init(|| (unusable.to_vec(), self.avail_of(seat, unusable)));
+            if key.as_slice() == unusable {
+                return Cow::Borrowed(kept);
             }
-            return Cow::Owned(less());
         }
         Cow::Owned(self.avail_of(seat, unusable))
     }
