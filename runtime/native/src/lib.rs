@@ -37,7 +37,7 @@ use crate::blocks::Tables as Core;
 use crate::catalog::Catalog;
 use crate::expr::{Settings, Val};
 use crate::notation::Notation;
-pub(crate) use crate::py_values::{tiles_of, value_of, value_to_py};
+pub(crate) use crate::py_values::{kind_field_to_py, tiles_of, value_of, value_to_py};
 use crate::patterns_binding::Patterns;
 
 // The allocator: the core builds and drops many small vectors and maps per hand (readings, tallies,

@@ -7,7 +7,7 @@ use pyo3::types::{PyBytes, PyDict, PyTuple};
 
 use crate::catalog::Catalog;
 use crate::program::{self, Group, Program, Reading, Stop, V};
-use crate::{guarded, option_settings, ruleset, tiles_of, value_of, value_to_py};
+use crate::{guarded, kind_field_to_py, option_settings, ruleset, tiles_of, value_of};
 
 /// The pattern programs of one rule set under one choice of room options.
 #[pyclass(module = "_native")]
@@ -76,10 +76,7 @@ impl Patterns {
 
     /// Field `f` of kind `i` as the programs read it; ("m",) when the kind lacks it.
     fn kind_field<'py>(&self, py: Python<'py>, i: usize, f: usize) -> PyResult<Bound<'py, PyAny>> {
-        match self.program.kind_field(i, f) {
-            Some(v) => value_to_py(py, &v),
-            None => Ok(("m",).into_pyobject(py)?.into_any()),
-        }
+        kind_field_to_py(py, &self.program, i, f)
     }
 
     /// Raw pattern counts of one reading: a list of ints, or 1 (call again with the waits), 2 (with the

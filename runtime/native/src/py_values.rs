@@ -5,7 +5,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyInt, PyString, PyTuple};
 
-use crate::program::V;
+use crate::program::{Program, V};
 use crate::NotCovered;
 
 /// A value handed over by the Python side (runtime/nativecounts.py encodes them): None, bools, ints,
@@ -50,6 +50,20 @@ pub(crate) fn value_of(obj: &Bound<'_, PyAny>) -> PyResult<Option<V>> {
         return Ok(Some(V::List(std::sync::Arc::new(out))));
     }
     Err(NotCovered::new_err("a value of a type the native programs do not hold"))
+}
+
+/// Field `f` of kind `i` as a program reads it; ("m",) when the kind lacks it (`Patterns` and `Scorer`
+/// answer the Python side's catalog checks with it).
+pub(crate) fn kind_field_to_py<'py>(
+    py: Python<'py>,
+    program: &Program,
+    i: usize,
+    f: usize,
+) -> PyResult<Bound<'py, PyAny>> {
+    match program.kind_field(i, f) {
+        Some(v) => value_to_py(py, &v),
+        None => Ok(("m",).into_pyobject(py)?.into_any()),
+    }
 }
 
 pub(crate) fn value_to_py<'py>(py: Python<'py>, v: &V) -> PyResult<Bound<'py, PyAny>> {

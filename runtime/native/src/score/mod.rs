@@ -28,7 +28,7 @@ use crate::program::{Program, Reading, Stop, V};
 use crate::blocks::Tables as Core;
 use crate::tally::Tally;
 use crate::waits::{as_value, kinds_of, OwnedHand, WaitHand, WaitRules, WaitState};
-use crate::{guarded, option_settings, rules_text, ruleset, tiles_of, value_of, value_to_py, Error};
+use crate::{guarded, kind_field_to_py, option_settings, rules_text, ruleset, tiles_of, value_of, value_to_py, Error};
 
 pub(crate) use choose::Scored;
 pub(crate) use decode::trace_list;
@@ -84,10 +84,7 @@ impl Scorer {
     }
 
     fn kind_field<'py>(&self, py: Python<'py>, i: usize, f: usize) -> PyResult<Bound<'py, PyAny>> {
-        match self.program.kind_field(i, f) {
-            Some(v) => value_to_py(py, &v),
-            None => Ok(("m",).into_pyobject(py)?.into_any()),
-        }
+        kind_field_to_py(py, &self.program, i, f)
     }
 
     /// As `Patterns.set_prefilter`.
