@@ -24,6 +24,18 @@ def native_engine_only():
                               "without a Rust toolchain); the Python engine is in use")
 
 
+def rules_edited(path: str, old: str, new: str, backend: str = "native"):
+    """The rule file at `path` (from the checkout's root) with the passage `old` replaced by `new`,
+    compiled and loaded: the passage must be there and the edited file must compile clean."""
+    from paili.dsl.compiler import compile_text
+    from paili.runtime.rules import Rules
+    text = (ROOT / path).read_text(encoding="utf-8")
+    assert old in text
+    res = compile_text(text.replace(old, new), Path(path).name)
+    assert res.ok, res.render()
+    return Rules(res.ruleset, backend=backend)
+
+
 def _seeds() -> Path:
     """The seed texts, found relative to the checkout: $PAILI_SEEDS if set, else the first `shared/seeds`
     beside the checkout or beside a folder above it (../shared/seeds; ../../shared/seeds for a git

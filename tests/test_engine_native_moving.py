@@ -8,8 +8,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from conftest import ROOT, native_engine_only
-from paili.dsl.compiler import compile_text
+from conftest import native_engine_only, rules_edited
 from paili.runtime.game.bots import BOTS
 from paili.runtime.game.native_play import PlayCheck, PlayTally
 from paili.runtime.game.session import Session
@@ -17,15 +16,11 @@ from paili.runtime.rules import Rules
 
 pytestmark = native_engine_only()
 
-BASE = (ROOT / "rules/baicheng.pai").read_text(encoding="utf-8")
 MOVES = "  moves_when = visible_count(宝牌) >= 4\n"
 
 
 def _variant(condition: str) -> Rules:
-    assert MOVES in BASE
-    res = compile_text(BASE.replace(MOVES, f"  moves_when = {condition}\n"), "moving.pai")
-    assert res.ok, res.render()
-    return Rules(res.ruleset, backend="native")
+    return rules_edited("rules/baicheng.pai", MOVES, f"  moves_when = {condition}\n")
 
 
 def _bots(seed):

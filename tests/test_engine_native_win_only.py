@@ -8,14 +8,12 @@ asked for 15 or less, it wins and is paid the same. Played beside the reference,
 from __future__ import annotations
 
 import pytest
-from conftest import ROOT, native_engine_only
-from paili.dsl.compiler import compile_text
+from conftest import native_engine_only, rules_edited
 from paili.runtime.game import PASS, Game
 from paili.runtime.rules import Rules
 
 pytestmark = native_engine_only()
 
-BASE = (ROOT / "rules/chehuzi.pai").read_text(encoding="utf-8")
 REQUIRE = "require 起胡 = 胡息 >= 15 {"
 
 # as tests/test_engine_native_trial_first.py deals them: seat 1 holds 15 胡息 and waits on 五
@@ -25,10 +23,7 @@ WIN_OTHER = "壹壹壹贰贰贰陆陆陆伍伍伍柒柒八八四四十叁"
 
 
 def _rules(least: int) -> Rules:
-    assert REQUIRE in BASE
-    res = compile_text(BASE.replace(REQUIRE, f"require 起胡 = 胡息 >= {least} {{"), "least.pai")
-    assert res.ok, res.render()
-    return Rules(res.ruleset, backend="native")
+    return rules_edited("rules/chehuzi.pai", REQUIRE, f"require 起胡 = 胡息 >= {least} {{")
 
 
 def _play(least: int):
