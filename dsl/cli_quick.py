@@ -9,7 +9,6 @@ command ({"quick": {"declined": "…"}}): for bench/batch_native_diff.py and the
 """
 from __future__ import annotations
 
-import json
 import os
 import sys
 from pathlib import Path
@@ -79,6 +78,8 @@ def quick_main(argv: list[str]) -> int | None:
     report = bool(os.environ.get("PAILI_BATCH_REPORT"))
     if quick is None:
         if report:
+            import json  # (only here: the batch itself reads no JSON in Python)
+
             from ..runtime.quickbatch import DECLINED
 
             print(json.dumps({"quick": {"declined": DECLINED[0]}}, ensure_ascii=False), file=sys.stderr)
@@ -92,6 +93,8 @@ def quick_main(argv: list[str]) -> int | None:
         with stream:
             failed, counts = quick.run(stream, sys.stdout)
         if report:
+            import json
+
             print(json.dumps({"quick": counts}, ensure_ascii=False), file=sys.stderr)
     except KeyboardInterrupt:
         return 130

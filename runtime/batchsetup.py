@@ -19,19 +19,7 @@ sentence. Nothing here is executed: tuples and bytes are tagged JSON objects (`{
 """
 from __future__ import annotations
 
-import json
 from pathlib import Path
-
-# SHA-256 from the interpreter's own module where it has one (`_sha256`; `_sha2` from Python 3.12):
-# `hashlib` loads OpenSSL's library first, about 10 M instructions of every batch's start-up, more than
-# hashing the three files costs. The same function, so the same digests (tests/test_batch_startup.py).
-try:
-    from _sha256 import sha256 as _sha256
-except ImportError:
-    try:
-        from _sha2 import sha256 as _sha256
-    except ImportError:
-        from hashlib import sha256 as _sha256
 
 from .ir.version import VERSION
 
@@ -48,7 +36,18 @@ def setup_path(stem: str) -> Path:
 
 
 def sha(data: bytes) -> str:
-    return _sha256(data).hexdigest()
+    # SHA-256 from the interpreter's own module where it has one (`_sha256`; `_sha2` from Python 3.12):
+    # `hashlib` loads OpenSSL's library first, about 10 M instructions, more than hashing the three files
+    # costs. The same function, so the same digests (tests/test_batch_startup.py). Imported here: the
+    # quick batch hashes natively (`verified`) and needs none of them.
+    try:
+        from _sha256 import sha256
+    except ImportError:
+        try:
+            from _sha2 import sha256
+        except ImportError:
+            from hashlib import sha256
+    return sha256(data).hexdigest()
 
 
 # ---------------------------------------------------------------------------------- the tagged JSON
@@ -63,6 +62,8 @@ def _untag(d: dict):
 
 
 def loads_setup(text: str) -> dict:
+    import json  # (here: the quick batch reads its setup natively, `verified`)
+
     got = json.loads(text, object_hook=_untag)
     if not isinstance(got, dict) or got.get("format") != SETUP_FORMAT or got.get("version") != SETUP_VERSION:
         raise ValueError("not a batch setup of this version")
@@ -75,6 +76,8 @@ def bundled(stem: str) -> tuple[bytes, dict] | str:
     """(compiled file's bytes, setup) of a bundled variant whose source, compiled file and setup have the
     hashes the index records; else why not (one sentence). The bytes go to the native core as they are
     (it checks they are UTF-8): decoded to a str here they cost a few milliseconds of each start-up."""
+    import json
+
     try:
         index = json.loads((COMPILED_DIR / "index.json").read_text(encoding="utf-8"))
         source = (RULES_DIR / f"{stem}.pai").read_bytes()
@@ -97,6 +100,17 @@ def bundled(stem: str) -> tuple[bytes, dict] | str:
         return data, setup
     except (OSError, ValueError, AttributeError, TypeError):
         return "the compiled files are not readable"
+
+
+def verified(mod, stem: str) -> tuple[bytes, dict] | str:
+    """`bundled(stem)` read and checked by the native core where it has the step (the same files, hashes,
+    sentences and setup objects: tests/test_batch_startup.py), so that a quick batch's start-up neither
+    imports nor runs `json` and the interpreter's SHA-256; else `bundled` itself."""
+    native = getattr(mod, "batch_verified_setup", None)
+    if native is None:
+        return bundled(stem)
+    paths = (COMPILED_DIR / "index.json", RULES_DIR / f"{stem}.pai", COMPILED_DIR / f"{stem}.json", setup_path(stem))
+    return native(paths, (stem, VERSION, INDEX_KEY, SETUP_FORMAT, SETUP_VERSION))
 
 
 def native_parts(mod, text: bytes | str, setup: dict):
@@ -123,4 +137,4 @@ def native_parts(mod, text: bytes | str, setup: dict):
 
 
 __all__ = ["INDEX_KEY", "SETUP_FORMAT", "SETUP_SUFFIX", "SETUP_VERSION", "bundled", "loads_setup", "native_parts",
-           "setup_path", "sha"]
+           "setup_path", "sha", "verified"]

@@ -15,7 +15,7 @@ from __future__ import annotations
 import os
 import sys
 
-from .batchsetup import bundled, native_parts
+from .batchsetup import native_parts, verified
 from .limits import CONTEXTS_KEPT, MAX_BATCH_DEPTH, MAX_BATCH_LINE, MAX_NUMBER_DIGITS
 from .nativeload import native_module
 
@@ -127,7 +127,7 @@ def _prepare(stem: str, load_rules):
     mod = native_module()
     if mod is None or not all(hasattr(mod, x) for x in ("run_batch", "Hands", "Scorer", "Tables")):
         return "the native core is not built"
-    got = bundled(stem)
+    got = verified(mod, stem)
     if isinstance(got, str):
         return got
     text, setup = got

@@ -22,7 +22,7 @@ use super::{escape_surrogates, run, Config, LineScorer, Outcome, Sink};
 use crate::NativeError;
 
 /// A Python str as text: UTF-8 directly, else (a lone surrogate) its "surrogatepass" bytes.
-fn text_of(s: &Bound<'_, PyString>) -> PyResult<PyText> {
+pub(super) fn text_of(s: &Bound<'_, PyString>) -> PyResult<PyText> {
     if let Ok(t) = s.to_str() {
         return Ok(PyText::from_str(t));
     }
@@ -191,7 +191,7 @@ impl Sink for PySink<'_> {
 }
 
 /// `f()` with a panic made a NativeError of one sentence (no panic reaches Python).
-fn unpanicked<T>(f: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
+pub(super) fn unpanicked<T>(f: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
     catch_unwind(AssertUnwindSafe(f))
         .unwrap_or_else(|_| Err(NativeError::new_err("the native core failed: a panic in the batch reader")))
 }
@@ -328,5 +328,5 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(batch_repr, m)?)?;
     m.add_function(wrap_pyfunction!(batch_tables, m)?)?;
     m.add_class::<super::lane::Lane>()?;
-    Ok(())
+    super::setup::register(m)
 }

@@ -12,6 +12,7 @@ mod lane;
 pub mod json;
 pub mod line;
 mod native;
+mod setup;
 pub mod parse;
 pub mod text;
 mod unicode;
