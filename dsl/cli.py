@@ -351,6 +351,10 @@ def main(argv: list[str] | None = None, quick: bool = True) -> int:
 
         code = quick_main(sys.argv[1:] if argv is None else argv)
         if code is not None:
+            if argv is None:  # the process's own command, which ends with this status (__main__.py: why)
+                import gc
+
+                gc.freeze()
             return code
     parser = build_parser()
     args = parser.parse_args(argv)
