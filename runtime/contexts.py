@@ -21,11 +21,10 @@ from .tiles import TileInfo, setting_defaults
 
 def context_key(context: dict) -> tuple:
     """A context as a key: the type is part of it (True == 1 and 1 == 1.0, but they are different values
-    of a setting). Raises TypeError for a value that cannot be a key (a caller's own list or object)."""
+    of a setting). Hashing it raises TypeError for a value that cannot be a key (a caller's own list or
+    object): the table's lookup does, not hashed here too (a tuple's hash is not kept)."""
     values = tuple(context.values())
-    key = (tuple(context), tuple(map(type, values)), values)  # (names, types, values): three tuples built in C
-    hash(key)
-    return key
+    return (tuple(context), tuple(map(type, values)), values)  # (names, types, values): three tuples built in C
 
 
 class Contexts:
@@ -129,11 +128,11 @@ class Contexts:
             if got is None:
                 got = self.plain = self.build(None)
             return got
+        key = context_key(context)
         try:
-            key = context_key(context)
+            got = self.envs.get(key)
         except TypeError:  # a value that cannot be a key: built for this call alone
             return self.build(context)
-        got = self.envs.get(key)
         if got is None:
             got = self.build(context)
             if len(self.envs) >= CONTEXTS_KEPT:

@@ -282,6 +282,10 @@ class NativeHands:
         if found[3]:
             self.counts.scorer.wait_calls += found[3]
 
+    def count_answered(self, answered: int) -> None:
+        """`count_waits` of the number of questions the native wait trials answered."""
+        self.counts.scorer.wait_calls += answered
+
     @staticmethod
     def give_waits(sc, found: tuple) -> None:
         """The waits the native wait trials found kept with the hand's `Scoring` (`keep_waits`'s first part)."""

@@ -18,17 +18,54 @@ from .nativehand import NO_READING
 
 LANES_KEPT = 1024  # contexts whose lane a rule set's native hands keep (the table starts over past it)
 
-# runtime/hand_score.py's Scoring and runtime/result.py's ScoreResult, imported at first use (a native
-# batch never uses the lane) and kept
+# runtime/hand_score.py's Scoring, runtime/result.py's ScoreResult and runtime/laneresult.py's LaneEvaluation,
+# imported at first use (a native batch never uses the lane) and kept
 _LATE: list = []
 
 
 def _late() -> list:
     from .hand_score import Scoring
+    from .laneresult import LaneEvaluation
     from .result import ScoreResult
 
-    _LATE[:] = [Scoring, ScoreResult]
+    _LATE[:] = [Scoring, ScoreResult, LaneEvaluation]
     return _LATE
+
+
+class LaneCall:
+    """The lane of one context, with what a hand it reads needs to become a Python `Hand` and `Scoring`;
+    called, it is the callable the lane asks for the waits its trials decline (one object per context,
+    not closures per call). `made`: the `Scoring` such a question made for the hand being scored, which
+    the call then takes (a hand's waits are never asked while another hand of the lane is scored)."""
+
+    __slots__ = ("lane", "cat", "dec", "env", "rules", "self_drawn", "made", "spent")
+
+    def __init__(self, lane, cat, dec, env):
+        self.lane = lane
+        self.cat, self.dec, self.env = cat, dec, env
+        self.rules = None
+        self.self_drawn = False
+        self.made = None
+        self.spent = 0
+
+    def scoring(self, rules, read: tuple, self_drawn: bool):
+        """The hand's `Scoring`, its `Hand` made of the kinds the lane read."""
+        concealed, meld_kinds, win_kind, flowers = read
+        kinds = self.cat.kinds
+        at = kinds.__getitem__
+        h = Hand(list(map(at, concealed)), [Meld(k, list(map(at, ts))) for k, ts in meld_kinds],
+                 kinds[win_kind] if win_kind >= 0 else None, self_drawn, list(map(at, flowers)))
+        return (_LATE or _late())[0](rules, self.cat, self.dec, self.env, h)
+
+    def __call__(self, read: tuple, shape: bool, left: int):  # as `NativeHands.call`'s waits
+        sc = self.made
+        if sc is None:
+            sc = self.made = self.scoring(self.rules, read, self.self_drawn)
+        work = sc.work
+        work[0] = left
+        got = sc.waits_of_hand(shape=shape)
+        self.spent += left - work[0]
+        return encode(got), work[0]
 
 
 class Lanes:
@@ -40,14 +77,14 @@ class Lanes:
         self.cls = getattr(mod, "Lane", None)  # (an extension built before the lane has none)
         self.kept: dict[int, tuple] = {}
 
-    def lane(self, rules, cat, env):
+    def lane(self, rules, cat, dec, env) -> LaneCall | None:
         got = self.kept.get(id(env))
         if got is None or got[0] is not env:
             ctx = self.hands.batch_context(rules, cat, env) if self.cls is not None else None
             lane = None
             if ctx is not None:
                 try:
-                    lane = self.cls(ctx)
+                    lane = LaneCall(self.cls(ctx), cat, dec, env)
                 except (ValueError, TypeError):  # a context it cannot hold: the usual path scores its hands
                     lane = None
             if len(self.kept) >= LANES_KEPT:
@@ -72,70 +109,58 @@ def lane_score(rules, env_for: tuple, hand, melds, win, self_drawn):
     lanes = hands.lanes
     if lanes is None:
         lanes = hands.lanes = Lanes(hands, hands.counts.mod)
-    lane = lanes.lane(rules, cat, env)
-    if lane is None:
+    call = lanes.lane(rules, cat, dec, env)
+    if call is None:
         return None
-    Scoring, ScoreResult = _LATE or _late()
-    kinds = cat.kinds
-    at = kinds.__getitem__
-    made: list = []  # the hand's Scoring, once the hand is read (the waits' callable may make it first)
-    spent = [0]
-
-    def scoring(read: tuple):
-        if not made:
-            concealed, meld_kinds, win_kind, flowers = read
-            h = Hand(list(map(at, concealed)), [Meld(k, list(map(at, ts))) for k, ts in meld_kinds],
-                     kinds[win_kind] if win_kind >= 0 else None, self_drawn, list(map(at, flowers)))
-            made.append(Scoring(rules, cat, dec, env, h))
-        return made[0]
-
-    def waits(read: tuple, shape: bool, left: int):  # as `NativeHands.call`'s
-        sc = scoring(read)
-        work = sc.work
-        work[0] = left
-        got = sc.waits_of_hand(shape=shape)
-        spent[0] += left - work[0]
-        return encode(got), work[0]
-
-    got = lane.score(hand, melds, win, self_drawn, waits)
+    call.rules = rules
+    call.self_drawn = self_drawn
+    try:
+        got = call.lane.score(hand, melds, win, self_drawn, call)
+    finally:
+        made = call.made  # the hand's Scoring, where a question for waits made it
+        if made is not None:
+            call.made = None
+            spent = call.spent
+            call.spent = 0
     if got is None:
         return None
-    read, status, left, payload, found = got
-    if status == 0 and not made and not (read[1] and rules.wilds):
+    status, left, answered, x, lh = got
+    Scoring, ScoreResult, Evaluation = _LATE or _late()
+    if status == 0 and made is None and not (melds and rules.wilds):
         # scored, the hand not read by Python yet: its `Hand` and `Scoring` are made when the result is
-        # first read beyond what the native call gave (a caller reading the score never makes them);
-        # made then, they are as they would be now (the waits found kept, the work left). A hand with
+        # first read beyond its score (a caller reading the score never makes them). A hand with
         # laid-down melds under a rule set with wildcards is made now: `refuse_wild_melds` reads it.
         hands.count_natural()
-        hands.count_waits(found)
-
-        def late():
-            if not made:
-                sc = scoring(read)
-                sc.refuse_wild_melds()
-                hands.give_waits(sc, found)
-                sc.work[0] = left
-            return made[0]
-
-        return hands.result(late, payload, rules)
-    sc = scoring(read)
+        if answered:
+            hands.count_answered(answered)
+        won, considered, rejected, score, total, best = x
+        ev = Evaluation((rules, call, self_drawn, left, lh, hands), score, total, best)
+        if won:
+            return ScoreResult(True, "", ev, considered, rejected)
+        return ScoreResult(False, rejected[0].split(": ", 1)[1], ev, 0, rejected)
+    if made is None:
+        sc = call.scoring(rules, lh.read(), self_drawn)
+        spent = 0
+    else:
+        sc = made
     sc.refuse_wild_melds()  # (a hand the lane takes holds no tile that may be wild: it never refuses)
     # as `NativeHands.call` records the hand it scored or handed back
     hands.count_natural()
     work = sc.work
-    hands.keep_waits(sc, found)
-    spent[0] += found[2]
+    found = lh.found()
+    hands.keep_waits(sc, found + (answered,))
+    spent += found[2]
     if status == 3:
-        work[0] = HAND_WORK - spent[0]
-        hands.fell_back(payload)
+        work[0] = HAND_WORK - spent
+        hands.fell_back(x)
         return sc.run(native=False)  # the Python path, as `Scoring.run` goes on when the call hands back
     work[0] = left
     if status == 2:
-        raise HandError(payload)
+        raise HandError(x)
     if status == 1:
         hands.last_text = None
         return ScoreResult(False, NO_READING)
-    return hands.result(sc, payload)
+    return hands.result(sc, lh.payload())
 
 
-__all__ = ["LANES_KEPT", "Lanes", "lane_score"]
+__all__ = ["LANES_KEPT", "LaneCall", "Lanes", "lane_score"]

@@ -351,7 +351,7 @@ class Rules:
               work: list[int] | None = None) -> ScoreResult:
         """The hand's best score. `work`, when given, is the one-item list of work units the scoring may
         use (limits.HAND_WORK by default); it is left holding what was not used."""
-        return self.score_in(self.env_for(context), hand, melds, win, self_drawn, work=work)
+        return self.score_in(self.contexts.env_for(context), hand, melds, win, self_drawn, work=work)
 
     def score_in(self, env_for: tuple, hand: str | Hand, melds: list[str] | None = None, win: str | None = None,
                  self_drawn: bool = False, *, work: list[int] | None = None) -> ScoreResult:

@@ -16,6 +16,7 @@ from paili.runtime import backend, nativelane
 from paili.runtime import rules as rules_module
 from paili.runtime.hand import HandError, build_hand
 from paili.runtime.hand_score import Scoring
+from paili.runtime.limits import MAX_TILE_TEXT
 
 sys.path.insert(0, str(ROOT / "bench"))
 import native_diff  # noqa: E402
@@ -136,6 +137,22 @@ def test_arguments_the_lane_leaves_get_the_usual_answer(args, monkeypatch):
     assert taken.taken == (isinstance(melds, tuple) or "春" in str(hand) or win == "")
     monkeypatch.setattr(rules_module, "lane_score", lambda *a: None)
     assert got == answer(load(GUOBIAO, backend="native"), hand, given(), win, self_drawn)
+
+
+@pytest.mark.parametrize("extra", [0, 1])
+def test_a_text_at_the_length_limit_is_read_and_one_past_it_is_left(extra, monkeypatch):
+    """A hand text of exactly `MAX_TILE_TEXT` characters (a hand padded with spaces) is read by the lane,
+    one a character longer is left to the usual path (the native notation counts the characters as it
+    reads them); the answer is the usual path's either way (the score, or the sentence naming the length)."""
+    hand = "1m2m3m 4m5m6m 7m8m9m 东东"
+    text = hand + " " * (MAX_TILE_TEXT - len(hand) + extra)
+    taken = Taken()
+    monkeypatch.setattr(rules_module, "lane_score", taken)
+    got = answer(load(GUOBIAO, backend="native"), text, None, "东", False)
+    assert taken.taken == (extra == 0)
+    monkeypatch.setattr(rules_module, "lane_score", lambda *a: None)
+    assert got == answer(load(GUOBIAO, backend="native"), text, None, "东", False)
+    assert ("characters long" in got) == (extra == 1)
 
 
 def test_a_work_list_or_a_hand_object_takes_the_usual_path(monkeypatch):

@@ -70,43 +70,50 @@ impl Notation {
 
     /// The declared kinds written in `text`, in order; `None` on any mistake.
     pub fn parse(&self, text: &str) -> Option<Vec<usize>> {
+        self.parse_within(text, usize::MAX)
+    }
+
+    /// `parse` of a text of at most `max_chars` characters (`None` for a longer one), in one pass over
+    /// its characters with nothing made but the answer: the digits waiting for their letter are held
+    /// in the answer itself and replaced by their kinds when it comes. Whitespace separates tokens
+    /// (`str.split()`), so a digit before whitespace, a comma or another character is a mistake.
+    pub fn parse_within(&self, text: &str, max_chars: usize) -> Option<Vec<usize>> {
+        const NO_DIGITS: usize = usize::MAX;
         let mut out = Vec::with_capacity(text.len() / 2);
-        // digits waiting for their letter; empty again at the end of every token (else a mistake)
-        let mut digits: Vec<char> = Vec::new();
-        for tok in text.split(py_space).filter(|t| !t.is_empty()) {
-            for c in tok.chars() {
-                if c == ',' || c == '，' {
-                    if !digits.is_empty() {
-                        return None;
-                    }
-                    continue;
-                }
-                if c.is_ascii_digit() {
-                    digits.push(c);
-                    continue;
-                }
-                if c.is_ascii_alphabetic() && self.letter[c as usize] {
-                    if digits.is_empty() {
-                        return None;
-                    }
-                    for d in digits.drain(..) {
-                        let k = self.by_digit_letter[(d as usize - '0' as usize) * 128 + c as usize];
-                        if k == NONE {
-                            return None;
-                        }
-                        out.push(k as usize);
-                    }
-                    continue;
-                }
-                if !digits.is_empty() {
-                    return None;
-                }
-                out.push(self.char_kind(c)?);
-            }
-            if !digits.is_empty() {
+        let mut digits = NO_DIGITS; // where the digits waiting for their letter start in `out`
+        for (n, c) in text.chars().enumerate() {
+            if n >= max_chars {
                 return None;
             }
+            if c.is_ascii_digit() {
+                if digits == NO_DIGITS {
+                    digits = out.len();
+                }
+                out.push(c as usize - '0' as usize);
+                continue;
+            }
+            if c.is_ascii_alphabetic() && self.letter[c as usize] {
+                if digits == NO_DIGITS {
+                    return None;
+                }
+                for d in &mut out[digits..] {
+                    let k = self.by_digit_letter[*d * 128 + c as usize];
+                    if k == NONE {
+                        return None;
+                    }
+                    *d = k as usize;
+                }
+                digits = NO_DIGITS;
+                continue;
+            }
+            if digits != NO_DIGITS {
+                return None;
+            }
+            if c == ',' || c == '，' || py_space(c) {
+                continue;
+            }
+            out.push(self.char_kind(c)?);
         }
-        Some(out)
+        (digits == NO_DIGITS).then_some(out)
     }
 }

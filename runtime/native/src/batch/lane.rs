@@ -13,11 +13,11 @@ use pyo3::{PyTraverseError, PyVisit};
 use pyo3::types::{PyList, PyString, PyTuple};
 
 use super::native::{hand_input, Ctx};
-use crate::hand::binding::payload;
-use crate::hand::{score_hand, Budget, Fallback, HandOutcome, Waits};
+use crate::hand::lane_hand::{read_tuple, LaneHand};
+use crate::hand::{score_hand, Budget, Fallback, HandInput, HandOutcome, Waits};
 use crate::program::V;
 use crate::waits::{kinds_of, TrialWaits};
-use crate::{guarded, value_of};
+use crate::{guarded, value_of, value_to_py};
 
 /// The native reading and scoring of hands of one context given as text.
 #[pyclass(module = "_native")]
@@ -33,15 +33,27 @@ fn text<'a>(x: &'a Bound<'_, PyAny>) -> Option<&'a str> {
 }
 
 /// The waits the native trials decline, asked of the Python callable `cb` (the hand as read, shape,
-/// work left) -> (encoded waits, work left), as `Hands.score` asks its callable (`PyWaits`).
+/// work left) -> (encoded waits, work left), as `Hands.score` asks its callable (`PyWaits`). The hand
+/// as read is made at the first question (most hands ask none).
 struct LaneWaits<'a, 'py> {
     cb: &'a Bound<'py, PyAny>,
-    hand: &'a Bound<'py, PyAny>,
+    inp: &'a HandInput,
+    read: Option<Bound<'py, PyAny>>,
 }
 
 impl Waits for LaneWaits<'_, '_> {
     fn waits(&mut self, shape: bool, budget: &mut Budget) -> Result<V, Fallback> {
-        let got = self.cb.call1((self.hand, shape, budget.work)).map_err(|_| Fallback("the waits could not be found".into()))?;
+        let read = match &self.read {
+            Some(r) => r.clone(),
+            None => {
+                let i = self.inp;
+                let r = read_tuple(self.cb.py(), &i.concealed, &i.melds, i.win, &kinds_of(&i.flowers))
+                    .map_err(|_| Fallback("the waits could not be found".into()))?;
+                self.read = Some(r.clone());
+                r
+            }
+        };
+        let got = self.cb.call1((read, shape, budget.work)).map_err(|_| Fallback("the waits could not be found".into()))?;
         let t = got.cast::<PyTuple>().map_err(|_| Fallback("the waits callback returned no tuple".into()))?;
         let w = t.get_item(0).and_then(|x| value_of(&x)).map_err(|_| Fallback("waits the programs do not hold".into()))?;
         budget.work = t.get_item(1).and_then(|x| x.extract()).map_err(|_| Fallback("the waits callback returned no work".into()))?;
@@ -71,12 +83,13 @@ impl Lane {
     }
 
     /// The hand `hand` (text), `melds` (a list or tuple of KIND:TILES texts, or None), `win` (text or
-    /// None), `self_drawn` read and scored: ((concealed kinds, ((meld kind, kinds), …), winning kind or
-    /// -1, flower kinds), status, work left, payload, waits) — status, payload and waits as `Hands.score`
-    /// gives them (0 scored, 1 no reading, 2 refused with its sentence, 3 handed back with why) —, or
-    /// None where the reference must read the hand (or the native call failed: the usual path meets it
-    /// again). `waits`: (the hand as read, shape, work left) -> (encoded waits, work left), asked only
-    /// where the native wait trials decline.
+    /// None), `self_drawn` read and scored: (status, work left, the questions the native wait trials
+    /// answered, x, the hand) — status as `Hands.score` gives it (0 scored, 1 no reading, 2 refused with
+    /// its sentence x, 3 handed back with why x); scored, x is (win, readings considered, rejected,
+    /// score, total, best), and the rest is the hand's (`LaneHand`: the hand as read, the waits found,
+    /// the payload, each made when asked) —, or None where the reference must read the hand (or the
+    /// native call failed: the usual path meets it again). `waits`: (the hand as read, shape, work
+    /// left) -> (encoded waits, work left), asked only where the native wait trials decline.
     fn score<'py>(
         &self,
         py: Python<'py>,
@@ -109,25 +122,33 @@ impl Lane {
         let Some(inp) = hand_input(py, c, &hands, &tables, hand, items.len(), texts, win, self_drawn)? else {
             return Ok(None);
         };
-        let melds_out = PyTuple::new(py, inp.melds.iter().map(|m| (&*m.kind, m.tiles.clone())).collect::<Vec<_>>())?;
-        let read = (inp.concealed.clone(), melds_out, inp.win.map_or(-1, |k| k as i64), kinds_of(&inp.flowers));
-        let read = read.into_pyobject(py)?.into_any();
         let mut budget = Budget { work: c.work() };
-        let mut asked = LaneWaits { cb: waits, hand: &read };
+        let mut asked = LaneWaits { cb: waits, inp: &inp, read: None };
         let (got, found, spent, answered) = hands.with_ctx(py, |ctx| {
             let mut w = TrialWaits::new(ctx.scorer, &inp, &mut asked);
             let got = guarded(|| Ok(score_hand(ctx, &inp, &mut budget, &mut w)));
             (got, w.found, w.spent, w.answered)
         });
-        let (status, x) = match got {
+        let (status, x, scored) = match got {
             Err(_) => return Ok(None), // an internal error: the usual path meets it again and counts it
-            Ok(Err(Fallback(why))) => (3, why.into_pyobject(py)?.into_any()),
-            Ok(Ok(HandOutcome::NoReading)) => (1, py.None().into_bound(py)),
-            Ok(Ok(HandOutcome::Refused(s))) => (2, s.into_pyobject(py)?.into_any()),
-            Ok(Ok(HandOutcome::Scored(h))) => (0, payload(py, &h, py.None().into_bound(py))?),
+            Ok(Err(Fallback(why))) => (3, why.into_pyobject(py)?.into_any(), None),
+            Ok(Ok(HandOutcome::NoReading)) => (1, py.None().into_bound(py), None),
+            Ok(Ok(HandOutcome::Refused(s))) => (2, s.into_pyobject(py)?.into_any(), None),
+            Ok(Ok(HandOutcome::Scored(h))) => {
+                let s = &h.scored;
+                let x = (
+                    h.win,
+                    h.considered,
+                    PyList::new(py, &h.rejected)?,
+                    value_to_py(py, &s.score)?,
+                    value_to_py(py, &s.total)?,
+                    value_to_py(py, &s.best)?,
+                );
+                (0, x.into_pyobject(py)?.into_any(), Some(h))
+            }
         };
-        let [w0, w1] = found;
-        let out = (read, status, budget.work, x, (w0, w1, spent, answered));
+        let kept = Bound::new(py, LaneHand::new(inp, found, spent, scored))?;
+        let out = (status, budget.work, answered, x, kept);
         Ok(Some(out.into_pyobject(py)?.into_any()))
     }
 }

@@ -120,10 +120,7 @@ impl Ctx {
 /// The tiles of a text as catalog kinds, or None (a mistake, a tile not in play, too long: the
 /// reference says which).
 fn kinds(tables: &Tables, text: &str, max_text: usize) -> Option<Vec<usize>> {
-    if text.chars().count() > max_text {
-        return None;
-    }
-    let mut ks = tables.notation.parse(text)?;
+    let mut ks = tables.notation.parse_within(text, max_text)?;
     for k in ks.iter_mut() {
         *k = tables.catalog_index[*k]?; // declared kind -> catalog index, in place
     }

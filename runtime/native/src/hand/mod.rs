@@ -20,6 +20,7 @@ use crate::score::{Scored, Scorer};
 
 pub(crate) mod binding;
 mod json;
+pub(crate) mod lane_hand;
 mod readings;
 pub(crate) mod trial;
 mod wild;
