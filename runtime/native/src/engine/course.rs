@@ -187,9 +187,25 @@ impl Cx<'_, '_> {
     /// `_event`: phases, hooks, payments; the step asking the decisions it opens (`event`), or its
     /// deferred payments when it opens none.
     pub(super) fn event(&mut self, name: &str, b: &Bound) -> Res<Option<Step>> {
-        let eb = bound(self.e.t, b);
-        self.events(|r| r.hooks_only(name, &eb, Some(false)))?;
-        if !ENGINE_OFFERED.contains(&name) && self.opens_actions(name) {
+        let p = self.e.p;
+        let on = p.on(name); // (one lookup: its hooks, phases, payments and count)
+        // (whether it opens decisions reads the rules only: found first, so that the bindings are made,
+        // used and dropped in one place)
+        let opens = !ENGINE_OFFERED.contains(&name) && self.opens_actions(name);
+        let st = &mut self.h.st;
+        // an event that sets nothing going, with no winner's bindings to make and no reveal to ask
+        // whether it moves, is only counted: no run of events (its bindings, the win questions) made
+        let quiet = on.counted_only() && st.winners.is_empty() && super::moving::none_asked(p, self.e.t, st);
+        if quiet {
+            super::events::count(st, p, name, on);
+        } else {
+            let eb = bound(self.e.t, b);
+            self.events(|r| r.hooks_only_on(name, on, &eb, Some(false)))?;
+            if on.pays && !opens {
+                self.events(|r| r.settle(name, &eb, Some(true)))?;
+            }
+        }
+        if opens {
             if self.h.depth >= MAX_DEPTH {
                 return Err(format!(
                     "the native hand stopped where the reference notes an error (`{name}` raised inside {MAX_DEPTH} nested decisions)"
@@ -197,9 +213,6 @@ impl Cx<'_, '_> {
             }
             self.h.depth += 1;
             return Ok(Some(Step::Event { at: 0, event: name.to_owned(), bind: b.clone(), turn: None }));
-        }
-        if self.e.p.pay.on.contains_key(name) {
-            self.events(|r| r.settle(name, &eb, Some(true)))?;
         }
         Ok(None)
     }

@@ -10,6 +10,7 @@ type HashSet<K> = std::collections::HashSet<K, crate::hash::Keyed>;
 
 use serde_json::{Map, Value as J};
 
+use super::counts::EventNames;
 use super::scope::{GameScope, WinQuestions, BOUND};
 use super::settle::Payments;
 use super::table::Table;
@@ -77,13 +78,29 @@ impl Exprs {
 }
 
 /// What an event sets going, found with one lookup per event: hooks on it, a phase it enters or leaves,
-/// payments on it (none of them: an event that is only counted).
+/// payments on it (none of them: an event that is only counted); and where it is counted.
 #[derive(Clone, Copy, Default)]
 pub struct On {
     pub hooks: bool,
     pub phase: bool,
     pub pays: bool,
+    /// Its index in `Program::event_names` (None: a name the rule set does not know, counted by name).
+    pub id: Option<usize>,
 }
+
+impl On {
+    /// Nothing but its count: no hook, phase or payment on it.
+    pub fn counted_only(&self) -> bool {
+        !(self.hooks || self.phase || self.pays)
+    }
+}
+
+/// The events the engine raises itself (the hand's course: engine/turn.rs, claims.rs, ending.rs, …,
+/// and the phases' own events), given an index whether or not a rule names them.
+const ENGINE_EVENTS: [&str; 18] = [
+    "deal", "opening", "turn", "draw", "discard", "decline", "claim", "kong", "ready", "added_kong", "reveal",
+    "win_offer", "win", "exhaust", "hand_end", "settled", "phase_enter", "phase_leave",
+];
 
 /// The event rules of one rule set under one table, every expression lowered once.
 pub struct Program {
@@ -97,8 +114,12 @@ pub struct Program {
     pub moving_seen: Vec<bool>,
     pub at_win: Vec<(usize, Option<usize>)>,                  // the reveals `at win`: (index, its `unless`)
     pub pay: Payments,
-    /// Per event named by a hook, a phase's trigger or a payment: what it sets going.
+    /// Per event the rule set knows (`event_names`): what it sets going, its index.
     pub on: HashMap<String, On>,
+    /// The names counted by index (engine/counts.rs), sorted: the events the engine raises, those a hook,
+    /// a phase's trigger, a payment or an `emit` names, the actions, and the names the engine counts
+    /// for a rule set's phases, states, reveals and actions (`phase_enter:P`, `state:S`, …).
+    pub event_names: EventNames,
 }
 
 fn bad(what: &str) -> Error {
@@ -182,6 +203,35 @@ fn triggers(m: &Map<String, J>, key: &str, ex: &mut Exprs) -> Result<HashMap<Str
     Ok(out)
 }
 
+/// The names the rule set counts by index (`Program::event_names`), sorted and distinct.
+fn event_names(
+    t: &Table,
+    on: &HashMap<String, On>,
+    hooks_on: &HashMap<String, Vec<Hook>>,
+    actions: &HashMap<String, (Vec<Effect>, Vec<Effect>)>,
+) -> EventNames {
+    let mut names: Vec<String> = ENGINE_EVENTS.iter().map(|e| e.to_string()).collect();
+    names.extend(on.keys().cloned());
+    let emitted = hooks_on.values().flatten().flat_map(|h| &h.effects).chain(actions.values().flat_map(|(a, d)| a.iter().chain(d)));
+    names.extend(emitted.filter_map(|ef| match &ef.target {
+        Target::Event(e) => Some(e.clone()),
+        _ => None,
+    }));
+    let r = &t.rules;
+    for a in &r.action_names {
+        names.push(a.clone());
+        names.push(format!("decline:{a}"));
+    }
+    names.extend(r.phases.iter().map(|p| format!("phase_enter:{}", p.name)));
+    names.extend(r.states.iter().map(|s| format!("state:{}", s.name)));
+    for rv in &r.reveals {
+        names.extend(["reveal", "reveal_move", "reveal_skip"].map(|k| format!("{k}:{}", rv.name)));
+    }
+    names.sort_unstable();
+    names.dedup();
+    names.into()
+}
+
 impl Program {
     /// The event rules of `ruleset_json` (the versioned JSON `t` was read from), lowered for `t`.
     pub fn new(t: &Table, ruleset_json: &str, wins: &dyn WinQuestions) -> Result<Program, Error> {
@@ -231,7 +281,11 @@ impl Program {
         for e in pay.on.keys() {
             on.entry(e.clone()).or_default().pays = true;
         }
-        Ok(Program { scope, hooks_on, phases, phase_events, actions, moving, moving_seen, at_win, pay, on })
+        let event_names = event_names(t, &on, &hooks_on, &actions);
+        for (i, e) in event_names.iter().enumerate() {
+            on.entry(e.clone()).or_default().id = Some(i);
+        }
+        Ok(Program { scope, hooks_on, phases, phase_events, actions, moving, moving_seen, at_win, pay, on, event_names })
     }
 
     /// What `event` sets going (nothing: it is only counted).

@@ -100,6 +100,14 @@ pub(super) fn seat_of(v: Option<&V>, what: &str) -> H<Option<usize>> {
     }
 }
 
+/// `event` counted once (by its index where the rule set knows it: `on`).
+pub fn count(st: &mut HandState, p: &Program, event: &str, on: On) {
+    match on.id {
+        Some(i) => st.events.count_at(&p.event_names, i, 1),
+        None => st.count(event, 1),
+    }
+}
+
 /// Which payments an event makes (`settle.settle`'s `deferred`): those without `after` (Some(false)),
 /// only those with it (Some(true)), all (None).
 pub type Deferred = Option<bool>;
@@ -244,7 +252,12 @@ impl<'a> Run<'a> {
 
     /// `Events._hooks_only`: the phases, hooks and payments of an event (no decisions).
     pub fn hooks_only(&mut self, event: &str, b: &Bind, pay: Deferred) -> H<()> {
-        let on = self.p.on(event); // (one lookup for the hooks, the phases and the payments)
+        // (one lookup for the hooks, the phases, the payments and the count)
+        self.hooks_only_on(event, self.p.on(event), b, pay)
+    }
+
+    /// `hooks_only` with what the event sets going found by the caller (`Program::on`).
+    pub fn hooks_only_on(&mut self, event: &str, on: On, b: &Bind, pay: Deferred) -> H<()> {
         self.hooks_at(event, on, b)?;
         self.pay_at(event, on, b, pay)?;
         self.depth -= 1;
@@ -262,7 +275,7 @@ impl<'a> Run<'a> {
             return Err(Halt::Stop(format!("`{event}` emitted inside {MAX_DEPTH} nested events")));
         }
         self.depth += 1;
-        self.st.count(event, 1);
+        count(self.st, self.p, event, on);
         if on.phase {
             self.phases(event, b)?;
         }

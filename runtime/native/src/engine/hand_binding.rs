@@ -476,7 +476,7 @@ impl EngineHand {
             "over": st.over, "winners": st.winners, "exhausted": st.exhausted, "dealer": st.dealer,
             "discarder": seat_no(st.discarder), "robbed": seat_no(st.robbed), "next_dealer": seat_no(st.next_dealer),
             "task": st.task, "payments": st.payments_json(), "fees": st.fees.plain(),
-            "deltas": st.deltas.iter().map(Money::plain).collect::<Vec<_>>(), "events": st.events,
+            "deltas": st.deltas.iter().map(Money::plain).collect::<Vec<_>>(), "events": st.events.to_json(),
             "first_winners": st.first_winners,
             "balances": st.seats.iter().map(|s| s.balance.plain()).collect::<Vec<_>>(),
         })

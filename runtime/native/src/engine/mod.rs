@@ -21,6 +21,7 @@ pub mod distance;
 // step 3: events and settlement (event_rules.rs, events.rs, settle.rs; their Python surface event_binding.rs)
 pub mod event_binding;
 pub mod event_rules;
+pub mod counts; // the hand's event counts, by index for the names a rule set knows
 pub mod effects; // the effects of hooks and actions on the state
 pub mod events;
 pub mod settle;

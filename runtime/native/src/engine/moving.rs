@@ -4,7 +4,10 @@
 //! `HandState::seen_marks` are those it was false on, the same value: false, without asking. Any other
 //! condition is asked every time, as before.
 
+use super::event_rules::Program;
 use super::events::{unbound, Run, H};
+use super::state::{get, HandState, Value};
+use super::table::Table;
 use super::scope::{GameScope, G, GF};
 use crate::program::{children, Node};
 
@@ -34,12 +37,25 @@ fn seen_only(sc: &GameScope, node: &Node) -> bool {
     }
 }
 
+/// Whether the `j`-th moving reveal's `moves_when` is known false on `st` (false on the marks it still has).
+fn kept_false(p: &Program, st: &HandState, j: usize) -> bool {
+    p.moving_seen.get(j).copied().unwrap_or(false) && st.unmoved.get(j).is_some_and(|m| !m.is_empty() && st.seen_same(m))
+}
+
+/// Whether `Run::moves_reveals` would ask nothing on `st`: each moving reveal not turned, or its
+/// `moves_when` known false (`kept_false`).
+pub fn none_asked(p: &Program, t: &Table, st: &HandState) -> bool {
+    p.moving.iter().enumerate().all(|(j, &(ri, _))| {
+        matches!(get(&st.reveals, &t.rules.reveals[ri].name), None | Some(Value::None)) || kept_false(p, st, j)
+    })
+}
+
 impl Run<'_> {
     /// The `moves_when` of the `j`-th moving reveal (`Program::moving`), `cond`: false without asking
     /// where it was false on the marks the state still has; the marks kept whenever it is false.
     pub fn moving_holds(&mut self, j: usize, cond: usize) -> H<bool> {
         let keeps = self.p.moving_seen.get(j).copied().unwrap_or(false);
-        if keeps && self.st.unmoved.get(j).is_some_and(|m| !m.is_empty() && self.st.seen_same(m)) {
+        if kept_false(self.p, self.st, j) {
             return Ok(false);
         }
         let holds = self.holds(Some(cond), unbound(), "condition")?;

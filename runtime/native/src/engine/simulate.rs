@@ -207,7 +207,7 @@ impl EngineSim {
         }
         let st = &h.st;
         Played::Over(json!({
-            "winners": st.winners, "task": st.task, "events": st.events,
+            "winners": st.winners, "task": st.task, "events": st.events.to_json(),
             "payments": st.payments.iter().map(|p| p.name.as_str()).collect::<Vec<_>>(),
             "scores": scores, "moves": h.moves, "fees": money_j(&st.fees),
         }))

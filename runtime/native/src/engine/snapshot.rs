@@ -14,6 +14,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use serde_json::{Map, Value as J};
 
+use super::counts::Counts;
 use super::state::{HandState, Meld, Money, Payment, Seat, Value};
 use super::table::Table;
 use crate::Error;
@@ -235,7 +236,7 @@ pub fn read(t: &Table, text: &str) -> Result<HandState, Error> {
     for (k, v) in m.get("events").and_then(J::as_object).ok_or_else(|| bad("events"))? {
         events.insert(k.clone(), whole(Some(v), "event count")?);
     }
-    st.events = events;
+    st.events = Counts::from_map(events);
     st.chance = m.get("chance").and_then(J::as_array).cloned().ok_or_else(|| bad("chance"))?;
     match m.get("reveal_ids") {
         None => st.reveal_ids_known = false,

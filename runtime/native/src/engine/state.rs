@@ -11,6 +11,8 @@ use std::ops::{Deref, DerefMut};
 
 use serde_json::{json, Map, Value as J};
 
+use super::counts::Counts;
+
 /// A value a state, a phase, a context value or a reveal holds.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Value {
@@ -308,7 +310,7 @@ pub struct HandState {
     pub payments: Vec<Payment>,
     pub fees: Money,
     pub deltas: Vec<Money>,
-    pub events: BTreeMap<String, i64>,
+    pub events: Counts, // (by index for the names the rule set knows: engine/counts.rs)
     pub chance: Vec<J>, // every `roll` of the hand, as the reference writes it (kept as it was read)
     /// Which context and reveal values this state holds: a number no other values had, taken afresh at
     /// every change of `context` or `reveals` (`values_changed`; a copy keeps it, holding the same
@@ -356,7 +358,7 @@ impl HandState {
             payments: Vec::new(),
             fees: Money::ZERO,
             deltas: vec![Money::ZERO; n],
-            events: BTreeMap::new(),
+            events: Counts::default(),
             chance: Vec::new(),
             values_id: fresh_values_id(),
             unmoved: Vec::new(),
@@ -417,15 +419,12 @@ impl HandState {
     }
 
     pub fn tally(&mut self, key: String, by: i64) {
-        *self.events.entry(key).or_insert(0) += by;
+        self.events.count(&key, by);
     }
 
-    /// `tally` of a name the caller holds: no key made when it is counted already (every event).
+    /// `tally` of a name the caller holds.
     pub fn count(&mut self, key: &str, by: i64) {
-        match self.events.get_mut(key) {
-            Some(n) => *n += by,
-            None => self.tally(key.to_owned(), by),
-        }
+        self.events.count(key, by);
     }
 
     /// `HandState.snapshot`: the full, comparable picture (`names`: the catalog's kind names).
@@ -479,7 +478,7 @@ impl HandState {
             "winners": self.winners, "discarder": seat_no(self.discarder), "robbed": seat_no(self.robbed),
             "exhausted": self.exhausted, "finished": self.finished, "first_winners": self.first_winners,
             "over": self.over, "next_dealer": seat_no(self.next_dealer), "payments": payments,
-            "fees": self.fees.plain(), "deltas": self.deltas.iter().map(Money::plain).collect::<Vec<_>>(), "events": self.events, "chance": self.chance,
+            "fees": self.fees.plain(), "deltas": self.deltas.iter().map(Money::plain).collect::<Vec<_>>(), "events": self.events.to_json(), "chance": self.chance,
         })
     }
 }
