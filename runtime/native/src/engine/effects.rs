@@ -7,7 +7,7 @@ use serde_json::{json, Value as J};
 
 use super::event_rules::{EffOp, Effect, Target};
 use super::events::{refused, seat_of, Bind, Halt, Run, B_ACTOR, H};
-use super::state::{get, Value};
+use super::state::{get, position, Value};
 use super::table::Table;
 use crate::program::{arith, kind_of, Op, V};
 
@@ -130,6 +130,8 @@ impl Run<'_> {
                 Target::Table(n) | Target::Seat(_, n) | Target::Context(n) => n,
                 _ => return Err(Halt::Stop(what())),
             };
+            // where the holder holds it (found once: the evaluation below changes no state)
+            let at = holder.and_then(|h| position(self.vars(h), ef.hint, name));
             let value = match ef.value {
                 Some(i) => self.eval_with(i, b, what)?,
                 None => V::None,
@@ -143,7 +145,7 @@ impl Run<'_> {
                 },
                 op => {
                     let cur = match holder {
-                        Some(h) => self.vars(h).get(ef.hint).filter(|(k, _)| k == name).map(|(_, v)| v).or_else(|| get(self.vars(h), name)),
+                        Some(h) => at.map(|i| &self.vars(h)[i].1),
                         None => get(&self.st.context, name),
                     };
                     match self.added(op, cur, &value)? {
@@ -159,10 +161,6 @@ impl Run<'_> {
                     let vars = match h {
                         Some(s) => &mut self.st.seats[s].vars,
                         None => &mut self.st.table,
-                    };
-                    let at = match vars.get(ef.hint) {
-                        Some((k, _)) if k == name => Some(ef.hint),
-                        _ => vars.iter().position(|(k, _)| k == name),
                     };
                     let on = new == Value::Bool(true);
                     let turned_on = match at {

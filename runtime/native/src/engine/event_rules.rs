@@ -30,6 +30,7 @@ pub enum EffOp {
 
 /// What an effect changes (`Events._target`): a table state, a state of the seat a binding names, a
 /// context value, the event an `emit` raises, nothing (`give`).
+#[derive(Clone)]
 pub enum Target {
     Table(String),
     Seat(String, String),
@@ -38,6 +39,7 @@ pub enum Target {
     Nothing,
 }
 
+#[derive(Clone)]
 pub struct Effect {
     pub op: EffOp,
     pub target: Target,
@@ -53,6 +55,7 @@ pub struct Effect {
     pub hint: usize,
 }
 
+#[derive(Clone)]
 pub struct Hook {
     pub when: Option<usize>,
     pub effects: Vec<Effect>,
@@ -63,6 +66,19 @@ pub struct Phase {
     pub table: bool,
     pub enter: HashMap<String, Vec<Option<usize>>>,
     pub leave: HashMap<String, Vec<Option<usize>>>,
+    /// Where its holder's states hold it once set up (`hint`).
+    pub hint: usize,
+    /// The index of `phase_enter:NAME` among `Program::event_names`.
+    pub entered: Option<usize>,
+}
+
+/// A phase an event enters or leaves (`Program::phases_of`): the phase (by its index in
+/// `Program::phases`), the conditions to enter and to leave it on that event.
+#[derive(Clone)]
+pub struct PhaseOn {
+    pub phase: usize,
+    pub enter: Option<Vec<Option<usize>>>,
+    pub leave: Option<Vec<Option<usize>>>,
 }
 
 /// The game's expressions gathered for one lowering: each gets its index in `GameScope::exprs`.
@@ -120,6 +136,10 @@ pub struct Program {
     /// a phase's trigger, a payment or an `emit` names, the actions, and the names the engine counts
     /// for a rule set's phases, states, reveals and actions (`phase_enter:P`, `state:S`, …).
     pub event_names: EventNames,
+    /// By index of `event_names`: the hooks on the event (`hooks_on`'s), and the phases it enters or
+    /// leaves in `phases`' order — read at every event by its index, not looked up by name.
+    pub hooks_of: Vec<Vec<Hook>>,
+    pub phases_of: Vec<Vec<PhaseOn>>,
 }
 
 fn bad(what: &str) -> Error {
@@ -140,10 +160,15 @@ pub fn text(m: &Map<String, J>, key: &str, default: &str) -> String {
 
 /// Where a holder's states hold `name` once set up (setup.rs: the states of its scope, then its phases,
 /// in declaration order; a seat's scope is `player`, the table's any other); usize::MAX: not declared.
-fn hint(t: &Table, seat: bool, name: &str) -> usize {
+pub fn hint(t: &Table, seat: bool, name: &str) -> usize {
+    hint_of(t, seat, name).unwrap_or(usize::MAX)
+}
+
+/// `hint`, None where `name` is not declared.
+pub fn hint_of(t: &Table, seat: bool, name: &str) -> Option<usize> {
     let states = t.rules.states.iter().filter(|s| (s.scope == "player") == seat).map(|s| s.name.as_str());
     let phases = t.rules.phases.iter().filter(|p| (p.scope == "player") == seat).map(|p| p.name.as_str());
-    states.chain(phases).position(|n| n == name).unwrap_or(usize::MAX)
+    states.chain(phases).position(|n| n == name)
 }
 
 fn effects(t: &Table, list: &[&Map<String, J>], ex: &mut Exprs) -> Result<Vec<Effect>, Error> {
@@ -250,7 +275,8 @@ impl Program {
             let enter = triggers(p, "enter", &mut ex)?;
             let leave = triggers(p, "leave", &mut ex)?;
             phase_events.extend(enter.keys().chain(leave.keys()).cloned());
-            phases.push(Phase { name: text(p, "name", ""), table: text(p, "scope", "player") == "table", enter, leave });
+            let (name, table) = (text(p, "name", ""), text(p, "scope", "player") == "table");
+            phases.push(Phase { hint: hint(t, !table, &name), name, table, enter, leave, entered: None });
         }
         let mut actions = HashMap::default();
         for a in objects(rs, "actions")? {
@@ -285,7 +311,21 @@ impl Program {
         for (i, e) in event_names.iter().enumerate() {
             on.entry(e.clone()).or_default().id = Some(i);
         }
-        Ok(Program { scope, hooks_on, phases, phase_events, actions, moving, moving_seen, at_win, pay, on, event_names })
+        for ph in &mut phases {
+            ph.entered = event_names.binary_search(&format!("phase_enter:{}", ph.name)).ok();
+        }
+        let hooks_of = event_names.iter().map(|e| hooks_on.get(e).cloned().unwrap_or_default()).collect();
+        let phases_of = event_names
+            .iter()
+            .map(|e| {
+                let on = |m: &HashMap<String, Vec<Option<usize>>>| m.get(e).cloned();
+                let of = phases.iter().enumerate().map(|(k, ph)| PhaseOn { phase: k, enter: on(&ph.enter), leave: on(&ph.leave) });
+                of.filter(|x| x.enter.is_some() || x.leave.is_some()).collect()
+            })
+            .collect();
+        Ok(Program {
+            scope, hooks_on, phases, phase_events, actions, moving, moving_seen, at_win, pay, on, event_names, hooks_of, phases_of,
+        })
     }
 
     /// What `event` sets going (nothing: it is only counted).

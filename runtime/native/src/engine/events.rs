@@ -15,7 +15,7 @@ pub use super::event_rules::{EffOp, Effect, On, Program, Target};
 use super::rng::Rng;
 pub use super::scope::slot;
 use super::scope::{ReadingAt, WinQuestions, WinReading, BOUND};
-use super::state::{get, put, HandState, Value};
+use super::state::{get, get_at, put_at, HandState, Value};
 use super::table::Table;
 use super::values::{hand_wilds, Bound, Ev};
 use crate::program::V;
@@ -159,8 +159,11 @@ impl<'a> Run<'a> {
     /// `eval` with the stop's subject made only when it stops (an effect's label is formatted per effect
     /// otherwise, on every event).
     pub fn eval_with(&mut self, i: usize, b: &Bind, what: impl FnOnce() -> String) -> H<V> {
-        if let Some(Err(why)) = self.p.scope.exprs.get(i) {
-            return Err(Halt::Refused(why.clone()));
+        match self.p.scope.exprs.get(i) {
+            Some(Err(why)) => return Err(Halt::Refused(why.clone())),
+            // a constant (an effect's `set actor.flag = false`): its value, no evaluation set up for it
+            Some(Ok(crate::program::Node::Const(v))) => return Ok(v.clone()),
+            _ => {}
         }
         // the wildcards the win questions keep for these values, else worked out once for the run
         let wins: &'a dyn WinQuestions = self.wins;
@@ -198,16 +201,13 @@ impl<'a> Run<'a> {
     }
 
     /// `Events._phases`: the phases the event enters or leaves (each seen as it was before the event),
-    /// then each change with its own event.
-    fn phases(&mut self, event: &str, b: &Bind) -> H<()> {
+    /// then each change with its own event. (`on.id` is known: a phase's trigger is among the names.)
+    fn phases(&mut self, on: On, b: &Bind) -> H<()> {
         let actor = seat_of(b.get(B_ACTOR), "actor")?;
         let mut changes: Vec<(Option<usize>, usize, bool)> = Vec::new();
         let p = self.p;
-        for (k, ph) in p.phases.iter().enumerate() {
-            let (enter, leave) = (ph.enter.get(event), ph.leave.get(event));
-            if enter.is_none() && leave.is_none() {
-                continue;
-            }
+        for x in on.id.map_or(&[][..], |i| &p.phases_of[i]) {
+            let ph = &p.phases[x.phase];
             let holder = if ph.table {
                 None
             } else if let Some(a) = actor {
@@ -219,8 +219,8 @@ impl<'a> Run<'a> {
                 Some(s) => &self.st.seats[s].vars,
                 None => &self.st.table,
             };
-            let cur = get(vars, &ph.name).is_some_and(|v| self.value_v(v).truthy());
-            let conds = if cur { leave } else { enter };
+            let cur = get_at(vars, ph.hint, &ph.name).is_some_and(|v| self.value_v(v).truthy());
+            let conds = if cur { &x.leave } else { &x.enter };
             let Some(conds) = conds else { continue };
             let mut fire = false;
             for c in conds {
@@ -230,7 +230,7 @@ impl<'a> Run<'a> {
                 }
             }
             if fire {
-                changes.push((holder, k, !cur));
+                changes.push((holder, x.phase, !cur));
             }
         }
         for (holder, k, value) in changes {
@@ -239,9 +239,12 @@ impl<'a> Run<'a> {
                 Some(s) => &mut self.st.seats[s].vars,
                 None => &mut self.st.table,
             };
-            put(vars, &ph.name, Value::Bool(value));
+            put_at(vars, ph.hint, &ph.name, Value::Bool(value));
             if value {
-                self.st.tally(format!("phase_enter:{}", ph.name), 1);
+                match ph.entered {
+                    Some(i) => self.st.events.count_at(&p.event_names, i, 1),
+                    None => self.st.tally(format!("phase_enter:{}", ph.name), 1),
+                }
             }
             let mut sub = Bind::new();
             sub.given[B_ACTOR] = Some(if ph.table { V::None } else { actor.map_or(V::None, |a| V::Seat(a as u16)) });
@@ -277,10 +280,11 @@ impl<'a> Run<'a> {
         self.depth += 1;
         count(self.st, self.p, event, on);
         if on.phase {
-            self.phases(event, b)?;
+            self.phases(on, b)?;
         }
         let p = self.p;
-        if let Some(hooks) = p.hooks_on.get(event).filter(|_| on.hooks) {
+        // (`on.hooks`: the event is among the names, its hooks found by its index)
+        if let Some(hooks) = on.id.filter(|_| on.hooks).map(|i| &p.hooks_of[i]) {
             for h in hooks {
                 if !self.holds(h.when, b, "condition")? {
                     continue;

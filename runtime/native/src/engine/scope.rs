@@ -425,6 +425,9 @@ pub fn computed_field(name: &str) -> SeatField {
 pub struct GameScope {
     pub exprs: Vec<Result<Node, String>>, // per expression given: its tree, or why it is refused
     pub games: Vec<G>,
+    /// By game value: where the state holds a table state, context value or reveal of that name once set
+    /// up (engine/setup.rs's order; usize::MAX: no such declaration), looked at before any search.
+    pub game_hints: Vec<usize>,
     pub calls: Vec<GF>,
     pub reading_names: Vec<String>, // the reading-scope names read from a win (`G::Reading`), by reference
     pub settings: Vec<Option<V>>, // by setting slot: its value under the table's options (None: unset)
@@ -483,8 +486,20 @@ impl GameScope {
             (lowered, lw.settings, lw.binders.len(), lw.fields)
         };
         let settings = settings.iter().map(|r| t.settings.get(r).and_then(|v| val_to_v(t, v))).collect();
+        let context = || t.rules.settings.iter().filter(|s| s.role == "context");
+        let game_hints = names
+            .games
+            .iter()
+            .map(|g| match g {
+                G::TableVar(n) => super::event_rules::hint_of(t, false, n),
+                G::Context(n) => context().position(|s| &s.name == n),
+                G::Reveal(n) => t.rules.reveals.iter().position(|r| &r.name == n),
+                _ => None,
+            }.unwrap_or(usize::MAX))
+            .collect();
         GameScope {
             exprs: lowered,
+            game_hints,
             games: names.games,
             calls: names.calls,
             reading_names: names.reading,

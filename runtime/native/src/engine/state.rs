@@ -271,6 +271,28 @@ pub fn get<'a>(vars: &'a [(String, Value)], name: &str) -> Option<&'a Value> {
     vars.iter().find(|(k, _)| k == name).map(|(_, v)| v)
 }
 
+/// Where `name` is in `vars`: at `hint` (where the setup puts it, found when the rules were read), else
+/// searched (a holder whose values came in another order: a state read back, a carried session).
+pub fn position(vars: &[(String, Value)], hint: usize, name: &str) -> Option<usize> {
+    match vars.get(hint) {
+        Some((k, _)) if k == name => Some(hint),
+        _ => vars.iter().position(|(k, _)| k == name),
+    }
+}
+
+/// `get` looking at `hint` first (`position`).
+pub fn get_at<'a>(vars: &'a [(String, Value)], hint: usize, name: &str) -> Option<&'a Value> {
+    position(vars, hint, name).map(|i| &vars[i].1)
+}
+
+/// `put` looking at `hint` first (`position`).
+pub fn put_at(vars: &mut Vec<(String, Value)>, hint: usize, name: &str, v: Value) {
+    match position(vars, hint, name) {
+        Some(i) => vars[i].1 = v,
+        None => vars.push((name.to_owned(), v)),
+    }
+}
+
 #[derive(Clone)]
 pub struct Payment {
     pub name: String,

@@ -10,8 +10,8 @@
 
 use std::sync::Arc;
 
-use super::scope::{GameScope, ReadingAt, SeatField, WinQuestions, B_TILE, G, GF, READING_GROUPS};
-use super::state::{HandState, Value};
+use super::scope::{GameScope, ReadingAt, SeatField, WinQuestions, B_TILE, G, READING_GROUPS};
+use super::state::{get_at, HandState, Value};
 use super::table::Table;
 use crate::program::{
     apply, arith, compare, finish, floor_div, group_fields, kind_of, next_combination, order, rat, CompFn, Func, Group,
@@ -19,6 +19,8 @@ use crate::program::{
 };
 
 type R<T> = Result<T, Stop>;
+
+mod calls; // the game functions (`visible_count`, `next`, `after`, `held`, the questions)
 
 const BUDGET: u64 = 1_000_000; // node evaluations per expression; past it the reference evaluates it
 const MAX_MELDS: usize = 256; // melds of one seat a group identity can name
@@ -201,9 +203,12 @@ impl<'a> Ev<'a> {
         Err(Stop::Bail)
     }
 
-    fn game(&self, g: &G) -> R<V> {
+    /// Game value `gi` of the scope (`G`); a state's, a context or a reveal value looked for where the
+    /// setup puts it first (`GameScope::game_hints`).
+    fn game(&self, gi: usize) -> R<V> {
         let st = self.st;
-        Ok(match g {
+        let hint = self.sc.game_hints[gi];
+        Ok(match &self.sc.games[gi] {
             G::Dealer => V::Seat(st.dealer as u16),
             G::Players => V::Int(self.t.n as i64),
             G::WallLeft => V::Int(st.wall.len() as i64),
@@ -214,15 +219,16 @@ impl<'a> Ev<'a> {
             G::Winners => self.seats(st.winners.iter().copied()),
             G::FirstWinners => self.seats(st.first_winners.iter().copied()),
             G::InPlay => self.seats((0..st.n).filter(|&s| self.in_play(s))),
-            G::TableVar(name) => self.value(super::state::get(&st.table, name).ok_or(Stop::Bail)?),
-            G::Context(name) => match super::state::get(&st.context, name) {
+            G::TableVar(name) => self.value(get_at(&st.table, hint, name).ok_or(Stop::Bail)?),
+            G::Context(name) => match get_at(&st.context, hint, name) {
                 Some(v) => self.value(v),
                 None => self.setting(&format!("context:{name}"))?,
             },
-            G::Reveal(name) => match super::state::get(&st.reveals, name) {
+            G::Reveal(name) => match get_at(&st.reveals, hint, name) {
                 Some(v) => self.value(v),
-                // `Rules.settings_env` gives every declared reveal none until it is turned
-                None if self.t.rules.reveals.iter().any(|r| &r.name == name) => V::None,
+                // `Rules.settings_env` gives every declared reveal none until it is turned (a declared
+                // reveal has a hint: its place among them)
+                None if hint != usize::MAX => V::None,
                 None => return Err(Stop::Bail),
             },
             G::Reading(_) => return Err(Stop::Bail), // evaluated by `reading`
@@ -269,14 +275,8 @@ impl<'a> Ev<'a> {
     fn seat_field(&self, s: usize, f: usize) -> R<V> {
         let seat = self.st.seats.get(s).ok_or(Stop::Bail)?;
         // `Seat.f`: the seat's own states and phases first (where the declarations put it, else anywhere)
-        let name = &*self.sc.fields[f];
-        match seat.vars.get(self.sc.var_hint[f]) {
-            Some((k, v)) if k == name => return Ok(self.value(v)),
-            _ => {
-                if let Some(v) = super::state::get(&seat.vars, name) {
-                    return Ok(self.value(v));
-                }
-            }
+        if let Some(v) = get_at(&seat.vars, self.sc.var_hint[f], &self.sc.fields[f]) {
+            return Ok(self.value(v));
         }
         Ok(match self.sc.seat_fields[f] {
             SeatField::Hand => self.tiles(&seat.hand),
@@ -323,110 +323,6 @@ impl<'a> Ev<'a> {
             }
             V::Seat(s) => self.seat_field(s as usize, f),
             _ => Err(Stop::Bail),
-        }
-    }
-
-    fn seat_arg(&self, v: &V) -> R<Option<usize>> {
-        match v {
-            V::None => Ok(None),
-            V::Seat(s) => Ok(Some(*s as usize)),
-            _ => Err(Stop::Bail), // the reference reads `.index` / `.held` of what is no seat
-        }
-    }
-
-    pub(crate) fn visible_count(&self, t: &V) -> R<V> {
-        let k = match t {
-            V::None => return Ok(V::Int(0)),
-            V::Tile(c) => kind_of(*c) as usize,
-            _ => return Err(Stop::Bail),
-        };
-        let st = self.st;
-        // (a sum of comparisons, which the compiler vectorises; a filtered count it does not)
-        let count = |ts: &[usize]| ts.iter().map(|&x| (x == k) as usize).sum::<usize>();
-        let mut n = count(&st.out);
-        for s in &st.seats {
-            n += count(&s.discards) + count(&s.aside);
-            for m in &s.melds {
-                if m.exposed {
-                    n += count(&m.tiles);
-                } else {
-                    // `Game.shown_tiles`: the kind's `shown` count of the tiles by catalog order (sorted
-                    // only when some but not all are shown)
-                    let shown = self.meld_kind(&m.kind).and_then(|mk| mk.shown).unwrap_or(0).max(0) as usize;
-                    if shown >= m.tiles.len() {
-                        n += count(&m.tiles);
-                    } else if shown > 0 {
-                        let mut ts = m.tiles.clone();
-                        ts.sort_unstable();
-                        n += count(&ts[..shown]);
-                    }
-                }
-            }
-        }
-        for r in self.t.rules.reveals.iter().filter(|r| r.visible) {
-            if !st.reveal_ids_known {
-                return Err(Stop::Bail);
-            }
-            for &i in st.reveal_ids.get(&r.name).map_or(&[][..], Vec::as_slice) {
-                if st.pinned.contains(&i) {
-                    let kind = *st.kind_of.get(i).ok_or(Stop::Bail)?;
-                    if kind == usize::MAX {
-                        return Err(Stop::Bail);
-                    }
-                    n += (kind == k) as usize;
-                }
-            }
-        }
-        Ok(V::Int(n as i64))
-    }
-
-    fn game_call(&mut self, f: GF, args: &[Node]) -> R<V> {
-        // (up to two arguments, every call but a question's, in place: no vector made per call)
-        let mut two = [V::None, V::None];
-        let mut more = Vec::new();
-        let vals: &[V] = if args.len() <= two.len() {
-            for (slot, a) in two.iter_mut().zip(args) {
-                *slot = self.eval(a)?;
-            }
-            &two[..args.len()]
-        } else {
-            for a in args {
-                more.push(self.eval(a)?);
-            }
-            &more
-        };
-        let n = self.t.n as i64;
-        let step = self.t.step;
-        match f {
-            GF::VisibleCount => self.visible_count(&vals[0]),
-            GF::Next => Ok(match self.seat_arg(&vals[0])? {
-                Some(s) => V::Seat((s as i64 + step).rem_euclid(n) as u16),
-                None => V::None,
-            }),
-            GF::After => {
-                let s = self.seat_arg(&vals[0])?;
-                let k = match &vals[1] {
-                    V::None => None,
-                    V::Bool(b) => Some(*b as i64),
-                    V::Int(i) => Some(*i),
-                    V::Rat(p, q) => Some(p / q), // int(): toward zero
-                    _ => return Err(Stop::Bail),
-                };
-                Ok(match (s, k) {
-                    (Some(s), Some(k)) => V::Seat((s as i64 + step * k.rem_euclid(n)).rem_euclid(n) as u16),
-                    _ => V::None,
-                })
-            }
-            GF::Held => {
-                if matches!(vals[0], V::None) || matches!(vals[1], V::None) {
-                    return Ok(V::Int(0));
-                }
-                let s = self.seat_arg(&vals[0])?.ok_or(Stop::Bail)?;
-                let V::Tile(c) = vals[1] else { return Err(Stop::Bail) };
-                let k = kind_of(c) as usize;
-                Ok(V::Int(self.st.seats[s].hand.iter().filter(|&&x| x == k).count() as i64))
-            }
-            GF::Ask(q) => self.wins.ask(self.st, q, vals),
         }
     }
 
@@ -520,7 +416,7 @@ impl<'a> Ev<'a> {
             },
             Node::Game(g) => match self.sc.games[*g] {
                 G::Reading(j) => self.reading(j),
-                ref g => self.game(g),
+                _ => self.game(*g),
             },
             Node::GameCall(f, args) => self.game_call(self.sc.calls[*f], args),
             Node::Attr(o, f) => {
