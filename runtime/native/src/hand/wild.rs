@@ -24,8 +24,8 @@ use crate::program::{Group, V};
 /// The reason a hand read by signature goes back to the reference.
 pub const BY_SIGNATURE: &str = "a hand whose wildcards (of one kind) the reference reads by signature";
 
-/// A group's value and prefilter vector.
-type Info = (V, Option<Vec<u64>>);
+/// A group's value and prefilter vector (shared by the readings that hold the group).
+type Info = (V, Option<Arc<Vec<u64>>>);
 
 /// A tile of a reading (Python `RTile`): the kind it plays as, its physical kind, whether a wildcard
 /// plays it, whether it is the winning tile.
@@ -206,24 +206,29 @@ pub(super) fn enumerate(
 }
 
 /// The values and prefilter vectors of the groups one hand's readings form, asked of the Python side
-/// once each (by meld kind, tile codes, concealed, holding the winning tile).
+/// once each (by meld kind, tile codes, concealed, holding the winning tile). The vector is shared, not
+/// copied, by the readings that hold the group (the fast keyed hash: looked up for every group of
+/// every reading).
 #[derive(Default)]
 struct Infos {
-    got: HashMap<(Arc<str>, Vec<u32>, bool, bool), Info>,
+    got: Option<crate::hash::Map<(Arc<str>, Vec<u32>, bool, bool), Info>>,
 }
 
 impl Infos {
-    fn get(&mut self, waits: &mut dyn Waits, tc: &[u32], kind: &Arc<str>, tiles: &[(usize, usize, bool, bool)], concealed: bool, has_win: bool) -> Result<Info, Fallback> {
+    fn get(&mut self, waits: &mut dyn Waits, tc: &[u32], kind: &Arc<str>, tiles: &[(usize, usize, bool, bool)], concealed: bool, has_win: bool)
+        -> Result<Info, Fallback> {
         let codes: Vec<u32> =
             tiles.iter().map(|&(kind, phys, wild, _)| code(tc, Rt { kind, phys, wild, win: false })).collect();
+        let got = self.got.get_or_insert_with(crate::hash::map);
         let key = (kind.clone(), codes, concealed, has_win);
-        if let Some(x) = self.got.get(&key) {
+        if let Some(x) = got.get(&key) {
             return Ok(x.clone());
         }
         let ask = GroupAsk { kind, tiles, codes: key.1.clone(), concealed, has_win };
-        let got = waits.group(&ask)?;
-        self.got.insert(key, got.clone());
-        Ok(got)
+        let (v, vector) = waits.group(&ask)?;
+        let x = (v, vector.map(Arc::new));
+        got.insert(key, x.clone());
+        Ok(x)
     }
 }
 
@@ -275,15 +280,19 @@ impl Rd<'_, '_> {
                 .collect();
             groups.push(tiles);
         }
-        // the physical identity of stand-in tiles: each natural slot takes the last natural tile of its kind
-        let mut pool: Vec<Vec<usize>> = vec![Vec::new(); n];
-        for &(k, p, _) in &self.cl.naturals {
-            pool[k].push(p);
-        }
-        for g in groups.iter_mut() {
-            for t in g.iter_mut().filter(|t| !t.wild) {
-                if let Some(p) = pool[t.kind].pop() {
-                    t.phys = p;
+        let standins = self.cl.naturals.iter().any(|&(k, p, _)| k != p);
+        // the physical identity of stand-in tiles: each natural slot takes the last natural tile of its
+        // kind (without stand-ins every natural tile is its own kind: each slot's already)
+        if standins {
+            let mut pool: Vec<Vec<usize>> = vec![Vec::new(); n];
+            for &(k, p, _) in &self.cl.naturals {
+                pool[k].push(p);
+            }
+            for g in groups.iter_mut() {
+                for t in g.iter_mut().filter(|t| !t.wild) {
+                    if let Some(p) = pool[t.kind].pop() {
+                        t.phys = p;
+                    }
                 }
             }
         }
@@ -295,7 +304,6 @@ impl Rd<'_, '_> {
             })
             .collect::<Result<_, Fallback>>()?;
         let kongs: Vec<bool> = split.iter().map(|(kind, _)| setup.meld_kinds.get(&**kind).is_some_and(|m| m.1)).collect();
-        let standins = self.cl.naturals.iter().any(|&(k, p, _)| k != p);
         let shared = sig.is_some() && !standins;
         let Some(win) = self.win else {
             return self.push(split, &groups, &pairs, &kongs, None, shared, info, budget, waits, st, out);
@@ -349,10 +357,13 @@ impl Rd<'_, '_> {
         let setup = self.ctx.setup;
         let tc = &setup.tile_codes;
         let ne = self.exposed.len();
-        let mut gs: Vec<Group> = self.exposed.to_vec();
-        let mut refs: Vec<GroupRef> = (0..ne).map(GroupRef::Declared).collect();
+        let mut gs: Vec<Group> = Vec::with_capacity(ne + groups.len());
+        gs.extend_from_slice(self.exposed);
+        let mut refs: Vec<GroupRef> = Vec::with_capacity(ne + groups.len());
+        refs.extend((0..ne).map(GroupRef::Declared));
         let mut built: Vec<Built> = Vec::with_capacity(groups.len());
-        let mut vectors: Vec<Option<Vec<u64>>> = self.input.melds.iter().map(|m| m.vector.clone()).collect();
+        // the built groups' vectors (the declared melds' are read off the input)
+        let mut vectors: Vec<Option<Arc<Vec<u64>>>> = Vec::with_capacity(groups.len());
         let mut win_tile = V::None;
         for (gi, g) in groups.iter().enumerate() {
             let has_win = at.is_some_and(|(w, _)| w == gi);
@@ -364,7 +375,8 @@ impl Rd<'_, '_> {
                 .collect();
             let kind = &split[gi].0;
             let (value, vector) = info.get(waits, tc, kind, &tiles, concealed, has_win)?;
-            let codes: Vec<V> = tiles.iter().map(|&(kind, phys, wild, win)| V::Tile(code(tc, Rt { kind, phys, wild, win }))).collect();
+            let mut codes: Vec<V> = Vec::with_capacity(tiles.len());
+            codes.extend(tiles.iter().map(|&(kind, phys, wild, win)| V::Tile(code(tc, Rt { kind, phys, wild, win }))));
             if has_win {
                 let (_, ti) = at.unwrap();
                 win_tile = codes[ti].clone();
@@ -391,7 +403,11 @@ impl Rd<'_, '_> {
         }
         let mut declared = vec![true; ne];
         declared.extend(std::iter::repeat_n(false, groups.len()));
-        let pk = if setup.prefilter { packed(vectors.iter().map(|v| v.as_ref())) } else { None };
+        let pk = if setup.prefilter {
+            packed(self.input.melds.iter().map(|m| m.vector.as_ref()).chain(vectors.iter().map(|v| v.as_deref())))
+        } else {
+            None
+        };
         let r = RData {
             form: self.fi,
             form_name: self.f.name.clone(),
