@@ -257,7 +257,10 @@ pub fn meld_options(
             // (the kinds upgraded from concealed tiles looked up only for a hand `fresh` proposes any of)
             // (a `same` shape's one candidate with r needs size - 1 of r held: fewer, it is not fitted)
             let hopeless = s.kind == "same" && required.is_some_and(|r| count(avail, r) + 1 < s.size);
-            let cands = if hopeless { Vec::new() } else { fresh(t, s, avail, required) };
+            let mut cands: Vec<Vec<usize>> = Vec::new();
+            if !hopeless {
+                fresh(t, s, avail, required, &mut |c| cands.push(c.to_vec()));
+            }
             let concealed: Vec<&KindDef> = if cands.is_empty() {
                 Vec::new()
             } else {
@@ -311,29 +314,44 @@ pub fn meld_options(
             return out;
         }
     }
-    for tiles in fresh(t, s, avail, required) {
-        let mut need = tally(&tiles);
+    fresh(t, s, avail, required, &mut |tiles| {
+        // (the counts checked before anything is made for the candidate: most fail them)
+        if !fits_tiles(avail, tiles, required) {
+            return;
+        }
+        let mut need = tally(tiles);
         if let Some(r) = required {
             match need.iter_mut().find(|(k, _)| *k == r) {
                 Some(e) => e.1 -= 1,
                 None => need.push((r, -1)),
             }
         }
-        if fits(&need) {
-            let key = required.unwrap_or_else(|| *tiles.iter().min().unwrap_or(&0));
-            add(
-                &mut out,
-                MeldOption {
-                    kind: mk.name.clone(),
-                    tiles: sorted(tiles.clone()),
-                    from_hand: from_hand(&need),
-                    extends: None,
-                    key,
-                },
-            );
-        }
-    }
+        let key = required.unwrap_or_else(|| *tiles.iter().min().unwrap_or(&0));
+        add(
+            &mut out,
+            MeldOption {
+                kind: mk.name.clone(),
+                tiles: sorted(tiles.to_vec()),
+                from_hand: from_hand(&need),
+                extends: None,
+                key,
+            },
+        );
+    });
     out
+}
+
+/// `fits` of a candidate's needs (its tiles by kind, one `required` tile fewer) without making them:
+/// every kind of the candidate held often enough (a required tile the candidate lacks needs none).
+fn fits_tiles(avail: &[(usize, usize)], tiles: &[usize], required: Option<usize>) -> bool {
+    tiles.iter().enumerate().all(|(i, &k)| {
+        // each kind once, at its first place
+        if tiles[..i].contains(&k) {
+            return true;
+        }
+        let want = tiles[i..].iter().filter(|&&x| x == k).count() - (required == Some(k)) as usize;
+        count(avail, k) >= want
+    })
 }
 
 /// The meld moves of a decision (offers.py `_meld_moves` and what it asks: the wildcards a meld may not
@@ -344,13 +362,13 @@ impl Ctx<'_> {
         self.wild_kinds(barred(&self.o.rules, a, kind))
     }
 
-    /// `unusable` of action `i`'s meld form `fi` (its wildcards found once, `Offers::form_wilds`).
-    pub(super) fn unusable_form(&self, i: usize, fi: usize) -> Vec<usize> {
-        let ws = &self.o.form_wilds[i][fi];
-        if ws.is_empty() {
-            return Vec::new();
+    /// `unusable` of action `i`'s meld form `fi` (its wildcards found once, `Offers::form_wilds`; their
+    /// kinds lent where none is a reveal's, `Offers::form_barred`).
+    pub(super) fn unusable_form(&self, i: usize, fi: usize) -> Cow<'_, [usize]> {
+        if let Some(kinds) = &self.o.form_barred[i][fi] {
+            return Cow::Borrowed(kinds);
         }
-        self.wild_kinds(ws.iter().copied())
+        Cow::Owned(self.wild_kinds(self.o.form_wilds[i][fi].iter().copied()))
     }
 
     /// The kinds these wildcards (by index into `rules.wilds`) stand for now: a kind's name, or a reveal's.

@@ -108,6 +108,9 @@ pub struct Offers {
     /// Per action, per meld form: the wildcards (by index into `rules.wilds`) barred from its melds of
     /// that kind (`_unusable`'s test, which reads only the rule set), most often none.
     pub(super) form_wilds: Vec<Vec<Vec<usize>>>,
+    /// `form_wilds` as the kinds they stand for, where each names a kind (no reveal's): the same at
+    /// every decision, so `unusable_form` lends them rather than making them for each form asked.
+    pub(super) form_barred: Vec<Vec<Option<Vec<usize>>>>,
     /// The actions' names by index (what `Act::name` reads).
     pub names: Vec<String>,
     /// Per event of `KNOWN_EVENTS`: the actions of `opened` `_offerable` keeps (neither a description,
@@ -193,11 +196,15 @@ impl Offers {
             return Err(Error::Internal("the rule set's actions read twice differ".into()));
         }
         let acts = names.iter().map(|n| Act::named(&names, n)).collect();
-        let wild_tiles = rules.wilds.iter().map(|w| t.names.iter().position(|n| *n == w.tiles)).collect();
-        let form_wilds = rules
+        let wild_tiles: Vec<Option<usize>> = rules.wilds.iter().map(|w| t.names.iter().position(|n| *n == w.tiles)).collect();
+        let form_wilds: Vec<Vec<Vec<usize>>> = rules
             .actions
             .iter()
             .map(|a| a.forms.iter().map(|kind| barred(&rules, a, kind)).collect())
+            .collect();
+        let form_barred = form_wilds
+            .iter()
+            .map(|fs| fs.iter().map(|ws| ws.iter().map(|&j| wild_tiles[j]).collect::<Option<Vec<usize>>>()).collect())
             .collect();
         let offerable_on: Vec<Vec<usize>> = opened
             .iter()
@@ -239,6 +246,7 @@ impl Offers {
             acts,
             wild_tiles,
             form_wilds,
+            form_barred,
             names,
             offerable_on,
             own_turn,

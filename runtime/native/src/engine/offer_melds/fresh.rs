@@ -1,23 +1,27 @@
 //! `_fresh` (runtime/game/moves.py): the candidate tile lists of a meld shape, before the counts are
-//! checked (engine/offer_melds.rs `meld_options`).
+//! checked (engine/offer_melds.rs `meld_options`). Each is handed to the caller in the reference's
+//! order as it is made, in one buffer, not kept: most fail the counts and are never a meld.
 
 use crate::engine::offer_rules::ShapeDef;
 use crate::engine::table::Table;
 
 const MAX_CANDIDATES: usize = 100_000; // tile lists one shape may propose (a same-rank shape over many suits)
 
-/// `_fresh`: the candidate tile lists of a shape (counts are checked by the caller).
-pub(super) fn fresh(t: &Table, s: &ShapeDef, avail: &[(usize, usize)], required: Option<usize>) -> Vec<Vec<usize>> {
+/// `_fresh`: the candidate tile lists of a shape, each handed to `each` in order (counts are checked
+/// by the caller).
+pub(super) fn fresh(t: &Table, s: &ShapeDef, avail: &[(usize, usize)], required: Option<usize>, each: &mut dyn FnMut(&[usize])) {
     let size = s.size;
-    let mut out = Vec::new();
+    let mut out = Out { each, buf: Vec::with_capacity(size), made: 0 };
     match s.kind.as_str() {
         "same" => {
-            let names: Vec<usize> = match required {
-                Some(r) => vec![r],
-                None => avail.iter().filter(|(_, c)| *c >= size).map(|(k, _)| *k).collect(),
+            let mut one = |k: usize| {
+                out.buf.clear();
+                out.buf.resize(size, k);
+                out.give();
             };
-            for k in names {
-                out.push(vec![k; size]);
+            match required {
+                Some(r) => one(r),
+                None => avail.iter().filter(|(_, c)| *c >= size).for_each(|&(k, _)| one(k)),
             }
         }
         "run" | "ranks" => {
@@ -35,18 +39,18 @@ pub(super) fn fresh(t: &Table, s: &ShapeDef, avail: &[(usize, usize)], required:
                 // {rank: kind} over the catalog, the last kind of a rank kept (a dict's)
                 let ranks_of = &t.suits.ranks[su as usize];
                 let of = |r: i64| ranks_of.iter().find(|(x, _)| *x == r).map(|(_, k)| *k);
-                let take = |ranks: &mut dyn Iterator<Item = i64>, out: &mut Vec<Vec<usize>>| {
-                    let mut kinds = Vec::with_capacity(size);
+                let take = |ranks: &mut dyn Iterator<Item = i64>, out: &mut Out| {
+                    out.buf.clear();
                     let mut has_required = required.is_none();
                     for r in ranks {
                         match of(r) {
-                            Some(k) => kinds.push(k),
+                            Some(k) => out.buf.push(k),
                             None => return,
                         }
                         has_required |= required.is_some_and(|q| t.cat.kinds[q].rank == r);
                     }
                     if has_required {
-                        out.push(kinds);
+                        out.give();
                     }
                 };
                 if s.kind == "run" {
@@ -73,7 +77,8 @@ pub(super) fn fresh(t: &Table, s: &ShapeDef, avail: &[(usize, usize)], required:
             };
             if let Some(ks) = ks {
                 if required.is_none_or(|r| ks.contains(&r)) {
-                    out.push(ks);
+                    out.buf = ks;
+                    out.give();
                 }
             }
         }
@@ -101,7 +106,9 @@ pub(super) fn fresh(t: &Table, s: &ShapeDef, avail: &[(usize, usize)], required:
                     continue;
                 }
                 loop {
-                    let combo: Vec<usize> = idx.iter().map(|&i| kinds[i]).collect();
+                    out.buf.clear();
+                    out.buf.extend(idx.iter().map(|&i| kinds[i]));
+                    let combo = &out.buf;
                     let keep = required.is_none_or(|q| combo.contains(&q)) && {
                         let mut su: Vec<Option<u16>> = combo.iter().map(|&k| t.suits.of[k]).collect();
                         su.sort_unstable();
@@ -109,10 +116,10 @@ pub(super) fn fresh(t: &Table, s: &ShapeDef, avail: &[(usize, usize)], required:
                         !s.mixed || su.len() >= 2
                     };
                     if keep {
-                        out.push(combo);
+                        out.give();
                     }
-                    if out.len() > MAX_CANDIDATES {
-                        return out;
+                    if out.made > MAX_CANDIDATES {
+                        return;
                     }
                     // next: the rightmost index below the last kind goes up, those after it follow it
                     let Some(p) = (0..size).rev().find(|&p| idx[p] + 1 < kinds.len()) else {
@@ -127,5 +134,18 @@ pub(super) fn fresh(t: &Table, s: &ShapeDef, avail: &[(usize, usize)], required:
         }
         _ => {}
     }
-    out
+}
+
+/// The candidate being made and where it goes.
+struct Out<'f> {
+    each: &'f mut dyn FnMut(&[usize]),
+    buf: Vec<usize>,
+    made: usize, // candidates handed over (the bound `MAX_CANDIDATES` counts them)
+}
+
+impl Out<'_> {
+    fn give(&mut self) {
+        self.made += 1;
+        (self.each)(&self.buf);
+    }
 }
