@@ -32,9 +32,15 @@ thread_local! {
 impl<'p, 'r> Eval<'p, 'r> {
     pub(crate) fn new(p: &'p Program, r: &'r Reading<'r>) -> Eval<'p, 'r> {
         let mut b = SPARE.with(|s| s.borrow_mut().pop()).unwrap_or_default();
-        b.binders.resize(p.n_binders, V::None);
+        // (filled by a loop that makes each empty value, not `resize`'s clone of one: the generic
+        // `resize::<V>` is not always inlined, and then clones item by item through `V::clone`)
+        b.binders.truncate(p.n_binders);
+        let more = p.n_binders - b.binders.len();
+        b.binders.extend(std::iter::repeat_with(|| V::None).take(more));
         b.counts.resize(p.pats.len(), None);
-        b.quantities.resize(p.quantities.len(), None);
+        b.quantities.truncate(p.quantities.len());
+        let more = p.quantities.len() - b.quantities.len();
+        b.quantities.extend(std::iter::repeat_with(|| None).take(more));
         Eval {
             p,
             r,
