@@ -1,7 +1,6 @@
 //! The Python class over `score_hand` (runtime/nativehand.py uses it): the setup given once, a hand per
 //! call, the waits asked of a Python callable.
 
-use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
@@ -55,13 +54,13 @@ pub struct Hands {
     tables: Py<Tables>,
     // the laid-down melds the Python side has encoded (`add_meld`), by meld kind and tiles: what a loop in
     // Rust needs of a meld that only the Python side computes (its prefilter vector)
-    melds: Mutex<HashMap<(String, Vec<usize>), MeldIn>>,
+    melds: Mutex<crate::hash::Map<(String, Vec<usize>), MeldIn>>,
     // what a loop in Rust scored with these tables (`batch_counts`): hands, hands handed back, waits
     // questions the native trials answered
     batch: [AtomicU64; 3],
     // the value and prefilter vector of each group holding wildcards or stand-ins the Python side has
     // given (`Waits::group`), by meld kind, tile codes, concealed, holding the winning tile
-    groups: Mutex<HashMap<GroupKey, GroupInfo>>,
+    groups: Mutex<crate::hash::Map<GroupKey, GroupInfo>>, // (the fast keyed hash: asked for every group of every reading)
 }
 
 type GroupKey = (String, Vec<u32>, bool, bool);
@@ -122,7 +121,7 @@ impl Hands {
 
 /// A group's value and prefilter vector asked of the Python callable `cb` (meld kind, tiles, concealed,
 /// has the winning tile) -> (encoded value, vector bytes or None), kept in `memo` (the rule set's).
-fn group_info(memo: &Mutex<HashMap<GroupKey, GroupInfo>>, cb: &Bound<'_, PyAny>, g: &GroupAsk) -> Result<GroupInfo, Fallback> {
+fn group_info(memo: &Mutex<crate::hash::Map<GroupKey, GroupInfo>>, cb: &Bound<'_, PyAny>, g: &GroupAsk) -> Result<GroupInfo, Fallback> {
     let key = (g.kind.to_owned(), g.codes.clone(), g.concealed, g.has_win);
     if let Some(x) = memo.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
         return Ok(x.clone());
@@ -153,7 +152,7 @@ struct PyWaits<'a, 'py> {
     cb: &'a Bound<'py, PyAny>,
     groups: Option<&'a Bound<'py, PyAny>>,
     signatures: Option<&'a Bound<'py, PyAny>>,
-    memo: &'a Mutex<HashMap<GroupKey, GroupInfo>>,
+    memo: &'a Mutex<crate::hash::Map<GroupKey, GroupInfo>>,
 }
 
 impl Waits for PyWaits<'_, '_> {
@@ -331,7 +330,7 @@ impl Hands {
                 return Err(bad("one form per winning form of the rule set"));
             }
         }
-        Ok(Hands { setup: s, scorer, tables, melds: Mutex::new(HashMap::new()), batch: Default::default(), groups: Mutex::new(HashMap::new()) })
+        Ok(Hands { setup: s, scorer, tables, melds: Mutex::new(crate::hash::map()), batch: Default::default(), groups: Mutex::new(crate::hash::map()) })
     }
 
     /// What loops in Rust (the JSON-lines batch) scored with these tables so far: (hands, of those handed

@@ -85,7 +85,7 @@ struct Opt {
 #[derive(Default)]
 struct Scratch {
     entries: Vec<Entry>,
-    pos: std::collections::HashMap<u32, u32>,
+    pos: Map<u32, u32>, // (the fast keyed hash: looked up for every entry merged)
 }
 
 type StateKey = (Key, u32, u32, u32, u32);
