@@ -219,7 +219,9 @@ impl Infos {
         -> Result<Info, Fallback> {
         let codes: Vec<u32> =
             tiles.iter().map(|&(kind, phys, wild, _)| code(tc, Rt { kind, phys, wild, win: false })).collect();
-        let got = self.got.get_or_insert_with(crate::hash::map);
+        // (room for a hand's groups from the start: grown from nothing, the map would rehash every key
+        // several times a hand)
+        let got = self.got.get_or_insert_with(|| crate::hash::Map::with_capacity_and_hasher(32, Default::default()));
         let key = (kind.clone(), codes, concealed, has_win);
         if let Some(x) = got.get(&key) {
             return Ok(x.clone());

@@ -167,10 +167,11 @@ impl Observer {
     }
 
     fn number(&mut self, sig: Vec<SVal>) -> u32 {
-        let sig: Arc<[SVal]> = sig.into();
-        if let Some(&i) = self.ids.get(&sig) {
+        // (looked up as it is: only a signature not numbered yet is made a shared one)
+        if let Some(&i) = self.ids.get(sig.as_slice()) {
             return i;
         }
+        let sig: Arc<[SVal]> = sig.into();
         let i = self.sigs.len() as u32;
         self.sigs.push(sig.clone());
         self.ids.insert(sig, i);
