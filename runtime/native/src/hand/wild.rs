@@ -211,8 +211,11 @@ pub(super) fn enumerate(
 /// every reading).
 #[derive(Default)]
 struct Infos {
-    got: Option<crate::hash::Map<(Arc<str>, Vec<u32>, bool, bool), Info>>,
+    got: Option<crate::hash::Map<InfoKey, Info>>,
 }
+
+/// A group as `Infos` keeps it: meld kind, tile codes, concealed, holding the winning tile.
+type InfoKey = (Arc<str>, Vec<u32>, bool, bool);
 
 impl Infos {
     fn get(&mut self, waits: &mut dyn Waits, tc: &[u32], kind: &Arc<str>, tiles: &[(usize, usize, bool, bool)], concealed: bool, has_win: bool)
