@@ -21,46 +21,37 @@ impl Rng {
     /// `random.Random(seed)` from the absolute value of the seed as 32-bit words, least significant first
     /// (none, or all zero: the seed 0, whose key is the one word 0).
     pub fn from_words(words: &[u32]) -> Rng {
-        let mut key: Vec<u32> = words.to_vec();
-        while key.len() > 1 && *key.last().unwrap() == 0 {
-            key.pop();
+        let mut len = words.len();
+        while len > 1 && words[len - 1] == 0 {
+            len -= 1;
         }
-        if key.is_empty() {
-            key.push(0);
-        }
+        let key: &[u32] = if len == 0 { &[0] } else { &words[..len] };
         // `init_genrand(19650218)`, the same for every seed: worked out once, copied
         let mut r = Rng::genrand_base().clone();
-        let len = key.len();
-        // `init_by_array`'s two passes, run over the words in stretches between its wraps (the word
-        // before `mt[i]` carried along, `mt[0]` set to the last word at each wrap, as the C code does)
+        // `init_by_array`'s first pass adds `key[j] + j`, j cycling over the key: a seed of one word (any
+        // below 2^32) adds the same word at every step, taken out of the loop (the pass is a chain of
+        // 624 dependent steps, run for every seeded generator: three a hand)
+        let prev = match key {
+            [k] => first_pass(&mut r.mt, N, || *k),
+            _ => {
+                let mut j = 0;
+                first_pass(&mut r.mt, N.max(key.len()), || {
+                    let add = key[j].wrapping_add(j as u32);
+                    j = if j + 1 >= key.len() { 0 } else { j + 1 };
+                    add
+                })
+            }
+        };
+        // its second pass, from where the first stopped (its position after max(N, len) steps from 1)
         let mt = &mut r.mt;
-        let (mut i, mut j) = (1usize, 0usize);
-        let mut prev = mt[0];
-        let mut left = N.max(len);
-        while left > 0 {
-            let run = (N - i).min(left);
-            for x in &mut mt[i..i + run] {
-                let p = prev ^ (prev >> 30);
-                prev = (*x ^ p.wrapping_mul(1_664_525)).wrapping_add(key[j]).wrapping_add(j as u32);
-                *x = prev;
-                j += 1;
-                if j >= len {
-                    j = 0;
-                }
-            }
-            left -= run;
-            i += run;
-            if i >= N {
-                mt[0] = mt[N - 1];
-                i = 1;
-            }
-        }
+        let mut i = (N.max(key.len()) % (N - 1)) + 1;
+        let mut prev = prev;
         let mut left = N - 1;
         while left > 0 {
             let run = (N - i).min(left);
-            for (x, k) in mt[i..i + run].iter_mut().zip(i..) {
+            for (x, k) in mt[i..i + run].iter_mut().zip(i as u32..) {
                 let p = prev ^ (prev >> 30);
-                prev = (*x ^ p.wrapping_mul(1_566_083_941)).wrapping_sub(k as u32);
+                prev = (*x ^ p.wrapping_mul(1_566_083_941)).wrapping_sub(k);
                 *x = prev;
             }
             left -= run;
@@ -190,4 +181,28 @@ impl Rng {
     pub fn choice(&mut self, len: usize) -> usize {
         self.randbelow(len as u64) as usize
     }
+}
+
+/// `init_by_array`'s first pass over `mt` for `steps` steps from `mt[1]` (the word before `mt[i]` carried
+/// along, `mt[0]` set to the last word at each wrap, as the C code does), `add` giving each step's
+/// `key[j] + j`; the last word written, which the second pass carries on from.
+#[inline(always)]
+fn first_pass(mt: &mut [u32; N], steps: usize, mut add: impl FnMut() -> u32) -> u32 {
+    let mut prev = mt[0];
+    let (mut i, mut left) = (1usize, steps);
+    while left > 0 {
+        let run = (N - i).min(left);
+        for x in &mut mt[i..i + run] {
+            let p = prev ^ (prev >> 30);
+            prev = (*x ^ p.wrapping_mul(1_664_525)).wrapping_add(add());
+            *x = prev;
+        }
+        left -= run;
+        i += run;
+        if i >= N {
+            mt[0] = mt[N - 1];
+            i = 1;
+        }
+    }
+    prev
 }
