@@ -27,7 +27,6 @@
 //! (winning/seat_memo.rs), as the reference's `SeatMemo` keeps them per seat version and context version.
 
 use std::cell::{Cell, RefCell};
-use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use pyo3::prelude::*;
@@ -44,6 +43,8 @@ mod win_now; // the win a seat makes now (`_win_info`), on these questions' scor
 mod shortcut; // the reference's exact shortcuts: hands that wait on nothing and win on no tile
 mod seat_memo; // a seat's wait answers kept across states (the reference's `SeatMemo`)
 mod instant; // what an instant form's condition says of the hand's size and distinct tiles
+mod best; // a seat's best win on a wait (`best_score`, `best_fans`, `best_tile`)
+use best::python_tuple_gt;
 mod trial; // the trial a win is offered on: what its taking sets of the context applied to a copy
 pub use trial::TrialParts;
 use super::state::{HandState, Value};
@@ -51,7 +52,7 @@ use super::table::Table;
 use crate::blocks::Tables as Core;
 use crate::hand::binding::Hands;
 use crate::hand::{score_hand_reading, Budget, Fallback, HandCtx, HandInput, HandOutcome, ScoredHand, Waits};
-use crate::program::{kind_of, order, Program, Stop, V};
+use crate::program::{kind_of, Program, Stop, V};
 use crate::waits::TrialWaits;
 use crate::waits::{waits, waits_by, HandMeld, WaitHand, WaitRules};
 use crate::Error;
@@ -83,6 +84,8 @@ pub struct Winning {
     /// A won hand's last scoring after the win (winning/record.rs `KeptWon`): scored again only on a
     /// changed state.
     kept_won: Mutex<Option<record::KeptWon>>,
+    /// What the exact shortcuts last read of the tables for the free kinds (shortcut.rs `MendShape`).
+    last_mend: shortcut::LastMend,
 }
 
 
@@ -150,7 +153,7 @@ impl Winning {
             (true, Err(why)) => (None, Err(why)),
             (false, _) => (None, trials),
         };
-        Winning { trials, standins, wild, scoring: None, reading_index: reading::ReadingIndex::new(ruleset_json), last_on: Mutex::new(None), generations: Default::default(), seats: Default::default(), last_names: Default::default(), instant: instant::InstantBounds::build(ruleset_json), kept_won: Mutex::new(None) }
+        Winning { trials, standins, wild, scoring: None, reading_index: reading::ReadingIndex::new(ruleset_json), last_on: Mutex::new(None), generations: Default::default(), seats: Default::default(), last_names: Default::default(), instant: instant::InstantBounds::build(ruleset_json), kept_won: Mutex::new(None), last_mend: Mutex::new(None) }
     }
 
     /// Why a question is not answered natively for this rule set (None: it is).
@@ -206,7 +209,7 @@ impl Winning {
             hand,
             on,
             memo: RefCell::new(Vec::new()),
-            best: RefCell::new(HashMap::new()),
+            best: RefCell::new(Vec::new()),
             declined: Cell::new(None),
             reading_nodes: None,
             trial: None,
@@ -283,22 +286,14 @@ pub struct StateWins<'a> {
     /// have the same values): the scoring environments, the wildcards' and stand-ins' kinds.
     on: Arc<OnValues>,
     memo: WaitMemo,
-    best: RefCell<HashMap<(usize, bool), Option<Best>>>,
+    /// (seat, self-drawn) -> the best win (a state is asked few: a list, made without a hasher's keys)
+    best: best::BestMemo,
     declined: Cell<Option<&'static str>>,
     /// The reading-scope names game scope reads of a win (`set_reading_names`), as nodes of the
     /// whole-hand scoring's programs: worked out on each win `win_now` finds.
     reading_nodes: Option<Arc<reading::Nodes>>,
     /// What a win tried before it is offered reads (`set_trial`; None: such a win is declined).
     trial: Option<TrialParts<'a>>,
-}
-
-/// A seat's best win on a wait (`Winning.best_win`): its tile, score and the patterns it scores.
-#[derive(Clone)]
-struct Best {
-    tile: usize,
-    best: V,
-    score: V,
-    fans: Vec<Arc<str>>,
 }
 
 /// A hand scored natively: its result, no reading, or refused (the reference raises a HandError).
@@ -524,88 +519,6 @@ impl StateWins<'_> {
         let mut budget = Budget { work: HAND_WORK };
         // `Game.score` gives no result for a hand it refuses (HandError caught): no win
         Ok(matches!(self.score_win_by(st, s, &conc, Some(kind), drawn, &[], &mut budget, false)?.0, Scored::Hand(h) if h.win))
-    }
-
-    /// `Winning.best_win(seat, self_drawn)`: the best win on a wait, by the score's `best` then the
-    /// score, the first wait in catalog order on a tie; the trials share one work limit.
-    fn best_win(&self, st: &HandState, s: usize, self_drawn: bool) -> Result<Option<Best>, Stop> {
-        if let Some(b) = self.best.borrow().get(&(s, self_drawn)) {
-            return Ok(b.clone());
-        }
-        let waits = self.waits(st, s)?;
-        let conc = st.seats.get(s).ok_or(Stop::Bail)?.hand.clone();
-        let mut budget = Budget { work: HAND_WORK };
-        let mut best: Option<Best> = None;
-        for k in waits {
-            let h = match self.score(st, s, &conc, k, self_drawn, &mut budget)? {
-                Scored::Hand(h) => h,
-                Scored::NoReading => continue,
-                // `best_win` does not catch the HandError of a refused hand (its trials share one work
-                // limit, which the native trials spend on hands the reference's shortcut skips)
-                Scored::Refused => return Err(self.decline("a hand refused while finding the best win")),
-            };
-            if !h.win {
-                continue;
-            }
-            let better = match &best {
-                None => true,
-                Some(b) => match python_tuple_gt((&h.scored.best, &h.scored.score), (&b.best, &b.score)) {
-                    Some(x) => x,
-                    None => return Err(Stop::Bail), // the reference compares values that do not order: it raises
-                },
-            };
-            if better {
-                let names = &self.hand.expect("scored above").1.setup.pattern_names;
-                let mut fans: Vec<Arc<str>> = Vec::new();
-                for &(i, _) in &h.scored.fin {
-                    let n = names.get(i).ok_or_else(|| self.decline("a pattern the setup does not name"))?;
-                    if !fans.iter().any(|f| &**f == n.as_str()) {
-                        fans.push(Arc::from(n.as_str()));
-                    }
-                }
-                best = Some(Best { tile: k, best: h.scored.best.clone(), score: h.scored.score.clone(), fans });
-            }
-        }
-        self.best.borrow_mut().insert((s, self_drawn), best.clone());
-        Ok(best)
-    }
-}
-
-impl StateWins<'_> {
-    /// `best_score`, `best_fans`, `best_tile` of (seat, self_drawn): 0, [] and none when the seat is not
-    /// a seat or has no win on a wait.
-    fn best_question(&self, st: &HandState, q: Question, args: &[V]) -> Result<V, Stop> {
-        let drawn = args.get(1).ok_or(Stop::Bail)?.truthy();
-        // a seat, or (as the Python API gives it) a seat's number; anything else has no best win
-        let best = match args.first() {
-            Some(V::Seat(s)) => self.best_win(st, *s as usize, drawn)?,
-            Some(V::Int(i)) if (0..st.seats.len() as i64).contains(i) => self.best_win(st, *i as usize, drawn)?,
-            _ => None,
-        };
-        Ok(match (q, best) {
-            (Question::BestScore, Some(b)) => b.score,
-            (Question::BestScore, None) => V::Int(0),
-            (Question::BestFans, Some(b)) => V::List(Arc::new(b.fans.into_iter().map(V::Str).collect())),
-            (Question::BestFans, None) => V::List(Arc::new(Vec::new())),
-            (_, Some(b)) => {
-                // as `Game.tv` gives it: `wild` for a wildcard of the hand
-                let joker = self.t.cat.kinds.get(b.tile).is_some_and(|k| k.category == "joker");
-                let wild = self.on.hand_wild.get(b.tile).copied().unwrap_or(false);
-                V::Tile(((b.tile as u32) << 2) | ((wild as u32) << 1) | joker as u32)
-            }
-            (_, None) => V::None,
-        })
-    }
-}
-
-/// Python's `(a0, a1) > (b0, b1)` on numbers: None where the reference would raise (values that do
-/// not order).
-fn python_tuple_gt(a: (&V, &V), b: (&V, &V)) -> Option<bool> {
-    use std::cmp::Ordering::*;
-    let first = if matches!((a.0, b.0), (V::None, V::None)) { Equal } else { order(a.0, b.0)? };
-    match first {
-        Equal => Some(order(a.1, b.1)? == Greater),
-        o => Some(o == Greater),
     }
 }
 

@@ -22,7 +22,7 @@ pub(super) struct OnValues {
     pub(super) generation: u64,
     /// What the exact shortcuts read of the tables and the free kinds (None: no tables to read), worked
     /// out on the first state that asks (winning/shortcut.rs).
-    pub(super) mend: std::sync::OnceLock<Option<super::shortcut::MendShape>>,
+    pub(super) mend: std::sync::OnceLock<Option<std::sync::Arc<super::shortcut::MendShape>>>,
 }
 
 impl Winning {

@@ -220,9 +220,17 @@ impl StateWins<'_> {
         self.w.seats.with(st, s, self.on.generation, |e| e.short.contains(&key))
     }
 
-    /// `_seat_unmendable`: `count` of seat `s`'s concealed tiles, kept until they (or the free kinds) change.
-    pub(super) fn seat_unmendable(&self, st: &HandState, s: usize, count: impl FnOnce() -> Option<i64>) -> Option<i64> {
+    /// Whether `_seat_unmendable` (`count` of seat `s`'s concealed tiles, kept until they or the free
+    /// kinds change) is `need` or more; or, before it is counted, whether the concealed tiles without the
+    /// winning tile (`before`: their `tiles_key`) were kept as short of two blocks or more (`keep_short`),
+    /// which `hopeless` reads as the same answer.
+    pub(super) fn seat_short_of(&self, st: &HandState, s: usize, need: i64, before: impl FnOnce() -> Option<u128>, count: impl FnOnce() -> Option<i64>) -> bool {
         // (`count` reads the block tables, never these entries: it runs under their lock)
-        self.w.seats.with(st, s, self.on.generation, |e| *e.unmendable.get_or_insert_with(count))
+        self.w.seats.with(st, s, self.on.generation, |e| {
+            if e.unmendable.is_none() && before().is_some_and(|key| e.short.contains(&key)) {
+                return true;
+            }
+            e.unmendable.get_or_insert_with(count).is_some_and(|u| u >= need)
+        })
     }
 }

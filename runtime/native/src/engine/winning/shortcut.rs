@@ -4,7 +4,7 @@
 //! only skip work whose answer is known (no wait, no win): every answer stays the full check's, and the
 //! wait trials and whole-hand scorings they skip were most of a native hand's time.
 
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use super::{HandState, StateWins};
 use crate::blocks::unmendable_of;
@@ -23,7 +23,7 @@ pub(super) struct MendShape {
     /// not split alone: `NOT_ALONE`) as last asked: a turn changes the blocks of the tile drawn and the
     /// tile given up, and the not-ready check asks the tables only for the blocks whose key differs. A
     /// block's answer is the tables' for that key alone, so it holds for any hand, melds or state; it
-    /// goes with the free kinds (these values), which decide which tiles the keys count.
+    /// goes with the free kinds (kept with them, `LastMend`), which decide which tiles the keys count.
     kept: Mutex<Vec<[(u128, u8); KEPT_BLOCKS]>>,
 }
 
@@ -40,9 +40,13 @@ const NOT_ALONE: u8 = 0x80;
 const UNKNOWN: (u128, u8) = (u128::MAX, 0);
 /// Seats kept (past them the whole hand is asked).
 const KEPT_SEATS: usize = 16;
+/// The last `MendShape` worked out, with the scoring it was made for (`OnValues::hand`).
+pub(super) type LastMend = Mutex<Option<(usize, Arc<MendShape>)>>;
 
 impl StateWins<'_> {
-    /// (worked out once for the values it reads: kept with them, `OnValues::mend`, across states)
+    /// (worked out once for the values it reads: kept with them, `OnValues::mend`, across states; and
+    /// taken from the values before where the free kinds are the same — what it reads of the tables, and
+    /// the blocks' answers kept, hold for any values with those free kinds)
     fn mend_shape(&self) -> Option<&MendShape> {
         self.on
             .mend
@@ -56,6 +60,10 @@ impl StateWins<'_> {
                         free[x] = true;
                     }
                 }
+                let mut last = self.w.last_mend.lock().unwrap_or_else(|e| e.into_inner());
+                if let Some((_, m)) = last.as_ref().filter(|(hand, m)| *hand == self.on.hand && m.free == free) {
+                    return Some(m.clone());
+                }
                 let flower: Vec<bool> = (0..n).map(|k| self.t.cat.kinds.get(k).is_none_or(|x| x.category == "flower")).collect();
                 let (natural_blocks, anything) = ctx.tables.core_mend_shape(&free, &flower);
                 let give_way = ctx.tables.core_wildcards_give_way();
@@ -66,9 +74,11 @@ impl StateWins<'_> {
                 } else {
                     Vec::new()
                 };
-                Some(MendShape { free, natural_blocks, anything, give_way, unit, blocks, cap, kept: Mutex::new(Vec::new()) })
+                let m = Arc::new(MendShape { free, natural_blocks, anything, give_way, unit, blocks, cap, kept: Mutex::new(Vec::new()) });
+                *last = Some((self.on.hand, m.clone()));
+                Some(m)
             })
-            .as_ref()
+            .as_deref()
     }
 
     /// Whether wildcards play anything (`_wildcards_play_anything`: any kind but the flowers, in any
@@ -258,7 +268,15 @@ impl StateWins<'_> {
         }
         let Some(seat) = st.seats.get(s) else { return false };
         // (by the blocks kept per seat, as the not-ready check counts them: a hand with its draw, or
-        // after its discard, differs from the hand last counted in one block, the tables asked for it alone)
-        self.seat_unmendable(st, s, || self.unmendable_kept(m, s, &seat.hand)).is_some_and(|u| u >= need as i64)
+        // after its discard, differs from the hand last counted in one block, the tables asked for it alone;
+        // or known where the hand without the winning tile was kept as short of two blocks or more — the
+        // hand after the seat's discard, asked again with the opponent's discard and with its own draw:
+        // one more tile, free or natural, mends at most one block, so the hand with it is short of one at
+        // least, hopeless either way)
+        let before = || match super::seat_memo::tiles_key(&seat.hand) {
+            Some(key) if in_hand => (tile < 42 && key >> (3 * tile) & 7 != 0).then(|| key - (1u128 << (3 * tile))),
+            key => key,
+        };
+        self.seat_short_of(st, s, need as i64, before, || self.unmendable_kept(m, s, &seat.hand))
     }
 }
