@@ -8,7 +8,7 @@
 use std::sync::Arc;
 
 use super::readings::{enumerate, form_targets, sum_fits, Found, WaitState};
-use super::{fallback, Budget, Fallback, HandCtx, HandInput, Waits};
+use super::{fallback, Budget, Classified, Fallback, HandCtx, HandInput, MeldIn, Waits};
 use crate::program::{Eval, Stop};
 
 /// What one trial gives: whether a reading meets the requirements, or refused (the reference's
@@ -61,6 +61,68 @@ pub fn meets_for_waits(ctx: &HandCtx, input: &HandInput, requires: &[usize], bud
         }
     }
     Ok(Trial::Meets(false))
+}
+
+/// Whether the readings of a wait trial's hand (`meets_for_waits`) may find one, by their own size and
+/// split tests made first (readings.rs and wild.rs `enumerate`, in their order): `Some(false)` where
+/// every form of `forms` is passed over for the hand's size or exposure, or none of its (melds, pairs)
+/// the size fits splits the tiles as `classes` (without and with stand-ins) give them — then the
+/// readings are none (or refused as no form's size fits: no wait either way), no split read and no
+/// work charged, so the trial is answered no. `None` where the readings may read more than the split:
+/// a form that builds no split (instant, orphans), or a test they would refuse or hand back (programs
+/// not lowered, a tile outside the catalog, more wildcards than the tables hold, a table's refusal), or
+/// a form reading a classification not given.
+pub fn may_read(ctx: &HandCtx, forms: &[usize], classes: [Option<&Classified>; 2], melds: &[MeldIn]) -> Option<bool> {
+    let setup = ctx.setup;
+    ctx.program.scoring.as_ref().ok()?;
+    let conds = ctx.program.form_conds.as_ref().ok()?;
+    let n = setup.kind_names.len();
+    for c in classes.into_iter().flatten() {
+        if c.naturals.iter().any(|&(k, p, _)| k >= n || p >= n) || c.wilds.iter().any(|w| w.0 >= n) {
+            return None;
+        }
+    }
+    if melds.iter().any(|m| m.tiles.iter().any(|&k| k >= n)) {
+        return None;
+    }
+    let meld_tiles: i64 = melds.iter().map(|m| m.tiles.len() as i64).sum();
+    let has_exposed = melds.iter().any(|m| m.exposed);
+    let cap = ctx.tables.core_cap();
+    for &fi in forms {
+        let f = setup.forms.get(fi)?;
+        conds.get(fi)?;
+        let cl = classes[f.standins as usize]?;
+        let concealed_n = (cl.naturals.len() + cl.wilds.len()) as i64;
+        if let Some(t) = f.tiles {
+            let total = concealed_n + meld_tiles;
+            if total != t && total != setup.table_hand + 1 {
+                continue;
+            }
+        }
+        if f.concealed && has_exposed {
+            continue;
+        }
+        if f.instant || f.orphans.is_some() {
+            return None;
+        }
+        let mut counts = vec![0u8; n];
+        for &(k, _, _) in &cl.naturals {
+            counts[k] = counts[k].saturating_add(1);
+        }
+        let nw = cl.wilds.len();
+        for (m, p) in form_targets(f, melds.len() as i64) {
+            if !sum_fits(concealed_n, m, &setup.meld_sizes, p, &setup.pair_sizes) {
+                continue;
+            }
+            if nw > cap {
+                return None;
+            }
+            if ctx.tables.core_can_split(&counts, nw, m as usize, p as usize).ok()? {
+                return Some(true);
+            }
+        }
+    }
+    Some(false)
 }
 
 /// `plain_wait_check` of a hand without its winning tile: per kind, whether adding it completes the

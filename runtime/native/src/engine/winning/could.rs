@@ -16,6 +16,8 @@ pub(super) struct TrialPlan {
     naturals: Vec<usize>,
     /// Per kind added as a natural tile: whether the hand splits (None: asked kind by kind).
     natural: Option<Vec<bool>>,
+    /// `natural` holds no answer for the flowers (asked kind by kind).
+    flowers_apart: bool,
     /// Whether the hand splits with one more free tile (the same for every free kind), once asked (or
     /// known from a completing kind, `trial_plan`).
     free_split: std::cell::Cell<Option<bool>>,
@@ -151,7 +153,21 @@ impl StateWins<'_> {
         let (counts, wilds, naturals) = Self::split_tiles(&free, conc, n);
         let exposed = melds.iter().any(|m| m.exposed);
         let cap = ctx.tables.core_cap();
-        let natural = if wilds <= cap { splits_completing(ctx, forms, &counts, wilds, melds.len(), exposed).ok() } else { None };
+        let kinds = &self.t.cat.kinds;
+        let flower = |k: usize| kinds.get(k).is_none_or(|c| c.category == "flower");
+        let (anything, give_way) = self.wildcards_swap();
+        // where wildcards play anything, a hand that splits with one more natural tile of a kind that is
+        // not a flower splits with a wildcard in its place: so a hand that does not split with one more
+        // free tile is completed by no such kind. One split test, a fraction of the completing kinds'
+        // cost, answers most hands the not-ready check lets through (the flowers then asked kind by kind)
+        let none_natural = anything && wilds < cap && matches!(splits_any(ctx, forms, &counts, wilds + 1, melds.len(), exposed), Ok(false));
+        let natural = if none_natural {
+            Some(vec![false; n])
+        } else if wilds <= cap {
+            splits_completing(ctx, forms, &counts, wilds, melds.len(), exposed).ok()
+        } else {
+            None
+        };
         let special = forms.iter().any(|&fi| ctx.setup.forms.get(fi).is_some_and(|f| f.orphans.is_some() || f.instant));
         // the free tile's split test (one more wildcard, within the cap that `could_win_planned` checks
         // first) from the completing kinds: where wildcards play anything (every kind but the flowers, in
@@ -160,15 +176,13 @@ impl StateWins<'_> {
         // also give way (`wildcards_give_way`), a hand that splits with one more wildcard splits with a
         // natural tile in its place (of the kind its slot plays, or of one a group of its size holds),
         // which `natural` tries for every kind. Otherwise asked of the tables, once
-        let kinds = &self.t.cat.kinds;
-        let flower = |k: usize| kinds.get(k).is_none_or(|c| c.category == "flower");
-        let (anything, give_way) = self.wildcards_swap();
         let free_split = match &natural {
+            _ if none_natural => Some(false),
             Some(v) if anything && v.iter().enumerate().any(|(k, &x)| x && !flower(k)) => Some(true),
             Some(v) if give_way && !v.contains(&true) => Some(false),
             _ => None,
         };
-        Some(TrialPlan { free, counts, wilds, naturals, natural, free_split: std::cell::Cell::new(free_split), cap, special })
+        Some(TrialPlan { free, counts, wilds, naturals, natural, flowers_apart: none_natural, free_split: std::cell::Cell::new(free_split), cap, special })
     }
 
     /// `could_win(…, k, None, forms)` of a wait trial, on the hand's `plan`: the same answer, or the same
@@ -193,9 +207,10 @@ impl StateWins<'_> {
                 }
             }
         } else {
+            let flower = self.t.cat.kinds.get(k).is_none_or(|c| c.category == "flower");
             match &plan.natural {
-                Some(v) => v[k],
-                None => return self.could_win(st, s, conc, melds, k, None, forms),
+                Some(v) if !(plan.flowers_apart && flower) => v[k],
+                _ => return self.could_win(st, s, conc, melds, k, None, forms),
             }
         };
         if split {

@@ -25,7 +25,7 @@ use std::sync::Arc;
 use pyo3::prelude::*;
 
 use super::{HandState, Stop, StateWins, Value, V};
-use crate::hand::trial::{completing, meets_for_waits, Trial};
+use crate::hand::trial::{completing, may_read, meets_for_waits, Trial};
 use crate::hand::{Budget, Classified, Fallback, GroupAsk, HandInput, MeldIn, Signatures, Waits, WildIn};
 use crate::program::{kind_of, Eval, Reading};
 use crate::signatures::search::{Answer, Question, SigSearch};
@@ -251,6 +251,12 @@ impl StateWins<'_> {
     /// (the hand is read as a natural one), else both classifications.
     pub(super) fn wild_input(&self, conc: &[usize], win: Option<usize>, self_drawn: bool, natural_win: bool) -> Result<Option<WildIn>, Stop> {
         let with = self.classify(conc, win, self_drawn, natural_win, true)?;
+        self.wild_input_with(conc, win, self_drawn, natural_win, with)
+    }
+
+    /// `wild_input(conc, win, self_drawn, natural_win)` past its first classification (`with`, with the
+    /// stand-ins), which a wait trial reads first: the second only where the input holds it.
+    fn wild_input_with(&self, conc: &[usize], win: Option<usize>, self_drawn: bool, natural_win: bool, with: Classified) -> Result<Option<WildIn>, Stop> {
         if with.wilds.is_empty() && with.naturals.iter().all(|&(k, p, _)| k == p) {
             return Ok(None);
         }
@@ -294,6 +300,14 @@ impl StateWins<'_> {
             if !offered(k) || !self.could_win_planned(st, s, conc, &melds, k, forms, &plan)? {
                 continue;
             }
+            let with = self.classify(conc, Some(k), self_drawn, true, true)?;
+            // the readings' own split test first where the tiles as classified are not those `_could_win`
+            // split (a stand-in plays its kind there, not a free tile; the trial tile is never wild): no
+            // form splitting them, no reading (the forms reading the tiles without stand-ins: not known)
+            let free_k = self.on.hand_wild.get(k).copied().unwrap_or(false) || self.on.standin_kinds.iter().flatten().any(|&x| x == k);
+            if (free_k || with.naturals.iter().any(|&(x, p, _)| x != p)) && may_read(ctx, forms, [None, Some(&with)], &melds) == Some(false) {
+                continue;
+            }
             let inp = HandInput {
                 concealed: conc.to_vec(),
                 melds: melds.clone(),
@@ -303,7 +317,7 @@ impl StateWins<'_> {
                 flowers: flowers.iter().map(|&f| V::Tile(codes[f])).collect(),
                 forms: forms.to_vec(),
                 charge_splits: true,
-                wild: self.wild_input(conc, Some(k), self_drawn, true)?,
+                wild: self.wild_input_with(conc, Some(k), self_drawn, true, with)?,
             };
             let mut cb = TrialOnly(self, inp.wild.as_ref(), self_drawn, for_waits);
             let got = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| meets_for_waits(ctx, &inp, &wr.requires, budget, &mut cb)));
