@@ -4,7 +4,9 @@
 //! then the `instead_of` choices the wins offered open.
 
 use super::offer_rules::OfferRules;
-use super::offers::{refused, Act, Bind, Ctx, Moves, Mv, Of, Tiles, WinBrief, Why, NO_BIND, R};
+use super::offers::{refused, Act, Bind, Ctx, Moves, Mv, Of, Tiles, WinBrief, Why, B_ACTOR, NO_BIND, R};
+use super::scope::{GameScope, G};
+use crate::program::{children, Node};
 
 /// The situations wins are asked in (`_win_moves`' `ctx`), by index into the plans (`win_plans`).
 const SITUATIONS: [&str; 6] = ["self", "discard", "added_kong", "reveal", "deal", "opening"];
@@ -17,14 +19,29 @@ pub struct WinPlan {
     by: Option<bool>,
     /// The mode the win is asked in; None: a reveal's, by whether the seat is the actor.
     mode: Option<String>,
+    /// The action's guard reads nothing of the win (`reads_win`): it is asked before the win, and a
+    /// guard that does not hold spares the win's question (its answer is then never read).
+    when_first: bool,
 }
 
 /// Per situation of `SITUATIONS`, the win actions it may offer, in the actions' order.
-pub fn win_plans(rules: &OfferRules) -> Vec<Vec<WinPlan>> {
-    SITUATIONS.iter().map(|&ctx| plans_in(rules, ctx)).collect()
+pub fn win_plans(rules: &OfferRules, scope: &GameScope) -> Vec<Vec<WinPlan>> {
+    SITUATIONS.iter().map(|&ctx| plans_in(rules, scope, ctx)).collect()
 }
 
-fn plans_in(rules: &OfferRules, ctx: &str) -> Vec<WinPlan> {
+/// Whether a guard may read what the win found binds (its tile, score, reading, self-drawn, the
+/// discarder or robbed seat): any binding but the actor, a reading-scope name, or what the game scope
+/// does not evaluate or a compiled condition hides.
+fn reads_win(e: &Node, games: &[G]) -> bool {
+    match e {
+        Node::Bound(x) => *x != B_ACTOR,
+        Node::Game(g) => games.get(*g).is_none_or(|g| matches!(g, G::Reading(_))),
+        Node::Pred(_) | Node::Builtin(_) | Node::Pattern(_) | Node::Quantity(_) | Node::Unit(_) => true,
+        _ => children(e).into_iter().any(|c| reads_win(c, games)),
+    }
+}
+
+fn plans_in(rules: &OfferRules, scope: &GameScope, ctx: &str) -> Vec<WinPlan> {
     let ctx_events: &[&str] = match ctx {
         "self" => &["turn", "draw"],
         "discard" => &["discard"],
@@ -69,7 +86,8 @@ fn plans_in(rules: &OfferRules, ctx: &str) -> Vec<WinPlan> {
         } else {
             Some("drawn".to_owned())
         };
-        out.push(WinPlan { i, by, mode });
+        let when_first = a.when.is_some_and(|e| matches!(scope.exprs.get(e), Some(Ok(node)) if !reads_win(node, &scope.games)));
+        out.push(WinPlan { i, by, mode, when_first });
     }
     out
 }
@@ -108,6 +126,11 @@ impl Ctx<'_> {
             }
             if !self.wins.covers_wins() {
                 return refused("a win (the winning machinery answers it)");
+            }
+            // a guard that reads nothing of the win and does not hold: the win is not offered, whatever
+            // it is (`holds` below gives the same answer); one the guard cannot answer is asked as before
+            if p.when_first && matches!(self.holds(a.when, c, tile, NO_BIND, None), Ok(false)) {
+                continue;
             }
             let found = self
                 .wins

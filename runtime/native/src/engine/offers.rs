@@ -21,7 +21,7 @@ use std::sync::Arc;
 use crate::program::{Node, V};
 use crate::Error;
 
-const B_ACTOR: usize = 0;
+pub(super) const B_ACTOR: usize = 0;
 const B_TILE: usize = 1;
 const B_DISCARDER: usize = 3;
 const B_ROBBED: usize = 4;
@@ -225,7 +225,7 @@ impl Offers {
         let restricts_discard = restricting("discard");
         let restricts_pass = restricting("pass");
         let restricts_of = names.iter().map(|n| restricting(n)).collect();
-        let win_plans = super::offer_wins::win_plans(&rules);
+        let win_plans = super::offer_wins::win_plans(&rules, &scope);
 
         let fixed_wild = t.wild_decls.iter().all(|&(named, in_hand)| named.is_some() || !in_hand).then(|| {
             let mut w = vec![false; t.names.len()];
