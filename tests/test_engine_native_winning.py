@@ -498,3 +498,21 @@ def test_a_single_stand_in_waits_on_the_free_kinds_natively():
         assert got == [k.index for k in g.waits(seat)], hand
         names = {g.cat.kinds[k].name for k in got}
         assert names == expect, (hand, names)
+
+
+def test_group_waits_with_two_stand_ins_are_the_readings_not_the_free_split_natively():
+    """龙岩: three melds, a pair of 东 and two 白 (standing in for the 金牌's kind), by the forms that split a
+    hand into groups. `_could_win` counts the 白 free, so one more tile of any kind passes its split test; the
+    readings play them as the 金牌's kind, so only 东, the 金牌's kind and 白 (a natural tile there, playing
+    that kind) complete the hand. Answered before the readings by their own split test for every other
+    kind; each answer the reference's. With 南 for the two 白 the hand waits on 东 and 南 (no stand-in: the
+    readings' tiles are the split test's)."""
+    rules = _rules("rules/longyan.pai")
+    melds = "一万 二万 三万 五条 六条 七条 一筒 二筒 三筒 东 东"
+    g, gold, t = _gold_hand(rules, (melds + " 白 南 西").split(), 60)
+    seat = g.st.seats[1]
+    for hand, expect in ((f"{melds} 白 白 西", {"东", gold.name, "白"}), (f"{melds} 南 南 西", {"东", "南"})):
+        _set_hand(g, 1, hand)
+        got = _ask(g, t, 1, [["waits_without", g.cat.by_name["西"].index, True]])[0]
+        assert got == [k.index for k in g.waits_without(seat, g.cat.by_name["西"], groups=True)], hand
+        assert {g.cat.kinds[k].name for k in got} == expect, hand
