@@ -49,7 +49,7 @@ impl Patterns {
         if tests.len() != self.program.python_owned.len() {
             return Err(PyValueError::new_err("one list of prefilter tests per pattern"));
         }
-        self.program.prefilter = tests;
+        self.program.set_prefilter(tests);
         Ok(())
     }
 

@@ -68,6 +68,10 @@ pub(crate) struct Eval<'p, 'r> {
     // the reading's packed prefilter counts unpacked, one field a byte (made at the first test)
     pub(super) pf: Vec<u8>,
     pub(super) pf_made: bool,
+    // per pattern, whether its prefilter tests rule it out on this reading (a bit each), once
+    // `pf_all` (all_counts tests every pattern's at once before counting them)
+    pub(super) pf_out: Vec<u64>,
+    pub(super) pf_all: bool,
     pub(super) fkeys: std::cell::RefCell<Vec<FlatKeys>>,
 }
 
@@ -90,9 +94,15 @@ impl Program {
 impl<'p, 'r> Eval<'p, 'r> {
     /// Every pattern's raw count, the unit reader's 0.
     pub(crate) fn all_counts(&mut self) -> R<Vec<i64>> {
+        self.prefilter_all();
         for i in 0..self.p.pats.len() {
             if self.p.python_owned[i] {
                 self.counts[i] = Some(0);
+            } else if self.pf_all && self.pf_out[i / 64] >> (i % 64) & 1 != 0 {
+                // ruled out by its prefilter tests: 0, its program not evaluated (`count_of`)
+                if self.counts[i].is_none() {
+                    self.counts[i] = Some(0);
+                }
             } else {
                 self.pattern(i)?;
             }
@@ -197,7 +207,7 @@ impl<'p, 'r> Eval<'p, 'r> {
             }
         }
         if let Some(e) = &p.when {
-            if !self.truth(e)? {
+            if !self.when_truth(e)? {
                 return Ok(0);
             }
         }
@@ -222,6 +232,25 @@ impl<'p, 'r> Eval<'p, 'r> {
         let n = n.max(0);
         self.counts[i] = Some(n);
         Ok(n)
+    }
+
+    /// A pattern's `when` as `truth` answers it; a flat condition (most are) asked directly, without
+    /// the calls `truth` → `run_pred` → `pred` make to reach it: the same nodes charged (the flat
+    /// form's, or the form it replaces charging its own), the same stops.
+    #[inline]
+    fn when_truth(&mut self, e: &Node) -> R<bool> {
+        let Node::Pred(p) = e else { return self.truth(e) };
+        let Pred::Flat(f) = &**p else { return self.run_pred(p) };
+        match self.flat_cond(f) {
+            Ok((t, k)) => {
+                self.charge_n(k)?;
+                Ok(t)
+            }
+            Err(()) => match &f.orig {
+                Orig::Pred(o) => self.run_pred(o),
+                Orig::Node(o) => self.truth(o),
+            },
+        }
     }
 
     fn group_field(&self, gi: u16, f: usize) -> R<V> {

@@ -86,6 +86,7 @@ pub struct Program {
     // The reference's prefilter (runtime/prefilter.py), given by the Python side: per pattern, tests
     // (field, op, k) on the reading's packed counts; a pattern failing one counts 0 unevaluated.
     pub prefilter: Vec<Vec<(usize, u8, i64)>>,
+    pf_table: prefilter::PfTable, // the same tests by field and value (`set_prefilter`)
     // values, requirements and the score formula lowered (score.rs), or why they are not
     pub scoring: Result<Scoring, String>,
     // per winning form of the rule set (its JSON order): its `instant` condition and its `pair_when`,
@@ -437,6 +438,7 @@ impl Program {
             fields,
             kinds: cat.kinds.iter().map(|k| k.name.clone()).collect(),
             prefilter: Vec::new(),
+            pf_table: Default::default(),
             scoring,
             form_conds,
             label_exprs,

@@ -19,6 +19,7 @@ struct Buffers {
     gfields: Vec<V>,
     cols: Vec<GCol>,
     pf: Vec<u8>,
+    pf_out: Vec<u64>,
     memo: Vec<Vec<(MemoKey, V, u64)>>, // per memo id, emptied (its lists keep their room)
 }
 
@@ -59,6 +60,8 @@ impl<'p, 'r> Eval<'p, 'r> {
             fpending: Default::default(),
             fkeys: Default::default(),
             pf: b.pf,
+            pf_out: b.pf_out,
+            pf_all: false,
             fbv: std::array::from_fn(|_| Cell::new(None)),
             pf_made: false,
             units: None,
@@ -203,6 +206,7 @@ impl Drop for Eval<'_, '_> {
             memo: std::mem::take(&mut self.memo),
             cols: std::mem::take(&mut self.cols),
             pf: std::mem::take(&mut self.pf),
+            pf_out: std::mem::take(&mut self.pf_out),
         };
         for m in b.memo.iter_mut() {
             m.clear();

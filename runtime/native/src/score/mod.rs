@@ -92,7 +92,7 @@ impl Scorer {
         if tests.len() != self.program.python_owned.len() {
             return Err(pyo3::exceptions::PyValueError::new_err("one list of prefilter tests per pattern"));
         }
-        self.program.prefilter = tests;
+        self.program.set_prefilter(tests);
         Ok(())
     }
 
