@@ -43,6 +43,15 @@ pub struct FormSpec {
     pub instant_wilds: usize,
 }
 
+impl FormSpec {
+    /// Whether a hand of `tiles` tiles in all (concealed and laid down; `exposed`: one of its melds is
+    /// exposed) may win by this form before its groups are looked at: its tile count is the form's, or a
+    /// whole hand's and one more (`table_hand + 1`), and a concealed form has no exposed meld.
+    pub fn fits(&self, tiles: i64, table_hand: i64, exposed: bool) -> bool {
+        !(self.concealed && exposed) && self.tiles.is_none_or(|t| tiles == t || tiles == table_hand + 1)
+    }
+}
+
 /// A group of natural tiles the block tables' splits name (`Tables::split_groups`, by position): its
 /// meld kind, tiles and value, and the prefilter's vector of each of its variants (not holding the
 /// winning tile; holding it, concealed; holding it, not concealed), None where it has none.

@@ -407,13 +407,7 @@ pub(super) fn enumerate(
     for &fi in &input.forms {
         let f = setup.forms.get(fi).ok_or_else(|| fallback("a form outside the rule set"))?;
         let cond = conds.get(fi).ok_or_else(|| fallback("a form outside the rule set"))?;
-        if let Some(t) = f.tiles {
-            let total = concealed_n + meld_tiles;
-            if total != t && total != setup.table_hand + 1 {
-                continue;
-            }
-        }
-        if f.concealed && has_exposed {
+        if !f.fits(concealed_n + meld_tiles, setup.table_hand, has_exposed) {
             continue;
         }
         if f.instant || f.orphans.is_some() {

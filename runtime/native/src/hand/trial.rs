@@ -93,13 +93,7 @@ pub fn may_read(ctx: &HandCtx, forms: &[usize], classes: [Option<&Classified>; 2
         conds.get(fi)?;
         let cl = classes[f.standins as usize]?;
         let concealed_n = (cl.naturals.len() + cl.wilds.len()) as i64;
-        if let Some(t) = f.tiles {
-            let total = concealed_n + meld_tiles;
-            if total != t && total != setup.table_hand + 1 {
-                continue;
-            }
-        }
-        if f.concealed && has_exposed {
+        if !f.fits(concealed_n + meld_tiles, setup.table_hand, has_exposed) {
             continue;
         }
         if f.instant || f.orphans.is_some() {

@@ -83,13 +83,7 @@ pub(super) fn enumerate(
         let cond = conds.get(fi).ok_or_else(|| fallback("a form outside the rule set"))?;
         let cl = &wild.classes[f.standins as usize];
         let concealed_n = (cl.naturals.len() + cl.wilds.len()) as i64;
-        if let Some(t) = f.tiles {
-            let total = concealed_n + meld_tiles;
-            if total != t && total != setup.table_hand + 1 {
-                continue;
-            }
-        }
-        if f.concealed && has_exposed {
+        if !f.fits(concealed_n + meld_tiles, setup.table_hand, has_exposed) {
             continue;
         }
         let hand = tiles_of(cl);

@@ -129,8 +129,7 @@ impl StateWins<'_> {
         let tiles = total as i64 + melds.iter().map(|m| m.tiles.len() as i64).sum::<i64>();
         let takes = |f: &crate::hand::FormSpec| {
             f.instant
-                && !(f.concealed && exposed)
-                && f.tiles.is_none_or(|t| tiles == t || tiles == ctx.setup.table_hand + 1)
+                && f.fits(tiles, ctx.setup.table_hand, exposed)
                 && !self.w.instant.rules_out(&f.name, total, naturals, wilds)
         };
         let instant: Vec<String> = forms.iter().filter_map(|&fi| ctx.setup.forms.get(fi).filter(|f| takes(f)).map(|f| f.name.to_string())).collect();
