@@ -36,6 +36,18 @@ def rules_edited(path: str, old: str, new: str, backend: str = "native"):
     return Rules(res.ruleset, backend=backend)
 
 
+@pytest.fixture
+def compiled_copy(tmp_path, monkeypatch) -> Path:
+    """A copy of the bundled rule files and their compiled directory, which the batch's set-up
+    (runtime/batchsetup.py) reads instead of the checkout's for the test: the compiled directory."""
+    from paili.runtime import batchsetup
+    rules = tmp_path / "rules"
+    shutil.copytree(ROOT / "rules", rules)
+    monkeypatch.setattr(batchsetup, "RULES_DIR", rules)
+    monkeypatch.setattr(batchsetup, "COMPILED_DIR", rules / "compiled")
+    return rules / "compiled"
+
+
 def _seeds() -> Path:
     """The seed texts, found relative to the checkout: $PAILI_SEEDS if set, else the first `shared/seeds`
     beside the checkout or beside a folder above it (../shared/seeds; ../../shared/seeds for a git

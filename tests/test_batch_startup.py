@@ -9,7 +9,6 @@ import io
 import json
 import os
 import random
-import shutil
 import subprocess
 import sys
 
@@ -186,15 +185,6 @@ def test_a_contexts_settings_are_the_references(variant):
     assert taken > 100
 
 
-@pytest.fixture
-def copy_of_compiled(tmp_path, monkeypatch):
-    rules = tmp_path / "rules"
-    shutil.copytree(ROOT / "rules", rules)
-    monkeypatch.setattr(batchsetup, "RULES_DIR", rules)
-    monkeypatch.setattr(batchsetup, "COMPILED_DIR", rules / "compiled")
-    return rules / "compiled"
-
-
 @needs_native
 @pytest.mark.parametrize("name, edit, why", [
     ("guobiao.json", lambda t: t.replace('"_": "Pattern",', '"_": "Pattern", "bogus": 1,', 1),
@@ -202,9 +192,9 @@ def copy_of_compiled(tmp_path, monkeypatch):
     ("guobiao.batch.json", lambda t: t.replace('"cap":', '"cap":1+', 1), "the batch setup is not the one recorded"),
     ("index.json", lambda t: t.replace('"batch_setups"', '"other"', 1), "the batch setup is not the one recorded"),
 ])
-def test_a_tampered_file_takes_todays_path(copy_of_compiled, monkeypatch, name, edit, why):
+def test_a_tampered_file_takes_todays_path(compiled_copy, monkeypatch, name, edit, why):
     monkeypatch.setenv("PAILI_BACKEND", "native")
-    f = copy_of_compiled / name
+    f = compiled_copy / name
     f.write_text(edit(f.read_text(encoding="utf-8")), encoding="utf-8")
     assert quickbatch.prepare("guobiao", lambda: None) is None
     assert quickbatch.DECLINED == [why]
