@@ -177,6 +177,13 @@ impl Question {
 pub trait WinQuestions {
     fn covers(&self, q: Question) -> bool;
     fn ask(&self, st: &HandState, q: Question, args: &[V]) -> Result<V, Stop>;
+    /// The length of a wait question's answer as far as `decided(found, left)` needs it: the kinds
+    /// walked in `ask`'s order until the waits found so far and the kinds left to try decide the
+    /// comparison read of it; a length that compares as the whole answer's does, or None where the
+    /// implementation does not walk it so (the caller then asks `ask`). Never a different answer.
+    fn ask_len(&self, _st: &HandState, _q: Question, _args: &[V], _decided: &dyn Fn(usize, usize) -> bool) -> Result<Option<usize>, Stop> {
+        Ok(None)
+    }
     /// What a refusal of `q` names (the question, and why where the implementation says).
     fn refusal(&self, q: Question) -> String {
         q.name().to_owned()

@@ -21,6 +21,7 @@ use crate::program::{
 type R<T> = Result<T, Stop>;
 
 mod calls; // the game functions (`visible_count`, `next`, `after`, `held`, the questions)
+mod bounded; // `len(Q) OP n` of a wait question Q, walked only as far as the comparison needs
 
 const BUDGET: u64 = 1_000_000; // node evaluations per expression; past it the reference evaluates it
 const MAX_MELDS: usize = 256; // melds of one seat a group identity can name
@@ -446,6 +447,11 @@ impl<'a> Ev<'a> {
                 arith(*op, &a, &b)
             }
             Node::Compare(ops, operands) => {
+                if let ([op], [a, b]) = (ops.as_slice(), operands.as_slice()) {
+                    if let Some(v) = self.bounded_compare(*op, a, b)? {
+                        return Ok(v);
+                    }
+                }
                 let mut left = self.eval(&operands[0])?;
                 for (op, o) in ops.iter().zip(&operands[1..]) {
                     let right = self.eval(o)?;

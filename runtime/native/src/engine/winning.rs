@@ -44,6 +44,7 @@ mod shortcut; // the reference's exact shortcuts: hands that wait on nothing and
 mod seat_memo; // a seat's wait answers kept across states (the reference's `SeatMemo`)
 mod instant; // what an instant form's condition says of the hand's size and distinct tiles
 mod best; // a seat's best win on a wait (`best_score`, `best_fans`, `best_tile`)
+mod bounded; // a wait question's length walked only as far as a comparison of it needs
 use best::python_tuple_gt;
 mod trial; // the trial a win is offered on: what its taking sets of the context applied to a copy
 pub use trial::TrialParts;
@@ -402,7 +403,6 @@ impl StateWins<'_> {
 
     /// `waits_memo` not memoised yet: the waits found (or kept), by kind and as the programs read them.
     fn waits_found(&self, st: &HandState, s: usize, q: Question, without: Option<usize>) -> Result<(Vec<usize>, V), Stop> {
-        let key = (s, q as u8, without);
         let groups = matches!(q, Question::GroupWaits | Question::GroupWaitsWithout);
         // kept by the concealed tiles tried (the hand without the tile given up: `waits_of`'s), and by
         // whether the group forms differ from all the forms (else both questions try the same forms)
@@ -418,10 +418,16 @@ impl StateWins<'_> {
                 kinds
             }
         };
-        // natural tiles, as the programs read them
-        let v = V::List(Arc::new(kinds.iter().map(|&k| encode(self.t, &Value::Tile(k)).unwrap_or(V::None)).collect()));
-        self.memo.borrow_mut().push((key, v.clone()));
+        let v = self.memo_waits(s, q, without, &kinds);
         Ok((kinds, v))
+    }
+
+    /// Keep the whole waits found for the state under (seat, question, tile given up), as the programs
+    /// read them (natural tiles).
+    fn memo_waits(&self, s: usize, q: Question, without: Option<usize>, kinds: &[usize]) -> V {
+        let v = V::List(Arc::new(kinds.iter().map(|&k| encode(self.t, &Value::Tile(k)).unwrap_or(V::None)).collect()));
+        self.memo.borrow_mut().push(((s, q as u8, without), v.clone()));
+        v
     }
 
     /// Seat `s`'s hand scored with `conc` as its concealed tiles and `win` as the winning tile
@@ -552,6 +558,10 @@ impl WinQuestions for StateWins<'_> {
 
     fn refusal(&self, q: Question) -> String {
         self.w.refusal(q)
+    }
+
+    fn ask_len(&self, st: &HandState, q: Question, args: &[V], decided: &dyn Fn(usize, usize) -> bool) -> Result<Option<usize>, Stop> {
+        self.bounded_len(st, q, args, decided)
     }
 
     fn ask(&self, st: &HandState, q: Question, args: &[V]) -> Result<V, Stop> {

@@ -269,6 +269,14 @@ impl StateWins<'_> {
     /// self-drawn), on `budget`. `plain`: structure decides (`plain_wait_check`).
     #[allow(clippy::too_many_arguments)]
     pub(super) fn trial_waits(&self, st: &HandState, s: usize, conc: &[usize], self_drawn: bool, shape: bool, forms: &[usize], plain: bool, for_waits: bool, budget: &mut Budget) -> Result<Vec<usize>, Stop> {
+        Ok(self.trial_waits_until(st, s, conc, self_drawn, shape, forms, plain, for_waits, budget, None)?.0)
+    }
+
+    /// `trial_waits`, the kinds tried in the same order until `decided(found, left)` holds (`found` the
+    /// waits so far, `left` the kinds still to try): then the waits so far and false (the walk stopped
+    /// early), else the whole answer and true.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn trial_waits_until(&self, st: &HandState, s: usize, conc: &[usize], self_drawn: bool, shape: bool, forms: &[usize], plain: bool, for_waits: bool, budget: &mut Budget, decided: Option<&dyn Fn(usize, usize) -> bool>) -> Result<(Vec<usize>, bool), Stop> {
         let Some((_, ctx)) = self.hand else { return Err(self.decline("no native scoring of whole hands")) };
         let wr = self.w.wild.as_ref().ok_or_else(|| self.decline("no wait trials"))?;
         let settings = self.on.hand_settings.as_ref().map_err(|&why| self.decline(why))?;
@@ -292,12 +300,25 @@ impl StateWins<'_> {
             let exposed = melds.iter().any(|m| m.exposed);
             let good = completing(ctx, forms, &counts, cl.wilds.len(), melds.len(), exposed)
                 .map_err(|_| self.decline("a hand the block tables do not take"))?;
-            return Ok((0..n).filter(|&k| offered(k) && good[k]).collect());
+            return Ok(((0..n).filter(|&k| offered(k) && good[k]).collect(), true));
         }
         let codes = &ctx.setup.tile_codes;
-        let plan = self.trial_plan(conc, &melds, forms);
+        // (made at the first kind tried: a walk may stop before it)
+        let mut plan = None;
+        // (the kinds offered, counted only where the walk may stop early)
+        let mut left = if decided.is_some() { (0..n).filter(|&k| offered(k)).count() } else { 0 };
         for k in 0..n {
-            if !offered(k) || !self.could_win_planned(st, s, conc, &melds, k, forms, &plan)? {
+            if !offered(k) {
+                continue;
+            }
+            if let Some(d) = decided {
+                if d(out.len(), left) {
+                    return Ok((out, false));
+                }
+                left -= 1;
+            }
+            let plan = plan.get_or_insert_with(|| self.trial_plan(conc, &melds, forms));
+            if !self.could_win_planned(st, s, conc, &melds, k, forms, plan)? {
                 continue;
             }
             let with = self.classify(conc, Some(k), self_drawn, true, true)?;
@@ -336,12 +357,18 @@ impl StateWins<'_> {
                 Err(_) => return Err(self.decline("a panic on this hand")),
             }
         }
-        Ok(out)
+        Ok((out, true))
     }
 
     /// The kinds seat `s`'s concealed hand (without one tile of `without`) waits on, in a rule set
     /// with wildcards or stand-ins (`Winning._waits_of`: not self-drawn, its own work).
     pub(super) fn wild_waits_of(&self, st: &HandState, s: usize, without: Option<usize>, groups: bool) -> Result<Vec<usize>, Stop> {
+        Ok(self.wild_waits_until(st, s, without, groups, None)?.0)
+    }
+
+    /// `wild_waits_of`, the walk stopped once `decided` (`trial_waits_until`): the waits so far and
+    /// whether they are the whole answer.
+    pub(super) fn wild_waits_until(&self, st: &HandState, s: usize, without: Option<usize>, groups: bool, decided: Option<&dyn Fn(usize, usize) -> bool>) -> Result<(Vec<usize>, bool), Stop> {
         let wr = self.w.wild.as_ref().ok_or_else(|| self.decline("no wait trials"))?;
         let scoring = self.w.scoring.as_ref().ok_or_else(|| self.decline("no native scoring of whole hands"))?;
         let seat = st.seats.get(s).ok_or(Stop::Bail)?;
@@ -351,11 +378,11 @@ impl StateWins<'_> {
                 Some(i) => {
                     conc.remove(i);
                 }
-                None => return Ok(Vec::new()),
+                None => return Ok((Vec::new(), true)),
             }
         }
         if self.not_ready(st, s, &conc) {
-            return Ok(Vec::new());
+            return Ok((Vec::new(), true));
         }
         let groups = groups && wr.group_forms.iter().any(|&g| !g);
         let forms: Vec<usize> = if groups {
@@ -364,7 +391,7 @@ impl StateWins<'_> {
             scoring.forms.clone()
         };
         let mut budget = Budget { work: super::HAND_WORK };
-        self.trial_waits(st, s, &conc, false, false, &forms, wr.plain && !groups, false, &mut budget)
+        self.trial_waits_until(st, s, &conc, false, false, &forms, wr.plain && !groups, false, &mut budget, decided)
     }
 
     /// Whether seat `s` has laid down a meld the whole-hand scorer takes as exposed (`melds_in`'s, kept);
