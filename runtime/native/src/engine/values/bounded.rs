@@ -2,8 +2,9 @@
 //! `group_waits_without`) and n a value read in one step (a constant, a setting, a game value): the
 //! question is asked for its length only as far as the comparison needs it (`WinQuestions::ask_len`:
 //! the kinds walked in the same order, stopped as soon as the waits found and the kinds left decide
-//! it — at the first wait for `> 0`, at the first kind that does not complete for "waits on every
-//! kind"). The comparison's answer is the whole list's; the nodes are evaluated in the same order and
+//! it — at the first kind that does not complete for "waits on every kind" (`== n`, `< n`) — where that
+//! answer is also the empty list's (what a walk past the work limit answers in the reference: `> 0`
+//! decided at the first wait is not, and walks on). The comparison's answer is the whole list's; the nodes are evaluated in the same order and
 //! counted against the same budget, and wherever the shape is not met exactly (a seat's own state of
 //! that name, a number that is no whole number, a question the implementation walks only in full)
 //! the value is worked out in full.
@@ -117,12 +118,20 @@ impl Ev<'_> {
             let r = V::Int(target);
             (if left { compare(op, &l, &r) } else { compare(op, &r, &l) }).unwrap_or(false)
         };
-        let decided = |found: usize, more: usize| match op {
-            Cmp::Eq | Cmp::Ne => {
-                let (lo, hi) = (found as i64, (found + more) as i64);
-                lo == hi || target < lo || target > hi
-            }
-            _ => holds(found) == holds(found + more), // a monotone test: its two ends agree
+        // Decided once every length the kinds left allow compares alike — and only where that answer is
+        // the empty list's: the whole walk shares one work limit, and a reference whose walk runs past it
+        // answers no waits (its HandError caught), so a walk stopped before the kinds that would have
+        // spent it must give what no waits gives.
+        let empty = holds(0);
+        let decided = |found: usize, more: usize| {
+            let alike = match op {
+                Cmp::Eq | Cmp::Ne => {
+                    let (lo, hi) = (found as i64, (found + more) as i64);
+                    lo == hi || target < lo || target > hi
+                }
+                _ => holds(found) == holds(found + more), // a monotone test: its two ends agree
+            };
+            alike && holds(found) == empty
         };
         let len = match self.wins.ask_len(self.st, q, &args, &decided)? {
             Some(len) => len,

@@ -1,6 +1,6 @@
 //! A wait question's length walked only as far as a comparison of it needs (`len(Q) OP n` in game
 //! scope, engine/values/bounded.rs): the kinds tried in the whole answer's order, stopped as soon as the
-//! waits found and the kinds left decide the comparison (the first wait for `> 0`, the first kind that
+//! waits found and the kinds left decide the comparison (the caller's `decided`: the first kind that
 //! does not complete for "waits on every kind").
 //!
 //! The whole answer wins wherever it is known: kept for the state (`memo_of`) or across states (the
