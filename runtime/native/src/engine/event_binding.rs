@@ -14,7 +14,7 @@ use std::sync::Arc;
 use super::events::{Bind, Halt, Program, Run, WinBind};
 use super::rng::Rng;
 use super::scope::BOUND;
-use super::offer_decisions::WindowWin;
+use super::decision::WindowWin;
 use super::winning::{HandScoring, StateWins, Winning};
 use super::{snapshot, table};
 use crate::program::V;

@@ -38,6 +38,7 @@ pub mod winning;
 // the legal moves (step 6, docs/engine-native.md)
 pub mod offer_binding;
 pub mod offer_choices;
+pub mod decision;
 pub mod offer_decisions;
 pub mod offer_melds;
 pub mod offer_restricts; // `restrict` at a decision: the restrictions naming an action, found once

@@ -9,7 +9,8 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use serde_json::json;
 
-use super::offer_decisions::{options, Decision};
+use super::decision::Decision;
+use super::offer_decisions::options;
 use super::offers::{Ctx, Offers, Why};
 use super::scope::{NoWinQuestions, Question, WinFound, WinQuestions};
 use super::state::HandState;

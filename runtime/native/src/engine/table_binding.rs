@@ -6,7 +6,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use super::{carried_values, notation_text, offer_decisions, options_of, scope, seed_words, setup, snapshot, table, values, winning, with_hand};
+use super::{carried_values, decision, notation_text, options_of, scope, seed_words, setup, snapshot, table, values, winning, with_hand};
 use crate::guarded;
 
 /// One rule set under one choice of room options, read once, from which hands are set up natively.
@@ -28,7 +28,7 @@ fn no_scope() -> PyErr {
 #[derive(Default)]
 struct AskWin {
     self_drawn: Option<bool>,
-    win: Option<offer_decisions::WindowWin>,
+    win: Option<decision::WindowWin>,
 }
 
 /// `eval_scope`'s asks (JSON: a list of [expression index, bindings]).
@@ -65,7 +65,7 @@ fn bindings(t: &table::Table, j: &serde_json::Value) -> Result<(Vec<crate::progr
             continue;
         }
         if k == "reading" {
-            win.win = if v.is_null() { None } else { Some(offer_decisions::WindowWin::read(t, v)?) };
+            win.win = if v.is_null() { None } else { Some(decision::WindowWin::read(t, v)?) };
             continue;
         }
         let slot = scope::BOUND.iter().position(|b| b == k).ok_or_else(|| bad(k))?;
