@@ -26,6 +26,7 @@ use crate::catalog::Catalog;
 use crate::Error;
 
 
+mod counting;
 mod eval;
 mod flat;
 mod flat_cols;
