@@ -39,6 +39,7 @@ from .fastscore_context import REFERENCE_DECIDES, Ctx, ReadingScore, Unsupported
 from .fastscore_names import WIN_FIELDS, WIN_REFS, ReadingNames, and_all, emit_unmet
 from .ir import expr as E
 from .ir import nodes as ir
+from .pattern_reads import after_what_they_read, names_read, win_bound
 from .prefilter import FIELD, MASK, Prefilter
 
 # `paili --version`: what the generated scorer does with what it does not take.
@@ -147,86 +148,29 @@ class FastScorer:
 
     def _deps(self, p: ir.Pattern) -> set[int]:
         """Patterns p reads (directly or through quantities)."""
-        return self._reads(p, "pattern", self.index)
+        return names_read(p, "pattern", self.index, self.quantities)
 
     def _units_read(self, p: ir.Pattern) -> set[int]:
         """Units p reads (directly or through quantities)."""
-        return self._reads(p, "unit", self.unit_index)
-
-    def _reads(self, p: ir.Pattern, category: str, index: dict[str, int]) -> set[int]:
-        """Indexes (by `index`) of the names of `category` that p reads, directly or through quantities."""
-        seen_q: set[str] = set()
-        out: set[int] = set()
-
-        def walk(e):
-            for n in E.walk(e) if e is not None else ():
-                if isinstance(n, E.Name):
-                    cat, _, name = n.ref.partition(":")
-                    if cat == category and name in index:
-                        out.add(index[name])
-                    elif cat == "quantity" and name in self.quantities and name not in seen_q:
-                        seen_q.add(name)
-                        walk(self.quantities[name].expr)
-        for e in (p.when, p.count, p.enabled):
-            walk(e)
-        return out
+        return names_read(p, "unit", self.unit_index, self.quantities)
 
     def _order(self) -> list[int]:
-        """Patterns in declaration order, each after the patterns it reads."""
+        """Patterns in declaration order, each after the patterns it reads (the one that reads units, if
+        any, kept apart: it is counted after the units)."""
         deps = [self._deps(p) for p in self.patterns]
         readers = [i for i, p in enumerate(self.patterns) if self._units_read(p)]
         if len(readers) > 1 or any(readers[0] in d for d in deps if readers):
             raise Unsupported("several patterns that read units, or one that other patterns read")
         self.unit_reader = readers[0] if readers else None
         self.unit_reader_reads = self._units_read(self.patterns[readers[0]]) if readers else set()
-        done: list[int] = []
-        state = [0] * len(self.patterns)
-
-        def visit(i):
-            if state[i] == 2:
-                return
-            if state[i] == 1:
-                raise Unsupported("patterns that read each other")
-            state[i] = 1
-            for j in sorted(deps[i]):
-                visit(j)
-            state[i] = 2
-            done.append(i)
-        for i in range(len(self.patterns)):
-            visit(i)
+        try:
+            done = after_what_they_read(deps)
+        except ValueError as e:
+            raise Unsupported(str(e)) from None
         return [i for i in done if i != self.unit_reader]
 
     def _win_bound(self) -> list[bool]:
-        """Per pattern: whether its count can differ between two readings of one split that place the
-        winning tile in different groups. Those readings differ only in the winning tile, the group
-        it completes, and that group's `has_win` and `concealed`; a pattern reading none of these (nor
-        a pattern or quantity that does) counts the same in both."""
-        direct = []
-        for p in self.patterns:
-            hit = False
-            for e in (p.when, p.count, p.enabled):
-                for n in E.walk(e) if e is not None else ():
-                    if isinstance(n, E.Name) and n.ref in WIN_REFS:
-                        hit = True
-                    elif isinstance(n, E.Attr) and n.name in WIN_FIELDS:
-                        hit = True
-                    elif isinstance(n, E.Name) and n.ref.startswith(("quantity:", "unit:")):
-                        hit = True  # conservative: quantities and units read many things
-                    elif isinstance(n, E.Compare) and any(_by_identity(o) for o in n.operands) \
-                            and not any(isinstance(o, E.NoneLit) for o in n.operands):
-                        # groups compare by identity, and the group holding the winning tile is another
-                        # object in each reading of the split (`a == b` over two equal melds)
-                        hit = True
-            direct.append(hit)
-        deps = [self._deps(p) for p in self.patterns]
-        out = list(direct)
-        changed = True
-        while changed:
-            changed = False
-            for i, d in enumerate(deps):
-                if not out[i] and any(out[j] for j in d):
-                    out[i] = changed = True
-        return out
+        return win_bound(self.patterns, [self._deps(p) for p in self.patterns])
 
     def _raw_function(self) -> list[str]:
         g, names = self._gen("raw")
@@ -577,15 +521,6 @@ _init_ops()
 def _mentions_win(e: E.Expr | None) -> bool:
     return e is not None and any((isinstance(n, E.Name) and (n.ref in WIN_REFS or n.ref.startswith(
         ("pattern:", "quantity:", "unit:")))) or (isinstance(n, E.Attr) and n.name in WIN_FIELDS) for n in E.walk(e))
-
-
-def _by_identity(e: E.Expr) -> bool:
-    """A comparison operand that may be a group itself or a list of groups (compared by identity): a
-    binder, the pair or a group list, not a field of one."""
-    return isinstance(e, E.Name) and (e.ref.startswith("binder:") or e.ref in _GROUP_REFS)
-
-
-_GROUP_REFS = {f"builtin:{b}" for b in ("pair", "melds", "groups", "pairs", "runs", "triplets", "kongs", "exposed")}
 
 
 def _late(c: E.Expr) -> bool:

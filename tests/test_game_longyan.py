@@ -525,14 +525,14 @@ def test_a_thirteen_orphans_hand_one_short_waits_on_the_missing_kind():
 def test_bots_discard_towards_thirteen_orphans_when_close():
     """The bots chase an `orphans` form (十三幺) when the hand lacks at most four of its kinds: they throw
     the tiles that are not terminals or honours first, and keep every kind's only copy."""
-    from paili.runtime.game.bots import _orphans_discard
+    from paili.runtime.game.bot_reads import orphans_discard
 
     g = rig(["1m9m1p9p1s9s1z2z3z4z5m6m3p", *JUNK], "7s")  # ten of the thirteen kinds, no melds
     assert g.current_seats() == [0]
     discards = [m for m in g.legal_moves(0) if m.action == "discard"]
-    assert _orphans_discard(g, g.st.seats[0], discards).tiles == names(g.rules, "7s")
+    assert orphans_discard(g, g.st.seats[0], discards).tiles == names(g.rules, "7s")
     far = rig(["1m9m1p9p1s2m5m6m3p4p5s6s7s", *JUNK], "8s")  # five kinds: not worth chasing
-    assert _orphans_discard(far, far.st.seats[0], [m for m in far.legal_moves(0) if m.action == "discard"]) is None
+    assert orphans_discard(far, far.st.seats[0], [m for m in far.legal_moves(0) if m.action == "discard"]) is None
 
 
 def test_mixed_bot_keeps_swimming_while_a_gold_can_still_come():

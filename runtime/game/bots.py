@@ -8,7 +8,7 @@
   actions, choices, alternatives to winning); discards the tile with the fewest neighbours (copies of
   it, suited tiles within two ranks, and tiles it forms a concealed fixed-set group with — a hand meld
   of `tiles` shape), the highest-indexed one on a tie — except that a hand without melds holding all
-  but `ORPHANS_GAP` of an `orphans` form's kinds discards towards that form (`_orphans_discard`);
+  but `ORPHANS_GAP` of an `orphans` form's kinds discards towards that form (`bot_reads.orphans_discard`);
   passes otherwise — but a `select` decision it may not pass (a `restrict` on `pass`) it answers with the
   tiles it needs least (`give_up`).
 - `MixedBot(seed)`: greedy, but it declares ready when offered (an action with `ready true`, or one
@@ -39,6 +39,7 @@ from collections import Counter
 
 from ..distance import FAR, Distance
 from ..tiles import kind_counts
+from .bot_reads import orphans_discard, set_partners, wildcard_to_come, wins_on_anything
 from .bot_state import RuleSetState, RuleSetStates
 from .group_values import group_worth, value_floor, valued_kinds
 from .moves import PASS, Move, neighbours
@@ -53,73 +54,6 @@ class RandomBot:
 
     def choose(self, game, seat: int, moves: list[Move]) -> Move:
         return moves[self.rng.randrange(len(moves))]
-
-
-def _wins_on_anything(game, seat, without: str) -> bool:
-    """Whether the seat's concealed hand, after giving up one `without`, waits on every tile kind it
-    could still draw (every non-flower kind of which not all copies are its own), by the forms that split
-    the hand into groups (`group_waits`): a wildcard left alone, not an instant form that wins anyway."""
-    cat = game.cat
-    waits = game.waits_without(seat, cat.by_name[without], groups=True)
-    if not waits:
-        return False
-    held = Counter(t.name for t in seat.hand)
-    for m in seat.melds:
-        held.update(t.name for t in m.tiles)
-    held[without] -= 1
-    drawable = sum(1 for k in cat.kinds if k.category != "flower" and held[k.name] < k.copies)
-    return len(waits) >= drawable
-
-
-def set_partners(rs) -> dict[str, set[str]]:
-    """For each tile name, the other names it forms a concealed group of a fixed tile set with (a hand
-    meld kind of `tiles` shape): such tiles count as neighbours too, so a set is not broken up."""
-    out: dict[str, set[str]] = {}
-    for mk in rs.melds:
-        if mk.hand and mk.shape.kind == "tiles":
-            for name in mk.shape.tiles:
-                out.setdefault(name, set()).update(x for x in mk.shape.tiles if x != name)
-    return out
-
-
-ORPHANS_GAP = 4  # chase an orphans form when the hand lacks at most this many of its kinds
-
-
-def _orphans_discard(game, seat, discards: list[Move]) -> Move | None:
-    """A discard towards an `orphans` form (one of each kind with an attribute, plus one more of them)
-    when the seat has no melds and already holds all but `ORPHANS_GAP` of those kinds: first a tile
-    without the attribute, then a surplus copy (a third one, or a second pair); never a wildcard nor the
-    only copy of a kind. None when no form is worth chasing or nothing is spare."""
-    if seat.melds:
-        return None
-    wild = game.hand_wild_names
-    held = Counter(t.name for t in seat.hand)
-    for f, _, _ in game.rules.forms:
-        if not f.orphans:
-            continue
-        members = [k.name for k in game.cat.kinds if k.attrs.get(f.orphans)]
-        if sum(1 for n in members if held[n]) < len(members) - ORPHANS_GAP:
-            continue
-        pairs = sum(1 for n in members if held[n] >= 2)
-
-        def spare(m: Move, members=frozenset(members), pairs=pairs) -> int:  # 0: not wanted, 1: surplus, 2: keep
-            n = m.tiles[0]
-            if n in wild:
-                return 2
-            if n not in members:
-                return 0
-            return 1 if held[n] >= 3 or (held[n] == 2 and pairs > 1) else 2
-        best = min(discards, key=lambda m: (spare(m), -game.cat.by_name[m.tiles[0]].index))
-        if spare(best) < 2:
-            return best
-    return None
-
-
-def _wildcard_to_come(game, s, wild) -> bool:
-    """Whether a copy of a wildcard kind may still be drawn: not all of them are in sight (discards,
-    melds, shown reveals) or in the seat's own hand."""
-    own = Counter(t.name for t in s.hand)
-    return any(game.visible_count(game.cat.by_name[n]) + own[n] < game.cat.by_name[n].copies for n in wild)
 
 
 class GreedyBot:
@@ -176,7 +110,7 @@ class GreedyBot:
         return min(selects, key=lambda m: sum(neighbours(hand, by_name[n]) for n in m.tiles))
 
     def discard(self, game, seat: int, discards: list[Move]) -> Move:
-        chase = _orphans_discard(game, game.st.seats[seat], discards)
+        chase = orphans_discard(game, game.st.seats[seat], discards)
         if chase is not None:
             return chase
         s = game.st.seats[seat]
@@ -204,10 +138,10 @@ class GreedyBot:
         discards = [m for m in moves if m.action == "discard"]
         if not discards:
             return None
-        if drawn.name not in wild and _wins_on_anything(game, s, drawn.name):
+        if drawn.name not in wild and wins_on_anything(game, s, drawn.name):
             return None  # it already won on anything: waiting again gains nothing
         for m in sorted(discards, key=lambda m: m.tiles[0] not in wild):  # a wildcard first
-            if _wins_on_anything(game, s, m.tiles[0]):
+            if wins_on_anything(game, s, m.tiles[0]):
                 return m
         return None
 
@@ -252,12 +186,12 @@ class MixedBot(NativeGenerators, GreedyBot):
         wild = game.hand_wild_names
         if drawn is None or not wild or drawn.name in wild or not any(t.name in wild for t in s.hand):
             return None
-        if any(t.name in wild for t in s.discards) or not _wildcard_to_come(game, s, wild):
+        if any(t.name in wild for t in s.discards) or not wildcard_to_come(game, s, wild):
             return None  # it has thrown a wildcard already, or none can come: it takes the win
         if not any((a := game.prog.actions.get(m.action)) is not None and a.wins for m in moves):
             return None
         throw = Move("discard", (drawn.name,))
-        if throw not in moves or self.mix.random() >= self.patience or not _wins_on_anything(game, s, drawn.name):
+        if throw not in moves or self.mix.random() >= self.patience or not wins_on_anything(game, s, drawn.name):
             return None
         return moves[moves.index(throw)]  # the offered move itself, stamped with its decision
 

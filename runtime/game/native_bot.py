@@ -126,7 +126,7 @@ def encoding(game, partners) -> Encoding:
 def native_choice(bot, game, seat: int, moves: list, partners):
     """The move the native policy chooses for `bot` (an EfficiencyBot), or None when its measure is not
     the native tables' (the rules on the Python backend): then the bot's own policy chooses.
-    `partners`: a callable giving the rule set's fixed-set partners (`bots.set_partners`)."""
+    `partners`: a callable giving the rule set's fixed-set partners (`bot_reads.set_partners`)."""
     measure = bot.measure(game)
     if measure.native is None:
         return None
