@@ -8,6 +8,8 @@ use serde_json::Value;
 
 use crate::Error;
 
+mod spanless;
+
 pub const FORMAT: &str = "paili-ruleset";
 pub const VERSION: i64 = 2;
 
@@ -115,7 +117,8 @@ fn strings(v: Option<&Value>, what: &str) -> Result<Vec<String>, Error> {
         .collect()
 }
 
-/// A rule set's JSON text as a JSON value. The tables, the pattern programs, the scoring programs and
+/// A rule set's JSON text as a JSON value, without the source positions no part of the native core
+/// reads (spanless.rs). The tables, the pattern programs, the scoring programs and
 /// the wait rules of one rule set are each made from the same text (the very one the Python side hands
 /// over each time), so the last text parsed is kept with its value and not parsed again: a batch's
 /// start-up parsed it four to six times. One text is kept at a time (its value until another is read).
@@ -128,7 +131,7 @@ pub fn json_doc(text: &str) -> Result<Arc<Value>, Error> {
             }
         }
     }
-    let doc: Value = serde_json::from_str(text)
+    let doc: Value = spanless::from_str(text)
         .map_err(|e| Error::Input(format!("the rule set is not valid JSON ({e})")))?;
     let doc = Arc::new(doc);
     if let Ok(mut last) = LAST.lock() {
