@@ -53,11 +53,12 @@ pub struct Contexts {
     ids: HashMap<Vec<u8>, u64>,
     next: u64,
     kept: usize,
+    key: Vec<u8>, // the key being written, its buffer kept from line to line (copied only when new)
 }
 
 impl Contexts {
     pub fn new(kept: usize) -> Self {
-        Contexts { ids: HashMap::new(), next: 1, kept }
+        Contexts { ids: HashMap::new(), next: 1, kept, key: Vec::new() }
     }
 
     /// The number of a context; 0 for the empty one. The key writes each value with its type, as
@@ -66,7 +67,8 @@ impl Contexts {
         if members.is_empty() {
             return 0;
         }
-        let mut key = Vec::new();
+        let key = &mut self.key;
+        key.clear();
         for (k, v) in members {
             key.extend_from_slice(k.wtf8());
             key.push(0xFF); // never in UTF-8 text: the separator
@@ -76,10 +78,10 @@ impl Contexts {
                 Json::Float(_) => b'f',
                 _ => b's',
             });
-            json::write(&mut key, v);
+            json::write(key, v);
             key.push(0xFF);
         }
-        if let Some(&n) = self.ids.get(&key) {
+        if let Some(&n) = self.ids.get(key.as_slice()) {
             return n;
         }
         if self.ids.len() >= self.kept {
@@ -87,7 +89,7 @@ impl Contexts {
         }
         let n = self.next;
         self.next += 1;
-        self.ids.insert(key, n);
+        self.ids.insert(key.clone(), n);
         n
     }
 }
