@@ -358,7 +358,7 @@ pub fn waits(wr: &WaitRules, core: &mut Core, program: &Program, hand: &WaitHand
     }
     let structural = if wr.forms.iter().any(|f| f.split) { Some(completing(core, true)?) } else { None };
     let size = concealed_n + hand.melds.iter().map(|m| m.kinds.len()).sum::<usize>();
-    let others: Vec<bool> = wr
+    let mut others: Vec<bool> = wr
         .forms
         .iter()
         .map(|f| {
@@ -369,6 +369,14 @@ pub fn waits(wr: &WaitRules, core: &mut Core, program: &Program, hand: &WaitHand
         })
         .collect();
     let mut t = trial::Trials::new(wr, program, hand);
+    // an instant form whose leading size tests fail whatever kind is tried gives no trial a reading
+    // (nothing charged): a kind that completes no split form does not try it
+    for (fi, other) in others.iter_mut().enumerate() {
+        if *other && wr.forms[fi].instant && t.instant_never(fi) {
+            *other = false;
+        }
+    }
+    let any_other = others.iter().any(|&x| x);
     let mut out = Vec::new();
     let mut o: Vec<bool> = vec![false; wr.forms.len()]; // the forms a kind that completes no split form tries
     for k in 0..n {
@@ -378,6 +386,9 @@ pub fn waits(wr: &WaitRules, core: &mut Core, program: &Program, hand: &WaitHand
         let mut only = false;
         if let Some(s) = &structural {
             if !s[k] {
+                if !any_other {
+                    continue;
+                }
                 for ((x, f), &other) in o.iter_mut().zip(&wr.forms).zip(&others) {
                     *x = other && (f.orphans.is_none() || f.orphan_kinds[k]);
                 }

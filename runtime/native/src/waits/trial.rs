@@ -285,21 +285,49 @@ impl<'w, 'h> Trials<'w, 'h> {
         if tests.is_empty() {
             return false;
         }
-        if self.held.is_none() {
-            let mut seen: Vec<bool> = self.counts.iter().map(|&c| c > 0).collect();
-            seen[win] = self.counts[win] > 1; // without the trial's tile
+        let new_in_tiles = !self.held(Some(win)).seen[win];
+        let new_in_hand = self.counts[win] == 1; // not held before the trial's tile was added
+        self.sizes_fail_as(tests, new_in_hand, new_in_tiles)
+    }
+
+    /// Whether the size tests leading the instant condition of `form` fail on the trial of every kind:
+    /// they read only whether the trial's kind is new to the hand and to the tiles, so where they fail
+    /// for each of those cases no trial has a reading of the form (asked before any trial; a form whose
+    /// conditions are not lowered is never said to fail, its trials decline as before).
+    pub(super) fn instant_never(&mut self, form: usize) -> bool {
+        let Ok(conds) = self.conds(form) else { return false };
+        let tests = &conds.instant_sizes;
+        if tests.is_empty() {
+            return false;
+        }
+        self.held(None);
+        // (new to the hand, new to the tiles): a kind new to the tiles is new to the hand too
+        [(false, false), (true, false), (true, true)].into_iter().all(|(h, t)| self.sizes_fail_as(tests, h, t))
+    }
+
+    /// The kinds held besides a trial's tile, made at the first size test: `win`, the trial's kind
+    /// whose tile `counts` holds already (None before any trial).
+    fn held(&mut self, win: Option<usize>) -> &Held {
+        let (counts, melds) = (&self.counts, self.hand.melds);
+        self.held.get_or_insert_with(|| {
+            let mut seen: Vec<bool> = counts.iter().map(|&c| c > 0).collect();
+            if let Some(w) = win {
+                seen[w] = counts[w] > 1; // without the trial's tile
+            }
             let hand = seen.iter().filter(|&&x| x).count();
-            for m in self.hand.melds {
+            for m in melds {
                 for &k in &m.kinds {
                     seen[k] = true;
                 }
             }
             let tiles = seen.iter().filter(|&&x| x).count();
-            self.held = Some(Held { hand, tiles, seen });
-        }
+            Held { hand, tiles, seen }
+        })
+    }
+
+    /// The size tests on a trial whose kind is new to the hand (or not) and to the tiles (or not).
+    fn sizes_fail_as(&self, tests: &[SizeTest], new_in_hand: bool, new_in_tiles: bool) -> bool {
         let Some(h) = &self.held else { return false };
-        let new_in_hand = self.counts[win] == 1; // not held before the trial's tile was added
-        let new_in_tiles = !h.seen[win];
         let (d_hand, d_tiles) = (h.hand, h.tiles);
         let n_hand = self.hand.concealed.len() + 1;
         let n_tiles = n_hand + self.exposed_tiles.len();
