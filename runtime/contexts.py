@@ -15,6 +15,7 @@ from .evaluate import EvalError, compile_expr
 from .hand import HandError, parse_tiles
 from .ir import nodes as ir
 from .limits import CONTEXTS_KEPT
+from .nativeload import native_module
 from .settings import setting_number, short
 from .tiles import TileInfo, setting_defaults
 
@@ -39,6 +40,10 @@ class Contexts:
         self.default_env: dict | None = None  # `settings_env` with no values
         self.plain: tuple | None = None  # `env_for` with no context
         self.envs: dict[tuple, tuple] = {}  # `env_for` by `context_key`
+        # the native core's front to `envs` (the native backend): a kept context found from the dict
+        # itself, without its three-tuple key built and hashed at every call; None: the key alone
+        make = getattr(native_module(), "ContextTable", None) if rules.backend == "native" else None
+        self.front = make(CONTEXTS_KEPT) if make is not None else None
 
     def settings_env(self, values: dict[str, Any] | None) -> dict:
         """Room option and context values by name (`context` of score and waits, `--set NAME=VALUE` of the
@@ -128,6 +133,11 @@ class Contexts:
             if got is None:
                 got = self.plain = self.build(None)
             return got
+        front = self.front
+        if front is not None:
+            got = front.get(context)  # (None where it does not hold it: the key below decides)
+            if got is not None:
+                return got
         key = context_key(context)
         try:
             got = self.envs.get(key)
@@ -137,7 +147,11 @@ class Contexts:
             got = self.build(context)
             if len(self.envs) >= CONTEXTS_KEPT:
                 self.envs.clear()
+                if front is not None:
+                    front.clear()
             self.envs[key] = got
+        if front is not None:
+            front.put(context, got)
         return got
 
     def build(self, context: dict[str, Any] | None) -> tuple:

@@ -74,23 +74,59 @@ def test_a_refused_context_is_refused_every_time_and_an_unusual_one_still_answer
     assert answer(r, hand, None, "9s", True, {"门风": "北"}) == want
 
 
-def test_the_kept_environments_are_bounded():
-    r = load(BAIJINDAO, backend="python")
+@pytest.mark.parametrize("name", BACKENDS)
+def test_the_kept_environments_are_bounded(name):
+    r = load(BAIJINDAO, backend=name)
+    front = r.contexts.front  # the native core's table in front of `envs` (None on the Python backend)
+    assert (front is not None) == (name == "native")
     for k in range(CONTEXTS_KEPT + 5):
         r.env_for({"房间倍率": k})  # an int setting without a range: every k a distinct context
         assert len(r.contexts.envs) <= CONTEXTS_KEPT
+        assert front is None or len(front) <= CONTEXTS_KEPT
+    assert r.env_for({"房间倍率": CONTEXTS_KEPT + 4}) is r.env_for({"房间倍率": CONTEXTS_KEPT + 4})
+
+
+class Raising:
+    """A context value whose hash or comparison raises (a caller's own object)."""
+
+    def __init__(self, on: str):
+        self.on = on
+
+    def __hash__(self):
+        if self.on == "hash":
+            raise ValueError("no hash")
+        return 1
+
+    def __eq__(self, other):
+        if self.on == "eq":
+            raise ValueError("no comparison")
+        return self is other
 
 
 @pytest.mark.parametrize("name", BACKENDS)
-def test_the_same_hands_under_many_contexts_give_the_reference_results(name):
-    """Seeded 国标 hands (random winds and situation flags: a few hundred distinct contexts, each met
-    again) scored twice each, on this backend and on a fresh Python rule set: the same JSON, and the
-    second answer the first."""
-    r, ref = load(GUOBIAO, backend=name), load(GUOBIAO, backend="python")
-    hands = gb_hands(150, 7)
-    first = [answer(r, *a) for a in hands]
-    assert [answer(r, *a) for a in hands] == first
-    assert first == [answer(ref, *a) for a in hands]
+def test_a_context_is_kept_by_its_names_order_types_and_values_as_the_key_compares_them(name):
+    """What `context_key` keeps apart stays apart, and what it finds is found, with or without the
+    native table in front of it: the names in another order, a value of another type, an equal value
+    that is another object, a value whose hash or comparison raises (the same error every time)."""
+    r = load(BAIJINDAO, backend=name)
+    a = r.env_for({"房间倍率": 2, "庄家": True})
+    assert r.env_for({"庄家": True, "房间倍率": 2}) is not a  # another order: another key
+    assert r.env_for({"房间倍率": 2, "庄家": 1}) is not a  # True == 1, another type
+    assert r.env_for({"房间倍率": 2.0, "庄家": True}) is not a
+    assert r.env_for({"房间倍率": int("2"), "庄家": bool(1)}) is a
+    assert r.env_for({"房间倍率": 2}) is not a
+    ref = load(BAIJINDAO, backend="python")
+
+    def outcome(rules, context):
+        try:
+            return rules.env_for(context)[2]["context:房间倍率"]
+        except Exception as e:  # noqa: BLE001 - the error is the comparison's subject
+            return type(e).__name__, str(e).split(" at 0x")[0]
+
+    for on in ["hash", "eq"]:
+        for _ in range(2):
+            context = {"房间倍率": 2, "庄家": Raising(on)}
+            assert outcome(r, context) == outcome(ref, context)
 
 
 BAD_TEXT = ["1m2x", "5m，6m 7m 1z", "0m", "m1", "1m 2", "东东东东东", "  ", "1m2m3m4m5m6m7m8m9m1m2m3m4m5m6m", "春"]

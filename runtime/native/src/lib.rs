@@ -10,6 +10,7 @@
 mod batch;
 mod blocks;
 mod catalog;
+mod context_table;
 mod engine;
 mod expr;
 mod hand;
@@ -501,6 +502,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<signatures::SigSearch>()?;
     batch::register(m)?;
     m.add_class::<wincheck::WinCheck>()?;
+    m.add_class::<context_table::ContextTable>()?;
     m.add("NotCovered", m.py().get_type::<NotCovered>())?;
     m.add("NativeError", m.py().get_type::<NativeError>())?;
     m.add("VERSION", env!("CARGO_PKG_VERSION"))?;
