@@ -31,9 +31,12 @@ pub struct ContextTable {
     keyed: Keyed,
 }
 
+/// A context's items, in order: (name, value).
+type Items<'py> = Vec<(Bound<'py, PyAny>, Bound<'py, PyAny>)>;
+
 /// A context's items (read before any Python code runs, so that a hash or comparison that changes
 /// the dict does not change what is read) and the mix of their hashes; None where a hash raises.
-fn read<'py>(keyed: &Keyed, context: &Bound<'py, PyDict>) -> Option<(u64, Vec<(Bound<'py, PyAny>, Bound<'py, PyAny>)>)> {
+fn read<'py>(keyed: &Keyed, context: &Bound<'py, PyDict>) -> Option<(u64, Items<'py>)> {
     let items: Vec<_> = context.iter().collect();
     let mut h = keyed.build_hasher();
     h.write_u64(items.len() as u64);
