@@ -33,7 +33,9 @@ from .nativelane import lane_score
 from .nativescore import native_scorer, scoring_programs
 from .notation import Notation
 from .prefilter import Prefilter
+from .rule_reads import catalog_options, expression_reads_waits
 from .tiles import Catalog, TileInfo, setting_defaults
+from .win_check import native_check, structural_check, win_targets
 
 if TYPE_CHECKING:
     from .fastscore import FastScorer
@@ -110,7 +112,7 @@ class Rules:
                           for q in rs.requires]
         # A requirement that depends on the waits (a minimum value that counts a wait pattern) cannot
         # decide what the hand waits on: the waits apply every other requirement.
-        reads_waits = _reads_waits(rs)
+        reads_waits = expression_reads_waits(rs)
         # Nor does one declared `waits false` (how the tile is won, e.g. only by self-draw): waits are the
         # tiles that complete the hand, however they come.
         self.wait_requires = [x for x in self.requires if x[0].decides_waits
@@ -470,10 +472,10 @@ class Rules:
             cat, dec = self.catalog_for({})
         if self._structural_only:
             if not context:
-                fn = self.by_forms.check_slow = self._structural_check(dec)
-                self.by_forms.check_fast = self._native_check(dec) or fn
+                fn = self.by_forms.check_slow = structural_check(self.forms, dec)
+                self.by_forms.check_fast = native_check(self.forms, dec) or fn
                 return fn(counts, wilds, melds)
-            targets = self._win_targets(self.forms, melds, sum(counts) + wilds)
+            targets = win_targets(self.forms, melds, sum(counts) + wilds)
             return dec.can_split_any(counts, wilds, targets) if targets else False
         tiles = [k for k in cat.kinds for _ in range(counts[k.index])]
         joker = next((k for k in cat.kinds if k.category == "joker"), None)
@@ -482,62 +484,6 @@ class Rules:
         tiles += [joker] * wilds
         h = Hand(tiles[:-1], [], tiles[-1], True)
         return self.score(h, context=context).win
-
-    @staticmethod
-    def _win_targets(forms, melds: int, n: int) -> list[tuple[int, int]]:
-        """The (melds, pairs) of concealed tiles that `check_win`'s forms accept for n tiles."""
-        out = []
-        for f, _, _ in forms:
-            if f.concealed and melds:
-                continue
-            lo, hi = f.pairs if f.pairs else (0, 0)
-            for p in range(lo, hi + 1):
-                m = (f.melds or 0) - melds
-                if m >= 0 and 3 * m + 2 * p == n:
-                    out.append((m, p))
-        return list(dict.fromkeys(out))
-
-    def _native_check(self, dec):
-        """`check_win` without a context as one native call (src/wincheck.rs), given every (melds laid down,
-        tiles) with targets once (none fits past them); None when no native tables answer."""
-        tables = getattr(dec.structure, "tables", None)
-        make = getattr(native_module(), "WinCheck", None) if tables is not None else None
-        if make is None:
-            return None
-        most_m = max(((f.melds or 0) for f, _, _ in self.forms), default=0)
-        most_p = max(((f.pairs[1] if f.pairs else 0) for f, _, _ in self.forms), default=0)
-        table = [(m, n, ts) for m in range(most_m + 1) for n in range(3 * most_m + 2 * most_p + 1)
-                 if (ts := self._win_targets(self.forms, m, n))]
-        try:
-            return make(tables, table).check
-        except ValueError:  # past the native table's bounds: the Python check answers
-            return None
-
-    def _structural_check(self, dec):
-        """`check_win` without a context as one function: the form targets by (melds, tiles), then one
-        question to the structure backend (the native tables directly when they answer)."""
-        forms = self.forms
-        targets_of: dict[tuple[int, int], list] = {}
-        s = dec.structure
-        tables = getattr(s, "tables", None)
-        declined = getattr(s, "declined", ())
-        cap = s.cap if s is not None else -1
-        slow = dec.can_split_any
-
-        def check(counts, wilds: int, melds: int) -> bool:
-            key = (melds, sum(counts) + wilds)
-            targets = targets_of.get(key)
-            if targets is None:
-                targets = targets_of[key] = self._win_targets(forms, melds, key[1])
-            if not targets:
-                return False
-            if tables is not None and wilds <= cap:
-                try:
-                    return tables.can_split_any(counts, wilds, targets)
-                except declined:  # the seam decides: the reference answers, a native error is counted
-                    pass
-            return slow(counts, wilds, targets)
-        return check
 
     @property
     def plain_waits(self) -> bool:
@@ -585,58 +531,6 @@ class Rules:
 
     def shape_text(self, mk: ir.MeldKind) -> str:
         return shape_text(mk)
-
-
-def catalog_options(rs: ir.RuleSet) -> frozenset | None:
-    """The room options (`option:NAME`) a catalog's tiles read (whether each kind is in play, its copies,
-    the computed attributes: all runtime/tiles.py `Catalog` evaluates), or None when an expression there
-    reads a name whose value could depend on any option."""
-    from .ir import expr as E
-
-    out = set()
-    for e in [x for k in rs.tiles.kinds for x in (k.enabled, k.copies)] + [a.expr for a in rs.tiles.attrs]:
-        for n in E.walk(e) if e is not None else ():
-            if isinstance(n, E.Name):
-                if not n.ref:
-                    return None
-                if n.ref.startswith("option:"):
-                    out.add(n.ref)
-                elif n.ref.startswith(("quantity:", "pattern:", "unit:", "context:")):
-                    return None
-    return frozenset(out)
-
-
-def _reads_waits(rs: ir.RuleSet):
-    """A test: does an expression read `waits`, directly or through patterns, quantities or units?"""
-    from .ir import expr as E
-
-    patterns = {p.name: p for p in rs.patterns}
-    quantities = {q.name: q for q in rs.quantities}
-    memo: dict[str, bool] = {}
-
-    def deps(ref: str) -> list:
-        cat, _, name = ref.partition(":")
-        if cat == "pattern" and name in patterns:
-            p = patterns[name]
-            return [p.when, p.count, p.enabled, p.value]
-        if cat == "quantity" and name in quantities:
-            return [quantities[name].expr]
-        if cat == "unit":
-            return [e for p in rs.patterns if p.unit == name for e in (p.when, p.count, p.enabled, p.value)]
-        return []
-
-    def ref_reads(ref: str) -> bool:
-        if ref in ("builtin:waits", "builtin:shape_waits"):
-            return True
-        if ref not in memo:
-            memo[ref] = False  # a cycle is reported by the compiler; here it only ends the walk
-            memo[ref] = any(reads(e) for e in deps(ref) if e is not None)
-        return memo[ref]
-
-    def reads(e) -> bool:
-        return any(ref_reads(n.ref) for n in E.walk(e) if isinstance(n, E.Name) and n.ref)
-
-    return reads
 
 
 def load(path: str | Path, backend: str | None = None) -> Rules:
