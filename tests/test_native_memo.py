@@ -129,6 +129,29 @@ def test_the_budget_still_stops_where_it_did():
     assert counts(programs(nested(6)), groups) == 0
 
 
+def nested_counts(levels):
+    body = cmp("==", num(1), num(1))
+    for b in "abcdefgh"[:levels]:
+        body = cmp(">", comp("count", b, name("tiles"), body), num(0))
+    return body["operands"][0]
+
+
+@needs_native
+def test_the_budget_stops_flat_loops_where_it_did():
+    """The same in the flat form's loops (`count(a in tiles: count(b in tiles: …) > 0)`, each inner
+    one remembered with no free binder): a remembered answer charges the nodes it charged, so five
+    levels (≈1.8 million nodes) are counted and six (≈25 million) leave the reading to the reference;
+    the flat form answers the five itself (none of its evaluations gave up)."""
+    pair = ("将", (0, 0), 6, 0, 0)
+    groups = tuple(pair[:4] + (i,) for i in range(7))  # seven pairs: 14 tiles
+    gave_up = backend.native_module().Patterns.flat_gave_up
+    assert programs(nested_counts(5)).remembered() == 4
+    before = gave_up()
+    assert counts(programs(nested_counts(5)), groups) == [14]
+    assert gave_up() == before
+    assert counts(programs(nested_counts(6)), groups) == 0
+
+
 @needs_native
 def test_remembered_comprehensions_count_as_the_reference(tmp_path):
     """A rule file with such patterns: every reading's counts of seeded random hands are the
@@ -160,6 +183,22 @@ pattern 丁 {
   value 1 番
   group "八番牌型"
   when any(m in runs: count(n in runs: n.suit == m.suit and n.rank == m.rank) == 2)
+  doc "x"
+}
+
+pattern 戊 {
+  value 1 番
+  group "八番牌型"
+  when any(d in [1, 2]: any(m in runs: any(n in runs: n.suit == m.suit and n.rank == m.rank + d)
+                                       and any(n in runs: n.suit == m.suit and n.rank == m.rank + 2 * d)))
+  doc "x"
+}
+
+pattern 己 {
+  value 1 番
+  group "八番牌型"
+  count = count(d in [1, 2, 3]: any(m in runs: any(n in runs: n.suit == m.suit and n.rank == m.rank + d)
+                                               and max(n in runs: n.rank - m.rank) >= d))
   doc "x"
 }
 """

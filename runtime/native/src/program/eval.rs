@@ -51,7 +51,7 @@ pub(crate) struct Eval<'p, 'r> {
     pub(super) tallies: Vec<(B, Option<usize>, Tally)>,
     pub(super) tally_built: u64, // the nodes charged for building tallies (a tally read again charges one)
     // per memo id (memo.rs): the values found, by the free binders' values, and the nodes each charged
-    pub(super) memo: Vec<Vec<(MemoKey, V, u64)>>,
+    pub(super) memo: std::cell::RefCell<Vec<Vec<(MemoKey, V, u64)>>>, // (a cell: the flat loops read it too)
     pub(crate) units: Option<Vec<V>>, // the units' values once known (scoring)
     // the hand's waits and shape waits: the reading's, or given later (`give_waits`) when a pattern
     // asked for them (`Stop::NeedWaits`): what was counted before stays counted

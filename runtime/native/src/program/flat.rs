@@ -24,6 +24,7 @@
 //! binder is read inside a comprehension binding it (memo.rs `all_scoped`), so no later read can see
 //! what the walk would have left in a binder.
 
+use super::flat_loops::FMemo;
 use super::*;
 
 /// A value's class (as wide as the number beside it: a value has no padding, so a list of them is
@@ -101,6 +102,7 @@ pub(crate) struct FAgg {
     pub(super) regs: Vec<usize>,
     pub(super) src: FSrc,
     pub(super) body: Fx,
+    pub(super) memo: Option<FMemo>,
 }
 
 /// An equality lookup (lookup.rs): the list (a reading's groups or tiles list), the field compared
@@ -175,14 +177,17 @@ pub(crate) enum Fp {
     Loop(Box<FLoop>),
 }
 
-/// `count`, `any` or `all` of binders (their registers) over a source, a flat body.
+/// `count`, `any` or `all` of binders (their registers) over a source, a flat body; remembered per
+/// reading where the walk's comprehension is (memo.rs).
 #[derive(Debug)]
 pub(crate) struct FLoop {
     pub(super) func: CompFn,
     pub(super) regs: Vec<usize>,
     pub(super) src: FSrc,
     pub(super) body: Fp,
+    pub(super) memo: Option<FMemo>,
 }
+
 
 #[derive(Debug)]
 pub(crate) enum FSrc {
@@ -475,20 +480,22 @@ impl FlatCx {
 
     /// A comprehension (count, any, all; no tally), its binders given registers for its body.
     fn floop(&mut self, e: &Node) -> Option<FLoop> {
-        let Node::Comp { func: func @ (CompFn::Count | CompFn::Any | CompFn::All), slots, src, body, eq: None, .. } = e else {
+        let Node::Comp { func: func @ (CompFn::Count | CompFn::Any | CompFn::All), slots, src, body, eq: None, memo } = e else {
             return None;
         };
+        let memo = memo.as_deref().and_then(|m| self.fmemo(m, e));
         let (regs, src, body) = self.comp_parts(slots, src, |cx| cx.fp(body))?;
-        Some(FLoop { func: *func, regs, src, body })
+        Some(FLoop { func: *func, regs, src, body, memo })
     }
 
     /// `sum`/`max`/`min` (no tally), its binders given registers for its body.
     fn fagg(&mut self, e: &Node) -> Option<FAgg> {
-        let Node::Comp { func: func @ (CompFn::Sum | CompFn::Max | CompFn::Min), slots, src, body, eq: None, .. } = e else {
+        let Node::Comp { func: func @ (CompFn::Sum | CompFn::Max | CompFn::Min), slots, src, body, eq: None, memo } = e else {
             return None;
         };
+        let memo = memo.as_deref().and_then(|m| self.fmemo(m, e));
         let (regs, src, body) = self.comp_parts(slots, src, |cx| cx.fx(body))?;
-        Some(FAgg { func: *func, regs, src, body })
+        Some(FAgg { func: *func, regs, src, body, memo })
     }
 
     /// A comprehension's source and its binders' registers, its body compiled with them bound.

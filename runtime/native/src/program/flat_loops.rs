@@ -1,8 +1,42 @@
 //! The flat form's loops and equality lookups (flat.rs): a comprehension's items from the reading's
-//! columns or lists, its binders in registers, its count; a lookup answered from the columns.
+//! columns or lists, its binders in registers, its count; a lookup answered from the columns; the
+//! loops remembered per reading (memo.rs).
 
 use super::flat_eval::{whole, Regs, U};
 use super::*;
+
+/// A flat loop's key's kind in the memo's table (memo.rs `memo_key`'s kinds are 1 to 5).
+const FLAT_KEY: u8 = 8;
+
+/// A remembered comprehension's memo id and the registers of its free binders, in the walk's key
+/// order (memo.rs `Memo`).
+#[derive(Debug)]
+pub(crate) struct FMemo {
+    pub(super) id: usize,
+    pub(super) regs: [u8; MEMO_KEYS],
+    pub(super) n: u8,
+}
+
+impl FlatCx {
+    /// A remembered comprehension's key in registers: where every free binder is an enclosing flat
+    /// loop's and no equality lookup is inside (a lookup's nodes depend on whether its tally was
+    /// built before; the walk's memo subtracts that building, this one does not count it).
+    pub(super) fn fmemo(&self, m: &Memo, e: &Node) -> Option<FMemo> {
+        if reads_lookup(e) || m.free.len() > MEMO_KEYS {
+            return None;
+        }
+        let mut regs = [0u8; MEMO_KEYS];
+        for (r, s) in regs.iter_mut().zip(&m.free) {
+            *r = self.regs.iter().position(|x| x == s)? as u8;
+        }
+        Some(FMemo { id: m.id, regs, n: m.free.len() as u8 })
+    }
+}
+
+/// e holds a comprehension with an equality (a lookup, or a comparison after the loop).
+fn reads_lookup(e: &Node) -> bool {
+    matches!(e, Node::Comp { eq: Some(_), .. }) || children(e).into_iter().any(reads_lookup)
+}
 
 impl Eval<'_, '_> {
     /// An equality lookup as lookup.rs `tally` answers it and charges it: the comprehension, the list
@@ -168,6 +202,52 @@ impl Eval<'_, '_> {
     /// A flat comprehension: `count` its count, `any`/`all` 1 or 0.
     pub(super) fn floop(&self, l: &FLoop, regs: &mut Regs, n: &mut u64) -> U<i64> {
         *n += 1; // the comprehension
+        match &l.memo {
+            Some(m) => self.fmemo(m, regs, n, |regs, n| self.floop_items(l, regs, n)),
+            None => self.floop_items(l, regs, n),
+        }
+    }
+
+    /// A remembered flat comprehension (memo.rs; flat.rs `FMemo`): its answer for these registers'
+    /// values when found before in this reading, the nodes that evaluation charged charged again;
+    /// else evaluated (`run`, its own node counted before) and kept. In the walk's table under a key
+    /// of its own: the registers' classes and numbers packed in one word (`FLAT_KEY` first, a kind no
+    /// walk key has, so the walk's entries and these never meet); registers that do not pack are
+    /// evaluated, not kept.
+    #[inline(never)]
+    fn fmemo(&self, m: &FMemo, regs: &mut Regs, n: &mut u64, run: impl FnOnce(&mut Regs, &mut u64) -> U<i64>) -> U<i64> {
+        let mut packed = 0i64;
+        for &r in &m.regs[..m.n as usize] {
+            let v = regs[r as usize];
+            if !(0..1 << 13).contains(&v.x) || v.c == C::Miss {
+                return run(regs, n);
+            }
+            packed = packed << 16 | (v.c as i64) << 13 | v.x;
+        }
+        let want = (FLAT_KEY, packed);
+        let mut memo = self.memo.borrow_mut();
+        if memo.len() != self.p.n_memo {
+            *memo = (0..self.p.n_memo).map(|_| Vec::new()).collect();
+        }
+        if let Some((_, v, cost)) = memo[m.id].iter().find(|x| x.0[0] == want) {
+            let V::Int(k) = v else { return Err(()) };
+            *n += cost;
+            if *n > self.budget {
+                return Err(()); // the walk, from the start, stops where the budget runs out
+            }
+            return Ok(*k);
+        }
+        drop(memo);
+        let n0 = *n;
+        let k = run(regs, n)?;
+        let mut key: MemoKey = [(0, 0); MEMO_KEYS];
+        key[0] = want;
+        self.memo.borrow_mut()[m.id].push((key, V::Int(k), *n - n0));
+        Ok(k)
+    }
+
+    /// A flat comprehension's source and items (`floop`), its own node counted.
+    fn floop_items(&self, l: &FLoop, regs: &mut Regs, n: &mut u64) -> U<i64> {
         let (any, all) = (l.func == CompFn::Any, l.func == CompFn::All);
         let mut count = 0i64;
         let k = l.regs.len();
@@ -238,6 +318,14 @@ impl Eval<'_, '_> {
     /// whole numbers alone (a truth is one: `True + 1` is 2 there too), 0 where it has no items.
     pub(super) fn fagg(&self, a: &FAgg, regs: &mut Regs, n: &mut u64) -> U<i64> {
         *n += 1; // the comprehension
+        match &a.memo {
+            Some(m) => self.fmemo(m, regs, n, |regs, n| self.fagg_items(a, regs, n)),
+            None => self.fagg_items(a, regs, n),
+        }
+    }
+
+    /// A flat `sum`/`max`/`min`'s source and items (`fagg`), its own node counted.
+    fn fagg_items(&self, a: &FAgg, regs: &mut Regs, n: &mut u64) -> U<i64> {
         let mut items = [NONE; NITEMS];
         let len = self.fitems(&a.src, regs, n, &mut items)?;
         let k = a.regs.len();

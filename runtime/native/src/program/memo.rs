@@ -265,7 +265,7 @@ impl Eval<'_, '_> {
         let (b0, t0) = (self.budget, self.tally_built);
         let v = self.comp_node(e)?;
         let cost = (b0 - self.budget) - (self.tally_built - t0);
-        self.memo[m.id].push((key, v.clone(), cost));
+        self.memo.get_mut()[m.id].push((key, v.clone(), cost));
         Ok(v)
     }
 
@@ -289,14 +289,15 @@ impl Eval<'_, '_> {
     /// The value remembered for memo id and key in this reading, and the nodes it charged.
     #[inline]
     pub(super) fn memo_find(&mut self, id: usize, key: &MemoKey) -> Option<(V, u64)> {
-        if self.memo.len() != self.p.n_memo {
-            self.memo = (0..self.p.n_memo).map(|_| Vec::new()).collect();
+        let memo = self.memo.get_mut();
+        if memo.len() != self.p.n_memo {
+            *memo = (0..self.p.n_memo).map(|_| Vec::new()).collect();
         }
-        self.memo[id].iter().find(|x| x.0 == *key).map(|(_, v, c)| (v.clone(), *c))
+        memo[id].iter().find(|x| x.0 == *key).map(|(_, v, c)| (v.clone(), *c))
     }
 
     /// Remembers a value found (`memo_find` made the memo's lists).
     pub(super) fn memo_keep(&mut self, id: usize, key: MemoKey, v: V, cost: u64) {
-        self.memo[id].push((key, v, cost));
+        self.memo.get_mut()[id].push((key, v, cost));
     }
 }
