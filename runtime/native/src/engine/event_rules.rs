@@ -140,6 +140,9 @@ pub struct Program {
     /// leaves in `phases`' order — read at every event by its index, not looked up by name.
     pub hooks_of: Vec<Vec<Hook>>,
     pub phases_of: Vec<Vec<PhaseOn>>,
+    /// By expression: the index of its kept part among `keeps` (engine/kept.rs), None: it has none.
+    pub keep_of: Vec<Option<u32>>,
+    pub keeps: Vec<super::kept::Keep>,
 }
 
 fn bad(what: &str) -> Error {
@@ -294,8 +297,19 @@ impl Program {
                 at_win.push((i, ex.add(r.get("unless"))));
             }
         }
-        let pay = Payments::new(rs, &mut ex)?;
+        let mut pay = Payments::new(rs, &mut ex)?;
         let scope = GameScope::new(t, &ex.0, wins);
+        for pm in pay.on.values_mut().flatten() {
+            pm.when_per_pair = pm.when.is_some_and(|e| super::kept::reads_pair(&scope, e));
+        }
+        let mut keeps = Vec::new();
+        let keep_of = (0..scope.exprs.len())
+            .map(|e| {
+                let k = super::kept::keep_of(&scope, e)?;
+                keeps.push(k);
+                Some(keeps.len() as u32 - 1)
+            })
+            .collect();
         let moving_seen = moving.iter().map(|&(_, e)| super::moving::reads_seen_only(&scope, e)).collect();
         let mut on: HashMap<String, On> = HashMap::default();
         for e in hooks_on.keys() {
@@ -325,6 +339,7 @@ impl Program {
             .collect();
         Ok(Program {
             scope, hooks_on, phases, phase_events, actions, moving, moving_seen, at_win, pay, on, event_names, hooks_of, phases_of,
+            keep_of, keeps,
         })
     }
 

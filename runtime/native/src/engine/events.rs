@@ -165,6 +165,15 @@ impl<'a> Run<'a> {
             Some(Ok(crate::program::Node::Const(v))) => return Ok(v.clone()),
             _ => {}
         }
+        self.evaluate(b, |ev| ev.expr(i), what)
+    }
+
+    /// A part of an expression of the scope (engine/kept.rs), evaluated as `eval` evaluates a whole one.
+    pub(super) fn eval_node(&mut self, node: &crate::program::Node, b: &Bind) -> H<V> {
+        self.evaluate(b, |ev| ev.part(node), || "condition".to_owned())
+    }
+
+    fn evaluate(&mut self, b: &Bind, run: impl FnOnce(&mut Ev) -> Result<V, crate::program::Stop>, what: impl FnOnce() -> String) -> H<V> {
         // the wildcards the win questions keep for these values, else worked out once for the run
         let wins: &'a dyn WinQuestions = self.wins;
         let wild = match wins.hand_wild(self.st) {
@@ -175,7 +184,7 @@ impl<'a> Run<'a> {
         let mut ev = Ev::on(&self.p.scope, self.t, self.st, wild, self.wins, Bound::Over(&b.given, &self.base));
         ev.self_drawn = b.win.self_drawn.or(self.base_self_drawn);
         ev.reading = ReadingAt::of(&b.win.reading);
-        let got = ev.expr(i);
+        let got = run(&mut ev);
         // a question not answered natively on this state: refused, never another value
         let declined = self.wins.take_declined();
         if let Some(why) = ev.declined {
@@ -192,11 +201,13 @@ impl<'a> Run<'a> {
         self.holds_with(c, b, || what.to_owned())
     }
 
-    /// `holds` with the stop's subject made only when it stops.
+    /// `holds` with the stop's subject made only when it stops; a condition whose answer is known from
+    /// what it read before not evaluated again (engine/kept.rs).
     pub fn holds_with(&mut self, c: Option<usize>, b: &Bind, what: impl FnOnce() -> String) -> H<bool> {
-        match c {
-            None => Ok(true),
-            Some(i) => Ok(self.eval_with(i, b, what)?.truthy()),
+        let Some(i) = c else { return Ok(true) };
+        match self.p.keep_of.get(i).copied().flatten() {
+            Some(k) => self.kept_holds(k as usize, i, b, what),
+            None => Ok(self.eval_with(i, b, what)?.truthy()),
         }
     }
 

@@ -36,6 +36,9 @@ pub struct Payment {
     pub when: Option<usize>,
     pub factors: Vec<Factor>,
     pub after: bool,
+    /// Whether `when` may answer differently per payer–payee pair (engine/kept.rs `reads_pair`); else
+    /// the first pair's answer is every pair's (set once the expressions are lowered).
+    pub when_per_pair: bool,
 }
 
 /// The payments by event, the caps (true: the payer's balance bounds, false: the payee's), the fees.
@@ -84,6 +87,7 @@ impl Payments {
                 when,
                 factors,
                 after,
+                when_per_pair: true,
             });
         }
         let caps = objects(rs, "caps")?.into_iter().map(|c| text(c, "of", "payer") == "payer").collect();
@@ -240,10 +244,18 @@ impl Run<'_> {
                 }
                 // one copy of the bindings per payment and winner: each pair writes its payer and payee
                 let mut pb = wb.clone();
+                let mut known: Option<bool> = None; // (the first pair's answer, where every pair's is the same)
                 for (payer, payee) in pairs {
                     pb.given[B_PAYER] = Some(V::Seat(payer as u16));
                     pb.given[B_PAYEE] = Some(V::Seat(payee as u16));
-                    if !self.holds_with(pm.when, &pb, what)? {
+                    let holds = match known {
+                        Some(h) => h,
+                        None => self.holds_with(pm.when, &pb, what)?,
+                    };
+                    if !pm.when_per_pair {
+                        known = Some(holds);
+                    }
+                    if !holds {
                         continue;
                     }
                     let mut amount = self.eval_with(pm.amount, &pb, what)?;

@@ -342,6 +342,9 @@ pub struct HandState {
     /// Per moving reveal (`Program::moving`'s order), the marks (`seen_marks`) of the state on which its
     /// `moves_when` was last asked and was false (empty: none kept): engine/moving.rs.
     pub unmoved: Vec<Vec<u64>>,
+    /// Per kept condition (`Program::keeps`), the values its kept part read when last found false (None:
+    /// none kept): engine/kept.rs.
+    pub kept_false: Vec<Option<Vec<Option<Value>>>>,
 }
 
 /// A values id no state has had (`HandState::values_id`).
@@ -384,6 +387,7 @@ impl HandState {
             chance: Vec::new(),
             values_id: fresh_values_id(),
             unmoved: Vec::new(),
+            kept_false: Vec::new(),
         }
     }
 
