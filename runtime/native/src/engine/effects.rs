@@ -7,9 +7,30 @@ use serde_json::{json, Value as J};
 
 use super::event_rules::{EffOp, Effect, Target};
 use super::events::{refused, seat_of, Bind, Halt, Run, B_ACTOR, H};
-use super::state::{get, position, Value};
+use super::scope::GameScope;
+use super::state::{get, get_at, position, Value};
 use super::table::Table;
-use crate::program::{arith, kind_of, Op, V};
+use crate::program::{arith, kind_of, Node, Op, V};
+
+/// Whether `ef` sets a seat's state to that state plus (false) or minus (true) a whole constant, read from
+/// the seat its own binding names (`set actor.n = actor.n + 1`): the constant, for `Run::bumped`.
+pub fn bump_of(sc: &GameScope, ef: &Effect) -> Option<(bool, i64)> {
+    let (EffOp::Set, Target::Seat(_, name), Some(slot), Some(i)) = (ef.op, &ef.target, ef.seat_slot, ef.value) else {
+        return None;
+    };
+    let Some(Ok(Node::Arith(op, l, r))) = sc.exprs.get(i) else { return None };
+    let sub = match op {
+        Op::Add => false,
+        Op::Sub => true,
+        _ => return None,
+    };
+    match (&**l, &**r) {
+        (Node::Attr(o, f), Node::Const(V::Int(c))) if matches!(**o, Node::Bound(x) if x == slot) && sc.fields.get(*f).is_some_and(|n| **n == **name) => {
+            Some((sub, *c))
+        }
+        _ => None,
+    }
+}
 
 /// A value as the state holds it; a fraction or a meld group is not held natively.
 pub fn held(v: &V) -> H<Value> {
@@ -119,6 +140,9 @@ impl Run<'_> {
                 }
                 _ => {}
             }
+            if ef.bump.is_some() && self.bumped(ef, b) {
+                continue;
+            }
             let what = || format!("effect {:?} {}", ef.op, ef.label);
             // the holder: Some(Some(seat)) a seat's state, Some(None) the table's, None a context value
             let holder: Option<Option<usize>> = match &ef.target {
@@ -180,6 +204,33 @@ impl Run<'_> {
             }
         }
         Ok(emitted)
+    }
+
+    /// A `bump_of` effect done in place where the evaluation would read a whole number from the seat its
+    /// binding gives (the event binds it, as a seat in play, and the state holds a number; the sum does
+    /// not overflow): the same new value, without setting up an evaluation. False: nothing done, the
+    /// effect runs as any other (its refusals and stops are the evaluation's).
+    fn bumped(&mut self, ef: &Effect, b: &Bind) -> bool {
+        let (Some((sub, c)), Some(slot), Some(i), Target::Seat(_, name)) = (ef.bump, ef.seat_slot, ef.value, &ef.target) else {
+            return false;
+        };
+        // (the evaluation reads the binding over the game's base values: bound there too)
+        let s = match (b.given.get(slot), self.base.get(slot)) {
+            (Some(Some(V::Seat(s))), Some(_)) if (*s as usize) < self.st.seats.len() => *s as usize,
+            _ => return false,
+        };
+        let Some(Ok(Node::Arith(_, l, _))) = self.p.scope.exprs.get(i) else { return false };
+        let Node::Attr(_, f) = &**l else { return false };
+        let vars = &mut self.st.seats[s].vars;
+        // read where the evaluation reads the field, written where the effect writes its target
+        let n = match get_at(vars, self.p.scope.var_hint[*f], name) {
+            Some(Value::Int(n)) => *n,
+            _ => return false,
+        };
+        let new = if sub { n.checked_sub(c) } else { n.checked_add(c) };
+        let (Some(new), Some(at)) = (new, position(vars, ef.hint, name)) else { return false };
+        vars[at].1 = Value::Int(new);
+        true
     }
 
     /// The states of a holder: a seat's, or the table's (None).

@@ -53,6 +53,9 @@ pub struct Effect {
     /// Where the holder's states usually hold the target's name (`Game._prepare`'s order: states, then
     /// phases, in declaration order): looked at first, the states searched by name only when it differs.
     pub hint: usize,
+    /// A `set` of a seat's whole-number state to itself plus or minus a constant (`set actor.n =
+    /// actor.n + 1`): whether it takes, and the constant (engine/effects.rs `bumped`; set once lowered).
+    pub bump: Option<(bool, i64)>,
 }
 
 #[derive(Clone)]
@@ -218,6 +221,7 @@ fn effects(t: &Table, list: &[&Map<String, J>], ex: &mut Exprs) -> Result<Vec<Ef
             to: ex.add(e.get("to")),
             seat_slot,
             hint,
+            bump: None,
         });
     }
     Ok(out)
@@ -301,6 +305,10 @@ impl Program {
         let scope = GameScope::new(t, &ex.0, wins);
         for pm in pay.on.values_mut().flatten() {
             pm.when_per_pair = pm.when.is_some_and(|e| super::kept::reads_pair(&scope, e));
+        }
+        let effects = hooks_on.values_mut().flatten().flat_map(|h| h.effects.iter_mut());
+        for ef in effects.chain(actions.values_mut().flat_map(|(e, d)| e.iter_mut().chain(d.iter_mut()))) {
+            ef.bump = super::effects::bump_of(&scope, ef);
         }
         let mut keeps = Vec::new();
         let keep_of = (0..scope.exprs.len())
