@@ -77,7 +77,25 @@ HAND_MADE = [
                                                                     right=E.Num(text="3")))),
     ("score * task_factor ^ 2", E.Binary(op="*", left=_n("builtin:score"), right=E.Binary(
         op="^", left=_n("builtin:task_factor"), right=E.Num(text="2")))),
+    # conditions read for their truth (engine/values/truth.rs): a seat's flags, none's fields, seats and
+    # numbers compared in place, an `if`'s test
+    ("not actor.ready and actor.concealed", E.Binary(
+        op="and", left=E.Unary(op="not", operand=E.Attr(obj=ACTOR, name="ready")),
+        right=E.Attr(obj=ACTOR, name="concealed"))),
+    ("actor.dealer or not actor.in_play", E.Binary(
+        op="or", left=E.Attr(obj=ACTOR, name="dealer"),
+        right=E.Unary(op="not", operand=E.Attr(obj=ACTOR, name="in_play")))),
+    ("not winner.ready", E.Unary(op="not", operand=E.Attr(obj=_n("builtin:winner"), name="ready"))),
+    ("not actor.hand or not actor.balance", E.Binary(
+        op="or", left=E.Unary(op="not", operand=E.Attr(obj=ACTOR, name="hand")),
+        right=E.Unary(op="not", operand=E.Attr(obj=ACTOR, name="balance")))),
+    ("winner == actor", _cmp("==", _n("builtin:winner"), ACTOR)),
+    ("discarder != actor", _cmp("!=", _n("builtin:discarder"), ACTOR)),
+    ("wall_left >= turn", _cmp(">=", _n("builtin:wall_left"), _n("builtin:turn"))),
+    ("if tile.wild then 1 else 2", E.If(cond=E.Attr(obj=TILE, name="wild"), then=E.Num(text="1"),
+                                       orelse=E.Num(text="2"))),
     # the reference raises on each of these: the native side must stop
+    ("not actor.no_such_field", E.Unary(op="not", operand=E.Attr(obj=ACTOR, name="no_such_field"))),
     ("actor.hand + 1", E.Binary(op="+", left=E.Attr(obj=ACTOR, name="hand"), right=E.Num(text="1"))),
     ("actor < dealer", _cmp("<", ACTOR, DEALER)),
     ("len(actor)", _call("len", ACTOR)),

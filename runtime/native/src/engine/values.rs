@@ -22,6 +22,7 @@ type R<T> = Result<T, Stop>;
 
 mod calls; // the game functions (`visible_count`, `next`, `after`, `held`, the questions)
 mod bounded; // `len(Q) OP n` of a wait question Q, walked only as far as the comparison needs
+mod truth; // a condition's truth read without the values it compares built and dropped
 
 const BUDGET: u64 = 1_000_000; // node evaluations per expression; past it the reference evaluates it
 const MAX_MELDS: usize = 256; // melds of one seat a group identity can name
@@ -273,12 +274,23 @@ impl<'a> Ev<'a> {
         self.meld_group(g as usize / MAX_MELDS, g as usize % MAX_MELDS)
     }
 
-    fn seat_field(&self, s: usize, f: usize) -> R<V> {
+    /// `Seat.f`'s first place: the seat's own state or phase of that name (where the declarations put
+    /// it, else anywhere), None where the seat holds none (the field is then one the game works out).
+    fn seat_var(&self, s: usize, f: usize) -> R<Option<&'a Value>> {
         let seat = self.st.seats.get(s).ok_or(Stop::Bail)?;
-        // `Seat.f`: the seat's own states and phases first (where the declarations put it, else anywhere)
-        if let Some(v) = get_at(&seat.vars, self.sc.var_hint[f], &self.sc.fields[f]) {
-            return Ok(self.value(v));
+        Ok(get_at(&seat.vars, self.sc.var_hint[f], &self.sc.fields[f]))
+    }
+
+    fn seat_field(&self, s: usize, f: usize) -> R<V> {
+        match self.seat_var(s, f)? {
+            Some(v) => Ok(self.value(v)),
+            None => self.computed_field(s, f),
         }
+    }
+
+    /// A seat field the seat does not hold itself (`Game.seat_field`).
+    fn computed_field(&self, s: usize, f: usize) -> R<V> {
+        let seat = &self.st.seats[s];
         Ok(match self.sc.seat_fields[f] {
             SeatField::Hand => self.tiles(&seat.hand),
             SeatField::Melds => {
@@ -327,6 +339,7 @@ impl<'a> Ev<'a> {
         }
     }
 
+    #[inline(never)] // (kept out of `eval`: a smaller frame for every node)
     fn call(&mut self, func: Func, args: &[Node]) -> R<V> {
         let a = self.eval(&args[0])?;
         let b = match func {
@@ -338,6 +351,7 @@ impl<'a> Ev<'a> {
 
     /// A comprehension over the combinations of its source's items (itertools.combinations order), the
     /// binders written into one environment as the reference's dict holds them.
+    #[inline(never)]
     fn comp(&mut self, func: CompFn, slots: &[usize], src: &Node, body: &Node) -> R<V> {
         let items = match self.eval(src)? {
             v if !v.truthy() => Arc::new(Vec::new()),
@@ -411,19 +425,13 @@ impl<'a> Ev<'a> {
             }
             Node::Setting(i) => self.sc.settings.get(*i).cloned().flatten().ok_or(Stop::Bail),
             Node::Binder(i) => Ok(self.binders.get(*i).cloned().unwrap_or(V::None)),
-            Node::Bound(i) => match &self.tile {
-                Some(t) if *i == B_TILE => Ok(t.clone()),
-                _ => self.bound.get(*i).cloned().ok_or(Stop::Bail),
-            },
+            Node::Bound(i) => self.bound_at(*i),
             Node::Game(g) => match self.sc.games[*g] {
                 G::Reading(j) => self.reading(j),
                 _ => self.game(*g),
             },
             Node::GameCall(f, args) => self.game_call(self.sc.calls[*f], args),
-            Node::Attr(o, f) => {
-                let v = self.eval(o)?;
-                self.attr(v, *f)
-            }
+            Node::Attr(o, f) => self.attr_of(o, *f),
             Node::Call(func, args) => self.call(*func, args),
             Node::Comp { func, slots, src, body, eq, .. } => {
                 let v = self.comp(*func, slots, src, body)?;
@@ -432,15 +440,15 @@ impl<'a> Ev<'a> {
                 }
                 Ok(v)
             }
-            Node::Not(o) => Ok(V::Bool(!self.eval(o)?.truthy())),
+            Node::Not(o) => Ok(V::Bool(!self.truth(o)?)),
             Node::Neg(o) => match self.eval(o)? {
                 V::Bool(b) => Ok(V::Int(-(b as i64))),
                 V::Int(n) => n.checked_neg().map(V::Int).ok_or(Stop::Bail),
                 V::Rat(n, d) => n.checked_neg().map(|n| V::Rat(n, d)).ok_or(Stop::Bail),
                 _ => Err(Stop::Bail),
             },
-            Node::And(l, r) => Ok(V::Bool(self.eval(l)?.truthy() && self.eval(r)?.truthy())),
-            Node::Or(l, r) => Ok(V::Bool(self.eval(l)?.truthy() || self.eval(r)?.truthy())),
+            Node::And(l, r) => Ok(V::Bool(self.truth(l)? && self.truth(r)?)),
+            Node::Or(l, r) => Ok(V::Bool(self.truth(l)? || self.truth(r)?)),
             Node::Arith(op, l, r) => {
                 let a = self.eval(l)?;
                 let b = self.eval(r)?;
@@ -448,6 +456,10 @@ impl<'a> Ev<'a> {
             }
             Node::Compare(ops, operands) => {
                 if let ([op], [a, b]) = (ops.as_slice(), operands.as_slice()) {
+                    if !truth::asks_len(a) && !truth::asks_len(b) {
+                        let a = self.operand(a)?;
+                        return Ok(V::Bool(truth::compare_fast(*op, &a, &self.operand(b)?)?));
+                    }
                     if let Some(v) = self.bounded_compare(*op, a, b)? {
                         return Ok(v);
                     }
@@ -463,7 +475,7 @@ impl<'a> Ev<'a> {
                 Ok(V::Bool(true))
             }
             Node::If(c, t, f) => {
-                if self.eval(c)?.truthy() {
+                if self.truth(c)? {
                     self.eval(t)
                 } else {
                     self.eval(f)
