@@ -88,7 +88,8 @@ pub fn win_of(cx: &Cx, o: &Of, discarder: Option<usize>, robbed: Option<usize>, 
         // both readings of one scoring where they are the same as apart (`joins_readings`)
         let mut wins = e.w.on(e.t, &cx.h.st, e.hand);
         if wins.joins_readings() {
-            let lens = wins.join_reading_names(&[], &[&e.p.scope.reading_names, &e.end.scope.reading_names]);
+            // (with the legal moves' names, which `rescore` reads of the same scoring before the `win` hooks)
+            let lens = wins.join_reading_names(&[], &[&e.p.scope.reading_names, &e.end.scope.reading_names, &e.o.scope.reading_names]);
             let got = wins.won_reading(&cx.h.st, w.seat, &concealed, w.tile, w.self_drawn, forms, &lens);
             let (p, end) = match (got, wins.take_declined()) {
                 (_, Some(why)) => (Err(why), Err(why)),

@@ -82,9 +82,9 @@ pub struct Winning {
     last_names: reading::LastNames,
     /// The hands the instant forms' leading conjuncts rule out (the wins' structural test).
     instant: instant::InstantBounds,
-    /// A won hand's last scoring after the win (winning/record.rs `KeptWon`): scored again only on a
-    /// changed state.
-    kept_won: Mutex<Option<record::KeptWon>>,
+    /// A won hand's last scorings after the win or on its trial (winning/record.rs `KeptWon`, at most
+    /// `KEPT_WON`, the newest last): scored again only on a changed state.
+    kept_won: Mutex<Vec<record::KeptWon>>,
     /// What the exact shortcuts last read of the tables for the free kinds (shortcut.rs `MendShape`).
     last_mend: shortcut::LastMend,
 }
@@ -154,7 +154,7 @@ impl Winning {
             (true, Err(why)) => (None, Err(why)),
             (false, _) => (None, trials),
         };
-        Winning { trials, standins, wild, scoring: None, reading_index: reading::ReadingIndex::new(ruleset_json), last_on: Mutex::new(None), generations: Default::default(), seats: Default::default(), last_names: Default::default(), instant: instant::InstantBounds::build(ruleset_json), kept_won: Mutex::new(None), last_mend: Mutex::new(None) }
+        Winning { trials, standins, wild, scoring: None, reading_index: reading::ReadingIndex::new(ruleset_json), last_on: Mutex::new(None), generations: Default::default(), seats: Default::default(), last_names: Default::default(), instant: instant::InstantBounds::build(ruleset_json), kept_won: Mutex::new(Vec::new()), last_mend: Mutex::new(None) }
     }
 
     /// Why a question is not answered natively for this rule set (None: it is).

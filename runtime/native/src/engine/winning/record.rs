@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use super::reading::Name;
 use super::{Budget, HandState, OnValues, Scored, ScoredHand, StateWins, Stop, WinReading, HAND_WORK, V};
+use crate::engine::state::Meld;
 
 impl StateWins<'_> {
     /// The win seat `s` made (its concealed tiles without the winning tile) scored on `st` as `rescore`
@@ -38,17 +39,21 @@ pub struct WonHand {
 /// The names' nodes of one scope (`set_reading_names`), a part of a joined reading.
 type Part = Vec<Result<Name, &'static str>>;
 
-/// A won hand's last scoring after the win (the reading taken, the rescorings around the `win` hooks,
-/// the decisions the win opens, the simulation's record), kept with what it was scored on: the rule
-/// set's programs, the context and reveal values (`OnValues`, held so that its identity is not reused),
-/// the seat's melds and tiles set aside (their marks: the very same parts, unchanged), its hand, the
-/// concealed tiles, the tile, self-drawn, the forms. A scoring reads nothing else of the state (the
-/// waits a pattern reads are the seat's trials on those same parts), so where all are the same the
-/// scoring is the same; and the names read of it (each scope's part) are kept beside it.
+/// A won hand's scoring after the win (the reading taken, the rescorings around the `win` hooks, the
+/// decisions the win opens, the simulation's record) or on the trial it was offered on (the context its
+/// `win` hooks set, applied to a copy of the state: engine/winning/trial.rs), kept with what it was scored
+/// on: the rule set's programs, the context and reveal values (`OnValues`: the very same, or equal ones —
+/// it is worked out from them alone), the seat's melds and tiles set aside (their marks: the very same
+/// parts, unchanged; else equal ones, as a copy of the state holds), its hand, the concealed tiles, the
+/// tile, self-drawn, the forms. A scoring reads nothing else of the state (the waits a pattern reads are
+/// the seat's trials on those same parts), so where all are the same the scoring is the same; and the
+/// names read of it (each scope's part) are kept beside it.
 pub struct KeptWon {
     program: usize,
     on: Arc<OnValues>,
     marks: [u64; 2],
+    melds: Vec<Meld>,
+    aside: Vec<usize>,
     held: Vec<usize>,
     seat: usize,
     conc: Vec<usize>,
@@ -57,6 +62,15 @@ pub struct KeptWon {
     forms: Vec<String>,
     got: Option<WonHand>,
     parts: Vec<(Part, WinReading)>,
+}
+
+/// How many scorings `Winning::kept_won` holds (the last trial's, the win's before and after its `win`
+/// hooks), the oldest dropped first.
+pub(super) const KEPT_WON: usize = 4;
+
+/// Two melds alike in all a scoring may read of them.
+fn same_meld(a: &Meld, b: &Meld) -> bool {
+    a.kind == b.kind && a.tiles == b.tiles && a.exposed == b.exposed && a.source == b.source && a.claimed == b.claimed
 }
 
 impl KeptWon {
@@ -99,19 +113,21 @@ impl StateWins<'_> {
         let program = self.hand.map_or(0, |(_, ctx)| ctx.program as *const _ as usize);
         let seat = st.seats.get(s).ok_or(Stop::Bail)?;
         let marks = [seat.melds.mark(), seat.aside.mark()];
+        let on = &self.on;
         let same = |k: &KeptWon| {
             k.program == program
-                && Arc::ptr_eq(&k.on, &self.on)
-                && k.marks == marks
                 && k.seat == s
                 && k.tile == tile
                 && k.self_drawn == self_drawn
                 && k.conc == conc
                 && k.held == seat.hand
                 && k.forms == forms
+                && (Arc::ptr_eq(&k.on, on) || (k.on.hand == on.hand && k.on.context == on.context && k.on.reveals == on.reveals))
+                && (k.marks == marks
+                    || (k.aside == *seat.aside && k.melds.len() == seat.melds.len() && k.melds.iter().zip(seat.melds.iter()).all(|(a, b)| same_meld(a, b))))
         };
         let mut kept = self.w.kept_won.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(k) = kept.as_ref().filter(|k| same(k)) {
+        if let Some(k) = kept.iter().rev().find(|k| same(k)) {
             match lens {
                 None => return Ok((k.got.clone(), None)),
                 Some(lens) => {
@@ -129,22 +145,32 @@ impl StateWins<'_> {
         };
         if self.declined.get().is_none() {
             // (a scoring declined on the way is not kept: it is asked again, and declines again)
-            if !kept.as_ref().is_some_and(same) {
-                *kept = Some(KeptWon {
-                    program,
-                    on: self.on.clone(),
-                    marks,
-                    held: seat.hand.clone(),
-                    seat: s,
-                    conc: conc.to_vec(),
-                    tile,
-                    self_drawn,
-                    forms: forms.to_vec(),
-                    got: got.clone(),
-                    parts: Vec::new(),
-                });
-            }
-            if let (Some(k), Some(lens), Some(r)) = (kept.as_mut(), lens, &r) {
+            let at = match kept.iter().rposition(|k| same(k)) {
+                Some(at) => at,
+                None => {
+                    if kept.len() >= KEPT_WON {
+                        kept.remove(0);
+                    }
+                    kept.push(KeptWon {
+                        program,
+                        on: self.on.clone(),
+                        marks,
+                        melds: seat.melds.to_vec(),
+                        aside: seat.aside.to_vec(),
+                        held: seat.hand.clone(),
+                        seat: s,
+                        conc: conc.to_vec(),
+                        tile,
+                        self_drawn,
+                        forms: forms.to_vec(),
+                        got: got.clone(),
+                        parts: Vec::new(),
+                    });
+                    kept.len() - 1
+                }
+            };
+            if let (Some(lens), Some(r)) = (lens, &r) {
+                let k = &mut kept[at];
                 let nodes = self.nodes();
                 let mut at = 0;
                 for (&n, part) in lens.iter().zip(r.split(lens)) {

@@ -72,6 +72,29 @@ impl StateWins<'_> {
         })
     }
 
+    /// `kept` for the legal moves' names (`offer_names`) on the trial as the `win` hooks leave it: the
+    /// scoring a win taken there makes again after those hooks (engine/win.rs `rescore`, on the state whose
+    /// values are then the trial's). Where joined readings are read as apart (`joins_readings`), by
+    /// `won_scoring`, with the names the win's events and the hand's end read of that scoring beside them:
+    /// kept (`KeptWon`) for that rescoring, and for a trial of another action of the same win ending on the
+    /// same values.
+    #[allow(clippy::too_many_arguments)]
+    fn kept_offered(&self, st: &HandState, s: usize, conc: &[usize], tile: Option<usize>, drawn: bool, forms: &[String], parts: &TrialParts) -> Result<Option<Kept>, Stop> {
+        if !self.joins_readings() {
+            return self.kept(st, s, conc, tile, drawn, forms, parts.offer_names);
+        }
+        let mut on = self.w.on(self.t, st, self.hand);
+        let lens = on.join_reading_names(&[], &[parts.offer_names, &parts.p.scope.reading_names, &parts.end.scope.reading_names]);
+        let got = on.won_scoring(st, s, conc, tile, drawn, forms, Some(&lens));
+        if let Some(why) = on.take_declined() {
+            return Err(self.decline(why));
+        }
+        Ok(match got? {
+            (Some(h), r) => Some((h.score, h.win, r.and_then(|r| r.split(&lens[1..2]).pop()).map(Arc::new))),
+            (None, _) => None,
+        })
+    }
+
     /// `Winning._win_info(…, action)` for an action whose taking sets context values (`WinQuestions::win`'s
     /// `tried`): the win as that action would score it. Declined where no trial parts were handed over
     /// (`set_trial`: a native game hands them over) or the trial reads what is not ported.
@@ -207,7 +230,7 @@ impl StateWins<'_> {
             last = if !hooked && parts.offer_names == p.scope.reading_names.as_slice() {
                 now
             } else {
-                self.kept(run.st, s, &conc, found.tile, drawn, forms, parts.offer_names)?
+                self.kept_offered(run.st, s, &conc, found.tile, drawn, forms, parts)?
             };
         } else if won {
             return Ok(Some(found));
@@ -259,7 +282,11 @@ impl StateWins<'_> {
         let mut on = self.w.on(self.t, st, self.hand);
         let sets: Vec<&[String]> = if want_end { vec![&p.scope.reading_names, &parts.end.scope.reading_names] } else { vec![&p.scope.reading_names] };
         let lens = on.join_reading_names(self.nodes(), &sets);
-        let got = on.win_found_past(st, s, mode, tile, forms, true, lean); // (past the shortcut `win_tried` asked)
+        // (past the shortcut `win_tried` asked)
+        let got = match (mode, tile) {
+            ("drawn" | "claimed" | "revealed", Some(k)) if !lean => on.found_kept(st, s, mode, k, forms, &lens),
+            _ => on.win_found_past(st, s, mode, tile, forms, true, lean),
+        };
         if let Some(why) = on.take_declined() {
             self.declined.set(Some(why)); // (as `win_found` on these questions leaves it)
         }
@@ -277,5 +304,36 @@ impl StateWins<'_> {
         let first = (score, won, read.next().flatten());
         let end = if want_end { read.next().flatten() } else { None };
         Ok(Joined::Found(found, won, first, end))
+    }
+}
+
+impl StateWins<'_> {
+    /// `win_found_past(…, keep, lean: false)` of a win on tile `k` (drawn, claimed or revealed), the hand
+    /// scored by `won_scoring` for the names of `lens` (`join_reading_names`'s): the same scoring, kept
+    /// (`KeptWon`) for the win taken on this state (engine/win.rs `win_of`, `rescore` before the `win`
+    /// hooks, which read its names of it) and for a trial of another action of the same win.
+    fn found_kept(&self, st: &HandState, s: usize, mode: &str, k: usize, forms: &[String], lens: &[usize]) -> Result<Option<(WinFound, bool)>, Stop> {
+        let hand = &st.seats.get(s).ok_or(Stop::Bail)?.hand;
+        let (conc, drawn) = match mode {
+            // the reference removes the tile from the hand: one not there raises
+            "drawn" => {
+                let i = hand.iter().position(|&x| x == k).ok_or(Stop::Bail)?;
+                ([&hand[..i], &hand[i + 1..]].concat(), true)
+            }
+            "revealed" => (hand.clone(), true),
+            _ => (hand.clone(), false),
+        };
+        // `Winning.score`'s structural test before the scoring (`_could_win`): only skips no win
+        if !self.could_win_now(st, s, &conc, k, drawn, forms) {
+            return Ok(None);
+        }
+        let (got, reading) = self.won_scoring(st, s, &conc, Some(k), drawn, forms, Some(lens))?;
+        let Some(h) = got else { return Ok(None) };
+        let score = match h.score {
+            V::Int(i) => (i, 1),
+            V::Rat(n, d) => (n, d),
+            _ => return Err(self.decline("a score that is no exact number")),
+        };
+        Ok(Some((WinFound { tile: Some(k), score, reading: reading.map(Arc::new), concealed: None }, h.win)))
     }
 }
