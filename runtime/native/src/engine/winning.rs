@@ -71,9 +71,10 @@ pub struct Winning {
     /// (`EngineTable.set_scoring`): without it no question that scores a win is answered.
     pub scoring: Option<HandScoring>,
     reading_index: reading::ReadingIndex, // the patterns' and quantities' names, for a win's reading
-    /// What `on` last worked out from a state's context and reveal values alone (the scoring
-    /// environments, the wildcards' kinds): a state with the same values takes it as it is.
-    last_on: Mutex<Option<Arc<OnValues>>>,
+    /// What `on` last worked out from a state's context and reveal values alone (the scoring environments,
+    /// the wildcards' kinds), newest first: a state with the same values takes it as it is. Two: a win's
+    /// trial asks on a copy of the state with the values its hooks set, then the game on the state again.
+    last_on: Mutex<[Option<Arc<OnValues>>; 2]>,
     /// How many `OnValues` were worked out: each its generation, the key of what is kept across states.
     generations: std::sync::atomic::AtomicU64,
     /// Each seat's wait answers kept across states (winning/seat_memo.rs): this rule set's, for its table.
@@ -82,13 +83,11 @@ pub struct Winning {
     last_names: reading::LastNames,
     /// The hands the instant forms' leading conjuncts rule out (the wins' structural test).
     instant: instant::InstantBounds,
-    /// A won hand's last scorings after the win or on its trial (winning/record.rs `KeptWon`, at most
-    /// `KEPT_WON`, the newest last): scored again only on a changed state.
+    /// A won hand's last scorings after the win or on its trial (record.rs `KeptWon`, newest last).
     kept_won: Mutex<Vec<record::KeptWon>>,
     /// What the exact shortcuts last read of the tables for the free kinds (shortcut.rs `MendShape`).
     last_mend: shortcut::LastMend,
 }
-
 
 /// What scores a seat's hand natively: the rule set's `Hands` (its programs and tables), the positions
 /// of the forms it wins by, and a callable checking and encoding a laid-down meld the native side has
@@ -154,7 +153,7 @@ impl Winning {
             (true, Err(why)) => (None, Err(why)),
             (false, _) => (None, trials),
         };
-        Winning { trials, standins, wild, scoring: None, reading_index: reading::ReadingIndex::new(ruleset_json), last_on: Mutex::new(None), generations: Default::default(), seats: Default::default(), last_names: Default::default(), instant: instant::InstantBounds::build(ruleset_json), kept_won: Mutex::new(Vec::new()), last_mend: Mutex::new(None) }
+        Winning { trials, standins, wild, scoring: None, reading_index: reading::ReadingIndex::new(ruleset_json), last_on: Mutex::new([None, None]), generations: Default::default(), seats: Default::default(), last_names: Default::default(), instant: instant::InstantBounds::build(ruleset_json), kept_won: Mutex::new(Vec::new()), last_mend: Mutex::new(None) }
     }
 
     /// Why a question is not answered natively for this rule set (None: it is).
@@ -180,29 +179,34 @@ impl Winning {
         }
     }
 
-    /// The questions on one state.
-    /// `hand`: the whole-hand scoring's programs and tables (`Hands::with_ctx`), where it is set.
+    /// The questions on one state; `hand`: the whole-hand scoring's programs and tables (`Hands::with_ctx`).
     pub fn on<'a>(&'a self, t: &'a Table, st: &HandState, hand: Option<(Python<'a>, &'a HandCtx<'a>)>) -> StateWins<'a> {
         let hand_key = hand.map_or(0, |(_, ctx)| ctx.program.settings.as_ptr() as usize);
         let mut last = self.last_on.lock().unwrap_or_else(|e| e.into_inner());
-        let fresh = match &*last {
-            Some(v) if v.hand != hand_key => true,
-            // the same values id: the same values (the id is renewed at every change of them)
-            Some(v) if v.values_id.load(std::sync::atomic::Ordering::Relaxed) == st.values_id => false,
-            Some(v) => {
-                let differ = v.context != st.context || v.reveals != st.reveals;
-                if !differ {
-                    v.values_id.store(st.values_id, std::sync::atomic::Ordering::Relaxed);
-                }
-                differ
+        let holds = |v: &OnValues| {
+            if v.hand != hand_key {
+                return false;
             }
-            None => true,
+            // the same values id: the same values (the id is renewed at every change of them)
+            if v.values_id.load(std::sync::atomic::Ordering::Relaxed) == st.values_id {
+                return true;
+            }
+            let same = v.context == st.context && v.reveals == st.reveals;
+            if same {
+                v.values_id.store(st.values_id, std::sync::atomic::Ordering::Relaxed);
+            }
+            same
         };
-        debug_assert!(last.as_ref().is_none_or(|v| fresh || (v.context == st.context && v.reveals == st.reveals)));
-        if fresh {
-            *last = Some(Arc::new(self.on_values(t, st, hand, hand_key)));
+        match (0..last.len()).find(|&i| last[i].as_deref().is_some_and(holds)) {
+            Some(0) => {}
+            Some(i) => last.swap(0, i),
+            None => {
+                last.rotate_right(1);
+                last[0] = Some(Arc::new(self.on_values(t, st, hand, hand_key)));
+            }
         }
-        let on = last.as_ref().expect("set above").clone();
+        debug_assert!(last[0].as_ref().is_some_and(|v| v.context == st.context && v.reveals == st.reveals));
+        let on = last[0].as_ref().expect("set above").clone();
         drop(last);
         StateWins {
             w: self,
@@ -314,8 +318,8 @@ impl Waits for NoWaits {
 }
 
 impl StateWins<'_> {
-    /// Why the last question this state could not answer natively was declined (None: none was).
-    /// (The next evaluation starts with none.)
+    /// Why the last question this state could not answer natively was declined (None: none was; the next
+    /// evaluation starts with none).
     pub fn take_declined(&self) -> Option<&'static str> {
         self.declined.take()
     }
@@ -454,9 +458,8 @@ impl StateWins<'_> {
     }
 
     /// `score_by`, with or without the flowers the seat set aside (`_could_win` scores a hand made
-    /// without them).
+    /// without them); with `lean`, as `score_win_by`.
     #[allow(clippy::too_many_arguments)]
-    /// With `lean`, as `score_win_by`.
     fn score_with(&self, st: &HandState, s: usize, conc: &[usize], win: Option<usize>, self_drawn: bool, only: &[String], with_flowers: bool, budget: &mut Budget, read: bool, lean: bool) -> Result<(Scored, Option<WinReading>), Stop> {
         let Some((_, ctx)) = self.hand else { return Err(self.decline("no native scoring of whole hands")) };
         let scoring = self.w.scoring.as_ref().ok_or_else(|| self.decline("no native scoring of whole hands"))?;

@@ -60,8 +60,10 @@ struct SeatEntries {
     waits: Vec<Kept>,
     could: Vec<KeptCould>,
     /// The seat's melds as the whole-hand scorer takes them (`melds_in`: each looked up in the scoring's
-    /// record of melds, which keeps a meld's value once it has one).
-    melds_in: Option<Vec<MeldIn>>,
+    /// record of melds, which keeps a meld's value once it has one), with the scoring they were looked up
+    /// in (`OnValues::hand`). They read the melds alone, not the context values: kept across generations
+    /// (a win's trial asks on a copy of the state holding other values, then the game on the state again).
+    melds_in: Option<(usize, Vec<MeldIn>)>,
 }
 
 /// Every seat's entries (the owner: `Winning`, for the table it was built for).
@@ -89,31 +91,42 @@ fn print_of(tiles: &[usize]) -> u64 {
 
 impl SeatEntries {
     /// Whether the entries were made for seat `s`'s melds, tiles set aside and `generation`; if not,
-    /// they are dropped and keyed afresh. The block deficit is dropped when the hand changes.
+    /// they are dropped and keyed afresh (the melds as the scorer takes them only where the melds or the
+    /// tiles set aside changed). The block deficit is dropped when the hand changes.
     fn keep_for(&mut self, st: &HandState, s: usize, generation: u64) {
         let Some(seat) = st.seats.get(s) else { return };
-        let marks = (seat.melds.mark(), seat.aside.mark());
-        let same = self.generation == generation
-            && (self.marks == Some(marks)
-                || (self.aside == seat.aside
-                    && self.melds.len() == seat.melds.len()
-                    && self.melds.iter().zip(&seat.melds).all(|(a, b)| a.0 == b.kind && a.1 == b.tiles && a.2 == b.exposed)));
-        self.marks = Some(marks);
-        if !same {
+        if !self.keep_parts(st, s) || self.generation != generation {
             self.generation = generation;
-            self.aside.clone_from(&seat.aside);
-            self.melds.clear();
-            self.melds.extend(seat.melds.iter().map(|m| (m.kind.clone(), m.tiles.clone(), m.exposed)));
             self.waits.clear();
             self.could.clear();
             self.short.clear();
-            self.melds_in = None;
             self.unmendable = None;
             self.hand.clone_from(&seat.hand);
         } else if self.hand != seat.hand {
             self.unmendable = None;
             self.hand.clone_from(&seat.hand);
         }
+    }
+
+    /// Whether the entries were made for seat `s`'s melds and tiles set aside; if not, the melds as the
+    /// scorer takes them are dropped and the parts keyed afresh (the rest is dropped by `keep_for`,
+    /// which finds them changed: `generation` is then none of the values').
+    fn keep_parts(&mut self, st: &HandState, s: usize) -> bool {
+        let Some(seat) = st.seats.get(s) else { return true };
+        let marks = (seat.melds.mark(), seat.aside.mark());
+        let same = self.marks == Some(marks)
+            || (self.aside == *seat.aside
+                && self.melds.len() == seat.melds.len()
+                && self.melds.iter().zip(seat.melds.iter()).all(|(a, b)| a.0 == b.kind && a.1 == b.tiles && a.2 == b.exposed));
+        self.marks = Some(marks);
+        if !same {
+            self.aside.clone_from(&seat.aside);
+            self.melds.clear();
+            self.melds.extend(seat.melds.iter().map(|m| (m.kind.clone(), m.tiles.clone(), m.exposed)));
+            self.melds_in = None;
+            self.generation = 0; // (no values' generation: `OnValues` count from 1)
+        }
+        same
     }
 }
 
@@ -125,6 +138,17 @@ impl SeatMemos {
         }
         let e = &mut all[s];
         e.keep_for(st, s, generation);
+        f(e)
+    }
+
+    /// `with` for what reads the seat's melds and tiles set aside alone (whatever the values).
+    fn with_parts<T>(&self, st: &HandState, s: usize, f: impl FnOnce(&mut SeatEntries) -> T) -> T {
+        let mut all = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        if all.len() <= s {
+            all.resize_with(s + 1, SeatEntries::default);
+        }
+        let e = &mut all[s];
+        e.keep_parts(st, s);
         f(e)
     }
 }
@@ -191,17 +215,20 @@ impl StateWins<'_> {
 
     /// Seat `s`'s melds as `melds_in` found them on an earlier state (the same melds).
     pub(super) fn kept_melds(&self, st: &HandState, s: usize) -> Option<Vec<MeldIn>> {
-        self.w.seats.with(st, s, self.on.generation, |e| e.melds_in.clone())
+        let hand = self.on.hand;
+        self.w.seats.with_parts(st, s, |e| e.melds_in.as_ref().filter(|(h, _)| *h == hand).map(|(_, m)| m.clone()))
     }
 
     /// Whether one of seat `s`'s melds as `melds_in` found them is exposed (None: not found yet).
     pub(super) fn kept_exposed(&self, st: &HandState, s: usize) -> Option<bool> {
-        self.w.seats.with(st, s, self.on.generation, |e| e.melds_in.as_ref().map(|m| m.iter().any(|x| x.exposed)))
+        let hand = self.on.hand;
+        self.w.seats.with_parts(st, s, |e| e.melds_in.as_ref().filter(|(h, _)| *h == hand).map(|(_, m)| m.iter().any(|x| x.exposed)))
     }
 
     /// Keep the melds `melds_in` found.
     pub(super) fn keep_melds(&self, st: &HandState, s: usize, melds: &[MeldIn]) {
-        self.w.seats.with(st, s, self.on.generation, |e| e.melds_in = Some(melds.to_vec()))
+        let hand = self.on.hand;
+        self.w.seats.with_parts(st, s, |e| e.melds_in = Some((hand, melds.to_vec())))
     }
 
     /// Keep that seat `s` with the concealed tiles of `key` (`tiles_key`) is short of two blocks or more.
