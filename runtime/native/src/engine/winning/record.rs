@@ -145,7 +145,7 @@ impl StateWins<'_> {
         };
         if self.declined.get().is_none() {
             // (a scoring declined on the way is not kept: it is asked again, and declines again)
-            let at = match kept.iter().rposition(|k| same(k)) {
+            let at = match kept.iter().rposition(&same) {
                 Some(at) => at,
                 None => {
                     if kept.len() >= KEPT_WON {
