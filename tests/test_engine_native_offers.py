@@ -93,6 +93,17 @@ def test_a_restricted_discard_is_not_offered():
     assert [m[1] for m in moves if m[0] == "discard"] == [["1万"], ["白"]]  # not 5万 nor 5条
 
 
+def test_a_restriction_chain_whose_first_operand_reads_no_tile_is_the_reference_s():
+    """`A and B and C` parses as `(A and B) and C`: with A reading no tile, A is asked once per seat of a
+    decision natively; where it is false nothing is barred, where true the tile decides."""
+    for first, barred in (("len(actor.hand) > 9", False), ("len(actor.hand) > 1", True)):
+        rules = _rules(f"restrict 不打五 {{ actions [discard]; when {first} and tile.rank == 5 and tile.rank > 4 }}\n")
+        g = Game(rules, seed=1, dealer=0, wall=WALL)
+        moves = _same(OffersCheck(rules), g)[0]
+        discards = [m[1] for m in moves if m[0] == "discard"]
+        assert discards == ([["1万"], ["白"]] if barred else [["1万"], ["5万"], ["5条"], ["白"]])
+
+
 def test_a_wildcard_barred_from_a_meld_makes_no_claim():
     """Seat 1 holds two 白: with 白 a wildcard `no_meld [碰]`, a discarded 白 offers no pung (the reference
     asks nothing; natively the claim window has no options); without the wildcard the pung is offered."""

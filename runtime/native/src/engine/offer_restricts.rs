@@ -28,14 +28,22 @@ impl Offers {
 }
 
 impl Ctx<'_> {
-    /// `eval` of the left operand of restriction `ri`'s condition (`A` of `A and B`).
+    /// `eval` of the tile-free left operand of restriction `ri`'s `and` chain (`A` of `(A and B) and C`,
+    /// `tile_free_left` steps down), the first the reference evaluates.
     fn eval_left(&self, ri: usize, seat: usize, tile: Option<usize>, bind: &Bind) -> R<V> {
         let e = self.o.rules.restricts[ri].1;
-        match self.o.scope.exprs.get(e) {
-            Some(Ok(Node::And(l, _))) => self.eval_with(seat, tile, bind, None, |ev| ev.part(l)),
-            Some(Err(why)) => Err(Why::Refused(why.clone())),
-            _ => Err(Why::Stop),
+        let mut node = match self.o.scope.exprs.get(e) {
+            Some(Ok(n)) => n,
+            Some(Err(why)) => return Err(Why::Refused(why.clone())),
+            None => return Err(Why::Stop),
+        };
+        for _ in 0..self.o.tile_free_left[ri] {
+            match node {
+                Node::And(l, _) => node = l,
+                _ => return Err(Why::Stop),
+            }
         }
+        self.eval_with(seat, tile, bind, None, |ev| ev.part(node))
     }
 
     /// `_restricted`: a `restrict` on the action holds (in declaration order, the first that holds); only
@@ -63,8 +71,8 @@ impl Ctx<'_> {
             let e = &self.o.rules.restricts[ri].1;
             // a condition that reads no tile (nor a win's reading) answers one seat alike for every tile
             let memo = self.o.tile_free[ri] && b.reading.is_none();
-            if !memo && self.o.tile_free_left[ri] && b.reading.is_none() {
-                // `A and B` with A reading no tile: where A is false for this seat, so is the whole
+            if !memo && self.o.tile_free_left[ri] > 0 && b.reading.is_none() {
+                // `(A and B) and C` with A reading no tile: where A is false for this seat, so is the whole
                 let kept = self.restrict_memo.borrow().iter().find(|x| x.0 == ri + LEFT && x.1 == seat).map(|x| x.2);
                 let left = match kept {
                     Some(h) => h,

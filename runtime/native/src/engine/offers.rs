@@ -94,9 +94,11 @@ pub struct Offers {
     /// Per restriction (`rules.restricts`' order): its condition reads no tile, so one seat's answer
     /// holds for every tile of one decision (kept per `Ctx`).
     pub(super) tile_free: Vec<bool>,
-    /// Per restriction whose condition is `A and B` with A reading no tile: A's truth is one seat's
-    /// for every tile of one decision, and where it is false so is the whole condition.
-    pub(super) tile_free_left: Vec<bool>,
+    /// Per restriction whose condition is an `and` chain (`(A and B) and C` as parsed) whose leftmost
+    /// operands up to some A read no tile: how many left steps lead from the condition to that A (0:
+    /// none). A's truth is one seat's for every tile of one decision, and where it is false so is the
+    /// whole condition.
+    pub(super) tile_free_left: Vec<u8>,
     /// Per action, its meld forms' kinds by index into `rules.kinds` (`OfferRules::kind` of each form).
     pub(super) form_kinds: Vec<Vec<Option<usize>>>,
     /// Per event of `KNOWN_EVENTS`: the actions it opens, in file order (`actions_on`).
@@ -161,6 +163,24 @@ fn reads_bound(e: &Node, slot: usize) -> bool {
     }
 }
 
+/// The left steps down an `and` chain to its first operand that reads no tile, the outermost such
+/// (`tile_free_left`; 0 where none is found).
+fn tile_free_depth(e: &Node) -> u8 {
+    let mut node = e;
+    let mut depth = 0u8;
+    while let Node::And(l, _) = node {
+        depth += 1;
+        if !reads_bound(l, B_TILE) {
+            return depth;
+        }
+        if depth == u8::MAX {
+            break;
+        }
+        node = l;
+    }
+    0
+}
+
 impl Offers {
     pub fn new(t: &Table, ruleset_json: &str, wins: &dyn WinQuestions) -> Result<Offers, Error> {
         let mut rules = OfferRules::parse(ruleset_json)?;
@@ -186,7 +206,10 @@ impl Offers {
         let tile_free_left = rules
             .restricts
             .iter()
-            .map(|(_, e)| matches!(scope.exprs.get(*e), Some(Ok(Node::And(l, _))) if !reads_bound(l, B_TILE)))
+            .map(|(_, e)| match scope.exprs.get(*e) {
+                Some(Ok(node)) => tile_free_depth(node),
+                _ => 0,
+            })
             .collect();
         let names: Vec<String> = rules.actions.iter().map(|a| a.name.clone()).collect();
         if names.len() >= Act::UNKNOWN.0 as usize {
