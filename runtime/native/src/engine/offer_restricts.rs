@@ -46,6 +46,16 @@ impl Ctx<'_> {
         self.eval_with(seat, tile, bind, None, |ev| ev.part(node))
     }
 
+    /// Whether, for seat `s` at this decision, no restriction on the discard reads the tile: each
+    /// reads none, or its tile-free left operand was found false (`restrict_memo`), so the first
+    /// tile's answer is every tile's. Asked after a first `restricted("discard", s, …)`.
+    pub(super) fn discard_tile_free(&self, s: usize) -> bool {
+        let memo = self.restrict_memo.borrow();
+        self.o.restricts_discard.iter().all(|&ri| {
+            self.o.tile_free[ri] || (self.o.tile_free_left[ri] > 0 && memo.iter().any(|x| x.0 == ri + LEFT && x.1 == s && !x.2))
+        })
+    }
+
     /// `_restricted`: a `restrict` on the action holds (in declaration order, the first that holds); only
     /// the actor and the tile are bound, as the reference binds them.
     pub(super) fn restricted(&self, action: &str, seat: usize, tile: Option<usize>) -> R<bool> {

@@ -10,17 +10,20 @@ impl<'a> Ctx<'a> {
     /// appended to `out` (the turn's moves are built in one vector).
     fn push_discards(&self, seat: usize, out: &mut Moves) -> R<()> {
         let hand = &self.st.seats[seat].hand;
-        // where no restriction on the discard reads the tile, the first tile's answer is every tile's
-        let tile_free = self.o.restricts_discard.iter().all(|&ri| self.o.tile_free[ri]);
+        // where no restriction on the discard reads the tile (none does, or the left operands that
+        // do not were found false for the seat by the first tile's), the first tile's answer is every
+        // tile's
         let mut every: Option<bool> = None;
+        let mut first = true;
         let mut one = |k: usize| -> R<()> {
             let barred = match every {
                 Some(b) => b,
                 None => {
                     let b = self.restricted("discard", seat, Some(k))?;
-                    if tile_free {
+                    if first && self.discard_tile_free(seat) {
                         every = Some(b);
                     }
+                    first = false;
                     b
                 }
             };
