@@ -516,3 +516,35 @@ def test_group_waits_with_two_stand_ins_are_the_readings_not_the_free_split_nati
         got = _ask(g, t, 1, [["waits_without", g.cat.by_name["西"].index, True]])[0]
         assert got == [k.index for k in g.waits_without(seat, g.cat.by_name["西"], groups=True)], hand
         assert {g.cat.kinds[k].name for k in got} == expect, hand
+
+
+# 龙岩: one of each terminal and honour (十三幺's kinds)
+LY_ORPHANS = "一万 九万 一条 九条 一筒 九筒 东 南 西 北 白 发 中"
+
+
+def test_a_short_hand_without_melds_wins_by_the_orphans_form_only_when_its_tiles_are_orphans_natively():
+    """龙岩: a hand without melds short of two blocks may still win by the form that builds no split (十三幺):
+    the thirteen orphans win on each of them drawn; with 二万 for 中 no tile drawn wins — the win's shortcut
+    reads that a natural tile is no orphan (and that the hand holds too few 金 for 三金倒) before any
+    structural test. Every answer equals the reference's."""
+    rules = _rules("rules/longyan.pai")
+    g, gold, t = _gold_hand(rules, LY_ORPHANS.split() + ["二万"], 60)
+    seat = g.st.seats[1]
+    assert not seat.melds
+    for hand, wins in ((LY_ORPHANS, True), (LY_ORPHANS.replace("中", "二万"), False)):
+        found = set()
+        for kind in g.cat.kinds:
+            if kind.category == "flower":
+                continue
+            _set_hand(g, 1, f"{hand} {kind.name}")
+            tile = seat.hand[-1]
+            why, got = t.win(native_snapshot(g), 1, "drawn", tile.index, [])
+            info = g.win_offered(1, "drawn", tile, ())
+            assert why is None and (got is None) == (info is None), (hand, kind.name)
+            if got is not None:
+                found.add(kind.name)
+                assert Fraction(got[1], got[2]) == Fraction(info.result.score)
+        if wins:
+            assert set(LY_ORPHANS.split()) <= found, found
+        else:
+            assert found == set(), found

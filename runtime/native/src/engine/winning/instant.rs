@@ -131,3 +131,37 @@ impl InstantBounds {
         (kinds.len() as i64) < d
     }
 }
+
+impl super::StateWins<'_> {
+    /// Whether form `f`, one that builds no split, may still take seat's `hand` (with the winning `tile`
+    /// among it when `in_hand`, else beside it) by the tests `_could_win` puts such a form to past its
+    /// split test (could.rs `could_win_past_split`): an orphans form only a hand of its size whose
+    /// natural tiles (not free, the winning tile not wild as one) all hold its attribute; an instant
+    /// form only a hand holding as many tiles of a wildcard's kind as its condition asks
+    /// (`instant_wilds`; a stand-in is no such tile). Where it may not, `_could_win` finds no win by it.
+    pub(super) fn special_may_take_hand(&self, f: &crate::hand::FormSpec, hand: &[usize], tile: usize, in_hand: bool) -> bool {
+        // the concealed tiles without the winning one (one copy of it taken out where it is among them)
+        let cut = if in_hand {
+            match hand.iter().position(|&x| x == tile) {
+                Some(i) => Some(i),
+                None => return true, // (not the hand the question means: no shortcut)
+            }
+        } else {
+            None
+        };
+        let conc = || hand.iter().enumerate().filter(move |&(i, _)| Some(i) != cut).map(|(_, &x)| x);
+        let wild_kind = |x: usize, win: bool| self.on.wild_kinds.iter().any(|&(w, win_scope)| w == Some(x) && (win || !win_scope));
+        if let Some(members) = &f.orphans {
+            if conc().count() + 1 != members.len() + 1 {
+                return false;
+            }
+            let free = |x: usize| self.on.hand_wild.get(x).copied().unwrap_or(false) || self.on.standin_kinds.iter().flatten().any(|&y| y == x);
+            let win_natural = !(free(tile) || self.on.wild_kinds.iter().any(|&(w, win_scope)| win_scope && w == Some(tile)));
+            return conc().all(|x| free(x) || members.contains(&x)) && (!win_natural || members.contains(&tile));
+        }
+        if f.instant {
+            return conc().filter(|&x| wild_kind(x, false)).count() + usize::from(wild_kind(tile, true)) >= f.instant_wilds;
+        }
+        true
+    }
+}

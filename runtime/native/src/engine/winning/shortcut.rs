@@ -175,12 +175,16 @@ impl StateWins<'_> {
     /// hand with an exposed meld (the readings pass over it). When none may, a hand that cannot split
     /// has no reading at all, and `hopeless` holds whatever the forms are (an exact extension of the
     /// reference's shortcut, which stops at any such form).
-    fn special_may_take(&self, st: &HandState, s: usize, forms: &[String]) -> bool {
+    fn special_may_take(&self, st: &HandState, s: usize, forms: &[String], tile: usize, in_hand: bool) -> bool {
         let Some((_, ctx)) = self.hand else { return true };
         let Some(seat) = st.seats.get(s) else { return true };
         let named = |f: &crate::hand::FormSpec| forms.is_empty() || forms.iter().any(|n| **n == *f.name);
         let mut exposed: Option<bool> = None;
         for f in ctx.setup.forms.iter().filter(|f| (f.instant || f.orphans.is_some()) && named(f)) {
+            // (`_could_win`'s tests past the split: a form they rule out for this hand takes it not)
+            if !self.special_may_take_hand(f, &seat.hand, tile, in_hand) {
+                continue;
+            }
             if f.orphans.is_some() {
                 if seat.melds.is_empty() {
                     return true;
@@ -255,7 +259,7 @@ impl StateWins<'_> {
     /// a form that builds no split may take the hand (`special_may_take`).
     pub(super) fn hopeless(&self, st: &HandState, s: usize, tile: usize, in_hand: bool, forms: &[String]) -> bool {
         let Some(m) = self.mend_shape() else { return false };
-        if self.special_forms(forms) && self.special_may_take(st, s, forms) {
+        if self.special_forms(forms) && self.special_may_take(st, s, forms, tile, in_hand) {
             return false;
         }
         let win_wild = self.on.wild_kinds.iter().any(|&(w, win_scope)| win_scope && w == Some(tile));
