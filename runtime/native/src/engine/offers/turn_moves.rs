@@ -10,22 +10,17 @@ impl<'a> Ctx<'a> {
     /// appended to `out` (the turn's moves are built in one vector).
     fn push_discards(&self, seat: usize, out: &mut Moves) -> R<()> {
         let hand = &self.st.seats[seat].hand;
-        // where no restriction on the discard reads the tile (none does, or the left operands that
-        // do not were found false for the seat by the first tile's), the first tile's answer is every
-        // tile's
-        let mut every: Option<bool> = None;
-        let mut first = true;
+        // the first tile's answer (the lowest kind: the tiles are tried in catalog order); where no
+        // restriction on the discard reads the tile (none does, or the left operands that do not were
+        // found false for the seat by that answer), it is every tile's
+        let Some(&k0) = hand.iter().min() else { return Ok(()) };
+        let b0 = self.restricted("discard", seat, Some(k0))?;
+        let every = self.discard_tile_free(seat).then_some(b0);
         let mut one = |k: usize| -> R<()> {
             let barred = match every {
                 Some(b) => b,
-                None => {
-                    let b = self.restricted("discard", seat, Some(k))?;
-                    if first && self.discard_tile_free(seat) {
-                        every = Some(b);
-                    }
-                    first = false;
-                    b
-                }
+                None if k == k0 => b0,
+                None => self.restricted("discard", seat, Some(k))?,
             };
             if !barred {
                 out.push((Mv::plain(Act::DISCARD, Tiles::one(k)), NO_OFFER));

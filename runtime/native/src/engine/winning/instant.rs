@@ -152,7 +152,7 @@ impl super::StateWins<'_> {
         let conc = || hand.iter().enumerate().filter(move |&(i, _)| Some(i) != cut).map(|(_, &x)| x);
         let wild_kind = |x: usize, win: bool| self.on.wild_kinds.iter().any(|&(w, win_scope)| w == Some(x) && (win || !win_scope));
         if let Some(members) = &f.orphans {
-            if conc().count() + 1 != members.len() + 1 {
+            if hand.len() - usize::from(in_hand) != members.len() {
                 return false;
             }
             let free = |x: usize| self.on.hand_wild.get(x).copied().unwrap_or(false) || self.on.standin_kinds.iter().flatten().any(|&y| y == x);

@@ -180,15 +180,10 @@ impl StateWins<'_> {
         let Some(seat) = st.seats.get(s) else { return true };
         let named = |f: &crate::hand::FormSpec| forms.is_empty() || forms.iter().any(|n| **n == *f.name);
         let mut exposed: Option<bool> = None;
-        for f in ctx.setup.forms.iter().filter(|f| (f.instant || f.orphans.is_some()) && named(f)) {
-            // (`_could_win`'s tests past the split: a form they rule out for this hand takes it not)
-            if !self.special_may_take_hand(f, &seat.hand, tile, in_hand) {
-                continue;
-            }
-            if f.orphans.is_some() {
-                if seat.melds.is_empty() {
-                    return true;
-                }
+        let special = || ctx.setup.forms.iter().filter(|f| (f.instant || f.orphans.is_some()) && named(f));
+        // (`_could_win`'s tests past the split: a form they rule out for this hand takes it not)
+        for f in special().filter(|f| f.orphans.is_none()) {
+            if f.instant_wilds > 0 && !self.special_may_take_hand(f, &seat.hand, tile, in_hand) {
                 continue;
             }
             if !f.concealed || seat.melds.is_empty() {
@@ -205,7 +200,9 @@ impl StateWins<'_> {
                 return true;
             }
         }
-        false
+        // the orphans forms last (whether any form may take the hand: the order does not matter), their
+        // test reading every tile
+        seat.melds.is_empty() && special().any(|f| f.orphans.is_some() && self.special_may_take_hand(f, &seat.hand, tile, in_hand))
     }
 
     /// `_not_ready(concealed, melds)`: seat `s` with `concealed` as its concealed tiles waits on no
