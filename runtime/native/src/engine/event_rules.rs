@@ -146,6 +146,8 @@ pub struct Program {
     /// By expression: the index of its kept part among `keeps` (engine/kept.rs), None: it has none.
     pub keep_of: Vec<Option<u32>>,
     pub keeps: Vec<super::kept::Keep>,
+    /// By expression: its leading conjuncts decided from the bindings (engine/guard.rs), None: it has none.
+    pub guard_of: Vec<Option<super::guard::Guard>>,
 }
 
 fn bad(what: &str) -> Error {
@@ -318,6 +320,7 @@ impl Program {
                 Some(keeps.len() as u32 - 1)
             })
             .collect();
+        let guard_of = (0..scope.exprs.len()).map(|e| super::guard::guard_of(&scope, e)).collect();
         let moving_seen = moving.iter().map(|&(_, e)| super::moving::reads_seen_only(&scope, e)).collect();
         let mut on: HashMap<String, On> = HashMap::default();
         for e in hooks_on.keys() {
@@ -347,7 +350,7 @@ impl Program {
             .collect();
         Ok(Program {
             scope, hooks_on, phases, phase_events, actions, moving, moving_seen, at_win, pay, on, event_names, hooks_of, phases_of,
-            keep_of, keeps,
+            keep_of, keeps, guard_of,
         })
     }
 

@@ -201,10 +201,15 @@ impl<'a> Run<'a> {
         self.holds_with(c, b, || what.to_owned())
     }
 
-    /// `holds` with the stop's subject made only when it stops; a condition whose answer is known from
-    /// what it read before not evaluated again (engine/kept.rs).
+    /// `holds` with the stop's subject made only when it stops; a condition whose leading conjuncts
+    /// answer it from the bindings (engine/guard.rs), or whose answer is known from what it read before
+    /// (engine/kept.rs), not evaluated.
     pub fn holds_with(&mut self, c: Option<usize>, b: &Bind, what: impl FnOnce() -> String) -> H<bool> {
         let Some(i) = c else { return Ok(true) };
+        let p = self.p;
+        if let Some(known) = p.guard_of.get(i).and_then(Option::as_ref).and_then(|g| self.guarded(g, b)) {
+            return Ok(known);
+        }
         match self.p.keep_of.get(i).copied().flatten() {
             Some(k) => self.kept_holds(k as usize, i, b, what),
             None => Ok(self.eval_with(i, b, what)?.truthy()),

@@ -45,6 +45,7 @@ pub mod offer_restricts; // `restrict` at a decision: the restrictions naming an
 pub mod offer_rules;
 pub mod offer_wins;
 pub mod kept; // conditions not asked again where their answer is known
+pub mod guard; // conditions decided from their bindings' flags and seats before an evaluation
 pub mod moving; // a reveal's `moves_when` kept while what it reads is unchanged
 pub mod moves; // a move by its action's id, its tiles in place
 pub mod offers;
