@@ -242,9 +242,17 @@ impl Run<'_> {
                 if pairs.is_empty() {
                     continue;
                 }
+                // a `when` that reads no pair: asked once on these bindings, the pairs' copy of them made
+                // only where it holds (at most events it does not: 龙岩's 分饼 at every discard)
+                let mut known: Option<bool> = None; // (the first pair's answer, where every pair's is the same)
+                if !pm.when_per_pair {
+                    if !self.holds_with(pm.when, wb, what)? {
+                        continue;
+                    }
+                    known = Some(true);
+                }
                 // one copy of the bindings per payment and winner: each pair writes its payer and payee
                 let mut pb = wb.clone();
-                let mut known: Option<bool> = None; // (the first pair's answer, where every pair's is the same)
                 for (payer, payee) in pairs {
                     pb.given[B_PAYER] = Some(V::Seat(payer as u16));
                     pb.given[B_PAYEE] = Some(V::Seat(payee as u16));
