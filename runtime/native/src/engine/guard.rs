@@ -1,7 +1,7 @@
 //! A condition's leading conjuncts decided from the event's bindings before an evaluation is set up.
 //!
 //! Most hook and phase conditions begin with a flag of a binding or a comparison of seats (`tile.wild and
-//! …`, `not tile.wild and table.X == actor`, `actor.游金中 and …`), and at most events the first of them
+//! …`, `not tile.wild and table.X == actor`, `actor.flag and …`), and at most events the first of them
 //! already answers the condition. The conjuncts of `A and B and C` (parsed `(A and B) and C`) are read
 //! left to right, as the evaluator reads them, while each is one of these shapes:
 //!

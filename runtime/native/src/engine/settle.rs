@@ -243,7 +243,7 @@ impl Run<'_> {
                     continue;
                 }
                 // a `when` that reads no pair: asked once on these bindings, the pairs' copy of them made
-                // only where it holds (at most events it does not: 龙岩's 分饼 at every discard)
+                // only where it holds (at most events it does not: a payment asked at every discard)
                 let mut known: Option<bool> = None; // (the first pair's answer, where every pair's is the same)
                 if !pm.when_per_pair {
                     if !self.holds_with(pm.when, wb, what)? {
