@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 
+from paili import Game
 from paili.runtime.game.bots import BOTS
 from paili.runtime.game.native_offers import plain_move
 from paili.runtime.game.native_play import PlayCheck, difference, text
@@ -40,3 +41,19 @@ def lockstep(check: PlayCheck, seed: int, players_of):
         hand.apply(seat, text(plain_move(mv)))
     assert hand.refused() is None
     assert hand.is_over() and difference(g, hand) is None
+
+
+def twin_games(rules, options: dict, seed: int, bot_seed: int):
+    """Hand `seed` as a native `Game` and a reference one, played move for move by random bots (seat i's
+    seeded `bot_seed + i`, choosing on the reference): (native, reference) yielded before every move and
+    once more at the end, both over."""
+    native, ref = Game(rules, options, seed, backend="native"), Game(rules, options, seed, backend="python")
+    players = [BOTS["random"](bot_seed + i) for i in range(ref.n)]
+    while not ref.is_over():
+        yield native, ref
+        seat = ref.current_seats()[0]
+        mv = players[seat].choose(ref, seat, ref.legal_moves(seat))
+        ref.apply(seat, mv)
+        native.apply(seat, mv)
+    assert native.is_over()
+    yield native, ref

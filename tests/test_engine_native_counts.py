@@ -5,6 +5,7 @@ counts on by index and ends with the reference's counts."""
 import json
 
 from conftest import native_engine_only
+from native_lockstep import twin_games
 from paili import load
 from paili.runtime.game import Game
 from paili.runtime.game.bots import BOTS
@@ -19,16 +20,8 @@ def _events(g) -> str:
 def test_the_counts_are_the_references_in_name_order_after_every_move():
     for stem, seed in (("baijindao", 5), ("baicheng", 7)):
         rules = load(stem)
-        native, ref = Game(rules, {}, seed, backend="native"), Game(rules, {}, seed, backend="python")
-        players = [BOTS["random"](seed * 31 + i) for i in range(ref.n)]
-        moves = 0
-        while not ref.is_over():
-            assert _events(native) == _events(ref)
-            seat = ref.current_seats()[0]
-            mv = players[seat].choose(ref, seat, ref.legal_moves(seat))
-            ref.apply(seat, mv)
-            native.apply(seat, mv)
-            moves += 1
+        for moves, (native, ref) in enumerate(twin_games(rules, {}, seed, seed * 31)):
+            assert _events(native) == _events(ref), (stem, moves)
         counts = native.snapshot()["events"]
         assert native.is_over() and _events(native) == _events(ref)
         assert list(counts) == sorted(counts) and counts["discard"] > 0 and moves > 20

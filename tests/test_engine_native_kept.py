@@ -9,8 +9,8 @@ import json
 from pathlib import Path
 
 from conftest import native_engine_only
-from paili import Game, load
-from paili.runtime.game.bots import BOTS
+from native_lockstep import twin_games
+from paili import load
 
 pytestmark = native_engine_only()
 
@@ -27,18 +27,8 @@ def test_kept_conditions_answer_as_the_reference_after_every_move():
     rules = load(ROOT / "rules/longyan.pai")
     pairs = set_ = broken = 0
     for seed in range(1, 9):
-        native = Game(rules, {"人数": 4}, seed, backend="native")
-        ref = Game(rules, {"人数": 4}, seed, backend="python")
-        players = [BOTS["random"](seed * 17 + i) for i in range(ref.n)]
-        moves = 0
-        while not ref.is_over():
+        for moves, (native, ref) in enumerate(twin_games(rules, {"人数": 4}, seed, seed * 17)):
             assert _state(native) == _state(ref), (seed, moves)
-            seat = ref.current_seats()[0]
-            mv = players[seat].choose(ref, seat, ref.legal_moves(seat))
-            ref.apply(seat, mv)
-            native.apply(seat, mv)
-            moves += 1
-        assert native.is_over() and _state(native) == _state(ref)
         snap = ref.snapshot()
         names = [p["name"] for p in snap["payments"]]
         pairs += any(names.count(n) > 1 for n in names)  # a payment made to or from several seats at once
