@@ -351,3 +351,27 @@ action 杠二 { on discard; by others; forms 明杠二 }
         g.apply(0, next(m for m in g.legal_moves(0) if m.tiles == ({"5z": "白", "6z": "发"}[three],)))
         assert decision_of(g)["kind"] == "claim"
         assert [m[0] for m in _same(OffersCheck(rules), g)[1]] == [action, "pass"]
+
+
+def test_the_kinds_kept_for_one_revealed_wildcard_are_not_lent_to_another():
+    """Two revealed wildcards (白 then 发 from the tail), each barred from one pung kind: the kinds of the
+    first barred set asked (碰's, the revealed 白) are kept for the decision and must not serve 碰二, which
+    bars 发. Seat 1 holds two of the claimed kind: a claimed 白 offers 碰二 only, a claimed 发 碰 only."""
+    body = """reveal 甲牌 { from tail }
+reveal 乙牌 { from tail }
+wild 甲 { tiles 甲牌; no_meld [碰] }
+wild 乙 { tiles 乙牌; no_meld [碰二] }
+meld 碰二 { shape same 3; exposed true }
+action 碰 { on discard; by others; forms 碰 }
+action 碰二 { on discard; by others; forms 碰二 }
+"""
+    two = HEAD.replace('honor 白 { code "5z" }', 'honor 白 { code "5z" }; honor 发 { code "6z" }')
+    res = compile_text(two + body, "手.pai")
+    assert res.ok, res.render()
+    rules = Rules(res.ruleset)
+    for three, action in (("5z", "碰二"), ("6z", "碰")):
+        wall = ["1m", "2m", "3m", three, three, three, "9m", "9s", "7m"] + REST
+        g = Game(rules, seed=1, dealer=0, wall=wall, tail=["6z", "5z"])
+        g.apply(0, next(m for m in g.legal_moves(0) if m.tiles == ({"5z": "白", "6z": "发"}[three],)))
+        assert decision_of(g)["kind"] == "claim"
+        assert [m[0] for m in _same(OffersCheck(rules), g)[1]] == [action, "pass"]

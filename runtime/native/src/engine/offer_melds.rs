@@ -354,6 +354,17 @@ fn fits_tiles(avail: &[(usize, usize)], tiles: &[usize], required: Option<usize>
     })
 }
 
+/// How many barred kinds `unusable_form` keeps for a decision (a larger set is worked out where asked).
+const KEPT_KINDS: usize = 4;
+
+/// A set of a form's barred wildcards (by index into `rules.wilds`) and the kinds they stand for at one
+/// decision (`Ctx::unusable_kept`).
+pub(super) struct KeptKinds<'a> {
+    wilds: &'a [usize],
+    len: usize,
+    kinds: [usize; KEPT_KINDS],
+}
+
 /// The meld moves of a decision (offers.py `_meld_moves` and what it asks: the wildcards a meld may not
 /// use, the usable tiles, the options a kind's `grow` allows, one kind per set of tiles).
 impl Ctx<'_> {
@@ -364,29 +375,41 @@ impl Ctx<'_> {
 
     /// `unusable` of action `i`'s meld form `fi` (its wildcards found once, `Offers::form_wilds`; their
     /// kinds lent where none is a reveal's, `Offers::form_barred`).
+    /// A set naming a reveal is kept for the decision (the first asked: most rule sets bar one set of
+    /// wildcards from all their melds), so a claim's seats and forms do not each look the reveal up.
     pub(super) fn unusable_form(&self, i: usize, fi: usize) -> Cow<'_, [usize]> {
         if let Some(kinds) = &self.o.form_barred[i][fi] {
             return Cow::Borrowed(kinds);
         }
-        Cow::Owned(self.wild_kinds(self.o.form_wilds[i][fi].iter().copied()))
+        let wilds = self.o.form_wilds[i][fi].as_slice();
+        let kept = self.unusable_kept.get_or_init(|| {
+            let mut k = KeptKinds { wilds, len: 0, kinds: [0; KEPT_KINDS] };
+            for kind in wilds.iter().filter_map(|&j| self.wild_kind(j)) {
+                *k.kinds.get_mut(k.len)? = kind;
+                k.len += 1;
+            }
+            Some(k)
+        });
+        match kept {
+            Some(k) if k.wilds == wilds => Cow::Borrowed(&k.kinds[..k.len]),
+            _ => Cow::Owned(self.wild_kinds(wilds.iter().copied())),
+        }
     }
 
     /// The kinds these wildcards (by index into `rules.wilds`) stand for now: a kind's name, or a reveal's.
     fn wild_kinds(&self, wilds: impl IntoIterator<Item = usize>) -> Vec<usize> {
-        let mut bad = Vec::new();
-        for j in wilds {
-            let k = match self.o.wild_tiles[j] {
-                Some(k) => Some(k),
-                None => match super::state::get(&self.st.reveals, &self.o.rules.wilds[j].tiles) {
-                    Some(Value::Tile(k)) => Some(*k),
-                    _ => None,
-                },
-            };
-            if let Some(k) = k {
-                bad.push(k);
-            }
+        wilds.into_iter().filter_map(|j| self.wild_kind(j)).collect()
+    }
+
+    /// The kind wildcard j stands for now (none for a reveal not made).
+    fn wild_kind(&self, j: usize) -> Option<usize> {
+        match self.o.wild_tiles[j] {
+            Some(k) => Some(k),
+            None => match super::state::get(&self.st.reveals, &self.o.rules.wilds[j].tiles) {
+                Some(Value::Tile(k)) => Some(*k),
+                _ => None,
+            },
         }
-        bad
     }
 
     /// `_avail`: the usable concealed tiles, (kind, count) in the order the hand first holds them (with

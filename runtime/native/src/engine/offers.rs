@@ -339,6 +339,9 @@ pub struct Ctx<'a> {
     pub(super) avail_less: Vec<std::cell::OnceCell<AvailLess>>,
     /// (restriction, seat) -> whether it holds, for a restriction whose condition reads no tile.
     pub(super) restrict_memo: std::cell::RefCell<Vec<(usize, usize, bool)>>,
+    /// The first set of a form's barred wildcards asked that names a reveal, with the kinds they stand for
+    /// now (`unusable_form`): the reveals read once a decision, not once a form and seat.
+    pub(super) unusable_kept: std::cell::OnceCell<Option<super::offer_melds::KeptKinds<'a>>>,
 }
 
 fn seat_v(s: Option<usize>) -> V {
@@ -361,6 +364,7 @@ impl<'a> Ctx<'a> {
             avail_all: (0..st.seats.len()).map(|_| std::cell::OnceCell::new()).collect(),
             avail_less: (0..st.seats.len()).map(|_| std::cell::OnceCell::new()).collect(),
             restrict_memo: std::cell::RefCell::new(Vec::new()),
+            unusable_kept: std::cell::OnceCell::new(),
         }
     }
 
