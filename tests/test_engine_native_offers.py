@@ -375,3 +375,18 @@ action 碰二 { on discard; by others; forms 碰二 }
         g.apply(0, next(m for m in g.legal_moves(0) if m.tiles == ({"5z": "白", "6z": "发"}[three],)))
         assert decision_of(g)["kind"] == "claim"
         assert [m[0] for m in _same(OffersCheck(rules), g)[1]] == [action, "pass"]
+
+
+def test_a_concealed_kong_needs_four_usable_tiles_of_its_kind():
+    """The dealer's turn: four 1万 (or 白) held offer the concealed kong, three do not; with 白 a wildcard
+    barred from the kong, four 白 offer none (natively no candidate is made where no usable kind is held
+    four times). Each the reference's."""
+    body = "meld 暗杠 { shape same 4; kong true }\naction 暗杠 { on turn; by self; forms 暗杠 }\n"
+    for wild in ("", "wild 百搭 { tiles 白; no_meld [暗杠] }\n"):
+        rules = _rules(wild + body)
+        for four, name in (("1m", "1万"), ("5z", "白")):
+            for n in (4, 3):
+                wall = [four] * n + ["2m"] * (4 - n) + ["3m", "4m", "6m", "8m", "7m"] + REST
+                g = Game(rules, seed=1, dealer=0, wall=wall)
+                kongs = [m[1] for m in _same(OffersCheck(rules), g)[0] if m[0] == "暗杠"]
+                assert kongs == ([[name] * 4] if n == 4 and not (wild and four == "5z") else [])

@@ -8,7 +8,7 @@
 use std::borrow::Cow;
 use std::sync::Arc;
 
-use super::offer_rules::{ActionDef, KindDef, OfferRules};
+use super::offer_rules::{ActionDef, KindDef, OfferRules, ShapeDef};
 use super::offers::{barred, refused, Bind, Ctx, Moves, Mv, Of, Why, R};
 use super::state::{Seat, Value};
 use super::table::Table;
@@ -139,6 +139,8 @@ pub fn meld_options(
                 if (count(avail, r) as i64) < s.size as i64 - 1 {
                     return Vec::new();
                 }
+            } else if !held_whole(s, avail) {
+                return Vec::new();
             }
         } else if s.kind == "run" {
             if let Some(r) = required {
@@ -256,7 +258,12 @@ pub fn meld_options(
         if !mk.upgrades.is_empty() {
             // (the kinds upgraded from concealed tiles looked up only for a hand `fresh` proposes any of)
             // (a `same` shape's one candidate with r needs size - 1 of r held: fewer, it is not fitted)
-            let hopeless = s.kind == "same" && required.is_some_and(|r| count(avail, r) + 1 < s.size);
+            // (without one, `fresh` proposes only the kinds held `size` times: none held, no candidate)
+            let hopeless = s.kind == "same"
+                && match required {
+                    Some(r) => count(avail, r) + 1 < s.size,
+                    None => !held_whole(s, avail),
+                };
             let mut cands: Vec<Vec<usize>> = Vec::new();
             if !hopeless {
                 fresh(t, s, avail, required, &mut |c| cands.push(c.to_vec()));
@@ -339,6 +346,12 @@ pub fn meld_options(
         );
     });
     out
+}
+
+/// Whether some usable kind is held as often as a `same` shape's size (`fresh`'s candidates with no
+/// required tile: none where this is false).
+fn held_whole(s: &ShapeDef, avail: &[(usize, usize)]) -> bool {
+    avail.iter().any(|&(_, c)| c >= s.size)
 }
 
 /// `fits` of a candidate's needs (its tiles by kind, one `required` tile fewer) without making them:
