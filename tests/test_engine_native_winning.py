@@ -367,6 +367,25 @@ def _gold_hand(rules, used, seeds: int):
     return g, gold, t
 
 
+def _drawn_wins(g, t, hand: str) -> set[str]:
+    """The kinds seat 1 wins on by drawing them onto `hand` natively, each answer (a win or none, and the
+    win's score) asserted equal to the reference's `win_offered`."""
+    seat = g.st.seats[1]
+    found = set()
+    for kind in g.cat.kinds:
+        if kind.category == "flower":
+            continue
+        _set_hand(g, 1, f"{hand} {kind.name}")
+        tile = seat.hand[-1]
+        why, got = t.win(native_snapshot(g), 1, "drawn", tile.index, [])
+        info = g.win_offered(1, "drawn", tile, ())
+        assert why is None and (got is None) == (info is None), (hand, kind.name)
+        if got is not None:
+            found.add(kind.name)
+            assert Fraction(got[1], got[2]) == Fraction(info.result.score)
+    return found
+
+
 def test_a_stand_in_plays_as_the_wildcard_kind_natively():
     """龙岩: 白 stands in for the kind the revealed 金牌 names (not when that is 白 itself); with one
     金 in the hand too. The waits, waits without each tile and the wins on them equal the reference's."""
@@ -404,18 +423,7 @@ def test_a_hand_found_short_still_wins_by_the_instant_form_natively():
         for _ in range(2):  # the second time from the kept answers
             _set_hand(g, 1, hand)
             assert _ask(g, t, 1, [["waits"]])[0] == [k.index for k in g.waits(seat)]
-            found = set()
-            for kind in g.cat.kinds:
-                if kind.category == "flower":
-                    continue
-                _set_hand(g, 1, f"{hand} {kind.name}")
-                tile = seat.hand[-1]
-                why, got = t.win(native_snapshot(g), 1, "drawn", tile.index, [])
-                info = g.win_offered(1, "drawn", tile, ())
-                assert why is None and (got is None) == (info is None), (hand, kind.name)
-                if got is not None:
-                    found.add(kind.name)
-                    assert Fraction(got[1], got[2]) == Fraction(info.result.score)
+            found = _drawn_wins(g, t, hand)
             assert found == wins_on if wins_on is not None else "南" in found, (hand, found)
 
 
@@ -532,18 +540,7 @@ def test_a_short_hand_without_melds_wins_by_the_orphans_form_only_when_its_tiles
     seat = g.st.seats[1]
     assert not seat.melds
     for hand, wins in ((LY_ORPHANS, True), (LY_ORPHANS.replace("中", "二万"), False)):
-        found = set()
-        for kind in g.cat.kinds:
-            if kind.category == "flower":
-                continue
-            _set_hand(g, 1, f"{hand} {kind.name}")
-            tile = seat.hand[-1]
-            why, got = t.win(native_snapshot(g), 1, "drawn", tile.index, [])
-            info = g.win_offered(1, "drawn", tile, ())
-            assert why is None and (got is None) == (info is None), (hand, kind.name)
-            if got is not None:
-                found.add(kind.name)
-                assert Fraction(got[1], got[2]) == Fraction(info.result.score)
+        found = _drawn_wins(g, t, hand)
         if wins:
             assert set(LY_ORPHANS.split()) <= found, found
         else:
