@@ -390,3 +390,28 @@ def test_a_concealed_kong_needs_four_usable_tiles_of_its_kind():
                 g = Game(rules, seed=1, dealer=0, wall=wall)
                 kongs = [m[1] for m in _same(OffersCheck(rules), g)[0] if m[0] == "暗杠"]
                 assert kongs == ([[name] * 4] if n == 4 and not (wild and four == "5z") else [])
+
+
+def test_an_added_kong_needs_the_pungs_kind_held_at_the_turn():
+    """Seat 1 pungs a discarded 白 and draws: drawing the fourth 白 its turn offers the added kong
+    (no kind is held four times: the pung it grows is what makes it possible), drawing 9条 it does not; a
+    concealed kong is offered with four of a kind held. Each the reference's."""
+    body = """meld 补杠 { shape same 4; exposed true; kong true; upgrades 碰 }
+meld 暗杠 { shape same 4; kong true }
+action 碰 { on discard; by others; forms 碰 }
+action 补杠 { on turn; by self; forms 补杠 }
+action 暗杠 { on turn; by self; forms 暗杠 }
+"""
+    rules = _rules(body)
+    for draw, offered in (("5z", [("补杠", ["白"] * 4)]), ("9s", [])):
+        wall = ["1m", "4m", "6m", "8m", "5z", "5z", "2m", "3m", "5z", draw] + REST
+        g = Game(rules, seed=1, dealer=0, wall=wall)
+        g.apply(0, next(m for m in g.legal_moves(0) if m.tiles == ("白",)))
+        g.apply(1, next(m for m in g.legal_moves(1) if m.action == "碰"))  # then it draws
+        assert decision_of(g)["kind"] == "turn" and decision_of(g)["seat"] == 1
+        kongs = [(m[0], m[1]) for m in _same(OffersCheck(rules), g)[1] if m[0] in ("补杠", "暗杠")]
+        assert kongs == offered
+    wall = ["1m", "1m", "1m", "1m", "6m", "5z", "2m", "3m", "4s", "7s"] + REST
+    g = Game(rules, seed=1, dealer=0, wall=wall)
+    kongs = [(m[0], m[1]) for m in _same(OffersCheck(rules), g)[0] if m[0] in ("补杠", "暗杠")]
+    assert kongs == [("暗杠", ["1万"] * 4)]

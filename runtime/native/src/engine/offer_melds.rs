@@ -8,13 +8,15 @@
 use std::borrow::Cow;
 use std::sync::Arc;
 
-use super::offer_rules::{ActionDef, KindDef, OfferRules, ShapeDef};
+use super::offer_rules::{ActionDef, KindDef, OfferRules};
 use super::offers::{barred, refused, Bind, Ctx, Moves, Mv, Of, Why, R};
 use super::state::{Seat, Value};
 use super::table::Table;
 
 mod fresh;
+mod held;
 use fresh::fresh;
+use held::{fits_tiles, held_whole, same_possible};
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct MeldOption {
@@ -348,25 +350,6 @@ pub fn meld_options(
     out
 }
 
-/// Whether some usable kind is held as often as a `same` shape's size (`fresh`'s candidates with no
-/// required tile: none where this is false).
-fn held_whole(s: &ShapeDef, avail: &[(usize, usize)]) -> bool {
-    avail.iter().any(|&(_, c)| c >= s.size)
-}
-
-/// `fits` of a candidate's needs (its tiles by kind, one `required` tile fewer) without making them:
-/// every kind of the candidate held often enough (a required tile the candidate lacks needs none).
-fn fits_tiles(avail: &[(usize, usize)], tiles: &[usize], required: Option<usize>) -> bool {
-    tiles.iter().enumerate().all(|(i, &k)| {
-        // each kind once, at its first place
-        if tiles[..i].contains(&k) {
-            return true;
-        }
-        let want = tiles[i..].iter().filter(|&&x| x == k).count() - (required == Some(k)) as usize;
-        count(avail, k) >= want
-    })
-}
-
 /// How many barred kinds `unusable_form` keeps for a decision (a larger set is worked out where asked).
 const KEPT_KINDS: usize = 4;
 
@@ -558,6 +541,11 @@ impl Ctx<'_> {
         let mut checked = false;
         for (fi, kind) in self.o.form_kinds[i].iter().enumerate() {
             let Some(mk) = kind.map(|x| &self.o.rules.kinds[x]) else { continue };
+            // (a turn's `same` meld is read off the raw hand first: the usable tiles and the barred kinds
+            // are not worked out for a seat that can make none, as at most turns)
+            if required.is_none() && mk.shape.kind == "same" && !same_possible(s, mk) {
+                continue;
+            }
             let unusable = self.unusable_form(i, fi);
             if let Some(r) = required {
                 let sh = &mk.shape;
