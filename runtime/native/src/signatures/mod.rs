@@ -469,19 +469,14 @@ impl Memo {
         let start = self.opts.len() as u32;
         for &t in choices.iter() {
             let tp = &self.tpls[t as usize];
-            let mut held = true;
-            for j in 0..WORDS {
-                if ((key[j] | GUARD) - tp.delta[j]) & GUARD != GUARD {
-                    held = false;
-                    break;
-                }
-            }
+            // every word's guard bits survive the subtraction: each natural member is held
+            let held = key.iter().zip(&tp.delta).all(|(&k, &d)| ((k | GUARD) - d) & GUARD == GUARD);
             if !held {
                 continue; // a natural member not held
             }
             let mut child = *key;
-            for j in 0..WORDS {
-                child[j] -= tp.delta[j];
+            for (c, &d) in child.iter_mut().zip(&tp.delta) {
+                *c -= d;
             }
             let (src, pair, nw) = (tp.src, tp.pair, tp.nw);
             let wl = w - nw;
