@@ -44,6 +44,7 @@ pub(super) fn refused<T>(what: &str) -> R<T> {
 
 pub use super::moves::{Act, Mv, Tiles};
 
+mod ready_guard; // an action's `when` of the actor's flags and a wait question's length, read directly
 mod turn_moves; // the turn's moves: the discards, the pass, the own turn's actions, follow-ups
 
 /// What a move stands for beside itself (`Offer`): its action (None for a discard or the pass), whether
@@ -132,6 +133,9 @@ pub struct Offers {
     /// `hand_wilds` where it reads nothing of the state (every wildcard of a hand names its kind, none a
     /// reveal's tile): per kind, whether it is wild in a hand.
     fixed_wild: Option<Vec<bool>>,
+    /// Per expression (by index), for the actions' `when`s of that shape: the guard read without an
+    /// evaluation (engine/offers/ready_guard.rs).
+    ready_guards: Vec<Option<ready_guard::ReadyGuard>>,
 }
 
 /// `_unusable`'s test: the wildcards (by index into `rules.wilds`) barred from action a's melds of this
@@ -259,6 +263,14 @@ impl Offers {
             }
             w
         });
+        let mut ready_guards: Vec<Option<ready_guard::ReadyGuard>> = (0..scope.exprs.len()).map(|_| None).collect();
+        for a in &rules.actions {
+            if let Some(e) = a.when {
+                if let (Some(slot), Some(g)) = (ready_guards.get_mut(e), ready_guard::ready_guard(&scope, e)) {
+                    *slot = Some(g);
+                }
+            }
+        }
         Ok(Offers {
             rules,
             scope,
@@ -278,6 +290,7 @@ impl Offers {
             restricts_of,
             win_plans,
             fixed_wild,
+            ready_guards,
         })
     }
 
@@ -429,7 +442,14 @@ impl<'a> Ctx<'a> {
     ) -> R<bool> {
         match e {
             None => Ok(true),
-            Some(i) => Ok(self.eval(i, seat, tile, bind, choice)?.truthy()),
+            Some(i) => {
+                if let Some(Some(g)) = self.o.ready_guards.get(i) {
+                    if let Some(held) = self.ready_guarded(g, seat) {
+                        return held;
+                    }
+                }
+                Ok(self.eval(i, seat, tile, bind, choice)?.truthy())
+            }
         }
     }
 

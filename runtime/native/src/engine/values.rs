@@ -22,6 +22,7 @@ type R<T> = Result<T, Stop>;
 
 mod calls; // the game functions (`visible_count`, `next`, `after`, `held`, the questions)
 mod bounded; // `len(Q) OP n` of a wait question Q, walked only as far as the comparison needs
+pub(in crate::engine) use bounded::wait_len_holds;
 mod truth; // a condition's truth read without the values it compares built and dropped
 
 const BUDGET: u64 = 1_000_000; // node evaluations per expression; past it the reference evaluates it

@@ -10,7 +10,8 @@
 //! the value is worked out in full.
 
 use super::{Ev, R};
-use crate::engine::scope::{Question, SeatField, G, GF};
+use crate::engine::scope::{Question, SeatField, WinQuestions, G, GF};
+use crate::engine::state::HandState;
 use crate::program::{apply, compare, Cmp, Func, Node, Stop, V};
 
 /// The nodes a bounded comparison evaluates at most (the comparison's own is counted by `eval`): it is
@@ -113,34 +114,7 @@ impl Ev<'_> {
             let v = self.wins.ask(self.st, q, &args)?;
             return self.finish(op, apply(Func::Len, v, None)?, Some(num_v), num, left).map(Some);
         };
-        let holds = |len: usize| {
-            let l = V::Int(len as i64);
-            let r = V::Int(target);
-            (if left { compare(op, &l, &r) } else { compare(op, &r, &l) }).unwrap_or(false)
-        };
-        // Decided once every length the kinds left allow compares alike — and only where that answer is
-        // the empty list's: the whole walk shares one work limit, and a reference whose walk runs past it
-        // answers no waits (its HandError caught), so a walk stopped before the kinds that would have
-        // spent it must give what no waits gives.
-        let empty = holds(0);
-        let decided = |found: usize, more: usize| {
-            let alike = match op {
-                Cmp::Eq | Cmp::Ne => {
-                    let (lo, hi) = (found as i64, (found + more) as i64);
-                    lo == hi || target < lo || target > hi
-                }
-                _ => holds(found) == holds(found + more), // a monotone test: its two ends agree
-            };
-            alike && holds(found) == empty
-        };
-        let len = match self.wins.ask_len(self.st, q, &args, &decided)? {
-            Some(len) => len,
-            None => match apply(Func::Len, self.wins.ask(self.st, q, &args)?, None)? {
-                V::Int(l) if l >= 0 => l as usize,
-                _ => return Err(Stop::Bail),
-            },
-        };
-        Ok(Some(V::Bool(holds(len))))
+        Ok(Some(V::Bool(wait_len_holds(self.wins, self.st, q, &args, op, target, left)?)))
     }
 
     /// The comparison of a length worked out in full with the number (read now where it stands on the left).
@@ -153,3 +127,46 @@ impl Ev<'_> {
         Ok(V::Bool(holds))
     }
 }
+
+/// `len(q(args)) OP target` (`target OP len(…)` where not `left`), the question walked only as far as
+/// the comparison needs (`ask_len`), else asked in full: `bounded_compare`'s answer once its operands
+/// are read, and the legal moves' ready guards' (engine/offers/ready_guard.rs).
+pub(in crate::engine) fn wait_len_holds(
+    wins: &dyn WinQuestions,
+    st: &HandState,
+    q: Question,
+    args: &[V],
+    op: Cmp,
+    target: i64,
+    left: bool,
+) -> R<bool> {
+    let holds = |len: usize| {
+        let l = V::Int(len as i64);
+        let r = V::Int(target);
+        (if left { compare(op, &l, &r) } else { compare(op, &r, &l) }).unwrap_or(false)
+    };
+    // Decided once every length the kinds left allow compares alike — and only where that answer is
+    // the empty list's: the whole walk shares one work limit, and a reference whose walk runs past it
+    // answers no waits (its HandError caught), so a walk stopped before the kinds that would have
+    // spent it must give what no waits gives.
+    let empty = holds(0);
+    let decided = |found: usize, more: usize| {
+        let alike = match op {
+            Cmp::Eq | Cmp::Ne => {
+                let (lo, hi) = (found as i64, (found + more) as i64);
+                lo == hi || target < lo || target > hi
+            }
+            _ => holds(found) == holds(found + more), // a monotone test: its two ends agree
+        };
+        alike && holds(found) == empty
+    };
+    let len = match wins.ask_len(st, q, args, &decided)? {
+        Some(len) => len,
+        None => match apply(Func::Len, wins.ask(st, q, args)?, None)? {
+            V::Int(l) if l >= 0 => l as usize,
+            _ => return Err(Stop::Bail),
+        },
+    };
+    Ok(holds(len))
+}
+
