@@ -17,6 +17,7 @@ mod fresh;
 mod held;
 use fresh::fresh;
 use held::{fits_tiles, held_whole, same_possible};
+pub(super) use held::{most_held, same_possible_with};
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct MeldOption {
@@ -413,9 +414,10 @@ impl Ctx<'_> {
     /// With kinds barred, the same list without them (the order of the kinds left is unchanged): borrowed
     /// where the seat holds none of them, else kept for the first such set asked (`avail_less`).
     pub(super) fn avail(&self, seat: usize, unusable: &[usize]) -> Cow<'_, [(usize, usize)]> {
-        let Some(all) = self.avail_all.get(seat) else {
+        let Some(kept) = self.kept(seat) else {
             return Cow::Owned(self.avail_of(seat, unusable));
         };
+        let all = &kept.all;
         if unusable.is_empty() {
             return Cow::Borrowed(all.get_or_init(|| self.avail_of(seat, &[])));
         }
@@ -426,11 +428,9 @@ impl Ctx<'_> {
                 return Cow::Borrowed(all);
             }
         }
-        if let Some(l) = self.avail_less.get(seat) {
-            let (key, kept) = l.get_or_init(|| (unusable.to_vec(), self.avail_of(seat, unusable)));
-            if key.as_slice() == unusable {
-                return Cow::Borrowed(kept);
-            }
+        let (key, less) = kept.less.get_or_init(|| (unusable.to_vec(), self.avail_of(seat, unusable)));
+        if key.as_slice() == unusable {
+            return Cow::Borrowed(less);
         }
         Cow::Owned(self.avail_of(seat, unusable))
     }

@@ -344,17 +344,24 @@ pub struct Ctx<'a> {
     /// Each seat offered a win, with the tile of the offer (`_win_moves` raises `win_offer` for it): the
     /// native hand runs those events once the moves are worked out (engine/turn.rs).
     pub offered_wins: std::cell::RefCell<Vec<(usize, Option<usize>)>>,
-    /// Per seat, its usable concealed tiles when no wildcard kind is barred (`avail` with none unusable),
-    /// worked out once a decision.
-    pub(super) avail_all: Vec<std::cell::OnceCell<Vec<(usize, usize)>>>,
-    /// Per seat, the first set of barred kinds it is asked with while holding any of them, and the usable
-    /// tiles without them (most rule sets bar one set of wildcards from all their melds).
-    pub(super) avail_less: Vec<std::cell::OnceCell<AvailLess>>,
+    /// Per seat, its usable tiles kept for the decision (`Kept`): made on first use (most decisions
+    /// ask no meld's candidates).
+    kept: std::cell::OnceCell<Box<[Kept]>>,
     /// (restriction, seat) -> whether it holds, for a restriction whose condition reads no tile.
     pub(super) restrict_memo: std::cell::RefCell<Vec<(usize, usize, bool)>>,
     /// The first set of a form's barred wildcards asked that names a reveal, with the kinds they stand for
     /// now (`unusable_form`): the reveals read once a decision, not once a form and seat.
     pub(super) unusable_kept: std::cell::OnceCell<Option<super::offer_melds::KeptKinds<'a>>>,
+}
+
+/// One seat's usable concealed tiles, worked out once a decision (engine/offer_melds.rs `avail`).
+#[derive(Default)]
+pub(super) struct Kept {
+    /// With no wildcard kind barred (`avail` with none unusable).
+    pub(super) all: std::cell::OnceCell<Vec<(usize, usize)>>,
+    /// The first set of barred kinds the seat is asked with while holding any of them, and the usable
+    /// tiles without them (most rule sets bar one set of wildcards from all their melds).
+    pub(super) less: std::cell::OnceCell<AvailLess>,
 }
 
 fn seat_v(s: Option<usize>) -> V {
@@ -374,11 +381,15 @@ impl<'a> Ctx<'a> {
                 None => std::borrow::Cow::Owned(hand_wilds(t, st)),
             },
             offered_wins: std::cell::RefCell::new(Vec::new()),
-            avail_all: (0..st.seats.len()).map(|_| std::cell::OnceCell::new()).collect(),
-            avail_less: (0..st.seats.len()).map(|_| std::cell::OnceCell::new()).collect(),
+            kept: std::cell::OnceCell::new(),
             restrict_memo: std::cell::RefCell::new(Vec::new()),
             unusable_kept: std::cell::OnceCell::new(),
         }
+    }
+
+    /// Seat `seat`'s kept usable tiles (None: no such seat).
+    pub(super) fn kept(&self, seat: usize) -> Option<&Kept> {
+        self.kept.get_or_init(|| (0..self.st.seats.len()).map(|_| Kept::default()).collect()).get(seat)
     }
 
     pub(super) fn tile_v(&self, k: usize) -> V {

@@ -17,26 +17,36 @@ pub(super) fn held_whole(s: &ShapeDef, avail: &[(usize, usize)]) -> bool {
 /// from whose kind is held (a growth adds that kind). The raw hand holds at least the usable tiles, so
 /// where this is false `meld_options` finds none.
 pub(super) fn same_possible(s: &Seat, mk: &KindDef) -> bool {
-    let hand = &s.hand;
-    // each kind counted by its index (a kind past the table's few, or a size past a count's: taken as
-    // possible, `meld_options` asked)
+    same_possible_with(s, mk, most_held(&s.hand))
+}
+
+/// The most times one kind is held in `hand` (`usize::MAX` where a kind lies past the table's few or a
+/// count past a byte's: taken as possible): `same_possible`'s count for every `same` kind at once.
+pub(in crate::engine) fn most_held(hand: &[usize]) -> usize {
     const FEW: usize = 256;
-    if mk.shape.size > u8::MAX as usize {
-        return true;
-    }
     let mut held = [0u8; FEW];
+    let mut most = 0u8;
     for &k in hand {
-        let Some(n) = held.get_mut(k) else { return true };
-        *n = n.saturating_add(1);
-        if *n as usize >= mk.shape.size {
-            return true;
+        let Some(n) = held.get_mut(k) else { return usize::MAX };
+        if *n == u8::MAX {
+            return usize::MAX;
         }
+        *n += 1;
+        most = most.max(*n);
+    }
+    most as usize
+}
+
+/// `same_possible` with the hand's `most_held` given.
+pub(in crate::engine) fn same_possible_with(s: &Seat, mk: &KindDef, most: usize) -> bool {
+    if mk.shape.size > u8::MAX as usize || (most > 0 && most >= mk.shape.size) {
+        return true;
     }
     let growing = !mk.upgrades.is_empty() || mk.grows;
     growing
         && s.melds.iter().any(|m| {
             let grows_from = if mk.upgrades.is_empty() { m.kind == mk.name } else { mk.upgrades.contains(&m.kind) };
-            grows_from && m.tiles.first().is_some_and(|k| hand.contains(k))
+            grows_from && m.tiles.first().is_some_and(|k| s.hand.contains(k))
         })
 }
 

@@ -2,7 +2,8 @@
 //! `_own_turn_actions`, `_turn_moves`, `_follow_moves`): the discards each distinct concealed tile no
 //! `restrict` forbids, the pass, the actions `turn` and `draw` open, an action's follow-ups.
 
-use super::super::offer_melds::{count, meld_options, MeldOption};
+use super::super::offer_melds::{count, meld_options, most_held, same_possible_with, MeldOption};
+use crate::engine::state::Seat;
 use super::{Act, Ctx, Moves, Mv, Tiles, NO_BIND, NO_OFFER, R};
 
 impl<'a> Ctx<'a> {
@@ -63,6 +64,18 @@ impl<'a> Ctx<'a> {
         &self.o.own_turn
     }
 
+    /// Whether action `i` is a meld action whose every form is a `same` kind seat `s` cannot make with
+    /// no required tile (`most`: its hand's `most_held`): `meld_moves` then finds nothing and reads
+    /// nothing else (no guard, no restriction), so the action is not asked.
+    fn no_own_meld(&self, i: usize, s: &Seat, most: usize) -> bool {
+        let a = self.action(i);
+        !a.forms.is_empty()
+            && self.o.form_kinds[i].iter().all(|k| match k.map(|x| &self.o.rules.kinds[x]) {
+                None => true,
+                Some(mk) => mk.shape.kind == "same" && !same_possible_with(s, mk, most),
+            })
+    }
+
     /// `_turn_moves`.
     pub fn turn_moves(&self, s: usize, claimed: bool, allow_win: bool) -> R<Moves> {
         let seat = &self.st.seats[s];
@@ -73,8 +86,13 @@ impl<'a> Ctx<'a> {
                 moves.extend(self.win_moves(s, "self", seat.drawn, Some(s), NO_BIND)?);
             }
             if !seat.auto {
+                // the most times a kind is held, counted once a turn: the own melds no kind is held for
+                // (at most turns every one) are not asked
+                let most = most_held(&seat.hand);
                 for &i in self.own_turn_actions() {
-                    moves.extend(self.action_moves(i, s, seat.drawn, None, NO_BIND)?);
+                    if !self.no_own_meld(i, seat, most) {
+                        moves.extend(self.action_moves(i, s, seat.drawn, None, NO_BIND)?);
+                    }
                 }
             }
         }
