@@ -14,6 +14,12 @@ pub(crate) fn seed_words(seed: &Bound<'_, PyAny>) -> PyResult<Vec<u32>> {
     if seed.cast::<PyBool>().is_ok() || seed.cast::<PyInt>().is_err() {
         return Err(PyValueError::new_err("a seed is a whole number"));
     }
+    // a seed within 64 bits (every seed the callers draw) read directly: the same words as below
+    if let Ok(i) = seed.extract::<i64>() {
+        let u = i.unsigned_abs();
+        let (lo, hi) = (u as u32, (u >> 32) as u32);
+        return Ok(if hi == 0 { vec![lo] } else { vec![lo, hi] });
+    }
     let a = seed.call_method0("__abs__")?;
     let bits: usize = a.call_method0("bit_length")?.extract()?;
     if bits > 1 << 20 {

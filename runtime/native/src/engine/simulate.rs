@@ -12,7 +12,7 @@
 
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use serde_json::{json, Value as J};
+use serde_json::json;
 
 use super::bot_binding::EfficiencyRules;
 use super::bot_play::{Bot, BotSetup};
@@ -40,24 +40,34 @@ pub struct EngineSim {
 /// A hand to play: its setup seed, and per seat its bot's name and seed.
 type HandIn<'py> = (Bound<'py, PyAny>, Vec<(String, Bound<'py, PyAny>)>);
 
-/// One hand's tallies, or why the native engine did not play it to its end (`Broken`: an invariant
+/// One hand's tallies (the JSON object's text), or why the native engine did not play it to its end (`Broken`: an invariant
 /// found broken, which the caller reports as a violation besides playing the hand again in Python).
 enum Played {
-    Over(J),
+    Over(String),
     Refused(String),
     Broken(String),
 }
 
-fn money_j(m: &Money) -> J {
-    json!([m.n.to_string(), m.d.to_string()])
+/// A text as JSON writes it (quoted, escaped as `serde_json` escapes it).
+fn push_str_j(out: &mut String, s: &str) {
+    out.push_str(&serde_json::to_string(s).expect("a str is written"));
 }
 
-fn exact_j(v: &V) -> Option<J> {
+/// A pair of whole numbers as the tallies write an exact number: `["n","d"]` (digits: nothing to escape).
+fn push_pair_j(out: &mut String, n: impl std::fmt::Display, d: impl std::fmt::Display) {
+    use std::fmt::Write;
+    let _ = write!(out, "[\"{n}\",\"{d}\"]");
+}
+
+/// An exact number's JSON text, `["n","d"]` (None: not an exact number).
+fn exact_text(v: &V) -> Option<String> {
+    let mut out = String::new();
     match v {
-        V::Int(i) => Some(json!([i.to_string(), "1"])),
-        V::Rat(n, d) => Some(json!([n.to_string(), d.to_string()])),
-        _ => None,
+        V::Int(i) => push_pair_j(&mut out, i, 1),
+        V::Rat(n, d) => push_pair_j(&mut out, n, d),
+        _ => return None,
     }
+    Some(out)
 }
 
 /// Every copy by kind wherever it is (`HandState.tiles_everywhere`).
@@ -163,11 +173,11 @@ impl EngineSim {
             value = Val::Answers(answers);
         }
         h.st.over = true;
-        self.tallies(&e, &mut h, &start, &initial)
+        self.tallies(&e, &mut h, &start, &initial, chosen.as_deref().map(Vec::as_slice))
     }
 
     /// What `play_games` reads of a hand over (its `result()`, `violations`, `errors`).
-    fn tallies(&self, e: &Eng, h: &mut Hand, start: &[Money], initial: &[i64]) -> Played {
+    fn tallies(&self, e: &Eng, h: &mut Hand, start: &[Money], initial: &[i64], chosen: Option<&[usize]>) -> Played {
         let t = e.t;
         // the invariants `Game.check_invariants` checks at the end (every tile by kind): a failure is
         // reported, and the hand goes back to the reference
@@ -189,7 +199,7 @@ impl EngineSim {
                 return Played::Refused(format!("a win question the native machinery declines ({why})"));
             }
             let (score, fans) = match got {
-                Ok(Some((score, fans))) if exact_j(&score).is_some() && exact_j(&score) == exact_j(&i.score) => (score, fans),
+                Ok(Some((score, fans))) if exact_text(&score).is_some() && exact_text(&score) == exact_text(&i.score) => (score, fans),
                 _ => return Played::Refused("the winner's result scored at the hand's end differs from its win's".into()),
             };
             let tf = {
@@ -200,17 +210,48 @@ impl EngineSim {
                 Ok(v) => v,
                 Err(why) => return Played::Refused(why),
             };
-            let (Some(sc), Some(tf)) = (exact_j(&score), exact_j(&tf)) else {
+            let (Some(sc), Some(tf)) = (exact_text(&score), exact_text(&tf)) else {
                 return Played::Refused("a score or task factor that is no exact number".into());
             };
-            scores.push(json!({"seat": w, "score": sc, "fans": fans, "task_factor": tf}));
+            let fans = serde_json::to_string(&fans).expect("texts are written");
+            scores.push(format!("{{\"seat\":{w},\"score\":{sc},\"fans\":{fans},\"task_factor\":{tf}}}"));
         }
+        // the tallies written as text where they are made, in the keys' order `json!` would keep (no
+        // JSON values built, copied into the line's object and written again)
         let st = &h.st;
-        Played::Over(json!({
-            "winners": st.winners, "task": st.task, "events": st.events.to_json(),
-            "payments": st.payments.iter().map(|p| p.name.as_str()).collect::<Vec<_>>(),
-            "scores": scores, "moves": h.moves, "fees": money_j(&st.fees),
-        }))
+        let mut out = String::with_capacity(512);
+        out.push_str("{\"winners\":");
+        out.push_str(&serde_json::to_string(&st.winners).expect("seats are written"));
+        out.push_str(",\"task\":");
+        push_str_j(&mut out, &st.task);
+        out.push_str(",\"events\":{");
+        for (k, (name, n)) in st.events.iter().enumerate() {
+            if k > 0 {
+                out.push(',');
+            }
+            push_str_j(&mut out, name);
+            out.push(':');
+            out.push_str(&n.to_string());
+        }
+        out.push_str("},\"payments\":[");
+        for (k, p) in st.payments.iter().enumerate() {
+            if k > 0 {
+                out.push(',');
+            }
+            push_str_j(&mut out, &p.name);
+        }
+        out.push_str("],\"scores\":[");
+        out.push_str(&scores.join(","));
+        out.push_str("],\"moves\":");
+        out.push_str(&h.moves.to_string());
+        out.push_str(",\"fees\":");
+        push_pair_j(&mut out, st.fees.n, st.fees.d);
+        if let Some(c) = chosen {
+            out.push_str(",\"chosen\":");
+            out.push_str(&serde_json::to_string(c).expect("indices are written"));
+        }
+        out.push('}');
+        Played::Over(out)
     }
 }
 
@@ -280,12 +321,7 @@ impl EngineSim {
                 .map(|(words, mut seats)| {
                     let mut chosen = Vec::new();
                     match self.play_one(hc, py, words, &mut seats, moves.then_some(&mut chosen)) {
-                        Played::Over(mut j) => {
-                            if moves {
-                                j["chosen"] = json!(chosen);
-                            }
-                            json!({ "over": j }).to_string()
-                        }
+                        Played::Over(j) => format!("{{\"over\":{j}}}"),
                         Played::Refused(why) => json!({ "refused": why }).to_string(),
                         Played::Broken(why) => json!({ "refused": format!("an invariant broken: {why}"), "invariant": why }).to_string(),
                     }
