@@ -153,16 +153,21 @@ impl Cx<'_, '_> {
     /// One run of events on the state (engine/events.rs), the generator and the moves made handed over.
     pub(super) fn events<T>(&mut self, f: impl FnOnce(&mut Run) -> H<T>) -> Res<T> {
         let e = self.e;
-        // each winner's bindings (`winner_binding`), for the payments made per winner
-        let binds: Vec<Vec<(usize, V)>> = self.h.st.winners.iter().map(|&w| self.winner_slots(w)).collect::<Res<_>>()?;
-        let winner_wins: Vec<_> = self.h.st.winners.iter().map(|&w| self.winner_win(w)).collect();
+        // each winner's bindings (`winner_binding`), for the payments made per winner (none before a win:
+        // nothing collected)
+        let winners = if self.h.st.winners.is_empty() {
+            None
+        } else {
+            let binds: Vec<Vec<(usize, V)>> = self.h.st.winners.iter().map(|&w| self.winner_slots(w)).collect::<Res<_>>()?;
+            Some((binds, self.h.st.winners.iter().map(|&w| self.winner_win(w)).collect()))
+        };
         let wins: StateWins = e.w.on(e.t, &self.h.st, e.hand);
         let mut run = Run::new(e.t, e.p, &wins, &mut self.h.st, &mut self.h.rng);
         run.moves = self.h.moves;
         // the run reads the base values and leaves them as they are: lent, put back below
         run.base = std::mem::take(&mut self.h.base);
         run.base_self_drawn = self.h.base_self_drawn;
-        if !binds.is_empty() {
+        if let Some((binds, winner_wins)) = winners {
             run.winners = Some(binds);
             run.winner_wins = winner_wins;
         }

@@ -157,7 +157,7 @@ impl Run<'_> {
             // where the holder holds it (found once: the evaluation below changes no state)
             let at = holder.and_then(|h| position(self.vars(h), ef.hint, name));
             let value = match ef.value {
-                Some(i) => self.eval_with(i, b, what)?,
+                Some(i) => self.effect_value(i, b, what)?,
                 None => V::None,
             };
             let new: Value = match ef.op {
@@ -204,6 +204,18 @@ impl Run<'_> {
             }
         }
         Ok(emitted)
+    }
+
+    /// An effect's value (expression `i`): an `and` (`set actor.flag = (actor.other and …)`) whose leading
+    /// conjuncts answer it from the bindings (engine/guard.rs) is that answer as a flag, as the evaluator's
+    /// `and` gives it, without an evaluation set up; anything else evaluated.
+    fn effect_value(&mut self, i: usize, b: &Bind, what: impl FnOnce() -> String) -> H<V> {
+        if let Some(Ok(Node::And(..))) = self.p.scope.exprs.get(i) {
+            if let Some(known) = self.p.guard_of.get(i).and_then(Option::as_ref).and_then(|g| self.guarded(g, b)) {
+                return Ok(V::Bool(known));
+            }
+        }
+        self.eval_with(i, b, what)
     }
 
     /// A `bump_of` effect done in place where the evaluation would read a whole number from the seat its
