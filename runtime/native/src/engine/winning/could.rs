@@ -58,6 +58,54 @@ impl StateWins<'_> {
         self.could_win_past_split(st, s, conc, melds, k, win, forms, wilds, &naturals)
     }
 
+    /// `could_win(…, k, Some(drawn), forms)` with the seat's melds as the scorer takes them (`melds_in`,
+    /// which asks the Python side of a meld it has not seen) looked up only where the answer reads them:
+    /// the split test reads how many melds there are, and whether one is exposed only where the forms
+    /// that are concealed only decide it (the hand splits with them counted and not without them); past a
+    /// failed split, only a form that builds no split reads them. The same answer, or a refusal, as
+    /// `could_win` gives.
+    pub(super) fn could_win_by_split(&self, st: &HandState, s: usize, conc: &[usize], k: usize, drawn: bool, forms: &[usize]) -> Result<bool, Stop> {
+        let Some((_, ctx)) = self.hand else { return Err(self.decline("no native scoring of whole hands")) };
+        let n = ctx.setup.kind_names.len();
+        let count = st.seats.get(s).ok_or(Stop::Bail)?.melds.len();
+        let free = self.free_kinds(n);
+        let (mut counts, mut wilds, mut naturals) = Self::split_tiles(&free, conc, n);
+        if free[k] || self.win_wild(k) {
+            wilds += 1;
+        } else {
+            counts[k] = counts[k].saturating_add(1);
+            naturals.push(k);
+        }
+        if wilds > ctx.tables.core_cap() {
+            return Err(self.decline("a hand with more free tiles (wildcards, stand-ins) than the native tables hold"));
+        }
+        let split_by = |exposed: bool| splits_any(ctx, forms, &counts, wilds, count, exposed).map_err(|_| self.decline("a hand the block tables do not take"));
+        let concealed = forms.iter().any(|&fi| ctx.setup.forms.get(fi).is_some_and(|f| f.concealed));
+        // (a hand kept as short of two blocks answers the split test, as in `could_win`)
+        let split = if self.split_fails(st, s, conc) {
+            Some(false)
+        } else if count == 0 || !concealed {
+            Some(split_by(false)?)
+        } else if !split_by(false)? {
+            Some(false) // (the concealed forms counted: most hands asked)
+        } else if split_by(true)? {
+            Some(true)
+        } else {
+            None
+        };
+        let special = forms.iter().any(|&fi| ctx.setup.forms.get(fi).is_some_and(|f| f.orphans.is_some() || f.instant));
+        match split {
+            Some(true) => return Ok(true),
+            Some(false) if !special => return Ok(false), // (as `could_win_past_split` answers)
+            _ => {}
+        }
+        let melds = self.melds_in(st, s)?;
+        if split.is_none() && split_by(melds.iter().any(|m| m.exposed))? {
+            return Ok(true);
+        }
+        self.could_win_past_split(st, s, conc, &melds, k, Some(drawn), forms, wilds, &naturals)
+    }
+
     /// The kinds free in a hand (wildcards of the hand's scope, stand-ins), by kind (`_free_names`).
     fn free_kinds(&self, n: usize) -> Vec<bool> {
         let mut free = self.on.hand_wild.clone();

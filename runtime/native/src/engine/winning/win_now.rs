@@ -146,7 +146,9 @@ impl StateWins<'_> {
         if let Some(could) = self.kept_could(st, s, conc, k, drawn, &positions) {
             return could;
         }
-        let got = self.melds_in(st, s).and_then(|melds| self.could_win(st, s, conc, &melds, k, Some(drawn), &positions));
+        // (the seat's melds looked up only where the answer reads them: `melds_in` asks the Python side
+        // of a meld it has not seen)
+        let got = self.could_win_by_split(st, s, conc, k, drawn, &positions);
         match got {
             Ok(could) => {
                 self.keep_could(st, s, conc, k, drawn, positions, could);
