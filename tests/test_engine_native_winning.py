@@ -545,3 +545,32 @@ def test_a_short_hand_without_melds_wins_by_the_orphans_form_only_when_its_tiles
             assert set(LY_ORPHANS.split()) <= found, found
         else:
             assert found == set(), found
+
+
+# 龙岩: three melds, a pair of 东 and a single 南 beside one free tile (the 金): the honours' block does not
+# split alone, the free tile mends it; 一万 more leaves the characters' block unsplit too
+GOLD_SHORT = "一万 二万 三万 五条 六条 七条 一筒 二筒 三筒 东 东 南"
+
+
+def test_waiting_on_every_kind_is_answered_by_a_kind_the_blocks_rule_out_as_the_reference_says():
+    """龙岩's phases ask `len(actor.group_waits) == table.牌种数` (waits on every kind) after each discard: one
+    kind the hand's blocks rule out decides it (more blocks that do not split alone than free tiles with
+    that kind added), before any trial. Four melds and a single 南 (no free tile: a kind of another block
+    is ruled out at once), three melds with 东 东 南 and a 金 (one lookup: the characters' block with 一万
+    more), each no; four melds and a single 金 (nothing ruled out: the walk in order) waits on every
+    kind. Each comparison equals the reference's, natively."""
+    rules = _rules("rules/longyan.pai")
+    g, gold, t = _gold_hand(rules, (READY + " " + GOLD_SHORT).split() + ["白"], 60)
+    every = E.Compare(ops=("==",), operands=(E.Call(func="len", args=(E.Attr(obj=ACTOR, name="group_waits"),)),
+                                             E.Num(text="34")))
+    check = ScopeCheck(rules, {"人数": 4}, extra=[("len(actor.group_waits) == 34", every)])
+    check.hand_scoring(g)
+    i = len(check.labels) - 1
+    assert check.refusals[i] is None
+    melds = READY.rsplit(" ", 1)[0]
+    cases = ((READY, False), (f"{GOLD_SHORT} {gold.name}", False), (f"{melds} {gold.name}", True))
+    for hand, expect in cases:
+        _set_hand(g, 1, hand)
+        got = json.loads(check.table.eval_scope(native_snapshot(g), json.dumps([[i, {"actor": {"seat": 1}}]])))[0]
+        ref = len(g.waits(g.st.seats[1], groups=True)) == 34
+        assert got == ref == expect, (hand, got, ref)

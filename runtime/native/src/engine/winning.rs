@@ -45,6 +45,7 @@ mod seat_memo; // a seat's wait answers kept across states (the reference's `Sea
 mod instant; // what an instant form's condition says of the hand's size and distinct tiles
 mod best; // a seat's best win on a wait (`best_score`, `best_fans`, `best_tile`)
 mod bounded; // a wait question's length walked only as far as a comparison of it needs
+mod refute; // a kind the hand's blocks rule out as a wait, which decides a length comparison alone
 use best::python_tuple_gt;
 mod trial; // the trial a win is offered on: what its taking sets of the context applied to a copy
 pub use trial::TrialParts;
@@ -221,7 +222,6 @@ impl Winning {
         }
     }
 }
-
 
 impl WinQuestions for Winning {
     fn covers(&self, q: Question) -> bool {

@@ -23,6 +23,8 @@ pub(super) struct OnValues {
     /// What the exact shortcuts read of the tables and the free kinds (None: no tables to read), worked
     /// out on the first state that asks (winning/shortcut.rs).
     pub(super) mend: std::sync::OnceLock<Option<std::sync::Arc<super::shortcut::MendShape>>>,
+    /// What the blocks' reading of a wait question reads of the tables and the free kinds (winning/refute.rs).
+    pub(super) places: super::refute::KeptPlaces,
 }
 
 impl Winning {
@@ -65,6 +67,7 @@ impl Winning {
             standin_kinds: self.standins.iter().map(|n| t.names.iter().position(|x| x == n)).collect(),
             generation: self.generations.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1,
             mend: std::sync::OnceLock::new(),
+            places: std::sync::OnceLock::new(),
         }
     }
 }

@@ -26,7 +26,7 @@ use pyo3::prelude::*;
 
 use super::{HandState, Stop, StateWins, Value, V};
 use crate::hand::trial::{completing, may_read, meets_for_waits, Trial};
-use crate::hand::{Budget, Classified, Fallback, GroupAsk, HandInput, MeldIn, Signatures, Waits, WildIn};
+use crate::hand::{Budget, Classified, Fallback, GroupAsk, HandCtx, HandInput, MeldIn, Signatures, Waits, WildIn};
 use crate::program::{kind_of, Eval, Reading};
 use crate::signatures::search::{Answer, Question, SigSearch};
 
@@ -303,10 +303,27 @@ impl StateWins<'_> {
             return Ok(((0..n).filter(|&k| offered(k) && good[k]).collect(), true));
         }
         let codes = &ctx.setup.tile_codes;
+        // `_could_win`'s forms: those that build no split left out where none takes the hand with any one
+        // more tile (asked once for the hand, not for each kind: `could_win_past_split` answers no for every
+        // kind then, and the split test reads only the other forms)
+        let split_forms: Vec<usize>;
+        let tested = if self.no_special_takes(ctx, conc, &melds, forms) {
+            split_forms = forms.iter().copied().filter(|&fi| ctx.setup.forms.get(fi).is_some_and(|f| !f.instant && f.orphans.is_none())).collect();
+            &split_forms
+        } else {
+            forms
+        };
         // (made at the first kind tried: a walk may stop before it)
         let mut plan = None;
         // (the kinds offered, counted only where the walk may stop early)
         let mut left = if decided.is_some() { (0..n).filter(|&k| offered(k)).count() } else { 0 };
+        // a comparison that any count short of every kind offered decides: one kind the blocks rule out
+        // answers it, before the trial plan and the kinds in order (refute.rs)
+        if let Some(d) = decided {
+            if left > 0 && !d(0, left) && d(0, left - 1) && self.blocks_rule_out(ctx, conc, forms, &offered) {
+                return Ok((out, false));
+            }
+        }
         for k in 0..n {
             if !offered(k) {
                 continue;
@@ -317,8 +334,8 @@ impl StateWins<'_> {
                 }
                 left -= 1;
             }
-            let plan = plan.get_or_insert_with(|| self.trial_plan(conc, &melds, forms));
-            if !self.could_win_planned(st, s, conc, &melds, k, forms, plan)? {
+            let plan = plan.get_or_insert_with(|| self.trial_plan(conc, &melds, tested));
+            if !self.could_win_planned(st, s, conc, &melds, k, tested, plan)? {
                 continue;
             }
             let with = self.classify(conc, Some(k), self_drawn, true, true)?;
@@ -358,6 +375,33 @@ impl StateWins<'_> {
             }
         }
         Ok((out, true))
+    }
+
+    /// Whether no form of `forms` that builds no split takes the concealed tiles `conc` with any one more
+    /// tile, by `could_win_past_split`'s own tests: an orphans form needs no melds, the hand's size and
+    /// every natural tile of its attribute; an instant form as many wildcards as the fewest it asks, and
+    /// one more tile adds at most one (false where not known so).
+    fn no_special_takes(&self, ctx: &HandCtx, conc: &[usize], melds: &[MeldIn], forms: &[usize]) -> bool {
+        let Some(p) = self.places(ctx) else { return false };
+        let exposed = melds.iter().any(|m| m.exposed);
+        let mut need = usize::MAX;
+        for &fi in forms {
+            let Some(f) = ctx.setup.forms.get(fi) else { return false };
+            if let Some(members) = &f.orphans {
+                let apart = (f.concealed && exposed) || !melds.is_empty() || conc.len() != members.len();
+                if !apart && conc.iter().all(|&x| p.free(x) || members.contains(&x)) {
+                    return false;
+                }
+            } else if f.instant {
+                need = need.min(f.instant_wilds);
+            }
+        }
+        if need == usize::MAX {
+            return true;
+        }
+        let free = conc.iter().filter(|&&x| p.free(x)).count();
+        let wild = conc.iter().filter(|&&x| self.on.wild_kinds.iter().any(|&(w, win)| !win && w == Some(x))).count();
+        free.min(wild) + 1 < need
     }
 
     /// The kinds seat `s`'s concealed hand (without one tile of `without`) waits on, in a rule set
