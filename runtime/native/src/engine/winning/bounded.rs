@@ -6,8 +6,10 @@
 //! The whole answer wins wherever it is known: kept for the state (`memo_of`) or across states (the
 //! seat's kept waits), it is read; a walk that runs to the end is the whole answer and is kept as
 //! `waits_found` keeps it. A walk stopped early is kept nowhere, so no later question reads a partial
-//! list. The walk declines where the whole one declines before that point (the same trials, in order).
+//! list; nor is the empty answer of a hand the not-ready check found short (asked again, the check
+//! answers it from the seat's kept blocks). The walk declines where the whole one declines before that point (the same trials, in order).
 
+use super::wild::Walk;
 use super::{Question, StateWins};
 use crate::engine::state::HandState;
 use crate::program::{kind_of, Stop, V};
@@ -37,9 +39,11 @@ impl StateWins<'_> {
         if let Some(kinds) = concealed.as_deref().and_then(|c| self.kept_waits(st, s, c, by_groups)) {
             return Ok(Some(kinds.len()));
         }
-        let (kinds, whole) = self.wild_waits_until(st, s, without, groups, Some(decided))?;
-        if whole {
-            // the whole answer: kept as `waits_found` keeps it (by the same tried hand)
+        let (kinds, walk) = self.wild_waits_until(st, s, without, groups, Some(decided))?;
+        // the whole answer: kept as `waits_found` keeps it (by the same tried hand); not the no waits of a
+        // hand the not-ready check found short (most hands a discard leaves, each asked once: the check
+        // answers it again from the seat's kept blocks, at about the cost of keeping it)
+        if walk == Walk::Whole {
             if let Some(c) = &concealed {
                 self.keep_waits(st, s, c, by_groups, &kinds);
             }

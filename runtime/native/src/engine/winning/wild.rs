@@ -100,6 +100,17 @@ impl Waits for GameWaits<'_, '_> {
     }
 }
 
+/// How a wait walk ended (`wild_waits_until`).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Walk {
+    /// Every kind tried: the whole answer.
+    Whole,
+    /// Stopped once the comparison it was walked for was decided: part of the answer.
+    Stopped,
+    /// The whole answer, no waits, from the not-ready check alone (which keeps the hand as short).
+    NotReady,
+}
+
 /// The readings of a trial: no waits read inside (the requirements that decide the waits read none).
 /// `.1`: the trial hand's tiles classified; `.2`, `.3`: self-drawn, and for the waits a pattern reads
 /// (the reference's `purpose`).
@@ -411,8 +422,8 @@ impl StateWins<'_> {
     }
 
     /// `wild_waits_of`, the walk stopped once `decided` (`trial_waits_until`): the waits so far and
-    /// whether they are the whole answer.
-    pub(super) fn wild_waits_until(&self, st: &HandState, s: usize, without: Option<usize>, groups: bool, decided: Option<&dyn Fn(usize, usize) -> bool>) -> Result<(Vec<usize>, bool), Stop> {
+    /// how the walk ended.
+    pub(super) fn wild_waits_until(&self, st: &HandState, s: usize, without: Option<usize>, groups: bool, decided: Option<&dyn Fn(usize, usize) -> bool>) -> Result<(Vec<usize>, Walk), Stop> {
         let wr = self.w.wild.as_ref().ok_or_else(|| self.decline("no wait trials"))?;
         let scoring = self.w.scoring.as_ref().ok_or_else(|| self.decline("no native scoring of whole hands"))?;
         let seat = st.seats.get(s).ok_or(Stop::Bail)?;
@@ -422,11 +433,11 @@ impl StateWins<'_> {
                 Some(i) => {
                     conc.remove(i);
                 }
-                None => return Ok((Vec::new(), true)),
+                None => return Ok((Vec::new(), Walk::Whole)),
             }
         }
         if self.not_ready(st, s, &conc) {
-            return Ok((Vec::new(), true));
+            return Ok((Vec::new(), Walk::NotReady));
         }
         let groups = groups && wr.group_forms.iter().any(|&g| !g);
         let forms: Vec<usize> = if groups {
@@ -435,7 +446,8 @@ impl StateWins<'_> {
             scoring.forms.clone()
         };
         let mut budget = Budget { work: super::HAND_WORK };
-        self.trial_waits_until(st, s, &conc, false, false, &forms, wr.plain && !groups, false, &mut budget, decided)
+        let (kinds, whole) = self.trial_waits_until(st, s, &conc, false, false, &forms, wr.plain && !groups, false, &mut budget, decided)?;
+        Ok((kinds, if whole { Walk::Whole } else { Walk::Stopped }))
     }
 
     /// Whether seat `s` has laid down a meld the whole-hand scorer takes as exposed (`melds_in`'s, kept);
