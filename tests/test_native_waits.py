@@ -153,3 +153,31 @@ def test_the_native_waits_say_why_they_decline_a_hand():
         scorer.scorer.waits(settings, False, (), concealed, (("无此牌组", (0, 0, 0)),), False, 10 ** 6)
     wild = load(ROOT / "bench" / "rules" / "joker.pai", backend="native")
     assert wild.native_counts_for(wild.catalog).scorer.waits_declined == "a rule set with wildcards or stand-ins"
+
+
+@needs_native
+@pytest.mark.parametrize("hand, win", [
+    ("1m 4m 7m 2s 5s 8s 3p 6p 9p 东 东 东 中", "中"),  # knitted groups: the requirement deciding the waits read
+    ("1m 1m 2m 2m 3m 3m 4m 4m 5m 5m 6m 6m 7m", "7m"),  # the winning kind read by several forms and splits
+    ("1m 2m 3m 4m 5m 6m 7m 8m 9m 1p 2p 5p 5p", "3p"),  # one wait, read by a run's edge
+])
+def test_the_winning_kinds_trial_taken_from_the_hands_readings_is_the_references(hand, win):
+    # src/waits/ takes the trial of the hand's own winning kind from the readings the scoring found
+    # (`Own`): the same waits, the same work charged at every limit, as the reference's trials
+    nat = load(ROOT / "rules" / "guobiao.pai", backend="native")
+    ref = load(ROOT / "rules" / "guobiao.pai", backend="python")
+    ctx = {"起和番": 0}
+
+    def outcome(r, work):
+        left = [work]
+        try:
+            return r.score(hand, [], win, False, ctx, work=left).to_json(), left  # the work left
+        except HandError as exc:
+            return str(exc), None  # (past the limit the two backends leave different negative counts)
+    limits = range(0, 1600, 20)
+    got = [outcome(nat, w) for w in limits]
+    assert got == [outcome(ref, w) for w in limits]
+    assert isinstance(got[0][0], str) and isinstance(got[-1][0], dict) and got[-1][0]["win"]
+    fresh = load(ROOT / "rules" / "guobiao.pai", backend="native")
+    fresh.score(hand, [], win, False, ctx)
+    assert fresh.stats()["native_waits"] == 1 and fresh.stats()["native_wait_fallbacks"] == 0  # asked natively

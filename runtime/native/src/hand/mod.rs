@@ -215,6 +215,14 @@ pub trait Waits {
     /// `waits` (or with `shape`, `shape_waits`) of the hand, as a list of tile codes.
     fn waits(&mut self, shape: bool, budget: &mut Budget) -> Result<V, Fallback>;
 
+    /// `waits`, asked while the hand's own readings `own` are scored (every reading `enumerate` found,
+    /// in the reference's order): a source that tries the hand with each kind as its winning tile may
+    /// take them as the trial of the hand's own winning kind, which would find the same readings
+    /// again. By default they are not read.
+    fn waits_beside(&mut self, shape: bool, budget: &mut Budget, _own: &[Reading]) -> Result<V, Fallback> {
+        self.waits(shape, budget)
+    }
+
     /// The value and prefilter vector (None: no vector) of a group holding wildcards or stand-ins,
     /// which the rule set's Python side computes (runtime/nativehand.py); by default the hand goes back.
     fn group(&mut self, _g: &GroupAsk) -> Result<(V, Option<Vec<u64>>), Fallback> {
@@ -327,7 +335,7 @@ pub fn score_hand_reading(
     // the waits a pattern reads, asked of `waits` where first read; scoring goes on from there
     let mut failed: Option<Fallback> = None;
     let got = {
-        let mut more = |shape: bool| match waits.waits(shape, budget) {
+        let mut more = |shape: bool| match waits.waits_beside(shape, budget, &rs) {
             Ok(v) => Some(v),
             Err(f) => {
                 failed = Some(f);

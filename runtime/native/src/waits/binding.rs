@@ -7,7 +7,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 
-use super::{waits, Declined, HandMeld, WaitHand, WaitRules};
+use super::{waits_beside, Declined, HandMeld, Own, WaitHand, WaitRules};
 use crate::blocks::Tables as Core;
 use crate::program::{Program, V};
 
@@ -30,8 +30,14 @@ impl WaitState {
 
     /// `waits` under the lock; a panic inside declines (and the tables start afresh).
     pub fn answer(&self, program: &Program, hand: &WaitHand, shape: bool, work: &mut i64) -> Result<Vec<usize>, Declined> {
+        self.answer_beside(program, hand, shape, work, None)
+    }
+
+    /// `answer`, the hand's own readings taken as the trial of its winning kind where they are that
+    /// trial's (`waits_beside`).
+    pub fn answer_beside(&self, program: &Program, hand: &WaitHand, shape: bool, work: &mut i64, own: Option<Own>) -> Result<Vec<usize>, Declined> {
         let mut core = self.core.lock().unwrap_or_else(|e| e.into_inner());
-        let got = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| waits(&self.rules, &mut core, program, hand, shape, work)));
+        let got = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| waits_beside(&self.rules, &mut core, program, hand, shape, work, own)));
         match got {
             Ok(r) => r,
             Err(_) => {

@@ -2,9 +2,9 @@
 //! so a hand of a rule set the trials cover is scored in one call; a hand they decline asks the
 //! fallback `Waits` given (the Python side's callback), which answers as the reference.
 
-use super::{as_value, HandMeld, WaitHand, WaitState};
+use super::{as_value, HandMeld, Own, WaitHand, WaitState};
 use crate::hand::{Budget, Fallback, GroupAsk, HandInput, Signatures, Waits};
-use crate::program::{Program, V};
+use crate::program::{Program, Reading, V};
 use crate::score::Scorer;
 
 /// The trials' view of one hand, when the rule set has them and every laid-down meld is of a kind
@@ -47,8 +47,19 @@ fn trial_of<'a>(scorer: &'a Scorer, input: &'a HandInput) -> Option<Trial<'a>> {
     Some(Trial { state, program: &scorer.program, melds, flowers })
 }
 
-impl Waits for TrialWaits<'_, '_> {
-    fn waits(&mut self, shape: bool, budget: &mut Budget) -> Result<V, Fallback> {
+impl<'a> TrialWaits<'a, '_> {
+    /// The hand's own readings as the trial of its winning kind (`Own`), for a hand of natural tiles
+    /// (one read with wildcards or stand-ins has other readings).
+    fn own<'o, 'r>(&self, readings: &'o [Reading<'r>]) -> Option<Own<'o, 'r>>
+    where
+        'a: 'o,
+    {
+        let i = self.input;
+        let natural = i.wild.is_none() && !i.charge_splits && !readings.is_empty();
+        natural.then_some(Own { win: i.win?, forms: &i.forms, readings })
+    }
+
+    fn answer(&mut self, shape: bool, budget: &mut Budget, own: Option<Own>) -> Result<V, Fallback> {
         if self.input.win.is_none() {
             // as `Scoring.waits_of_hand`: a hand without a winning tile waits on nothing
             self.found[shape as usize] = Some(Vec::new());
@@ -65,7 +76,7 @@ impl Waits for TrialWaits<'_, '_> {
             };
             let mut left = budget.work;
             // declined: the fallback answers from the same work (the reference's trials charge it)
-            if let Ok(kinds) = t.state.answer(t.program, &hand, shape, &mut left) {
+            if let Ok(kinds) = t.state.answer_beside(t.program, &hand, shape, &mut left, own) {
                 self.spent += budget.work - left;
                 budget.work = left;
                 self.answered += 1;
@@ -75,6 +86,17 @@ impl Waits for TrialWaits<'_, '_> {
             }
         }
         self.fallback.waits(shape, budget)
+    }
+}
+
+impl Waits for TrialWaits<'_, '_> {
+    fn waits(&mut self, shape: bool, budget: &mut Budget) -> Result<V, Fallback> {
+        self.answer(shape, budget, None)
+    }
+
+    fn waits_beside(&mut self, shape: bool, budget: &mut Budget, own: &[Reading]) -> Result<V, Fallback> {
+        let own = self.own(own);
+        self.answer(shape, budget, own)
     }
 
     fn group(&mut self, g: &GroupAsk) -> Result<(V, Option<Vec<u64>>), Fallback> {

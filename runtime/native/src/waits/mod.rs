@@ -17,7 +17,7 @@ use serde_json::Value as J;
 
 use crate::blocks::Tables as Core;
 use crate::catalog::Catalog;
-use crate::program::{Program, V};
+use crate::program::{Program, Reading, V};
 use crate::Error;
 
 mod binding;
@@ -300,10 +300,27 @@ pub(crate) fn wait_requirements(rs: &serde_json::Map<String, J>) -> Result<Vec<u
     Ok(out)
 }
 
+/// The readings of the hand being scored, asked for its waits (src/hand/ `Waits::waits_beside`): the
+/// hand without its winning tile is the `WaitHand`, `win` that tile's kind, `forms` the forms it was
+/// read by (positions of the rule set's forms). Where it was read by every form in order, these are the
+/// readings the trial of `win` would find, in the same order (the same port of the reference's
+/// readings over the same tiles): that trial is taken from them instead of being made again.
+pub struct Own<'o, 'r> {
+    pub win: usize,
+    pub forms: &'o [usize],
+    pub readings: &'o [Reading<'r>],
+}
+
 /// Python `Scoring.wait_kinds(shape)`: the kinds (catalog indexes, in order) whose draw completes the
 /// hand, never a flower, nor (unless `shape`) a kind the hand holds in full. `work`: what the hand
 /// may still spend (each trial's readings cost `READING_WORK` each); what this spends is taken off.
 pub fn waits(wr: &WaitRules, core: &mut Core, program: &Program, hand: &WaitHand, shape: bool, work: &mut i64) -> Result<Vec<usize>, Declined> {
+    waits_beside(wr, core, program, hand, shape, work, None)
+}
+
+/// `waits`, the trial of the hand's own winning kind taken from its readings where `own` gives them.
+pub fn waits_beside(wr: &WaitRules, core: &mut Core, program: &Program, hand: &WaitHand, shape: bool, work: &mut i64, own: Option<Own>) -> Result<Vec<usize>, Declined> {
+    let own = own.filter(|o| o.forms.len() == wr.forms.len() && o.forms.iter().enumerate().all(|(j, &f)| j == f));
     let n = wr.copies.len();
     let mut held = vec![0i64; n];
     let mut counts = vec![0u8; n];
@@ -398,7 +415,15 @@ pub fn waits(wr: &WaitRules, core: &mut Core, program: &Program, hand: &WaitHand
                 only = true;
             }
         }
-        if t.wins(core, k, if only { Some(&o) } else { None }, work)? {
+        let mine = match &own {
+            Some(x) if x.win == k && !only => t.own(x.readings, work)?,
+            _ => None,
+        };
+        let won = match mine {
+            Some(w) => w,
+            None => t.wins(core, k, if only { Some(&o) } else { None }, work)?,
+        };
+        if won {
             out.push(k);
         }
     }

@@ -169,6 +169,31 @@ impl<'w, 'h> Trials<'w, 'h> {
         Ok(t.found)
     }
 
+    /// The trial of the hand's own winning kind from the readings the scoring found of the same hand
+    /// (`Own`): each counted and charged as `wins` charges them, whether one meets the requirements
+    /// that decide the waits tested as `wins` tests them (in order, a fresh evaluation each, until one
+    /// does). None, nothing charged, where a requirement cannot be decided: the trial is then made
+    /// (and declines as it did).
+    pub(super) fn own(&self, readings: &[Reading], work: &mut i64) -> Result<Option<bool>, Declined> {
+        let mut found = false;
+        for r in readings {
+            let mut ev = Eval::new(self.program, r);
+            match self.meets(&mut ev, &r.form) {
+                Ok(true) => {
+                    found = true;
+                    break;
+                }
+                Ok(false) => {}
+                Err(_) => return Ok(None),
+            }
+        }
+        *work -= readings.len() as i64 * READING_WORK;
+        if *work < 0 {
+            return Err(Declined("the hand's work limit"));
+        }
+        Ok(Some(found))
+    }
+
     /// The reading `r` counted: tested against the requirements unless one has met them already.
     fn count(&self, r: &Reading, ev: Option<Eval>, t: &mut Tally) -> Result<(), Declined> {
         t.readings += 1;
