@@ -70,3 +70,24 @@ def test_an_instant_form_led_by_size_tests_waits_and_scores_as_the_reference(tmp
     st = nat.stats()
     assert st["waits"] == "native" and st["native_wait_fallbacks"] == 0
     assert st["native_failures"] == 0 and st["native_score_fallbacks"] == 0
+
+
+@needs_native
+@pytest.mark.parametrize("hand, melds, win", [
+    ("1m 9m 1s 9s 1p 9p 东 南 西 北 白 发 中", [], "中"),  # every orphan kind and a pair: the form reads it
+    ("1m 9m 1s 9s 1p 9p 东 南 西 北 白 发 发", [], "中"),  # the pair held already
+    ("1m 9m 1s 9s 1p 9p 东 南 西 北 白 发 5m", [], "中"),  # one kind outside the form's
+    ("1m 9m 1s 9s 1p 9p 东 南 西 北", ["碰:中中中"], "中"),  # a meld laid down: never the form
+    ("1m 4m 7m 2s 5s 8s 3p 6p 9p 东 南 西 北", [], "中"),  # fourteen kinds: the instant form's size tests pass
+    ("1m 4m 7m 2s 5s 8s 3p 6p 9p 东 南 西 北", [], "北"),  # thirteen kinds: they fail
+])
+def test_the_listed_forms_told_from_the_counts_score_as_the_reference(hand, melds, win):
+    # src/hand/listed.rs: an orphans or instant form's reading ruled out from the tiles' counts before its
+    # lists are made — the same scores, readings and waits as the reference
+    nat = load(ROOT / "rules" / "guobiao.pai", backend="native")
+    ref = load(ROOT / "rules" / "guobiao.pai", backend="python")
+    ctx = {"起和番": 0}
+    for self_drawn in (False, True):
+        a = native_diff.wait_answers(nat, hand, melds, win, ctx, self_drawn)
+        assert a == native_diff.wait_answers(ref, hand, melds, win, ctx, self_drawn), (hand, melds, win)
+    assert nat.stats()["native_score_fallbacks"] == 0

@@ -21,6 +21,7 @@ use crate::score::{Scored, Scorer};
 pub(crate) mod binding;
 mod json;
 pub(crate) mod lane_hand;
+mod listed;
 mod readings;
 pub(crate) mod trial;
 mod wild;

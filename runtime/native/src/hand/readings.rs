@@ -10,7 +10,8 @@
 use std::sync::Arc;
 
 use super::{fallback, Budget, Built, Chosen, Fallback, FormSpec, GroupRef, HandCtx, HandInput, MeldIn, Waits};
-use crate::program::{sizes_fail, Eval, Group, Node, Reading, Stop, V};
+use super::listed::{listed_form, listed_never};
+use crate::program::{Eval, Group, Node, Reading, Stop, V};
 
 pub(super) struct WaitState {
     pub waits: Option<V>,
@@ -260,71 +261,6 @@ pub(super) fn condition(
     }
 }
 
-/// An instant or orphans form (the first case of Python `_readings_natural` and `_readings_wild`): its
-/// reading, the hand's tiles listed (`l`), pushed on `out` when the form takes the hand. `at`: the
-/// form's instant condition, the concealed natural tiles by kind, the number of wildcards and of
-/// concealed tiles. True when the hand's size fits the form.
-#[allow(clippy::too_many_arguments)]
-pub(super) fn listed_form(
-    ctx: &HandCtx,
-    input: &HandInput,
-    fi: usize,
-    f: &FormSpec,
-    at: (Option<&Node>, &[u8], usize, i64),
-    exposed: &[Group],
-    l: Listed,
-    win_code: V,
-    budget: &mut Budget,
-    waits: &mut dyn Waits,
-    st: &mut WaitState,
-    out: &mut Vec<RData>,
-) -> Result<bool, Fallback> {
-    let (instant, counts, wilds, concealed_n) = at;
-    let n_melds = input.melds.len();
-    if f.instant {
-        let node = instant.ok_or_else(|| fallback("an instant form without its condition"))?;
-        let sizes = ctx.program.form_conds.as_ref().ok().and_then(|c| c.get(fi)).map_or(&[][..], |c| &c.instant_sizes[..]);
-        if sizes_fail(sizes, Some(&l.0), Some(&l.1)) {
-            return Ok(true); // its condition is false: no reading of the form
-        }
-        let in_groups: usize = exposed.iter().map(|g| g.tiles.len()).sum();
-        let pk = if ctx.setup.prefilter && in_groups == l.0.len() {
-            packed(input.melds.iter().map(|m| m.vector.as_ref()))
-        } else {
-            None
-        };
-        let r = listed(fi, f, (0..n_melds).map(GroupRef::Declared).collect(), exposed.to_vec(), l, win_code, pk);
-        if condition(ctx, node, &r, input, budget, waits, st)? {
-            out.push(r);
-        }
-        return Ok(true);
-    }
-    let Some(need) = &f.orphans else {
-        return Ok(false);
-    };
-    if n_melds == 0 && orphans_fit(need, counts, wilds) {
-        out.push(listed(fi, f, Vec::new(), Vec::new(), l, win_code, None));
-    }
-    Ok(concealed_n == need.len() as i64 + 1)
-}
-
-/// An instant or orphans reading: its tiles listed.
-pub(super) fn listed(fi: usize, f: &FormSpec, refs: Vec<GroupRef>, groups: Vec<Group>, l: Listed, win: V, pk: Option<Vec<u8>>) -> RData {
-    let nd = groups.len();
-    RData {
-        form: fi,
-        form_name: f.name.clone(),
-        refs,
-        groups,
-        declared: vec![true; nd],
-        listed: Some(l),
-        win_tile: win,
-        win_group: V::None,
-        packed: pk,
-        built: Vec::new(),
-    }
-}
-
 /// The groups of the laid-down melds (declared, in the given order), and whether the programs hold
 /// every meld's value.
 pub(super) fn declared_groups(melds: &[MeldIn], tile_codes: &[u32]) -> (Vec<Group>, bool) {
@@ -345,25 +281,6 @@ pub(super) fn declared_groups(melds: &[MeldIn], tile_codes: &[u32]) -> (Vec<Grou
         })
         .collect();
     (groups, values_ok)
-}
-
-/// Python `_orphans`' test on the concealed natural tiles (`counts` by kind) and `wilds` wildcards: no
-/// kind outside the needed ones, at most one kind doubled, and the wildcards exactly the missing kinds
-/// (plus the doubled tile when no kind is).
-pub(super) fn orphans_fit(need: &[usize], counts: &[u8], wilds: usize) -> bool {
-    let n = counts.len();
-    let mut needed = vec![false; n];
-    for &k in need {
-        if k < n {
-            needed[k] = true;
-        }
-    }
-    if (0..n).any(|k| counts[k] > 0 && !needed[k]) {
-        return false;
-    }
-    let missing = need.iter().filter(|&&k| k >= n || counts[k] == 0).count() as i64;
-    let extra: i64 = counts.iter().filter(|&&c| c > 1).map(|&c| c as i64 - 1).sum();
-    extra <= 1 && missing + (1 - extra).max(0) == wilds as i64
 }
 
 /// Every reading of the hand, charged to its work; or the sentence it is refused with.
@@ -411,6 +328,10 @@ pub(super) fn enumerate(
             continue;
         }
         if f.instant || f.orphans.is_some() {
+            if let Some(fits) = listed_never(ctx, input, fi, f, &counts, concealed_n) {
+                fits_any |= fits; // no reading of the form: its lists are not made
+                continue;
+            }
             let nat = naturals
                 .get_or_insert_with(|| Arc::new(input.concealed.iter().chain(input.win.iter()).map(|&k| code(k)).collect()))
                 .clone();

@@ -17,7 +17,8 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use super::readings::{condition, declared_groups, form_targets, listed_form, packed, plain, sum_fits, Found, RData, WaitState};
+use super::listed::listed_form;
+use super::readings::{condition, declared_groups, form_targets, packed, plain, sum_fits, Found, RData, WaitState};
 use super::{fallback, Budget, Built, Classified, Fallback, FormSpec, GroupAsk, GroupRef, HandCtx, HandInput, Item, Signatures, Waits, WildIn};
 use crate::program::{Group, V};
 
