@@ -135,12 +135,23 @@ impl Bot {
         }
     }
 
+    /// The index a random bot plays among `n` moves, which is all it reads of them (None: another bot).
+    pub fn random_index(&mut self, n: usize) -> Option<usize> {
+        match self {
+            Bot::Random(rng) => Some(rng.randrange(n as u64) as usize),
+            _ => None,
+        }
+    }
+
     /// The index in `legal` of the move this bot plays; Err: why the native side cannot answer (a
     /// question declined or stopped on), the hand then goes back to the reference.
     #[allow(clippy::too_many_arguments)]
     pub fn choose(&mut self, py: Python<'_>, e: &Eng, st: &HandState, seat: usize, ask: &steps::Ask, legal: &[Mv], setup: Option<&BotSetup>) -> Result<usize, String> {
+        if let Some(i) = self.random_index(legal.len()) {
+            return Ok(i);
+        }
         match self {
-            Bot::Random(rng) => Ok(rng.randrange(legal.len() as u64) as usize),
+            Bot::Random(_) => unreachable!("answered above"),
             Bot::Greedy => choose_move(py, e, st, seat, ask, legal, setup, Which::Greedy),
             Bot::Efficiency(p) => choose_move(py, e, st, seat, ask, legal, setup, Which::Efficiency(p)),
             Bot::Mixed(m) => choose_move(py, e, st, seat, ask, legal, setup, Which::Mixed(m)),

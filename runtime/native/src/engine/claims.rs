@@ -55,7 +55,7 @@ pub fn answers(cx: &mut Cx, f: &mut Step, v: Val) -> Res<Out> {
         }
         *answers = Some(got);
         *at = 1;
-        return Ok(Out::Ask(Ask { kind, options: ask, event: (*event).to_owned(), actor: Some(*s), tile: *t }));
+        return Ok(Out::Ask(Ask { kind, options: ask, event: (*event).to_owned(), actor: Some(*s), tile: *t, own: false }));
     }
     let mut got = answers.take().unwrap_or_default();
     if let Val::Answers(a) = &v {
@@ -537,7 +537,7 @@ pub fn follow(cx: &mut Cx, f: &mut Step, v: Val) -> Res<Out> {
                 let options = cx.offers(|x| x.with_pass(c, ms))?;
                 v = Val::None;
                 if !options.is_empty() {
-                    return Ok(Out::Ask(Ask { kind: "self", options: vec![(c, options)], event: a.name.clone(), actor: Some(c), tile: Some(t) }));
+                    return Ok(Out::Ask(Ask { kind: "self", options: vec![(c, options)], event: a.name.clone(), actor: Some(c), tile: Some(t), own: false }));
                 }
             }
             1 => {

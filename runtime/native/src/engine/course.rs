@@ -8,7 +8,7 @@ use pyo3::Python;
 
 use super::event_rules::Program;
 use super::events::{Bind as EvBind, Halt, Run, H, MAX_DEPTH};
-use super::offers::{Ctx, Mv, Offers, Why, NO_BIND};
+use super::offers::{Act, Ctx, Mv, Offers, Why, NO_BIND};
 use super::rng::Rng;
 use super::state::HandState;
 use super::steps::{Bound, Key, Offer, Res, Step, Val};
@@ -333,6 +333,20 @@ pub(super) fn pick(moves: &[Offer], mv: &Mv) -> Offer {
         .find(|(m, _)| m == mv)
         .cloned()
         .unwrap_or_else(|| (Mv::pass(), super::offers::NO_OFFER))
+}
+
+/// `pick` of the move at index `i` of `moves` (an answer given as an index): the first move equal to it.
+/// The engine's own discards (`NO_OFFER`'s, one a kind) equal no other of them, so only the moves
+/// before `i` that are not such are compared.
+pub(super) fn pick_at(moves: &[Offer], i: usize) -> Offer {
+    let mv = &moves[i].0;
+    let own_discard = |(m, o): &Offer| m.action == Act::DISCARD && o.action.is_none();
+    let first = if own_discard(&moves[i]) {
+        moves[..i].iter().position(|x| !own_discard(x) && x.0 == *mv)
+    } else {
+        moves[..i].iter().position(|x| x.0 == *mv)
+    };
+    moves[first.unwrap_or(i)].clone()
 }
 
 pub(super) fn answer(v: &Val, s: usize) -> Mv {

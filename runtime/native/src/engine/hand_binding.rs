@@ -89,7 +89,8 @@ impl EngineHand {
                 .unwrap_or_else(|_| Err("the native hand failed on this state (an internal error)".into()))
         });
         match got {
-            Ok(Some(ask)) => {
+            Ok(Some(mut ask)) => {
+                ask.fill(&self.stack);
                 self.decision += 1;
                 self.pending = Some(ask);
             }

@@ -317,7 +317,7 @@ pub fn start_decisions(cx: &mut Cx, f: &mut Step, mut v: Val) -> Res<Out> {
                 *at = 2;
                 let ms = moves.as_ref().expect("set above");
                 let options = cx.offers(|c| c.with_pass(s, ms))?;
-                return Ok(Out::Ask(Ask { kind: "deal", options: vec![(s, options)], event: event.into(), actor: Some(s), tile: None }));
+                return Ok(Out::Ask(Ask { kind: "deal", options: vec![(s, options)], event: event.into(), actor: Some(s), tile: None, own: false }));
             }
             2 => {
                 let mv = answer(&v, s);

@@ -143,13 +143,29 @@ impl EngineSim {
                 std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| steps::run(&mut cx, &mut stack, value, turn::step)))
                     .unwrap_or_else(|_| Err("the native hand failed on this state (an internal error)".into()))
             };
-            let ask = match got {
+            let mut ask = match got {
                 Ok(Some(ask)) => ask,
                 Ok(None) => break,
                 Err(why) => return Played::Refused(why),
             };
             if let Some(why) = broken(&h.st, &t.names, &start, &initial, false) {
                 return Played::Broken(why);
+            }
+            // a turn's moves left in the step: a random bot reads only how many there are and answers
+            // with the index; the other bots read them copied
+            if ask.own {
+                let offered = stack.last().and_then(Step::offered).unwrap_or_default();
+                if let (Some(&(s, _)), false) = (ask.options.first(), offered.is_empty()) {
+                    if let Some(i) = bots[s].random_index(offered.len()) {
+                        if let Some(c) = chosen.as_deref_mut() {
+                            c.push(i);
+                        }
+                        h.moves += 1;
+                        value = Val::Chosen(s, i);
+                        continue;
+                    }
+                }
+                ask.fill(&stack);
             }
             let mut seats: Vec<usize> = ask.options.iter().map(|(s, _)| *s).collect();
             seats.sort_unstable(); // `Game.current_seats`: in seat order

@@ -26,6 +26,22 @@ pub struct Ask {
     pub event: String,
     pub actor: Option<usize>,
     pub tile: Option<usize>,
+    /// The one seat's moves are the asking step's offered moves, in order, not yet copied into
+    /// `options` (its list empty until `fill`): a simulated turn reads them where they are and answers
+    /// with an index (`Val::Chosen`).
+    pub own: bool,
+}
+
+impl Ask {
+    /// The moves of `own` copied into `options` from the asking step (the top of `stack`), for a reader
+    /// of the question as data.
+    pub fn fill(&mut self, stack: &[Step]) {
+        if std::mem::take(&mut self.own) {
+            if let (Some(ms), Some((_, legal))) = (stack.last().and_then(Step::offered), self.options.first_mut()) {
+                *legal = ms.iter().map(|(m, _)| m.clone()).collect();
+            }
+        }
+    }
 }
 
 /// What one turn came to (`_s_play_turn`'s result).
@@ -46,6 +62,8 @@ pub enum Val {
     Turn(TurnEnd),
     Then(String),                  // an action's `then` (`_s_take`)
     Picked(Vec<(usize, Offer)>),   // each claimant's answer with its offer (`_s_answers`)
+    /// The seat's answer to an `own` question: the index of its move among the step's offered moves.
+    Chosen(usize, usize),
 }
 
 /// An action taken at a decision asked together: its index, the seat, the choice's value and as the
@@ -232,6 +250,14 @@ impl Step {
         }
     }
 
+    /// The moves an `own` question of this step offers (a turn's moves once made).
+    pub fn offered(&self) -> Option<&[Offer]> {
+        match self {
+            Step::PlayTurn { moves: Some(ms), .. } => Some(ms),
+            _ => None,
+        }
+    }
+
     pub fn hand() -> Step {
         Step::Hand {
             at: 0,
@@ -262,16 +288,18 @@ pub type Res<T> = Result<T, String>;
 /// is empty (None: the hand is over).
 pub fn run<C>(cx: &mut C, stack: &mut Vec<Step>, mut value: Val, step: impl Fn(&mut C, &mut Step, Val) -> Res<Out>) -> Res<Option<Ask>> {
     while let Some(top) = stack.last_mut() {
-        match step(cx, top, value)? {
-            Out::Call(s) => {
+        // (matched in the result where it was returned: a step called is moved once, into the stack)
+        match step(cx, top, value) {
+            Ok(Out::Call(s)) => {
                 stack.push(s);
                 value = Val::None;
             }
-            Out::Done(v) => {
+            Ok(Out::Done(v)) => {
                 stack.pop();
                 value = v;
             }
-            Out::Ask(a) => return Ok(Some(a)),
+            Ok(Out::Ask(a)) => return Ok(Some(a)),
+            Err(why) => return Err(why),
         }
     }
     Ok(None)

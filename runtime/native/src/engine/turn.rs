@@ -3,7 +3,7 @@
 //! driver of engine/steps.rs runs, and its registry (`step`). What is not ported yet stops the hand with a sentence naming the step (docs/engine-native.md,
 //! steps 7 and 8), never a different course.
 
-use super::course::{answer, bound, not_ported, pick, Cx, OPENING_EVENTS};
+use super::course::{answer, bound, not_ported, pick, pick_at, Cx, OPENING_EVENTS};
 use super::offer_decisions::claim_offers;
 use super::offers::{Act, NO_BIND};
 use super::steps::{Ask, Bound, Out, Res, Step, TurnEnd, Val};
@@ -268,13 +268,7 @@ fn play_turn(cx: &mut Cx, f: &mut Step, mut v: Val) -> Res<Out> {
                         // an automatic seat is asked only about its wins (no discard among them)
                         *at = 1;
                         let options = cx.offers(|c| c.with_pass(s, ms))?;
-                        return Ok(Out::Ask(Ask {
-                            kind: "turn",
-                            options: vec![(s, options)],
-                            event: "turn".into(),
-                            actor: Some(s),
-                            tile: None,
-                        }));
+                        return Ok(Out::Ask(Ask { kind: "turn", options: vec![(s, options)], event: "turn".into(), actor: Some(s), tile: None, own: false }));
                     }
                     let picked = match auto_pick {
                         Some(k) => k,
@@ -293,20 +287,13 @@ fn play_turn(cx: &mut Cx, f: &mut Step, mut v: Val) -> Res<Out> {
                         if ms.is_empty() {
                             return Ok(Out::Done(Val::Turn(TurnEnd::Pass)));
                         }
-                        let options = if ms.iter().any(|(m, _)| m.action == Act::DISCARD) {
-                            ms.iter().map(|(m, _)| m.clone()).collect()
-                        } else {
-                            cx.offers(|c| c.with_pass(s, ms))?
-                        };
+                        // with a discard among them the moves are asked as offered: left in the step
+                        // (`Ask::own`), not copied
+                        let own = ms.iter().any(|(m, _)| m.action == Act::DISCARD);
+                        let options = if own { Vec::new() } else { cx.offers(|c| c.with_pass(s, ms))? };
                         *at = 3;
                         let drawn = cx.h.st.seats[s].drawn;
-                        return Ok(Out::Ask(Ask {
-                            kind: "turn",
-                            options: vec![(s, options)],
-                            event: "turn".into(),
-                            actor: Some(s),
-                            tile: drawn,
-                        }));
+                        return Ok(Out::Ask(Ask { kind: "turn", options: vec![(s, options)], event: "turn".into(), actor: Some(s), tile: drawn, own }));
                     }
                     Some(c) => {
                         *chosen = Some(c);
@@ -334,20 +321,22 @@ fn play_turn(cx: &mut Cx, f: &mut Step, mut v: Val) -> Res<Out> {
                 }
             }
             3 => {
-                let mv = answer(&v, s);
                 let ms = moves.as_ref().expect("asked at 0");
-                *chosen = Some(pick(ms, &mv));
+                let got = match v {
+                    Val::Chosen(_, i) if i < ms.len() => pick_at(ms, i),
+                    _ => pick(ms, &answer(&v, s)),
+                };
                 *at = 5;
                 let drawn = cx.h.st.seats[s].drawn;
-                if let Some(d) = cx.declines(ms, &mv, Bound::turn(s, drawn)) {
+                let d = cx.declines(ms, &got.0, Bound::turn(s, drawn));
+                *chosen = Some(got);
+                if let Some(d) = d {
                     return Ok(Out::Call(d));
                 }
             }
             5 => {
-                let (mv, offer) = chosen.clone().expect("chosen before 5");
-                if !taken.contains(&mv) {
-                    taken.push(mv.clone());
-                }
+                let (mv, offer) = chosen.as_ref().expect("chosen before 5");
+                // (a pass or a discard ends the turn: what it took is read no more)
                 if mv.action == Act::PASS {
                     return Ok(Out::Done(Val::Turn(TurnEnd::Pass)));
                 }
@@ -356,8 +345,11 @@ fn play_turn(cx: &mut Cx, f: &mut Step, mut v: Val) -> Res<Out> {
                     cx.discard(s, k);
                     return Ok(Out::Done(Val::Turn(TurnEnd::Discarded(k))));
                 }
+                if !taken.contains(mv) {
+                    taken.push(mv.clone());
+                }
                 if offer.won.is_some() || offer.win {
-                    let w = super::win::win_of(cx, &offer, None, None, false)?;
+                    let w = super::win::win_of(cx, offer, None, None, false)?;
                     *at = 99;
                     return Ok(Out::Call(Step::Win { at: 0, infos: vec![w], source: None, i: 0 }));
                 }
@@ -507,6 +499,7 @@ fn after_discard(cx: &mut Cx, f: &mut Step, v: Val) -> Res<Out> {
                                     event: "discard".into(),
                                     actor: Some(s),
                                     tile: Some(t),
+                                    own: false,
                                 }));
                             }
                             Some(c) => {

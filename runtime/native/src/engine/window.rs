@@ -101,7 +101,7 @@ pub fn window(cx: &mut Cx, f: &mut Step, v: Val) -> Res<Out> {
                 ask.retain(|(_, ms)| !ms.is_empty());
                 v = Val::None;
                 if !ask.is_empty() {
-                    return Ok(Out::Ask(Ask { kind: "window", options: ask, event: event.clone(), actor: *ai, tile }));
+                    return Ok(Out::Ask(Ask { kind: "window", options: ask, event: event.clone(), actor: *ai, tile, own: false }));
                 }
             }
             1 => {
