@@ -415,3 +415,64 @@ action 暗杠 { on turn; by self; forms 暗杠 }
     g = Game(rules, seed=1, dealer=0, wall=wall)
     kongs = [(m[0], m[1]) for m in _same(OffersCheck(rules), g)[0] if m[0] in ("补杠", "暗杠")]
     assert kongs == [("暗杠", ["1万"] * 4)]
+
+
+RUNS = """meld 吃 { shape run 3; exposed true }
+action 吃 { on discard; by others; forms 吃 }
+"""
+
+
+def _run_claims(seat1: str, wild: str = "") -> list:
+    """Seat 0 (dealer) discards 3万; seat 1 holds `seat1` (4 tiles): its claims, the native's the reference's."""
+    rules = _rules(wild + RUNS)
+    wall = "3m 1s 7s 9s".split() + seat1.split() + ["8s"] + REST
+    g = Game(rules, seed=1, dealer=0, wall=wall, tail=["2m"])
+    g.apply(0, next(m for m in g.legal_moves(0) if m.tiles == ("3万",)))
+    check = OffersCheck(rules)
+    if decision_of(g)["kind"] != "claim":  # the reference asked nothing: natively the window has no options either
+        assert check.native_options(g, {"kind": "claim", "seat": 0, "tile": "3万"}) == {"moves": {}}
+        return []
+    return [m[1] for m in _same(check, g)[1] if m[0] == "吃"]
+
+
+def test_a_run_claim_needs_as_many_usable_kinds_of_its_suit_near_the_tile_as_it_takes():
+    """A claimed 3万 makes a run with two distinct kinds of 万 within two ranks of it, held and usable:
+    2万 twice is one kind, 2条 4条 are of another suit, 6万 is too far, a 2万 barred from the meld (a
+    revealed wildcard) does not count. Each the reference's."""
+    assert _run_claims("2m 4m 5z 5z") == [["2万", "3万", "4万"]]
+    assert _run_claims("1m 2m 4m 5m") == [["1万", "2万", "3万"], ["2万", "3万", "4万"], ["3万", "4万", "5万"]]
+    assert _run_claims("2m 2m 5z 5z") == []
+    assert _run_claims("2s 4s 5z 5z") == []
+    assert _run_claims("6m 1m 5z 5z") == []
+    barred = "reveal 百搭牌 { from tail }\nwild 百搭 { tiles 百搭牌; no_meld [吃] }\n"  # 2万 from the tail
+    assert _run_claims("2m 4m 5z 5z", barred) == []
+    assert _run_claims("2m 4m 5m 5z", barred) == [["3万", "4万", "5万"]]
+
+
+GROWS = """meld 杂 { shape tiles '1m 1s 5z'; exposed true; kong true; grows 3 }
+action 亮 { on turn; by self; forms 杂; grow new }
+action 补 { on turn; by self; forms 杂; grow extend }
+"""
+
+
+def _grown_turn(dealt0: str, wild: str = "") -> list:
+    """The dealer's first turn holding `dealt0` (5 tiles): its meld actions, the native's the reference's."""
+    rules = _rules(wild + GROWS)
+    d0 = dealt0.split()
+    g = Game(rules, seed=1, dealer=0, wall=d0[:4] + "2m 3m 4s 9s".split() + d0[4:] + REST, tail=["5z"])
+    return [(m[0], m[1]) for m in _same(OffersCheck(rules), g)[0] if m[0] in ("亮", "补")]
+
+
+def test_a_growing_kind_offers_new_melds_only_with_its_tiles_held_and_growths_only_on_its_melds():
+    """`grow new`: the shape's three tiles held and usable (a 白 barred from the meld, a revealed wildcard,
+    is not); `grow extend`: never without a meld of the kind to grow. Each the reference's."""
+    assert _grown_turn("1m 1s 5z 7m 8m") == [("亮", ["1万", "1条", "白"])]
+    assert _grown_turn("1m 1s 7m 7m 8m") == []
+    barred = "reveal 百搭牌 { from tail }\nwild 百搭 { tiles 百搭牌; no_meld [杂] }\n"
+    assert _grown_turn("1m 1s 5z 7m 8m", barred) == []
+    rules = _rules(GROWS)  # the meld laid down, the turn goes on: a 1万 held grows it
+    d0 = "1m 1s 5z 1m 8m".split()
+    g = Game(rules, seed=1, dealer=0, wall=d0[:4] + "2m 3m 4s 9s".split() + d0[4:] + REST, tail=["5z"])
+    g.apply(0, next(m for m in g.legal_moves(0) if m.action == "亮"))
+    grown = [m for m in _same(OffersCheck(rules), g)[0] if m[0] in ("亮", "补")]
+    assert grown == [["补", ["1万", "1万", "1条", "白"], None, None]]

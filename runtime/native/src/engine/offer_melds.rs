@@ -16,7 +16,7 @@ use super::table::Table;
 mod fresh;
 mod held;
 use fresh::fresh;
-use held::{fits_tiles, held_whole, same_possible};
+use held::{claim_possible, fits_tiles, grow_possible, held_whole, same_possible};
 pub(super) use held::{most_held, same_possible_with};
 
 #[derive(Clone, Debug, PartialEq)]
@@ -329,20 +329,19 @@ pub fn meld_options(
         if !fits_tiles(avail, tiles, required) {
             return;
         }
-        let mut need = tally(tiles);
-        if let Some(r) = required {
-            match need.iter_mut().find(|(k, _)| *k == r) {
-                Some(e) => e.1 -= 1,
-                None => need.push((r, -1)),
-            }
+        // (the tiles by kind less one required, sorted: the candidate's own tiles sorted, one r out)
+        let tiles = sorted(tiles.to_vec());
+        let mut from_hand = tiles.clone();
+        if let Some(p) = required.and_then(|r| from_hand.iter().position(|&x| x == r)) {
+            from_hand.remove(p);
         }
-        let key = required.unwrap_or_else(|| *tiles.iter().min().unwrap_or(&0));
+        let key = required.unwrap_or_else(|| *tiles.first().unwrap_or(&0));
         add(
             &mut out,
             MeldOption {
                 kind: mk.name.clone(),
-                tiles: sorted(tiles.to_vec()),
-                from_hand: from_hand(&need),
+                tiles,
+                from_hand,
                 extends: None,
                 key,
             },
@@ -513,6 +512,11 @@ impl Ctx<'_> {
     }
 
     pub(super) fn meld_move(&self, i: usize, o: &MeldOption) -> (Mv, Of) {
+        self.meld_move_owned(i, o.clone())
+    }
+
+    /// `meld_move` of an option no longer needed: moved into the move's record, not copied.
+    fn meld_move_owned(&self, i: usize, o: MeldOption) -> (Mv, Of) {
         let a = self.action(i);
         let meld = if a.forms.len() > 1 { Some(o.kind.as_str().into()) } else { None };
         (
@@ -527,7 +531,7 @@ impl Ctx<'_> {
                 compulsory: a.compulsory,
                 meld: true,
                 win: false,
-                opt: Some(Arc::new(o.clone())),
+                opt: Some(Arc::new(o)),
                 won: None,
             },
         )
@@ -547,16 +551,12 @@ impl Ctx<'_> {
                 continue;
             }
             let unusable = self.unusable_form(i, fi);
-            if let Some(r) = required {
-                let sh = &mk.shape;
-                // (`count(avail, r)` read off the hand: the usable tiles are not worked out for a seat
-                // holding too few of r, most seats at most claims)
-                if sh.kind == "same" && mk.upgrades.is_empty() && !mk.grows {
-                    let held = if unusable.contains(&r) { 0 } else { s.hand.iter().filter(|&&x| x == r).count() };
-                    if (held as i64) < sh.size as i64 - 1 {
-                        continue;
-                    }
-                }
+            // (a claim's counts read off the hand: the usable tiles are not worked out for a seat
+            // holding too few of r or of its neighbours, most seats at most claims)
+            if required.is_some_and(|r| !claim_possible(self.t, s, mk, r, &unusable))
+                || !grow_possible(s, mk, &a.grow, required, &unusable)
+            {
+                continue;
             }
             let avail = self.avail(seat, &unusable);
             let opts = Self::grown(
@@ -585,6 +585,6 @@ impl Ctx<'_> {
         if required.is_some() && found.is_empty() {
             return Ok(Vec::new());
         }
-        Ok(self.one_kind(a, found)?.iter().map(|o| self.meld_move(i, o)).collect())
+        Ok(self.one_kind(a, found)?.into_iter().map(|o| self.meld_move_owned(i, o)).collect())
     }
 }

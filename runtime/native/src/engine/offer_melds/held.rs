@@ -5,6 +5,7 @@
 use super::count;
 use crate::engine::offer_rules::{KindDef, ShapeDef};
 use crate::engine::state::Seat;
+use crate::engine::table::Table;
 
 /// Whether some usable kind is held as often as a `same` shape's size (`fresh`'s candidates with no
 /// required tile: none where this is false).
@@ -61,4 +62,59 @@ pub(super) fn fits_tiles(avail: &[(usize, usize)], tiles: &[usize], required: Op
         let want = tiles[i..].iter().filter(|&&x| x == k).count() - (required == Some(k)) as usize;
         count(avail, k) >= want
     })
+}
+
+/// Whether a claim of `required` tile `r` may make a meld of non-growing kind `mk`, read off seat `s`'s
+/// raw hand without its kinds `unusable` (`meld_options`' own pre-tests on the usable tiles, which hold
+/// the same counts): a `same` shape needs `size - 1` of r held; a `run` shape, r in a suit and as many
+/// usable kinds of its suit near it (other ranks, within `size - 1`) as the run takes from the hand.
+/// Where this is false `meld_options` finds nothing, so the usable tiles are not worked out.
+pub(in crate::engine) fn claim_possible(t: &Table, s: &Seat, mk: &KindDef, r: usize, unusable: &[usize]) -> bool {
+    let sh = &mk.shape;
+    if !mk.upgrades.is_empty() || mk.grows {
+        return true;
+    }
+    match sh.kind.as_str() {
+        "same" => {
+            let held = if unusable.contains(&r) { 0 } else { s.hand.iter().filter(|&&x| x == r).count() };
+            held as i64 >= sh.size as i64 - 1
+        }
+        "run" => {
+            let Some(su) = t.suits.of[r] else { return false };
+            let rank = t.cat.kinds[r].rank;
+            let near_kind = |k: usize| {
+                let x = &t.cat.kinds[k];
+                x.rank != rank && (x.rank - rank).unsigned_abs() < sh.size as u64 && t.suits.of[k] == Some(su)
+            };
+            // distinct usable kinds, each counted at its first place in the hand
+            let hand = &s.hand;
+            let near = (0..hand.len())
+                .filter(|&i| near_kind(hand[i]) && !hand[..i].contains(&hand[i]) && !unusable.contains(&hand[i]))
+                .count();
+            near + 1 >= sh.size
+        }
+        _ => true,
+    }
+}
+
+/// Whether an action whose `grow` is `grow` may offer seat `s` an option of kind `mk` (`Ctx::grown` keeps
+/// of a growing kind's options only the growths, for `extend`, or only the new melds, for any other
+/// but `any`): a growth needs a meld of the seat's it grows from; a new meld of a `tiles` shape with no
+/// required tile (and no upgrades) needs the shape's tiles held, read off the raw hand without its kinds
+/// `unusable` (`meld_options`' own pre-test on the usable tiles). Where this is false `meld_options`
+/// finds nothing that is kept, so neither it nor the usable tiles are worked out.
+pub(in crate::engine) fn grow_possible(s: &Seat, mk: &KindDef, grow: &str, required: Option<usize>, unusable: &[usize]) -> bool {
+    if !mk.grows || grow == "any" {
+        return true;
+    }
+    if grow == "extend" {
+        return s.melds.iter().any(|m| if mk.upgrades.is_empty() { m.kind == mk.name } else { mk.upgrades.contains(&m.kind) });
+    }
+    match (required, mk.upgrades.is_empty(), mk.shape.kind.as_str(), &mk.shape.tile_kinds) {
+        (None, true, "tiles", Some(ks)) => ks.iter().all(|&k| {
+            let held = if unusable.contains(&k) { 0 } else { s.hand.iter().filter(|&&x| x == k).count() };
+            ks.iter().filter(|&&x| x == k).count() <= held
+        }),
+        _ => true,
+    }
 }
