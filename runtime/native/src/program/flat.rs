@@ -131,6 +131,8 @@ pub(crate) enum Ix {
     Abs(Box<Ix>),
     MinMax(bool, Box<Ix>, Box<Ix>),
     Len(u16, u16),
+    /// a whole-number field of the reading's winning tile (`win_tile`)
+    BF(B, usize),
 }
 
 #[derive(Debug)]
@@ -141,6 +143,8 @@ pub(crate) enum Sx {
     GK(usize),
     T(usize, usize),
     GT(usize, usize),
+    /// a text field of one of the reading's single values (`pair.suit`, `win_tile.suit`), none's none
+    BF(B, usize),
 }
 
 #[derive(Debug)]
@@ -149,6 +153,8 @@ pub(crate) enum Tx {
     R(usize),
     G(usize),
     T(usize, usize),
+    /// the reading's winning tile (none: a kind no tile has)
+    B(B),
 }
 
 /// A flat condition.
@@ -259,7 +265,7 @@ pub(crate) struct FlatCx {
     pub(crate) t: FlatTables,
     pub(super) regs: Vec<usize>, // binder slot per register
     pub(super) rcls: Vec<C>,     // what its items are known to be (C::Miss: not known)
-    mask: u32,
+    pub(super) mask: u32,
     pub(super) cols: bool,
     /// while above 0, nothing compiles flat (the form a flat one replaces is being compiled)
     pub(crate) off: u32,

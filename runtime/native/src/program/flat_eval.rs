@@ -392,20 +392,7 @@ impl Eval<'_, '_> {
             }
             Fx::Builtin(b) => {
                 *n += 1;
-                let i = *b as usize;
-                match self.fbv[i].get() {
-                    Some(v) => v,
-                    None => {
-                        // a reading's single value does not change once made: its flat value kept
-                        // (a text's id looked up once)
-                        let v = match &self.builtins[i] {
-                            Some(v) => self.to_val(v)?,
-                            None => return Err(()),
-                        };
-                        self.fbv[i].set(Some(v));
-                        v
-                    }
-                }
+                self.fbuiltin(*b)?
             }
             Fx::Setting(i) => {
                 *n += 1;
@@ -432,6 +419,25 @@ impl Eval<'_, '_> {
         })
     }
 
+
+    /// A reading's single value as a flat value.
+    #[inline]
+    pub(super) fn fbuiltin(&self, b: B) -> U<Val> {
+        let i = b as usize;
+        match self.fbv[i].get() {
+            Some(v) => Ok(v),
+            None => {
+                // a reading's single value does not change once made: its flat value kept (a text's
+                // id looked up once)
+                let v = match &self.builtins[i] {
+                    Some(v) => self.to_val(v)?,
+                    None => return Err(()),
+                };
+                self.fbv[i].set(Some(v));
+                Ok(v)
+            }
+        }
+    }
 
     /// An item of a list of tiles: a tile of one of the catalog's kinds (below 128), or the flat form
     /// gives up (its tile registers hold such tiles only).

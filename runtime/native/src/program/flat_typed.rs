@@ -26,6 +26,23 @@ impl FlatCx {
         Some((r, *f))
     }
 
+    /// `b.F` of one of the reading's single values read as typed operands (a group's: pair, win_group;
+    /// the winning tile's): (b, F).
+    fn single_field(&self, e: &Node) -> Option<(B, usize)> {
+        let Node::Attr(o, f) = e else { return None };
+        match **o {
+            Node::Builtin(b @ (B::Pair | B::WinGroup | B::WinTile)) => Some((b, *f)),
+            _ => None,
+        }
+    }
+
+    /// An operand reading single value b: the value made for the reading (and a group's columns).
+    fn single_read<T>(&mut self, b: B, x: T) -> T {
+        self.mask |= 1 << (b as u32);
+        self.cols |= b != B::WinTile;
+        x
+    }
+
     fn tile_field_is(&self, f: usize, c: C) -> bool {
         self.t.fcls.get(f).copied().flatten() == Some(c)
     }
@@ -43,6 +60,10 @@ impl FlatCx {
         }
         if let Some(r) = self.reg_of(e, C::Num) {
             return Some((Ix::R(r), 1));
+        }
+        if let Some((B::WinTile, f)) = self.single_field(e) {
+            // a number where the reading has a winning tile (where it has none, the flat form gives up)
+            return self.tile_field_is(f, C::Num).then(|| self.single_read(B::WinTile, (Ix::BF(B::WinTile, f), 2)));
         }
         Some(match e {
             Node::Const(V::Int(n)) => (Ix::K(*n), 1),
@@ -91,6 +112,16 @@ impl FlatCx {
         if let Some((r, f)) = self.gtile_field(e) {
             return self.tile_field_is(f, C::Sym).then_some((Sx::GT(r, f), 2));
         }
+        match self.single_field(e) {
+            Some((b @ (B::Pair | B::WinGroup), f @ (0 | 4))) => {
+                self.t.kinds |= f == 0;
+                return Some(self.single_read(b, (Sx::BF(b, f), 2)));
+            }
+            Some((B::WinTile, f)) => {
+                return self.tile_field_is(f, C::Sym).then(|| self.single_read(B::WinTile, (Sx::BF(B::WinTile, f), 2)));
+            }
+            _ => {}
+        }
         match e {
             Node::Const(V::None) => Some((Sx::K(0), 1)),
             Node::Const(V::Str(s)) => Some((Sx::K(intern(&mut self.t.syms, s)), 1)),
@@ -110,6 +141,7 @@ impl FlatCx {
             return self.tile_field_is(f, C::Tile).then_some((Tx::T(r, f), 1));
         }
         match e {
+            Node::Builtin(B::WinTile) => Some(self.single_read(B::WinTile, (Tx::B(B::WinTile), 1))),
             Node::Const(V::Tile(c)) => Some((Tx::K(kind_of(*c) as i64), 1)),
             _ => None,
         }
@@ -218,6 +250,10 @@ impl Eval<'_, '_> {
                     a.min(b)
                 }
             }
+            Ix::BF(b, f) => match self.ffield(self.fbuiltin(*b)?, *f)? {
+                Val { c: C::Num, x } => x,
+                _ => return Err(()),
+            },
             Ix::Len(m, w) => {
                 if self.cols_state != 1 {
                     return Err(());
@@ -235,6 +271,7 @@ impl Eval<'_, '_> {
             Sx::GK(r) => self.gcol(regs, *r)?.kind,
             Sx::T(r, f) => self.tcell(regs[*r].x, *f)?,
             Sx::GT(r, f) => self.tcell(self.gcol(regs, *r)?.tile, *f)?,
+            Sx::BF(b, f) => self.single_text(*b, *f)?,
         })
     }
 
@@ -246,6 +283,21 @@ impl Eval<'_, '_> {
             Tx::R(r) => regs[*r].x >> 2,
             Tx::G(r) => self.gcol(regs, *r)?.tile >> 2,
             Tx::T(r, f) => self.tcell(regs[*r].x, *f)? >> 2,
+            Tx::B(b) => match self.fbuiltin(*b)? {
+                Val { c: C::Tile, x } => kind_of(x as u32) as i64,
+                Val { c: C::None, .. } => -1,
+                _ => return Err(()),
+            },
         })
+    }
+
+    /// A text field of a reading's single value as `sx` reads texts (0 none, else its id).
+    #[inline(never)]
+    fn single_text(&self, b: B, f: usize) -> U<i64> {
+        match self.ffield(self.fbuiltin(b)?, f)? {
+            Val { c: C::Sym, x } => Ok(x),
+            Val { c: C::None, .. } => Ok(0),
+            _ => Err(()),
+        }
     }
 }
