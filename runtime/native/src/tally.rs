@@ -15,6 +15,11 @@ use serde_json::Value as J;
 use crate::program::{add, mul, order, power, Stop, V};
 
 type R<T> = Result<T, Stop>;
+/// A `combine` block's candidate: the pattern, one combination it counts (the tokens — group identity,
+/// occurrence — it takes), the pattern's value.
+type Edge = (usize, Vec<(u16, u16)>, V);
+/// The exclusions' answer: the counted patterns with their counts, the dropped ones with why.
+type Excluded = (Vec<(usize, i64)>, Vec<(usize, Dropped)>);
 
 /// A reading's pattern values and the combinations a `combine` pattern counts (meld tokens).
 pub trait Source {
@@ -171,7 +176,7 @@ impl Tally {
 
     /// runtime/exclusions.py `Exclusions.apply`: (counted, in declaration order; dropped: pattern ->
     /// why), for the raw `counts` of the `fired` patterns (ascending).
-    pub fn exclusions(&self, counts: &[i64], fired: &[usize]) -> R<(Vec<(usize, i64)>, Vec<(usize, Dropped)>)> {
+    pub fn exclusions(&self, counts: &[i64], fired: &[usize]) -> R<Excluded> {
         if !self.any {
             return Ok((fired.iter().map(|&i| (i, counts[i])).collect(), Vec::new()));
         }
@@ -232,7 +237,7 @@ impl Tally {
             if fired_c.is_empty() {
                 continue;
             }
-            let mut edges: Vec<(usize, Vec<(u16, u16)>, V)> = Vec::new();
+            let mut edges: Vec<Edge> = Vec::new();
             for &i in &fired_c {
                 let v = src.value(i)?;
                 for combo in src.combos(i)? {
@@ -352,7 +357,7 @@ impl Tally {
 /// of combinations that can be built one at a time, each bringing in a meld not yet combined; with
 /// `distinct`, no meld forms one pattern twice. Subsets are tried as `itertools.combinations` lists
 /// them, largest first, a later one kept only when strictly more valuable.
-fn best_combo_set(edges: &[(usize, Vec<(u16, u16)>, V)], distinct: bool) -> R<Vec<usize>> {
+fn best_combo_set(edges: &[Edge], distinct: bool) -> R<Vec<usize>> {
     let n = edges.len();
     if n == 1 {
         return Ok(vec![0]);
@@ -404,7 +409,7 @@ fn best_combo_set(edges: &[(usize, Vec<(u16, u16)>, V)], distinct: bool) -> R<Ve
     Ok(best)
 }
 
-fn distinct_ok(edges: &[(usize, Vec<(u16, u16)>, V)], subset: &[usize]) -> bool {
+fn distinct_ok(edges: &[Edge], subset: &[usize]) -> bool {
     let mut seen: Vec<(usize, (u16, u16))> = Vec::new();
     for &e in subset {
         let (name, combo, _) = &edges[e];
@@ -420,7 +425,7 @@ fn distinct_ok(edges: &[(usize, Vec<(u16, u16)>, V)], subset: &[usize]) -> bool 
 
 /// `_buildable`: remove, while possible, the first combination sharing at most one meld with all the
 /// others; buildable when none is left.
-fn buildable(edges: &[(usize, Vec<(u16, u16)>, V)], subset: &[usize]) -> bool {
+fn buildable(edges: &[Edge], subset: &[usize]) -> bool {
     let mut remaining: Vec<usize> = subset.to_vec();
     while !remaining.is_empty() {
         let mut found = None;

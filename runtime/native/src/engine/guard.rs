@@ -66,13 +66,18 @@ pub fn guard_of(sc: &GameScope, e: usize) -> Option<Guard> {
     (!atoms.is_empty()).then_some(Guard { atoms, whole })
 }
 
-fn atom(sc: &GameScope, node: &Node) -> Option<Atom> {
+/// A node under any number of `not`s: whether they negate it, and the node itself.
+pub(crate) fn under_nots(mut node: &Node) -> (bool, &Node) {
     let mut negated = false;
-    let mut node = node;
     while let Node::Not(o) = node {
         negated = !negated;
         node = o;
     }
+    (negated, node)
+}
+
+fn atom(sc: &GameScope, node: &Node) -> Option<Atom> {
+    let (negated, node) = under_nots(node);
     match node {
         Node::Attr(o, f) => match &**o {
             Node::Bound(s) => Some(Atom::Flag { negated, slot: *s, field: *f }),

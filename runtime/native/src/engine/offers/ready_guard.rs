@@ -14,6 +14,7 @@
 
 use super::{Ctx, Why, B_ACTOR, R};
 use crate::engine::scope::{GameScope, Question, SeatField};
+use crate::engine::guard::under_nots;
 use crate::engine::state::{get_at, Value};
 use crate::engine::values::wait_len_holds;
 use crate::program::{Cmp, Func, Node, V};
@@ -55,12 +56,7 @@ pub(in crate::engine) fn ready_guard(sc: &GameScope, e: usize) -> Option<ReadyGu
 
 /// `not … actor.F`: (negated, F).
 fn actor_flag(node: &Node) -> Option<(bool, usize)> {
-    let mut negated = false;
-    let mut node = node;
-    while let Node::Not(o) = node {
-        negated = !negated;
-        node = o;
-    }
+    let (negated, node) = under_nots(node);
     match node {
         Node::Attr(o, f) if matches!(**o, Node::Bound(B_ACTOR)) => Some((negated, *f)),
         _ => None,
