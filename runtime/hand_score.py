@@ -208,7 +208,7 @@ class Scoring(HandReadings):
         nc, state = got
         if state is None:
             return None
-        return nc.counts(self.waits_of_hand, state, r)
+        return nc.counts(self.waits_of_hand, state, r, self.work)
 
     def requirements_ok(self, r: Reading, ev: ReadingEvaluator | None = None,
                         for_waits: bool = False) -> tuple[bool, str]:

@@ -154,9 +154,10 @@ class NativeCounts:
             packed = packed.to_bytes((packed.bit_length() + 7) // 8, "little")
         return tuple(gs), tiles, hand, win_tile, win_group, r.form, packed
 
-    def counts(self, waits_of_hand, state: list, r: Reading) -> list[int] | None:
+    def counts(self, waits_of_hand, state: list, r: Reading, work: list[int] | None = None) -> list[int] | None:
         """Every pattern's raw count of reading r (0 for the patterns the Python side counts), or None
-        when the Python evaluators must count this reading."""
+        when the Python evaluators must count this reading. `work`: the hand's work list, which the waits'
+        trials charge."""
         self.calls += 1
         got = self.encode(r)
         if got is None:
@@ -176,9 +177,14 @@ class NativeCounts:
                 return got
             if got not in (1, 2):
                 break
+            left = work[0] if work is not None else 0
             try:  # the reference computes them when it reads them; if that fails, it says how
                 waits = waits_of_hand(shape=got == 2)
             except Exception:  # noqa: BLE001 - the reference evaluator meets the same failure itself
+                # ... asking the same trials again: the work they charged here is given back, so that they
+                # are charged once, as the reference alone charges them (the same refusal, the same work left)
+                if work is not None:
+                    work[0] = left
                 break
             state[2 + got] = encode(waits)
         self.fallbacks += 1

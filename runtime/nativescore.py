@@ -61,10 +61,14 @@ class AskWaits:
             sc.set_waits([kinds[i] for i in waits], False)
         if shape_waits is not None:
             sc.set_waits([kinds[i] for i in shape_waits], True)
+        left = sc.work[0]
         try:
             waits = sc.waits_of_hand(shape=shape)
             return encode(waits), sc.work[0]
         except Exception:  # noqa: BLE001 - the Python scorer meets the same failure itself
+            # ... asking the same trials again: the work they charged here is given back, so that they are
+            # charged once, as the reference alone charges them (the same refusal, the same work left)
+            sc.work[0] = left
             return None
 
 

@@ -181,3 +181,30 @@ def test_the_winning_kinds_trial_taken_from_the_hands_readings_is_the_references
     fresh = load(ROOT / "rules" / "guobiao.pai", backend="native")
     fresh.score(hand, [], win, False, ctx)
     assert fresh.stats()["native_waits"] == 1 and fresh.stats()["native_wait_fallbacks"] == 0  # asked natively
+
+
+@needs_native
+def test_a_work_list_the_wait_trials_use_up_is_left_as_the_reference_leaves_it():
+    """A caller's work list that the wait trials run out: the same refusal, and the same work left in the
+    list, as the reference's — the trials a native step asked of the Python side and saw fail are charged
+    once, not again when the Python scorer asks them itself (runtime/nativescore.py `AskWaits`,
+    runtime/nativecounts.py `counts`). Before, 国标's hand below left 80 or 160 units less natively."""
+    nat = load(ROOT / "rules" / "guobiao.pai", backend="native")
+    ref = load(ROOT / "rules" / "guobiao.pai", backend="python")
+    seen = set()
+    for start in range(0, 1040, 40):
+        got = {}
+        for name, rules in (("native", nat), ("python", ref)):
+            work = [start]
+            try:
+                res = rules.score("1m1m2m2m3m3m4m4m5m5m6m6m7m", win="7m", work=work)
+                got[name] = ("scored", res.total, work[0])
+            except HandError as exc:
+                got[name] = ("refused", str(exc), work[0])
+        assert got["native"] == got["python"], start
+        seen.add(got["python"][0])
+    assert seen == {"refused", "scored"}  # budgets on both sides of what the hand needs
+    work = [80]
+    with pytest.raises(HandError):
+        nat.score("1m1m2m2m3m3m4m4m5m5m6m6m7m", win="7m", work=work)
+    assert work == [-80]  # the readings (80) then the first wait trial (80) charged once each
