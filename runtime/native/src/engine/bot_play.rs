@@ -147,11 +147,8 @@ impl Bot {
     /// question declined or stopped on), the hand then goes back to the reference.
     #[allow(clippy::too_many_arguments)]
     pub fn choose(&mut self, py: Python<'_>, e: &Eng, st: &HandState, seat: usize, ask: &steps::Ask, legal: &[Mv], setup: Option<&BotSetup>) -> Result<usize, String> {
-        if let Some(i) = self.random_index(legal.len()) {
-            return Ok(i);
-        }
         match self {
-            Bot::Random(_) => unreachable!("answered above"),
+            Bot::Random(rng) => Ok(rng.randrange(legal.len() as u64) as usize), // (as `random_index`)
             Bot::Greedy => choose_move(py, e, st, seat, ask, legal, setup, Which::Greedy),
             Bot::Efficiency(p) => choose_move(py, e, st, seat, ask, legal, setup, Which::Efficiency(p)),
             Bot::Mixed(m) => choose_move(py, e, st, seat, ask, legal, setup, Which::Mixed(m)),
